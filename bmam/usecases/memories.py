@@ -1,0 +1,182 @@
+"""Use-cases of the first slice: remember, get, list, forget, triples, associations, search."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bmam import validate
+from bmam.clock import Clock
+from bmam.settings import Settings
+from graph.associations import AssociationRepository
+from graph.errors import BadInput, Conflict
+from graph.ids import new_memory_id
+from graph.memories import MemoryRepository
+from graph.model import (
+    Association,
+    ClassifierLevel,
+    Memory,
+    MemoryType,
+    NewMemory,
+    Page,
+    PresetKind,
+    Provenance,
+    Scope,
+    ScoredMemory,
+    Tier,
+    Triple,
+)
+from graph.triples import TripleRepository
+from ingest.embedding import Embedder
+
+# Below this many memories an exact cosine scan over the user's own memories beats the global
+# vector index (and needs no oversampling); see BENCHMARKS.md.
+EXACT_SCAN_MAX_MEMORIES = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class RememberRequest:
+    user_id: str
+    text: str
+    type: str | MemoryType
+    tier: Tier = Tier.TEMP
+    preset_kind: PresetKind = PresetKind.DEFAULT
+    session_id: str | None = None
+    device_id: str | None = None
+
+
+class MemoryUseCases:
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        clock: Clock,
+        embedder: Embedder,
+        memories: MemoryRepository,
+        triples: TripleRepository,
+        associations: AssociationRepository,
+    ) -> None:
+        self._settings = settings
+        self._clock = clock
+        self._embedder = embedder
+        self._memories = memories
+        self._triples = triples
+        self._associations = associations
+
+    def scope(self, tenant: str, user_id: str | None) -> Scope:
+        return Scope(tenant=tenant, user_id=validate.identifier(user_id, field="userId"))
+
+    def preset_for(self, kind: PresetKind) -> float:
+        w = self._settings.weights
+        return {PresetKind.SAFETY: w.preset_safety, PresetKind.TEMPORARY: w.preset_temporary}.get(
+            kind, w.preset_default
+        )
+
+    def remember(self, tenant: str, request: RememberRequest) -> Memory:
+        scope = self.scope(tenant, request.user_id)
+        text = validate.text(request.text, field="text", max_bytes=self._settings.limits.max_text_bytes)
+        memory_type = validate.memory_type(request.type)
+        provenance = Provenance(
+            session_id=validate.identifier(request.session_id, field="sessionId") if request.session_id else None,
+            device_id=validate.identifier(request.device_id, field="deviceId") if request.device_id else None,
+        )
+        embedding = self._embedder.embed_passages([text])[0]
+        new = NewMemory(
+            id=new_memory_id(),
+            text=text,
+            type=memory_type,
+            embedding=[float(x) for x in embedding],
+            tier=request.tier,
+            preset_kind=request.preset_kind,
+            preset=self.preset_for(request.preset_kind),
+            classified_by=ClassifierLevel.USER,
+            confidence=1.0,
+            provenance=provenance,
+        )
+        w = self._settings.weights
+        stored = self._memories.remember(
+            scope, new, now=self._clock.now(), passive=w.initial_passive, active=w.initial_active
+        )
+        return stored.memory
+
+    def get(self, tenant: str, user_id: str, memory_id: str) -> Memory | None:
+        return self._memories.get(self.scope(tenant, user_id), validate.identifier(memory_id, field="id"))
+
+    def page(
+        self,
+        tenant: str,
+        user_id: str,
+        *,
+        types: Sequence[str | MemoryType] | None = None,
+        tiers: Sequence[Tier] | None = None,
+        first: int = 20,
+        after: str | None = None,
+        include_history: bool = False,
+    ) -> Page:
+        scope = self.scope(tenant, user_id)
+        parsed_types = [validate.memory_type(t) for t in types] if types else None
+        limit = validate.page_size(first, maximum=self._settings.limits.max_page_size)
+        return self._memories.page(
+            scope, types=parsed_types, tiers=tiers, limit=limit, after=after, include_history=include_history
+        )
+
+    def forget(self, tenant: str, user_id: str, memory_id: str, *, confirm: bool = False) -> str:
+        scope = self.scope(tenant, user_id)
+        memory_id = validate.identifier(memory_id, field="id")
+        if not self._memories.forget(scope, memory_id, confirm_locked=confirm):
+            raise Conflict(f"memory {memory_id} is a locked core memory; pass confirm: true to forget it")
+        return memory_id
+
+    def add_triple(
+        self,
+        tenant: str,
+        user_id: str,
+        *,
+        memory_id: str,
+        subject: str,
+        predicate: str,
+        object_: str,
+        subject_kind: str = "thing",
+        object_kind: str = "thing",
+        polarity: int = 1,
+    ) -> Triple:
+        scope = self.scope(tenant, user_id)
+        limit = self._settings.limits.max_text_bytes
+        if polarity not in (1, -1):
+            raise BadInput("polarity must be 1 or -1", field="polarity")
+        return self._triples.add(
+            scope,
+            memory_id=validate.identifier(memory_id, field="memoryId"),
+            subject=validate.text(subject, field="subject", max_bytes=limit),
+            subject_kind=validate.identifier(subject_kind, field="subjectKind"),
+            predicate=validate.text(predicate, field="predicate", max_bytes=limit),
+            object_=validate.text(object_, field="object", max_bytes=limit),
+            object_kind=validate.identifier(object_kind, field="objectKind"),
+            polarity=polarity,
+            now=self._clock.now(),
+        )
+
+    def triples(self, tenant: str, user_id: str, memory_id: str) -> list[Triple]:
+        return self._triples.for_memory(self.scope(tenant, user_id), memory_id)
+
+    def associate(self, tenant: str, user_id: str, memory_a: str, memory_b: str, strength: float) -> Association:
+        scope = self.scope(tenant, user_id)
+        return self._associations.associate(
+            scope,
+            validate.identifier(memory_a, field="memoryA"),
+            validate.identifier(memory_b, field="memoryB"),
+            validate.unit_interval(strength, field="strength"),
+            now=self._clock.now(),
+        )
+
+    def associations(self, tenant: str, user_id: str, memory_id: str) -> list[Association]:
+        return self._associations.for_memory(self.scope(tenant, user_id), memory_id)
+
+    def search(self, tenant: str, user_id: str, query: str, *, k: int = 5) -> list[ScoredMemory]:
+        """Plain vector search (recall with fusion and gating builds on this)."""
+        scope = self.scope(tenant, user_id)
+        text = validate.text(query, field="query", max_bytes=self._settings.limits.max_text_bytes)
+        k = validate.page_size(k, maximum=self._settings.limits.max_page_size)
+        embedding = self._embedder.embed_query(text)
+        exact = self._memories.count(scope) <= EXACT_SCAN_MAX_MEMORIES
+        return self._memories.vector_search(scope, [float(x) for x in embedding], k=k, exact=exact)

@@ -1,0 +1,2 @@
+// Liveness: Neo4j answers.
+RETURN 1 AS ok

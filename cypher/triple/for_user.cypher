@@ -1,0 +1,9 @@
+// Every triple of one user, optionally only those about one entity name.
+MATCH (s:Entity)-[t:TRIPLE]->(o:Entity)
+WHERE t.tenant = $tenant AND t.user_id = $user_id
+  AND ($entity IS NULL OR s.name = $entity OR o.name = $entity)
+RETURN t.id AS id, s {.id, .name, .kind} AS subject, t.predicate AS predicate,
+       o {.id, .name, .kind} AS object, t.polarity AS polarity, t.memory_id AS memory_id,
+       t.created_at AS created_at, t.valid_to AS valid_to
+ORDER BY t.created_at, t.id
+LIMIT $limit

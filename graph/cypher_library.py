@@ -1,0 +1,76 @@
+"""The named Cypher statements: loads cypher/<name>.cypher and splices only allow-listed literals."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from functools import cache
+from pathlib import Path
+
+import cypher as cypher_package
+from graph.model import MemoryType
+
+CYPHER_DIR = Path(cypher_package.__file__).resolve().parent
+_PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
+_NAME = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)*$")
+
+_TYPE_LABELS = frozenset(t.label for t in MemoryType)
+
+
+def _int_in(low: int, high: int) -> Callable[[str], bool]:
+    def check(value: str) -> bool:
+        return value.isdigit() and low <= int(value) <= high
+
+    return check
+
+
+# What may be spliced into statement text (a label, a depth, a dimension): nothing else, ever.
+# Every value that comes from a request is a $parameter instead.
+SPLICE_ALLOW_LIST: Mapping[str, Callable[[str], bool]] = {
+    "type_label": _TYPE_LABELS.__contains__,
+    "depth": _int_in(1, 5),
+    "dimensions": _int_in(1, 4096),
+}
+
+
+class CypherError(ValueError):
+    """A statement name or splice that is not allowed (a programming error, never user input)."""
+
+
+@cache
+def _read(name: str) -> str:
+    if not _NAME.match(name):
+        raise CypherError(f"bad statement name {name!r}")
+    path = CYPHER_DIR / f"{name}.cypher"
+    if not path.is_file():
+        raise CypherError(f"no statement {name!r} in {CYPHER_DIR}")
+    return path.read_text(encoding="utf-8")
+
+
+def statement(name: str, **splices: object) -> str:
+    """The text of cypher/<name>.cypher with its {{placeholders}} filled from the allow-list."""
+    text = _read(name)
+
+    def fill(match: re.Match[str]) -> str:
+        key = match.group(1)
+        if key not in splices:
+            raise CypherError(f"{name}: placeholder {key} not given")
+        value = str(splices[key])
+        check = SPLICE_ALLOW_LIST.get(key)
+        if check is None or not check(value):
+            raise CypherError(f"{name}: {key}={value!r} is not in the allow-list")
+        return value
+
+    return _PLACEHOLDER.sub(fill, text)
+
+
+def statements(name: str, **splices: object) -> list[str]:
+    """A file holding several statements separated by ';' (schema files), comments dropped."""
+    text = statement(name, **splices)
+    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
+    return [part.strip() for part in body.split(";") if part.strip()]
+
+
+def names(folder: str) -> list[str]:
+    """Statement names in a folder of cypher/, sorted (schema files apply in this order)."""
+    return sorted(f"{folder}/{p.stem}" for p in (CYPHER_DIR / folder).glob("*.cypher"))

@@ -1,0 +1,30 @@
+"""Ids: random for new memories, derived (stable) where the same input must map to the same node."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+
+from graph.model import Scope
+
+
+def _digest(*parts: str) -> str:
+    # \x1f separates parts so ("ab", "c") and ("a", "bc") never collide.
+    return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:32]
+
+
+def new_memory_id() -> str:
+    return "m_" + uuid.uuid4().hex
+
+
+def derived_id(prefix: str, scope: Scope, *parts: str) -> str:
+    """A stable id inside one (tenant, user): ingesting the same turn twice gives the same ids."""
+    return f"{prefix}_{_digest(scope.tenant, scope.user_id, *parts)}"
+
+
+def entity_id(scope: Scope, kind: str, name: str) -> str:
+    return derived_id("e", scope, kind, name.strip().casefold())
+
+
+def triple_id(scope: Scope, memory_id: str, subject_id: str, predicate: str, object_id: str) -> str:
+    return derived_id("t", scope, memory_id, subject_id, predicate, object_id)

@@ -1,0 +1,136 @@
+"""Memory storage: remember, get, list, forget and vector search, each scoped to one (tenant, user)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from graph.errors import NotFound
+from graph.model import Memory, MemoryType, NewMemory, Page, Scope, ScoredMemory, Tier
+from graph.paging import decode_cursor, encode_cursor
+from graph.records import memory_from_row
+from graph.store import GraphStore
+
+
+@dataclass(frozen=True, slots=True)
+class WeightShares:
+    """final = passive_share * passive + active_share * active + preset_share * preset."""
+
+    passive: float = 0.6
+    active: float = 0.3
+    preset: float = 0.1
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMemory:
+    memory: Memory
+    created: bool  # False when the id existed already (an idempotent repeat)
+
+
+class MemoryRepository:
+    def __init__(self, store: GraphStore, shares: WeightShares, vector_dimensions: int) -> None:
+        self._store = store
+        self._shares = shares
+        self._dimensions = vector_dimensions
+
+    def remember(
+        self, scope: Scope, new: NewMemory, *, now: datetime, passive: float, active: float
+    ) -> StoredMemory:
+        params = {
+            "tenant": scope.tenant,
+            "user_id": scope.user_id,
+            "id": new.id,
+            "text": new.text,
+            "type": new.type.value,
+            "tier": new.tier.value,
+            "passive": passive,
+            "active": active,
+            "preset": new.preset,
+            "preset_kind": new.preset_kind.value,
+            "passive_share": self._shares.passive,
+            "active_share": self._shares.active,
+            "preset_share": self._shares.preset,
+            "classified_by": new.classified_by.value,
+            "confidence": new.confidence,
+            "session_id": new.provenance.session_id,
+            "turn": new.provenance.turn,
+            "device_id": new.provenance.device_id,
+            "episode_id": new.provenance.episode_id,
+            "embedding": new.embedding,
+            "now": now,
+        }
+        rows = self._store.write("memory/remember", params, type_label=new.type.label)
+        if not rows:
+            # The id exists under another tenant or user: never touch it, never reveal it.
+            raise NotFound(f"memory {new.id} not found")
+        return StoredMemory(memory=memory_from_row(rows[0]["memory"]), created=bool(rows[0]["created"]))
+
+    def get(self, scope: Scope, memory_id: str) -> Memory | None:
+        rows = self._store.read("memory/get", {**_scope(scope), "id": memory_id})
+        return memory_from_row(rows[0]["memory"]) if rows else None
+
+    def require(self, scope: Scope, memory_id: str) -> Memory:
+        memory = self.get(scope, memory_id)
+        if memory is None:
+            raise NotFound(f"memory {memory_id} not found")
+        return memory
+
+    def page(
+        self,
+        scope: Scope,
+        *,
+        types: Sequence[MemoryType] | None = None,
+        tiers: Sequence[Tier] | None = None,
+        limit: int = 20,
+        after: str | None = None,
+        include_history: bool = False,
+    ) -> Page:
+        after_created_at, after_id = decode_cursor(after) if after else (None, None)
+        params = {
+            **_scope(scope),
+            "types": [t.value for t in types] if types else None,
+            "tiers": [t.value for t in tiers] if tiers else None,
+            "include_history": include_history,
+            "after_created_at": after_created_at,
+            "after_id": after_id,
+            "limit": limit + 1,  # one more tells whether a next page exists
+        }
+        rows = self._store.read("memory/list", params)
+        items = [memory_from_row(r["memory"]) for r in rows[:limit]]
+        next_cursor = None
+        if len(rows) > limit and items:
+            last = items[-1]
+            next_cursor = encode_cursor(last.created_at, last.id)
+        return Page(items=items, next_cursor=next_cursor)
+
+    def forget(self, scope: Scope, memory_id: str, *, confirm_locked: bool) -> bool:
+        """Delete a memory; False when it exists but is locked and the user did not confirm."""
+        rows = self._store.write(
+            "memory/forget", {**_scope(scope), "id": memory_id, "confirm_locked": confirm_locked}
+        )
+        if rows:
+            return True
+        if self.get(scope, memory_id) is None:
+            raise NotFound(f"memory {memory_id} not found")
+        return False
+
+    def count(self, scope: Scope) -> int:
+        return int(self._store.read("memory/count_for_user", _scope(scope))[0]["n"])
+
+    def vector_search(
+        self, scope: Scope, embedding: Sequence[float], *, k: int, exact: bool, oversample: int = 20
+    ) -> list[ScoredMemory]:
+        """Nearest memories by cosine. exact=True scans the user's own memories; otherwise the global
+        vector index is asked for k * oversample candidates and filtered to this user."""
+        params = {**_scope(scope), "embedding": list(embedding), "k": k}
+        if exact:
+            rows = self._store.read("memory/exact_search", params)
+        else:
+            params["candidates"] = max(k * oversample, 100)
+            rows = self._store.read("memory/vector_search", params, dimensions=self._dimensions)
+        return [ScoredMemory(memory=memory_from_row(r["memory"]), score=float(r["score"])) for r in rows]
+
+
+def _scope(scope: Scope) -> dict[str, str]:
+    return {"tenant": scope.tenant, "user_id": scope.user_id}

@@ -1,0 +1,48 @@
+"""Schema migrations: applies every file in cypher/schema/ idempotently and records it."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+
+from graph.cypher_library import names, statements
+from graph.store import GraphStore
+
+SCHEMA_FOLDER = "schema"
+
+
+@dataclass(frozen=True, slots=True)
+class MigrationReport:
+    applied: list[str]
+    statements_run: int
+
+
+def schema_names() -> list[str]:
+    return names(SCHEMA_FOLDER)
+
+
+def apply_schema(store: GraphStore, *, vector_dimensions: int, now: datetime) -> MigrationReport:
+    """Apply all schema files. Each statement says IF NOT EXISTS, so running this twice is harmless."""
+    applied: list[str] = []
+    count = 0
+    for name in schema_names():
+        parts = statements(name, dimensions=vector_dimensions)
+        for text in parts:
+            store.run_schema(text)
+            count += 1
+        checksum = hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+        store.write("meta/record_migration", {"name": name, "checksum": checksum, "now": now})
+        applied.append(name)
+    store.read("meta/await_indexes")
+    return MigrationReport(applied=applied, statements_run=count)
+
+
+def missing_migrations(store: GraphStore) -> list[str]:
+    """Schema files not yet recorded as applied (for /healthz)."""
+    done = {row["name"] for row in store.read("meta/applied_migrations")}
+    return [name for name in schema_names() if name not in done]
+
+
+def index_states(store: GraphStore) -> dict[str, str]:
+    return {row["name"]: row["state"] for row in store.read("meta/index_states")}

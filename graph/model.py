@@ -1,0 +1,172 @@
+"""The memory model: the domain types every layer speaks (memories, tiers, triples, associations)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+
+class MemoryType(StrEnum):
+    """Memory types from the BMAM seed. WORKING is per session and never stored as a Memory node."""
+
+    FACTUAL = "FACTUAL"
+    PROCEDURAL = "PROCEDURAL"
+    EPISODIC = "EPISODIC"
+    SEMANTIC = "SEMANTIC"
+    EMOTIONAL = "EMOTIONAL"
+    WORKING = "WORKING"
+
+    @property
+    def label(self) -> str:
+        """The secondary node label, e.g. :Memory:Factual (closed allow-list for Cypher splicing)."""
+        return self.value.capitalize()
+
+
+STORED_TYPES: tuple[MemoryType, ...] = tuple(t for t in MemoryType if t is not MemoryType.WORKING)
+
+
+class Tier(StrEnum):
+    """The three stores of the three-tier growth seed. core is locked."""
+
+    TEMP = "temp"
+    MID = "mid"
+    CORE = "core"
+
+
+class PresetKind(StrEnum):
+    """What the preset weight part is derived from (DESIGN.md "Weights")."""
+
+    DEFAULT = "default"
+    SAFETY = "safety"  # safety-critical: fixed at 1.0, never damped
+    TEMPORARY = "temporary"  # weather, one-off: starts at 0.3
+
+
+class ClassifierLevel(StrEnum):
+    """Which level of the three-level classifier decided a memory's type."""
+
+    RULE = "rule"
+    MODEL = "model"
+    FALLBACK = "fallback"
+    USER = "user"  # stated explicitly by the caller
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Whose data a statement may touch: one user inside one tenant (app)."""
+
+    tenant: str
+    user_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Where a memory came from. The device is provenance, never part of identity."""
+
+    session_id: str | None = None
+    turn: int | None = None
+    device_id: str | None = None
+    episode_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WeightParts:
+    """The three parts of a memory's weight and the final weight computed from them."""
+
+    passive: float
+    active: float
+    preset: float
+    final: float
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """A stored memory as read back from the graph (embedding left out)."""
+
+    id: str
+    tenant: str
+    user_id: str
+    text: str
+    type: MemoryType
+    tier: Tier
+    weight: WeightParts
+    preset_kind: PresetKind
+    locked: bool
+    created_at: datetime
+    last_recalled_at: datetime | None
+    last_mentioned_at: datetime | None
+    recall_count: int
+    mention_count: int
+    classified_by: ClassifierLevel
+    confidence: float
+    provenance: Provenance
+    valid_from: datetime
+    valid_to: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewMemory:
+    """A memory about to be written: validated text, its type and where it came from."""
+
+    id: str
+    text: str
+    type: MemoryType
+    embedding: list[float]
+    tier: Tier = Tier.TEMP
+    preset_kind: PresetKind = PresetKind.DEFAULT
+    preset: float = 0.5
+    classified_by: ClassifierLevel = ClassifierLevel.USER
+    confidence: float = 1.0
+    provenance: Provenance = field(default_factory=Provenance)
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """A thing memories talk about: a person, place, food, organisation, the user themself."""
+
+    id: str
+    name: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Triple:
+    """A semantic triple (subject, predicate, object) asserted by one memory.
+
+    polarity is +1 for an affirmed statement and -1 for a negated one (我不吃辣 / I don't eat pork),
+    so opposite polarity on the same object is visible as a conflict.
+    """
+
+    id: str
+    subject: Entity
+    predicate: str
+    object: Entity
+    memory_id: str
+    polarity: int = 1
+    created_at: datetime | None = None
+    valid_to: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Association:
+    """A weighted, undirected association edge between two memories of one user."""
+
+    memory_a: str
+    memory_b: str
+    strength: float
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredMemory:
+    """A memory with the relevance score a search gave it."""
+
+    memory: Memory
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One page of a keyset-paginated listing; `next_cursor` is None on the last page."""
+
+    items: list[Memory]
+    next_cursor: str | None

@@ -1,0 +1,86 @@
+"""Turns rows read from Neo4j into domain objects (the one place that knows property names)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from neo4j.time import DateTime as Neo4jDateTime
+
+from graph.model import (
+    ClassifierLevel,
+    Entity,
+    Memory,
+    MemoryType,
+    PresetKind,
+    Provenance,
+    Tier,
+    Triple,
+    WeightParts,
+)
+
+
+def to_datetime(value: Any) -> datetime | None:
+    """Neo4j DateTime (or None) to an aware Python datetime in UTC."""
+    if value is None:
+        return None
+    if isinstance(value, Neo4jDateTime):
+        value = value.to_native()
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    raise TypeError(f"not a datetime: {value!r}")
+
+
+def _required_datetime(value: Any) -> datetime:
+    result = to_datetime(value)
+    if result is None:
+        raise ValueError("missing timestamp")
+    return result
+
+
+def memory_from_row(props: dict[str, Any]) -> Memory:
+    return Memory(
+        id=props["id"],
+        tenant=props["tenant"],
+        user_id=props["user_id"],
+        text=props["text"],
+        type=MemoryType(props["type"]),
+        tier=Tier(props["tier"]),
+        weight=WeightParts(
+            passive=float(props.get("passive", 0.0)),
+            active=float(props.get("active", 0.0)),
+            preset=float(props.get("preset", 0.0)),
+            final=float(props.get("weight", 0.0)),
+        ),
+        preset_kind=PresetKind(props.get("preset_kind", PresetKind.DEFAULT)),
+        locked=bool(props.get("locked", False)),
+        created_at=_required_datetime(props["created_at"]),
+        last_recalled_at=to_datetime(props.get("last_recalled_at")),
+        last_mentioned_at=to_datetime(props.get("last_mentioned_at")),
+        recall_count=int(props.get("recall_count", 0)),
+        mention_count=int(props.get("mention_count", 0)),
+        classified_by=ClassifierLevel(props.get("classified_by", ClassifierLevel.USER)),
+        confidence=float(props.get("confidence", 1.0)),
+        provenance=Provenance(
+            session_id=props.get("session_id"),
+            turn=props.get("turn"),
+            device_id=props.get("device_id"),
+            episode_id=props.get("episode_id"),
+        ),
+        valid_from=_required_datetime(props.get("valid_from", props["created_at"])),
+        valid_to=to_datetime(props.get("valid_to")),
+    )
+
+
+def triple_from_row(row: dict[str, Any]) -> Triple:
+    s, o = row["subject"], row["object"]
+    return Triple(
+        id=row["id"],
+        subject=Entity(id=s["id"], name=s["name"], kind=s["kind"]),
+        predicate=row["predicate"],
+        object=Entity(id=o["id"], name=o["name"], kind=o["kind"]),
+        memory_id=row["memory_id"],
+        polarity=int(row["polarity"]),
+        created_at=to_datetime(row.get("created_at")),
+        valid_to=to_datetime(row.get("valid_to")),
+    )

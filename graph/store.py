@@ -1,0 +1,147 @@
+"""The connection to Neo4j: runs named statements in managed transactions, with timeouts and retries."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import neo4j
+from neo4j import GraphDatabase, ManagedTransaction, Query, unit_of_work
+from neo4j import exceptions as neo4j_errors
+
+from graph.cypher_library import statement
+from graph.errors import StoreUnavailable
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+Row = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class StoreConfig:
+    """How to reach Neo4j; built by the composition root from its settings."""
+
+    uri: str
+    user: str = "neo4j"
+    password: str = ""
+    database: str = "neo4j"
+    tx_timeout_s: float = 15.0
+    max_pool_size: int = 50
+    connection_timeout_s: float = 5.0
+
+
+# Neo4j went away, or a transaction could not finish in time: the caller sees UNAVAILABLE.
+_UNAVAILABLE = (
+    neo4j_errors.ServiceUnavailable,
+    neo4j_errors.SessionExpired,
+    neo4j_errors.TransientError,
+    ConnectionError,
+    OSError,
+)
+
+
+class Tx:
+    """A transaction in progress: runs named statements only."""
+
+    def __init__(self, tx: ManagedTransaction, timer: QueryTimer) -> None:
+        self._tx = tx
+        self._timer = timer
+
+    def run(self, name: str, params: dict[str, Any] | None = None, **splices: object) -> list[Row]:
+        text = statement(name, **splices)
+        started = time.perf_counter()
+        result = self._tx.run(text, params or {})  # type: ignore[arg-type]
+        rows = [record.data() for record in result]
+        self._timer.add(name, time.perf_counter() - started)
+        return rows
+
+
+class QueryTimer:
+    """Accumulates time spent in Neo4j (for per-request timings and metrics)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.by_statement: dict[str, float] = {}
+        self.listeners: list[Callable[[str, float], None]] = []
+
+    def add(self, name: str, seconds: float) -> None:
+        self.seconds += seconds
+        self.by_statement[name] = self.by_statement.get(name, 0.0) + seconds
+        for listener in self.listeners:
+            listener(name, seconds)
+
+
+class GraphStore:
+    """One driver per process. Every statement runs in a managed transaction, so transient errors
+    (deadlocks, leader switches) are retried by the driver and never reach the caller."""
+
+    def __init__(self, config: StoreConfig) -> None:
+        self.config = config
+        auth = (config.user, config.password) if config.password else None
+        self._driver = GraphDatabase.driver(
+            config.uri,
+            auth=auth,
+            max_connection_pool_size=config.max_pool_size,
+            connection_timeout=config.connection_timeout_s,
+            max_transaction_retry_time=10.0,
+            liveness_check_timeout=0,
+        )
+        self.timer = QueryTimer()
+
+    def close(self) -> None:
+        self._driver.close()
+
+    @contextmanager
+    def _session(self) -> Iterator[neo4j.Session]:
+        try:
+            with self._driver.session(database=self.config.database) as session:
+                yield session
+        except _UNAVAILABLE as exc:
+            log.warning("neo4j unavailable: %s", exc)
+            raise StoreUnavailable("the memory store is unavailable, try again shortly") from exc
+        except neo4j_errors.ClientError as exc:
+            if exc.code and "TransactionTimedOut" in exc.code:
+                raise StoreUnavailable("the memory store did not answer in time") from exc
+            raise
+
+    def read(self, name: str, params: dict[str, Any] | None = None, **splices: object) -> list[Row]:
+        """Run one named read statement."""
+        return self.read_tx(lambda tx: tx.run(name, params, **splices))
+
+    def write(self, name: str, params: dict[str, Any] | None = None, **splices: object) -> list[Row]:
+        """Run one named write statement in its own transaction."""
+        return self.write_tx(lambda tx: tx.run(name, params, **splices))
+
+    def _unit(self, work: Callable[[Tx], T]) -> Callable[[ManagedTransaction], T]:
+        # Every transaction carries a server-side timeout, so a runaway query cannot hold the service.
+        @unit_of_work(timeout=self.config.tx_timeout_s)
+        def run(tx: ManagedTransaction) -> T:
+            return work(Tx(tx, self.timer))
+
+        return run
+
+    def read_tx(self, work: Callable[[Tx], T]) -> T:
+        with self._session() as session:
+            return session.execute_read(self._unit(work))
+
+    def write_tx(self, work: Callable[[Tx], T]) -> T:
+        """Run several named statements atomically: all of them or none (no half-written memory)."""
+        with self._session() as session:
+            return session.execute_write(self._unit(work))
+
+    def run_schema(self, text: str) -> None:
+        """Schema statements cannot share a transaction with writes; run one in an auto-commit tx.
+        Only called by graph.migrations with text read from cypher/schema/."""
+        with self._session() as session:
+            session.run(Query(text, timeout=self.config.tx_timeout_s)).consume()
+
+    def ping(self) -> bool:
+        try:
+            return bool(self.read("meta/ping"))
+        except StoreUnavailable:
+            return False

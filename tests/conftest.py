@@ -1,0 +1,69 @@
+"""Test fixtures: the real Neo4j server (started if needed), a container, a tenant per test, a live API."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+
+import pytest
+import uvicorn
+
+from bmam.container import Container, ensure_neo4j
+from bmam.settings import Settings, load_settings
+from graph.model import Scope
+
+
+@pytest.fixture(scope="session")
+def settings() -> Settings:
+    return load_settings()
+
+
+@pytest.fixture(scope="session")
+def container(settings: Settings) -> Iterator[Container]:
+    """One container for the session: the real Neo4j (local unless NEO4J_URI), schema applied."""
+    ensure_neo4j(settings)
+    c = Container(settings)
+    c.migrate()
+    yield c
+    c.close()
+
+
+@pytest.fixture
+def tenant() -> str:
+    """Every test writes under its own tenant, so tests never see each other's data."""
+    return f"test-{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture
+def scope(tenant: str) -> Scope:
+    return Scope(tenant=tenant, user_id="alice")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def api_url(container: Container) -> Iterator[str]:
+    """uvicorn serving the real app on a free loopback port, for end-to-end tests over HTTP."""
+    from resolvers.app import create_app
+
+    port = _free_port()
+    config = uvicorn.Config(create_app(container, migrate=False), host="127.0.0.1", port=port,
+                            log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)

@@ -1,0 +1,47 @@
+"""Pure tests of the statement library: only allow-listed literals are ever spliced."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from graph.cypher_library import CYPHER_DIR, CypherError, statement, statements
+
+
+def test_type_label_from_allow_list_only() -> None:
+    assert "SET m:Factual" in statement("memory/remember", type_label="Factual")
+    for bad in ("Factual SET m.x=1", "`Evil`", "Memory) DETACH DELETE (m", ""):
+        with pytest.raises(CypherError):
+            statement("memory/remember", type_label=bad)
+
+
+def test_dimensions_must_be_an_integer() -> None:
+    assert "memory_embedding_384" in statement("memory/vector_search", dimensions=384)
+    for bad in ("384}}) MATCH (n) DETACH DELETE n //", "-1", "0", "99999"):
+        with pytest.raises(CypherError):
+            statement("memory/vector_search", dimensions=bad)
+
+
+def test_missing_placeholder_value_refused() -> None:
+    with pytest.raises(CypherError):
+        statement("memory/remember")
+
+
+def test_names_cannot_escape_the_folder() -> None:
+    for bad in ("../pyproject", "memory/../../x", "/etc/passwd", "Memory/Get"):
+        with pytest.raises(CypherError):
+            statement(bad)
+
+
+def test_schema_files_split_into_statements() -> None:
+    parts = statements("schema/001_constraints")
+    assert len(parts) >= 5 and all(p.startswith("CREATE CONSTRAINT") for p in parts)
+
+
+def test_every_statement_names_its_purpose_and_uses_params() -> None:
+    for path in CYPHER_DIR.rglob("*.cypher"):
+        text = path.read_text(encoding="utf-8")
+        assert text.lstrip().startswith("//"), f"{path} must open with a comment saying what it does"
+        # No string literal built from outside: values come in as $params.
+        assert not re.search(r"\+\s*\$\w+\s*\+\s*['\"]", text), path

@@ -1,0 +1,73 @@
+"""The local Neo4j lifecycle on its own ports and data folder: start, idempotent start, stop, data kept."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+from neo4j import GraphDatabase
+
+from bmam.neo4j_server import LocalNeo4j, Neo4jServerError
+from bmam.settings import Settings
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def server(settings: Settings, tmp_path: Path) -> LocalNeo4j:
+    s = settings.neo4j.model_copy()
+    s.home = tmp_path / "neo4j"
+    s.bolt_port = _free_port()
+    s.http_port = _free_port()
+    s.heap = "384m"
+    s.pagecache = "64m"
+    return LocalNeo4j(s)
+
+
+def _count(bolt: str) -> int:
+    with GraphDatabase.driver(bolt, auth=None) as driver:
+        return int(driver.execute_query("MATCH (n:LifecycleProbe) RETURN count(n) AS n").records[0]["n"])
+
+
+def test_start_stop_keeps_data(server: LocalNeo4j) -> None:
+    try:
+        status = server.start()
+        assert status.running and status.pid
+        again = server.start()  # idempotent: the same process
+        assert again.pid == status.pid
+        with GraphDatabase.driver(status.bolt_uri, auth=None) as driver:
+            driver.execute_query("CREATE (:LifecycleProbe {v: 1})")
+        conf = (server.conf_dir / "neo4j.conf").read_text()
+        assert "127.0.0.1" in conf and "dbms.usage_report.enabled=false" in conf
+        assert server.stop() is True
+        assert not server.status().running
+        restarted = server.start()
+        assert restarted.pid != status.pid
+        assert _count(restarted.bolt_uri) == 1
+    finally:
+        server.stop()
+
+
+def test_port_taken_fails_fast(server: LocalNeo4j) -> None:
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", server.s.bolt_port))
+        squatter.listen()
+        with pytest.raises(Neo4jServerError, match="already taken"):
+            server.start()
+
+
+def test_missing_java_is_a_clear_error(server: LocalNeo4j) -> None:
+    server.s.java = "/nonexistent/java"
+    with pytest.raises(Neo4jServerError, match="Java not found"):
+        server.start()
+
+
+def test_server_that_dies_shows_its_log(server: LocalNeo4j) -> None:
+    server.s.heap = "1k"  # the JVM refuses to start with this heap
+    with pytest.raises(Neo4jServerError, match=r"exited|died"):
+        server.start()

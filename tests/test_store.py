@@ -1,0 +1,166 @@
+"""The first slice against the real Neo4j: every node and edge kind round-trips, scoped per user."""
+
+from __future__ import annotations
+
+import pytest
+
+from bmam.container import Container
+from bmam.usecases.memories import RememberRequest
+from graph.errors import BadInput, Conflict, LimitExceeded, NotFound
+from graph.migrations import apply_schema, missing_migrations
+from graph.model import ClassifierLevel, MemoryType, PresetKind, Tier
+
+
+def remember(c: Container, tenant: str, user: str, text: str, type: str = "FACTUAL", **kw: object):
+    return c.memories.remember(tenant, RememberRequest(user_id=user, text=text, type=type, **kw))  # type: ignore[arg-type]
+
+
+def test_remember_round_trip(container: Container, tenant: str) -> None:
+    m = remember(container, tenant, "alice", "  我住在成都  ", "FACTUAL", session_id="s1", device_id="phone")
+    got = container.memories.get(tenant, "alice", m.id)
+    assert got == m
+    assert got.text == "我住在成都"
+    assert got.type is MemoryType.FACTUAL and got.tier is Tier.TEMP and not got.locked
+    assert got.provenance.session_id == "s1" and got.provenance.device_id == "phone"
+    assert got.classified_by is ClassifierLevel.USER and got.recall_count == 0 and got.mention_count == 1
+    # final = 0.6 * passive + 0.3 * active + 0.1 * preset with the initial parts
+    w = container.settings.weights
+    assert got.weight.final == pytest.approx(0.6 * w.initial_passive + 0.3 * w.initial_active + 0.1 * w.preset_default)
+    assert got.preset_kind is PresetKind.DEFAULT
+
+
+def test_safety_preset_and_core_tier_locked(container: Container, tenant: str) -> None:
+    m = remember(container, tenant, "alice", "I am allergic to peanuts", tier=Tier.CORE, preset_kind=PresetKind.SAFETY)
+    assert m.locked and m.tier is Tier.CORE and m.weight.preset == 1.0
+
+
+def test_list_by_type_and_tier_with_keyset_pages(container: Container, tenant: str) -> None:
+    made = [remember(container, tenant, "alice", f"fact number {i}") for i in range(7)]
+    remember(container, tenant, "alice", "I felt great today", "EMOTIONAL", tier=Tier.MID)
+    seen: list[str] = []
+    after = None
+    while True:
+        page = container.memories.page(tenant, "alice", types=["FACTUAL"], first=3, after=after)
+        seen += [m.id for m in page.items]
+        if page.next_cursor is None:
+            break
+        after = page.next_cursor
+    assert sorted(seen) == sorted(m.id for m in made) and len(seen) == len(set(seen))
+    mid = container.memories.page(tenant, "alice", tiers=[Tier.MID])
+    assert [m.text for m in mid.items] == ["I felt great today"]
+
+
+def test_forget(container: Container, tenant: str) -> None:
+    m = remember(container, tenant, "alice", "I work at a bank")
+    assert container.memories.forget(tenant, "alice", m.id) == m.id
+    assert container.memories.get(tenant, "alice", m.id) is None
+    with pytest.raises(NotFound):
+        container.memories.forget(tenant, "alice", m.id)
+
+
+def test_locked_memory_needs_confirm(container: Container, tenant: str) -> None:
+    m = remember(container, tenant, "alice", "我的生日是7月20日", tier=Tier.CORE)
+    with pytest.raises(Conflict):
+        container.memories.forget(tenant, "alice", m.id)
+    assert container.memories.get(tenant, "alice", m.id) is not None
+    container.memories.forget(tenant, "alice", m.id, confirm=True)
+    assert container.memories.get(tenant, "alice", m.id) is None
+
+
+def test_triples_create_and_reuse_entities(container: Container, tenant: str) -> None:
+    m1 = remember(container, tenant, "alice", "我喜欢吃辣")
+    m2 = remember(container, tenant, "alice", "I love spicy hotpot")
+    t1 = container.memories.add_triple(tenant, "alice", memory_id=m1.id, subject="user", subject_kind="person",
+                                       predicate="likes", object_="辣", object_kind="food")
+    t2 = container.memories.add_triple(tenant, "alice", memory_id=m2.id, subject="user", subject_kind="person",
+                                       predicate="likes", object_="hotpot", object_kind="food")
+    assert t1.subject.id == t2.subject.id  # the same entity reused
+    assert t1.object.name == "辣" and t1.memory_id == m1.id and t1.polarity == 1
+    again = container.memories.add_triple(tenant, "alice", memory_id=m1.id, subject="user",
+                                          subject_kind="person", predicate="likes", object_="辣", object_kind="food")
+    assert again.id == t1.id  # idempotent
+    assert [t.id for t in container.memories.triples(tenant, "alice", m1.id)] == [t1.id]
+    # Forgetting the memory removes the triples it asserted.
+    container.memories.forget(tenant, "alice", m1.id)
+    assert container.memories.triples(tenant, "alice", m1.id) == []
+
+
+def test_associations(container: Container, tenant: str) -> None:
+    a = remember(container, tenant, "alice", "my sister lives in Paris")
+    b = remember(container, tenant, "alice", "我姐姐是医生")
+    edge = container.memories.associate(tenant, "alice", b.id, a.id, 0.7)
+    assert {edge.memory_a, edge.memory_b} == {a.id, b.id} and edge.strength == pytest.approx(0.7)
+    container.memories.associate(tenant, "alice", a.id, b.id, 0.4)  # same pair, either order: one edge
+    found = container.memories.associations(tenant, "alice", a.id)
+    assert len(found) == 1 and found[0].strength == pytest.approx(0.4)
+    with pytest.raises(BadInput):
+        container.memories.associate(tenant, "alice", a.id, b.id, 1.5)
+    with pytest.raises(BadInput):
+        container.memories.associate(tenant, "alice", a.id, a.id, 0.5)
+
+
+def test_vector_search_finds_the_memory(container: Container, tenant: str) -> None:
+    remember(container, tenant, "alice", "我的妻子叫李娜")
+    target = remember(container, tenant, "alice", "I don't eat pork")
+    remember(container, tenant, "alice", "上次在成都吃的火锅很棒")
+    hits = container.memories.search(tenant, "alice", "does she eat pork?", k=3)
+    assert hits[0].memory.id == target.id
+    assert hits[0].score >= hits[-1].score
+
+
+def test_vector_index_path_filters_to_the_user(container: Container, tenant: str) -> None:
+    mine = remember(container, tenant, "alice", "I play the violin every evening")
+    remember(container, tenant, "bob", "I play the violin every evening")
+    scope = container.memories.scope(tenant, "alice")
+    emb = container.embedder.embed_query("violin")
+    hits = container.memory_repository.vector_search(scope, [float(x) for x in emb], k=5, exact=False)
+    assert [h.memory.id for h in hits] == [mine.id]
+
+
+def test_user_b_never_touches_user_a(container: Container, tenant: str) -> None:
+    a = remember(container, tenant, "alice", "alice's secret: I fear heights")
+    other = remember(container, tenant, "bob", "bob's memory")
+    assert container.memories.get(tenant, "bob", a.id) is None
+    assert all(m.id != a.id for m in container.memories.page(tenant, "bob").items)
+    assert all(h.memory.id != a.id for h in container.memories.search(tenant, "bob", "fear heights", k=10))
+    with pytest.raises(NotFound):
+        container.memories.forget(tenant, "bob", a.id, confirm=True)
+    with pytest.raises(NotFound):
+        container.memories.add_triple(tenant, "bob", memory_id=a.id, subject="x", predicate="p", object_="y")
+    with pytest.raises(NotFound):
+        container.memories.associate(tenant, "bob", other.id, a.id, 0.9)
+    # and another tenant's "alice" is another person
+    assert container.memories.get(tenant + "-other", "alice", a.id) is None
+    assert container.memories.get(tenant, "alice", a.id) == a
+
+
+@pytest.mark.parametrize(
+    ("text", "type", "error"),
+    [
+        ("", "FACTUAL", BadInput),
+        ("   \n\t ", "FACTUAL", BadInput),
+        ("hello", "NOT_A_TYPE", BadInput),
+        ("hello", "WORKING", BadInput),
+        ("x" * (32 * 1024 + 1), "FACTUAL", LimitExceeded),
+        ("nul\x00inside", "FACTUAL", BadInput),
+        ("lone \ud800 surrogate", "FACTUAL", BadInput),
+    ],
+)
+def test_bad_input_writes_nothing(container: Container, tenant: str, text: str, type: str, error: type) -> None:
+    with pytest.raises(error):
+        remember(container, tenant, "alice", text, type)
+    assert container.memories.page(tenant, "alice").items == []
+
+
+def test_missing_user_id_is_bad_input(container: Container, tenant: str) -> None:
+    for user in ("", "  ", None):
+        with pytest.raises(BadInput):
+            remember(container, tenant, user, "text")  # type: ignore[arg-type]
+
+
+def test_migrations_apply_twice(container: Container) -> None:
+    dims = container.vector_dimensions
+    first = apply_schema(container.store, vector_dimensions=dims, now=container.clock.now())
+    second = apply_schema(container.store, vector_dimensions=dims, now=container.clock.now())
+    assert first.applied == second.applied and first.statements_run == second.statements_run
+    assert missing_migrations(container.store) == []
