@@ -1,79 +1,29 @@
-"""The `bmam` command line: serve, migrate, the local Neo4j, and the memory use-cases."""
+"""The `bmam` command line: serve, migrate, the local Neo4j, the memory use-cases; areas register more."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Annotated, TypeVar
+from typing import Annotated
 
 import typer
 
+from bmam.cli_support import TenantOpt, UserOpt, clear_errors, fail, memory_json, run, settings
 from bmam.container import Container, ensure_neo4j
 from bmam.neo4j_server import LocalNeo4j, Neo4jServerError
-from bmam.settings import Settings, load_settings
 from bmam.usecases.memories import RememberRequest
-from graph.errors import BmamError
 from graph.model import Memory, MemoryType, Tier
 
-T = TypeVar("T")
+# Each area's commands live in bmam/commands/<name>.py and expose register(app).
+COMMAND_MODULES: tuple[str, ...] = ()
 
 app = typer.Typer(help="bmam: a knowledge-memory service for conversational AI.", no_args_is_help=True,
                   pretty_exceptions_enable=False)
 neo4j_app = typer.Typer(help="The project's local Neo4j server (not used when NEO4J_URI is set).",
                         no_args_is_help=True)
 app.add_typer(neo4j_app, name="neo4j")
-
-UserOpt = Annotated[str, typer.Option("--user", "-u", help="The user id inside the tenant.")]
-TenantOpt = Annotated[str | None, typer.Option("--tenant", help="Tenant (app); default from settings.")]
-
-
-def fail(message: str, code: int = 1) -> None:
-    typer.secho(message, fg=typer.colors.RED, err=True)
-    raise typer.Exit(code)
-
-
-@contextmanager
-def clear_errors() -> Iterator[None]:
-    """Known failures become a message and a non-zero exit, never a stack trace."""
-    try:
-        yield
-    except BmamError as exc:
-        fail(f"error [{exc.code}]: {exc.message}", 2 if exc.code in ("BAD_USER_INPUT", "LIMIT_EXCEEDED") else 1)
-    except Neo4jServerError as exc:
-        fail(f"neo4j: {exc}")
-
-
-def _settings() -> Settings:
-    return load_settings()
-
-
-@contextmanager
-def container(start_neo4j: bool = True) -> Iterator[Container]:
-    settings = _settings()
-    with clear_errors():
-        if start_neo4j:
-            ensure_neo4j(settings)
-        c = Container(settings)
-        try:
-            yield c
-        finally:
-            c.close()
-
-
-def _run(fn: Callable[[Container], T]) -> T:
-    with container() as c, clear_errors():
-        return fn(c)
-
-
-def _memory_json(m: Memory) -> dict[str, object]:
-    return {
-        "id": m.id, "text": m.text, "type": m.type.value, "tier": m.tier.value, "weight": m.weight.final,
-        "locked": m.locked, "created_at": m.created_at.isoformat(),
-    }
-
 
 # ----- server ---------------------------------------------------------------------------
 
@@ -88,19 +38,19 @@ def serve(
 
     from resolvers.app import create_app
 
-    settings = _settings()
+    cfg = settings()
     with clear_errors():
-        ensure_neo4j(settings)
+        ensure_neo4j(cfg)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    c = Container(settings)
-    uvicorn.run(create_app(c), host=host or settings.api.host, port=port or settings.api.port,
+    c = Container(cfg)
+    uvicorn.run(create_app(c), host=host or cfg.api.host, port=port or cfg.api.port,
                 log_level="info")
 
 
 @app.command()
 def migrate() -> None:
     """Apply the schema in cypher/schema/ (idempotent)."""
-    report = _run(lambda c: c.migrate())
+    report = run(lambda c: c.migrate())
     typer.echo(f"applied {len(report.applied)} schema files ({report.statements_run} statements)")
 
 
@@ -110,11 +60,11 @@ def migrate() -> None:
 @neo4j_app.command("start")
 def neo4j_start() -> None:
     """Start the local Neo4j (idempotent) and wait until Bolt answers."""
-    settings = _settings()
-    if not settings.neo4j.is_local:
-        fail(f"NEO4J_URI is set ({settings.neo4j.uri}); bmam starts no server of its own.")
+    cfg = settings()
+    if not cfg.neo4j.is_local:
+        fail(f"NEO4J_URI is set ({cfg.neo4j.uri}); bmam starts no server of its own.")
     try:
-        status = LocalNeo4j(settings.neo4j).start()
+        status = LocalNeo4j(cfg.neo4j).start()
     except Neo4jServerError as exc:
         fail(f"neo4j did not start: {exc}")
         return
@@ -125,7 +75,7 @@ def neo4j_start() -> None:
 def neo4j_stop() -> None:
     """Stop the local Neo4j cleanly (SIGTERM); the data stays in the data folder."""
     try:
-        stopped = LocalNeo4j(_settings().neo4j).stop()
+        stopped = LocalNeo4j(settings().neo4j).stop()
     except Neo4jServerError as exc:
         fail(str(exc))
     typer.echo("neo4j stopped" if stopped else "neo4j was not running")
@@ -134,11 +84,11 @@ def neo4j_stop() -> None:
 @neo4j_app.command("status")
 def neo4j_status() -> None:
     """Say whether the local Neo4j runs; exit 1 when it does not."""
-    settings = _settings()
-    if not settings.neo4j.is_local:
-        typer.echo(f"using external Neo4j at {settings.neo4j.uri}")
+    cfg = settings()
+    if not cfg.neo4j.is_local:
+        typer.echo(f"using external Neo4j at {cfg.neo4j.uri}")
         return
-    status = LocalNeo4j(settings.neo4j).status()
+    status = LocalNeo4j(cfg.neo4j).status()
     if status.running:
         typer.echo(f"running (pid {status.pid}) at {status.bolt_uri}; Browser: {status.http_url}; "
                    f"data in {status.home}")
@@ -163,7 +113,7 @@ def remember(
     def work(c: Container) -> Memory:
         return c.memories.remember(tenant or c.settings.api.default_tenant,
                                    RememberRequest(user_id=user, text=text, type=type, tier=tier))
-    typer.echo(json.dumps(_memory_json(_run(work)), ensure_ascii=False))
+    typer.echo(json.dumps(memory_json(run(work)), ensure_ascii=False))
 
 
 @app.command("memories")
@@ -175,10 +125,10 @@ def list_memories(
     tenant: TenantOpt = None,
 ) -> None:
     """List a user's memories, newest first, one JSON object a line."""
-    page = _run(lambda c: c.memories.page(tenant or c.settings.api.default_tenant, user,
+    page = run(lambda c: c.memories.page(tenant or c.settings.api.default_tenant, user,
                                           types=type, tiers=tier, first=first))
     for m in page.items:
-        typer.echo(json.dumps(_memory_json(m), ensure_ascii=False))
+        typer.echo(json.dumps(memory_json(m), ensure_ascii=False))
 
 
 @app.command()
@@ -189,9 +139,9 @@ def search(
     tenant: TenantOpt = None,
 ) -> None:
     """Vector search over a user's memories."""
-    hits = _run(lambda c: c.memories.search(tenant or c.settings.api.default_tenant, user, query, k=k))
+    hits = run(lambda c: c.memories.search(tenant or c.settings.api.default_tenant, user, query, k=k))
     for hit in hits:
-        typer.echo(json.dumps({"score": round(hit.score, 4), **_memory_json(hit.memory)}, ensure_ascii=False))
+        typer.echo(json.dumps({"score": round(hit.score, 4), **memory_json(hit.memory)}, ensure_ascii=False))
 
 
 @app.command()
@@ -202,9 +152,13 @@ def forget(
     tenant: TenantOpt = None,
 ) -> None:
     """Forget one memory."""
-    forgotten = _run(lambda c: c.memories.forget(tenant or c.settings.api.default_tenant, user, memory_id,
+    forgotten = run(lambda c: c.memories.forget(tenant or c.settings.api.default_tenant, user, memory_id,
                                                  confirm=confirm))
     typer.echo(f"forgot {forgotten}")
+
+
+for _name in COMMAND_MODULES:
+    importlib.import_module(f"bmam.commands.{_name}").register(app)
 
 
 def main() -> None:

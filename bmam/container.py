@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from bmam.clock import Clock, SystemClock
+from bmam.events import EventBus
 from bmam.neo4j_server import LocalNeo4j
 from bmam.settings import Settings
 from bmam.usecases.memories import MemoryUseCases
@@ -33,6 +34,10 @@ class Container:
 
     settings: Settings
     clock: Clock = field(default_factory=SystemClock)
+
+    @cached_property
+    def events(self) -> EventBus:
+        return EventBus()
 
     @cached_property
     def store(self) -> GraphStore:

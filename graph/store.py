@@ -55,7 +55,7 @@ class Tx:
     def run(self, name: str, params: dict[str, Any] | None = None, **splices: object) -> list[Row]:
         text = statement(name, **splices)
         started = time.perf_counter()
-        result = self._tx.run(text, params or {})  # type: ignore[arg-type]
+        result = self._tx.run(text, params or {})
         rows = [record.data() for record in result]
         self._timer.add(name, time.perf_counter() - started)
         return rows

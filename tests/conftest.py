@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 import uvicorn
 
+from bmam.client import BmamClient, ClientConfig
 from bmam.container import Container, ensure_neo4j
 from bmam.settings import Settings, load_settings
 from graph.model import Scope
@@ -67,3 +68,15 @@ def api_url(container: Container) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def api_key(container: Container) -> str | None:
+    """The key end-to-end tests send (None until API keys exist)."""
+    return None
+
+
+@pytest.fixture
+def client(api_url: str, api_key: str | None) -> BmamClient:
+    """The project's gql client against the live server: how end-to-end tests talk to bmam."""
+    return BmamClient(ClientConfig(url=api_url, api_key=api_key))

@@ -7,15 +7,10 @@ import uuid
 import httpx
 import pytest
 
-from bmam.client import BmamClient, BmamClientError, ClientConfig
+from bmam.client import BmamClient, BmamClientError
 from bmam.container import Container
 from bmam.settings import Settings
 from resolvers.app import create_app
-
-
-@pytest.fixture
-def client(api_url: str) -> BmamClient:
-    return BmamClient(ClientConfig(url=api_url))
 
 
 @pytest.fixture
