@@ -42,7 +42,9 @@ class Neo4jSettings(BaseModel):
 class EmbeddingSettings(BaseModel):
     """The sentence-transformers model (by name, see ingest.embedding) and how it runs."""
 
-    model: str = "e5-small-q4"
+    # usem3 won the bilingual measurement (bench/results/embedding_models.md): best recall, the only
+    # model that finds English memories for Chinese queries, cleanest related/unrelated separation.
+    model: str = "usem3"
     threads: int | None = None
     batch_size: int = 32
 
@@ -92,6 +94,47 @@ class ApiSettings(BaseModel):
     default_tenant: str = "default"
 
 
+class IngestSettings(BaseModel):
+    """Conversation turns into memories (issue 3): working memory, repetition, engagement, batching."""
+
+    # Working memory: the last N turns of each session, bounded in bytes across all sessions (LRU).
+    working_memory_turns: int = Field(5, ge=1, le=1000)
+    working_memory_max_bytes: int = Field(200 * 1024 * 1024, ge=1024)
+    # A user turn at least this similar (cosine) to a live memory of the user, or with the same
+    # normalised text, is the same fact mentioned again: mention_count + 1, not a new memory.
+    duplicate_similarity: float = Field(0.92, ge=0.0, le=1.0)
+    # A later user turn at least this similar to a temp memory (or naming one of its entities) picks
+    # its topic up: implicit engagement promotes it to mid (usem3: related paraphrases score 0.55-0.8).
+    engagement_similarity: float = Field(0.6, ge=0.0, le=1.0)
+    # Mentions after which a mid memory is promoted to core (and locked).
+    core_after_mentions: int = Field(3, ge=2)
+    # Turns of one user written per transaction (embedding is batched per transaction too).
+    batch_turns: int = Field(128, ge=1, le=10_000)
+    # Turns one ingestConversation request may carry.
+    max_turns_per_request: int = Field(1000, ge=1)
+    # The level-2 classifier weights (bmam train-classifier writes them).
+    type_model_path: Path = PROJECT_ROOT / "ingest" / "models" / "type_model.json"
+
+
+class TierSettings(BaseModel):
+    """DESIGN.md "Tiers": per-user capacities and when mid falls back and temp goes stale."""
+
+    core_capacity: int = Field(64, ge=1)
+    mid_capacity: int = Field(1024, ge=1)
+    temp_capacity: int = Field(256, ge=1)
+    # mid -> temp when unmentioned this long and the weight is below mid_fallback_max_weight.
+    mid_fallback_after_days: float = Field(30.0, gt=0)
+    mid_fallback_max_weight: float = Field(0.4, ge=0.0, le=1.0)
+    # temp deleted by the sweep when unmentioned this long and the weight is below temp_stale_max_weight
+    # (safety-critical memories are never stale).
+    temp_stale_after_days: float = Field(7.0, gt=0)
+    temp_stale_max_weight: float = Field(0.3, ge=0.0, le=1.0)
+    # Active-weight feedback of reactions: explicit (react ENGAGED / DISMISSED) and implicit (a later
+    # turn picks the topic up), DESIGN.md "Weights".
+    explicit_feedback: float = Field(0.5, ge=0.0, le=1.0)
+    implicit_feedback: float = Field(0.2, ge=0.0, le=1.0)
+
+
 class Settings(BaseSettings):
     """All settings; nested values from env as BMAM_<SECTION>__<NAME>, e.g. BMAM_RECALL__DEFAULT_K."""
 
@@ -104,6 +147,8 @@ class Settings(BaseSettings):
     weights: WeightSettings = Field(default_factory=WeightSettings)
     recall: RecallSettings = Field(default_factory=RecallSettings)
     api: ApiSettings = Field(default_factory=ApiSettings)
+    ingest: IngestSettings = Field(default_factory=IngestSettings)
+    tiers: TierSettings = Field(default_factory=TierSettings)
 
     @field_validator("data_dir")
     @classmethod

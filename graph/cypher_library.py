@@ -26,10 +26,11 @@ def _int_in(low: int, high: int) -> Callable[[str], bool]:
 
 # What may be spliced into statement text (a label, a depth, a dimension): nothing else, ever.
 # Every value that comes from a request is a $parameter instead.
-SPLICE_ALLOW_LIST: Mapping[str, Callable[[str], bool]] = {
+SPLICE_ALLOW_LIST: Mapping[str, Callable[[str], object]] = {
     "type_label": _TYPE_LABELS.__contains__,
     "depth": _int_in(1, 5),
     "dimensions": _int_in(1, 4096),
+    "vector_index": re.compile(r"^memory_embedding_[0-9]{1,4}$").match,
 }
 
 

