@@ -1,0 +1,1072 @@
+"""Triple extraction without an LLM: zh/en rules turning a user's turn into (subject, predicate, object, polarity).
+
+The predicate vocabulary is closed (PREDICATES); the subject of a user's statement about themself is
+"user". Negation is polarity -1 on the same predicate ("我不吃辣" -> (user, eats, 辣, -1); "I hate X" ->
+(user, likes, X, -1)), so a later opposite statement is visible as a conflict. Label guidelines and the
+object normalisation are documented in tests/data/README.md; this module is their executable form.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ingest.lexicon import (
+    CONDITIONS_EN_RE,
+    CONDITIONS_ZH_RE,
+    EPISODIC_EN_RE,
+    EPISODIC_ZH_RE,
+    GENERIC_PLACES_ZH,
+    HAN,
+    NATIONALITIES_EN,
+    PAST_EN_RE,
+    PLACE_SUFFIX_ZH_RE,
+    PLACES_ZH,
+    RELATIONS_EN,
+    RELATIONS_ZH,
+    ROLE_SUFFIX_ZH_RE,
+    is_question,
+    is_request,
+    split_clauses,
+)
+
+USER = "user"
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractedTriple:
+    """One (subject, predicate, object) statement found in a turn, before it becomes graph entities."""
+
+    subject: str
+    subject_kind: str
+    predicate: str
+    object: str
+    object_kind: str
+    polarity: int = 1
+
+    def key(self) -> tuple[str, str, str, int]:
+        """The normalised identity used for de-duplication and evaluation."""
+        return (normalize_term(self.subject), self.predicate, normalize_term(self.object), self.polarity)
+
+
+class TripleExtractor(Protocol):
+    """Anything that turns a user's turn into triples (rules today; an LLM extractor could plug in)."""
+
+    def extract(self, text: str) -> list[ExtractedTriple]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PredicateSpec:
+    name: str
+    object_kind: str
+    description: str
+
+
+# The closed vocabulary. object_kind is the Entity.kind the object becomes in the graph.
+PREDICATES: dict[str, PredicateSpec] = {
+    p.name: p
+    for p in [
+        PredicateSpec("name", "name", "the user's (or a person's) name: 我叫小明 / my name is Alice"),
+        PredicateSpec("nickname", "name", "what people call them: 大家都叫我阿杰 / call me Jess"),
+        PredicateSpec("age", "number", "age in years, digits: 我今年28岁 / I'm 34"),
+        PredicateSpec("birthday", "date", "birthday as written: 7月20日 / March 3rd"),
+        PredicateSpec("lives_in", "place", "where they live now (-1: no longer / used to)"),
+        PredicateSpec("hometown", "place", "where they are from / grew up: 我是四川人 / I'm from Texas"),
+        PredicateSpec("works_at", "organization", "employer or work place (-1: left)"),
+        PredicateSpec("studies_at", "organization", "school or university"),
+        PredicateSpec("major", "field", "field of study"),
+        PredicateSpec("is_a", "role", "what the subject is: job, role, identity (程序员 / nurse / vegetarian)"),
+        PredicateSpec("speaks", "language", "a language they speak"),
+        PredicateSpec("spouse", "person", "wife / husband, named"),
+        PredicateSpec("partner", "person", "girlfriend / boyfriend / fiancé(e), named"),
+        PredicateSpec("mother", "person", "mother, named"),
+        PredicateSpec("father", "person", "father, named"),
+        PredicateSpec("sister", "person", "sister, named"),
+        PredicateSpec("brother", "person", "brother, named"),
+        PredicateSpec("child", "person", "son / daughter, named"),
+        PredicateSpec("friend", "person", "friend, named"),
+        PredicateSpec("colleague", "person", "colleague, named"),
+        PredicateSpec("boss", "person", "boss / manager, named"),
+        PredicateSpec("pet", "animal", "a pet, by its name"),
+        PredicateSpec("emergency_contact", "person", "who to call in an emergency"),
+        PredicateSpec("likes", "thing", "preference; -1 = dislike (不喜欢 / 讨厌 / hate / can't stand)"),
+        PredicateSpec("eats", "food", "diet: what they (don't) eat"),
+        PredicateSpec("drinks", "food", "diet: what they (don't) drink"),
+        PredicateSpec("allergic_to", "allergen", "allergy (safety-critical)"),
+        PredicateSpec("has_condition", "condition", "medical condition (safety-critical)"),
+        PredicateSpec("visited", "place", "a named place they went to or were at (past events only)"),
+        PredicateSpec("originates_from", "place", "general knowledge: X originated in Y"),
+        PredicateSpec("located_in", "place", "general knowledge: X is in Y"),
+        PredicateSpec("capital_of", "place", "general knowledge: X is the capital of Y"),
+    ]
+}
+
+# Predicates where a subject holds one value at a time: a new value contradicts the old one.
+SINGLE_VALUED_PREDICATES: frozenset[str] = frozenset(
+    {
+        "name",
+        "age",
+        "birthday",
+        "lives_in",
+        "hometown",
+        "works_at",
+        "studies_at",
+        "major",
+        "spouse",
+        "partner",
+        "mother",
+        "father",
+        "boss",
+        "capital_of",
+    }
+)
+
+
+def normalize_term(term: str) -> str:
+    """Comparison form of a subject/object: NFKC, case-folded, no articles, no edge punctuation/particles."""
+    t = unicodedata.normalize("NFKC", term).casefold().strip()
+    t = re.sub(r"\s+", " ", t)
+    t = re.sub(r"^(?:the|a|an)\s+", "", t)
+    t = t.strip(" \t.,!?;:'\"“”‘’《》()[]")
+    return t
+
+
+# ---------------------------------------------------------------------------------------------
+# shared object cleaning
+
+_ZH_TRAILING_RE = re.compile(r"(?:了|的|啊|呀|哦|呢|吧|啦|哈|嘛|哟|喔|咯|噢|!|~|\s)+$")
+_ZH_QUANTITY_RE = re.compile(r"^(?:一|两|几|半)?(?:杯|碗|瓶|盘|份|块|个|只|点|些|口|罐)")
+_ZH_COORD_RE = re.compile(r"和|、|跟|以及|还有|及|与")
+_EN_COORD_RE = re.compile(r"\s*(?:,|\band\b|&|\bor\b)\s*", re.IGNORECASE)
+_EN_ARTICLE_RE = re.compile(
+    r"^(?:the|my|some|a bit of|a little|a little bit of|basic|fluent|conversational)\s+", re.IGNORECASE
+)
+_EN_INDEFINITE_RE = re.compile(r"^(?:a|an|one|some)\s", re.IGNORECASE)
+
+# Where an English object ends: the start of an adverbial the object does not include.
+_EN_TAIL_COMMON = (
+    r"because|since|but|so|now|lately|these days|by the way|right now|too|as well|anymore|any more"
+    r"|actually|though|haha|lol|a lot|so much|very much|really much|every \w+|each \w+|on weekends"
+    r"|at weekends|on the weekend|whenever|when|while|if|which|who|that's|and i|i think|at all"
+)
+_EN_TAIL_PLACE = (
+    _EN_TAIL_COMMON + r"|with|for|as|from|on|at|after|before|last|this|next|yesterday|today"
+    r"|tomorrow|twice|once|three times|\d+ times|in \d{4}|in the|over|during|to|and|where|when"
+)
+_EN_TAIL_THING = _EN_TAIL_COMMON + r"|over|than|rather than|instead|more than|with|for"
+
+
+def _en_cut(obj: str, tails: str) -> str:
+    m = re.search(rf"\s+(?:{tails})(?![A-Za-z]).*$", obj, re.IGNORECASE)
+    if m:
+        obj = obj[: m.start()]
+    return obj.strip(" .,!?;:'\"")
+
+
+def _zh_clean(obj: str, *, tails: str = "") -> str:
+    obj = obj.strip()
+    if tails:
+        obj = re.split(tails, obj, maxsplit=1)[0]
+    prev = None
+    while prev != obj:
+        prev = obj
+        obj = _ZH_TRAILING_RE.sub("", obj).strip()
+    return obj
+
+
+def _valid_object(obj: str) -> bool:
+    o = normalize_term(obj)
+    if not o or o in {
+        "什么",
+        "啥",
+        "东西",
+        "它",
+        "这个",
+        "那个",
+        "这",
+        "那",
+        "你",
+        "您",
+        "他",
+        "她",
+        "他们",
+        "她们",
+        "你们",
+        "it",
+        "this",
+        "that",
+        "them",
+        "him",
+        "her",
+        "you",
+        "me",
+    }:
+        return False
+    return len(o) <= 40
+
+
+# Chinese names: 2-4 Han characters that are not a role, a time word or a verb phrase.
+_ZH_NON_NAME_START = set("一个在很有是不我你他她这那做去都也还就会要想被把给让从对跟和已正太真最每上下")
+_ZH_NON_NAMES = frozenset(
+    [
+        "今年",
+        "现在",
+        "已经",
+        "每天",
+        "去年",
+        "明年",
+        "今天",
+        "明天",
+        "昨天",
+        "医生",
+        "老师",
+        "护士",
+        "律师",
+        "学生",
+        "工程师",
+        "程序员",
+        "设计师",
+        "会计",
+        "司机",
+        "厨师",
+        "警察",
+        "公务员",
+        "全职",
+        "退休",
+        "上班",
+        "什么",
+        "一个",
+        "我们",
+        "他们",
+        "她们",
+        "大家",
+        "别人",
+    ]
+)
+_EN_NAME = r"[A-Z][a-zA-Z'\-]+(?: [A-Z][a-zA-Z'\-]+){0,2}"
+_ZH_NAME_CHARS = rf"[{HAN}]{{2,4}}"
+_EN_NON_NAMES = frozenset(
+    {"I", "I'm", "My", "The", "A", "An", "And", "But", "So", "He", "She", "It", "We", "They", "This", "That"}
+)
+
+
+def _looks_like_zh_name(s: str) -> bool:
+    if re.fullmatch(rf"[{HAN}]{{2,4}}", s) is None:
+        return re.fullmatch(_EN_NAME, s) is not None and s.split()[0] not in _EN_NON_NAMES
+    if s in _ZH_NON_NAMES or s[0] in _ZH_NON_NAME_START:
+        return False
+    return ROLE_SUFFIX_ZH_RE.search(s) is None
+
+
+def _looks_like_zh_venue(s: str) -> bool:
+    """A named venue (星巴克): 2-6 Han characters that are not a generic place or a pronoun phrase."""
+    return (
+        re.fullmatch(rf"[{HAN}]{{2,6}}", s) is not None
+        and s not in GENERIC_PLACES_ZH
+        and not re.search(r"[我你他她这那家里上下]", s)
+    )
+
+
+def _looks_like_zh_place(s: str) -> bool:
+    s = s.strip()
+    if not s or s in GENERIC_PLACES_ZH:
+        return False
+    if s in PLACES_ZH or PLACE_SUFFIX_ZH_RE.search(s):
+        return True
+    if re.fullmatch(_EN_NAME, s) and s.split()[0] not in _EN_NON_NAMES:
+        return True  # a Latin proper noun inside a Chinese sentence (IKEA, Shanghai Disney)
+    return any(s.startswith(p) for p in PLACES_ZH if len(p) >= 2) and len(s) <= 6
+
+
+# ---------------------------------------------------------------------------------------------
+# the extractor
+
+
+@dataclass(slots=True)
+class _State:
+    """What one clause leaves for the next: the carried subject, the last named person, a pending relation."""
+
+    subject: str | None = None
+    subject_kind: str = "user"
+    last_person: str | None = None
+    pending_rel: str | None = None
+    out: list[ExtractedTriple] = field(default_factory=list)
+    spans: list[tuple[int, int]] = field(default_factory=list)
+
+    def add(
+        self,
+        subject: str,
+        predicate: str,
+        obj: str,
+        polarity: int = 1,
+        *,
+        subject_kind: str | None = None,
+        object_kind: str | None = None,
+    ) -> None:
+        obj = obj.strip()
+        if not _valid_object(obj) or predicate not in PREDICATES:
+            return
+        if subject_kind is None:
+            subject_kind = "user" if subject == USER else "person"
+        if object_kind is None:
+            object_kind = PREDICATES[predicate].object_kind
+            if predicate == "works_at" and obj in PLACES_ZH:
+                object_kind = "place"
+        self.out.append(ExtractedTriple(subject, subject_kind, predicate, obj, object_kind, polarity))
+
+    def free(self, start: int, end: int) -> bool:
+        """Claim a span of the current clause unless an earlier rule already used it."""
+        if any(start < e and s < end for s, e in self.spans):
+            return False
+        self.spans.append((start, end))
+        return True
+
+
+_ZH_REL_ALT = "|".join(sorted(map(re.escape, RELATIONS_ZH), key=len, reverse=True))
+_EN_REL_ALT = "|".join(sorted(map(re.escape, RELATIONS_EN), key=len, reverse=True))
+
+# zh adverbs that may sit between the subject and the verb (we read through them).
+_ZH_ADV = (
+    r"(?:也|还|都|就|真的|其实|现在|目前|已经|一直|平时|一般|基本上|基本|从来|向来|本来|以前|曾经|原来|每天|每周|早上"
+    r"|晚上|中午|今年|最近|只|还是|通常|根本|完全|绝对|几乎|偶尔|经常|常常|天天|很少|比较|特别|非常|挺|很|超级|超"
+    r"|最|真|好|蛮|确实|也都|同样|主要|又|更|可|才|倒是|一向|总是|向来都)*"
+)
+_ZH_NEG = r"(?P<neg>不再|不太|不怎么|不大|一点都不|一点也不|从来不|从不|并不|再也不|已经不|不|没有|没)?"
+_ZH_DEG = r"(?:太|怎么|很|特别|非常|挺|超级|超|最|真的|好|蛮|比较|那么)*"
+_PAST_STATE_RE = re.compile(r"以前|曾经|原来|之前|过去")
+_ZH_FUTURE_RE = re.compile(r"要去|要飞|打算|准备|计划|想去|将要|会去|下周|下个?月|明天|明年|后天")
+
+_ZhHandler = Callable[[re.Match[str], str, _State, int], None]
+
+
+class RuleTripleExtractor:
+    """Regex rules over clauses, zh and en (mixed turns go through both rule sets)."""
+
+    def extract(self, text: str) -> list[ExtractedTriple]:
+        st = _State()
+        episodic = bool(EPISODIC_ZH_RE.search(text) or EPISODIC_EN_RE.search(text) or PAST_EN_RE.search(text))
+        for clause in split_clauses(text):
+            if is_question(clause) or is_request(clause):
+                st.pending_rel = None
+                continue
+            st.spans = []
+            zh = _join_han(clause)
+            if re.search(f"[{HAN}]", zh):
+                self._zh_clause(zh, st, episodic)
+            self._en_clause(clause, st)
+        return _dedupe(st.out)
+
+    # ---------------------------------------------------------------- Chinese
+
+    def _zh_clause(self, c: str, st: _State, episodic: bool) -> None:
+        if self._zh_whole_clause(c, st):
+            return
+        m = re.search(r"(我们|咱们|我|他|她)", c)
+        subject: str | None = None
+        rest = c
+        if m and _zh_prefix_ok(c[: m.start()]) and not c[m.end() :].startswith("们"):
+            who = m.group(1)
+            subject = USER if who in {"我", "我们", "咱们"} else st.last_person
+            rest = c[m.end() :]
+            if subject is None:
+                return
+        elif _CONTINUATION_RE.match(c):
+            subject = st.subject
+        st.subject = subject if subject is not None else st.subject
+        if subject == USER:
+            unread = self._zh_relations(rest, st)
+            if unread is None:
+                return
+            rest = unread
+        if subject is not None:
+            self._zh_attributes(rest, subject, st)
+        if subject in (USER, None):
+            self._zh_visited(c, st, episodic)
+
+    def _zh_whole_clause(self, c: str, st: _State) -> bool:
+        """Clauses that do not open with their subject: topicalised objects, nicknames, general knowledge."""
+        if m := re.search(r"叫我(?P<o>[^，]{1,8}?)(?:就行|就好|吧)?$", c):
+            st.add(USER, "nickname", _zh_clean(m["o"]))
+            return True
+        if m := re.fullmatch(r"(?P<o>[^我你他她]{1,12}?)是我的?(?:最爱|心头好|最喜欢的\S*)", c):
+            st.add(USER, "likes", _zh_clean(m["o"]))
+            return True
+        if m := re.fullmatch(
+            r"(?P<o>[^我你他她]{1,12}?)我"
+            + _ZH_ADV
+            + r"(?P<neg>一点都不|一点也不|不|从不)?"
+            + _ZH_DEG
+            + r"(?:爱|喜欢)(?:吃|喝|看|玩)?",
+            c,
+        ):
+            st.add(USER, "likes", _zh_clean(m["o"]), -1 if m["neg"] else 1)
+            return True
+        if st.pending_rel and (m := re.fullmatch(r"(?:另?一个|老大|老二|小的|大的|一只|另一只)?叫(?P<o>.{1,8})", c)):
+            name = _zh_clean(m["o"])
+            if _looks_like_zh_name(name):
+                st.add(USER, st.pending_rel, name)
+                st.last_person = name
+            return True
+        # general knowledge: no first/second person in the clause, and not a continuation ("现在住在上海")
+        if re.search(r"我|你|您|咱|他|她", c) is None and not _CONTINUATION_RE.match(c):
+            for pattern, predicate in _ZH_KNOWLEDGE:
+                if m := pattern.fullmatch(c):
+                    subj, obj = _zh_clean(m["s"]), _zh_clean(m["o"])
+                    if (
+                        predicate == "located_in"
+                        and "位于" not in pattern.pattern
+                        and (not _looks_like_zh_place(obj) or _zh_prefix_ok(subj))
+                    ):
+                        continue  # "上次在成都吃的…" is an experience, not a fact about 上次
+                    st.add(subj, predicate, obj, subject_kind="thing")
+                    return True
+        return False
+
+    def _zh_relations(self, rest: str, st: _State) -> str | None:
+        """我的妻子叫林静 / 我有一个妹妹 / 我的同事小刘也住在望京. Returns the rest to read, None when consumed."""
+        if m := re.match(
+            r"^(?:有|养了|养着|养)(?P<n>[一两二三四几])(?:个|只|条|位|名)(?P<r>" + _ZH_REL_ALT + r")", rest
+        ):
+            st.pending_rel = RELATIONS_ZH[m["r"]]
+            return None
+        m = re.match(
+            r"^的?(?:亲|大|小|二|老|最好的)?(?P<r>" + _ZH_REL_ALT + r")(?:的名字)?(?P<v>叫做|名叫|叫|是|名字叫|名字是)"
+            r"(?:我的?)?(?P<n>[^，]+)$",
+            rest,
+        )
+        if m:
+            rel = RELATIONS_ZH[m["r"]]
+            tail = m["n"]
+            nm = re.match(
+                rf"(?P<n>[A-Za-z][A-Za-z' \-]*[A-Za-z]|{_ZH_NAME_CHARS}?)(?P<t>(?:也|还|都|住|在|是|今年|很|特别"
+                r"|喜欢|爱|，).*)?$",
+                tail,
+            )
+            if nm is not None:
+                name = _zh_clean(nm["n"])
+                if _looks_like_zh_name(name):
+                    st.add(USER, rel, name)
+                    st.last_person = name
+                    if nm["t"]:
+                        self._zh_attributes(nm["t"], name, st)
+                    return None
+            return "" if m["v"] == "是" and ROLE_SUFFIX_ZH_RE.search(_zh_clean(tail)) else rest
+        m = re.match(
+            r"^的?(?P<r>" + _ZH_REL_ALT + rf")(?P<n>{_ZH_NAME_CHARS}?|[A-Z][A-Za-z]+)(?P<t>(?:也|还|都|住|在|是"
+            r"|今年|很|特别|喜欢|爱).*)$",
+            rest,
+        )
+        if m and _looks_like_zh_name(m["n"]):
+            st.add(USER, RELATIONS_ZH[m["r"]], m["n"])
+            st.last_person = m["n"]
+            self._zh_attributes(m["t"], m["n"], st)
+            return None
+        return rest
+
+    def _zh_attributes(self, rest: str, subject: str, st: _State) -> None:
+        rest = re.sub(r"^的", "", rest)
+        for pattern, handler in _ZH_RULES:
+            for m in pattern.finditer(rest):
+                if st.free(m.start(), m.end()):
+                    handler(m, subject, st, _zh_polarity(m))
+
+    def _zh_visited(self, c: str, st: _State, episodic: bool) -> None:
+        if _ZH_FUTURE_RE.search(c) and not re.search(r"去[了过]", c):
+            return
+        for pattern in _ZH_VISITED:
+            for m in pattern.finditer(c):
+                place = _zh_clean(
+                    m["o"], tails=r"两次|好几次|一次|几次|旅游|旅行|玩|出差|度假|看|买|吃|边|那边|这边|的时候"
+                )
+                loose = pattern in _ZH_VISITED_LOOSE  # "在X<verb>": any specific-looking name will do
+                if not (_looks_like_zh_place(place) or (loose and _looks_like_zh_venue(place))):
+                    continue
+                needs_past = pattern is not _ZH_VISITED[0]
+                if needs_past and not (episodic or re.search(r"[了过]", c)):
+                    continue
+                if st.free(m.start("o"), m.end("o")):
+                    st.add(USER, "visited", place)
+
+    # ---------------------------------------------------------------- English
+
+    def _en_clause(self, c: str, st: _State) -> None:
+        self._en_relations(c, st)
+        for pattern, handler in _EN_RULES:
+            for m in pattern.finditer(c):
+                if st.free(m.start(), m.end()):
+                    handler(m, st)
+        self._en_knowledge(c, st)
+
+    def _en_relations(self, c: str, st: _State) -> None:
+        # pending relation from "I have two kids," -> "Emma and Leo"
+        if st.pending_rel and re.fullmatch(
+            rf"(?:(?:one|the other|the older|the younger) (?:is )?(?:named |called )?)?"
+            rf"{_EN_NAME}(?:(?:,| and) {_EN_NAME})*",
+            c,
+        ):
+            for name in _EN_COORD_RE.split(
+                re.sub(
+                    r"^(?:one|the other|the older|the younger) (?:is )?(?:named |"
+                    r"called )?",
+                    "",
+                    c,
+                )
+            ):
+                if name and name not in _EN_NON_NAMES:
+                    st.add(USER, st.pending_rel, name)
+            st.pending_rel = None
+            st.spans.append((0, len(c)))
+            return
+        if m := re.search(rf"(?i:\bmy emergency contact is )(?:(?i:my )(?P<r>{_EN_REL_ALT}) )?(?P<n>{_EN_NAME})", c):
+            st.add(USER, "emergency_contact", m["n"])
+            if m["r"]:
+                st.add(USER, RELATIONS_EN[m["r"].lower()], m["n"])
+            st.spans.append((m.start(), m.end()))
+            return
+        m = re.search(
+            rf"(?i:\bmy (?:(?:younger|older|little|big|elder|baby|twin|best|oldest|youngest|eldest|new|old) )?)"
+            rf"(?P<r>(?i:{_EN_REL_ALT}))(?i:'s name is|'s name's| is called| is named| named| called| is|,)? "
+            rf"(?P<n>{_EN_NAME})(?P<t>.*)$",
+            c,
+        )
+        if m and m["n"].split()[0] not in _EN_NON_NAMES:
+            name = m["n"]
+            # "My husband Mark is a chef": the tail may start with a verb that the name swallowed
+            st.add(USER, RELATIONS_EN[m["r"].lower()], name)
+            st.last_person = name
+            st.spans.append((m.start(), m.start("t")))
+            self._en_person_attributes(m["t"], name, st)
+            return
+        if m := re.search(
+            rf"(?P<n>{_EN_NAME}) is my (?:(?:younger|older|little|big|best) )?(?P<r>(?i:{_EN_REL_ALT}))\b", c
+        ):
+            st.add(USER, RELATIONS_EN[m["r"].lower()], m["n"])
+            st.last_person = m["n"]
+            st.spans.append((m.start(), m.end()))
+            return
+        if m := re.search(
+            rf"(?i:\bi (?:have|'ve got|got) (?:an?|one|two|three|four|\d+) (?:[\w-]+ )?)(?P<r>(?i:{_EN_REL_ALT}))"
+            rf"(?:(?i: named| called) (?P<n>{_EN_NAME}))?",
+            c,
+        ):
+            if m["n"]:
+                st.add(USER, RELATIONS_EN[m["r"].lower()], m["n"])
+                st.last_person = m["n"]
+            else:
+                st.pending_rel = RELATIONS_EN[m["r"].lower()]
+            st.spans.append((m.start(), m.end()))
+
+    def _en_person_attributes(self, tail: str, name: str, st: _State) -> None:
+        tail = tail.strip()
+        if m := re.match(r"(?i)lives in (?P<o>.+)", tail):
+            st.add(name, "lives_in", _en_cut(m["o"], _EN_TAIL_PLACE))
+        elif m := re.match(r"(?i)works (?:at|for) (?P<o>.+)", tail):
+            st.add(name, "works_at", _en_cut(m["o"], _EN_TAIL_PLACE))
+        elif m := re.match(r"(?i)is an? (?P<o>[\w -]+)$", tail):
+            st.add(name, "is_a", _en_cut(m["o"], _EN_TAIL_PLACE))
+
+    def _en_knowledge(self, c: str, st: _State) -> None:
+        if re.search(r"(?i)\b(?:i|i'm|my|me|we|our|you|your|it|it's|this|that|there|here)\b", c):
+            return
+        for pattern, predicate in _EN_KNOWLEDGE:
+            if m := pattern.fullmatch(c.strip(" .!")):
+                subj = m["s"].strip()
+                if len(subj.split()) <= 5 and st.free(0, len(c)):
+                    st.add(subj, predicate, _en_cut(m["o"], _EN_TAIL_COMMON), subject_kind="thing")
+                return
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers for the rule tables
+
+
+def _join_han(text: str) -> str:
+    """Drop the spaces that mixed zh/en text puts around Latin words next to Han characters."""
+    return re.sub(rf"(?<=[{HAN}])\s+|\s+(?=[{HAN}])", "", text)
+
+
+# A clause without its own subject that continues the previous one ("我爱猫，不太喜欢狗").
+_CONTINUATION_RE = re.compile(
+    r"^(?:也|还|都|不|却|现在|目前|以前|又|就|平时|一般|特别|最|很|挺|超|从不|只|更|反而|倒是|同时|是|专业|生日|名字|老家"
+    r"|爱好|今年)"
+)
+
+_ZH_PREFIX_OK_RE = re.compile(
+    r"^(?:(?:去年|今年|明年|前年|上个?月|下个?月|这个?月|上周末?|下周[一二三四五六日天]?|上星期|这周|昨天|前天|今天|明天|后天"
+    r"|刚才|最近|那次|上次|小时候|小学的时候|大学毕业那年|毕业那年|\d{4}年|周末|平时|每天|每周|其实|说实话|记住|所以|后来"
+    r"|现在|以前|那时候|那天|春节|国庆|另外|对了|还有|而且|当时|这几天|前几天|就是|因为|嗯|哦|啊|好吧|[A-Za-z ]+)"
+    r"(?:早上|晚上|下午|上午|中午|夏天|冬天|春天|秋天|的时候)?)*$"
+)
+
+
+def _zh_prefix_ok(prefix: str) -> bool:
+    return _ZH_PREFIX_OK_RE.match(prefix) is not None
+
+
+def _zh_polarity(m: re.Match[str]) -> int:
+    groups = m.groupdict()
+    neg = groups.get("neg")
+    pre = groups.get("pre") or ""
+    flip = groups.get("flip")
+    polarity = -1 if neg else 1
+    if flip:
+        polarity = -polarity
+    if polarity == 1 and _PAST_STATE_RE.search(pre):
+        polarity = -1  # 我以前住在北京: used to, no longer
+    return polarity
+
+
+_ZH_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def _zh_number(s: str) -> str:
+    """ "二十八" -> "28" (ages are stored as digits); digits pass through."""
+    if s.isdigit():
+        return s
+    if "十" in s:
+        tens, _, ones = s.partition("十")
+        return str((_ZH_DIGITS.get(tens, 1) if tens else 1) * 10 + (_ZH_DIGITS.get(ones, 0) if ones else 0))
+    return str(_ZH_DIGITS.get(s, 0)) if len(s) == 1 else s
+
+
+def _split_coord(obj: str) -> list[str]:
+    parts = [p for p in _ZH_COORD_RE.split(obj) if p.strip()]
+    return parts if len(parts) > 1 and all(len(p) >= 1 for p in parts) else [obj]
+
+
+def _zh(
+    predicate: str,
+    *,
+    tails: str = "",
+    coord: bool = False,
+    strip_verb: bool = False,
+    check: Callable[[str], bool] | None = None,
+) -> _ZhHandler:
+    def handle(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+        obj = _zh_clean(m["o"], tails=tails)
+        if strip_verb:
+            obj = re.sub(r"^(?:吃|喝)", "", obj)
+            obj = _ZH_QUANTITY_RE.sub("", obj)
+        if obj.startswith(("一家", "一个", "一所", "某")) or (check is not None and not check(obj)):
+            return
+        for part in _split_coord(obj) if coord else [obj]:
+            st.add(subject, predicate, _zh_clean(part), polarity)
+        if predicate in {"spouse", "partner", "sister", "brother", "mother", "father", "child", "friend"}:
+            st.last_person = obj
+
+    return handle
+
+
+def _zh_is_a(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    obj = _zh_clean(m["o"], tails=r"，|主要|平时|已经")
+    obj = re.sub(r"^(?:一名|一个|一位|个|名|位)", "", obj)
+    if not obj or re.search(r"我|你|的员工$", obj):
+        return
+    if obj.endswith("人") and len(obj) >= 3 and not ROLE_SUFFIX_ZH_RE.search(obj[:-1]):
+        st.add(subject, "hometown", obj[:-1], polarity)  # 我是四川人 -> hometown 四川
+        return
+    if subject == USER and _looks_like_zh_name(obj) and not ROLE_SUFFIX_ZH_RE.search(obj):
+        st.add(subject, "name", obj, polarity)  # 我是小明
+        return
+    st.add(subject, "is_a", obj, polarity)
+
+
+def _zh_favourite(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    """我最喜欢的颜色是蓝色 / 我的爱好是摄影和爬山."""
+    for part in _split_coord(_zh_clean(m["o"] or m["o2"] or m["o3"])):
+        st.add(subject, "likes", _zh_clean(part))
+
+
+def _zh_dislike(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    """讨厌 / 受不了 X: a dislike is likes with polarity -1."""
+    for part in _split_coord(_zh_clean(m["o"], tails=r"，|的味道|的气味")):
+        st.add(subject, "likes", re.sub(r"^(?:吃|喝)", "", part), -1)
+
+
+_STOP_TAIL_ZH = r"，|已经|了|工作|上班|生活|的时候|这个|一定|每天|吃了|不能"
+
+_P = _ZH_ADV
+_ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
+    (re.compile(r"^(?:的)?名字(?:是|叫)(?P<o>.+)$"), _zh("name")),
+    (re.compile(r"^" + _P + r"叫(?P<o>[^，]{1,12})$"), _zh("name", check=_looks_like_zh_name)),
+    (re.compile(r"生日(?:是|在|为)?(?P<o>[^，]+)$"), _zh("birthday", tails=r"，|啊|呀")),
+    (
+        re.compile(
+            r"今年(?P<o>[\d零一二两三四五六七八九十]{1,3})(?:周岁|岁|了)|(?P<o2>[\d零一二两三四五六七八九十]{1,3})(?:周岁|岁)"
+        ),
+        lambda m, s, st, p: st.add(s, "age", _zh_number(m["o"] or m["o2"])),
+    ),
+    (re.compile(r"紧急联系人(?:是|为)(?:我的?)?(?P<o>[^，]+)"), _zh("emergency_contact", tails=r"，|电话|手机")),
+    (
+        re.compile(r"(?:学的|专业)是(?P<o>[^，]+)|学(?P<o2>[^，]{2,8})专业"),
+        lambda m, s, st, p: st.add(s, "major", _zh_clean(m["o"] or m["o2"])),
+    ),
+    (
+        re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:住在|住|生活在|定居在|定居|居住在)(?P<o>[^，]+)"),
+        _zh("lives_in", tails=_STOP_TAIL_ZH + r"|附近|那边|这边"),
+    ),
+    (re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,12}?)(?:生活|定居|居住)"), _zh("lives_in")),
+    (re.compile(r"搬(?:到|去|来)了?(?P<o>[^，]+)"), _zh("lives_in", tails=_STOP_TAIL_ZH + r"|住")),
+    (re.compile(r"老家(?:在|是)(?P<o>[^，]+)"), _zh("hometown", tails=_STOP_TAIL_ZH)),
+    (
+        re.compile(r"(?:从小)?在(?P<o>[^，]{1,10}?)长大|出生(?:在|于)(?P<o2>[^，]+)"),
+        lambda m, s, st, p: st.add(s, "hometown", _zh_clean(m["o"] or m["o2"])),
+    ),
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,16}?)(?:工作|上班|上过班|工作过|任职|实习|当\S+)"
+        ),
+        _zh("works_at"),
+    ),
+    (re.compile(r"是(?P<o>[^，]{1,16}?)的(?:员工|工程师|程序员|职员)"), _zh("works_at")),
+    (
+        re.compile(r"(?:从|在)(?P<o>[^，]{1,12}?)离职(?P<flip>)"),
+        lambda m, s, st, p: st.add(s, "works_at", _zh_clean(m["o"]), -1),
+    ),
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + ")在(?P<o>[^，]{1,12}?)(?:读书|读研究生|读研|读本科|读博士?|读大学|上大学|上学|念书|读)"
+        ),
+        _zh("studies_at"),
+    ),
+    (re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:是做(?P<o>[^，]{1,10})的)"), _zh("is_a")),
+    (re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:是|当)(?P<o>[^，]{1,12})$"), _zh_is_a),
+    (re.compile(r"对(?P<o>[^，]{1,16}?)" + _ZH_NEG + r"过敏"), _zh("allergic_to", coord=True)),
+    (re.compile(r"^(?P<pre>" + _P + r")(?P<o>[^，对]{1,10}?)过敏"), _zh("allergic_to", coord=True)),
+    (re.compile(r"(?:有|患有|得了|患了|确诊了?)(?P<o>" + CONDITIONS_ZH_RE.pattern + ")"), _zh("has_condition")),
+    (re.compile(r"会(?:说|讲)(?P<o>[^，]+)"), _zh("speaks", coord=True, tails=r"，|一点|一些")),
+    # preferences
+    (
+        re.compile(
+            r"最喜欢的[^，是]{0,6}是(?P<o>[^，]+)|最爱的[^，是]{0,6}是(?P<o2>[^，]+)|(?:爱好|兴趣)是(?P<o3>[^，]+)"
+        ),
+        _zh_favourite,
+    ),
+    (
+        re.compile(
+            r"对(?P<o>[^，]{1,16}?)" + _ZH_DEG + r"(?:一点)?(?P<neg>兴趣都没有|都没有?兴趣|没有?(?:什么)?兴趣|不感兴趣"
+            r"|不感冒)"
+        ),
+        _zh("likes"),
+    ),
+    (re.compile(r"对(?P<o>[^，]{1,16}?)" + _ZH_DEG + r"感兴趣"), _zh("likes")),
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + ")" + _ZH_NEG + _ZH_DEG + r"(?:喜欢|爱|热爱|钟爱|偏爱|迷上了?|爱上了?)(?P<o>[^，]+)"
+        ),
+        _zh("likes", strip_verb=True, coord=True, tails=r"，|的味道|的气味"),
+    ),
+    (
+        re.compile(r"^(?P<pre>" + _P + r")(?P<flip>)(?:讨厌|受不了|反感|恨|烦|厌恶|接受不了)(?P<o>[^，]+)"),
+        _zh_dislike,
+    ),
+    # diet
+    (
+        re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + r"吃(?P<o>[^，了]+)"),
+        _zh("eats", strip_verb=True, tails=r"，|已经|了|也|的|啊"),
+    ),
+    (
+        re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + r"喝(?P<o>[^，了]+)"),
+        _zh("drinks", strip_verb=True, tails=r"，|已经|了|也|的|啊"),
+    ),
+]
+
+_ZH_VISITED: list[re.Pattern[str]] = [
+    re.compile(r"去[了过](?:一?趟)?(?P<o>[^，]{1,12})"),
+    re.compile(r"(?:是|就)去(?P<o>[^，]{1,8})$"),
+    re.compile(r"去(?:爬|玩|逛|登)了?(?P<o>[^，]{1,8})"),
+    re.compile(r"去(?P<o>[^，了]{1,10}?)(?:买|玩|吃|逛|看|旅行|旅游|度假|出差)(?:了|过)"),
+    re.compile(
+        r"在(?P<o>[^，在]{1,12}?)(?:边|那边)?(?:吃|玩|看|度假|旅游|旅行|留学|遇到|逛|拍|参加|过年|待了|住了|见到|碰到)"
+    ),
+]
+
+_ZH_VISITED_LOOSE = (_ZH_VISITED[3], _ZH_VISITED[4])
+
+_ZH_KNOWLEDGE: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"(?P<s>[^，]{1,12}?)(?:起源于|源于|源自|发源于|起源自)(?P<o>[^，]+)"), "originates_from"),
+    (re.compile(r"(?P<s>[^，]{1,12}?)是(?P<o>[^，]{1,10}?)的首都"), "capital_of"),
+    (re.compile(r"(?P<s>[^，]{1,12}?)(?:位于|坐落在|坐落于)(?P<o>[^，]+)"), "located_in"),
+    (re.compile(r"(?P<s>[^，]{1,12}?)(?<![现正存实所自])在(?P<o>[^，]{2,10})"), "located_in"),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# English rule table
+
+_EnHandler = Callable[[re.Match[str], _State], None]
+
+
+def _en(
+    predicate: str,
+    *,
+    tails: str = _EN_TAIL_PLACE,
+    coord: bool = False,
+    group: str = "o",
+    polarity_group: str = "neg",
+    check: Callable[[str], bool] | None = None,
+    strip: str | None = None,
+) -> _EnHandler:
+    def handle(m: re.Match[str], st: _State) -> None:
+        obj = _en_cut(m[group], tails)
+        if strip:
+            obj = re.sub(strip, "", obj, flags=re.IGNORECASE).strip()
+        if _EN_INDEFINITE_RE.match(obj) and predicate in {"works_at", "studies_at", "lives_in", "visited"}:
+            return  # "a small startup": not a named organisation
+        if check is not None and not check(obj):
+            return
+        groups = m.groupdict()
+        polarity = -1 if groups.get(polarity_group) else 1
+        for part in _EN_COORD_RE.split(obj) if coord else [obj]:
+            part = _EN_ARTICLE_RE.sub("", part.strip()) if coord else part
+            if part:
+                st.add(USER, predicate, part, polarity)
+
+    return handle
+
+
+def _en_role_at(m: re.Match[str], st: _State) -> None:
+    role = m["role"].strip()
+    if re.search(r"(?i)\bfan\b", role):
+        return
+    st.add(USER, "is_a", role)
+    org = _en_cut(m["org"], _EN_TAIL_PLACE)
+    if not _EN_INDEFINITE_RE.match(org):
+        st.add(USER, "studies_at" if re.search(r"(?i)student|undergrad|postdoc|researcher", role) else "works_at", org)
+
+
+def _en_study(m: re.Match[str], st: _State) -> None:
+    st.add(USER, "major", _en_cut(m["major"], _EN_TAIL_PLACE))
+    st.add(USER, "studies_at", _en_cut(m["org"], _EN_TAIL_PLACE))
+
+
+def _en_works_at(m: re.Match[str], st: _State) -> None:
+    org = _en_cut(m["o"], _EN_TAIL_PLACE)
+    if not (re.match(_EN_NAME, org) or re.match(f"[{HAN}]", org)) or _EN_INDEFINITE_RE.match(org):
+        return
+    st.add(USER, "works_at", org, -1 if m["neg"] else 1)
+    if role := re.search(r"(?i)\bas (?:a|an) (?P<r>[\w -]+)$", m["o"]):
+        st.add(USER, "is_a", _en_cut(role["r"], _EN_TAIL_PLACE))  # "I work at Google as a data scientist"
+
+
+def _en_name_ok(name: str) -> bool:
+    return name.split()[0] not in _EN_NON_NAMES and name.lower() not in NATIONALITIES_EN
+
+
+def _en_condition(m: re.Match[str], st: _State) -> None:
+    cm = CONDITIONS_EN_RE.search(m["o"])
+    if cm is not None:
+        st.add(USER, "has_condition", cm.group(0))
+
+
+def _en_visited(m: re.Match[str], st: _State) -> None:
+    if _EN_FUTURE_RE.search(m.string):
+        return  # a plan is not an experience yet
+    place = _en_cut(m["o"], _EN_TAIL_PLACE)
+    if re.fullmatch(
+        r"(?i)(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|christmas|easter"
+        r"|january|february|march|april|may|june|july|august|september|october|november|december)",
+        place,
+    ):
+        return
+    st.add(USER, "visited", place)
+
+
+_EN_FUTURE_RE = re.compile(
+    r"(?i)\b(?:tomorrow|next (?:week|month|year|summer)|going to|will|'ll|(?:'m|am) (?:flying|going"
+    r"|driving|heading|leaving)|plan(?:ning)? to)\b"
+)
+_I = r"(?i:\bi)"
+_IM = r"(?i:\b(?:i'm|i am|im))"
+_EN_PLACE = rf"(?P<o>{_EN_NAME}|[{HAN}]{{2,8}})"
+_EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
+    (re.compile(rf"(?i:\bmy name(?:'s| is))\s+(?P<o>{_EN_NAME}|[{HAN}]{{2,4}})"), _en("name", tails=_EN_TAIL_PLACE)),
+    (
+        re.compile(rf"(?i:\b(?:call me|people call me|everyone calls me|friends call me))\s+(?P<o>{_EN_NAME})"),
+        _en("nickname"),
+    ),
+    (
+        re.compile(
+            rf"{_IM}\s+(?P<o>\d{{1,3}})(?:\s*(?i:years old|yrs old|y/o|yo))?(?![\d%])(?!\s*(?i:minutes|kg|lbs|cm"
+            r"|km|miles|hours|days|weeks|months|percent|years? ago))"
+        ),
+        _en("age"),
+    ),
+    (re.compile(rf"{_I}(?i: (?:just )?turned) (?P<o>\d{{1,3}})\b"), _en("age")),
+    (re.compile(r"(?i)\bmy birthday(?: is|'s)(?: on)?\s+(?P<o>[^,.!?]+)"), _en("birthday", tails=_EN_TAIL_COMMON)),
+    (
+        re.compile(
+            rf"{_I}(?i: (?P<neg>no longer |don't |do not |used to |don't )?(?:currently |now |still )?"
+            r"(?:live|lived)(?: in)?) (?P<o>.+)"
+        ),
+        _en("lives_in"),
+    ),
+    (re.compile(rf"{_IM}(?i: (?:currently |now )?based in) (?P<o>.+)"), _en("lives_in")),
+    (re.compile(rf"{_I}(?i: (?:just |recently |finally )?moved (?:to|back to)) (?P<o>.+)"), _en("lives_in")),
+    (
+        re.compile(
+            rf"(?:{_IM}(?i: (?:originally )?from)|{_I}(?i: (?:grew up|was born|was raised) in| come from))"
+            r" (?P<o>.+)"
+        ),
+        _en("hometown"),
+    ),
+    (
+        re.compile(
+            rf"{_IM} (?:a|an) (?P<role>(?!(?i:huge|big|massive|great|fan)\b)[\w -]+?) (?i:at|with) "
+            rf"(?P<org>{_EN_NAME})"
+        ),
+        _en_role_at,
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i:(?:'ve| have) been working (?:at|for)| am working (?:at|for)| (?P<neg>no longer |don't "
+            r"|do not |used to )?(?:currently |now |still )?work(?:ed)? (?:at|for)) (?P<o>.+)"
+        ),
+        _en_works_at,
+    ),
+    (
+        re.compile(rf"{_I}(?i: (?:quit|left) my job (?:at|with)| (?:quit|left)) (?P<o>{_EN_NAME})"),
+        lambda m, st: st.add(USER, "works_at", _en_cut(m["o"], _EN_TAIL_PLACE), -1),
+    ),
+    (
+        re.compile(rf"{_I}(?i: (?:work|am working) as (?:a|an)) (?P<o>.+)"),
+        lambda m, st: st.add(USER, "is_a", _en_cut(m["o"], _EN_TAIL_PLACE)),
+    ),
+    (
+        re.compile(rf"{_I}(?i: (?:study|studied|am studying)) (?P<major>[\w -]+?) (?i:at) (?P<org>{_EN_NAME})"),
+        _en_study,
+    ),
+    (
+        re.compile(rf"{_I}(?i: major(?:ed)? in|'m majoring in) (?P<o>.+)|(?i:\bmy major is) (?P<o2>.+)"),
+        lambda m, st: st.add(USER, "major", _en_cut(m["o"] or m["o2"], _EN_TAIL_PLACE)),
+    ),
+    (
+        re.compile(rf"{_IM}(?i: (?P<neg>not )?(?:severely |very |mildly )?allergic to) (?P<o>.+)"),
+        _en("allergic_to", coord=True, tails=_EN_TAIL_COMMON),
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i: (?:have|'ve got) (?:an? )?(?:severe |mild |bad |serious |life-threatening )?)"
+            r"(?P<o>[\w -]+?)(?i: allergy| allergies)"
+        ),
+        _en("allergic_to", tails=_EN_TAIL_COMMON),
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i: (?:have|'ve got|suffer from|was diagnosed with|got diagnosed with|live with|am living"
+            r" with)) (?P<o>.+)"
+        ),
+        _en_condition,
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i: (?P<neg>don't |do not |never |no longer |can't |cannot |won't |stopped |don't really )?"
+            r"(?:really |usually |only |also |mostly )?(?:eat|eating)) (?P<o>.+)"
+        ),
+        _en("eats", tails=_EN_TAIL_THING, strip=r"^(?:any|much|meat like)\s+"),
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i: (?P<neg>don't |do not |never |no longer |can't |cannot |won't |stopped )?"
+            r"(?:really |usually |only |also |mostly )?(?:drink|drinking)) (?P<o>.+)"
+        ),
+        _en("drinks", tails=_EN_TAIL_THING, strip=r"^(?:any|much)\s+"),
+    ),
+    (re.compile(rf"{_I}(?i: (?:can |also )?speak) (?P<o>.+)"), _en("speaks", coord=True, tails=_EN_TAIL_COMMON)),
+    # preferences: dislikes are likes with polarity -1
+    (
+        re.compile(
+            rf"{_IM} (?P<neg>(?i:not) )?(?i:(?:a |an )?(?:really )?(?:huge |big |massive |great |the biggest )?"
+            r"fan of) (?P<o>.+)"
+        ),
+        _en("likes", tails=_EN_TAIL_THING),
+    ),
+    (re.compile(rf"{_IM}(?i: (?:really |so |totally |very )?into) (?P<o>.+)"), _en("likes", tails=_EN_TAIL_THING)),
+    (
+        re.compile(
+            rf"{_I}(?i: (?:really |just |honestly |actually )?(?P<neg>don't|do not|never|didn't) (?:really |much "
+            r"|particularly |even )?(?:like|love|enjoy|care for)(?: to)?) (?P<o>.+)"
+        ),
+        _en("likes", tails=_EN_TAIL_THING, strip=r"^(?:eating|drinking|to eat|to drink)\s+"),
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i: (?:really |absolutely |just |also |totally |kinda |kind of |truly |so |do |still )*"
+            r"(?:love|like|adore|enjoy|prefer)(?: to)?) (?P<o>.+)"
+        ),
+        _en("likes", tails=_EN_TAIL_THING, strip=r"^(?:eating|drinking|to eat|to drink)\s+"),
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i: (?:really |absolutely |just |totally |kinda |truly )*(?P<flip>hate|dislike|detest"
+            r"|can't stand|cannot stand|loathe|can't bear)) (?P<o>.+)"
+        ),
+        _en("likes", tails=_EN_TAIL_THING, polarity_group="flip", strip=r"^(?:eating|drinking)\s+"),
+    ),
+    (
+        re.compile(rf"{_IM} (?:a|an) (?P<o>(?!(?i:huge|big|massive|great|fan|bit|little|lot|tad|kind|sort)\b)[\w -]+)"),
+        _en("is_a", tails=_EN_TAIL_PLACE + r"|in"),
+    ),
+    (
+        re.compile(r"(?i:\bmy (?:absolute )?favou?rite (?:[\w-]+ ){0,2}?(?:is|are)) (?P<o>.+)"),
+        _en("likes", tails=_EN_TAIL_THING),
+    ),
+    (
+        re.compile(r"^(?P<o>[^,]+?)(?i: (?:is|are) my (?:absolute |all-time )?(?:favou?rite|fave)\b.*)"),
+        _en("likes", tails=_EN_TAIL_THING),
+    ),
+    # name last: "I'm Tom" only when nothing above explained the clause
+    (
+        re.compile(rf"{_IM} (?P<o>{_EN_NAME})(?=$|,| by the way| here| from| and)"),
+        _en("name", check=_en_name_ok, tails=_EN_TAIL_PLACE),
+    ),
+    # experiences (places of past events)
+    (
+        re.compile(
+            rf"(?i:\b(?:went|go|travell?ed|flew|drove(?: down| up| over)?|headed|took a trip|came back"
+            rf"|returned)(?: \w+ing)? (?:to|back to|down to|up to|from)) {_EN_PLACE}"
+        ),
+        _en_visited,
+    ),
+    (
+        re.compile(
+            rf"(?i:\b(?:visited|(?:i've|i have|we've|we have) been to|i was in|we were in|when i was in))"
+            rf" {_EN_PLACE}"
+        ),
+        _en_visited,
+    ),
+    (
+        re.compile(
+            rf"(?i:\b(?:stayed|spent [\w ]+?|\w+ing|camping|skiing|hiking|place|trip|holiday|vacation|"
+            rf"honeymoon|time) (?:in|at|through|off|to)) {_EN_PLACE}"
+        ),
+        lambda m, st: _en_visited(m, st) if PAST_EN_RE.search(m.string) or EPISODIC_EN_RE.search(m.string) else None,
+    ),
+]
+
+_EN_KNOWLEDGE: list[tuple[re.Pattern[str], str]] = [
+    (
+        re.compile(r"(?i)(?P<s>.+?) (?:originated|originates|comes|come|came|was first \w+) (?:in|from) (?P<o>.+)"),
+        "originates_from",
+    ),
+    (re.compile(r"(?i)(?P<s>.+?) (?:is|are) the capital (?:city )?of (?P<o>.+)"), "capital_of"),
+    (re.compile(r"(?i)(?P<s>.+?) (?:is|are) (?:located |situated )?in (?P<o>.+)"), "located_in"),
+]
+
+
+def _dedupe(triples: list[ExtractedTriple]) -> list[ExtractedTriple]:
+    seen: set[tuple[str, str, str, int]] = set()
+    out: list[ExtractedTriple] = []
+    for t in triples:
+        if t.key() not in seen:
+            seen.add(t.key())
+            out.append(t)
+    return out
+
+
+def iter_predicates() -> Iterator[PredicateSpec]:
+    """The vocabulary, for docs and the RDF export."""
+    return iter(PREDICATES.values())

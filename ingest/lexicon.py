@@ -1,0 +1,866 @@
+"""Shared zh/en keyword lists and text helpers for the ingest rules (classifier, salience, extractor).
+
+Everything here is data or a small pure function over text: no model, no I/O. The lists are
+general-purpose (common greetings, feeling words, well-known places); they were grown by reading the
+*train* split errors only (see tests/data/README.md).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+# ---------------------------------------------------------------------------------------------
+# text helpers
+
+
+def normalize_text(text: str) -> str:
+    """NFKC (full-width punctuation -> ASCII, so one regex serves both) and collapsed whitespace."""
+    text = unicodedata.normalize("NFKC", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+HAN = r"\u4e00-\u9fff"
+HAN_RE = re.compile(f"[{HAN}]")
+LATIN_WORD_RE = re.compile(r"[A-Za-z]{2,}")
+
+# Clause boundaries: punctuation, plus "but"-like conjunctions, which start a new statement.
+_CLAUSE_SPLIT_RE = re.compile(
+    r"(?<=\?)\s*|[,!;:。！；…\n~]+|\.(?=\s|$)|\s+-\s+|\s*—\s*"
+    r"|(?:但是|不过(?!敏)|可是|而且|并且)"
+    r"|\s+(?:but|and then|though)\s+",
+    re.IGNORECASE,
+)
+
+
+def split_clauses(text: str) -> list[str]:
+    """Split an utterance into clauses (normalised, non-empty)."""
+    # a '?' stays on its clause (is_question reads it); other separators are dropped
+    return [c.strip() for c in _CLAUSE_SPLIT_RE.split(normalize_text(text)) if c and c.strip(" ?")]
+
+
+def has_han(text: str) -> bool:
+    return HAN_RE.search(text) is not None
+
+
+def any_match(patterns: Iterable[re.Pattern[str]], text: str) -> bool:
+    return any(p.search(text) for p in patterns)
+
+
+def words_re(words: Iterable[str], *, en: bool = False) -> re.Pattern[str]:
+    """One alternation over the words, longest first; English words get word boundaries."""
+    alts = "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+    if en:
+        return re.compile(rf"(?<![A-Za-z])(?:{alts})(?![A-Za-z])", re.IGNORECASE)
+    return re.compile(f"(?:{alts})")
+
+
+# ---------------------------------------------------------------------------------------------
+# who is speaking about whom
+
+FIRST_PERSON_RE = re.compile(
+    r"我|咱|(?<![A-Za-z])(?:i|i'm|i've|i'd|i'll|my|me|mine|myself|we|our|us)(?![A-Za-z])", re.IGNORECASE
+)
+SECOND_PERSON_RE = re.compile(r"你|您|(?<![A-Za-z])(?:you|your|u)(?![A-Za-z])", re.IGNORECASE)
+
+
+def has_first_person(text: str) -> bool:
+    return FIRST_PERSON_RE.search(text) is not None
+
+
+# ---------------------------------------------------------------------------------------------
+# turns that carry nothing to remember
+
+GREETINGS = [
+    "你好",
+    "您好",
+    "你好呀",
+    "你好啊",
+    "嗨",
+    "哈喽",
+    "哈啰",
+    "在吗",
+    "早上好",
+    "早安",
+    "中午好",
+    "下午好",
+    "晚上好",
+    "晚安",
+    "早",
+    "hello",
+    "hi",
+    "hey",
+    "hiya",
+    "yo",
+    "good morning",
+    "good afternoon",
+    "good evening",
+    "good night",
+    "hi there",
+    "hello there",
+    "hey there",
+    "morning",
+    "howdy",
+    "greetings",
+]
+CHITCHAT = [
+    "好的",
+    "好",
+    "好吧",
+    "好哒",
+    "好滴",
+    "嗯",
+    "嗯嗯",
+    "恩",
+    "哦",
+    "噢",
+    "喔",
+    "哦哦",
+    "哈哈",
+    "哈哈哈",
+    "呵呵",
+    "嘿嘿",
+    "谢谢",
+    "谢谢你",
+    "多谢",
+    "感谢",
+    "没事",
+    "没事了",
+    "没关系",
+    "拜拜",
+    "再见",
+    "下次再聊",
+    "知道了",
+    "明白了",
+    "我明白了",
+    "我知道了",
+    "懂了",
+    "不错",
+    "不错不错",
+    "厉害",
+    "对",
+    "对对",
+    "对对对",
+    "是的",
+    "是啊",
+    "没错",
+    "有道理",
+    "行",
+    "可以",
+    "这样啊",
+    "哦这样啊",
+    "原来如此",
+    "收到",
+    "了解",
+    "ok",
+    "okay",
+    "k",
+    "thanks",
+    "thank you",
+    "thank you so much",
+    "thanks a lot",
+    "thx",
+    "ty",
+    "lol",
+    "lmao",
+    "cool",
+    "nice",
+    "great",
+    "awesome",
+    "got it",
+    "sure",
+    "sounds good",
+    "bye",
+    "bye for now",
+    "see you",
+    "haha",
+    "hahaha",
+    "never mind",
+    "nevermind",
+    "yes",
+    "yes please",
+    "no",
+    "nope",
+    "yep",
+    "yeah",
+    "hmm",
+    "hmm okay",
+    "right",
+    "i see",
+    "makes sense",
+    "that makes sense",
+    "fine",
+    "alright",
+    "good",
+    "wow",
+    "啦",
+    "呀",
+    "吧",
+    "啊",
+    "还行",
+    "我觉得还行",
+    "也还行",
+    "我也是",
+    "我同意",
+    "不知道",
+    "我不知道",
+    "随便",
+    "都行",
+    "无所谓",
+    "me too",
+    "i agree",
+    "i think so",
+    "i guess",
+    "i guess so",
+    "maybe",
+    "not sure",
+    "i'm not sure",
+    "i don't know",
+    "idk",
+    "same",
+    "whatever",
+    "either is fine",
+]
+_CHITCHAT_SET = {w.lower() for w in CHITCHAT} | {w.lower() for w in GREETINGS}
+_TOKEN_SPLIT_RE = re.compile(r"[\s,.!?;:。！？，~…]+")
+_CHITCHAT_TOKEN_RE = words_re(
+    sorted(_CHITCHAT_SET - {"k", "ty", "no", "yo", "早", "好", "对", "行", "啦", "呀", "吧", "啊"}), en=True
+)
+
+
+_GREETING_RE = words_re(GREETINGS, en=True)
+
+
+def _residue_after(words_pattern: re.Pattern[str], text: str) -> str:
+    rest = words_pattern.sub(" ", normalize_text(text).lower())
+    return _TOKEN_SPLIT_RE.sub("", rest)
+
+
+def is_greeting(text: str) -> bool:
+    """A turn made of a greeting only (可以带语气词)."""
+    rest = _residue_after(_GREETING_RE, text)
+    return rest == "" or rest in {"呀", "啊", "哦", "there", "啦", "你", "您"}
+
+
+def is_chitchat(text: str) -> bool:
+    """A turn made only of acknowledgements, laughter, thanks, greetings, goodbyes."""
+    norm = normalize_text(text).lower()
+    if not norm:
+        return True
+    tokens = [t for t in _TOKEN_SPLIT_RE.split(norm) if t]
+    if tokens and all(t in _CHITCHAT_SET for t in tokens):
+        return True
+    rest = _residue_after(_CHITCHAT_TOKEN_RE, norm)
+    return (
+        rest in {"", "啦", "呀", "吧", "啊", "哦", "了", "哈", "嘛"} or re.fullmatch(r"[哈嘿呵h a]+", rest) is not None
+    )
+
+
+# Questions: a clause asking something, in either language.
+_ZH_QUESTION_RE = re.compile(
+    r"(?:什么|啥|怎么|怎样|为什么|为啥|哪(?:里|儿|个|些|家|种|天)?(?!也|都)|(?<![前这好十])几(?:点|个|号|天|岁|次|种)"
+    r"|多少|多久|多大|(?<![a-z])谁|如何|是否|能不能|可不可以|会不会|有没有|要不要|是不是|好不好|行不行|对不对)"
+    r"(?!都|也)"
+)
+_ZH_QUESTION_END_RE = re.compile(r"(?:吗|嘛|么|呢)[\s?？]*$")
+_EN_QUESTION_START_RE = re.compile(
+    r"^(?:what|what's|whats|how|why|where|when|who|whom|which|can|could|would|will|do|does|did|is|are"
+    r"|should|shall|any|may|have you|has)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def is_question(clause: str) -> bool:
+    """True when the clause asks something (ends in '?', a zh question word/particle, en wh-start)."""
+    c = normalize_text(clause)
+    if not c:
+        return False
+    if c.endswith("?"):
+        return True
+    if has_han(c) and (_ZH_QUESTION_END_RE.search(c) or _ZH_QUESTION_RE.search(c)):
+        # "什么都不想做" / "哪儿也去不了" are statements, handled by the (?!都|也) guards above
+        return True
+    # An English wh/aux start without a first-person statement in it ("When I was in Rome" is not).
+    return bool(_EN_QUESTION_START_RE.search(c)) and not re.search(r"(?<![A-Za-z])i(?![A-Za-z'])", c, re.IGNORECASE)
+
+
+# Requests to the assistant (imperatives): the task lives in the session, not in memory.
+_REQUEST_RE = re.compile(
+    r"^(?:请|麻烦|帮我|帮忙|给我|替我|把|讲个|讲一个|说个|写一|写个|推荐|查一下|查查|翻译|总结|算一下|计算|换一|换个"
+    r"|再来|再说|再详细|再简单|继续|用\s?\S+\s?写|告诉我|解释一下|搜一下|生成|列出|提醒我)"
+    r"|(?<![A-Za-z])(?:please|help me|translate|calculate|compute|write me|write a|tell me|give me|set a timer"
+    r"|set an alarm|summari[sz]e|make it|explain|continue|show me|find me|remind me|recommend|list|rewrite"
+    r"|draft|convert|generate|search for|look up)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def is_request(clause: str) -> bool:
+    """An imperative addressed to the assistant (帮我算一下 / translate this)."""
+    c = normalize_text(clause)
+    if not c:
+        return False
+    m = _REQUEST_RE.search(c)
+    if m is None:
+        return False
+    # English imperatives must open the clause ("please" may sit anywhere); zh ones are anchored already.
+    if m.start() > 0 and not m.group(0).lower().startswith("please"):
+        return False
+    # "Please remember that I ..." is a statement wrapped in an emphasis, not a task.
+    return not EMPHASIS_RE.search(c)
+
+
+# ---------------------------------------------------------------------------------------------
+# what makes a turn worth keeping
+
+EMPHASIS_RE = re.compile(
+    r"记住|记好|别忘了|不要忘|千万要|一定要记|这很重要|这个很重要|很重要|重要的是|务必"
+    r"|(?<![A-Za-z])(?:remember (?:this|that)|please remember|don't forget|do not forget|this is important"
+    r"|it's important|important:|keep in mind|make a note|note that)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+FEELING_ZH = [
+    "难过",
+    "伤心",
+    "开心",
+    "高兴",
+    "快乐",
+    "幸福",
+    "激动",
+    "兴奋",
+    "紧张",
+    "焦虑",
+    "压力",
+    "孤独",
+    "寂寞",
+    "失望",
+    "生气",
+    "愤怒",
+    "郁闷",
+    "烦",
+    "心烦",
+    "烦躁",
+    "累",
+    "疲惫",
+    "低落",
+    "害怕",
+    "恐惧",
+    "担心",
+    "担忧",
+    "想家",
+    "感动",
+    "崩溃",
+    "沮丧",
+    "难受",
+    "委屈",
+    "撑不住",
+    "心情",
+    "失眠",
+    "emo",
+    "抑郁",
+    "后悔",
+    "心累",
+    "无聊",
+    "痛苦",
+    "绝望",
+    "欣慰",
+    "满足",
+    "自豪",
+    "骄傲",
+    "尴尬",
+    "羡慕",
+    "嫉妒",
+    "想念",
+    "舍不得",
+    "心疼",
+    "慌",
+    "不安",
+    "踏实",
+    "爽",
+]
+FEELING_EN = [
+    "sad",
+    "happy",
+    "stressed",
+    "stress",
+    "lonely",
+    "excited",
+    "depressed",
+    "angry",
+    "mad",
+    "worried",
+    "worry",
+    "failure",
+    "nervous",
+    "exhausted",
+    "tired",
+    "thrilled",
+    "frustrated",
+    "anxious",
+    "anxiety",
+    "miss",
+    "scared",
+    "afraid",
+    "upset",
+    "overwhelmed",
+    "heartbroken",
+    "devastated",
+    "proud",
+    "grateful",
+    "ashamed",
+    "embarrassed",
+    "jealous",
+    "bored",
+    "hopeless",
+    "relieved",
+    "delighted",
+    "annoyed",
+    "furious",
+    "terrified",
+    "homesick",
+    "miserable",
+    "feel",
+    "feeling",
+    "felt",
+    "mood",
+    "cry",
+    "crying",
+    "burned out",
+    "burnt out",
+    "glad",
+    "joyful",
+    "disappointed",
+    "hurt",
+]
+FEELING_ZH_RE = re.compile("(?<!麻)(?<!积)(?<!劳)(?:" + "|".join(sorted(FEELING_ZH, key=len, reverse=True)) + ")")
+FEELING_EN_RE = words_re(FEELING_EN, en=True)
+
+
+def has_feeling(text: str) -> bool:
+    """An explicit feeling word (我今天特别难过 / I'm so stressed)."""
+    return bool(FEELING_ZH_RE.search(text) or FEELING_EN_RE.search(text))
+
+
+PREFERENCE_ZH_RE = re.compile(
+    r"喜欢|(?<![可恋热])爱(?!情|人|心|好)|热爱|讨厌|受不了|最爱|迷上|感兴趣|兴趣|爱好|偏爱|钟爱|不感冒|恨|反感"
+)
+PREFERENCE_EN_RE = re.compile(
+    r"(?<![A-Za-z])(?:i|i'm|i am|i've|we)\s+(?:\w+\s+){0,2}?(?:love|like|adore|enjoy|prefer|hate|dislike"
+    r"|detest|can't stand|cannot stand|into|fan of)(?![A-Za-z])"
+    r"|favou?rite|(?<![A-Za-z])fan of(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+SAFETY_RE = re.compile(
+    r"过敏|哮喘|高血压|低血压|糖尿病|心脏病|癫痫|抑郁症|胰岛素|降压药|药物|吃药|服药|紧急联系人|急救|血型|怀孕|孕"
+    r"|(?<![A-Za-z])(?:allerg\w*|anaphyla\w*|epipen|asthma|diabetes|diabetic|epilepsy|seizures?|insulin"
+    r"|blood thinners?|medication|meds|heart condition|heart disease|hypertension|pregnan\w*"
+    r"|emergency contact|blood type|inhaler|celiac|penicillin)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+TEMPORARY_RE = re.compile(
+    r"天气|下雨|下雪|刮风|好热|好冷|降温|今天|今晚|今早|明天|后天|这周|本周|下周|这两天|待会|一会儿|刚才|马上"
+    r"|(?<![A-Za-z])(?:weather|raining|pouring|snowing|today|tonight|tomorrow|this (?:morning|afternoon"
+    r"|evening|week|weekend)|next week|right now|at the moment|later today|in an hour)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+WEATHER_RE = re.compile(
+    r"天气|下雨|下雪|下大雨|暴雨|刮风|台风|雾霾|降温|(?<![A-Za-z])(?:weather|raining|pouring|snowing|storm|heatwave)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+# ---------------------------------------------------------------------------------------------
+# episodic time markers (a specific event, past or planned)
+
+EPISODIC_ZH_RE = re.compile(
+    r"昨天|前天|上次|那次|上周|上个?星期|上个?月|去年|前年|那年|小时候|小学的时候|大学的时候|刚才|刚刚|今天早上"
+    r"|今早|上周末|前几天|前阵子|春节|国庆|假期|寒假|暑假|\d{4}年|第一次|曾经|明天|后天|下周|下个?月|下个?星期"
+    r"|明年|今年(?:春|夏|秋|冬)|那天|当时|毕业那年|周末我|最近一次"
+)
+EPISODIC_EN_RE = re.compile(
+    r"(?<![A-Za-z])(?:yesterday|last (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn"
+    r"|christmas|time|friday|monday|tuesday|wednesday|thursday|saturday|sunday)|\w+ (?:days|weeks|months|years)"
+    r" ago|ago|this morning|tonight|tomorrow|next (?:week|month|year)|in (?:19|20)\d\d|when i was"
+    r"|for the first time|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|honeymoon"
+    r"|over the holidays|been to|went to|went \w+ing|trip|vacation|holiday)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+PAST_EN_RE = re.compile(
+    r"(?<![A-Za-z])(?:went|visited|had|got|ran|met|saw|spent|drove|flew|stayed|won|lost|broke|burned|burnt"
+    r"|celebrated|travell?ed|ate|bought|found|took|came|left|arrived|crashed|missed|finished|started"
+    r"|backpacking|camping)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+# ---------------------------------------------------------------------------------------------
+# procedures and routines
+
+PROCEDURAL_ZH_RE = re.compile(
+    r"先.{0,24}(?:再|然后|接着|最后)|然后|步骤|流程|方法是|方法就是|办法|方式是|的方式|习惯|通常|一般|每天|每周|每次"
+    r"|每晚|每个(?:月|周|星期)|每逢|都会|总是|平时|每周[一二三四五六日天]|先写|之前我?(?:一定|都|会)|前我?会|的时候会"
+    r"|分开洗|控制在"
+)
+PROCEDURAL_EN_RE = re.compile(
+    r"(?<![A-Za-z])(?:always|usually|normally|typically|every (?:morning|night|day|week|evening|sunday|monday"
+    r"|other day|time|weekend)|routine|first .{0,60}then|step|my method|the way i|my process|my workflow"
+    r"|before (?:a|i|leaving|bed|checking)|to deploy|for code reviews|when i (?:cook|study|bake|train|write)"
+    r"|i (?:use|brew|take|water|back up|write|read|review|make|meditate)\b.{0,40}"
+    r"(?:every|each|before|after|on the way|the night before|right after))(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+# ---------------------------------------------------------------------------------------------
+# places (for "visited" and "works_at" kinds); common, general-purpose names only
+
+PLACES_ZH = frozenset(
+    [
+        "北京",
+        "上海",
+        "天津",
+        "重庆",
+        "成都",
+        "深圳",
+        "广州",
+        "杭州",
+        "南京",
+        "苏州",
+        "武汉",
+        "西安",
+        "长沙",
+        "青岛",
+        "厦门",
+        "大连",
+        "沈阳",
+        "哈尔滨",
+        "昆明",
+        "大理",
+        "丽江",
+        "三亚",
+        "海口",
+        "桂林",
+        "拉萨",
+        "乌鲁木齐",
+        "兰州",
+        "郑州",
+        "济南",
+        "合肥",
+        "福州",
+        "南昌",
+        "贵阳",
+        "南宁",
+        "石家庄",
+        "太原",
+        "呼和浩特",
+        "银川",
+        "西宁",
+        "长春",
+        "宁波",
+        "无锡",
+        "珠海",
+        "东莞",
+        "佛山",
+        "香港",
+        "澳门",
+        "台北",
+        "台湾",
+        "四川",
+        "云南",
+        "贵州",
+        "广东",
+        "广西",
+        "湖南",
+        "湖北",
+        "河南",
+        "河北",
+        "山东",
+        "山西",
+        "陕西",
+        "甘肃",
+        "青海",
+        "新疆",
+        "西藏",
+        "内蒙古",
+        "黑龙江",
+        "吉林",
+        "辽宁",
+        "江苏",
+        "浙江",
+        "安徽",
+        "福建",
+        "江西",
+        "海南",
+        "宁夏",
+        "东北",
+        "华北",
+        "华南",
+        "江南",
+        "中国",
+        "日本",
+        "韩国",
+        "美国",
+        "英国",
+        "法国",
+        "德国",
+        "意大利",
+        "西班牙",
+        "葡萄牙",
+        "俄罗斯",
+        "泰国",
+        "越南",
+        "新加坡",
+        "马来西亚",
+        "印度",
+        "澳大利亚",
+        "加拿大",
+        "新西兰",
+        "巴西",
+        "埃及",
+        "瑞士",
+        "冰岛",
+        "希腊",
+        "土耳其",
+        "荷兰",
+        "挪威",
+        "瑞典",
+        "芬兰",
+        "丹麦",
+        "墨西哥",
+        "伦敦",
+        "巴黎",
+        "东京",
+        "大阪",
+        "京都",
+        "首尔",
+        "纽约",
+        "洛杉矶",
+        "旧金山",
+        "悉尼",
+        "墨尔本",
+        "曼谷",
+        "清迈",
+        "柏林",
+        "罗马",
+        "米兰",
+        "威尼斯",
+        "巴塞罗那",
+        "巴厘岛",
+        "普吉岛",
+        "西湖",
+        "青海湖",
+        "香山",
+        "故宫",
+        "长城",
+        "黄山",
+        "泰山",
+        "峨眉山",
+        "九寨沟",
+        "鼓浪屿",
+        "迪士尼",
+        "外滩",
+        "望京",
+        "中关村",
+        "浦东",
+        "朝阳",
+        "海淀",
+    ]
+)
+PLACE_SUFFIX_ZH_RE = re.compile(r"(?:市|省|县|区|镇|村|山|湖|岛|海|江|河|寺|庙|公园|广场|古镇|景区|机场|草原|沙漠)$")
+GENERIC_PLACES_ZH = frozenset(
+    [
+        "家",
+        "家里",
+        "老家",
+        "外婆家",
+        "奶奶家",
+        "姥姥家",
+        "公司",
+        "单位",
+        "学校",
+        "医院",
+        "地铁",
+        "地铁上",
+        "公交",
+        "路上",
+        "海边",
+        "山上",
+        "超市",
+        "健身房",
+        "办公室",
+        "宿舍",
+        "楼下",
+        "外面",
+        "那里",
+        "这里",
+        "那儿",
+        "这儿",
+        "国外",
+        "城里",
+        "乡下",
+        "农村",
+        "附近",
+    ]
+)
+NATIONALITIES_EN = frozenset(
+    [
+        "chinese",
+        "american",
+        "british",
+        "english",
+        "canadian",
+        "french",
+        "german",
+        "italian",
+        "spanish",
+        "japanese",
+        "korean",
+        "indian",
+        "brazilian",
+        "mexican",
+        "australian",
+        "russian",
+        "dutch",
+        "swedish",
+        "irish",
+        "scottish",
+        "vietnamese",
+        "thai",
+    ]
+)
+
+# Relation nouns -> predicate. zh and en; longest match first when compiled.
+RELATIONS_ZH: dict[str, str] = {
+    "妻子": "spouse",
+    "老婆": "spouse",
+    "太太": "spouse",
+    "媳妇": "spouse",
+    "爱人": "spouse",
+    "丈夫": "spouse",
+    "老公": "spouse",
+    "先生": "spouse",
+    "女朋友": "partner",
+    "男朋友": "partner",
+    "女友": "partner",
+    "男友": "partner",
+    "对象": "partner",
+    "未婚妻": "partner",
+    "未婚夫": "partner",
+    "姐姐": "sister",
+    "妹妹": "sister",
+    "姐": "sister",
+    "妹": "sister",
+    "哥哥": "brother",
+    "弟弟": "brother",
+    "哥": "brother",
+    "弟": "brother",
+    "妈妈": "mother",
+    "母亲": "mother",
+    "妈": "mother",
+    "老妈": "mother",
+    "爸爸": "father",
+    "父亲": "father",
+    "爸": "father",
+    "老爸": "father",
+    "儿子": "child",
+    "女儿": "child",
+    "孩子": "child",
+    "小孩": "child",
+    "朋友": "friend",
+    "好朋友": "friend",
+    "最好的朋友": "friend",
+    "好友": "friend",
+    "闺蜜": "friend",
+    "哥们": "friend",
+    "兄弟": "friend",
+    "同事": "colleague",
+    "同学": "friend",
+    "室友": "friend",
+    "老板": "boss",
+    "领导": "boss",
+    "上司": "boss",
+    "经理": "boss",
+    "猫": "pet",
+    "狗": "pet",
+    "小猫": "pet",
+    "小狗": "pet",
+    "宠物": "pet",
+    "猫咪": "pet",
+    "狗狗": "pet",
+}
+RELATIONS_EN: dict[str, str] = {
+    "wife": "spouse",
+    "husband": "spouse",
+    "spouse": "spouse",
+    "girlfriend": "partner",
+    "boyfriend": "partner",
+    "partner": "partner",
+    "fiancee": "partner",
+    "fiance": "partner",
+    "fiancée": "partner",
+    "fiancé": "partner",
+    "sister": "sister",
+    "brother": "brother",
+    "mom": "mother",
+    "mother": "mother",
+    "mum": "mother",
+    "mommy": "mother",
+    "dad": "father",
+    "father": "father",
+    "daddy": "father",
+    "son": "child",
+    "daughter": "child",
+    "kid": "child",
+    "child": "child",
+    "kids": "child",
+    "children": "child",
+    "sons": "child",
+    "daughters": "child",
+    "friend": "friend",
+    "best friend": "friend",
+    "buddy": "friend",
+    "roommate": "friend",
+    "colleague": "colleague",
+    "coworker": "colleague",
+    "co-worker": "colleague",
+    "boss": "boss",
+    "manager": "boss",
+    "dog": "pet",
+    "cat": "pet",
+    "puppy": "pet",
+    "kitten": "pet",
+    "pet": "pet",
+    "parrot": "pet",
+    "hamster": "pet",
+    "rabbit": "pet",
+    "bunny": "pet",
+    "retriever": "pet",
+    "golden retriever": "pet",
+    "labrador": "pet",
+    "poodle": "pet",
+    "terrier": "pet",
+    "bulldog": "pet",
+    "corgi": "pet",
+    "husky": "pet",
+    "goldfish": "pet",
+    "turtle": "pet",
+}
+
+# Medical conditions (safety-critical facts).
+CONDITIONS_ZH_RE = re.compile(
+    r"(?:高血压|低血压|糖尿病|哮喘|心脏病|癫痫|抑郁症|焦虑症|贫血|痛风|胃病|胃炎|鼻炎|偏头痛|颈椎病|腰椎间盘突出|乙肝"
+    rf"|[{HAN}]{{1,6}}(?:病|症|炎))"
+)
+CONDITIONS_EN_RE = re.compile(
+    r"(?:type \d )?diabetes|asthma|epilepsy|hypertension|high blood pressure|low blood pressure|heart disease"
+    r"|a heart condition|celiac disease|coeliac disease|migraines?|depression|adhd|autism|arthritis|anemia"
+    r"|anaemia|gout|cancer|hepatitis \w|crohn's disease|ibs|copd|insomnia|dyslexia",
+    re.IGNORECASE,
+)
+
+# Role nouns: "我是X" with X a role is is_a, not a name. Suffixes catch most zh job words.
+ROLE_SUFFIX_ZH_RE = re.compile(
+    r"(?:师|生|员|士|者|家|手|工|长|官|医|妈|爸|理|主|板|迷|控|族|党|后|人员|狗|奴|宝|男|女)$"
+)

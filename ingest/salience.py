@@ -1,0 +1,166 @@
+"""Filter 1 of DESIGN.md (automatic salience): is this turn worth a memory, and with which preset kind?
+
+Keep what is specific to the user (preferences, experiences, facts about them), what is repeated and
+what carries emotion, plus general knowledge the user states; drop chit-chat, greetings, questions and
+tasks for the assistant. Assistant turns never create user facts. Also flags emphasis ("记住" /
+"this is important": the use-case promotes such memories to core), safety-critical content (allergies,
+conditions, emergency contacts: PresetKind.SAFETY, fixed weight 1.0) and temporary content (weather,
+one-off plans: PresetKind.TEMPORARY, starting weight 0.3).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from graph.model import PresetKind
+from ingest.extract import USER, RuleTripleExtractor, TripleExtractor
+from ingest.lexicon import (
+    EMPHASIS_RE,
+    EPISODIC_EN_RE,
+    EPISODIC_ZH_RE,
+    PREFERENCE_EN_RE,
+    PREFERENCE_ZH_RE,
+    PROCEDURAL_EN_RE,
+    PROCEDURAL_ZH_RE,
+    SAFETY_RE,
+    SECOND_PERSON_RE,
+    TEMPORARY_RE,
+    has_feeling,
+    has_first_person,
+    is_chitchat,
+    is_greeting,
+    is_question,
+    is_request,
+    normalize_text,
+    split_clauses,
+)
+
+USER_SPEAKERS = frozenset({"user", "human"})
+
+# Predicates that describe a durable fact, so a time word in the same turn does not make it temporary.
+_DURABLE_PREDICATES = frozenset(
+    {
+        "name",
+        "nickname",
+        "age",
+        "birthday",
+        "lives_in",
+        "hometown",
+        "works_at",
+        "studies_at",
+        "major",
+        "is_a",
+        "speaks",
+        "spouse",
+        "partner",
+        "mother",
+        "father",
+        "sister",
+        "brother",
+        "child",
+        "friend",
+        "colleague",
+        "boss",
+        "pet",
+        "emergency_contact",
+        "likes",
+        "eats",
+        "drinks",
+        "allergic_to",
+        "has_condition",
+    }
+)
+_STRONG_AFFECT_RE = re.compile(
+    r"(?<![可恋热])爱(?!好)|讨厌|受不了|恨|(?<![A-Za-z])(?:love|hate|adore|can't stand|detest)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_RELATIVE_RE = re.compile(
+    r"(?:我|my )(?:的)?\s?(?:女儿|儿子|孩子|妈妈|爸爸|老婆|老公|妻子|丈夫"
+    r"|daughter|son|kids?|wife|husband|mom|dad|mother|father)",
+    re.IGNORECASE,
+)
+
+
+_CONVERSATIONAL_OPINION_RE = re.compile(
+    r"^(?:我觉得|我认为|我感觉|我想|嗯|i think|i guess|i believe|i feel like|i mean)\s*"
+    r"(?:that'?s?|this|it'?s?|so|these|those|这个|那个|这样|那样|你说的|挺好|不错|可以|有道理|也是|没问题)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Salience:
+    """The verdict of filter 1 on one turn."""
+
+    remember: bool
+    reason: str  # why, one word: preference, personal, experience, emotion, procedure, knowledge, safety, ...
+    emotional: bool
+    preset_kind: PresetKind
+    emphasis: bool = False  # the user asked us to remember it: promote towards core
+
+
+_EXTRACTOR: TripleExtractor = RuleTripleExtractor()
+
+
+def assess(text: str, *, speaker: str, repeated: bool = False, extractor: TripleExtractor | None = None) -> Salience:
+    """Decide whether a turn becomes a (temp) memory. Pure: no clock, no store, no model."""
+    if speaker.strip().lower() not in USER_SPEAKERS:
+        # what the assistant says is not a fact about the user (it may be wrong, or a question)
+        return Salience(False, "assistant_turn", False, PresetKind.DEFAULT)
+    norm = normalize_text(text)
+    if not norm:
+        return Salience(False, "empty", False, PresetKind.DEFAULT)
+    emphasis = EMPHASIS_RE.search(norm) is not None
+    clauses = split_clauses(norm)
+    statements = [c for c in clauses if not (is_question(c) or is_request(c) or is_chitchat(c) or is_greeting(c))]
+    if statements and all(_CONVERSATIONAL_OPINION_RE.search(c) and len(c) < 40 for c in statements):
+        statements = []  # "I think that's a good idea": about the conversation, not about the user
+    if is_greeting(norm) or is_chitchat(norm) or not statements:
+        return Salience(False, _no_memory_reason(norm, clauses), False, PresetKind.DEFAULT, emphasis)
+
+    body = " , ".join(statements)
+    triples = (extractor or _EXTRACTOR).extract(norm)
+    emotional = has_feeling(body) or _STRONG_AFFECT_RE.search(body) is not None
+    first_person = has_first_person(body) or any(t.subject == USER for t in triples)
+    safety = SAFETY_RE.search(body) is not None and (first_person or _RELATIVE_RE.search(body) is not None)
+    durable = any(t.predicate in _DURABLE_PREDICATES for t in triples)
+    temporary = not safety and not durable and TEMPORARY_RE.search(body) is not None
+    preset = PresetKind.SAFETY if safety else PresetKind.TEMPORARY if temporary else PresetKind.DEFAULT
+
+    def keep(reason: str) -> Salience:
+        return Salience(True, reason, emotional, preset, emphasis)
+
+    if safety:
+        return keep("safety")
+    if any(t.predicate == "likes" for t in triples) or PREFERENCE_ZH_RE.search(body) or PREFERENCE_EN_RE.search(body):
+        return keep("preference")
+    if emotional:
+        return keep("emotion")
+    if triples and any(t.subject == USER and t.predicate != "visited" for t in triples):
+        return keep("personal")
+    if EPISODIC_ZH_RE.search(body) or EPISODIC_EN_RE.search(body) or any(t.predicate == "visited" for t in triples):
+        return keep("experience")
+    if PROCEDURAL_ZH_RE.search(body) or PROCEDURAL_EN_RE.search(body):
+        return keep("procedure")
+    if first_person:
+        return keep("personal")
+    if emphasis:
+        return keep("emphasis")
+    if triples or (len(body) >= 6 and not SECOND_PERSON_RE.search(body)):
+        return keep("knowledge")  # the user states something about the world: semantic memory
+    if repeated:
+        return keep("repeated")
+    return Salience(False, "nothing_specific", emotional, PresetKind.DEFAULT, emphasis)
+
+
+def _no_memory_reason(norm: str, clauses: list[str]) -> str:
+    if is_greeting(norm):
+        return "greeting"
+    if is_chitchat(norm):
+        return "chitchat"
+    if any(is_question(c) for c in clauses):
+        return "question"
+    if any(is_request(c) for c in clauses):
+        return "request"
+    return "chitchat"
