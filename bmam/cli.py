@@ -17,7 +17,7 @@ from bmam.usecases.memories import RememberRequest
 from graph.model import Memory, MemoryType, Tier
 
 # Each area's commands live in bmam/commands/<name>.py and expose register(app).
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = ("ingest", "mcp", "living", "export", "keys", "remote", "recall")
 
 app = typer.Typer(help="bmam: a knowledge-memory service for conversational AI.", no_args_is_help=True,
                   pretty_exceptions_enable=False)
@@ -32,6 +32,8 @@ app.add_typer(neo4j_app, name="neo4j")
 def serve(
     host: Annotated[str | None, typer.Option(help="Bind address (default 127.0.0.1).")] = None,
     port: Annotated[int | None, typer.Option(help="Port (default 8000).")] = None,
+    workers: Annotated[int | None, typer.Option(help="uvicorn worker processes (default 1; README "
+                                                     "\"Operations\").")] = None,
 ) -> None:
     """Serve the GraphQL API (GraphiQL at /graphql) with uvicorn; starts the local Neo4j if needed."""
     import uvicorn
@@ -41,10 +43,16 @@ def serve(
     cfg = settings()
     with clear_errors():
         ensure_neo4j(cfg)
+    if (workers or cfg.deployment.workers) > 1:  # issue 8: several worker processes (bmam/asgi.py)
+        from bmam.asgi import serve_workers
+
+        return serve_workers(cfg, host=host or cfg.api.host, port=port or cfg.api.port,
+                             workers=workers or cfg.deployment.workers)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     c = Container(cfg)
-    uvicorn.run(create_app(c), host=host or cfg.api.host, port=port or cfg.api.port,
-                log_level="info")
+    bind = host or cfg.api.host
+    uvicorn.run(create_app(c, bind_host=bind), host=bind, port=port or cfg.api.port,
+                log_level="info", ws_max_size=cfg.limits.max_body_bytes)
 
 
 @app.command()

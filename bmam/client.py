@@ -1,12 +1,16 @@
-"""The project's Python client: speaks GraphQL over HTTP with gql (sync and async), typed methods."""
+"""The project's Python client: speaks GraphQL over HTTP and websockets (graphql-transport-ws) with gql,
+sync (BmamClient) and async (AsyncBmamClient), with typed methods. Every request sends the API key
+(header X-API-Key; over a websocket also the connection_init payload {"apiKey": ...})."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import requests
 from gql import Client, GraphQLRequest, gql
-from gql.transport.exceptions import TransportQueryError
+from gql.transport.exceptions import TransportError, TransportQueryError, TransportServerError
 from gql.transport.requests import RequestsHTTPTransport
 
 MEMORY_FIELDS = """
@@ -15,6 +19,20 @@ MEMORY_FIELDS = """
   createdAt lastRecalledAt lastMentionedAt recallCount mentionCount validFrom validTo
   source { sessionId turn deviceId episodeId }
 """
+
+
+INGEST_TURN_FIELDS = f"""
+  index stored duplicate episodeId userId sessionId turn speaker remembered reason
+  memories {{ {MEMORY_FIELDS} }} mentioned {{ {MEMORY_FIELDS} }}
+  triples {{ id predicate polarity memoryId subject {{ id name kind }} object {{ id name kind }} }}
+  tierChanges {{ memoryId fromTier toTier deleted reason }}
+  errors {{ code message field }}
+"""
+
+RECALLED_FIELDS = (
+    "why scores { vector fulltext graph freshness weight relevance damping final }"
+    f" memory {{ {MEMORY_FIELDS} }}"
+)
 
 
 class BmamClientError(Exception):
@@ -38,11 +56,77 @@ def _headers(config: ClientConfig) -> dict[str, str]:
     return {"X-API-Key": config.api_key} if config.api_key else {}
 
 
-def _raise_from(exc: TransportQueryError) -> BmamClientError:
+def _raise_from(exc: TransportError) -> BmamClientError:
+    """A gql transport error as a BmamClientError with the server's code (or HTTP_<status>, or the
+    websocket close reason's code)."""
+    if isinstance(exc, TransportServerError):
+        status = exc.code if isinstance(exc.code, int) else 0
+        code = {401: "UNAUTHENTICATED", 413: "LIMIT_EXCEEDED", 503: "UNAVAILABLE", 4403: "UNAUTHENTICATED"}.get(
+            status, f"HTTP_{status}")
+        return BmamClientError(code, str(exc), [])
+    if not isinstance(exc, TransportQueryError):
+        close_code = _ws_close_code(exc)
+        if close_code == 4403:  # the server refused the connection_init (no or bad API key)
+            return BmamClientError("UNAUTHENTICATED", "the server refused the websocket: a valid API key is required",
+                                   [])
+        return BmamClientError("TRANSPORT", str(exc), [])
     errors: list[dict[str, Any]] = [e for e in (exc.errors or []) if isinstance(e, dict)]
     first: dict[str, Any] = errors[0] if errors else {"message": str(exc)}
     extensions: dict[str, Any] = first.get("extensions") or {}
     return BmamClientError(str(extensions.get("code", "UNKNOWN")), str(first.get("message", exc)), errors)
+
+
+def _ws_close_code(exc: BaseException) -> int | None:
+    """The websocket close code behind a gql transport error, if any."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        received = getattr(seen, "rcvd", None)
+        if received is not None and isinstance(getattr(received, "code", None), int):
+            return int(received.code)
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+def _ws_url(config: ClientConfig) -> str:
+    base = config.url.rstrip("/")
+    return ("wss://" + base[len("https://"):] if base.startswith("https://")
+            else "ws://" + base.removeprefix("http://")) + "/graphql"
+
+
+def _ws_transport(config: ClientConfig) -> Any:
+    from gql.transport.websockets import WebsocketsTransport
+
+    return WebsocketsTransport(
+        url=_ws_url(config), headers=_headers(config), init_payload={"apiKey": config.api_key or ""},
+        subprotocols=["graphql-transport-ws"], connect_timeout=config.timeout_s, ack_timeout=config.timeout_s,
+    )
+
+
+def _request(document: str, variables: dict[str, Any] | None, timings: bool) -> GraphQLRequest:
+    return GraphQLRequest(gql(document), variable_values=variables or {},
+                          extensions={"timings": True} if timings else None)
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A whole GraphQL answer: data and extensions (e.g. extensions["timings"])."""
+
+    data: dict[str, Any]
+    extensions: dict[str, Any]
+
+
+MEMORY_EVENTS = ("subscription($u: String!) { memoryEvents(userId: $u) {"
+                 " kind userId memoryId at detail { key value } } }")
+ERASURE_FIELDS = ("userId nodesRemoved relationshipsRemoved nodesByLabel { label count }"
+                  " relationshipsByType { label count } remainingNodes remainingRelationships verified erasedAt")
+API_KEY_FIELDS = "id name prefix createdAt revokedAt"
+CONFLICT_FIELDS = (f"id kind status strategy reason createdAt resolvedAt resolvedBy winnerId loserId"
+                   f" newMemory {{ {MEMORY_FIELDS} }} oldMemory {{ {MEMORY_FIELDS} }}")
+CHANGESET_FIELDS = ("id kind status createdAt finishedAt dryRun undone undoneAt userId users usersDone decayed"
+                    " reweighted merged { survivorId mergedIds } purged damped lifted indexesRebuilt")
+CHECK_FIELDS = ("healthy coreMemories unreachableCore { userId id reason }"
+                " workingMemory { bytesUsed bytesLimit headroom } minHeadroom indexStates missingIndexes"
+                " indexesNotOnline pendingMigrations problems")
 
 
 class BmamClient:
@@ -54,13 +138,25 @@ class BmamClient:
             url=config.url.rstrip("/") + "/graphql", headers=_headers(config), timeout=int(config.timeout_s),
             retries=0,
         )
-        self._client = Client(transport=transport, fetch_schema_from_transport=False)
+        self._client = Client(transport=transport, fetch_schema_from_transport=False, execute_timeout=config.timeout_s)
+        self._session: Any = None  # one keep-alive HTTP session, opened at the first request
+
+    def _connected(self) -> Any:
+        if self._session is None:
+            self._session = self._client.connect_sync()
+        return self._session
 
     def execute(self, document: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:
+        return self.execute_full(document, variables).data
+
+    def execute_full(self, document: str, variables: dict[str, Any] | None = None, *,
+                     timings: bool = False) -> Answer:
+        """Data and extensions; timings=True asks for extensions["timings"] (embedding, Neo4j, total)."""
         try:
-            return self._client.execute(GraphQLRequest(gql(document), variable_values=variables or {}))
-        except TransportQueryError as exc:
+            result = self._connected().execute(_request(document, variables, timings), get_execution_result=True)
+        except (TransportQueryError, TransportServerError) as exc:
             raise _raise_from(exc) from exc
+        return Answer(data=result.data or {}, extensions=result.extensions or {})
 
     # ----- typed operations ---------------------------------------------------------
 
@@ -119,8 +215,205 @@ class BmamClient:
                " forget(userId: $u, id: $id, confirm: $c) { id forgotten } }")
         return self.execute(doc, {"u": user_id, "id": memory_id, "c": confirm})["forget"]
 
+    # ----- ingest and tiers (issue 3) ------------------------------------------------------
+
+    def ingest_turn(self, user_id: str, session_id: str, speaker: str, text: str, **extra: Any) -> dict[str, Any]:
+        """extra: at (ISO text), deviceId, turn."""
+        doc = (
+            "mutation($u: String!, $s: String!, $sp: String!, $t: String!, $at: DateTime, $d: String, $n: Int) {"
+            " ingestTurn(userId: $u, sessionId: $s, speaker: $sp, text: $t, at: $at, deviceId: $d, turn: $n) {"
+            f" {INGEST_TURN_FIELDS} }} }}"
+        )
+        variables = {"u": user_id, "s": session_id, "sp": speaker, "t": text, "at": extra.get("at"),
+                     "d": extra.get("deviceId"), "n": extra.get("turn")}
+        return self.execute(doc, variables)["ingestTurn"]
+
+    def ingest_conversation(self, turns: list[dict[str, Any]]) -> dict[str, Any]:
+        """turns: [{userId, sessionId, speaker, text, at?, deviceId?, turn?}]; per-turn errors in the result."""
+        doc = (
+            "mutation($turns: [TurnInput!]!) { ingestConversation(turns: $turns) {"
+            f" stored duplicates failed turns {{ {INGEST_TURN_FIELDS} }}"
+            " tierChanges { memoryId fromTier toTier deleted reason } } }"
+        )
+        return self.execute(doc, {"turns": turns})["ingestConversation"]
+
+    def react(self, user_id: str, memory_id: str, signal: str) -> dict[str, Any]:
+        doc = (
+            "mutation($u: String!, $m: ID!, $s: ReactionSignal!) { react(userId: $u, memoryId: $m, signal: $s) {"
+            f" memoryId signal deleted memory {{ {MEMORY_FIELDS} }}"
+            " tierChanges { memoryId fromTier toTier deleted reason } } }"
+        )
+        return self.execute(doc, {"u": user_id, "m": memory_id, "s": signal})["react"]
+
+    def lock(self, user_id: str, memory_id: str) -> dict[str, Any]:
+        doc = f"mutation($u: String!, $m: ID!) {{ lock(userId: $u, memoryId: $m) {{ {MEMORY_FIELDS} }} }}"
+        return self.execute(doc, {"u": user_id, "m": memory_id})["lock"]
+
+    def unlock(self, user_id: str, memory_id: str) -> dict[str, Any]:
+        doc = f"mutation($u: String!, $m: ID!) {{ unlock(userId: $u, memoryId: $m) {{ {MEMORY_FIELDS} }} }}"
+        return self.execute(doc, {"u": user_id, "m": memory_id})["unlock"]
+
+    def sweep_tiers(self, user_id: str) -> list[dict[str, Any]]:
+        doc = ("mutation($u: String!) { sweepTiers(userId: $u) { memoryId fromTier toTier deleted reason } }")
+        return self.execute(doc, {"u": user_id})["sweepTiers"]
+
+    def working_memory(self, user_id: str, session_id: str, n: int | None = None) -> dict[str, Any]:
+        doc = (
+            "query($u: String!, $s: String!, $n: Int) { workingMemory(userId: $u, sessionId: $s, n: $n) {"
+            " userId sessionId headroom sessionsHeld turns { speaker text at turn episodeId } } }"
+        )
+        return self.execute(doc, {"u": user_id, "s": session_id, "n": n})["workingMemory"]
+
+    def tier_usage(self, user_id: str) -> dict[str, Any]:
+        doc = ("query($u: String!) { tierUsage(userId: $u) {"
+               " temp mid core tempCapacity midCapacity coreCapacity } }")
+        return self.execute(doc, {"u": user_id})["tierUsage"]
+
+    # ----- the API frame (issue 6): who am I, keys, erasure, health, subscription ---------------
+
+    def viewer(self) -> dict[str, Any]:
+        return self.execute("query { viewer { tenant keyId keyName } }")["viewer"]
+
+    def api_keys(self, *, include_revoked: bool = False) -> list[dict[str, Any]]:
+        doc = f"query($r: Boolean!) {{ apiKeys(includeRevoked: $r) {{ {API_KEY_FIELDS} }} }}"
+        return self.execute(doc, {"r": include_revoked})["apiKeys"]
+
+    def create_api_key(self, name: str | None = None) -> dict[str, Any]:
+        """{key (shown once), apiKey {...}} for the caller's own app."""
+        doc = f"mutation($n: String) {{ createApiKey(name: $n) {{ key apiKey {{ {API_KEY_FIELDS} }} }} }}"
+        return self.execute(doc, {"n": name})["createApiKey"]
+
+    def revoke_api_key(self, key_id: str) -> dict[str, Any]:
+        doc = f"mutation($id: ID!) {{ revokeApiKey(id: $id) {{ {API_KEY_FIELDS} }} }}"
+        return self.execute(doc, {"id": key_id})["revokeApiKey"]
+
+    def forget_user(self, user_id: str, *, confirm: bool = False) -> dict[str, Any]:
+        """Erase everything of one user of the caller's app; the receipt proves nothing is left."""
+        doc = f"mutation($u: String!, $c: Boolean!) {{ forgetUser(userId: $u, confirm: $c) {{ {ERASURE_FIELDS} }} }}"
+        return self.execute(doc, {"u": user_id, "c": confirm})["forgetUser"]
+
+    def health(self) -> dict[str, Any]:
+        """GET /healthz: {status, neo4j, pending_migrations, indexes_not_online} (200 ok, 503 not)."""
+        resp = requests.get(self.config.url.rstrip("/") + "/healthz", timeout=self.config.timeout_s)
+        return {"http_status": resp.status_code, **resp.json()}
+
+    def metrics(self) -> str:
+        """GET /metrics: the Prometheus exposition text."""
+        resp = requests.get(self.config.url.rstrip("/") + "/metrics", timeout=self.config.timeout_s)
+        resp.raise_for_status()
+        return resp.text
+
+    def memory_events(self, user_id: str) -> Iterator[dict[str, Any]]:
+        """memoryEvents(userId) over a websocket, as a blocking iterator (close it to unsubscribe)."""
+        client = Client(transport=_ws_transport(self.config), fetch_schema_from_transport=False,
+                        execute_timeout=self.config.timeout_s)
+        try:
+            for result in client.subscribe(_request(MEMORY_EVENTS, {"u": user_id}, False)):
+                yield result["memoryEvents"]
+        except TransportError as exc:
+            raise _raise_from(exc) from exc
+
+    # ----- living memory (issue 5): feedback, conflicts, history, maintenance ------------------
+
+    def feedback(self, user_id: str, memory_id: str, signal: str) -> dict[str, Any]:
+        """signal: LIKE | DISLIKE | DWELL | SKIP; the memory as it is afterwards."""
+        doc = ("mutation($u: String!, $m: ID!, $s: FeedbackSignal!) {"
+               f" feedback(userId: $u, memoryId: $m, signal: $s) {{ {MEMORY_FIELDS} }} }}")
+        return self.execute(doc, {"u": user_id, "m": memory_id, "s": signal})["feedback"]
+
+    def conflicts(self, user_id: str, *, status: str | None = "OPEN", first: int = 20) -> list[dict[str, Any]]:
+        doc = ("query($u: String!, $s: ConflictStatus, $f: Int!) {"
+               f" conflicts(userId: $u, status: $s, first: $f) {{ {CONFLICT_FIELDS} }} }}")
+        return self.execute(doc, {"u": user_id, "s": status, "f": first})["conflicts"]
+
+    def check_conflicts(self, user_id: str, memory_id: str, *, strategy: str | None = None) -> list[dict[str, Any]]:
+        doc = ("mutation($u: String!, $m: ID!, $s: ConflictStrategy) {"
+               f" checkConflicts(userId: $u, memoryId: $m, strategy: $s) {{ {CONFLICT_FIELDS} }} }}")
+        return self.execute(doc, {"u": user_id, "m": memory_id, "s": strategy})["checkConflicts"]
+
+    def resolve_conflict(self, user_id: str, conflict_id: str, winner: str) -> dict[str, Any]:
+        doc = ("mutation($u: String!, $id: ID!, $w: ID!) {"
+               f" resolveConflict(userId: $u, id: $id, winner: $w) {{ {CONFLICT_FIELDS} }} }}")
+        return self.execute(doc, {"u": user_id, "id": conflict_id, "w": winner})["resolveConflict"]
+
+    def history(self, user_id: str, *, entity: str | None = None, memory_id: str | None = None,
+                first: int = 50) -> list[dict[str, Any]]:
+        doc = ("query($u: String!, $e: String, $m: ID, $f: Int!) {"
+               " history(userId: $u, entity: $e, memoryId: $m, first: $f) {"
+               f" current supersedes supersededBy memory {{ {MEMORY_FIELDS} }} }} }}")
+        return self.execute(doc, {"u": user_id, "e": entity, "m": memory_id, "f": first})["history"]
+
+    def run_maintenance(self, kind: str, *, dry_run: bool = False, user_id: str | None = None) -> dict[str, Any]:
+        """kind: DECAY | REBALANCE | FULL | CHECK; {kind dryRun changeset check}."""
+        doc = ("mutation($k: MaintenanceKind!, $d: Boolean!, $u: String) {"
+               " runMaintenance(kind: $k, dryRun: $d, userId: $u) { kind dryRun"
+               f" changeset {{ {CHANGESET_FIELDS} }} check {{ {CHECK_FIELDS} }} }} }}")
+        return self.execute(doc, {"k": kind, "d": dry_run, "u": user_id})["runMaintenance"]
+
+    def undo_maintenance(self, changeset_id: str) -> dict[str, Any]:
+        doc = f"mutation($id: ID!) {{ undoMaintenance(id: $id) {{ {CHANGESET_FIELDS} }} }}"
+        return self.execute(doc, {"id": changeset_id})["undoMaintenance"]
+
+    def changesets(self, *, user_id: str | None = None, first: int = 20) -> list[dict[str, Any]]:
+        doc = f"query($u: String, $f: Int!) {{ changesets(userId: $u, first: $f) {{ {CHANGESET_FIELDS} }} }}"
+        return self.execute(doc, {"u": user_id, "f": first})["changesets"]
+
+    def export_rdf(self, user_id: str, format: str = "TURTLE") -> str:
+        """A user's knowledge as an RDF document; format: TURTLE | N_TRIPLES | JSON_LD | RDF_XML."""
+        doc = "query($u: String!, $f: RdfFormat!) { exportRdf(userId: $u, format: $f) }"
+        return str(self.execute(doc, {"u": user_id, "f": format})["exportRdf"])
+
+    # ----- recall (issue 4) ------------------------------------------------------------------
+
+    def recall(self, user_id: str, query: str, *, session_id: str | None = None, k: int | None = None,
+               **extra: Any) -> dict[str, Any]:
+        """recall: {gated, reason, bestSimilarity, memories: [{memory, scores, why}]}. extra: types, tiers,
+        minScore, includeHistory, asOf (ISO string)."""
+        doc = (
+            "query($u: String!, $q: String!, $s: String, $k: Int, $types: [MemoryType!], $tiers: [Tier!],"
+            " $min: Float! = 0, $hist: Boolean! = false, $asOf: DateTime) {"
+            " recall(userId: $u, query: $q, sessionId: $s, k: $k, types: $types, tiers: $tiers, minScore: $min,"
+            " includeHistory: $hist, asOf: $asOf) { gated reason bestSimilarity memories {"
+            f" {RECALLED_FIELDS} }} }} }}"
+        )
+        variables = {"u": user_id, "q": query, "s": session_id, "k": k, "types": extra.get("types"),
+                     "tiers": extra.get("tiers"), "min": extra.get("minScore", 0.0),
+                     "hist": extra.get("includeHistory", False), "asOf": extra.get("asOf")}
+        return self.execute(doc, variables)["recall"]
+
+    def related_search(self, user_id: str, memory_id: str, *, depth: int = 2, limit: int = 20,
+                       min_strength: float = 0.05, include_history: bool = False) -> list[dict[str, Any]]:
+        """relatedSearch: [{memory, score, path: [{from, to, via, strength, entity}]}], best first."""
+        doc = (
+            "query($u: String!, $m: ID!, $d: Int!, $l: Int!, $s: Float!, $h: Boolean!) {"
+            " relatedSearch(userId: $u, memoryId: $m, depth: $d, limit: $l, minStrength: $s, includeHistory: $h) {"
+            f" score path {{ from to via strength entity }} memory {{ {MEMORY_FIELDS} }} }} }}"
+        )
+        variables = {"u": user_id, "m": memory_id, "d": depth, "l": limit, "s": min_strength, "h": include_history}
+        return self.execute(doc, variables)["relatedSearch"]
+
+    def context_prompt(self, user_id: str, session_id: str, text: str, *, budget: int | None = None
+                       ) -> dict[str, Any]:
+        """contextPrompt: {text, gated, reason, memories, turns} for an LLM within budget characters."""
+        doc = (
+            "query($u: String!, $s: String!, $i: String!, $b: Int) {"
+            " contextPrompt(userId: $u, sessionId: $s, input: $i, budget: $b) { text gated reason"
+            f" turns {{ speaker text at turn }} memories {{ {RECALLED_FIELDS} }} }} }}"
+        )
+        return self.execute(doc, {"u": user_id, "s": session_id, "i": text, "b": budget})["contextPrompt"]
+
+    # ----- operations (issue 8) --------------------------------------------------------------
+
+    def served_by(self) -> str | None:
+        """The worker process that answered the last request (header X-Bmam-Worker, set when bmam runs
+        as several uvicorn workers, bmam/asgi.py), else None."""
+        headers = getattr(self._client.transport, "response_headers", None)
+        return str(headers.get("x-bmam-worker")) if headers and headers.get("x-bmam-worker") else None
+
     def close(self) -> None:
-        self._client.close_sync()
+        if self._session is not None:
+            self._client.close_sync()
+            self._session = None
 
 
 class AsyncBmamClient:
@@ -132,13 +425,54 @@ class AsyncBmamClient:
         self.config = config
         transport = AIOHTTPTransport(url=config.url.rstrip("/") + "/graphql", headers=_headers(config),
                                      timeout=int(config.timeout_s))
-        self._client = Client(transport=transport, fetch_schema_from_transport=False)
+        self._client = Client(transport=transport, fetch_schema_from_transport=False, execute_timeout=config.timeout_s)
+        self._session: Any = None
+
+    async def _connected(self) -> Any:
+        if self._session is None:
+            self._session = await self._client.connect_async()
+        return self._session
 
     async def execute(self, document: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:
+        return (await self.execute_full(document, variables)).data
+
+    async def execute_full(self, document: str, variables: dict[str, Any] | None = None, *,
+                           timings: bool = False) -> Answer:
         try:
-            return await self._client.execute_async(GraphQLRequest(gql(document), variable_values=variables or {}))
-        except TransportQueryError as exc:
+            session = await self._connected()
+            result = await session.execute(_request(document, variables, timings), get_execution_result=True)
+        except (TransportQueryError, TransportServerError) as exc:
             raise _raise_from(exc) from exc
+        return Answer(data=result.data or {}, extensions=result.extensions or {})
+
+    async def memory(self, user_id: str, memory_id: str) -> dict[str, Any] | None:
+        doc = f"query($u: String!, $id: ID!) {{ memory(userId: $u, id: $id) {{ {MEMORY_FIELDS} }} }}"
+        return (await self.execute(doc, {"u": user_id, "id": memory_id}))["memory"]
+
+    async def memories(self, user_id: str, *, first: int = 20, after: str | None = None) -> dict[str, Any]:
+        doc = ("query($u: String!, $first: Int!, $after: String) { memories(userId: $u, first: $first, after: $after)"
+               f" {{ edges {{ cursor node {{ {MEMORY_FIELDS} }} }} pageInfo {{ hasNextPage endCursor }} }} }}")
+        return (await self.execute(doc, {"u": user_id, "first": first, "after": after}))["memories"]
+
+    async def forget_user(self, user_id: str, *, confirm: bool = False) -> dict[str, Any]:
+        doc = f"mutation($u: String!, $c: Boolean!) {{ forgetUser(userId: $u, confirm: $c) {{ {ERASURE_FIELDS} }} }}"
+        return (await self.execute(doc, {"u": user_id, "c": confirm}))["forgetUser"]
+
+    async def memory_events(self, user_id: str) -> AsyncIterator[dict[str, Any]]:
+        """memoryEvents(userId) over graphql-transport-ws; leave the loop (or cancel) to unsubscribe."""
+        client = Client(transport=_ws_transport(self.config), fetch_schema_from_transport=False,
+                        execute_timeout=self.config.timeout_s)
+        try:
+            async with client as session:
+                async for result in session.subscribe(_request(MEMORY_EVENTS, {"u": user_id}, False)):
+                    yield result["memoryEvents"]
+        except TransportError as exc:
+            raise _raise_from(exc) from exc
+
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._client.close_async()
+            self._session = None
 
     async def remember(self, user_id: str, text: str, type: str = "FACTUAL", **extra: Any) -> dict[str, Any]:
         doc = f"mutation($input: RememberInput!) {{ remember(input: $input) {{ {MEMORY_FIELDS} }} }}"

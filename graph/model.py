@@ -170,3 +170,34 @@ class Page:
 
     items: list[Memory]
     next_cursor: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ApiKey:
+    """An API key of a tenant (an app), as stored: the secret itself is never kept, only its salted hash."""
+
+    id: str
+    tenant: str
+    name: str
+    prefix: str  # the non-secret start of the key ("bmam_<id>"), to recognise it in a list
+    created_at: datetime
+    revoked_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ErasureReceipt:
+    """What forgetUser removed for one (tenant, user), and the re-query proving nothing is left."""
+
+    tenant: str
+    user_id: str
+    nodes_removed: int
+    relationships_removed: int
+    nodes_by_label: dict[str, int]
+    relationships_by_type: dict[str, int]
+    remaining_nodes: int
+    remaining_relationships: int
+    at: datetime
+
+    @property
+    def verified(self) -> bool:
+        return self.remaining_nodes == 0 and self.remaining_relationships == 0

@@ -1,80 +1,214 @@
-"""The ASGI app served by uvicorn: /graphql (GraphiQL in dev) and /healthz."""
+"""The ASGI app served by uvicorn: /graphql (HTTP and graphql-transport-ws; GraphiQL in dev), /healthz,
+/metrics, behind the HTTP guard (resolvers/http_guard.py).
+
+Every GraphQL request carries an API key (`X-API-Key: <key>` or `Authorization: Bearer <key>`; over a
+websocket also the connection_init payload `{"apiKey": "<key>"}`). Without a valid key the answer is
+HTTP 401 with `{"errors": [{"extensions": {"code": "UNAUTHENTICATED"}}]}` (a websocket is closed with
+4403). The tenant every resolver sees comes from the key, and from nothing else.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any
 
+from cross_web import HTTPException
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import Route, WebSocketRoute
+from starlette.types import Receive, Scope, Send
 from strawberry.asgi import GraphQL
+from strawberry.exceptions import ConnectionRejectionError
+from strawberry.types.unset import UNSET, UnsetType
 
 from bmam.container import Container
-from graph.migrations import missing_migrations
+from bmam.metrics import CONTENT_TYPE, Metrics
+from bmam.timing import current_timings
+from bmam.usecases.keys import dev_key
+from graph.errors import StoreUnavailable
+from graph.migrations import index_states, missing_migrations
+from graph.stats import memories_by_tier
+from resolvers.auth import ApiError, authenticate, presented_key
 from resolvers.context import RequestContext
+from resolvers.export import export_routes
+from resolvers.http_guard import HttpGuard, error_body
 from resolvers.schema import build_schema
+from resolvers.ui_routes import ui_routes
 
 log = logging.getLogger("bmam.api")
 
+_HTTP_CODES = {401: "UNAUTHENTICATED", 404: "NOT_FOUND", 413: "LIMIT_EXCEEDED", 503: "UNAVAILABLE"}
+
+
+def _truthy(value: str | None) -> bool:
+    return (value or "").strip().lower() in ("1", "true", "yes", "on")
+
 
 class BmamGraphQL(GraphQL[RequestContext, None]):
-    def __init__(self, container: Container, **kwargs: Any) -> None:
+    def __init__(self, container: Container, metrics: Metrics | None = None, **kwargs: Any) -> None:
         self.container = container
+        self.metrics = metrics
         super().__init__(**kwargs)
 
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        try:
+            response = await self.run(Request(scope=scope, receive=receive))
+        except HTTPException as exc:
+            response = self._refusal(exc)
+        await response(scope, receive, send)
+
+    def _refusal(self, exc: HTTPException) -> Response:
+        """Strawberry's and our HTTP-level refusals as GraphQL-shaped JSON with a code."""
+        code = exc.code if isinstance(exc, ApiError) else _HTTP_CODES.get(exc.status_code, "BAD_USER_INPUT")
+        headers = exc.headers if isinstance(exc, ApiError) else {}
+        if self.metrics:
+            self.metrics.observe_rejection(exc.status_code)
+        return Response(error_body(exc.reason, code), status_code=exc.status_code, headers=headers,
+                        media_type="application/json")
+
     async def get_context(self, request: Any, response: Any) -> RequestContext:
-        return RequestContext(
-            container=self.container,
-            tenant=self.container.settings.api.default_tenant,
-            request=request,
-            response=response,
-        )
+        ctx = RequestContext(container=self.container, request=request, response=response, metrics=self.metrics)
+        current_timings.set(ctx.timings)
+        key = presented_key(request.headers)
+        if self.is_websocket_request(request):
+            if key:  # else the connection_init payload must carry it (on_ws_connect)
+                try:
+                    ctx.principal = await authenticate(self.container, key)
+                except ApiError:
+                    ctx.principal = None
+            return ctx
+        ctx.want_timings = _truthy(request.headers.get("x-bmam-timings"))
+        if request.method == "GET" and self.graphql_ide and "query" not in request.query_params:
+            return ctx  # the GraphiQL page itself; it sends the key with each query it runs
+        ctx.principal = await authenticate(self.container, key)
+        return ctx
+
+    async def on_ws_connect(self, context: RequestContext) -> UnsetType | dict[str, object] | None:
+        if context.principal is None:
+            params = context.connection_params if isinstance(context.connection_params, dict) else {}
+            key = params.get("apiKey") or params.get("X-API-Key")
+            try:
+                context.principal = await authenticate(self.container, key if isinstance(key, str) else None)
+            except ApiError as exc:
+                raise ConnectionRejectionError({"code": exc.code, "message": exc.reason}) from exc
+        return UNSET
 
 
-def create_app(container: Container, *, migrate: bool = True) -> Starlette:
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+async def _announce_dev_key(container: Container) -> None:
+    settings = container.settings
+    path = settings.data_dir / "dev-api-key"
+    try:
+        key, created = await asyncio.to_thread(dev_key, container.keys, path, settings.api.default_tenant)
+    except StoreUnavailable as exc:  # serve anyway: /healthz tells what is wrong
+        log.warning("no dev API key: %s", exc.message)
+        return
+    print(f"dev API key for tenant {settings.api.default_tenant!r} ({'new' if created else 'reused'}, "
+          f"saved in {path}): {key}", flush=True)
+
+
+def create_app(
+    container: Container, *, migrate: bool = True, bind_host: str | None = None, dev_key_enabled: bool | None = None
+) -> Starlette:
+    """The app. `bind_host` is where uvicorn listens (dev mode prints a key only on loopback);
+    `dev_key_enabled` overrides settings.api.dev_key (tests pass False)."""
     settings = container.settings
     limits = settings.limits
-    schema = build_schema(
-        max_depth=limits.max_query_depth, max_aliases=limits.max_aliases, max_tokens=limits.max_tokens
-    )
     dev = settings.api.profile == "dev"
+    schema = build_schema(
+        max_depth=limits.max_query_depth, max_aliases=limits.max_aliases, max_tokens=limits.max_tokens,
+        max_selections=limits.max_selections, introspection=dev,
+    )
+    metrics = Metrics(tier_counts=lambda: memories_by_tier(container.store),
+                      tier_cache_s=settings.api.tier_count_cache_s)
     graphql = BmamGraphQL(
         container,
+        metrics,
         schema=schema,
         graphql_ide="graphiql" if dev else None,
         allow_queries_via_get=True,
     )
+    host = bind_host or settings.api.host
+    wants_dev_key = dev_key_enabled if dev_key_enabled is not None else settings.api.dev_key
+    if wants_dev_key is None:
+        wants_dev_key = dev and _is_loopback(host)
 
     async def healthz(_: Request) -> Response:
         reachable = await asyncio.to_thread(container.store.ping)
         pending: list[str] = []
+        not_online: list[str] = []
         if reachable:
             try:
                 pending = await asyncio.to_thread(missing_migrations, container.store)
-            except Exception:  # the store went away between the two calls
+                states = await asyncio.to_thread(index_states, container.store)
+                not_online = sorted(name for name, state in states.items() if state != "ONLINE")
+            except Exception:  # the store went away between the calls
                 reachable = False
-        ok = reachable and not pending
-        body = {"status": "ok" if ok else "unavailable", "neo4j": reachable, "pending_migrations": pending}
+        ok = reachable and not pending and not not_online
+        body = {"status": "ok" if ok else "unavailable", "neo4j": reachable, "pending_migrations": pending,
+                "indexes_not_online": not_online}
         return JSONResponse(body, status_code=200 if ok else 503)
+
+    async def metrics_endpoint(_: Request) -> Response:
+        return Response(await asyncio.to_thread(metrics.render), media_type=CONTENT_TYPE)
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        loop = asyncio.get_running_loop()
+        executor = ThreadPoolExecutor(max_workers=settings.api.worker_threads, thread_name_prefix="bmam")
+        loop.set_default_executor(executor)
         if migrate:
             await asyncio.to_thread(container.migrate)
         # Load the embedding model before the first request, not during it.
-        await asyncio.to_thread(lambda: container.embedder)
-        yield
-        container.close()
+        embedder = await asyncio.to_thread(lambda: container.embedder)
+        listeners = getattr(embedder, "listeners", None)
+        if isinstance(listeners, list):
+            listeners.append(metrics.observe_embedding)
+        container.store.timer.listeners.append(metrics.observe_query)
+        # In the background: a slow or absent Neo4j must not hold up the start.
+        announcing = asyncio.create_task(_announce_dev_key(container)) if wants_dev_key else None
+        # The maintenance schedule (daily check, weekly rebalance, monthly full) is off unless configured.
+        scheduler = container.scheduler if settings.maintenance.schedule else None
+        if scheduler is not None:
+            scheduler.start()
+        try:
+            yield
+        finally:
+            if scheduler is not None:
+                await asyncio.to_thread(scheduler.stop)
+            if announcing is not None:
+                announcing.cancel()
+            container.store.timer.listeners.remove(metrics.observe_query)
+            if isinstance(listeners, list):
+                listeners.remove(metrics.observe_embedding)
+            container.close()
 
-    return Starlette(
-        routes=[
-            Route("/graphql", graphql, methods=["GET", "POST"]),
-            Route("/healthz", healthz, methods=["GET"]),
-        ],
-        lifespan=lifespan,
-    )
+    routes = [
+        Route("/graphql", graphql, methods=["GET", "POST"]),
+        WebSocketRoute("/graphql", graphql),
+        Route("/healthz", healthz, methods=["GET"]),
+        *ui_routes(),  # the memory inspector at /ui (resolvers/ui_routes.py)
+        *export_routes(container),  # GET /export/{userId}.{ext}, GET /guide/bmam.html (resolvers/export.py)
+    ]
+    if settings.api.metrics:
+        routes.append(Route("/metrics", metrics_endpoint, methods=["GET"]))
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(HttpGuard, max_body_bytes=limits.max_body_bytes, on_refused=metrics.observe_rejection)
+    return app

@@ -1,28 +1,55 @@
-"""The Strawberry schema: every feature's Query and Mutation parts merged into one."""
+"""The Strawberry schema: every feature's Query, Mutation and Subscription parts merged into one, with the
+API's limits and error policy as extensions."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import strawberry
-from strawberry.extensions import MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
+from strawberry.extensions import DisableIntrospection, MaxTokensLimiter, SchemaExtension
+from strawberry.schema.config import StrawberryConfig
 from strawberry.tools import merge_types
 
+from resolvers.admin import AdminMutation, AdminQuery
 from resolvers.errors import ErrorCodes
+from resolvers.export import ExportQuery
+from resolvers.ingest import IngestMutation, IngestQuery
+from resolvers.limits import Limits, QueryLimits
+from resolvers.living import LivingMutation, LivingQuery
 from resolvers.memory import MemoryMutation, MemoryQuery
+from resolvers.observe import Observe
+from resolvers.recall import RecallQuery
+from resolvers.subscriptions import EventsSubscription
 
-Query = merge_types("Query", (MemoryQuery,))
-Mutation = merge_types("Mutation", (MemoryMutation,))
+Query = merge_types("Query", (MemoryQuery, AdminQuery, IngestQuery, LivingQuery, ExportQuery, RecallQuery))
+Mutation = merge_types("Mutation", (MemoryMutation, AdminMutation, IngestMutation, LivingMutation))
+Subscription = merge_types("Subscription", (EventsSubscription,))
 
 
-def build_schema(*, max_depth: int = 10, max_aliases: int = 15, max_tokens: int = 5000) -> strawberry.Schema:
+def build_schema(
+    *,
+    max_depth: int = 10,
+    max_aliases: int = 15,
+    max_tokens: int = 5000,
+    max_selections: int = 1000,
+    introspection: bool = True,
+) -> strawberry.Schema:
+    """The schema with the API's limits; introspection is off in the production profile."""
+    limits = Limits(max_depth=max_depth, max_aliases=max_aliases, max_selections=max_selections)
+    extensions: list[type[SchemaExtension] | Callable[[], SchemaExtension]] = [
+        Observe,  # first in, last out: sees the final, coded errors
+        ErrorCodes,
+        lambda: QueryLimits(limits),
+        lambda: MaxTokensLimiter(max_token_count=max_tokens),
+    ]
+    if not introspection:
+        extensions.append(DisableIntrospection)
     return strawberry.Schema(
         query=Query,
         mutation=Mutation,
-        extensions=[
-            ErrorCodes,
-            lambda: QueryDepthLimiter(max_depth=max_depth),
-            lambda: MaxAliasesLimiter(max_alias_count=max_aliases),
-            lambda: MaxTokensLimiter(max_token_count=max_tokens),
-        ],
+        subscription=Subscription,
+        extensions=extensions,
+        config=StrawberryConfig(disable_field_suggestions=True),
     )
 
 

@@ -7,6 +7,7 @@ from datetime import datetime
 import strawberry
 
 from graph import model
+from resolvers.context import Info
 
 MemoryType = strawberry.enum(model.MemoryType, description="What kind of memory (BMAM seed).")
 Tier = strawberry.enum(model.Tier, description="temp, mid or core; core is locked.")
@@ -50,6 +51,16 @@ class Memory:
     source: Source
     valid_from: datetime
     valid_to: datetime | None
+
+    @strawberry.field(description="The triples this memory asserts (batched per request: no query per memory).")
+    async def triples(self, info: Info) -> list[Triple]:
+        found = await info.context.loaders.triples.load((self.user_id, str(self.id)))
+        return [Triple.of(t) for t in found]
+
+    @strawberry.field(description="Memories associated with this one, strongest first (batched per request).")
+    async def associated(self, info: Info, first: int = 10) -> list[AssociatedMemory]:
+        found = await info.context.loaders.associated.load((self.user_id, str(self.id), first))
+        return [AssociatedMemory(memory=Memory.of(m), strength=s) for m, s in found]
 
     @classmethod
     def of(cls, m: model.Memory) -> Memory:
@@ -118,6 +129,12 @@ class Association:
     @classmethod
     def of(cls, a: model.Association) -> Association:
         return cls(memory_a=a.memory_a, memory_b=a.memory_b, strength=a.strength)
+
+
+@strawberry.type(description="A memory reached over an association edge, with the edge's strength.")
+class AssociatedMemory:
+    memory: Memory
+    strength: float
 
 
 @strawberry.type

@@ -6,7 +6,7 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 import uvicorn
@@ -55,8 +55,9 @@ def api_url(container: Container) -> Iterator[str]:
     from resolvers.app import create_app
 
     port = _free_port()
-    config = uvicorn.Config(create_app(container, migrate=False), host="127.0.0.1", port=port,
-                            log_level="warning", lifespan="on")
+    app = create_app(container, migrate=False, bind_host="127.0.0.1", dev_key_enabled=False)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on",
+                            ws_max_size=container.settings.limits.max_body_bytes)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -71,12 +72,26 @@ def api_url(container: Container) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def api_key(container: Container) -> str | None:
-    """The key end-to-end tests send (None until API keys exist)."""
-    return None
+def api_tenant() -> str:
+    """The tenant (app) the session's API key belongs to: end-to-end tests write under it."""
+    return f"test-api-{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture(scope="session")
+def api_key(container: Container, api_tenant: str) -> str:
+    """A real API key of the session's test tenant, created once (stored hashed like any other)."""
+    return container.keys.create(api_tenant, "pytest").secret
 
 
 @pytest.fixture
-def client(api_url: str, api_key: str | None) -> BmamClient:
+def make_api_key(container: Container) -> Callable[[str], str]:
+    """Create a real API key for any tenant (for tests that need two apps)."""
+    return lambda tenant: container.keys.create(tenant, "pytest").secret
+
+
+@pytest.fixture
+def client(api_url: str, api_key: str) -> Iterator[BmamClient]:
     """The project's gql client against the live server: how end-to-end tests talk to bmam."""
-    return BmamClient(ClientConfig(url=api_url, api_key=api_key))
+    c = BmamClient(ClientConfig(url=api_url, api_key=api_key))
+    yield c
+    c.close()

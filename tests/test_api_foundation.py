@@ -61,7 +61,7 @@ def test_bad_remember_input_has_a_code_and_writes_nothing(client: BmamClient, us
 
 
 def test_unknown_type_and_bad_strength_are_bad_user_input(api_url: str, client: BmamClient, user: str) -> None:
-    resp = httpx.post(f"{api_url}/graphql", json={
+    resp = httpx.post(f"{api_url}/graphql", headers={"X-API-Key": client.config.api_key or ""}, json={
         "query": 'mutation { remember(input: {userId: "x", text: "hi", type: NOPE}) { id } }'})
     assert resp.status_code in (200, 400)
     assert resp.json()["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
@@ -90,7 +90,10 @@ def test_neo4j_down_is_unavailable_not_a_stack_trace(settings: Settings) -> None
     down.neo4j.uri = "bolt://127.0.0.1:1"  # nothing listens there
     app = create_app(Container(down), migrate=False)
     with TestClient(app) as http:
-        resp = http.post("/graphql", json={"query": '{ memory(userId: "a", id: "m") { id } }'})
+        # A well-formed key: checking it needs Neo4j, which is down.
+        key = "bmam_" + "0" * 16 + "_" + "A" * 43
+        resp = http.post("/graphql", headers={"X-API-Key": key},
+                         json={"query": '{ memory(userId: "a", id: "m") { id } }'})
         body = resp.json()
         assert body["errors"][0]["extensions"]["code"] == "UNAVAILABLE"
         assert "Traceback" not in resp.text and "bolt://" not in resp.text

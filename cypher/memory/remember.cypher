@@ -1,26 +1,28 @@
-// Store a typed memory for one user; idempotent on $id (a repeat changes nothing and says so).
-// The type label is spliced from the closed MemoryType allow-list.
+// Store typed memories for one user, one per row of $rows (all of one type); idempotent on each
+// row's id (a repeat changes nothing and says so). The type label is spliced from the closed
+// MemoryType allow-list. A single remember is a list of one; ingest writes a batch at once.
+UNWIND $rows AS p
 MERGE (u:User {tenant: $tenant, user_id: $user_id})
-  ON CREATE SET u.created_at = $now
-MERGE (m:Memory {id: $id})
+  ON CREATE SET u.created_at = p.now
+MERGE (m:Memory {id: p.id})
   ON CREATE SET
-    m.tenant = $tenant, m.user_id = $user_id, m.text = $text, m.type = $type, m.tier = $tier,
-    m.passive = $passive, m.active = $active, m.preset = $preset, m.preset_kind = $preset_kind,
-    m.weight = $passive_share * $passive + $active_share * $active + $preset_share * $preset,
-    m.locked = ($tier = 'core'), m.created_at = $now, m.valid_from = $now,
-    m.last_mentioned_at = $now, m.recall_count = 0, m.mention_count = 1,
-    m.classified_by = $classified_by, m.confidence = $confidence,
-    m.session_id = $session_id, m.turn = $turn, m.device_id = $device_id, m.episode_id = $episode_id,
+    m.tenant = $tenant, m.user_id = $user_id, m.text = p.text, m.type = p.type, m.tier = p.tier,
+    m.passive = p.passive, m.active = p.active, m.preset = p.preset, m.preset_kind = p.preset_kind,
+    m.weight = $passive_share * p.passive + $active_share * p.active + $preset_share * p.preset,
+    m.locked = (p.tier = 'core'), m.created_at = p.now, m.valid_from = p.now,
+    m.last_mentioned_at = p.now, m.recall_count = 0, m.mention_count = 1,
+    m.classified_by = p.classified_by, m.confidence = p.confidence,
+    m.session_id = p.session_id, m.turn = p.turn, m.device_id = p.device_id, m.episode_id = p.episode_id,
     m.is_new = true
-WITH u, m
+WITH u, m, p
 WHERE m.tenant = $tenant AND m.user_id = $user_id
-WITH u, m, coalesce(m.is_new, false) AS created
+WITH u, m, p, coalesce(m.is_new, false) AS created
 REMOVE m.is_new
 SET m:{{type_label}}
 MERGE (u)-[:HAS_MEMORY]->(m)
-WITH m, created
-CALL (m, created) {
+WITH m, p, created
+CALL (m, p, created) {
   WITH m WHERE created
-  CALL db.create.setNodeVectorProperty(m, 'embedding', $embedding)
+  CALL db.create.setNodeVectorProperty(m, 'embedding', p.embedding)
 }
 RETURN m {.*, embedding: null} AS memory, created

@@ -1,0 +1,278 @@
+"""Recall latency through HTTP GraphQL (issue 4): recall p50/p95, relatedSearch depth 2 and 3 p50/p95, and in
+the same run the time to embed one query (the floor), for one user with 10k and with 100k memories.
+
+    .venv/bin/python bench/recall_latency.py [--sizes 10000 100000] [--requests 200] [--out FILE] [--keep]
+                                             [--crossover 100 300 1000 3000]
+
+Each bench user holds the ~270 real memories of two generated eval users (bench/eval_data.py: real text,
+real embeddings, triples, associations formed by the hook) plus synthetic filler up to the size: random unit
+vectors, text of synthetic words, two entity mentions each (Zipf-distributed, so some entities are hubs
+above the degree cap) and two random associations each, loaded with UNWIND in batches
+(cypher/bench/*.cypher through graph/bench_load.py). Queries are the eval questions of those users
+(answerable and unrelated). The server is `bmam serve` in its own process (this process's environment, so
+the same embedding settings as the floor), reached with the project's gql client and an API key of the
+bench tenant. Targets: recall p95 <= 2 x floor + 10 ms;
+relatedSearch depth 3 p95 <= 20 ms. --crossover times the candidate read with the exact scan against the
+vector index for small users (chooses RecallSettings.exact_scan_max).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import TypeVar
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.eval_data import generate
+from bmam.client import BmamClient, ClientConfig
+from bmam.container import Container
+from bmam.settings import load_settings
+from bmam.usecases.memories import RememberRequest
+from graph.bench_load import BenchLoader
+from graph.ids import entity_id
+from graph.model import PresetKind, Scope
+from graph.recall import RecallFilters, RecallRepository, RetrievalLimits
+from ingest.scoring import lucene_query, terms
+
+BATCH = 1000
+T = TypeVar("T")
+
+
+def pct(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000.0
+
+
+def timed(fn: Callable[[], object], n: int) -> list[float]:
+    return timed_each(lambda _: fn(), range(n))
+
+
+def timed_each(fn: Callable[[T], object], items: Iterable[T]) -> list[float]:
+    """Seconds per call of fn(item), one call per item."""
+    out = []
+    for item in items:
+        t = time.perf_counter()
+        fn(item)
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def serve(port: int) -> subprocess.Popen[bytes]:
+    """`bmam serve` in its own process (its own GIL, as in production), with this process's environment."""
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen([str(root / ".venv" / "bin" / "bmam"), "serve", "--port", str(port)], cwd=root,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
+                if r.status == 200:
+                    return proc
+        except OSError:
+            time.sleep(0.5)
+    proc.terminate()
+    raise RuntimeError("bmam serve did not come up")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def load_real(container: Container, scope: Scope, seed: int) -> tuple[list[str], list[str]]:
+    """The memories of two eval users (one zh, one en) under one bench user; their questions."""
+    data = generate(seed=seed, users=2)
+    ids: list[str] = []
+    for m in data.memories:
+        preset = PresetKind.SAFETY if m.preset == "safety" else PresetKind.DEFAULT
+        stored = container.memories.remember(scope.tenant, RememberRequest(
+            user_id=scope.user_id, text=m.text, type=m.type, preset_kind=preset, session_id=f"s{m.session}"))
+        for s, sk, p, o, ok, pol in m.triples:
+            container.memories.add_triple(scope.tenant, scope.user_id, memory_id=stored.id, subject=s, subject_kind=sk,
+                                          predicate=p, object_=o, object_kind=ok, polarity=pol)
+        container.association_forming.form(scope, stored.id, text=m.text)
+        ids.append(stored.id)
+    return ids, [q.text for q in data.questions]
+
+
+def load_filler(container: Container, scope: Scope, count: int, *, rng: np.random.Generator,
+                start: int = 0) -> list[str]:
+    """count synthetic memories of one user: random unit vectors, synthetic words, Zipf entities, links."""
+    loader = BenchLoader(container.store)
+    dim = container.vector_dimensions
+    now = datetime.now(UTC)
+    words = [f"w{i:04d}" for i in range(2000)]
+    entities = max(10, count // 5)
+    ids = [f"f_{scope.user_id}_{start + i}" for i in range(count)]
+    seen_pairs: set[tuple[str, str]] = set()
+    for lo in range(0, count, BATCH):
+        chunk = ids[lo: lo + BATCH]
+        vectors = rng.standard_normal((len(chunk), dim)).astype(np.float32)
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        rows = [{"id": mid, "text": "note " + " ".join(rng.choice(words, 6)),
+                 "created_at": now - timedelta(minutes=int(rng.integers(60, 90 * 24 * 60))), "session_id": "bench",
+                 "embedding": vectors[i].tolist()} for i, mid in enumerate(chunk)]
+        loader.memories(scope, rows, now=now)
+    for lo in range(0, count, BATCH):
+        chunk = ids[lo: lo + BATCH]
+        mentions = []
+        for mid in chunk:
+            for k in set(int(min(entities, rng.zipf(1.3))) - 1 for _ in range(2)):
+                name = f"entity-{k}"
+                mentions.append({"memory_id": mid, "entity_id": entity_id(scope, "thing", name), "name": name})
+        pairs = []
+        for mid in chunk:
+            for other in rng.choice(ids, 2):
+                a, b = sorted((mid, str(other)))
+                if a != b and (a, b) not in seen_pairs:
+                    seen_pairs.add((a, b))
+                    pairs.append({"low": a, "high": b, "strength": float(rng.uniform(0.05, 1.0))})
+        loader.links(scope, mentions, pairs, now=now)
+    return ids
+
+
+def crossover(container: Container, tenant: str, sizes: Sequence[int], rng: np.random.Generator,
+              repeats: int) -> list[str]:
+    """Time the candidate read with the exact scan and with the vector index for users of a few sizes."""
+    repo = RecallRepository(container.store, container.vector_dimensions)
+    lines = ["| memories | exact scan p50 (ms) | vector index p50 (ms) |", "|---|---|---|"]
+    embedder = container.embedder
+    q = "What do I like to eat?"
+    embedding = [float(x) for x in embedder.embed_query(q)]
+    qt = terms(q)
+    for size in sizes:
+        scope = Scope(tenant, f"cross-{size}")
+        load_filler(container, scope, size, rng=rng)
+        results = {}
+        for label, exact_max in (("exact", 10**9), ("index", -1)):
+            limits = RetrievalLimits(exact_max=exact_max)
+
+            def once(limits: RetrievalLimits = limits, scope: Scope = scope) -> object:
+                return repo.read(lambda tx: repo.candidates(tx, scope, embedding, qt, lucene_query(qt),
+                                                            RecallFilters(), limits))
+
+            once()
+            results[label] = pct(timed(once, repeats), 0.5)
+        lines.append(f"| {size} | {results['exact']:.1f} | {results['index']:.1f} |")
+        BenchLoader(container.store).delete_user(scope)
+    return lines
+
+
+def where_time_goes(container: Container, scope: Scope, questions: Sequence[str]) -> str:
+    """The same recalls in this process, with the time spent in each Cypher statement (mean per recall)."""
+    from bmam.usecases.recall import RecallRequest
+
+    container.store.timer.by_statement.clear()
+    walls = timed_each(lambda q: container.recall.recall(scope.tenant, RecallRequest(user_id=scope.user_id, query=q)),
+                       questions)
+    per = {k: v / len(questions) * 1000 for k, v in container.store.timer.by_statement.items()}
+    parts = ", ".join(f"{k} {v:.1f}" for k, v in sorted(per.items(), key=lambda kv: -kv[1]))
+    return f"in-process recall p50 {pct(walls, 0.5):.1f} ms; mean ms per statement: {parts}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--requests", type=int, default=200)
+    parser.add_argument("--crossover", type=int, nargs="*", default=[100, 300, 1000, 3000])
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--keep", action="store_true", help="keep the bench users (default: delete them)")
+    args = parser.parse_args(argv)
+
+    rng = np.random.default_rng(args.seed)
+    settings = load_settings()
+    container = Container(settings)
+    container.migrate()
+    tenant = f"bench-recall-{uuid.uuid4().hex[:8]}"
+    key = container.keys.create(tenant, "recall-latency").secret
+    port = free_port()
+    server = serve(port)
+    client = BmamClient(ClientConfig(url=f"http://127.0.0.1:{port}", api_key=key))
+    started = datetime.now(UTC)
+    report = [f"bench/recall_latency.py, {started:%Y-%m-%d %H:%M} UTC; embedding model {settings.embedding.model} "
+              f"(threads {settings.embedding.threads}); {args.requests} requests per figure; server `bmam serve` in "
+              f"its own process; Neo4j {settings.neo4j.bolt_uri}; exact_scan_max {settings.recall.exact_scan_max}",
+              ""]
+    users: list[Scope] = []
+    loader = BenchLoader(container.store)
+
+    def emit(*lines: str) -> None:
+        report.extend(lines)
+        for line in lines:
+            print(line, flush=True)
+
+    try:
+        if args.crossover:
+            emit("Candidate read (one statement, dense + full-text), exact scan vs vector index:", "")
+            emit(*crossover(container, tenant, args.crossover, rng, repeats=max(20, args.requests // 5)))
+            emit("")
+        for _ in range(20):
+            client.viewer()
+        api = timed(client.viewer, args.requests)
+        emit(f"API floor (the `viewer` query: HTTP, key check, GraphQL, no Neo4j, no model): p50 {pct(api, 0.5):.1f} / "
+             f"p95 {pct(api, 0.95):.1f} ms", "")
+        emit("| memories | floor p50 / p95 (embed one query) | recall p50 / p95 | target (2 x floor p95 + 10) "
+             "| related d2 p50 / p95 | related d3 p50 / p95 | recall / floor (p95) |",
+             "|---|---|---|---|---|---|---|")
+        notes: list[str] = []
+        for size in args.sizes:
+            scope = Scope(tenant, f"user-{size}")
+            users.append(scope)
+            t0 = time.perf_counter()
+            real, questions = load_real(container, scope, args.seed)
+            filler = load_filler(container, scope, max(0, size - len(real)), rng=rng)
+            print(f"loaded {size} memories in {time.perf_counter() - t0:.0f} s", flush=True)
+            texts = [questions[i % len(questions)] for i in range(args.requests)]
+            starts = [random.Random(i).choice(real if i % 2 else filler or real) for i in range(args.requests)]
+            user = scope.user_id
+            for q in texts[:20]:  # warm up: plans, caches, the model
+                client.recall(user, q)
+                container.embedder.embed_query(q)
+            floor = timed_each(container.embedder.embed_query, texts)
+            recall = timed_each(lambda q, u=user: client.recall(u, q, k=5), texts)
+            related: dict[int, list[float]] = {}
+            for depth in (2, 3):
+                for s in starts[:20]:
+                    client.related_search(user, s, depth=depth)
+                related[depth] = timed_each(lambda m, u=user, d=depth: client.related_search(u, m, depth=d), starts)
+            f50, f95 = pct(floor, 0.5), pct(floor, 0.95)
+            r50, r95 = pct(recall, 0.5), pct(recall, 0.95)
+            emit(f"| {size} | {f50:.1f} / {f95:.1f} ms | {r50:.1f} / {r95:.1f} ms | {2 * f95 + 10:.1f} ms "
+                 f"({'met' if r95 <= 2 * f95 + 10 else 'missed'}) | "
+                 f"{pct(related[2], 0.5):.1f} / {pct(related[2], 0.95):.1f} ms | "
+                 f"{pct(related[3], 0.5):.1f} / {pct(related[3], 0.95):.1f} ms "
+                 f"({'met' if pct(related[3], 0.95) <= 20 else 'missed'}) | {r95 / f95:.1f}x |")
+            notes.append(f"- {size}: " + where_time_goes(container, scope, texts[:100]))
+            if not args.keep:
+                loader.delete_user(scope)
+        emit("", "Where recall's time goes (same questions, in this process, no HTTP):", *notes)
+    finally:
+        client.close()
+        server.terminate()
+        server.wait(timeout=30)
+        if not args.keep:
+            for scope in users:
+                loader.delete_user(scope)
+        container.close()
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text("\n".join(report) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

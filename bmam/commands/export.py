@@ -1,0 +1,123 @@
+"""CLI of knowledge out: `bmam export` (RDF or GraphML/GEXF), `bmam import` (an RDF export back into a
+user) and `bmam inspect` (the Neo4j Browser queries: how to open them, as a favourites zip or a guide)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from bmam.cli_support import TenantOpt, UserOpt, clear_errors, container, fail, settings
+from bmam.usecases.export import browser_favourites_zip, browser_guide_html, inspect_queries
+from graph.errors import BadInput
+from graph.graph_export import GraphFormat
+from graph.rdf import RdfFormat
+
+FORMATS = "ttl, nt, jsonld, rdf (RDF/XML), graphml or gexf"
+_EXTENSIONS = {".ttl": "ttl", ".nt": "nt", ".jsonld": "jsonld", ".json": "jsonld", ".rdf": "rdf", ".xml": "rdf",
+               ".owl": "rdf"}
+
+
+def _write(output: Path | None, pieces: object) -> None:
+    """Write pieces (bytes) to a file (through a temporary name, so a failed export leaves no half file)
+    or to standard output."""
+    chunks = pieces if not isinstance(pieces, bytes) else [pieces]
+    if output is None:
+        out = sys.stdout.buffer
+        for piece in chunks:  # type: ignore[attr-defined]
+            out.write(piece)
+        out.flush()
+        return
+    tmp = output.with_name(f".{output.name}.part")
+    try:
+        with open(tmp, "wb") as f:
+            for piece in chunks:  # type: ignore[attr-defined]
+                f.write(piece)
+        os.replace(tmp, output)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("export")
+    def export_command(
+        format: Annotated[str, typer.Option("--format", "-f", help=FORMATS)] = "ttl",
+        user: Annotated[str | None, typer.Option("--user", "-u", help="The user whose knowledge to export.")]
+        = None,
+        all_users: Annotated[bool, typer.Option("--all-users", help="Every user of the tenant (RDF only).")]
+        = False,
+        output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to FILE (default: stdout).",
+                                                    dir_okay=False)] = None,
+        tenant: TenantOpt = None,
+    ) -> None:
+        """Export a user's knowledge (or with --all-users the whole tenant's) as RDF, streamed page by page,
+        or as GraphML / GEXF for Gephi, Cytoscape or yEd (embeddings left out)."""
+        if (user is None) == (not all_users):
+            fail("give --user U or --all-users", 2)
+        with container() as c, clear_errors():
+            t = tenant or c.settings.api.default_tenant
+            if format.strip().lower().lstrip(".") in {g.value for g in GraphFormat}:
+                if user is None:
+                    raise BadInput("GraphML and GEXF export one user at a time; give --user", field="user")
+                _write(output, c.export.export_graph(t, user, format))
+            else:
+                _write(output, c.export.export_rdf(t, user, format))
+        if output is not None:
+            typer.echo(f"wrote {output} ({output.stat().st_size} bytes)", err=True)
+
+    @app.command("import")
+    def import_command(
+        file: Annotated[Path, typer.Argument(help="An export written by `bmam export` (ttl, nt, jsonld, rdf).",
+                                             exists=True, dir_okay=False, readable=True)],
+        user: UserOpt,
+        format: Annotated[str | None, typer.Option("--format", "-f", help="Default: from the file's extension.")]
+        = None,
+        source_user: Annotated[str | None, typer.Option(
+            "--source-user", help="Which user of a tenant-wide export to import.")] = None,
+        dry_run: Annotated[bool, typer.Option("--dry-run", help="Parse, check and count; write nothing.")] = False,
+        tenant: TenantOpt = None,
+    ) -> None:
+        """Load an RDF export into a user (the same one or another): parsed and checked whole first, so a
+        malformed file imports nothing; importing the same file again changes nothing."""
+        fmt = format or _EXTENSIONS.get(file.suffix.lower())
+        if fmt is None:
+            fail(f"cannot tell the format of {file.name}; give --format ttl|nt|jsonld|rdf", 2)
+            return
+        with container() as c, clear_errors():
+            report = c.export.import_rdf(tenant or c.settings.api.default_tenant, user, file.read_bytes(),
+                                         RdfFormat.parse(fmt), source_user=source_user, dry_run=dry_run)
+        typer.echo(json.dumps(report.as_dict(), ensure_ascii=False))
+
+    @app.command("inspect")
+    def inspect_command(
+        favourites: Annotated[Path | None, typer.Option(
+            "--favourites", help="Write the queries as a zip; drop it on the Neo4j Browser window.",
+            dir_okay=False)] = None,
+        guide: Annotated[Path | None, typer.Option("--guide", help="Write the Browser guide (HTML) to FILE.",
+                                                   dir_okay=False)] = None,
+    ) -> None:
+        """The Cypher queries of cypher/inspect/ for people in Neo4j Browser, and how to open them."""
+        cfg = settings()
+        if favourites is not None:
+            _write(favourites, browser_favourites_zip())
+            typer.echo(f"wrote {favourites}: drag it onto the Neo4j Browser window; the queries appear under "
+                       "Favorites (star icon) in the folder bmam")
+        if guide is not None:
+            _write(guide, browser_guide_html().encode("utf-8"))
+            typer.echo(f"wrote {guide}")
+        if favourites is not None or guide is not None:
+            return
+        n = cfg.neo4j
+        if n.is_local:
+            typer.echo(f"Neo4j Browser: http://127.0.0.1:{n.http_port}/browser/  (connect URL "
+                       f"bolt://127.0.0.1:{n.bolt_port}, authentication: none)")
+        else:
+            typer.echo(f"Neo4j Browser: open your server's Browser and connect to {n.uri}")
+        typer.echo(f"Guide (while `bmam serve` runs): :guide http://localhost:{cfg.api.port}/guide/bmam.html")
+        typer.echo("Favourites: bmam inspect --favourites bmam-inspect.zip, then drop the zip on the Browser\n")
+        for q in inspect_queries():
+            typer.echo(f"  cypher/inspect/{q.file_name:<32} {q.title}")

@@ -1,0 +1,160 @@
+"""CLI of ingest and the tiers: ingest a JSONL conversation file, react, lock / unlock, sweep the tiers,
+show working memory, and train the level-2 type classifier."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from bmam.cli_support import TenantOpt, UserOpt, clear_errors, container, fail, memory_json, run
+from bmam.container import Container
+from bmam.settings import PROJECT_ROOT, load_settings
+from bmam.usecases.ingest import IngestReport
+from graph.model import Tier
+from ingest.tier_policy import Signal, TierChange
+from ingest.turns import ParsedLine, positions, read_jsonl
+
+DEFAULT_UTTERANCES = PROJECT_ROOT / "tests" / "data" / "utterances.jsonl"
+
+
+def _change_json(c: TierChange) -> dict[str, object]:
+    return {"memory_id": c.memory_id, "from": c.from_tier.value, "to": c.to_tier.value if c.to_tier else None,
+            "reason": c.reason.value}
+
+
+def ingest_file(c: Container, tenant: str, path: Path, *, progress: bool = True) -> tuple[list[str], IngestReport,
+                                                                                            list[ParsedLine]]:
+    """Ingest the good lines of a JSONL file; returns the problems (one line each, with line numbers),
+    the report of the good lines and the parsed lines."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    lines = read_jsonl(path)
+    placed = positions([p.key for p in lines], [p.turn.turn if p.turn else None for p in lines])
+    good = [(p, i) for p, i in zip(lines, placed, strict=True) if p.turn is not None]
+    turns = [replace(p.turn, turn=i) for p, i in good if p.turn is not None]
+    problems = [f"line {p.line_no}: {p.error}" for p in lines if p.error]
+    with Progress(TextColumn("ingesting"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  disable=not progress, transient=False, console=None) as bar:
+        task = bar.add_task("ingest", total=len(turns))
+        report = c.ingest.ingest_indexed(tenant, turns, on_progress=lambda n: bar.advance(task, n))
+    for (p, _), result in zip(good, report.turns, strict=True):
+        for e in result.errors:
+            problems.append(f"line {p.line_no}: [{e.code}] {e.message}")
+    problems.sort(key=lambda s: int(s.split(":")[0].split()[1]))
+    return problems, report, lines
+
+
+def register(app: typer.Typer) -> None:
+    tiers_app = typer.Typer(help="The three tiers (temp, mid, core) of a user's memories.", no_args_is_help=True)
+    app.add_typer(tiers_app, name="tiers")
+
+    @app.command("ingest")
+    def ingest_command(
+        file: Annotated[Path, typer.Argument(help="A JSONL file, one turn a line (README: Ingesting conversations).",
+                                             exists=True, dir_okay=False, readable=True)],
+        tenant: TenantOpt = None,
+        progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    ) -> None:
+        """Ingest a conversation file. Bad lines are reported with their line numbers and the good ones kept;
+        exits 2 when any line was bad. Ingesting the same file again changes nothing."""
+        with container() as c, clear_errors():
+            problems, report, lines = ingest_file(c, tenant or c.settings.api.default_tenant, file, progress=progress)
+        created = sum(len(t.memories) for t in report.turns)
+        mentions = sum(len(t.mentioned) for t in report.turns)
+        for problem in problems:
+            typer.secho(problem, fg=typer.colors.RED, err=True)
+        bad_lines = len({p.split(":")[0] for p in problems})
+        typer.echo(
+            f"{len(lines)} lines: {report.stored} turns stored, {report.duplicates} already present, "
+            f"{created} memories created, {mentions} mentions of existing memories, "
+            f"{len(report.changes)} capacity moves, {bad_lines} bad lines"
+        )
+        if problems:
+            raise typer.Exit(2)
+
+    @app.command("react")
+    def react_command(
+        user: UserOpt,
+        memory_id: Annotated[str, typer.Argument()],
+        signal: Annotated[Signal, typer.Argument(help="ENGAGED, IGNORED or DISMISSED", case_sensitive=False)],
+        tenant: TenantOpt = None,
+    ) -> None:
+        """The user's reaction to a memory: ENGAGED promotes temp to mid, DISMISSED deletes a temp memory."""
+        result = run(lambda c: c.tiers.react(tenant or c.settings.api.default_tenant, user, memory_id, signal))
+        typer.echo(json.dumps({"memory_id": result.memory_id, "signal": result.signal.value,
+                               "deleted": result.deleted,
+                               "memory": memory_json(result.memory) if result.memory else None,
+                               "changes": [_change_json(c) for c in result.changes]}, ensure_ascii=False))
+
+    @app.command("lock")
+    def lock_command(user: UserOpt, memory_id: Annotated[str, typer.Argument()], tenant: TenantOpt = None) -> None:
+        """Move a memory to core and lock it (fails when core is full)."""
+        m = run(lambda c: c.tiers.lock(tenant or c.settings.api.default_tenant, user, memory_id))
+        typer.echo(json.dumps(memory_json(m), ensure_ascii=False))
+
+    @app.command("unlock")
+    def unlock_command(user: UserOpt, memory_id: Annotated[str, typer.Argument()], tenant: TenantOpt = None) -> None:
+        """Unlock a core memory: it goes back to mid."""
+        m = run(lambda c: c.tiers.unlock(tenant or c.settings.api.default_tenant, user, memory_id))
+        typer.echo(json.dumps(memory_json(m), ensure_ascii=False))
+
+    @tiers_app.command("sweep")
+    def sweep_command(user: UserOpt, tenant: TenantOpt = None) -> None:
+        """Delete stale temp memories, let faded mid ones fall back to temp, restore the capacities."""
+        changes = run(lambda c: c.tiers.sweep(tenant or c.settings.api.default_tenant, user))
+        for change in changes:
+            typer.echo(json.dumps(_change_json(change), ensure_ascii=False))
+        typer.echo(f"{len(changes)} changes", err=True)
+
+    @tiers_app.command("usage")
+    def usage_command(user: UserOpt, tenant: TenantOpt = None) -> None:
+        """Memories per tier and the capacities."""
+        usage = run(lambda c: c.tiers.usage(tenant or c.settings.api.default_tenant, user))
+        for t in Tier:
+            typer.echo(f"{t.value:5} {usage.counts[t]:6} / {usage.capacities[t]}")
+
+    @app.command("working-memory")
+    def working_memory_command(
+        user: UserOpt, session: Annotated[str, typer.Argument()], tenant: TenantOpt = None,
+    ) -> None:
+        """The last turns of a session (rebuilt from its episodes), one JSON object a line."""
+        turns = run(lambda c: c.ingest.working_memory(tenant or c.settings.api.default_tenant, user, session))
+        for t in turns:
+            typer.echo(json.dumps({"turn": t.turn, "speaker": t.speaker, "text": t.text, "at": t.at.isoformat()},
+                                  ensure_ascii=False))
+
+    @app.command("train-classifier")
+    def train_classifier(
+        data: Annotated[Path, typer.Option(help="Labelled utterances (JSONL).", exists=True, dir_okay=False)]
+        = DEFAULT_UTTERANCES,
+        out: Annotated[Path | None, typer.Option(help="Where to write the weights (default: the setting "
+                                                      "ingest.type_model_path).")] = None,
+    ) -> None:
+        """Train the level-2 type model on the train split, deterministically, with the configured embedder."""
+        from ingest.classify import load_utterances, train_type_model
+
+        settings = load_settings()
+        c = Container(settings)  # no Neo4j needed: only the embedder
+        with clear_errors():
+            rows = load_utterances(data)
+            embedder = c.embedder
+            model = train_type_model(rows, embedder.embed_passages, embedder=settings.embedding.model)
+            target = out or settings.ingest.type_model_path
+            model.save(target)
+        for split in ("train", "test"):
+            part = [r for r in rows if r.split == split]
+            if not part:
+                continue
+            probs = model.predict_proba_batch(embedder.embed_passages([r.text for r in part]))
+            hits = sum(1 for r, p in zip(part, probs, strict=True) if model.classes[int(p.argmax())] is r.type)
+            typer.echo(f"model alone, {split} split: {hits}/{len(part)} = {hits / len(part):.3f}", err=True)
+        typer.echo(f"wrote {target} ({settings.embedding.model}, {model.dim} dims, "
+                   f"{sum(1 for r in rows if r.split == 'train')} training utterances)")
+        if not target.exists():
+            fail(f"could not write {target}")
+        sys.stdout.flush()

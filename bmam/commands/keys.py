@@ -1,0 +1,79 @@
+"""CLI of the API's tenancy: `bmam keys create | list | revoke` (API keys, straight in Neo4j: the
+operator's tool) and `bmam forget-user` (erase one user of a tenant, with a receipt)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from bmam.cli_support import TenantOpt, UserOpt, fail, run
+from bmam.container import Container
+from graph.model import ApiKey, ErasureReceipt
+
+
+def key_json(k: ApiKey) -> dict[str, object]:
+    return {"id": k.id, "tenant": k.tenant, "name": k.name, "prefix": k.prefix,
+            "created_at": k.created_at.isoformat(), "revoked_at": k.revoked_at.isoformat() if k.revoked_at else None}
+
+
+def receipt_json(r: ErasureReceipt) -> dict[str, object]:
+    return {"tenant": r.tenant, "user_id": r.user_id, "nodes_removed": r.nodes_removed,
+            "relationships_removed": r.relationships_removed, "nodes_by_label": r.nodes_by_label,
+            "relationships_by_type": r.relationships_by_type, "remaining_nodes": r.remaining_nodes,
+            "remaining_relationships": r.remaining_relationships, "verified": r.verified, "at": r.at.isoformat()}
+
+
+def register(app: typer.Typer) -> None:
+    keys_app = typer.Typer(help="API keys: each belongs to a tenant (an app); stored hashed, shown once.",
+                           no_args_is_help=True)
+    app.add_typer(keys_app, name="keys")
+
+    @keys_app.command("create")
+    def create(
+        tenant: Annotated[str, typer.Option("--tenant", help="The tenant (app) the key belongs to.")],
+        name: Annotated[str | None, typer.Option("--name", help="A label to recognise the key by.")] = None,
+    ) -> None:
+        """Create a key and print it. It is shown this once: only its salted hash is stored."""
+        created = run(lambda c: c.keys.create(tenant, name))
+        typer.echo(created.secret)
+        typer.secho(f"id {created.key.id}, tenant {created.key.tenant!r}; store the key now, it is not shown again",
+                    err=True)
+
+    @keys_app.command("list")
+    def list_keys(
+        tenant: Annotated[str | None, typer.Option("--tenant", help="Only this tenant's keys.")] = None,
+        include_revoked: Annotated[bool, typer.Option("--revoked", help="Include revoked keys.")] = False,
+    ) -> None:
+        """List keys (never their secrets), one JSON object a line."""
+        for k in run(lambda c: c.keys.list(tenant, include_revoked=include_revoked)):
+            typer.echo(json.dumps(key_json(k), ensure_ascii=False))
+
+    @keys_app.command("revoke")
+    def revoke(
+        key_id: Annotated[str, typer.Argument(help="The key's id (see `bmam keys list`).")],
+        tenant: Annotated[str | None, typer.Option("--tenant", help="Refuse unless the key is this tenant's.")]
+        = None,
+    ) -> None:
+        """Revoke a key. A running server trusts a verified key for up to api.key_cache_s (10 s) more."""
+        revoked = run(lambda c: c.keys.revoke(key_id, tenant=tenant))
+        typer.echo(json.dumps(key_json(revoked), ensure_ascii=False))
+
+    @app.command("forget-user")
+    def forget_user(
+        user: UserOpt,
+        yes: Annotated[bool, typer.Option("--yes", help="Confirm: erase everything of this user.")] = False,
+        tenant: TenantOpt = None,
+    ) -> None:
+        """Erase every node, edge, embedding and episode of one user of a tenant; print the receipt."""
+        if not yes:
+            fail("forget-user erases everything of this user; pass --yes to confirm", 2)
+
+        def work(c: Container) -> ErasureReceipt:
+            return c.erasure.forget_user(tenant or c.settings.api.default_tenant, user, confirm=True)
+
+        receipt = run(work)
+        typer.echo(json.dumps(receipt_json(receipt), ensure_ascii=False))
+        if not receipt.verified:
+            fail("the re-query still finds data of this user", 1)

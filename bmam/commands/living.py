@@ -1,0 +1,193 @@
+"""CLI of living memory: maintain (--full / --rebalance / --decay, --dry-run, --undo ID), check --quick,
+feedback, conflicts, resolve, history and changesets."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from bmam.cli_support import TenantOpt, UserOpt, clear_errors, container, fail, memory_json, run
+from bmam.container import Container
+from bmam.usecases.maintenance import CheckReport, MaintenanceResult
+from graph.changesets import Changeset, MaintenanceKind
+from graph.conflicts import Conflict
+
+
+def changeset_json(c: Changeset) -> dict[str, object]:
+    return {
+        "id": c.id, "tenant": c.tenant, "kind": c.kind.value, "status": c.status.value, "dry_run": c.dry_run,
+        "undone": c.undone, "user_id": c.user_id, "created_at": c.created_at.isoformat(), "users": c.users,
+        "users_done": c.users_done, "decayed": c.decayed,
+        "merged": [{"survivor": m.survivor_id, "merged": m.merged_ids} for m in c.merged],
+        "purged": c.purged, "damped": c.damped, "lifted": c.lifted, "indexes_rebuilt": c.indexes_rebuilt,
+    }
+
+
+def changeset_summary(c: Changeset) -> str:
+    merged = sum(len(m.merged_ids) for m in c.merged)
+    what = "dry run of " if c.dry_run else ""
+    rebuilt = ", ".join(c.indexes_rebuilt) or "none"
+    return (f"{what}{c.kind.value.lower()} of tenant {c.tenant}{' user ' + c.user_id if c.user_id else ''}: "
+            f"changeset {c.id} ({c.status.value.lower()}{', undone' if c.undone else ''}): {c.users_done} users, "
+            f"{c.decayed} decayed, {merged} merged into {len(c.merged)}, {len(c.purged)} purged, "
+            f"{len(c.damped)} damped, {len(c.lifted)} lifted, indexes rebuilt: {rebuilt}")
+
+
+def check_lines(r: CheckReport) -> list[str]:
+    scope = f"tenant {r.tenant}" + (f" user {r.user_id}" if r.user_id else "")
+    lines = [f"{'healthy' if r.healthy else 'UNHEALTHY'}: {scope}"]
+    lines.append(f"  core memories: {r.core_memories}, unreachable: {len(r.unreachable_core)}")
+    if r.working_memory is not None:
+        wm = r.working_memory
+        lines.append(f"  working memory: {wm.bytes_used} of {wm.bytes_limit} bytes, headroom {wm.headroom:.1%} "
+                     f"(must be above {r.min_headroom:.0%})")
+    online = sum(1 for n in r.indexes.expected if r.indexes.states.get(n) == "ONLINE")
+    lines.append(f"  indexes: {online} of {len(r.indexes.expected)} online")
+    lines += [f"  problem: {p}" for p in r.problems]
+    return lines
+
+
+def conflict_json(c: Conflict) -> dict[str, object]:
+    return {
+        "id": c.id, "kind": c.kind.value, "status": c.status.value, "strategy": c.strategy.value, "reason": c.reason,
+        "new": {"id": c.new_memory_id, "text": c.new_memory.text if c.new_memory else None},
+        "old": {"id": c.old_memory_id, "text": c.old_memory.text if c.old_memory else None},
+        "winner": c.winner_id, "loser": c.loser_id, "created_at": c.created_at.isoformat(),
+    }
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("maintain")
+    def maintain(
+        full: Annotated[bool, typer.Option("--full", help="Monthly: decay, merge near-duplicates, purge weight < "
+                                                          "0.1, verify and rebuild indexes.")] = False,
+        rebalance: Annotated[bool, typer.Option("--rebalance", help="Weekly: decay, damp weights > 0.9, lift "
+                                                                    "valuable low-frequency memories.")] = False,
+        decay: Annotated[bool, typer.Option("--decay", help="Bring every weight up to now.")] = False,
+        undo: Annotated[str | None, typer.Option("--undo", metavar="ID", help="Undo the changeset ID.")] = None,
+        dry_run: Annotated[bool, typer.Option("--dry-run", help="Report what would change; change nothing.")] = False,
+        user: Annotated[str | None, typer.Option("--user", "-u", help="Only this user.")] = None,
+        tenant: TenantOpt = None,
+        all_tenants: Annotated[bool, typer.Option("--all-tenants", help="Every tenant (operator).")] = False,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the changeset as JSON.")] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
+    ) -> None:
+        """Run maintenance (one changeset per tenant, undoable) or undo a run by its changeset id."""
+        chosen = [k for k, on in ((MaintenanceKind.FULL, full), (MaintenanceKind.REBALANCE, rebalance),
+                                  (MaintenanceKind.DECAY, decay)) if on]
+        if undo is not None:
+            if chosen or dry_run:
+                fail("--undo takes no other maintenance option", 2)
+            undone = run(lambda c: c.maintenance.undo(tenant or c.settings.api.default_tenant, undo))
+            if not quiet:
+                typer.echo(f"undone: {changeset_summary(undone)}")
+            return
+        if len(chosen) != 1:
+            fail("choose one of --full, --rebalance, --decay (or --undo ID)", 2)
+        if all_tenants and (tenant or user):
+            fail("--all-tenants takes neither --tenant nor --user", 2)
+
+        def work(c: Container) -> list[MaintenanceResult]:
+            if all_tenants:
+                return c.maintenance.run_all_tenants(chosen[0], dry_run=dry_run)
+            return [c.maintenance.run(tenant or c.settings.api.default_tenant, chosen[0], dry_run=dry_run,
+                                      user_id=user)]
+
+        for result in run(work):
+            if result.changeset is None or quiet:
+                continue
+            if as_json:
+                typer.echo(json.dumps(changeset_json(result.changeset), ensure_ascii=False))
+            else:
+                typer.echo(changeset_summary(result.changeset))
+
+    @app.command("check")
+    def check(
+        quick: Annotated[bool, typer.Option("--quick", help="Daily quick check (the only kind).")] = True,
+        user: Annotated[str | None, typer.Option("--user", "-u", help="Only this user's core memories.")] = None,
+        tenant: TenantOpt = None,
+        all_tenants: Annotated[bool, typer.Option("--all-tenants", help="Every tenant (operator).")] = False,
+    ) -> None:
+        """Quick check: every core memory reachable, working-memory headroom > 20 %, indexes online. Prints a
+        report; exits 1 when anything is unhealthy."""
+        def work(c: Container) -> list[CheckReport]:
+            if all_tenants:
+                tenants = c.maintenance.tenants() or [c.settings.api.default_tenant]
+                return [c.maintenance.check(t) for t in tenants]
+            return [c.maintenance.check(tenant or c.settings.api.default_tenant, user)]
+
+        reports = run(work)
+        for r in reports:
+            for line in check_lines(r):
+                typer.echo(line)
+        if not all(r.healthy for r in reports):
+            raise typer.Exit(1)
+
+    @app.command("feedback")
+    def feedback(
+        user: UserOpt,
+        memory_id: Annotated[str, typer.Argument()],
+        signal: Annotated[str, typer.Argument(help="LIKE, DISLIKE (+/-0.5), DWELL, SKIP (+/-0.2)")],
+        tenant: TenantOpt = None,
+    ) -> None:
+        """Give feedback on a memory; prints it afterwards."""
+        m = run(lambda c: c.feedback.feedback(tenant or c.settings.api.default_tenant, user, memory_id, signal))
+        typer.echo(json.dumps({**memory_json(m), "active": m.weight.active, "passive": m.weight.passive},
+                              ensure_ascii=False))
+
+    @app.command("conflicts")
+    def conflicts(
+        user: UserOpt,
+        all_: Annotated[bool, typer.Option("--all", help="Resolved ones too (default: the open review queue).")]
+        = False,
+        first: int = 20,
+        tenant: TenantOpt = None,
+    ) -> None:
+        """A user's conflicts, one JSON object a line."""
+        found = run(lambda c: c.conflicts.conflicts(tenant or c.settings.api.default_tenant, user,
+                                                    status=None if all_ else "OPEN", first=first))
+        for x in found:
+            typer.echo(json.dumps(conflict_json(x), ensure_ascii=False))
+
+    @app.command("resolve")
+    def resolve(
+        user: UserOpt,
+        conflict_id: Annotated[str, typer.Argument()],
+        winner: Annotated[str, typer.Argument(help="The id of the memory that wins.")],
+        tenant: TenantOpt = None,
+    ) -> None:
+        """Settle a conflict held for review."""
+        x = run(lambda c: c.conflicts.resolve(tenant or c.settings.api.default_tenant, user, conflict_id, winner))
+        typer.echo(json.dumps(conflict_json(x), ensure_ascii=False))
+
+    @app.command("history")
+    def history(
+        user: UserOpt,
+        entity: Annotated[str | None, typer.Option(help="Memories about this entity (by name).")] = None,
+        memory: Annotated[str | None, typer.Option(help="This memory and its supersession chain.")] = None,
+        first: int = 50,
+        tenant: TenantOpt = None,
+    ) -> None:
+        """Superseded memories included, oldest first, with their validity."""
+        entries = run(lambda c: c.conflicts.history(tenant or c.settings.api.default_tenant, user, entity=entity,
+                                                    memory_id=memory, first=first))
+        for h in entries:
+            m = h.memory
+            typer.echo(json.dumps({**memory_json(m), "valid_from": m.valid_from.isoformat(),
+                                   "valid_to": m.valid_to.isoformat() if m.valid_to else None,
+                                   "supersedes": h.supersedes, "superseded_by": h.superseded_by},
+                                  ensure_ascii=False))
+
+    @app.command("changesets")
+    def changesets(
+        user: Annotated[str | None, typer.Option("--user", "-u")] = None,
+        first: int = 20,
+        tenant: TenantOpt = None,
+    ) -> None:
+        """The tenant's maintenance changesets, newest first."""
+        with container() as c, clear_errors():
+            found = c.maintenance.changesets(tenant or c.settings.api.default_tenant, user_id=user, first=first)
+        for x in found:
+            typer.echo(changeset_summary(x))

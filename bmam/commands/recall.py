@@ -1,0 +1,98 @@
+"""CLI of recall (issue 4): `bmam recall`, `bmam related`, `bmam context`. Each prints JSON (one object a
+line for lists); errors print one line and exit non-zero (2 for bad input)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Annotated, Any
+
+import typer
+
+from bmam.cli_support import TenantOpt, UserOpt, memory_json, run
+from bmam.container import Container
+from bmam.usecases.recall import RecalledMemory, RecallRequest
+from graph.model import MemoryType, Tier
+
+
+def _recalled(m: RecalledMemory) -> dict[str, Any]:
+    s = m.scores
+    return {
+        **memory_json(m.memory),
+        "scores": {"vector": round(s.vector, 4), "fulltext": round(s.fulltext, 4), "graph": round(s.graph, 4),
+                   "freshness": round(s.freshness, 4), "weight": round(s.weight, 4),
+                   "relevance": round(s.relevance, 4), "damping": round(s.damping, 4), "final": round(s.final, 4)},
+        "why": m.why,
+    }
+
+
+def _echo(obj: Any) -> None:
+    typer.echo(json.dumps(obj, ensure_ascii=False))
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("recall")
+    def recall_command(
+        user: UserOpt,
+        query: Annotated[str, typer.Argument(help="What the user just said.")],
+        k: Annotated[int | None, typer.Option("-k", help="At most this many memories (default 5).")] = None,
+        session: Annotated[str | None, typer.Option("--session", "-s",
+                                                    help="Session id: enables anti-repetition.")] = None,
+        type: Annotated[list[MemoryType] | None, typer.Option("--type", "-t")] = None,
+        tier: Annotated[list[Tier] | None, typer.Option("--tier")] = None,
+        min_score: Annotated[float, typer.Option("--min-score")] = 0.0,
+        include_history: Annotated[bool, typer.Option("--include-history",
+                                                      help="Superseded memories too.")] = False,
+        as_of: Annotated[datetime | None, typer.Option("--as-of", help="Memories valid at this time (ISO, "
+                                                                        "with zone).")] = None,
+        tenant: TenantOpt = None,
+    ) -> None:
+        """Recall the memories that matter for QUERY: {gated, reason, memories: [... scores, why]}."""
+
+        def work(c: Container) -> Any:
+            return c.recall.recall(tenant or c.settings.api.default_tenant, RecallRequest(
+                user_id=user, query=query, session_id=session, k=k, types=type, tiers=tier, min_score=min_score,
+                include_history=include_history, as_of=as_of))
+
+        result = run(work)
+        _echo({"gated": result.gated, "reason": result.reason, "best_similarity": result.best_similarity,
+               "memories": [_recalled(m) for m in result.memories]})
+
+    @app.command("related")
+    def related_command(
+        user: UserOpt,
+        memory_id: Annotated[str, typer.Argument(help="The memory to start from.")],
+        depth: Annotated[int, typer.Option("--depth", "-d", help="Hops, 1..5.")] = 2,
+        limit: Annotated[int, typer.Option("--limit", "-n")] = 20,
+        min_strength: Annotated[float, typer.Option("--min-strength")] = 0.05,
+        include_history: Annotated[bool, typer.Option("--include-history")] = False,
+        tenant: TenantOpt = None,
+    ) -> None:
+        """Memories related to MEMORY_ID over associations and shared entities, best path first (one JSON a line)."""
+        found = run(lambda c: c.recall.related(tenant or c.settings.api.default_tenant, user, memory_id, depth=depth,
+                                               limit=limit, min_strength=min_strength,
+                                               include_history=include_history))
+        for r in found:
+            _echo({"score": round(r.score, 6), **memory_json(r.memory),
+                   "path": [{"from": s.from_id, "to": s.to_id, "via": s.via.value, "strength": round(s.strength, 6),
+                             "entity": s.entity} for s in r.path]})
+
+    @app.command("context")
+    def context_command(
+        user: UserOpt,
+        session: Annotated[str, typer.Option("--session", "-s", help="The conversation session.")],
+        text: Annotated[str, typer.Argument(help="The user's new input.")],
+        budget: Annotated[int | None, typer.Option("--budget", "-b", help="Characters (default 2000).")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="The whole answer as JSON.")] = False,
+        tenant: TenantOpt = None,
+    ) -> None:
+        """The context prompt for an LLM: relevant memories and the recent turns of the session."""
+        prompt = run(lambda c: c.recall.context_prompt(tenant or c.settings.api.default_tenant, user, session, text,
+                                                       budget))
+        if not as_json:
+            typer.echo(prompt.text)
+            return
+        _echo({"text": prompt.text, "gated": prompt.gated, "reason": prompt.reason,
+               "memories": [_recalled(m) for m in prompt.memories],
+               "turns": [{"speaker": t.speaker, "text": t.text, "at": t.at.isoformat(), "turn": t.turn}
+                         for t in prompt.turns]})

@@ -1,0 +1,94 @@
+"""CLI against a running server, through the project's gql client (bmam/client.py): `bmam remote ...`
+with --server URL and --api-key KEY (or BMAM_SERVER / BMAM_API_KEY)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from bmam.cli_support import UserOpt, fail
+from bmam.client import BmamClient, BmamClientError, ClientConfig
+
+T = TypeVar("T")
+
+ServerOpt = Annotated[str, typer.Option("--server", envvar="BMAM_SERVER", help="The server, e.g. http://127.0.0.1:8000.")]
+KeyOpt = Annotated[str | None, typer.Option("--api-key", envvar="BMAM_API_KEY", help="An API key of your app.")]
+
+
+@contextmanager
+def _client(server: str, api_key: str | None) -> Iterator[BmamClient]:
+    c = BmamClient(ClientConfig(url=server, api_key=api_key))
+    try:
+        yield c
+    finally:
+        c.close()
+
+
+def _call(server: str, api_key: str | None, fn: Callable[[BmamClient], T]) -> T:
+    """Run one client call; a server error prints one line with its code and exits non-zero."""
+    try:
+        with _client(server, api_key) as c:
+            return fn(c)
+    except BmamClientError as exc:
+        fail(f"error [{exc.code}]: {exc.message}", 2 if exc.code in ("BAD_USER_INPUT", "LIMIT_EXCEEDED") else 1)
+        raise  # unreachable: fail() exits
+    except OSError as exc:
+        fail(f"cannot reach {server}: {exc}")
+        raise
+
+
+def _echo(obj: Any) -> None:
+    typer.echo(json.dumps(obj, ensure_ascii=False))
+
+
+def register(app: typer.Typer) -> None:
+    remote = typer.Typer(help="Talk to a running bmam server over GraphQL (the gql client).", no_args_is_help=True)
+    app.add_typer(remote, name="remote")
+
+    @remote.command("whoami")
+    def whoami(server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """The tenant your key belongs to."""
+        _echo(_call(server, api_key, lambda c: c.viewer()))
+
+    @remote.command("health")
+    def health(server: ServerOpt = "http://127.0.0.1:8000") -> None:
+        """GET /healthz; exit 1 unless ok."""
+        body = _call(server, None, lambda c: c.health())
+        _echo(body)
+        if body.get("status") != "ok":
+            raise typer.Exit(1)
+
+    @remote.command("memories")
+    def memories(user: UserOpt, first: int = 20, server: ServerOpt = "http://127.0.0.1:8000",
+                 api_key: KeyOpt = None) -> None:
+        """A user's memories, newest first, one JSON object a line."""
+        page = _call(server, api_key, lambda c: c.memories(user, first=first))
+        for edge in page["edges"]:
+            _echo(edge["node"])
+
+    @remote.command("search")
+    def search(user: UserOpt, query: Annotated[str, typer.Argument()], k: int = 5,
+               server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Vector search over a user's memories."""
+        for hit in _call(server, api_key, lambda c: c.search(user, query, k=k)):
+            _echo({"score": hit["score"], **hit["memory"]})
+
+    @remote.command("forget-user")
+    def forget_user(user: UserOpt, yes: Annotated[bool, typer.Option("--yes", help="Confirm.")] = False,
+                    server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Erase everything of one user of your app; prints the receipt."""
+        if not yes:
+            fail("forget-user erases everything of this user; pass --yes to confirm", 2)
+        _echo(_call(server, api_key, lambda c: c.forget_user(user, confirm=True)))
+
+    @remote.command("events")
+    def events(user: UserOpt, server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Follow a user's memory events (websocket subscription) until interrupted."""
+        def follow(c: BmamClient) -> None:
+            for event in c.memory_events(user):
+                _echo(event)
+        _call(server, api_key, follow)

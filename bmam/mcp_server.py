@@ -1,0 +1,281 @@
+"""The MCP face: bmam's memory as Model Context Protocol tools and resources, for agent frameworks.
+
+Tools remember, recall, related, context_prompt and forget, and the resource
+`bmam://users/{user_id}/core` (a user's core memories), served over stdio or streamable HTTP with the
+`mcp` SDK. Every call goes through the same container use-cases as the GraphQL face (nothing here
+touches the store) and is scoped by an API key exactly like the API: the key names the tenant.
+- stdio: the key comes from --api-key or BMAM_API_KEY, fixed for the process, checked on every call
+  (a revoked key stops working within the key cache time).
+- HTTP: each request carries its key in X-API-Key or Authorization: Bearer; no or a bad key is a 401
+  before anything MCP happens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import Any, Literal, TypeVar
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from starlette.applications import Starlette
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from bmam.container import Container
+from bmam.usecases.memories import RememberRequest
+from bmam.usecases.recall import RecallRequest
+from graph.errors import BmamError, StoreUnavailable, Unauthenticated
+from graph.model import Memory, MemoryType, Tier
+
+log = logging.getLogger("bmam.mcp")
+T = TypeVar("T")
+
+SERVER_NAME = "bmam"
+INSTRUCTIONS = (
+    "bmam is the user's long-term memory. Call `recall` with what the user just said before answering; "
+    "it returns only memories that relate (an empty answer means nothing relates, so do not bring old "
+    "topics up). Call `remember` for facts, preferences and experiences specific to the user. "
+    "`context_prompt` gives recent turns plus relevant memories as ready text. Every tool takes the "
+    "user_id of the person inside your app."
+)
+UNAUTHENTICATED_MESSAGE = "a valid bmam API key is required (X-API-Key or Authorization: Bearer; stdio: BMAM_API_KEY)"
+MemoryTypeName = Literal["FACTUAL", "PROCEDURAL", "EPISODIC", "SEMANTIC", "EMOTIONAL"]
+TierName = Literal["TEMP", "MID", "CORE"]
+
+
+def presented_key(headers: Any) -> str | None:
+    """The API key of an HTTP request: X-API-Key, else Authorization: Bearer."""
+    key = headers.get("x-api-key")
+    if key and key.strip():
+        return str(key).strip()
+    scheme, _, token = str(headers.get("authorization") or "").strip().partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    return None
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def memory_dict(m: Memory) -> dict[str, Any]:
+    """A memory as plain JSON for a model: text, type, tier, weight and its parts, usage, provenance."""
+    return {
+        "id": m.id,
+        "text": m.text,
+        "type": m.type.value,
+        "tier": m.tier.name,
+        "locked": m.locked,
+        "weight": {"final": m.weight.final, "passive": m.weight.passive, "active": m.weight.active,
+                   "preset": m.weight.preset},
+        "created_at": _iso(m.created_at),
+        "last_recalled_at": _iso(m.last_recalled_at),
+        "recall_count": m.recall_count,
+        "mention_count": m.mention_count,
+        "source": {"session_id": m.provenance.session_id, "turn": m.provenance.turn,
+                   "device_id": m.provenance.device_id, "episode_id": m.provenance.episode_id},
+        "valid_to": _iso(m.valid_to),
+    }
+
+
+def plain(value: Any) -> Any:
+    """A use-case result (dataclasses, enums, datetimes, memories) as JSON-ready data."""
+    if isinstance(value, Memory):
+        return memory_dict(value)
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if hasattr(value, "value") and isinstance(getattr(value, "value", None), str | int | float):
+        return value.value
+    if hasattr(value, "__dataclass_fields__"):
+        return {name: plain(getattr(value, name)) for name in value.__dataclass_fields__}
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [plain(v) for v in value]
+    return value
+
+
+class Keyring:
+    """Turns the caller's key into its tenant through the API's key use-case (container.keys)."""
+
+    def __init__(self, container: Container, fixed_key: str | None) -> None:
+        self._container = container
+        self._fixed_key = fixed_key
+
+    def key_of(self, ctx: Context | None) -> str | None:
+        if self._fixed_key is not None:
+            return self._fixed_key
+        request = None
+        if ctx is not None:
+            try:
+                request = ctx.request_context.request
+            except ValueError:
+                request = None
+        headers = getattr(request, "headers", None)
+        return presented_key(headers) if headers is not None else None
+
+    async def tenant(self, ctx: Context | None) -> str:
+        key = self.key_of(ctx)
+        if not key:
+            raise Unauthenticated(UNAUTHENTICATED_MESSAGE)
+        principal = await asyncio.to_thread(self._container.keys.authenticate, key)
+        return principal.tenant
+
+
+async def _call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """A blocking use-case (Neo4j driver, embedding model) off the event loop."""
+    return await asyncio.to_thread(functools.partial(fn, *args, **kwargs))
+
+
+def _tool_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+    """Domain errors become a tool error the model can read: '[CODE] message'."""
+
+    @functools.wraps(fn)
+    async def wrapper(*args: Any, **kwargs: Any) -> T:
+        try:
+            return await fn(*args, **kwargs)
+        except BmamError as exc:
+            raise ToolError(f"[{exc.code}] {exc.message}") from exc
+
+    return wrapper
+
+
+def build_server(container: Container, *, api_key: str | None = None) -> MCPServer:
+    """The MCP server. With api_key (stdio) every call runs as that key's tenant; without it (HTTP)
+    each request's own key decides."""
+    keys = Keyring(container, api_key)
+    mcp = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, version="0.1.0", log_level="WARNING")
+
+    @mcp.tool(description="Store a memory for a user: text (Chinese or English), its type, the tier it starts in "
+              "(temp by default; core is locked) and where it came from. Returns the stored memory.")
+    @_tool_errors
+    async def remember(user_id: str, text: str, type: MemoryTypeName = "FACTUAL", tier: TierName = "TEMP",
+                       session_id: str | None = None, ctx: Context | None = None) -> dict[str, Any]:
+        tenant = await keys.tenant(ctx)
+        request = RememberRequest(user_id=user_id, text=text, type=MemoryType[type], tier=Tier[tier],
+                                  session_id=session_id)
+        return memory_dict(await _call(container.memories.remember, tenant, request))
+
+    @mcp.tool(description="Recall what the user's memory holds about the input: the few memories that relate, "
+              "best first, each with its score. `gated` is true when nothing relates: then memories is empty "
+              "on purpose. Pass session_id so memories surfaced in the last turns are damped.")
+    @_tool_errors
+    async def recall(user_id: str, query: str, k: int = 5, session_id: str | None = None,
+                     ctx: Context | None = None) -> dict[str, Any]:
+        tenant = await keys.tenant(ctx)
+        return await _recall(container, tenant, user_id, query, k=k, session_id=session_id)
+
+    @mcp.tool(description="Memories related to one memory, following association and entity edges up to "
+              "`depth` hops (1..5, default 2), each with the strength of its best path.")
+    @_tool_errors
+    async def related(user_id: str, memory_id: str, depth: int = 2, limit: int = 20,
+                      ctx: Context | None = None) -> dict[str, Any]:
+        tenant = await keys.tenant(ctx)
+        return await _related(container, tenant, user_id, memory_id, depth=depth, limit=limit)
+
+    @mcp.tool(description="Text ready for an LLM prompt: the session's recent turns plus the relevant (gated) "
+              "memories, each marked with its type and age, within a character budget.")
+    @_tool_errors
+    async def context_prompt(user_id: str, session_id: str, input: str, budget: int = 2000,
+                             ctx: Context | None = None) -> dict[str, Any]:
+        tenant = await keys.tenant(ctx)
+        return await _context_prompt(container, tenant, user_id, session_id, input, budget=budget)
+
+    @mcp.tool(description="Forget one memory of a user. A locked core memory needs confirm=true.")
+    @_tool_errors
+    async def forget(user_id: str, memory_id: str, confirm: bool = False,
+                     ctx: Context | None = None) -> dict[str, Any]:
+        tenant = await keys.tenant(ctx)
+        forgotten = await _call(container.memories.forget, tenant, user_id, memory_id, confirm=confirm)
+        return {"id": forgotten, "forgotten": True}
+
+    @mcp.resource("bmam://users/{user_id}/core", name="core-memories", mime_type="application/json",
+                  description="A user's core memories (locked, never evicted by the system), as JSON.")
+    async def core_memories(user_id: str, ctx: Context | None = None) -> str:
+        try:
+            tenant = await keys.tenant(ctx)
+            page = await _call(container.memories.page, tenant, user_id, tiers=[Tier.CORE], first=100)
+        except BmamError as exc:
+            raise ResourceError(f"[{exc.code}] {exc.message}") from exc
+        return json.dumps({"user_id": user_id, "memories": [memory_dict(m) for m in page.items]},
+                          ensure_ascii=False)
+
+    return mcp
+
+
+# ----- the read use-cases (container.recall, the same ones the GraphQL recall fields call) -------------
+
+
+async def _recall(container: Container, tenant: str, user_id: str, query: str, *, k: int,
+                  session_id: str | None) -> dict[str, Any]:
+    request = RecallRequest(user_id=user_id, query=query, k=k, session_id=session_id)
+    result = await _call(container.recall.recall, tenant, request)
+    return {
+        "gated": result.gated,
+        "reason": result.reason,
+        "memories": [{"memory": memory_dict(r.memory), "scores": plain(r.scores), "why": r.why}
+                     for r in result.memories],
+    }
+
+
+async def _related(container: Container, tenant: str, user_id: str, memory_id: str, *, depth: int,
+                   limit: int) -> dict[str, Any]:
+    found = await _call(container.recall.related, tenant, user_id, memory_id, depth=depth, limit=limit)
+    return {
+        "memory_id": memory_id,
+        "depth": depth,
+        "related": [{"memory": memory_dict(r.memory), "score": r.score, "path": plain(r.path)} for r in found],
+    }
+
+
+async def _context_prompt(container: Container, tenant: str, user_id: str, session_id: str, text: str, *,
+                          budget: int) -> dict[str, Any]:
+    prompt = await _call(container.recall.context_prompt, tenant, user_id, session_id, text, budget=budget)
+    return {
+        "prompt": prompt.text,
+        "gated": prompt.gated,
+        "reason": prompt.reason,
+        "memory_ids": [r.memory.id for r in prompt.memories],
+        "turns": len(prompt.turns),
+    }
+
+
+# ----- HTTP ---------------------------------------------------------------------------------------
+
+
+class RequireKey(BaseHTTPMiddleware):
+    """No or a bad key: 401 before the MCP layer sees the request (like the GraphQL API)."""
+
+    def __init__(self, app: Any, container: Container) -> None:
+        super().__init__(app)
+        self._container = container
+
+    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+        key = presented_key(request.headers)
+        try:
+            if not key:
+                raise Unauthenticated(UNAUTHENTICATED_MESSAGE)
+            await asyncio.to_thread(self._container.keys.authenticate, key)
+        except Unauthenticated:
+            return JSONResponse({"error": "UNAUTHENTICATED", "message": UNAUTHENTICATED_MESSAGE}, status_code=401,
+                                headers={"WWW-Authenticate": 'Bearer realm="bmam"'})
+        except StoreUnavailable as exc:
+            return JSONResponse({"error": "UNAVAILABLE", "message": exc.message}, status_code=503,
+                                headers={"Retry-After": "5"})
+        return await call_next(request)
+
+
+def http_app(container: Container, *, path: str = "/mcp", host: str = "127.0.0.1") -> Starlette:
+    """The streamable-HTTP ASGI app (MCP at `path`), each request scoped by its own API key."""
+    server = build_server(container)
+    app = server.streamable_http_app(streamable_http_path=path, host=host, stateless_http=True,
+                                     json_response=True)
+    app.add_middleware(RequireKey, container=container)
+    return app

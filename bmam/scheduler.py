@@ -1,0 +1,110 @@
+"""The optional maintenance schedule of the server (seed "BMAM" 5.2): a daily quick check (with a decay),
+a weekly rebalance and a monthly full run, over every tenant. Off unless configured
+(BMAM_MAINTENANCE__SCHEDULE=true).
+
+A background thread wakes every `tick_s` seconds (real time) and asks the injected clock whether a job is
+due; `tick()` does one such round and is what tests drive with a FakeClock. The lead wires it into the
+app's lifespan: `scheduler.start()` after start-up, `scheduler.stop()` at shutdown.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from bmam.clock import Clock
+from graph.changesets import MaintenanceKind
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    check_every: timedelta = timedelta(days=1)
+    rebalance_every: timedelta = timedelta(days=7)
+    full_every: timedelta = timedelta(days=30)
+    tick_s: float = 60.0
+    run_at_start: bool = False  # False: the first run of each job is one period after start
+
+    def periods(self) -> dict[MaintenanceKind, timedelta]:
+        # Daily: the quick check and a decay (so weights read between runs are at most a day stale).
+        return {
+            MaintenanceKind.CHECK: self.check_every,
+            MaintenanceKind.DECAY: self.check_every,
+            MaintenanceKind.REBALANCE: self.rebalance_every,
+            MaintenanceKind.FULL: self.full_every,
+        }
+
+
+def due(last: datetime | None, now: datetime, period: timedelta) -> bool:
+    return last is None or now - last >= period
+
+
+@dataclass
+class MaintenanceScheduler:
+    """Runs `job(kind)` whenever a kind is due. `job` is the container's maintenance over every tenant."""
+
+    job: Callable[[MaintenanceKind], object]
+    clock: Clock
+    schedule: Schedule = field(default_factory=Schedule)
+    last_run: dict[MaintenanceKind, datetime] = field(default_factory=dict)
+    runs: list[tuple[MaintenanceKind, datetime]] = field(default_factory=list)
+    _thread: threading.Thread | None = None
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def start(self) -> None:
+        """Start the background thread (idempotent)."""
+        with self._lock:
+            if self._thread is not None and self._thread.is_alive():
+                return
+            if not self.schedule.run_at_start:
+                now = self.clock.now()
+                for kind in self.schedule.periods():
+                    self.last_run.setdefault(kind, now)
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._loop, name="bmam-maintenance", daemon=True)
+            self._thread.start()
+        log.info("maintenance schedule started: %s", self.schedule)
+
+    def stop(self, timeout_s: float = 30.0) -> None:
+        """Stop the thread; a job in progress finishes its current user first (the thread is joined)."""
+        with self._lock:
+            thread = self._thread
+            self._thread = None
+        self._stop.set()
+        if thread is not None:
+            thread.join(timeout=timeout_s)
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def tick(self, *, from_loop: bool = False) -> list[MaintenanceKind]:
+        """Run every job that is due now (the longest first: a full run also decays, and so on). From the
+        background loop, a stop() between two jobs ends the round."""
+        now = self.clock.now()
+        ran: list[MaintenanceKind] = []
+        order = [MaintenanceKind.FULL, MaintenanceKind.REBALANCE, MaintenanceKind.DECAY, MaintenanceKind.CHECK]
+        periods = self.schedule.periods()
+        for kind in order:
+            if from_loop and self._stop.is_set():
+                break
+            if not due(self.last_run.get(kind), now, periods[kind]):
+                continue
+            try:
+                self.job(kind)
+            except Exception:
+                log.exception("scheduled maintenance %s failed; it is retried at the next tick", kind.value)
+                continue
+            self.last_run[kind] = now
+            self.runs.append((kind, now))
+            ran.append(kind)
+        return ran
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.schedule.tick_s):
+            self.tick(from_loop=True)

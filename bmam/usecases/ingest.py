@@ -1,0 +1,671 @@
+"""Ingest: conversation turns become episodes, and the user's salient turns typed, tiered memories with
+their triples (DESIGN.md "The memory model", "Tiers", "Classifier", "Identity").
+
+For each user, turns are processed in batches (settings.ingest.batch_turns):
+1. outside any transaction: every user turn of the batch is embedded in one call; salience (filter 1),
+   the three-level classifier and the triple extractor run on it (pure, no store);
+2. one write transaction holding the user's lock: which turns exist already (an idempotent repeat
+   changes nothing), which memories each turn repeats (cosine >= duplicate_similarity or the same
+   normalised text: mention_count + 1 instead of a new memory) and which temp memories it picks up
+   (cosine >= engagement_similarity or one of their entities named: temp -> mid); then the episodes,
+   memories, triples, DERIVED_FROM edges, mentions and promotions are written with UNWIND statements
+   and the capacities restored. Nothing of a batch is ever half-written;
+3. after the commit: events are published, the stored-memory hooks run, working memory records the turns.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+import numpy as np
+
+from bmam import validate
+from bmam.clock import Clock
+from bmam.events import EventBus, EventKind, MemoryEvent
+from bmam.settings import Settings
+from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook
+from bmam.usecases.memories import EXACT_SCAN_MAX_MEMORIES
+from bmam.usecases.tiers import TierUseCases, change_event
+from graph.episodes import EpisodeRepository, EpisodeRow, SimilarMemory, episode_id, memory_id_for
+from graph.errors import BadInput, BmamError, LimitExceeded
+from graph.memories import MemoryRepository
+from graph.model import (
+    ClassifierLevel,
+    Memory,
+    MemoryType,
+    NewMemory,
+    PresetKind,
+    Provenance,
+    Scope,
+    Tier,
+    Triple,
+)
+from graph.store import GraphStore, Tx
+from graph.tiers import MemoryUpdate, TierRepository
+from graph.triples import TripleRepository, TripleSpec
+from ingest.classify import Classification, TypeClassifier
+from ingest.embedding import Embedder
+from ingest.extract import USER, ExtractedTriple, TripleExtractor, normalize_term
+from ingest.salience import Salience, assess
+from ingest.tier_policy import TierChange, core_has_room, on_mention, on_new_memory, on_topic
+from ingest.turns import (
+    SPEAKERS,
+    Speaker,
+    TurnInput,
+    as_utc,
+    normalized_text,
+    parse_speaker,
+    positions,
+)
+from ingest.working_memory import Turn, WorkingMemory
+
+log = logging.getLogger(__name__)
+
+
+# ----- results ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TurnError:
+    """Why a turn (or part of it) was refused: BAD_USER_INPUT (the turn is not stored), CONFLICT (its
+    index is taken by another text, or a core promotion was refused while the turn was stored)."""
+
+    code: str
+    message: str
+    field: str | None = None
+
+
+@dataclass
+class TurnResult:
+    """What became of one turn of a request (index = its position in the request or file)."""
+
+    index: int
+    stored: bool = False  # an episode exists for it now (new or an idempotent repeat)
+    duplicate: bool = False  # the episode existed already: nothing changed
+    episode_id: str | None = None
+    user_id: str | None = None
+    session_id: str | None = None
+    turn: int | None = None
+    speaker: str | None = None
+    remembered: bool = False  # filter 1 kept it (a new memory, or a mention of an existing one)
+    reason: str | None = None  # filter 1's reason (preference, question, chitchat, assistant_turn, ...)
+    memories: list[Memory] = field(default_factory=list)  # created by this turn
+    mentioned: list[Memory] = field(default_factory=list)  # existing memories it repeated
+    triples: list[Triple] = field(default_factory=list)
+    changes: list[TierChange] = field(default_factory=list)  # promotions this turn caused
+    errors: list[TurnError] = field(default_factory=list)
+
+
+@dataclass
+class IngestReport:
+    """The results of a request, in request order, and the capacity moves its writes caused."""
+
+    turns: list[TurnResult]
+    changes: list[TierChange] = field(default_factory=list)
+
+    @property
+    def stored(self) -> int:
+        return sum(1 for t in self.turns if t.stored and not t.duplicate)
+
+    @property
+    def duplicates(self) -> int:
+        return sum(1 for t in self.turns if t.duplicate)
+
+    @property
+    def failed(self) -> int:
+        return sum(1 for t in self.turns if not t.stored)
+
+
+# ----- helpers ------------------------------------------------------------------------------
+
+
+class CachingExtractor:
+    """Salience, the rule classifier and the pipeline all read a turn's triples: extract each text once."""
+
+    def __init__(self, inner: TripleExtractor, size: int = 4096) -> None:
+        self._inner = inner
+        self._size = size
+        self._cache: OrderedDict[str, tuple[ExtractedTriple, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def extract(self, text: str) -> list[ExtractedTriple]:
+        with self._lock:
+            found = self._cache.get(text)
+            if found is not None:
+                self._cache.move_to_end(text)
+                return list(found)
+        result = tuple(self._inner.extract(text))
+        with self._lock:
+            self._cache[text] = result
+            while len(self._cache) > self._size:
+                self._cache.popitem(last=False)
+        return list(result)
+
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+class NameIndex:
+    """Which memories a text names an entity of: Chinese names of 2+ characters found as substrings,
+    others of 3+ characters as whole words (so "tea" is not found in "steak"). The user is no topic."""
+
+    def __init__(self, names_by_memory: dict[str, list[str]]) -> None:
+        self._han: dict[str, list[str]] = {}
+        self._latin: dict[str, list[str]] = {}
+        for mid, names in names_by_memory.items():
+            for name in names:
+                n = " ".join(name.casefold().split())
+                if n == USER:
+                    continue
+                if _HAN.search(n):
+                    if len(n) >= 2:
+                        self._han.setdefault(n, []).append(mid)
+                elif len(n) >= 3:
+                    self._latin.setdefault(n, []).append(mid)
+        alternatives = "|".join(re.escape(n) for n in sorted(self._latin, key=len, reverse=True))
+        self._latin_re = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)") if self._latin else None
+
+    def find(self, text: str) -> list[str]:
+        folded = " ".join(text.casefold().split())
+        found: list[str] = []
+        for name, mids in self._han.items():
+            if name in folded:
+                found += mids
+        if self._latin_re is not None:
+            for m in self._latin_re.finditer(folded):
+                found += self._latin[m.group(0)]
+        return list(dict.fromkeys(found))
+
+
+def repeats(turn_keys: set[tuple[str, str, str, int]], memory_triples: Sequence[tuple[str, str, str, int]]) -> bool:
+    """Whether a turn can be a repeat of a memory as far as triples tell: everything the turn asserts
+    the memory asserts too (same subject, predicate, object and polarity)."""
+    if not turn_keys:
+        return True
+    have = {(normalize_term(s), p, normalize_term(o), pol) for s, p, o, pol in memory_triples}
+    return turn_keys <= have
+
+
+def names_in(text: str, names: Sequence[str]) -> bool:
+    """Whether the text names one of the entities (NameIndex rules)."""
+    return bool(NameIndex({"": list(names)}).find(text))
+
+
+@dataclass(frozen=True, slots=True)
+class _Valid:
+    index: int
+    scope: Scope
+    session_id: str
+    speaker: Speaker
+    text: str
+    at: datetime
+    at_given: bool
+    device_id: str | None
+    turn: int | None
+
+
+@dataclass
+class _Analysis:
+    embedding: np.ndarray
+    salience: Salience
+    classification: Classification | None = None
+    triples: list[ExtractedTriple] | None = None
+
+
+@dataclass
+class _State:
+    """A memory's tier state as the batch sees it (read from the store, or created in the batch)."""
+
+    tier: Tier
+    mention_count: int
+    locked: bool = False
+    embedding: np.ndarray | None = None  # memories created in this batch
+    key: str | None = None
+    names: list[str] = field(default_factory=list)
+    keys: set[tuple[str, str, str, int]] = field(default_factory=set)  # its triples, normalised
+
+
+@dataclass
+class _Plan:
+    results: dict[int, TurnResult]
+    changes: list[TierChange]
+    events: list[MemoryEvent]
+    hooks: list[StoredMemoryContext]
+    recorded: dict[str, list[Turn]]
+
+
+# ----- the use-cases -------------------------------------------------------------------------
+
+
+class IngestUseCases:
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        clock: Clock,
+        embedder: Embedder,
+        classifier: TypeClassifier,
+        extractor: TripleExtractor,
+        store: GraphStore,
+        episodes: EpisodeRepository,
+        memories: MemoryRepository,
+        triples: TripleRepository,
+        tiers: TierRepository,
+        tier_cases: TierUseCases,
+        working_memory: WorkingMemory,
+        hooks: list[StoredMemoryHook],
+        events: EventBus,
+    ) -> None:
+        self._settings = settings
+        self._clock = clock
+        self._embedder = embedder
+        self._classifier = classifier
+        self._extractor = extractor
+        self._store = store
+        self._episodes = episodes
+        self._memories = memories
+        self._triples = triples
+        self._tiers = tiers
+        self._tier_cases = tier_cases
+        self._wm = working_memory
+        self._hooks = hooks  # the container's list: features append to it after construction
+        self._events = events
+
+    # ----- entry points ---------------------------------------------------------------------
+
+    def ingest_turn(self, tenant: str, turn: TurnInput) -> TurnResult:
+        """One turn (ingestTurn). Invalid input raises. Without a turn index it is appended after the
+        session's last turn, unless that last turn has the same speaker and text (and time, when given):
+        then it is a retry of it and changes nothing."""
+        valid = self._validate(0, tenant, turn, now=self._clock.now())
+        report = self._run([valid], append=True)
+        result = report.turns[0]
+        result.changes = result.changes + report.changes
+        return result
+
+    def ingest_conversation(self, tenant: str, turns: Sequence[TurnInput],
+                            on_progress: Callable[[int], None] | None = None) -> IngestReport:
+        """Many turns (ingestConversation, a JSONL file). A turn without index gets its position among
+        the request's turns of the same user and session; invalid turns are reported one by one and
+        the valid ones kept."""
+        limit = self._settings.ingest.max_turns_per_request
+        if len(turns) > limit:
+            raise LimitExceeded(f"{len(turns)} turns in one request; the limit is {limit}", field="turns")
+        indexes = positions([(t.user_id, t.session_id) for t in turns], [t.turn for t in turns])
+        return self.ingest_indexed(tenant, [replace(t, turn=i) for t, i in zip(turns, indexes, strict=True)],
+                                   on_progress=on_progress)
+
+    def ingest_indexed(self, tenant: str, turns: Sequence[TurnInput],
+                       on_progress: Callable[[int], None] | None = None) -> IngestReport:
+        """Turns whose indexes are already decided (the CLI places a file's lines itself)."""
+        now = self._clock.now()
+        results: dict[int, TurnResult] = {}
+        valid: list[_Valid] = []
+        seen: dict[tuple[Scope, str, int], int] = {}
+        for i, t in enumerate(turns):
+            try:
+                v = self._validate(i, tenant, t, now=now)
+            except BmamError as exc:
+                results[i] = TurnResult(index=i, user_id=t.user_id, session_id=t.session_id, turn=t.turn,
+                                        errors=[TurnError("BAD_USER_INPUT", exc.message, exc.field)])
+                if on_progress:
+                    on_progress(1)
+                continue
+            key = (v.scope, v.session_id, v.turn if v.turn is not None else -1)
+            if key in seen:
+                results[i] = TurnResult(index=i, user_id=t.user_id, session_id=v.session_id, turn=v.turn, errors=[
+                    TurnError("BAD_USER_INPUT", f"turn {v.turn} of session {v.session_id!r} is given twice in this "
+                              f"request (first at position {seen[key]})", "turn")])
+                if on_progress:
+                    on_progress(1)
+                continue
+            seen[key] = i
+            valid.append(v)
+        report = self._run(valid, append=False, on_progress=on_progress)
+        for r in report.turns:
+            results[r.index] = r
+        return IngestReport(turns=[results[i] for i in range(len(turns))], changes=report.changes)
+
+    # ----- validation -----------------------------------------------------------------------
+
+    def _validate(self, index: int, tenant: str, t: TurnInput, *, now: datetime) -> _Valid:
+        user = validate.identifier(t.user_id, field="userId")
+        session = validate.identifier(t.session_id, field="sessionId")
+        speaker = parse_speaker(t.speaker)
+        if speaker is None:
+            raise BadInput(f"speaker {t.speaker!r} is not one of {SPEAKERS}", field="speaker")
+        text = validate.text(t.text, field="text", max_bytes=self._settings.limits.max_text_bytes)
+        device = validate.identifier(t.device_id, field="deviceId") if t.device_id else None
+        if t.turn is not None and not 0 <= t.turn < 2**31:
+            raise BadInput("turn must be between 0 and 2^31 - 1", field="turn")
+        return _Valid(index=index, scope=Scope(tenant, user), session_id=session, speaker=speaker, text=text,
+                      at=as_utc(t.at) if t.at else now, at_given=t.at is not None, device_id=device, turn=t.turn)
+
+    # ----- the pipeline ---------------------------------------------------------------------
+
+    def _run(self, turns: Sequence[_Valid], *, append: bool,
+             on_progress: Callable[[int], None] | None = None) -> IngestReport:
+        by_user: dict[Scope, list[_Valid]] = {}
+        for v in turns:
+            by_user.setdefault(v.scope, []).append(v)
+        size = self._settings.ingest.batch_turns
+        batches = [(scope, items[start:start + size]) for scope, items in by_user.items()
+                   for start in range(0, len(items), size)]
+        results: list[TurnResult] = []
+        changes: list[TierChange] = []
+        if len(batches) <= 1:
+            for scope, batch in batches:
+                plan = self._batch(scope, batch, self._analyse(batch), append=append)
+                results += plan.results.values()
+                changes += plan.changes
+                if on_progress:
+                    on_progress(len(batch))
+            return IngestReport(turns=results, changes=changes)
+        # Pipelined: the next batch is embedded and analysed (numpy releases the GIL) while this one is
+        # written to Neo4j and its hooks run, so the embedder rarely waits for the store.
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bmam-ingest-analyse") as pool:
+            ahead: Future[dict[int, _Analysis]] = pool.submit(self._analyse, batches[0][1])
+            for k, (scope, batch) in enumerate(batches):
+                analysis = ahead.result()
+                if k + 1 < len(batches):
+                    ahead = pool.submit(self._analyse, batches[k + 1][1])
+                plan = self._batch(scope, batch, analysis, append=append)
+                results += plan.results.values()
+                changes += plan.changes
+                if on_progress:
+                    on_progress(len(batch))
+        return IngestReport(turns=results, changes=changes)
+
+    def _analyse(self, batch: Sequence[_Valid]) -> dict[int, _Analysis]:
+        users = [v for v in batch if v.speaker is Speaker.USER]
+        vectors = self._embedder.embed_passages([v.text for v in users]) if users else np.zeros((0, 0))
+        out: dict[int, _Analysis] = {}
+        for v, vec in zip(users, vectors, strict=True):
+            sal = assess(v.text, speaker=v.speaker.value, extractor=self._extractor)
+            a = _Analysis(embedding=np.asarray(vec, dtype=np.float32), salience=sal)
+            if sal.remember:
+                self._classify(v, a)
+            out[v.index] = a
+        return out
+
+    def _triples_of(self, v: _Valid, a: _Analysis) -> list[ExtractedTriple]:
+        if a.triples is None:
+            a.triples = self._extractor.extract(v.text)
+        return a.triples
+
+    def _classify(self, v: _Valid, a: _Analysis) -> None:
+        if a.classification is None:
+            a.classification = self._classifier.classify(v.text, a.embedding)
+        if a.triples is None:
+            a.triples = self._extractor.extract(v.text)
+
+    def _batch(self, scope: Scope, batch: Sequence[_Valid], analysis: dict[int, _Analysis], *,
+               append: bool) -> _Plan:
+        plan = self._store.write_tx(lambda tx: self._write(tx, scope, batch, analysis, append=append))
+        for event in plan.events:
+            self._events.publish(event)
+        for context in plan.hooks:
+            for hook in list(self._hooks):
+                try:
+                    hook(context)
+                except Exception:  # a feature's hook must not undo a stored turn
+                    log.exception("stored-memory hook %r failed for memory %s", hook, context.memory.id)
+        for session, recorded in plan.recorded.items():
+            self._wm.record(scope, session, recorded)
+        return plan
+
+    def _write(self, tx: Tx, scope: Scope, batch: Sequence[_Valid], analysis: dict[int, _Analysis], *,
+               append: bool) -> _Plan:
+        """Runs inside the write transaction (possibly more than once, if the driver retries): it only
+        reads the store and builds a plan, then writes it; nothing outside is touched."""
+        s_ingest, s_tiers, s_weights = self._settings.ingest, self._tier_cases.rules, self._settings.weights
+        now = self._clock.now()
+        self._tiers.lock_user(tx, scope, now=now)
+
+        # -- where each turn goes ------------------------------------------------------------
+        turn_index: dict[int, int] = {}
+        if append:
+            tails = self._episodes.session_tails(tx, scope, sorted({v.session_id for v in batch if v.turn is None}))
+            next_turn = {s: t.turn + 1 for s, t in tails.items()}
+            for v in batch:
+                if v.turn is not None:
+                    turn_index[v.index] = v.turn
+                    continue
+                tail = tails.get(v.session_id)
+                if (tail is not None and tail.speaker == v.speaker.value and tail.text == v.text
+                        and (not v.at_given or tail.at == v.at)):
+                    turn_index[v.index] = tail.turn  # a retry of the last turn: found below as existing
+                else:
+                    turn_index[v.index] = next_turn.get(v.session_id, 0)
+                    next_turn[v.session_id] = turn_index[v.index] + 1
+        else:
+            turn_index = {v.index: int(v.turn or 0) for v in batch}
+        ids = {v.index: episode_id(scope, v.session_id, turn_index[v.index]) for v in batch}
+        existing = self._episodes.existing(tx, scope, list(ids.values()))
+
+        results: dict[int, TurnResult] = {}
+        fresh: list[_Valid] = []
+        for v in batch:
+            r = TurnResult(index=v.index, user_id=scope.user_id, session_id=v.session_id, turn=turn_index[v.index],
+                           speaker=v.speaker.value, episode_id=ids[v.index])
+            results[v.index] = r
+            found = existing.get(ids[v.index])
+            if found is None:
+                fresh.append(v)
+            elif found == (v.speaker.value, v.text):
+                r.stored = r.duplicate = True
+            else:
+                r.episode_id = None
+                r.errors.append(TurnError(
+                    "CONFLICT", f"turn {turn_index[v.index]} of session {v.session_id!r} is stored with another "
+                    "speaker or text; give new turns their own index", "turn"))
+
+        # -- what the new user turns repeat or pick up --------------------------------------------
+        user_fresh = [v for v in fresh if v.speaker is Speaker.USER]
+        exact = self._episodes.memory_count(tx, scope) <= EXACT_SCAN_MAX_MEMORIES
+        similar: dict[int, list[SimilarMemory]] = {}
+        for s in self._episodes.similar_memories(
+                tx, scope, [(v.index, v.text, analysis[v.index].embedding.tolist()) for v in user_fresh],
+                min_cosine=s_ingest.duplicate_similarity, exact=exact):
+            similar.setdefault(s.candidate, []).append(s)
+        topics: dict[int, list[str]] = {}
+        for i, mid, _ in self._episodes.temp_topics(
+                tx, scope, [(v.index, analysis[v.index].embedding.tolist()) for v in user_fresh],
+                min_cosine=s_ingest.engagement_similarity):
+            topics.setdefault(i, []).append(mid)
+        temp_names = NameIndex(self._episodes.temp_entities(tx, scope) if user_fresh else {})
+        core_count = self._tiers.counts(tx, scope)[Tier.CORE]
+
+        states: dict[str, _State] = {}
+        for rows in similar.values():
+            for s in rows:
+                states.setdefault(s.id, _State(tier=s.tier, mention_count=s.mention_count, locked=s.locked))
+        for mids in topics.values():
+            for mid in mids:
+                states.setdefault(mid, _State(tier=Tier.TEMP, mention_count=1))
+        updates: dict[str, MemoryUpdate] = {}
+        events: list[MemoryEvent] = []
+        promotions: list[TierChange] = []
+        new_memories: list[NewMemory] = []
+        new_times: list[datetime] = []
+        new_specs: dict[str, list[TripleSpec]] = {}
+        derived: list[tuple[str, str]] = []
+        created_by: dict[int, list[str]] = {}
+        mentioned_by: dict[int, list[str]] = {}
+        batch_new: list[str] = []  # memories created in this batch, in order
+
+        def update(mid: str, **kw: object) -> None:
+            u = updates.get(mid, MemoryUpdate(id=mid))
+            updates[mid] = replace(u, **kw)  # type: ignore[arg-type]
+
+        def move(mid: str, steps: Sequence[tuple[Tier, Tier, object]], r: TurnResult, at: datetime,
+                 active: float = 0.0) -> None:
+            nonlocal core_count
+            st = states[mid]
+            for src, dst, why in steps:
+                if st.tier is not src or st.locked:
+                    return
+                if dst is Tier.CORE:
+                    if not core_has_room(core_count, s_tiers.capacities):
+                        r.errors.append(TurnError(
+                            "CONFLICT", f"memory {mid} was not promoted to core: core is full "
+                            f"({s_tiers.capacities.core} memories); unlock or forget one first"))
+                        return
+                    core_count += 1
+                change = TierChange(mid, src, dst, why)  # type: ignore[arg-type]
+                st.tier = dst
+                st.locked = dst is Tier.CORE
+                prev = updates.get(mid)
+                update(mid, tier=dst, active_delta=(prev.active_delta if prev else 0.0) + active)
+                active = 0.0
+                r.changes.append(change)
+                promotions.append(change)
+                events.append(change_event(scope, change, at))
+
+        for v in fresh:
+            r = results[v.index]
+            r.stored = True
+            if v.speaker is not Speaker.USER:
+                r.reason = "assistant_turn" if v.speaker is Speaker.ASSISTANT else "system_turn"
+                continue
+            a = analysis[v.index]
+            key = normalized_text(v.text)
+            # the memory this turn repeats: the most similar live one, stored or created earlier in the batch
+            # (a turn whose triples the memory does not assert is no repeat: "my birthday is July 21"
+            # after "... July 20" scores 0.96 yet contradicts it)
+            turn_keys = {t.key() for t in self._triples_of(v, a)}
+            best: tuple[float, str] | None = None
+            for s in similar.get(v.index, []):
+                if (best is None or s.cosine > best[0]) and repeats(turn_keys, s.triples):
+                    best = (s.cosine, s.id)
+            for mid in batch_new:
+                st = states[mid]
+                assert st.embedding is not None
+                cos = float(np.dot(st.embedding, a.embedding))
+                if ((cos >= s_ingest.duplicate_similarity or st.key == key) and (best is None or cos > best[0])
+                        and turn_keys <= st.keys):
+                    best = (cos, mid)
+            match = best[1] if best else None
+            sal = a.salience
+            if not sal.remember and match is not None:
+                sal = a.salience = assess(v.text, speaker=v.speaker.value, repeated=True, extractor=self._extractor)
+            r.remembered, r.reason = sal.remember, sal.reason
+            eid = ids[v.index]
+            if sal.remember and match is not None:
+                st = states[match]
+                st.mention_count += 1
+                prev = updates.get(match)
+                update(match, mentions=(prev.mentions if prev else 0) + 1, mentioned_at=v.at)
+                derived.append((match, eid))
+                mentioned_by.setdefault(v.index, []).append(match)
+                steps = on_mention(st.tier, st.mention_count, emphasis=sal.emphasis, rules=s_tiers)
+                move(match, steps, r, v.at,
+                     active=s_tiers.implicit_feedback if steps and steps[0][0] is Tier.TEMP else 0.0)
+            elif sal.remember:
+                self._classify(v, a)
+                assert a.classification is not None and a.triples is not None
+                mid = memory_id_for(eid, scope, 0)
+                cls = a.classification
+                memory_type, level, confidence = cls.type, cls.level, cls.confidence
+                if memory_type is MemoryType.WORKING:  # filter 1 keeps it: a statement, not working memory
+                    memory_type, level, confidence = MemoryType.FACTUAL, ClassifierLevel.FALLBACK, 0.5
+                new_memories.append(NewMemory(
+                    id=mid, text=v.text, type=memory_type, embedding=a.embedding.tolist(), tier=Tier.TEMP,
+                    preset_kind=sal.preset_kind, preset=self._preset(sal.preset_kind), classified_by=level,
+                    confidence=float(confidence),
+                    provenance=Provenance(session_id=v.session_id, turn=turn_index[v.index], device_id=v.device_id,
+                                          episode_id=eid)))
+                new_times.append(v.at)
+                names = sorted({n for t in a.triples for n in (t.subject, t.object) if n != USER})
+                states[mid] = _State(tier=Tier.TEMP, mention_count=1, embedding=a.embedding, key=key, names=names,
+                                     keys=turn_keys)
+                new_specs[mid] = [TripleSpec(memory_id=mid, subject=t.subject, subject_kind=t.subject_kind,
+                                             predicate=t.predicate, object=t.object, object_kind=t.object_kind,
+                                             polarity=t.polarity, now=v.at) for t in a.triples]
+                derived.append((mid, eid))
+                created_by.setdefault(v.index, []).append(mid)
+                events.append(MemoryEvent(kind=EventKind.CREATED, tenant=scope.tenant, user_id=scope.user_id,
+                                          memory_id=mid, at=v.at, detail={"tier": Tier.TEMP.value,
+                                                                          "type": memory_type.value}))
+                move(mid, on_new_memory(emphasis=sal.emphasis), r, v.at)
+                batch_new.append(mid)
+            # implicit engagement: this turn picks up the topic of temp memories said before it
+            own = set(created_by.get(v.index, [])) | set(mentioned_by.get(v.index, []))
+            picked: list[str] = list(topics.get(v.index, []))
+            for mid in temp_names.find(v.text):
+                states.setdefault(mid, _State(tier=Tier.TEMP, mention_count=1))
+                picked.append(mid)
+            for mid in batch_new:
+                st = states[mid]
+                if mid in own or st.tier is not Tier.TEMP:
+                    continue
+                assert st.embedding is not None
+                if float(np.dot(st.embedding, a.embedding)) >= s_ingest.engagement_similarity or names_in(
+                        v.text, st.names):
+                    picked.append(mid)
+            for mid in dict.fromkeys(picked):
+                if mid in own or mid not in states:
+                    continue
+                step = on_topic(states[mid].tier)
+                if step is not None:
+                    move(mid, [step], r, v.at, active=s_tiers.implicit_feedback)
+
+        # -- write it all ------------------------------------------------------------------------
+        self._episodes.write(tx, scope, [
+            EpisodeRow(id=ids[v.index], session_id=v.session_id, turn=turn_index[v.index], speaker=v.speaker.value,
+                       text=v.text, at=v.at, device_id=v.device_id) for v in fresh])
+        w = s_weights
+        self._memories.remember_many_in(tx, scope, new_memories, now=new_times, passive=w.initial_passive,
+                                        active=w.initial_active)
+        stored_triples = self._triples.add_many_in(tx, scope, [s for specs in new_specs.values() for s in specs])
+        triples_of: dict[str, list[Triple]] = {}
+        for t in stored_triples:
+            triples_of.setdefault(t.memory_id, []).append(t)
+        self._episodes.derive(tx, scope, derived)
+        self._tiers.update(tx, scope, list(updates.values()))
+        capacity = self._tier_cases.enforce(tx, scope)
+        events += [change_event(scope, c, now) for c in capacity]
+
+        # -- answer with the final state -----------------------------------------------------------
+        wanted = [m for ms in (*created_by.values(), *mentioned_by.values()) for m in ms]
+        final = self._episodes.memories(tx, scope, wanted)
+        hooks: list[StoredMemoryContext] = []
+        embedding_of = {n.id: n.embedding for n in new_memories}
+        for v in fresh:
+            r = results[v.index]
+            for mid in created_by.get(v.index, []):
+                r.triples += triples_of.get(mid, [])
+                if mid in final:
+                    r.memories.append(final[mid])
+                    hooks.append(StoredMemoryContext(scope=scope, memory=final[mid], triples=triples_of.get(mid, []),
+                                                     embedding=embedding_of[mid], episode_id=ids[v.index]))
+            r.mentioned += [final[m] for m in mentioned_by.get(v.index, []) if m in final]
+        recorded: dict[str, list[Turn]] = {}
+        for v in batch:
+            r = results[v.index]
+            if r.stored and r.episode_id:
+                recorded.setdefault(v.session_id, []).append(
+                    Turn(speaker=v.speaker.value, text=v.text, at=v.at, turn=turn_index[v.index],
+                         episode_id=r.episode_id))
+        return _Plan(results=results, changes=capacity, events=events, hooks=hooks, recorded=recorded)
+
+    def _preset(self, kind: PresetKind) -> float:
+        w = self._settings.weights
+        return {PresetKind.SAFETY: w.preset_safety, PresetKind.TEMPORARY: w.preset_temporary}.get(
+            kind, w.preset_default)
+
+    # ----- working memory ------------------------------------------------------------------
+
+    def working_memory(self, tenant: str, user_id: str, session_id: str, n: int | None = None) -> list[Turn]:
+        scope = Scope(tenant, validate.identifier(user_id, field="userId"))
+        session = validate.identifier(session_id, field="sessionId")
+        if n is not None and n < 1:
+            raise BadInput("n must be at least 1", field="n")
+        return self._wm.recent(scope, session, n)

@@ -1,0 +1,165 @@
+"""API keys: create (the secret is shown once), list, revoke, and authenticate a presented key.
+
+A key reads `bmam_<id>_<secret>`: the id (16 hex) finds the stored record, the secret (32 random bytes,
+url-safe base64) is checked against HMAC-SHA256(salt, secret) with a per-key random salt. Only the
+salt and the hash are stored, so a leaked database yields no usable key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import re
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from bmam import validate
+from bmam.clock import Clock
+from graph.errors import BadInput, NotFound, Unauthenticated
+from graph.keys import KeyRepository
+from graph.model import ApiKey
+
+KEY_PREFIX = "bmam"
+_KEY = re.compile(r"^bmam_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$")
+_KEY_ID = re.compile(r"^[0-9a-f]{16}$")
+MAX_NAME_CHARS = 100
+_CACHE_MAX = 10_000
+
+UNAUTHENTICATED_MESSAGE = "a valid API key is required (header X-API-Key or Authorization: Bearer)"
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """Who is calling: the tenant (app) a verified key belongs to."""
+
+    tenant: str
+    key_id: str
+    key_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedKey:
+    key: ApiKey
+    secret: str  # the whole key; shown once, never stored
+
+
+def hash_secret(salt_hex: str, secret: str) -> str:
+    return hmac.new(bytes.fromhex(salt_hex), secret.encode("ascii"), hashlib.sha256).hexdigest()
+
+
+def parse_key(raw: str) -> tuple[str, str] | None:
+    """(key id, secret) of a well-formed key, else None."""
+    match = _KEY.match(raw.strip())
+    return (match.group(1), match.group(2)) if match else None
+
+
+class KeyUseCases:
+    def __init__(
+        self,
+        *,
+        repository: KeyRepository,
+        clock: Clock,
+        cache_s: float = 10.0,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._repo = repository
+        self._clock = clock
+        self._cache_s = cache_s
+        self._monotonic = monotonic
+        self._lock = threading.Lock()
+        # sha256(presented key) -> (principal, trusted until); never holds the key itself.
+        self._cache: dict[str, tuple[Principal, float]] = {}
+
+    def create(self, tenant: str, name: str | None = None) -> CreatedKey:
+        tenant = validate.identifier(tenant, field="tenant")
+        name = _name(name)
+        key_id = secrets.token_hex(8)
+        secret = secrets.token_urlsafe(32)
+        salt = secrets.token_hex(16)
+        key = self._repo.create(
+            key_id=key_id, tenant=tenant, name=name, prefix=f"{KEY_PREFIX}_{key_id}", salt=salt,
+            hash=hash_secret(salt, secret), now=self._clock.now(),
+        )
+        return CreatedKey(key=key, secret=f"{KEY_PREFIX}_{key_id}_{secret}")
+
+    def list(self, tenant: str | None, *, include_revoked: bool = False) -> list[ApiKey]:
+        if tenant is not None:
+            tenant = validate.identifier(tenant, field="tenant")
+        return self._repo.list(tenant, include_revoked=include_revoked)
+
+    def revoke(self, key_id: str, *, tenant: str | None) -> ApiKey:
+        """Revoke a key; with a tenant, only that tenant's key (another tenant's id is NOT_FOUND)."""
+        key_id = key_id.strip()
+        if not _KEY_ID.match(key_id):
+            raise NotFound(f"API key {key_id[:40]!r} not found")
+        revoked = self._repo.revoke(key_id, tenant=tenant, now=self._clock.now())
+        if revoked is None:
+            raise NotFound(f"API key {key_id} not found")
+        with self._lock:
+            self._cache = {k: v for k, v in self._cache.items() if v[0].key_id != key_id}
+        return revoked
+
+    def cached(self, presented: str) -> Principal | None:
+        """The principal of a key verified moments ago (no I/O), else None."""
+        digest = hashlib.sha256(presented.encode("utf-8", "surrogatepass")).hexdigest()
+        with self._lock:
+            hit = self._cache.get(digest)
+        return hit[0] if hit and hit[1] > self._monotonic() else None
+
+    def authenticate(self, presented: str | None) -> Principal:
+        """The principal of a valid, unrevoked key; Unauthenticated otherwise (StoreUnavailable when
+        Neo4j cannot be asked)."""
+        if not presented:
+            raise Unauthenticated(UNAUTHENTICATED_MESSAGE)
+        digest = hashlib.sha256(presented.encode("utf-8", "surrogatepass")).hexdigest()
+        now = self._monotonic()
+        with self._lock:
+            cached = self._cache.get(digest)
+        if cached and cached[1] > now:
+            return cached[0]
+        parsed = parse_key(presented)
+        if parsed is None:
+            raise Unauthenticated(UNAUTHENTICATED_MESSAGE)
+        key_id, secret = parsed
+        stored = self._repo.for_auth(key_id)
+        if stored is None or stored.key.revoked_at is not None:
+            raise Unauthenticated(UNAUTHENTICATED_MESSAGE)
+        if not hmac.compare_digest(hash_secret(stored.salt, secret), stored.hash):
+            raise Unauthenticated(UNAUTHENTICATED_MESSAGE)
+        principal = Principal(tenant=stored.key.tenant, key_id=stored.key.id, key_name=stored.key.name)
+        with self._lock:
+            if len(self._cache) >= _CACHE_MAX:
+                self._cache.clear()
+            self._cache[digest] = (principal, now + self._cache_s)
+        return principal
+
+
+def _name(name: str | None) -> str:
+    if name is None or not name.strip():
+        return ""
+    if len(name) > MAX_NAME_CHARS:
+        raise BadInput(f"name is longer than {MAX_NAME_CHARS} characters", field="name")
+    return validate.identifier(name, field="name")
+
+
+def dev_key(keys: KeyUseCases, path: Path, tenant: str) -> tuple[str, bool]:
+    """Dev mode: the key saved at `path` (mode 0600) when it is still valid for `tenant`, else a new key
+    for it, saved there. Returns (key, created)."""
+    if path.is_file():
+        saved = path.read_text(encoding="utf-8").strip()
+        try:
+            if keys.authenticate(saved).tenant == tenant:
+                return saved, False
+        except Unauthenticated:
+            pass
+    created = keys.create(tenant, "dev")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(created.secret + "\n")
+    return created.secret, True

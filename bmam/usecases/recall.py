@@ -1,0 +1,434 @@
+"""Recall (issue 4): hybrid retrieval with a gate, graph expansion and anti-repetition; related search;
+and the context prompt for an LLM.
+
+recall: embed the query, read dense and full-text candidates (graph/recall.py), gate, expand one hop
+from the best direct hits, score (ingest/scoring.py), damp what the session surfaced lately
+(ingest/repetition.py), and in the same transaction read the chosen memories back while recording
+their use (recall_count, last_recalled_at, passive + 0.1, weight) and strengthening the associations
+of the memories recalled together.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any, Protocol
+
+from bmam import validate
+from bmam.clock import Clock
+from bmam.settings import Settings
+from graph import weights
+from graph.errors import BadInput, LimitExceeded
+from graph.memories import WeightShares
+from graph.model import Memory, MemoryType, Scope, Tier
+from graph.recall import Found, Neighbour, RecallFilters, RecallRepository, RetrievalLimits
+from graph.related import MAX_DEPTH, MIN_DEPTH, RelatedMemory, RelatedRepository, TraversalParams, Via
+from graph.store import Tx
+from ingest.embedding import Embedder
+from ingest.repetition import RepetitionParams, RepetitionTracker
+from ingest.scoring import (
+    Candidate,
+    Fusion,
+    GateDecision,
+    GraphLink,
+    Scores,
+    ScoringParams,
+    gate,
+    lucene_query,
+    score_candidates,
+    select,
+    terms,
+)
+from ingest.weights import WeightPolicy
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class RecallRequest:
+    user_id: str
+    query: str
+    session_id: str | None = None
+    k: int | None = None
+    types: Sequence[str | MemoryType] | None = None
+    tiers: Sequence[Tier] | None = None
+    min_score: float = 0.0
+    include_history: bool = False
+    as_of: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RecalledMemory:
+    memory: Memory
+    scores: Scores
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class RecallResult:
+    gated: bool
+    reason: str
+    memories: list[RecalledMemory]
+    best_similarity: float | None = None  # the best cosine any memory had with the input (None: no memories)
+    best_coverage: float = 0.0  # the largest share of the input's terms one full-text hit held
+
+
+class TurnLike(Protocol):
+    @property
+    def speaker(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def at(self) -> datetime: ...
+    @property
+    def turn(self) -> int: ...
+
+
+# (scope, session_id, n) -> the last n turns of the session, oldest first.
+TurnSource = Callable[[Scope, str, int], Sequence[TurnLike]]
+
+
+@dataclass(frozen=True, slots=True)
+class ContextTurn:
+    speaker: str
+    text: str
+    at: datetime
+    turn: int
+
+
+@dataclass(frozen=True, slots=True)
+class ContextPrompt:
+    text: str
+    memories: list[RecalledMemory]
+    turns: list[ContextTurn]
+    gated: bool
+    reason: str = ""
+
+
+@dataclass
+class _Pool:
+    """Candidates by id while they are gathered from the stages."""
+
+    items: dict[str, Candidate] = field(default_factory=dict)
+
+
+def scoring_params(settings: Settings) -> ScoringParams:
+    r = settings.recall
+    cal = r.calibration_for(settings.embedding.model)
+    return ScoringParams(
+        relevance_share=r.relevance_share,
+        freshness_share=r.freshness_share,
+        freshness_lambda_per_hour=r.freshness_lambda_per_hour,
+        weight_share=r.weight_share,
+        fusion=Fusion(r.fusion),
+        rrf_k=r.rrf_k,
+        sim_floor=cal.sim_floor,
+        sim_ceiling=cal.sim_ceiling,
+        gate_similarity=cal.gate_similarity,
+        gate_similarity_general=cal.gate_similarity_general,
+        gate_coverage=r.gate_coverage,
+        gate_min_terms=r.gate_min_terms,
+        min_relevance=r.min_relevance,
+        graph_share=r.graph_share,
+        text_share=r.text_share,
+        entity_share=r.entity_share,
+    )
+
+
+def repetition_params(settings: Settings) -> RepetitionParams:
+    r = settings.recall
+    return RepetitionParams(
+        window_turns=r.repeat_window_turns,
+        memory_damping=r.repeat_damping,
+        term_run=r.term_run,
+        term_damping=r.term_damping,
+        dominance=r.term_dominance,
+        max_sessions=r.max_sessions,
+    )
+
+
+class RecallUseCases:
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        clock: Clock,
+        embedder: Embedder,
+        repository: RecallRepository,
+        related: RelatedRepository,
+        repetition: RepetitionTracker,
+        turn_source: TurnSource | None = None,
+        scoring: ScoringParams | None = None,
+        weight_policy: WeightPolicy | None = None,
+    ) -> None:
+        self._settings = settings
+        self._clock = clock
+        self._embedder = embedder
+        self._repo = repository
+        self._related = related
+        self.repetition = repetition
+        self._turn_source = turn_source
+        self.scoring = scoring or scoring_params(settings)
+        # With the weight policy (issue 5) the recalled memories' weights are decayed to now before the
+        # recall boost lands, in the same transaction; without it the boost lands on the stored parts.
+        self._policy = weight_policy
+        w = settings.weights
+        self._shares = WeightShares(passive=w.passive_share, active=w.active_share, preset=w.preset_share)
+        self._boost = weight_policy.recall_boost if weight_policy else settings.living.recall_boost
+        r = settings.recall
+        self.limits = RetrievalLimits(
+            k_dense=r.dense_candidates, k_text=r.text_candidates, exact_max=r.exact_scan_max,
+            oversample=r.oversample, max_candidates=r.max_index_candidates,
+        )
+        self.traversal = TraversalParams(entity_base=r.entity_strength, max_degree=r.max_entity_degree)
+
+    # ----- recall ---------------------------------------------------------------------------
+
+    def scope(self, tenant: str, user_id: str | None) -> Scope:
+        return Scope(tenant=tenant, user_id=validate.identifier(user_id, field="userId"))
+
+    def recall(self, tenant: str, request: RecallRequest) -> RecallResult:
+        scope = self.scope(tenant, request.user_id)
+        s = self._settings
+        query = validate.text(request.query, field="query", max_bytes=s.limits.max_text_bytes)
+        k = validate.page_size(request.k if request.k is not None else s.recall.default_k,
+                               maximum=s.limits.max_page_size)
+        session = validate.identifier(request.session_id, field="sessionId") if request.session_id else None
+        min_score = validate.unit_interval(request.min_score, field="minScore")
+        if request.as_of is not None and request.as_of.tzinfo is None:
+            raise BadInput("asOf must carry a time zone", field="asOf")
+        filters = RecallFilters(
+            types=[validate.memory_type(t) for t in request.types] if request.types else None,
+            tiers=list(request.tiers) if request.tiers else None,
+            include_history=request.include_history,
+            as_of=request.as_of,
+        )
+        embedding = [float(x) for x in self._embedder.embed_query(query)]
+        query_terms = terms(query)
+        now = self._clock.now()
+        reference = request.as_of or now
+        key = (scope.tenant, scope.user_id, session) if session else None
+
+        def work(tx: Tx) -> tuple[RecallResult, list[tuple[str, str]]]:
+            pool = self._gather(tx, scope, embedding, query_terms, filters, reference)
+            decision = gate(list(pool.items.values()), query, query_terms, self.scoring)
+            best_sim = decision.best_similarity if pool.items else None
+            cov = decision.best_coverage
+            if decision.gated:
+                return RecallResult(gated=True, reason=decision.reason, memories=[], best_similarity=best_sim,
+                                    best_coverage=cov), []
+            self._expand(tx, scope, embedding, query, query_terms, filters, reference, pool)
+            damping = self.repetition.damping(key, [(c.id, c.text) for c in pool.items.values()], query) if key else {}
+            scored = score_candidates(
+                list(pool.items.values()), query, query_terms, self.scoring,
+                damping={i: d.factor for i, d in damping.items()},
+                damping_why={i: d.reason for i, d in damping.items()},
+            )
+            chosen = select(scored, k=k, min_score=min_score)
+            if not chosen:
+                return RecallResult(gated=False, reason=_nothing_left(decision, min_score), memories=[],
+                                    best_similarity=best_sim, best_coverage=cov), []
+            ids = [c.candidate.id for c in chosen]
+            if self._policy is not None:
+                weights.lock(tx, scope, sorted(ids))
+                weights.decay(tx, scope, self._policy.cypher_params(), now, ids=ids)
+            top = ids[: s.recall.co_recall_top]
+            pairs = [(a, b) for i, a in enumerate(top) for b in top[i + 1:]]
+            touched = self._repo.touch(tx, scope, ids, now=now, boost=self._boost, shares=self._shares,
+                                       pairs=pairs, delta=s.recall.co_recall_delta)
+            # A memory forgotten since it was read is left out (touch found nothing to update).
+            recalled = [RecalledMemory(memory=touched[c.candidate.id], scores=c.scores, why=c.why)
+                        for c in chosen if c.candidate.id in touched]
+            return (RecallResult(gated=False, reason=decision.reason, memories=recalled, best_similarity=best_sim,
+                                 best_coverage=cov),
+                    [(c.candidate.id, c.candidate.text) for c in chosen])
+
+        result, surfaced = self._repo.write(work)
+        if key is not None:
+            # After the commit (the transaction function may be retried): one turn of the session.
+            self.repetition.record(key, surfaced)
+        return result
+
+    def _gather(self, tx: Tx, scope: Scope, embedding: list[float], query_terms: list[str],
+                filters: RecallFilters, reference: datetime) -> _Pool:
+        found = self._repo.candidates(tx, scope, embedding, query_terms, lucene_query(query_terms), filters,
+                                      self.limits)
+        pool = _Pool()
+        for d in found.dense:
+            pool.items[d.memory.id] = _candidate(d.memory, d.cosine, reference, dense_rank=d.rank)
+        for t in found.text:
+            existing = pool.items.get(t.memory.id)
+            if existing is None:
+                cos = t.cosine if t.cosine is not None else -1.0
+                pool.items[t.memory.id] = _candidate(t.memory, cos, reference, text_rank=t.rank, text_score=t.score)
+            else:
+                pool.items[t.memory.id] = _replace(existing, text_rank=t.rank, text_score=t.score)
+        return pool
+
+    def _expand(self, tx: Tx, scope: Scope, embedding: list[float], query: str, query_terms: list[str],
+                filters: RecallFilters, reference: datetime, pool: _Pool) -> None:
+        r = self._settings.recall
+        if r.expand_seeds <= 0:
+            return
+        direct = score_candidates(list(pool.items.values()), query, query_terms, self.scoring)
+        seeds = [s.candidate.id for s in direct[: r.expand_seeds]]
+        neighbours = self._repo.expand(
+            tx, scope, seeds, embedding, filters, min_strength=r.expand_min_strength, hop=self.traversal,
+            per_seed=r.expand_per_seed,
+        )
+        for n in neighbours:
+            link = GraphLink(seed_id=n.seed_id, via=Via(n.via), strength=n.strength, entity=n.entity)
+            existing = pool.items.get(n.memory.id)
+            if existing is None:
+                existing = _candidate(n.memory, _cos(n), reference)
+            pool.items[n.memory.id] = _replace(existing, links=(*existing.links, link))
+
+    # ----- related search --------------------------------------------------------------------
+
+    def related(
+        self,
+        tenant: str,
+        user_id: str,
+        memory_id: str,
+        *,
+        depth: int | None = None,
+        limit: int | None = None,
+        min_strength: float | None = None,
+        include_history: bool = False,
+    ) -> list[RelatedMemory]:
+        """Best paths from one memory over ASSOCIATED edges and shared entities, at most `depth` hops.
+        A depth outside 1..5 is refused (BAD_USER_INPUT), never clamped silently."""
+        scope = self.scope(tenant, user_id)
+        r = self._settings.recall
+        depth = r.related_depth if depth is None else depth
+        maximum = min(MAX_DEPTH, self._settings.limits.max_traversal_depth)
+        if isinstance(depth, bool) or not isinstance(depth, int) or not MIN_DEPTH <= depth <= maximum:
+            raise BadInput(f"depth must be between {MIN_DEPTH} and {maximum}, got {depth}", field="depth")
+        limit = validate.page_size(r.related_limit if limit is None else limit,
+                                   maximum=self._settings.limits.max_page_size)
+        strength = validate.unit_interval(r.related_min_strength if min_strength is None else min_strength,
+                                          field="minStrength")
+        return self._related.search(
+            scope, validate.identifier(memory_id, field="memoryId"), depth=depth, limit=limit,
+            min_strength=strength, traversal=self.traversal, include_history=include_history,
+        )
+
+    # ----- context prompt --------------------------------------------------------------------
+
+    def context_prompt(self, tenant: str, user_id: str, session_id: str, text: str,
+                       budget: int | None = None) -> ContextPrompt:
+        """The session's recent turns plus the gated relevant memories, as text within `budget` chars."""
+        scope = self.scope(tenant, user_id)
+        session = validate.identifier(session_id, field="sessionId")
+        r = self._settings.recall
+        budget = r.context_budget if budget is None else budget
+        if budget < 100:
+            raise BadInput("budget must be at least 100 characters", field="budget")
+        if budget > r.max_context_budget:
+            raise LimitExceeded(f"budget must be at most {r.max_context_budget} characters", field="budget")
+        result = self.recall(tenant, RecallRequest(user_id=user_id, query=text, session_id=session))
+        turns = self.recent_turns(scope, session, r.context_turns)
+        return render_context(turns, result, budget=budget, now=self._clock.now())
+
+    def recent_turns(self, scope: Scope, session_id: str, n: int) -> list[ContextTurn]:
+        if n <= 0:
+            return []
+        if self._turn_source is None:
+            return []
+        held = self._turn_source(scope, session_id, n)
+        return [ContextTurn(speaker=t.speaker, text=t.text, at=t.at, turn=t.turn) for t in list(held)[-n:]]
+
+
+# ----- helpers ------------------------------------------------------------------------------------
+
+
+def _candidate(found: Found, cosine: float, reference: datetime, **ranks: Any) -> Candidate:
+    hours = (reference.timestamp() * 1000.0 - found.seen_ms) / 3_600_000.0
+    return Candidate(id=found.id, text=found.text, cosine=cosine, hours=hours, weight=found.weight,
+                     entities=found.entities, **ranks)
+
+
+def _replace(c: Candidate, **changes: Any) -> Candidate:
+    return replace(c, **changes)
+
+
+def _cos(n: Neighbour) -> float:
+    return n.cosine if n.cosine is not None else -1.0
+
+
+def _nothing_left(decision: GateDecision, min_score: float) -> str:
+    if min_score > 0:
+        return f"{decision.reason}; no memory reached minScore {min_score}"
+    return f"{decision.reason}; no single memory relates enough"
+
+
+def humanize_age(then: datetime, now: datetime) -> str:
+    """'just now', '5 minutes ago', '3 hours ago', '2 days ago', '4 months ago', '1 year ago'."""
+    seconds = max(0.0, (now - then).total_seconds())
+    for unit, size in (("year", 365 * 86400), ("month", 30 * 86400), ("day", 86400), ("hour", 3600),
+                       ("minute", 60)):
+        if seconds >= size:
+            n = math.floor(seconds / size)
+            return f"{n} {unit}{'s' if n != 1 else ''} ago"
+    return "just now"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+MEMORY_HEADER = "Relevant memories:"
+TURN_HEADER = "Recent conversation:"
+
+
+def _compose(memory_lines: Sequence[str], turn_lines_newest_first: Sequence[str]) -> str:
+    sections: list[str] = []
+    if memory_lines:
+        sections.append("\n".join([MEMORY_HEADER, *memory_lines]))
+    if turn_lines_newest_first:
+        sections.append("\n".join([TURN_HEADER, *reversed(turn_lines_newest_first)]))
+    return "\n\n".join(sections)
+
+
+def render_context(turns: Sequence[ContextTurn], result: RecallResult, *, budget: int,
+                   now: datetime) -> ContextPrompt:
+    """The memories (best first, whole lines only) and the recent turns (oldest first), within `budget`
+    characters. The newest turns get up to half the budget first, the memories the rest, and what the
+    memories leave goes to older turns; the turn that no longer fits whole is cut with an ellipsis."""
+    memory_lines = [
+        f"- [{m.memory.type.value}, {humanize_age(m.memory.created_at, now)}] {_one_line(m.memory.text)}"
+        for m in result.memories
+    ]
+    turn_lines = [f"{t.speaker}: {_one_line(t.text)}" for t in reversed(turns)]  # newest first
+    kept_m: list[int] = []
+    kept_t: list[str] = []
+
+    def length(m: list[int], t: list[str]) -> int:
+        return len(_compose([memory_lines[i] for i in m], t))
+
+    for line in turn_lines:  # 1: the newest turns, whole, within half the budget
+        if length(kept_m, [*kept_t, line]) > budget // 2:
+            break
+        kept_t.append(line)
+    for i in range(len(memory_lines)):  # 2: the memories, best first, whole
+        if length([*kept_m, i], kept_t) <= budget:
+            kept_m.append(i)
+    for line in turn_lines[len(kept_t):]:  # 3: older turns with what is left; the last one cut
+        if length(kept_m, [*kept_t, line]) <= budget:
+            kept_t.append(line)
+            continue
+        room = budget - length(kept_m, [*kept_t, ""])
+        if room >= 16:
+            kept_t.append(line[: room - 1] + "…")
+        break
+    kept_turns = list(reversed(turns))[: len(kept_t)]
+    return ContextPrompt(
+        text=_compose([memory_lines[i] for i in kept_m], kept_t),
+        memories=[result.memories[i] for i in kept_m],
+        turns=list(reversed(kept_turns)),
+        gated=result.gated,
+        reason=result.reason,
+    )

@@ -1,0 +1,213 @@
+"""Use-cases of the three tiers: the user's reactions (filter 2), lock / unlock, the sweep, and the
+capacity enforcement ingest shares. Every change runs in one write transaction holding the user's
+lock; the rules are ingest/tier_policy.py, the statements graph/tiers.py."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from bmam import validate
+from bmam.clock import Clock
+from bmam.events import EventBus, EventKind, MemoryEvent
+from graph.errors import BadInput, Conflict, NotFound
+from graph.model import Memory, Scope, Tier
+from graph.store import GraphStore, Tx
+from graph.tiers import MemoryUpdate, TierRepository
+from ingest.tier_policy import (
+    Reason,
+    Signal,
+    TierChange,
+    TierRules,
+    core_has_room,
+    enforce_capacity,
+    react,
+    sweep,
+)
+
+_RANK = {Tier.TEMP: 0, Tier.MID: 1, Tier.CORE: 2}
+
+
+def parse_signal(value: str | Signal) -> Signal:
+    try:
+        return Signal(str(value).upper())
+    except ValueError as exc:
+        raise BadInput(f"unknown signal {value!r}; one of ENGAGED, IGNORED, DISMISSED", field="signal") from exc
+
+
+def event_kind(change: TierChange) -> EventKind:
+    if change.to_tier is None:
+        return EventKind.EVICTED if change.reason in (Reason.TEMP_FULL, Reason.MID_FULL) else EventKind.DELETED
+    return EventKind.PROMOTED if _RANK[change.to_tier] > _RANK[change.from_tier] else EventKind.DEMOTED
+
+
+def change_event(scope: Scope, change: TierChange, at: datetime) -> MemoryEvent:
+    detail = {"from": change.from_tier.value, "to": change.to_tier.value if change.to_tier else "deleted",
+              "reason": change.reason.value}
+    return MemoryEvent(kind=event_kind(change), tenant=scope.tenant, user_id=scope.user_id,
+                       memory_id=change.memory_id, at=at, detail=detail)
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionResult:
+    memory_id: str
+    signal: Signal
+    memory: Memory | None  # None when the reaction deleted it
+    changes: list[TierChange] = field(default_factory=list)
+
+    @property
+    def deleted(self) -> bool:
+        return self.memory is None
+
+
+@dataclass(frozen=True, slots=True)
+class TierUsage:
+    counts: dict[Tier, int]
+    capacities: dict[Tier, int]
+
+
+class TierUseCases:
+    def __init__(self, *, store: GraphStore, tiers: TierRepository, rules: TierRules, clock: Clock,
+                 events: EventBus) -> None:
+        self._store = store
+        self._tiers = tiers
+        self.rules = rules
+        self._clock = clock
+        self._events = events
+
+    def scope(self, tenant: str, user_id: str | None) -> Scope:
+        return Scope(tenant=tenant, user_id=validate.identifier(user_id, field="userId"))
+
+    # ----- shared inside a transaction -----------------------------------------------------
+
+    def apply(self, tx: Tx, scope: Scope, changes: Sequence[TierChange], *,
+              active_delta: dict[str, float] | None = None) -> list[TierChange]:
+        """Apply decided moves (deletions unlocked-only, moves never out of core); returns those done."""
+        deleted = [c.memory_id for c in changes if c.to_tier is None]
+        gone = set(self._tiers.delete(tx, scope, deleted))
+        moves: dict[str, Tier] = {}
+        for c in changes:
+            if c.to_tier is not None and c.memory_id not in gone and c.memory_id not in deleted:
+                moves[c.memory_id] = c.to_tier
+        deltas = active_delta or {}
+        updates = [MemoryUpdate(id=m, tier=t, active_delta=deltas.get(m, 0.0)) for m, t in moves.items()]
+        done = self._tiers.update(tx, scope, updates)
+        # a memory demoted and then evicted in one go reports both moves
+        return [c for c in changes
+                if (c.to_tier is None and c.memory_id in gone)
+                or (c.to_tier is not None and (c.memory_id in done or c.memory_id in gone))]
+
+    def enforce(self, tx: Tx, scope: Scope) -> list[TierChange]:
+        """Restore mid and temp capacities (demote mid's least useful, evict temp's)."""
+        counts = self._tiers.counts(tx, scope)
+        caps = self.rules.capacities
+        if counts[Tier.MID] <= caps.mid and counts[Tier.TEMP] <= caps.temp:
+            return []
+        candidates = self._tiers.memories(tx, scope, [Tier.TEMP, Tier.MID])
+        return self.apply(tx, scope, enforce_capacity(candidates, caps))
+
+    def publish(self, scope: Scope, changes: Sequence[TierChange], at: datetime) -> None:
+        for c in changes:
+            self._events.publish(change_event(scope, c, at))
+
+    # ----- the user's mutations --------------------------------------------------------------
+
+    def react(self, tenant: str, user_id: str, memory_id: str, signal: str | Signal) -> ReactionResult:
+        """Filter 2: ENGAGED promotes temp to mid, IGNORED leaves it, DISMISSED deletes a temp memory
+        (and sends a mid one back to temp). A locked core memory is not changed by reactions."""
+        scope = self.scope(tenant, user_id)
+        memory_id = validate.identifier(memory_id, field="memoryId")
+        parsed = parse_signal(signal)
+        now = self._clock.now()
+
+        def work(tx: Tx) -> ReactionResult:
+            self._tiers.lock_user(tx, scope, now=now)
+            state = self._tiers.get(tx, scope, memory_id)
+            if state is None:
+                raise NotFound(f"memory {memory_id} not found")
+            outcome = react(state, parsed, self.rules)
+            if outcome.refused:
+                raise Conflict(f"memory {memory_id}: {outcome.refused}")
+            changes: list[TierChange] = []
+            if outcome.change is not None:
+                changes = self.apply(tx, scope, [outcome.change], active_delta={memory_id: outcome.active_delta})
+            elif outcome.active_delta:
+                self._tiers.update(tx, scope, [MemoryUpdate(id=memory_id, active_delta=outcome.active_delta)])
+            changes += self.enforce(tx, scope)
+            return ReactionResult(memory_id, parsed, self._tiers.memory(tx, scope, memory_id), changes)
+
+        result = self._store.write_tx(work)
+        self.publish(scope, result.changes, now)
+        return result
+
+    def lock(self, tenant: str, user_id: str, memory_id: str) -> Memory:
+        """The user marks a memory important: it moves to core and is locked. CONFLICT when core is full."""
+        scope = self.scope(tenant, user_id)
+        memory_id = validate.identifier(memory_id, field="memoryId")
+        now = self._clock.now()
+
+        def work(tx: Tx) -> tuple[Memory, list[TierChange]]:
+            self._tiers.lock_user(tx, scope, now=now)
+            state = self._tiers.get(tx, scope, memory_id)
+            if state is None:
+                raise NotFound(f"memory {memory_id} not found")
+            changes: list[TierChange] = []
+            if state.tier is not Tier.CORE:
+                if not core_has_room(self._tiers.counts(tx, scope)[Tier.CORE], self.rules.capacities):
+                    raise Conflict(f"core is full ({self.rules.capacities.core} memories); unlock or forget one "
+                                   "first")
+                changes = self.apply(tx, scope, [TierChange(memory_id, state.tier, Tier.CORE, Reason.LOCKED_BY_USER)])
+            memory = self._tiers.memory(tx, scope, memory_id)
+            assert memory is not None
+            return memory, changes
+
+        memory, changes = self._store.write_tx(work)
+        self.publish(scope, changes, now)
+        return memory
+
+    def unlock(self, tenant: str, user_id: str, memory_id: str) -> Memory:
+        """The user's explicit unlock: a core memory goes back to mid (unlocked), where the system
+        manages it again (mid over capacity then demotes its least useful)."""
+        scope = self.scope(tenant, user_id)
+        memory_id = validate.identifier(memory_id, field="memoryId")
+        now = self._clock.now()
+
+        def work(tx: Tx) -> tuple[Memory, list[TierChange]]:
+            self._tiers.lock_user(tx, scope, now=now)
+            state = self._tiers.get(tx, scope, memory_id)
+            if state is None:
+                raise NotFound(f"memory {memory_id} not found")
+            changes: list[TierChange] = []
+            if state.tier is Tier.CORE and self._tiers.unlock(tx, scope, memory_id):
+                changes.append(TierChange(memory_id, Tier.CORE, Tier.MID, Reason.UNLOCKED_BY_USER))
+                changes += self.enforce(tx, scope)
+            memory = self._tiers.memory(tx, scope, memory_id)
+            if memory is None:  # it would be the least useful of a full mid and temp: refuse (rolls back)
+                raise Conflict(f"unlocking memory {memory_id} would evict it at once (mid and temp are full); "
+                               "forget it instead, or make room first")
+            return memory, changes
+
+        memory, changes = self._store.write_tx(work)
+        self.publish(scope, changes, now)
+        return memory
+
+    def sweep(self, tenant: str, user_id: str, *, now: datetime | None = None) -> list[TierChange]:
+        """Delete stale temp memories, let faded mid ones fall back to temp, restore capacities."""
+        scope = self.scope(tenant, user_id)
+        at = now or self._clock.now()
+
+        def work(tx: Tx) -> list[TierChange]:
+            self._tiers.lock_user(tx, scope, now=at)
+            candidates = self._tiers.memories(tx, scope, [Tier.TEMP, Tier.MID])
+            return self.apply(tx, scope, sweep(candidates, self.rules, at))
+
+        changes = self._store.write_tx(work)
+        self.publish(scope, changes, at)
+        return changes
+
+    def usage(self, tenant: str, user_id: str) -> TierUsage:
+        scope = self.scope(tenant, user_id)
+        counts = self._store.read_tx(lambda tx: self._tiers.counts(tx, scope))
+        caps = self.rules.capacities
+        return TierUsage(counts=counts, capacities={t: caps.of(t) for t in Tier})

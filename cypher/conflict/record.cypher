@@ -1,0 +1,17 @@
+// Record a conflict between a new and an old memory of one user (idempotent on the derived id: detecting
+// the same pair twice changes nothing). (:Conflict)-[:BETWEEN {role}]->(:Memory) for both sides.
+MATCH (n:Memory {id: $new_id}), (o:Memory {id: $old_id})
+WHERE n.tenant = $tenant AND n.user_id = $user_id AND o.tenant = $tenant AND o.user_id = $user_id
+MERGE (c:Conflict {id: $id})
+  ON CREATE SET c.tenant = $tenant, c.user_id = $user_id, c.kind = $kind, c.status = 'OPEN',
+                c.strategy = $strategy, c.reason = $reason, c.new_id = $new_id, c.old_id = $old_id,
+                c.created_at = $now, c.is_new = true
+WITH c, n, o
+WHERE c.tenant = $tenant AND c.user_id = $user_id
+WITH c, n, o, coalesce(c.is_new, false) AS created
+REMOVE c.is_new
+MERGE (c)-[rn:BETWEEN {role: 'new'}]->(n)
+  ON CREATE SET rn.tenant = $tenant, rn.user_id = $user_id
+MERGE (c)-[ro:BETWEEN {role: 'old'}]->(o)
+  ON CREATE SET ro.tenant = $tenant, ro.user_id = $user_id
+RETURN c {.*} AS conflict, created

@@ -1,0 +1,17 @@
+// forgetUser, fast path: erase up to $batch nodes of one label of one (tenant, user), with every
+// relationship touching them, and report the labels and relationship types removed. The label is
+// spliced from the erasure allow-list (graph/cypher_library.py), so the scope index is used.
+MATCH (n:{{label}})
+WHERE n.tenant = $tenant AND n.user_id = $user_id
+WITH n LIMIT $batch
+WITH collect(n) AS nodes
+CALL (nodes) {
+  UNWIND nodes AS n
+  MATCH (n)-[r]-()
+  RETURN collect(DISTINCT r) AS rels
+}
+WITH nodes, rels, [r IN rels | type(r)] AS rel_types,
+     reduce(acc = [], n IN nodes | acc + labels(n)) AS node_labels
+FOREACH (r IN rels | DELETE r)
+FOREACH (n IN nodes | DELETE n)
+RETURN size(nodes) AS nodes, node_labels, rel_types

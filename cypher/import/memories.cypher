@@ -1,0 +1,20 @@
+// Import: create one user's memories from an export, one per row (idempotent on the row's id: a memory
+// that exists is kept as it is). Labels come from the file, checked in graph/rdf.py; the embedding is
+// computed anew by the current model. A row whose id belongs to another user yields nothing (the
+// caller then gives it a derived id).
+UNWIND $rows AS r
+MERGE (m:Memory {id: r.id})
+  ON CREATE SET m += r.props, m.tenant = $tenant, m.user_id = $user_id, m.origin_id = r.origin_id,
+                m.is_new = true
+WITH m, r
+WHERE m.tenant = $tenant AND m.user_id = $user_id
+WITH m, r, coalesce(m.is_new, false) AS created
+REMOVE m.is_new
+WITH m, r, created
+CALL (m, r, created) {
+  WITH m, r WHERE created
+  SET m:$(r.labels)
+  WITH m, r WHERE r.embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(m, 'embedding', r.embedding)
+}
+RETURN m.id AS id, created

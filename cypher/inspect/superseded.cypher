@@ -1,0 +1,11 @@
+// What superseded what
+// Each (winner)-[:SUPERSEDES]->(loser) of a user, with both texts, when the loser lost (its valid_to)
+// and since when it had been valid, newest first.
+// :param tenant => 'default'
+// :param user_id => 'alice'
+MATCH (w:Memory)-[s:SUPERSEDES]->(l:Memory)
+WHERE w.tenant = $tenant AND w.user_id = $user_id AND l.tenant = $tenant AND l.user_id = $user_id
+RETURN w.text AS winner, l.text AS loser, coalesce(s.at, l.valid_to) AS superseded_at,
+       l.valid_from AS loser_valid_from, l.valid_to AS loser_valid_to, w.id AS winner_id, l.id AS loser_id
+ORDER BY superseded_at DESC, winner_id
+LIMIT 200

@@ -1,0 +1,4 @@
+// Quick check: how many core memories a tenant (one user or all) has.
+MATCH (m:Memory)
+WHERE m.tenant = $tenant AND ($user_id IS NULL OR m.user_id = $user_id) AND m.tier = 'core'
+RETURN count(m) AS n

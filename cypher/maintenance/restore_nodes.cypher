@@ -1,0 +1,24 @@
+// Undo, step 2: put memories of one user back to their before-images: create the ones that were deleted
+// (merged away or purged), set exactly the recorded properties (removing any added since) and labels;
+// the embedding of a re-created memory goes back through the vector procedure (float32, as stored).
+UNWIND $nodes AS n
+MERGE (m:Memory {id: n.id})
+  ON CREATE SET m.tenant = $tenant, m.user_id = $user_id, m._restored = true
+WITH m, n
+WHERE m.tenant = $tenant AND m.user_id = $user_id
+SET m += n.props
+WITH m, n, [k IN keys(m) WHERE NOT k IN keys(n.props) AND k <> 'embedding'] AS extra,
+     [l IN labels(m) WHERE NOT l IN n.labels] AS extra_labels
+FOREACH (k IN extra | SET m[k] = null)
+SET m:$(n.labels)
+REMOVE m:$(extra_labels)
+WITH m, n
+CALL (m, n) {
+  WITH m, n WHERE n.embedding IS NOT NULL AND n.float32
+  CALL db.create.setNodeVectorProperty(m, 'embedding', n.embedding)
+}
+CALL (m, n) {
+  WITH m, n WHERE n.embedding IS NOT NULL AND NOT n.float32
+  SET m.embedding = n.embedding
+}
+RETURN count(m) AS restored

@@ -1,0 +1,34 @@
+// Recall's final read, and its usage update in the same statement: each recalled memory of one user
+// (in $ids order) gets recall_count + 1, last_recalled_at = $now and passive + $boost (clamped to 1), and
+// its weight recomputed from its parts (clamped to [0, 1]). The write lock is taken (in id order, so two
+// recalls never deadlock) before the values are read, so concurrent recalls never lose an update.
+// First, the memories recalled together ($pairs, smaller id first): each pair's association gets + $delta,
+// clamped to [0, 1]; a pair not yet associated gets an edge of strength $delta (one edge per pair, as
+// association/associate stores it), locked before its strength is read.
+CALL () {
+  UNWIND $pairs AS pair
+  MATCH (a:Memory {id: pair.low}), (b:Memory {id: pair.high})
+  WHERE a.tenant = $tenant AND a.user_id = $user_id AND b.tenant = $tenant AND b.user_id = $user_id
+  MERGE (a)-[r:ASSOCIATED]-(b)
+    ON CREATE SET r.created_at = $now, r.strength = 0.0, r.tenant = $tenant, r.user_id = $user_id,
+                  r.formed_by = 'recalled'
+  SET r._lock = true
+  REMOVE r._lock
+  WITH r, coalesce(r.strength, 0.0) + $delta AS s
+  SET r.strength = CASE WHEN s > 1.0 THEN 1.0 WHEN s < 0.0 THEN 0.0 ELSE s END,
+      r.updated_at = $now, r.co_recalled = coalesce(r.co_recalled, 0) + 1
+}
+UNWIND $ids AS id
+MATCH (m:Memory {id: id})
+WHERE m.tenant = $tenant AND m.user_id = $user_id
+WITH m ORDER BY m.id
+SET m._recall_lock = true
+REMOVE m._recall_lock
+WITH m, coalesce(m.passive, 0.0) + $boost AS p
+SET m.passive = CASE WHEN p > 1.0 THEN 1.0 WHEN p < 0.0 THEN 0.0 ELSE p END,
+    m.recall_count = coalesce(m.recall_count, 0) + 1,
+    m.last_recalled_at = $now
+WITH m, $passive_share * m.passive + $active_share * coalesce(m.active, 0.0)
+        + $preset_share * coalesce(m.preset, 0.0) AS w
+SET m.weight = CASE WHEN w > 1.0 THEN 1.0 WHEN w < 0.0 THEN 0.0 ELSE w END
+RETURN m {.*, embedding: null} AS memory

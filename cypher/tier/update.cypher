@@ -1,0 +1,25 @@
+// Apply tier moves, mentions and active-weight feedback to memories of one user, one row of $updates
+// each: {id, tier (new tier or null), mentions (to add), mentioned_at (or null), active_delta}.
+// A locked memory is never moved except into core; active is clamped to [0, 1] and the final
+// weight recomputed from its parts only when active changed. locked follows the tier (core = locked).
+UNWIND $updates AS u
+MATCH (m:Memory {id: u.id})
+WHERE m.tenant = $tenant AND m.user_id = $user_id
+  AND (u.tier IS NULL OR u.tier = m.tier OR u.tier = 'core' OR NOT m.locked)
+WITH m, u, m.tier AS before
+SET m.mention_count = coalesce(m.mention_count, 0) + u.mentions,
+    m.last_mentioned_at = CASE
+      WHEN u.mentioned_at IS NULL THEN m.last_mentioned_at
+      WHEN m.last_mentioned_at IS NULL OR u.mentioned_at > m.last_mentioned_at THEN u.mentioned_at
+      ELSE m.last_mentioned_at END,
+    m.tier = coalesce(u.tier, m.tier)
+SET m.locked = (m.tier = 'core')
+WITH m, u, before
+CALL (m, u) {
+  WITH m, u WHERE u.active_delta <> 0
+  WITH m, u, m.active + u.active_delta AS a
+  SET m.active = CASE WHEN a < 0.0 THEN 0.0 WHEN a > 1.0 THEN 1.0 ELSE a END
+  WITH m, $passive_share * m.passive + $active_share * m.active + $preset_share * m.preset AS w
+  SET m.weight = CASE WHEN w < 0.0 THEN 0.0 WHEN w > 1.0 THEN 1.0 ELSE w END
+}
+RETURN m.id AS id, before, m.tier AS tier

@@ -1,0 +1,237 @@
+"""Episodes and sessions: one (:Episode) per conversation turn, chained by NEXT inside its (:Session),
+and the reads ingest needs inside its transaction (existing turns, similar memories, temp topics)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from graph.ids import derived_id
+from graph.model import Memory, Scope, Tier
+from graph.records import memory_from_row, to_datetime
+from graph.store import GraphStore, Tx
+
+
+@dataclass(frozen=True, slots=True)
+class Episode:
+    """One conversation turn as stored. The device is provenance, never part of the id."""
+
+    id: str
+    session_id: str
+    turn: int
+    speaker: str
+    text: str
+    at: datetime
+    device_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionTail:
+    """The last stored turn of a session (an appended turn without index comes after it)."""
+
+    session_id: str
+    episode_id: str
+    turn: int
+    speaker: str
+    text: str
+    at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class SimilarMemory:
+    """A live memory like a candidate turn: cosine in [-1, 1] (not Neo4j's [0, 1] score)."""
+
+    candidate: int
+    id: str
+    text: str
+    tier: Tier
+    locked: bool
+    mention_count: int
+    cosine: float
+    triples: tuple[tuple[str, str, str, int], ...] = ()  # (subject, predicate, object, polarity) names
+
+
+@dataclass(frozen=True, slots=True)
+class EpisodeRow:
+    """An episode about to be written."""
+
+    id: str
+    session_id: str
+    turn: int
+    speaker: str
+    text: str
+    at: datetime
+    device_id: str | None
+
+
+def session_node_id(scope: Scope, session_id: str) -> str:
+    return derived_id("s", scope, session_id)
+
+
+def episode_id(scope: Scope, session_id: str, turn: int) -> str:
+    """Derived from (tenant, user, session, turn index): ingesting the same turn again finds it."""
+    return derived_id("ep", scope, session_id, str(turn))
+
+
+def memory_id_for(episode: str, scope: Scope, index: int = 0) -> str:
+    """The id of the index-th memory a turn creates: derived from its episode, so a re-ingest finds it."""
+    return derived_id("m", scope, episode, str(index))
+
+
+def _score(cosine: float) -> float:
+    """Neo4j's vector.similarity.cosine answers (1 + cos) / 2; thresholds here are plain cosines."""
+    return (1.0 + cosine) / 2.0
+
+
+def _cosine(score: float) -> float:
+    return 2.0 * float(score) - 1.0
+
+
+def _scope(scope: Scope) -> dict[str, str]:
+    return {"tenant": scope.tenant, "user_id": scope.user_id}
+
+
+def episode_from_row(props: dict[str, Any]) -> Episode:
+    at = to_datetime(props["at"])
+    if at is None:
+        raise ValueError(f"episode {props['id']} has no time")
+    return Episode(id=props["id"], session_id=props["session_id"], turn=int(props["turn"]), speaker=props["speaker"],
+                   text=props["text"], at=at, device_id=props.get("device_id"))
+
+
+class EpisodeRepository:
+    def __init__(self, store: GraphStore, vector_dimensions: int) -> None:
+        self._store = store
+        self._dimensions = vector_dimensions
+
+    # ----- inside the ingest transaction --------------------------------------------------
+
+    def existing(self, tx: Tx, scope: Scope, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        """id -> (speaker, text) for the given episode ids the user already has."""
+        if not ids:
+            return {}
+        rows = tx.run("episode/existing", {**_scope(scope), "ids": list(ids)})
+        return {r["id"]: (r["speaker"], r["text"]) for r in rows}
+
+    def session_tails(self, tx: Tx, scope: Scope, session_ids: Sequence[str]) -> dict[str, SessionTail]:
+        """session_id -> its last stored turn, for the sessions that have one."""
+        if not session_ids:
+            return {}
+        by_node = {session_node_id(scope, s): s for s in session_ids}
+        rows = tx.run("episode/session_tails", {**_scope(scope), "sessions": list(by_node)})
+        out: dict[str, SessionTail] = {}
+        for r in rows:
+            session = by_node[r["session"]]
+            out[session] = SessionTail(session_id=session, episode_id=r["id"], turn=int(r["turn"]),
+                                       speaker=r["speaker"], text=r["text"], at=to_datetime(r["at"]))
+        return out
+
+    def write(self, tx: Tx, scope: Scope, episodes: Sequence[EpisodeRow]) -> None:
+        """Sessions (with their span), episodes and the NEXT chain around the new turns."""
+        if not episodes:
+            return
+        spans: dict[str, tuple[datetime, datetime, int]] = {}
+        for e in episodes:
+            first, last, low = spans.get(e.session_id, (e.at, e.at, e.turn))
+            spans[e.session_id] = (min(first, e.at), max(last, e.at), min(low, e.turn))
+        sessions = [{"id": session_node_id(scope, s), "session_id": s, "first_at": first, "last_at": last}
+                    for s, (first, last, _) in spans.items()]
+        tx.run("episode/write_sessions", {**_scope(scope), "sessions": sessions})
+        rows = [{"id": e.id, "session_node_id": session_node_id(scope, e.session_id), "session_id": e.session_id,
+                 "turn": e.turn, "speaker": e.speaker, "text": e.text, "at": e.at, "device_id": e.device_id}
+                for e in episodes]
+        tx.run("episode/write_episodes", {**_scope(scope), "episodes": rows})
+        links = [{"id": session_node_id(scope, s), "from_turn": low} for s, (_, _, low) in spans.items()]
+        tx.run("episode/link", {**_scope(scope), "sessions": links})
+
+    def derive(self, tx: Tx, scope: Scope, links: Sequence[tuple[str, str]]) -> None:
+        """(memory)-[:DERIVED_FROM]->(episode) for each (memory id, episode id)."""
+        if links:
+            rows = [{"memory_id": m, "episode_id": e} for m, e in links]
+            tx.run("episode/derive", {**_scope(scope), "links": rows})
+
+    def similar_memories(
+        self, tx: Tx, scope: Scope, candidates: Sequence[tuple[int, str, Sequence[float]]], *,
+        min_cosine: float, k: int = 3, exact: bool = True,
+    ) -> list[SimilarMemory]:
+        """For each (index, text, embedding): live memories with cosine >= min_cosine (or, on the exact
+        path, the same lower-cased text), best first, at most k each."""
+        if not candidates:
+            return []
+        params: dict[str, Any] = {
+            **_scope(scope), "threshold": _score(min_cosine), "k": k,
+            "candidates": [{"i": i, "lower": text.strip().lower(), "embedding": list(map(float, emb))}
+                           for i, text, emb in candidates],
+        }
+        if exact:
+            rows = tx.run("episode/similar_memories", params)
+        else:
+            params["candidates_per_turn"] = max(100, 20 * k)
+            rows = tx.run("episode/similar_memories_indexed", params, dimensions=self._dimensions)
+        return [SimilarMemory(candidate=int(r["i"]), id=r["id"], text=r["text"], tier=Tier(r["tier"]),
+                              locked=bool(r["locked"]), mention_count=int(r["mention_count"] or 0),
+                              cosine=_cosine(r["score"]),
+                              triples=tuple((str(s), str(p), str(o), int(pol)) for s, p, o, pol in r["triples"]))
+                for r in rows]
+
+    def temp_topics(
+        self, tx: Tx, scope: Scope, candidates: Sequence[tuple[int, Sequence[float]]], *, min_cosine: float
+    ) -> list[tuple[int, str, float]]:
+        """(candidate index, temp memory id, cosine) for temp memories at least min_cosine alike."""
+        if not candidates:
+            return []
+        rows = tx.run("episode/temp_topics", {
+            **_scope(scope), "threshold": _score(min_cosine),
+            "candidates": [{"i": i, "embedding": list(map(float, emb))} for i, emb in candidates],
+        })
+        return [(int(r["i"]), r["id"], _cosine(r["score"])) for r in rows]
+
+    def temp_entities(self, tx: Tx, scope: Scope) -> dict[str, list[str]]:
+        """temp memory id -> the entity names it mentions."""
+        return {r["id"]: list(r["names"]) for r in tx.run("episode/temp_entities", _scope(scope))}
+
+    def memory_count(self, tx: Tx, scope: Scope) -> int:
+        return int(tx.run("memory/count_for_user", _scope(scope))[0]["n"])
+
+    def memories(self, tx: Tx, scope: Scope, ids: Sequence[str]) -> dict[str, Memory]:
+        if not ids:
+            return {}
+        rows = tx.run("episode/memories", {**_scope(scope), "ids": list(ids)})
+        return {r["memory"]["id"]: memory_from_row(r["memory"]) for r in rows}
+
+    # ----- reads on their own -------------------------------------------------------------
+
+    def recent(self, scope: Scope, session_id: str, n: int) -> list[Episode]:
+        """The last n turns of a session, oldest first."""
+        rows = self._store.read("episode/recent", {**_scope(scope), "session": session_node_id(scope, session_id),
+                                                   "n": n})
+        return [episode_from_row(r["episode"]) for r in reversed(rows)]
+
+    def dump(self, scope: Scope) -> tuple[list[str], list[str]]:
+        """A canonical dump of everything the user has: sorted JSON lines of nodes and of edges."""
+        nodes = self._store.read("episode/dump_user_nodes", _scope(scope))
+        edges = self._store.read("episode/dump_user_edges", _scope(scope))
+        node_lines = sorted(json.dumps({"labels": sorted(r["labels"]), "props": _plain(r["props"])},
+                                       sort_keys=True, ensure_ascii=False) for r in nodes)
+        edge_lines = sorted(json.dumps({"a": [sorted(r["a_labels"]), r["a_key"]], "type": r["type"],
+                                        "props": _plain(r["props"]), "b": [sorted(r["b_labels"]), r["b_key"]]},
+                                       sort_keys=True, ensure_ascii=False) for r in edges)
+        return node_lines, edge_lines
+
+
+def _plain(value: Any) -> Any:
+    """Neo4j values to JSON-able ones (times as ISO text, floats as their exact repr)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, float):
+        return repr(value)
+    if hasattr(value, "iso_format"):
+        return value.iso_format()
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return value

@@ -1,0 +1,113 @@
+"""Tier state in Neo4j: read what the tier rules decide on, apply their decisions (ingest/tier_policy.py
+decides; this module only runs the statements), always inside the caller's transaction and always
+after taking the user's lock, so capacities hold under concurrent writers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from graph.memories import WeightShares
+from graph.model import Memory, PresetKind, Scope, Tier
+from graph.records import memory_from_row, to_datetime
+from graph.store import Tx
+
+
+@dataclass(frozen=True, slots=True)
+class TierMemory:
+    """What the tier rules look at for one memory."""
+
+    id: str
+    tier: Tier
+    locked: bool
+    weight: float
+    last_mentioned_at: datetime | None
+    created_at: datetime
+    preset_kind: PresetKind = PresetKind.DEFAULT
+    mention_count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryUpdate:
+    """One memory's change: a new tier (or None), mentions to add, the mention time, active feedback."""
+
+    id: str
+    tier: Tier | None = None
+    mentions: int = 0
+    mentioned_at: datetime | None = None
+    active_delta: float = 0.0
+
+
+def _scope(scope: Scope) -> dict[str, str]:
+    return {"tenant": scope.tenant, "user_id": scope.user_id}
+
+
+def tier_memory_from_row(row: dict[str, Any]) -> TierMemory:
+    created = to_datetime(row["created_at"])
+    if created is None:
+        raise ValueError(f"memory {row['id']} has no created_at")
+    return TierMemory(
+        id=row["id"],
+        tier=Tier(row["tier"]),
+        locked=bool(row.get("locked")),
+        weight=float(row.get("weight") or 0.0),
+        last_mentioned_at=to_datetime(row.get("last_mentioned_at")),
+        created_at=created,
+        preset_kind=PresetKind(row.get("preset_kind") or PresetKind.DEFAULT),
+        mention_count=int(row.get("mention_count") or 0),
+    )
+
+
+class TierRepository:
+    def __init__(self, shares: WeightShares) -> None:
+        self._shares = shares
+
+    def lock_user(self, tx: Tx, scope: Scope, *, now: datetime) -> None:
+        """Hold the user's write lock until the transaction ends (creates the user when missing)."""
+        tx.run("tier/lock_user", {**_scope(scope), "now": now})
+
+    def counts(self, tx: Tx, scope: Scope) -> dict[Tier, int]:
+        found = {Tier(r["tier"]): int(r["n"]) for r in tx.run("tier/counts", _scope(scope)) if r["tier"]}
+        return {t: found.get(t, 0) for t in Tier}
+
+    def memories(self, tx: Tx, scope: Scope, tiers: Sequence[Tier]) -> list[TierMemory]:
+        rows = tx.run("tier/memories", {**_scope(scope), "tiers": [t.value for t in tiers]})
+        return [tier_memory_from_row(r) for r in rows]
+
+    def get(self, tx: Tx, scope: Scope, memory_id: str) -> TierMemory | None:
+        rows = tx.run("tier/get", {**_scope(scope), "id": memory_id})
+        return tier_memory_from_row(rows[0]) if rows else None
+
+    def update(self, tx: Tx, scope: Scope, updates: Sequence[MemoryUpdate]) -> dict[str, tuple[Tier, Tier]]:
+        """Apply the updates; returns id -> (tier before, tier after) for the memories found."""
+        if not updates:
+            return {}
+        rows = tx.run("tier/update", {
+            **_scope(scope),
+            "passive_share": self._shares.passive,
+            "active_share": self._shares.active,
+            "preset_share": self._shares.preset,
+            "updates": [
+                {"id": u.id, "tier": u.tier.value if u.tier else None, "mentions": u.mentions,
+                 "mentioned_at": u.mentioned_at, "active_delta": float(u.active_delta)}
+                for u in updates
+            ],
+        })
+        return {r["id"]: (Tier(r["before"]), Tier(r["tier"])) for r in rows}
+
+    def delete(self, tx: Tx, scope: Scope, ids: Sequence[str]) -> list[str]:
+        """Delete unlocked memories (with their triples and edges); returns the ids deleted."""
+        if not ids:
+            return []
+        return [r["id"] for r in tx.run("tier/delete", {**_scope(scope), "ids": list(ids)})]
+
+    def unlock(self, tx: Tx, scope: Scope, memory_id: str) -> bool:
+        """core -> mid, unlocked (the user's explicit mutation)."""
+        return bool(tx.run("tier/unlock", {**_scope(scope), "id": memory_id}))
+
+    def memory(self, tx: Tx, scope: Scope, memory_id: str) -> Memory | None:
+        """The memory as stored now (inside the transaction that changed it)."""
+        rows = tx.run("memory/get", {**_scope(scope), "id": memory_id})
+        return memory_from_row(rows[0]["memory"]) if rows else None

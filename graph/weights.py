@@ -1,0 +1,94 @@
+"""Weight updates in the store: decay, feedback and recall, each atomic in Cypher (cypher/weights/*).
+
+Every update runs in one write transaction: lock the memories (weights/lock), bring their parts up to now
+(weights/decay), then apply the change with the weight recomputed in the same SET. Nothing is read into
+Python and written back, so concurrent updates never lose one another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from graph.model import Memory, Scope
+from graph.records import memory_from_row
+from graph.store import GraphStore, Tx
+
+
+@dataclass(frozen=True, slots=True)
+class DecayedMemory:
+    """A memory decay changed: its id, its properties before (embedding left out) and its new weight."""
+
+    id: str
+    before: dict[str, Any]
+    weight: float
+
+
+def _scope(scope: Scope) -> dict[str, str]:
+    return {"tenant": scope.tenant, "user_id": scope.user_id}
+
+
+def lock(tx: Tx, scope: Scope, ids: Sequence[str]) -> dict[str, bool]:
+    """Write-lock memories of one user for the rest of the transaction; id -> locked flag of those found."""
+    rows = tx.run("weights/lock", {**_scope(scope), "ids": list(ids)})
+    return {r["id"]: bool(r["locked"]) for r in rows}
+
+
+def decay(tx: Tx, scope: Scope, params: Mapping[str, float], now: datetime, *, ids: Sequence[str] | None = None,
+          skip_locked: bool = False) -> list[DecayedMemory]:
+    """Decay memories of one user to `now` inside a transaction (all of them when ids is None)."""
+    if ids is None:
+        ids = [r["id"] for r in tx.run("weights/user_memory_ids", _scope(scope))]
+    rows = tx.run("weights/decay", {**_scope(scope), **params, "ids": list(dict.fromkeys(ids)), "now": now,
+                                     "skip_locked": skip_locked})
+    return [DecayedMemory(id=r["id"], before=_present(r["before"]), weight=float(r["weight"])) for r in rows]
+
+
+def _present(props: Mapping[str, Any]) -> dict[str, Any]:
+    # A map projection lists removed keys as null; a stored property is never null.
+    return {k: v for k, v in props.items() if v is not None}
+
+
+class WeightRepository:
+    def __init__(self, store: GraphStore) -> None:
+        self._store = store
+
+    def adjust_active(self, scope: Scope, memory_id: str, delta: float, params: Mapping[str, float],
+                      now: datetime, *, count: int = 1) -> Memory | None:
+        """Decay to now, then active += delta (clamped), weight recomputed; None when no such memory."""
+
+        def work(tx: Tx) -> Memory | None:
+            if not lock(tx, scope, [memory_id]):
+                return None
+            decay(tx, scope, params, now, ids=[memory_id])
+            rows = tx.run("weights/adjust_active", {**_scope(scope), **params, "id": memory_id, "delta": delta,
+                                                    "count": count, "now": now})
+            return memory_from_row(rows[0]["memory"]) if rows else None
+
+        return self._store.write_tx(work)
+
+    def decay_user(self, scope: Scope, params: Mapping[str, float], now: datetime, *,
+                   ids: Sequence[str] | None = None) -> list[DecayedMemory]:
+        """Lazily bring memories up to now (all the user's memories when ids is None)."""
+
+        def work(tx: Tx) -> list[DecayedMemory]:
+            if ids is not None:
+                lock(tx, scope, ids)
+            return decay(tx, scope, params, now, ids=ids)
+
+        return self._store.write_tx(work)
+
+    def record_recall(self, scope: Scope, ids: Sequence[str], params: Mapping[str, float], recall_boost: float,
+                      now: datetime) -> dict[str, float]:
+        """passive + 0.1 per recall (after decaying to now), atomically; id -> new weight."""
+
+        def work(tx: Tx) -> dict[str, float]:
+            lock(tx, scope, ids)
+            decay(tx, scope, params, now, ids=ids)
+            rows = tx.run("weights/recalled", {**_scope(scope), **params, "ids": list(ids),
+                                               "recall_boost": recall_boost, "now": now})
+            return {r["id"]: float(r["weight"]) for r in rows}
+
+        return self._store.write_tx(work)

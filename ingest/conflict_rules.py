@@ -1,0 +1,248 @@
+"""Conflict detection, pure (DESIGN.md "Conflicts"): does a new memory contradict an old one?
+
+Three rules, tried in this order for every pair (new memory, old live memory):
+
+1. SINGLE_VALUED: the same subject and a single-valued predicate (name, birthday, lives_in, works_at...,
+   ingest.extract.SINGLE_VALUED_PREDICATES), both affirmed, with different objects:
+   (user, lives_in, 成都) vs (user, lives_in, 北京).
+2. POLARITY: the same subject, the same predicate or two predicates of the attitude family (likes, eats,
+   drinks: each says whether the user is for or against the object), opposite polarity, and objects
+   that overlap: equal, or one contained in the other (辣 / 辣的川菜; spicy food / spicy Sichuan food).
+   This is how the seed's case 我不吃辣 -> 我现在很喜欢吃辣的川菜 is found with any embedding model.
+3. NEGATION: embedding cosine >= the threshold (0.75, seed) with exactly one side negated
+   (不/没/别/未/never/don't/not...), guarded by a shared content term (a Han bigram or an English word
+   that is neither a pronoun, a negation nor a common verb), so two negated-vs-affirmed sentences
+   about different things ("我不喜欢猫" / "我住在成都") are not a conflict even for an embedding model
+   whose cosines all crowd near 0.9.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from graph.conflicts import ConflictKind
+from ingest.extract import SINGLE_VALUED_PREDICATES, normalize_term
+
+# Predicates that state the user's attitude to an object; polarity is for (+1) or against (-1).
+ATTITUDE_PREDICATES: frozenset[str] = frozenset({"likes", "eats", "drinks"})
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A triple as conflict detection sees it (names, not entity ids)."""
+
+    memory_id: str
+    subject: str
+    predicate: str
+    object: str
+    polarity: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Similar:
+    """An old live memory close to the new one in embedding space."""
+
+    memory_id: str
+    text: str
+    cosine: float
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One detected conflict between the new memory and one old memory."""
+
+    old_memory_id: str
+    kind: ConflictKind
+    reason: str
+
+
+# ----- negation -------------------------------------------------------------------------------------
+
+# Words that contain a negation character but do not negate (or negate twice: 不得不 = must).
+_ZH_NOT_NEGATIONS = (
+    "不得不", "不错", "不过", "不仅", "不但", "不少", "不久", "不断", "不同", "不管", "不然", "要不", "差不多",
+    "了不起", "对不起", "不好意思", "特别", "区别", "分别", "告别", "级别", "类别", "性别", "个别", "别人",
+    "别的", "别处", "派别", "鉴别", "识别", "辨别", "无论", "非常", "非洲", "是非", "未来", "并非常", "没事",
+    "莫名", "无比", "无限",
+)
+_ZH_NOT_NEGATIONS_RE = re.compile("|".join(sorted(_ZH_NOT_NEGATIONS, key=len, reverse=True)))
+_ZH_NEGATION_RE = re.compile(r"不|没|沒|别|未|无|非|甭|勿|莫|休想")
+_EN_NEGATION_RE = re.compile(
+    r"\b(?:not|no|never|nothing|none|nobody|neither|nor|without|cannot|hardly|barely|no longer)\b|n't\b",
+    re.IGNORECASE,
+)
+_APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'"})
+
+
+def _normalize(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
+
+
+def is_negated(text: str) -> bool:
+    """Whether a sentence says no: a Chinese negator outside known non-negating words, or an English one."""
+    t = _normalize(text)
+    if _EN_NEGATION_RE.search(t):
+        return True
+    return bool(_ZH_NEGATION_RE.search(_ZH_NOT_NEGATIONS_RE.sub("", t)))
+
+
+# ----- shared content --------------------------------------------------------------------------------
+
+_HAN_RUN_RE = re.compile(r"[\u4e00-\u9fff]+")
+_LATIN_WORD_RE = re.compile(r"[a-z][a-z']*")
+_ZH_PRONOUN_CHARS = frozenset("我你您他她它们咱")
+_ZH_STOP_BIGRAMS = frozenset({
+    "喜欢", "讨厌", "现在", "以前", "之前", "觉得", "真的", "非常", "一个", "什么", "时候", "已经", "一直", "平时",
+    "因为", "所以", "但是", "可是", "还是", "就是", "这个", "那个", "最近", "今天", "昨天", "明天", "特别", "比较",
+    "有点", "一点", "一下", "知道", "可以", "应该", "想要", "需要", "愿意", "其实", "的确", "确实",
+})
+_EN_STOP = frozenset({
+    "i", "me", "my", "mine", "myself", "you", "your", "he", "she", "it", "we", "they", "them", "his", "her", "our",
+    "their", "a", "an", "the", "and", "or", "but", "so", "to", "of", "in", "on", "at", "for", "with", "from", "by",
+    "about", "as", "is", "am", "are", "was", "were", "be", "been", "being", "do", "does", "did", "done", "have",
+    "has", "had", "will", "would", "can", "could", "should", "shall", "may", "might", "must", "really", "very",
+    "now", "anymore", "any", "more", "much", "too", "also", "just", "still", "always", "ever", "some", "that",
+    "this", "these", "those", "there", "here", "like", "likes", "liked", "love", "loves", "loved", "hate", "hates",
+    "hated", "eat", "eats", "ate", "eating", "drink", "drinks", "drank", "drinking", "want", "wants", "need",
+    "needs", "get", "go", "goes", "went", "enjoy", "enjoys", "prefer", "prefers", "think", "feel", "lot", "all",
+    "don't", "doesn't", "didn't", "won't", "can't", "isn't", "aren't", "wasn't", "i'm", "i've", "i'd", "i'll",
+    "these days", "lately", "today", "yesterday", "actually",
+})
+
+
+def _stem(word: str) -> str:
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def content_terms(text: str) -> set[str]:
+    """Han bigrams (negators removed, none holding a pronoun, common ones left out) and English content
+    words (stop words, negations and common verbs left out; plural s dropped)."""
+    t = _normalize(text).casefold()
+    terms: set[str] = set()
+    for run in _HAN_RUN_RE.findall(_ZH_NOT_NEGATIONS_RE.sub(" ", t)):
+        run = _ZH_NEGATION_RE.sub("", run)
+        for i in range(len(run) - 1):
+            bigram = run[i: i + 2]
+            if bigram in _ZH_STOP_BIGRAMS or any(ch in _ZH_PRONOUN_CHARS for ch in bigram):
+                continue
+            terms.add(bigram)
+        if len(run) == 1 and run not in _ZH_PRONOUN_CHARS:
+            terms.add(run)
+    for word in _LATIN_WORD_RE.findall(t):
+        if word in _EN_STOP or _EN_NEGATION_RE.fullmatch(word):
+            continue
+        terms.add(_stem(word.strip("'")))
+    return terms
+
+
+# ----- objects -----------------------------------------------------------------------------------------
+
+
+def _latin_words(term: str) -> set[str]:
+    return {_stem(w.strip("'")) for w in _LATIN_WORD_RE.findall(term) if w not in _EN_STOP}
+
+
+def objects_overlap(a: str, b: str) -> bool:
+    """Equal after normalisation, or one contained in the other (a Han substring, or a subset of English
+    content words): 辣 / 辣的川菜, spicy food / spicy Sichuan food."""
+    na, nb = normalize_term(a), normalize_term(b)
+    if not na or not nb:
+        return False
+    if na == nb:
+        return True
+    short, long_ = (na, nb) if len(na) <= len(nb) else (nb, na)
+    if _HAN_RUN_RE.fullmatch(short) and short in long_:
+        return True
+    wa, wb = _latin_words(na), _latin_words(nb)
+    return bool(wa) and bool(wb) and (wa <= wb or wb <= wa)
+
+
+# ----- the rules ----------------------------------------------------------------------------------------
+
+
+def single_valued_conflict(new: Fact, old: Fact) -> str | None:
+    if new.predicate != old.predicate or new.predicate not in SINGLE_VALUED_PREDICATES:
+        return None
+    if new.polarity != 1 or old.polarity != 1:
+        return None
+    if normalize_term(new.subject) != normalize_term(old.subject):
+        return None
+    if normalize_term(new.object) == normalize_term(old.object):
+        return None
+    return f"{new.subject} {new.predicate}: {old.object!r} -> {new.object!r}"
+
+
+def polarity_conflict(new: Fact, old: Fact) -> str | None:
+    same_family = new.predicate == old.predicate or (
+        new.predicate in ATTITUDE_PREDICATES and old.predicate in ATTITUDE_PREDICATES
+    )
+    if not same_family or new.polarity == old.polarity:
+        return None
+    if normalize_term(new.subject) != normalize_term(old.subject):
+        return None
+    if not objects_overlap(new.object, old.object):
+        return None
+    sign = {1: "+", -1: "-"}
+    return (f"{new.subject} {sign.get(old.polarity, '?')}{old.predicate} {old.object!r} -> "
+            f"{sign.get(new.polarity, '?')}{new.predicate} {new.object!r}")
+
+
+def negation_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
+    if old.cosine < threshold:
+        return None
+    if is_negated(new_text) == is_negated(old.text):
+        return None
+    shared = content_terms(new_text) & content_terms(old.text)
+    if not shared:
+        return None
+    return f"similarity {old.cosine:.2f} >= {threshold:.2f} with one side negated (shared: {', '.join(sorted(shared))})"
+
+
+def detect(
+    *,
+    new_memory_id: str,
+    new_text: str,
+    new_facts: Sequence[Fact],
+    old_facts: Iterable[Fact],
+    similar: Iterable[Similar],
+    similarity_threshold: float,
+) -> list[Finding]:
+    """Every old memory the new one contradicts, at most one finding per old memory (the first rule that
+    fires), ordered by old memory id so the result is deterministic."""
+    found: dict[str, Finding] = {}
+    for old in old_facts:
+        if old.memory_id == new_memory_id or old.memory_id in found:
+            continue
+        for new in new_facts:
+            reason = single_valued_conflict(new, old)
+            if reason:
+                found[old.memory_id] = Finding(old.memory_id, ConflictKind.SINGLE_VALUED, reason)
+                break
+        if old.memory_id in found:
+            continue
+        for new in new_facts:
+            reason = polarity_conflict(new, old)
+            if reason:
+                found[old.memory_id] = Finding(old.memory_id, ConflictKind.POLARITY, reason)
+                break
+    for candidate in similar:
+        if candidate.memory_id == new_memory_id or candidate.memory_id in found:
+            continue
+        reason = negation_conflict(new_text, candidate, similarity_threshold)
+        if reason:
+            found[candidate.memory_id] = Finding(candidate.memory_id, ConflictKind.NEGATION, reason)
+    return [found[k] for k in sorted(found)]
+
+
+def contradicts(text_a: str, facts_a: Sequence[Fact], text_b: str, facts_b: Sequence[Fact], cosine: float,
+                similarity_threshold: float) -> bool:
+    """Whether two memories contradict each other by any rule (maintenance never merges such a pair)."""
+    a = [Fact("a", f.subject, f.predicate, f.object, f.polarity) for f in facts_a]
+    b = [Fact("b", f.subject, f.predicate, f.object, f.polarity) for f in facts_b]
+    return bool(detect(new_memory_id="a", new_text=text_a, new_facts=a, old_facts=b,
+                       similar=[Similar("b", text_b, cosine)], similarity_threshold=similarity_threshold))

@@ -1,0 +1,424 @@
+"""Recall scoring, pure: query terms and the Lucene query, fusion of dense and full-text relevance,
+graph expansion, freshness, the final score, the gate and the anti-repetition damping.
+
+Nothing here touches the store or the clock: bmam/usecases/recall.py feeds it candidates read by
+graph/recall.py and the current time, so every number is testable alone (tests/test_scoring.py) and
+tunable on the eval (bench/recall_eval.py).
+
+Similarities are raw cosines in [-1, 1] (Neo4j's vector functions answer (1 + cos) / 2; graph/recall.py
+converts). Every other score is in [0, 1].
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from graph.related import Via
+
+# ----- terms -----------------------------------------------------------------------------------
+
+# Han, kana and hangul runs are cut into overlapping bigrams, as Neo4j's `cjk` analyzer indexes them;
+# everything else into words of letters and digits. Only [\w] characters survive, so a term can never
+# carry Lucene syntax.
+_CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+", re.UNICODE)
+_CJK_RUN = re.compile(rf"^[{_CJK}]+$")
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+# Words that say nothing about which memory is meant. English: function words and question words.
+STOP_EN: frozenset[str] = frozenset(
+    _words("""a about above after again all also am an and any are as at be because been before being below
+    between both but by can could did do does doing don done down during each else ever few for from
+    further get got had has have having he her here hers herself him himself his how i if in into is
+    it its itself just know let like ll me mine more most my myself no nor not now of off on once only
+    or other our ours ourselves out over own please re really remember s same say she should so some
+    such tell than that the their theirs them themselves then there these they thing things think this
+    those through to too under until up us ve very want was we well were what when where which while
+    who whom why will with would yes yet you your yours yourself yourselves""")
+)
+# Chinese bigrams of pronouns, question words and fillers (a bigram made of them matches any sentence).
+STOP_ZH: frozenset[str] = frozenset(
+    _words("""我们 你们 他们 她们 它们 我的 你的 他的 她的 什么 怎么 怎样 为什么 哪里 哪儿 哪个 哪些 多少 几个
+    是不 不是 是什 么时 时候 这个 那个 这些 那些 一个 一下 一些 可以 知道 觉得 还是 的话 就是 还有 没有
+    现在 有没 有什 么样 吗我 我是 是我 你是 是你 我在 在哪 我有 你有 有没 告诉 记得 记住 一直 以前 之前
+    请问 你知 知不 不知 我想 想知 的是 是的 了吗 的吗 呢我 我最 最近 你觉 得我 我该 应该 能不 不能 帮我
+    给我 我现 我以 以为 你说 说过 过我 我说 住的""")
+)
+# A single Han character is a term only when the whole run is one character (as the analyzer does);
+# these single characters never are.
+_STOP_ZH_CHARS = frozenset("我你他她它的了吗呢吧啊是在有和就都也很还又")
+# Whole stop words (not the straddling fragments of STOP_ZH), longest first.
+_STOP_ZH_WORDS = sorted(
+    _words("""我们 你们 他们 她们 它们 我的 你的 他的 她的 什么 怎么 怎样 为什么 哪里 哪儿 哪个 哪些 多少 几个 这个
+    那个 这些 那些 一个 一下 一些 可以 知道 觉得 还是 的话 就是 还有 没有 现在 有没有 告诉 记得 记住 一直 以前
+    之前 请问 是不是 知不知道 应该 能不能 帮我 给我 是的 的吗 了吗 吗"""),
+    key=len, reverse=True,
+)
+_STOP_ZH_SPLIT = re.compile("|".join(map(re.escape, _STOP_ZH_WORDS)))
+
+
+def _normalize(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def terms(text: str, *, limit: int = 64) -> list[str]:
+    """The content terms of a text, in order, without repeats: Han bigrams and words, stop terms dropped."""
+    out: list[str] = []
+    seen: set[str] = set()
+
+    def add(term: str) -> None:
+        if term not in seen:
+            seen.add(term)
+            out.append(term)
+
+    for token in _TOKEN.findall(_normalize(text)):
+        if _CJK_RUN.match(token):
+            if len(token) == 1:
+                if token not in _STOP_ZH_CHARS:
+                    add(token)
+                continue
+            # Cut the stop words out first, so no bigram straddles one (我的什么 -> nothing, not 的什).
+            for piece in _STOP_ZH_SPLIT.split(token):
+                for i in range(len(piece) - 1):
+                    bigram = piece[i : i + 2]
+                    if bigram not in STOP_ZH and not (bigram[0] in _STOP_ZH_CHARS and bigram[1] in _STOP_ZH_CHARS):
+                        add(bigram)
+        elif token not in STOP_EN and (len(token) > 1 or token.isdigit()):
+            add(token)
+        if len(out) >= limit:
+            break
+    return out[:limit]
+
+
+_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
+
+
+def escape_lucene(term: str) -> str:
+    """Backslash-escape Lucene query syntax (defence in depth: terms() leaves only word characters)."""
+    return _LUCENE_SPECIAL.sub(r"\\\1", term)
+
+
+def lucene_query(query_terms: Sequence[str]) -> str | None:
+    """An OR of the escaped terms for db.index.fulltext.queryNodes; None when there is nothing to search.
+    Terms are lower-case, so AND / OR / NOT can never act as operators."""
+    escaped = [escape_lucene(t) for t in query_terms if t]
+    return " ".join(escaped) if escaped else None
+
+
+# Requests to the assistant ("help me", "tell me") use the first person without being about the user.
+_ZH_REQUEST = re.compile(r"(帮我|给我|替我|为我|教我|跟我|和我|让我|请我|告诉我)")
+_EN_SELF = re.compile(r"\b(my|mine|myself)\b")
+_EN_ME = re.compile(r"\bme\b")
+_EN_REQUEST = re.compile(r"^\W*(please\s+)?(tell|write|give|show|help|make|find|draft|translate|explain|recommend|"
+                         r"teach|let|send|can you|could you|would you|will you)\b")
+_EN_SELF_QUESTION = re.compile(r"\b(am|did|have|was|were|do|should)\s+i\b")
+_EN_HOW_TO = re.compile(r"^\W*how (do|can|should|would) i\b")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def is_personal(text: str) -> bool:
+    """Whether the input is about the user themself ("my sister", "我住在哪", "did I ..."), as opposed to a
+    request or a general question; memories are about the user, so such input relates more easily."""
+    t = _normalize(text)
+    if _HAN.search(t):
+        return "我" in _ZH_REQUEST.sub("", t)
+    if _EN_SELF.search(t) or (_EN_ME.search(t) and not _EN_REQUEST.match(t)):
+        return True
+    return bool(_EN_SELF_QUESTION.search(t)) and not _EN_HOW_TO.match(t)
+
+
+# Asking for a recommendation or advice: the answer depends on the user's tastes, so their preferences
+# relate to it although the words differ ("推荐一个火锅店" and "我现在很喜欢吃辣的川菜", cosine 0.32).
+_ZH_ADVICE = re.compile(r"(推荐|建议|有什么好|吃什么|喝什么|去哪|买什么|看什么|怎么选|适合)")
+_EN_ADVICE = re.compile(r"\b(recommend|recommendation|recommendations|suggest|suggestion|suggestions|"
+                        r"what should i (eat|cook|buy|watch|read|order|try|get)|where should i (go|eat|stay))\b")
+
+
+def wants_advice(text: str) -> bool:
+    """Whether the input asks for a recommendation or advice, whose answer depends on the user's tastes."""
+    t = _normalize(text)
+    return bool(_ZH_ADVICE.search(t) or _EN_ADVICE.search(t))
+
+
+def named_in(query: str, names: Iterable[str]) -> list[str]:
+    """The entity names the input mentions (whole words for Latin names, 2+ characters, never the user)."""
+    q = _normalize(query)
+    found: list[str] = []
+    for name in names:
+        n = _normalize(name).strip()
+        if n in ("user", "") or n in found:
+            continue
+        if _CJK_RUN.match(n[:1] or "x"):
+            if len(n) >= 2 and n in q:
+                found.append(n)
+        elif len(n) >= 3 and n not in STOP_EN and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", q):
+            found.append(n)
+    return found
+
+
+def coverage(query_terms: Sequence[str], text_terms: Iterable[str]) -> tuple[float, list[str]]:
+    """Share of the query's terms found in a memory's terms, and which ones."""
+    if not query_terms:
+        return 0.0, []
+    have = set(text_terms)
+    matched = [t for t in query_terms if t in have]
+    return len(matched) / len(query_terms), matched
+
+
+# ----- candidates and settings -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GraphLink:
+    """A candidate reached from a seed hit over one edge."""
+
+    seed_id: str
+    via: Via
+    strength: float
+    entity: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One memory the retrieval stages found, with everything scoring needs (no store objects)."""
+
+    id: str
+    text: str
+    cosine: float  # raw cosine with the query, -1..1
+    hours: float  # since the memory was last mentioned (its age when never mentioned again)
+    weight: float  # the memory's final weight, 0..1
+    dense_rank: int | None = None  # 1-based rank among the dense candidates
+    text_rank: int | None = None  # 1-based rank among the full-text hits
+    text_score: float | None = None  # raw Lucene score
+    links: tuple[GraphLink, ...] = ()
+    entities: tuple[str, ...] = ()  # names of the entities the memory mentions
+
+
+class Fusion(StrEnum):
+    RRF = "rrf"  # reciprocal-rank fusion of the dense and full-text ranks
+    LINEAR = "linear"  # calibrated cosine and full-text coverage, the better of the two
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringParams:
+    """The recall knobs (bmam.settings.RecallSettings, resolved for the embedding model in use)."""
+
+    relevance_share: float = 0.7
+    freshness_share: float = 0.3
+    freshness_lambda_per_hour: float = 0.1
+    # How much the memory's weight moves the final score: final *= (1 - s) + s * weight.
+    weight_share: float = 0.2
+    fusion: Fusion = Fusion.LINEAR
+    rrf_k: int = 60
+    # Cosine calibration of the model: at sim_floor a memory is unrelated (0), at sim_ceiling a sure match (1).
+    sim_floor: float = 0.2
+    sim_ceiling: float = 0.4
+    # The gate: the best cosine must reach gate_similarity (input about the user themself, see
+    # is_personal) or gate_similarity_general (any other input), or a memory must mention an entity the
+    # input names, or a full-text hit must cover at least gate_coverage of the query's terms (and at least
+    # gate_min_terms of them).
+    gate_similarity: float = 0.22
+    gate_similarity_general: float = 0.35
+    gate_coverage: float = 0.5
+    gate_min_terms: int = 2
+    # A memory is returned only when its relevance reaches this (no "nearest anyway" per memory either).
+    min_relevance: float = 0.0
+    # Graph expansion: a neighbour of a seed scores seed relevance * edge strength * graph_share, at most
+    # the seed's own relevance.
+    graph_share: float = 1.5
+    # Full-text relevance of a hit = coverage ** text_exponent (coverage of the query's terms).
+    text_exponent: float = 1.0
+    text_share: float = 0.8  # full-text relevance counts at most this much next to a perfect cosine
+    entity_share: float = 0.7  # relevance of a memory mentioning an entity the input names
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """The score breakdown of a recalled memory, every part in [0, 1] except vector (a raw cosine)."""
+
+    vector: float
+    fulltext: float
+    graph: float
+    freshness: float
+    weight: float
+    relevance: float
+    damping: float
+    final: float
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    candidate: Candidate
+    scores: Scores
+    why: str
+    matched_terms: tuple[str, ...] = ()
+    link: GraphLink | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GateDecision:
+    gated: bool
+    reason: str
+    best_similarity: float
+    best_coverage: float
+
+
+# ----- the pieces --------------------------------------------------------------------------------
+
+
+def clamp01(x: float) -> float:
+    return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
+
+
+def freshness(hours: float, lambda_per_hour: float) -> float:
+    """exp(-lambda * hours); a memory from the future (clock skew) counts as brand new."""
+    return math.exp(-lambda_per_hour * max(0.0, hours))
+
+
+def calibrated_similarity(cosine: float, p: ScoringParams) -> float:
+    """The model's cosine mapped to [0, 1]: 0 at sim_floor (unrelated), 1 at sim_ceiling."""
+    span = p.sim_ceiling - p.sim_floor
+    return clamp01((cosine - p.sim_floor) / span) if span > 0 else float(cosine >= p.sim_floor)
+
+
+def weight_factor(weight: float, p: ScoringParams) -> float:
+    return (1.0 - p.weight_share) + p.weight_share * clamp01(weight)
+
+
+def final_score(relevance: float, fresh: float, weight: float, p: ScoringParams, damping: float = 1.0) -> float:
+    """(relevance_share * relevance + freshness_share * freshness) * weight factor * damping, in [0, 1]."""
+    base = p.relevance_share * relevance + p.freshness_share * fresh
+    total = p.relevance_share + p.freshness_share
+    return clamp01(base / total * weight_factor(weight, p) * damping) if total > 0 else 0.0
+
+
+def gate(candidates: Sequence[Candidate], query: str, query_terms: Sequence[str], p: ScoringParams) -> GateDecision:
+    """Gated (nothing relates) unless the best cosine reaches the threshold (lower for input about the user
+    themself), or a memory mentions an entity the input names, or a full-text hit has substance (enough of
+    the query's own content terms)."""
+    best_sim = max((c.cosine for c in candidates), default=-1.0)
+    best_cov, best_matched = 0.0, 0
+    for c in candidates:
+        if c.text_rank is None:
+            continue
+        cov, matched = coverage(query_terms, terms(c.text, limit=512))
+        if (cov, len(matched)) > (best_cov, best_matched):
+            best_cov, best_matched = cov, len(matched)
+    personal = is_personal(query) or wants_advice(query)
+    threshold = p.gate_similarity if personal else p.gate_similarity_general
+    if best_sim >= threshold:
+        return GateDecision(False, f"best similarity {best_sim:.3f} >= {threshold}", best_sim, best_cov)
+    names = named_in(query, {n for c in candidates for n in c.entities})
+    if names:
+        return GateDecision(False, f"the input names {', '.join(names[:3])}", best_sim, best_cov)
+    needed = min(p.gate_min_terms, len(query_terms))
+    if needed > 0 and best_matched >= needed and best_cov >= p.gate_coverage:
+        return GateDecision(False, f"full-text hit covers {best_cov:.0%} of the query", best_sim, best_cov)
+    if not candidates:
+        return GateDecision(True, "no memories to recall", best_sim, best_cov)
+    return GateDecision(
+        True,
+        f"nothing relates: best similarity {best_sim:.3f} < {threshold}, no entity named and no full-text hit "
+        f"covers {p.gate_coverage:.0%} of the query",
+        best_sim,
+        best_cov,
+    )
+
+
+def direct_relevance(c: Candidate, query_terms: Sequence[str], p: ScoringParams,
+                     named: frozenset[str] = frozenset()) -> tuple[float, float, list[str]]:
+    """(relevance, full-text part, matched terms) of a candidate from the dense and full-text stages and
+    the entities the input names."""
+    cov, matched = coverage(query_terms, terms(c.text, limit=512)) if c.text_rank is not None else (0.0, [])
+    text_part = p.text_share * cov**p.text_exponent if matched else 0.0
+    entity_part = p.entity_share if named and any(_normalize(n) in named for n in c.entities) else 0.0
+    if p.fusion is Fusion.RRF:
+        best = 2.0 / (p.rrf_k + 1)
+        rrf = 0.0
+        if c.dense_rank is not None and c.cosine >= p.sim_floor:
+            rrf += 1.0 / (p.rrf_k + c.dense_rank)
+        if c.text_rank is not None and matched:
+            rrf += 1.0 / (p.rrf_k + c.text_rank)
+        return clamp01(rrf / best + entity_part * 0.25), text_part, matched
+    parts = sorted((calibrated_similarity(c.cosine, p), text_part, entity_part), reverse=True)
+    # The best signal, plus a little of the others: agreement lifts a memory.
+    return clamp01(parts[0] + 0.25 * (parts[1] + parts[2])), text_part, matched
+
+
+def score_candidates(
+    candidates: Sequence[Candidate],
+    query: str,
+    query_terms: Sequence[str],
+    p: ScoringParams,
+    *,
+    damping: Mapping[str, float] | None = None,
+    damping_why: Mapping[str, str] | None = None,
+) -> list[Scored]:
+    """Score every candidate (direct relevance, then graph expansion from the directly relevant ones),
+    drop those that do not relate, and rank by the final score (ties: relevance, then id)."""
+    damping = damping or {}
+    damping_why = damping_why or {}
+    named = frozenset(named_in(query, {n for c in candidates for n in c.entities}))
+    direct: dict[str, tuple[float, float, list[str]]] = {
+        c.id: direct_relevance(c, query_terms, p, named) for c in candidates
+    }
+    out: list[Scored] = []
+    for c in candidates:
+        rel, text_part, matched = direct[c.id]
+        graph, link = 0.0, None
+        for lk in c.links:
+            seed = direct.get(lk.seed_id)
+            if seed is None or lk.seed_id == c.id:
+                continue
+            g = min(seed[0], seed[0] * lk.strength * p.graph_share)  # never above the seed itself
+            if g > graph:
+                graph, link = g, lk
+        relevance = max(rel, graph)
+        if relevance < p.min_relevance or relevance <= 0.0:
+            continue
+        fresh = freshness(c.hours, p.freshness_lambda_per_hour)
+        d = damping.get(c.id, 1.0)
+        final = final_score(relevance, fresh, c.weight, p, d)
+        scores = Scores(vector=c.cosine, fulltext=text_part, graph=graph, freshness=fresh, weight=c.weight,
+                        relevance=relevance, damping=d, final=final)
+        names = [n for n in c.entities if _normalize(n) in named]
+        out.append(Scored(candidate=c, scores=scores, why=_why(c, scores, matched, names, link if graph > rel else None,
+                                                                damping_why.get(c.id)),
+                          matched_terms=tuple(matched), link=link if graph > rel else None))
+    out.sort(key=lambda s: (-s.scores.final, -s.scores.relevance, s.candidate.id))
+    return out
+
+
+def _why(c: Candidate, s: Scores, matched: Sequence[str], names: Sequence[str], link: GraphLink | None,
+         damped: str | None) -> str:
+    parts: list[str] = []
+    if c.dense_rank is not None:
+        parts.append(f"similar to the input (cosine {c.cosine:.2f}, rank {c.dense_rank})")
+    if names:
+        parts.append("mentions " + ", ".join(names[:3]))
+    if matched:
+        parts.append("shares the words " + ", ".join(matched[:5]))
+    if link is not None:
+        via = f"entity {link.entity}" if link.via is Via.ENTITY and link.entity else link.via.value.lower()
+        parts.append(f"linked to {link.seed_id} via {via} (strength {link.strength:.2f})")
+    if not parts:
+        parts.append(f"cosine {c.cosine:.2f}")
+    if s.freshness >= 0.5:
+        parts.append("recent")
+    if damped:
+        parts.append(damped)
+    return "; ".join(parts)
+
+
+def select(scored: Sequence[Scored], *, k: int, min_score: float = 0.0) -> list[Scored]:
+    """The top k whose final score reaches min_score."""
+    return [s for s in scored if s.scores.final >= min_score][:k]

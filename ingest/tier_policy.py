@@ -1,0 +1,239 @@
+"""The three-tier growth rules (DESIGN.md "Tiers"), pure: which memory moves where, and why.
+
+Given the tier state of a user's memories (graph.tiers.TierMemory rows) these functions decide;
+graph/tiers.py applies the decisions in Cypher, inside the caller's transaction. Nothing here
+reads a clock or the store, so every rule is testable alone.
+
+The rules:
+- every new memory lands in temp;
+- temp -> mid: the user engages (react ENGAGED), picks the topic up in a later turn, or repeats it;
+- mid -> core (locked): mentioned `core_after_mentions` times, or emphasised (记住 / remember this);
+  temp -> core directly on emphasis; a user's lock mutation; refused when core is full;
+- mid -> temp: mid over capacity (its least useful), react DISMISSED, or the sweep finds it
+  unmentioned longer than `mid_fallback_after` with its weight below `mid_fallback_max_weight`;
+- temp -> deleted: temp over capacity (its least useful), react DISMISSED, or the sweep finds it
+  unmentioned longer than `temp_stale_after` with its weight below `temp_stale_max_weight`
+  (safety-critical memories are never stale);
+- core -> mid: only the user's unlock; a locked memory is never moved or removed by the system.
+"Least useful" is: unlocked only, lowest weight first, then longest unmentioned, then oldest, then id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from graph.model import PresetKind, Tier
+from graph.tiers import TierMemory
+
+
+class Signal(StrEnum):
+    """The user's reaction when a memory comes up again (filter 2)."""
+
+    ENGAGED = "ENGAGED"
+    IGNORED = "IGNORED"
+    DISMISSED = "DISMISSED"
+
+
+class Reason(StrEnum):
+    """Why a memory changed tier (carried on events and in results)."""
+
+    ENGAGED = "engaged"
+    TOPIC_PICKED_UP = "topic_picked_up"
+    REPEATED = "repeated"
+    MENTIONED_OFTEN = "mentioned_often"
+    EMPHASIS = "emphasis"
+    LOCKED_BY_USER = "locked_by_user"
+    UNLOCKED_BY_USER = "unlocked_by_user"
+    DISMISSED = "dismissed"
+    MID_FULL = "mid_full"
+    TEMP_FULL = "temp_full"
+    FADED = "unmentioned_and_faded"
+    STALE = "stale"
+
+
+@dataclass(frozen=True, slots=True)
+class TierChange:
+    """One move: to_tier None means the memory was deleted."""
+
+    memory_id: str
+    from_tier: Tier
+    to_tier: Tier | None
+    reason: Reason
+
+    @property
+    def deleted(self) -> bool:
+        return self.to_tier is None
+
+
+@dataclass(frozen=True, slots=True)
+class Capacities:
+    core: int = 64
+    mid: int = 1024
+    temp: int = 256
+
+    def of(self, tier: Tier) -> int:
+        return {Tier.CORE: self.core, Tier.MID: self.mid, Tier.TEMP: self.temp}[tier]
+
+
+@dataclass(frozen=True, slots=True)
+class TierRules:
+    """The tunables of the rules (built from settings by the composition root)."""
+
+    capacities: Capacities = Capacities()
+    core_after_mentions: int = 3
+    mid_fallback_after: timedelta = timedelta(days=30)
+    mid_fallback_max_weight: float = 0.4
+    temp_stale_after: timedelta = timedelta(days=7)
+    temp_stale_max_weight: float = 0.3
+    explicit_feedback: float = 0.5
+    implicit_feedback: float = 0.2
+
+
+# ----- ordering ---------------------------------------------------------------------------
+
+
+def last_mentioned(m: TierMemory) -> datetime:
+    return m.last_mentioned_at or m.created_at
+
+
+def usefulness(m: TierMemory) -> tuple[float, datetime, datetime, str]:
+    """Sort key, least useful first: lowest weight, then longest unmentioned, then oldest, then id."""
+    return (m.weight, last_mentioned(m), m.created_at, m.id)
+
+
+def evictable(m: TierMemory) -> bool:
+    return not m.locked and m.tier is not Tier.CORE
+
+
+def least_useful_first(memories: Iterable[TierMemory]) -> list[TierMemory]:
+    """The memories the system may move or remove, least useful first (locked and core never)."""
+    return sorted((m for m in memories if evictable(m)), key=usefulness)
+
+
+# ----- capacity ---------------------------------------------------------------------------
+
+
+def enforce_capacity(memories: Iterable[TierMemory], capacities: Capacities) -> list[TierChange]:
+    """Bring mid and temp back within capacity: mid's least useful fall back to temp, then temp's
+    least useful are evicted (a memory just demoted may be among them). Core is never touched:
+    promotions into a full core are refused before they happen."""
+    state = list(memories)
+    changes: list[TierChange] = []
+    mid = [m for m in state if m.tier is Tier.MID]
+    overflow = len(mid) - capacities.mid
+    demoted: set[str] = set()
+    if overflow > 0:
+        for m in least_useful_first(mid)[:overflow]:
+            changes.append(TierChange(m.id, Tier.MID, Tier.TEMP, Reason.MID_FULL))
+            demoted.add(m.id)
+    temp = [replace(m, tier=Tier.TEMP) if m.id in demoted else m for m in state
+            if m.tier is Tier.TEMP or m.id in demoted]
+    overflow = len(temp) - capacities.temp
+    if overflow > 0:
+        for m in least_useful_first(temp)[:overflow]:
+            changes.append(TierChange(m.id, Tier.TEMP, None, Reason.TEMP_FULL))
+    return changes
+
+
+def core_has_room(core_count: int, capacities: Capacities) -> bool:
+    return core_count < capacities.core
+
+
+# ----- time -------------------------------------------------------------------------------
+
+
+def is_stale(m: TierMemory, rules: TierRules, now: datetime) -> bool:
+    """A temp memory nobody mentioned for a long time and that never gained weight."""
+    return (
+        m.tier is Tier.TEMP
+        and evictable(m)
+        and m.preset_kind is not PresetKind.SAFETY
+        and now - last_mentioned(m) > rules.temp_stale_after
+        and m.weight < rules.temp_stale_max_weight
+    )
+
+
+def has_faded(m: TierMemory, rules: TierRules, now: datetime) -> bool:
+    """A mid memory long unmentioned whose weight has decayed: it falls back to temp."""
+    return (
+        m.tier is Tier.MID
+        and evictable(m)
+        and now - last_mentioned(m) > rules.mid_fallback_after
+        and m.weight < rules.mid_fallback_max_weight
+    )
+
+
+def sweep(memories: Sequence[TierMemory], rules: TierRules, now: datetime) -> list[TierChange]:
+    """The periodic sweep: delete stale temp memories, let faded mid memories fall back to temp, then
+    restore capacities. (A memory that falls back now is judged stale no earlier than the next sweep.)"""
+    changes = [TierChange(m.id, Tier.TEMP, None, Reason.STALE) for m in memories if is_stale(m, rules, now)]
+    deleted = {c.memory_id for c in changes}
+    fallen = [TierChange(m.id, Tier.MID, Tier.TEMP, Reason.FADED) for m in memories if has_faded(m, rules, now)]
+    changes += fallen
+    moved = {c.memory_id for c in fallen}
+    rest = [replace(m, tier=Tier.TEMP) if m.id in moved else m for m in memories if m.id not in deleted]
+    return changes + enforce_capacity(rest, rules.capacities)
+
+
+# ----- the user's reaction (filter 2) ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionOutcome:
+    """What a reaction does: a move (to_tier None = delete), an active-weight delta, or a refusal."""
+
+    change: TierChange | None
+    active_delta: float
+    refused: str | None = None
+
+
+def react(m: TierMemory, signal: Signal, rules: TierRules) -> ReactionOutcome:
+    """ENGAGED promotes temp to mid (+explicit active); IGNORED changes nothing; DISMISSED deletes a
+    temp memory and sends a mid one back to temp (-explicit active). A locked core memory is changed
+    only by unlock or forget: ENGAGED / IGNORED leave it, DISMISSED is refused."""
+    if m.locked or m.tier is Tier.CORE:
+        if signal is Signal.DISMISSED:
+            return ReactionOutcome(None, 0.0, refused="a locked core memory changes only by unlock or forget "
+                                                     "with confirm: true")
+        return ReactionOutcome(None, 0.0)
+    if signal is Signal.IGNORED:
+        return ReactionOutcome(None, 0.0)
+    if signal is Signal.ENGAGED:
+        change = TierChange(m.id, Tier.TEMP, Tier.MID, Reason.ENGAGED) if m.tier is Tier.TEMP else None
+        return ReactionOutcome(change, rules.explicit_feedback)
+    if m.tier is Tier.TEMP:
+        return ReactionOutcome(TierChange(m.id, Tier.TEMP, None, Reason.DISMISSED), 0.0)
+    return ReactionOutcome(TierChange(m.id, Tier.MID, Tier.TEMP, Reason.DISMISSED), -rules.explicit_feedback)
+
+
+# ----- ingest: repetition, emphasis, topic ------------------------------------------------
+
+
+def on_mention(tier: Tier, mention_count: int, *, emphasis: bool, rules: TierRules) -> list[tuple[Tier, Tier, Reason]]:
+    """The promotions when a memory is mentioned again (mention_count includes this mention) or said
+    with emphasis: temp -> mid on repetition, mid -> core at `core_after_mentions`, -> core on emphasis.
+    Steps in order; core capacity is the caller's check."""
+    steps: list[tuple[Tier, Tier, Reason]] = []
+    if tier is Tier.CORE:
+        return steps
+    if emphasis:
+        return [(tier, Tier.CORE, Reason.EMPHASIS)]
+    if tier is Tier.TEMP and mention_count >= 2:
+        steps.append((Tier.TEMP, Tier.MID, Reason.REPEATED))
+        tier = Tier.MID
+    if tier is Tier.MID and mention_count >= rules.core_after_mentions:
+        steps.append((Tier.MID, Tier.CORE, Reason.MENTIONED_OFTEN))
+    return steps
+
+
+def on_new_memory(*, emphasis: bool) -> list[tuple[Tier, Tier, Reason]]:
+    """A new memory lands in temp; said with emphasis it goes on to core."""
+    return [(Tier.TEMP, Tier.CORE, Reason.EMPHASIS)] if emphasis else []
+
+
+def on_topic(tier: Tier) -> tuple[Tier, Tier, Reason] | None:
+    """A later user turn picks a temp memory's topic up: implicit engagement, temp -> mid."""
+    return (Tier.TEMP, Tier.MID, Reason.TOPIC_PICKED_UP) if tier is Tier.TEMP else None

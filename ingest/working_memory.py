@@ -1,0 +1,173 @@
+"""Working memory: the last N turns of each session, held in the service, bounded in bytes (LRU).
+
+Per (tenant, user, session) the service keeps the last N turns (default 5). All sessions together
+stay under a byte budget (default 200 MB): when it is exceeded, whole sessions are evicted, least
+recently used first; a single session larger than the budget keeps only its newest turns that fit.
+The episodes in Neo4j are the truth: after a restart (or an eviction) a session is rebuilt lazily,
+on its first access, from its last N episodes. Turns are keyed by their turn index, so recording a
+turn twice (an idempotent re-ingest) or recording while a rebuild reads the store gives the same
+result. Thread-safe: one lock guards the table; the store is read outside it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import NamedTuple
+
+from graph.model import Scope
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One turn held in working memory."""
+
+    speaker: str
+    text: str
+    at: datetime
+    turn: int
+    episode_id: str
+
+
+# Reads the last n turns of a session from the store, oldest first.
+TurnLoader = Callable[[Scope, str, int], Sequence[Turn]]
+
+# What a held turn costs beyond its strings (object headers, the datetime, the dict slot), measured
+# roughly with sys.getsizeof on CPython 3.11; a session entry costs _SESSION_OVERHEAD more.
+_TURN_OVERHEAD = 360
+_SESSION_OVERHEAD = 600
+
+
+def turn_bytes(t: Turn) -> int:
+    """An estimate of the memory one held turn takes (UTF-8 size of its strings plus overhead)."""
+    return _TURN_OVERHEAD + len(t.text.encode("utf-8")) + len(t.speaker) + len(t.episode_id)
+
+
+class WorkingMemoryStats(NamedTuple):
+    bytes_used: int
+    bytes_limit: int
+    sessions: int
+
+    @property
+    def headroom(self) -> float:
+        """The free fraction of the byte budget, in [0, 1]."""
+        return max(0.0, 1.0 - self.bytes_used / self.bytes_limit) if self.bytes_limit else 0.0
+
+
+_Key = tuple[str, str, str]  # (tenant, user_id, session_id)
+
+
+@dataclass
+class _Session:
+    turns: dict[int, Turn] = field(default_factory=dict)
+    loaded: bool = False  # rebuilt from the store (else it holds only turns recorded since)
+    size: int = _SESSION_OVERHEAD
+
+
+class WorkingMemory:
+    def __init__(self, loader: TurnLoader, *, turns_per_session: int = 5, max_bytes: int = 200 * 1024 * 1024) -> None:
+        if turns_per_session < 1 or max_bytes < 1:
+            raise ValueError("turns_per_session and max_bytes must be positive")
+        self._loader = loader
+        self.turns_per_session = turns_per_session
+        self.max_bytes = max_bytes
+        self._lock = threading.Lock()
+        self._sessions: OrderedDict[_Key, _Session] = OrderedDict()
+        self._bytes = 0
+
+    # ----- reading ----------------------------------------------------------------------
+
+    def recent(self, scope: Scope, session_id: str, n: int | None = None) -> list[Turn]:
+        """The last n turns of the session (default and at most turns_per_session), oldest first."""
+        limit = self.turns_per_session if n is None else max(0, min(n, self.turns_per_session))
+        key = (scope.tenant, scope.user_id, session_id)
+        with self._lock:
+            entry = self._sessions.get(key)
+            loaded = entry is not None and entry.loaded
+        if not loaded:
+            stored = list(self._loader(scope, session_id, self.turns_per_session))
+            with self._lock:
+                self._merge(key, stored, loaded=True)
+        with self._lock:
+            entry = self._sessions.get(key)
+            if entry is None:  # larger than the whole budget on its own
+                return []
+            self._sessions.move_to_end(key)
+            turns = [entry.turns[i] for i in sorted(entry.turns)]
+        return turns[-limit:] if limit else []
+
+    def stats(self) -> WorkingMemoryStats:
+        with self._lock:
+            return WorkingMemoryStats(self._bytes, self.max_bytes, len(self._sessions))
+
+    def headroom(self) -> float:
+        """The free fraction of the byte budget (maintenance checks it stays above 20%)."""
+        return self.stats().headroom
+
+    # ----- writing ----------------------------------------------------------------------
+
+    def record(self, scope: Scope, session_id: str, turns: Iterable[Turn]) -> None:
+        """Turns just stored as episodes. A session not held yet is not read from the store here: its
+        first access rebuilds it and merges these in."""
+        key = (scope.tenant, scope.user_id, session_id)
+        with self._lock:
+            self._merge(key, list(turns), loaded=False)
+
+    def drop(self, scope: Scope, session_id: str) -> None:
+        """Forget a session (its episodes stay in the store)."""
+        with self._lock:
+            entry = self._sessions.pop((scope.tenant, scope.user_id, session_id), None)
+            if entry is not None:
+                self._bytes -= entry.size
+
+    def clear(self) -> None:
+        with self._lock:
+            self._sessions.clear()
+            self._bytes = 0
+
+    # ----- internals (lock held) -------------------------------------------------------
+
+    def _merge(self, key: _Key, turns: Sequence[Turn], *, loaded: bool) -> None:
+        entry = self._sessions.get(key)
+        if entry is None:
+            entry = _Session()
+            self._sessions[key] = entry
+            self._bytes += entry.size
+        entry.loaded = entry.loaded or loaded
+        for t in turns:
+            old = entry.turns.get(t.turn)
+            if old is not None:
+                entry.size -= turn_bytes(old)
+                self._bytes -= turn_bytes(old)
+            entry.turns[t.turn] = t
+            entry.size += turn_bytes(t)
+            self._bytes += turn_bytes(t)
+        # keep the newest N
+        for index in sorted(entry.turns)[: max(0, len(entry.turns) - self.turns_per_session)]:
+            gone = entry.turns.pop(index)
+            entry.size -= turn_bytes(gone)
+            self._bytes -= turn_bytes(gone)
+        self._sessions.move_to_end(key)
+        self._fit(key)
+
+    def _fit(self, keep: _Key) -> None:
+        """Evict least recently used sessions until the budget holds; the session just touched goes
+        last, losing its oldest turns first."""
+        while self._bytes > self.max_bytes and len(self._sessions) > 1:
+            victim = next(iter(self._sessions))
+            if victim == keep:
+                self._sessions.move_to_end(victim)
+                victim = next(iter(self._sessions))
+            self._bytes -= self._sessions.pop(victim).size
+        entry = self._sessions.get(keep)
+        while entry is not None and self._bytes > self.max_bytes:
+            if entry.turns:
+                gone = entry.turns.pop(min(entry.turns))
+                entry.size -= turn_bytes(gone)
+                self._bytes -= turn_bytes(gone)
+            else:
+                self._bytes -= self._sessions.pop(keep).size
+                entry = None

@@ -1,0 +1,109 @@
+"""The caller's own app: who am I, its API keys (create, list, revoke), and forgetUser (erasure)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import strawberry
+
+from graph import model
+from resolvers.context import Info, call
+
+
+@strawberry.type(description="The caller, as its API key tells.")
+class Viewer:
+    tenant: str
+    key_id: strawberry.ID
+    key_name: str
+
+
+@strawberry.type(description="An API key of the caller's app. The secret is shown once, at creation.")
+class ApiKey:
+    id: strawberry.ID
+    name: str
+    prefix: str = strawberry.field(description="The non-secret start of the key, to recognise it.")
+    created_at: datetime
+    revoked_at: datetime | None
+
+    @classmethod
+    def of(cls, k: model.ApiKey) -> ApiKey:
+        return cls(id=strawberry.ID(k.id), name=k.name, prefix=k.prefix, created_at=k.created_at,
+                   revoked_at=k.revoked_at)
+
+
+@strawberry.type
+class CreatedApiKey:
+    key: str = strawberry.field(description="The whole key. Shown this once; only its hash is stored.")
+    api_key: ApiKey
+
+
+@strawberry.type
+class LabelCount:
+    label: str
+    count: int
+
+
+@strawberry.type(description="What forgetUser removed, and a re-query proving nothing of the user is left.")
+class ErasureReceipt:
+    user_id: str
+    nodes_removed: int
+    relationships_removed: int
+    nodes_by_label: list[LabelCount]
+    relationships_by_type: list[LabelCount]
+    remaining_nodes: int
+    remaining_relationships: int
+    verified: bool = strawberry.field(description="True when the re-query found no node and no relationship.")
+    erased_at: datetime
+
+    @classmethod
+    def of(cls, r: model.ErasureReceipt) -> ErasureReceipt:
+        return cls(
+            user_id=r.user_id,
+            nodes_removed=r.nodes_removed,
+            relationships_removed=r.relationships_removed,
+            nodes_by_label=[LabelCount(label=k, count=v) for k, v in r.nodes_by_label.items()],
+            relationships_by_type=[LabelCount(label=k, count=v) for k, v in r.relationships_by_type.items()],
+            remaining_nodes=r.remaining_nodes,
+            remaining_relationships=r.remaining_relationships,
+            verified=r.verified,
+            erased_at=r.at,
+        )
+
+
+@strawberry.type
+class AdminQuery:
+    @strawberry.field(description="The caller: its tenant (app) and the API key it used.")
+    def viewer(self, info: Info) -> Viewer:
+        principal = info.context.principal
+        tenant = info.context.tenant  # raises UNAUTHENTICATED without a principal
+        assert principal is not None
+        return Viewer(tenant=tenant, key_id=strawberry.ID(principal.key_id), key_name=principal.key_name)
+
+    @strawberry.field(description="The API keys of the caller's app (never their secrets).")
+    async def api_keys(self, info: Info, include_revoked: bool = False) -> list[ApiKey]:
+        ctx = info.context
+        keys = await call(ctx.container.keys.list, ctx.tenant, include_revoked=include_revoked)
+        return [ApiKey.of(k) for k in keys]
+
+
+@strawberry.type
+class AdminMutation:
+    @strawberry.mutation(description="Create another API key for the caller's app; the key is shown once.")
+    async def create_api_key(self, info: Info, name: str | None = None) -> CreatedApiKey:
+        ctx = info.context
+        created = await call(ctx.container.keys.create, ctx.tenant, name)
+        return CreatedApiKey(key=created.secret, api_key=ApiKey.of(created.key))
+
+    @strawberry.mutation(description="Revoke one of the caller's app's API keys (effective at once here).")
+    async def revoke_api_key(self, info: Info, id: strawberry.ID) -> ApiKey:
+        ctx = info.context
+        return ApiKey.of(await call(ctx.container.keys.revoke, str(id), tenant=ctx.tenant))
+
+    @strawberry.mutation(
+        description="Erase every node, edge, embedding and episode of one user of the caller's app. "
+        "Needs confirm: true. Answers a receipt with the counts removed and a re-query proving none remain."
+    )
+    async def forget_user(self, info: Info, user_id: str, confirm: bool) -> ErasureReceipt:
+        ctx = info.context
+        receipt = await call(ctx.container.erasure.forget_user, ctx.tenant, user_id, confirm=confirm)
+        return ErasureReceipt.of(receipt)

@@ -1,0 +1,52 @@
+"""Who is calling: the API key a request presents (header `X-API-Key`, or `Authorization: Bearer`),
+verified into a Principal (its tenant). For every HTTP route that serves tenant data, not only /graphql.
+
+HTTP answers for a request without a valid key: 401 with a GraphQL-shaped JSON body whose
+extensions.code is UNAUTHENTICATED (and `WWW-Authenticate: Bearer`); 503 UNAVAILABLE when Neo4j cannot
+be asked whether the key is valid.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+
+from cross_web import HTTPException
+
+from bmam.container import Container
+from bmam.usecases.keys import UNAUTHENTICATED_MESSAGE, Principal
+from graph.errors import StoreUnavailable, Unauthenticated
+
+
+class ApiError(HTTPException):
+    """An HTTP-level refusal with a GraphQL error code (answered as JSON by the GraphQL view)."""
+
+    def __init__(self, status_code: int, code: str, reason: str, headers: Mapping[str, str] | None = None) -> None:
+        super().__init__(status_code, reason)
+        self.code = code
+        self.headers = dict(headers or {})
+
+
+def presented_key(headers: Mapping[str, str]) -> str | None:
+    key = headers.get("x-api-key")
+    if key and key.strip():
+        return key.strip()
+    scheme, _, token = (headers.get("authorization") or "").strip().partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    return None
+
+
+async def authenticate(container: Container, key: str | None) -> Principal:
+    """The principal of a presented key, or ApiError 401 / 503."""
+    keys = container.keys
+    cached = keys.cached(key) if key else None
+    if cached is not None:
+        return cached
+    try:
+        return await asyncio.to_thread(keys.authenticate, key)
+    except Unauthenticated as exc:
+        raise ApiError(401, "UNAUTHENTICATED", UNAUTHENTICATED_MESSAGE,
+                       {"WWW-Authenticate": 'Bearer realm="bmam"'}) from exc
+    except StoreUnavailable as exc:
+        raise ApiError(503, "UNAVAILABLE", exc.message, {"Retry-After": "5"}) from exc

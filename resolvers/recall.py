@@ -1,0 +1,164 @@
+"""GraphQL face of recall (issue 4): recall, relatedSearch and contextPrompt."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import Enum
+
+import strawberry
+
+from bmam.usecases import recall as recall_cases
+from graph import related as related_model
+from resolvers.context import Info, call
+from resolvers.types import Memory, MemoryType, Tier
+
+
+@strawberry.type(description="How a recalled memory scored. vector is the raw cosine with the input (-1..1); "
+                             "every other part is in [0, 1]: final = (0.7 relevance + 0.3 freshness) x weight "
+                             "factor x damping (README 'Recall').")
+class RecallScores:
+    vector: float
+    fulltext: float
+    graph: float
+    freshness: float
+    weight: float
+    relevance: float
+    damping: float = strawberry.field(description="Anti-repetition multiplier: 1 unless the session surfaced "
+                                                  "this memory, or its dominant term, in the last turns.")
+    final: float
+
+
+@strawberry.type(description="A memory recall returned, with its score breakdown and why it was chosen.")
+class RecalledMemory:
+    memory: Memory
+    scores: RecallScores
+    why: str
+
+    @classmethod
+    def of(cls, m: recall_cases.RecalledMemory) -> RecalledMemory:
+        s = m.scores
+        return cls(memory=Memory.of(m.memory), why=m.why,
+                   scores=RecallScores(vector=s.vector, fulltext=s.fulltext, graph=s.graph, freshness=s.freshness,
+                                       weight=s.weight, relevance=s.relevance, damping=s.damping, final=s.final))
+
+
+@strawberry.type(description="gated: nothing the user said before relates to the input, so no memories (never "
+                             "'the nearest anyway'); reason says why either way.")
+class RecallResult:
+    gated: bool
+    reason: str
+    memories: list[RecalledMemory]
+    best_similarity: float | None = strawberry.field(description="The best cosine any memory had with the input.")
+
+    @classmethod
+    def of(cls, r: recall_cases.RecallResult) -> RecallResult:
+        return cls(gated=r.gated, reason=r.reason, memories=[RecalledMemory.of(m) for m in r.memories],
+                   best_similarity=r.best_similarity)
+
+
+@strawberry.enum(description="How one memory reaches the next: an ASSOCIATED edge, or an ENTITY both mention.")
+class PathVia(Enum):
+    ASSOCIATED = "ASSOCIATED"
+    ENTITY = "ENTITY"
+
+
+@strawberry.type(description="One hop of a related-search path; entity names the shared entity of an ENTITY hop.")
+class PathStep:
+    from_: strawberry.ID = strawberry.field(name="from")
+    to: strawberry.ID
+    via: PathVia
+    strength: float
+    entity: str | None
+
+
+@strawberry.type(description="A memory related to the start memory: score is the product of the strengths "
+                             "along path, its best path within the depth.")
+class RelatedMemory:
+    memory: Memory
+    score: float
+    path: list[PathStep]
+
+    @classmethod
+    def of(cls, r: related_model.RelatedMemory) -> RelatedMemory:
+        return cls(memory=Memory.of(r.memory), score=r.score, path=[
+            PathStep(from_=strawberry.ID(s.from_id), to=strawberry.ID(s.to_id), via=PathVia(s.via.value),
+                     strength=s.strength, entity=s.entity)
+            for s in r.path
+        ])
+
+
+@strawberry.type(description="A turn of the session shown in a context prompt.")
+class ContextTurn:
+    speaker: str
+    text: str
+    at: datetime
+    turn: int
+
+
+@strawberry.type(description="Text for an LLM: the relevant memories ('[FACTUAL, 3 days ago] ...') and the "
+                             "recent turns of the session, within the character budget.")
+class ContextPrompt:
+    text: str
+    memories: list[RecalledMemory]
+    turns: list[ContextTurn]
+    gated: bool
+    reason: str
+
+    @classmethod
+    def of(cls, p: recall_cases.ContextPrompt) -> ContextPrompt:
+        return cls(text=p.text, memories=[RecalledMemory.of(m) for m in p.memories], gated=p.gated, reason=p.reason,
+                   turns=[ContextTurn(speaker=t.speaker, text=t.text, at=t.at, turn=t.turn) for t in p.turns])
+
+
+@strawberry.type
+class RecallQuery:
+    @strawberry.field(description="The few memories that matter for the input: dense and full-text candidates, "
+                                  "fused, expanded over the graph, weighed by freshness and weight, damped when "
+                                  "the session surfaced them lately; gated when nothing relates. Records the use "
+                                  "of what it returns (recall_count, lastRecalledAt, passive weight +0.1).")
+    async def recall(
+        self,
+        info: Info,
+        user_id: str,
+        query: str,
+        session_id: str | None = None,
+        k: int | None = None,
+        types: list[MemoryType] | None = None,  # type: ignore[valid-type]
+        tiers: list[Tier] | None = None,  # type: ignore[valid-type]
+        min_score: float = 0.0,
+        include_history: bool = False,
+        as_of: datetime | None = None,
+    ) -> RecallResult:
+        ctx = info.context
+        request = recall_cases.RecallRequest(
+            user_id=user_id, query=query, session_id=session_id, k=k, types=types, tiers=tiers, min_score=min_score,
+            include_history=include_history, as_of=as_of,
+        )
+        return RecallResult.of(await call(ctx.container.recall.recall, ctx.tenant, request))
+
+    @strawberry.field(description="Memories related to one memory over ASSOCIATED edges and shared entities, at "
+                                  "most depth hops (1..5; outside that BAD_USER_INPUT), best path first. "
+                                  "NOT_FOUND when the memory is not this user's.")
+    async def related_search(
+        self,
+        info: Info,
+        user_id: str,
+        memory_id: strawberry.ID,
+        depth: int = 2,
+        limit: int = 20,
+        min_strength: float = 0.05,
+        include_history: bool = False,
+    ) -> list[RelatedMemory]:
+        ctx = info.context
+        found = await call(ctx.container.recall.related, ctx.tenant, user_id, str(memory_id), depth=depth,
+                           limit=limit, min_strength=min_strength, include_history=include_history)
+        return [RelatedMemory.of(r) for r in found]
+
+    @strawberry.field(description="The recent turns of the session and the (gated) relevant memories as text for "
+                                  "an LLM, within budget characters. Counts as a recall turn of the session.")
+    async def context_prompt(
+        self, info: Info, user_id: str, session_id: str, input: str, budget: int | None = None
+    ) -> ContextPrompt:
+        ctx = info.context
+        prompt = await call(ctx.container.recall.context_prompt, ctx.tenant, user_id, session_id, input, budget)
+        return ContextPrompt.of(prompt)

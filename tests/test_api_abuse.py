@@ -1,0 +1,307 @@
+"""Abuse: over-deep, over-wide and over-long documents, oversized and malformed HTTP, and injection strings
+in every string input of every root field. Each is refused with a 4xx / a coded GraphQL error or stored
+verbatim; never a 5xx; nothing of anyone is deleted."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+from graphql import GraphQLScalarType
+
+from bmam.client import BmamClient, BmamClientError, ClientConfig
+from bmam.container import Container
+from tests.graphql_walk import document, replace_at, root_fields, served_schema, string_paths, strings, value
+
+INJECTIONS = (
+    "`",
+    "x`) DETACH DELETE n //",
+    "') MATCH (n) DETACH DELETE n //",
+    '"}) MATCH (n) DETACH DELETE n //',
+    "/* */ MATCH (n) DETACH DELETE n /* ",
+    "{{type_label}} $tenant ${user_id} \\' \\\" ;",
+    "火锅 🙂 '; DROP CONSTRAINT memory_id; //",
+)
+ACCEPTED_CODES = {"BAD_USER_INPUT", "NOT_FOUND", "CONFLICT", "LIMIT_EXCEEDED"}
+
+
+def _tenant() -> str:
+    return f"test-abuse-{uuid.uuid4().hex[:10]}"
+
+
+@pytest.fixture
+def abuser(api_url: str, make_api_key: Callable[[str], str]) -> Iterator[tuple[BmamClient, str]]:
+    tenant = _tenant()
+    c = BmamClient(ClientConfig(url=api_url, api_key=make_api_key(tenant)))
+    yield c, tenant
+    c.close()
+
+
+def _post(api_url: str, key: str, body: bytes | str, content_type: str = "application/json",
+          method: str = "POST", **kw: Any) -> httpx.Response:
+    headers = {"X-API-Key": key, "Content-Type": content_type}
+    return httpx.request(method, f"{api_url}/graphql", content=body, headers=headers, timeout=60, **kw)
+
+
+def _refused(resp: httpx.Response, status: int | tuple[int, ...], code: str = "BAD_USER_INPUT") -> None:
+    statuses = status if isinstance(status, tuple) else (status,)
+    assert resp.status_code in statuses, (resp.status_code, resp.text[:300])
+    assert resp.json()["errors"][0]["extensions"]["code"] == code, resp.text[:300]
+    assert "Traceback" not in resp.text
+
+
+def _code(c: BmamClient, doc: str, variables: dict[str, Any] | None = None) -> str:
+    with pytest.raises(BmamClientError) as err:
+        c.execute(doc, variables)
+    return err.value.code
+
+
+# ----- document limits --------------------------------------------------------------------
+
+
+def test_measure_counts_after_fragment_expansion() -> None:
+    from graphql import get_introspection_query, parse
+
+    from resolvers.limits import Cost, Limits, measure, violations
+
+    assert measure(parse("{ memory { id source { turn } } }")) == Cost(depth=3, aliases=0, selections=4)
+    doc = parse("fragment F on Memory { a: id b: text }"
+                "{ x: memory { ...F } y: memory { ...F ... on Memory { c: id } } }")
+    assert measure(doc) == Cost(depth=2, aliases=7, selections=7)
+    assert measure(parse(get_introspection_query())) == Cost()  # introspection is not counted
+    chain = "\n".join(f"fragment F{i} on Q {{ ...F{i + 1} ...F{i + 1} }}" for i in range(60))
+    huge = measure(parse(chain + "\nfragment F60 on Q { a: x }\n{ ...F0 }"))
+    assert huge.aliases == huge.selections == 2**40  # 2**60 really: computed in linear time, capped
+    assert [e.extensions["limit"] for e in violations(parse(chain + "\nfragment F60 on Q { a: x }\n{ ...F0 }"),
+                                                        Limits())] == ["aliases", "selections"]
+    cyclic = parse("fragment A on Q { ...B x } fragment B on Q { ...A y } { ...A }")
+    assert measure(cyclic).selections == 2
+
+
+
+def _nested(levels: int) -> str:
+    """memories{edges{node{ associated{memory{ ... }} }}} with exactly `levels` field levels."""
+    inner = "id"
+    depth = 4  # memories edges node ... id
+    chain: list[str] = []
+    while depth + 2 <= levels:
+        chain.append("associated { memory {")
+        depth += 2
+    body = " ".join(chain) + f" {inner} " + "} }" * len(chain)
+    if depth + 1 == levels:
+        body = " ".join(chain) + " associated { strength } " + "} }" * len(chain)
+    return f'query {{ memories(userId: "u") {{ edges {{ node {{ {body} }} }} }} }}'
+
+
+def test_depth_ten_passes_eleven_is_refused(abuser: tuple[BmamClient, str]) -> None:
+    c, _ = abuser
+    assert c.execute(_nested(10))["memories"]["edges"] == []
+    assert _code(c, _nested(11)) == "LIMIT_EXCEEDED"
+    assert _code(c, _nested(40)) == "LIMIT_EXCEEDED"
+
+
+def test_aliases_fifteen_pass_sixteen_are_refused(abuser: tuple[BmamClient, str]) -> None:
+    c, _ = abuser
+    fifteen = "{ " + " ".join(f"a{i}: viewer {{ tenant }}" for i in range(15)) + " }"
+    assert len(c.execute(fifteen)) == 15
+    sixteen = "{ " + " ".join(f"a{i}: viewer {{ tenant }}" for i in range(16)) + " }"
+    assert _code(c, sixteen) == "LIMIT_EXCEEDED"
+
+
+def test_aliases_multiplied_through_fragment_spreads(abuser: tuple[BmamClient, str]) -> None:
+    c, _ = abuser
+    # Three aliases in the fragment, spread under six aliased fields: 6 + 6 * 3 = 24 after expansion.
+    doc = ("fragment F on Viewer { t1: tenant t2: tenant t3: tenant }\n{ "
+           + " ".join(f"v{i}: viewer {{ ...F }}" for i in range(6)) + " }")
+    assert _code(c, doc) == "LIMIT_EXCEEDED"
+    # Fragments doubling each other 40 times: counted once each (memoised), refused at once.
+    chain = ["fragment F40 on Viewer { a: tenant b: tenant }"]
+    chain += [f"fragment F{i} on Viewer {{ ...F{i + 1} x{i}: tenant ...F{i + 1} }}" for i in range(40)]
+    doc = "\n".join(chain) + "\n{ viewer { ...F0 } }"
+    assert _code(c, doc) == "LIMIT_EXCEEDED"
+
+
+def test_too_many_tokens_and_selections(abuser: tuple[BmamClient, str]) -> None:
+    c, _ = abuser
+    assert _code(c, "{ viewer { " + "tenant " * 6000 + "} }") == "LIMIT_EXCEEDED"
+    # Nested far beyond the parser's recursion (the gql client would refuse to send it: raw HTTP).
+    for doc in ('{ memory(userId: "u", id: ' + "[" * 1500 + "]" * 1500 + ") { id } }",
+                "{ " + "viewer { " * 1500 + "} " * 1500 + "}"):
+        resp = httpx.post(f"{c.config.url}/graphql", json={"query": doc}, headers={"X-API-Key": c.config.api_key or ""})
+        assert resp.status_code == 200, resp.text[:200]
+        assert resp.json()["errors"][0]["extensions"]["code"] == "LIMIT_EXCEEDED", resp.text[:300]
+
+
+def test_field_suggestions_are_never_given(abuser: tuple[BmamClient, str]) -> None:
+    c, _ = abuser
+    for doc in ("{ memoriez(userId: \"u\") { id } }", "{ viewer { tenantt } }",
+                'mutation { remember(input: {userId: "u", text: "t", type: FACTUL}) { id } }',
+                '{ memories(userIdd: "u") { edges { cursor } } }'):
+        with pytest.raises(BmamClientError) as err:
+            c.execute(doc)
+        assert err.value.code == "BAD_USER_INPUT"
+        assert "Did you mean" not in json.dumps(err.value.errors)
+
+
+# ----- HTTP-level abuse ----------------------------------------------------------------------
+
+
+def test_oversized_bodies_are_413_before_parsing(api_url: str, abuser: tuple[BmamClient, str]) -> None:
+    c, _ = abuser
+    ten_mib = "x" * (10 * 1024 * 1024)
+    with pytest.raises(BmamClientError) as err:
+        c.remember("u", ten_mib)
+    assert err.value.code == "LIMIT_EXCEEDED"
+    key = c.config.api_key or ""
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: counted while streaming
+        yield b'{"query": "{ viewer { tenant } }", "variables": {"x": "'
+        for _ in range(10):
+            yield b"y" * (1024 * 1024)
+        yield b'"}}'
+
+    resp = httpx.post(f"{api_url}/graphql", content=chunks(), timeout=60,
+                      headers={"X-API-Key": key, "Content-Type": "application/json"})
+    _refused(resp, 413, "LIMIT_EXCEEDED")
+    # Just under the limit is parsed (and the text limit, 32 KiB, answers instead).
+    with pytest.raises(BmamClientError) as err:
+        c.remember("u", "z" * (1024 * 1024 - 4000))
+    assert err.value.code == "LIMIT_EXCEEDED" and "32768" in err.value.message
+
+
+def test_malformed_http_is_4xx(api_url: str, abuser: tuple[BmamClient, str]) -> None:
+    c, _ = abuser
+    key = c.config.api_key or ""
+    ok = json.dumps({"query": "{ viewer { tenant } }"})
+    assert _post(api_url, key, ok).status_code == 200
+    _refused(_post(api_url, key, "[" + ok + "," + ok + "]"), 400)  # a JSON batch
+    _refused(_post(api_url, key, ok, content_type="text/plain"), 415)
+    _refused(_post(api_url, key, "query=%7B%20viewer%20%7B%20tenant%20%7D%20%7D",
+                   content_type="application/x-www-form-urlencoded"), 415)
+    _refused(_post(api_url, key, b"--b\r\nContent-Disposition: form-data; name=query\r\n\r\n{ viewer }\r\n--b--",
+                   content_type="multipart/form-data; boundary=b"), 415)
+    _refused(_post(api_url, key, b'{"query": "{ viewer { tenant } }", "x": "\xff\xfe\xc3\x28"}'), 400)
+    _refused(_post(api_url, key, b'{"query": "{ viewer { tenant } }", "x": "\xed\xa0\x80"}'), 400)  # CESU surrogate
+    _refused(_post(api_url, key, '{"query": "{ viewer '), 400)
+    _refused(_post(api_url, key, json.dumps({"query": "{ viewer { tenant } }", "variables": [1, 2]})), 400)
+    _refused(_post(api_url, key, json.dumps({"query": "{ viewer { tenant } }", "variables": "x"})), 400)
+    _refused(_post(api_url, key, json.dumps({"query": 42})), 400)
+    _refused(_post(api_url, key, json.dumps({"variables": {}})), 400)
+    _refused(_post(api_url, key, "[" * 100_000 + "]" * 100_000), 400)
+    _refused(_post(api_url, key, '{"query": "{ viewer { tenant } }", "variables": {"k": 1' + "0" * 5000 + "}}"), 400)
+    _refused(_post(api_url, key, ok, method="PUT"), 405)
+    _refused(_post(api_url, key, ok, method="DELETE"), 405)
+    mutation = 'mutation { remember(input: {userId: "u", text: "via GET", type: FACTUAL}) { id } }'
+    resp = httpx.get(f"{api_url}/graphql", params={"query": mutation}, headers={"X-API-Key": key})
+    _refused(resp, (400, 405))
+    resp = httpx.get(f"{api_url}/graphql", params={"query": "{ viewer { tenant } }", "variables": "[1]"},
+                     headers={"X-API-Key": key})
+    _refused(resp, 400)
+    resp = httpx.get(f"{api_url}/graphql?query=%7B%20viewer%20%7B%20tenant%20%7D%20%7D%ff", headers={"X-API-Key": key})
+    _refused(resp, 400)
+    resp = httpx.get(f"{api_url}/graphql", params={"query": "{ viewer { tenant } }"}, headers={"X-API-Key": key})
+    assert resp.status_code == 200 and resp.json()["data"]["viewer"]["tenant"]
+    assert c.memories("u")["edges"] == []  # the GET mutation wrote nothing
+
+
+def test_nul_and_lone_surrogates_are_bad_input(abuser: tuple[BmamClient, str]) -> None:
+    c, _ = abuser
+    for text in ("a\x00b", "\ud800", "x\udfffy", "\x00"):
+        with pytest.raises(BmamClientError) as err:
+            c.remember("u", text)
+        assert err.value.code == "BAD_USER_INPUT"
+    for user in ("a\x00b", "\ud800"):
+        with pytest.raises(BmamClientError) as err:
+            c.remember(user, "fine text")
+        assert err.value.code == "BAD_USER_INPUT"
+    assert c.memories("u")["edges"] == []
+
+
+# ----- injection strings in every string input -------------------------------------------------
+
+
+def _valid_scalar(memory_id: str) -> Callable[[str, GraphQLScalarType], Any]:
+    def scalar(name: str, type_: GraphQLScalarType) -> Any:
+        lowered = name.lower()
+        if type_.name == "Int":
+            return 1
+        if type_.name == "Float":
+            return 0.5
+        if type_.name == "Boolean":
+            return lowered == "dryrun"  # never confirm anything destructive with valid ids
+        if type_.name == "DateTime":
+            return "2026-11-30T00:00:00+00:00"
+        if lowered == "userid":
+            return "mallory"
+        if lowered in ("sessionid", "deviceid"):
+            return "s1"
+        if lowered == "speaker":
+            return "user"
+        if type_.name == "ID" or lowered.endswith("id") or lowered in ("memorya", "memoryb", "winner"):
+            return memory_id
+        if lowered == "after":
+            return None
+        return "a plain sentence about tea"
+
+    return scalar
+
+
+def test_injection_strings_are_refused_or_stored_verbatim(
+    abuser: tuple[BmamClient, str], container: Container, make_api_key: Callable[[str], str], api_url: str
+) -> None:
+    c, tenant = abuser
+    # A canary app whose nodes must all survive, and this app's own seed.
+    canary_tenant = _tenant()
+    canary = BmamClient(ClientConfig(url=api_url, api_key=make_api_key(canary_tenant)))
+    canary_memory = canary.remember("mallory", "canary memory", "FACTUAL")
+    canary.add_triple("mallory", canary_memory["id"], "canary", "is", "alive")
+    canary_nodes = container.erasure.tenant_user_nodes(canary_tenant)
+    seed = c.remember("mallory", "seed memory about tea", "FACTUAL")
+    other = c.remember("mallory", "another seed", "FACTUAL")
+    seed_nodes = container.erasure.tenant_user_nodes(tenant)
+
+    schema = served_schema(c)
+    calls = stored = 0
+    for kind, name, f in root_fields(schema):
+        base = {n: value(n, arg.type, _valid_scalar(seed["id"])) for n, arg in f.args.items()}
+        base = {k: v for k, v in base.items() if v is not None}
+        doc = document(kind, name, f, depth=2)
+        for path in string_paths(f):
+            if path[0] not in base:
+                continue
+            for injection in INJECTIONS:
+                variables = replace_at(base, path, injection)
+                calls += 1
+                try:
+                    answer = c.execute(doc, variables)
+                except BmamClientError as exc:
+                    assert exc.code in ACCEPTED_CODES, (name, path, injection, exc)
+                    continue
+                # Stored (or echoed) text is the injection itself (surrounding blanks trimmed, as for any
+                # text), never a mangled form.
+                for s in strings(answer):
+                    if injection[:6] in s and injection.strip() not in s:
+                        pytest.fail(f"{name} {path}: {s!r} is not {injection!r} verbatim")
+                stored += 1
+    assert calls >= 100 and stored > 0
+
+    # What remember and addTriple stored reads back verbatim, predicates included.
+    for injection in INJECTIONS:
+        m = c.remember("mallory", injection, "FACTUAL")
+        assert c.memory("mallory", m["id"])["text"] == injection.strip()
+        c.add_triple("mallory", m["id"], injection, injection, injection)
+        triples = c.triples("mallory", m["id"])
+        assert [(x["subject"]["name"], x["predicate"], x["object"]["name"]) for x in triples] == [
+            (injection.strip(),) * 3
+        ]
+
+    # Nothing was deleted: the canary app is whole, this app's seed is still there.
+    assert container.erasure.tenant_user_nodes(canary_tenant) == canary_nodes
+    assert canary.memory("mallory", canary_memory["id"])["text"] == "canary memory"
+    assert c.memory("mallory", seed["id"]) is not None and c.memory("mallory", other["id"]) is not None
+    assert container.erasure.tenant_user_nodes(tenant) >= seed_nodes
+    canary.close()

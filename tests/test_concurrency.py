@@ -1,0 +1,164 @@
+"""Concurrency is exact (issue 8): 16 writers MERGE the same entity, the same triple and the same association
+edge between two dense memories (>= 60 edges each, past Neo4j's dense-node threshold of 50) through the
+API: exactly one of each, no error reaches a client. A forced deadlock is retried by the store and never
+surfaces. 16 x 25 concurrent weight increments land exactly (no lost update)."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import pytest
+
+from bmam.client import BmamClient
+from bmam.clock import FakeClock
+from bmam.container import Container
+from bmam.usecases.feedback import FeedbackUseCases
+from bmam.usecases.memories import RememberRequest
+from graph.model import Scope
+from graph.store import Tx
+from graph.weights import WeightRepository
+from tests.ops_support import Inspector, run_clients
+
+WRITERS = 16
+ROUNDS = 5
+DENSE_EDGES = 65
+
+
+@pytest.fixture
+def inspector(container: Container) -> Iterator[Inspector]:
+    n = container.settings.neo4j
+    i = Inspector(n.bolt_uri, n.user, n.password)
+    yield i
+    i.close()
+
+
+def _remember(c: Container, tenant: str, user: str, text: str) -> str:
+    return c.memories.remember(tenant, RememberRequest(user_id=user, text=text, type="FACTUAL")).id
+
+
+def test_sixteen_writers_merge_one_entity_one_triple_one_edge_between_dense_nodes(
+        container: Container, api_url: str, api_key: str, api_tenant: str, inspector: Inspector) -> None:
+    user = f"dense-{uuid.uuid4().hex[:8]}"
+    a = _remember(container, api_tenant, user, "我最喜欢吃成都的火锅")
+    b = _remember(container, api_tenant, user, "I love hotpot with friends on Fridays")
+    fillers = [_remember(container, api_tenant, user, f"filler memory number {i}") for i in range(2 * DENSE_EDGES)]
+    for i, f in enumerate(fillers):
+        container.memories.associate(api_tenant, user, a if i < DENSE_EDGES else b, f, 0.3)
+    degree = inspector.rows(
+        "MATCH (m:Memory) WHERE m.id IN $ids AND m.tenant = $t RETURN m.id AS id, COUNT { (m)--() } AS d",
+        ids=[a, b], t=api_tenant)
+    assert all(r["d"] >= 60 for r in degree) and len(degree) == 2
+
+    start = threading.Barrier(WRITERS, timeout=120)
+    errors: list[str] = []
+
+    def writer(w: int, client: BmamClient) -> None:
+        start.wait()
+        for r in range(ROUNDS):
+            try:
+                # The same edge, from both ends; the same triple on A; the same entity from every writer's own
+                # memory; and edges to other memories around both dense nodes, in opposite orders.
+                first, second = (a, b) if (w + r) % 2 else (b, a)
+                client.associate(user, first, second, 0.5)
+                client.add_triple(user, a, "user", "likes", "火锅")
+                client.add_triple(user, fillers[w], "user", "likes", "火锅")
+                client.associate(user, second, fillers[(w * 7 + r) % len(fillers)], 0.4)
+                client.associate(user, fillers[(w * 5 + r + 1) % len(fillers)], first, 0.4)
+            except Exception as exc:  # every failure is a finding
+                errors.append(f"writer {w} round {r}: {type(exc).__name__}: {exc}")
+
+    for t in run_clients(WRITERS, api_url, api_key, writer, timeout_s=120):
+        t.join(timeout=600)
+    assert errors == []
+
+    edges = inspector.rows(
+        "MATCH (x:Memory {id: $a})-[r:ASSOCIATED]-(y:Memory {id: $b}) WHERE x.tenant = $t RETURN r.strength AS s",
+        a=a, b=b, t=api_tenant)
+    assert [e["s"] for e in edges] == [0.5]
+    entities = inspector.rows(
+        "MATCH (e:Entity) WHERE e.tenant = $t AND e.user_id = $u RETURN e.name AS name, count(*) AS c",
+        t=api_tenant, u=user)
+    assert sorted((e["name"], e["c"]) for e in entities) == [("user", 1), ("火锅", 1)]
+    triples = inspector.rows(
+        "MATCH ()-[t:TRIPLE]->() WHERE t.tenant = $t AND t.user_id = $u RETURN t.memory_id AS m, count(*) AS c",
+        t=api_tenant, u=user)
+    assert sorted((r["m"], r["c"]) for r in triples) == sorted([(a, 1)] + [(fillers[w], 1) for w in range(WRITERS)])
+    # Every pair has at most one edge whatever order its writers named it in.
+    doubled = inspector.rows(
+        "MATCH (x:Memory)-[r:ASSOCIATED]-(y:Memory) WHERE x.tenant = $t AND x.user_id = $u AND x.id < y.id "
+        "WITH x, y, count(r) AS c WHERE c > 1 RETURN x.id AS x, y.id AS y, c", t=api_tenant, u=user)
+    assert doubled == []
+
+
+def test_a_deadlock_is_retried_and_never_surfaces(container: Container, tenant: str) -> None:
+    """Two transactions lock two memories in opposite orders, both holding their first lock before asking
+    for the second: Neo4j detects the deadlock and fails one; the store's managed transaction retries it."""
+    x = _remember(container, tenant, "alice", "deadlock probe one")
+    y = _remember(container, tenant, "alice", "deadlock probe two")
+    both_hold_one = threading.Barrier(2, timeout=60)
+    attempts: list[str] = []
+    results: dict[str, object] = {}
+    scope = {"tenant": tenant, "user_id": "alice"}
+
+    def locker(name: str, order: tuple[str, str]) -> None:
+        def work(tx: Tx) -> int:
+            attempts.append(name)
+            tx.run("weights/lock", {**scope, "ids": [order[0]]})
+            if attempts.count(name) == 1:  # only the first attempt waits for the other
+                both_hold_one.wait()
+            tx.run("weights/lock", {**scope, "ids": [order[1]]})
+            return attempts.count(name)
+
+        try:
+            results[name] = container.store.write_tx(work)
+        except Exception as exc:
+            results[name] = exc
+
+    threads = [threading.Thread(target=locker, args=("xy", (x, y))),
+               threading.Thread(target=locker, args=("yx", (y, x)))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert all(isinstance(v, int) for v in results.values()), results
+    assert len(results) == 2 and len(attempts) >= 3  # one of them deadlocked and ran again
+
+
+def test_sixteen_by_twentyfive_weight_increments_are_exact(container: Container, tenant: str) -> None:
+    """Feedback (issue 5) and recall usage, 400 concurrent increments each on one memory. The steps are made
+    small (0.001, a legal setting) so no clamp is ever reached and the exact sum is order independent."""
+    memory = _remember(container, tenant, "alice", "I take the 8:15 train to work")
+    policy = replace(container.weight_policy, implicit_feedback=0.001, recall_boost=0.001)
+    feedback = FeedbackUseCases(clock=FakeClock(datetime(2026, 11, 30, 12, 0, tzinfo=UTC)),
+                                weights=WeightRepository(container.store), policy=policy)
+    scope = Scope(tenant, "alice")
+    start = threading.Barrier(WRITERS, timeout=120)
+    errors: list[BaseException] = []
+
+    def client(i: int) -> None:
+        start.wait()
+        try:
+            for _ in range(25):
+                feedback.feedback(tenant, "alice", memory, "SKIP" if i < 4 else "DWELL")
+                feedback.recalled(scope, [memory])
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(WRITERS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=600)
+    assert errors == []
+    m = container.memories.get(tenant, "alice", memory)
+    assert m is not None
+    assert m.recall_count == 400
+    assert m.weight.active == pytest.approx(0.5 + (300 - 100) * 0.001, abs=1e-9)
+    assert m.weight.passive == pytest.approx(400 * 0.001, abs=1e-9)
+    assert m.weight.final == pytest.approx(0.6 * 0.4 + 0.3 * 0.7 + 0.1 * m.weight.preset, abs=1e-9)
+    counted = container.store.read("memory/get", {"tenant": tenant, "user_id": "alice", "id": memory})
+    assert counted and counted[0]["memory"].get("feedback_count") == 400

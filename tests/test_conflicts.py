@@ -1,0 +1,321 @@
+"""Conflicts: the detection rules alone, then detection and resolution against the store (the seed's case
+in Chinese and English through the ingest pipeline, the strategies, the review queue, history), and the
+GraphQL face through the gql client."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bmam.client import BmamClient, BmamClientError
+from bmam.clock import FakeClock
+from bmam.container import Container
+from bmam.events import EventBus, EventKind, MemoryEvent
+from bmam.usecases.hooks import StoredMemoryContext
+from bmam.usecases.recall import RecallRequest
+from graph.conflicts import ConflictKind, ConflictStatus, ConflictStrategy
+from graph.errors import BadInput, NotFound
+from graph.errors import Conflict as ConflictError
+from graph.ids import new_memory_id
+from graph.model import Memory, MemoryType, NewMemory, Scope, Tier
+from ingest.conflict_rules import (
+    Fact,
+    Similar,
+    content_terms,
+    detect,
+    is_negated,
+    objects_overlap,
+    polarity_conflict,
+    single_valued_conflict,
+)
+from ingest.turns import TurnInput
+from ingest.weights import Parts, clamp01, decayed, elapsed_ms, final_weight
+
+START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+TOL = 1e-9
+
+# ----- the rules, pure ----------------------------------------------------------------------------------
+
+
+def test_negation_in_chinese_and_english() -> None:
+    for text in ("我不吃辣", "我没去过北京", "别给我推荐香菜", "I don't eat spicy food", "I never drink coffee",
+                 "I do not like cats", "I can’t stand jazz", "I no longer live in Berlin"):
+        assert is_negated(text), text
+    for text in ("我现在很喜欢吃辣的川菜", "我特别喜欢猫", "这家店不错", "别人都喜欢", "我不得不加班", "非常好吃",
+                 "I really love spicy Sichuan food now", "I know a good place", "Nothingham"):
+        assert not is_negated(text), text
+
+
+def test_objects_overlap_by_containment() -> None:
+    assert objects_overlap("辣", "辣的川菜")
+    assert objects_overlap("spicy food", "spicy Sichuan food")
+    assert objects_overlap("Cats", "cat")
+    assert not objects_overlap("猫", "狗")
+    assert not objects_overlap("Berlin", "Bern")
+    assert not objects_overlap("tea", "steak")
+
+
+def test_single_valued_predicate_with_another_value() -> None:
+    old = Fact("m1", "user", "lives_in", "成都")
+    assert single_valued_conflict(Fact("m2", "user", "lives_in", "北京"), old)
+    assert not single_valued_conflict(Fact("m2", "user", "lives_in", "成都"), old)  # the same value
+    assert not single_valued_conflict(Fact("m2", "user", "lives_in", "北京", -1), old)  # "no longer lives in"
+    assert not single_valued_conflict(Fact("m2", "Tom", "lives_in", "北京"), old)  # someone else
+    assert not single_valued_conflict(Fact("m2", "user", "likes", "北京"), Fact("m1", "user", "likes", "成都"))
+
+
+def test_opposite_polarity_on_the_same_or_an_overlapping_object() -> None:
+    assert polarity_conflict(Fact("m2", "user", "likes", "辣的川菜", 1), Fact("m1", "user", "eats", "辣", -1))
+    assert polarity_conflict(Fact("m2", "user", "likes", "cats", -1), Fact("m1", "user", "likes", "cat", 1))
+    assert not polarity_conflict(Fact("m2", "user", "likes", "cats", 1), Fact("m1", "user", "likes", "cats", 1))
+    assert not polarity_conflict(Fact("m2", "user", "likes", "dogs", -1), Fact("m1", "user", "likes", "cats", 1))
+    assert not polarity_conflict(Fact("m2", "user", "lives_in", "成都", -1), Fact("m1", "user", "likes", "成都", 1))
+
+
+def test_negation_rule_needs_similarity_one_negated_side_and_shared_content() -> None:
+    def found(new: str, old: str, cosine: float) -> list[ConflictKind]:
+        return [f.kind for f in detect(new_memory_id="n", new_text=new, new_facts=[], old_facts=[],
+                                       similar=[Similar("o", old, cosine)], similarity_threshold=0.75)]
+
+    assert found("我不喜欢猫", "我喜欢猫", 0.87) == [ConflictKind.NEGATION]
+    assert found("I don't like cats", "I like cats", 0.85) == [ConflictKind.NEGATION]
+    assert found("我不喜欢猫", "我喜欢猫", 0.70) == []  # below the line
+    assert found("我喜欢狗", "我喜欢猫", 0.90) == []  # nobody negated
+    assert found("我不喜欢猫", "我住在成都", 0.95) == []  # nothing shared, however close the vectors
+    assert content_terms("我不喜欢猫") & content_terms("我喜欢猫")
+
+
+def test_detect_reports_one_finding_per_old_memory_first_rule_first() -> None:
+    new = [Fact("n", "user", "lives_in", "北京"), Fact("n", "user", "likes", "猫", -1)]
+    old = [Fact("a", "user", "lives_in", "成都"), Fact("b", "user", "likes", "猫"), Fact("b", "user", "likes", "猫")]
+    findings = detect(new_memory_id="n", new_text="我住在北京，不喜欢猫", new_facts=new, old_facts=old,
+                      similar=[Similar("b", "我喜欢猫", 0.8), Similar("n", "self", 1.0)], similarity_threshold=0.75)
+    assert [(f.old_memory_id, f.kind) for f in findings] == [("a", ConflictKind.SINGLE_VALUED),
+                                                             ("b", ConflictKind.POLARITY)]
+
+
+# ----- against the store -------------------------------------------------------------------------------------
+
+
+class RecordingBus(EventBus):
+    def __init__(self) -> None:
+        super().__init__()
+        self.published: list[MemoryEvent] = []
+
+    def publish(self, event: MemoryEvent) -> None:
+        self.published.append(event)
+        super().publish(event)
+
+
+@pytest.fixture
+def living(container: Container) -> Iterator[tuple[Container, FakeClock]]:
+    """A container on a fake clock sharing the session's store and embedding model, recording events."""
+    clock = FakeClock(START)
+    c = Container(container.settings, clock=clock)
+    c.__dict__["store"] = container.store
+    c.__dict__["embedder"] = container.embedder
+    c.__dict__["maintenance_store"] = container.maintenance_store
+    c.__dict__["events"] = RecordingBus()
+    yield c, clock
+
+
+def store(c: Container, scope: Scope, text: str, *, triples: list[tuple[str, str, str, int]] = (),  # type: ignore[assignment]
+          passive: float = 0.3, active: float = 0.5, tier: Tier = Tier.TEMP, hook: bool = True,
+          strategy: ConflictStrategy | None = None) -> Memory:
+    """Store a memory with its triples and run the conflict hook, as the ingest pipeline does."""
+    embedding = [float(x) for x in c.embedder.embed_passages([text])[0]]
+    new = NewMemory(id=new_memory_id(), text=text, type=MemoryType.FACTUAL, embedding=embedding, tier=tier)
+    memory = c.memory_repository.remember(scope, new, now=c.clock.now(), passive=passive, active=active).memory
+    added = [c.memories.add_triple(scope.tenant, scope.user_id, memory_id=memory.id, subject=s, predicate=p,
+                                   object_=o, polarity=pol) for s, p, o, pol in triples]
+    if hook:
+        if strategy is None:
+            c.conflicts.on_memory_stored(StoredMemoryContext(scope=scope, memory=memory, triples=added,
+                                                             embedding=embedding))
+        else:
+            c.conflicts.detect(scope, memory, added, embedding, strategy)
+    return memory
+
+
+def get(c: Container, scope: Scope, memory_id: str) -> Memory:
+    m = c.memory_repository.get(scope, memory_id)
+    assert m is not None
+    return m
+
+
+def test_latest_wins_with_exact_weights_supersedes_and_validity(living: tuple[Container, FakeClock],
+                                                               scope: Scope) -> None:
+    c, clock = living
+    policy = c.weight_policy
+    old = store(c, scope, "我住在成都", triples=[("user", "lives_in", "成都", 1)], passive=0.6, active=0.5)
+    other = store(c, scope, "我喜欢爬山", passive=0.2)
+    c.memories.associate(scope.tenant, scope.user_id, old.id, other.id, 0.7)
+    clock.advance(timedelta(days=10))
+    new = store(c, scope, "我住在北京", triples=[("user", "lives_in", "北京", 1)], passive=0.1, active=0.5)
+
+    [conflict] = c.conflicts.conflicts(scope.tenant, scope.user_id, status=None)
+    assert conflict.kind is ConflictKind.SINGLE_VALUED and conflict.status is ConflictStatus.RESOLVED
+    assert conflict.strategy is ConflictStrategy.LATEST
+    assert (conflict.winner_id, conflict.loser_id) == (new.id, old.id)
+    assert conflict.resolved_at == clock.now()
+
+    w, lo = get(c, scope, new.id), get(c, scope, old.id)
+    expect_w = Parts(0.1, clamp01(0.5 + 0.2), 0.5)
+    expect_l = decayed(Parts(0.6, 0.5, 0.5), MemoryType.FACTUAL, elapsed_ms(old.created_at, clock.now()), policy)
+    expect_l = Parts(expect_l.passive, clamp01(expect_l.active - 0.3), expect_l.preset)
+    for got, exp in ((w, expect_w), (lo, expect_l)):
+        assert got.weight.passive == pytest.approx(exp.passive, abs=TOL)
+        assert got.weight.active == pytest.approx(exp.active, abs=TOL)
+        assert got.weight.final == pytest.approx(final_weight(exp, policy), abs=TOL)
+    assert lo.valid_to == clock.now() and w.valid_to is None
+    assert all(t.valid_to == clock.now() for t in c.memories.triples(scope.tenant, scope.user_id, old.id))
+    assert all(t.valid_to is None for t in c.memories.triples(scope.tenant, scope.user_id, new.id))
+    # The association moved to the winner.
+    assert [(a.memory_b, a.strength) for a in c.memories.associations(scope.tenant, scope.user_id, new.id)] == [
+        (other.id, 0.7)]
+    assert c.memories.associations(scope.tenant, scope.user_id, old.id) == []
+    rows = c.store.read("conflict/history", {"tenant": scope.tenant, "user_id": scope.user_id, "entity": None,
+                                             "memory_id": old.id, "limit": 10})
+    assert {r["memory"]["id"]: r["superseded_by"] for r in rows} == {old.id: [new.id], new.id: []}
+    # The SUPERSEDED event.
+    events = [e for e in c.events.published if e.kind is EventKind.SUPERSEDED]  # type: ignore[attr-defined]
+    assert [(e.memory_id, e.detail["superseded_by"]) for e in events] == [(old.id, new.id)]
+    # Live listings skip the superseded memory; history asks for it.
+    assert [m.id for m in c.memories.page(scope.tenant, scope.user_id).items if m.id in (old.id, new.id)] == [new.id]
+    history = c.memories.page(scope.tenant, scope.user_id, include_history=True).items
+    assert {old.id, new.id} <= {m.id for m in history}
+    # Detecting again changes nothing.
+    assert c.conflicts.check(scope.tenant, scope.user_id, new.id) == []
+    assert len(c.conflicts.conflicts(scope.tenant, scope.user_id, status=None)) == 1
+
+
+def test_stronger_wins_keeps_the_heavier_old_memory(living: tuple[Container, FakeClock], scope: Scope) -> None:
+    c, clock = living
+    old = store(c, scope, "I work at Siemens", triples=[("user", "works_at", "Siemens", 1)], passive=0.9, active=0.9)
+    clock.advance(timedelta(days=1))
+    new = store(c, scope, "I work at Bosch", triples=[("user", "works_at", "Bosch", 1)], passive=0.0,
+                active=0.5, strategy=ConflictStrategy.STRONGER)
+    [conflict] = c.conflicts.conflicts(scope.tenant, scope.user_id, status=None)
+    assert conflict.strategy is ConflictStrategy.STRONGER
+    assert (conflict.winner_id, conflict.loser_id) == (old.id, new.id)
+    assert get(c, scope, new.id).valid_to == clock.now() and get(c, scope, old.id).valid_to is None
+    assert get(c, scope, old.id).weight.active == pytest.approx(1.0)  # 0.9 + 0.2, clamped
+
+
+def test_review_holds_the_conflict_until_the_user_resolves_it(living: tuple[Container, FakeClock],
+                                                              scope: Scope) -> None:
+    c, clock = living
+    old = store(c, scope, "My birthday is March 3rd", triples=[("user", "birthday", "March 3rd", 1)])
+    clock.advance(timedelta(days=2))
+    new = store(c, scope, "My birthday is July 20th", triples=[("user", "birthday", "July 20th", 1)],
+                strategy=ConflictStrategy.REVIEW)
+    [queued] = c.conflicts.conflicts(scope.tenant, scope.user_id)
+    assert queued.status is ConflictStatus.OPEN and queued.strategy is ConflictStrategy.REVIEW
+    assert queued.new_memory is not None and queued.new_memory.id == new.id
+    assert get(c, scope, old.id).valid_to is None and get(c, scope, new.id).valid_to is None  # both live
+
+    with pytest.raises(BadInput):
+        c.conflicts.resolve(scope.tenant, scope.user_id, queued.id, "m_somebody_else")
+    with pytest.raises(NotFound):
+        c.conflicts.resolve(scope.tenant, scope.user_id, "c_unknown", old.id)
+    with pytest.raises(NotFound):  # another user's queue
+        c.conflicts.resolve(scope.tenant, "bob", queued.id, old.id)
+    assert c.conflicts.conflicts(scope.tenant, scope.user_id)[0].status is ConflictStatus.OPEN  # nothing changed
+
+    clock.advance(timedelta(hours=1))
+    settled = c.conflicts.resolve(scope.tenant, scope.user_id, queued.id, old.id)
+    assert settled.status is ConflictStatus.RESOLVED and settled.winner_id == old.id and settled.resolved_by == "user"
+    assert get(c, scope, new.id).valid_to == clock.now()
+    assert c.conflicts.conflicts(scope.tenant, scope.user_id) == []
+    with pytest.raises(ConflictError):
+        c.conflicts.resolve(scope.tenant, scope.user_id, queued.id, new.id)
+
+
+def test_a_locked_memory_is_never_superseded_automatically(living: tuple[Container, FakeClock],
+                                                           scope: Scope) -> None:
+    c, clock = living
+    core = store(c, scope, "My name is Li Lei", triples=[("user", "name", "Li Lei", 1)], tier=Tier.CORE)
+    assert core.locked
+    clock.advance(timedelta(days=1))
+    new = store(c, scope, "My name is Han Meimei", triples=[("user", "name", "Han Meimei", 1)])
+    [held] = c.conflicts.conflicts(scope.tenant, scope.user_id)
+    assert held.status is ConflictStatus.OPEN
+    assert get(c, scope, core.id) == core  # untouched
+    assert get(c, scope, new.id).valid_to is None
+
+
+def test_negation_conflict_from_embeddings(living: tuple[Container, FakeClock], scope: Scope) -> None:
+    c, clock = living
+    old = store(c, scope, "我喜欢猫")
+    store(c, scope, "我住在成都")  # negated-vs-affirmed but about something else: no conflict
+    clock.advance(timedelta(days=1))
+    new = store(c, scope, "我不喜欢猫")
+    [conflict] = c.conflicts.conflicts(scope.tenant, scope.user_id, status=None)
+    assert conflict.kind is ConflictKind.NEGATION
+    assert (conflict.winner_id, conflict.loser_id) == (new.id, old.id)
+
+
+@pytest.mark.parametrize(("old_text", "new_text", "query"), [
+    ("我不吃辣", "我现在很喜欢吃辣的川菜", "推荐一个火锅店"),
+    ("I don't eat spicy food", "I really love spicy Sichuan food now", "Can you recommend a spicy hot pot restaurant?"),
+])
+def test_seed_case_through_the_ingest_pipeline(living: tuple[Container, FakeClock], tenant: str, old_text: str,
+                                               new_text: str, query: str) -> None:
+    c, clock = living
+    user = "alice"
+    first = c.ingest.ingest_turn(tenant, TurnInput(user_id=user, session_id="s1", speaker="user", text=old_text,
+                                                   at=clock.now()))
+    [old] = first.memories
+    clock.advance(timedelta(days=20))
+    second = c.ingest.ingest_turn(tenant, TurnInput(user_id=user, session_id="s2", speaker="user", text=new_text,
+                                                    at=clock.now()))
+    [new] = second.memories
+    [conflict] = c.conflicts.conflicts(tenant, user, status=None)
+    assert conflict.status is ConflictStatus.RESOLVED and conflict.strategy is ConflictStrategy.LATEST
+    assert (conflict.winner_id, conflict.loser_id) == (new.id, old.id)
+
+    # History shows both with their validity.
+    history = c.conflicts.history(tenant, user, memory_id=old.id)
+    assert [(h.memory.id, h.memory.valid_from, h.memory.valid_to) for h in history] == [
+        (old.id, old.valid_from, clock.now()), (new.id, new.valid_from, None)]
+    assert history[0].superseded_by == [new.id] and history[1].supersedes == [old.id]
+    assert {h.memory.id for h in c.conflicts.history(tenant, user)} == {old.id, new.id}
+
+    # Recall brings the new preference and not the old; with history asked for, both.
+    recalled = c.recall.recall(tenant, RecallRequest(user_id=user, query=query))
+    assert old.id not in [m.memory.id for m in recalled.memories]
+    assert [m.memory.id for m in recalled.memories] == [new.id], (
+        f"acceptance (issue 5): recall for {query!r} must bring the new preference; recall's gate said "
+        f"{recalled.reason!r}")
+    with_history = c.recall.recall(tenant, RecallRequest(user_id=user, query=query, include_history=True))
+    assert {m.memory.id for m in with_history.memories} == {old.id, new.id}
+    assert [h.memory.id for h in c.memories.search(tenant, user, query, k=5)] == [new.id]
+
+
+# ----- GraphQL -------------------------------------------------------------------------------------------------
+
+
+def test_conflicts_over_graphql(client: BmamClient) -> None:
+    user = f"cf-{uuid.uuid4().hex[:8]}"
+    old = client.remember(user, "I live in Chengdu")
+    client.add_triple(user, old["id"], "user", "lives_in", "Chengdu")
+    new = client.remember(user, "I live in Beijing")
+    client.add_triple(user, new["id"], "user", "lives_in", "Beijing")
+    [held] = client.check_conflicts(user, new["id"], strategy="REVIEW")
+    assert held["status"] == "OPEN" and held["kind"] == "SINGLE_VALUED"
+    assert [c["id"] for c in client.conflicts(user)] == [held["id"]]
+    with pytest.raises(BmamClientError) as outside:
+        client.resolve_conflict(user, held["id"], "m_not_in_it")
+    assert outside.value.code == "BAD_USER_INPUT"
+    with pytest.raises(BmamClientError) as unknown:
+        client.resolve_conflict(user, "c_nope", new["id"])
+    assert unknown.value.code == "NOT_FOUND"
+    settled = client.resolve_conflict(user, held["id"], new["id"])
+    assert settled["status"] == "RESOLVED" and settled["winnerId"] == new["id"] and settled["loserId"] == old["id"]
+    assert settled["oldMemory"]["validTo"] is not None
+    history = client.history(user, entity="Chengdu")
+    assert [(h["memory"]["id"], h["current"]) for h in history] == [(old["id"], False), (new["id"], True)]
+    assert client.conflicts(user) == [] and len(client.conflicts(user, status=None)) == 1

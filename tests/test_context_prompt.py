@@ -1,0 +1,112 @@
+"""contextPrompt: the rendering within a character budget (pure) and the whole path over HTTP (ingested
+turns from working memory plus the gated relevant memories)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bmam.client import BmamClient, BmamClientError
+from bmam.usecases.recall import ContextTurn, RecalledMemory, RecallResult, humanize_age, render_context
+from graph.model import ClassifierLevel, Memory, MemoryType, PresetKind, Provenance, Tier, WeightParts
+from ingest.scoring import Scores
+
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+
+def memory(text: str, type_: MemoryType = MemoryType.FACTUAL, age: timedelta = timedelta(days=3)) -> RecalledMemory:
+    m = Memory(id=f"m_{uuid.uuid4().hex[:8]}", tenant="t", user_id="u", text=text, type=type_, tier=Tier.TEMP,
+               weight=WeightParts(0.0, 0.5, 0.5, 0.2), preset_kind=PresetKind.DEFAULT, locked=False,
+               created_at=NOW - age, last_recalled_at=None, last_mentioned_at=None, recall_count=0,
+               mention_count=1, classified_by=ClassifierLevel.USER, confidence=1.0, provenance=Provenance(),
+               valid_from=NOW - age)
+    return RecalledMemory(memory=m, scores=Scores(0.5, 0, 0, 0, 0.2, 0.5, 1, 0.4), why="")
+
+
+def turn(i: int, speaker: str, text: str) -> ContextTurn:
+    return ContextTurn(speaker=speaker, text=text, at=NOW - timedelta(minutes=10 - i), turn=i)
+
+
+TURNS = [turn(0, "user", "我最近在学做川菜"), turn(1, "assistant", "好呀，想学哪道？"), turn(2, "user", "麻婆豆腐吧")]
+
+
+def test_memories_are_marked_with_type_and_age_and_turns_come_oldest_first() -> None:
+    recent = memory("我不吃香菜", MemoryType.FACTUAL, timedelta(hours=2))
+    result = RecallResult(gated=False, reason="", memories=[memory("我住在成都"), recent])
+    p = render_context(TURNS, result, budget=2000, now=NOW)
+    assert "- [FACTUAL, 3 days ago] 我住在成都" in p.text
+    assert "- [FACTUAL, 2 hours ago] 我不吃香菜" in p.text
+    assert p.text.index("user: 我最近在学做川菜") < p.text.index("assistant: 好呀") < p.text.index("user: 麻婆豆腐吧")
+    assert p.text.startswith("Relevant memories:")
+    assert [t.turn for t in p.turns] == [0, 1, 2] and len(p.memories) == 2
+
+
+def test_gated_prompt_has_only_the_turns() -> None:
+    p = render_context(TURNS, RecallResult(gated=True, reason="nothing relates", memories=[]), budget=500, now=NOW)
+    assert p.gated and "Relevant memories" not in p.text and "麻婆豆腐吧" in p.text
+
+
+def test_the_newest_turns_and_best_memories_win_when_the_budget_is_tight() -> None:
+    long_turns = [turn(i, "user", f"turn {i} " + "x" * 60) for i in range(5)]
+    mems = [memory(f"memory {i} " + "y" * 50) for i in range(6)]
+    p = render_context(long_turns, RecallResult(gated=False, reason="", memories=mems), budget=400, now=NOW)
+    assert len(p.text) <= 400
+    assert p.turns and p.turns[-1].turn == 4  # the newest turn is kept
+    assert p.memories and p.memories[0] is mems[0]  # the best memory is kept
+    kept = [m.memory.text for m in p.memories]
+    assert kept == [m.memory.text for m in mems[: len(kept)]]
+
+
+def test_a_turn_too_long_for_the_space_left_is_cut_with_an_ellipsis() -> None:
+    p = render_context([turn(0, "user", "z" * 1000)], RecallResult(gated=True, reason="", memories=[]), budget=200,
+                       now=NOW)
+    assert len(p.text) <= 200 and p.text.endswith("…")
+
+
+@given(
+    turns=st.lists(st.text(min_size=1, max_size=300), max_size=6),
+    mems=st.lists(st.text(min_size=1, max_size=300), max_size=8),
+    budget=st.integers(100, 1500),
+)
+@settings(max_examples=150, deadline=None)
+def test_the_budget_is_never_exceeded(turns: list[str], mems: list[str], budget: int) -> None:
+    ts = [turn(i, "user" if i % 2 == 0 else "assistant", t) for i, t in enumerate(turns)]
+    result = RecallResult(gated=False, reason="", memories=[memory(m) for m in mems])
+    p = render_context(ts, result, budget=budget, now=NOW)
+    assert len(p.text) <= budget
+    for m in p.memories:
+        assert " ".join(m.memory.text.split()) in p.text
+
+
+@pytest.mark.parametrize(("delta", "expected"), [
+    (timedelta(seconds=20), "just now"), (timedelta(minutes=1), "1 minute ago"),
+    (timedelta(minutes=5), "5 minutes ago"),
+    (timedelta(hours=3), "3 hours ago"), (timedelta(days=1), "1 day ago"), (timedelta(days=45), "1 month ago"),
+    (timedelta(days=800), "2 years ago"),
+])
+def test_humanize_age(delta: timedelta, expected: str) -> None:
+    assert humanize_age(NOW - delta, NOW) == expected
+
+
+def test_context_prompt_over_http(client: BmamClient) -> None:
+    user = f"u-{uuid.uuid4().hex[:10]}"
+    session = f"s-{uuid.uuid4().hex[:8]}"
+    client.remember(user, "I live in Chengdu and love hotpot", "FACTUAL")
+    for i, (speaker, text) in enumerate([("user", "I'm planning dinner tonight"), ("assistant", "Any cravings?"),
+                                         ("user", "Something spicy maybe")]):
+        client.ingest_turn(user, session, speaker, text, turn=i)
+    p = client.context_prompt(user, session, "Where should I go for spicy hotpot in my city?", budget=1000)
+    assert p["gated"] is False
+    assert "[FACTUAL, just now] I live in Chengdu and love hotpot" in p["text"]
+    assert "user: I'm planning dinner tonight" in p["text"] and "user: Something spicy maybe" in p["text"]
+    assert [t["turn"] for t in p["turns"]] == [0, 1, 2]
+    assert len(p["text"]) <= 1000
+    gated = client.context_prompt(user, session, "What is the capital of Australia?")
+    assert gated["gated"] is True and gated["memories"] == [] and "Something spicy maybe" in gated["text"]
+    with pytest.raises(BmamClientError) as err:
+        client.context_prompt(user, session, "hi", budget=10)
+    assert err.value.code == "BAD_USER_INPUT"

@@ -1,0 +1,96 @@
+"""forgetUser: every node, edge, embedding and episode of one user of one tenant goes; a receipt with
+counts and a re-query proving none remain; other users and other tenants untouched."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+
+import pytest
+
+from bmam.client import BmamClient, BmamClientError, ClientConfig
+from bmam.container import Container
+from bmam.usecases.erasure import ErasureUseCases
+from graph.erasure import ErasureRepository
+from graph.errors import BadInput
+from graph.model import Scope
+
+
+def _tenant() -> str:
+    return f"test-erase-{uuid.uuid4().hex[:10]}"
+
+
+def _fill(c: BmamClient, user: str) -> dict[str, int]:
+    """A user with memories, triples, an association and, when ingest is served, episodes and a session."""
+    a = c.remember(user, "I live in Chengdu and love hotpot", "FACTUAL")
+    b = c.remember(user, "上次在成都吃的火锅很棒", "EPISODIC", tier="MID")
+    c.add_triple(user, a["id"], "user", "lives in", "Chengdu", objectKind="place")
+    c.add_triple(user, a["id"], "user", "likes", "hotpot", objectKind="food")
+    c.associate(user, a["id"], b["id"], 0.7)
+    roots = {f["name"] for f in c.execute("{ __schema { mutationType { fields { name } } } }")["__schema"]
+             ["mutationType"]["fields"]}
+    if "ingestTurn" in roots:
+        c.ingest_turn(user, "s1", "user", "My sister is a nurse in Berlin", turn=1)
+    return {"memories": 2, "entities": 3}
+
+
+def test_forget_user_erases_everything_and_proves_it(
+    api_url: str, make_api_key: Callable[[str], str], container: Container
+) -> None:
+    tenant = _tenant()
+    c = BmamClient(ClientConfig(url=api_url, api_key=make_api_key(tenant)))
+    _fill(c, "alice")
+    _fill(c, "bob")
+    bob_before = container.erasure.tenant_user_nodes(tenant)
+    alice_nodes = ErasureRepository(container.store).remaining(Scope(tenant, "alice"))[0]
+    assert alice_nodes >= 6  # User, 2+ Memory, 3 Entity (+ episodes, session)
+
+    with pytest.raises(BmamClientError) as err:
+        c.forget_user("alice", confirm=False)
+    assert err.value.code == "BAD_USER_INPUT"
+    assert container.erasure.tenant_user_nodes(tenant) == bob_before
+
+    receipt = c.forget_user("alice", confirm=True)
+    labels = {x["label"]: x["count"] for x in receipt["nodesByLabel"]}
+    types = {x["label"]: x["count"] for x in receipt["relationshipsByType"]}
+    assert receipt["verified"] is True
+    assert receipt["remainingNodes"] == 0 and receipt["remainingRelationships"] == 0
+    assert receipt["nodesRemoved"] == alice_nodes
+    assert labels["User"] == 1 and labels["Memory"] >= 2 and labels["Entity"] >= 3
+    assert labels.get("Factual", 0) >= 1 and labels.get("Episodic", 0) >= 1
+    assert types["TRIPLE"] >= 2 and types["ASSOCIATED"] == 1 and types["HAS_MEMORY"] >= 2
+    assert receipt["relationshipsRemoved"] == sum(types.values())
+
+    # Nothing of alice answers any more; bob is whole.
+    assert c.memories("alice")["edges"] == []
+    assert c.search("alice", "hotpot", k=5) == []
+    assert ErasureRepository(container.store).remaining(Scope(tenant, "alice")) == (0, 0)
+    assert container.erasure.tenant_user_nodes(tenant) == bob_before - alice_nodes
+    assert len(c.memories("bob")["edges"]) >= 2
+
+    again = c.forget_user("alice", confirm=True)
+    assert again["nodesRemoved"] == 0 and again["verified"] is True
+    c.close()
+
+
+def test_batches_and_hooks(container: Container) -> None:
+    """Small batches loop until nothing is left; hooks hear of the erasure; confirm is required."""
+    tenant = _tenant()
+    for i in range(5):
+        container.memories.remember(tenant, _req("carol", f"memory number {i}"))
+    heard: list[Scope] = []
+    erasure = ErasureUseCases(repository=ErasureRepository(container.store, batch_size=2), clock=container.clock,
+                              hooks=[heard.append])
+    with pytest.raises(BadInput):
+        erasure.forget_user(tenant, "carol", confirm=False)
+    receipt = erasure.forget_user(tenant, "carol", confirm=True)
+    assert receipt.nodes_by_label["Memory"] == 5 and receipt.nodes_by_label["User"] == 1
+    assert receipt.relationships_by_type == {"HAS_MEMORY": 5}
+    assert receipt.verified and heard == [Scope(tenant, "carol")]
+    assert erasure.tenant_user_nodes(tenant) == 0
+
+
+def _req(user: str, text: str):  # type: ignore[no-untyped-def]
+    from bmam.usecases.memories import RememberRequest
+
+    return RememberRequest(user_id=user, text=text, type="FACTUAL")

@@ -1,0 +1,245 @@
+"""Nothing lost when Neo4j dies (issue 8): kill -9 of the Neo4j JVM in the middle of a bulk ingest by 4
+concurrent clients, each logging every write as ok, failed or unknown (tests/ops_support.py classify);
+Neo4j restarted; the unknown writes replayed by their idempotency key (user, session, turn).
+
+Then: every acknowledged write is present exactly once, no failed write is present, the graph shows no
+double application (NEXT chain, HAS_EPISODE, mention counts); while Neo4j was down the API answered
+UNAVAILABLE (never a 500) and /healthz said 503; and the same bmam process (same driver) served again by
+itself once Neo4j was back.
+
+This test runs its OWN Neo4j (a temporary home, free ports) and its own bmam on it: the shared server
+at 7687 is never touched. Bounded: 4 clients x 50 turns.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import requests
+import uvicorn
+
+from bmam.client import BmamClient, BmamClientError, ClientConfig
+from bmam.container import Container
+from bmam.neo4j_server import LocalNeo4j, _alive
+from bmam.settings import Settings
+from tests.ops_support import Inspector, Outcome, WriteLog, attempt, conversation, free_port, poll, replay, run_clients
+
+CLIENTS = 4
+TURNS = 50  # per client: 200 writes in all
+BAD_EVERY = 23  # every 23rd turn carries a speaker the API refuses: a write that must never appear
+
+
+@dataclass
+class Rig:
+    server: LocalNeo4j
+    container: Container
+    url: str
+    key: str
+    tenant: str
+    inspector: Inspector
+
+
+@dataclass
+class Outage:
+    log: WriteLog
+    replayed: list[Outcome]
+    users: list[str]
+    killed_at: float
+    back_at: float
+    health_down: dict[str, Any]
+    down_codes: list[str]
+    health_up: int
+    driver_before: object
+    driver_after: object
+    notes: list[str] = field(default_factory=list)
+
+
+@pytest.fixture(scope="module")
+def rig(settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Rig]:
+    """A Neo4j of our own and a bmam (uvicorn in a thread, the real app) pointed at it."""
+    from resolvers.app import create_app
+
+    n = settings.neo4j.model_copy(update={
+        "uri": None, "home": tmp_path_factory.mktemp("faults") / "neo4j", "bolt_port": free_port(),
+        "http_port": free_port(), "heap": "512m", "pagecache": "128m"})
+    server = LocalNeo4j(n)
+    server.start()
+    container = Container(settings.model_copy(update={"neo4j": n}))
+    port = free_port()
+    api: uvicorn.Server | None = None
+    inspector = Inspector(n.bolt_uri)
+    try:
+        container.migrate()
+        tenant = f"test-faults-{uuid.uuid4().hex[:8]}"
+        key = container.keys.create(tenant, "faults").secret
+        app = create_app(container, migrate=False, bind_host="127.0.0.1", dev_key_enabled=False)
+        api = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+        thread = threading.Thread(target=api.run, daemon=True)
+        thread.start()
+        assert poll(lambda: api is not None and api.started, timeout_s=120), "uvicorn did not start"
+        yield Rig(server, container, f"http://127.0.0.1:{port}", key, tenant, inspector)
+    finally:
+        if api is not None:
+            api.should_exit = True
+        inspector.close()
+        _stop(server)
+
+
+def _stop(server: LocalNeo4j) -> None:
+    try:
+        server.stop()
+    except Exception:
+        pid = server.status().pid
+        if pid:
+            os.kill(pid, signal.SIGKILL)
+
+
+def _health(url: str) -> dict[str, Any]:
+    resp = requests.get(url + "/healthz", timeout=30)
+    return {"http_status": resp.status_code, **resp.json()}
+
+
+@pytest.fixture(scope="module")
+def outage(rig: Rig) -> Outage:
+    users = [f"u{i}" for i in range(CLIENTS)]
+    plans = {i: conversation(users[i], "s1", TURNS, seed=i, bad_every=BAD_EVERY, user_every=3) for i in range(CLIENTS)}
+    log = WriteLog()
+
+    def work(i: int, client: BmamClient) -> None:
+        for write in plans[i]:
+            log.add(attempt(client, write))
+
+    driver_before = rig.container.store
+    started = time.monotonic()
+    threads = run_clients(CLIENTS, rig.url, rig.key, work, timeout_s=90)
+    # Mid-ingest: once a fifth of the writes are acknowledged, kill -9 the Neo4j JVM.
+    assert poll(lambda: log.count("ok") >= CLIENTS * TURNS // 5, timeout_s=600), "ingest made no progress"
+    pid = rig.server.status().pid
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    killed_at = time.monotonic()
+    print(f"\nkilled after {killed_at - started:.1f}s ({log.count('ok')} acknowledged)")
+    assert poll(lambda: not _alive(pid), timeout_s=30)
+
+    # While down: /healthz says so, and a GraphQL call answers UNAVAILABLE.
+    health_down = _health(rig.url)
+    down_codes: list[str] = []
+
+    def probe(i: int, client: BmamClient) -> None:  # a read, a session read and a write, side by side
+        calls = (lambda: client.tier_usage(users[0]), lambda: client.working_memory(users[1], "s1"),
+                 lambda: client.remember(users[2], "written while Neo4j is down"))
+        try:
+            calls[i]()
+            down_codes.append("OK")
+        except BmamClientError as exc:
+            down_codes.append(exc.code)
+
+    for t in run_clients(3, rig.url, rig.key, probe, timeout_s=90):
+        t.join(timeout=120)
+
+    probed_at = time.monotonic()
+    rig.server.start()  # same home and ports; Neo4j recovers its store from the transaction log
+    back_at = time.monotonic()
+    print(f"probes took {probed_at - killed_at:.1f}s, restart {back_at - probed_at:.1f}s")
+    for t in threads:
+        t.join(timeout=900)
+    print(f"clients done {time.monotonic() - back_at:.1f}s after the restart")
+    assert not any(t.is_alive() for t in threads), "clients did not finish"
+
+    health_up = 0
+    if poll(lambda: _health(rig.url)["http_status"] == 200, timeout_s=120):
+        health_up = 200
+    client = BmamClient(ClientConfig(url=rig.url, api_key=rig.key, timeout_s=90))
+    try:
+        replayed = replay(client, log)
+    finally:
+        client.close()
+    return Outage(log=log, replayed=replayed, users=users, killed_at=killed_at, back_at=back_at,
+                  health_down=health_down, down_codes=down_codes, health_up=health_up,
+                  driver_before=driver_before, driver_after=rig.container.store)
+
+
+def _stored(rig: Rig, users: list[str]) -> dict[tuple[str, str, int], int]:
+    out: dict[tuple[str, str, int], int] = {}
+    for u in users:
+        for (session, turn), count in rig.inspector.episode_counts(rig.tenant, u).items():
+            out[(u, session, turn)] = count
+    return out
+
+
+def test_the_fault_hit_writes_in_flight(outage: Outage) -> None:
+    log = outage.log
+    print(f"\nwrites: {len(log.outcomes)}, ok {log.count('ok')}, failed {log.count('failed')}, "
+          f"unknown {log.count('unknown')}, codes {sorted(log.codes())}, replayed {len(outage.replayed)}")
+    assert len(log.outcomes) == CLIENTS * TURNS
+    assert log.count("unknown") > 0, "no write was caught by the outage"
+    assert all(r.status == "ok" for r in outage.replayed), [(r.write, r.code) for r in outage.replayed]
+
+
+def test_every_acknowledged_write_is_present_exactly_once(rig: Rig, outage: Outage) -> None:
+    stored = _stored(rig, outage.users)
+    acknowledged = [o.write for o in outage.log.by("ok")] + [r.write for r in outage.replayed if r.status == "ok"]
+    missing = [w for w in acknowledged if stored.get((w.user, w.session, w.turn)) != 1]
+    assert not missing
+    assert all(count == 1 for count in stored.values())
+    # The memories each acknowledged turn reported exist, once each.
+    for u in outage.users:
+        memories = rig.inspector.memory_counts(rig.tenant, u)
+        reported = {m["id"] for o in outage.log.by("ok") if o.write.user == u and o.answer
+                    for m in o.answer["memories"]}
+        assert reported and all(memories.get(mid) == 1 for mid in reported)
+
+
+def test_no_failed_write_is_present(rig: Rig, outage: Outage) -> None:
+    stored = _stored(rig, outage.users)
+    failed = outage.log.by("failed")
+    assert any(o.code == "BAD_USER_INPUT" for o in failed)
+    assert not [o.write for o in failed if (o.write.user, o.write.session, o.write.turn) in stored]
+    # Everything stored was written by this test: acknowledged, or unknown and replayed.
+    sent = {(o.write.user, o.write.session, o.write.turn) for o in outage.log.outcomes if o.status != "failed"}
+    assert set(stored) <= sent
+
+
+def test_nothing_was_applied_twice(rig: Rig, outage: Outage) -> None:
+    for u in outage.users:
+        assert rig.inspector.chain_problems(rig.tenant, u) == []
+        assert rig.inspector.mention_mismatches(rig.tenant, u) == []
+        links = rig.inspector.rows(
+            "MATCH (s:Session)-[:HAS_EPISODE]->(e:Episode) WHERE s.tenant = $t AND s.user_id = $u "
+            "RETURN count(e) AS episodes, COUNT { (s)-[:HAS_EPISODE]->(:Episode)-[:NEXT]->(:Episode) } AS nexts",
+            t=rig.tenant, u=u)
+        assert links[0]["nexts"] == links[0]["episodes"] - 1
+
+
+def test_unavailable_never_a_500_while_down(outage: Outage) -> None:
+    assert outage.down_codes == ["UNAVAILABLE"] * 3
+    codes = outage.log.codes()
+    assert codes <= {"UNAVAILABLE", "BAD_USER_INPUT", "CONNECTION_REFUSED", "ReadTimeout"}, codes
+    assert not [c for c in codes if c.startswith("HTTP_5") or c == "INTERNAL_SERVER_ERROR"]
+
+
+def test_healthz_says_503_while_down_and_200_after(outage: Outage) -> None:
+    assert outage.health_down["http_status"] == 503
+    assert outage.health_down["neo4j"] is False and outage.health_down["status"] == "unavailable"
+    assert outage.health_up == 200
+
+
+def test_the_service_recovers_by_itself(rig: Rig, outage: Outage) -> None:
+    # The same process, the same store (one driver for its life): nothing was restarted but Neo4j.
+    assert outage.driver_after is outage.driver_before
+    after = [o for o in outage.log.by("ok") if o.at > outage.back_at]
+    assert after, "no write was acknowledged after Neo4j came back"
+    client = BmamClient(ClientConfig(url=rig.url, api_key=rig.key))
+    try:
+        usage = client.tier_usage(outage.users[0])
+        assert usage["temp"] + usage["mid"] + usage["core"] > 0
+    finally:
+        client.close()

@@ -1,0 +1,112 @@
+"""`bmam ingest FILE` and the other ingest commands, through typer's CliRunner against the real Neo4j: bad
+lines reported with their numbers while good lines go in, a non-zero exit, an idempotent re-run (the whole
+user graph compared), and the deterministic classifier training."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from bmam.cli import app
+from bmam.container import Container
+from graph.episodes import EpisodeRepository
+from graph.model import Scope, Tier
+
+runner = CliRunner()
+
+
+def line(text: str, **kw: object) -> str:
+    return json.dumps({"user_id": "alice", "session_id": "s1", "speaker": "user", "text": text, **kw},
+                      ensure_ascii=False)
+
+
+def write(path: Path, lines: list[str]) -> Path:
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_good_lines_go_in_and_bad_ones_are_reported(container: Container, tenant: str, tmp_path: Path) -> None:
+    scope = Scope(tenant, "alice")
+    file = write(tmp_path / "conversation.jsonl", [
+        line("我住在成都，最喜欢吃火锅", at="2026-11-30T09:00:00Z", device_id="phone"),          # 1
+        line("成都的火锅很有名！", speaker="assistant", at="2026-11-30T09:00:05+00:00"),        # 2
+        '{"user_id": "alice", "session_id": "s1", "speaker": "user", "text": "oops"',            # 3 malformed
+        json.dumps({"user_id": "alice", "session_id": "s1", "speaker": "user"}),                 # 4 no text
+        "",                                                                                     # 5 blank
+        line("x" * (32 * 1024 + 1)),                                                            # 6 too long
+        line("hello", speaker="narrator"),                                                      # 7 bad speaker
+        line("I work at Google", at="not a time"),                                              # 8 bad time
+        line("My sister lives in Berlin", at="2026-11-30T09:01:00Z"),                           # 9
+    ])
+    result = runner.invoke(app, ["ingest", str(file), "--tenant", tenant, "--no-progress"])
+    assert result.exit_code == 2, result.output
+    bad = [ln for ln in result.stderr.splitlines() if ln.startswith("line ")]
+    assert [ln.split(":")[0] for ln in bad] == ["line 3", "line 4", "line 6", "line 7", "line 8"]
+    assert "malformed JSON" in bad[0] and "missing field 'text'" in bad[1] and "32768" in bad[2]
+    assert "speaker" in bad[3] and "ISO 8601" in bad[4]
+    assert "3 turns stored, 0 already present" in result.stdout and "5 bad lines" in result.stdout
+    episodes = EpisodeRepository(container.store, container.vector_dimensions).recent(scope, "s1", 20)
+    # a line's turn index is its position among the session's lines, bad ones included
+    assert [(e.turn, e.text) for e in episodes] == [
+        (0, "我住在成都，最喜欢吃火锅"), (1, "成都的火锅很有名！"), (6, "My sister lives in Berlin")]
+    assert episodes[0].device_id == "phone"
+    texts = {m.text for m in container.memories.page(tenant, "alice").items}
+    assert texts == {"我住在成都，最喜欢吃火锅", "My sister lives in Berlin"}
+
+
+def test_running_the_same_file_again_changes_nothing(container: Container, tenant: str, tmp_path: Path) -> None:
+    scope = Scope(tenant, "bob")
+    lines = [
+        json.dumps({"user_id": "bob", "session_id": f"s{i % 2}", "speaker": "user" if i % 3 else "assistant",
+                    "text": text, "device_id": "phone" if i < 4 else "laptop"}, ensure_ascii=False)
+        for i, text in enumerate(["我叫小明", "我住在成都，最喜欢吃火锅", "好的", "I love spicy food",
+                                  "推荐一个火锅店?", "I love spicy food", "记住：我对花生过敏",
+                                  "上次在成都吃的火锅很棒"])
+    ]
+    file = write(tmp_path / "bob.jsonl", lines)
+    first = runner.invoke(app, ["ingest", str(file), "--tenant", tenant, "--no-progress"])
+    assert first.exit_code == 0, first.output
+    assert "8 turns stored, 0 already present" in first.stdout
+    episodes = EpisodeRepository(container.store, container.vector_dimensions)
+    before = episodes.dump(scope)
+    again = runner.invoke(app, ["ingest", str(file), "--tenant", tenant])  # with the progress bar this time
+    assert again.exit_code == 0, again.output
+    assert "0 turns stored, 8 already present, 0 memories created" in again.stdout
+    assert episodes.dump(scope) == before
+
+
+def test_react_lock_unlock_sweep_usage_and_working_memory(container: Container, tenant: str,
+                                                           tmp_path: Path) -> None:
+    file = write(tmp_path / "c.jsonl", [line("I play the piano every day"), line("我在腾讯工作")])
+    assert runner.invoke(app, ["ingest", str(file), "--tenant", tenant, "--no-progress"]).exit_code == 0
+    ids = [m.id for m in container.memories.page(tenant, "alice").items]
+    base = ["-u", "alice", "--tenant", tenant]
+    out = runner.invoke(app, ["react", *base, ids[0], "engaged"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["memory"]["tier"] == "mid"
+    assert json.loads(runner.invoke(app, ["lock", *base, ids[0]]).stdout)["tier"] == "core"
+    assert json.loads(runner.invoke(app, ["unlock", *base, ids[0]]).stdout)["locked"] is False
+    gone = runner.invoke(app, ["react", *base, ids[1], "DISMISSED"])
+    assert json.loads(gone.stdout)["deleted"] is True
+    missing = runner.invoke(app, ["react", *base, ids[1], "ENGAGED"])
+    assert missing.exit_code == 1 and "NOT_FOUND" in missing.stderr
+    assert runner.invoke(app, ["tiers", "sweep", *base]).exit_code == 0
+    usage = runner.invoke(app, ["tiers", "usage", *base]).stdout.split()
+    assert usage[:3] == [Tier.TEMP.value, "0", "/"] and usage[4:6] == [Tier.MID.value, "1"]
+    wm = runner.invoke(app, ["working-memory", *base, "s1"])
+    assert [json.loads(x)["turn"] for x in wm.stdout.splitlines()] == [0, 1]
+
+
+def test_train_classifier_reproduces_the_committed_weights(container: Container, tmp_path: Path) -> None:
+    """Training is deterministic: retraining from the labelled file gives the committed file byte for byte
+    (when the committed file was trained for the configured embedder)."""
+    out = tmp_path / "type_model.json"
+    result = runner.invoke(app, ["train-classifier", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    model = json.loads(out.read_text())
+    assert model["format"] == "bmam-type-model/1" and len(model["classes"]) == 6
+    committed = container.settings.ingest.type_model_path
+    if json.loads(committed.read_text())["embedder"] == container.settings.embedding.model:
+        assert out.read_bytes() == committed.read_bytes()

@@ -1,0 +1,356 @@
+"""Ingest against the real Neo4j: episodes, sessions and the NEXT chain, idempotent re-ingest (the whole
+user graph compared), devices, repetition, engagement, emphasis, capacities, hooks, events, and the
+GraphQL face with per-turn errors."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from bmam.client import BmamClient, BmamClientError
+from bmam.clock import FakeClock
+from bmam.container import Container
+from bmam.events import EventKind, MemoryEvent
+from bmam.settings import Settings
+from bmam.usecases.hooks import StoredMemoryContext
+from bmam.usecases.ingest import NameIndex, repeats
+from graph.episodes import EpisodeRepository
+from graph.errors import BadInput, LimitExceeded
+from graph.model import ClassifierLevel, MemoryType, PresetKind, Scope, Tier
+from ingest.turns import TurnInput, normalized_text, parse_speaker, positions
+
+T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+
+
+def make_container(settings: Settings, clock: FakeClock, **tiers: Any) -> Container:
+    """A container of its own: a fake clock and (optionally) small tier capacities."""
+    return Container(settings.model_copy(update={"tiers": settings.tiers.model_copy(update=tiers)}), clock=clock)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(T0)
+
+
+@pytest.fixture
+def c(settings: Settings, clock: FakeClock, container: Container) -> Iterator[Container]:
+    made = make_container(settings, clock)
+    yield made
+    made.close()
+
+
+def turn(text: str, *, user: str = "alice", session: str = "s1", speaker: str = "user", minutes: int | None = None,
+         **kw: Any) -> TurnInput:
+    at = T0 + timedelta(minutes=minutes) if minutes is not None else None
+    return TurnInput(user_id=user, session_id=session, speaker=speaker, text=text, at=at, **kw)
+
+
+def dump(c: Container, scope: Scope) -> tuple[list[str], list[str]]:
+    return EpisodeRepository(c.store, c.vector_dimensions).dump(scope)
+
+
+def next_chain(c: Container, scope: Scope) -> list[tuple[int, int]]:
+    """(turn, turn) pairs joined by NEXT, from the canonical dump."""
+    import json
+
+    nodes, edges = dump(c, scope)
+    turn_of = {}
+    for line in nodes:
+        n = json.loads(line)
+        if "Episode" in n["labels"]:
+            turn_of[n["props"]["id"]] = n["props"]["turn"]
+    return sorted((turn_of[e["a"][1]], turn_of[e["b"][1]]) for e in map(json.loads, edges) if e["type"] == "NEXT")
+
+
+# ----- pure helpers -----------------------------------------------------------------------------
+
+
+def test_positions_count_every_line_of_a_session() -> None:
+    keys = [("a", "s1"), ("a", "s2"), None, ("a", "s1"), ("b", "s1"), ("a", "s1")]
+    assert positions(keys, [None, None, None, None, None, 7]) == [0, 0, None, 1, 0, 7]
+
+
+def test_speakers_and_normalised_text() -> None:
+    assert parse_speaker(" Human ") == "user" and parse_speaker("AI") == "assistant"
+    assert parse_speaker("robot") is None
+    assert normalized_text("I love  Spicy food!") == normalized_text("i love spicy food")
+    assert normalized_text("我住在成都。") == normalized_text("我住在成都")
+
+
+def test_name_index_and_repeats() -> None:
+    index = NameIndex({"m1": ["user", "火锅"], "m2": ["tea"], "m3": ["Berlin"]})
+    assert index.find("推荐一个火锅店?") == ["m1"]
+    assert index.find("I had a steak") == []
+    assert index.find("tea or coffee?") == ["m2"]
+    assert index.find("Any news from berlin?") == ["m3"]
+    assert index.find("user manual") == []
+    assert repeats(set(), [])
+    assert repeats({("user", "likes", "spicy food", 1)}, [("user", "likes", "Spicy food", 1)])
+    assert not repeats({("user", "birthday", "7月21日", 1)}, [("user", "birthday", "7月20日", 1)])
+    assert not repeats({("user", "eats", "pork", -1)}, [("user", "eats", "pork", 1)])
+
+
+# ----- episodes, sessions, NEXT -------------------------------------------------------------------
+
+
+def test_every_turn_is_an_episode_chained_in_its_session(c: Container, tenant: str) -> None:
+    scope = Scope(tenant, "alice")
+    report = c.ingest.ingest_conversation(tenant, [
+        turn("你好", minutes=0),
+        turn("你好！有什么可以帮你？", speaker="assistant", minutes=1),
+        turn("我住在成都，最喜欢吃火锅", minutes=2, device_id="phone"),
+        turn("I work at Google as an engineer", session="s2", minutes=3),
+        turn("好的，谢谢", minutes=4),
+    ])
+    assert [r.turn for r in report.turns] == [0, 1, 2, 0, 3]
+    assert all(r.stored and not r.duplicate and not r.errors for r in report.turns)
+    assert [r.remembered for r in report.turns] == [False, False, True, True, False]
+    assert report.turns[1].reason == "assistant_turn" and not report.turns[1].memories
+    episodes = EpisodeRepository(c.store, c.vector_dimensions).recent(scope, "s1", 10)
+    assert [(e.turn, e.speaker) for e in episodes] == [(0, "user"), (1, "assistant"), (2, "user"), (3, "user")]
+    assert episodes[2].device_id == "phone" and episodes[2].at == T0 + timedelta(minutes=2)
+    assert next_chain(c, scope) == [(0, 1), (1, 2), (2, 3)]
+    m = report.turns[2].memories[0]
+    assert m.tier is Tier.TEMP and m.provenance.episode_id == report.turns[2].episode_id
+    assert m.provenance.device_id == "phone" and m.provenance.turn == 2 and m.created_at == T0 + timedelta(minutes=2)
+    assert {(t.predicate, t.object.name) for t in report.turns[2].triples} >= {("lives_in", "成都")}
+
+
+def test_a_turn_added_between_two_relinks_the_chain(c: Container, tenant: str) -> None:
+    scope = Scope(tenant, "alice")
+    c.ingest.ingest_conversation(tenant, [turn("hello", turn=0, minutes=0), turn("bye", turn=2, minutes=2)])
+    assert next_chain(c, scope) == [(0, 2)]
+    c.ingest.ingest_conversation(tenant, [turn("ok", turn=1, minutes=1)])
+    assert next_chain(c, scope) == [(0, 1), (1, 2)]
+
+
+def test_ingesting_the_same_conversation_twice_leaves_the_graph_identical(c: Container, tenant: str,
+                                                                         clock: FakeClock) -> None:
+    scope = Scope(tenant, "alice")
+    conversation = [
+        turn("我叫小明", minutes=0),
+        turn("你好小明！", speaker="assistant", minutes=1),
+        turn("我住在成都，最喜欢吃火锅", minutes=2),
+        turn("推荐一个火锅店?", minutes=3),
+        turn("I am allergic to peanuts, remember this", minutes=4),
+        turn("我住在成都，最喜欢吃火锅", minutes=5),
+        turn("上次在成都吃的火锅很棒", session="s2", minutes=6, device_id="laptop"),
+    ]
+    first = c.ingest.ingest_conversation(tenant, conversation)
+    assert first.stored == len(conversation)
+    before = dump(c, scope)
+    clock.advance(timedelta(hours=5))
+    again = c.ingest.ingest_conversation(tenant, conversation)
+    assert again.duplicates == len(conversation) and again.stored == 0
+    assert dump(c, scope) == before
+    assert len(before[0]) > 10 and len(before[1]) > 10  # the dump really holds the graph
+
+
+def test_a_turn_index_stored_with_another_text_is_a_conflict(c: Container, tenant: str) -> None:
+    c.ingest.ingest_conversation(tenant, [turn("I like tea", turn=0)])
+    result = c.ingest.ingest_conversation(tenant, [turn("I like coffee", turn=0), turn("I like cake", turn=1)])
+    assert [e.code for e in result.turns[0].errors] == ["CONFLICT"] and not result.turns[0].stored
+    assert result.turns[1].stored and not result.turns[1].errors
+
+
+def test_ingest_turn_appends_and_recognises_a_retry(c: Container, tenant: str) -> None:
+    a = c.ingest.ingest_turn(tenant, turn("I like tea"))
+    retry = c.ingest.ingest_turn(tenant, turn("I like tea"))
+    b = c.ingest.ingest_turn(tenant, turn("And I play the piano every day"))
+    assert (a.turn, retry.turn, b.turn) == (0, 0, 1)
+    assert retry.duplicate and retry.episode_id == a.episode_id and not retry.memories
+    with pytest.raises(BadInput):
+        c.ingest.ingest_turn(tenant, turn("hi", speaker="robot"))
+    with pytest.raises(LimitExceeded):
+        c.ingest.ingest_turn(tenant, turn("x" * (32 * 1024 + 1)))
+
+
+def test_bad_turns_are_reported_one_by_one_and_the_good_ones_kept(c: Container, tenant: str) -> None:
+    scope = Scope(tenant, "alice")
+    report = c.ingest.ingest_conversation(tenant, [
+        turn("I like tea"),
+        turn("   "),
+        turn("hello", speaker="narrator"),
+        turn("x" * (32 * 1024 + 1)),
+        TurnInput(user_id="", session_id="s1", speaker="user", text="hi"),
+        turn("My sister lives in Berlin"),
+    ])
+    assert [bool(r.errors) for r in report.turns] == [False, True, True, True, True, False]
+    assert {e.code for r in report.turns for e in r.errors} == {"BAD_USER_INPUT"}
+    assert report.turns[3].errors[0].field == "text" and "32768" in report.turns[3].errors[0].message
+    # positions count the bad turns of the session too (the one without user is of no session), so fixing
+    # one later keeps every index
+    assert [r.turn for r in report.turns if r.stored] == [0, 4]
+    assert len(c.memories.page(tenant, "alice").items) == 2
+    assert [e.text for e in EpisodeRepository(c.store, c.vector_dimensions).recent(scope, "s1", 9)] == [
+        "I like tea", "My sister lives in Berlin"]
+
+
+# ----- identity, repetition, engagement, emphasis -----------------------------------------------
+
+
+def test_a_user_sees_one_set_of_memories_from_two_devices(c: Container, tenant: str) -> None:
+    c.ingest.ingest_conversation(tenant, [
+        turn("I love spicy food", session="phone-1", device_id="phone", minutes=0),
+        turn("My sister lives in Berlin", session="phone-1", device_id="phone", minutes=1),
+    ])
+    report = c.ingest.ingest_conversation(tenant, [
+        turn("I love spicy food", session="laptop-1", device_id="laptop", minutes=60),
+    ])
+    assert report.turns[0].memories == [] and len(report.turns[0].mentioned) == 1
+    items = c.memories.page(tenant, "alice").items
+    assert len(items) == 2
+    spicy = next(m for m in items if "spicy" in m.text)
+    assert spicy.mention_count == 2 and spicy.provenance.device_id == "phone"
+    assert spicy.last_mentioned_at == T0 + timedelta(minutes=60)
+    assert spicy.tier is Tier.MID  # repeated: the user keeps coming back to it
+
+
+def test_repetition_promotes_to_mid_then_core_and_locks(c: Container, tenant: str) -> None:
+    events: list[MemoryEvent] = []
+    c.events.publish = events.append  # type: ignore[method-assign]
+    texts = ["I love spicy food", "I love spicy food!", "i really love spicy food"]
+    reports = [c.ingest.ingest_conversation(tenant, [turn(t, turn=i, minutes=i)]) for i, t in enumerate(texts)]
+    m = reports[2].turns[0].mentioned[0]
+    assert m.tier is Tier.CORE and m.locked and m.mention_count == 3
+    assert [ch.reason.value for r in reports for ch in r.turns[0].changes] == ["repeated", "mentioned_often"]
+    assert [(e.kind, e.detail.get("to")) for e in events] == [
+        (EventKind.CREATED, None), (EventKind.PROMOTED, "mid"), (EventKind.PROMOTED, "core")]
+    assert len(c.memories.page(tenant, "alice").items) == 1
+
+
+def test_a_contradiction_is_a_new_memory_not_a_repeat(c: Container, tenant: str) -> None:
+    report = c.ingest.ingest_conversation(tenant, [turn("My birthday is July 20"), turn("My birthday is July 21")])
+    assert all(len(r.memories) == 1 for r in report.turns)
+    # both kept (conflict detection, a stored-memory hook, may mark the older one superseded)
+    assert len(c.memories.page(tenant, "alice", include_history=True).items) == 2
+
+
+def test_a_later_turn_on_the_topic_promotes_a_temp_memory(c: Container, tenant: str) -> None:
+    first = c.ingest.ingest_conversation(tenant, [turn("我最喜欢吃火锅", turn=0)])
+    mid = first.turns[0].memories[0].id
+    later = c.ingest.ingest_conversation(tenant, [turn("今天天气怎么样", turn=1), turn("推荐一个火锅店?", turn=2)])
+    assert later.turns[0].changes == [] and not later.turns[1].remembered
+    assert [(ch.memory_id, ch.to_tier, ch.reason.value) for ch in later.turns[1].changes] == [
+        (mid, Tier.MID, "topic_picked_up")]
+    got = c.memories.get(tenant, "alice", mid)
+    assert got is not None and got.tier is Tier.MID
+    assert got.weight.active == pytest.approx(c.settings.weights.initial_active + c.settings.tiers.implicit_feedback)
+
+
+def test_emphasis_goes_to_core_and_a_full_core_refuses(settings: Settings, clock: FakeClock, tenant: str) -> None:
+    c = make_container(settings, clock, core_capacity=1)
+    try:
+        first = c.ingest.ingest_turn(tenant, turn("记住：我对花生过敏"))
+        m = first.memories[0]
+        assert m.tier is Tier.CORE and m.locked and m.preset_kind is PresetKind.SAFETY
+        second = c.ingest.ingest_turn(tenant, turn("Remember this: my daughter's name is Lily"))
+        assert second.stored and second.memories[0].tier is Tier.TEMP
+        assert [e.code for e in second.errors] == ["CONFLICT"] and "core is full" in second.errors[0].message
+    finally:
+        c.close()
+
+
+def test_chitchat_questions_and_assistant_turns_create_no_memory(c: Container, tenant: str) -> None:
+    report = c.ingest.ingest_conversation(tenant, [
+        turn("哈哈"), turn("ok thanks"), turn("what's the weather tomorrow?"),
+        turn("I love spicy food", speaker="assistant"), turn("好的")])
+    assert all(r.stored and not r.remembered and not r.memories for r in report.turns)
+    assert c.memories.page(tenant, "alice").items == []
+
+
+def test_memories_record_type_level_and_confidence_and_hooks_see_them(c: Container, tenant: str) -> None:
+    seen: list[StoredMemoryContext] = []
+    c.stored_memory_hooks.append(seen.append)
+    c.stored_memory_hooks.append(lambda ctx: 1 / 0)  # a failing hook does not undo the turn
+    report = c.ingest.ingest_turn(tenant, turn("我的妻子叫李娜"))
+    m = report.memories[0]
+    assert m.type in (MemoryType.FACTUAL, MemoryType.SEMANTIC)
+    assert m.classified_by in (ClassifierLevel.RULE, ClassifierLevel.MODEL, ClassifierLevel.FALLBACK)
+    assert 0.0 < m.confidence <= 1.0
+    assert [ctx.memory.id for ctx in seen] == [m.id]
+    assert seen[0].episode_id == report.episode_id and len(seen[0].embedding) == c.vector_dimensions
+    assert [t.id for t in seen[0].triples] == [t.id for t in report.triples] and report.triples
+
+
+def test_a_full_temp_evicts_its_least_useful(settings: Settings, clock: FakeClock, tenant: str) -> None:
+    c = make_container(settings, clock, temp_capacity=2)
+    try:
+        facts = ["My sister lives in Berlin", "I play the piano every day", "我的生日是7月20日"]
+        report = c.ingest.ingest_conversation(tenant, [turn(f, minutes=i) for i, f in enumerate(facts)])
+        first = report.turns[0].memories
+        assert first == [] or first[0].id  # evicted in the same batch: not returned
+        evicted = [ch for ch in report.changes if ch.to_tier is None]
+        assert len(evicted) == 1 and evicted[0].reason.value == "temp_full"
+        left = {m.text for m in c.memories.page(tenant, "alice").items}
+        assert left == set(facts[1:])  # equal weights: the longest unmentioned went
+    finally:
+        c.close()
+
+
+def test_working_memory_holds_the_last_turns(c: Container, tenant: str) -> None:
+    scope = Scope(tenant, "alice")
+    c.ingest.ingest_conversation(tenant, [turn(f"turn {i}", minutes=i) for i in range(7)])
+    assert [t.text for t in c.working_memory.recent(scope, "s1")] == [f"turn {i}" for i in range(2, 7)]
+    assert [t.turn for t in c.ingest.working_memory(tenant, "alice", "s1", 2)] == [5, 6]
+
+
+# ----- over GraphQL --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def user() -> str:
+    return f"u-{uuid.uuid4().hex[:10]}"
+
+
+def test_graphql_ingest_conversation_keeps_valid_turns(client: BmamClient, user: str) -> None:
+    turns = [
+        {"userId": user, "sessionId": "s1", "speaker": "user", "text": "我住在成都，最喜欢吃火锅", "deviceId": "phone"},
+        {"userId": user, "sessionId": "s1", "speaker": "assistant", "text": "成都的火锅很有名！"},
+        {"userId": user, "sessionId": "s1", "speaker": "user", "text": ""},
+        {"userId": user, "sessionId": "s1", "speaker": "user", "text": "x" * (32 * 1024 + 1)},
+        {"userId": user, "sessionId": "s1", "speaker": "nobody", "text": "hello"},
+        {"userId": user, "sessionId": "s1", "speaker": "user", "text": "I work at Google"},
+    ]
+    result = client.ingest_conversation(turns)
+    assert (result["stored"], result["failed"]) == (3, 3)
+    codes = [[e["code"] for e in t["errors"]] for t in result["turns"]]
+    assert codes == [[], [], ["BAD_USER_INPUT"], ["BAD_USER_INPUT"], ["BAD_USER_INPUT"], []]
+    first = result["turns"][0]
+    assert first["memories"][0]["tier"] == "TEMP" and first["memories"][0]["source"]["deviceId"] == "phone"
+    assert first["memories"][0]["classifiedBy"] in ("RULE", "MODEL", "FALLBACK")
+    assert any(t["predicate"] == "lives_in" for t in first["triples"])
+    assert result["turns"][5]["turn"] == 5
+    again = client.ingest_conversation(turns)
+    assert (again["stored"], again["duplicates"]) == (0, 3)
+    wm = client.working_memory(user, "s1")
+    assert [t["turn"] for t in wm["turns"]] == [0, 1, 5] and 0.0 <= wm["headroom"] <= 1.0
+
+
+def test_graphql_ingest_turn_react_lock_unlock_and_sweep(client: BmamClient, user: str) -> None:
+    r = client.ingest_turn(user, "s1", "user", "I play the piano every day", deviceId="laptop")
+    mid = r["memories"][0]["id"]
+    with pytest.raises(BmamClientError) as err:
+        client.ingest_turn(user, "s1", "user", "")
+    assert err.value.code == "BAD_USER_INPUT"
+    engaged = client.react(user, mid, "ENGAGED")
+    assert engaged["memory"]["tier"] == "MID" and engaged["tierChanges"][0]["reason"] == "engaged"
+    locked = client.lock(user, mid)
+    assert locked["tier"] == "CORE" and locked["locked"] is True
+    with pytest.raises(BmamClientError) as err:
+        client.react(user, mid, "DISMISSED")
+    assert err.value.code == "CONFLICT"
+    unlocked = client.unlock(user, mid)
+    assert unlocked["tier"] == "MID" and unlocked["locked"] is False
+    assert client.tier_usage(user)["mid"] == 1
+    assert client.sweep_tiers(user) == []  # nothing is old yet
+    other = client.ingest_turn(user, "s1", "user", "My sister lives in Berlin")["memories"][0]["id"]
+    dismissed = client.react(user, other, "DISMISSED")
+    assert dismissed["deleted"] is True and dismissed["memory"] is None
+    with pytest.raises(BmamClientError) as err:
+        client.react(user, "m_nope", "ENGAGED")
+    assert err.value.code == "NOT_FOUND"

@@ -1,0 +1,390 @@
+"""Maintenance: near-duplicate clustering alone; then full, rebalance and the quick check against the store,
+changesets (dry run, undo, errors), an interrupted run, the CLI and the GraphQL face."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from bmam.client import BmamClient, BmamClientError
+from bmam.clock import FakeClock
+from bmam.container import Container
+from bmam.usecases.maintenance import (
+    MaintenancePolicy,
+    MaintenanceUseCases,
+    cluster_near_duplicates,
+    similar_pairs,
+)
+from graph.changesets import MaintenanceKind, encode_props
+from graph.errors import Conflict, NotFound
+from graph.ids import new_memory_id
+from graph.maintenance import PlanFact, PlanMemory, UserResult
+from graph.model import Memory, MemoryType, NewMemory, PresetKind, Scope, Tier
+from ingest.turns import TurnInput
+from ingest.weights import Parts, final_weight
+
+START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+TOL = 1e-9
+
+# ----- clustering, pure ------------------------------------------------------------------------------------
+
+
+def plan_memory(i: int, text: str = "", *, type: str = "FACTUAL", conflict: bool = False) -> PlanMemory:
+    return PlanMemory(id=f"m{i}", text=text or f"memory {i}", type=type, preset_kind="default", passive=0.5,
+                      active=0.5, preset=0.5, weight=0.5, decayed_at=START, created_at=START + timedelta(seconds=i),
+                      mention_count=1, in_open_conflict=conflict)
+
+
+def unit(*xs: float) -> list[float]:
+    v = np.asarray(xs, dtype=np.float64)
+    return list(v / np.linalg.norm(v))
+
+
+def test_similar_pairs_finds_exactly_the_pairs_over_the_line() -> None:
+    rng = np.random.default_rng(7)
+    vectors = rng.normal(size=(300, 16)).astype(np.float32)
+    vectors[5] = vectors[100] + 0.01
+    vectors[200] = vectors[100] + 0.01
+    found = {(i, j) for i, j, _ in similar_pairs(vectors, 0.99, block=64)}
+    unit_v = vectors / np.linalg.norm(vectors, axis=1)[:, None]
+    sims = unit_v @ unit_v.T
+    expected = {(i, j) for i in range(300) for j in range(i + 1, 300) if sims[i, j] >= 0.99}
+    assert found == expected and {(5, 100), (5, 200), (100, 200)} <= found
+
+
+def test_stars_do_not_chain_and_respect_the_guards() -> None:
+    # 0~1 and 1~2 are similar, 0 and 2 are not: a chain. 1 has the highest weight, so it takes both.
+    memories = [plan_memory(0), plan_memory(1), plan_memory(2), plan_memory(3), plan_memory(4)]
+    vectors = np.asarray([unit(1, 0.30, 0), unit(1, 0, 0), unit(1, -0.30, 0), unit(0, 1, 0), unit(0, 0, 1)],
+                         dtype=np.float32)
+    weights = [0.5, 0.9, 0.5, 0.5, 0.5]
+    merges = cluster_near_duplicates(memories, vectors, weights, [], threshold=0.95, conflict_similarity=0.75)
+    assert merges == [("m1", ["m0", "m2"])]
+    # When 0 leads, it takes 1 only; 2 is not similar to 0 and stays (its only neighbour is taken).
+    merges = cluster_near_duplicates(memories, vectors, [0.9, 0.5, 0.5, 0.5, 0.5], [], threshold=0.95,
+                                     conflict_similarity=0.75)
+    assert merges == [("m0", ["m1"])]
+    # Different types, negation, contradicting triples, open conflicts: never merged.
+    pair = np.asarray([unit(1, 0, 0), unit(1, 0.01, 0)], dtype=np.float32)
+    assert cluster_near_duplicates([plan_memory(0), plan_memory(1, type="EMOTIONAL")], pair, [0.5, 0.5], [],
+                                   threshold=0.9, conflict_similarity=0.75) == []
+    assert cluster_near_duplicates([plan_memory(0, "我喜欢猫"), plan_memory(1, "我不喜欢猫")], pair, [0.5, 0.5], [],
+                                   threshold=0.9, conflict_similarity=0.75) == []
+    facts = [PlanFact("m0", "user", "lives_in", "成都", 1), PlanFact("m1", "user", "lives_in", "北京", 1)]
+    assert cluster_near_duplicates([plan_memory(0), plan_memory(1)], pair, [0.5, 0.5], facts, threshold=0.9,
+                                   conflict_similarity=0.75) == []
+    assert cluster_near_duplicates([plan_memory(0), plan_memory(1, conflict=True)], pair, [0.5, 0.5], [],
+                                   threshold=0.9, conflict_similarity=0.75) == []
+    assert cluster_near_duplicates([plan_memory(0), plan_memory(1)], pair, [0.5, 0.5], [], threshold=0.9,
+                                   conflict_similarity=0.75) == [("m0", ["m1"])]
+
+
+# ----- against the store -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def living(container: Container) -> Iterator[tuple[Container, FakeClock]]:
+    clock = FakeClock(START)
+    c = Container(container.settings, clock=clock)
+    c.__dict__["store"] = container.store
+    c.__dict__["embedder"] = container.embedder
+    c.__dict__["maintenance_store"] = container.maintenance_store
+    yield c, clock
+
+
+def store(c: Container, scope: Scope, text: str, *, passive: float = 0.5, active: float = 0.5,
+          type: MemoryType = MemoryType.FACTUAL, tier: Tier = Tier.TEMP, preset_kind: PresetKind = PresetKind.DEFAULT,
+          embedding: list[float] | None = None) -> Memory:
+    vector = embedding or [float(x) for x in c.embedder.embed_passages([text])[0]]
+    preset = {PresetKind.SAFETY: 1.0, PresetKind.TEMPORARY: 0.3}.get(preset_kind, 0.5)
+    new = NewMemory(id=new_memory_id(), text=text, type=type, embedding=vector, tier=tier, preset_kind=preset_kind,
+                    preset=preset)
+    return c.memory_repository.remember(scope, new, now=c.clock.now(), passive=passive, active=active).memory
+
+
+def snapshot(c: Container, scope: Scope) -> tuple[list[str], list[str]]:
+    """The user's whole graph in a canonical form: nodes and relationships with every property."""
+    p = {"tenant": scope.tenant, "user_id": scope.user_id}
+    nodes = sorted(json.dumps([sorted(r["labels"]), encode_props(r["props"])], sort_keys=True, ensure_ascii=False)
+                   for r in c.store.read("maintenance/snapshot_nodes", p))
+    rels = sorted(json.dumps([r["a_key"], r["type"], encode_props(r["props"]), r["b_key"]], sort_keys=True,
+                             ensure_ascii=False) for r in c.store.read("maintenance/snapshot_rels", p))
+    return nodes, rels
+
+
+def get(c: Container, scope: Scope, memory_id: str) -> Memory | None:
+    return c.memory_repository.get(scope, memory_id)
+
+
+def test_full_merges_purges_keeps_evidence_and_undoes_exactly(living: tuple[Container, FakeClock],
+                                                              scope: Scope) -> None:
+    c, clock = living
+    # A memory with an episode behind it (DERIVED_FROM) and a triple, written by the ingest pipeline.
+    first = c.ingest.ingest_turn(scope.tenant, TurnInput(user_id=scope.user_id, session_id="s1", speaker="user",
+                                                         text="我住在成都", at=clock.now()))
+    [ingested] = first.memories
+    clock.advance(timedelta(hours=1))
+    heavier = store(c, scope, "我现在住在成都", passive=0.9, active=0.6)  # its near-duplicate, heavier: survives
+    hotpot = store(c, scope, "I love hot pot", passive=0.4)
+    hotpot2 = store(c, scope, "I really love hot pot", passive=0.2, active=0.8)
+    faint = store(c, scope, "It rained a little on Tuesday", passive=0.0, active=0.0, preset_kind=PresetKind.TEMPORARY)
+    core = store(c, scope, "我住在成都。", tier=Tier.CORE, passive=0.0, active=0.0)  # a locked duplicate
+    c.memories.associate(scope.tenant, scope.user_id, ingested.id, hotpot.id, 0.6)
+    before = snapshot(c, scope)
+    assert final_weight(Parts(0.0, 0.0, 0.3), c.weight_policy) < 0.1
+
+    clock.advance(timedelta(days=1))
+    dry = c.maintenance.run(scope.tenant, "FULL", dry_run=True, user_id=scope.user_id)
+    assert snapshot(c, scope) == before  # a dry run changes nothing
+    real = c.maintenance.run(scope.tenant, MaintenanceKind.FULL, user_id=scope.user_id)
+    assert dry.changeset is not None and real.changeset is not None
+    for field in ("merged", "purged", "damped", "lifted", "decayed", "users", "kind"):
+        assert getattr(dry.changeset, field) == getattr(real.changeset, field), field
+    assert dry.changeset.dry_run and not real.changeset.dry_run
+
+    merged = {m.survivor_id: sorted(m.merged_ids) for m in real.changeset.merged}
+    assert merged == {heavier.id: [ingested.id], hotpot.id: [hotpot2.id]}
+    assert real.changeset.purged == [faint.id]
+    assert get(c, scope, ingested.id) is None and get(c, scope, faint.id) is None
+    assert get(c, scope, core.id) == core  # locked: not merged, not decayed, not purged
+
+    survivor = get(c, scope, heavier.id)
+    assert survivor is not None
+    assert survivor.mention_count == heavier.mention_count + ingested.mention_count
+    assert survivor.created_at == ingested.created_at
+    props = c.store.read("memory/get", {"tenant": scope.tenant, "user_id": scope.user_id, "id": heavier.id})[0]
+    assert props["memory"]["merged_ids"] == [ingested.id]
+    assert props["memory"]["merged_texts"] == ["我住在成都"]
+    assert [t.object.name for t in c.memories.triples(scope.tenant, scope.user_id, heavier.id)] == ["成都"]
+    assert [a.memory_b for a in c.memories.associations(scope.tenant, scope.user_id, heavier.id)] == [hotpot.id]
+    _, rels = snapshot(c, scope)
+    derived = [json.loads(r) for r in rels if '"DERIVED_FROM"' in r]
+    assert derived and all(r[0] == heavier.id for r in derived)  # the episode now backs the survivor
+    hot = get(c, scope, hotpot.id)
+    assert hot is not None and hot.weight.active == pytest.approx(0.8)  # each part: the larger of the two
+
+    # A second run, a day later, finds nothing more to merge or purge (it only decays).
+    clock.advance(timedelta(days=1))
+    again = c.maintenance.run(scope.tenant, "FULL", user_id=scope.user_id)
+    assert again.changeset is not None and not again.changeset.merged and not again.changeset.purged
+
+    # Undo: the later run first (it touched the same memories), then the first one: exactly as before.
+    with pytest.raises(Conflict):
+        c.maintenance.undo(scope.tenant, real.changeset.id)
+    c.maintenance.undo(scope.tenant, again.changeset.id)
+    undone = c.maintenance.undo(scope.tenant, real.changeset.id)
+    assert undone.undone
+    assert snapshot(c, scope) == before
+    with pytest.raises(Conflict):
+        c.maintenance.undo(scope.tenant, real.changeset.id)
+    with pytest.raises(NotFound):
+        c.maintenance.undo(scope.tenant, "cs_unknown")
+    with pytest.raises(NotFound):
+        c.maintenance.undo(scope.tenant, dry.changeset.id)  # a dry run records nothing
+    assert snapshot(c, scope) == before
+
+
+def test_rebalance_damps_heavy_and_lifts_valuable_rare_memories(living: tuple[Container, FakeClock],
+                                                                scope: Scope) -> None:
+    c, _ = living
+    policy = c.weight_policy
+    heavy = store(c, scope, "I am a software engineer", passive=1.0, active=1.0)
+    safety = store(c, scope, "I am allergic to penicillin", passive=1.0, active=1.0, preset_kind=PresetKind.SAFETY)
+    locked = store(c, scope, "My name is Wang Fang", passive=1.0, active=1.0, tier=Tier.CORE)
+    liked = store(c, scope, "I enjoyed the Lisbon trip", passive=0.0, active=0.7)
+    plain = store(c, scope, "I have a blue umbrella", passive=0.0, active=0.5)
+    result = c.maintenance.run(scope.tenant, "REBALANCE", user_id=scope.user_id)
+    assert result.changeset is not None
+    assert result.changeset.damped == [heavy.id]
+    assert result.changeset.lifted == [liked.id]
+    got = get(c, scope, heavy.id)
+    assert got is not None and got.weight.final == pytest.approx(heavy.weight.final - 0.1, abs=TOL)
+    k = (0.6 + 0.3 - 0.1) / 0.9
+    assert got.weight.passive == pytest.approx(k, abs=TOL) and got.weight.active == pytest.approx(k, abs=TOL)
+    lifted = get(c, scope, liked.id)
+    assert lifted is not None
+    assert lifted.weight.final == pytest.approx(final_weight(Parts(0.5, 0.7, 0.5), policy), abs=TOL)
+    assert get(c, scope, safety.id) == safety and get(c, scope, locked.id) == locked
+    assert get(c, scope, plain.id) == plain
+    # Idempotent: a second rebalance at the same time changes nothing.
+    second = c.maintenance.run(scope.tenant, "REBALANCE", user_id=scope.user_id)
+    assert second.changeset is not None and not second.changeset.damped and not second.changeset.lifted
+    c.maintenance.undo(scope.tenant, second.changeset.id)
+    c.maintenance.undo(scope.tenant, result.changeset.id)
+    assert get(c, scope, heavy.id) == heavy and get(c, scope, liked.id) == liked
+
+
+def _seed_users(c: Container, tenant: str, vectors: dict[str, list[float]]) -> None:
+    for user in ("ann", "ben", "cat"):
+        scope = Scope(tenant, user)
+        store(c, scope, "dup a", embedding=vectors["a"], passive=0.8)
+        store(c, scope, "dup a again", embedding=vectors["a2"], passive=0.3)
+        store(c, scope, "faint", embedding=vectors["b"], passive=0.0, active=0.0)
+        store(c, scope, "heavy", embedding=vectors["c"], passive=1.0, active=1.0)
+        store(c, scope, "kept", embedding=vectors["d"], passive=0.4)
+
+
+def _normalised(c: Container, tenant: str) -> list[Any]:
+    """Every user's graph, ids replaced by texts so two tenants with the same story compare equal."""
+    out: list[Any] = []
+    for user in ("ann", "ben", "cat"):
+        rows = c.store.read("maintenance/snapshot_nodes", {"tenant": tenant, "user_id": user})
+        for r in rows:
+            props = {k: v for k, v in encode_props(r["props"]).items() if k not in ("id", "tenant", "merged_ids")}
+            out.append(json.dumps([user, sorted(r["labels"]), props], sort_keys=True))
+    return sorted(out)
+
+
+@pytest.mark.parametrize("kind", ["FULL", "REBALANCE"])
+def test_an_interrupted_run_then_a_new_run_equals_one_run(living: tuple[Container, FakeClock], kind: str) -> None:
+    c, clock = living
+    dims = c.vector_dimensions
+    rng = np.random.default_rng(11)
+    base = {k: rng.normal(size=dims) for k in "abcd"}
+    base["a2"] = base["a"] + rng.normal(size=dims) * 0.01
+    vectors = {k: [float(x) for x in v / np.linalg.norm(v)] for k, v in base.items()}
+    once, interrupted = f"test-{uuid.uuid4().hex[:12]}", f"test-{uuid.uuid4().hex[:12]}"
+    _seed_users(c, once, vectors)
+    _seed_users(c, interrupted, vectors)
+    clock.advance(timedelta(days=3))
+
+    c.maintenance.run(once, kind)
+
+    class Crash(Exception):
+        pass
+
+    def crash_after_first(result: UserResult) -> None:
+        raise Crash(result.user_id)
+
+    with pytest.raises(Crash):
+        c.maintenance.run(interrupted, kind, on_user_done=crash_after_first)
+    assert _normalised(c, interrupted) != _normalised(c, once)  # half done
+    c.maintenance.run(interrupted, kind)
+    assert _normalised(c, interrupted) == _normalised(c, once)
+
+
+def test_quick_check(living: tuple[Container, FakeClock], scope: Scope) -> None:
+    c, _ = living
+    store(c, scope, "My name is Zhang Wei", tier=Tier.CORE)
+    report = c.maintenance.check(scope.tenant, scope.user_id)
+    assert report.healthy, report.problems
+    assert report.core_memories == 1 and report.working_memory is not None and report.working_memory.headroom > 0.2
+    # A core memory nobody owns (no HAS_MEMORY edge): unhealthy, and said so.
+    orphan = "m_" + uuid.uuid4().hex
+    c.store.write("maintenance/restore_nodes", {
+        "tenant": scope.tenant, "user_id": scope.user_id,
+        "nodes": [{"id": orphan, "labels": ["Memory", "Factual"], "embedding": None, "float32": False,
+                   "props": {"id": orphan, "tenant": scope.tenant, "user_id": scope.user_id, "text": "orphan",
+                             "tier": "core", "locked": True}}]})
+    report = c.maintenance.check(scope.tenant, scope.user_id)
+    assert not report.healthy
+    assert any(orphan in p and "HAS_MEMORY" in p for p in report.problems)
+
+    # Working memory nearly full: unhealthy.
+    class Full:
+        bytes_used, bytes_limit, headroom = 900, 1000, 0.1
+
+    tight = MaintenanceUseCases(clock=c.clock, events=c.events, repository=c.maintenance._repo,
+                                changesets=c.maintenance._changesets, weights=c.weight_policy,
+                                policy=MaintenancePolicy(), working_memory_stats=lambda: Full())
+    other = Scope(scope.tenant, "healthy-user")
+    report = tight.check(other.tenant, other.user_id)
+    assert [p for p in report.problems if "working memory" in p]
+
+
+def test_cli_check_and_maintain(container: Container, scope: Scope) -> None:
+    from bmam.cli import app
+
+    c = container
+    c.memories.remember(scope.tenant, __import__("bmam.usecases.memories", fromlist=["RememberRequest"])
+                        .RememberRequest(user_id=scope.user_id, text="I like green tea", type="FACTUAL"))
+    runner = CliRunner()
+    ok = runner.invoke(app, ["check", "--quick", "--tenant", scope.tenant])
+    assert ok.exit_code == 0, ok.output
+    assert "healthy" in ok.output
+    dry = runner.invoke(app, ["maintain", "--full", "--dry-run", "--tenant", scope.tenant, "--json"])
+    assert dry.exit_code == 0, dry.output
+    assert json.loads(dry.output.strip().splitlines()[-1])["dry_run"] is True
+    real = runner.invoke(app, ["maintain", "--rebalance", "--tenant", scope.tenant, "--json"])
+    assert real.exit_code == 0, real.output
+    changeset_id = json.loads(real.output.strip().splitlines()[-1])["id"]
+    undo = runner.invoke(app, ["maintain", "--undo", changeset_id, "--tenant", scope.tenant])
+    assert undo.exit_code == 0 and "undone" in undo.output
+    again = runner.invoke(app, ["maintain", "--undo", changeset_id, "--tenant", scope.tenant])
+    assert again.exit_code == 1 and "already undone" in again.output
+    unknown = runner.invoke(app, ["maintain", "--undo", "cs_nope", "--tenant", scope.tenant])
+    assert unknown.exit_code == 1 and "unknown changeset" in unknown.output
+    both = runner.invoke(app, ["maintain", "--full", "--rebalance"])
+    assert both.exit_code == 2
+    # An unhealthy tenant: non-zero exit and the report says why.
+    orphan = "m_" + uuid.uuid4().hex
+    c.store.write("maintenance/restore_nodes", {
+        "tenant": scope.tenant, "user_id": scope.user_id,
+        "nodes": [{"id": orphan, "labels": ["Memory", "Factual"], "embedding": None, "float32": False,
+                   "props": {"id": orphan, "tenant": scope.tenant, "user_id": scope.user_id, "text": "orphan",
+                             "tier": "core", "locked": True}}]})
+    bad = runner.invoke(app, ["check", "--quick", "--tenant", scope.tenant])
+    assert bad.exit_code == 1 and "UNHEALTHY" in bad.output and orphan in bad.output
+
+
+def test_maintenance_over_graphql(client: BmamClient) -> None:
+    user = f"mt-{uuid.uuid4().hex[:8]}"
+    client.remember(user, "I like green tea")
+    check = client.run_maintenance("CHECK", user_id=user)
+    assert check["check"]["healthy"] is True and check["changeset"] is None
+    dry = client.run_maintenance("REBALANCE", dry_run=True, user_id=user)
+    assert dry["dryRun"] and dry["changeset"]["dryRun"]
+    real = client.run_maintenance("FULL", user_id=user)
+    changeset = real["changeset"]
+    assert changeset["kind"] == "FULL" and changeset["status"] == "COMPLETE" and not changeset["undone"]
+    assert changeset["id"] in [x["id"] for x in client.changesets(user_id=user)]
+    undone = client.undo_maintenance(changeset["id"])
+    assert undone["undone"] is True
+    with pytest.raises(BmamClientError) as again:
+        client.undo_maintenance(changeset["id"])
+    assert again.value.code == "CONFLICT" and "already undone" in again.value.message
+    with pytest.raises(BmamClientError) as unknown:
+        client.undo_maintenance("cs_nope")
+    assert unknown.value.code == "NOT_FOUND"
+
+
+def test_schedule_runs_each_job_when_due_and_starts_and_stops() -> None:
+    from bmam.scheduler import MaintenanceScheduler, Schedule
+
+    clock = FakeClock(START)
+    ran: list[MaintenanceKind] = []
+    scheduler = MaintenanceScheduler(job=ran.append, clock=clock, schedule=Schedule(tick_s=0.01))
+    scheduler.start()
+    assert scheduler.running
+    scheduler.start()  # idempotent
+    scheduler.stop()
+    assert not scheduler.running
+    assert scheduler.tick() == []  # nothing due right after start
+    clock.advance(timedelta(days=1))
+    assert scheduler.tick() == [MaintenanceKind.DECAY, MaintenanceKind.CHECK]
+    clock.advance(timedelta(days=6))
+    assert scheduler.tick() == [MaintenanceKind.REBALANCE, MaintenanceKind.DECAY, MaintenanceKind.CHECK]
+    clock.advance(timedelta(days=23))
+    assert MaintenanceKind.FULL in scheduler.tick()
+    assert ran.count(MaintenanceKind.CHECK) == 3 and ran.count(MaintenanceKind.FULL) == 1
+
+    def failing(kind: MaintenanceKind) -> None:
+        raise RuntimeError("store down")
+
+    broken = MaintenanceScheduler(job=failing, clock=clock, schedule=Schedule(run_at_start=True))
+    assert broken.tick() == []  # logged, retried at the next tick
+    assert broken.last_run == {}
+
+
+def test_the_container_builds_a_schedule_that_is_off_by_default(container: Container) -> None:
+    assert container.settings.maintenance.schedule is False
+    scheduler = container.scheduler
+    assert not scheduler.running
+    assert scheduler.schedule.rebalance_every == timedelta(days=7)

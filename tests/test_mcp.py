@@ -1,0 +1,197 @@
+"""The MCP face, through the `mcp` SDK's own client: over streamable HTTP (a live uvicorn) and over
+stdio (`bmam mcp` as a subprocess). Tools list, remember, recall it back, the core resource, and API
+keys: a key of another tenant reads none of this tenant's memories."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from mcp import Client, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+from bmam.container import Container
+from bmam.mcp_server import http_app
+
+TOOLS = {"remember", "recall", "related", "context_prompt", "forget"}
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def mcp_url(container: Container) -> Iterator[str]:
+    """The streamable-HTTP MCP app on a free loopback port."""
+    port = _free_port()
+    config = uvicorn.Config(http_app(container), host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("MCP uvicorn did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}/mcp"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def _key(container: Container, tenant: str) -> str:
+    return container.keys.create(tenant, "mcp-test").secret
+
+
+def _data(result: Any) -> dict[str, Any]:
+    assert not result.is_error, result.content
+    if result.structured_content is not None:
+        return dict(result.structured_content)
+    return json.loads(result.content[0].text)
+
+
+async def _with_http(url: str, key: str | None, body: Any) -> Any:
+    headers = {"X-API-Key": key} if key else {}
+    async with create_mcp_http_client(headers=headers) as http, Client(
+        streamable_http_client(url, http_client=http)
+    ) as client:
+        return await body(client)
+
+
+def _recalled_ids(answer: dict[str, Any]) -> list[str]:
+    items = answer.get("memories") or answer.get("hits") or []
+    ids = []
+    for item in items:
+        memory = item.get("memory", item)
+        ids.append(memory["id"])
+    return ids
+
+
+def test_http_tools_remember_recall_and_core_resource(container: Container, tenant: str, mcp_url: str) -> None:
+    key = _key(container, tenant)
+
+    async def body(client: Client) -> str:
+        tools = await client.list_tools()
+        names = {t.name for t in tools.tools}
+        assert names >= TOOLS
+        remember_schema = next(t for t in tools.tools if t.name == "remember").input_schema
+        assert {"user_id", "text"} <= set(remember_schema["required"])
+
+        stored = _data(await client.call_tool(
+            "remember", {"user_id": "alice", "text": "我住在成都，最喜欢吃火锅", "type": "FACTUAL", "tier": "CORE"}))
+        assert stored["text"] == "我住在成都，最喜欢吃火锅"
+        assert stored["tier"] == "CORE" and stored["locked"] is True
+        other = _data(await client.call_tool(
+            "remember", {"user_id": "alice", "text": "My sister Anna works as a nurse in Berlin"}))
+        assert other["tier"] == "TEMP"
+
+        answer = _data(await client.call_tool("recall", {"user_id": "alice", "query": "成都的火锅", "k": 3}))
+        assert answer.get("gated") is False
+        assert _recalled_ids(answer)[0] == stored["id"]
+
+        unrelated = {"user_id": "alice", "query": "How do I replace a bicycle chain?"}
+        gated = _data(await client.call_tool("recall", unrelated))
+        assert gated["gated"] is True and gated["memories"] == []
+        prompt = _data(await client.call_tool(
+            "context_prompt", {"user_id": "alice", "session_id": "s1", "input": "成都哪里的火锅好吃？"}))
+        assert "我住在成都，最喜欢吃火锅" in prompt["prompt"] and stored["id"] in prompt["memory_ids"]
+        related = _data(await client.call_tool("related", {"user_id": "alice", "memory_id": stored["id"], "depth": 2}))
+        assert related["memory_id"] == stored["id"] and isinstance(related["related"], list)
+
+        templates = await client.list_resource_templates()
+        assert any(t.uri_template == "bmam://users/{user_id}/core" for t in templates.resource_templates)
+        core = await client.read_resource("bmam://users/alice/core")
+        payload = json.loads(core.contents[0].text)
+        assert [m["id"] for m in payload["memories"]] == [stored["id"]]
+
+        # A locked core memory is forgotten only with confirm.
+        refused = await client.call_tool("forget", {"user_id": "alice", "memory_id": stored["id"]})
+        assert refused.is_error and "CONFLICT" in refused.content[0].text
+        done = _data(await client.call_tool("forget", {"user_id": "alice", "memory_id": other["id"]}))
+        assert done == {"id": other["id"], "forgotten": True}
+        return str(other["id"])
+
+    forgotten = asyncio.run(_with_http(mcp_url, key, body))
+    assert container.memories.get(tenant, "alice", forgotten) is None
+
+
+def test_http_foreign_key_reads_nothing_of_another_tenant(container: Container, tenant: str, mcp_url: str) -> None:
+    key_a = _key(container, tenant)
+    key_b = _key(container, f"{tenant}-b")
+    text = "I keep my passport in the blue drawer"
+
+    async def as_a(client: Client) -> str:
+        stored = _data(await client.call_tool("remember", {"user_id": "alice", "text": text, "tier": "CORE"}))
+        assert _recalled_ids(_data(await client.call_tool("recall", {"user_id": "alice", "query": text})))
+        return str(stored["id"])
+
+    memory_id = asyncio.run(_with_http(mcp_url, key_a, as_a))
+
+    async def as_b(client: Client) -> None:
+        answer = _data(await client.call_tool("recall", {"user_id": "alice", "query": text, "k": 10}))
+        assert memory_id not in _recalled_ids(answer)
+        assert text not in json.dumps(answer, ensure_ascii=False)
+        core = json.loads((await client.read_resource("bmam://users/alice/core")).contents[0].text)
+        assert core["memories"] == []
+        related = await client.call_tool("related", {"user_id": "alice", "memory_id": memory_id})
+        assert related.is_error or text not in json.dumps(_data(related), ensure_ascii=False)
+        forgot = await client.call_tool("forget", {"user_id": "alice", "memory_id": memory_id, "confirm": True})
+        assert forgot.is_error and "NOT_FOUND" in forgot.content[0].text
+
+    asyncio.run(_with_http(mcp_url, key_b, as_b))
+    still = container.memories.get(tenant, "alice", memory_id)
+    assert still is not None and still.text == text
+
+
+def test_http_without_a_valid_key_is_401(mcp_url: str) -> None:
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+    headers = {"accept": "application/json, text/event-stream"}
+    missing = httpx.post(mcp_url, json=init, headers=headers, timeout=30)
+    assert missing.status_code == 401
+    assert missing.json()["error"] == "UNAUTHENTICATED"
+    bad = httpx.post(mcp_url, json=init, headers={**headers, "X-API-Key": "bmam_0000000000000000_" + "x" * 43},
+                     timeout=30)
+    assert bad.status_code == 401
+
+
+def test_stdio_list_remember_recall(container: Container, tenant: str) -> None:
+    key = _key(container, tenant)
+    bmam = Path(sys.executable).with_name("bmam")
+    params = StdioServerParameters(
+        command=str(bmam), args=["mcp", "--transport", "stdio"], cwd=str(ROOT),
+        env={**os.environ, "BMAM_API_KEY": key},
+    )
+
+    async def body() -> None:
+        async with Client(params) as client:
+            names = {t.name for t in (await client.list_tools()).tools}
+            assert names >= TOOLS
+            stored = _data(await client.call_tool(
+                "remember", {"user_id": "bob", "text": "Bob is allergic to peanuts", "type": "FACTUAL"}))
+            answer = _data(await client.call_tool("recall", {"user_id": "bob", "query": "peanut allergy"}))
+            assert stored["id"] in _recalled_ids(answer)
+
+    asyncio.run(body())
+    found = container.memories.get(tenant, "bob", _only_memory_id(container, tenant, "bob"))
+    assert found is not None and found.text == "Bob is allergic to peanuts"
+
+
+def _only_memory_id(container: Container, tenant: str, user_id: str) -> str:
+    page = container.memories.page(tenant, user_id, first=10)
+    assert len(page.items) == 1
+    return page.items[0].id

@@ -1,0 +1,486 @@
+"""Knowledge out as RDF: the model alone (IRIs, literals, writers, the reader), then against the real
+Neo4j: export -> import -> export is isomorphic in every format, every format parses with pyoxigraph (a
+parser that is not rdflib), a malformed file imports nothing, and the HTTP, GraphQL and CLI faces."""
+
+from __future__ import annotations
+
+import math
+import uuid
+from collections.abc import Callable, Iterator
+
+import neo4j.time
+import pyoxigraph as ox
+import pytest
+import requests
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rdflib import Graph, Literal, URIRef
+from rdflib import namespace as ns
+from rdflib.compare import graph_diff, isomorphic, to_isomorphic
+from typer.testing import CliRunner
+
+from bmam.client import BmamClient, ClientConfig
+from bmam.container import Container
+from bmam.usecases.memories import RememberRequest
+from graph.errors import BadInput, LimitExceeded, NotFound
+from graph.knowledge_io import KnowledgeRepository
+from graph.model import Scope
+from graph.rdf import (
+    BMAM,
+    PRED,
+    USER_REF,
+    Chunk,
+    NodeKind,
+    NodeRecord,
+    NodeRef,
+    RdfEncodingError,
+    RdfFormat,
+    RelRecord,
+    TripleRecord,
+    chunk_triples,
+    decode_segment,
+    from_literal,
+    iri_segment,
+    parse_rdf,
+    predicate_from_local,
+    predicate_local,
+    read_export,
+    serialize,
+    to_literal,
+    user_iri,
+)
+from tests.knowledge_fixture import TURNS, USER, Conversation, load
+
+FORMATS = [f.value for f in RdfFormat]
+OX_FORMATS = {"ttl": ox.RdfFormat.TURTLE, "nt": ox.RdfFormat.N_TRIPLES, "jsonld": ox.RdfFormat.JSON_LD,
+              "rdf": ox.RdfFormat.RDF_XML}
+
+
+# ----- helpers ---------------------------------------------------------------------------------
+
+
+def graph_of(triples: Iterator[tuple]) -> Graph:  # type: ignore[type-arg]
+    g = Graph()
+    for t in triples:
+        g.add(t)
+    return g
+
+
+def by_pyoxigraph(data: bytes, fmt: str) -> Graph:
+    """Parse with pyoxigraph (not rdflib), then hand its N-Triples to rdflib for comparison."""
+    quads = list(ox.parse(data, format=OX_FORMATS[fmt]))
+    nt = ox.serialize([q.triple for q in quads], format=ox.RdfFormat.N_TRIPLES)
+    return Graph().parse(data=nt, format="nt")
+
+
+def mapped(g: Graph, old: str, new: str) -> Graph:
+    """g with the user part of every IRI moved from one user's IRI to another's."""
+    def move(term):  # type: ignore[no-untyped-def]
+        if isinstance(term, URIRef) and (str(term) == old or str(term).startswith(old + "/")):
+            return URIRef(new + str(term)[len(old):])
+        return term
+
+    return graph_of((move(s), p, move(o)) for s, p, o in g)
+
+
+def assert_isomorphic(a: Graph, b: Graph) -> None:
+    if not isomorphic(a, b):
+        _, only_a, only_b = graph_diff(to_isomorphic(a), to_isomorphic(b))
+        pytest.fail(f"not isomorphic; only in first: {sorted(only_a)[:5]}; only in second: {sorted(only_b)[:5]}")
+
+
+def export(container: Container, tenant: str, user: str, fmt: str) -> bytes:
+    return b"".join(container.export.export_rdf(tenant, user, fmt))
+
+
+# ----- the model alone -------------------------------------------------------------------------
+
+NASTY = ["成都", "a/b", "50% off", "#tag?x=1", " lead", "..", ".", "line\nbreak", "emoji 🌶️", "ümlaut", "x" * 300,
+         "tab\there", "<tag>&\"'", "\\back", "\u3000ideographic space", "%E4%BD%8F"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(min_size=1, max_size=40))
+def test_iri_segment_round_trips_and_is_a_valid_iri(text: str) -> None:
+    segment = iri_segment(text)
+    assert decode_segment(segment) == text
+    assert "/" not in segment and "#" not in segment and "?" not in segment
+    ox.NamedNode(f"https://bmam.dev/t/x/u/{segment}")  # pyoxigraph refuses invalid IRIs
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(min_size=1, max_size=40))
+def test_predicate_local_name_round_trips_and_is_an_ncname(predicate: str) -> None:
+    local = predicate_local(predicate)
+    assert predicate_from_local(local) == predicate
+    ox.NamedNode(str(PRED) + local)
+    # RDF/XML writes the predicate as an element name: it must parse back to the same predicate.
+    chunk = _chunk(predicates=[predicate])
+    data = "".join(serialize([chunk], RdfFormat.RDFXML)).encode()
+    preds = {q.predicate.value for q in ox.parse(data, format=ox.RdfFormat.RDF_XML)}
+    assert str(PRED) + local in preds
+
+
+def test_chinese_stays_readable_in_iris() -> None:
+    assert iri_segment("成都") == "成都"
+    assert predicate_local("住在") == "住在"
+    assert iri_segment("a b/c%") == "a%20b%2Fc%25"
+    assert predicate_local("lives in") == "lives_x0020_in"
+    assert predicate_local("lives_in") == "lives_in"
+    assert predicate_local("1st") == "_x0031_st"
+
+
+@pytest.mark.parametrize("value", [
+    True, False, 0, -7, 2**62, 0.1, 1e-300, 1.7976931348623157e308, -0.0, math.inf, -math.inf, "", "成都",
+    "quote \" and \\ and \r\n", ["a", "b"], [1, 2.5], neo4j.time.DateTime(2026, 1, 2, 3, 4, 5, 123456789, tzinfo=None),
+    neo4j.time.Date(2026, 2, 28),
+])
+def test_literals_read_back_to_the_same_value(value: object) -> None:
+    lit = to_literal(value)
+    back = from_literal(lit)
+    assert back == value and type(back) is type(value)
+
+
+def test_aware_datetimes_keep_nanoseconds_and_offset() -> None:
+    from datetime import UTC
+    value = neo4j.time.DateTime(2026, 11, 30, 8, 0, 0, 123456789, tzinfo=UTC)
+    lit = to_literal(value)
+    assert lit.datatype == ns.XSD.dateTime and str(lit).endswith(".123456789+00:00")
+    assert from_literal(lit) == value
+    assert math.isnan(from_literal(Literal("NaN", datatype=ns.XSD.double)))
+
+
+def _dt(minute: int) -> neo4j.time.DateTime:
+    from datetime import UTC
+    return neo4j.time.DateTime(2026, 11, 1, 9, minute, 0, 0, tzinfo=UTC)
+
+
+def _memory(key: str, text: str, **extra: object) -> NodeRecord:
+    props = {"id": key, "text": text, "type": "FACTUAL", "tier": "mid", "passive": 0.1, "active": 0.5,
+             "preset": 0.5, "weight": 0.36, "locked": False, "created_at": _dt(1), "valid_from": _dt(1),
+             "recall_count": 0, "mention_count": 1, "classified_by": "rule", "confidence": 0.9, **extra}
+    return NodeRecord(NodeRef.memory(key), ["Factual", "Memory"], props)
+
+
+def _chunk(predicates: list[str] | None = None) -> Chunk:
+    """A synthetic page with every kind of node and edge, and names that IRIs cannot hold as they are."""
+    base = user_iri("tenant/with space", "用户 #1")
+    m1 = _memory("m_1", "我住在成都。\r\nline two with \"quotes\", \\ and 🌶️", session_id="s 1", turn=0,
+                 episode_id=NodeRef.episode("s 1", 0), tags=["a", "成都"])
+    m2 = _memory("m_2", "I don't eat pork", valid_to=_dt(9), locked=True, tier="core")
+    entities = [NodeRecord(NodeRef.entity("place", name), ["Entity"], {"kind": "place", "name": name,
+                                                                        "created_at": _dt(2)}) for name in NASTY]
+    user = NodeRecord(USER_REF, ["User"], {"created_at": _dt(0)})
+    session = NodeRecord(NodeRef.session("s 1"), ["Session"], {"session_id": "s 1", "started_at": _dt(0)})
+    episode = NodeRecord(NodeRef.episode("s 1", 0), ["Episode"],
+                         {"session_id": "s 1", "turn": 0, "speaker": "user", "text": "我住在成都", "at": _dt(0)})
+    conflict = NodeRecord(NodeRef.conflict("c_1"), ["Conflict"],
+                          {"status": "RESOLVED", "kind": "polarity", "new_id": m1.ref, "old_id": m2.ref,
+                           "created_at": _dt(5)})
+    rels = [
+        RelRecord("HAS_MEMORY", USER_REF, m1.ref), RelRecord("HAS_MEMORY", USER_REF, m2.ref),
+        RelRecord("HAS_SESSION", USER_REF, session.ref), RelRecord("HAS_EPISODE", session.ref, episode.ref),
+        RelRecord("DERIVED_FROM", m1.ref, episode.ref),
+        RelRecord("ASSOCIATED", m2.ref, m1.ref, {"strength": 0.75, "created_at": _dt(3)}),
+        RelRecord("SUPERSEDES", m1.ref, m2.ref, {"at": _dt(9), "conflict_id": conflict.ref}),
+        RelRecord("BETWEEN", conflict.ref, m1.ref, {"role": "new"}),
+        RelRecord("MENTIONS", m1.ref, entities[0].ref), RelRecord("MENTIONS", m1.ref, entities[1].ref),
+    ]
+    triples = [TripleRecord(m1.ref, entities[0].ref, p, entities[i % len(entities)].ref,
+                            {"polarity": 1, "created_at": _dt(4)})
+               for i, p in enumerate(predicates or ["住在", "lives in/at #1 %", "_x41_", "1st", "a.b-c"])]
+    triples.append(TripleRecord(m2.ref, entities[0].ref, "eats", entities[2].ref,
+                                {"polarity": -1, "valid_to": _dt(9)}, current=False))
+    return Chunk(base, nodes=[user, m1, m2, *entities, session, episode, conflict], rels=rels, triples=triples)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_every_format_carries_the_same_graph_for_rdflib_and_pyoxigraph(fmt: str) -> None:
+    chunk = _chunk()
+    expected = graph_of(chunk_triples(chunk))
+    # Streamed in two chunks: a subject met twice must still be one node.
+    half = Chunk(chunk.base, nodes=chunk.nodes[:3], rels=chunk.rels[:4], triples=chunk.triples[:2])
+    rest = Chunk(chunk.base, nodes=chunk.nodes[3:], rels=chunk.rels[4:], triples=chunk.triples[2:])
+    data = "".join(serialize([half, rest], RdfFormat(fmt))).encode("utf-8")
+    assert_isomorphic(expected, parse_rdf(data, RdfFormat(fmt)))
+    assert_isomorphic(expected, by_pyoxigraph(data, fmt))
+
+
+def test_negated_and_superseded_triples_are_kept_but_not_asserted() -> None:
+    chunk = _chunk()
+    g = graph_of(chunk_triples(chunk))
+    eats = URIRef(str(PRED) + "eats")
+    assert not list(g.triples((None, eats, None)))  # "I don't eat pork" is not a fact...
+    statements = list(g.subjects(ns.RDF.predicate, eats))
+    assert len(statements) == 1  # ...but its statement is there, with polarity -1
+    assert g.value(statements[0], BMAM.polarity) == to_literal(-1)
+    assert list(g.triples((None, URIRef(str(PRED) + "住在"), None)))
+
+
+def test_reader_gives_back_what_was_written() -> None:
+    chunk = _chunk()
+    g = parse_rdf("".join(serialize([chunk], RdfFormat.TURTLE)).encode(), RdfFormat.TURTLE)
+    plan = read_export(g)
+    assert plan.source == Scope("tenant/with space", "用户 #1")
+    assert plan.user_props == {"created_at": _dt(0)}
+    written = {n.ref: n for n in chunk.nodes if n.ref.kind is not NodeKind.USER}
+    read = {n.ref: n for n in plan.nodes}
+    assert read.keys() == written.keys()
+    for ref, node in read.items():
+        original = written[ref]
+        assert {k: v for k, v in original.props.items() if k != "id"} == node.props, ref
+        assert sorted(node.labels) == sorted(label for label in original.labels if label != ref.kind.value)
+    assert {(r.type, r.start, r.end): r.props for r in plan.rels} == {
+        (r.type, *((r.end, r.start) if r.type == "ASSOCIATED" else (r.start, r.end))): r.props for r in chunk.rels}
+    def key(t: TripleRecord) -> tuple[str, str, str, str]:
+        return (t.memory.path, t.subject.path, t.predicate, t.object.path)
+
+    assert {key(t): t.props for t in plan.triples} == {key(t): t.props for t in chunk.triples}
+
+
+def test_rdfxml_refuses_what_xml_cannot_hold() -> None:
+    chunk = Chunk(user_iri("t", "u"), nodes=[_memory("m_x", "bell \x07 here")])
+    with pytest.raises(RdfEncodingError, match="U\\+0007"):
+        "".join(serialize([chunk], RdfFormat.RDFXML))
+    assert "\\u0007" in "".join(serialize([chunk], RdfFormat.NTRIPLES))
+
+
+def test_reader_refuses_what_is_not_a_bmam_export() -> None:
+    g = Graph().parse(data="<https://x.org/a> <https://x.org/b> <https://x.org/c> .", format="nt")
+    with pytest.raises(BadInput, match="no bmam:User"):
+        read_export(g)
+    two = Chunk(user_iri("t", "bob"), nodes=[NodeRecord(USER_REF, ["User"], {})])
+    data = "".join(serialize([_chunk(), two], RdfFormat.NTRIPLES)).encode()
+    with pytest.raises(BadInput, match="2 users"):
+        read_export(parse_rdf(data, RdfFormat.NTRIPLES))
+    assert read_export(parse_rdf(data, RdfFormat.NTRIPLES), source_user="bob").source == Scope("t", "bob")
+    bad = "".join(serialize([_chunk()], RdfFormat.TURTLE)).replace('bmam:tier "mid"', 'bmam:tier "bogus"', 1)
+    with pytest.raises(BadInput, match="not a valid memory"):
+        read_export(parse_rdf(bad.encode(), RdfFormat.TURTLE))
+
+
+MALFORMED = {  # format -> (how to break a valid document, the line the error must name)
+    "nt": (lambda lines: [*lines[:6], "<https://bmam.dev/x> <broken", *lines[7:]], 7),
+    "ttl": (lambda lines: [*lines[:11], '<https://bmam.dev/x> <https://bmam.dev/y> "unterminated .', *lines[12:]], 12),
+    "jsonld": (lambda lines: [*lines[:2], "{,", *lines[2:]], 3),
+    "rdf": (lambda lines: [*lines[:10], "  <bmam:oops>", *lines[10:]], None),
+}
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_malformed_file_is_refused_with_its_line(fmt: str) -> None:
+    lines = "".join(serialize([_chunk()], RdfFormat(fmt))).splitlines()
+    breaker, line = MALFORMED[fmt]
+    data = "\n".join(breaker(lines)).encode()
+    with pytest.raises(BadInput) as err:
+        parse_rdf(data, RdfFormat(fmt))
+    assert "line " in err.value.message
+    if line is not None:
+        assert f"line {line}:" in err.value.message, err.value.message
+
+
+# ----- against Neo4j ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def conversation(container: Container) -> Conversation:
+    return load(container, f"test-{uuid.uuid4().hex[:12]}")
+
+
+def _fresh() -> str:
+    return f"test-{uuid.uuid4().hex[:12]}"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_export_import_export_is_isomorphic(container: Container, conversation: Conversation, fmt: str) -> None:
+    first = export(container, conversation.tenant, USER, fmt)
+    target = Scope(_fresh(), "bob")
+    report = container.export.import_rdf(target.tenant, target.user_id, first, fmt)
+    assert report.created["Memory"] >= 8 and report.created["Episode"] == len(TURNS)
+    assert report.existing["Memory"] == 0 and report.triples > 0 and report.ignored == 0
+    second = export(container, target.tenant, target.user_id, fmt)
+    a = mapped(parse_rdf(first, RdfFormat(fmt)), user_iri(conversation.tenant, USER),
+               user_iri(target.tenant, target.user_id))
+    b = parse_rdf(second, RdfFormat(fmt))
+    assert_isomorphic(a, b)
+    # Chinese text and the datatypes came through.
+    literals = {str(o) for o in b.objects() if isinstance(o, Literal)}
+    assert "我不吃辣。" in literals and "记住：我对花生过敏 (peanut allergy)" in literals
+    datatypes = {o.datatype for o in b.objects() if isinstance(o, Literal)}
+    assert {ns.XSD.dateTime, ns.XSD.double, ns.XSD.boolean, ns.XSD.integer} <= datatypes
+    # The imported memories are searchable (they got embeddings).
+    hits = container.memories.search(target.tenant, target.user_id, "花生过敏", k=3)
+    assert any("花生" in h.memory.text for h in hits)
+
+
+def test_every_format_of_a_real_export_parses_with_pyoxigraph_to_one_graph(
+        container: Container, conversation: Conversation) -> None:
+    reference = parse_rdf(export(container, conversation.tenant, USER, "nt"), RdfFormat.NTRIPLES)
+    assert len(reference) > 100
+    for fmt in FORMATS:
+        assert_isomorphic(reference, by_pyoxigraph(export(container, conversation.tenant, USER, fmt), fmt))
+
+
+def test_export_carries_provenance_supersession_and_conflicts(container: Container,
+                                                              conversation: Conversation) -> None:
+    DCTERMS, PROV, SDO = ns.DCTERMS, ns.PROV, ns.SDO
+    g = parse_rdf(export(container, conversation.tenant, USER, "ttl"), RdfFormat.TURTLE)
+    base = user_iri(conversation.tenant, USER)
+    assert list(g.triples((None, DCTERMS.replaces, None))), "the LATEST conflict's SUPERSEDES edge"
+    loser = next(g.objects(None, DCTERMS.replaces))
+    assert g.value(loser, SDO.validThrough) is not None and g.value(loser, DCTERMS.isReplacedBy) is not None
+    episodes = set(g.objects(None, PROV.wasDerivedFrom)) & set(g.subjects(ns.RDF.type, BMAM.Episode))
+    assert URIRef(f"{base}/session/s1/turn/0") in episodes
+    assert (URIRef(f"{base}/session/s1"), DCTERMS.hasPart, URIRef(f"{base}/session/s1/turn/0")) in g
+    core = URIRef(f"{base}/memory/{conversation.core_id}")
+    assert g.value(core, BMAM.tier) == Literal("core") and g.value(core, BMAM.locked) == to_literal(True)
+    statuses = {str(o) for s in g.subjects(ns.RDF.type, BMAM.Conflict) for o in g.objects(s, BMAM.status)}
+    assert "OPEN" in statuses
+    allergic = URIRef(str(PRED) + predicate_local("allergic to"))
+    assert (URIRef(f"{base}/entity/person/user"), allergic, URIRef(f"{base}/entity/food/花生")) in g
+
+
+def test_import_again_changes_nothing(container: Container, conversation: Conversation) -> None:
+    data = export(container, conversation.tenant, USER, "nt")
+    again = container.export.import_rdf(conversation.tenant, USER, data, "nt")
+    assert sum(again.created.values()) == 0 and again.existing["Memory"] > 0
+    assert_isomorphic(parse_rdf(data, RdfFormat.NTRIPLES),
+                      parse_rdf(export(container, conversation.tenant, USER, "nt"), RdfFormat.NTRIPLES))
+    other = Scope(_fresh(), "carol")
+    dry = container.export.import_rdf(other.tenant, other.user_id, data, "nt", dry_run=True)
+    assert dry.dry_run and dry.created["Memory"] == again.existing["Memory"]
+    with pytest.raises(NotFound):  # a dry run writes nothing
+        container.export.export_rdf(other.tenant, other.user_id, "nt")
+    container.export.import_rdf(other.tenant, other.user_id, data, "nt")
+    once = export(container, other.tenant, other.user_id, "nt")
+    twice = container.export.import_rdf(other.tenant, other.user_id, data, "nt")
+    assert sum(twice.created.values()) == 0
+    assert_isomorphic(parse_rdf(once, RdfFormat.NTRIPLES),
+                      parse_rdf(export(container, other.tenant, other.user_id, "nt"), RdfFormat.NTRIPLES))
+
+
+def test_restore_into_the_same_user_after_forgetting_keeps_ids(container: Container) -> None:
+    conv = load(container, _fresh())
+    before = export(container, conv.tenant, USER, "ttl")
+    container.erasure.forget_user(conv.tenant, USER, confirm=True)
+    assert container.memories.get(conv.tenant, USER, conv.core_id) is None
+    container.export.import_rdf(conv.tenant, USER, before, "ttl")
+    restored = container.memories.get(conv.tenant, USER, conv.core_id)
+    assert restored is not None and restored.locked and restored.text.startswith("记住")
+    assert_isomorphic(parse_rdf(before, RdfFormat.TURTLE),
+                      parse_rdf(export(container, conv.tenant, USER, "ttl"), RdfFormat.TURTLE))
+
+
+def test_imported_associations_stay_one_edge_per_pair(container: Container, conversation: Conversation) -> None:
+    target = Scope(_fresh(), "dave")
+    container.export.import_rdf(target.tenant, target.user_id,
+                                export(container, conversation.tenant, USER, "nt"), "nt")
+    page = container.memories.page(target.tenant, target.user_id, first=100, include_history=True)
+    by_text = {m.text: m.id for m in page.items}
+    a, b = by_text["记住：我对花生过敏 (peanut allergy)"], by_text["I don't eat pork."]
+    assert [x.strength for x in container.memories.associations(target.tenant, target.user_id, a)
+            if b in (x.memory_a, x.memory_b)] == [pytest.approx(0.8)]
+    # associate() stores a pair from the smaller id: after the import it must find the same edge.
+    container.memories.associate(target.tenant, target.user_id, b, a, 0.6)
+    assert [x.strength for x in container.memories.associations(target.tenant, target.user_id, a)
+            if b in (x.memory_a, x.memory_b)] == [pytest.approx(0.6)]
+
+
+@pytest.mark.parametrize("fmt", ["nt", "ttl"])
+def test_a_malformed_file_imports_nothing(container: Container, conversation: Conversation, fmt: str) -> None:
+    lines = export(container, conversation.tenant, USER, fmt).decode().splitlines()
+    broken = "\n".join([*lines[:-3], '<https://bmam.dev/x> <https://bmam.dev/y> "unterminated .', *lines[-3:]])
+    target = Scope(_fresh(), "erin")
+    with pytest.raises(BadInput, match=f"line {len(lines) - 2}:"):
+        container.export.import_rdf(target.tenant, target.user_id, broken.encode(), fmt)
+    with pytest.raises(NotFound):
+        container.export.export_rdf(target.tenant, target.user_id, fmt)
+    # Syntax fine, content not: a memory without text. Still nothing written.
+    g = parse_rdf(export(container, conversation.tenant, USER, "nt"), RdfFormat.NTRIPLES)
+    SDO = ns.SDO
+    g.remove((URIRef(f"{user_iri(conversation.tenant, USER)}/memory/{conversation.core_id}"), SDO.text, None))
+    with pytest.raises(BadInput, match="not a valid memory"):
+        container.export.import_rdf(target.tenant, target.user_id, g.serialize(format="nt").encode(), "nt")
+    assert container.memories.page(target.tenant, target.user_id).items == []
+
+
+def test_small_pages_give_the_same_export(container: Container, conversation: Conversation) -> None:
+    scope = Scope(conversation.tenant, USER)
+    chunks = list(KnowledgeRepository(container.store, page_size=2).chunks(scope))
+    assert len(chunks) > 8  # memories alone take several pages of two
+    small = "".join(serialize(chunks, RdfFormat.NTRIPLES)).encode()
+    assert_isomorphic(parse_rdf(small, RdfFormat.NTRIPLES),
+                      parse_rdf(export(container, conversation.tenant, USER, "nt"), RdfFormat.NTRIPLES))
+
+
+def test_a_whole_tenant_exports_every_user(container: Container) -> None:
+    tenant = _fresh()
+    for user in ("bob", "碧"):
+        m = container.memories.remember(tenant, RememberRequest(user_id=user, text=f"{user} likes tea", type="FACTUAL"))
+        container.memories.add_triple(tenant, user, memory_id=m.id, subject=user, predicate="likes", object_="tea")
+    data = b"".join(container.export.export_rdf(tenant, None, "ttl"))
+    g = parse_rdf(data, RdfFormat.TURTLE)
+    assert set(g.subjects(ns.RDF.type, BMAM.User)) == {URIRef(user_iri(tenant, u)) for u in ("bob", "碧")}
+    with pytest.raises(BadInput, match="--source-user"):
+        container.export.import_rdf(tenant, "zoe", data, "ttl")
+    report = container.export.import_rdf(tenant, "zoe", data, "ttl", source_user="碧")
+    assert report.created["Memory"] == 1 and report.triples == 1
+    with pytest.raises(NotFound):
+        container.export.export_rdf(tenant, "nobody", "ttl")
+
+
+def test_graphql_field_answers_small_exports(container: Container, conversation: Conversation, api_url: str,
+                                             make_api_key: Callable[[str], str]) -> None:
+    client = BmamClient(ClientConfig(url=api_url, api_key=make_api_key(conversation.tenant)))
+    try:
+        for name, fmt in (("TURTLE", "ttl"), ("JSON_LD", "jsonld")):
+            text = client.export_rdf(USER, name)
+            assert_isomorphic(parse_rdf(text.encode(), RdfFormat(fmt)),
+                              parse_rdf(export(container, conversation.tenant, USER, fmt), RdfFormat(fmt)))
+        with pytest.raises(Exception, match="NOT_FOUND"):
+            client.export_rdf("nobody")
+    finally:
+        client.close()
+    with pytest.raises(LimitExceeded, match="GET /export"):
+        container.export.export_rdf_text(conversation.tenant, USER, "ttl", max_bytes=2048)
+
+
+def test_http_route_streams_with_the_api_key(container: Container, conversation: Conversation, api_url: str,
+                                             make_api_key: Callable[[str], str]) -> None:
+    key = make_api_key(conversation.tenant)
+    got = requests.get(f"{api_url}/export/{USER}.nt", headers={"X-API-Key": key}, timeout=60)
+    assert got.status_code == 200 and got.headers["content-type"].startswith("application/n-triples")
+    assert "attachment" in got.headers["content-disposition"]
+    assert_isomorphic(by_pyoxigraph(got.content, "nt"),
+                      parse_rdf(export(container, conversation.tenant, USER, "nt"), RdfFormat.NTRIPLES))
+    bearer = requests.get(f"{api_url}/export/{USER}.rdf", headers={"Authorization": f"Bearer {key}"}, timeout=60)
+    assert bearer.status_code == 200 and by_pyoxigraph(bearer.content, "rdf")
+    assert requests.get(f"{api_url}/export/{USER}.graphml", headers={"X-API-Key": key}, timeout=60).ok
+    no_key = requests.get(f"{api_url}/export/{USER}.ttl", timeout=60)
+    assert no_key.status_code == 401 and no_key.json()["errors"][0]["extensions"]["code"] == "UNAUTHENTICATED"
+    # Another tenant's key sees nothing of this user.
+    other = requests.get(f"{api_url}/export/{USER}.ttl", headers={"X-API-Key": make_api_key(_fresh())}, timeout=60)
+    assert other.status_code == 404
+    bad = requests.get(f"{api_url}/export/{USER}.csv", headers={"X-API-Key": key}, timeout=60)
+    assert bad.status_code == 400 and bad.json()["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
+
+
+def test_cli_export_and_import(container: Container, conversation: Conversation, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from bmam.cli import app
+    runner = CliRunner()
+    out = tmp_path / "alice.jsonld"
+    result = runner.invoke(app, ["export", "--user", USER, "--tenant", conversation.tenant, "-f", "jsonld",
+                                 "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert_isomorphic(parse_rdf(out.read_bytes(), RdfFormat.JSONLD),
+                      parse_rdf(export(container, conversation.tenant, USER, "jsonld"), RdfFormat.JSONLD))
+    target = _fresh()
+    result = runner.invoke(app, ["import", str(out), "--user", "frank", "--tenant", target])
+    assert result.exit_code == 0, result.output
+    assert '"Memory":' in result.output
+    broken = tmp_path / "broken.nt"
+    broken.write_text("<https://bmam.dev/t/x/u/y> <https://bmam.dev/ns#a> <oops\n", encoding="utf-8")
+    result = runner.invoke(app, ["import", str(broken), "--user", "frank", "--tenant", _fresh()])
+    assert result.exit_code == 2 and "line 1:" in result.output
+    result = runner.invoke(app, ["export", "--tenant", target, "-f", "ttl"])
+    assert result.exit_code == 2  # neither --user nor --all-users

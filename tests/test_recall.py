@@ -1,0 +1,220 @@
+"""recall end to end: through the gql client against the live server and real Neo4j (gating, the score
+breakdown, graph expansion, usage recorded in the same transaction, co-recall strengthening, damping
+across the turns of a session, filters, hostile input), plus the use-case where the clock matters."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bmam.client import BmamClient, BmamClientError
+from bmam.container import Container
+from bmam.usecases.memories import RememberRequest
+from bmam.usecases.recall import RecallRequest
+from graph.errors import BadInput
+
+
+@pytest.fixture
+def user() -> str:
+    return f"u-{uuid.uuid4().hex[:10]}"
+
+
+def seed(client: BmamClient, user: str) -> dict[str, str]:
+    texts = {
+        "city": ("I live in Chengdu, have been for five years", "FACTUAL"),
+        "hotpot": ("我最喜欢吃成都的火锅", "FACTUAL"),
+        "sister": ("My sister Lina works as a nurse in Hangzhou", "FACTUAL"),
+        "dish": ("The West Lake fish in Hangzhou is amazing, I always get it there", "SEMANTIC"),
+        "dog": ("I have a dog named Biscuit", "FACTUAL"),
+        "coffee": ("I drink a flat white every morning", "PROCEDURAL"),
+        "rain": ("今天一直在下雨，有点烦", "EMOTIONAL"),
+    }
+    ids = {k: client.remember(user, text, type_)["id"] for k, (text, type_) in texts.items()}
+    client.add_triple(user, ids["sister"], "user", "sister", "Lina", objectKind="person")
+    client.add_triple(user, ids["sister"], "Lina", "lives_in", "Hangzhou", subjectKind="person", objectKind="place")
+    client.add_triple(user, ids["dish"], "West Lake fish", "from", "Hangzhou", objectKind="place")
+    client.add_triple(user, ids["dog"], "user", "has_pet", "Biscuit", objectKind="animal")
+    return ids
+
+
+def test_unrelated_input_is_gated_and_returns_nothing(client: BmamClient, user: str) -> None:
+    seed(client, user)
+    for text in ("What is the capital of Australia?", "帮我写一首关于秋天的诗", "How do black holes form?"):
+        r = client.recall(user, text)
+        assert r["gated"] is True, text
+        assert r["memories"] == []
+        assert "nothing relates" in r["reason"]
+
+
+def test_a_user_without_memories_is_gated(client: BmamClient, user: str) -> None:
+    r = client.recall(user, "Where do I live?")
+    assert r["gated"] is True and r["memories"] == [] and r["bestSimilarity"] is None
+
+
+def test_recall_answers_with_a_score_breakdown_and_records_the_use(client: BmamClient, user: str) -> None:
+    ids = seed(client, user)
+    before = client.memory(user, ids["city"])
+    r = client.recall(user, "Which city do I live in?", k=3)
+    assert r["gated"] is False
+    top = r["memories"][0]
+    assert top["memory"]["id"] == ids["city"]
+    s = top["scores"]
+    assert -1.0 <= s["vector"] <= 1.0
+    for part in ("fulltext", "graph", "freshness", "weight", "relevance", "damping", "final"):
+        assert 0.0 <= s[part] <= 1.0
+    assert s["freshness"] > 0.9  # just remembered
+    assert top["why"]
+    # the memory as returned already carries this recall (same transaction), and so does a later read
+    assert top["memory"]["recallCount"] == before["recallCount"] + 1
+    after = client.memory(user, ids["city"])
+    assert after["recallCount"] == before["recallCount"] + 1
+    assert after["lastRecalledAt"] is not None
+    assert after["weight"]["passive"] == pytest.approx(min(1.0, before["weight"]["passive"] + 0.1))
+    w = after["weight"]
+    assert w["final"] == pytest.approx(0.6 * w["passive"] + 0.3 * w["active"] + 0.1 * w["preset"])
+
+
+def test_graph_expansion_brings_the_second_hop(client: BmamClient, user: str) -> None:
+    ids = seed(client, user)
+    r = client.recall(user, "What should I eat when I visit my sister?", k=5)
+    got = {m["memory"]["id"]: m for m in r["memories"]}
+    assert ids["sister"] in got
+    assert ids["dish"] in got  # shares Hangzhou with the sister memory
+    assert got[ids["dish"]]["scores"]["graph"] > 0 or got[ids["dish"]]["scores"]["vector"] > 0.3
+
+
+def test_a_named_entity_opens_the_gate(client: BmamClient, user: str) -> None:
+    ids = seed(client, user)
+    r = client.recall(user, "Biscuit")
+    assert r["gated"] is False
+    assert r["memories"][0]["memory"]["id"] == ids["dog"]
+    assert "Biscuit".lower() in r["memories"][0]["why"].lower()
+
+
+@pytest.mark.parametrize("hostile", [
+    "') MATCH (n) DETACH DELETE n //",
+    '" OR 1=1 } RETURN m //',
+    "text:* OR user_id:* AND NOT x~ [a TO z]",
+    "\\\\ / ? : ^ ~ * ! ( ) { } [ ]",
+])
+def test_hostile_queries_are_harmless(client: BmamClient, user: str, hostile: str) -> None:
+    ids = seed(client, user)
+    r = client.recall(user, hostile)
+    assert isinstance(r["gated"], bool)
+    assert all(client.memory(user, i) is not None for i in ids.values())
+
+
+def test_recall_never_crosses_users(client: BmamClient, user: str) -> None:
+    seed(client, user)
+    other = f"{user}-other"
+    client.remember(other, "I collect vintage stamps", "FACTUAL")
+    r = client.recall(other, "我喜欢吃什么？")
+    assert all(m["memory"]["userId"] == other for m in r["memories"])
+    r = client.recall(other, "Biscuit the dog")
+    assert all(m["memory"]["userId"] == other for m in r["memories"])
+
+
+def test_filters_by_type_and_min_score(client: BmamClient, user: str) -> None:
+    seed(client, user)
+    r = client.recall(user, "Where do I live and what do I drink in the morning?", k=10, types=["PROCEDURAL"])
+    assert r["memories"] and all(m["memory"]["type"] == "PROCEDURAL" for m in r["memories"])
+    r = client.recall(user, "我最喜欢吃什么？", k=10, minScore=0.99)
+    assert r["memories"] == [] and r["gated"] is False and "minScore" in r["reason"]
+
+
+@pytest.mark.parametrize(("k", "code"), [(0, "BAD_USER_INPUT"), (101, "LIMIT_EXCEEDED")])
+def test_bad_k_is_refused(client: BmamClient, user: str, k: int, code: str) -> None:
+    with pytest.raises(BmamClientError) as err:
+        client.recall(user, "hello", k=k)
+    assert err.value.code == code
+
+
+def test_empty_query_is_refused(client: BmamClient, user: str) -> None:
+    with pytest.raises(BmamClientError) as err:
+        client.recall(user, "   ")
+    assert err.value.code == "BAD_USER_INPUT"
+
+
+def test_damping_across_the_turns_of_a_session(client: BmamClient, user: str) -> None:
+    ids = seed(client, user)
+    session = f"s-{uuid.uuid4().hex[:8]}"
+    first = client.recall(user, "Where do I live?", session_id=session, k=3)
+    top = first["memories"][0]
+    assert top["memory"]["id"] == ids["city"] and top["scores"]["damping"] == 1.0
+    second = client.recall(user, "Where do I live?", session_id=session, k=10)
+    again = next(m for m in second["memories"] if m["memory"]["id"] == ids["city"])
+    assert again["scores"]["damping"] < 1.0
+    assert again["scores"]["final"] < top["scores"]["final"]
+    assert "damped" in again["why"]
+    # another session, or no session at all, is not damped
+    fresh = client.recall(user, "Where do I live?", session_id=f"{session}-b", k=10)
+    assert next(m for m in fresh["memories"] if m["memory"]["id"] == ids["city"])["scores"]["damping"] == 1.0
+    plain = client.recall(user, "Where do I live?", k=10)
+    assert next(m for m in plain["memories"] if m["memory"]["id"] == ids["city"])["scores"]["damping"] == 1.0
+    # after the window (3 turns) without it, the memory is no longer damped
+    for _ in range(3):
+        client.recall(user, "What is the capital of Australia?", session_id=session)
+    later = client.recall(user, "Where do I live?", session_id=session, k=10)
+    assert next(m for m in later["memories"] if m["memory"]["id"] == ids["city"])["scores"]["damping"] == 1.0
+
+
+def test_memories_recalled_together_strengthen_their_association(client: BmamClient, user: str) -> None:
+    ids = seed(client, user)
+    r = client.recall(user, "What should I eat when I visit my sister Lina in Hangzhou?", k=3)
+    got = [m["memory"]["id"] for m in r["memories"]]
+    assert ids["sister"] in got and ids["dish"] in got
+    strength = {frozenset((a["memoryA"], a["memoryB"])): a["strength"] for a in client.associations(user, ids["dish"])}
+    assert strength.get(frozenset((ids["sister"], ids["dish"])), 0.0) > 0.0
+
+
+def test_as_of_and_history(container: Container, tenant: str) -> None:
+    """asOf sees only what was valid then; a memory remembered later does not exist yet."""
+    before = datetime.now(UTC) - timedelta(minutes=5)
+    container.memories.remember(tenant, RememberRequest(user_id="alice", text="I live in Lisbon", type="FACTUAL"))
+    now = container.recall.recall(tenant, RecallRequest(user_id="alice", query="Where do I live?"))
+    assert not now.gated and now.memories[0].memory.text == "I live in Lisbon"
+    then = container.recall.recall(tenant, RecallRequest(user_id="alice", query="Where do I live?", as_of=before))
+    assert then.gated and then.memories == []
+    history = container.recall.recall(tenant, RecallRequest(user_id="alice", query="Where do I live?",
+                                                            include_history=True))
+    assert [m.memory.text for m in history.memories][:1] == ["I live in Lisbon"]
+
+
+def test_forget_user_drops_the_session_state(container: Container, tenant: str) -> None:
+    container.memories.remember(tenant, RememberRequest(user_id="alice", text="I live in Lisbon", type="FACTUAL"))
+    container.recall.recall(tenant, RecallRequest(user_id="alice", query="Where do I live?", session_id="s1"))
+    assert len(container.recall.repetition) >= 1
+    container.erasure.forget_user(tenant, "alice", confirm=True)
+    assert container.recall.repetition.damping((tenant, "alice", "s1"), [("x", "y")], "q") == {}
+    assert container.recall.recall(tenant, RecallRequest(user_id="alice", query="Where do I live?")).gated
+
+
+def test_related_search_over_http(client: BmamClient, user: str) -> None:
+    ids = seed(client, user)
+    found = client.related_search(user, ids["sister"], depth=2)
+    hop = next(r for r in found if r["memory"]["id"] == ids["dish"])
+    assert hop["path"][0]["via"] == "ENTITY" and hop["path"][0]["entity"] == "Hangzhou"
+    assert hop["score"] == pytest.approx(hop["path"][0]["strength"])
+    with pytest.raises(BmamClientError) as err:
+        client.related_search(f"{user}-other", ids["sister"])
+    assert err.value.code == "NOT_FOUND"
+    with pytest.raises(BmamClientError) as err:
+        client.related_search(user, ids["sister"], depth=50)
+    assert err.value.code == "BAD_USER_INPUT"
+
+
+def test_association_hook_is_registered(container: Container) -> None:
+    assert container.association_forming in container.stored_memory_hooks
+
+
+def test_bad_input_is_refused_by_the_use_case(container: Container, tenant: str) -> None:
+    with pytest.raises(BadInput):
+        container.recall.recall(tenant, RecallRequest(user_id="", query="x"))
+    with pytest.raises(BadInput):
+        container.recall.recall(tenant, RecallRequest(user_id="alice", query="x", min_score=1.5))
+    with pytest.raises(BadInput):
+        container.recall.recall(tenant, RecallRequest(user_id="alice", query="x", as_of=datetime(2026, 1, 1)))
+    with pytest.raises(BadInput):
+        container.recall.recall(tenant, RecallRequest(user_id="alice", query="x", types=["WORKING"]))

@@ -1,0 +1,210 @@
+"""relatedSearch against a networkx reference on random graphs (hypothesis): cycles, parallel paths (an
+association and shared entities between the same pair), dead ends (an entity only one memory mentions),
+hubs above the degree cap, zero-strength edges, several users. Same memories, same best-path scores
+(to 1e-9), and every returned path is a real path of the graph whose strengths multiply to the score."""
+
+from __future__ import annotations
+
+import math
+import uuid
+from dataclasses import dataclass, field
+
+import networkx as nx
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bmam.container import Container
+from bmam.usecases.memories import RememberRequest
+from graph.errors import BadInput, NotFound
+from graph.model import Scope
+from graph.related import RelatedMemory, Via
+
+STRENGTHS = st.sampled_from([0.0, 0.1, 0.25, 0.3, 0.5, 0.8, 0.9, 1.0]) | st.floats(0.05, 1.0)
+
+
+@dataclass
+class UserGraph:
+    """What a test user holds: memories, association strengths per pair, entity mentions."""
+
+    memories: list[str] = field(default_factory=list)
+    associations: dict[tuple[str, str], float] = field(default_factory=dict)
+    mentions: dict[str, set[str]] = field(default_factory=dict)  # entity name -> memory ids
+
+
+@st.composite
+def user_graphs(draw: st.DrawFn) -> dict:
+    n = draw(st.integers(2, 7))
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    chosen = draw(st.lists(st.sampled_from(pairs), unique=True, max_size=min(len(pairs), 9))) if pairs else []
+    assoc = {p: draw(STRENGTHS) for p in chosen}
+    # Entities: each memory mentions a few of a small pool (several memories of one -> entity hops;
+    # one memory only -> a dead end). Entity names come in pairs through triples.
+    triples = draw(st.lists(st.tuples(st.integers(0, n - 1), st.sampled_from("ABCDE"), st.sampled_from("ABCDE")),
+                            max_size=6))
+    return {"n": n, "assoc": assoc, "triples": [(m, s, o) for m, s, o in triples if s != o]}
+
+
+def build(c: Container, tenant: str, user: str, spec: dict) -> UserGraph:
+    g = UserGraph()
+    for i in range(spec["n"]):
+        m = c.memories.remember(tenant, RememberRequest(user_id=user, text=f"memory {i} of {user}", type="FACTUAL"))
+        g.memories.append(m.id)
+    for (i, j), s in spec["assoc"].items():
+        c.memories.associate(tenant, user, g.memories[i], g.memories[j], s)
+        g.associations[tuple(sorted((g.memories[i], g.memories[j])))] = s  # type: ignore[index]
+    for i, subj, obj in spec["triples"]:
+        c.memories.add_triple(tenant, user, memory_id=g.memories[i], subject=subj, predicate="rel", object_=obj)
+        for name in (subj, obj):
+            g.mentions.setdefault(name, set()).add(g.memories[i])
+    return g
+
+
+def entity_strength(degree: int, base: float, max_degree: int) -> float:
+    """The reference's reading of README 'Recall': min(1, base / sqrt(mentions - 1)); none for a hub."""
+    if degree < 2 or degree > max_degree:
+        return 0.0
+    return min(1.0, base / math.sqrt(degree - 1))
+
+
+def reference(g: UserGraph, start: str, depth: int, min_strength: float, base: float,
+              max_degree: int) -> dict[str, float]:
+    """Best product of strengths over simple paths of at most `depth` hops, by enumeration in networkx."""
+    graph = nx.MultiGraph()
+    graph.add_nodes_from(g.memories)
+    for (a, b), s in g.associations.items():
+        graph.add_edge(a, b, strength=s)
+    for members in g.mentions.values():
+        s = entity_strength(len(members), base, max_degree)
+        ms = sorted(members)
+        for i, a in enumerate(ms):
+            for b in ms[i + 1:]:
+                graph.add_edge(a, b, strength=s)
+    best: dict[str, float] = {}
+    for target in g.memories:
+        if target == start:
+            continue
+        for path in nx.all_simple_edge_paths(graph, start, target, cutoff=depth):
+            score = 1.0
+            for u, v, k in path:
+                score *= graph.edges[u, v, k]["strength"]
+            if score > best.get(target, 0.0):
+                best[target] = score
+    return {t: s for t, s in best.items() if s > 0.0 and s >= min_strength}
+
+
+def check_path(g: UserGraph, start: str, r: RelatedMemory, depth: int, base: float, max_degree: int) -> None:
+    assert 1 <= len(r.path) <= depth
+    assert r.path[0].from_id == start and r.path[-1].to_id == r.memory.id
+    product = 1.0
+    for prev, step in zip([None, *r.path], r.path, strict=False):
+        if prev is not None:
+            assert prev.to_id == step.from_id
+        if step.via is Via.ASSOCIATED:
+            assert g.associations[tuple(sorted((step.from_id, step.to_id)))] == pytest.approx(step.strength)  # type: ignore[index]
+        else:
+            members = g.mentions[step.entity or ""]
+            assert {step.from_id, step.to_id} <= members
+            assert step.strength == pytest.approx(entity_strength(len(members), base, max_degree))
+        product *= step.strength
+    assert product == pytest.approx(r.score, abs=1e-9)
+
+
+@given(alice=user_graphs(), bob=user_graphs(), depth=st.integers(1, 4), min_strength=st.sampled_from([0.0, 0.05, 0.2]))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                  HealthCheck.too_slow])
+def test_related_search_matches_the_networkx_reference(container: Container, alice: dict, bob: dict, depth: int,
+                                                       min_strength: float) -> None:
+    tenant = f"test-{uuid.uuid4().hex[:12]}"
+    ga = build(container, tenant, "alice", alice)
+    gb = build(container, tenant, "bob", bob)  # same entity names, another user: never reached
+    rc = container.recall
+    base, max_degree = rc.traversal.entity_base, rc.traversal.max_degree
+    for start in ga.memories:
+        found = rc.related(tenant, "alice", start, depth=depth, limit=100, min_strength=min_strength)
+        expected = reference(ga, start, depth, min_strength, base, max_degree)
+        got = {r.memory.id: r.score for r in found}
+        assert got.keys() == expected.keys()
+        for memory_id, score in expected.items():
+            assert got[memory_id] == pytest.approx(score, abs=1e-9)
+        assert all(r.memory.user_id == "alice" and r.memory.id not in gb.memories for r in found)
+        for r in found:
+            check_path(ga, start, r, depth, base, max_degree)
+        scores = [r.score for r in found]
+        assert scores == sorted(scores, reverse=True)
+
+
+def test_limit_keeps_the_best(container: Container, tenant: str) -> None:
+    g = build(container, tenant, "alice", {"n": 5, "assoc": {(0, 1): 0.9, (0, 2): 0.5, (0, 3): 0.7, (0, 4): 0.2},
+                                           "triples": []})
+    found = container.recall.related(tenant, "alice", g.memories[0], depth=1, limit=2)
+    assert [r.memory.id for r in found] == [g.memories[1], g.memories[3]]
+
+
+def test_a_hub_entity_is_never_crossed(container: Container, tenant: str) -> None:
+    """An entity mentioned by more memories than max_entity_degree (the user themself) links nothing."""
+    cap = container.recall.traversal.max_degree
+    spec = {"n": cap + 2, "assoc": {}, "triples": [(i, "user", f"thing{i}") for i in range(cap + 2)]}
+    g = build(container, tenant, "alice", spec)
+    assert container.recall.related(tenant, "alice", g.memories[0], depth=3) == []
+
+
+def test_another_users_memory_is_not_found(container: Container, tenant: str) -> None:
+    g = build(container, tenant, "alice", {"n": 2, "assoc": {(0, 1): 0.9}, "triples": []})
+    with pytest.raises(NotFound):
+        container.recall.related(tenant, "mallory", g.memories[0])
+    with pytest.raises(NotFound):
+        container.recall.related("another-tenant", "alice", g.memories[0])
+    with pytest.raises(NotFound):
+        container.recall.related(tenant, "alice", "m_does_not_exist")
+
+
+@pytest.mark.parametrize("depth", [0, -1, 6, 50])
+def test_depth_outside_one_to_five_is_refused(container: Container, tenant: str, depth: int) -> None:
+    g = build(container, tenant, "alice", {"n": 2, "assoc": {(0, 1): 0.9}, "triples": []})
+    with pytest.raises(BadInput) as err:
+        container.recall.related(tenant, "alice", g.memories[0], depth=depth)
+    assert err.value.field == "depth"
+
+
+def test_association_forming_links_memories_sharing_an_entity(container: Container, tenant: str) -> None:
+    g = build(container, tenant, "alice", {"n": 3, "assoc": {}, "triples": [(0, "Biscuit", "dog"),
+                                                                           (1, "Biscuit", "tennis ball")]})
+    formed = container.association_forming.form(Scope(tenant, "alice"), g.memories[1])
+    pair = {frozenset((a.memory_a, a.memory_b)): a.strength for a in formed}
+    assert pair == {frozenset((g.memories[0], g.memories[1])): pytest.approx(0.5)}  # Biscuit: 2 mentions
+    # the third memory mentions nothing it shares: no edge
+    assert container.association_forming.form(Scope(tenant, "alice"), g.memories[2]) == []
+    # forming again keeps the stronger strength, never a second edge
+    container.memories.associate(tenant, "alice", g.memories[0], g.memories[1], 0.9)
+    container.association_forming.form(Scope(tenant, "alice"), g.memories[1])
+    assert [a.strength for a in container.memories.associations(tenant, "alice", g.memories[0])] == [
+        pytest.approx(0.9)]
+
+
+def test_episode_mates_are_associated(container: Container, tenant: str) -> None:
+    g = build(container, tenant, "alice", {"n": 3, "assoc": {}, "triples": []})
+    formed = container.association_forming.form(Scope(tenant, "alice"), g.memories[0],
+                                                episode_mates=g.memories[1:])
+    assert len(formed) == 2
+    strength = container.settings.recall.same_episode_strength
+    assert all(a.strength == pytest.approx(strength) for a in formed)
+
+
+def test_memories_sharing_a_rare_word_are_associated(container: Container, tenant: str) -> None:
+    """A name the extractor never saw still links two memories: the shared rare word is an implicit entity.
+    A word many memories hold (here "today") links nothing."""
+    c = container
+    texts = [f"Note number {i} about {word}" for i, word in enumerate("abcdefghijklmnopqrst")]
+    texts += ["Today I had soup", "Today I walked in the park", "Today it rained", "My best friend is Jack",
+              "Jack has recently gotten into fly fishing", "Today I cleaned the flat"]
+    ids = []
+    for text in texts:
+        m = c.memories.remember(tenant, RememberRequest(user_id="alice", text=text, type="FACTUAL"))
+        c.association_forming.form(Scope(tenant, "alice"), m.id, text=text)
+        ids.append(m.id)
+    ids = ids[20:]
+    linked = {frozenset((a.memory_a, a.memory_b)): a.strength for a in c.memories.associations(tenant, "alice", ids[4])}
+    assert linked == {frozenset((ids[3], ids[4])): pytest.approx(0.5)}  # "jack": one other memory holds it
+    assert c.memories.associations(tenant, "alice", ids[5]) == []  # "today": three others hold it
+    assert ids[4] in {r.memory.id for r in c.recall.related(tenant, "alice", ids[3], depth=1)}

@@ -1,0 +1,256 @@
+"""Recall scoring and anti-repetition, pure (ingest/scoring.py, ingest/repetition.py): no store, no clock."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from graph.related import Via
+from ingest.repetition import RepetitionParams, RepetitionTracker, dominant_terms
+from ingest.scoring import (
+    Candidate,
+    Fusion,
+    GraphLink,
+    ScoringParams,
+    calibrated_similarity,
+    coverage,
+    escape_lucene,
+    final_score,
+    freshness,
+    gate,
+    is_personal,
+    lucene_query,
+    named_in,
+    score_candidates,
+    select,
+    terms,
+    wants_advice,
+)
+
+P = ScoringParams(sim_floor=0.2, sim_ceiling=0.6, gate_similarity=0.25, gate_similarity_general=0.33)
+
+
+def cand(id_: str, text: str = "x", cosine: float = 0.0, **kw: object) -> Candidate:
+    return Candidate(id=id_, text=text, cosine=cosine, hours=kw.pop("hours", 1000.0),  # type: ignore[arg-type]
+                     weight=kw.pop("weight", 0.2), **kw)  # type: ignore[arg-type]
+
+
+# ----- terms and the Lucene query ----------------------------------------------------------------
+
+
+def test_terms_cut_chinese_into_bigrams_and_drop_function_words() -> None:
+    assert terms("我住在成都，最喜欢吃火锅") == ["我住", "住在", "在成", "成都", "最喜", "喜欢", "欢吃", "吃火", "火锅"]
+    assert terms("What is my sister's name?") == ["sister", "name"]
+    assert terms("我的什么") == []  # nothing but function words
+    assert terms("猫") == ["猫"]  # an isolated Han character is a term, as the cjk analyzer indexes it
+
+
+@pytest.mark.parametrize("hostile", [
+    "') MATCH (n) DETACH DELETE n //",
+    'title:"x" OR *:* AND NOT foo~2^10 [a TO z] {b TO c} \\ / && || !',
+    "\" } ) RETURN 1 //",
+])
+def test_lucene_query_is_only_escaped_words(hostile: str) -> None:
+    q = lucene_query(terms(hostile))
+    assert q is not None
+    for word in q.split(" "):
+        assert word.replace("\\", "").isalnum()
+    assert "AND" not in q and "OR" not in q and "NOT" not in q.split()
+
+
+@given(st.text(max_size=200))
+@settings(max_examples=200, deadline=None)
+def test_any_text_gives_only_word_terms(text: str) -> None:
+    for t in terms(text):
+        assert t and all(ch.isalnum() for ch in t)
+    q = lucene_query(terms(text))
+    assert q is None or all(c not in q for c in '()[]{}"~*?:^')
+
+
+def test_escape_lucene_escapes_every_special_character() -> None:
+    assert escape_lucene('a+b-c!(d){e}[f]^g"h~i*j?k:l\\m/n&o|p') == (
+        'a\\+b\\-c\\!\\(d\\)\\{e\\}\\[f\\]\\^g\\"h\\~i\\*j\\?k\\:l\\\\m\\/n\\&o\\|p')
+
+
+def test_coverage_counts_the_query_terms_a_text_holds() -> None:
+    cov, matched = coverage(terms("成都火锅"), terms("上次在成都吃的火锅很棒"))
+    assert matched == ["成都", "火锅"] and cov == pytest.approx(2 / 3)
+
+
+# ----- the parts of the score ------------------------------------------------------------------
+
+
+def test_freshness_is_exp_minus_lambda_hours() -> None:
+    assert freshness(0, 0.1) == 1.0
+    assert freshness(10, 0.1) == pytest.approx(math.exp(-1.0))
+    assert freshness(-5, 0.1) == 1.0  # clock skew: a memory from the future counts as new
+
+
+def test_calibration_maps_floor_to_zero_and_ceiling_to_one() -> None:
+    assert calibrated_similarity(0.1, P) == 0.0
+    assert calibrated_similarity(0.4, P) == pytest.approx(0.5)
+    assert calibrated_similarity(0.9, P) == 1.0
+
+
+def test_final_mixes_relevance_and_freshness_then_weight_and_damping() -> None:
+    p = ScoringParams(relevance_share=0.7, freshness_share=0.3, weight_share=0.2)
+    assert final_score(1.0, 0.0, 1.0, p) == pytest.approx(0.7)
+    assert final_score(0.0, 1.0, 1.0, p) == pytest.approx(0.3)
+    assert final_score(1.0, 1.0, 0.0, p) == pytest.approx(0.8)
+    assert final_score(1.0, 1.0, 1.0, p, damping=0.5) == pytest.approx(0.5)
+
+
+@given(st.floats(0, 1), st.floats(0, 1), st.floats(0, 1), st.floats(0, 1))
+@settings(max_examples=200, deadline=None)
+def test_final_is_in_unit_interval_and_monotone_in_relevance(rel: float, fresh: float, w: float, d: float) -> None:
+    f = final_score(rel, fresh, w, P, d)
+    assert 0.0 <= f <= 1.0
+    assert final_score(min(1.0, rel + 0.1), fresh, w, P, d) >= f
+
+
+# ----- the gate ------------------------------------------------------------------------------------
+
+
+def test_gate_closes_when_nothing_relates() -> None:
+    pool = [cand("a", "Today I cleaned the flat", 0.12, dense_rank=1), cand("b", "我住在成都", 0.05, dense_rank=2)]
+    decision = gate(pool, "What is the capital of Australia?", terms("What is the capital of Australia?"), P)
+    assert decision.gated and "nothing relates" in decision.reason
+
+
+def test_gate_opens_on_similarity_with_a_lower_bar_for_input_about_the_user() -> None:
+    pool = [cand("a", "I live in Berlin", 0.28, dense_rank=1)]
+    assert not gate(pool, "Where do I live?", terms("Where do I live?"), P).gated  # personal: 0.28 >= 0.25
+    assert gate(pool, "Tell me about cities", terms("Tell me about cities"), P).gated  # general: 0.28 < 0.33
+
+
+def test_gate_opens_when_the_input_names_an_entity_of_a_memory() -> None:
+    pool = [cand("a", "我姐姐叫李娜", 0.05, dense_rank=1, entities=("user", "李娜"))]
+    decision = gate(pool, "李娜是做什么工作的？", terms("李娜是做什么工作的？"), P)
+    assert not decision.gated and "李娜" in decision.reason
+
+
+def test_gate_opens_on_a_full_text_hit_with_substance() -> None:
+    q = "spicy hotpot Chengdu"
+    pool = [cand("a", "The spicy hotpot in Chengdu was great", -0.1, text_rank=1)]
+    assert not gate(pool, q, terms(q), P).gated
+    weak = [cand("a", "Something spicy", -0.1, text_rank=1)]  # one word of three is no substance
+    assert gate(weak, q, terms(q), P).gated
+
+
+def test_gate_with_no_memories_says_so() -> None:
+    decision = gate([], "hello there", terms("hello there"), P)
+    assert decision.gated and decision.reason == "no memories to recall"
+
+
+@pytest.mark.parametrize(("text", "personal"), [
+    ("What's my sister's name?", True), ("Did I ever go to Kyoto?", True), ("我住在哪个城市？", True),
+    ("How do I reverse a linked list?", False), ("帮我写一首诗", False), ("What is the capital of France?", False),
+])
+def test_is_personal(text: str, personal: bool) -> None:
+    assert is_personal(text) is personal
+
+
+@pytest.mark.parametrize(("text", "advice"), [
+    ("推荐一个火锅店", True), ("周末去哪玩比较好？", True), ("Can you recommend a hot pot place?", True),
+    ("What should I cook tonight?", True), ("火锅是哪里的菜？", False), ("What is the capital of France?", False),
+])
+def test_wants_advice(text: str, advice: bool) -> None:
+    assert wants_advice(text) is advice
+
+
+def test_a_request_for_advice_relates_to_preferences_more_easily() -> None:
+    # The seed's case: a recommendation depends on the user's tastes, so it takes the personal threshold.
+    pool = [cand("a", "我现在很喜欢吃辣的川菜", 0.317, dense_rank=1)]
+    assert not gate(pool, "推荐一个火锅店", terms("推荐一个火锅店"), P).gated
+    assert gate(pool, "火锅是哪里的菜？", terms("火锅是哪里的菜？"), P).gated
+
+
+def test_named_in_matches_whole_latin_names_and_han_names() -> None:
+    assert named_in("What does Max like?", ["Max", "user", "maximum"]) == ["max"]
+    assert named_in("Maxwell's equations", ["Max"]) == []
+    assert named_in("豆豆喜欢玩什么", ["豆豆", "user"]) == ["豆豆"]
+
+
+# ----- fusion, expansion, ranking ------------------------------------------------------------------
+
+
+def test_graph_expansion_scores_a_neighbour_by_seed_relevance_times_strength() -> None:
+    seed = cand("s", "I have a dog named Biscuit", 0.6, dense_rank=1)
+    linked = cand("n", "Biscuit loves tennis balls", 0.0,
+                  links=(GraphLink(seed_id="s", via=Via.ENTITY, strength=0.5, entity="Biscuit"),))
+    ranked = score_candidates([seed, linked], "what toy does my dog like", terms("what toy does my dog like"), P)
+    assert [s.candidate.id for s in ranked] == ["s", "n"]
+    assert ranked[1].scores.graph == pytest.approx(ranked[0].scores.relevance * 0.5 * P.graph_share)
+    assert "via entity Biscuit" in ranked[1].why
+
+
+def test_unrelated_candidates_are_dropped_not_ranked_last() -> None:
+    ranked = score_candidates([cand("a", "x", 0.7, dense_rank=1), cand("b", "y", 0.1, dense_rank=2)], "q", [], P)
+    assert [s.candidate.id for s in ranked] == ["a"]
+
+
+def test_rrf_fusion_rewards_agreement_of_both_lists() -> None:
+    p = ScoringParams(fusion=Fusion.RRF, sim_floor=0.0)
+    both = cand("both", "spicy hotpot", 0.5, dense_rank=2, text_rank=1)
+    dense_only = cand("dense", "chilli", 0.6, dense_rank=1)
+    ranked = score_candidates([both, dense_only], "spicy hotpot", terms("spicy hotpot"), p)
+    assert ranked[0].candidate.id == "both"
+
+
+def test_damping_lowers_the_final_score_and_says_why() -> None:
+    c = cand("a", "I live in Berlin", 0.6, dense_rank=1)
+    plain = score_candidates([c], "where do I live", [], P)[0]
+    damped = score_candidates([c], "where do I live", [], P, damping={"a": 0.5}, damping_why={"a": "damped: x"})[0]
+    assert damped.scores.final == pytest.approx(plain.scores.final * 0.5)
+    assert damped.scores.damping == 0.5 and "damped" in damped.why
+
+
+def test_select_keeps_k_above_min_score() -> None:
+    ranked = score_candidates([cand(str(i), "x", 0.3 + i / 20, dense_rank=i + 1) for i in range(6)], "q", [], P)
+    assert len(select(ranked, k=3)) == 3
+    assert all(s.scores.final >= 0.5 for s in select(ranked, k=10, min_score=0.5))
+
+
+# ----- anti-repetition ------------------------------------------------------------------------------
+
+
+def test_a_memory_surfaced_in_the_last_turns_is_damped_until_it_leaves_the_window() -> None:
+    tracker = RepetitionTracker(RepetitionParams(window_turns=2, memory_damping=0.5, term_run=5))
+    key = ("t", "u", "s")
+    tracker.record(key, [("m1", "I live in Berlin")])
+    assert tracker.damping(key, [("m1", "I live in Berlin"), ("m2", "I like tea")], "where").keys() == {"m1"}
+    tracker.record(key, [])
+    assert tracker.damping(key, [("m1", "I live in Berlin")], "where")["m1"].factor == 0.5
+    tracker.record(key, [])
+    assert tracker.damping(key, [("m1", "I live in Berlin")], "where") == {}
+
+
+def test_a_term_dominating_consecutive_turns_is_damped_unless_the_user_names_it() -> None:
+    tracker = RepetitionTracker(RepetitionParams(window_turns=0, term_run=2, term_damping=0.7))
+    key = ("t", "u", "s")
+    tracker.record(key, [("m1", "我最喜欢吃火锅"), ("m2", "火锅店在楼下")])
+    tracker.record(key, [("m3", "上次吃的火锅很棒")])
+    new = [("m4", "重庆火锅最辣"), ("m5", "我喜欢喝茶")]
+    damped = tracker.damping(key, new, "晚上吃什么好")
+    assert damped.keys() == {"m4"} and damped["m4"].factor == pytest.approx(0.7)
+    assert "火锅" in damped["m4"].reason
+    assert tracker.damping(key, new, "推荐一家火锅店") == {}  # the user asked for it: not pushed
+
+
+def test_sessions_are_separate_and_bounded() -> None:
+    tracker = RepetitionTracker(RepetitionParams(max_sessions=3))
+    for i in range(10):
+        tracker.record(("t", "u", f"s{i}"), [("m", "x")])
+    assert len(tracker) == 3
+    assert tracker.damping(("t", "u", "s0"), [("m", "x")], "q") == {}  # evicted, least recently used
+    assert tracker.damping(("t", "u", "s9"), [("m", "x")], "q").keys() == {"m"}
+    assert tracker.damping(("t", "other", "s9"), [("m", "x")], "q") == {}  # another user's session
+    assert tracker.forget_user("t", "u") == 3 and len(tracker) == 0
+
+
+def test_dominant_terms_are_those_in_at_least_half_of_the_texts() -> None:
+    assert dominant_terms(["火锅很好吃", "火锅店", "喝茶"], dominance=0.5, limit=8) == frozenset({"火锅"})
+    assert dominant_terms([], dominance=0.5, limit=8) == frozenset()

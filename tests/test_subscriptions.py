@@ -1,0 +1,87 @@
+"""memoryEvents(userId) over graphql-transport-ws with the gql client: a tenant hears its own user's
+events and never another tenant's, even for the same user id; the key comes in connection_init."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from bmam.client import AsyncBmamClient, BmamClientError, ClientConfig
+from bmam.container import Container
+from bmam.events import EventKind, MemoryEvent
+
+
+def _event(tenant: str, user: str, memory_id: str, kind: EventKind = EventKind.CREATED) -> MemoryEvent:
+    return MemoryEvent(kind=kind, tenant=tenant, user_id=user, memory_id=memory_id, at=datetime.now(UTC),
+                       detail={"tier": "temp"})
+
+
+async def _next_after_probes(
+    stream: Any, publish: Callable[[], None], *, probe: str, attempts: int = 200
+) -> dict[str, Any]:
+    """Publish probes until the subscription (registered asynchronously on the server) hears one."""
+    task = asyncio.ensure_future(stream.__anext__())
+    for _ in range(attempts):
+        publish()
+        done, _ = await asyncio.wait({task}, timeout=0.1)
+        if done:
+            event = task.result()
+            assert event["memoryId"] == probe
+            return event  # type: ignore[no-any-return]
+    task.cancel()
+    raise AssertionError("the subscription never started")
+
+
+def test_events_reach_their_own_tenant_only(
+    api_url: str, container: Container, make_api_key: Callable[[str], str]
+) -> None:
+    tenant_a, tenant_b = f"test-sub-a-{uuid.uuid4().hex[:8]}", f"test-sub-b-{uuid.uuid4().hex[:8]}"
+    a = AsyncBmamClient(ClientConfig(url=api_url, api_key=make_api_key(tenant_a)))
+    b = AsyncBmamClient(ClientConfig(url=api_url, api_key=make_api_key(tenant_b)))
+    bus = container.events  # the live server runs in this process, on this container
+
+    async def run() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        stream_a = a.memory_events("alice")
+        stream_b = b.memory_events("alice")
+        await _next_after_probes(stream_a, lambda: bus.publish(_event(tenant_a, "alice", "probe-a")), probe="probe-a")
+        await _next_after_probes(stream_b, lambda: bus.publish(_event(tenant_b, "alice", "probe-b")), probe="probe-b")
+        # A's event is published first: if it crossed to B, it would be the next thing B hears.
+        bus.publish(_event(tenant_a, "alice", "m_for_a", EventKind.PROMOTED))
+        bus.publish(_event(tenant_a, "bob", "m_for_a_bob"))
+        bus.publish(_event(tenant_b, "alice", "m_for_b"))
+        got_b = await asyncio.wait_for(stream_b.__anext__(), 30)
+        got_a = await asyncio.wait_for(stream_a.__anext__(), 30)
+        bus.publish(_event(tenant_a, "alice", "m_second"))
+        got_a2 = await asyncio.wait_for(stream_a.__anext__(), 30)
+        await stream_a.aclose()
+        await stream_b.aclose()
+        return got_a, got_a2, got_b
+
+    got_a, got_a2, got_b = asyncio.run(run())
+    assert got_b["memoryId"] == "m_for_b" and got_b["userId"] == "alice"
+    assert got_a == {**got_a, "kind": "PROMOTED", "memoryId": "m_for_a", "userId": "alice",
+                     "detail": [{"key": "tier", "value": "temp"}]}
+    assert got_a2["memoryId"] == "m_second"  # bob's event never reached alice's stream
+
+
+def test_subscription_refuses_without_a_valid_key_and_bad_user(api_url: str, api_key: str) -> None:
+    async def first(key: str | None, user: str) -> dict[str, Any]:
+        c = AsyncBmamClient(ClientConfig(url=api_url, api_key=key, timeout_s=10))
+        stream = c.memory_events(user)
+        try:
+            return await asyncio.wait_for(stream.__anext__(), 20)  # type: ignore[no-any-return]
+        finally:
+            await stream.aclose()
+
+    for key in (None, "bmam_" + "1" * 16 + "_" + "B" * 43):
+        with pytest.raises(BmamClientError) as err:
+            asyncio.run(first(key, "alice"))
+        assert err.value.code == "UNAUTHENTICATED"
+    with pytest.raises(BmamClientError) as err:
+        asyncio.run(first(api_key, "  "))
+    assert err.value.code == "BAD_USER_INPUT", err.value.errors

@@ -1,0 +1,227 @@
+"""The tier rules alone (pure), then applied to real Neo4j: reactions, lock / unlock, the sweep with a
+fake clock, and capacities with demotion and eviction."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from bmam.clock import FakeClock
+from bmam.container import Container
+from bmam.settings import Settings
+from graph.errors import BadInput, Conflict, NotFound
+from graph.model import PresetKind, Tier
+from graph.tiers import TierMemory
+from ingest.tier_policy import (
+    Capacities,
+    Reason,
+    Signal,
+    TierChange,
+    TierRules,
+    enforce_capacity,
+    least_useful_first,
+    on_mention,
+    on_new_memory,
+    on_topic,
+    react,
+    sweep,
+)
+from ingest.turns import TurnInput
+
+T0 = datetime(2026, 3, 1, tzinfo=UTC)
+RULES = TierRules(capacities=Capacities(core=2, mid=2, temp=3))
+
+
+def mem(id: str, tier: Tier = Tier.TEMP, weight: float = 0.2, days_ago: float = 0.0, *, locked: bool | None = None,
+        preset: PresetKind = PresetKind.DEFAULT, created_days_ago: float | None = None) -> TierMemory:
+    created = T0 - timedelta(days=created_days_ago if created_days_ago is not None else days_ago)
+    return TierMemory(id=id, tier=tier, locked=(tier is Tier.CORE) if locked is None else locked, weight=weight,
+                      last_mentioned_at=T0 - timedelta(days=days_ago), created_at=created, preset_kind=preset)
+
+
+# ----- pure rules ----------------------------------------------------------------------------------
+
+
+def test_least_useful_is_lowest_weight_then_longest_unmentioned_unlocked_only() -> None:
+    ms = [mem("a", weight=0.3, days_ago=9), mem("b", weight=0.2, days_ago=1), mem("c", weight=0.2, days_ago=5),
+          mem("d", Tier.CORE, weight=0.0, days_ago=99), mem("e", weight=0.1, days_ago=0, locked=True),
+          mem("f", weight=0.2, days_ago=5, created_days_ago=6)]
+    assert [m.id for m in least_useful_first(ms)] == ["f", "c", "b", "a"]
+
+
+def test_capacity_demotes_mid_then_evicts_temp() -> None:
+    ms = [mem("m1", Tier.MID, 0.5, 1), mem("m2", Tier.MID, 0.3, 1), mem("m3", Tier.MID, 0.4, 1),
+          mem("t1", Tier.TEMP, 0.2, 3), mem("t2", Tier.TEMP, 0.25, 1), mem("t3", Tier.TEMP, 0.35, 1),
+          mem("k", Tier.CORE, 0.0, 50)]
+    changes = enforce_capacity(ms, RULES.capacities)
+    assert changes == [TierChange("m2", Tier.MID, Tier.TEMP, Reason.MID_FULL),
+                       TierChange("t1", Tier.TEMP, None, Reason.TEMP_FULL)]
+    assert enforce_capacity(ms[:2] + ms[3:5], RULES.capacities) == []
+
+
+def test_a_demoted_memory_may_be_the_one_evicted() -> None:
+    ms = [mem("m1", Tier.MID, 0.5), mem("m2", Tier.MID, 0.5), mem("m3", Tier.MID, 0.01),
+          mem("t1", Tier.TEMP, 0.2), mem("t2", Tier.TEMP, 0.2), mem("t3", Tier.TEMP, 0.2)]
+    assert [(c.memory_id, c.to_tier) for c in enforce_capacity(ms, RULES.capacities)] == [
+        ("m3", Tier.TEMP), ("m3", None)]
+
+
+def test_sweep_deletes_stale_temp_and_lets_faded_mid_fall_back() -> None:
+    ms = [
+        mem("stale", Tier.TEMP, 0.2, days_ago=8),
+        mem("fresh", Tier.TEMP, 0.2, days_ago=6),
+        mem("heavy", Tier.TEMP, 0.31, days_ago=30),
+        mem("safety", Tier.TEMP, 0.25, days_ago=30, preset=PresetKind.SAFETY),
+        mem("faded", Tier.MID, 0.35, days_ago=31),
+        mem("kept", Tier.MID, 0.45, days_ago=60),
+        mem("recent", Tier.MID, 0.1, days_ago=29),
+        mem("core", Tier.CORE, 0.0, days_ago=400),
+    ]
+    rules = TierRules(capacities=Capacities(core=5, mid=5, temp=5))
+    assert sweep(ms, rules, T0) == [TierChange("stale", Tier.TEMP, None, Reason.STALE),
+                                    TierChange("faded", Tier.MID, Tier.TEMP, Reason.FADED)]
+    # the temp tier with the fallen memory is over a capacity of 3: its least useful goes
+    small = sweep(ms, TierRules(capacities=Capacities(core=5, mid=5, temp=3)), T0)
+    assert small[-1] == TierChange("fresh", Tier.TEMP, None, Reason.TEMP_FULL)
+
+
+def test_reactions() -> None:
+    temp, mid, core = mem("t"), mem("m", Tier.MID), mem("c", Tier.CORE)
+    assert react(temp, Signal.ENGAGED, RULES).change == TierChange("t", Tier.TEMP, Tier.MID, Reason.ENGAGED)
+    assert react(temp, Signal.ENGAGED, RULES).active_delta == RULES.explicit_feedback
+    assert react(temp, Signal.IGNORED, RULES).change is None
+    assert react(temp, Signal.DISMISSED, RULES).change == TierChange("t", Tier.TEMP, None, Reason.DISMISSED)
+    assert react(mid, Signal.ENGAGED, RULES).change is None
+    out = react(mid, Signal.DISMISSED, RULES)
+    assert out.change == TierChange("m", Tier.MID, Tier.TEMP, Reason.DISMISSED) and out.active_delta < 0
+    assert react(core, Signal.ENGAGED, RULES).change is None
+    assert react(core, Signal.DISMISSED, RULES).refused
+
+
+def test_mentions_emphasis_and_topic() -> None:
+    assert on_mention(Tier.TEMP, 2, emphasis=False, rules=RULES) == [(Tier.TEMP, Tier.MID, Reason.REPEATED)]
+    assert on_mention(Tier.MID, 2, emphasis=False, rules=RULES) == []
+    assert on_mention(Tier.MID, 3, emphasis=False, rules=RULES) == [(Tier.MID, Tier.CORE, Reason.MENTIONED_OFTEN)]
+    assert on_mention(Tier.TEMP, 5, emphasis=False, rules=RULES) == [
+        (Tier.TEMP, Tier.MID, Reason.REPEATED), (Tier.MID, Tier.CORE, Reason.MENTIONED_OFTEN)]
+    assert on_mention(Tier.TEMP, 2, emphasis=True, rules=RULES) == [(Tier.TEMP, Tier.CORE, Reason.EMPHASIS)]
+    assert on_mention(Tier.CORE, 9, emphasis=True, rules=RULES) == []
+    assert on_new_memory(emphasis=True) == [(Tier.TEMP, Tier.CORE, Reason.EMPHASIS)]
+    assert on_new_memory(emphasis=False) == []
+    assert on_topic(Tier.TEMP) == (Tier.TEMP, Tier.MID, Reason.TOPIC_PICKED_UP)
+    assert on_topic(Tier.MID) is None and on_topic(Tier.CORE) is None
+
+
+# ----- against Neo4j -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(T0)
+
+
+def small(settings: Settings, clock: FakeClock, **tiers: Any) -> Container:
+    return Container(settings.model_copy(update={"tiers": settings.tiers.model_copy(update=tiers)}), clock=clock)
+
+
+@pytest.fixture
+def c(settings: Settings, clock: FakeClock, container: Container) -> Iterator[Container]:
+    made = small(settings, clock, core_capacity=1, mid_capacity=2, temp_capacity=4)
+    yield made
+    made.close()
+
+
+FACTS = ["My sister lives in Berlin", "I play the piano every day", "我的生日是7月20日", "我在腾讯工作",
+         "I am learning Japanese", "我养了一只猫叫咪咪"]
+
+
+def remember_facts(c: Container, tenant: str, facts: list[str], clock: FakeClock) -> list[str]:
+    ids = []
+    for text in facts:
+        r = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user", text=text))
+        assert r.memories, text
+        ids.append(r.memories[0].id)
+        clock.advance(timedelta(minutes=1))
+    return ids
+
+
+def tier_of(c: Container, tenant: str, mid: str) -> Tier | None:
+    m = c.memories.get(tenant, "alice", mid)
+    return m.tier if m else None
+
+
+def test_engaged_promotes_and_a_full_mid_demotes_its_least_useful(c: Container, tenant: str,
+                                                                  clock: FakeClock) -> None:
+    a, b, d = remember_facts(c, tenant, FACTS[:3], clock)
+    c.tiers.react(tenant, "alice", a, "ENGAGED")
+    c.tiers.react(tenant, "alice", b, "engaged")
+    result = c.tiers.react(tenant, "alice", d, Signal.ENGAGED)
+    # three in a mid of two: the longest unmentioned of equal weight (a) goes back to temp
+    assert [(x.memory_id, x.to_tier, x.reason) for x in result.changes] == [
+        (d, Tier.MID, Reason.ENGAGED), (a, Tier.TEMP, Reason.MID_FULL)]
+    assert [tier_of(c, tenant, m) for m in (a, b, d)] == [Tier.TEMP, Tier.MID, Tier.MID]
+    got = c.memories.get(tenant, "alice", d)
+    assert got is not None and got.weight.active == pytest.approx(1.0)
+    assert c.tiers.usage(tenant, "alice").counts == {Tier.TEMP: 1, Tier.MID: 2, Tier.CORE: 0}
+
+
+def test_dismissed_deletes_temp_and_sends_mid_back(c: Container, tenant: str, clock: FakeClock) -> None:
+    a, b = remember_facts(c, tenant, FACTS[:2], clock)
+    assert c.tiers.react(tenant, "alice", a, "IGNORED").changes == []
+    assert tier_of(c, tenant, a) is Tier.TEMP
+    gone = c.tiers.react(tenant, "alice", a, "DISMISSED")
+    assert gone.deleted and tier_of(c, tenant, a) is None
+    c.tiers.react(tenant, "alice", b, "ENGAGED")
+    back = c.tiers.react(tenant, "alice", b, "DISMISSED")
+    assert back.memory is not None and back.memory.tier is Tier.TEMP
+    assert back.memory.weight.active == pytest.approx(0.5)
+    with pytest.raises(NotFound):
+        c.tiers.react(tenant, "alice", a, "ENGAGED")
+    with pytest.raises(BadInput):
+        c.tiers.react(tenant, "alice", b, "LOVED")
+
+
+def test_lock_unlock_and_a_full_core(c: Container, tenant: str, clock: FakeClock) -> None:
+    a, b = remember_facts(c, tenant, FACTS[:2], clock)
+    locked = c.tiers.lock(tenant, "alice", a)
+    assert locked.tier is Tier.CORE and locked.locked
+    with pytest.raises(Conflict):
+        c.tiers.lock(tenant, "alice", b)  # core holds one
+    with pytest.raises(Conflict):
+        c.tiers.react(tenant, "alice", a, "DISMISSED")
+    assert c.tiers.react(tenant, "alice", a, "ENGAGED").memory.tier is Tier.CORE  # type: ignore[union-attr]
+    with pytest.raises(Conflict):
+        c.memories.forget(tenant, "alice", a)  # forget needs confirm for a locked memory
+    unlocked = c.tiers.unlock(tenant, "alice", a)
+    assert unlocked.tier is Tier.MID and not unlocked.locked
+    assert c.tiers.lock(tenant, "alice", b).tier is Tier.CORE
+
+
+def test_a_full_temp_evicts_and_core_is_never_touched(c: Container, tenant: str, clock: FakeClock) -> None:
+    ids = remember_facts(c, tenant, FACTS[:1], clock)
+    c.tiers.lock(tenant, "alice", ids[0])
+    ids += remember_facts(c, tenant, FACTS[1:], clock)
+    counts = c.tiers.usage(tenant, "alice").counts
+    assert counts == {Tier.TEMP: 4, Tier.MID: 0, Tier.CORE: 1}
+    assert tier_of(c, tenant, ids[0]) is Tier.CORE
+    assert tier_of(c, tenant, ids[1]) is None  # the oldest temp went first
+
+
+def test_sweep_with_a_fake_clock(c: Container, tenant: str, clock: FakeClock) -> None:
+    a, b, d = remember_facts(c, tenant, FACTS[:3], clock)
+    c.tiers.react(tenant, "alice", b, "ENGAGED")  # mid, weight 0.35
+    c.tiers.lock(tenant, "alice", d)
+    clock.advance(timedelta(days=6))
+    assert c.tiers.sweep(tenant, "alice") == []
+    clock.advance(timedelta(days=2))
+    assert [(x.memory_id, x.reason) for x in c.tiers.sweep(tenant, "alice")] == [(a, Reason.STALE)]
+    clock.advance(timedelta(days=23))
+    assert [(x.memory_id, x.to_tier) for x in c.tiers.sweep(tenant, "alice")] == [(b, Tier.TEMP)]
+    clock.advance(timedelta(days=3650))
+    # b is back in temp but weighs 0.35, above the stale bar (0.3): only capacity can evict it now;
+    # the locked d is never touched
+    assert c.tiers.sweep(tenant, "alice") == []
+    assert tier_of(c, tenant, b) is Tier.TEMP and tier_of(c, tenant, d) is Tier.CORE
