@@ -105,6 +105,7 @@ class Container:
             memories=self.memory_repository,
             triples=TripleRepository(self.store),
             associations=AssociationRepository(self.store),
+            events=self.events,
         )
 
     @cached_property

@@ -57,6 +57,9 @@ fi
 if [ "$(id -u)" = 0 ] && { [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -q "Noto Sans CJK"; }; then
   apt_install chromium fonts-noto-cjk
 fi
+if [ "$(id -u)" = 0 ] && ! command -v npm >/dev/null; then
+  apt_install nodejs npm
+fi
 if command -v npm >/dev/null && [ ! -d tests/ui_driver/node_modules/playwright-core ]; then
   say "installing the UI test driver (playwright-core) from npm"
   (cd tests/ui_driver && npm ci --no-audit --no-fund --loglevel=error >/dev/null)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from graph.model import ClassifierLevel, MemoryType
-from ingest.extract import RuleTripleExtractor, TripleExtractor
+from ingest.extract import PERSONAL_FACT_PREDICATES, RuleTripleExtractor, TripleExtractor
 from ingest.lexicon import (
     EPISODIC_EN_RE,
     EPISODIC_ZH_RE,
@@ -68,36 +68,7 @@ class Classification:
 
 # Which memory type a predicate found by the extractor points to, and how strongly.
 _PREDICATE_TYPE: dict[str, tuple[MemoryType, float]] = {
-    **{
-        p: (MemoryType.FACTUAL, 0.92)
-        for p in (
-            "name",
-            "nickname",
-            "age",
-            "birthday",
-            "lives_in",
-            "hometown",
-            "works_at",
-            "studies_at",
-            "major",
-            "is_a",
-            "speaks",
-            "spouse",
-            "partner",
-            "mother",
-            "father",
-            "sister",
-            "brother",
-            "child",
-            "friend",
-            "colleague",
-            "boss",
-            "pet",
-            "emergency_contact",
-            "allergic_to",
-            "has_condition",
-        )
-    },
+    **{p: (MemoryType.FACTUAL, 0.92) for p in sorted(PERSONAL_FACT_PREDICATES)},
     # diet can also be part of a routine ("我每天早上喝一杯咖啡"), so a routine marker may outweigh it
     "eats": (MemoryType.FACTUAL, 0.87),
     "drinks": (MemoryType.FACTUAL, 0.87),

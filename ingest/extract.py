@@ -104,6 +104,16 @@ PREDICATES: dict[str, PredicateSpec] = {
     ]
 }
 
+# Durable facts about the user: their identity, attributes, people, pets and health (a FACTUAL memory;
+# a time word in the same turn does not make it temporary).
+PERSONAL_FACT_PREDICATES: frozenset[str] = frozenset(
+    {
+        "name", "nickname", "age", "birthday", "lives_in", "hometown", "works_at", "studies_at", "major", "is_a",
+        "speaks", "spouse", "partner", "mother", "father", "sister", "brother", "child", "friend", "colleague",
+        "boss", "pet", "emergency_contact", "allergic_to", "has_condition",
+    }
+)
+
 # Predicates where a subject holds one value at a time: a new value contradicts the old one.
 SINGLE_VALUED_PREDICATES: frozenset[str] = frozenset(
     {

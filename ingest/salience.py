@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from graph.model import PresetKind
-from ingest.extract import USER, RuleTripleExtractor, TripleExtractor
+from ingest.extract import PERSONAL_FACT_PREDICATES, USER, RuleTripleExtractor, TripleExtractor
 from ingest.lexicon import (
     EMPHASIS_RE,
     EPISODIC_EN_RE,
@@ -39,38 +39,7 @@ from ingest.lexicon import (
 USER_SPEAKERS = frozenset({"user", "human"})
 
 # Predicates that describe a durable fact, so a time word in the same turn does not make it temporary.
-_DURABLE_PREDICATES = frozenset(
-    {
-        "name",
-        "nickname",
-        "age",
-        "birthday",
-        "lives_in",
-        "hometown",
-        "works_at",
-        "studies_at",
-        "major",
-        "is_a",
-        "speaks",
-        "spouse",
-        "partner",
-        "mother",
-        "father",
-        "sister",
-        "brother",
-        "child",
-        "friend",
-        "colleague",
-        "boss",
-        "pet",
-        "emergency_contact",
-        "likes",
-        "eats",
-        "drinks",
-        "allergic_to",
-        "has_condition",
-    }
-)
+_DURABLE_PREDICATES = PERSONAL_FACT_PREDICATES | {"likes", "eats", "drinks"}
 _STRONG_AFFECT_RE = re.compile(
     r"(?<![可恋热])爱(?!好)|讨厌|受不了|恨|(?<![A-Za-z])(?:love|hate|adore|can't stand|detest)(?![A-Za-z])",
     re.IGNORECASE,

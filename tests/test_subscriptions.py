@@ -85,3 +85,31 @@ def test_subscription_refuses_without_a_valid_key_and_bad_user(api_url: str, api
     with pytest.raises(BmamClientError) as err:
         asyncio.run(first(api_key, "  "))
     assert err.value.code == "BAD_USER_INPUT", err.value.errors
+
+
+def test_remember_and_ingest_publish_created(
+    api_url: str, container: Container, make_api_key: Callable[[str], str]
+) -> None:
+    tenant = f"test-sub-c-{uuid.uuid4().hex[:8]}"
+    client = AsyncBmamClient(ClientConfig(url=api_url, api_key=make_api_key(tenant)))
+
+    async def run() -> tuple[str, dict[str, Any], str, dict[str, Any]]:
+        stream = client.memory_events("alice")
+        await _next_after_probes(stream, lambda: container.events.publish(_event(tenant, "alice", "probe")),
+                                 probe="probe")
+        stored = await client.remember("alice", "My sister Anna lives in Berlin", "FACTUAL")
+        remembered = await asyncio.wait_for(stream.__anext__(), 30)
+        turn = await client.execute(
+            "mutation($u: String!, $s: String!, $x: String!) {"
+            " ingestTurn(userId: $u, sessionId: $s, speaker: \"user\", text: $x) { memories { id } } }",
+            {"u": "alice", "s": "s1", "x": "我住在成都，最喜欢吃火锅"},
+        )
+        ingested = await asyncio.wait_for(stream.__anext__(), 30)
+        await stream.aclose()
+        await client.close()
+        return stored["id"], remembered, turn["ingestTurn"]["memories"][0]["id"], ingested
+
+    stored_id, remembered, ingested_id, ingested = asyncio.run(run())
+    assert (remembered["kind"], remembered["memoryId"]) == ("CREATED", stored_id)
+    assert {"key": "tier", "value": "temp"} in remembered["detail"]
+    assert (ingested["kind"], ingested["memoryId"]) == ("CREATED", ingested_id)

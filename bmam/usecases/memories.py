@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from bmam import validate
 from bmam.clock import Clock
+from bmam.events import EventBus, EventKind, MemoryEvent
 from bmam.settings import Settings
 from graph.associations import AssociationRepository
 from graph.errors import BadInput, Conflict
@@ -55,8 +56,10 @@ class MemoryUseCases:
         memories: MemoryRepository,
         triples: TripleRepository,
         associations: AssociationRepository,
+        events: EventBus | None = None,
     ) -> None:
         self._settings = settings
+        self._events = events
         self._clock = clock
         self._embedder = embedder
         self._memories = memories
@@ -94,9 +97,13 @@ class MemoryUseCases:
             provenance=provenance,
         )
         w = self._settings.weights
-        stored = self._memories.remember(
-            scope, new, now=self._clock.now(), passive=w.initial_passive, active=w.initial_active
-        )
+        now = self._clock.now()
+        stored = self._memories.remember(scope, new, now=now, passive=w.initial_passive, active=w.initial_active)
+        if stored.created and self._events is not None:  # after the commit: subscribers see what is stored
+            self._events.publish(MemoryEvent(kind=EventKind.CREATED, tenant=scope.tenant, user_id=scope.user_id,
+                                             memory_id=stored.memory.id, at=now,
+                                             detail={"tier": stored.memory.tier.value,
+                                                     "type": stored.memory.type.value}))
         return stored.memory
 
     def get(self, tenant: str, user_id: str, memory_id: str) -> Memory | None:
