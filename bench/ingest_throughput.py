@@ -187,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         "",
         f"Command: `.venv/bin/python bench/ingest_throughput.py --users {args.users} --sessions {args.sessions} "
         f"--turns {args.turns} --runs {args.runs}`  ",
-        f"Date: {dt.date(2026, 11, 30).isoformat()}; embedder `{model}` (batch {settings.embedding.batch_size}), "
+        f"Date: {dt.date(2026, 12, 1).isoformat()}; embedder `{model}` (batch {settings.embedding.batch_size}), "
         f"ingest batch {c.settings.ingest.batch_turns} turns per transaction, local Neo4j 5.26, 2 shared cores. "
         f"Medians of {args.runs} runs; the raw rate is measured right before and after each end-to-end run.",
         "",

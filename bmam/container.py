@@ -136,7 +136,7 @@ class Container:
     def stored_memory_hooks(self) -> list[StoredMemoryHook]:
         """Run after ingest stores a memory (conflict detection, association forming append here)."""
         # Associations form first, so a conflict settled next carries the loser's new ones to the winner.
-        return [self.association_forming, self.conflicts.on_memory_stored]
+        return [self.association_forming, self.conflicts]  # both batch-aware (bmam/usecases/hooks.py run_hooks)
 
     @cached_property
     def working_memory(self) -> WorkingMemory:

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from bmam.clock import Clock
 from bmam.settings import RecallSettings
 from bmam.usecases.hooks import StoredMemoryContext
-from graph.errors import NotFound
 from graph.model import Association, Scope
-from graph.related import RelatedRepository, TraversalParams
-from ingest.scoring import lucene_query, terms
+from graph.related import FormRequest, RelatedRepository, TermLinks, TraversalParams
+from ingest.scoring import lucene_query
+from ingest.scoring import terms as terms_of
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 
@@ -31,34 +31,45 @@ class AssociationForming:
         self._clock = clock
         self._traversal = TraversalParams(entity_base=settings.entity_strength, max_degree=settings.max_entity_degree)
 
+    def _request(self, memory_id: str, *, text: str | None, episode_id: str | None,
+                 episode_mates: Sequence[str] = ()) -> FormRequest:
+        s = self._settings
+        terms: TermLinks | None = None
+        if text and s.term_link_max_df > 0:
+            found = terms_of(text, limit=s.term_link_terms)
+            han = [t for t in found if _CJK.match(t) and len(t) >= 2]
+            latin = [t for t in found if not _CJK.match(t) and len(t) >= 3 and not t.isdigit()]
+            if han or latin:
+                terms = TermLinks(han_terms=han, latin_terms=latin, lucene=lucene_query(han + latin),
+                                  term_base=s.term_link_strength, max_df=s.term_link_max_df,
+                                  scan_max=s.term_link_scan_max, limit=s.term_link_index_limit,
+                                  min_memories=s.term_link_min_memories)
+        return FormRequest(memory_id=memory_id, episode_id=episode_id, episode_mates=tuple(episode_mates),
+                           same_episode=s.same_episode_strength, traversal=self._traversal,
+                           per_entity=s.associate_per_entity, now=self._clock.now(), terms=terms)
+
     def form(self, scope: Scope, memory_id: str, *, text: str | None = None, episode_id: str | None = None,
              episode_mates: Sequence[str] = ()) -> list[Association]:
         """Associate one stored memory: episode mates (the Episode's DERIVED_FROM memories, or the ids
         given) at same_episode_strength, memories sharing a non-hub entity at the entity hop strength, and
         (given the memory's text) memories sharing one of its rare terms. An existing edge keeps the
-        stronger of the two strengths."""
-        s = self._settings
-        now = self._clock.now()
-        formed = self._related.form(
-            scope, memory_id, episode_id=episode_id, episode_mates=episode_mates,
-            same_episode=s.same_episode_strength, traversal=self._traversal, per_entity=s.associate_per_entity,
-            now=now,
-        )
-        if text and s.term_link_max_df > 0:
-            found = terms(text, limit=s.term_link_terms)
-            han = [t for t in found if _CJK.match(t) and len(t) >= 2]
-            latin = [t for t in found if not _CJK.match(t) and len(t) >= 3 and not t.isdigit()]
-            formed += self._related.form_by_terms(
-                scope, memory_id, han_terms=han, latin_terms=latin, lucene=lucene_query(han + latin),
-                term_base=s.term_link_strength, max_df=s.term_link_max_df, scan_max=s.term_link_scan_max,
-                limit=s.term_link_index_limit, min_memories=s.term_link_min_memories, now=now,
-            )
-        return formed
+        stronger of the two strengths. One write transaction."""
+        return self._related.form_many(scope, [self._request(memory_id, text=text, episode_id=episode_id,
+                                                             episode_mates=episode_mates)])[0]
 
     def __call__(self, context: StoredMemoryContext) -> None:
-        episode = context.episode_id or context.memory.provenance.episode_id
-        try:
-            formed = self.form(context.scope, context.memory.id, text=context.memory.text, episode_id=episode)
-        except NotFound:  # forgotten between being stored and this hook: nothing to associate
-            return
-        log.debug("memory %s: %d associations formed", context.memory.id, len(formed))
+        self.many([context])
+
+    def many(self, contexts: Sequence[StoredMemoryContext]) -> None:
+        """The batch form of the hook: the associations of all the given stored memories in one statement
+        per user (related/form_many), memory after memory in the order given, as one by one would.
+        (A memory forgotten meanwhile matches nothing and gets no association.)"""
+        by_scope: dict[Scope, list[StoredMemoryContext]] = {}
+        for context in contexts:
+            by_scope.setdefault(context.scope, []).append(context)
+        for scope, items in by_scope.items():
+            requests = [self._request(c.memory.id, text=c.memory.text,
+                                      episode_id=c.episode_id or c.memory.provenance.episode_id) for c in items]
+            formed = self._related.form_each(scope, requests)
+            for c in items:
+                log.debug("memory %s: %d associations formed or strengthened", c.memory.id, formed.get(c.memory.id, 0))

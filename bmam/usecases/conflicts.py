@@ -10,26 +10,31 @@ never changes a locked memory on its own; the user settles it with resolveConfli
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bmam import validate
 from bmam.clock import Clock
 from bmam.events import EventBus, EventKind, MemoryEvent
 from bmam.usecases.hooks import StoredMemoryContext
 from graph.conflicts import (
+    FACT_LIMIT,
+    SIMILAR_LIMIT,
     Conflict,
     ConflictRepository,
     ConflictStatus,
     ConflictStrategy,
     HistoryEntry,
+    Screening,
+    ScreenItem,
 )
 from graph.errors import BadInput, NotFound
 from graph.errors import Conflict as ConflictError
 from graph.memories import MemoryRepository
 from graph.model import Memory, Scope, Triple
 from graph.triples import TripleRepository
-from ingest.conflict_rules import ATTITUDE_PREDICATES, Fact, Similar, detect
+from ingest.conflict_rules import ATTITUDE_PREDICATES, Fact, Finding, Similar, detect
 from ingest.extract import SINGLE_VALUED_PREDICATES
 from ingest.weights import WeightPolicy
 
@@ -58,6 +63,26 @@ class ConflictSettings:
     max_page: int = 100
 
 
+def _new_facts(memory_id: str, triples: Sequence[Triple]) -> tuple[list[Fact], list[str]]:
+    """The new memory's live facts and the predicates its conflicts may be about (sorted)."""
+    new_facts = [Fact(memory_id, t.subject.name, t.predicate, t.object.name, t.polarity) for t in triples
+                 if t.valid_to is None]
+    predicates: set[str] = set()
+    for f in new_facts:
+        predicates.add(f.predicate)
+        if f.predicate in ATTITUDE_PREDICATES:
+            predicates |= ATTITUDE_PREDICATES
+    predicates &= SINGLE_VALUED_PREDICATES | ATTITUDE_PREDICATES | {f.predicate for f in new_facts}
+    return new_facts, sorted(predicates)
+
+
+_Key = tuple[Scope, str]
+
+
+def _key(context: StoredMemoryContext) -> _Key:
+    return (context.scope, context.memory.id)
+
+
 def _newer(a: Memory, b: Memory) -> bool:
     """Whether a is newer than b (valid_from, then created_at; a tie goes to a, the newly stored one)."""
     return (a.valid_from, a.created_at) >= (b.valid_from, b.created_at)
@@ -74,6 +99,7 @@ class ConflictUseCases:
         self._triples = triples
         self._policy = policy
         self.settings = settings
+        self._local = threading.local()  # the screening of the batch in progress, per thread (many())
 
     # ----- detection ---------------------------------------------------------------------------
 
@@ -83,6 +109,112 @@ class ConflictUseCases:
 
     __call__ = on_memory_stored
 
+    # The batch form of the hook (bmam/usecases/hooks.py BatchStoredMemoryHook). Detection reads memory
+    # validity, live triples and embeddings, never associations, so the reads of a whole batch can be made up
+    # front in one read transaction (ConflictRepository.screen) and give what each memory's own reads would
+    # give as long as no conflict is settled in between. Only a memory whose reads find something writes (record
+    # and settle, one write transaction, as detect would); what a settlement changes for the memories after
+    # it (a loser is no longer live, nor are its triples) is applied to their screening, which is read again
+    # only where a list was cut at its limit. The screening of the batch in progress is kept per thread
+    # between segment() and many() (other hooks run in between write associations only).
+
+    def segment(self, contexts: Sequence[StoredMemoryContext]) -> int:
+        """Read-only: how many leading contexts many() handles before the first one that writes (that one
+        included); len(contexts) when none does."""
+        screened = self._screened(contexts)
+        for i, (context, screening) in enumerate(zip(contexts, screened, strict=True)):
+            if self._findings(context, screening):
+                return i + 1
+        return len(contexts)
+
+    def many(self, contexts: Sequence[StoredMemoryContext]) -> None:
+        """Detect and settle the conflicts of several stored memories, in order, as one by one would."""
+        try:
+            screened = self._screened(contexts)
+            chosen = parse_strategy(None, self.settings.strategy)
+            for i, context in enumerate(contexts):
+                findings = self._findings(context, screened[i])
+                if not findings:
+                    continue  # its own reads would find nothing: detect would write nothing
+                # the screening is what detect's own reads would read now: settle what it found
+                settled = self._record_and_settle(context.scope, context.memory.id, findings, chosen)
+                losers = {c.loser_id for c in settled if c.status is ConflictStatus.RESOLVED and c.loser_id}
+                self._forget_losers(context.scope, losers, after=[_key(c) for c in contexts[:i + 1]])
+                screened = self._screened(contexts)  # the rest as it stands now (losers dropped, cut lists re-read)
+        except BaseException:
+            self._local.screening = []
+            raise
+        self._drop_screening([_key(c) for c in contexts])
+
+    def _findings(self, context: StoredMemoryContext, screening: Screening) -> list[Finding]:
+        """What ingest/conflict_rules.detect finds for the stored memory on the screened reads (pure)."""
+        if not screening.exists or not screening.live:
+            return []
+        memory = context.memory
+        new_facts, _ = _new_facts(memory.id, context.triples)
+        old_facts = [Fact(c.memory_id, c.subject, c.predicate, c.object, c.polarity) for c in screening.facts]
+        similar = [Similar(s.memory_id, s.text, s.cosine) for s in screening.similar] if context.embedding else []
+        return detect(new_memory_id=memory.id, new_text=screening.text, new_facts=new_facts, old_facts=old_facts,
+                      similar=similar, similarity_threshold=self.settings.similarity_threshold)
+
+    def _cache(self) -> list[tuple[_Key, Screening | None]]:
+        cached: list[tuple[_Key, Screening | None]] | None = getattr(self._local, "screening", None)
+        return cached if cached is not None else []
+
+    def _screened(self, contexts: Sequence[StoredMemoryContext]) -> list[Screening]:
+        """The screening of the contexts: from this thread's batch in progress when it starts with them,
+        read (only what is missing) otherwise."""
+        keys = [_key(c) for c in contexts]
+        cached = self._cache()
+        if [k for k, _ in cached[:len(keys)]] != keys:
+            cached = [(k, None) for k in keys]
+        missing = [c for c, (_, s) in zip(contexts, cached, strict=False) if s is None]
+        if missing:
+            read: dict[_Key, Screening] = {}
+            by_scope: dict[Scope, list[StoredMemoryContext]] = {}
+            for c in missing:
+                by_scope.setdefault(c.scope, []).append(c)
+            for scope, items in by_scope.items():
+                found = self._conflicts.screen(scope, [self._screen_item(c) for c in items],
+                                               threshold=self.settings.similarity_threshold)
+                read.update({(scope, mid): sc for mid, sc in found.items()})
+            cached = [(k, s if s is not None else read[k]) for k, s in cached]
+        self._local.screening = cached
+        return [s for _, s in cached[:len(keys)] if s is not None]
+
+    @staticmethod
+    def _screen_item(context: StoredMemoryContext) -> ScreenItem:
+        new_facts, predicates = _new_facts(context.memory.id, context.triples)
+        return ScreenItem(memory_id=context.memory.id, subjects=[f.subject for f in new_facts],
+                          predicates=predicates, embedding=context.embedding)
+
+    def _forget_losers(self, scope: Scope, losers: set[str], *, after: list[_Key]) -> None:
+        """Drop the handled contexts from the screening in progress and apply the settlement to the rest:
+        a loser is no longer live, nor its facts, nor a similar memory; a list cut at its limit is re-read."""
+        cached = self._cache()
+        if [k for k, _ in cached[:len(after)]] != after:
+            self._local.screening = []
+            return
+        rest: list[tuple[_Key, Screening | None]] = []
+        for k, sc in cached[len(after):]:
+            if sc is None or k[0] != scope or not losers:
+                rest.append((k, sc))
+                continue
+            facts = [f for f in sc.facts if f.memory_id not in losers]
+            similar = [s for s in sc.similar if s.memory_id not in losers]
+            cut = (len(facts) < len(sc.facts) and len(sc.facts) >= FACT_LIMIT) or \
+                  (len(similar) < len(sc.similar) and len(sc.similar) >= SIMILAR_LIMIT)
+            rest.append((k, None if cut else replace(sc, facts=facts, similar=similar,
+                                                     live=sc.live and sc.memory_id not in losers)))
+        self._local.screening = [(k, sc) for k, sc in cached[:len(after)]] + rest
+
+    def _drop_screening(self, keys: list[_Key]) -> None:
+        cached = self._cache()
+        if [k for k, _ in cached[:len(keys)]] == keys:
+            self._local.screening = cached[len(keys):]
+        else:
+            self._local.screening = []
+
     def detect(self, scope: Scope, memory: Memory, triples: Sequence[Triple], embedding: Sequence[float],
                strategy: str | ConflictStrategy | None = None) -> list[Conflict]:
         """Find every live memory the given one contradicts, record each conflict and settle it by the
@@ -91,38 +223,41 @@ class ConflictUseCases:
         current = self._memories.get(scope, memory.id)
         if current is None or current.valid_to is not None:
             return []  # gone, or already superseded: nothing live to contradict
-        new_facts = [Fact(memory.id, t.subject.name, t.predicate, t.object.name, t.polarity) for t in triples
-                     if t.valid_to is None]
-        predicates: set[str] = set()
-        for f in new_facts:
-            predicates.add(f.predicate)
-            if f.predicate in ATTITUDE_PREDICATES:
-                predicates |= ATTITUDE_PREDICATES
-        predicates &= SINGLE_VALUED_PREDICATES | ATTITUDE_PREDICATES | {f.predicate for f in new_facts}
+        new_facts, predicates = _new_facts(memory.id, triples)
         old_facts = [Fact(c.memory_id, c.subject, c.predicate, c.object, c.polarity)
                      for c in self._conflicts.candidate_facts(scope, memory.id,
                                                               subjects=[f.subject for f in new_facts],
-                                                              predicates=sorted(predicates))]
+                                                              predicates=predicates)]
         similar = [Similar(s.memory_id, s.text, s.cosine)
                    for s in self._conflicts.similar(scope, memory.id, embedding,
                                                     threshold=self.settings.similarity_threshold)] if embedding else []
         findings = detect(new_memory_id=memory.id, new_text=current.text, new_facts=new_facts, old_facts=old_facts,
                           similar=similar, similarity_threshold=self.settings.similarity_threshold)
-        out: list[Conflict] = []
-        for finding in findings:
-            recorded = self._conflicts.record(scope, new_id=memory.id, old_id=finding.old_memory_id,
-                                              kind=finding.kind, strategy=chosen, reason=finding.reason,
-                                              now=self._clock.now())
-            if recorded is None:
-                continue
-            conflict, _ = recorded
-            if conflict.status is ConflictStatus.OPEN and chosen is not ConflictStrategy.REVIEW:
-                settled = self._settle(scope, conflict, chosen)
-                conflict = settled or conflict
-            out.append(conflict)
-            if conflict.status is ConflictStatus.RESOLVED and conflict.loser_id == memory.id:
-                break  # the new memory lost: it is no longer live, so it contradicts nothing else
-        return out
+        return self._record_and_settle(scope, memory.id, findings, chosen)
+
+    def _record_and_settle(self, scope: Scope, memory_id: str, findings: Sequence[Finding],
+                           chosen: ConflictStrategy) -> list[Conflict]:
+        """Record each finding and settle it by the strategy, in order, in one write transaction (stops
+        once the new memory lost); then publish what was settled."""
+        if not findings:
+            return []
+
+        def choose(new: Memory, old: Memory) -> str | None:
+            if new.locked or old.locked:
+                return None  # held for review: only the user changes a locked memory
+            if chosen is ConflictStrategy.STRONGER and new.weight.final != old.weight.final:
+                return new.id if new.weight.final > old.weight.final else old.id
+            return new.id if _newer(new, old) else old.id
+
+        done = self._conflicts.record_and_settle(
+            scope, memory_id, [(f.old_memory_id, f.kind, f.reason) for f in findings], strategy=chosen,
+            choose=None if chosen is ConflictStrategy.REVIEW else choose, params=self._policy.cypher_params(),
+            winner_bonus=self._policy.winner_bonus, loser_penalty=self._policy.loser_penalty,
+            resolved_by=chosen.value, now=self._clock.now())
+        for conflict, settled_now in done:
+            if settled_now:
+                self._publish(scope, conflict)
+        return [conflict for conflict, _ in done]
 
     def check(self, tenant: str, user_id: str, memory_id: str, *, strategy: str | None = None) -> list[Conflict]:
         """Run detection for a stored memory on demand (per-call strategy), e.g. after adding triples."""
@@ -135,22 +270,6 @@ class ConflictUseCases:
         return self.detect(scope, memory, triples, self._conflicts.embedding(scope, memory.id), parsed)
 
     # ----- settling ---------------------------------------------------------------------------
-
-    def _settle(self, scope: Scope, conflict: Conflict, strategy: ConflictStrategy) -> Conflict | None:
-        def choose(new: Memory, old: Memory) -> str | None:
-            if new.locked or old.locked:
-                return None  # held for review: only the user changes a locked memory
-            if strategy is ConflictStrategy.STRONGER and new.weight.final != old.weight.final:
-                return new.id if new.weight.final > old.weight.final else old.id
-            return new.id if _newer(new, old) else old.id
-
-        settled = self._conflicts.resolve(scope, conflict, choose=choose, params=self._policy.cypher_params(),
-                                          winner_bonus=self._policy.winner_bonus,
-                                          loser_penalty=self._policy.loser_penalty, resolved_by=strategy.value,
-                                          now=self._clock.now())
-        if settled is not None and settled.status is ConflictStatus.RESOLVED:
-            self._publish(scope, settled)
-        return settled
 
     def _publish(self, scope: Scope, conflict: Conflict) -> None:
         if conflict.loser_id is None or conflict.resolved_at is None:

@@ -1,10 +1,20 @@
 """Hooks run after a memory is stored (conflict detection, association forming), so the ingest
-pipeline does not need to know every feature that reacts to a new memory."""
+pipeline does not need to know every feature that reacts to a new memory.
+
+A hook is called once per stored memory, in the order the memories were stored, each memory going through
+every hook before the next one (hook 1, hook 2 on memory 1; then on memory 2; ...). After a batch, ingest
+hands the batch's memories over in segments instead (run_hooks): a hook with `many` takes a whole segment at
+once (a few transactions instead of several per memory); a hook with `segment` says, reading only, where
+the segment must end so that the order per memory stays as above for everything that matters (the first
+memory whose handling changes what the other hooks read). When one of the hooks is a plain callable (no
+`many`), every memory is handed over on its own, through all hooks in turn: the per-memory order exactly."""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from graph.model import Memory, Scope, Triple
 
@@ -22,3 +32,60 @@ class StoredMemoryContext:
 
 class StoredMemoryHook(Protocol):
     def __call__(self, context: StoredMemoryContext) -> None: ...
+
+
+@runtime_checkable
+class BatchStoredMemoryHook(Protocol):
+    """A hook that can take many stored memories at once: many(contexts) must leave the graph as calling it
+    on each context in turn would."""
+
+    def __call__(self, context: StoredMemoryContext) -> None: ...
+
+    def many(self, contexts: Sequence[StoredMemoryContext]) -> None: ...
+
+
+@runtime_checkable
+class SegmentingHook(Protocol):
+    """A hook whose handling of a memory may change what the other hooks read (conflict detection settles
+    a conflict: a memory is no longer live). segment(contexts) reads only and answers how many leading
+    contexts may be handled together: up to and including the first one whose handling writes something
+    the other hooks read (len(contexts) when none does). Its answer must not depend on what the other
+    hooks write."""
+
+    def segment(self, contexts: Sequence[StoredMemoryContext]) -> int: ...
+
+
+def run_hooks(hooks: Sequence[StoredMemoryHook], contexts: Sequence[StoredMemoryContext],
+              log: logging.Logger) -> None:
+    """Run the hooks over the stored memories with the per-memory semantics above, in segments. A failing
+    hook is logged and does not stop the others (nor undo anything stored)."""
+    rest = list(contexts)
+    if not all(isinstance(hook, BatchStoredMemoryHook) for hook in hooks):
+        # A plain hook may depend on the per-memory order among all hooks: one memory at a time.
+        for context in rest:
+            _run_part(hooks, [context], log)
+        return
+    while rest:
+        size = len(rest)
+        for hook in hooks:
+            if isinstance(hook, SegmentingHook):
+                try:
+                    size = min(size, max(1, hook.segment(rest)))
+                except Exception:
+                    log.exception("stored-memory hook %r failed to segment %d memories", hook, len(rest))
+                    size = 1  # one memory at a time: the per-memory order, whatever the hook would have said
+        part, rest = rest[:size], rest[size:]
+        _run_part(hooks, part, log)
+
+
+def _run_part(hooks: Sequence[StoredMemoryHook], part: Sequence[StoredMemoryContext], log: logging.Logger) -> None:
+    for hook in hooks:
+        try:
+            if isinstance(hook, BatchStoredMemoryHook):
+                hook.many(part)
+            else:
+                for context in part:  # one context: only a part of one is handed to a plain hook
+                    hook(context)
+        except Exception:  # a feature's hook must not undo a stored turn
+            log.exception("stored-memory hook %r failed for memories %s", hook,
+                          ", ".join(c.memory.id for c in part))

@@ -10,7 +10,8 @@ For each user, turns are processed in batches (settings.ingest.batch_turns):
    (cosine >= engagement_similarity or one of their entities named: temp -> mid); then the episodes,
    memories, triples, DERIVED_FROM edges, mentions and promotions are written with UNWIND statements
    and the capacities restored. Nothing of a batch is ever half-written;
-3. after the commit: events are published, the stored-memory hooks run, working memory records the turns.
+3. after the commit: events are published, the stored-memory hooks run (a segment of the batch's new memories
+   at a time, batch-aware hooks in a few transactions per segment), working memory records the turns.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from bmam import validate
 from bmam.clock import Clock
 from bmam.events import EventBus, EventKind, MemoryEvent
 from bmam.settings import Settings
-from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook
+from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook, run_hooks
 from bmam.usecases.memories import EXACT_SCAN_MAX_MEMORIES
 from bmam.usecases.tiers import TierUseCases, change_event
 from graph.episodes import EpisodeRepository, EpisodeRow, SimilarMemory, episode_id, memory_id_for
@@ -411,12 +412,8 @@ class IngestUseCases:
         plan = self._store.write_tx(lambda tx: self._write(tx, scope, batch, analysis, append=append))
         for event in plan.events:
             self._events.publish(event)
-        for context in plan.hooks:
-            for hook in list(self._hooks):
-                try:
-                    hook(context)
-                except Exception:  # a feature's hook must not undo a stored turn
-                    log.exception("stored-memory hook %r failed for memory %s", hook, context.memory.id)
+        if plan.hooks:  # per memory in order, handed over in segments (bmam/usecases/hooks.py run_hooks)
+            run_hooks(list(self._hooks), plan.hooks, log)
         for session, recorded in plan.recorded.items():
             self._wm.record(scope, session, recorded)
         return plan

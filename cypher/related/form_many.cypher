@@ -1,0 +1,92 @@
+// related/form then related/form_terms for several stored memories of one user, memory after memory in
+// the order of $items (each {memory_id, episode_id, episode_mates, now, terms, han_terms, latin_terms,
+// lucene}; terms false: no rare-term links; per-memory subqueries run row after row, so each memory's MERGE
+// sees the edges of those before it), in one statement: the same edges, strengths and formed_by as
+// running the two statements per memory in turn. Returns per memory the number of edges each part touched.
+UNWIND $items AS item
+CALL (item) {
+  MATCH (m:Memory {id: item.memory_id})
+  WHERE m.tenant = $tenant AND m.user_id = $user_id
+  CALL (m, item) {
+    MATCH (m)-[:DERIVED_FROM]->(ep:Episode)<-[:DERIVED_FROM]-(o:Memory)
+    WHERE ep.tenant = $tenant AND ep.user_id = $user_id AND o <> m
+      AND o.tenant = $tenant AND o.user_id = $user_id
+    RETURN o, $same_episode AS strength
+    UNION ALL
+    MATCH (ep:Episode {id: item.episode_id})<-[:DERIVED_FROM]-(o:Memory)
+    WHERE ep.tenant = $tenant AND ep.user_id = $user_id AND o <> m
+      AND o.tenant = $tenant AND o.user_id = $user_id
+    RETURN o, $same_episode AS strength
+    UNION ALL
+    UNWIND coalesce(item.episode_mates, []) AS mate_id
+    MATCH (o:Memory {id: mate_id})
+    WHERE o <> m AND o.tenant = $tenant AND o.user_id = $user_id
+    RETURN o, $same_episode AS strength
+    UNION ALL
+    MATCH (m)-[:MENTIONS]->(e:Entity)
+    WHERE e.tenant = $tenant AND e.user_id = $user_id
+    WITH m, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
+    WHERE degree >= 2 AND degree <= $max_degree
+    CALL (m, e) {
+      MATCH (e)<-[:MENTIONS]-(o:Memory)
+      WHERE o <> m AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
+      RETURN o ORDER BY o.created_at DESC LIMIT $per_entity
+    }
+    WITH o, $entity_base / sqrt(degree - 1) AS raw
+    RETURN o, CASE WHEN raw > 1.0 THEN 1.0 ELSE raw END AS strength
+  }
+  WITH item, m, o, max(strength) AS strength
+  WHERE strength > 0.0
+  WITH item, CASE WHEN m.id < o.id THEN m ELSE o END AS a, CASE WHEN m.id < o.id THEN o ELSE m END AS b, strength
+  MERGE (a)-[r:ASSOCIATED]-(b)
+    ON CREATE SET r.created_at = item.now, r.strength = 0.0, r.tenant = $tenant, r.user_id = $user_id,
+                  r.formed_by = 'stored'
+  SET r._lock = true
+  REMOVE r._lock
+  SET r.strength = CASE WHEN coalesce(r.strength, 0.0) < strength THEN strength ELSE r.strength END,
+      r.updated_at = item.now
+  RETURN count(*) AS by_form
+}
+CALL (item) {
+  WITH item WHERE item.terms
+  MATCH (m:Memory {id: item.memory_id})
+  WHERE m.tenant = $tenant AND m.user_id = $user_id
+  MATCH (u:User {tenant: $tenant, user_id: $user_id})
+  WITH item, m, u, COUNT { (u)-[:HAS_MEMORY]->() } AS mine
+  WHERE mine >= $min_memories
+  CALL (m, u, mine, item) {
+    WITH m, u WHERE mine <= $scan_max
+    MATCH (u)-[:HAS_MEMORY]->(o:Memory)
+    WHERE o <> m AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
+    RETURN o
+    UNION ALL
+    WITH m, item WHERE mine > $scan_max AND item.lucene IS NOT NULL
+    CALL db.index.fulltext.queryNodes('memory_text', item.lucene, {limit: $limit}) YIELD node AS o
+    WHERE o <> m AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
+    RETURN o
+  }
+  WITH item, m, o, toLower(o.text) AS lower
+  WITH item, m, o, [t IN item.han_terms WHERE lower CONTAINS t]
+             + [t IN item.latin_terms WHERE lower CONTAINS t AND lower =~ ('(?s).*\\b' + t + '\\b.*')] AS shared
+  WHERE size(shared) > 0
+  WITH item, m, collect({o: o, shared: shared}) AS rows
+  WITH item, m, rows, [t IN item.han_terms + item.latin_terms | {t: t, df: size([r IN rows WHERE t IN r.shared])}] AS dfs
+  WITH item, m, rows, [x IN dfs WHERE x.df >= 1 AND x.df <= $max_df] AS rare
+  WHERE size(rare) > 0
+  UNWIND rows AS r
+  WITH item, m, r.o AS o, [x IN rare WHERE x.t IN r.shared | x.df] AS shared_dfs
+  WHERE size(shared_dfs) > 0
+  WITH item, m, o, reduce(low = $max_df, d IN shared_dfs | CASE WHEN d < low THEN d ELSE low END) AS df
+  WITH item, m, o, $term_base / sqrt(df) AS raw
+  WITH item, CASE WHEN m.id < o.id THEN m ELSE o END AS a, CASE WHEN m.id < o.id THEN o ELSE m END AS b,
+       CASE WHEN raw > 1.0 THEN 1.0 ELSE raw END AS strength
+  MERGE (a)-[r:ASSOCIATED]-(b)
+    ON CREATE SET r.created_at = item.now, r.strength = 0.0, r.tenant = $tenant, r.user_id = $user_id,
+                  r.formed_by = 'terms'
+  SET r._lock = true
+  REMOVE r._lock
+  SET r.strength = CASE WHEN coalesce(r.strength, 0.0) < strength THEN strength ELSE r.strength END,
+      r.updated_at = item.now
+  RETURN count(*) AS by_terms
+}
+RETURN item.memory_id AS memory_id, by_form, by_terms
