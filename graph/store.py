@@ -90,6 +90,9 @@ class GraphStore:
             connection_timeout=config.connection_timeout_s,
             max_transaction_retry_time=10.0,
             liveness_check_timeout=0,
+            # The server's notifications are planner hints ("property valid_to does not exist yet" on a
+            # fresh store); logged per query they would flood the log with whole statements.
+            notifications_min_severity="OFF",
         )
         self.timer = QueryTimer()
 
