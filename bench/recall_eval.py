@@ -140,7 +140,7 @@ def fulltext_baseline(container: Container, tenant: str) -> Callable[[EvalQuesti
     repo = RecallRepository(container.store, container.vector_dimensions)
     zero = [0.0] * container.vector_dimensions
     zero[0] = 1.0
-    limits = RetrievalLimits(k_dense=1, k_text=K, exact_max=0)  # always the index, as a plain search would
+    limits = RetrievalLimits(k_dense=1, k_text=K, exact_max=0, exact_per_candidate=0)  # always the index
 
     def answer(q: EvalQuestion) -> Answer:
         lucene = escape_lucene(q.text.lower())

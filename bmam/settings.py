@@ -126,11 +126,15 @@ class RecallSettings(BaseModel):
     gate_min_terms: int = Field(default=2, ge=1)
     # A memory is returned only when its relevance is above 0 and reaches this.
     min_relevance: float = Field(default=0.0, ge=0.0, le=1.0)
-    # Candidates per stage; the exact cosine scan is used up to exact_scan_max memories (measured faster
-    # than the vector index below that, bench/results/recall.md), the index oversampled above.
+    # Candidates per stage. The exact cosine scan of the user's memories is used up to exact_scan_max
+    # memories, and beyond that while the user has at most exact_scan_per_candidate memories per
+    # candidate the global vector index would have to return (k * all / the user's * oversample): at
+    # 1M memories a 2000-candidate HNSW query took ~530 ms and a scan ~0.033 ms per memory
+    # (bench/recall_latency.py --crossover, BENCHMARKS.md), so 8 memories per candidate is the break-even.
     dense_candidates: int = Field(default=30, ge=1, le=1000)
     text_candidates: int = Field(default=30, ge=1, le=1000)
     exact_scan_max: int = Field(default=300, ge=0)
+    exact_scan_per_candidate: float = Field(default=8.0, ge=0.0)
     oversample: float = Field(default=1.5, ge=1.0)
     max_index_candidates: int = Field(default=2000, ge=10)
     # Graph expansion from the expand_seeds best direct hits: ASSOCIATED edges of at least

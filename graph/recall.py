@@ -49,6 +49,7 @@ class RetrievalLimits:
     k_dense: int = 30
     k_text: int = 30
     exact_max: int = 300
+    exact_per_candidate: float = 8.0
     oversample: float = 1.5
     max_candidates: int = 2000
 
@@ -130,6 +131,7 @@ class RecallRepository:
             "k_dense": limits.k_dense,
             "k_text": limits.k_text,
             "exact_max": limits.exact_max,
+            "exact_per_candidate": limits.exact_per_candidate,
             "oversample": limits.oversample,
             "max_candidates": limits.max_candidates,
         }

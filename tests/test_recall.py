@@ -218,3 +218,30 @@ def test_bad_input_is_refused_by_the_use_case(container: Container, tenant: str)
         container.recall.recall(tenant, RecallRequest(user_id="alice", query="x", as_of=datetime(2026, 1, 1)))
     with pytest.raises(BadInput):
         container.recall.recall(tenant, RecallRequest(user_id="alice", query="x", types=["WORKING"]))
+
+
+def test_exact_scan_and_vector_index_paths_find_the_same_best_memory(container: Container, tenant: str,
+                                                                       user: str) -> None:
+    """The candidate read chooses the exact scan or the global vector index by cost; both must find the
+    user's own nearest memory (and only the user's)."""
+    from graph.model import Scope
+    from graph.recall import RecallFilters, RecallRepository, RetrievalLimits
+    from ingest.scoring import lucene_query, terms
+
+    marker = uuid.uuid4().hex[:6]
+    texts = [f"My climbing gym {marker} opens at seven", f"我的猫{marker}叫团子", f"Pasta water needs salt {marker}"]
+    stored = [container.memories.remember(tenant, RememberRequest(user_id=user, text=t, type="FACTUAL"))
+              for t in texts]
+    repo = RecallRepository(container.store, container.vector_dimensions)
+    scope = Scope(tenant=tenant, user_id=user)
+    query = f"When does climbing gym {marker} open?"
+    embedding = [float(x) for x in container.embedder.embed_query(query)]
+    found = {}
+    for path, limits in (("exact", RetrievalLimits(exact_max=10**6)),
+                         ("index", RetrievalLimits(exact_max=0, exact_per_candidate=0))):
+        got = container.store.read_tx(lambda tx, lim=limits: repo.candidates(
+            tx, scope, embedding, terms(query), lucene_query(terms(query)), RecallFilters(), lim))
+        assert got.user_memories == 3
+        assert {d.memory.id for d in got.dense} <= {m.id for m in stored}, path  # never another user's
+        found[path] = got.dense[0].memory.id
+    assert found["exact"] == found["index"] == stored[0].id

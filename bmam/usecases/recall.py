@@ -181,7 +181,8 @@ class RecallUseCases:
         r = settings.recall
         self.limits = RetrievalLimits(
             k_dense=r.dense_candidates, k_text=r.text_candidates, exact_max=r.exact_scan_max,
-            oversample=r.oversample, max_candidates=r.max_index_candidates,
+            exact_per_candidate=r.exact_scan_per_candidate, oversample=r.oversample,
+            max_candidates=r.max_index_candidates,
         )
         self.traversal = TraversalParams(entity_base=r.entity_strength, max_degree=r.max_entity_degree)
 

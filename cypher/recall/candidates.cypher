@@ -1,8 +1,11 @@
 // Recall candidates of one user for one query, in one read: the nearest memories by embedding and the
 // best full-text hits, each with its cosine to the query (Neo4j's (1 + cos) / 2; graph/recall.py converts).
-// Dense: an exact scan over the user's own memories when they number at most $exact_max (measured faster,
-// and exact), else the global vector index asked for k * (all memories / the user's) * $oversample
-// candidates (at most $max_candidates) and filtered to the user. Full-text: the `memory_text` index
+// Dense: an exact scan over the user's own memories, or the global vector index asked for
+// k * (all memories / the user's) * $oversample candidates (at most $max_candidates) and filtered to the
+// user. The exact scan is chosen when it is the cheaper of the two: the user has at most $exact_max
+// memories, or at most $exact_per_candidate memories per candidate the index would have to return
+// (bench/recall_latency.py measures both: an HNSW query's cost grows with the candidates asked for, a
+// scan's with the user's memories). Full-text: the `memory_text` index
 // (cjk analyzer) with the escaped term query $lucene, oversampled the same way, for a large user; for a
 // small one the memories holding any of $terms (lower-cased substring; Python re-checks whole terms).
 // Each candidate is a compact row (id, text, weight, when last mentioned in epoch ms, the names of the
@@ -14,8 +17,11 @@ WITH u, COUNT { (u)-[:HAS_MEMORY]->() } AS mine
 CALL () { MATCH (any_memory:Memory) RETURN count(any_memory) AS total }
 WITH u, mine,
      CASE WHEN mine = 0 THEN 1.0 ELSE toFloat(total) / mine * $oversample END AS ratio
-CALL (u, mine, ratio) {
-  WITH u, mine WHERE mine <= $exact_max
+WITH u, mine, ratio,
+     CASE WHEN $k_dense * ratio > $max_candidates THEN $max_candidates ELSE $k_dense * ratio END AS asked
+WITH u, mine, ratio, mine <= $exact_max OR mine <= $exact_per_candidate * asked AS exact
+CALL (u, exact, ratio) {
+  WITH u, exact WHERE exact
   MATCH (u)-[:HAS_MEMORY]->(m:Memory)
   WHERE m.tenant = $tenant AND m.user_id = $user_id AND size(m.embedding) = size($embedding)
     AND ($types IS NULL OR m.type IN $types)
@@ -28,7 +34,7 @@ CALL (u, mine, ratio) {
   RETURN collect({id: m.id, text: m.text, weight: m.weight, seen: coalesce(m.last_mentioned_at, m.created_at).epochMillis,
                   sim: sim, names: [(m)-[:MENTIONS]->(e:Entity) WHERE e.tenant = $tenant | e.name]}) AS dense
   UNION ALL
-  WITH mine, ratio WHERE mine > $exact_max
+  WITH ratio, exact WHERE NOT exact
   CALL db.index.vector.queryNodes('memory_embedding_{{dimensions}}',
                                   toInteger(CASE WHEN $k_dense * ratio > $max_candidates THEN $max_candidates
                                                  WHEN $k_dense * ratio < $k_dense THEN $k_dense
@@ -47,10 +53,10 @@ CALL (u, mine, ratio) {
                   sim: sim, names: [(m)-[:MENTIONS]->(e:Entity) WHERE e.tenant = $tenant | e.name]}) AS dense
 }
 // Each branch answers one row (an aggregate over no rows is an empty list): join the two.
-WITH u, mine, ratio, collect(dense) AS parts
-CALL (u, mine, ratio) {
+WITH u, mine, ratio, exact, collect(dense) AS parts
+CALL (u, exact, ratio) {
   // A small user: every memory holding one of the query's terms (Python scores them with the same terms).
-  WITH u, mine WHERE mine <= $exact_max AND size($terms) > 0
+  WITH u, exact WHERE exact AND size($terms) > 0
   MATCH (u)-[:HAS_MEMORY]->(m:Memory)
   WHERE m.tenant = $tenant AND m.user_id = $user_id
     AND ($types IS NULL OR m.type IN $types)
@@ -69,7 +75,7 @@ CALL (u, mine, ratio) {
                             THEN vector.similarity.cosine(m.embedding, $embedding) END}) AS text
   UNION ALL
   // A large user: the memory_text index (cjk analyzer), oversampled and filtered to the user.
-  WITH mine, ratio WHERE mine > $exact_max AND $lucene IS NOT NULL
+  WITH ratio, exact WHERE NOT exact AND $lucene IS NOT NULL
   CALL db.index.fulltext.queryNodes('memory_text', $lucene,
                                     {limit: toInteger(CASE WHEN $k_text * ratio > $max_candidates THEN $max_candidates
                                                            WHEN $k_text * ratio < $k_text THEN $k_text
