@@ -12,7 +12,7 @@ from typing import Any
 from graph.errors import NotFound
 from graph.model import Association, Memory, Scope
 from graph.records import memory_from_row
-from graph.store import GraphStore, Tx
+from graph.store import GraphStore
 
 MIN_DEPTH = 1
 MAX_DEPTH = 5  # the allow-list `depth` in graph/cypher_library.py; the statement has this many rounds
@@ -51,12 +51,15 @@ class TraversalParams:
 
 
 @dataclass(frozen=True, slots=True)
-class TermLinks:
-    """The rare-term part of forming one memory's associations (related/form_terms)."""
+class FormSettings:
+    """How stored memories get their associations (RecallSettings): episode mates at same_episode, shared
+    non-hub entities at the entity hop strength (the newest per_entity per entity), and shared rare terms
+    (at most max_df other memories hold the term; none below min_memories memories; a user with at most
+    scan_max memories is scanned, a larger one searched in the full-text index, at most limit hits)."""
 
-    han_terms: Sequence[str]
-    latin_terms: Sequence[str]
-    lucene: str | None
+    same_episode: float
+    traversal: TraversalParams
+    per_entity: int
     term_base: float
     max_df: int
     scan_max: int
@@ -66,16 +69,15 @@ class TermLinks:
 
 @dataclass(frozen=True, slots=True)
 class FormRequest:
-    """Forming one stored memory's associations: related/form, then (given terms) related/form_terms."""
+    """One stored memory to associate; no terms, no rare-term links."""
 
     memory_id: str
     episode_id: str | None
-    same_episode: float
-    traversal: TraversalParams
-    per_entity: int
     now: datetime
     episode_mates: Sequence[str] = ()
-    terms: TermLinks | None = None
+    han_terms: Sequence[str] = ()
+    latin_terms: Sequence[str] = ()
+    lucene: str | None = None
 
 
 def _associations(rows: Sequence[Mapping[str, Any]]) -> list[Association]:
@@ -125,139 +127,30 @@ class RelatedRepository:
             for r in rows[0]["results"]
         ]
 
-    def form(
-        self,
-        scope: Scope,
-        memory_id: str,
-        *,
-        episode_id: str | None,
-        episode_mates: Sequence[str] = (),
-        same_episode: float,
-        traversal: TraversalParams,
-        per_entity: int,
-        now: datetime,
-    ) -> list[Association]:
-        """Associate a stored memory with its episode mates and the memories sharing its entities."""
-        request = FormRequest(memory_id=memory_id, episode_id=episode_id, episode_mates=episode_mates,
-                              same_episode=same_episode, traversal=traversal, per_entity=per_entity, now=now)
-        return self._store.write_tx(lambda tx: self._form_in(tx, scope, request))
-
-    def form_many(self, scope: Scope, requests: Sequence[FormRequest]) -> list[list[Association]]:
-        """Form the associations of several stored memories in one write transaction, one memory after the
-        other in the order given (related/form then related/form_terms for each, exactly as form and
-        form_by_terms one by one would): the associations formed for each request."""
+    def form_many(self, scope: Scope, settings: FormSettings,
+                  requests: Sequence[FormRequest]) -> list[list[Association]]:
+        """Form the associations of several stored memories in one statement (related/form_many), memory
+        after memory in the order given, so each sees the edges of those before it: the edges formed or
+        strengthened for each request. An existing edge keeps the stronger strength."""
         if not requests:
             return []
-
-        def work(tx: Tx) -> list[list[Association]]:
-            out: list[list[Association]] = []
-            for request in requests:
-                formed = self._form_in(tx, scope, request)
-                if request.terms is not None:
-                    formed += self._form_terms_in(tx, scope, request.memory_id, request.terms, request.now)
-                out.append(formed)
-            return out
-
-        return self._store.write_tx(work)
-
-    def form_each(self, scope: Scope, requests: Sequence[FormRequest]) -> dict[str, int]:
-        """The same as form_many in one statement (related/form_many, an UNWIND over the requests, memory
-        after memory in order): the number of edges formed or strengthened per memory id. The requests
-        must share the settings (same_episode, traversal, per_entity and the term settings)."""
-        if not requests:
-            return {}
-        first = requests[0]
-        shared = next((r.terms for r in requests if r.terms is not None), None)
-        for r in requests:
-            if (r.same_episode, r.traversal, r.per_entity) != (first.same_episode, first.traversal, first.per_entity) \
-                    or (r.terms is not None and shared is not None and
-                        (r.terms.term_base, r.terms.max_df, r.terms.scan_max, r.terms.limit, r.terms.min_memories)
-                        != (shared.term_base, shared.max_df, shared.scan_max, shared.limit, shared.min_memories)):
-                raise ValueError("form_each: the requests must share their settings")
         items = [{
             "memory_id": r.memory_id, "episode_id": r.episode_id, "episode_mates": list(r.episode_mates),
-            "now": r.now, "terms": r.terms is not None and bool(r.terms.han_terms or r.terms.latin_terms),
-            "han_terms": list(r.terms.han_terms) if r.terms else [],
-            "latin_terms": list(r.terms.latin_terms) if r.terms else [],
-            "lucene": r.terms.lucene if r.terms else None,
+            "now": r.now, "terms": bool(r.han_terms or r.latin_terms), "han_terms": list(r.han_terms),
+            "latin_terms": list(r.latin_terms), "lucene": r.lucene,
         } for r in requests]
         rows = self._store.write("related/form_many", {
             "tenant": scope.tenant,
             "user_id": scope.user_id,
             "items": items,
-            "same_episode": first.same_episode,
-            "entity_base": first.traversal.entity_base,
-            "max_degree": first.traversal.max_degree,
-            "per_entity": first.per_entity,
-            "term_base": shared.term_base if shared else 0.0,
-            "max_df": shared.max_df if shared else 0,
-            "scan_max": shared.scan_max if shared else 0,
-            "limit": shared.limit if shared else 0,
-            "min_memories": shared.min_memories if shared else 0,
+            "same_episode": settings.same_episode,
+            "entity_base": settings.traversal.entity_base,
+            "max_degree": settings.traversal.max_degree,
+            "per_entity": settings.per_entity,
+            "term_base": settings.term_base,
+            "max_df": settings.max_df,
+            "scan_max": settings.scan_max,
+            "limit": settings.limit,
+            "min_memories": settings.min_memories,
         })
-        return {r["memory_id"]: int(r["by_form"]) + int(r["by_terms"]) for r in rows}
-
-    @staticmethod
-    def _form_in(tx: Tx, scope: Scope, request: FormRequest) -> list[Association]:
-        rows = tx.run(
-            "related/form",
-            {
-                "tenant": scope.tenant,
-                "user_id": scope.user_id,
-                "memory_id": request.memory_id,
-                "episode_id": request.episode_id,
-                "episode_mates": list(request.episode_mates),
-                "same_episode": request.same_episode,
-                "entity_base": request.traversal.entity_base,
-                "max_degree": request.traversal.max_degree,
-                "per_entity": request.per_entity,
-                "now": request.now,
-            },
-        )
-        return _associations(rows)
-
-    @staticmethod
-    def _form_terms_in(tx: Tx, scope: Scope, memory_id: str, terms: TermLinks, now: datetime) -> list[Association]:
-        if not terms.han_terms and not terms.latin_terms:
-            return []
-        rows = tx.run(
-            "related/form_terms",
-            {
-                "tenant": scope.tenant,
-                "user_id": scope.user_id,
-                "memory_id": memory_id,
-                "han_terms": list(terms.han_terms),
-                "latin_terms": list(terms.latin_terms),
-                "lucene": terms.lucene,
-                "term_base": terms.term_base,
-                "max_df": terms.max_df,
-                "scan_max": terms.scan_max,
-                "limit": terms.limit,
-                "min_memories": terms.min_memories,
-                "now": now,
-            },
-        )
-        return _associations(rows)
-
-    def form_by_terms(
-        self,
-        scope: Scope,
-        memory_id: str,
-        *,
-        han_terms: Sequence[str],
-        latin_terms: Sequence[str],
-        lucene: str | None,
-        term_base: float,
-        max_df: int,
-        scan_max: int,
-        limit: int,
-        min_memories: int,
-        now: datetime,
-    ) -> list[Association]:
-        """Associate a stored memory with the memories sharing one of its rare terms (at most max_df others
-        hold it): strength min(1, term_base / sqrt(df))."""
-        if not han_terms and not latin_terms:
-            return []
-        links = TermLinks(han_terms=han_terms, latin_terms=latin_terms, lucene=lucene, term_base=term_base,
-                          max_df=max_df, scan_max=scan_max, limit=limit, min_memories=min_memories)
-        return self._store.write_tx(lambda tx: self._form_terms_in(tx, scope, memory_id, links, now))
+        return [_associations([*r["by_form"], *r["by_terms"]]) for r in rows]

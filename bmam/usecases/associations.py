@@ -13,9 +13,8 @@ from bmam.clock import Clock
 from bmam.settings import RecallSettings
 from bmam.usecases.hooks import StoredMemoryContext
 from graph.model import Association, Scope
-from graph.related import FormRequest, RelatedRepository, TermLinks, TraversalParams
-from ingest.scoring import lucene_query
-from ingest.scoring import terms as terms_of
+from graph.related import FormRequest, FormSettings, RelatedRepository, TraversalParams
+from ingest.scoring import lucene_query, terms
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 
@@ -23,39 +22,42 @@ log = logging.getLogger(__name__)
 
 
 class AssociationForming:
-    """Forms the associations of a stored memory. Also a StoredMemoryHook (container.stored_memory_hooks)."""
+    """Forms the associations of stored memories. Also a batch-aware StoredMemoryHook
+    (container.stored_memory_hooks)."""
 
     def __init__(self, *, related: RelatedRepository, settings: RecallSettings, clock: Clock) -> None:
         self._related = related
         self._settings = settings
         self._clock = clock
-        self._traversal = TraversalParams(entity_base=settings.entity_strength, max_degree=settings.max_entity_degree)
+        self._form = FormSettings(
+            same_episode=settings.same_episode_strength,
+            traversal=TraversalParams(entity_base=settings.entity_strength, max_degree=settings.max_entity_degree),
+            per_entity=settings.associate_per_entity, term_base=settings.term_link_strength,
+            max_df=settings.term_link_max_df, scan_max=settings.term_link_scan_max,
+            limit=settings.term_link_index_limit, min_memories=settings.term_link_min_memories,
+        )
 
     def _request(self, memory_id: str, *, text: str | None, episode_id: str | None,
                  episode_mates: Sequence[str] = ()) -> FormRequest:
         s = self._settings
-        terms: TermLinks | None = None
+        han: list[str] = []
+        latin: list[str] = []
         if text and s.term_link_max_df > 0:
-            found = terms_of(text, limit=s.term_link_terms)
+            found = terms(text, limit=s.term_link_terms)
             han = [t for t in found if _CJK.match(t) and len(t) >= 2]
             latin = [t for t in found if not _CJK.match(t) and len(t) >= 3 and not t.isdigit()]
-            if han or latin:
-                terms = TermLinks(han_terms=han, latin_terms=latin, lucene=lucene_query(han + latin),
-                                  term_base=s.term_link_strength, max_df=s.term_link_max_df,
-                                  scan_max=s.term_link_scan_max, limit=s.term_link_index_limit,
-                                  min_memories=s.term_link_min_memories)
         return FormRequest(memory_id=memory_id, episode_id=episode_id, episode_mates=tuple(episode_mates),
-                           same_episode=s.same_episode_strength, traversal=self._traversal,
-                           per_entity=s.associate_per_entity, now=self._clock.now(), terms=terms)
+                           now=self._clock.now(), han_terms=han, latin_terms=latin,
+                           lucene=lucene_query(han + latin) if han or latin else None)
 
     def form(self, scope: Scope, memory_id: str, *, text: str | None = None, episode_id: str | None = None,
              episode_mates: Sequence[str] = ()) -> list[Association]:
         """Associate one stored memory: episode mates (the Episode's DERIVED_FROM memories, or the ids
         given) at same_episode_strength, memories sharing a non-hub entity at the entity hop strength, and
         (given the memory's text) memories sharing one of its rare terms. An existing edge keeps the
-        stronger of the two strengths. One write transaction."""
-        return self._related.form_many(scope, [self._request(memory_id, text=text, episode_id=episode_id,
-                                                             episode_mates=episode_mates)])[0]
+        stronger of the two strengths."""
+        request = self._request(memory_id, text=text, episode_id=episode_id, episode_mates=episode_mates)
+        return self._related.form_many(scope, self._form, [request])[0]
 
     def __call__(self, context: StoredMemoryContext) -> None:
         self.many([context])
@@ -70,6 +72,6 @@ class AssociationForming:
         for scope, items in by_scope.items():
             requests = [self._request(c.memory.id, text=c.memory.text,
                                       episode_id=c.episode_id or c.memory.provenance.episode_id) for c in items]
-            formed = self._related.form_each(scope, requests)
-            for c in items:
-                log.debug("memory %s: %d associations formed or strengthened", c.memory.id, formed.get(c.memory.id, 0))
+            formed = self._related.form_many(scope, self._form, requests)
+            for c, edges in zip(items, formed, strict=True):
+                log.debug("memory %s: %d associations formed or strengthened", c.memory.id, len(edges))

@@ -1,8 +1,18 @@
-// related/form then related/form_terms for several stored memories of one user, memory after memory in
-// the order of $items (each {memory_id, episode_id, episode_mates, now, terms, han_terms, latin_terms,
-// lucene}; terms false: no rare-term links; per-memory subqueries run row after row, so each memory's MERGE
-// sees the edges of those before it), in one statement: the same edges, strengths and formed_by as
-// running the two statements per memory in turn. Returns per memory the number of edges each part touched.
+// Associations formed when memories are stored, for several stored memories of one user, memory after
+// memory in the order of $items (each {memory_id, episode_id, episode_mates, now, terms, han_terms,
+// latin_terms, lucene}; the per-memory subqueries run row after row, so each memory's MERGE sees the edges
+// of those before it). An existing edge keeps the stronger of its strength and the new one; one edge per
+// pair, both memories of the one user. Returns per memory (in $items order) the edges each part touched.
+// 1. formed_by 'stored': with the other memories derived from the same episode (strength $same_episode),
+//    and with memories sharing an entity with it (the entity hop strength of related/search:
+//    min(1, $entity_base / sqrt(mentions - 1)), no hub above $max_degree), the most recent $per_entity per
+//    entity.
+// 2. formed_by 'terms' (when item.terms): with the other live memories holding one of its terms which at
+//    most $max_df other memories hold (a name, a place, a company: an entity the extractor may have
+//    missed). Strength min(1, $term_base / sqrt(df)) for the rarest shared term, the entity hop formula
+//    with df + 1 mentions. Han terms match as substrings (bigrams), Latin terms as whole words. A small
+//    user's memories are scanned; a large one's come from the memory_text index (item.lucene, at most
+//    $limit hits). Nothing below $min_memories memories: there, every word is rare.
 UNWIND $items AS item
 CALL (item) {
   MATCH (m:Memory {id: item.memory_id})
@@ -45,7 +55,7 @@ CALL (item) {
   REMOVE r._lock
   SET r.strength = CASE WHEN coalesce(r.strength, 0.0) < strength THEN strength ELSE r.strength END,
       r.updated_at = item.now
-  RETURN count(*) AS by_form
+  RETURN collect({memory_a: a.id, memory_b: b.id, strength: r.strength}) AS by_form
 }
 CALL (item) {
   WITH item WHERE item.terms
@@ -87,6 +97,6 @@ CALL (item) {
   REMOVE r._lock
   SET r.strength = CASE WHEN coalesce(r.strength, 0.0) < strength THEN strength ELSE r.strength END,
       r.updated_at = item.now
-  RETURN count(*) AS by_terms
+  RETURN collect({memory_a: a.id, memory_b: b.id, strength: r.strength}) AS by_terms
 }
 RETURN item.memory_id AS memory_id, by_form, by_terms
