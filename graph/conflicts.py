@@ -90,8 +90,8 @@ class SimilarMemory:
 
 @dataclass(frozen=True, slots=True)
 class ScreenItem:
-    """A stored memory to screen for conflicts: its subjects and predicates (as for candidate_facts; no
-    fact is read when either is empty) and its embedding (no similar memory is read when empty)."""
+    """A stored memory to screen for conflicts: its subjects and predicates (no fact is read when either is
+    empty) and its embedding (no similar memory is read when empty)."""
 
     memory_id: str
     subjects: Sequence[str]
@@ -102,7 +102,7 @@ class ScreenItem:
 @dataclass(frozen=True, slots=True)
 class Screening:
     """What conflict detection reads for one stored memory: whether it exists and is live, its text, the
-    candidate facts and the similar memories, exactly as candidate_facts and similar return them."""
+    candidate facts (conflict/candidate_facts_many) and the similar memories (conflict/similar_many)."""
 
     memory_id: str
     exists: bool
@@ -154,30 +154,11 @@ class ConflictRepository:
         rows = self._store.read("conflict/embedding", {**_scope(scope), "id": memory_id})
         return [float(x) for x in rows[0]["embedding"]] if rows and rows[0]["embedding"] is not None else []
 
-    def candidate_facts(self, scope: Scope, memory_id: str, *, subjects: Sequence[str], predicates: Sequence[str],
-                        limit: int = FACT_LIMIT) -> list[CandidateFact]:
-        if not subjects or not predicates:
-            return []
-        rows = self._store.read("conflict/candidate_facts", {
-            **_scope(scope), "memory_id": memory_id, "subjects": sorted({s.casefold() for s in subjects}),
-            "predicates": sorted(set(predicates)), "limit": limit,
-        })
-        return [CandidateFact(r["memory_id"], r["subject"], r["predicate"], r["object"], int(r["polarity"]))
-                for r in rows]
-
-    def similar(self, scope: Scope, memory_id: str, embedding: Sequence[float], *, threshold: float,
-                limit: int = SIMILAR_LIMIT) -> list[SimilarMemory]:
-        rows = self._store.read("conflict/similar", {
-            **_scope(scope), "memory_id": memory_id, "embedding": [float(x) for x in embedding],
-            "threshold": threshold, "limit": limit,
-        })
-        return [SimilarMemory(r["memory_id"], r["text"], float(r["cosine"])) for r in rows]
-
     def screen(self, scope: Scope, items: Sequence[ScreenItem], *, threshold: float, fact_limit: int = FACT_LIMIT,
                similar_limit: int = SIMILAR_LIMIT) -> dict[str, Screening]:
         """The reads of conflict detection for several stored memories of one user in one read transaction
-        (three UNWIND statements): per memory id, the same as memories.get, candidate_facts and similar
-        one by one would read."""
+        (three UNWIND statements): per memory id, whether it exists and is live, its text, the live facts
+        of other live memories about its subjects with its predicates, and the live memories similar to it."""
         if not items:
             return {}
         fact_items = [{"memory_id": i.memory_id, "subjects": sorted({x.casefold() for x in i.subjects}),

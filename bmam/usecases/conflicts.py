@@ -220,19 +220,10 @@ class ConflictUseCases:
         """Find every live memory the given one contradicts, record each conflict and settle it by the
         strategy (the setting unless given). Returns the conflicts as they stand afterwards."""
         chosen = parse_strategy(strategy, self.settings.strategy)
-        current = self._memories.get(scope, memory.id)
-        if current is None or current.valid_to is not None:
-            return []  # gone, or already superseded: nothing live to contradict
-        new_facts, predicates = _new_facts(memory.id, triples)
-        old_facts = [Fact(c.memory_id, c.subject, c.predicate, c.object, c.polarity)
-                     for c in self._conflicts.candidate_facts(scope, memory.id,
-                                                              subjects=[f.subject for f in new_facts],
-                                                              predicates=predicates)]
-        similar = [Similar(s.memory_id, s.text, s.cosine)
-                   for s in self._conflicts.similar(scope, memory.id, embedding,
-                                                    threshold=self.settings.similarity_threshold)] if embedding else []
-        findings = detect(new_memory_id=memory.id, new_text=current.text, new_facts=new_facts, old_facts=old_facts,
-                          similar=similar, similarity_threshold=self.settings.similarity_threshold)
+        context = StoredMemoryContext(scope=scope, memory=memory, triples=list(triples), embedding=list(embedding))
+        screening = self._conflicts.screen(scope, [self._screen_item(context)],
+                                           threshold=self.settings.similarity_threshold)[memory.id]
+        findings = self._findings(context, screening)  # none when the memory is gone or already superseded
         return self._record_and_settle(scope, memory.id, findings, chosen)
 
     def _record_and_settle(self, scope: Scope, memory_id: str, findings: Sequence[Finding],

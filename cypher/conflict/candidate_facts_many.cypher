@@ -1,6 +1,7 @@
-// conflict/candidate_facts for several new memories of one user at once: for each item {memory_id,
+// Live triples that stored memories' triples may contradict, for several stored memories of one user at once:
+// asserted by another live memory (not superseded), not themselves expired. For each item {memory_id,
 // subjects, predicates}, the live triples of other live memories about one of its subjects with one of its
-// predicates, at most $limit per item, in the order of conflict/candidate_facts (asserting memory, triple id).
+// predicates, at most $limit per item, ordered by asserting memory and triple id.
 UNWIND $items AS item
 CALL (item) {
   MATCH (s:Entity)

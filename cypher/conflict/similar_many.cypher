@@ -1,6 +1,8 @@
-// conflict/similar for several new memories of one user at once: for each item {memory_id, embedding}, the
-// other live memories whose raw cosine to it is >= $threshold, closest first, at most $limit per item. The
-// user's live memories (id, text, embedding) are read once and scanned exactly for every item.
+// The candidates for a negation conflict, for several stored memories of one user at once (Neo4j's
+// vector.similarity.cosine is (1 + cos) / 2, mapped back to the raw cosine): for each item
+// {memory_id, embedding}, the other live memories whose raw cosine to it is >= $threshold, closest first,
+// at most $limit per item. The user's live memories (id, text, embedding) are read once and scanned
+// exactly for every item.
 MATCH (m:Memory)
 WHERE m.tenant = $tenant AND m.user_id = $user_id AND m.valid_to IS NULL AND m.embedding IS NOT NULL
 WITH collect({id: m.id, text: m.text, embedding: m.embedding}) AS mine
