@@ -4,7 +4,7 @@ lock; the rules are ingest/tier_policy.py, the statements graph/tiers.py."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -14,7 +14,7 @@ from bmam.events import EventBus, EventKind, MemoryEvent
 from graph.errors import BadInput, Conflict, NotFound
 from graph.model import Memory, Scope, Tier
 from graph.store import GraphStore, Tx
-from graph.tiers import MemoryUpdate, TierRepository
+from graph.tiers import MemoryUpdate, TierMemory, TierRepository
 from ingest.tier_policy import (
     Reason,
     Signal,
@@ -143,32 +143,32 @@ class TierUseCases:
 
     def lock(self, tenant: str, user_id: str, memory_id: str) -> Memory:
         """The user marks a memory important: it moves to core and is locked. CONFLICT when core is full."""
-        scope = self.scope(tenant, user_id)
-        memory_id = validate.identifier(memory_id, field="memoryId")
-        now = self._clock.now()
 
-        def work(tx: Tx) -> tuple[Memory, list[TierChange]]:
-            self._tiers.lock_user(tx, scope, now=now)
-            state = self._tiers.get(tx, scope, memory_id)
-            if state is None:
-                raise NotFound(f"memory {memory_id} not found")
-            changes: list[TierChange] = []
-            if state.tier is not Tier.CORE:
-                if not core_has_room(self._tiers.counts(tx, scope)[Tier.CORE], self.rules.capacities):
-                    raise Conflict(f"core is full ({self.rules.capacities.core} memories); unlock or forget one "
-                                   "first")
-                changes = self.apply(tx, scope, [TierChange(memory_id, state.tier, Tier.CORE, Reason.LOCKED_BY_USER)])
-            memory = self._tiers.memory(tx, scope, memory_id)
-            assert memory is not None
-            return memory, changes
+        def change(tx: Tx, scope: Scope, state: TierMemory) -> list[TierChange]:
+            if state.tier is Tier.CORE:
+                return []
+            if not core_has_room(self._tiers.counts(tx, scope)[Tier.CORE], self.rules.capacities):
+                raise Conflict(f"core is full ({self.rules.capacities.core} memories); unlock or forget one first")
+            return self.apply(tx, scope, [TierChange(state.id, state.tier, Tier.CORE, Reason.LOCKED_BY_USER)])
 
-        memory, changes = self._store.write_tx(work)
-        self.publish(scope, changes, now)
-        return memory
+        return self._change_one(tenant, user_id, memory_id, change)
 
     def unlock(self, tenant: str, user_id: str, memory_id: str) -> Memory:
         """The user's explicit unlock: a core memory goes back to mid (unlocked), where the system
         manages it again (mid over capacity then demotes its least useful)."""
+
+        def change(tx: Tx, scope: Scope, state: TierMemory) -> list[TierChange]:
+            if state.tier is not Tier.CORE or not self._tiers.unlock(tx, scope, state.id):
+                return []
+            return [TierChange(state.id, Tier.CORE, Tier.MID, Reason.UNLOCKED_BY_USER), *self.enforce(tx, scope)]
+
+        return self._change_one(tenant, user_id, memory_id, change)
+
+    def _change_one(self, tenant: str, user_id: str, memory_id: str,
+                    change: Callable[[Tx, Scope, TierMemory], list[TierChange]]) -> Memory:
+        """One user-asked tier change of one memory, under the user's lock, its events published after the
+        commit: NOT_FOUND for a memory that is not the user's, CONFLICT (rolled back) when the change would
+        evict the memory at once (only an unlock can: a locked memory is never evicted)."""
         scope = self.scope(tenant, user_id)
         memory_id = validate.identifier(memory_id, field="memoryId")
         now = self._clock.now()
@@ -178,10 +178,7 @@ class TierUseCases:
             state = self._tiers.get(tx, scope, memory_id)
             if state is None:
                 raise NotFound(f"memory {memory_id} not found")
-            changes: list[TierChange] = []
-            if state.tier is Tier.CORE and self._tiers.unlock(tx, scope, memory_id):
-                changes.append(TierChange(memory_id, Tier.CORE, Tier.MID, Reason.UNLOCKED_BY_USER))
-                changes += self.enforce(tx, scope)
+            changes = change(tx, scope, state)
             memory = self._tiers.memory(tx, scope, memory_id)
             if memory is None:  # it would be the least useful of a full mid and temp: refuse (rolls back)
                 raise Conflict(f"unlocking memory {memory_id} would evict it at once (mid and temp are full); "
