@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 import uuid
 from collections.abc import Callable, Iterator
 
 import pytest
-import uvicorn
 
 from bmam.client import BmamClient, ClientConfig
 from bmam.container import Container, ensure_neo4j
 from bmam.settings import Settings, load_settings
 from graph.model import Scope
+from tests.ops_support import served
 
 
 @pytest.fixture(scope="session")
@@ -43,32 +40,14 @@ def scope(tenant: str) -> Scope:
     return Scope(tenant=tenant, user_id="alice")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def api_url(container: Container) -> Iterator[str]:
     """uvicorn serving the real app on a free loopback port, for end-to-end tests over HTTP."""
     from resolvers.app import create_app
 
-    port = _free_port()
     app = create_app(container, migrate=False, bind_host="127.0.0.1", dev_key_enabled=False)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on",
-                            ws_max_size=container.settings.limits.max_body_bytes)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with served(app, ws_max_size=container.settings.limits.max_body_bytes) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,5 @@
-"""Shared by the operations tests (issue 8: faults, concurrency, restarts, workers): free ports, a client
+"""Shared by the end-to-end and operations tests (issue 8: faults, concurrency, restarts, workers): free
+ports, an app served by uvicorn in a thread, a client
 that logs every write as ok, failed or unknown, a bmam served by uvicorn in a subprocess, and read-only
 verification queries straight against Neo4j (what is stored, counted exactly)."""
 
@@ -12,12 +13,14 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import requests
+import uvicorn
 from gql.transport.exceptions import TransportConnectionFailed, TransportError
 from neo4j import GraphDatabase
 
@@ -34,6 +37,27 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+@contextmanager
+def served(app: Any, *, start_timeout_s: float = 60.0, **config: Any) -> Iterator[str]:
+    """An ASGI app served by uvicorn in a thread of this process on a free loopback port, for as long as
+    the block runs: yields its base URL (http://127.0.0.1:PORT)."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on",
+                                           **config))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + start_timeout_s
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
 
 
 # ----- writes and their outcomes ------------------------------------------------------------------

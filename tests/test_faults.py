@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -24,13 +23,23 @@ from typing import Any
 
 import pytest
 import requests
-import uvicorn
 
 from bmam.client import BmamClient, BmamClientError, ClientConfig
 from bmam.container import Container
 from bmam.neo4j_server import LocalNeo4j, _alive
 from bmam.settings import Settings
-from tests.ops_support import Inspector, Outcome, WriteLog, attempt, conversation, free_port, poll, replay, run_clients
+from tests.ops_support import (
+    Inspector,
+    Outcome,
+    WriteLog,
+    attempt,
+    conversation,
+    free_port,
+    poll,
+    replay,
+    run_clients,
+    served,
+)
 
 CLIENTS = 4
 TURNS = 50  # per client: 200 writes in all
@@ -73,22 +82,15 @@ def rig(settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     server = LocalNeo4j(n)
     server.start()
     container = Container(settings.model_copy(update={"neo4j": n}))
-    port = free_port()
-    api: uvicorn.Server | None = None
     inspector = Inspector(n.bolt_uri)
     try:
         container.migrate()
         tenant = f"test-faults-{uuid.uuid4().hex[:8]}"
         key = container.keys.create(tenant, "faults").secret
         app = create_app(container, migrate=False, bind_host="127.0.0.1", dev_key_enabled=False)
-        api = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-        thread = threading.Thread(target=api.run, daemon=True)
-        thread.start()
-        assert poll(lambda: api is not None and api.started, timeout_s=120), "uvicorn did not start"
-        yield Rig(server, container, f"http://127.0.0.1:{port}", key, tenant, inspector)
+        with served(app, start_timeout_s=120) as url:
+            yield Rig(server, container, url, key, tenant, inspector)
     finally:
-        if api is not None:
-            api.should_exit = True
         inspector.close()
         _stop(server)
 

@@ -7,50 +7,30 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from bmam.container import Container
 from bmam.mcp_server import http_app
+from tests.ops_support import served
 
 TOOLS = {"remember", "recall", "related", "context_prompt", "forget"}
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def mcp_url(container: Container) -> Iterator[str]:
     """The streamable-HTTP MCP app on a free loopback port."""
-    port = _free_port()
-    config = uvicorn.Config(http_app(container), host="127.0.0.1", port=port, log_level="warning", lifespan="on")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("MCP uvicorn did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/mcp"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with served(http_app(container)) as url:
+        yield f"{url}/mcp"
 
 
 def _key(container: Container, tenant: str) -> str:

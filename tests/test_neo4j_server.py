@@ -10,20 +10,15 @@ from neo4j import GraphDatabase
 
 from bmam.neo4j_server import LocalNeo4j, Neo4jServerError
 from bmam.settings import Settings
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from tests.ops_support import free_port
 
 
 @pytest.fixture
 def server(settings: Settings, tmp_path: Path) -> LocalNeo4j:
     s = settings.neo4j.model_copy()
     s.home = tmp_path / "neo4j"
-    s.bolt_port = _free_port()
-    s.http_port = _free_port()
+    s.bolt_port = free_port()
+    s.http_port = free_port()
     s.heap = "384m"
     s.pagecache = "64m"
     return LocalNeo4j(s)
