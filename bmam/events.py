@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from graph.model import MemoryType, Scope, Tier
+
 
 class EventKind(StrEnum):
     CREATED = "CREATED"
@@ -29,6 +31,13 @@ class MemoryEvent:
     memory_id: str
     at: datetime
     detail: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def created(cls, scope: Scope, memory_id: str, *, tier: Tier, memory_type: MemoryType,
+                at: datetime) -> MemoryEvent:
+        """A memory was stored (remember, ingest), with its tier and type."""
+        return cls(kind=EventKind.CREATED, tenant=scope.tenant, user_id=scope.user_id, memory_id=memory_id, at=at,
+                   detail={"tier": tier.value, "type": memory_type.value})
 
 
 _Subscriber = tuple[asyncio.AbstractEventLoop, "asyncio.Queue[MemoryEvent]"]

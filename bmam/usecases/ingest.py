@@ -29,7 +29,7 @@ import numpy as np
 
 from bmam import validate
 from bmam.clock import Clock
-from bmam.events import EventBus, EventKind, MemoryEvent
+from bmam.events import EventBus, MemoryEvent
 from bmam.settings import Settings
 from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook, run_hooks
 from bmam.usecases.memories import EXACT_SCAN_MAX_MEMORIES
@@ -588,9 +588,7 @@ class IngestUseCases:
                                              polarity=t.polarity, now=v.at) for t in a.triples]
                 derived.append((mid, eid))
                 created_by.setdefault(v.index, []).append(mid)
-                events.append(MemoryEvent(kind=EventKind.CREATED, tenant=scope.tenant, user_id=scope.user_id,
-                                          memory_id=mid, at=v.at, detail={"tier": Tier.TEMP.value,
-                                                                          "type": memory_type.value}))
+                events.append(MemoryEvent.created(scope, mid, tier=Tier.TEMP, memory_type=memory_type, at=v.at))
                 move(mid, on_new_memory(emphasis=sal.emphasis), r, v.at)
                 batch_new.append(mid)
             # implicit engagement: this turn picks up the topic of temp memories said before it

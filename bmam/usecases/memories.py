@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from bmam import validate
 from bmam.clock import Clock
-from bmam.events import EventBus, EventKind, MemoryEvent
+from bmam.events import EventBus, MemoryEvent
 from bmam.settings import Settings
 from graph.associations import AssociationRepository
 from graph.errors import BadInput, Conflict
@@ -100,10 +100,8 @@ class MemoryUseCases:
         now = self._clock.now()
         stored = self._memories.remember(scope, new, now=now, passive=w.initial_passive, active=w.initial_active)
         if stored.created and self._events is not None:  # after the commit: subscribers see what is stored
-            self._events.publish(MemoryEvent(kind=EventKind.CREATED, tenant=scope.tenant, user_id=scope.user_id,
-                                             memory_id=stored.memory.id, at=now,
-                                             detail={"tier": stored.memory.tier.value,
-                                                     "type": stored.memory.type.value}))
+            self._events.publish(MemoryEvent.created(scope, stored.memory.id, tier=stored.memory.tier,
+                                                     memory_type=stored.memory.type, at=now))
         return stored.memory
 
     def get(self, tenant: str, user_id: str, memory_id: str) -> Memory | None:
