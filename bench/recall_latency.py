@@ -158,7 +158,8 @@ def crossover(container: Container, tenant: str, sizes: Sequence[int], rng: np.r
         load_filler(container, scope, size, rng=rng)
         results = {}
         for label, exact_max in (("exact", 10**9), ("index", -1)):
-            limits = RetrievalLimits(exact_max=exact_max, exact_per_candidate=0 if exact_max < 0 else 8.0)
+            # exact_max alone decides: every user is scanned (10**9) or none is (-1, and no per-candidate rule)
+            limits = RetrievalLimits(exact_max=exact_max, exact_per_candidate=0)
 
             def once(limits: RetrievalLimits = limits, scope: Scope = scope) -> object:
                 return repo.read(lambda tx: repo.candidates(tx, scope, embedding, qt, lucene_query(qt),
