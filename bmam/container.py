@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from bmam.usecases.recall import RecallUseCases
     from bmam.usecases.tiers import TierUseCases
     from graph.model import Scope
+    from graph.vector_cache import VectorCache
     from ingest.repetition import RepetitionParams, RepetitionTracker
     from ingest.weights import WeightPolicy
     from ingest.working_memory import WorkingMemory
@@ -206,6 +207,15 @@ class Container:
                                   clock=self.clock)
 
     @cached_property
+    def vector_cache(self) -> VectorCache:
+        """This process's copy of its users' memory embeddings (graph/vector_cache.py), for every exact scan."""
+        from graph.vector_cache import VectorCache
+
+        cache = VectorCache(self.vector_dimensions, max_bytes=self.settings.recall.vector_cache_mb * 2**20)
+        self.erasure.add_hook(cache.forget)
+        return cache
+
+    @cached_property
     def recall(self) -> RecallUseCases:
         from bmam.usecases.recall import RecallUseCases, repetition_params
         from graph.recall import RecallRepository
@@ -220,7 +230,8 @@ class Container:
         self.erasure.add_hook(forget_sessions)
         return RecallUseCases(
             settings=self.settings, clock=self.clock, embedder=self.embedder,
-            repository=RecallRepository(self.store, self.vector_dimensions), related=RelatedRepository(self.store),
+            repository=RecallRepository(self.store, self.vector_dimensions, self.vector_cache),
+            related=RelatedRepository(self.store),
             repetition=repetition, turn_source=self.working_memory.recent, weight_policy=self.weight_policy,
         )
 

@@ -137,6 +137,10 @@ class RecallSettings(BaseModel):
     exact_scan_per_candidate: float = Field(default=8.0, ge=0.0)
     oversample: float = Field(default=1.5, ge=1.0)
     max_index_candidates: int = Field(default=2000, ge=10)
+    # Each process keeps its users' embeddings in memory for the exact scan (graph/vector_cache.py;
+    # 2 KiB a memory at 512 dimensions: 512 MiB holds ~250k memories), least recently used evicted
+    # first; 0 switches it off (Neo4j scans, as above).
+    vector_cache_mb: int = Field(default=512, ge=0)
     # Graph expansion from the expand_seeds best direct hits: ASSOCIATED edges of at least
     # expand_min_strength and shared entities; a neighbour scores seed relevance * strength * graph_share.
     expand_seeds: int = Field(default=8, ge=0, le=50)

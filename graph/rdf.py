@@ -62,8 +62,10 @@ PREFIXES: dict[str, str] = {
     "schema": str(SDO),
 }
 
-# Properties never exported: identity and scope live in the IRI, embeddings are recomputed on import.
-NODE_SKIPPED = frozenset({"id", "origin_id", "tenant", "user_id", "embedding"})
+# Properties never exported: identity and scope live in the IRI, embeddings are recomputed on import,
+# and the vector cache's bookkeeping (a memory's seq, the user's memory_seq and memory_epoch) is the
+# store's own: an import numbers its memories anew.
+NODE_SKIPPED = frozenset({"id", "origin_id", "tenant", "user_id", "embedding", "seq", "memory_seq", "memory_epoch"})
 REL_SKIPPED = frozenset({"tenant", "user_id"})
 TRIPLE_SKIPPED = frozenset({"id", "tenant", "user_id", "memory_id", "predicate"})
 

@@ -13,7 +13,8 @@ from graph.memories import WeightShares
 from graph.model import Memory, MemoryType, Scope, Tier
 from graph.records import memory_from_row
 from graph.related import TraversalParams
-from graph.store import GraphStore, Tx
+from graph.store import GraphStore, Row, Tx
+from graph.vector_cache import Ranked, UserState, VectorCache, rank_dense, rank_terms
 
 T = TypeVar("T")
 
@@ -52,6 +53,25 @@ class RetrievalLimits:
     exact_per_candidate: float = 8.0
     oversample: float = 1.5
     max_candidates: int = 2000
+
+    def plan(self, mine: int, total: int) -> CandidatePlan:
+        """Exact scan or indexes for a user with mine memories among total, and how many candidates each
+        index is asked for (k * all / the user's * oversample, within [k, max_candidates])."""
+        ratio = total / mine * self.oversample if mine > 0 else 1.0
+
+        def asked(k: int) -> int:
+            return int(min(max(k * ratio, k), self.max_candidates))
+
+        exact = mine <= self.exact_max or mine <= self.exact_per_candidate * min(self.k_dense * ratio,
+                                                                                 self.max_candidates)
+        return CandidatePlan(exact=exact, index_dense=asked(self.k_dense), index_text=asked(self.k_text))
+
+
+@dataclass(frozen=True, slots=True)
+class CandidatePlan:
+    exact: bool  # scan the user's own memories (dense and text) rather than ask the global indexes
+    index_dense: int
+    index_text: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,9 +119,10 @@ class Neighbour:
 
 
 class RecallRepository:
-    def __init__(self, store: GraphStore, vector_dimensions: int) -> None:
+    def __init__(self, store: GraphStore, vector_dimensions: int, cache: VectorCache | None = None) -> None:
         self._store = store
         self._dimensions = vector_dimensions
+        self._cache = cache
 
     def write(self, work: Callable[[Tx], T]) -> T:
         """Run recall's statements in one write transaction (the read of the results and their usage)."""
@@ -121,33 +142,72 @@ class RecallRepository:
         limits: RetrievalLimits,
     ) -> CandidateSet:
         """Dense and full-text candidates. query_terms are matched as substrings for a small user (exact
-        path), lucene is the full-text index query for a large one."""
-        params = {
-            **_scope(scope),
-            **filters.params(),
-            "embedding": list(embedding),
-            "terms": list(query_terms),
-            "lucene": lucene,
-            "k_dense": limits.k_dense,
-            "k_text": limits.k_text,
-            "exact_max": limits.exact_max,
-            "exact_per_candidate": limits.exact_per_candidate,
-            "oversample": limits.oversample,
-            "max_candidates": limits.max_candidates,
-        }
-        rows = tx.run("recall/candidates", params, dimensions=self._dimensions)
-        if not rows:
+        path), lucene is the full-text index query for a large one. With a vector cache the exact scans
+        run in numpy over the cached rows and only the best are read back; Neo4j scans or asks its
+        indexes for whatever the cache cannot answer."""
+        [row] = tx.run("recall/user_state", _scope(scope))
+        state = UserState(mine=int(row["mine"]), total=int(row["total"]), seq=int(row["seq"]), epoch=row["epoch"])
+        if state.mine == 0:
             return CandidateSet(user_memories=0, dense=[], text=[])
-        row = rows[0]
+        plan = limits.plan(state.mine, state.total)
+        cached = self._cache.user(tx, scope, state) if self._cache is not None else None
+        dense_rows: list[Row] | None = None
+        text_rows: list[Row] | None = None
+        if cached is not None:
+            dense_rows = self._read_back(tx, scope, filters, lambda n: rank_dense(cached, embedding, n),
+                                         limits.k_dense)
+            if plan.exact:
+                text_rows = self._read_back(tx, scope, filters, lambda n: rank_terms(cached, embedding, query_terms),
+                                            limits.k_text) if query_terms else []
+        if dense_rows is None or text_rows is None:
+            params = {
+                **_scope(scope),
+                **filters.params(),
+                "embedding": list(embedding),
+                "terms": list(query_terms),
+                "lucene": lucene,
+                "k_dense": limits.k_dense,
+                "k_text": limits.k_text,
+                "exact": plan.exact,
+                "index_dense": plan.index_dense,
+                "index_text": plan.index_text,
+                "want_dense": dense_rows is None,
+                "want_text": text_rows is None,
+            }
+            [row] = tx.run("recall/candidates", params, dimensions=self._dimensions) or [{"dense": [], "text": []}]
+            dense_rows = row["dense"] if dense_rows is None else dense_rows
+            text_rows = row["text"] if text_rows is None else text_rows
         dense = [
             DenseHit(memory=_found(d), cosine=float(cosine_of(d["sim"]) or 0.0), rank=i + 1)
-            for i, d in enumerate(sorted(row["dense"], key=lambda d: (-float(d["sim"]), d["id"])))
+            for i, d in enumerate(sorted(dense_rows, key=lambda d: (-float(d["sim"]), d["id"])))
         ]
         text = [
             TextHit(memory=_found(t), score=float(t["score"]), cosine=cosine_of(t["sim"]), rank=i + 1)
-            for i, t in enumerate(row["text"])
+            for i, t in enumerate(text_rows)
         ]
-        return CandidateSet(user_memories=int(row["mine"]), dense=dense, text=text)
+        return CandidateSet(user_memories=state.mine, dense=dense, text=text)
+
+    def _read_back(self, tx: Tx, scope: Scope, filters: RecallFilters, ranking: Callable[[int], Ranked],
+                   k: int) -> list[Row] | None:
+        """The first k of the cache's ranking that pass recall's filters, read from Neo4j as candidate
+        rows (a memory deleted since is not found). The best 4k are read, then up to 32k; None when the
+        filters leave fewer than k of those and more remain (a narrow filter: the Neo4j scan is better)."""
+        passed: list[Row] = []
+        fetched = 0
+        for limit in (4 * k, 32 * k):
+            ranked = ranking(limit)
+            batch = ranked.ids[fetched:limit]
+            if batch:
+                found = {r["id"]: r for r in tx.run("recall/rows", {**_scope(scope), **filters.params(), "ids": batch})}
+                for position, memory_id in enumerate(batch, start=fetched):
+                    if memory_id in found:
+                        # Neo4j's cosine convention, (1 + cos) / 2, like the statement's rows
+                        passed.append({**found[memory_id], "sim": (1.0 + ranked.cosines[memory_id]) / 2.0,
+                                       "score": ranked.scores[position]})
+            fetched = min(limit, len(ranked.ids))
+            if len(passed) >= k or (ranked.complete and fetched >= len(ranked.ids)):
+                return passed[:k]
+        return None
 
     def expand(
         self,

@@ -60,6 +60,17 @@ class Tx:
         self._timer.add(name, time.perf_counter() - started)
         return rows
 
+    def stream(self, name: str, params: dict[str, Any] | None = None, **splices: object) -> Iterator[Row]:
+        """The rows one at a time, for a read too large to hold as one list (consume it inside the
+        transaction)."""
+        text = statement(name, **splices)
+        started = time.perf_counter()
+        try:
+            for record in self._tx.run(text, params or {}):
+                yield record.data()
+        finally:
+            self._timer.add(name, time.perf_counter() - started)
+
 
 class QueryTimer:
     """Accumulates time spent in Neo4j (for per-request timings and metrics)."""

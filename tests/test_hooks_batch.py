@@ -105,7 +105,8 @@ SECOND = ["I live in London now", "I don't love sushi", "Anna works at Siemens t
 
 
 def canonical(c: Container, scope: Scope) -> tuple[list[str], list[str]]:
-    """The user's whole graph with ids, tenant and embeddings replaced by what they stand for."""
+    """The user's whole graph with ids, tenant and embeddings replaced by what they stand for (the user's
+    memory_epoch, a random stamp for recall's vector cache, left out)."""
     nodes, edges = EpisodeRepository(c.store, c.vector_dimensions).dump(scope)
     parsed = [json.loads(n) for n in nodes]
     token: dict[str, str] = {scope.tenant: "<tenant>"}
@@ -120,7 +121,7 @@ def canonical(c: Container, scope: Scope) -> tuple[list[str], list[str]]:
 
     def plain(value: Any) -> Any:
         if isinstance(value, dict):
-            return {k: plain(v) for k, v in value.items() if k not in ("embedding", "id")}
+            return {k: plain(v) for k, v in value.items() if k not in ("embedding", "id", "memory_epoch")}
         if isinstance(value, list):
             return [plain(v) for v in value]
         return token.get(value, value) if isinstance(value, str) else value

@@ -10,6 +10,8 @@ CREATE (m:Memory:Semantic {id: r.id, tenant: $tenant, user_id: $user_id, text: r
                           last_mentioned_at: r.created_at, recall_count: 0, mention_count: 1,
                           classified_by: 'user', confidence: 1.0, session_id: r.session_id})
 CREATE (u)-[:HAS_MEMORY]->(m)
+SET u.memory_seq = coalesce(u.memory_seq, 0) + 1, u.memory_epoch = coalesce(u.memory_epoch, randomUUID())
+SET m.seq = u.memory_seq
 WITH m, r
 CALL db.create.setNodeVectorProperty(m, 'embedding', r.embedding)
 RETURN count(*) AS loaded

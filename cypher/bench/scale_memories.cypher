@@ -15,6 +15,8 @@ CREATE (m:Memory:{{type_label}} {id: r.id, tenant: $tenant, user_id: r.user_id, 
                                 recall_count: r.recalls, mention_count: 1, classified_by: 'rule',
                                 confidence: 0.9, session_id: r.session_id, turn: r.turn})
 CREATE (u)-[:HAS_MEMORY]->(m)
+SET u.memory_seq = coalesce(u.memory_seq, 0) + 1, u.memory_epoch = coalesce(u.memory_epoch, randomUUID())
+SET m.seq = u.memory_seq
 WITH m, r
 CALL db.create.setNodeVectorProperty(m, 'embedding', r.embedding)
 RETURN count(*) AS loaded

@@ -14,6 +14,13 @@ WITH m, r, created
 CALL (m, r, created) {
   WITH m, r WHERE created
   SET m:$(r.labels)
+  // A new memory takes the user's next sequence number (graph/vector_cache.py catches up by it).
+  WITH m, r
+  CALL (m) {
+    MATCH (u:User {tenant: $tenant, user_id: $user_id})
+    SET u.memory_seq = coalesce(u.memory_seq, 0) + 1, u.memory_epoch = coalesce(u.memory_epoch, randomUUID())
+    SET m.seq = u.memory_seq
+  }
   WITH m, r WHERE r.embedding IS NOT NULL
   CALL db.create.setNodeVectorProperty(m, 'embedding', r.embedding)
 }

@@ -6,12 +6,21 @@ MERGE (m:Memory {id: n.id})
   ON CREATE SET m.tenant = $tenant, m.user_id = $user_id, m._restored = true
 WITH m, n
 WHERE m.tenant = $tenant AND m.user_id = $user_id
+WITH m, n, coalesce(m._restored, false) AS created
 SET m += n.props
-WITH m, n, [k IN keys(m) WHERE NOT k IN keys(n.props) AND k <> 'embedding'] AS extra,
+WITH m, n, created, [k IN keys(m) WHERE NOT k IN keys(n.props) AND k <> 'embedding'] AS extra,
      [l IN labels(m) WHERE NOT l IN n.labels] AS extra_labels
 FOREACH (k IN extra | SET m[k] = null)
 SET m:$(n.labels)
 REMOVE m:$(extra_labels)
+WITH m, n, created
+// A re-created memory keeps its old sequence number (undo is exact), so the user's memory epoch
+// changes instead: an in-process vector cache (graph/vector_cache.py) reads the user anew.
+CALL (m, created) {
+  WITH m WHERE created
+  MATCH (u:User {tenant: $tenant, user_id: $user_id})
+  SET u.memory_epoch = randomUUID()
+}
 WITH m, n
 CALL (m, n) {
   WITH m, n WHERE n.embedding IS NOT NULL AND n.float32

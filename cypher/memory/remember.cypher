@@ -20,6 +20,13 @@ WITH u, m, p, coalesce(m.is_new, false) AS created
 REMOVE m.is_new
 SET m:{{type_label}}
 MERGE (u)-[:HAS_MEMORY]->(m)
+WITH u, m, p, created
+// A new memory takes the user's next sequence number (graph/vector_cache.py catches up by it).
+CALL (u, m, created) {
+  WITH u, m WHERE created
+  SET u.memory_seq = coalesce(u.memory_seq, 0) + 1, u.memory_epoch = coalesce(u.memory_epoch, randomUUID())
+  SET m.seq = u.memory_seq
+}
 WITH m, p, created
 CALL (m, p, created) {
   WITH m WHERE created

@@ -6,7 +6,8 @@
 // The depth literal is spliced from the allow-list (1..5), never from the request. The search is a
 // hop-bounded Bellman-Ford for the best product: round k expands only the memories whose best score
 // improved in round k - 1, and a partial path below $min_strength is dropped (strengths are <= 1, so it
-// can only get weaker). Never leaves the (tenant, user): every node is checked. Superseded memories
+// can only get weaker) before its far end is read: an edge or an entity too weak for the path's score so
+// far is not followed at all (what keeps depth 3 cheap around entities with many mentions). Never leaves the (tenant, user): every node is checked. Superseded memories
 // (valid_to set) are neither reached nor crossed unless $include_history. No row when the start memory
 // is not the user's.
 MATCH (start:Memory {id: $memory_id})
@@ -18,15 +19,18 @@ CALL (best) {
   UNWIND [x IN best WHERE x.round = 0] AS f
   MATCH (a:Memory {id: f.id})
   WHERE a.tenant = $tenant AND a.user_id = $user_id
-  CALL (a) {
+  CALL (a, f) {
     MATCH (a)-[r:ASSOCIATED]-(b:Memory)
-    WHERE b.tenant = $tenant AND b.user_id = $user_id AND ($include_history OR b.valid_to IS NULL)
+    WHERE f.score * coalesce(r.strength, 0.0) >= $min_strength
+      AND b.tenant = $tenant AND b.user_id = $user_id AND ($include_history OR b.valid_to IS NULL)
     RETURN b, coalesce(r.strength, 0.0) AS strength, 'ASSOCIATED' AS via, null AS entity
     UNION ALL
     MATCH (a)-[:MENTIONS]->(e:Entity)
     WHERE e.tenant = $tenant AND e.user_id = $user_id
-    WITH a, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
+    WITH a, f, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
     WHERE degree >= 2 AND degree <= $max_degree
+      AND f.score * CASE WHEN $entity_base / sqrt(degree - 1) > 1.0 THEN 1.0
+                         ELSE $entity_base / sqrt(degree - 1) END >= $min_strength
     MATCH (e)<-[:MENTIONS]-(b:Memory)
     WHERE b <> a AND b.tenant = $tenant AND b.user_id = $user_id AND ($include_history OR b.valid_to IS NULL)
     WITH b, $entity_base / sqrt(degree - 1) AS raw, e
@@ -50,15 +54,18 @@ CALL (best) {
   UNWIND [x IN best WHERE x.round = 1] AS f
   MATCH (a:Memory {id: f.id})
   WHERE a.tenant = $tenant AND a.user_id = $user_id
-  CALL (a) {
+  CALL (a, f) {
     MATCH (a)-[r:ASSOCIATED]-(b:Memory)
-    WHERE b.tenant = $tenant AND b.user_id = $user_id AND ($include_history OR b.valid_to IS NULL)
+    WHERE f.score * coalesce(r.strength, 0.0) >= $min_strength
+      AND b.tenant = $tenant AND b.user_id = $user_id AND ($include_history OR b.valid_to IS NULL)
     RETURN b, coalesce(r.strength, 0.0) AS strength, 'ASSOCIATED' AS via, null AS entity
     UNION ALL
     MATCH (a)-[:MENTIONS]->(e:Entity)
     WHERE e.tenant = $tenant AND e.user_id = $user_id
-    WITH a, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
+    WITH a, f, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
     WHERE degree >= 2 AND degree <= $max_degree
+      AND f.score * CASE WHEN $entity_base / sqrt(degree - 1) > 1.0 THEN 1.0
+                         ELSE $entity_base / sqrt(degree - 1) END >= $min_strength
     MATCH (e)<-[:MENTIONS]-(b:Memory)
     WHERE b <> a AND b.tenant = $tenant AND b.user_id = $user_id AND ($include_history OR b.valid_to IS NULL)
     WITH b, $entity_base / sqrt(degree - 1) AS raw, e
@@ -82,15 +89,18 @@ CALL (best) {
   UNWIND [x IN best WHERE x.round = 2] AS f
   MATCH (a:Memory {id: f.id})
   WHERE a.tenant = $tenant AND a.user_id = $user_id
-  CALL (a) {
+  CALL (a, f) {
     MATCH (a)-[r:ASSOCIATED]-(b:Memory)
-    WHERE b.tenant = $tenant AND b.user_id = $user_id AND ($include_history OR b.valid_to IS NULL)
+    WHERE f.score * coalesce(r.strength, 0.0) >= $min_strength
+      AND b.tenant = $tenant AND b.user_id = $user_id AND ($include_history OR b.valid_to IS NULL)
     RETURN b, coalesce(r.strength, 0.0) AS strength, 'ASSOCIATED' AS via, null AS entity
     UNION ALL
     MATCH (a)-[:MENTIONS]->(e:Entity)
     WHERE e.tenant = $tenant AND e.user_id = $user_id
-    WITH a, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
+    WITH a, f, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
     WHERE degree >= 2 AND degree <= $max_degree
+      AND f.score * CASE WHEN $entity_base / sqrt(degree - 1) > 1.0 THEN 1.0
+                         ELSE $entity_base / sqrt(degree - 1) END >= $min_strength
     MATCH (e)<-[:MENTIONS]-(b:Memory)
     WHERE b <> a AND b.tenant = $tenant AND b.user_id = $user_id AND ($include_history OR b.valid_to IS NULL)
     WITH b, $entity_base / sqrt(degree - 1) AS raw, e
@@ -114,15 +124,18 @@ CALL (best) {
   UNWIND [x IN best WHERE x.round = 3] AS f
   MATCH (a:Memory {id: f.id})
   WHERE a.tenant = $tenant AND a.user_id = $user_id
-  CALL (a) {
+  CALL (a, f) {
     MATCH (a)-[r:ASSOCIATED]-(b:Memory)
-    WHERE b.tenant = $tenant AND b.user_id = $user_id AND ($include_history OR b.valid_to IS NULL)
+    WHERE f.score * coalesce(r.strength, 0.0) >= $min_strength
+      AND b.tenant = $tenant AND b.user_id = $user_id AND ($include_history OR b.valid_to IS NULL)
     RETURN b, coalesce(r.strength, 0.0) AS strength, 'ASSOCIATED' AS via, null AS entity
     UNION ALL
     MATCH (a)-[:MENTIONS]->(e:Entity)
     WHERE e.tenant = $tenant AND e.user_id = $user_id
-    WITH a, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
+    WITH a, f, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
     WHERE degree >= 2 AND degree <= $max_degree
+      AND f.score * CASE WHEN $entity_base / sqrt(degree - 1) > 1.0 THEN 1.0
+                         ELSE $entity_base / sqrt(degree - 1) END >= $min_strength
     MATCH (e)<-[:MENTIONS]-(b:Memory)
     WHERE b <> a AND b.tenant = $tenant AND b.user_id = $user_id AND ($include_history OR b.valid_to IS NULL)
     WITH b, $entity_base / sqrt(degree - 1) AS raw, e
@@ -146,15 +159,18 @@ CALL (best) {
   UNWIND [x IN best WHERE x.round = 4] AS f
   MATCH (a:Memory {id: f.id})
   WHERE a.tenant = $tenant AND a.user_id = $user_id
-  CALL (a) {
+  CALL (a, f) {
     MATCH (a)-[r:ASSOCIATED]-(b:Memory)
-    WHERE b.tenant = $tenant AND b.user_id = $user_id AND ($include_history OR b.valid_to IS NULL)
+    WHERE f.score * coalesce(r.strength, 0.0) >= $min_strength
+      AND b.tenant = $tenant AND b.user_id = $user_id AND ($include_history OR b.valid_to IS NULL)
     RETURN b, coalesce(r.strength, 0.0) AS strength, 'ASSOCIATED' AS via, null AS entity
     UNION ALL
     MATCH (a)-[:MENTIONS]->(e:Entity)
     WHERE e.tenant = $tenant AND e.user_id = $user_id
-    WITH a, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
+    WITH a, f, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
     WHERE degree >= 2 AND degree <= $max_degree
+      AND f.score * CASE WHEN $entity_base / sqrt(degree - 1) > 1.0 THEN 1.0
+                         ELSE $entity_base / sqrt(degree - 1) END >= $min_strength
     MATCH (e)<-[:MENTIONS]-(b:Memory)
     WHERE b <> a AND b.tenant = $tenant AND b.user_id = $user_id AND ($include_history OR b.valid_to IS NULL)
     WITH b, $entity_base / sqrt(degree - 1) AS raw, e

@@ -1,0 +1,209 @@
+"""Recall's in-process copy of each user's memory embeddings and texts: the exact cosine scan in numpy
+instead of in Neo4j, kept in step with the store by the user's memory sequence and epoch.
+
+Why: at 1M memories Neo4j scans a user's embeddings at ~0.05 ms a memory (470 ms for 10k, BENCHMARKS.md
+"Recall latency") and its global vector index, filtered to one user, needs thousands of candidates;
+numpy does 10k cosines in about a millisecond.
+
+How it stays right without being told of every write:
+- every memory the service creates takes the user's next sequence number (u.memory_seq, m.seq; see
+  cypher/memory/remember.cypher), so a cached user catches up by reading the memories with m.seq above
+  the one it holds;
+- a memory deleted since is harmless: the cache only ranks, and the ranked ids are read back from Neo4j
+  with recall's filters (cypher/recall/rows.cypher), where a deleted memory is simply not found;
+- whatever the sequence cannot tell (an undo re-creating memories under their old numbers, a user
+  erased and written anew, memories written by older code) changes the user's memory_epoch or leaves
+  more memories than cached rows: the user is read anew.
+Entries are evicted least recently used first, to stay within max_bytes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from graph.model import Scope
+from graph.store import Tx
+
+
+@dataclass(frozen=True, slots=True)
+class UserState:
+    """A user's memory counts and sequence as recall/user_state reads them."""
+
+    mine: int  # the user's memories (HAS_MEMORY edges)
+    total: int  # memories in the whole store
+    seq: int  # the user's memory sequence (0 before the first memory numbered)
+    epoch: str | None
+
+
+class CachedUser:
+    """One user's cached rows: ids, lower-cased texts and unit-length embeddings, in the order read.
+    Rows are only appended (under the cache's lock); a reader works on a snapshot of the first n."""
+
+    __slots__ = ("_row_of", "epoch", "ids", "lowered", "matrix", "n", "seq")
+
+    def __init__(self, epoch: str | None, seq: int, dimensions: int, capacity: int) -> None:
+        self.epoch = epoch
+        self.seq = seq
+        self.ids: list[str] = []
+        self.lowered: list[str] = []
+        self.matrix = np.zeros((max(capacity, 16), dimensions), dtype=np.float32)
+        self.n = 0
+        self._row_of: dict[str, int] = {}
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.matrix.nbytes) + sum(len(t) for t in self.lowered) * 2 + 100 * len(self.ids)
+
+    def append(self, ids: Sequence[str], texts: Sequence[str], vectors: np.ndarray) -> None:
+        """Add rows not held yet (a memory read twice, by two catching-up readers, is kept once)."""
+        fresh = [i for i, memory_id in enumerate(ids) if memory_id not in self._row_of]
+        if not fresh:
+            return
+        needed = self.n + len(fresh)
+        if needed > self.matrix.shape[0]:
+            grown = np.zeros((max(needed, 2 * self.matrix.shape[0]), self.matrix.shape[1]), dtype=np.float32)
+            grown[: self.n] = self.matrix[: self.n]
+            self.matrix = grown  # readers holding the old array keep a consistent snapshot
+        block = vectors[fresh]
+        norms = np.linalg.norm(block, axis=1, keepdims=True)
+        self.matrix[self.n: needed] = block / np.where(norms > 0, norms, 1.0)
+        for i in fresh:
+            self._row_of[ids[i]] = len(self.ids)
+            self.ids.append(ids[i])
+            self.lowered.append(texts[i].lower())
+        self.n = needed
+
+    def snapshot(self) -> tuple[list[str], list[str], np.ndarray]:
+        n = self.n
+        return self.ids[:n], self.lowered[:n], self.matrix[:n]
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """Cached memories ranked best first: ids with their cosine to the query and their rank score (the
+    cosine for dense, the number of query terms held for text); complete when no other memory qualifies."""
+
+    ids: list[str]
+    cosines: dict[str, float]
+    scores: list[float]
+    complete: bool
+
+
+class VectorCache:
+    """Per-user embedding matrices, least recently used evicted first beyond max_bytes."""
+
+    # Rows read per batch when (re)reading a user: bounds the transient Python lists.
+    _BATCH = 2048
+
+    def __init__(self, dimensions: int, max_bytes: int) -> None:
+        self.dimensions = dimensions
+        self.max_bytes = max_bytes
+        self._users: OrderedDict[tuple[str, str], CachedUser] = OrderedDict()
+        self._lock = threading.Lock()
+        self.loads = 0  # full reads of a user (for tests and metrics)
+
+    @property
+    def nbytes(self) -> int:
+        with self._lock:
+            return sum(u.nbytes for u in self._users.values())
+
+    def user(self, tx: Tx, scope: Scope, state: UserState) -> CachedUser | None:
+        """The user's rows, brought up to date with the store inside tx; None when the user cannot be
+        cached (empty, or larger than the whole cache)."""
+        if self.max_bytes <= 0 or state.mine == 0:
+            return None
+        if state.mine * self.dimensions * 4 > self.max_bytes:
+            return None
+        key = (scope.tenant, scope.user_id)
+        with self._lock:
+            cached = self._users.get(key)
+            if cached is not None:
+                self._users.move_to_end(key)
+        if cached is not None and (cached.epoch != state.epoch or cached.seq > state.seq):
+            cached = None  # an undo, or the user erased and written anew
+        if cached is not None and cached.seq < state.seq:
+            self._read(tx, scope, cached, since=cached.seq, upto=state.seq)
+        if cached is None or state.mine > cached.n or cached.n > 2 * state.mine + 64:
+            # Memories the sequence cannot tell (written by older code), or mostly deleted ones: anew.
+            cached = CachedUser(state.epoch, state.seq, self.dimensions, capacity=state.mine + 16)
+            self._read(tx, scope, cached, since=None, upto=state.seq)
+            self.loads += 1
+        self.put(key, cached)
+        return cached
+
+    def put(self, key: tuple[str, str], cached: CachedUser) -> None:
+        """Keep a user's rows as the most recently used, evicting the least recently used beyond max_bytes."""
+        with self._lock:
+            self._users[key] = cached
+            self._users.move_to_end(key)
+            total = sum(u.nbytes for u in self._users.values())
+            while total > self.max_bytes and len(self._users) > 1:
+                _, dropped = self._users.popitem(last=False)
+                total -= dropped.nbytes
+
+    def keys(self) -> list[tuple[str, str]]:
+        """The cached users, least recently used first."""
+        with self._lock:
+            return list(self._users)
+
+    def _read(self, tx: Tx, scope: Scope, cached: CachedUser, *, since: int | None, upto: int) -> None:
+        ids: list[str] = []
+        texts: list[str] = []
+        vectors: list[list[float]] = []
+
+        def flush() -> None:
+            with self._lock:
+                cached.append(ids, texts, np.asarray(vectors, dtype=np.float32))
+            ids.clear()
+            texts.clear()
+            vectors.clear()
+
+        params = {"tenant": scope.tenant, "user_id": scope.user_id, "since": since, "dimensions": self.dimensions}
+        for row in tx.stream("recall/user_vectors", params):
+            ids.append(row["id"])
+            texts.append(row["text"] or "")
+            vectors.append(row["embedding"])
+            if len(ids) >= self._BATCH:
+                flush()
+        if ids:
+            flush()
+        with self._lock:
+            cached.seq = max(cached.seq, upto)
+
+    def forget(self, scope: Scope) -> None:
+        with self._lock:
+            self._users.pop((scope.tenant, scope.user_id), None)
+
+
+def _unit(embedding: Sequence[float]) -> np.ndarray:
+    query = np.asarray(embedding, dtype=np.float32)
+    norm = float(np.linalg.norm(query))
+    return query / norm if norm > 0 else query
+
+
+def rank_dense(cached: CachedUser, embedding: Sequence[float], limit: int) -> Ranked:
+    """The cached memories nearest the query, at most limit, best first (ties by id, as the Neo4j scan
+    orders them)."""
+    ids, _, matrix = cached.snapshot()
+    cosines = matrix @ _unit(embedding)
+    top = np.argpartition(-cosines, limit - 1)[:limit] if limit < len(ids) else np.arange(len(ids))
+    order = sorted((int(i) for i in top), key=lambda i: (-float(cosines[i]), ids[i]))
+    return Ranked(ids=[ids[i] for i in order], cosines={ids[i]: float(cosines[i]) for i in order},
+                  scores=[float(cosines[i]) for i in order], complete=limit >= len(ids))
+
+
+def rank_terms(cached: CachedUser, embedding: Sequence[float], terms: Sequence[str]) -> Ranked:
+    """Every cached memory holding any of the query's terms (lower-cased substrings, as the Neo4j scan
+    matches them), most terms first, ties by id; with their cosines to the query."""
+    ids, lowered, matrix = cached.snapshot()
+    found = sorted(((h, i) for i, text in enumerate(lowered) if (h := sum(1 for t in terms if t in text)) > 0),
+                   key=lambda hi: (-hi[0], ids[hi[1]]))
+    rows = [i for _, i in found]
+    cosines = matrix[rows] @ _unit(embedding) if rows else np.zeros(0, dtype=np.float32)
+    return Ranked(ids=[ids[i] for i in rows], cosines={ids[i]: float(c) for i, c in zip(rows, cosines, strict=True)},
+                  scores=[float(h) for h, _ in found], complete=True)

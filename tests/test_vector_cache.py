@@ -1,0 +1,162 @@
+"""Recall's in-process vector cache (graph/vector_cache.py) against the real Neo4j: the cached exact scan
+finds what Neo4j's scan finds, and it follows the store's writes (new memories, deletions, an erased and
+re-created user) without being told."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bmam.container import Container
+from graph.ids import new_memory_id
+from graph.model import MemoryType, NewMemory, Scope, Tier
+from graph.recall import CandidateSet, RecallFilters, RecallRepository, RetrievalLimits
+from graph.vector_cache import CachedUser, VectorCache
+
+WORDS = ["tea", "hiking", "成都", "火锅", "python", "guitar", "sister", "rain", "bread", "train"]
+
+
+def unit(rng: np.random.Generator, dims: int) -> list[float]:
+    v = rng.standard_normal(dims)
+    return [float(x) for x in v / np.linalg.norm(v)]
+
+
+def store(c: Container, scope: Scope, text: str, embedding: list[float], tier: Tier = Tier.TEMP,
+          type: MemoryType = MemoryType.SEMANTIC) -> str:
+    new = NewMemory(id=new_memory_id(), text=text, type=type, embedding=embedding, tier=tier)
+    return c.memory_repository.remember(scope, new, now=c.clock.now(), passive=0.2, active=0.5).memory.id
+
+
+def fill(c: Container, scope: Scope, n: int, seed: int) -> list[str]:
+    rng = np.random.default_rng(seed)
+    ids = []
+    for i in range(n):
+        text = f"note {i} " + " ".join(rng.choice(WORDS, 3))
+        tier = Tier.MID if i % 7 == 0 else Tier.TEMP
+        kind = MemoryType.FACTUAL if i % 3 == 0 else MemoryType.SEMANTIC
+        ids.append(store(c, scope, text, unit(rng, c.vector_dimensions), tier=tier, type=kind))
+    return ids
+
+
+def both(c: Container, cache: VectorCache, scope: Scope, embedding: list[float], terms: list[str],
+         filters: RecallFilters, limits: RetrievalLimits) -> tuple[CandidateSet, CandidateSet]:
+    cached = RecallRepository(c.store, c.vector_dimensions, cache)
+    plain = RecallRepository(c.store, c.vector_dimensions)
+    with_cache = cached.read(lambda tx: cached.candidates(tx, scope, embedding, terms, None, filters, limits))
+    without = plain.read(lambda tx: plain.candidates(tx, scope, embedding, terms, None, filters, limits))
+    return with_cache, without
+
+
+def same(a: CandidateSet, b: CandidateSet) -> None:
+    assert a.user_memories == b.user_memories
+    assert [h.memory.id for h in a.dense] == [h.memory.id for h in b.dense]
+    assert [h.cosine for h in a.dense] == pytest.approx([h.cosine for h in b.dense], abs=1e-5)
+    assert [(h.memory.id, h.score) for h in a.text] == [(h.memory.id, h.score) for h in b.text]
+    assert [h.cosine for h in a.text] == pytest.approx([h.cosine for h in b.text], abs=1e-5)
+    assert [h.memory for h in a.dense] == [h.memory for h in b.dense]
+
+
+@pytest.mark.parametrize("filters", [
+    RecallFilters(),
+    RecallFilters(tiers=[Tier.MID]),
+    RecallFilters(types=[MemoryType.FACTUAL], include_history=True),
+], ids=["live", "mid-only", "factual-with-history"])
+def test_cached_scan_finds_what_the_neo4j_scan_finds(container: Container, scope: Scope,
+                                                     filters: RecallFilters) -> None:
+    fill(container, scope, 80, seed=3)
+    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20)
+    rng = np.random.default_rng(4)
+    limits = RetrievalLimits(k_dense=10, k_text=10)
+    for terms in (["tea"], ["火锅", "guitar"], []):
+        with_cache, without = both(container, cache, scope, unit(rng, container.vector_dimensions), terms, filters,
+                                   limits)
+        same(with_cache, without)
+        assert len(with_cache.dense) == 10
+        assert bool(with_cache.text) == bool(terms)
+    assert cache.loads == 1  # read once, then answered from memory
+
+
+def test_cache_follows_new_and_deleted_memories(container: Container, scope: Scope) -> None:
+    fill(container, scope, 30, seed=5)
+    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20)
+    repo = RecallRepository(container.store, container.vector_dimensions, cache)
+    rng = np.random.default_rng(6)
+    query = unit(rng, container.vector_dimensions)
+    limits = RetrievalLimits(k_dense=5)
+
+    def nearest() -> list[str]:
+        found = repo.read(lambda tx: repo.candidates(tx, scope, query, [], None, RecallFilters(), limits))
+        return [h.memory.id for h in found.dense]
+
+    before = nearest()
+    near = np.asarray(query) + 0.05 * np.asarray(unit(rng, container.vector_dimensions))
+    added = store(container, scope, "a memory written after the cache read the user", list(near / np.linalg.norm(near)))
+    assert nearest()[0] == added  # caught up by sequence number
+    assert cache.loads == 1
+    container.memory_repository.forget(scope, added, confirm_locked=True)
+    container.memory_repository.forget(scope, before[0], confirm_locked=True)
+    after = nearest()
+    assert after[:4] == before[1:] and added not in after and before[0] not in after
+    plain = RecallRepository(container.store, container.vector_dimensions)
+    scan = plain.read(lambda tx: plain.candidates(tx, scope, query, [], None, RecallFilters(), limits))
+    assert after == [h.memory.id for h in scan.dense]
+
+
+def test_an_erased_and_recreated_user_is_read_anew(container: Container, scope: Scope) -> None:
+    first = fill(container, scope, 12, seed=7)
+    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20)
+    repo = RecallRepository(container.store, container.vector_dimensions, cache)
+    query = unit(np.random.default_rng(8), container.vector_dimensions)
+
+    def dense_ids() -> set[str]:
+        found = repo.read(lambda tx: repo.candidates(tx, scope, query, [], None, RecallFilters(),
+                                                     RetrievalLimits(k_dense=50)))
+        return {h.memory.id for h in found.dense}
+
+    assert dense_ids() == set(first)
+    container.erasure.forget_user(scope.tenant, scope.user_id, confirm=True)
+    again = fill(container, scope, 12, seed=9)  # same count, sequence numbers start again at 1
+    assert dense_ids() == set(again)
+    assert cache.loads == 2
+
+
+def test_a_narrow_filter_falls_back_to_the_neo4j_scan(container: Container, scope: Scope) -> None:
+    ids = fill(container, scope, 60, seed=10)
+    rng = np.random.default_rng(11)
+    query = unit(rng, container.vector_dimensions)
+    # The one core memory points away from the query: the cache's best 4k and 32k hold no core memory.
+    far = [-x for x in query]
+    core = store(container, scope, "the only core memory", far, tier=Tier.CORE)
+    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20)
+    with_cache, without = both(container, cache, scope, query, [], RecallFilters(tiers=[Tier.CORE]),
+                               RetrievalLimits(k_dense=1))
+    same(with_cache, without)
+    assert [h.memory.id for h in with_cache.dense] == [core]
+    assert len(ids) == 60
+
+
+def test_least_recently_used_users_leave_first() -> None:
+    dims = 8
+    rng = np.random.default_rng(0)
+    users = {}
+    for name in ("a", "b", "c"):
+        user = CachedUser(None, 0, dims, capacity=100)
+        user.append([f"{name}{i}" for i in range(100)], ["t"] * 100, rng.standard_normal((100, dims)))
+        users[name] = user
+    cache = VectorCache(dims, max_bytes=2 * users["a"].nbytes + 10)  # room for two users
+    cache.put(("t", "a"), users["a"])
+    cache.put(("t", "b"), users["b"])
+    cache.put(("t", "a"), users["a"])  # used again: b is now the least recently used
+    cache.put(("t", "c"), users["c"])
+    assert cache.keys() == [("t", "a"), ("t", "c")]
+    assert cache.nbytes <= cache.max_bytes
+
+
+def test_rows_are_kept_once_and_unit_length() -> None:
+    user = CachedUser(None, 0, 4, capacity=1)
+    user.append(["x", "y"], ["X", "Y"], np.array([[3.0, 4.0, 0, 0], [0, 0, 0, 2.0]]))
+    user.append(["y", "z"], ["Y", "Z"], np.array([[0, 0, 0, 2.0], [1.0, 0, 0, 0]]))
+    ids, lowered, matrix = user.snapshot()
+    assert ids == ["x", "y", "z"] and lowered == ["x", "y", "z"]
+    assert np.allclose(np.linalg.norm(matrix, axis=1), 1.0)
+    assert np.allclose(matrix[0], [0.6, 0.8, 0, 0])
