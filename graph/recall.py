@@ -190,11 +190,12 @@ class RecallRepository:
     def _read_back(self, tx: Tx, scope: Scope, filters: RecallFilters, ranking: Callable[[int], Ranked],
                    k: int) -> list[Row] | None:
         """The first k of the cache's ranking that pass recall's filters, read from Neo4j as candidate
-        rows (a memory deleted since is not found). The best 4k are read, then up to 32k; None when the
-        filters leave fewer than k of those and more remain (a narrow filter: the Neo4j scan is better)."""
+        rows (a memory deleted since is not found). The best k + k/4 are read (a few may be superseded
+        or deleted; each row read back costs ~0.05 ms), then up to 32k; None when the filters leave fewer
+        than k of those and more remain (a narrow filter: the Neo4j scan is better)."""
         passed: list[Row] = []
         fetched = 0
-        for limit in (4 * k, 32 * k):
+        for limit in (k + max(4, k // 4), 32 * k):
             ranked = ranking(limit)
             batch = ranked.ids[fetched:limit]
             if batch:
