@@ -211,7 +211,8 @@ class Container:
         """This process's copy of its users' memory embeddings (graph/vector_cache.py), for every exact scan."""
         from graph.vector_cache import VectorCache
 
-        cache = VectorCache(self.vector_dimensions, max_bytes=self.settings.recall.vector_cache_mb * 2**20)
+        cache = VectorCache(self.vector_dimensions, max_bytes=self.settings.recall.vector_cache_mb * 2**20,
+                            store=self.store)
         self.erasure.add_hook(cache.forget)
         return cache
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from graph.model import Scope
-from graph.store import Tx
+from graph.store import GraphStore, Tx
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,12 +97,17 @@ class Ranked:
 class VectorCache:
     """Per-user embedding matrices, least recently used evicted first beyond max_bytes."""
 
-    # Rows read per batch when (re)reading a user: bounds the transient Python lists.
-    _BATCH = 2048
+    # A full read goes in pages of this many memories, each its own read transaction (a 100k-memory user
+    # takes seconds: it must not hold, or time out, the caller's transaction).
+    PAGE = 4096
+    # A catch-up of more memories than this is a full read instead.
+    CATCH_UP_MAX = 4096
 
-    def __init__(self, dimensions: int, max_bytes: int) -> None:
+    def __init__(self, dimensions: int, max_bytes: int, store: GraphStore | None = None) -> None:
+        """store: where full reads run in their own transactions; without one they run in the caller's."""
         self.dimensions = dimensions
         self.max_bytes = max_bytes
+        self._store = store
         self._users: OrderedDict[tuple[str, str], CachedUser] = OrderedDict()
         self._lock = threading.Lock()
         self.loads = 0  # full reads of a user (for tests and metrics)
@@ -127,11 +132,16 @@ class VectorCache:
         if cached is not None and (cached.epoch != state.epoch or cached.seq > state.seq):
             cached = None  # an undo, or the user erased and written anew
         if cached is not None and cached.seq < state.seq:
-            self._read(tx, scope, cached, since=cached.seq, upto=state.seq)
+            if state.seq - cached.seq > self.CATCH_UP_MAX:
+                cached = None
+            else:
+                self._read(tx, scope, cached, since=cached.seq, after=None, limit=state.seq - cached.seq)
+                with self._lock:
+                    cached.seq = max(cached.seq, state.seq)
         if cached is None or state.mine > cached.n or cached.n > 2 * state.mine + 64:
             # Memories the sequence cannot tell (written by older code), or mostly deleted ones: anew.
             cached = CachedUser(state.epoch, state.seq, self.dimensions, capacity=state.mine + 16)
-            self._read(tx, scope, cached, since=None, upto=state.seq)
+            self._read_all(tx, scope, cached)
             self.loads += 1
         self.put(key, cached)
         return cached
@@ -151,29 +161,33 @@ class VectorCache:
         with self._lock:
             return list(self._users)
 
-    def _read(self, tx: Tx, scope: Scope, cached: CachedUser, *, since: int | None, upto: int) -> None:
+    def _read_all(self, tx: Tx, scope: Scope, cached: CachedUser) -> None:
+        after: str | None = None
+        while True:
+            def page(own: Tx, start: str | None = after) -> str | None:
+                return self._read(own, scope, cached, since=None, after=start, limit=self.PAGE)
+
+            last = page(tx) if self._store is None else self._store.read_tx(page)
+            if last is None:
+                return
+            after = last
+
+    def _read(self, tx: Tx, scope: Scope, cached: CachedUser, *, since: int | None, after: str | None,
+              limit: int) -> str | None:
+        """One read of rows into cached; the last id read when the read was full (there may be more)."""
         ids: list[str] = []
         texts: list[str] = []
         vectors: list[list[float]] = []
-
-        def flush() -> None:
-            with self._lock:
-                cached.append(ids, texts, np.asarray(vectors, dtype=np.float32))
-            ids.clear()
-            texts.clear()
-            vectors.clear()
-
-        params = {"tenant": scope.tenant, "user_id": scope.user_id, "since": since, "dimensions": self.dimensions}
+        params = {"tenant": scope.tenant, "user_id": scope.user_id, "since": since, "after": after, "limit": limit,
+                  "dimensions": self.dimensions}
         for row in tx.stream("recall/user_vectors", params):
             ids.append(row["id"])
             texts.append(row["text"] or "")
             vectors.append(row["embedding"])
-            if len(ids) >= self._BATCH:
-                flush()
         if ids:
-            flush()
-        with self._lock:
-            cached.seq = max(cached.seq, upto)
+            with self._lock:
+                cached.append(ids, texts, np.asarray(vectors, dtype=np.float32))
+        return ids[-1] if len(ids) >= limit else None
 
     def forget(self, scope: Scope) -> None:
         with self._lock:

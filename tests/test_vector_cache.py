@@ -78,7 +78,8 @@ def test_cached_scan_finds_what_the_neo4j_scan_finds(container: Container, scope
 
 def test_cache_follows_new_and_deleted_memories(container: Container, scope: Scope) -> None:
     fill(container, scope, 30, seed=5)
-    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20)
+    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20, store=container.store)
+    cache.PAGE = 7
     repo = RecallRepository(container.store, container.vector_dimensions, cache)
     rng = np.random.default_rng(6)
     query = unit(rng, container.vector_dimensions)
@@ -104,7 +105,8 @@ def test_cache_follows_new_and_deleted_memories(container: Container, scope: Sco
 
 def test_an_erased_and_recreated_user_is_read_anew(container: Container, scope: Scope) -> None:
     first = fill(container, scope, 12, seed=7)
-    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20)
+    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20, store=container.store)
+    cache.PAGE = 5  # full reads in pages of 5, each its own transaction
     repo = RecallRepository(container.store, container.vector_dimensions, cache)
     query = unit(np.random.default_rng(8), container.vector_dimensions)
 
@@ -160,3 +162,21 @@ def test_rows_are_kept_once_and_unit_length() -> None:
     assert ids == ["x", "y", "z"] and lowered == ["x", "y", "z"]
     assert np.allclose(np.linalg.norm(matrix, axis=1), 1.0)
     assert np.allclose(matrix[0], [0.6, 0.8, 0, 0])
+
+
+def test_a_long_catch_up_reads_the_user_anew(container: Container, scope: Scope) -> None:
+    fill(container, scope, 10, seed=12)
+    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20, store=container.store)
+    cache.CATCH_UP_MAX = 2
+    repo = RecallRepository(container.store, container.vector_dimensions, cache)
+    query = unit(np.random.default_rng(13), container.vector_dimensions)
+
+    def dense_ids() -> set[str]:
+        found = repo.read(lambda tx: repo.candidates(tx, scope, query, [], None, RecallFilters(),
+                                                     RetrievalLimits(k_dense=50)))
+        return {h.memory.id for h in found.dense}
+
+    before = dense_ids()
+    later = fill(container, scope, 3, seed=14)
+    assert dense_ids() == before | set(later)
+    assert cache.loads == 2  # 3 new memories > CATCH_UP_MAX: read anew, not caught up
