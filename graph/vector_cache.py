@@ -165,6 +165,11 @@ class VectorCache:
         after: str | None = None
         while True:
             def page(own: Tx, start: str | None = after) -> str | None:
+                if start is None and own is not tx:
+                    # The user's sequence as this read sees it (the caller's may count memories its own
+                    # transaction wrote and this one cannot see): what is numbered later is caught up.
+                    [row] = own.run("recall/user_state", {"tenant": scope.tenant, "user_id": scope.user_id})
+                    cached.seq, cached.epoch = int(row["seq"]), row["epoch"]
                 return self._read(own, scope, cached, since=None, after=start, limit=self.PAGE)
 
             last = page(tx) if self._store is None else self._store.read_tx(page)
