@@ -47,6 +47,13 @@ def both(c: Container, cache: VectorCache, scope: Scope, embedding: list[float],
     return with_cache, without
 
 
+def dense_ids(repo: RecallRepository, scope: Scope, query: list[float]) -> set[str]:
+    """The ids of the (up to 50) nearest memories, through the cache when repo has one."""
+    found = repo.read(lambda tx: repo.candidates(tx, scope, query, [], None, RecallFilters(),
+                                                 RetrievalLimits(k_dense=50)))
+    return {h.memory.id for h in found.dense}
+
+
 def same(a: CandidateSet, b: CandidateSet) -> None:
     assert a.user_memories == b.user_memories
     assert [h.memory.id for h in a.dense] == [h.memory.id for h in b.dense]
@@ -110,15 +117,10 @@ def test_an_erased_and_recreated_user_is_read_anew(container: Container, scope: 
     repo = RecallRepository(container.store, container.vector_dimensions, cache)
     query = unit(np.random.default_rng(8), container.vector_dimensions)
 
-    def dense_ids() -> set[str]:
-        found = repo.read(lambda tx: repo.candidates(tx, scope, query, [], None, RecallFilters(),
-                                                     RetrievalLimits(k_dense=50)))
-        return {h.memory.id for h in found.dense}
-
-    assert dense_ids() == set(first)
+    assert dense_ids(repo, scope, query) == set(first)
     container.erasure.forget_user(scope.tenant, scope.user_id, confirm=True)
     again = fill(container, scope, 12, seed=9)  # same count, sequence numbers start again at 1
-    assert dense_ids() == set(again)
+    assert dense_ids(repo, scope, query) == set(again)
     assert cache.loads == 2
 
 
@@ -171,12 +173,7 @@ def test_a_long_catch_up_reads_the_user_anew(container: Container, scope: Scope)
     repo = RecallRepository(container.store, container.vector_dimensions, cache)
     query = unit(np.random.default_rng(13), container.vector_dimensions)
 
-    def dense_ids() -> set[str]:
-        found = repo.read(lambda tx: repo.candidates(tx, scope, query, [], None, RecallFilters(),
-                                                     RetrievalLimits(k_dense=50)))
-        return {h.memory.id for h in found.dense}
-
-    before = dense_ids()
+    before = dense_ids(repo, scope, query)
     later = fill(container, scope, 3, seed=14)
-    assert dense_ids() == before | set(later)
+    assert dense_ids(repo, scope, query) == before | set(later)
     assert cache.loads == 2  # 3 new memories > CATCH_UP_MAX: read anew, not caught up
