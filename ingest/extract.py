@@ -19,11 +19,13 @@ from ingest.lexicon import (
     CONDITIONS_ZH_RE,
     EPISODIC_EN_RE,
     EPISODIC_ZH_RE,
+    FEELING_ZH_RE,
     GENERIC_PLACES_ZH,
     HAN,
     NATIONALITIES_EN,
     PAST_EN_RE,
     PLACE_SUFFIX_ZH_RE,
+    PLACE_SUFFIXES_ZH,
     PLACES_ZH,
     RELATIONS_EN,
     RELATIONS_ZH,
@@ -160,7 +162,9 @@ _EN_INDEFINITE_RE = re.compile(r"^(?:a|an|one|some)\s", re.IGNORECASE)
 _EN_TAIL_COMMON = (
     r"because|since|but|so|now|lately|these days|by the way|right now|too|as well|anymore|any more"
     r"|actually|though|haha|lol|a lot|so much|very much|really much|every \w+|each \w+|on weekends"
-    r"|at weekends|on the weekend|whenever|when|while|if|which|who|that's|and i|i think|at all"
+    r"|at weekends|on the weekend|whenever|when|while|if|which|who|that's|and i|i think|at all|online|offline"
+    r"|at home|alone|sometimes|often|occasionally|nowadays|recently|daily|regularly|in my (?:free|spare) time"
+    r"|these days|btw|tbh|honestly|to be honest|originally"
 )
 _EN_TAIL_PLACE = (
     _EN_TAIL_COMMON + r"|with|for|as|from|on|at|after|before|last|this|next|yesterday|today"
@@ -206,6 +210,10 @@ def _valid_object(obj: str) -> bool:
         "她们",
         "你们",
         "it",
+        "anything",
+        "everything",
+        "something",
+        "nothing",
         "this",
         "that",
         "them",
@@ -256,7 +264,7 @@ _ZH_NON_NAMES = frozenset(
         "别人",
     ]
 )
-_EN_NAME = r"[A-Z][a-zA-Z'\-]+(?: [A-Z][a-zA-Z'\-]+){0,2}"
+_EN_NAME = r"(?:(?:St|Mt|Dr)\. )?[A-Z][a-zA-Z'\-]+(?: [A-Z][a-zA-Z'\-]+){0,2}"
 _ZH_NAME_CHARS = rf"[{HAN}]{{2,4}}"
 _EN_NON_NAMES = frozenset(
     {"I", "I'm", "My", "The", "A", "An", "And", "But", "So", "He", "She", "It", "We", "They", "This", "That"}
@@ -265,9 +273,14 @@ _EN_NON_NAMES = frozenset(
 
 def _looks_like_zh_name(s: str) -> bool:
     if re.fullmatch(rf"[{HAN}]{{2,4}}", s) is None:
-        return re.fullmatch(_EN_NAME, s) is not None and s.split()[0] not in _EN_NON_NAMES
+        # a Latin name, not an acronym or type code (我是INFP, 我在做PM)
+        return re.fullmatch(_EN_NAME, s) is not None and s.split()[0] not in _EN_NON_NAMES and not s.isupper()
     if s in _ZH_NON_NAMES or s[0] in _ZH_NON_NAME_START:
         return False
+    if len(s) >= 3 and s.endswith("人"):
+        return False  # 重庆人, 东北人: where someone is from
+    if re.search(r"[了的过来去到说着呢吗吧啊呀第次]", s):
+        return False  # a verb phrase (第一次来, 说真), not a name
     return ROLE_SUFFIX_ZH_RE.search(s) is None
 
 
@@ -372,19 +385,23 @@ class RuleTripleExtractor:
     # ---------------------------------------------------------------- Chinese
 
     def _zh_clause(self, c: str, st: _State, episodic: bool) -> None:
-        if self._zh_whole_clause(c, st):
+        if self._zh_follow_up(c, st) or self._zh_whole_clause(c, st):
             return
-        m = re.search(r"(我们|咱们|我|他|她)", c)
+        m = re.search(r"(我们|咱们|俺们|我|俺|咱|他|她)", c)
         subject: str | None = None
         rest = c
         if m and _zh_prefix_ok(c[: m.start()]) and not c[m.end() :].startswith("们"):
             who = m.group(1)
-            subject = USER if who in {"我", "我们", "咱们"} else st.last_person
+            subject = USER if who in {"我", "我们", "咱们", "俺们", "俺", "咱"} else st.last_person
             rest = c[m.end() :]
             if subject is None:
                 return
-        elif _CONTINUATION_RE.match(c):
+        elif st.subject is not None and _CONTINUATION_RE.match(c):
             subject = st.subject
+        elif lead := _ZH_DROPPED_SUBJECT_RE.match(c):
+            # chat drops the subject: "最近迷上了打羽毛球", "在字节做PM" (the user, or the person just named)
+            subject = st.subject or USER
+            rest = c[lead.end("lead") :]
         st.subject = subject if subject is not None else st.subject
         if subject == USER:
             unread = self._zh_relations(rest, st)
@@ -405,14 +422,23 @@ class RuleTripleExtractor:
             st.add(USER, "likes", _zh_clean(m["o"]))
             return True
         if m := re.fullmatch(
-            r"(?P<o>[^我你他她]{1,12}?)我"
+            r"(?P<o>[^我你他她]{1,12}?)我(?:是)?"
             + _ZH_ADV
             + r"(?P<neg>一点都不|一点也不|不|从不)?"
             + _ZH_DEG
-            + r"(?:爱|喜欢)(?:吃|喝|看|玩)?",
+            + r"(?:爱|喜欢|戒不掉|离不开)(?:吃|喝|看|玩)?[了的啊呀]*",
             c,
         ):
-            st.add(USER, "likes", _zh_clean(m["o"]), -1 if m["neg"] else 1)
+            for part in _split_coord(_zh_clean(m["o"])):
+                st.add(USER, "likes", _zh_clean(part), -1 if m["neg"] else 1)
+            return True
+        if (m := _ZH_TOPIC_DISLIKE_RE.fullmatch(c)) and _zh_topic_ok(o := _zh_clean(m["o"])):
+            if m["v"] in {"吃不了", "吃不惯", "不吃"}:
+                st.add(USER, "eats", o, -1)
+            elif m["v"] in {"喝不了", "喝不惯", "不喝"}:
+                st.add(USER, "drinks", o, -1)
+            else:
+                st.add(USER, "likes", o, -1)
             return True
         if st.pending_rel and (m := re.fullmatch(r"(?:另?一个|老大|老二|小的|大的|一只|另一只)?叫(?P<o>.{1,8})", c)):
             name = _zh_clean(m["o"])
@@ -421,7 +447,7 @@ class RuleTripleExtractor:
                 st.last_person = name
             return True
         # general knowledge: no first/second person in the clause, and not a continuation ("现在住在上海")
-        if re.search(r"我|你|您|咱|他|她", c) is None and not _CONTINUATION_RE.match(c):
+        if re.search(r"我|你|您|咱|俺|他|她", c) is None and not _CONTINUATION_RE.match(c):
             for pattern, predicate in _ZH_KNOWLEDGE:
                 if m := pattern.fullmatch(c):
                     subj, obj = _zh_clean(m["s"]), _zh_clean(m["o"])
@@ -438,43 +464,61 @@ class RuleTripleExtractor:
     def _zh_relations(self, rest: str, st: _State) -> str | None:
         """我的妻子叫林静 / 我有一个妹妹 / 我的同事小刘也住在望京. Returns the rest to read, None when consumed."""
         if m := re.match(
-            r"^(?:有|养了|养着|养)(?P<n>[一两二三四几])(?:个|只|条|位|名)(?P<r>" + _ZH_REL_ALT + r")", rest
+            r"^(?:家里?|家里面)?(?:有|养了|养着|养)(?P<n>[一两二三四几])?(?:个|只|条|位|名)(?P<r>" + _ZH_REL_ALT + r")"
+            r"(?:(?:叫做|名叫|叫|名字叫)(?P<name>[^，]+))?",
+            rest,
         ):
-            st.pending_rel = RELATIONS_ZH[m["r"]]
+            rel = RELATIONS_ZH[m["r"]]
+            if m["name"] is None:
+                st.pending_rel = rel  # 我有一个妹妹，叫小雨
+            elif (nm := _ZH_NAME_THEN_TAIL_RE.match(m["name"])) and _looks_like_zh_name(name := _zh_clean(nm["n"])):
+                self._zh_named(rel, name, nm["t"], st)  # 我家有只猫叫年糕
             return None
         m = re.match(
-            r"^的?(?:亲|大|小|二|老|最好的)?(?P<r>" + _ZH_REL_ALT + r")(?:的名字)?(?P<v>叫做|名叫|叫|是|名字叫|名字是)"
-            r"(?:我的?)?(?P<n>[^，]+)$",
+            r"^(?:家里?|家)?的?(?:亲|大|小|二|老|最好的)?(?P<r>" + _ZH_REL_ALT + r")(?:的名字)?"
+            r"(?P<v>叫做|名叫|叫|是|名字叫|名字是)(?:我的?)?(?P<n>[^，]+)$",
             rest,
         )
         if m:
             rel = RELATIONS_ZH[m["r"]]
             tail = m["n"]
-            nm = re.match(
-                rf"(?P<n>[A-Za-z][A-Za-z' \-]*[A-Za-z]|{_ZH_NAME_CHARS}?)(?P<t>(?:也|还|都|住|在|是|今年|很|特别"
-                r"|喜欢|爱|，).*)?$",
-                tail,
-            )
+            nm = _ZH_NAME_THEN_TAIL_RE.match(tail)
             if nm is not None:
                 name = _zh_clean(nm["n"])
                 if _looks_like_zh_name(name):
-                    st.add(USER, rel, name)
-                    st.last_person = name
-                    if nm["t"]:
-                        self._zh_attributes(nm["t"], name, st)
+                    self._zh_named(rel, name, nm["t"], st)
                     return None
             return "" if m["v"] == "是" and ROLE_SUFFIX_ZH_RE.search(_zh_clean(tail)) else rest
         m = re.match(
-            r"^的?(?P<r>" + _ZH_REL_ALT + rf")(?P<n>{_ZH_NAME_CHARS}?|[A-Z][A-Za-z]+)(?P<t>(?:也|还|都|住|在|是"
-            r"|今年|很|特别|喜欢|爱).*)$",
+            r"^(?:家里?|家)?的?(?P<r>" + _ZH_REL_ALT + rf")(?P<n>{_ZH_NAME_CHARS}?|[A-Z][A-Za-z]+)(?P<t>"
+            + _ZH_NAME_TAIL
+            + r".*)$",
             rest,
         )
         if m and _looks_like_zh_name(m["n"]):
-            st.add(USER, RELATIONS_ZH[m["r"]], m["n"])
-            st.last_person = m["n"]
-            self._zh_attributes(m["t"], m["n"], st)
+            self._zh_named(RELATIONS_ZH[m["r"]], m["n"], m["t"], st)
             return None
         return rest
+
+    def _zh_named(self, rel: str, name: str, tail: str | None, st: _State) -> None:
+        """A named person or pet: the relation, then what the same clause and the next subjectless ones say."""
+        st.add(USER, rel, name)
+        st.last_person = name
+        st.subject = name  # "我儿子叫乐乐，刚满三岁": the next clause without a subject is about 乐乐
+        if tail:
+            self._zh_attributes(tail.lstrip("，"), name, st)
+
+    def _zh_follow_up(self, c: str, st: _State) -> bool:
+        """尤其是X / 特别是X after a preference: the same predicate and polarity."""
+        last = st.out[-1] if st.out else None
+        if last is None or last.predicate not in _LIST_PREDICATES:
+            return False
+        if m := re.fullmatch(r"(?:尤其是|特别是|尤其|especially\s*)(?P<o>[^，]{1,16})", c):
+            for part in _split_coord(_zh_clean(m["o"])):
+                st.add(last.subject, last.predicate, re.sub(r"^(?:吃|喝)", "", _zh_clean(part)), last.polarity)
+            st.spans.append((0, len(c)))
+            return True
+        return False
 
     def _zh_attributes(self, rest: str, subject: str, st: _State) -> None:
         rest = re.sub(r"^的", "", rest)
@@ -494,7 +538,9 @@ class RuleTripleExtractor:
                 loose = pattern in _ZH_VISITED_LOOSE  # "在X<verb>": any specific-looking name will do
                 if not (_looks_like_zh_place(place) or (loose and _looks_like_zh_venue(place))):
                     continue
-                needs_past = pattern is not _ZH_VISITED[0]
+                if pattern in _ZH_VISITED_STRICT and not (episodic and _zh_strong_place(place, c)):
+                    continue
+                needs_past = pattern not in _ZH_VISITED_DONE
                 if needs_past and not (episodic or re.search(r"[了过]", c)):
                     continue
                 if st.free(m.start("o"), m.end("o")):
@@ -503,24 +549,49 @@ class RuleTripleExtractor:
     # ---------------------------------------------------------------- English
 
     def _en_clause(self, c: str, st: _State) -> None:
+        c = _en_restore_subject(c)
+        if self._en_follow_up(c, st):
+            return
         self._en_relations(c, st)
         for pattern, handler in _EN_RULES:
             for m in pattern.finditer(c):
-                if st.free(m.start(), m.end()):
-                    handler(m, st)
+                if st.free(m.start(), m.end()) and handler(m, st) is False:
+                    st.spans.pop()  # the rule declined: leave the words to the rules after it
         self._en_knowledge(c, st)
+
+    def _en_follow_up(self, c: str, st: _State) -> bool:
+        """A clause that only extends the previous statement: "especially green curry", "not Sydney"."""
+        if st.spans:
+            return False  # the Chinese rules already read this clause
+        last = st.out[-1] if st.out else None
+        if last is None:
+            return False
+        if last.predicate in _LIST_PREDICATES and (
+            m := re.fullmatch(
+                r"(?i:(?:and )?(?:especially|particularly|mostly|above all|even|also|plus))\s+(?P<o>.+)", c
+            )
+        ):
+            for part in _EN_COORD_RE.split(_en_cut(m["o"], _EN_TAIL_THING)):
+                if part := _EN_ARTICLE_RE.sub("", part.strip()):
+                    st.add(last.subject, last.predicate, part, last.polarity)
+            return True
+        if last.subject_kind == "thing" and (m := re.fullmatch(rf"(?i:not)\s+(?P<o>{_EN_NAME})", c.strip(" .!"))):
+            st.add(m["o"], last.predicate, last.object, -last.polarity, subject_kind="thing")  # "X, not Z"
+            return True
+        return False
 
     def _en_relations(self, c: str, st: _State) -> None:
         # pending relation from "I have two kids," -> "Emma and Leo"
         if st.pending_rel and re.fullmatch(
-            rf"(?:(?:one|the other|the older|the younger) (?:is )?(?:named |called )?)?"
+            rf"(?:(?:one|the other|the older|the younger) (?:is )?(?:named |called )?"
+            rf"|(?i:(?:his|her|its|their) name is|(?:he|she|it)(?:'s| is) (?:called|named)|called|named) )?"
             rf"{_EN_NAME}(?:(?:,| and) {_EN_NAME})*",
             c,
         ):
             for name in _EN_COORD_RE.split(
                 re.sub(
-                    r"^(?:one|the other|the older|the younger) (?:is )?(?:named |"
-                    r"called )?",
+                    r"^(?:(?:one|the other|the older|the younger) (?:is )?(?:named |called )?"
+                    r"|(?i:(?:his|her|its|their) name is|(?:he|she|it)(?:'s| is) (?:called|named)|called|named) )",
                     "",
                     c,
                 )
@@ -537,8 +608,10 @@ class RuleTripleExtractor:
             st.spans.append((m.start(), m.end()))
             return
         m = re.search(
-            rf"(?i:\bmy (?:(?:younger|older|little|big|elder|baby|twin|best|oldest|youngest|eldest|new|old) )?)"
-            rf"(?P<r>(?i:{_EN_REL_ALT}))(?i:'s name is|'s name's| is called| is named| named| called| is|,)? "
+            rf"(?i:\b(?:my|our) (?:(?:younger|older|little|big|elder|baby|twin|best|oldest|youngest|eldest|new|old) )?)"
+            rf"(?P<r>(?i:{_EN_REL_ALT}))(?i:(?:'s|’s|s)? name is|(?:'s|’s|s)? name's| is called| is named"
+            r"| named| called"
+            r"| is|,)? "
             rf"(?P<n>{_EN_NAME})(?P<t>.*)$",
             c,
         )
@@ -558,7 +631,9 @@ class RuleTripleExtractor:
             st.spans.append((m.start(), m.end()))
             return
         if m := re.search(
-            rf"(?i:\bi (?:have|'ve got|got) (?:an?|one|two|three|four|\d+) (?:[\w-]+ )?)(?P<r>(?i:{_EN_REL_ALT}))"
+            rf"(?i:\b(?:i|we)(?: have|'ve got|'ve| got| own| adopted| just adopted| just got) (?:an?|one|two|three"
+            rf"|four|\d+)"
+            rf" (?:[\w-]+ )?)(?P<r>(?i:{_EN_REL_ALT}))"
             rf"(?:(?i: named| called) (?P<n>{_EN_NAME}))?",
             c,
         ):
@@ -577,6 +652,12 @@ class RuleTripleExtractor:
             st.add(name, "works_at", _en_cut(m["o"], _EN_TAIL_PLACE))
         elif m := re.match(r"(?i)is an? (?P<o>[\w -]+)$", tail):
             st.add(name, "is_a", _en_cut(m["o"], _EN_TAIL_PLACE))
+        elif m := re.match(
+            r"(?i)(?:(?:just |recently )?turned|is|'s) (?P<o>\d{1,3})"
+            r"(?: (?:years old|yrs old|y/o|yo|now|today|last \w+))?$",
+            tail,
+        ):
+            st.add(name, "age", m["o"])  # "my daughter Emma just turned 6"
 
     def _en_knowledge(self, c: str, st: _State) -> None:
         if re.search(r"(?i)\b(?:i|i'm|my|me|we|our|you|your|it|it's|this|that|there|here)\b", c):
@@ -598,10 +679,54 @@ def _join_han(text: str) -> str:
     return re.sub(rf"(?<=[{HAN}])\s+|\s+(?=[{HAN}])", "", text)
 
 
+# A topicalised object the speaker cannot stand, with the subject dropped or after it (香菜真的受不了, 香菜我吃不了).
+_ZH_TOPIC_DISLIKE_RE = re.compile(
+    r"(?:一点|一口|一滴|一点儿)?(?P<o>[^我你他她俺咱，]{1,8}?)(?:我|俺)?(?:是)?(?:一点|一口|一滴|一点儿)?"
+    + _ZH_ADV
+    + _ZH_DEG
+    + r"(?P<v>受不了|接受不了|忍不了|讨厌|不喜欢|不爱|吃不了|吃不惯|喝不了|喝不惯|不吃|不喝)[了的啊呀]*"
+)
+
+
+def _zh_topic_ok(o: str) -> bool:
+    """A thing, not a time, a degree complement (热得受不了) or a feeling."""
+    return (
+        bool(o)
+        and not _zh_prefix_ok(o)
+        and not o.endswith(("得", "到", "死"))
+        and re.match(r"[太好真很超挺]", o) is None
+        and re.search(r"[了热冷累困疼痛饿吵忙烦]$", o) is None
+        and FEELING_ZH_RE.search(o) is None
+        and re.search(r"[这那]|今天|现在|最近", o) is None
+    )
+
+
+# Where a Chinese name stops: an adverb, a verb or a time word right after it (小周就住我楼下, 陈浩也在北京).
+_ZH_NAME_TAIL = (
+    r"(?:也|还|都|就|才|又|刚|已经|正在|一直|现在|目前|平时|最近|去年|今年|明年|每天|住|在|是|很|特别|非常|超|挺|真|喜欢"
+    r"|爱|讨厌|不|没|会|对|有|和|跟|当|做|学|读|上|从|，)"
+)
+_ZH_NAME_THEN_TAIL_RE = re.compile(
+    rf"(?P<n>[A-Za-z][A-Za-z' \-]*[A-Za-z]|{_ZH_NAME_CHARS}?)(?P<t>{_ZH_NAME_TAIL}.*)?$"
+)
+
 # A clause without its own subject that continues the previous one ("我爱猫，不太喜欢狗").
 _CONTINUATION_RE = re.compile(
     r"^(?:也|还|都|不|却|现在|目前|以前|又|就|平时|一般|特别|最|很|挺|超|从不|只|更|反而|倒是|同时|是|专业|生日|名字|老家"
-    r"|爱好|今年)"
+    r"|爱好|今年|在|刚|当|做|学的|读的|住|会说|养了|来自|base|戒|喜欢|爱|讨厌|受不了|迷上|对)"
+)
+
+# Time words and discourse openers that may come before a dropped subject ("去年搬到了苏州").
+_ZH_TIME_LEAD = (
+    r"(?:去年|今年|前年|上个?月|这个?月|上周末?|上星期|这周|昨天|前天|今天|刚才|那次|上次|小时候|\d{4}年|周末|其实|说实话"
+    r"|对了|另外|而且|所以|后来|那时候|当时|嗯|哦|啊)*"
+)
+# A clause with no subject that opens with a verb only a person's own statement would (the first person dropped).
+_ZH_DROPPED_SUBJECT_RE = re.compile(
+    r"^(?P<lead>" + _ZH_TIME_LEAD + ")" + _ZH_ADV + r"(?:不太|不怎么|一点都不|不|没)?"
+    r"(?:迷上|爱上|喜欢|热爱|讨厌|受不了|接受不了|戒|吃不了|喝不了|吃不惯|不吃|不喝|不能吃|不能喝|住在|来自|会说|会讲"
+    r"|养了|沉迷|对[^，]{1,12}?(?:过敏|感兴趣|不感兴趣|情有独钟)|在[^，]{1,16}?(?:工作|上班|实习|任职|读研|读博|读书|上学"
+    r"|做|当|干)|base在|搬到|搬去|老家|学的是|读的是|专业是)(?![就啦吧呀啊你您的]|了?$)"
 )
 
 _ZH_PREFIX_OK_RE = re.compile(
@@ -642,6 +767,10 @@ def _zh_number(s: str) -> str:
     return str(_ZH_DIGITS.get(s, 0)) if len(s) == 1 else s
 
 
+# Degree and quantity words opening one item of a list (粤语和一点日语 -> 日语).
+_ZH_PART_DEGREE_RE = re.compile(r"^(?:一点点|一点儿|一点|一些|少量的|点|些|流利的|简单的|基本的|基础的)")
+
+
 def _split_coord(obj: str) -> list[str]:
     parts = [p for p in _ZH_COORD_RE.split(obj) if p.strip()]
     return parts if len(parts) > 1 and all(len(p) >= 1 for p in parts) else [obj]
@@ -663,7 +792,7 @@ def _zh(
         if obj.startswith(("一家", "一个", "一所", "某")) or (check is not None and not check(obj)):
             return
         for part in _split_coord(obj) if coord else [obj]:
-            st.add(subject, predicate, _zh_clean(part), polarity)
+            st.add(subject, predicate, _zh_clean(_ZH_PART_DEGREE_RE.sub("", part.strip())), polarity)
         if predicate in {"spouse", "partner", "sister", "brother", "mother", "father", "child", "friend"}:
             st.last_person = obj
 
@@ -671,17 +800,81 @@ def _zh(
 
 
 def _zh_is_a(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    raw = m["o"].split("，")[0].strip()
     obj = _zh_clean(m["o"], tails=r"，|主要|平时|已经")
-    obj = re.sub(r"^(?:一名|一个|一位|个|名|位)", "", obj)
+    obj = re.sub(r"^(?:一名|一个|一位|个|名|位|土生土长的|地道的|正宗的|纯正的)", "", obj)
     if not obj or re.search(r"我|你|的员工$", obj):
         return
     if obj.endswith("人") and len(obj) >= 3 and not ROLE_SUFFIX_ZH_RE.search(obj[:-1]):
         st.add(subject, "hometown", obj[:-1], polarity)  # 我是四川人 -> hometown 四川
         return
+    if re.search(r"第.次|[了过着来去]$", obj):
+        return  # 我是第一次来: an event, not an identity
+    if raw.endswith("的"):
+        if _looks_like_zh_place(obj):
+            st.add(subject, "hometown", obj, polarity)  # 俺是东北的 -> hometown 东北
+        return  # 我是认真的 / 我是坐地铁来的: a 是…的 statement, not an identity
     if subject == USER and _looks_like_zh_name(obj) and not ROLE_SUFFIX_ZH_RE.search(obj):
         st.add(subject, "name", obj, polarity)  # 我是小明
         return
     st.add(subject, "is_a", obj, polarity)
+
+
+# Work that names a job (在腾讯做后端开发, 在字节做PM), not any activity (在家做饭, 在健身房做瑜伽).
+_ZH_JOB_RE = re.compile(
+    r"[A-Za-z]{2,}|开发|设计|运营|产品|销售|测试|市场|财务|会计|人事|行政|客服|研发|算法|工程|编辑|记者|翻译|咨询|审计|法务"
+    r"|采购|投资|分析|前端|后端|数据|运维|研究|实习|管理|项目|教学|老师|医生|护士|律师"
+)
+
+
+def _zh_org_ok(obj: str) -> bool:
+    """An employer or school, not a generic or possessed place (在家工作, 在我们这边上班)."""
+    return bool(obj) and obj not in GENERIC_PLACES_ZH and re.search(r"[我你他她这那]|家$|^家", obj) is None
+
+
+def _zh_home_ok(obj: str) -> bool:
+    """Where someone lives: not a generic or possessed place (住我楼下, 住在公司附近)."""
+    return bool(obj) and obj not in GENERIC_PLACES_ZH and re.search(r"[我你他她这那]", obj) is None
+
+
+def _zh_job_at(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    """在X当律师 / 在腾讯做后端开发: the employer (not a mere city) and, for 当/担任, the role."""
+    org = _zh_clean(m["o"])
+    job = re.sub(r"^(?:了|过)?(?:[\d一两二三四五六七八九十几半]+(?:年|个月|天))?(?:的)?", "", _zh_clean(m["job"]))
+    is_role = ROLE_SUFFIX_ZH_RE.search(job) is not None or _ZH_JOB_RE.search(job) is not None
+    if not is_role:
+        return
+    if _zh_org_ok(org) and org not in PLACES_ZH and not PLACE_SUFFIX_ZH_RE.search(org):
+        st.add(subject, "works_at", org, polarity)
+    if m["v"] in {"当", "担任"}:
+        st.add(subject, "is_a", re.sub(r"^(?:一名|一个|一位|个|名|位)", "", job), polarity)
+
+
+def _zh_job_change(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    """(从X)跳槽到Y: Y is the employer now, X no longer."""
+    if m["old"] and _zh_org_ok(old := _zh_clean(m["old"])):
+        st.add(subject, "works_at", old, -1)
+    if _zh_org_ok(new := _zh_clean(m["o"], tails=_STOP_TAIL_ZH)):
+        st.add(subject, "works_at", new, 1)
+
+
+# What one gives up (戒酒, 戒了咖啡, 戒糖): drinks, else foods; 戒烟 has no predicate.
+_ZH_DRINKS = r"酒|白酒|啤酒|红酒|咖啡|奶茶|可乐|饮料|茶|碳酸饮料"
+_ZH_GIVE_UP = _ZH_DRINKS + r"|糖|甜食|碳水|肉|零食|夜宵|宵夜|辣|油炸食品|烟酒"
+
+
+def _zh_cannot(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    """我喝不了咖啡 / 我不能吃辣 / 我吃不惯香菜: the food or drink, negated."""
+    verb = m["v"] or m.groupdict().get("v2")
+    predicate = "eats" if verb == "吃" else "drinks"
+    obj = _ZH_QUANTITY_RE.sub("", _zh_clean(m["o"], tails=r"，|已经|了|也|的|啊|太|一"))
+    st.add(subject, predicate, obj, -1)
+
+
+def _zh_gave_up(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    """我戒酒两年了 -> (drinks, 酒, -1); 我戒糖了 -> (eats, 糖, -1)."""
+    obj = "酒" if m["o"] == "烟酒" else m["o"]
+    st.add(subject, "drinks" if re.fullmatch(_ZH_DRINKS, obj) else "eats", obj, -1)
 
 
 def _zh_favourite(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
@@ -700,6 +893,10 @@ _STOP_TAIL_ZH = r"，|已经|了|工作|上班|生活|的时候|这个|一定|�
 
 _P = _ZH_ADV
 _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
+    (
+        re.compile(r"^的?(?:英文名字?|小名|外号|网名|昵称|绰号|花名)(?:是|叫)(?P<o>[^，]{1,16})$"),
+        _zh("nickname", tails=r"，|就行|就好"),
+    ),
     (re.compile(r"^(?:的)?名字(?:是|叫)(?P<o>.+)$"), _zh("name")),
     (re.compile(r"^" + _P + r"叫(?P<o>[^，]{1,12})$"), _zh("name", check=_looks_like_zh_name)),
     (re.compile(r"生日(?:是|在|为)?(?P<o>[^，]+)$"), _zh("birthday", tails=r"，|啊|呀")),
@@ -711,29 +908,53 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     ),
     (re.compile(r"紧急联系人(?:是|为)(?:我的?)?(?P<o>[^，]+)"), _zh("emergency_contact", tails=r"，|电话|手机")),
     (
-        re.compile(r"(?:学的|专业)是(?P<o>[^，]+)|学(?P<o2>[^，]{2,8})专业"),
-        lambda m, s, st, p: st.add(s, "major", _zh_clean(m["o"] or m["o2"])),
+        re.compile(
+            r"(?:学的|读的|念的|专业)是(?P<o>[^，]+?)(?:专业)?(?:的)?$|学(?P<o2>[^，]{2,8})专业|是(?:学|读)(?P<o3>[^，]{2,8}?)"
+            r"(?:专业)?的$"
+        ),
+        lambda m, s, st, p: st.add(s, "major", _zh_clean(m["o"] or m["o2"] or m["o3"])),
     ),
     (
         re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:住在|住|生活在|定居在|定居|居住在)(?P<o>[^，]+)"),
-        _zh("lives_in", tails=_STOP_TAIL_ZH + r"|附近|那边|这边"),
+        _zh("lives_in", tails=_STOP_TAIL_ZH + r"|附近|那边|这边", check=_zh_home_ok),
     ),
     (re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,12}?)(?:生活|定居|居住)"), _zh("lives_in")),
-    (re.compile(r"搬(?:到|去|来)了?(?P<o>[^，]+)"), _zh("lives_in", tails=_STOP_TAIL_ZH + r"|住")),
+    (re.compile(r"搬(?:到|去|来)了?(?P<o>[^，]+)"), _zh("lives_in", tails=_STOP_TAIL_ZH + r"|住", check=_zh_home_ok)),
+    (
+        re.compile(r"从(?P<o>[^，]{1,10}?)(?=搬(?:到|去|走|出来))"),
+        lambda m, s, st, p: st.add(s, "lives_in", o, -1) if _looks_like_zh_place(o := _zh_clean(m["o"])) else None,
+    ),
     (re.compile(r"老家(?:在|是)(?P<o>[^，]+)"), _zh("hometown", tails=_STOP_TAIL_ZH)),
+    (re.compile(r"^(?P<pre>" + _P + r")来自(?P<o>[^，]{1,12})"), _zh("hometown", check=_looks_like_zh_place)),
+    (re.compile(r"^(?P<pre>" + _P + r")是从(?P<o>[^，]{1,10}?)来的"), _zh("hometown", check=_looks_like_zh_place)),
+    (
+        re.compile(r"^(?P<pre>" + _P + r")(?:base在|常驻|长居)(?P<o>[^，]{1,12})"),
+        _zh("lives_in", tails=_STOP_TAIL_ZH, check=_looks_like_zh_place),
+    ),
     (
         re.compile(r"(?:从小)?在(?P<o>[^，]{1,10}?)长大|出生(?:在|于)(?P<o2>[^，]+)"),
-        lambda m, s, st, p: st.add(s, "hometown", _zh_clean(m["o"] or m["o2"])),
+        lambda m, s, st, p: st.add(s, "hometown", o) if _zh_home_ok(o := _zh_clean(m["o"] or m["o2"])) else None,
     ),
     (
         re.compile(
-            r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,16}?)(?:工作|上班|上过班|工作过|任职|实习|当\S+)"
+            r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,16}?)(?:工作|上班|上过班|工作过|任职|实习|打工)"
         ),
-        _zh("works_at"),
+        _zh("works_at", check=_zh_org_ok),
+    ),
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,16}?)(?P<v>当|做|干|担任)(?P<job>[^，]{1,12})$"
+        ),
+        _zh_job_at,
+    ),
+    (re.compile(r"入职了?(?P<o>[^，]{1,12})"), _zh("works_at", check=_zh_org_ok)),
+    (
+        re.compile(r"(?:从(?P<old>[^，]{1,12}?))?跳槽(?:到|去)了?(?P<o>[^，]{1,12})"),
+        _zh_job_change,
     ),
     (re.compile(r"是(?P<o>[^，]{1,16}?)的(?:员工|工程师|程序员|职员)"), _zh("works_at")),
     (
-        re.compile(r"(?:从|在)(?P<o>[^，]{1,12}?)离职(?P<flip>)"),
+        re.compile(r"(?:从|在)(?P<o>[^，]{1,12}?)(?:离职|辞职)(?P<flip>)"),
         lambda m, s, st, p: st.add(s, "works_at", _zh_clean(m["o"]), -1),
     ),
     (
@@ -746,8 +967,11 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     (re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:是|当)(?P<o>[^，]{1,12})$"), _zh_is_a),
     (re.compile(r"对(?P<o>[^，]{1,16}?)" + _ZH_NEG + r"过敏"), _zh("allergic_to", coord=True)),
     (re.compile(r"^(?P<pre>" + _P + r")(?P<o>[^，对]{1,10}?)过敏"), _zh("allergic_to", coord=True)),
-    (re.compile(r"(?:有|患有|得了|患了|确诊了?)(?P<o>" + CONDITIONS_ZH_RE.pattern + ")"), _zh("has_condition")),
-    (re.compile(r"会(?:说|讲)(?P<o>[^，]+)"), _zh("speaks", coord=True, tails=r"，|一点|一些")),
+    (
+        re.compile(r"(?:(?P<neg>没)有|患有|得了|患了|确诊了?|有)(?P<o>" + CONDITIONS_ZH_RE.pattern + ")"),
+        _zh("has_condition"),
+    ),
+    (re.compile(r"(?P<neg>不|不太)?会(?:说|讲)(?P<o>[^，]+)"), _zh("speaks", coord=True)),
     # preferences
     (
         re.compile(
@@ -762,18 +986,39 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         ),
         _zh("likes"),
     ),
-    (re.compile(r"对(?P<o>[^，]{1,16}?)" + _ZH_DEG + r"感兴趣"), _zh("likes")),
+    (re.compile(r"对(?P<o>[^，]{1,16}?)" + _ZH_DEG + r"(?:感兴趣|情有独钟|着迷|上瘾)"), _zh("likes")),
     (
         re.compile(
-            r"^(?P<pre>" + _P + ")" + _ZH_NEG + _ZH_DEG + r"(?:喜欢|爱|热爱|钟爱|偏爱|迷上了?|爱上了?)(?P<o>[^，]+)"
+            r"^(?P<pre>" + _P + ")" + _ZH_NEG + _ZH_DEG + r"(?:喜欢上了?|喜欢|迷上了?|爱上了?|热爱|钟爱|偏爱|爱|沉迷于?"
+            r"|痴迷于?|着迷于?|迷恋|中意|钟情于?|离不开|戒不掉|少不了)(?P<o>[^，]+)"
         ),
         _zh("likes", strip_verb=True, coord=True, tails=r"，|的味道|的气味"),
     ),
     (
-        re.compile(r"^(?P<pre>" + _P + r")(?P<flip>)(?:讨厌|受不了|反感|恨|烦|厌恶|接受不了)(?P<o>[^，]+)"),
+        re.compile(
+            r"^(?P<pre>" + _P + r")(?P<flip>)(?:讨厌|受不了|反感|恨|烦|厌恶|接受不了|忍不了|忍受不了|看不惯"
+            r"|嫌弃|不待见)"
+            r"(?P<o>[^，]+)"
+        ),
         _zh_dislike,
     ),
-    # diet
+    # diet: what they cannot eat or drink, what they gave up (戒酒), then plain 吃 / 喝 with negation
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + r")(?:(?:不能|不敢|没法|不可以|不太能|不怎么能)(?P<v>吃|喝)"
+            r"|(?P<v2>吃|喝)(?:不了|不惯|不得))"
+            r"(?P<o>[^，]+)"
+        ),
+        _zh_cannot,
+    ),
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + r")(?:一点|一口|一滴|一点儿)(?P<o>[^，都]{1,6})都(?:不能|不敢|不)?(?P<v>吃|喝)"
+            r"(?:不了|不下)?"
+        ),
+        _zh_cannot,
+    ),
+    (re.compile(r"^(?P<pre>" + _P + r")(?:已经|正在|在)?戒(?:掉了?|了)?(?P<o>" + _ZH_GIVE_UP + ")"), _zh_gave_up),
     (
         re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + r"吃(?P<o>[^，了]+)"),
         _zh("eats", strip_verb=True, tails=r"，|已经|了|也|的|啊"),
@@ -784,21 +1029,54 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     ),
 ]
 
+# A place name the stricter rules accept: a Latin proper name, a place-suffixed name or a well-known place.
+_ZH_KNOWN_PLACE = (
+    rf"[A-Z][A-Za-z'&.\-]*(?: [A-Z][A-Za-z'&.\-]*)*|[{HAN}]{{1,6}}?(?:{PLACE_SUFFIXES_ZH})|"
+    + "|".join(sorted(PLACES_ZH, key=len, reverse=True))
+)
 _ZH_VISITED: list[re.Pattern[str]] = [
     re.compile(r"去[了过](?:一?趟)?(?P<o>[^，]{1,12})"),
     re.compile(r"(?:是|就)去(?P<o>[^，]{1,8})$"),
     re.compile(r"去(?:爬|玩|逛|登)了?(?P<o>[^，]{1,8})"),
-    re.compile(r"去(?P<o>[^，了]{1,10}?)(?:买|玩|吃|逛|看|旅行|旅游|度假|出差)(?:了|过)"),
+    re.compile(r"去(?P<o>[^，了]{1,10}?)(?:买|玩|吃|逛|看|旅行|旅游|度假|出差|喝|拍|爬|见)(?:了|过|的)"),
     re.compile(
-        r"在(?P<o>[^，在]{1,12}?)(?:边|那边)?(?:吃|玩|看|度假|旅游|旅行|留学|遇到|逛|拍|参加|过年|待了|住了|见到|碰到)"
+        r"在(?P<o>[A-Za-z][A-Za-z'&.\- ]{1,30}[A-Za-z]|[^，在]{1,12}?)(?:边|那边)?"
+        r"(?:吃|玩|看|度假|旅游|旅行|留学|遇到|逛|拍|参加|过年|待了|住了|见到|碰到)"
     ),
+    # "昨天在西湖边跑了十公里", "上个月在Costco办了张卡": a known place (or a Latin name) where something was done
+    re.compile(r"在(?P<o>" + _ZH_KNOWN_PLACE + r")(?:边|那边|附近|门口)?(?=[^，]{1,8}?[了过])"),
+    re.compile(r"(?:从|刚从)(?P<o>" + _ZH_KNOWN_PLACE + r")回来"),
 ]
 
-_ZH_VISITED_LOOSE = (_ZH_VISITED[3], _ZH_VISITED[4])
+def _zh_strong_place(place: str, clause: str) -> bool:
+    """The stricter visited rules: a known place, a place-suffixed name or a Latin name, not work/home/school."""
+    if re.search(r"工作|上班|实习|住|生活|定居|读|上学|长大|出生", clause):
+        return False
+    return (
+        place in PLACES_ZH
+        or PLACE_SUFFIX_ZH_RE.search(place) is not None
+        or re.fullmatch(_EN_NAME, place) is not None
+    )
 
+
+_ZH_VISITED_LOOSE = (_ZH_VISITED[3], _ZH_VISITED[4])
+_ZH_VISITED_STRICT = (_ZH_VISITED[5],)
+_ZH_VISITED_DONE = (_ZH_VISITED[0], _ZH_VISITED[6])  # 去了X / 从X回来 say it happened
+
+_ZH_KNOWLEDGE_ADV = r"(?:其实|本来|原本|最早|最初|据说)?"
 _ZH_KNOWLEDGE: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"(?P<s>[^，]{1,12}?)(?:起源于|源于|源自|发源于|起源自)(?P<o>[^，]+)"), "originates_from"),
-    (re.compile(r"(?P<s>[^，]{1,12}?)是(?P<o>[^，]{1,10}?)的首都"), "capital_of"),
+    (
+        re.compile(r"(?P<s>[^，]{1,12}?)(?:起源于|源于|源自|发源于|起源自|产自|产于|原产于|原产自|诞生于)(?P<o>[^，]+)"),
+        "originates_from",
+    ),
+    (
+        re.compile(
+            r"(?P<s>[^，]{1,12}?)" + _ZH_KNOWLEDGE_ADV + r"(?:是|最早是|最初是)?从(?P<o>[^，]{1,10}?)"
+            r"(?:传|引进|传入)(?:过来|进来|进|入|到中国|来)?的?"
+        ),
+        "originates_from",
+    ),
+    (re.compile(r"(?P<s>[^，]{1,12}?)是(?P<o>[^，]{1,10}?)的(?:首都|首府|省会)"), "capital_of"),
     (re.compile(r"(?P<s>[^，]{1,12}?)(?:位于|坐落在|坐落于)(?P<o>[^，]+)"), "located_in"),
     (re.compile(r"(?P<s>[^，]{1,12}?)(?<![现正存实所自])在(?P<o>[^，]{2,10})"), "located_in"),
 ]
@@ -807,7 +1085,42 @@ _ZH_KNOWLEDGE: list[tuple[re.Pattern[str], str]] = [
 # ---------------------------------------------------------------------------------------------
 # English rule table
 
-_EnHandler = Callable[[re.Match[str], _State], None]
+# Predicates a follow-up clause ("especially X", 尤其是X) may extend.
+_LIST_PREDICATES = frozenset({"likes", "eats", "drinks", "allergic_to", "speaks", "visited"})
+
+# Chat drops the subject: "love sushi", "moved to London in 2018", "not a fan of jazz", "obsessed with matcha".
+_EN_DROPPED_I_RE = re.compile(
+    r"^(?P<lead>(?:(?:honestly|actually|tbh|ngl|also|really|btw|lol|and|so|oh|just|kinda|totally|seriously|still"
+    r"|always|never|currently|recently|originally|literally)\s*,?\s+)*)"
+    r"(?P<v>(?:love|adore|enjoy|prefer|hate|dislike|detest|loathe|can't stand|cannot stand|don't (?:really )?like"
+    r"|don't eat|don't drink|never eat|never drink|can't eat|can't drink|work (?:at|for|as)|worked (?:at|for|as)"
+    r"|live in|lived in|moved|went|grew up|was born|studied|visited|used to|quit|gave up|got a job|got hired"
+    r"|started working)\b)",
+    re.IGNORECASE,
+)
+_EN_DROPPED_IM_RE = re.compile(
+    r"^(?P<lead>(?:(?:honestly|actually|tbh|ngl|also|really|btw|lol|and|so|oh|just|kinda|totally|seriously|still"
+    r"|currently|originally|literally)\s*,?\s+)*)"
+    r"(?P<v>(?:not (?:a|really|that|the|much|into|big|huge)\b|(?:a |an )?(?:huge |big |massive )?fan of\b"
+    r"|obsessed with\b"
+    r"|crazy about\b|addicted to\b|hooked on\b|allergic to\b|based in\b|from(?= (?-i:[A-Z]))))",
+    re.IGNORECASE,
+)
+
+
+def _en_restore_subject(c: str) -> str:
+    """Put the dropped "I" / "I'm" back so one rule table serves both ("Went to the Louvre" -> "I went ...")."""
+    if m := _EN_DROPPED_I_RE.match(c):
+        return c[: m.start("v")] + "I " + c[m.start("v") :]
+    if m := _EN_DROPPED_IM_RE.match(c):
+        return c[: m.start("v")] + "I'm " + c[m.start("v") :]
+    if m := re.match(r"(?i)^(?P<lead>(?:honestly|actually|also|just|and|so)\s+)*(?P<v>been (?:living|working))\b", c):
+        return c[: m.start("v")] + "I've " + c[m.start("v") :]
+    return c
+
+
+# A handler returns False when it declines the match (the span is then left to later rules).
+_EnHandler = Callable[[re.Match[str], _State], bool | None]
 
 
 def _en(
@@ -824,8 +1137,12 @@ def _en(
         obj = _en_cut(m[group], tails)
         if strip:
             obj = re.sub(strip, "", obj, flags=re.IGNORECASE).strip()
-        if _EN_INDEFINITE_RE.match(obj) and predicate in {"works_at", "studies_at", "lives_in", "visited"}:
+        if _EN_INDEFINITE_RE.match(obj) and predicate in {"works_at", "studies_at", "lives_in", "visited", "hometown"}:
             return  # "a small startup": not a named organisation
+        if re.match(r"(?i)(?:it|this|that|them|you|him|her|when|whenever|if|how|what)\b", obj):
+            return  # "I love it here", "I hate when people are late": not a thing
+        if predicate in {"lives_in", "hometown", "works_at", "studies_at"} and re.match(r"the [a-z]", obj):
+            return  # "I live in the moment", "I'm from the future": not a named place
         if check is not None and not check(obj):
             return
         groups = m.groupdict()
@@ -857,9 +1174,15 @@ def _en_works_at(m: re.Match[str], st: _State) -> None:
     org = _en_cut(m["o"], _EN_TAIL_PLACE)
     if not (re.match(_EN_NAME, org) or re.match(f"[{HAN}]", org)) or _EN_INDEFINITE_RE.match(org):
         return
-    st.add(USER, "works_at", org, -1 if m["neg"] else 1)
+    st.add(USER, "works_at", org, -1 if m.groupdict().get("neg") else 1)
     if role := re.search(r"(?i)\bas (?:a|an) (?P<r>[\w -]+)$", m["o"]):
         st.add(USER, "is_a", _en_cut(role["r"], _EN_TAIL_PLACE))  # "I work at Google as a data scientist"
+
+
+def _en_moved_from(m: re.Match[str], st: _State) -> None:
+    """I moved from Lagos to London: lives in London, no longer in Lagos."""
+    st.add(USER, "lives_in", _en_cut(m["o"], _EN_TAIL_PLACE))
+    st.add(USER, "lives_in", m["old"], -1)
 
 
 def _en_name_ok(name: str) -> bool:
@@ -869,12 +1192,15 @@ def _en_name_ok(name: str) -> bool:
 def _en_condition(m: re.Match[str], st: _State) -> None:
     cm = CONDITIONS_EN_RE.search(m["o"])
     if cm is not None:
-        st.add(USER, "has_condition", cm.group(0))
+        st.add(USER, "has_condition", cm.group(0), -1 if m.groupdict().get("neg") else 1)
 
 
 def _en_visited(m: re.Match[str], st: _State) -> None:
     if _EN_FUTURE_RE.search(m.string):
         return  # a plan is not an experience yet
+    if re.search(r"(?i)\b(?:usually|always|often|every|each|on (?:mon|tues|wednes|thurs|fri|satur|sun)days)\b",
+                 m.string):
+        return  # a routine, not one past event
     place = _en_cut(m["o"], _EN_TAIL_PLACE)
     if re.fullmatch(
         r"(?i)(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|christmas|easter"
@@ -885,13 +1211,61 @@ def _en_visited(m: re.Match[str], st: _State) -> None:
     st.add(USER, "visited", place)
 
 
+_EN_DRINKS = r"alcohol|booze|coffee|caffeine|beer|wine|soda|energy drinks|spirits"
+_EN_GIVE_UP = _EN_DRINKS + r"|sugar|meat|red meat|dairy|gluten|carbs|junk food|fast food|pork|beef|chocolate|sweets"
+_EN_CONDITION_ADJ = {
+    "diabetic": "diabetes",
+    "asthmatic": "asthma",
+    "epileptic": "epilepsy",
+    "anemic": "anemia",
+    "anaemic": "anaemia",
+    "celiac": "celiac",
+    "coeliac": "coeliac",
+    "lactose intolerant": "lactose intolerance",
+    "gluten intolerant": "gluten intolerance",
+}
+
+
+_EN_NOW_RE = re.compile(r"(?i)\b(?:today|tonight|right now|this (?:morning|afternoon|evening|week)|lately)\b")
+
+
+def _en_gave_up(m: re.Match[str], st: _State) -> None:
+    """I gave up coffee / quit drinking alcohol / cut out sugar: the drink or food, negated."""
+    obj = m["o"]
+    st.add(USER, "drinks" if re.fullmatch(_EN_DRINKS, obj, re.IGNORECASE) else "eats", obj, -1)
+
+
+def _en_condition_adj(m: re.Match[str], st: _State) -> None:
+    """I'm diabetic -> has_condition diabetes."""
+    st.add(USER, "has_condition", _EN_CONDITION_ADJ[m["o"].lower()], -1 if m["neg"] else 1)
+
+
+def _en_past_event(clause: str) -> bool:
+    """A past event with its time ("... last night", "... in 2019"), not where one works, lives or studies."""
+    return (
+        PAST_EN_RE.search(clause) is not None
+        and re.search(
+            r"(?i)\b(?:yesterday|last (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|time)|ago"
+            r"|this (?:morning|afternoon)|in (?:19|20)\d\d|on (?:monday|tuesday|wednesday|thursday|friday|saturday"
+            r"|sunday))\b",
+            clause,
+        )
+        is not None
+        and re.search(
+            r"(?i)\b(?:work|works|worked|working|live|lives|lived|living|study|studied|born|grew up|job)\b", clause
+        )
+        is None
+    )
+
+
 _EN_FUTURE_RE = re.compile(
     r"(?i)\b(?:tomorrow|next (?:week|month|year|summer)|going to|will|'ll|(?:'m|am) (?:flying|going"
     r"|driving|heading|leaving)|plan(?:ning)? to)\b"
 )
 _I = r"(?i:\bi)"
 _IM = r"(?i:\b(?:i'm|i am|im))"
-_EN_PLACE = rf"(?P<o>{_EN_NAME}|[{HAN}]{{2,8}})"
+_IWE = r"(?i:\b(?:i|we))"
+_EN_PLACE = rf"(?:the )?(?P<o>{_EN_NAME}|[{HAN}]{{2,8}})"
 _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     (re.compile(rf"(?i:\bmy name(?:'s| is))\s+(?P<o>{_EN_NAME}|[{HAN}]{{2,4}})"), _en("name", tails=_EN_TAIL_PLACE)),
     (
@@ -915,7 +1289,18 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         _en("lives_in"),
     ),
     (re.compile(rf"{_IM}(?i: (?:currently |now )?based in) (?P<o>.+)"), _en("lives_in")),
-    (re.compile(rf"{_I}(?i: (?:just |recently |finally )?moved (?:to|back to)) (?P<o>.+)"), _en("lives_in")),
+    (
+        re.compile(rf"{_I}(?i:'m| am|'ve been| have been) (?i:currently |now |still )?(?i:living) (?i:in) (?P<o>.+)"),
+        _en("lives_in"),
+    ),
+    (
+        re.compile(
+            rf"{_IWE}(?i: (?:just |recently |finally )?moved (?:here |over )?from) (?P<old>{_EN_NAME}) (?i:to)"
+            r" (?P<o>.+)"
+        ),
+        _en_moved_from,
+    ),
+    (re.compile(rf"{_IWE}(?i: (?:just |recently |finally )?moved (?:to|back to)) (?P<o>.+)"), _en("lives_in")),
     (
         re.compile(
             rf"(?:{_IM}(?i: (?:originally )?from)|{_I}(?i: (?:grew up|was born|was raised) in| come from))"
@@ -942,8 +1327,22 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         lambda m, st: st.add(USER, "works_at", _en_cut(m["o"], _EN_TAIL_PLACE), -1),
     ),
     (
-        re.compile(rf"{_I}(?i: (?:work|am working) as (?:a|an)) (?P<o>.+)"),
+        re.compile(
+            rf"{_I}(?i: (?:work|am working|'m working|worked) as (?:a|an)) (?P<role>[\w -]+?) (?i:at|for|with)"
+            rf" (?P<org>{_EN_NAME})"
+        ),
+        _en_role_at,
+    ),
+    (
+        re.compile(rf"{_I}(?i: (?:work|am working|'m working) as (?:a|an)) (?P<o>.+)"),
         lambda m, st: st.add(USER, "is_a", _en_cut(m["o"], _EN_TAIL_PLACE)),
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i: (?:just )?(?:got a job|got hired|started working|started a new job|got an offer)"
+            r" (?:at|with|by)) (?P<o>.+)"
+        ),
+        lambda m, st: _en_works_at(m, st) if not _EN_FUTURE_RE.search(m.string) else None,
     ),
     (
         re.compile(rf"{_I}(?i: (?:study|studied|am studying)) (?P<major>[\w -]+?) (?i:at) (?P<org>{_EN_NAME})"),
@@ -966,7 +1365,8 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     ),
     (
         re.compile(
-            rf"{_I}(?i: (?:have|'ve got|suffer from|was diagnosed with|got diagnosed with|live with|am living"
+            rf"{_I}(?i: (?P<neg>don't |do not )?(?:have|'ve got|suffer from|was diagnosed with|got diagnosed with"
+            r"|live with|am living"
             r" with)) (?P<o>.+)"
         ),
         _en_condition,
@@ -985,7 +1385,24 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         ),
         _en("drinks", tails=_EN_TAIL_THING, strip=r"^(?:any|much)\s+"),
     ),
-    (re.compile(rf"{_I}(?i: (?:can |also )?speak) (?P<o>.+)"), _en("speaks", coord=True, tails=_EN_TAIL_COMMON)),
+    (
+        re.compile(
+            rf"{_I}(?i: (?:gave up|quit|cut out|stopped|have given up|'ve given up|gave up on) (?:drinking |eating )?)"
+            rf"(?P<o>(?i:{_EN_GIVE_UP}))\b"
+        ),
+        _en_gave_up,
+    ),
+    (
+        re.compile(
+            rf"{_IM}(?i: (?P<neg>not )?(?:a )?(?P<o>diabetic|asthmatic|epileptic|anemic|anaemic|celiac|coeliac"
+            r"|lactose intolerant|gluten intolerant))\b"
+        ),
+        _en_condition_adj,
+    ),
+    (
+        re.compile(rf"{_I}(?i: (?P<neg>don't |do not |can't |cannot )?(?:can |also |only )?speak) (?P<o>.+)"),
+        _en("speaks", coord=True, tails=_EN_TAIL_COMMON),
+    ),
     # preferences: dislikes are likes with polarity -1
     (
         re.compile(
@@ -994,7 +1411,39 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         ),
         _en("likes", tails=_EN_TAIL_THING),
     ),
-    (re.compile(rf"{_IM}(?i: (?:really |so |totally |very )?into) (?P<o>.+)"), _en("likes", tails=_EN_TAIL_THING)),
+    (
+        re.compile(
+            rf"{_IM}(?i: (?P<neg>not )?(?:really |so |totally |very |kinda |kind of |that |super |lowkey |honestly )*"
+            r"(?:into|obsessed with|crazy about|addicted to|hooked on|passionate about|mad about|nuts about))"
+            r" (?P<o>.+)"
+        ),
+        _en("likes", tails=_EN_TAIL_THING),
+    ),
+    (
+        re.compile(rf"{_I}(?i: can't get enough of| could live on| live for) (?P<o>.+)"),
+        _en("likes", tails=_EN_TAIL_THING),
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i:(?:'ve| have) (?:always )?(?P<flip>hated|disliked|never (?:liked|loved|enjoyed|been a fan of))"
+            r"|(?:'ve| have) always (?:loved|liked|enjoyed|been a fan of)) (?P<o>.+)"
+        ),
+        _en("likes", tails=_EN_TAIL_THING, polarity_group="flip", strip=r"^(?:eating|drinking)\s+"),
+    ),
+    # "X is disgusting" / "X isn't my thing": a taste stated about the thing
+    (
+        re.compile(
+            r"^(?P<o>(?!(?i:it|this|that|these|those|he|she|they|you|i|we|the weather|weather|traffic|today|tonight"
+            r"|life|work|everything|everyone)\b)"
+            r"[^,]{2,40}?) (?i:is|are) (?:(?i:so|really|just|absolutely|honestly|kinda|pretty|totally|super) )*"
+            r"(?P<flip>(?i:disgusting|gross|nasty|revolting|overrated|vile|not my thing|not for me))\b"
+            r"|^(?P<o2>(?!(?i:it|this|that|he|she|they|you|i|we)\b)[^,]{2,40}?)(?i: isn't| aren't) (?i:really )?"
+            r"(?i:my thing|for me|my cup of tea)\b"
+        ),
+        lambda m, st: None
+        if _EN_NOW_RE.search(m.string)
+        else st.add(USER, "likes", _en_cut(m["o"] or m["o2"], _EN_TAIL_THING), -1),
+    ),
     (
         re.compile(
             rf"{_I}(?i: (?:really |just |honestly |actually )?(?P<neg>don't|do not|never|didn't) (?:really |much "
@@ -1021,7 +1470,7 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         _en("is_a", tails=_EN_TAIL_PLACE + r"|in"),
     ),
     (
-        re.compile(r"(?i:\bmy (?:absolute )?favou?rite (?:[\w-]+ ){0,2}?(?:is|are)) (?P<o>.+)"),
+        re.compile(r"(?i:\bmy (?:absolute |all-time )?(?:favou?rite|fave|fav) (?:[\w-]+ ){0,2}?(?:is|are)) (?P<o>.+)"),
         _en("likes", tails=_EN_TAIL_THING),
     ),
     (
@@ -1030,7 +1479,9 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     ),
     # name last: "I'm Tom" only when nothing above explained the clause
     (
-        re.compile(rf"{_IM} (?P<o>{_EN_NAME})(?=$|,| by the way| here| from| and)"),
+        re.compile(
+            rf"{_IM} (?P<o>{_EN_NAME})(?=$|[,!.]| (?i:by the way|btw|here|from|and|lol|haha|nice to meet you)\b)"
+        ),
         _en("name", check=_en_name_ok, tails=_EN_TAIL_PLACE),
     ),
     # experiences (places of past events)
@@ -1054,6 +1505,11 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
             rf"honeymoon|time) (?:in|at|through|off|to)) {_EN_PLACE}"
         ),
         lambda m, st: _en_visited(m, st) if PAST_EN_RE.search(m.string) or EPISODIC_EN_RE.search(m.string) else None,
+    ),
+    # "We celebrated our anniversary at Nobu last night": a named venue of a past event with a time
+    (
+        re.compile(rf"(?<!\w)(?i:at|in) {_EN_PLACE}"),
+        lambda m, st: _en_visited(m, st) if _en_past_event(m.string) else False,
     ),
 ]
 

@@ -27,7 +27,7 @@ LATIN_WORD_RE = re.compile(r"[A-Za-z]{2,}")
 
 # Clause boundaries: punctuation, plus "but"-like conjunctions, which start a new statement.
 _CLAUSE_SPLIT_RE = re.compile(
-    r"(?<=\?)\s*|[,!;:。！；…\n~]+|\.(?=\s|$)|\s+-\s+|\s*—\s*"
+    r"(?<=\?)\s*|[,!;:。！；…\n~]+|(?<!\bSt)(?<!\bMt)(?<!\bDr)\.(?=\s|$)|\s+-\s+|\s*—\s*"
     r"|(?:但是|不过(?!敏)|可是|而且|并且)"
     r"|\s+(?:but|and then|though)\s+",
     re.IGNORECASE,
@@ -668,7 +668,8 @@ PLACES_ZH = frozenset(
         "海淀",
     ]
 )
-PLACE_SUFFIX_ZH_RE = re.compile(r"(?:市|省|县|区|镇|村|山|湖|岛|海|江|河|寺|庙|公园|广场|古镇|景区|机场|草原|沙漠)$")
+PLACE_SUFFIXES_ZH = "市|省|县|区|镇|村|山|湖|岛|海|江|河|寺|庙|公园|广场|古镇|景区|机场|草原|沙漠"
+PLACE_SUFFIX_ZH_RE = re.compile(f"(?:{PLACE_SUFFIXES_ZH})$")
 GENERIC_PLACES_ZH = frozenset(
     [
         "家",
@@ -782,6 +783,11 @@ RELATIONS_ZH: dict[str, str] = {
     "领导": "boss",
     "上司": "boss",
     "经理": "boss",
+    "组长": "boss",
+    "主管": "boss",
+    "总监": "boss",
+    "发小": "friend",
+    "舍友": "friend",
     "猫": "pet",
     "狗": "pet",
     "小猫": "pet",
@@ -851,12 +857,17 @@ RELATIONS_EN: dict[str, str] = {
 # Medical conditions (safety-critical facts).
 CONDITIONS_ZH_RE = re.compile(
     r"(?:高血压|低血压|糖尿病|哮喘|心脏病|癫痫|抑郁症|焦虑症|贫血|痛风|胃病|胃炎|鼻炎|偏头痛|颈椎病|腰椎间盘突出|乙肝"
-    rf"|[{HAN}]{{1,6}}(?:病|症|炎))"
+    rf"|[{HAN}]{{1,6}}(?:病|症|炎|不耐受))"
 )
 CONDITIONS_EN_RE = re.compile(
-    r"(?:type \d )?diabetes|asthma|epilepsy|hypertension|high blood pressure|low blood pressure|heart disease"
+    r"(?<![A-Za-z])(?:(?:type \d )?diabetes|asthma|epilepsy|hypertension|high blood pressure|low blood pressure"
+    r"|heart disease"
     r"|a heart condition|celiac disease|coeliac disease|migraines?|depression|adhd|autism|arthritis|anemia"
-    r"|anaemia|gout|cancer|hepatitis \w|crohn's disease|ibs|copd|insomnia|dyslexia",
+    r"|anaemia|gout|cancer|hepatitis \w|crohn's disease|ibs|copd|insomnia|dyslexia|celiac|coeliac"
+    r"|(?:lactose|gluten|fructose) intolerance|eczema|psoriasis|pcos|endometriosis|hypothyroidism"
+    r"|hyperthyroidism|sleep apnea|ocd|ptsd|bipolar disorder|fibromyalgia|lupus|scoliosis|tinnitus"
+    r"|(?:an? )?(?:anxiety|eating|panic|autoimmune|thyroid|kidney|liver|heart) (?:disorder|disease|condition))"
+    r"(?![A-Za-z])",
     re.IGNORECASE,
 )
 
