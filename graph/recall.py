@@ -154,11 +154,15 @@ class RecallRepository:
         dense_rows: list[Row] | None = None
         text_rows: list[Row] | None = None
         if cached is not None:
-            dense_rows = self._read_back(tx, scope, filters, lambda n: rank_dense(cached, embedding, n),
-                                         limits.k_dense)
+            wanted: list[tuple[Callable[[int], Ranked], int]] = [
+                (lambda n: rank_dense(cached, embedding, n), limits.k_dense)]
+            if plan.exact and query_terms:
+                terms_ranked = rank_terms(cached, embedding, query_terms)  # complete: any limit gives it whole
+                wanted.append((lambda n: terms_ranked, limits.k_text))
+            read = self._read_back(tx, scope, filters, wanted)
+            dense_rows = read[0]
             if plan.exact:
-                text_rows = self._read_back(tx, scope, filters, lambda n: rank_terms(cached, embedding, query_terms),
-                                            limits.k_text) if query_terms else []
+                text_rows = read[1] if query_terms else []
         if dense_rows is None or text_rows is None:
             params = {
                 **_scope(scope),
@@ -187,28 +191,38 @@ class RecallRepository:
         ]
         return CandidateSet(user_memories=state.mine, dense=dense, text=text)
 
-    def _read_back(self, tx: Tx, scope: Scope, filters: RecallFilters, ranking: Callable[[int], Ranked],
-                   k: int) -> list[Row] | None:
-        """The first k of the cache's ranking that pass recall's filters, read from Neo4j as candidate
-        rows (a memory deleted since is not found). The best k + k/4 are read (a few may be superseded
-        or deleted; each row read back costs ~0.05 ms), then up to 32k; None when the filters leave fewer
-        than k of those and more remain (a narrow filter: the Neo4j scan is better)."""
-        passed: list[Row] = []
-        fetched = 0
-        for limit in (k + max(4, k // 4), 32 * k):
-            ranked = ranking(limit)
-            batch = ranked.ids[fetched:limit]
-            if batch:
-                found = {r["id"]: r for r in tx.run("recall/rows", {**_scope(scope), **filters.params(), "ids": batch})}
-                for position, memory_id in enumerate(batch, start=fetched):
+    def _read_back(self, tx: Tx, scope: Scope, filters: RecallFilters,
+                   wanted: Sequence[tuple[Callable[[int], Ranked], int]]) -> list[list[Row] | None]:
+        """For each (ranking, k): the first k of the cache's ranking that pass recall's filters, read from
+        Neo4j as candidate rows (a memory deleted since is not found), all rankings in one statement per
+        round. The best k + k/4 are read (a few may be superseded or deleted; each row read back costs
+        ~0.05 ms), then up to 32k; None for a ranking whose filters leave fewer than k of those while more
+        remain (a narrow filter: the Neo4j scan is better)."""
+        passed: list[list[Row]] = [[] for _ in wanted]
+        fetched = [0 for _ in wanted]
+        done: list[bool] = [False for _ in wanted]
+        for round_ in (0, 1):
+            batches: dict[int, tuple[Ranked, list[str], int]] = {}
+            for i, (ranking, k) in enumerate(wanted):
+                if not done[i]:
+                    limit = k + max(4, k // 4) if round_ == 0 else 32 * k
+                    ranked = ranking(limit)
+                    batches[i] = (ranked, ranked.ids[fetched[i]:limit], limit)
+            ids = sorted({memory_id for _, batch, _ in batches.values() for memory_id in batch})
+            found = {r["id"]: r for r in tx.run("recall/rows", {**_scope(scope), **filters.params(), "ids": ids})} \
+                if ids else {}
+            for i, (ranked, batch, limit) in batches.items():
+                for position, memory_id in enumerate(batch, start=fetched[i]):
                     if memory_id in found:
                         # Neo4j's cosine convention, (1 + cos) / 2, like the statement's rows
-                        passed.append({**found[memory_id], "sim": (1.0 + ranked.cosines[memory_id]) / 2.0,
-                                       "score": ranked.scores[position]})
-            fetched = min(limit, len(ranked.ids))
-            if len(passed) >= k or (ranked.complete and fetched >= len(ranked.ids)):
-                return passed[:k]
-        return None
+                        passed[i].append({**found[memory_id], "sim": (1.0 + ranked.cosines[memory_id]) / 2.0,
+                                          "score": ranked.scores[position]})
+                fetched[i] = min(limit, len(ranked.ids))
+                k = wanted[i][1]
+                done[i] = len(passed[i]) >= k or (ranked.complete and fetched[i] >= len(ranked.ids))
+            if all(done):
+                break
+        return [rows[: wanted[i][1]] if done[i] else None for i, rows in enumerate(passed)]
 
     def expand(
         self,
@@ -221,23 +235,40 @@ class RecallRepository:
         min_strength: float,
         hop: TraversalParams,
         per_seed: int,
+        use_cache: bool = True,
     ) -> list[Neighbour]:
         if not seeds:
             return []
+        # The user's vectors are in memory when candidates() just read through the cache: the neighbours'
+        # cosines come from there, not from Neo4j reading each embedding (~0.05 ms each).
+        cached = self._cache.peek(scope) if self._cache is not None and use_cache else None
         params = {
             **_scope(scope),
             **filters.params(),
             "seeds": list(seeds),
             "embedding": list(embedding),
+            "with_sim": cached is None,
             "min_strength": min_strength,
             "entity_base": hop.entity_base,
             "max_degree": hop.max_degree,
             "per_seed": per_seed,
         }
+        rows = tx.run("recall/expand", params)
+        if cached is not None:
+            cosines = cached.cosines([r["id"] for r in rows], embedding)
+            missing = [r["id"] for r in rows if r["id"] not in cosines]  # written since the cache read the user
+            if missing:
+                return self.expand(tx, scope, seeds, embedding, filters, min_strength=min_strength, hop=hop,
+                                   per_seed=per_seed, use_cache=False)
+            return [
+                Neighbour(seed_id=r["seed_id"], memory=_found(r), strength=float(r["strength"]), via=str(r["via"]),
+                          entity=r["entity"], cosine=cosines[r["id"]])
+                for r in rows
+            ]
         return [
             Neighbour(seed_id=r["seed_id"], memory=_found(r), strength=float(r["strength"]), via=str(r["via"]),
                       entity=r["entity"], cosine=cosine_of(r["sim"]))
-            for r in tx.run("recall/expand", params)
+            for r in rows
         ]
 
     def touch(

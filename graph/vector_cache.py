@@ -89,6 +89,15 @@ class CachedUser:
         n = self.n
         return self.ids[:n], self.lowered[:n], self.matrix[:n]
 
+    def cosines(self, ids: Sequence[str], embedding: Sequence[float]) -> dict[str, float]:
+        """The cosine to the query of each of ids held here (the others are left out)."""
+        rows = [(memory_id, row) for memory_id in ids if (row := self._row_of.get(memory_id)) is not None
+                and row < self.n]
+        if not rows:
+            return {}
+        values = _cosines(self.matrix[[row for _, row in rows]], embedding)
+        return {memory_id: float(v) for (memory_id, _), v in zip(rows, values, strict=True)}
+
     def term_hits(self, terms: Sequence[str]) -> dict[int, int]:
         """Row -> how many of terms its lower-cased text holds (as substrings), for rows holding any."""
         joined = self._joined
@@ -226,6 +235,11 @@ class VectorCache:
             with self._lock:
                 cached.append(ids, texts, np.asarray(vectors, dtype=np.float32))
         return ids[-1] if len(ids) >= limit else None
+
+    def peek(self, scope: Scope) -> CachedUser | None:
+        """The user's rows as last brought up to date (by user() earlier in the same recall), unchecked."""
+        with self._lock:
+            return self._users.get((scope.tenant, scope.user_id))
 
     def forget(self, scope: Scope) -> None:
         with self._lock:

@@ -4,13 +4,16 @@ re-created user) without being told."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pytest
 
 from bmam.container import Container
 from graph.ids import new_memory_id
 from graph.model import MemoryType, NewMemory, Scope, Tier
-from graph.recall import CandidateSet, RecallFilters, RecallRepository, RetrievalLimits
+from graph.recall import CandidateSet, Neighbour, RecallFilters, RecallRepository, RetrievalLimits
+from graph.store import Tx
 from graph.vector_cache import CachedUser, VectorCache
 
 WORDS = ["tea", "hiking", "成都", "火锅", "python", "guitar", "sister", "rain", "bread", "train"]
@@ -191,3 +194,29 @@ def test_term_hits_count_each_term_once_per_row_as_a_scan_would() -> None:
             expected = {i: h for i, t in enumerate(texts[: lo + len(chunk)])
                         if (h := sum(1 for term in terms if term in t.lower())) > 0}
             assert user.term_hits(terms) == expected
+
+
+def test_expansion_takes_the_cosines_from_the_cache_as_neo4j_computes_them(container: Container,
+                                                                           scope: Scope) -> None:
+    from graph.associations import AssociationRepository
+    from graph.related import TraversalParams
+
+    ids = fill(container, scope, 12, seed=15)
+    links = AssociationRepository(container.store)
+    for a, b in pairwise(ids):
+        links.associate(scope, a, b, 0.8, now=container.clock.now())
+    query = unit(np.random.default_rng(16), container.vector_dimensions)
+    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20, store=container.store)
+    results = []
+    for repo in (RecallRepository(container.store, container.vector_dimensions, cache),
+                 RecallRepository(container.store, container.vector_dimensions)):
+        def work(tx: Tx, repo: RecallRepository = repo) -> list[Neighbour]:
+            repo.candidates(tx, scope, query, [], None, RecallFilters(), RetrievalLimits(k_dense=3))
+            return repo.expand(tx, scope, ids[:4], query, RecallFilters(), min_strength=0.4,
+                               hop=TraversalParams(), per_seed=5)
+        results.append(repo.read(work))
+    cached, plain = results
+    assert cache.peek(scope) is not None and len(cached) >= 4
+    assert [(n.seed_id, n.memory.id, n.strength) for n in cached] == [(n.seed_id, n.memory.id, n.strength)
+                                                                        for n in plain]
+    assert [n.cosine for n in cached] == pytest.approx([n.cosine for n in plain], abs=1e-5)

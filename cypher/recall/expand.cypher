@@ -2,7 +2,8 @@
 // least $min_strength, and memories sharing an entity with a seed. An entity hop's strength comes from
 // the entity's degree: $entity_base / sqrt(mentions - 1), none for an entity mentioned by more than
 // $max_degree memories (a hub such as the user themself says nothing). Best link per (seed, memory),
-// at most $per_seed per seed, each with its cosine to the query. Same filters as recall/candidates.
+// at most $per_seed per seed, each with its cosine to the query (unless $with_sim is false: the caller
+// has the vectors in memory). Same filters as recall/candidates.
 UNWIND $seeds AS seed_id
 MATCH (s:Memory {id: seed_id})
 WHERE s.tenant = $tenant AND s.user_id = $user_id
@@ -38,4 +39,5 @@ CALL (s) {
 RETURN seed_id, m.id AS id, m.text AS text, m.weight AS weight,
        coalesce(m.last_mentioned_at, m.created_at).epochMillis AS seen, best.strength AS strength, best.via AS via,
        best.entity AS entity, [(m)-[:MENTIONS]->(x:Entity) WHERE x.tenant = $tenant | x.name] AS names,
-       CASE WHEN size(m.embedding) = size($embedding) THEN vector.similarity.cosine(m.embedding, $embedding) END AS sim
+       CASE WHEN $with_sim AND size(m.embedding) = size($embedding)
+            THEN vector.similarity.cosine(m.embedding, $embedding) END AS sim
