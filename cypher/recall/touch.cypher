@@ -31,4 +31,8 @@ SET m.passive = CASE WHEN p > 1.0 THEN 1.0 WHEN p < 0.0 THEN 0.0 ELSE p END,
 WITH m, $passive_share * m.passive + $active_share * coalesce(m.active, 0.0)
         + $preset_share * coalesce(m.preset, 0.0) AS w
 SET m.weight = CASE WHEN w > 1.0 THEN 1.0 WHEN w < 0.0 THEN 0.0 ELSE w END
-RETURN m {.*, embedding: null} AS memory
+// Timestamps as ISO strings (graph/records.py parses them): the driver's DateTime hydration is slow.
+RETURN m {.*, embedding: null, created_at: toString(m.created_at), valid_from: toString(m.valid_from),
+          valid_to: toString(m.valid_to), last_mentioned_at: toString(m.last_mentioned_at),
+          last_recalled_at: toString(m.last_recalled_at), decayed_at: toString(m.decayed_at),
+          last_feedback_at: toString(m.last_feedback_at)} AS memory

@@ -196,6 +196,11 @@ CALL (best) {
   WHERE m.tenant = $tenant AND m.user_id = $user_id
   WITH m, x ORDER BY x.score DESC, size(x.path) ASC, m.id ASC
   LIMIT $limit
-  RETURN collect({memory: m {.*, embedding: null}, score: x.score, path: x.path}) AS results
+  // Timestamps as ISO strings: the driver's DateTime hydration cost ~0.2 ms each, 60 per call.
+  RETURN collect({memory: m {.*, embedding: null, created_at: toString(m.created_at), valid_from: toString(m.valid_from),
+                             valid_to: toString(m.valid_to), last_mentioned_at: toString(m.last_mentioned_at),
+                             last_recalled_at: toString(m.last_recalled_at), decayed_at: toString(m.decayed_at),
+                             last_feedback_at: toString(m.last_feedback_at)},
+                  score: x.score, path: x.path}) AS results
 }
 RETURN results
