@@ -192,10 +192,12 @@ WITH merged AS best
 CALL (best) {
   UNWIND best AS x
   WITH x WHERE x.id <> $memory_id
+  // The best $limit first, then only those are read (every id in best is one of the user's memories).
+  WITH x ORDER BY x.score DESC, size(x.path) ASC, x.id ASC
+  LIMIT $limit
   MATCH (m:Memory {id: x.id})
   WHERE m.tenant = $tenant AND m.user_id = $user_id
   WITH m, x ORDER BY x.score DESC, size(x.path) ASC, m.id ASC
-  LIMIT $limit
   // Timestamps as ISO strings: the driver's DateTime hydration cost ~0.2 ms each, 60 per call.
   RETURN collect({memory: m {.*, embedding: null, created_at: toString(m.created_at), valid_from: toString(m.valid_from),
                              valid_to: toString(m.valid_to), last_mentioned_at: toString(m.last_mentioned_at),
