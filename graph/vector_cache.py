@@ -22,14 +22,17 @@ from __future__ import annotations
 import threading
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from graph.model import Scope
 from graph.store import GraphStore, Tx
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +180,7 @@ class VectorCache:
             if state.seq - cached.seq > self.CATCH_UP_MAX:
                 cached = None
             else:
-                self._read(tx, scope, cached, since=cached.seq, after=None, limit=state.seq - cached.seq)
+                self._read(tx, scope, cached, "recall/user_vectors", (cached.seq, None), state.seq - cached.seq)
                 with self._lock:
                     cached.seq = max(cached.seq, state.seq)
         if cached is None or state.mine > cached.n or cached.n > 2 * state.mine + 64:
@@ -204,37 +207,54 @@ class VectorCache:
             return list(self._users)
 
     def _read_all(self, tx: Tx, scope: Scope, cached: CachedUser) -> None:
-        after: str | None = None
-        while True:
-            def page(own: Tx, start: str | None = after) -> str | None:
-                if start is None and own is not tx:
-                    # The user's sequence as this read sees it (the caller's may count memories its own
-                    # transaction wrote and this one cannot see): what is numbered later is caught up.
-                    [row] = own.run("recall/user_state", {"tenant": scope.tenant, "user_id": scope.user_id})
-                    cached.seq, cached.epoch = int(row["seq"]), row["epoch"]
-                return self._read(own, scope, cached, since=None, after=start, limit=self.PAGE)
+        """Every memory of the user: the numbered ones page by page in sequence order, then any without
+        a number page by page in id order; each page in its own read transaction when there is a store."""
+        def run(work: Callable[[Tx], T]) -> T:
+            return work(tx) if self._store is None else self._store.read_tx(work)
 
-            last = page(tx) if self._store is None else self._store.read_tx(page)
-            if last is None:
-                return
-            after = last
+        if self._store is not None:
+            def state(own: Tx) -> None:
+                # The user's sequence as these reads see it (the caller's may count memories its own
+                # transaction wrote and these cannot see): what is numbered later is caught up.
+                [row] = own.run("recall/user_state", {"tenant": scope.tenant, "user_id": scope.user_id})
+                cached.seq, cached.epoch = int(row["seq"]), row["epoch"]
+            run(state)
+        for name, start in (("recall/user_vectors", (0, None)), ("recall/user_vectors_unnumbered", None)):
+            after: Any = start
+            while True:
+                def page(own: Tx, name: str = name, after: Any = after) -> Any:
+                    return self._read(own, scope, cached, name, after, self.PAGE)
 
-    def _read(self, tx: Tx, scope: Scope, cached: CachedUser, *, since: int | None, after: str | None,
-              limit: int) -> str | None:
-        """One read of rows into cached; the last id read when the read was full (there may be more)."""
+                after = run(page)
+                if after is None:
+                    break
+
+    def _read(self, tx: Tx, scope: Scope, cached: CachedUser, name: str, after: Any, limit: int) -> Any:
+        """One page of rows into cached (embeddings of another size skipped); the page's last key ((seq,
+        id) or id) when the page was full and there may be more, else None."""
         ids: list[str] = []
         texts: list[str] = []
         vectors: list[list[float]] = []
-        params = {"tenant": scope.tenant, "user_id": scope.user_id, "since": since, "after": after, "limit": limit,
-                  "dimensions": self.dimensions}
-        for row in tx.stream("recall/user_vectors", params):
+        last: Any = None
+        count = 0
+        params = {"tenant": scope.tenant, "user_id": scope.user_id, "limit": limit}
+        if isinstance(after, tuple):  # numbered rows: keyset (seq, id)
+            params["after_seq"], params["after_id"] = after
+        else:
+            params["after"] = after
+        for row in tx.stream(name, params):
+            count += 1
+            last = (row["seq"], row["id"]) if "seq" in row else row["id"]
+            vector = row["embedding"]
+            if vector is None or len(vector) != self.dimensions:
+                continue
             ids.append(row["id"])
             texts.append(row["text"] or "")
-            vectors.append(row["embedding"])
+            vectors.append(vector)
         if ids:
             with self._lock:
                 cached.append(ids, texts, np.asarray(vectors, dtype=np.float32))
-        return ids[-1] if len(ids) >= limit else None
+        return last if count >= limit else None
 
     def peek(self, scope: Scope) -> CachedUser | None:
         """The user's rows as last brought up to date (by user() earlier in the same recall), unchecked."""

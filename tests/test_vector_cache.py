@@ -220,3 +220,19 @@ def test_expansion_takes_the_cosines_from_the_cache_as_neo4j_computes_them(conta
     assert [(n.seed_id, n.memory.id, n.strength) for n in cached] == [(n.seed_id, n.memory.id, n.strength)
                                                                         for n in plain]
     assert [n.cosine for n in cached] == pytest.approx([n.cosine for n in plain], abs=1e-5)
+
+
+def test_memories_written_in_one_statement_are_all_read_in_small_pages(container: Container, scope: Scope) -> None:
+    from datetime import UTC, datetime
+
+    from graph.bench_load import BenchLoader
+
+    rng = np.random.default_rng(17)
+    now = datetime.now(UTC)
+    rows = [{"id": f"page-{scope.tenant}-{i}", "text": f"batch memory {i}", "created_at": now, "session_id": "s",
+             "embedding": unit(rng, container.vector_dimensions)} for i in range(10)]
+    BenchLoader(container.store).memories(scope, rows, now=now)  # one statement: the rows share a sequence number
+    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20, store=container.store)
+    cache.PAGE = 3
+    repo = RecallRepository(container.store, container.vector_dimensions, cache)
+    assert dense_ids(repo, scope, unit(rng, container.vector_dimensions)) == {r["id"] for r in rows}

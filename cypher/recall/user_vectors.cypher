@@ -1,9 +1,13 @@
-// The embeddings and texts of one user's memories for the in-process vector cache: all of them
-// ($since IS NULL), a page at a time in id order (keyset $after, at most $limit), or those created after
-// sequence number $since. Superseded memories too: recall's filters are applied when the cached
-// candidates are read back (recall/rows).
+// The embeddings and texts of one user's memories for the in-process vector cache, in (seq, id) order:
+// those after ($after_seq, $after_id) (a catch-up from a sequence number, or a full read page by page
+// from 0), at most $limit. The composite index memory_scope_seq finds the rows from $after_seq on, so a
+// page reads the embeddings of its own rows only (a page that filtered or sorted the whole user read
+// every embedding of a 100k-memory user 25 times). The id breaks ties: one statement's memories share
+// its last sequence number. Superseded memories too: recall's filters are applied when the cached
+// candidates are read back (recall/rows); an embedding of another size (an older model) is skipped by
+// graph/vector_cache.py.
 MATCH (m:Memory)
-WHERE m.tenant = $tenant AND m.user_id = $user_id AND ($since IS NULL OR m.seq > $since)
-  AND ($after IS NULL OR m.id > $after) AND size(m.embedding) = $dimensions
-WITH m ORDER BY m.id LIMIT $limit
-RETURN m.id AS id, m.text AS text, m.embedding AS embedding
+WHERE m.tenant = $tenant AND m.user_id = $user_id AND m.seq >= $after_seq
+  AND (m.seq > $after_seq OR ($after_id IS NOT NULL AND m.id > $after_id))
+WITH m ORDER BY m.seq, m.id LIMIT $limit
+RETURN m.id AS id, m.text AS text, m.embedding AS embedding, m.seq AS seq
