@@ -191,7 +191,8 @@ class Container:
         return IngestUseCases(
             settings=self.settings, clock=self.clock, embedder=self.embedder, classifier=classifier,
             extractor=extractor, store=self.store,
-            episodes=EpisodeRepository(self.store, self.vector_dimensions), memories=self.memory_repository,
+            episodes=EpisodeRepository(self.store, self.vector_dimensions, self.vector_cache),
+            memories=self.memory_repository,
             triples=TripleRepository(self.store), tiers=TierRepository(shares), tier_cases=self.tiers,
             working_memory=self.working_memory, hooks=self.stored_memory_hooks, events=self.events,
         )
@@ -267,7 +268,7 @@ class Container:
         lv = self.settings.living
         threshold = lv.conflict_similarity or CONFLICT_SIMILARITY_BY_MODEL.get(self.settings.embedding.model, 0.75)
         return ConflictUseCases(
-            clock=self.clock, events=self.events, conflicts=ConflictRepository(self.store),
+            clock=self.clock, events=self.events, conflicts=ConflictRepository(self.store, self.vector_cache),
             memories=self.memory_repository, triples=TripleRepository(self.store), policy=self.weight_policy,
             settings=ConflictSettings(strategy=ConflictStrategy(lv.conflict_strategy), similarity_threshold=threshold,
                                       max_page=self.settings.limits.max_page_size),

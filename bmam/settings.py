@@ -230,6 +230,10 @@ class IngestSettings(BaseModel):
     # Turns of one user written per transaction (embedding is batched per transaction too; the next
     # batch is embedded while this one is written).
     batch_turns: int = Field(default=64, ge=1, le=10_000)
+    # While a batch is written the next one is analysed in another thread, which holds the GIL for long
+    # stretches: the thread switch interval (ms) is lowered to this meanwhile so Neo4j I/O is not kept
+    # waiting ~5 ms a time (bench/results/ingest.md); 0 leaves the interpreter's.
+    pipeline_switch_interval_ms: float = Field(default=0.5, ge=0.0, le=100.0)
     # Turns one ingestConversation request may carry.
     max_turns_per_request: int = Field(default=1000, ge=1)
     # The level-2 classifier weights (bmam train-classifier writes them).

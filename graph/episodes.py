@@ -1,5 +1,10 @@
 """Episodes and sessions: one (:Episode) per conversation turn, chained by NEXT inside its (:Session),
-and the reads ingest needs inside its transaction (existing turns, similar memories, temp topics)."""
+and the reads ingest needs inside its transaction (existing turns, similar memories, temp topics).
+
+The similar memories and temp topics of a batch's turns are exact cosine scans of the user's memories:
+with the in-process vector cache (graph/vector_cache.py) they run in numpy and only the memories found
+are read back (episode/cached_rows); without it, or for a user too large for it, Neo4j scans
+(episode/similar_memories, episode/temp_topics), with the same answer."""
 
 from __future__ import annotations
 
@@ -9,10 +14,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import numpy as np
+
+from graph.cached_scans import CachedScan, cypher_trim, scan, scores
 from graph.ids import derived_id
 from graph.model import Memory, Scope, Tier
 from graph.records import memory_from_row, to_datetime
 from graph.store import GraphStore, Tx
+from graph.vector_cache import VectorCache
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +61,14 @@ class SimilarMemory:
     mention_count: int
     cosine: float
     triples: tuple[tuple[str, str, str, int], ...] = ()  # (subject, predicate, object, polarity) names
+
+
+@dataclass(frozen=True, slots=True)
+class TurnMatches:
+    """What a batch's candidate turns repeat (similar_memories) and pick up (temp_topics)."""
+
+    similar: list[SimilarMemory]
+    topics: list[tuple[int, str, float]]  # (candidate index, temp memory id, cosine)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,9 +120,11 @@ def episode_from_row(props: dict[str, Any]) -> Episode:
 
 
 class EpisodeRepository:
-    def __init__(self, store: GraphStore, vector_dimensions: int) -> None:
+    def __init__(self, store: GraphStore, vector_dimensions: int, cache: VectorCache | None = None) -> None:
         self._store = store
         self._dimensions = vector_dimensions
+        # the exact scans in numpy (graph/vector_cache.py); a cache of 0 bytes is none: Neo4j scans
+        self._cache = cache if cache is not None and cache.max_bytes > 0 else None
 
     # ----- inside the ingest transaction --------------------------------------------------
 
@@ -153,12 +172,81 @@ class EpisodeRepository:
             rows = [{"memory_id": m, "episode_id": e} for m, e in links]
             tx.run("episode/derive", {**_scope(scope), "links": rows})
 
+    def matches(
+        self, tx: Tx, scope: Scope, candidates: Sequence[tuple[int, str, Sequence[float]]], *,
+        duplicate: float, engagement: float, k: int = 3, exact_max: int,
+    ) -> TurnMatches:
+        """For each (index, text, embedding): similar_memories(min_cosine=duplicate, k) and
+        temp_topics(min_cosine=engagement), from the vector cache when it can answer, else scanned in
+        Neo4j (exactly up to exact_max memories, through the vector index beyond; the cache is exact
+        at any size)."""
+        if not candidates:
+            return TurnMatches(similar=[], topics=[])
+        if self._cache is not None:
+            cached = scan(tx, scope, self._cache)
+            if cached.empty:
+                return TurnMatches(similar=[], topics=[])
+            if cached.rows is not None:
+                return self._cached_matches(tx, scope, cached, candidates, duplicate=duplicate,
+                                            engagement=engagement, k=k)
+        exact = self.memory_count(tx, scope) <= exact_max
+        return TurnMatches(
+            similar=self.similar_memories(tx, scope, candidates, min_cosine=duplicate, k=k, exact=exact),
+            topics=self.temp_topics(tx, scope, [(i, emb) for i, _, emb in candidates], min_cosine=engagement))
+
+    def _cached_matches(
+        self, tx: Tx, scope: Scope, cached: CachedScan, candidates: Sequence[tuple[int, str, Sequence[float]]], *,
+        duplicate: float, engagement: float, k: int,
+    ) -> TurnMatches:
+        """The Neo4j scans' answers from the cache: every memory above a threshold (or, for repetition,
+        with the same trimmed lower-cased text) ranked in numpy, read back by id (episode/cached_rows)
+        and filtered as the statements filter (live for repetition, tier temp for engagement)."""
+        assert cached.rows is not None
+        ids, lowered, matrix = cached.rows.snapshot()
+        score = scores(matrix, [emb for _, _, emb in candidates])
+        same_text: dict[str, list[int]] = {}
+        wanted_lower = {text.strip().lower() for _, text, _ in candidates}
+        for j, text in enumerate(lowered):
+            # (a text without whitespace at either end, by Python's wider definition, is its own trim)
+            trimmed = cypher_trim(text) if text and (text[0].isspace() or text[-1].isspace()) else text
+            if trimmed in wanted_lower:
+                same_text.setdefault(trimmed, []).append(j)
+        dup_threshold, topic_threshold = _score(duplicate), _score(engagement)
+        similar_hits: list[list[int]] = []
+        topic_hits: list[list[int]] = []
+        for c, (_, text, _) in enumerate(candidates):
+            row = score[c]
+            similar_hits.append(sorted({*np.flatnonzero(row >= dup_threshold).tolist(),
+                                        *same_text.get(text.strip().lower(), [])}))
+            topic_hits.append(np.flatnonzero(row >= topic_threshold).tolist())
+        with_triples = {ids[j] for hits in similar_hits for j in hits}
+        wanted = list(dict.fromkeys(ids[j] for hits in (*similar_hits, *topic_hits) for j in hits))
+        found = {r["id"]: r for r in tx.run("episode/cached_rows", {
+            **_scope(scope), "rows": [{"id": m, "triples": m in with_triples} for m in wanted]})} if wanted else {}
+        similar: list[SimilarMemory] = []
+        topics: list[tuple[int, str, float]] = []
+        for c, (i, _, _) in enumerate(candidates):
+            live = sorted(((float(score[c, j]), ids[j]) for j in similar_hits[c]
+                           if ids[j] in found and found[ids[j]]["live"]), key=lambda sm: (-sm[0], sm[1]))
+            for s, mid in live[:k]:
+                r = found[mid]
+                similar.append(SimilarMemory(
+                    candidate=i, id=mid, text=r["text"], tier=Tier(r["tier"]), locked=bool(r["locked"]),
+                    mention_count=int(r["mention_count"] or 0), cosine=_cosine(s),
+                    triples=tuple((str(a), str(p), str(o), int(pol)) for a, p, o, pol in r["triples"])))
+            temp = sorted(((float(score[c, j]), ids[j]) for j in topic_hits[c]
+                           if ids[j] in found and found[ids[j]]["tier"] == Tier.TEMP.value),
+                          key=lambda sm: (-sm[0], sm[1]))
+            topics += [(i, mid, _cosine(s)) for s, mid in temp]
+        return TurnMatches(similar=similar, topics=topics)
+
     def similar_memories(
         self, tx: Tx, scope: Scope, candidates: Sequence[tuple[int, str, Sequence[float]]], *,
         min_cosine: float, k: int = 3, exact: bool = True,
     ) -> list[SimilarMemory]:
         """For each (index, text, embedding): live memories with cosine >= min_cosine (or, on the exact
-        path, the same lower-cased text), best first, at most k each."""
+        path, the same lower-cased text), best first (equal scores by id), at most k each; scanned in
+        Neo4j (matches() asks the vector cache first)."""
         if not candidates:
             return []
         params: dict[str, Any] = {
@@ -180,7 +268,8 @@ class EpisodeRepository:
     def temp_topics(
         self, tx: Tx, scope: Scope, candidates: Sequence[tuple[int, Sequence[float]]], *, min_cosine: float
     ) -> list[tuple[int, str, float]]:
-        """(candidate index, temp memory id, cosine) for temp memories at least min_cosine alike."""
+        """(candidate index, temp memory id, cosine) for temp memories at least min_cosine alike, per
+        candidate best first (equal scores by id); scanned in Neo4j (matches() asks the vector cache first)."""
         if not candidates:
             return []
         rows = tx.run("episode/temp_topics", {

@@ -7,7 +7,8 @@ For each user, turns are processed in batches (settings.ingest.batch_turns):
 2. one write transaction holding the user's lock: which turns exist already (an idempotent repeat
    changes nothing), which memories each turn repeats (cosine >= duplicate_similarity or the same
    normalised text: mention_count + 1 instead of a new memory) and which temp memories it picks up
-   (cosine >= engagement_similarity or one of their entities named: temp -> mid); then the episodes,
+   (cosine >= engagement_similarity or one of their entities named: temp -> mid), both ranked in the
+   in-process vector cache when it can answer (graph/episodes.py matches); then the episodes,
    memories, triples, DERIVED_FROM edges, mentions and promotions are written with UNWIND statements
    and the capacities restored. Nothing of a batch is ever half-written;
 3. after the commit: events are published, the stored-memory hooks run (a segment of the batch's new memories
@@ -18,10 +19,12 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -152,6 +155,35 @@ class CachingExtractor:
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 
+_switch_lock = threading.Lock()
+_switch_users = 0
+_switch_saved = 0.0
+
+
+@contextmanager
+def switch_interval(ms: float) -> Iterator[None]:
+    """Lower the interpreter's thread switch interval to ms while the block runs (0: leave it). A
+    pipelined ingest writes to Neo4j in one thread while another analyses the next batch in Python,
+    holding the GIL; each socket read or write of the writer then waits for the GIL up to the switch
+    interval (5 ms by default), several hundred times a batch. Counted, so overlapping ingests restore
+    the interval once the last one ends; never raises it."""
+    global _switch_users, _switch_saved
+    if ms <= 0:
+        yield
+        return
+    with _switch_lock:
+        if _switch_users == 0:
+            _switch_saved = sys.getswitchinterval()
+        _switch_users += 1
+        sys.setswitchinterval(min(ms / 1000.0, _switch_saved))
+    try:
+        yield
+    finally:
+        with _switch_lock:
+            _switch_users -= 1
+            if _switch_users == 0:
+                sys.setswitchinterval(_switch_saved)
+
 
 class NameIndex:
     """Which memories a text names an entity of: Chinese names of 2+ characters found as substrings,
@@ -194,11 +226,6 @@ def repeats(turn_keys: set[tuple[str, str, str, int]], memory_triples: Sequence[
     return turn_keys <= have
 
 
-def names_in(text: str, names: Sequence[str]) -> bool:
-    """Whether the text names one of the entities (NameIndex rules)."""
-    return bool(NameIndex({"": list(names)}).find(text))
-
-
 @dataclass(frozen=True, slots=True)
 class _Valid:
     index: int
@@ -230,6 +257,7 @@ class _State:
     embedding: np.ndarray | None = None  # memories created in this batch
     key: str | None = None
     names: list[str] = field(default_factory=list)
+    name_index: NameIndex | None = None  # NameIndex of names, built once (memories created in this batch)
     keys: set[tuple[str, str, str, int]] = field(default_factory=set)  # its triples, normalised
 
 
@@ -371,7 +399,8 @@ class IngestUseCases:
             return IngestReport(turns=results, changes=changes)
         # Pipelined: the next batch is embedded and analysed (numpy releases the GIL) while this one is
         # written to Neo4j and its hooks run, so the embedder rarely waits for the store.
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bmam-ingest-analyse") as pool:
+        with (switch_interval(self._settings.ingest.pipeline_switch_interval_ms),
+              ThreadPoolExecutor(max_workers=1, thread_name_prefix="bmam-ingest-analyse") as pool):
             ahead: Future[dict[int, _Analysis]] = pool.submit(self._analyse, batches[0][1])
             for k, (scope, batch) in enumerate(batches):
                 analysis = ahead.result()
@@ -466,16 +495,15 @@ class IngestUseCases:
 
         # -- what the new user turns repeat or pick up --------------------------------------------
         user_fresh = [v for v in fresh if v.speaker is Speaker.USER]
-        exact = self._episodes.memory_count(tx, scope) <= EXACT_SCAN_MAX_MEMORIES
+        matches = self._episodes.matches(
+            tx, scope, [(v.index, v.text, analysis[v.index].embedding.tolist()) for v in user_fresh],
+            duplicate=s_ingest.duplicate_similarity, engagement=s_ingest.engagement_similarity,
+            exact_max=EXACT_SCAN_MAX_MEMORIES)
         similar: dict[int, list[SimilarMemory]] = {}
-        for s in self._episodes.similar_memories(
-                tx, scope, [(v.index, v.text, analysis[v.index].embedding.tolist()) for v in user_fresh],
-                min_cosine=s_ingest.duplicate_similarity, exact=exact):
+        for s in matches.similar:
             similar.setdefault(s.candidate, []).append(s)
         topics: dict[int, list[str]] = {}
-        for i, mid, _ in self._episodes.temp_topics(
-                tx, scope, [(v.index, analysis[v.index].embedding.tolist()) for v in user_fresh],
-                min_cosine=s_ingest.engagement_similarity):
+        for i, mid, _ in matches.topics:
             topics.setdefault(i, []).append(mid)
         temp_names = NameIndex(self._episodes.temp_entities(tx, scope) if user_fresh else {})
         core_count = self._tiers.counts(tx, scope)[Tier.CORE]
@@ -602,8 +630,10 @@ class IngestUseCases:
                 if mid in own or st.tier is not Tier.TEMP:
                     continue
                 assert st.embedding is not None
-                if float(np.dot(st.embedding, a.embedding)) >= s_ingest.engagement_similarity or names_in(
-                        v.text, st.names):
+                if st.name_index is None:
+                    st.name_index = NameIndex({"": st.names})
+                if float(np.dot(st.embedding, a.embedding)) >= s_ingest.engagement_similarity or bool(
+                        st.name_index.find(v.text)):
                     picked.append(mid)
             for mid in dict.fromkeys(picked):
                 if mid in own or mid not in states:

@@ -1,7 +1,14 @@
 // Record a conflict between a new and an old memory of one user (idempotent on the derived id: detecting
 // the same pair twice changes nothing). (:Conflict)-[:BETWEEN {role}]->(:Memory) for both sides.
+// Both memories are write-locked first, in id order, as weights/lock locks them (so settling the conflict
+// next in the same transaction needs no lock statement of its own); nothing of them is changed.
 MATCH (n:Memory {id: $new_id}), (o:Memory {id: $old_id})
 WHERE n.tenant = $tenant AND n.user_id = $user_id AND o.tenant = $tenant AND o.user_id = $user_id
+CALL (n, o) {
+  UNWIND CASE WHEN n.id <= o.id THEN [n, o] ELSE [o, n] END AS m
+  SET m._lock = true
+  REMOVE m._lock
+}
 MERGE (c:Conflict {id: $id})
   ON CREATE SET c.tenant = $tenant, c.user_id = $user_id, c.kind = $kind, c.status = 'OPEN',
                 c.strategy = $strategy, c.reason = $reason, c.new_id = $new_id, c.old_id = $old_id,

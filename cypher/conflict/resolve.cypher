@@ -3,6 +3,7 @@
 // its triples' valid_to set to $now, the loser's associations carried to the winner (strongest kept, one
 // edge per pair from the smaller id), the conflict marked RESOLVED. Run after weights/lock and
 // weights/decay on both memories in the same transaction. Nothing happens unless the conflict is OPEN.
+// Returns the settled conflict with both of its memories as they are now (what conflict/get reads).
 MATCH (c:Conflict {id: $id})
 WHERE c.tenant = $tenant AND c.user_id = $user_id AND c.status = 'OPEN'
 MATCH (w:Memory {id: $winner_id}), (l:Memory {id: $loser_id})
@@ -46,4 +47,5 @@ CALL (w, l) {
     SET n.updated_at = $now
   }
 }
-RETURN c {.*} AS conflict
+WITH c, CASE WHEN w.id = c.new_id THEN w ELSE l END AS n, CASE WHEN w.id = c.new_id THEN l ELSE w END AS o
+RETURN c {.*} AS conflict, n {.*, embedding: null} AS new_memory, o {.*, embedding: null} AS old_memory

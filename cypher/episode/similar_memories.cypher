@@ -1,7 +1,8 @@
 // For each candidate turn, the live memories of one user that say the same thing: cosine score
 // (Neo4j's, in [0, 1]) >= $threshold, or the same trimmed lower-cased text; at most $k, best first,
-// with the triples they assert (so a contradiction is not taken for a repeat).
-// An exact scan over the user's own memories (used below the index threshold, like search).
+// with the triples they assert (so a contradiction is not taken for a repeat); equal scores by id.
+// An exact scan over the user's own memories in Neo4j (when the in-process vector cache cannot answer:
+// graph/episodes.py; used below the index threshold, like search).
 UNWIND $candidates AS c
 CALL (c) {
   MATCH (m:Memory)
@@ -10,7 +11,7 @@ CALL (c) {
   WITH m, vector.similarity.cosine(m.embedding, c.embedding) AS score
   WHERE score >= $threshold OR toLower(trim(m.text)) = c.lower
   RETURN m, score
-  ORDER BY score DESC
+  ORDER BY score DESC, m.id
   LIMIT $k
 }
 RETURN c.i AS i, m.id AS id, m.text AS text, m.tier AS tier, m.locked AS locked,

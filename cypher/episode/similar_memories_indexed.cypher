@@ -7,7 +7,7 @@ CALL (c) {
   YIELD node AS m, score
   WHERE m.tenant = $tenant AND m.user_id = $user_id AND m.valid_to IS NULL AND score >= $threshold
   RETURN m, score
-  ORDER BY score DESC
+  ORDER BY score DESC, m.id
   LIMIT $k
 }
 RETURN c.i AS i, m.id AS id, m.text AS text, m.tier AS tier, m.locked AS locked,

@@ -1,5 +1,6 @@
 // For each candidate turn, one user's temp memories whose topic it picks up: cosine score (Neo4j's,
-// in [0, 1]) >= $threshold. Temp is bounded by its capacity, so this is a small scan.
+// in [0, 1]) >= $threshold; per candidate best first, equal scores by id. Temp is bounded by its
+// capacity, so this is a small scan (when the in-process vector cache cannot answer: graph/episodes.py).
 UNWIND $candidates AS c
 MATCH (m:Memory)
 WHERE m.tenant = $tenant AND m.user_id = $user_id AND m.tier = 'temp'
@@ -7,3 +8,4 @@ WHERE m.tenant = $tenant AND m.user_id = $user_id AND m.tier = 'temp'
 WITH c, m, vector.similarity.cosine(m.embedding, c.embedding) AS score
 WHERE score >= $threshold
 RETURN c.i AS i, m.id AS id, score
+ORDER BY i, score DESC, id
