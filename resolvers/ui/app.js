@@ -547,7 +547,12 @@
   async function loadTier(tier, append = false) {
     const list = $(`[data-list=${tier}]`);
     const after = append ? state.cursors[tier] : undefined;
+    // Two loads can overlap (a refresh after a lock while the view is still loading): only the latest
+    // one may draw, or both would append their cards to the same list.
+    state.tierLoads = state.tierLoads || {};
+    const load = (state.tierLoads[tier] = (state.tierLoads[tier] || 0) + 1);
     const conn = await run("memories", { userId: state.user, tiers: [tier], first: 50, after });
+    if (load !== state.tierLoads[tier]) return;
     const items = listIn(conn).map((e) => (e.node ? e.node : e));
     if (!append) list.replaceChildren();
     list.append(...items.map((m) => memoryCard(m)));
