@@ -17,7 +17,7 @@ import numpy as np
 
 from graph.model import Scope
 from graph.store import Tx
-from graph.vector_cache import CachedUser, UserState, VectorCache
+from graph.vector_cache import CachedUser, UserState, VectorCache, user_state
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +36,7 @@ class CachedScan:
 
 def scan(tx: Tx, scope: Scope, cache: VectorCache) -> CachedScan:
     """The user's memory state (recall/user_state) and the cache brought up to date with it."""
-    [row] = tx.run("recall/user_state", {"tenant": scope.tenant, "user_id": scope.user_id})
-    state = UserState(mine=int(row["mine"]), total=int(row["total"]), seq=int(row["seq"]), epoch=row["epoch"])
+    state = user_state(tx, scope)
     rows = cache.user(tx, scope, state) if state.mine > 0 else None
     return CachedScan(state=state, rows=rows)
 

@@ -14,7 +14,7 @@ from graph.model import Memory, MemoryType, Scope, Tier
 from graph.records import memory_from_row
 from graph.related import TraversalParams
 from graph.store import GraphStore, Row, Tx
-from graph.vector_cache import Ranked, UserState, VectorCache, rank_dense, rank_terms
+from graph.vector_cache import Ranked, VectorCache, rank_dense, rank_terms, user_state
 
 T = TypeVar("T")
 
@@ -145,8 +145,7 @@ class RecallRepository:
         path), lucene is the full-text index query for a large one. With a vector cache the exact scans
         run in numpy over the cached rows and only the best are read back; Neo4j scans or asks its
         indexes for whatever the cache cannot answer."""
-        [row] = tx.run("recall/user_state", _scope(scope))
-        state = UserState(mine=int(row["mine"]), total=int(row["total"]), seq=int(row["seq"]), epoch=row["epoch"])
+        state = user_state(tx, scope)
         if state.mine == 0:
             return CandidateSet(user_memories=0, dense=[], text=[])
         plan = limits.plan(state.mine, state.total)

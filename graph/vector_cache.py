@@ -45,6 +45,12 @@ class UserState:
     epoch: str | None
 
 
+def user_state(tx: Tx, scope: Scope) -> UserState:
+    """The user's memory counts, sequence and epoch (cypher/recall/user_state)."""
+    [row] = tx.run("recall/user_state", {"tenant": scope.tenant, "user_id": scope.user_id})
+    return UserState(mine=int(row["mine"]), total=int(row["total"]), seq=int(row["seq"]), epoch=row["epoch"])
+
+
 class CachedUser:
     """One user's cached rows: ids, lower-cased texts and unit-length embeddings, in the order read.
     Rows are only appended (under the cache's lock); a reader works on a snapshot of the first n."""
@@ -216,8 +222,8 @@ class VectorCache:
             def state(own: Tx) -> None:
                 # The user's sequence as these reads see it (the caller's may count memories its own
                 # transaction wrote and these cannot see): what is numbered later is caught up.
-                [row] = own.run("recall/user_state", {"tenant": scope.tenant, "user_id": scope.user_id})
-                cached.seq, cached.epoch = int(row["seq"]), row["epoch"]
+                seen = user_state(own, scope)
+                cached.seq, cached.epoch = seen.seq, seen.epoch
             run(state)
         for name, start in (("recall/user_vectors", (0, None)), ("recall/user_vectors_unnumbered", None)):
             after: Any = start
