@@ -28,9 +28,9 @@ if [ -z "$PYTHON" ]; then
 fi
 [ -n "$PYTHON" ] || { say "Python 3.11 is required"; exit 1; }
 
-# The venv, reinstalled only when pyproject.toml changed.
+# The venv, reinstalled only when pyproject.toml or the pinned versions (deploy/constraints.txt) changed.
 STAMP=".venv/.bmam-installed"
-WANT="$(sha256sum pyproject.toml | cut -c1-16)"
+WANT="$(cat pyproject.toml deploy/constraints.txt | sha256sum | cut -c1-16)"
 if [ ! -x .venv/bin/python ]; then
   say "creating .venv"
   "$PYTHON" -m venv .venv
@@ -38,7 +38,7 @@ fi
 if [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ]; then
   say "installing Python dependencies (first time: a few minutes)"
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e '.[dev]'
+  .venv/bin/python -m pip install -q -c deploy/constraints.txt -e '.[dev]'
   echo "$WANT" > "$STAMP"
 fi
 

@@ -178,9 +178,18 @@ def _iri_char(c: str) -> bool:
     punctuation and symbols (RFC 3987 ucschar). Spaces, controls and private use are encoded."""
     if c in _UNRESERVED:
         return True
-    if ord(c) < 0xA0:
-        return False
-    return unicodedata.category(c)[0] not in "ZC"
+    return _ucschar(ord(c)) and unicodedata.category(c)[0] not in "ZC"
+
+
+def _ucschar(cp: int) -> bool:
+    """RFC 3987 ucschar: A0-D7FF, F900-FDCF, FDF0-FFEF, then each plane up to xFFFD, except that plane
+    14 starts at E1000 (its tags and variation selectors, which pass the category test, are not IRI
+    characters)."""
+    if cp < 0x10000:
+        return 0xA0 <= cp <= 0xD7FF or 0xF900 <= cp <= 0xFDCF or 0xFDF0 <= cp <= 0xFFEF
+    if cp >= 0xE0000:
+        return 0xE1000 <= cp <= 0xEFFFD
+    return (cp & 0xFFFF) <= 0xFFFD
 
 
 def _percent(c: str) -> str:

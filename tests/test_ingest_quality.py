@@ -152,10 +152,14 @@ def test_assistant_turns_never_remembered(test_rows: list[LabeledUtterance]) -> 
 def test_committed_model_is_the_train_split_model(
     rows: list[LabeledUtterance], model: LinearTypeModel, embedder: Embedder
 ) -> None:
-    """ingest/models/type_model.json is exactly what train_type_model gives on the train split."""
+    """ingest/models/type_model.json is what train_type_model gives on the train split: the same weights up
+    to the last digits (the embedding model's float sums differ slightly between machines and library
+    builds; seen: 3e-6) and the same decisions on every labelled utterance."""
     retrained = train_type_model(rows, embedder.embed_passages, embedder=embedder.name)
     assert retrained.classes == model.classes
     assert retrained.embedder == model.embedder == embedder.name
-    np.testing.assert_allclose(retrained.weights, model.weights, atol=2e-6)
-    np.testing.assert_allclose(retrained.bias, model.bias, atol=2e-6)
+    np.testing.assert_allclose(retrained.weights, model.weights, atol=1e-4)
+    np.testing.assert_allclose(retrained.bias, model.bias, atol=1e-4)
+    x = np.asarray(embedder.embed_passages([r.text for r in rows]), dtype=np.float64)
+    assert (retrained.predict_proba_batch(x).argmax(axis=1) == model.predict_proba_batch(x).argmax(axis=1)).all()
     assert DEFAULT_MODEL_PATH.stat().st_size < 100_000  # small: 6 x dim floats + bias
