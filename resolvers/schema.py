@@ -11,6 +11,7 @@ from strawberry.schema.config import StrawberryConfig
 from strawberry.tools import merge_types
 
 from resolvers.admin import AdminMutation, AdminQuery
+from resolvers.documents import CheckedDocuments, DocumentCache
 from resolvers.errors import ErrorCodes
 from resolvers.export import ExportQuery
 from resolvers.ingest import IngestMutation, IngestQuery
@@ -33,12 +34,16 @@ def build_schema(
     max_tokens: int = 5000,
     max_selections: int = 1000,
     introspection: bool = True,
+    documents: DocumentCache | None = None,
 ) -> strawberry.Schema:
     """The schema with the API's limits; introspection is off in the production profile."""
     limits = Limits(max_depth=max_depth, max_aliases=max_aliases, max_selections=max_selections)
+    # One per schema: what passed is decided by this schema's limits and rules.
+    cache = documents if documents is not None else DocumentCache()
     extensions: list[type[SchemaExtension] | Callable[[], SchemaExtension]] = [
         Observe,  # first in, last out: sees the final, coded errors
         ErrorCodes,
+        lambda: CheckedDocuments(cache),  # before QueryLimits: a known-valid text skips the checks
         lambda: QueryLimits(limits),
         lambda: MaxTokensLimiter(max_token_count=max_tokens),
     ]
