@@ -233,8 +233,7 @@ class RecallUseCases:
                 return RecallResult(gated=False, reason=_nothing_left(decision, min_score), memories=[],
                                     best_similarity=best_sim, best_coverage=cov), []
             ids = [c.candidate.id for c in chosen]
-            if self._policy is not None:
-                weights.lock(tx, scope, sorted(ids))
+            if self._policy is not None:  # decay locks the memories (in id order) before it reads them
                 weights.decay(tx, scope, self._policy.cypher_params(), now, ids=ids)
             top = ids[: s.recall.co_recall_top]
             pairs = [(a, b) for i, a in enumerate(top) for b in top[i + 1:]]

@@ -6,10 +6,15 @@
 // "$ids IS NULL OR" disjunction made the planner filter all of a user's memories: 161 ms per recall for a
 // 100k-memory user; weights/user_memory_ids lists a whole user). $skip_locked leaves locked memories alone
 // (maintenance never touches them). Returns the before-image of every changed memory.
+// Each memory is write-locked (in id order, so two transactions never wait on each other in a cycle)
+// before its parts are read: a concurrent update is never lost (what weights/lock does, in this statement).
 UNWIND $ids AS wanted
 MATCH (m:Memory {id: wanted})
 WHERE m.tenant = $tenant AND m.user_id = $user_id
   AND NOT ($skip_locked AND m.locked)
+WITH m ORDER BY m.id
+SET m._lock = true
+REMOVE m._lock
 WITH m, $now.epochMillis - coalesce(m.decayed_at, m.created_at).epochMillis AS ms
 WHERE ms > 0
 WITH m, m {.*, embedding: null} AS before, ms / $week_ms AS weeks, ms / $day_ms AS days,
