@@ -1,7 +1,8 @@
 """Recall latency through HTTP GraphQL (issue 4): recall p50/p95, relatedSearch depth 2 and 3 p50/p95, and in
 the same run the time to embed one query (the floor), for one user with 10k and with 100k memories.
 
-    .venv/bin/python bench/recall_latency.py [--sizes 10000 100000] [--requests 200] [--out FILE] [--keep]
+    .venv/bin/python bench/recall_latency.py [--sizes 10000 100000] [--requests 200] [--out FILE]
+                                             [--keep] [--tenant NAME]
                                              [--crossover 100 300 1000 3000]
 
 Each bench user holds the ~270 real memories of two generated eval users (bench/eval_data.py: real text,
@@ -19,6 +20,7 @@ vector index for small users (chooses RecallSettings.exact_scan_max).
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import socket
 import subprocess
@@ -47,6 +49,7 @@ from graph.recall import RecallFilters, RecallRepository, RetrievalLimits
 from ingest.scoring import lucene_query, terms
 
 BATCH = 1000
+KEPT = Path(__file__).resolve().parent.parent / "data" / "bench"  # ids of users kept with --keep --tenant
 T = TypeVar("T")
 
 
@@ -193,13 +196,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--keep", action="store_true", help="keep the bench users (default: delete them)")
+    parser.add_argument("--tenant", default=None,
+                        help="bench tenant (default: a new one); with --keep its users and their ids (data/bench/) "
+                             "stay, and a later run with the same --tenant measures them without loading again")
     args = parser.parse_args(argv)
 
     rng = np.random.default_rng(args.seed)
     settings = load_settings()
     container = Container(settings)
     container.migrate()
-    tenant = f"bench-recall-{uuid.uuid4().hex[:8]}"
+    tenant = args.tenant or f"bench-recall-{uuid.uuid4().hex[:8]}"
     key = container.keys.create(tenant, "recall-latency").secret
     port = free_port()
     server = serve(port)
@@ -235,9 +241,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             scope = Scope(tenant, f"user-{size}")
             users.append(scope)
             t0 = time.perf_counter()
-            real, questions = load_real(container, scope, args.seed)
-            filler = load_filler(container, scope, max(0, size - len(real)), rng=rng)
-            print(f"loaded {size} memories in {time.perf_counter() - t0:.0f} s", flush=True)
+            kept = KEPT / f"{tenant}-{size}.json"
+            if kept.exists():  # loaded by an earlier run with --keep
+                real, filler = json.loads(kept.read_text())
+                questions = [q.text for q in generate(seed=args.seed, users=2).questions]
+                print(f"reusing the {size} memories of {scope.user_id} loaded earlier ({kept})", flush=True)
+            else:
+                real, questions = load_real(container, scope, args.seed)
+                filler = load_filler(container, scope, max(0, size - len(real)), rng=rng)
+                print(f"loaded {size} memories in {time.perf_counter() - t0:.0f} s", flush=True)
+                if args.keep:
+                    kept.parent.mkdir(parents=True, exist_ok=True)
+                    kept.write_text(json.dumps([real, filler]))
             texts = [questions[i % len(questions)] for i in range(args.requests)]
             starts = [random.Random(i).choice(real if i % 2 else filler or real) for i in range(args.requests)]
             user = scope.user_id
@@ -265,6 +280,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                          f"{cold_ms:.0f} ms; " + where_time_goes(container, scope, texts[:100]))
             if not args.keep:
                 loader.delete_user(scope)
+                kept.unlink(missing_ok=True)
         emit("", "Where recall's time goes (same questions, in this process, no HTTP):", *notes)
     finally:
         client.close()
@@ -273,6 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.keep:
             for scope in users:
                 loader.delete_user(scope)
+                (KEPT / f"{scope.tenant}-{scope.user_id.removeprefix('user-')}.json").unlink(missing_ok=True)
         container.close()
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
