@@ -50,35 +50,39 @@ class MemoryRepository:
         self, tx: Tx, scope: Scope, batch: Sequence[NewMemory], *, now: datetime | Sequence[datetime],
         passive: float, active: float,
     ) -> list[StoredMemory]:
-        """Store several memories in the caller's transaction (one statement per memory type), in order.
-        `now` is one time for all, or one per memory (ingest stamps each with its turn's time)."""
+        """Store several memories in the caller's transaction, in order, with one statement whatever their
+        types (each row carries its type's label). `now` is one time for all, or one per memory (ingest
+        stamps each with its turn's time). NotFound when an id belongs to another tenant or user: the
+        caller's transaction then rolls back, so none of the batch is written."""
         times = [now] * len(batch) if isinstance(now, datetime) else list(now)
         if len(times) != len(batch):
             raise ValueError("one time per memory")
-        by_type: dict[MemoryType, list[int]] = {}
+        if not batch:
+            return []
+        # Each id is written once, by its first occurrence (rows of one statement would all see a memory
+        # new that an earlier row created); a later occurrence answers as a repeat.
+        first: dict[str, int] = {}
         for i, new in enumerate(batch):
-            by_type.setdefault(new.type, []).append(i)
-        out: dict[int, StoredMemory] = {}
-        for memory_type, indexes in by_type.items():
-            rows = [self._row(batch[i], now=times[i], passive=passive, active=active) for i in indexes]
-            params = {
-                "tenant": scope.tenant,
-                "user_id": scope.user_id,
-                "passive_share": self._shares.passive,
-                "active_share": self._shares.active,
-                "preset_share": self._shares.preset,
-                "rows": rows,
-            }
-            found = {
-                r["memory"]["id"]: r for r in tx.run("memory/remember", params, type_label=memory_type.label)
-            }
-            for i in indexes:
-                row = found.get(batch[i].id)
-                if row is None:
-                    # The id exists under another tenant or user: never touch it, never reveal it.
-                    raise NotFound(f"memory {batch[i].id} not found")
-                out[i] = StoredMemory(memory=memory_from_row(row["memory"]), created=bool(row["created"]))
-        return [out[i] for i in range(len(batch))]
+            first.setdefault(new.id, i)
+        params = {
+            "tenant": scope.tenant,
+            "user_id": scope.user_id,
+            "passive_share": self._shares.passive,
+            "active_share": self._shares.active,
+            "preset_share": self._shares.preset,
+            "rows": [self._row(batch[i], now=times[i], passive=passive, active=active) for i in first.values()],
+        }
+        # Rows the tenant/user guard dropped (ids of another tenant or user) are missing from the answer.
+        found = {r["memory"]["id"]: r for r in tx.run("memory/remember", params)}
+        out: list[StoredMemory] = []
+        for i, new in enumerate(batch):
+            row = found.get(new.id)
+            if row is None:
+                # The id exists under another tenant or user: never touch it, never reveal it.
+                raise NotFound(f"memory {new.id} not found")
+            out.append(StoredMemory(memory=memory_from_row(row["memory"]),
+                                    created=bool(row["created"]) and first[new.id] == i))
+        return out
 
     @staticmethod
     def _row(new: NewMemory, *, now: datetime, passive: float, active: float) -> dict[str, object]:
@@ -86,6 +90,8 @@ class MemoryRepository:
             "id": new.id,
             "text": new.text,
             "type": new.type.value,
+            # The node label, from the closed enum only (MemoryType() refuses anything else): never user text.
+            "label": MemoryType(new.type).label,
             "tier": new.tier.value,
             "passive": passive,
             "active": active,

@@ -10,10 +10,19 @@ from graph.cypher_library import CYPHER_DIR, CypherError, statement, statements
 
 
 def test_type_label_from_allow_list_only() -> None:
-    assert "SET m:Factual" in statement("memory/remember", type_label="Factual")
-    for bad in ("Factual SET m.x=1", "`Evil`", "Memory) DETACH DELETE (m", ""):
+    # bench/scale_memories still splices its type label; memory/remember takes it as a row value instead.
+    assert "CREATE (m:Memory:Factual {" in statement("bench/scale_memories", type_label="Factual")
+    for bad in ("Factual SET m.x=1", "`Evil`", "Memory) DETACH DELETE (m", "", "factual", "Entity"):
         with pytest.raises(CypherError):
-            statement("memory/remember", type_label=bad)
+            statement("bench/scale_memories", type_label=bad)
+
+
+def test_remember_takes_its_type_labels_as_row_values() -> None:
+    # One statement for a batch of any types: the label is a $rows value (from the MemoryType enum), never
+    # spliced text, so the statement has no placeholder left and no static type label.
+    text = statement("memory/remember")
+    assert "{{" not in text and "SET m:$(p.label)" in text
+    assert not re.search(r"SET m:[A-Z]", text)
 
 
 def test_dimensions_must_be_an_integer() -> None:
@@ -25,7 +34,9 @@ def test_dimensions_must_be_an_integer() -> None:
 
 def test_missing_placeholder_value_refused() -> None:
     with pytest.raises(CypherError):
-        statement("memory/remember")
+        statement("bench/scale_memories")
+    with pytest.raises(CypherError):
+        statement("memory/vector_search")
 
 
 def test_names_cannot_escape_the_folder() -> None:

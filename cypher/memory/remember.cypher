@@ -1,6 +1,7 @@
-// Store typed memories for one user, one per row of $rows (all of one type); idempotent on each
-// row's id (a repeat changes nothing and says so). The type label is spliced from the closed
-// MemoryType allow-list. A single remember is a list of one; ingest writes a batch at once.
+// Store typed memories for one user, one per row of $rows (of any types, in one statement); idempotent on
+// each row's id (a repeat changes nothing and says so). Each row's type label (p.label, e.g. Factual) is a
+// $rows value the caller takes from the closed MemoryType enum, set as a dynamic label (Neo4j 5.26+).
+// A single remember is a list of one; ingest writes a batch at once.
 UNWIND $rows AS p
 MERGE (u:User {tenant: $tenant, user_id: $user_id})
   ON CREATE SET u.created_at = p.now
@@ -18,7 +19,7 @@ WITH u, m, p
 WHERE m.tenant = $tenant AND m.user_id = $user_id
 WITH u, m, p, coalesce(m.is_new, false) AS created
 REMOVE m.is_new
-SET m:{{type_label}}
+SET m:$(p.label)
 MERGE (u)-[:HAS_MEMORY]->(m)
 WITH u, m, p, created
 // A new memory takes the user's next sequence number (graph/vector_cache.py catches up by it).
