@@ -38,7 +38,7 @@ from tests.ops_support import (
 
 CLIENTS = 4
 TURNS = 30
-BIG = 40  # turns of the conversation in flight at SIGTERM
+BIG = 600  # turns of the conversation in flight at SIGTERM (40 were ingested within the 1.5 s wait)
 ENV = {"BMAM_DEPLOYMENT__SESSION_STATE": "local"}
 
 
