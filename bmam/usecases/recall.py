@@ -234,7 +234,7 @@ class RecallUseCases:
                                     best_similarity=best_sim, best_coverage=cov), []
             ids = [c.candidate.id for c in chosen]
             if self._policy is not None:  # decay locks the memories (in id order) before it reads them
-                weights.decay(tx, scope, self._policy.cypher_params(), now, ids=ids)
+                weights.decay(tx, scope, self._policy.cypher_params(), now, ids=ids, with_before=False)
             top = ids[: s.recall.co_recall_top]
             pairs = [(a, b) for i, a in enumerate(top) for b in top[i + 1:]]
             touched = self._repo.touch(tx, scope, ids, now=now, boost=self._boost, shares=self._shares,

@@ -5,7 +5,8 @@
 // t2 equals decaying once at t2). The memories are named by $ids and found by the unique id index (a
 // "$ids IS NULL OR" disjunction made the planner filter all of a user's memories: 161 ms per recall for a
 // 100k-memory user; weights/user_memory_ids lists a whole user). $skip_locked leaves locked memories alone
-// (maintenance never touches them). Returns the before-image of every changed memory.
+// (maintenance never touches them). Returns the before-image of every changed memory (null unless
+// $with_before).
 // Each memory is write-locked (in id order, so two transactions never wait on each other in a cycle)
 // before its parts are read: a concurrent update is never lost (what weights/lock does, in this statement).
 UNWIND $ids AS wanted
@@ -17,7 +18,7 @@ SET m._lock = true
 REMOVE m._lock
 WITH m, $now.epochMillis - coalesce(m.decayed_at, m.created_at).epochMillis AS ms
 WHERE ms > 0
-WITH m, m {.*, embedding: null} AS before, ms / $week_ms AS weeks, ms / $day_ms AS days,
+WITH m, CASE WHEN $with_before THEN m {.*, embedding: null} END AS before, ms / $week_ms AS weeks, ms / $day_ms AS days,
      m.type = 'EMOTIONAL' AS emotional
 WITH m, before, weeks, emotional, CASE WHEN emotional THEN $emotional_factor ^ days ELSE 1.0 END AS fade
 WITH m, before, m.passive * $passive_keep ^ weeks * fade AS p,
