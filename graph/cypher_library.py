@@ -56,9 +56,22 @@ def _read(name: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
+_INCLUDE = re.compile(r"\{\{>\s*([^}]*?)\s*\}\}")  # any name: _read refuses all but statement names
+
+
+@cache
+def _with_includes(name: str, seen: tuple[str, ...] = ()) -> str:
+    """cypher/<name>.cypher with each {{> other/name}} replaced by that statement's text (one statement
+    run inside another, e.g. as a CALL subquery, without a second copy of it to keep in step)."""
+    if name in seen:
+        raise CypherError(f"{name}: includes itself ({' -> '.join((*seen, name))})")
+    return _INCLUDE.sub(lambda m: _with_includes(m.group(1), (*seen, name)), _read(name))
+
+
 def statement(name: str, **splices: object) -> str:
-    """The text of cypher/<name>.cypher with its {{placeholders}} filled from the allow-list."""
-    text = _read(name)
+    """The text of cypher/<name>.cypher, its {{> includes}} expanded, with its {{placeholders}} filled
+    from the allow-list."""
+    text = _with_includes(name)
 
     def fill(match: re.Match[str]) -> str:
         key = match.group(1)

@@ -4,7 +4,7 @@ so recall reads its final results and records their use atomically."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
@@ -272,19 +272,24 @@ class RecallRepository:
 
     def touch(
         self, tx: Tx, scope: Scope, ids: Sequence[str], *, now: datetime, boost: float, shares: WeightShares,
-        pairs: Sequence[tuple[str, str]] = (), delta: float = 0.0,
+        pairs: Sequence[tuple[str, str]] = (), delta: float = 0.0, decay: Mapping[str, float] | None = None,
     ) -> dict[str, Memory]:
         """The recalled memories as they are after this recall: recall_count + 1, last_recalled_at, passive
         + boost, weight recomputed; and the associations of the pairs recalled together + delta (one atomic
-        statement)."""
+        statement). With decay (the weight policy's parameters) their weights are first decayed to now,
+        in the same statement (recall/use)."""
         if not ids:
             return {}
-        rows = tx.run("recall/touch", {
+        params = {
             **_scope(scope), "ids": list(ids), "now": now, "boost": boost,
             "passive_share": shares.passive, "active_share": shares.active, "preset_share": shares.preset,
             "pairs": [{"low": min(a, b), "high": max(a, b)} for a, b in pairs if a != b] if delta > 0 else [],
             "delta": delta,
-        })
+        }
+        if decay is not None:
+            # The policy's shares are the settings' too; the touch's own are kept where they differ.
+            params = {**decay, **params, "skip_locked": False, "with_before": False}
+        rows = tx.run("recall/use" if decay is not None else "recall/touch", params)
         memories = [memory_from_row(r["memory"]) for r in rows]
         return {m.id: m for m in memories}
 

@@ -45,6 +45,34 @@ def test_names_cannot_escape_the_folder() -> None:
             statement(bad)
 
 
+def test_includes_expand_to_the_named_statements_text() -> None:
+    """recall/use runs weights/decay and recall/touch as written in their own files (no second copy)."""
+    used = statement("recall/use")
+    assert statement("weights/decay") in used and statement("recall/touch") in used
+    assert "{{" not in used
+
+
+def test_includes_of_unknown_or_escaping_names_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from graph import cypher_library
+
+    texts = {"a/one": "// one\n{{> a/two}}", "a/two": "// two\n{{> a/one}}", "a/bad": "// bad\n{{> ../x}}",
+             "a/missing": "// missing\n{{> a/nothing}}"}
+
+    def fake_read(name: str) -> str:
+        if name in texts:
+            return texts[name]
+        raise CypherError(f"no statement {name!r}")
+
+    monkeypatch.setattr(cypher_library, "_read", fake_read)
+    cypher_library._with_includes.cache_clear()
+    try:
+        for name in ("a/one", "a/missing", "a/bad"):
+            with pytest.raises(CypherError):
+                statement(name)
+    finally:
+        cypher_library._with_includes.cache_clear()
+
+
 def test_schema_files_split_into_statements() -> None:
     parts = statements("schema/001_constraints")
     assert len(parts) >= 5 and all(p.startswith("CREATE CONSTRAINT") for p in parts)

@@ -20,7 +20,6 @@ from typing import Any, Protocol
 from bmam import validate
 from bmam.clock import Clock
 from bmam.settings import Settings
-from graph import weights
 from graph.errors import BadInput, LimitExceeded
 from graph.memories import WeightShares
 from graph.model import Memory, MemoryType, Scope, Tier
@@ -233,12 +232,12 @@ class RecallUseCases:
                 return RecallResult(gated=False, reason=_nothing_left(decision, min_score), memories=[],
                                     best_similarity=best_sim, best_coverage=cov), []
             ids = [c.candidate.id for c in chosen]
-            if self._policy is not None:  # decay locks the memories (in id order) before it reads them
-                weights.decay(tx, scope, self._policy.cypher_params(), now, ids=ids, with_before=False)
             top = ids[: s.recall.co_recall_top]
             pairs = [(a, b) for i, a in enumerate(top) for b in top[i + 1:]]
+            # With the weight policy the weights are decayed to now (locked in id order) before the boost.
             touched = self._repo.touch(tx, scope, ids, now=now, boost=self._boost, shares=self._shares,
-                                       pairs=pairs, delta=s.recall.co_recall_delta)
+                                       pairs=pairs, delta=s.recall.co_recall_delta,
+                                       decay=self._policy.cypher_params() if self._policy is not None else None)
             # A memory forgotten since it was read is left out (touch found nothing to update).
             recalled = [RecalledMemory(memory=touched[c.candidate.id], scores=c.scores, why=c.why)
                         for c in chosen if c.candidate.id in touched]
