@@ -212,8 +212,9 @@ class Container:
         """This process's copy of its users' memory embeddings (graph/vector_cache.py), for every exact scan."""
         from graph.vector_cache import VectorCache
 
-        cache = VectorCache(self.vector_dimensions, max_bytes=self.settings.recall.vector_cache_mb * 2**20,
-                            store=self.store)
+        r = self.settings.recall
+        cache = VectorCache(self.vector_dimensions, max_bytes=r.vector_cache_mb * 2**20, store=self.store,
+                            background_min=r.vector_cache_background_min)
         self.erasure.add_hook(cache.forget)
         return cache
 

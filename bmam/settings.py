@@ -144,6 +144,9 @@ class RecallSettings(BaseModel):
     # 2 KiB a memory at 512 dimensions: 512 MiB holds ~250k memories), least recently used evicted
     # first; 0 switches it off (Neo4j scans, as above).
     vector_cache_mb: int = Field(default=512, ge=0)
+    # A user with at least this many memories is read into the cache in the background (10 s for 100k
+    # memories): the recalls meanwhile use Neo4j's indexes instead of waiting for the read.
+    vector_cache_background_min: int = Field(default=20_000, ge=0)
     # Graph expansion from the expand_seeds best direct hits: ASSOCIATED edges of at least
     # expand_min_strength and shared entities; a neighbour scores seed relevance * strength * graph_share.
     expand_seeds: int = Field(default=8, ge=0, le=50)

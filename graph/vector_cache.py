@@ -19,6 +19,7 @@ Entries are evicted least recently used first, to stay within max_bytes.
 
 from __future__ import annotations
 
+import logging
 import threading
 from bisect import bisect_right
 from collections import OrderedDict
@@ -33,6 +34,7 @@ from graph.model import Scope
 from graph.store import GraphStore, Tx
 
 T = TypeVar("T")
+log = logging.getLogger("bmam.vector_cache")
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,13 +163,19 @@ class VectorCache:
     # A catch-up of more memories than this is a full read instead.
     CATCH_UP_MAX = 4096
 
-    def __init__(self, dimensions: int, max_bytes: int, store: GraphStore | None = None) -> None:
-        """store: where full reads run in their own transactions; without one they run in the caller's."""
+    def __init__(self, dimensions: int, max_bytes: int, store: GraphStore | None = None,
+                 background_min: int = 0) -> None:
+        """store: where full reads run in their own transactions; without one they run in the caller's.
+        background_min: a user with at least this many memories (and more than 0) is read in the background
+        when not cached, and user() answers None (the caller's Neo4j path) until the read is done; needs a
+        store."""
         self.dimensions = dimensions
         self.max_bytes = max_bytes
         self._store = store
+        self.background_min = background_min
         self._users: OrderedDict[tuple[str, str], CachedUser] = OrderedDict()
         self._lock = threading.Lock()
+        self._loading: dict[tuple[str, str], threading.Thread] = {}
         self.loads = 0  # full reads of a user (for tests and metrics)
 
     @property
@@ -198,11 +206,45 @@ class VectorCache:
                     cached.seq = max(cached.seq, state.seq)
         if cached is None or state.mine > cached.n or cached.n > 2 * state.mine + 64:
             # Memories the sequence cannot tell (written by older code), or mostly deleted ones: anew.
+            if self._store is not None and 0 < self.background_min <= state.mine:
+                self._load_in_background(key, scope, state)
+                return None
             cached = CachedUser(state.epoch, state.seq, self.dimensions, capacity=state.mine + 16)
             self._read_all(tx, scope, cached)
             self.loads += 1
         self.put(key, cached)
         return cached
+
+    def _load_in_background(self, key: tuple[str, str], scope: Scope, state: UserState) -> None:
+        """Read a large user in a daemon thread (one at a time per user); the next user() after it is done
+        finds the rows and catches up on what was written meanwhile."""
+        with self._lock:
+            running = self._loading.get(key)
+            if running is not None and running.is_alive():
+                return
+
+            def load() -> None:
+                try:
+                    cached = CachedUser(state.epoch, state.seq, self.dimensions, capacity=state.mine + 16)
+                    self._read_all(None, scope, cached)
+                    self.loads += 1
+                    self.put(key, cached)
+                except Exception:  # the store went away (shutdown, restart): the next recall tries again
+                    log.warning("background read of %s/%s into the vector cache failed", *key, exc_info=True)
+                finally:
+                    with self._lock:
+                        self._loading.pop(key, None)
+
+            thread = threading.Thread(target=load, name=f"bmam-cache-{scope.user_id}"[:60], daemon=True)
+            self._loading[key] = thread
+            thread.start()
+
+    def wait_for_loads(self, timeout_s: float = 60.0) -> None:
+        """Until the background reads running now are done (tests, benchmarks)."""
+        with self._lock:
+            running = list(self._loading.values())
+        for thread in running:
+            thread.join(timeout_s)
 
     def put(self, key: tuple[str, str], cached: CachedUser) -> None:
         """Keep a user's rows as the most recently used, evicting the least recently used beyond max_bytes."""
@@ -219,11 +261,14 @@ class VectorCache:
         with self._lock:
             return list(self._users)
 
-    def _read_all(self, tx: Tx, scope: Scope, cached: CachedUser) -> None:
+    def _read_all(self, tx: Tx | None, scope: Scope, cached: CachedUser) -> None:
         """Every memory of the user: the numbered ones page by page in sequence order, then any without
         a number page by page in id order; each page in its own read transaction when there is a store."""
         def run(work: Callable[[Tx], T]) -> T:
-            return work(tx) if self._store is None else self._store.read_tx(work)
+            if self._store is not None:
+                return self._store.read_tx(work)
+            assert tx is not None, "without a store the caller's transaction reads"
+            return work(tx)
 
         if self._store is not None:
             def state(own: Tx) -> None:

@@ -4,6 +4,7 @@ re-created user) without being told."""
 
 from __future__ import annotations
 
+import threading
 from itertools import pairwise
 
 import numpy as np
@@ -236,3 +237,41 @@ def test_memories_written_in_one_statement_are_all_read_in_small_pages(container
     cache.PAGE = 3
     repo = RecallRepository(container.store, container.vector_dimensions, cache)
     assert dense_ids(repo, scope, unit(rng, container.vector_dimensions)) == {r["id"] for r in rows}
+
+
+def test_a_large_user_is_read_in_the_background_while_neo4j_answers(container: Container, scope: Scope,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """At background_min memories the first recall does not wait for the full read: it gets Neo4j's answer
+    (the same candidates) while a thread reads the user; later recalls use the cache, caught up."""
+    fill(container, scope, 40, seed=11)
+    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20, store=container.store, background_min=30)
+    repo = RecallRepository(container.store, container.vector_dimensions, cache)
+    plain = RecallRepository(container.store, container.vector_dimensions)
+    query = unit(np.random.default_rng(12), container.vector_dimensions)
+    limits = RetrievalLimits(k_dense=10, k_text=10)
+
+    def candidates(r: RecallRepository) -> CandidateSet:
+        return r.read(lambda tx: r.candidates(tx, scope, query, ["tea"], None, RecallFilters(), limits))
+
+    held = threading.Event()
+    read_all = cache._read_all
+
+    def held_read(tx: Tx | None, scope: Scope, cached: CachedUser) -> None:
+        assert held.wait(30)
+        read_all(tx, scope, cached)
+
+    monkeypatch.setattr(cache, "_read_all", held_read)
+    first = candidates(repo)  # answered by Neo4j while the read is held back
+    assert cache.loads == 0 and cache.peek(scope) is None
+    same(first, candidates(plain))
+    held.set()
+    cache.wait_for_loads()
+    assert cache.loads == 1 and cache.peek(scope) is not None and cache.peek(scope).n == 40
+    newer = store(container, scope, "tea " * 3, query)  # written after the read: caught up, not read anew
+    second = candidates(repo)
+    assert cache.loads == 1 and cache.peek(scope).n == 41
+    assert second.dense[0].memory.id == newer
+    same(second, candidates(plain))
+    below = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20, store=container.store, background_min=42)
+    candidates(RecallRepository(container.store, container.vector_dimensions, below))
+    assert below.loads == 1 and below.peek(scope) is not None  # 41 < 42 memories: read at once, as before
