@@ -180,6 +180,7 @@ def where_time_goes(container: Container, scope: Scope, questions: Sequence[str]
     from bmam.usecases.recall import RecallRequest
 
     container.recall.recall(scope.tenant, RecallRequest(user_id=scope.user_id, query=questions[0]))  # warm cache
+    container.vector_cache.wait_for_loads()  # a large user is read in the background
     container.store.timer.by_statement.clear()
     walls = timed_each(lambda q: container.recall.recall(scope.tenant, RecallRequest(user_id=scope.user_id, query=q)),
                        questions)
@@ -259,6 +260,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             t0 = time.perf_counter()
             client.recall(user, texts[0])  # the server's first recall of this user reads it into its vector cache
             cold_ms = (time.perf_counter() - t0) * 1000
+            # A large user is read in the background (recall.vector_cache_background_min) while recalls take
+            # Neo4j's path: wait for the cache before measuring the steady state.
+            t0 = time.perf_counter()
+            while time.perf_counter() - t0 < 300 and timed_each(lambda q, u=user: client.recall(u, q),
+                                                                 texts[:3])[-1] > 0.1:
+                time.sleep(0.5)
+            cache_ready_s = time.perf_counter() - t0
             for q in texts[:20]:  # warm up: plans, caches, the model
                 client.recall(user, q)
                 container.embedder.embed_query(q)
@@ -277,7 +285,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                  f"{pct(related[3], 0.5):.1f} / {pct(related[3], 0.95):.1f} ms "
                  f"({'met' if pct(related[3], 0.95) <= 20 else 'missed'}) | {r95 / f95:.1f}x |")
             notes.append(f"- {size}: first recall of the user after the server started (cold vector cache) "
-                         f"{cold_ms:.0f} ms; " + where_time_goes(container, scope, texts[:100]))
+                         f"{cold_ms:.0f} ms, cache ready {cache_ready_s:.1f} s later; "
+                         + where_time_goes(container, scope, texts[:100]))
             if not args.keep:
                 loader.delete_user(scope)
                 kept.unlink(missing_ok=True)
