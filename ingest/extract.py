@@ -170,7 +170,11 @@ _EN_TAIL_PLACE = (
     _EN_TAIL_COMMON + r"|with|for|as|from|on|at|after|before|last|this|next|yesterday|today"
     r"|tomorrow|twice|once|three times|\d+ times|in \d{4}|in the|over|during|to|and|where|when"
 )
-_EN_TAIL_THING = _EN_TAIL_COMMON + r"|over|than|rather than|instead|more than|with|for"
+_EN_TAIL_THING = (
+    _EN_TAIL_COMMON + r"|over|than|rather than|instead|more than|with|for|in the (?:mornings?|evenings?|afternoons?"
+    r"|summer|winter|spring|fall|autumn)|in (?:summer|winter|spring|fall|autumn)|on (?:sundays|saturdays"
+    r"|mondays|fridays|holidays)"
+)
 
 
 def _en_cut(obj: str, tails: str) -> str:
@@ -226,6 +230,35 @@ def _valid_object(obj: str) -> bool:
     return len(o) <= 40
 
 
+# Emoji and pictographs at the edge of an object ("rainy days ☔", 下雪天❄️) are decoration, not the thing.
+_SYMBOLS_EDGE_RE = re.compile(
+    r"^[\s\u2190-\u2bff\u2600-\u27bf\ufe0f\u200d\U0001f000-\U0001faff]+"
+    r"|[\s\u2190-\u2bff\u2600-\u27bf\ufe0f\u200d\U0001f000-\U0001faff]+$"
+)
+
+# A second verb phrase in one zh clause, with the subject left out: 我不吃香菜也不吃葱 / 我喜欢猫也喜欢狗.
+_ZH_SECOND_VP_RE = re.compile(
+    r"(?<=[\u4e00-\u9fffA-Za-z])(?=(?:也|还|又)(?:不太|不|没有?|从不|很|挺|特别|超)?"
+    r"(?:吃|喝|喜欢|爱吃|爱喝|爱看|爱玩|讨厌|会说|会讲)(?!了?$))"
+)
+
+
+def _zh_subclauses(clause: str) -> list[str]:
+    """Split a zh clause before a second subjectless verb phrase (the next part continues the subject)."""
+    if re.search(f"[{HAN}]", clause) is None or is_question(clause):
+        return [clause]
+    parts: list[str] = []
+    for part in _ZH_SECOND_VP_RE.split(clause):
+        if parts and not _ZH_FIRST_VP_RE.search(parts[-1]):
+            parts[-1] += part  # "他也不吃辣": nothing was said before 也, so there is nothing to split
+        elif part.strip():
+            parts.append(part)
+    return parts
+
+
+_ZH_FIRST_VP_RE = re.compile(r"[吃喝爱欢厌说讲住养是]")
+
+
 # Chinese names: 2-4 Han characters that are not a role, a time word or a verb phrase.
 _ZH_NON_NAME_START = set("一个在很有是不我你他她这那做去都也还就会要想被把给让从对跟和已正太真最每上下")
 _ZH_NON_NAMES = frozenset(
@@ -264,6 +297,11 @@ _ZH_NON_NAMES = frozenset(
         "别人",
     ]
 )
+_ZH_NOT_AFTER_XIAO = set("孩时学心姨区组说吃子伙朋猫狗们费吃号便")
+_ZH_SURNAMES = (
+    "王李张刘陈杨赵黄周吴徐孙马朱胡林郭何高罗郑梁谢宋唐许韩冯邓曹彭曾肖田董潘袁蔡蒋余杜叶程魏苏吕丁任沈"
+    "姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江尹薛段雷侯龙史陶黎贺顾毛郝龚邵万钱严武戴莫孔汤"
+)
 _EN_NAME = r"(?:(?:St|Mt|Dr)\. )?[A-Z][a-zA-Z'\-]+(?: [A-Z][a-zA-Z'\-]+){0,2}"
 _ZH_NAME_CHARS = rf"[{HAN}]{{2,4}}"
 _EN_NON_NAMES = frozenset(
@@ -281,6 +319,10 @@ def _looks_like_zh_name(s: str) -> bool:
         return False  # 重庆人, 东北人: where someone is from
     if re.search(r"[了的过来去到说着呢吗吧啊呀第次]", s):
         return False  # a verb phrase (第一次来, 说真), not a name
+    if (re.fullmatch(rf"[小阿][{HAN}]", s) and s[1] not in _ZH_NOT_AFTER_XIAO) or re.fullmatch(
+        f"老[{_ZH_SURNAMES}]", s
+    ):
+        return True  # 小宝, 阿珍, 老王: the familiar two-character forms of a name
     return ROLE_SUFFIX_ZH_RE.search(s) is None
 
 
@@ -329,7 +371,7 @@ class _State:
         subject_kind: str | None = None,
         object_kind: str | None = None,
     ) -> None:
-        obj = obj.strip()
+        obj = _SYMBOLS_EDGE_RE.sub("", obj).strip()
         if not _valid_object(obj) or predicate not in PREDICATES:
             return
         if subject_kind is None:
@@ -355,7 +397,7 @@ _EN_REL_ALT = "|".join(sorted(map(re.escape, RELATIONS_EN), key=len, reverse=Tru
 _ZH_ADV = (
     r"(?:也|还|都|就|真的|其实|现在|目前|已经|一直|平时|一般|基本上|基本|从来|向来|本来|以前|曾经|原来|每天|每周|早上"
     r"|晚上|中午|今年|最近|只|还是|通常|根本|完全|绝对|几乎|偶尔|经常|常常|天天|很少|比较|特别|非常|挺|很|超级|超"
-    r"|最|真|好|蛮|确实|也都|同样|主要|又|更|可|才|倒是|一向|总是|向来都)*"
+    r"|最|真|好|蛮|确实|也都|同样|主要|又|更|可|才|倒是|一向|总是|向来都|刚刚|刚|就是)*"
 )
 _ZH_NEG = r"(?P<neg>不再|不太|不怎么|不大|一点都不|一点也不|从来不|从不|并不|再也不|已经不|不|没有|没)?"
 _ZH_DEG = r"(?:太|怎么|很|特别|非常|挺|超级|超|最|真的|好|蛮|比较|那么)*"
@@ -371,7 +413,7 @@ class RuleTripleExtractor:
     def extract(self, text: str) -> list[ExtractedTriple]:
         st = _State()
         episodic = bool(EPISODIC_ZH_RE.search(text) or EPISODIC_EN_RE.search(text) or PAST_EN_RE.search(text))
-        for clause in split_clauses(text):
+        for clause in (sub for whole in split_clauses(text) for sub in _zh_subclauses(whole)):
             if is_question(clause) or is_request(clause):
                 st.pending_rel = None
                 continue
@@ -393,7 +435,7 @@ class RuleTripleExtractor:
         if m and _zh_prefix_ok(c[: m.start()]) and not c[m.end() :].startswith("们"):
             who = m.group(1)
             subject = USER if who in {"我", "我们", "咱们", "俺们", "俺", "咱"} else st.last_person
-            rest = c[m.end() :]
+            rest = re.sub(r"^(?:这人|这个人|本人)", "", c[m.end() :])  # 我这人就是爱吃辣
             if subject is None:
                 return
         elif st.subject is not None and _CONTINUATION_RE.match(c):
@@ -433,18 +475,25 @@ class RuleTripleExtractor:
                 st.add(USER, "likes", _zh_clean(part), -1 if m["neg"] else 1)
             return True
         if (m := _ZH_TOPIC_DISLIKE_RE.fullmatch(c)) and _zh_topic_ok(o := _zh_clean(m["o"])):
-            if m["v"] in {"吃不了", "吃不惯", "不吃"}:
-                st.add(USER, "eats", o, -1)
-            elif m["v"] in {"喝不了", "喝不惯", "不喝"}:
-                st.add(USER, "drinks", o, -1)
-            else:
-                st.add(USER, "likes", o, -1)
+            predicate = {"吃不了": "eats", "吃不惯": "eats", "不吃": "eats", "喝不了": "drinks", "喝不惯": "drinks",
+                         "不喝": "drinks"}.get(m["v"], "likes")
+            for part in _split_coord(o):
+                st.add(USER, predicate, _zh_clean(part), -1)
             return True
-        if st.pending_rel and (m := re.fullmatch(r"(?:另?一个|老大|老二|小的|大的|一只|另一只)?叫(?P<o>.{1,8})", c)):
-            name = _zh_clean(m["o"])
-            if _looks_like_zh_name(name):
-                st.add(USER, st.pending_rel, name)
-                st.last_person = name
+        if (m := _ZH_TOPIC_EATS_RE.fullmatch(c)) and _zh_topic_ok(o := _zh_clean(m["o"])):
+            for part in _split_coord(o):  # 鸡蛋和牛奶还是吃的: a topicalised food the speaker does eat
+                st.add(USER, "eats" if m["v"] == "吃" else "drinks", _zh_clean(part))
+            return True
+        if st.pending_rel and re.fullmatch(rf"(?:{_ZH_WHICH_ONE}?叫[^，]{{1,8}}?)+", c):
+            for m in re.finditer(rf"{_ZH_WHICH_ONE}?叫(?P<o>[^，]{{1,8}}?)(?={_ZH_WHICH_ONE}?叫|$)", c):
+                name = _zh_clean(m["o"])
+                if _looks_like_zh_name(name):
+                    st.add(USER, st.pending_rel, name)
+                    st.last_person = name
+            return True
+        if m := re.fullmatch(r"本人(?:叫|名叫|姓名)?(?P<o>[^，]{2,12})", c):
+            if _looks_like_zh_name(name := _zh_clean(m["o"])) and name[0] not in "比很挺太非特有男女较超":
+                st.add(USER, "name", name)  # 本人王小明: a formal self-introduction
             return True
         # general knowledge: no first/second person in the clause, and not a continuation ("现在住在上海")
         if re.search(r"我|你|您|咱|俺|他|她", c) is None and not _CONTINUATION_RE.match(c):
@@ -490,13 +539,15 @@ class RuleTripleExtractor:
                     return None
             return "" if m["v"] == "是" and ROLE_SUFFIX_ZH_RE.search(_zh_clean(tail)) else rest
         m = re.match(
-            r"^(?:家里?|家)?的?(?P<r>" + _ZH_REL_ALT + rf")(?P<n>{_ZH_NAME_CHARS}?|[A-Z][A-Za-z]+)(?P<t>"
+            r"^(?P<with>(?:跟|和|与|同)(?:我的?)?)?(?:家里?|家)?的?(?P<r>" + _ZH_REL_ALT
+            + rf")(?P<n>{_ZH_NAME_CHARS}?|[A-Z][A-Za-z]+)(?P<t>"
             + _ZH_NAME_TAIL
             + r".*)$",
             rest,
         )
         if m and _looks_like_zh_name(m["n"]):
-            self._zh_named(RELATIONS_ZH[m["r"]], m["n"], m["t"], st)
+            # "我跟同事小李一起合租": what follows is said of both, so only the relation is read
+            self._zh_named(RELATIONS_ZH[m["r"]], m["n"], None if m["with"] else m["t"], st)
             return None
         return rest
 
@@ -509,9 +560,30 @@ class RuleTripleExtractor:
             self._zh_attributes(tail.lstrip("，"), name, st)
 
     def _zh_follow_up(self, c: str, st: _State) -> bool:
-        """尤其是X / 特别是X after a preference: the same predicate and polarity."""
+        """尤其是X / 特别是X after a preference, 现在在Y after a job or a home, 不是Z after a fact."""
         last = st.out[-1] if st.out else None
-        if last is None or last.predicate not in _LIST_PREDICATES:
+        if last is None:
+            return False
+        if last.predicate in {"works_at", "lives_in", "studies_at"} and (
+            m := re.fullmatch(r"(?:现在|目前|如今|后来)(?:在|去了|到了|跳到了?|搬到了?)(?P<o>[^，]{2,12})", c)
+        ):
+            if _zh_org_ok(o := _zh_clean(m["o"])) and o != last.object:
+                st.add(last.subject, last.predicate, o, 1)  # 我已经不在美团干了，现在在拼多多
+                st.spans.append((0, len(c)))
+                return True
+            return False
+        if m := re.fullmatch(r"(?:而)?不是(?P<o>[^，]{1,12})", c):
+            if (o := _zh_clean(m["o"])) in (last.object, last.subject) or not (
+                last.subject_kind == "thing" or last.predicate in SINGLE_VALUED_PREDICATES
+            ):
+                return False
+            if last.predicate == "capital_of":  # X的首都是Y，不是Z: Z is not the capital
+                st.add(o, last.predicate, last.object, -last.polarity, subject_kind="thing")
+            else:  # 我老家在成都，不是重庆 / 豆腐起源于中国，不是日本
+                st.add(last.subject, last.predicate, o, -last.polarity, subject_kind=last.subject_kind)
+            st.spans.append((0, len(c)))
+            return True
+        if last.predicate not in _LIST_PREDICATES:
             return False
         if m := re.fullmatch(r"(?:尤其是|特别是|尤其|especially\s*)(?P<o>[^，]{1,16})", c):
             for part in _split_coord(_zh_clean(m["o"])):
@@ -543,6 +615,8 @@ class RuleTripleExtractor:
                 needs_past = pattern not in _ZH_VISITED_DONE
                 if needs_past and not (episodic or re.search(r"[了过]", c)):
                     continue
+                if pattern is _ZH_VISITED[7] and not _ZH_PAST_TIME_RE.search(c):
+                    continue
                 if st.free(m.start("o"), m.end("o")):
                     st.add(USER, "visited", place)
 
@@ -551,6 +625,9 @@ class RuleTripleExtractor:
     def _en_clause(self, c: str, st: _State) -> None:
         c = _en_restore_subject(c)
         if self._en_follow_up(c, st):
+            return
+        if st.last_person and not st.spans and re.match(r"(?i)(?:and )?(?:he|she)(?:'s| is| lives| works)\b", c):
+            self._en_person_attributes(c, st.last_person, st)  # "My sister Maria lives in Denver, she's a teacher"
             return
         self._en_relations(c, st)
         for pattern, handler in _EN_RULES:
@@ -575,8 +652,28 @@ class RuleTripleExtractor:
                 if part := _EN_ARTICLE_RE.sub("", part.strip()):
                     st.add(last.subject, last.predicate, part, last.polarity)
             return True
-        if last.subject_kind == "thing" and (m := re.fullmatch(rf"(?i:not)\s+(?P<o>{_EN_NAME})", c.strip(" .!"))):
-            st.add(m["o"], last.predicate, last.object, -last.polarity, subject_kind="thing")  # "X, not Z"
+        if last.predicate in _LIST_PREDICATES and (
+            m := re.fullmatch(
+                r"(?i:(?:and|&|plus|as well as)\s+(?:also\s+)?(?:some|a bit of|a little(?: bit of)?|a little|basic"
+                r"|broken|conversational|fluent|even)?)\s*(?P<o>[\w' -]{2,30})",
+                c.strip(" .!"),
+            )
+        ):
+            o = _en_cut(m["o"], _EN_TAIL_THING)
+            if not re.search(r"(?i)\b(?:i|my|me|we|you|he|she|it|they|is|are|was|am|do|did|don't|can|will)\b", o):
+                st.add(last.subject, last.predicate, o, last.polarity)  # "I speak English, and some Spanish"
+                return True
+        if m := re.fullmatch(rf"(?i:not)\s+(?P<o>{_EN_NAME}|\d{{1,3}})", c.strip(" .!")):
+            o = m["o"]
+            if last.subject_kind == "thing" and last.predicate == "capital_of":
+                st.add(o, last.predicate, last.object, -last.polarity, subject_kind="thing")  # "X, not Z"
+            elif last.subject_kind == "thing" or last.predicate in SINGLE_VALUED_PREDICATES:
+                # "Croissants come from Austria, not France" / "I'm 31, not 30": the other value is denied
+                if o.isdigit() != last.object.isdigit():
+                    return False
+                st.add(last.subject, last.predicate, o, -last.polarity, subject_kind=last.subject_kind)
+            else:
+                return False
             return True
         return False
 
@@ -615,6 +712,13 @@ class RuleTripleExtractor:
             rf"(?P<n>{_EN_NAME})(?P<t>.*)$",
             c,
         )
+        if m is None:
+            m = re.search(
+                rf"(?i:\b(?:my|our) )(?P<r>(?i:{_EN_REL_ALT}))(?i:'s| is) (?i:an?|this) (?i:[\w-]+ )?"
+                rf"(?i:guy|girl|man|woman|lady|dude|person|gal|fellow|chap|boy|kid|one)(?i: named| called) "
+                rf"(?P<n>{_EN_NAME})(?P<t>.*)$",
+                c,
+            )
         if m and m["n"].split()[0] not in _EN_NON_NAMES:
             name = m["n"]
             # "My husband Mark is a chef": the tail may start with a verb that the name swallowed
@@ -646,6 +750,9 @@ class RuleTripleExtractor:
 
     def _en_person_attributes(self, tail: str, name: str, st: _State) -> None:
         tail = tail.strip()
+        # "... and she's 12" / "..., he is a chef": the pronoun is the person just named
+        tail = re.sub(r"(?i)^(?:and |,\s*)?(?:he|she|they)(?:'s| is| are)\b", "is", tail)
+        tail = re.sub(r"(?i)^(?:and |,\s*)?(?:he|she|they) (?=lives|works|is)", "", tail)
         if m := re.match(r"(?i)lives in (?P<o>.+)", tail):
             st.add(name, "lives_in", _en_cut(m["o"], _EN_TAIL_PLACE))
         elif m := re.match(r"(?i)works (?:at|for) (?P<o>.+)", tail):
@@ -664,7 +771,11 @@ class RuleTripleExtractor:
             return
         for pattern, predicate in _EN_KNOWLEDGE:
             if m := pattern.fullmatch(c.strip(" .!")):
-                subj = m["s"].strip()
+                subj = re.sub(
+                    r"(?i)\s+(?:actually|originally|really|first|probably|apparently|supposedly|in fact|also)$",
+                    "",
+                    m["s"].strip(),
+                )
                 if len(subj.split()) <= 5 and st.free(0, len(c)):
                     st.add(subj, predicate, _en_cut(m["o"], _EN_TAIL_COMMON), subject_kind="thing")
                 return
@@ -679,12 +790,23 @@ def _join_han(text: str) -> str:
     return re.sub(rf"(?<=[{HAN}])\s+|\s+(?=[{HAN}])", "", text)
 
 
+# Which of several pets or children a name belongs to (一只叫橘子，另一只叫…).
+_ZH_WHICH_ONE = r"(?:另?一[个只条位]|老大|老二|老三|小的|大的|大的那只|小的那只)"
+
 # A topicalised object the speaker cannot stand, with the subject dropped or after it (香菜真的受不了, 香菜我吃不了).
 _ZH_TOPIC_DISLIKE_RE = re.compile(
-    r"(?:一点|一口|一滴|一点儿)?(?P<o>[^我你他她俺咱，]{1,8}?)(?:我|俺)?(?:是)?(?:一点|一口|一滴|一点儿)?"
+    r"(?:一点|一口|一滴|一点儿)?(?P<o>[^我你他她俺咱，]{1,8}?|[^我你他她俺咱，]{1,8}(?:、|和|跟)[^我你他她俺咱，]{1,8}?)"
+    r"(?:这些|这类|这种|之类的?|什么的)?(?:我|俺)?(?:是)?(?:一点|一口|一滴|一点儿)?"
     + _ZH_ADV
     + _ZH_DEG
-    + r"(?P<v>受不了|接受不了|忍不了|讨厌|不喜欢|不爱|吃不了|吃不惯|喝不了|喝不惯|不吃|不喝)[了的啊呀]*"
+    + r"(?P<v>受不了|接受不了|忍不了|讨厌|不喜欢|不爱|无感|没感觉|不感冒|吃不了|吃不惯|喝不了|喝不惯|不吃|不喝)"
+    r"[了的啊呀]*"
+)
+
+
+# A topicalised food or drink the speaker does take, after a restriction (蛋和奶还是吃的, 咖啡倒是喝).
+_ZH_TOPIC_EATS_RE = re.compile(
+    r"(?P<o>[^我你他她俺咱，]{1,10}?)(?:我|俺)?(?:还是|倒是|也还是|照样|照常)(?:会|能|可以)?(?P<v>吃|喝)的?"
 )
 
 
@@ -704,7 +826,8 @@ def _zh_topic_ok(o: str) -> bool:
 # Where a Chinese name stops: an adverb, a verb or a time word right after it (小周就住我楼下, 陈浩也在北京).
 _ZH_NAME_TAIL = (
     r"(?:也|还|都|就|才|又|刚|已经|正在|一直|现在|目前|平时|最近|去年|今年|明年|每天|住|在|是|很|特别|非常|超|挺|真|喜欢"
-    r"|爱|讨厌|不|没|会|对|有|和|跟|当|做|学|读|上|从|，)"
+    r"|爱|讨厌|不|没|会|对|有|和|跟|当|做|学|读|上|从|下个?月|下周|上个?月|上周|昨天|前天|明天|后天|刚刚|一起|一块"
+    r"|结婚|要|想|去|来|，)"
 )
 _ZH_NAME_THEN_TAIL_RE = re.compile(
     rf"(?P<n>[A-Za-z][A-Za-z' \-]*[A-Za-z]|{_ZH_NAME_CHARS}?)(?P<t>{_ZH_NAME_TAIL}.*)?$"
@@ -724,7 +847,7 @@ _ZH_TIME_LEAD = (
 # A clause with no subject that opens with a verb only a person's own statement would (the first person dropped).
 _ZH_DROPPED_SUBJECT_RE = re.compile(
     r"^(?P<lead>" + _ZH_TIME_LEAD + ")" + _ZH_ADV + r"(?:不太|不怎么|一点都不|不|没)?"
-    r"(?:迷上|爱上|喜欢|热爱|讨厌|受不了|接受不了|戒|吃不了|喝不了|吃不惯|不吃|不喝|不能吃|不能喝|住在|来自|会说|会讲"
+    r"(?:紧急联系人|迷上|爱上|喜欢|热爱|爱(?=[吃喝看玩听去打逛])|讨厌|受不了|接受不了|戒|吃不了|喝不了|吃不惯|不吃|不喝|不能吃|不能喝|住在|来自|会说|会讲"
     r"|养了|沉迷|对[^，]{1,12}?(?:过敏|感兴趣|不感兴趣|情有独钟)|在[^，]{1,16}?(?:工作|上班|实习|任职|读研|读博|读书|上学"
     r"|做|当|干)|base在|搬到|搬去|老家|学的是|读的是|专业是)(?![就啦吧呀啊你您的]|了?$)"
 )
@@ -787,7 +910,7 @@ def _zh(
     def handle(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
         obj = _zh_clean(m["o"], tails=tails)
         if strip_verb:
-            obj = re.sub(r"^(?:吃|喝)", "", obj)
+            obj = re.sub(r"^(?:吃|喝|去(?=[爬跑游看打逛玩唱骑滑钓听徒露蹦泡]))", "", obj)  # 爱去爬山 -> 爬山
             obj = _ZH_QUANTITY_RE.sub("", obj)
         if obj.startswith(("一家", "一个", "一所", "某")) or (check is not None and not check(obj)):
             return
@@ -805,6 +928,8 @@ def _zh_is_a(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
     obj = re.sub(r"^(?:一名|一个|一位|个|名|位|土生土长的|地道的|正宗的|纯正的)", "", obj)
     if not obj or re.search(r"我|你|的员工$", obj):
         return
+    if obj.endswith("人") and obj[:-1] in GENERIC_PLACES_ZH:
+        return  # 我不是本地人: says where they are not from, without a place
     if obj.endswith("人") and len(obj) >= 3 and not ROLE_SUFFIX_ZH_RE.search(obj[:-1]):
         st.add(subject, "hometown", obj[:-1], polarity)  # 我是四川人 -> hometown 四川
         return
@@ -823,13 +948,17 @@ def _zh_is_a(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
 # Work that names a job (在腾讯做后端开发, 在字节做PM), not any activity (在家做饭, 在健身房做瑜伽).
 _ZH_JOB_RE = re.compile(
     r"[A-Za-z]{2,}|开发|设计|运营|产品|销售|测试|市场|财务|会计|人事|行政|客服|研发|算法|工程|编辑|记者|翻译|咨询|审计|法务"
-    r"|采购|投资|分析|前端|后端|数据|运维|研究|实习|管理|项目|教学|老师|医生|护士|律师"
+    r"|采购|投资|分析|前端|后端|数据|运维|研究|实习|管理|项目|教学|老师|医生|护士|律师|策划"
 )
 
 
 def _zh_org_ok(obj: str) -> bool:
     """An employer or school, not a generic or possessed place (在家工作, 在我们这边上班)."""
-    return bool(obj) and obj not in GENERIC_PLACES_ZH and re.search(r"[我你他她这那]|家$|^家", obj) is None
+    return (
+        bool(obj)
+        and obj not in GENERIC_PLACES_ZH
+        and re.search(r"[我你他她这那]|家$|^家|^(?:一家|一个|一所|某)", obj) is None
+    )
 
 
 def _zh_home_ok(obj: str) -> bool:
@@ -848,6 +977,21 @@ def _zh_job_at(m: re.Match[str], subject: str, st: _State, polarity: int) -> Non
         st.add(subject, "works_at", org, polarity)
     if m["v"] in {"当", "担任"}:
         st.add(subject, "is_a", re.sub(r"^(?:一名|一个|一位|个|名|位)", "", job), polarity)
+
+
+def _zh_job_of(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    """我是小红书的UI设计师: a job at a named employer (not a city: 我是北京的老师 says only the job)."""
+    org, job = _zh_clean(m["o"]), _zh_clean(m["job"])
+    if not (ROLE_SUFFIX_ZH_RE.search(job) or _ZH_JOB_RE.search(job)) or job.endswith("人"):
+        return
+    if (
+        _zh_org_ok(org)
+        and not _looks_like_zh_place(org)
+        and not (org[0] in _ZH_SURNAMES and len(org) <= 3)
+        and re.search(r"[里上中内外边]$", org) is None  # 我是班上的学生, 公司里的: a where, not an employer
+    ):
+        st.add(subject, "works_at", org, polarity)
+    st.add(subject, "is_a", job, polarity)
 
 
 def _zh_job_change(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
@@ -889,6 +1033,19 @@ def _zh_dislike(m: re.Match[str], subject: str, st: _State, polarity: int) -> No
         st.add(subject, "likes", re.sub(r"^(?:吃|喝)", "", part), -1)
 
 
+def _zh_emergency(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    """紧急联系人是我姐姐王丽 / 紧急联系人写我老公: the contact, and the relation when a name follows it."""
+    obj = _zh_clean(m["o"], tails=r"，|电话|手机|吧|就行|就好")
+    if m["r"] and _looks_like_zh_name(obj):
+        st.add(subject, RELATIONS_ZH[m["r"]], obj)
+    elif m["r"]:
+        obj = _zh_clean(m["r"] + m["o"], tails=r"，|电话|手机|吧|就行|就好")  # 紧急联系人是我姐姐: the relative
+    st.add(subject, "emergency_contact", obj)
+
+
+# The conditions a speaker names bare after the subject (我痛风 / 我高血压): the explicit ones only.
+_ZH_NAMED_CONDITIONS = CONDITIONS_ZH_RE.pattern.split("|[")[0].removeprefix("(?:")
+
 _STOP_TAIL_ZH = r"，|已经|了|工作|上班|生活|的时候|这个|一定|每天|吃了|不能"
 
 _P = _ZH_ADV
@@ -902,23 +1059,32 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     (re.compile(r"生日(?:是|在|为)?(?P<o>[^，]+)$"), _zh("birthday", tails=r"，|啊|呀")),
     (
         re.compile(
-            r"今年(?P<o>[\d零一二两三四五六七八九十]{1,3})(?:周岁|岁|了)|(?P<o2>[\d零一二两三四五六七八九十]{1,3})(?:周岁|岁)"
+            r"今年(?P<o>[\d零一二两三四五六七八九十]{1,3})(?:周岁|岁|了|$)|(?P<o2>[\d零一二两三四五六七八九十]{1,3})(?:周岁|岁)"
         ),
         lambda m, s, st, p: st.add(s, "age", _zh_number(m["o"] or m["o2"])),
     ),
-    (re.compile(r"紧急联系人(?:是|为)(?:我的?)?(?P<o>[^，]+)"), _zh("emergency_contact", tails=r"，|电话|手机")),
+    (
+        re.compile(r"紧急联系人(?:是|为|写|填|填写|就写|就填)(?:我的?)?(?P<r>" + _ZH_REL_ALT + r")?(?P<o>[^，]+)"),
+        _zh_emergency,
+    ),
     (
         re.compile(
             r"(?:学的|读的|念的|专业)是(?P<o>[^，]+?)(?:专业)?(?:的)?$|学(?P<o2>[^，]{2,8})专业|是(?:学|读)(?P<o3>[^，]{2,8}?)"
-            r"(?:专业)?的$"
+            r"(?:专业)?的$|^学的(?!是)(?P<o4>[^，是很挺太不还也都就真好特非]{2,10}?)(?:专业)?$"
         ),
-        lambda m, s, st, p: st.add(s, "major", _zh_clean(m["o"] or m["o2"] or m["o3"])),
+        lambda m, s, st, p: st.add(s, "major", _zh_clean(m["o"] or m["o2"] or m["o3"] or m["o4"])),
     ),
     (
         re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:住在|住|生活在|定居在|定居|居住在)(?P<o>[^，]+)"),
         _zh("lives_in", tails=_STOP_TAIL_ZH + r"|附近|那边|这边", check=_zh_home_ok),
     ),
-    (re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,12}?)(?:生活|定居|居住)"), _zh("lives_in")),
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,12}?)(?:生活|定居|居住|住过|租房子?住|租房"
+            r"|租了?房子?|安家|住(?=了?$|了?[\d一两二三四五六七八九十几半]+年))"
+        ),
+        _zh("lives_in", check=_zh_home_ok),
+    ),
     (re.compile(r"搬(?:到|去|来)了?(?P<o>[^，]+)"), _zh("lives_in", tails=_STOP_TAIL_ZH + r"|住", check=_zh_home_ok)),
     (
         re.compile(r"从(?P<o>[^，]{1,10}?)(?=搬(?:到|去|走|出来))"),
@@ -937,7 +1103,8 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     ),
     (
         re.compile(
-            r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,16}?)(?:工作|上班|上过班|工作过|任职|实习|打工)"
+            r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,16}?)(?:工作|上班|上过班|工作过|任职|实习|打工"
+            r"|干(?=了?$|过))"
         ),
         _zh("works_at", check=_zh_org_ok),
     ),
@@ -952,7 +1119,7 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         re.compile(r"(?:从(?P<old>[^，]{1,12}?))?跳槽(?:到|去)了?(?P<o>[^，]{1,12})"),
         _zh_job_change,
     ),
-    (re.compile(r"是(?P<o>[^，]{1,16}?)的(?:员工|工程师|程序员|职员)"), _zh("works_at")),
+    (re.compile(r"是(?P<o>[^，]{1,16}?)的(?:员工|职员)$"), _zh("works_at", check=_zh_org_ok)),
     (
         re.compile(r"(?:从|在)(?P<o>[^，]{1,12}?)(?:离职|辞职)(?P<flip>)"),
         lambda m, s, st, p: st.add(s, "works_at", _zh_clean(m["o"]), -1),
@@ -963,8 +1130,22 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         ),
         _zh("studies_at"),
     ),
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + r")是在(?P<o>[^，]{1,12}?)(?:读|上|念)的(?:本科|研究生|硕士|博士|大学|高中|书)?$"
+        ),
+        _zh("studies_at", check=_zh_org_ok),
+    ),
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + r")是(?P<o>[^，]{1,16}?)的(?:铁粉|死忠粉|忠实粉丝|脑残粉|粉丝|老粉|真爱粉|粉|歌迷|影迷"
+            r"|球迷|书迷)$"
+        ),
+        _zh("likes"),
+    ),
+    (re.compile(r"^(?P<pre>" + _P + r")是(?!在)(?P<o>[^，的]{1,12}?)的(?P<job>[^，的]{2,10})$"), _zh_job_of),
     (re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:是做(?P<o>[^，]{1,10})的)"), _zh("is_a")),
-    (re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:是|当)(?P<o>[^，]{1,12})$"), _zh_is_a),
+    (re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:是|当)(?!爱|喜欢|讨厌|不)(?P<o>[^，]{1,12})$"), _zh_is_a),
     (re.compile(r"对(?P<o>[^，]{1,16}?)" + _ZH_NEG + r"过敏"), _zh("allergic_to", coord=True)),
     (re.compile(r"^(?P<pre>" + _P + r")(?P<o>[^，对]{1,10}?)过敏"), _zh("allergic_to", coord=True)),
     (
@@ -972,6 +1153,8 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         _zh("has_condition"),
     ),
     (re.compile(r"(?P<neg>不|不太)?会(?:说|讲)(?P<o>[^，]+)"), _zh("speaks", coord=True)),
+    (re.compile(r"^的?(?i:MBTI)(?:类型)?(?:是|为)?(?P<o>[A-Za-z]{4}(?:-[ATat])?)$"), _zh("is_a")),
+    (re.compile(r"^(?P<pre>" + _P + r")(?P<o>" + _ZH_NAMED_CONDITIONS + r")(?:了|的)?$"), _zh("has_condition")),
     # preferences
     (
         re.compile(
@@ -1038,7 +1221,7 @@ _ZH_VISITED: list[re.Pattern[str]] = [
     re.compile(r"去[了过](?:一?趟)?(?P<o>[^，]{1,12})"),
     re.compile(r"(?:是|就)去(?P<o>[^，]{1,8})$"),
     re.compile(r"去(?:爬|玩|逛|登)了?(?P<o>[^，]{1,8})"),
-    re.compile(r"去(?P<o>[^，了]{1,10}?)(?:买|玩|吃|逛|看|旅行|旅游|度假|出差|喝|拍|爬|见)(?:了|过|的)"),
+    re.compile(r"去(?!年)(?P<o>[^，了]{1,10}?)(?:买|玩|吃|逛|看|旅行|旅游|度假|出差|喝|拍|爬|见)(?:了|过|的)"),
     re.compile(
         r"在(?P<o>[A-Za-z][A-Za-z'&.\- ]{1,30}[A-Za-z]|[^，在]{1,12}?)(?:边|那边)?"
         r"(?:吃|玩|看|度假|旅游|旅行|留学|遇到|逛|拍|参加|过年|待了|住了|见到|碰到)"
@@ -1059,6 +1242,14 @@ def _zh_strong_place(place: str, clause: str) -> bool:
     )
 
 
+# "上个月去东京出差": the trip is past because of its time word, though no 了 or 过 marks it.
+_ZH_PAST_TIME_RE = re.compile(r"昨天|前天|上次|那次|上周|上个?星期|上个?月|去年|前年|那年|前几天|前阵子|上周末|\d{4}年")
+_ZH_VISITED.append(
+    re.compile(
+        r"(?<![过失])去(?!年)(?P<o>[^，了]{1,10}?)(?:旅行|旅游|度假|出差|玩|逛|爬山|看展|看演出|参加)(?![了过的])"
+    )
+)
+
 _ZH_VISITED_LOOSE = (_ZH_VISITED[3], _ZH_VISITED[4])
 _ZH_VISITED_STRICT = (_ZH_VISITED[5],)
 _ZH_VISITED_DONE = (_ZH_VISITED[0], _ZH_VISITED[6])  # 去了X / 从X回来 say it happened
@@ -1077,6 +1268,7 @@ _ZH_KNOWLEDGE: list[tuple[re.Pattern[str], str]] = [
         "originates_from",
     ),
     (re.compile(r"(?P<s>[^，]{1,12}?)是(?P<o>[^，]{1,10}?)的(?:首都|首府|省会)"), "capital_of"),
+    (re.compile(r"(?P<o>[^，]{1,10}?)的(?:首都|首府|省会)(?:是|为|在)(?P<s>[^，]{1,10})"), "capital_of"),
     (re.compile(r"(?P<s>[^，]{1,12}?)(?:位于|坐落在|坐落于)(?P<o>[^，]+)"), "located_in"),
     (re.compile(r"(?P<s>[^，]{1,12}?)(?<![现正存实所自])在(?P<o>[^，]{2,10})"), "located_in"),
 ]
@@ -1155,14 +1347,23 @@ def _en(
     return handle
 
 
+_EN_STUDY_YEAR = r"(?:first|second|third|fourth|final|1st|2nd|3rd|4th|last)[- ]year|freshman|sophomore|junior|senior"
+
+
 def _en_role_at(m: re.Match[str], st: _State) -> None:
     role = m["role"].strip()
     if re.search(r"(?i)\bfan\b", role):
         return
-    st.add(USER, "is_a", role)
+    year = re.fullmatch(rf"(?i)(?:{_EN_STUDY_YEAR})(?: student)?", role) is not None
+    if not year:
+        st.add(USER, "is_a", role)  # "a second year at UT" is a student's year, not a role
     org = _en_cut(m["org"], _EN_TAIL_PLACE)
     if not _EN_INDEFINITE_RE.match(org):
-        st.add(USER, "studies_at" if re.search(r"(?i)student|undergrad|postdoc|researcher", role) else "works_at", org)
+        studies = year or re.search(r"(?i)student|undergrad|postdoc|researcher|phd", role)
+        st.add(USER, "studies_at" if studies else "works_at", org)
+        if studies and (major := re.match(r"(?i)\s+(?:studying|majoring in|doing a degree in) (?P<o>[\w -]+)",
+                                          m.string[m.end("org") :])):
+            st.add(USER, "major", _en_cut(major["o"], _EN_TAIL_PLACE))
 
 
 def _en_study(m: re.Match[str], st: _State) -> None:
@@ -1181,7 +1382,8 @@ def _en_works_at(m: re.Match[str], st: _State) -> None:
 
 def _en_moved_from(m: re.Match[str], st: _State) -> None:
     """I moved from Lagos to London: lives in London, no longer in Lagos."""
-    st.add(USER, "lives_in", _en_cut(m["o"], _EN_TAIL_PLACE))
+    if re.match(rf"{_EN_NAME}|[{HAN}]", m["o"]):  # not "moved here from Ohio to be near family"
+        st.add(USER, "lives_in", _en_cut(m["o"], _EN_TAIL_PLACE))
     st.add(USER, "lives_in", m["old"], -1)
 
 
@@ -1208,7 +1410,37 @@ def _en_visited(m: re.Match[str], st: _State) -> None:
         place,
     ):
         return
+    after = m.string[m.end("o") :]
+    if re.match(rf"(?i)\s+(?:{_EN_EVENTS})\b", after):
+        # "went to the Taylor Swift concert in Toronto": the event is no place; where it was held is
+        if at := re.search(rf"(?i:\b(?:in|at)) (?:the )?(?P<o>{_EN_NAME})", after):
+            place = at["o"]
+            after = after[at.end() :]
+        else:
+            return
+        if _en_month(place):
+            return
     st.add(USER, "visited", place)
+    # "through Vietnam and Cambodia": every place of the list
+    while more := re.match(rf"(?:,| and| &|, and) (?:the )?(?P<o>{_EN_NAME})", after):
+        if _en_month(more["o"]) or not _en_name_ok(more["o"]):
+            break
+        st.add(USER, "visited", _en_cut(more["o"], _EN_TAIL_PLACE))
+        after = after[more.end() :]
+
+
+_EN_EVENTS = (
+    r"concert|show|gig|game|match|festival|wedding|party|conference|exhibition|expo|tour|premiere|musical"
+    r"|play|opera|ballet|marathon|race|meetup|convention|fair|reunion"
+)
+
+
+def _en_month(word: str) -> bool:
+    return re.fullmatch(
+        r"(?i)(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|christmas|easter"
+        r"|january|february|march|april|may|june|july|august|september|october|november|december)",
+        word,
+    ) is not None
 
 
 _EN_DRINKS = r"alcohol|booze|coffee|caffeine|beer|wine|soda|energy drinks|spirits"
@@ -1294,6 +1526,17 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         _en("lives_in"),
     ),
     (
+        re.compile(rf"{_I}(?i:'ve| have) (?i:now |always )?(?i:lived) (?i:in) (?P<o>(?=[A-Z{HAN}]).+)"),
+        _en("lives_in"),
+    ),
+    (
+        re.compile(
+            rf"{_IWE}?(?i:(?:^| )(?:just |recently )?moved (?:here |over )?from) (?P<o>{_EN_NAME})\b"
+            r"(?!(?i:.*\bto\b))"
+        ),
+        lambda m, st: st.add(USER, "lives_in", m["o"], -1) if _en_name_ok(m["o"]) else False,
+    ),
+    (
         re.compile(
             rf"{_IWE}(?i: (?:just |recently |finally )?moved (?:here |over )?from) (?P<old>{_EN_NAME}) (?i:to)"
             r" (?P<o>.+)"
@@ -1345,7 +1588,9 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         lambda m, st: _en_works_at(m, st) if not _EN_FUTURE_RE.search(m.string) else None,
     ),
     (
-        re.compile(rf"{_I}(?i: (?:study|studied|am studying)) (?P<major>[\w -]+?) (?i:at) (?P<org>{_EN_NAME})"),
+        re.compile(
+            rf"{_I}(?i:(?: study| studied| am studying|'m studying)) (?P<major>[\w -]+?) (?i:at) (?P<org>{_EN_NAME})"
+        ),
         _en_study,
     ),
     (
@@ -1446,6 +1691,45 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     ),
     (
         re.compile(
+            r"^(?P<o>(?!(?i:it|this|that|these|those|he|she|they|you|i|we|work|life|today|everything|my|our|your|his"
+            r"|her|their|the|weather|traffic|tonight|someone|everyone|nobody)\b)[^,]{2,40}?)"
+            r" (?i:is|are) (?:(?i:so|really|just|absolutely|honestly|totally|literally|kinda|basically) )*"
+            r"(?:(?P<flip>(?i:a crime|a sin|the worst|criminal|an abomination|cursed))"
+            r"|(?i:my thing|my jam|life|my weakness|my guilty pleasure|my comfort food))\b"
+        ),
+        lambda m, st: None
+        if _EN_NOW_RE.search(m.string)
+        else st.add(USER, "likes", _en_cut(m["o"], _EN_TAIL_THING), -1 if m["flip"] else 1),
+    ),
+    (
+        re.compile(
+            r"(?i:(?:^|\bso |\bthat means |\bwhich means )no) (?!(?i:worries|problem|pressure|rush|way|idea|thanks"
+            r"|luck|time|choice|offense|offence|one|more)\b)(?P<o>[\w -]{2,30}?) (?i:for me)\b"
+        ),
+        lambda m, st: st.add(
+            USER, "drinks" if re.fullmatch(_EN_DRINKS, m["o"], re.IGNORECASE) else "eats", m["o"], -1
+        ),
+    ),
+    (
+        re.compile(rf"{_I}(?i:'d| would) (?i:pick|choose|take|go for|prefer) (?P<o>[\w -]{{2,30}}?) (?i:over|to) "),
+        _en("likes", tails=_EN_TAIL_THING),
+    ),
+    (
+        re.compile(
+            rf"{_IM}(?i: (?P<neg>not )?(?:a )?(?:strict |full |fully |mostly |totally )?"
+            r"(?P<o>vegan|vegetarian|pescatarian|pescetarian|flexitarian|teetotal))\b"
+        ),
+        lambda m, st: st.add(USER, "is_a", m["o"].lower(), -1 if m["neg"] else 1),
+    ),
+    (
+        re.compile(
+            rf"{_IM} (?i:\w+ ){{0,2}}?(?i:too old|too young|old enough|young enough)\b[^,.;]{{0,40}}? (?i:at)"
+            r" (?P<o>\d{1,3})\b(?! ?%)"
+        ),
+        _en("age"),
+    ),
+    (
+        re.compile(
             rf"{_I}(?i: (?:really |just |honestly |actually )?(?P<neg>don't|do not|never|didn't) (?:really |much "
             r"|particularly |even )?(?:like|love|enjoy|care for)(?: to)?) (?P<o>.+)"
         ),
@@ -1488,7 +1772,7 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     (
         re.compile(
             rf"(?i:\b(?:went|go|travell?ed|flew|drove(?: down| up| over)?|headed|took a trip|came back"
-            rf"|returned)(?: \w+ing)? (?:to|back to|down to|up to|from)) {_EN_PLACE}"
+            rf"|returned|got back|just back|been back)(?: \w+ing)? (?:to|back to|down to|up to|from)) {_EN_PLACE}"
         ),
         _en_visited,
     ),
@@ -1496,6 +1780,13 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         re.compile(
             rf"(?i:\b(?:visited|(?:i've|i have|we've|we have) been to|i was in|we were in|when i was in))"
             rf" {_EN_PLACE}"
+        ),
+        _en_visited,
+    ),
+    (
+        re.compile(
+            rf"(?i:\b(?:backpacked|toured|cycled|hitchhiked|road-?tripped|interrailed|travell?ed|drove|trekked"
+            rf"|wandered|roamed) (?:through|around|across|all over)) {_EN_PLACE}"
         ),
         _en_visited,
     ),

@@ -703,6 +703,11 @@ GENERIC_PLACES_ZH = frozenset(
         "乡下",
         "农村",
         "附近",
+        "外地",
+        "本地",
+        "当地",
+        "异地",
+        "国内",
     ]
 )
 NATIONALITIES_EN = frozenset(
@@ -795,6 +800,30 @@ RELATIONS_ZH: dict[str, str] = {
     "宠物": "pet",
     "猫咪": "pet",
     "狗狗": "pet",
+    # animals and common breeds: a pet however the speaker names the kind (我养了一只柯基，叫…)
+    "兔子": "pet",
+    "仓鼠": "pet",
+    "鹦鹉": "pet",
+    "乌龟": "pet",
+    "金鱼": "pet",
+    "柯基": "pet",
+    "金毛": "pet",
+    "泰迪": "pet",
+    "哈士奇": "pet",
+    "柴犬": "pet",
+    "边牧": "pet",
+    "拉布拉多": "pet",
+    "比熊": "pet",
+    "博美": "pet",
+    "萨摩耶": "pet",
+    "阿拉斯加": "pet",
+    "橘猫": "pet",
+    "布偶猫": "pet",
+    "布偶": "pet",
+    "英短": "pet",
+    "美短": "pet",
+    "蓝猫": "pet",
+    "狸花猫": "pet",
 }
 RELATIONS_EN: dict[str, str] = {
     "wife": "spouse",

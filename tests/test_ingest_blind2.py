@@ -2,10 +2,10 @@
 
 Written on 2026-12-01 by someone who had seen neither the rules, the lexicons, the model nor the other
 labelled sets, and measured once after the extractor changes of that day (tests/data/README.md, "The
-second blind set"): nobody has tuned on it. The figures are computed exactly as for the first blind set
-(tests/test_ingest_blind.py `figures`). The classifier and salience targets hold and are asserted; the
-triple extractor's precision is asserted, its recall and F1 are printed: F1 0.708 misses the issue's 0.8,
-and this test says so rather than hide it.
+second blind set"): triples F1 0.708 then. Since then it is a DEVELOPMENT set (the extractor was extended
+on its misses, F1 0.982): these figures are a fit, kept as a regression check; the untuned measurement is
+tests/test_ingest_blind3.py. The figures are computed exactly as for the first blind set
+(tests/test_ingest_blind.py `figures`).
 """
 
 from __future__ import annotations
@@ -70,4 +70,4 @@ def test_triple_extraction_on_second_blind_set(measured: Figures, capsys: pytest
     _show(capsys, f"triples precision {f.tri_precision:.3f} recall {f.tri_recall:.3f} F1 {f.tri_f1:.3f} "
                   f"(tp, fp, fn {f.tri_counts}; target F1 0.8: {'met' if f.tri_f1 >= 0.8 else 'MISSED'})")
     assert f.tri_precision >= 0.8  # what the extractor finds is right
-    assert f.tri_counts[0] >= 0.5 * (f.tri_counts[0] + f.tri_counts[2])  # and it finds at least half
+    assert f.tri_f1 >= 0.9  # a development set since 2026-12-01 (0.982): a drop is a regression
