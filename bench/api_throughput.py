@@ -25,6 +25,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -185,7 +186,8 @@ def main() -> None:
         "",
         f"Command: `.venv/bin/python bench/api_throughput.py --memories {args.memories} --seconds {args.seconds:g}"
         f" --rounds {args.rounds} --clients {args.clients}`  ",
-        "Date: 2026-11-30. Machine: 2 cores shared with other engineers' runs (load average "
+        f"Date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC. Machine: 2 cores shared with other engineers' runs "
+        "(load average "
         f"{load[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end: figures vary run to run); "
         f"one uvicorn worker in its own process, local Neo4j 5.26, embedding model `{model}`; clients are "
         "threads with keep-alive gql clients. Medians over rounds.",
@@ -200,8 +202,8 @@ def main() -> None:
         "",
         "The floor (`viewer`) is the API's own cost per request: key check (cached), parse, limits, validation, "
         "no Neo4j and no model. memory-by-id adds one indexed Neo4j read; "
-        f"{recall_op} adds the query embedding and its Neo4j reads; the embedding dominates and runs one at a "
-        "time per process (the model is guarded by a lock), which is what caps it under 8 clients.",
+        f"{recall_op} adds the query embedding (one at a time per process: the model is guarded by a lock) and "
+        "its Neo4j statements in one write transaction.",
     ]
     text = "\n".join(lines) + "\n"
     print(text)
