@@ -115,6 +115,19 @@ def figures(rows: list[LabeledUtterance], model: LinearTypeModel, embedder: Embe
     )
 
 
+def figures_of_committed_model(rows: list[LabeledUtterance]) -> Figures:
+    """figures() with the committed level-2 model and the embedder its weights were trained on (the
+    other blind-set tests measure this way too)."""
+    model = LinearTypeModel.load(DEFAULT_MODEL_PATH)
+    return figures(rows, model, load_embedder(model.embedder))
+
+
+def show(capsys: pytest.CaptureFixture[str], tag: str, line: str) -> None:
+    """Print a figure line past pytest's capture (the figures are the point of these tests)."""
+    with capsys.disabled():
+        print(f"\n[{tag}] {line}")
+
+
 @pytest.fixture(scope="module")
 def rows() -> list[LabeledUtterance]:
     return load_utterances(BLIND)

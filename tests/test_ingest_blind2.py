@@ -16,10 +16,9 @@ from pathlib import Path
 import pytest
 
 from graph.model import MemoryType
-from ingest.classify import DEFAULT_MODEL_PATH, LabeledUtterance, LinearTypeModel, load_utterances
-from ingest.embedding import Embedder, load_embedder
+from ingest.classify import LabeledUtterance, load_utterances
 from ingest.extract import PREDICATES
-from tests.test_ingest_blind import Figures, figures
+from tests.test_ingest_blind import Figures, figures_of_committed_model, show
 
 BLIND2 = Path(__file__).parent / "data" / "utterances_blind2.jsonl"
 
@@ -31,14 +30,11 @@ def rows() -> list[LabeledUtterance]:
 
 @pytest.fixture(scope="module")
 def measured(rows: list[LabeledUtterance]) -> Figures:
-    model = LinearTypeModel.load(DEFAULT_MODEL_PATH)
-    embedder: Embedder = load_embedder(model.embedder)  # the one the committed weights were trained on
-    return figures(rows, model, embedder)
+    return figures_of_committed_model(rows)
 
 
 def _show(capsys: pytest.CaptureFixture[str], line: str) -> None:
-    with capsys.disabled():
-        print(f"\n[ingest blind2] {line}")
+    show(capsys, "ingest blind2", line)
 
 
 def test_second_blind_dataset_shape(rows: list[LabeledUtterance]) -> None:
