@@ -183,7 +183,9 @@ def test_a_long_catch_up_reads_the_user_anew(container: Container, scope: Scope)
     assert cache.loads == 2  # 3 new memories > CATCH_UP_MAX: read anew, not caught up
 
 
-def test_term_hits_count_each_term_once_per_row_as_a_scan_would() -> None:
+@pytest.mark.parametrize("block", [4096, 16, 1], ids=["one-block", "blocks-of-16", "a-block-a-row"])
+def test_term_hits_count_each_term_once_per_row_as_a_scan_would(block: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("graph.vector_cache.TEXT_BLOCK", block)
     rng = np.random.default_rng(1)
     alphabet = ["ab", "ba", "火锅", "锅", "c", "abc", " "]
     texts = ["".join(rng.choice(alphabet, int(rng.integers(0, 6)))) for _ in range(300)]
