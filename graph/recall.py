@@ -14,7 +14,7 @@ from graph.model import Memory, MemoryType, Scope, Tier
 from graph.records import memory_from_row
 from graph.related import TraversalParams
 from graph.store import GraphStore, Row, Tx
-from graph.vector_cache import Ranked, VectorCache, rank_dense, rank_terms, user_state
+from graph.vector_cache import CachedUser, Ranked, UserState, VectorCache, rank_dense, rank_terms, user_state
 
 T = TypeVar("T")
 
@@ -118,6 +118,11 @@ class Neighbour:
     cosine: float | None
 
 
+# A wrong guess costs the ranking once more (a user writing memories between recalls, as in a
+# conversation): about 1 ms of numpy at 20k rows, 5.6 ms at 100k, for a round trip saved (~0.5 ms).
+SPECULATE_MAX_ROWS = 20_000
+
+
 class RecallRepository:
     def __init__(self, store: GraphStore, vector_dimensions: int, cache: VectorCache | None = None) -> None:
         self._store = store
@@ -145,20 +150,19 @@ class RecallRepository:
         path), lucene is the full-text index query for a large one. With a vector cache the exact scans
         run in numpy over the cached rows and only the best are read back; Neo4j scans or asks its
         indexes for whatever the cache cannot answer."""
-        state = user_state(tx, scope)
+        state, read = self._speculate(tx, scope, embedding, query_terms, filters, limits)
+        if state is None:
+            state = user_state(tx, scope)
         if state.mine == 0:
             return CandidateSet(user_memories=0, dense=[], text=[])
         plan = limits.plan(state.mine, state.total)
-        cached = self._cache.user(tx, scope, state) if self._cache is not None else None
+        if read is None and self._cache is not None:
+            cached = self._cache.user(tx, scope, state)
+            if cached is not None:
+                read = self._read_back(tx, scope, filters, _wanted(cached, embedding, query_terms, plan, limits))
         dense_rows: list[Row] | None = None
         text_rows: list[Row] | None = None
-        if cached is not None:
-            wanted: list[tuple[Callable[[int], Ranked], int]] = [
-                (lambda n: rank_dense(cached, embedding, n), limits.k_dense)]
-            if plan.exact and query_terms:
-                terms_ranked = rank_terms(cached, embedding, query_terms)  # complete: any limit gives it whole
-                wanted.append((lambda n: terms_ranked, limits.k_text))
-            read = self._read_back(tx, scope, filters, wanted)
+        if read is not None:
             dense_rows = read[0]
             if plan.exact:
                 text_rows = read[1] if query_terms else []
@@ -190,13 +194,51 @@ class RecallRepository:
         ]
         return CandidateSet(user_memories=state.mine, dense=dense, text=text)
 
+    def _speculate(self, tx: Tx, scope: Scope, embedding: Sequence[float], query_terms: Sequence[str],
+                   filters: RecallFilters, limits: RetrievalLimits,
+                   ) -> tuple[UserState | None, list[list[Row] | None] | None]:
+        """The cache's answer in one round trip when it is still current: rank with the cached rows as
+        they were at the user's last recall, and read the user's state in the statement reading the rows
+        back (recall/rows_checked). (state, read) when the state shows the guess held; (state, None) when
+        the user changed since (new memories, an undo: the caller catches up with that state); (None,
+        None) when there was nothing to guess from."""
+        cached = self._cache.peek(scope) if self._cache is not None else None
+        guess = cached.state if cached is not None else None
+        if cached is None or guess is None or guess.mine == 0 or cached.n > SPECULATE_MAX_ROWS:
+            return None, None
+        plan = limits.plan(guess.mine, guess.total)
+        seen: list[UserState] = []
+
+        def fetch(ids: list[str]) -> list[Row]:
+            if seen:
+                return tx.run("recall/rows", {**_scope(scope), **filters.params(), "ids": ids})
+            [row] = tx.run("recall/rows_checked", {**_scope(scope), **filters.params(), "ids": ids})
+            state = UserState(mine=int(row["mine"]), total=int(row["total"]), seq=int(row["seq"]),
+                              epoch=row["epoch"])
+            seen.append(state)
+            if self._cache is None or not self._cache.current(scope, cached, state) \
+                    or limits.plan(state.mine, state.total).exact != plan.exact:
+                raise _Stale
+            return list(row["rows"])
+
+        try:
+            read = self._read_back(tx, scope, filters, _wanted(cached, embedding, query_terms, plan, limits),
+                                   fetch=fetch)
+        except _Stale:
+            return seen[0], None
+        return (seen[0], read) if seen else (None, None)
+
     def _read_back(self, tx: Tx, scope: Scope, filters: RecallFilters,
-                   wanted: Sequence[tuple[Callable[[int], Ranked], int]]) -> list[list[Row] | None]:
+                   wanted: Sequence[tuple[Callable[[int], Ranked], int]],
+                   fetch: Callable[[list[str]], list[Row]] | None = None) -> list[list[Row] | None]:
         """For each (ranking, k): the first k of the cache's ranking that pass recall's filters, read from
         Neo4j as candidate rows (a memory deleted since is not found), all rankings in one statement per
         round. The best k + k/4 are read (a few may be superseded or deleted; each row read back costs
         ~0.05 ms), then up to 32k; None for a ranking whose filters leave fewer than k of those while more
         remain (a narrow filter: the Neo4j scan is better)."""
+        def plain(ids: list[str]) -> list[Row]:
+            return tx.run("recall/rows", {**_scope(scope), **filters.params(), "ids": ids})
+
         passed: list[list[Row]] = [[] for _ in wanted]
         fetched = [0 for _ in wanted]
         done: list[bool] = [False for _ in wanted]
@@ -208,8 +250,7 @@ class RecallRepository:
                     ranked = ranking(limit)
                     batches[i] = (ranked, ranked.ids[fetched[i]:limit], limit)
             ids = sorted({memory_id for _, batch, _ in batches.values() for memory_id in batch})
-            found = {r["id"]: r for r in tx.run("recall/rows", {**_scope(scope), **filters.params(), "ids": ids})} \
-                if ids else {}
+            found = {r["id"]: r for r in (fetch or plain)(ids)} if ids else {}
             for i, (ranked, batch, limit) in batches.items():
                 for position, memory_id in enumerate(batch, start=fetched[i]):
                     if memory_id in found:
@@ -292,6 +333,20 @@ class RecallRepository:
         rows = tx.run("recall/use" if decay is not None else "recall/touch", params)
         memories = [memory_from_row(r["memory"]) for r in rows]
         return {m.id: m for m in memories}
+
+
+class _Stale(Exception):
+    """The vector cache changed under a speculative read (graph/recall.py RecallRepository._speculate)."""
+
+
+def _wanted(cached: CachedUser, embedding: Sequence[float], query_terms: Sequence[str], plan: CandidatePlan,
+            limits: RetrievalLimits) -> list[tuple[Callable[[int], Ranked], int]]:
+    """The rankings the cache answers: dense always, the terms too when the plan scans exactly."""
+    wanted: list[tuple[Callable[[int], Ranked], int]] = [(lambda n: rank_dense(cached, embedding, n), limits.k_dense)]
+    if plan.exact and query_terms:
+        terms_ranked = rank_terms(cached, embedding, query_terms)  # complete: any limit gives it whole
+        wanted.append((lambda n: terms_ranked, limits.k_text))
+    return wanted
 
 
 def _found(row: dict[str, Any]) -> Found:

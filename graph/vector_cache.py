@@ -56,11 +56,14 @@ class CachedUser:
     """One user's cached rows: ids, lower-cased texts and unit-length embeddings, in the order read.
     Rows are only appended (under the cache's lock); a reader works on a snapshot of the first n."""
 
-    __slots__ = ("_blocks", "_row_of", "_text_bytes", "epoch", "ids", "lowered", "matrix", "n", "seq")
+    __slots__ = ("_blocks", "_row_of", "_text_bytes", "epoch", "ids", "lowered", "matrix", "n", "seq", "state")
 
     def __init__(self, epoch: str | None, seq: int, dimensions: int, capacity: int) -> None:
         self.epoch = epoch
         self.seq = seq
+        # The user's state when these rows were last found current (VectorCache.user): what the next
+        # recall guesses it still is (graph/recall.py checks the guess in the statement reading the rows).
+        self.state: UserState | None = None
         self.ids: list[str] = []
         self.lowered: list[str] = []
         self.matrix = np.zeros((max(capacity, 16), dimensions), dtype=np.float32)
@@ -240,8 +243,24 @@ class VectorCache:
             cached = CachedUser(state.epoch, state.seq, self.dimensions, capacity=state.mine + 16)
             self._read_all(tx, scope, cached)
             self.loads += 1
+        cached.state = state
         self.put(key, cached)
         return cached
+
+    def current(self, scope: Scope, cached: CachedUser, state: UserState) -> bool:
+        """Whether cached, as peeked before state was read, holds exactly the user's memories of state
+        (what user() would use as it is), marking the user recently used if so."""
+        if cached.epoch != state.epoch or cached.seq != state.seq:
+            return False
+        if state.mine > cached.n or cached.n > 2 * state.mine + 64:
+            return False
+        key = (scope.tenant, scope.user_id)
+        with self._lock:
+            if self._users.get(key) is not cached:
+                return False
+            self._users.move_to_end(key)
+        cached.state = state
+        return True
 
     def _load_in_background(self, key: tuple[str, str], scope: Scope, state: UserState) -> None:
         """Read a large user in a daemon thread (one at a time per user); the next user() after it is done

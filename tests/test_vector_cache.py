@@ -277,3 +277,31 @@ def test_a_large_user_is_read_in_the_background_while_neo4j_answers(container: C
     below = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20, store=container.store, background_min=42)
     candidates(RecallRepository(container.store, container.vector_dimensions, below))
     assert below.loads == 1 and below.peek(scope) is not None  # 41 < 42 memories: read at once, as before
+
+
+def test_a_current_cache_answers_in_one_statement_and_a_stale_one_catches_up(container: Container,
+                                                                             scope: Scope) -> None:
+    """The rows are read with the user's state in one statement (recall/rows_checked) when the cache held
+    the user as at the last recall; when memories came since, that state drives the catch-up instead."""
+    fill(container, scope, 20, seed=21)
+    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20, store=container.store)
+    repo = RecallRepository(container.store, container.vector_dimensions, cache)
+    query = unit(np.random.default_rng(22), container.vector_dimensions)
+    ran: list[str] = []
+    container.store.timer.listeners.append(lambda name, _: ran.append(name))
+    try:
+        def nearest() -> list[str]:
+            ran.clear()
+            found = repo.read(lambda tx: repo.candidates(tx, scope, query, [], None, RecallFilters(),
+                                                         RetrievalLimits(k_dense=5)))
+            return [h.memory.id for h in found.dense]
+
+        first = nearest()
+        assert ran[0] == "recall/user_state" and "recall/rows_checked" not in ran  # nothing to guess from yet
+        assert nearest() == first and ran == ["recall/rows_checked"]
+        added = store(container, scope, "written since", query)
+        assert nearest()[0] == added
+        assert ran == ["recall/rows_checked", "recall/user_vectors", "recall/rows"]  # stale: caught up, read again
+        assert nearest()[0] == added and ran == ["recall/rows_checked"]
+    finally:
+        container.store.timer.listeners.pop()
