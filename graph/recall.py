@@ -286,7 +286,7 @@ class RecallRepository:
             **_scope(scope),
             **filters.params(),
             "seeds": list(seeds),
-            "embedding": list(embedding),
+            "embedding": list(embedding) if cached is None else [],  # 512 floats sent for nothing otherwise
             "with_sim": cached is None,
             "min_strength": min_strength,
             "entity_base": hop.entity_base,
