@@ -76,6 +76,7 @@ class Tx:
 
 
 _NUMBERS = (float, int)
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 _GRAPH_TYPES = (Node, Relationship, Path)
 
 
@@ -87,6 +88,8 @@ def _row(record: neo4j.Record) -> Row:
 
 
 def _plain(value: Any) -> Any:
+    if type(value) in _SCALARS:  # most values: no further checks (a recall hands over ~600 of them)
+        return value
     if isinstance(value, list):
         if all(type(v) in _NUMBERS for v in value):
             return value
