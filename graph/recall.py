@@ -207,6 +207,7 @@ class RecallRepository:
         if cached is None or guess is None or guess.mine == 0 or cached.n > SPECULATE_MAX_ROWS:
             return None, None
         plan = limits.plan(guess.mine, guess.total)
+        ranked_as = cached.ranked_as()  # before the ranking reads the rows
         seen: list[UserState] = []
 
         def fetch(ids: list[str]) -> list[Row]:
@@ -216,7 +217,7 @@ class RecallRepository:
             state = UserState(mine=int(row["mine"]), total=int(row["total"]), seq=int(row["seq"]),
                               epoch=row["epoch"])
             seen.append(state)
-            if self._cache is None or not self._cache.current(scope, cached, state) \
+            if self._cache is None or not self._cache.current(scope, cached, state, ranked_as) \
                     or limits.plan(state.mine, state.total).exact != plan.exact:
                 raise _Stale
             return list(row["rows"])

@@ -103,6 +103,12 @@ class CachedUser:
         n = self.n
         return self.ids[:n], self.lowered[:n], self.matrix[:n]
 
+    def ranked_as(self) -> tuple[str | None, int, int]:
+        """(epoch, seq, n) for VectorCache.current: the sequence read before the row count, so every
+        memory numbered up to seq is among the first n rows (a catch-up appends, then moves seq)."""
+        epoch, seq = self.epoch, self.seq
+        return epoch, seq, self.n
+
     def view(self) -> tuple[list[str], np.ndarray]:
         """The ids and the matrix of the first n rows without copying the ids (0.7 ms for 100k): rows below
         n never change (append only adds; a grown matrix keeps them), so ids[i] for a row i of the matrix
@@ -247,12 +253,16 @@ class VectorCache:
         self.put(key, cached)
         return cached
 
-    def current(self, scope: Scope, cached: CachedUser, state: UserState) -> bool:
-        """Whether cached, as peeked before state was read, holds exactly the user's memories of state
-        (what user() would use as it is), marking the user recently used if so."""
-        if cached.epoch != state.epoch or cached.seq != state.seq:
+    def current(self, scope: Scope, cached: CachedUser, state: UserState, ranked_as: tuple[str | None, int, int],
+                ) -> bool:
+        """Whether cached, ranked when it was at ranked_as (epoch, seq, n: read in that order, before the
+        ranking, with CachedUser.ranked_as), held all of the user's memories of state (what user() would
+        use as it is), marking the user recently used if so. Another thread may have caught the rows up
+        since: what counts is what the ranking saw."""
+        epoch, seq, n = ranked_as
+        if epoch != state.epoch or seq != state.seq:
             return False
-        if state.mine > cached.n or cached.n > 2 * state.mine + 64:
+        if state.mine > n or n > 2 * state.mine + 64:
             return False
         key = (scope.tenant, scope.user_id)
         with self._lock:

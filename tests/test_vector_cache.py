@@ -305,3 +305,22 @@ def test_a_current_cache_answers_in_one_statement_and_a_stale_one_catches_up(con
         assert nearest()[0] == added and ran == ["recall/rows_checked"]
     finally:
         container.store.timer.listeners.pop()
+
+
+def test_a_guess_counts_as_current_only_for_what_its_ranking_saw() -> None:
+    """A catch-up by another recall between the ranking and the check must not pass the ranking off as
+    current: it did not hold the memory caught up."""
+    from graph.vector_cache import UserState
+
+    cache = VectorCache(4, max_bytes=2**20)
+    scope = Scope("t", "u")
+    user = CachedUser("e1", 5, 4, capacity=16)
+    user.append([f"m{i}" for i in range(5)], ["x"] * 5, np.eye(5, 4, dtype=np.float32) + 0.1)
+    cache.put(("t", "u"), user)
+    seen_by_ranking = user.ranked_as()
+    user.append(["m5"], ["new"], np.ones((1, 4), dtype=np.float32))  # another thread catches up...
+    user.seq = 6  # ...and moves the sequence
+    now = UserState(mine=6, total=6, seq=6, epoch="e1")
+    assert not cache.current(scope, user, now, seen_by_ranking)
+    assert cache.current(scope, user, now, user.ranked_as())
+    assert not cache.current(scope, user, UserState(mine=6, total=6, seq=6, epoch="e2"), user.ranked_as())
