@@ -28,6 +28,10 @@ class StoredMemory:
     created: bool  # False when the id existed already (an idempotent repeat)
 
 
+# The node label of each stored type value, from the closed enum only: never user text.
+TYPE_LABELS: dict[str, str] = {t.value: t.label for t in MemoryType}
+
+
 class MemoryRepository:
     def __init__(self, store: GraphStore, shares: WeightShares, vector_dimensions: int) -> None:
         self._store = store
@@ -51,9 +55,9 @@ class MemoryRepository:
         passive: float, active: float,
     ) -> list[StoredMemory]:
         """Store several memories in the caller's transaction, in order, with one statement whatever their
-        types (each row carries its type's label). `now` is one time for all, or one per memory (ingest
-        stamps each with its turn's time). NotFound when an id belongs to another tenant or user: the
-        caller's transaction then rolls back, so none of the batch is written."""
+        types (the type labels come as a map from the MemoryType enum). `now` is one time for all, or one
+        per memory (ingest stamps each with its turn's time). NotFound when an id belongs to another
+        tenant or user: the caller's transaction then rolls back, so none of the batch is written."""
         times = [now] * len(batch) if isinstance(now, datetime) else list(now)
         if len(times) != len(batch):
             raise ValueError("one time per memory")
@@ -70,6 +74,7 @@ class MemoryRepository:
             "passive_share": self._shares.passive,
             "active_share": self._shares.active,
             "preset_share": self._shares.preset,
+            "labels": TYPE_LABELS,
             "rows": [self._row(batch[i], now=times[i], passive=passive, active=active) for i in first.values()],
         }
         # Rows the tenant/user guard dropped (ids of another tenant or user) are missing from the answer.
@@ -90,8 +95,6 @@ class MemoryRepository:
             "id": new.id,
             "text": new.text,
             "type": new.type.value,
-            # The node label, from the closed enum only (MemoryType() refuses anything else): never user text.
-            "label": MemoryType(new.type).label,
             "tier": new.tier.value,
             "passive": passive,
             "active": active,

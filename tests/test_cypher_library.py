@@ -17,11 +17,11 @@ def test_type_label_from_allow_list_only() -> None:
             statement("bench/scale_memories", type_label=bad)
 
 
-def test_remember_takes_its_type_labels_as_row_values() -> None:
-    # One statement for a batch of any types: the label is a $rows value (from the MemoryType enum), never
-    # spliced text, so the statement has no placeholder left and no static type label.
+def test_remember_takes_its_type_labels_as_values() -> None:
+    # One statement for a batch of any types: the label is looked up in $labels (from the MemoryType enum)
+    # by the stored type, never spliced text, so the statement has no placeholder left and no static label.
     text = statement("memory/remember")
-    assert "{{" not in text and "SET m:$(p.label)" in text
+    assert "{{" not in text and "SET m:$($labels[m.type])" in text
     assert not re.search(r"SET m:[A-Z]", text)
 
 

@@ -5,6 +5,7 @@ the user's next sequence numbers (graph/vector_cache.py catches up by them)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -122,6 +123,15 @@ def test_a_repeat_changes_nothing(container: Container, scope: Scope) -> None:
     assert [s.memory for s in again] == [s.memory for s in first]
     assert snapshot(container, scope) == before
     assert state(container, scope) == seq_before
+
+
+def test_a_repeat_with_another_type_keeps_the_memorys_type_and_label(container: Container, scope: Scope) -> None:
+    [new] = mixed_batch(container, [MemoryType.FACTUAL], seed=4)
+    remember(container, scope, [new])
+    again = dataclasses.replace(new, type=MemoryType.EMOTIONAL)
+    [stored] = remember(container, scope, [again])
+    assert not stored.created and stored.memory.type is MemoryType.FACTUAL
+    assert memory_nodes(container, scope)[new.id]["labels"] == {"Memory", "Factual"}
 
 
 def test_an_id_given_twice_in_one_batch_is_created_once(container: Container, scope: Scope) -> None:

@@ -1,6 +1,7 @@
 // Store typed memories for one user, one per row of $rows (of any types, in one statement); idempotent on
-// each row's id (a repeat changes nothing and says so). Each row's type label (p.label, e.g. Factual) is a
-// $rows value the caller takes from the closed MemoryType enum, set as a dynamic label (Neo4j 5.26+).
+// each row's id (a repeat changes nothing and says so). The type label (e.g. Factual) is the stored
+// m.type's, looked up in $labels (type value -> label, from the closed MemoryType enum) and set as a
+// dynamic label (Neo4j 5.26+): a repeat with another type keeps the memory's own type and label.
 // A single remember is a list of one; ingest writes a batch at once.
 UNWIND $rows AS p
 MERGE (u:User {tenant: $tenant, user_id: $user_id})
@@ -19,7 +20,7 @@ WITH u, m, p
 WHERE m.tenant = $tenant AND m.user_id = $user_id
 WITH u, m, p, coalesce(m.is_new, false) AS created
 REMOVE m.is_new
-SET m:$(p.label)
+SET m:$($labels[m.type])
 MERGE (u)-[:HAS_MEMORY]->(m)
 WITH u, m, p, created
 // A new memory takes the user's next sequence number (graph/vector_cache.py catches up by it).
