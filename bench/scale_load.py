@@ -561,8 +561,9 @@ def render(run: Run, counts: dict[str, Any], memory: dict[str, Any], after: dict
         "# Scale: about 1M memories in one Neo4j (issue 8)",
         "",
         f"Command: `{cmd}` (its own Neo4j 5.26 under `{home}`,"
-        f" heap {a.heap}, page cache {a.pagecache}). Date: 2026-11-30. Machine: 2 CPU cores shared with other"
-        " engineers' test runs, 24 GiB RAM; the run was niced (1-minute load average at start / after the load /"
+        f" heap {a.heap}, page cache {a.pagecache}). Date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC."
+        " Machine: 2 CPU cores shared with other engineers' test runs, 24 GiB RAM; the run was niced"
+        " (1-minute load average at start / after the load /"
         f" at the end: {' / '.join(f'{x:.1f}' for x in run.loads)}), so every time below is an upper bound.",
         "",
         f"Stored (tenant `scale`): **{counts['memories']:,} memories**, {counts['entities']:,} entities, "
