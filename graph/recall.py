@@ -14,7 +14,16 @@ from graph.model import Memory, MemoryType, Scope, Tier
 from graph.records import memory_from_row
 from graph.related import TraversalParams
 from graph.store import GraphStore, Row, Tx
-from graph.vector_cache import CachedUser, Ranked, UserState, VectorCache, rank_dense, rank_terms, user_state
+from graph.vector_cache import (
+    CachedUser,
+    Ranked,
+    UserState,
+    VectorCache,
+    rank_dense,
+    rank_terms,
+    user_state,
+    user_state_of,
+)
 
 T = TypeVar("T")
 
@@ -210,12 +219,9 @@ class RecallRepository:
         ranked_as = cached.ranked_as()  # before the ranking reads the rows
         seen: list[UserState] = []
 
-        def fetch(ids: list[str]) -> list[Row]:
-            if seen:
-                return tx.run("recall/rows", {**_scope(scope), **filters.params(), "ids": ids})
+        def first_round(ids: list[str]) -> list[Row]:
             [row] = tx.run("recall/rows_checked", {**_scope(scope), **filters.params(), "ids": ids})
-            state = UserState(mine=int(row["mine"]), total=int(row["total"]), seq=int(row["seq"]),
-                              epoch=row["epoch"])
+            state = user_state_of(row)
             seen.append(state)
             if self._cache is None or not self._cache.current(scope, cached, state, ranked_as) \
                     or limits.plan(state.mine, state.total).exact != plan.exact:
@@ -224,20 +230,21 @@ class RecallRepository:
 
         try:
             read = self._read_back(tx, scope, filters, _wanted(cached, embedding, query_terms, plan, limits),
-                                   fetch=fetch)
+                                   first_round=first_round)
         except _Stale:
             return seen[0], None
         return (seen[0], read) if seen else (None, None)
 
     def _read_back(self, tx: Tx, scope: Scope, filters: RecallFilters,
                    wanted: Sequence[tuple[Callable[[int], Ranked], int]],
-                   fetch: Callable[[list[str]], list[Row]] | None = None) -> list[list[Row] | None]:
+                   first_round: Callable[[list[str]], list[Row]] | None = None) -> list[list[Row] | None]:
         """For each (ranking, k): the first k of the cache's ranking that pass recall's filters, read from
         Neo4j as candidate rows (a memory deleted since is not found), all rankings in one statement per
         round. The best k + k/4 are read (a few may be superseded or deleted; each row read back costs
         ~0.05 ms), then up to 32k; None for a ranking whose filters leave fewer than k of those while more
-        remain (a narrow filter: the Neo4j scan is better)."""
-        def plain(ids: list[str]) -> list[Row]:
+        remain (a narrow filter: the Neo4j scan is better). first_round, when given, reads the first
+        round's rows instead of recall/rows."""
+        def rows(ids: list[str]) -> list[Row]:
             return tx.run("recall/rows", {**_scope(scope), **filters.params(), "ids": ids})
 
         passed: list[list[Row]] = [[] for _ in wanted]
@@ -251,7 +258,8 @@ class RecallRepository:
                     ranked = ranking(limit)
                     batches[i] = (ranked, ranked.ids[fetched[i]:limit], limit)
             ids = sorted({memory_id for _, batch, _ in batches.values() for memory_id in batch})
-            found = {r["id"]: r for r in (fetch or plain)(ids)} if ids else {}
+            read = first_round if round_ == 0 and first_round is not None else rows
+            found = {r["id"]: r for r in read(ids)} if ids else {}
             for i, (ranked, batch, limit) in batches.items():
                 for position, memory_id in enumerate(batch, start=fetched[i]):
                     if memory_id in found:
@@ -329,7 +337,7 @@ class RecallRepository:
             "delta": delta,
         }
         if decay is not None:
-            # The policy's shares are the settings' too; the touch's own are kept where they differ.
+            # One statement, one set of names: the policy's shares are the settings' shares, as the touch's.
             params = {**decay, **params, "skip_locked": False, "with_before": False}
         rows = tx.run("recall/use" if decay is not None else "recall/touch", params)
         memories = [memory_from_row(r["memory"]) for r in rows]

@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -49,7 +49,18 @@ class UserState:
 def user_state(tx: Tx, scope: Scope) -> UserState:
     """The user's memory counts, sequence and epoch (cypher/recall/user_state)."""
     [row] = tx.run("recall/user_state", {"tenant": scope.tenant, "user_id": scope.user_id})
+    return user_state_of(row)
+
+
+def user_state_of(row: Mapping[str, Any]) -> UserState:
+    """A UserState from a row holding recall/user_state's columns (mine, total, seq, epoch)."""
     return UserState(mine=int(row["mine"]), total=int(row["total"]), seq=int(row["seq"]), epoch=row["epoch"])
+
+
+def _holds_rows_for(n: int, mine: int) -> bool:
+    """Whether n cached rows can stand for a user with mine memories: not fewer (memories the sequence
+    cannot tell, written by older code) and not mostly deleted ones (then the user is read anew)."""
+    return mine <= n <= 2 * mine + 64
 
 
 class CachedUser:
@@ -241,8 +252,7 @@ class VectorCache:
                 self._read(tx, scope, cached, "recall/user_vectors", (cached.seq, None), state.seq - cached.seq)
                 with self._lock:
                     cached.seq = max(cached.seq, state.seq)
-        if cached is None or state.mine > cached.n or cached.n > 2 * state.mine + 64:
-            # Memories the sequence cannot tell (written by older code), or mostly deleted ones: anew.
+        if cached is None or not _holds_rows_for(cached.n, state.mine):
             if self._store is not None and 0 < self.background_min <= state.mine:
                 self._load_in_background(key, scope, state)
                 return None
@@ -262,7 +272,7 @@ class VectorCache:
         epoch, seq, n = ranked_as
         if epoch != state.epoch or seq != state.seq:
             return False
-        if state.mine > n or n > 2 * state.mine + 64:
+        if not _holds_rows_for(n, state.mine):
             return False
         key = (scope.tenant, scope.user_id)
         with self._lock:

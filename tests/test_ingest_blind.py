@@ -55,6 +55,18 @@ class Figures:
     tri_counts: tuple[int, int, int]
     tri_misses: list[str]
 
+    def classifier_line(self) -> str:
+        return f"classifier accuracy {self.accuracy:.3f} (n={self.n}; per level {self.level_acc}; " \
+               f"model alone {self.model_acc:.3f})"
+
+    def salience_line(self) -> str:
+        return f"salience precision {self.sal_precision:.3f} recall {self.sal_recall:.3f} " \
+               f"(tp, fp, fn {self.sal_counts})"
+
+    def triples_line(self) -> str:
+        return f"triples precision {self.tri_precision:.3f} recall {self.tri_recall:.3f} F1 {self.tri_f1:.3f} " \
+               f"(tp, fp, fn {self.tri_counts}; target F1 0.8: {'met' if self.tri_f1 >= 0.8 else 'MISSED'})"
+
 
 def figures(rows: list[LabeledUtterance], model: LinearTypeModel, embedder: Embedder) -> Figures:
     """The three figures, computed the same way as tests/test_ingest_quality.py."""

@@ -66,9 +66,8 @@ def test_third_blind_dataset_shape(all_rows: list[LabeledUtterance], rows: list[
 
 def test_classifier_and_salience_on_third_blind_set(measured: Figures, capsys: pytest.CaptureFixture[str]) -> None:
     f = measured
-    _show(capsys, f"classifier accuracy {f.accuracy:.3f} (n={f.n}; per level {f.level_acc}; "
-                  f"model alone {f.model_acc:.3f})")
-    _show(capsys, f"salience precision {f.sal_precision:.3f} recall {f.sal_recall:.3f} (tp, fp, fn {f.sal_counts})")
+    _show(capsys, f.classifier_line())
+    _show(capsys, f.salience_line())
     assert f.accuracy >= 0.85
     assert f.sal_precision >= 0.85 and f.sal_recall >= 0.85
 
@@ -77,7 +76,6 @@ def test_triple_extraction_on_third_blind_set(measured: Figures, capsys: pytest.
     """First (and only untuned) measurement, 2026-12-01: precision 0.912, recall 0.723, F1 0.807 on the 277
     lines (0.802 without the 10 lines resembling phrasings the README named as misses of blind 2)."""
     f = measured
-    _show(capsys, f"triples precision {f.tri_precision:.3f} recall {f.tri_recall:.3f} F1 {f.tri_f1:.3f} "
-                  f"(tp, fp, fn {f.tri_counts}; target F1 0.8: {'met' if f.tri_f1 >= 0.8 else 'MISSED'})")
+    _show(capsys, f.triples_line())
     assert f.tri_precision >= 0.85
     assert f.tri_f1 >= 0.8

@@ -18,8 +18,8 @@ SET m._lock = true
 REMOVE m._lock
 WITH m, $now.epochMillis - coalesce(m.decayed_at, m.created_at).epochMillis AS ms
 WHERE ms > 0
-WITH m, CASE WHEN $with_before THEN m {.*, embedding: null} END AS before, ms / $week_ms AS weeks, ms / $day_ms AS days,
-     m.type = 'EMOTIONAL' AS emotional
+WITH m, CASE WHEN $with_before THEN m {.*, embedding: null} END AS before, ms / $week_ms AS weeks,
+     ms / $day_ms AS days, m.type = 'EMOTIONAL' AS emotional
 WITH m, before, weeks, emotional, CASE WHEN emotional THEN $emotional_factor ^ days ELSE 1.0 END AS fade
 WITH m, before, m.passive * $passive_keep ^ weeks * fade AS p,
      CASE WHEN emotional THEN m.active * fade ELSE m.active END AS a
