@@ -37,8 +37,13 @@ if [ ! -x .venv/bin/python ]; then
 fi
 if [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ]; then
   say "installing Python dependencies (first time: a few minutes)"
+  # torch and its CUDA wheels take ~6.5 GB installed; say so up front rather than fail half-way.
+  free_kb="$(df -Pk . | awk 'NR==2 {print $4}')"
+  if [ "${free_kb:-0}" -lt 8000000 ]; then
+    say "warning: only $((free_kb / 1024)) MB free here; the Python dependencies need about 7 GB"
+  fi
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -c deploy/constraints.txt -e '.[dev]'
+  .venv/bin/python -m pip install -q --no-cache-dir -c deploy/constraints.txt -e '.[dev]'
   echo "$WANT" > "$STAMP"
 fi
 
