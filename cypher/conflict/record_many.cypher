@@ -30,4 +30,4 @@ MERGE (c)-[rn:BETWEEN {role: 'new'}]->(n)
   ON CREATE SET rn.tenant = $tenant, rn.user_id = $user_id
 MERGE (c)-[ro:BETWEEN {role: 'old'}]->(o)
   ON CREATE SET ro.tenant = $tenant, ro.user_id = $user_id
-RETURN i, c {.*} AS conflict, created
+RETURN i, c {.*, created_at: toString(c.created_at), resolved_at: toString(c.resolved_at)} AS conflict, created

@@ -34,4 +34,8 @@ CALL (m, p, created) {
   WITH m WHERE created
   CALL db.create.setNodeVectorProperty(m, 'embedding', p.embedding)
 }
-RETURN m {.*, embedding: null} AS memory, created
+// Timestamps as ISO strings (graph/records.py parses them): the driver's DateTime hydration is slow.
+RETURN m {.*, embedding: null, created_at: toString(m.created_at), valid_from: toString(m.valid_from),
+          valid_to: toString(m.valid_to), last_mentioned_at: toString(m.last_mentioned_at),
+          last_recalled_at: toString(m.last_recalled_at), decayed_at: toString(m.decayed_at),
+          last_feedback_at: toString(m.last_feedback_at)} AS memory, created

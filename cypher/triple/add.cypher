@@ -19,4 +19,4 @@ MERGE (m)-[:MENTIONS]->(s)
 MERGE (m)-[:MENTIONS]->(o)
 RETURN t.id AS id, s {.id, .name, .kind} AS subject, t.predicate AS predicate,
        o {.id, .name, .kind} AS object, t.polarity AS polarity, t.memory_id AS memory_id,
-       t.created_at AS created_at, t.valid_to AS valid_to
+       toString(t.created_at) AS created_at, toString(t.valid_to) AS valid_to
