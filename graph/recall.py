@@ -15,7 +15,7 @@ from graph.records import memory_from_row
 from graph.related import TraversalParams
 from graph.store import GraphStore, Row, Tx
 from graph.vector_cache import (
-    CachedUser,
+    QueryCosines,
     Ranked,
     UserState,
     VectorCache,
@@ -127,9 +127,6 @@ class Neighbour:
     cosine: float | None
 
 
-# A wrong guess costs the ranking once more (a user writing memories between recalls, as in a
-# conversation): about 1 ms of numpy at 20k rows, 5.6 ms at 100k, for a round trip saved (~0.5 ms).
-SPECULATE_MAX_ROWS = 20_000
 
 
 class RecallRepository:
@@ -159,22 +156,32 @@ class RecallRepository:
         path), lucene is the full-text index query for a large one. With a vector cache the exact scans
         run in numpy over the cached rows and only the best are read back; Neo4j scans or asks its
         indexes for whatever the cache cannot answer."""
-        state, read = self._speculate(tx, scope, embedding, query_terms, filters, limits)
-        if state is None:
-            state = user_state(tx, scope)
+        guess = self._speculate(tx, scope, embedding, query_terms, lucene, filters, limits)
+        state = guess.state if guess is not None else user_state(tx, scope)
         if state.mine == 0:
             return CandidateSet(user_memories=0, dense=[], text=[])
         plan = limits.plan(state.mine, state.total)
+        read = guess.read if guess is not None else None
         if read is None and self._cache is not None:
             cached = self._cache.user(tx, scope, state)
             if cached is not None:
-                read = self._read_back(tx, scope, filters, _wanted(cached, embedding, query_terms, plan, limits))
+                # After a stale guess the catch-up only appended rows: the guess's cosines are kept.
+                query = guess.query if guess is not None and guess.query.cached is cached else \
+                    QueryCosines(cached, embedding)
+                read = self._read_back(tx, scope, filters, _wanted(query, query_terms, plan, limits))
         dense_rows: list[Row] | None = None
         text_rows: list[Row] | None = None
         if read is not None:
             dense_rows = read[0]
             if plan.exact:
                 text_rows = read[1] if query_terms else []
+            elif lucene is None:
+                text_rows = []
+            elif guess is not None and not guess.plan.exact:
+                # The full-text index's answer, read in this transaction with the guess (current even when
+                # the cache was not), asked for as many hits as the user's state at its last recall says:
+                # an oversampling count, not a fact about this moment (every write in the store moves it).
+                text_rows = guess.text
         if dense_rows is None or text_rows is None:
             params = {
                 **_scope(scope),
@@ -204,36 +211,44 @@ class RecallRepository:
         return CandidateSet(user_memories=state.mine, dense=dense, text=text)
 
     def _speculate(self, tx: Tx, scope: Scope, embedding: Sequence[float], query_terms: Sequence[str],
-                   filters: RecallFilters, limits: RetrievalLimits,
-                   ) -> tuple[UserState | None, list[list[Row] | None] | None]:
+                   lucene: str | None, filters: RecallFilters, limits: RetrievalLimits) -> _Guess | None:
         """The cache's answer in one round trip when it is still current: rank with the cached rows as
-        they were at the user's last recall, and read the user's state in the statement reading the rows
-        back (recall/rows_checked). (state, read) when the state shows the guess held; (state, None) when
-        the user changed since (new memories, an undo: the caller catches up with that state); (None,
-        None) when there was nothing to guess from."""
+        they were at the user's last recall, and read the user's state (and, for a user the full-text index
+        answers, its full-text candidates) in the statement reading the rows back (recall/rows_checked).
+        None when there was nothing to guess from; else the state read, with the rows when the state shows
+        the guess held (read None when the user changed since: new memories, an undo; the caller catches
+        up with that state and keeps the guess's cosines)."""
         cached = self._cache.peek(scope) if self._cache is not None else None
-        guess = cached.state if cached is not None else None
-        if cached is None or guess is None or guess.mine == 0 or cached.n > SPECULATE_MAX_ROWS:
-            return None, None
-        plan = limits.plan(guess.mine, guess.total)
+        guessed = cached.state if cached is not None else None
+        if cached is None or guessed is None or guessed.mine == 0:
+            return None
+        plan = limits.plan(guessed.mine, guessed.total)
+        query = QueryCosines(cached, embedding)
         ranked_as = cached.ranked_as()  # before the ranking reads the rows
-        seen: list[UserState] = []
+        text_lucene = lucene if not plan.exact else None
+        seen: list[tuple[UserState, list[Row]]] = []
 
         def first_round(ids: list[str]) -> list[Row]:
-            [row] = tx.run("recall/rows_checked", {**_scope(scope), **filters.params(), "ids": ids})
+            [row] = tx.run("recall/rows_checked", {
+                **_scope(scope), **filters.params(), "ids": ids, "lucene": text_lucene,
+                "embedding": list(embedding) if text_lucene is not None else [], "k_text": limits.k_text,
+                "index_text": plan.index_text,
+            })
             state = user_state_of(row)
-            seen.append(state)
+            seen.append((state, list(row["text_hits"] or [])))
             if self._cache is None or not self._cache.current(scope, cached, state, ranked_as) \
                     or limits.plan(state.mine, state.total).exact != plan.exact:
                 raise _Stale
             return list(row["rows"])
 
         try:
-            read = self._read_back(tx, scope, filters, _wanted(cached, embedding, query_terms, plan, limits),
+            read = self._read_back(tx, scope, filters, _wanted(query, query_terms, plan, limits),
                                    first_round=first_round)
         except _Stale:
-            return seen[0], None
-        return (seen[0], read) if seen else (None, None)
+            return _Guess(state=seen[0][0], plan=plan, query=query, read=None, text=seen[0][1])
+        if not seen:
+            return None
+        return _Guess(state=seen[0][0], plan=plan, query=query, read=read, text=seen[0][1])
 
     def _read_back(self, tx: Tx, scope: Scope, filters: RecallFilters,
                    wanted: Sequence[tuple[Callable[[int], Ranked], int]],
@@ -348,12 +363,24 @@ class _Stale(Exception):
     """The vector cache changed under a speculative read (graph/recall.py RecallRepository._speculate)."""
 
 
-def _wanted(cached: CachedUser, embedding: Sequence[float], query_terms: Sequence[str], plan: CandidatePlan,
+@dataclass(frozen=True, slots=True)
+class _Guess:
+    """What a speculative read (RecallRepository._speculate) found: the user's state; the rankings' cosines;
+    the rows (None: the cache was not current) and the full-text candidates read with them, by plan."""
+
+    state: UserState
+    plan: CandidatePlan
+    query: QueryCosines
+    read: list[list[Row] | None] | None
+    text: list[Row]
+
+
+def _wanted(query: QueryCosines, query_terms: Sequence[str], plan: CandidatePlan,
             limits: RetrievalLimits) -> list[tuple[Callable[[int], Ranked], int]]:
     """The rankings the cache answers: dense always, the terms too when the plan scans exactly."""
-    wanted: list[tuple[Callable[[int], Ranked], int]] = [(lambda n: rank_dense(cached, embedding, n), limits.k_dense)]
+    wanted: list[tuple[Callable[[int], Ranked], int]] = [(lambda n: rank_dense(query, n), limits.k_dense)]
     if plan.exact and query_terms:
-        terms_ranked = rank_terms(cached, embedding, query_terms)  # complete: any limit gives it whole
+        terms_ranked = rank_terms(query, query_terms)  # complete: any limit gives it whole
         wanted.append((lambda n: terms_ranked, limits.k_text))
     return wanted
 

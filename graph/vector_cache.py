@@ -391,13 +391,13 @@ class VectorCache:
             self._users.pop((scope.tenant, scope.user_id), None)
 
 
-def _unit(embedding: Sequence[float]) -> np.ndarray:
+def _unit(embedding: Sequence[float] | np.ndarray) -> np.ndarray:
     query = np.asarray(embedding, dtype=np.float32)
     norm = float(np.linalg.norm(query))
     return query / norm if norm > 0 else query
 
 
-def _cosines(matrix: np.ndarray, embedding: Sequence[float]) -> np.ndarray:
+def _cosines(matrix: np.ndarray, embedding: Sequence[float] | np.ndarray) -> np.ndarray:
     # One BLAS thread: a matrix-vector product is memory-bound, and two threads on two busy cores made
     # its p95 16 ms instead of 5 ms for 10k rows (bench/results/recall_latency.md). Splitting a 100k
     # matrix over two Python threads gained nothing either (5.6 ms both: ~36 GB/s, the memory's limit).
@@ -411,25 +411,45 @@ def _cosines(matrix: np.ndarray, embedding: Sequence[float]) -> np.ndarray:
 _BLAS: ThreadpoolController | None = None
 
 
-def rank_dense(cached: CachedUser, embedding: Sequence[float], limit: int) -> Ranked:
+class QueryCosines:
+    """One query's cosines to a cached user's rows, each row's computed once: the rankings of one recall
+    (dense, terms, a second round, again after a catch-up) share them, and a catch-up costs only the rows
+    it appended (the rows of a CachedUser are only ever appended)."""
+
+    __slots__ = ("_query", "_values", "cached")
+
+    def __init__(self, cached: CachedUser, embedding: Sequence[float]) -> None:
+        self.cached = cached
+        self._query = _unit(embedding)
+        self._values = np.zeros(0, dtype=np.float32)
+
+    def values(self) -> tuple[list[str], np.ndarray]:
+        """The ids and the cosines of the user's first n cached rows as of now (ids[i] for cosine i)."""
+        ids, matrix = self.cached.view()
+        n, have = matrix.shape[0], self._values.shape[0]
+        if n > have:
+            fresh = _cosines(matrix[have:], self._query)
+            self._values = fresh if have == 0 else np.concatenate((self._values, fresh))
+        return ids, self._values[:n]
+
+
+def rank_dense(query: QueryCosines, limit: int) -> Ranked:
     """The cached memories nearest the query, at most limit, best first (ties by id, as the Neo4j scan
     orders them)."""
-    ids, matrix = cached.view()
-    n = matrix.shape[0]
-    cosines = _cosines(matrix, embedding)
+    ids, cosines = query.values()
+    n = cosines.shape[0]
     top = np.argpartition(-cosines, limit - 1)[:limit] if limit < n else np.arange(n)
     order = sorted((int(i) for i in top), key=lambda i: (-float(cosines[i]), ids[i]))
     return Ranked(ids=[ids[i] for i in order], cosines={ids[i]: float(cosines[i]) for i in order},
                   scores=[float(cosines[i]) for i in order], complete=limit >= n)
 
 
-def rank_terms(cached: CachedUser, embedding: Sequence[float], terms: Sequence[str]) -> Ranked:
+def rank_terms(query: QueryCosines, terms: Sequence[str]) -> Ranked:
     """Every cached memory holding any of the query's terms (lower-cased substrings, as the Neo4j scan
     matches them), most terms first, ties by id; with their cosines to the query."""
-    ids, matrix = cached.view()
-    found = sorted(((h, i) for i, h in cached.term_hits(terms).items() if i < matrix.shape[0]),
+    ids, cosines = query.values()
+    found = sorted(((h, i) for i, h in query.cached.term_hits(terms).items() if i < cosines.shape[0]),
                    key=lambda hi: (-hi[0], ids[hi[1]]))
     rows = [i for _, i in found]
-    cosines = _cosines(matrix[rows], embedding) if rows else np.zeros(0, dtype=np.float32)
-    return Ranked(ids=[ids[i] for i in rows], cosines={ids[i]: float(c) for i, c in zip(rows, cosines, strict=True)},
+    return Ranked(ids=[ids[i] for i in rows], cosines={ids[i]: float(cosines[i]) for i in rows},
                   scores=[float(h) for h, _ in found], complete=True)

@@ -324,3 +324,67 @@ def test_a_guess_counts_as_current_only_for_what_its_ranking_saw() -> None:
     assert not cache.current(scope, user, now, seen_by_ranking)
     assert cache.current(scope, user, now, user.ranked_as())
     assert not cache.current(scope, user, UserState(mine=6, total=6, seq=6, epoch="e2"), user.ranked_as())
+
+
+def test_a_large_users_guess_reads_its_full_text_candidates_in_the_same_statement(container: Container,
+                                                                                 scope: Scope) -> None:
+    """A user the full-text index answers (plan not exact): a current guess reads the state, the rows and
+    the index's candidates in one statement, the same candidates as the separate read; a stale guess
+    catches up, and the full-text candidates read with it stand (they were read in the same transaction)."""
+    from ingest.scoring import lucene_query
+
+    fill(container, scope, 30, seed=31)
+    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20, store=container.store)
+    repo = RecallRepository(container.store, container.vector_dimensions, cache)
+    query = unit(np.random.default_rng(32), container.vector_dimensions)
+    terms = ["tea", "hiking"]
+    limits = RetrievalLimits(k_dense=5, k_text=5, exact_max=-1, exact_per_candidate=0)  # the index path
+    ran: list[str] = []
+    container.store.timer.listeners.append(lambda name, _: ran.append(name))
+    try:
+        def candidates() -> CandidateSet:
+            ran.clear()
+            return repo.read(lambda tx: repo.candidates(tx, scope, query, terms, lucene_query(terms),
+                                                        RecallFilters(), limits))
+
+        def text(found: CandidateSet) -> list[tuple[str, float, float | None]]:
+            return [(h.memory.id, h.score, h.cosine) for h in found.text]
+
+        first = candidates()
+        assert "recall/rows_checked" not in ran and "recall/candidates" in ran  # nothing to guess from yet
+        assert first.text, "the full-text index found the fill's words"
+        second = candidates()
+        assert ran == ["recall/rows_checked"]
+        same(second, first)
+        assert text(second) == text(first)
+        added = store(container, scope, "tea hiking tea", query)
+        third = candidates()
+        assert ran == ["recall/rows_checked", "recall/user_vectors", "recall/rows"]
+        assert third.dense[0].memory.id == added and added in [h.memory.id for h in third.text]
+        fourth = candidates()
+        assert ran == ["recall/rows_checked"]
+        same(fourth, third)
+        assert text(fourth) == text(third)
+    finally:
+        container.store.timer.listeners.pop()
+
+
+def test_query_cosines_after_an_append_are_those_of_a_fresh_computation() -> None:
+    """QueryCosines keeps the cosines it computed and adds only appended rows': the same values, ids and
+    rankings as computing every row anew."""
+    from graph.vector_cache import QueryCosines, rank_dense
+
+    rng = np.random.default_rng(5)
+    user = CachedUser("e", 0, 8, capacity=4)
+    user.append([f"m{i}" for i in range(6)], [f"text {i}" for i in range(6)],
+                rng.standard_normal((6, 8)).astype(np.float32))
+    embedding = [float(x) for x in rng.standard_normal(8)]
+    kept = QueryCosines(user, embedding)
+    assert rank_dense(kept, 3).ids == rank_dense(QueryCosines(user, embedding), 3).ids
+    user.append([f"m{i}" for i in range(6, 20)], [f"text {i}" for i in range(6, 20)],
+                rng.standard_normal((14, 8)).astype(np.float32))  # grows the matrix past its capacity
+    ids, values = kept.values()
+    fresh_ids, fresh = QueryCosines(user, embedding).values()
+    assert ids[: len(values)] == fresh_ids[: len(fresh)] and len(values) == 20
+    assert values == pytest.approx(fresh, abs=1e-6)
+    assert rank_dense(kept, 20).ids == rank_dense(QueryCosines(user, embedding), 20).ids

@@ -64,20 +64,7 @@ CALL (u, exact) {
   UNION ALL
   // A large user: the memory_text index (cjk analyzer), oversampled and filtered to the user.
   WITH exact WHERE NOT exact AND $want_text AND $lucene IS NOT NULL
-  CALL db.index.fulltext.queryNodes('memory_text', $lucene, {limit: $index_text})
-  YIELD node AS m, score
-  WHERE m.tenant = $tenant AND m.user_id = $user_id
-    AND ($types IS NULL OR m.type IN $types)
-    AND ($tiers IS NULL OR m.tier IN $tiers)
-    AND CASE WHEN $as_of IS NULL THEN ($include_history OR m.valid_to IS NULL)
-             ELSE m.valid_from <= $as_of AND (m.valid_to IS NULL OR m.valid_to > $as_of) END
-  WITH m, score
-  ORDER BY score DESC, m.id
-  LIMIT $k_text
-  RETURN collect({id: m.id, text: m.text, weight: m.weight, seen: coalesce(m.last_mentioned_at, m.created_at).epochMillis,
-                  score: score, names: [(m)-[:MENTIONS]->(e:Entity) WHERE e.tenant = $tenant | e.name],
-                  sim: CASE WHEN size(m.embedding) = size($embedding)
-                            THEN vector.similarity.cosine(m.embedding, $embedding) END}) AS text
+  {{> recall/index_text}}
 }
 WITH parts, collect(text) AS texts
 RETURN reduce(acc = [], p IN parts | acc + p) AS dense, reduce(acc = [], p IN texts | acc + p) AS text

@@ -1,0 +1,19 @@
+// The full-text candidates of a large user: the `memory_text` index (cjk analyzer) asked for $index_text
+// hits of the escaped term query $lucene, filtered to the user and recall's filters ($types, $tiers,
+// validity: see recall/candidates), the best $k_text as compact candidate rows with their cosine to
+// $embedding (null for an embedding of another size). Included by recall/candidates and
+// recall/rows_checked; one row (an empty list when nothing matches).
+CALL db.index.fulltext.queryNodes('memory_text', $lucene, {limit: $index_text})
+YIELD node AS m, score
+WHERE m.tenant = $tenant AND m.user_id = $user_id
+  AND ($types IS NULL OR m.type IN $types)
+  AND ($tiers IS NULL OR m.tier IN $tiers)
+  AND CASE WHEN $as_of IS NULL THEN ($include_history OR m.valid_to IS NULL)
+           ELSE m.valid_from <= $as_of AND (m.valid_to IS NULL OR m.valid_to > $as_of) END
+WITH m, score
+ORDER BY score DESC, m.id
+LIMIT $k_text
+RETURN collect({id: m.id, text: m.text, weight: m.weight, seen: coalesce(m.last_mentioned_at, m.created_at).epochMillis,
+                score: score, names: [(m)-[:MENTIONS]->(e:Entity) WHERE e.tenant = $tenant | e.name],
+                sim: CASE WHEN size(m.embedding) = size($embedding)
+                          THEN vector.similarity.cosine(m.embedding, $embedding) END}) AS text
