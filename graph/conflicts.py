@@ -8,7 +8,7 @@ Resolving it is one transaction: lock both memories, decay both to now, then con
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -169,12 +169,20 @@ class ConflictRepository:
         (conflict/current_many) instead of Neo4j's exact scan (conflict/similar_many), with the same answer."""
         if not items:
             return {}
+        return self._store.read_tx(lambda tx: self.screen_in(tx, scope, items, threshold=threshold,
+                                                             fact_limit=fact_limit, similar_limit=similar_limit))
+
+    def screen_in(self, tx: Tx, scope: Scope, items: Sequence[ScreenItem], *, threshold: float,
+                  fact_limit: int = FACT_LIMIT, similar_limit: int = SIMILAR_LIMIT) -> dict[str, Screening]:
+        """screen inside the caller's transaction (the stored-memory hooks of an ingest batch share one)."""
+        if not items:
+            return {}
         fact_items = [{"memory_id": i.memory_id, "subjects": sorted({x.casefold() for x in i.subjects}),
                        "predicates": sorted(set(i.predicates))} for i in items if i.subjects and i.predicates]
         similar_items = [{"memory_id": i.memory_id, "embedding": [float(x) for x in i.embedding]}
                          for i in items if i.embedding]
 
-        def work(tx: Tx) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+        def reads() -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
             ids = [i.memory_id for i in items]
             cached = self._similar_cached(tx, scope, similar_items, threshold=threshold, limit=similar_limit)
             if cached is not None:  # read with the items: the similar memories' texts and validity
@@ -197,7 +205,7 @@ class ConflictRepository:
                                  ) if similar_items else []
             return current, facts, similar
 
-        current, fact_rows, similar_rows = self._store.read_tx(work)
+        current, fact_rows, similar_rows = reads()
         facts: dict[str, list[tuple[str, str, CandidateFact]]] = {}
         for r in fact_rows:
             facts.setdefault(r["new_id"], []).append((r["memory_id"], r["triple_id"] or "", CandidateFact(
@@ -258,13 +266,39 @@ class ConflictRepository:
         settle = _Settle(scope=scope, new_id=new_id, findings=findings, strategy=strategy, choose=choose,
                          params=params, winner_bonus=winner_bonus, loser_penalty=loser_penalty,
                          resolved_by=resolved_by, now=now)
-        olds = [old_id for old_id, _, _ in findings]
-        if len(olds) > 1 and len(set(olds)) == len(olds):
+        if settle.batchable:
             try:
                 return self._store.write_tx(settle.batched)
-            except _NewMemoryLost:
+            except NewMemoryLost:
                 pass  # rolled back: the findings after the one it lost must not be recorded; one by one
         return self._store.write_tx(settle.one_by_one)
+
+    def record_and_settle_in(self, tx: Tx, scope: Scope, new_id: str,
+                             findings: Sequence[tuple[str, ConflictKind, str]], *, strategy: ConflictStrategy,
+                             choose: Callable[[Memory, Memory], str | None] | None, params: Mapping[str, float],
+                             winner_bonus: float, loser_penalty: float, resolved_by: str,
+                             now: datetime) -> list[tuple[Conflict, bool]]:
+        """record_and_settle inside the caller's transaction, where the batched way cannot be undone on its
+        own. So it first looks ahead (_Settle.foresee, one read): where one by one would stop, the new memory
+        losing, and settles the findings up to that one only (one by one stops there too). The foresight is
+        exact for a choice that only looks at what settling does not change (LATEST: times and locks); when
+        the outcome still differs from it (STRONGER: the weights move as it settles) NewMemoryLost is raised,
+        and the caller must roll its transaction back (and settle in one of its own: record_and_settle)."""
+        settle = _Settle(scope=scope, new_id=new_id, findings=findings, strategy=strategy, choose=choose,
+                         params=params, winner_bonus=winner_bonus, loser_penalty=loser_penalty,
+                         resolved_by=resolved_by, now=now)
+        if not settle.batchable:
+            return settle.one_by_one(tx)
+        stop = settle.foresee(tx) if choose is not None else None  # held for review: it loses none
+        if stop is None:
+            return settle.batched(tx)  # raises NewMemoryLost should the new memory lose before the last
+        upto = replace(settle, findings=list(findings[:stop + 1]))
+        done = upto.batched(tx) if upto.batchable else upto.one_by_one(tx)
+        last = done[-1][0] if done else None
+        if last is None or last.old_memory_id != findings[stop][0] or last.status is not ConflictStatus.RESOLVED \
+                or last.loser_id != new_id:
+            raise NewMemoryLost(f"settling {new_id}: foreseen to lose its conflict with {findings[stop][0]}, did not")
+        return done
 
     def get(self, scope: Scope, conflict_id_: str) -> Conflict | None:
         rows = self._store.read("conflict/get", {**_scope(scope), "id": conflict_id_})
@@ -295,8 +329,9 @@ class ConflictRepository:
                              superseded_by=sorted(r["superseded_by"])) for r in rows]
 
 
-class _NewMemoryLost(Exception):
-    """The batched settlement found the new memory losing a conflict before its last finding."""
+class NewMemoryLost(Exception):
+    """The batched settlement found the new memory losing a conflict before its last finding: what it wrote
+    in the transaction must be rolled back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,6 +348,35 @@ class _Settle:
     loser_penalty: float
     resolved_by: str
     now: datetime
+
+    @property
+    def batchable(self) -> bool:
+        """Whether batched may settle these findings (several, each with another old memory)."""
+        olds = [old_id for old_id, _, _ in self.findings]
+        return len(olds) > 1 and len(set(olds)) == len(olds)
+
+    def foresee(self, tx: Tx) -> int | None:
+        """The position of the finding one_by_one would stop at, the new memory losing it, as far as choose on
+        the memories as they stand now tells (reads only; exact for a choice that only looks at what settling
+        does not change); None when it loses none."""
+        items = [{"id": conflict_id(self.scope, self.new_id, old_id), "old_id": old_id}
+                 for old_id, _, _ in self.findings]
+        rows = sorted(tx.run("conflict/foresee", {**_scope(self.scope), "new_id": self.new_id, "items": items}),
+                      key=lambda r: int(r["i"]))
+        for position, row in enumerate(rows):
+            if row["new_memory"] is None:
+                return None  # nothing is recorded
+            if row["old_memory"] is None:
+                continue  # not recorded
+            if row["status"] is None or row["status"] == ConflictStatus.OPEN.value:
+                if self.choose is None:
+                    continue  # held for review
+                winner = self.choose(memory_from_row(row["new_memory"]), memory_from_row(row["old_memory"]))
+                if winner is not None and winner != self.new_id:
+                    return position
+            elif row["loser_id"] == self.new_id:
+                return position
+        return None
 
     def one_by_one(self, tx: Tx) -> list[tuple[Conflict, bool]]:
         """Per finding: record (locking both memories), then, when it is OPEN and a strategy chooses: decay
@@ -343,7 +407,7 @@ class _Settle:
         those conflicts at once (conflict/get_many), then choose and resolve one after the other. What
         one_by_one reads later differs only in the new memory (a settlement changes it; conflict/resolve
         returns it as it is then) and in nothing when the new memory loses: then the findings after that one
-        must not have been recorded or decayed, and _NewMemoryLost rolls the transaction back (the caller
+        must not have been recorded or decayed, and NewMemoryLost rolls the transaction back (the caller
         runs one_by_one). Decaying a memory twice to the same instant changes nothing the second time."""
         scope = self.scope
         items = [{"id": conflict_id(scope, self.new_id, old_id), "old_id": old_id, "kind": kind.value,
@@ -387,7 +451,7 @@ class _Settle:
             out.append((conflict, settled_now))
             if conflict.status is ConflictStatus.RESOLVED and conflict.loser_id == self.new_id:
                 if any(c is not None for c in recorded[position + 1:]):
-                    raise _NewMemoryLost(conflict.id)
+                    raise NewMemoryLost(conflict.id)
                 break
         return out
 

@@ -12,7 +12,7 @@ from typing import Any
 from graph.errors import NotFound
 from graph.model import Association, Memory, Scope
 from graph.records import memory_from_row
-from graph.store import GraphStore
+from graph.store import GraphStore, Tx
 
 MIN_DEPTH = 1
 MAX_DEPTH = 5  # the allow-list `depth` in graph/cypher_library.py; the statement has this many rounds
@@ -134,12 +134,19 @@ class RelatedRepository:
         strengthened for each request. An existing edge keeps the stronger strength."""
         if not requests:
             return []
+        return self._store.write_tx(lambda tx: self.form_many_in(tx, scope, settings, requests))
+
+    def form_many_in(self, tx: Tx, scope: Scope, settings: FormSettings,
+                     requests: Sequence[FormRequest]) -> list[list[Association]]:
+        """form_many inside the caller's transaction (the stored-memory hooks of an ingest batch share one)."""
+        if not requests:
+            return []
         items = [{
             "memory_id": r.memory_id, "episode_id": r.episode_id, "episode_mates": list(r.episode_mates),
             "now": r.now, "terms": bool(r.han_terms or r.latin_terms), "han_terms": list(r.han_terms),
             "latin_terms": list(r.latin_terms), "lucene": r.lucene,
         } for r in requests]
-        rows = self._store.write("related/form_many", {
+        rows = tx.run("related/form_many", {
             "tenant": scope.tenant,
             "user_id": scope.user_id,
             "items": items,

@@ -10,6 +10,8 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+
 from bmam.clock import FakeClock
 from bmam.container import Container
 from bmam.settings import Settings
@@ -88,6 +90,68 @@ def test_run_hooks_goes_on_after_a_failing_hook_and_a_failing_segment() -> None:
     assert calls == ["after:m0", "after:m1"]  # a segment that fails: one memory at a time
 
 
+class InTx(Segmenting):
+    """A hook that can also run inside a given transaction: records which transaction each call ran in."""
+
+    def __init__(self, name: str, calls: list[str], writes_on: set[str], fail_in_tx: bool = False) -> None:
+        super().__init__(name, calls, writes_on)
+        self.fail_in_tx = fail_in_tx
+
+    def segment_in(self, tx: Any, contexts: Sequence[StoredMemoryContext]) -> int:
+        return self.segment(contexts)
+
+    def many_in(self, tx: Any, contexts: Sequence[StoredMemoryContext]) -> list[Callable[[], None]]:
+        if self.fail_in_tx:
+            raise RuntimeError("boom")
+        ids = ",".join(c.memory.id for c in contexts)
+        self.calls.append(f"{self.name}@{tx}:{ids}")
+        return [lambda: self.calls.append(f"{self.name} after commit:{ids}")]
+
+
+class FakeStore:
+    """write_tx runs the work once with a numbered transaction and says when it commits."""
+
+    def __init__(self, calls: list[str]) -> None:
+        self.calls, self.n = calls, 0
+
+    def write_tx(self, work: Callable[[Any], Any]) -> Any:
+        self.n += 1
+        result = work(f"tx{self.n}")
+        self.calls.append(f"commit tx{self.n}")
+        return result
+
+
+def test_run_hooks_given_the_store_runs_every_segment_in_one_transaction() -> None:
+    calls: list[str] = []
+    hooks = [InTx("assoc", calls, set()), InTx("conflicts", calls, {"m1"})]
+    run_hooks(hooks, [ctx(i) for i in range(3)], log, store=FakeStore(calls))  # type: ignore[arg-type]
+    assert calls == ["assoc@tx1:m0,m1", "conflicts@tx1:m0,m1", "assoc@tx1:m2", "conflicts@tx1:m2", "commit tx1",
+                     "assoc after commit:m0,m1", "conflicts after commit:m0,m1", "assoc after commit:m2",
+                     "conflicts after commit:m2"]
+
+
+def test_run_hooks_in_one_transaction_falls_back_to_a_transaction_per_hook_when_it_fails() -> None:
+    """Rolled back (nothing after commit runs), then hook by hook: the failing hook logged, the other kept."""
+    calls: list[str] = []
+    hooks = [InTx("assoc", calls, set()), InTx("conflicts", calls, {"m0"}, fail_in_tx=True)]
+    store = FakeStore(calls)
+
+    def failing(work: Callable[[Any], Any]) -> Any:
+        work("tx1")  # the first hook's part ran, then the second raised: nothing commits
+        raise AssertionError("not reached")
+
+    store.write_tx = failing  # type: ignore[method-assign]
+    run_hooks(hooks, [ctx(0), ctx(1)], log, store=store)  # type: ignore[arg-type]
+    assert calls == ["assoc@tx1:m0", "assoc:m0", "conflicts:m0", "assoc:m1", "conflicts:m1"]
+
+
+def test_run_hooks_with_a_hook_that_cannot_take_a_transaction_does_not_use_one() -> None:
+    calls: list[str] = []
+    run_hooks([InTx("assoc", calls, set()), Segmenting("conflicts", calls, set())], [ctx(0), ctx(1)], log,
+              store=FakeStore(calls))  # type: ignore[arg-type]
+    assert calls == ["assoc:m0,m1", "conflicts:m0,m1"]
+
+
 # ----- the graph, batch against one by one (real Neo4j) ---------------------------------------------
 
 
@@ -136,9 +200,10 @@ def canonical(c: Container, scope: Scope) -> tuple[list[str], list[str]]:
     return node_lines, edge_lines
 
 
-def test_batch_hooks_leave_the_graph_the_per_memory_hooks_leave(settings: Settings, tenant: str) -> None:
+def test_batch_hooks_leave_the_graph_the_per_memory_hooks_leave(settings: Settings, tenant: str,
+                                                                caplog: pytest.LogCaptureFixture) -> None:
     """Same tenant and user for both (ids, and so the order of candidate facts, derive from them): the first
-    graph is erased before the second is built."""
+    graph is erased before the second is built. The batch hooks run in one transaction per batch."""
     graphs = []
     scope = Scope(tenant, "alice")
     # rare-term links from the third memory on (by default only from the 20th), so both statements form edges
@@ -149,8 +214,23 @@ def test_batch_hooks_leave_the_graph_the_per_memory_hooks_leave(settings: Settin
             hooks = list(c.stored_memory_hooks)
             if variant == "one by one":  # plain callables: run_hooks hands each memory through all hooks in turn
                 c.stored_memory_hooks[:] = [lambda context, h=h: h(context) for h in hooks]
-            c.ingest.ingest_indexed(tenant, turns(FIRST, 0))
-            c.ingest.ingest_indexed(tenant, turns(SECOND, len(FIRST)))
+            transactions = [0]
+            write_tx = c.store.write_tx
+
+            def counted(work: Callable[[Any], Any], write_tx: Callable[[Any], Any] = write_tx,
+                        transactions: list[int] = transactions) -> Any:
+                transactions[0] += 1
+                return write_tx(work)
+
+            c.store.write_tx = counted  # type: ignore[method-assign]
+            with caplog.at_level(logging.INFO, logger="bmam.usecases.ingest"):
+                c.ingest.ingest_indexed(tenant, turns(FIRST, 0))
+                c.ingest.ingest_indexed(tenant, turns(SECOND, len(FIRST)))
+            if variant == "batch":  # the ingest's own and one for the hooks, per batch: nothing fell back
+                assert transactions[0] == 4
+                assert "did not go through" not in caplog.text
+            else:
+                assert transactions[0] > 10
             graphs.append(canonical(c, scope))
             conflicts = c.conflicts.conflicts(tenant, "alice", status=None, first=100)
             c.erasure.forget_user(tenant, "alice", confirm=True)

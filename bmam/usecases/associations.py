@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bmam.clock import Clock
 from bmam.settings import RecallSettings
 from bmam.usecases.hooks import StoredMemoryContext
 from graph.model import Association, Scope
 from graph.related import FormRequest, FormSettings, RelatedRepository, TraversalParams
+from graph.store import Tx
 from ingest.scoring import lucene_query, terms
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
@@ -66,12 +67,26 @@ class AssociationForming:
         """The batch form of the hook: the associations of all the given stored memories in one statement
         per user (related/form_many), memory after memory in the order given, as one by one would.
         (A memory forgotten meanwhile matches nothing and gets no association.)"""
+        for scope, items, requests in self._requests(contexts):
+            self._log(items, self._related.form_many(scope, self._form, requests))
+
+    def many_in(self, tx: Tx, contexts: Sequence[StoredMemoryContext]) -> list[Callable[[], None]]:
+        """many inside the caller's transaction (bmam/usecases/hooks.py TxStoredMemoryHook); nothing waits
+        for the commit."""
+        for scope, items, requests in self._requests(contexts):
+            self._log(items, self._related.form_many_in(tx, scope, self._form, requests))
+        return []
+
+    def _requests(self, contexts: Sequence[StoredMemoryContext]
+                  ) -> list[tuple[Scope, list[StoredMemoryContext], list[FormRequest]]]:
         by_scope: dict[Scope, list[StoredMemoryContext]] = {}
         for context in contexts:
             by_scope.setdefault(context.scope, []).append(context)
-        for scope, items in by_scope.items():
-            requests = [self._request(c.memory.id, text=c.memory.text,
-                                      episode_id=c.episode_id or c.memory.provenance.episode_id) for c in items]
-            formed = self._related.form_many(scope, self._form, requests)
-            for c, edges in zip(items, formed, strict=True):
-                log.debug("memory %s: %d associations formed or strengthened", c.memory.id, len(edges))
+        return [(scope, items, [self._request(c.memory.id, text=c.memory.text,
+                                              episode_id=c.episode_id or c.memory.provenance.episode_id)
+                                for c in items]) for scope, items in by_scope.items()]
+
+    @staticmethod
+    def _log(items: Sequence[StoredMemoryContext], formed: Sequence[Sequence[Association]]) -> None:
+        for c, edges in zip(items, formed, strict=True):
+            log.debug("memory %s: %d associations formed or strengthened", c.memory.id, len(edges))

@@ -9,10 +9,11 @@ never changes a locked memory on its own; the user settles it with resolveConfli
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 
 from bmam import validate
 from bmam.clock import Clock
@@ -33,6 +34,7 @@ from graph.errors import BadInput, NotFound
 from graph.errors import Conflict as ConflictError
 from graph.memories import MemoryRepository
 from graph.model import Memory, Scope, Triple
+from graph.store import Tx
 from graph.triples import TripleRepository
 from ingest.conflict_rules import ATTITUDE_PREDICATES, Fact, Finding, Similar, detect
 from ingest.extract import SINGLE_VALUED_PREDICATES
@@ -83,6 +85,14 @@ def _key(context: StoredMemoryContext) -> _Key:
     return (context.scope, context.memory.id)
 
 
+@dataclass(slots=True)
+class _Pending:
+    """The screening of the batch in progress (per thread), read outside any transaction (tx None) or in tx."""
+
+    tx: Tx | None
+    cached: list[tuple[_Key, Screening | None]] = field(default_factory=list)
+
+
 def _newer(a: Memory, b: Memory) -> bool:
     """Whether a is newer than b (valid_from, then created_at; a tie goes to a, the newly stored one)."""
     return (a.valid_from, a.created_at) >= (b.valid_from, b.created_at)
@@ -117,11 +127,21 @@ class ConflictUseCases:
     # it (a loser is no longer live, nor are its triples) is applied to their screening, which is read again
     # only where a list was cut at its limit. The screening of the batch in progress is kept per thread
     # between segment() and many() (other hooks run in between write associations only).
+    # segment_in / many_in (bmam/usecases/hooks.py TxStoredMemoryHook) do the same inside the transaction of
+    # a whole batch's hooks: reads and settlements in it, the events published once it has committed. Their
+    # screening in progress belongs to that transaction (a retry or another batch starts afresh).
 
     def segment(self, contexts: Sequence[StoredMemoryContext]) -> int:
         """Read-only: how many leading contexts many() handles before the first one that writes (that one
         included); len(contexts) when none does."""
-        screened = self._screened(contexts)
+        return self._segment(None, contexts)
+
+    def segment_in(self, tx: Tx, contexts: Sequence[StoredMemoryContext]) -> int:
+        """segment, reading in tx."""
+        return self._segment(tx, contexts)
+
+    def _segment(self, tx: Tx | None, contexts: Sequence[StoredMemoryContext]) -> int:
+        screened = self._screened(contexts, tx)
         for i, (context, screening) in enumerate(zip(contexts, screened, strict=True)):
             if self._findings(context, screening):
                 return i + 1
@@ -129,22 +149,35 @@ class ConflictUseCases:
 
     def many(self, contexts: Sequence[StoredMemoryContext]) -> None:
         """Detect and settle the conflicts of several stored memories, in order, as one by one would."""
+        self._many(None, contexts)
+
+    def many_in(self, tx: Tx, contexts: Sequence[StoredMemoryContext]) -> list[Callable[[], None]]:
+        """many inside tx (which rolls back when the batched settlement of a memory finds it losing early:
+        ConflictRepository.record_and_settle_in); returns the publishing of what was settled, for after
+        the commit."""
+        after: list[Callable[[], None]] = []
+        self._many(tx, contexts, after)
+        return after
+
+    def _many(self, tx: Tx | None, contexts: Sequence[StoredMemoryContext],
+              after: list[Callable[[], None]] | None = None) -> None:
         try:
-            screened = self._screened(contexts)
+            screened = self._screened(contexts, tx)
             chosen = parse_strategy(None, self.settings.strategy)
             for i, context in enumerate(contexts):
                 findings = self._findings(context, screened[i])
                 if not findings:
                     continue  # its own reads would find nothing: detect would write nothing
                 # the screening is what detect's own reads would read now: settle what it found
-                settled = self._record_and_settle(context.scope, context.memory.id, findings, chosen)
+                settled = self._record_and_settle(context.scope, context.memory.id, findings, chosen, tx=tx,
+                                                  after=after)
                 losers = {c.loser_id for c in settled if c.status is ConflictStatus.RESOLVED and c.loser_id}
-                self._forget_losers(context.scope, losers, after=[_key(c) for c in contexts[:i + 1]])
-                screened = self._screened(contexts)  # the rest as it stands now (losers dropped, cut lists re-read)
+                self._forget_losers(context.scope, losers, after=[_key(c) for c in contexts[:i + 1]], tx=tx)
+                screened = self._screened(contexts, tx)  # the rest as it stands now (losers dropped, cut lists re-read)
         except BaseException:
-            self._local.screening = []
+            self._local.screening = None
             raise
-        self._drop_screening([_key(c) for c in contexts])
+        self._drop_screening([_key(c) for c in contexts], tx)
 
     def _findings(self, context: StoredMemoryContext, screening: Screening) -> list[Finding]:
         """What ingest/conflict_rules.detect finds for the stored memory on the screened reads (pure)."""
@@ -157,15 +190,19 @@ class ConflictUseCases:
         return detect(new_memory_id=memory.id, new_text=screening.text, new_facts=new_facts, old_facts=old_facts,
                       similar=similar, similarity_threshold=self.settings.similarity_threshold)
 
-    def _cache(self) -> list[tuple[_Key, Screening | None]]:
-        cached: list[tuple[_Key, Screening | None]] | None = getattr(self._local, "screening", None)
-        return cached if cached is not None else []
+    def _cache(self, tx: Tx | None) -> list[tuple[_Key, Screening | None]]:
+        """This thread's screening in progress, if it was read the same way (outside any transaction, or in tx)."""
+        pending: _Pending | None = getattr(self._local, "screening", None)
+        return pending.cached if pending is not None and pending.tx is tx else []
 
-    def _screened(self, contexts: Sequence[StoredMemoryContext]) -> list[Screening]:
+    def _keep(self, tx: Tx | None, cached: list[tuple[_Key, Screening | None]]) -> None:
+        self._local.screening = _Pending(tx=tx, cached=cached) if cached else None
+
+    def _screened(self, contexts: Sequence[StoredMemoryContext], tx: Tx | None) -> list[Screening]:
         """The screening of the contexts: from this thread's batch in progress when it starts with them,
-        read (only what is missing) otherwise."""
+        read (only what is missing; in tx when given) otherwise."""
         keys = [_key(c) for c in contexts]
-        cached = self._cache()
+        cached = self._cache(tx)
         if [k for k, _ in cached[:len(keys)]] != keys:
             cached = [(k, None) for k in keys]
         missing = [c for c, (_, s) in zip(contexts, cached, strict=False) if s is None]
@@ -175,11 +212,13 @@ class ConflictUseCases:
             for c in missing:
                 by_scope.setdefault(c.scope, []).append(c)
             for scope, items in by_scope.items():
-                found = self._conflicts.screen(scope, [self._screen_item(c) for c in items],
-                                               threshold=self.settings.similarity_threshold)
+                screen_items = [self._screen_item(c) for c in items]
+                threshold = self.settings.similarity_threshold
+                found = (self._conflicts.screen(scope, screen_items, threshold=threshold) if tx is None
+                         else self._conflicts.screen_in(tx, scope, screen_items, threshold=threshold))
                 read.update({(scope, mid): sc for mid, sc in found.items()})
             cached = [(k, s if s is not None else read[k]) for k, s in cached]
-        self._local.screening = cached
+        self._keep(tx, cached)
         return [s for _, s in cached[:len(keys)] if s is not None]
 
     @staticmethod
@@ -188,12 +227,12 @@ class ConflictUseCases:
         return ScreenItem(memory_id=context.memory.id, subjects=[f.subject for f in new_facts],
                           predicates=predicates, embedding=context.embedding)
 
-    def _forget_losers(self, scope: Scope, losers: set[str], *, after: list[_Key]) -> None:
+    def _forget_losers(self, scope: Scope, losers: set[str], *, after: list[_Key], tx: Tx | None) -> None:
         """Drop the handled contexts from the screening in progress and apply the settlement to the rest:
         a loser is no longer live, nor its facts, nor a similar memory; a list cut at its limit is re-read."""
-        cached = self._cache()
+        cached = self._cache(tx)
         if [k for k, _ in cached[:len(after)]] != after:
-            self._local.screening = []
+            self._keep(tx, [])
             return
         rest: list[tuple[_Key, Screening | None]] = []
         for k, sc in cached[len(after):]:
@@ -206,14 +245,11 @@ class ConflictUseCases:
                   (len(similar) < len(sc.similar) and len(sc.similar) >= SIMILAR_LIMIT)
             rest.append((k, None if cut else replace(sc, facts=facts, similar=similar,
                                                      live=sc.live and sc.memory_id not in losers)))
-        self._local.screening = [(k, sc) for k, sc in cached[:len(after)]] + rest
+        self._keep(tx, [(k, sc) for k, sc in cached[:len(after)]] + rest)
 
-    def _drop_screening(self, keys: list[_Key]) -> None:
-        cached = self._cache()
-        if [k for k, _ in cached[:len(keys)]] == keys:
-            self._local.screening = cached[len(keys):]
-        else:
-            self._local.screening = []
+    def _drop_screening(self, keys: list[_Key], tx: Tx | None) -> None:
+        cached = self._cache(tx)
+        self._keep(tx, cached[len(keys):] if [k for k, _ in cached[:len(keys)]] == keys else [])
 
     def detect(self, scope: Scope, memory: Memory, triples: Sequence[Triple], embedding: Sequence[float],
                strategy: str | ConflictStrategy | None = None) -> list[Conflict]:
@@ -227,9 +263,11 @@ class ConflictUseCases:
         return self._record_and_settle(scope, memory.id, findings, chosen)
 
     def _record_and_settle(self, scope: Scope, memory_id: str, findings: Sequence[Finding],
-                           chosen: ConflictStrategy) -> list[Conflict]:
+                           chosen: ConflictStrategy, *, tx: Tx | None = None,
+                           after: list[Callable[[], None]] | None = None) -> list[Conflict]:
         """Record each finding and settle it by the strategy, in order, in one write transaction (stops
-        once the new memory lost); then publish what was settled."""
+        once the new memory lost); then publish what was settled. Given tx: in tx, and the publishing is
+        appended to `after` (for after its commit)."""
         if not findings:
             return []
 
@@ -240,14 +278,19 @@ class ConflictUseCases:
                 return new.id if new.weight.final > old.weight.final else old.id
             return new.id if _newer(new, old) else old.id
 
-        done = self._conflicts.record_and_settle(
+        settle = self._conflicts.record_and_settle if tx is None else functools.partial(
+            self._conflicts.record_and_settle_in, tx)
+        done = settle(
             scope, memory_id, [(f.old_memory_id, f.kind, f.reason) for f in findings], strategy=chosen,
             choose=None if chosen is ConflictStrategy.REVIEW else choose, params=self._policy.cypher_params(),
             winner_bonus=self._policy.winner_bonus, loser_penalty=self._policy.loser_penalty,
             resolved_by=chosen.value, now=self._clock.now())
         for conflict, settled_now in done:
             if settled_now:
-                self._publish(scope, conflict)
+                if after is None:
+                    self._publish(scope, conflict)
+                else:
+                    after.append(functools.partial(self._publish, scope, conflict))
         return [conflict for conflict, _ in done]
 
     def check(self, tenant: str, user_id: str, memory_id: str, *, strategy: str | None = None) -> list[Conflict]:

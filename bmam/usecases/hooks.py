@@ -7,16 +7,23 @@ hands the batch's memories over in segments instead (run_hooks): a hook with `ma
 once (a few transactions instead of several per memory); a hook with `segment` says, reading only, where
 the segment must end so that the order per memory stays as above for everything that matters (the first
 memory whose handling changes what the other hooks read). When one of the hooks is a plain callable (no
-`many`), every memory is handed over on its own, through all hooks in turn: the per-memory order exactly."""
+`many`), every memory is handed over on its own, through all hooks in turn: the per-memory order exactly.
+
+When every hook can also do its part inside a transaction it is given (`many_in`, and `segment_in` for a
+segmenting hook) and run_hooks is given the store, the whole batch goes through all segments and hooks in one
+write transaction: the same statements in the same order, one commit instead of a few per segment. Should
+anything in it fail, it is rolled back and the batch goes the way above (a transaction per hook and segment,
+a failing hook logged and the others kept), so a hook's failure never undoes another hook's work."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from graph.model import Memory, Scope, Triple
+from graph.store import GraphStore, Tx
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,10 +62,40 @@ class SegmentingHook(Protocol):
     def segment(self, contexts: Sequence[StoredMemoryContext]) -> int: ...
 
 
+@runtime_checkable
+class TxStoredMemoryHook(Protocol):
+    """A batch hook that can do its part inside a write transaction it is given: many_in(tx, contexts) writes
+    what many(contexts) would (reading in tx, so it sees what the hooks before it wrote there) and returns
+    what must wait for the commit (publishing events), in order. A segmenting one also answers segment_in(tx,
+    contexts), reading in tx, as segment would. Either may raise: the caller rolls the transaction back."""
+
+    def many_in(self, tx: Tx, contexts: Sequence[StoredMemoryContext]) -> list[Callable[[], None]]: ...
+
+
+@runtime_checkable
+class TxSegmentingHook(Protocol):
+    def segment_in(self, tx: Tx, contexts: Sequence[StoredMemoryContext]) -> int: ...
+
+
 def run_hooks(hooks: Sequence[StoredMemoryHook], contexts: Sequence[StoredMemoryContext],
-              log: logging.Logger) -> None:
-    """Run the hooks over the stored memories with the per-memory semantics above, in segments. A failing
-    hook is logged and does not stop the others (nor undo anything stored)."""
+              log: logging.Logger, store: GraphStore | None = None) -> None:
+    """Run the hooks over the stored memories with the per-memory semantics above, in segments (given the
+    store and hooks that can, all in one transaction). A failing hook is logged and does not stop the others
+    (nor undo anything stored)."""
+    if (store is not None and hooks and contexts and all(isinstance(hook, TxStoredMemoryHook) for hook in hooks)
+            and all(isinstance(hook, TxSegmentingHook) for hook in hooks if isinstance(hook, SegmentingHook))):
+        try:
+            after = store.write_tx(lambda tx: _run_in(tx, hooks, contexts))
+        except Exception as exc:  # rolled back: the way below, hook by hook, keeps what does not fail
+            log.info("stored-memory hooks of %d memories in one transaction did not go through (%r); again a "
+                     "transaction per hook and segment", len(contexts), exc)
+        else:
+            for action in after:
+                try:
+                    action()
+                except Exception:
+                    log.exception("a stored-memory hook's after-commit action failed")
+            return
     rest = list(contexts)
     if not all(isinstance(hook, BatchStoredMemoryHook) for hook in hooks):
         # A plain hook may depend on the per-memory order among all hooks: one memory at a time.
@@ -89,3 +126,21 @@ def _run_part(hooks: Sequence[StoredMemoryHook], part: Sequence[StoredMemoryCont
         except Exception:  # a feature's hook must not undo a stored turn
             log.exception("stored-memory hook %r failed for memories %s", hook,
                           ", ".join(c.memory.id for c in part))
+
+
+def _run_in(tx: Tx, hooks: Sequence[StoredMemoryHook], contexts: Sequence[StoredMemoryContext]
+            ) -> list[Callable[[], None]]:
+    """run_hooks' segments inside one transaction (every hook a TxStoredMemoryHook). Raises on any failure;
+    may run again from the start when the driver retries the transaction."""
+    after: list[Callable[[], None]] = []
+    rest = list(contexts)
+    while rest:
+        size = len(rest)
+        for hook in hooks:
+            if isinstance(hook, TxSegmentingHook):
+                size = min(size, max(1, hook.segment_in(tx, rest)))
+        part, rest = rest[:size], rest[size:]
+        for hook in hooks:
+            assert isinstance(hook, TxStoredMemoryHook)
+            after += hook.many_in(tx, part)
+    return after

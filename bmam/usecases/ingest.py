@@ -12,7 +12,7 @@ For each user, turns are processed in batches (settings.ingest.batch_turns):
    memories, triples, DERIVED_FROM edges, mentions and promotions are written with UNWIND statements
    and the capacities restored. Nothing of a batch is ever half-written;
 3. after the commit: events are published, the stored-memory hooks run (a segment of the batch's new memories
-   at a time, batch-aware hooks in a few transactions per segment), working memory records the turns.
+   at a time; batch-aware hooks all in one transaction when they can), working memory records the turns.
 """
 
 from __future__ import annotations
@@ -441,8 +441,8 @@ class IngestUseCases:
         plan = self._store.write_tx(lambda tx: self._write(tx, scope, batch, analysis, append=append))
         for event in plan.events:
             self._events.publish(event)
-        if plan.hooks:  # per memory in order, handed over in segments (bmam/usecases/hooks.py run_hooks)
-            run_hooks(list(self._hooks), plan.hooks, log)
+        if plan.hooks:  # per memory in order, in segments, in one transaction (bmam/usecases/hooks.py run_hooks)
+            run_hooks(list(self._hooks), plan.hooks, log, store=self._store)
         for session, recorded in plan.recorded.items():
             self._wm.record(scope, session, recorded)
         return plan
