@@ -75,7 +75,8 @@ def memory_nodes(c: Container, scope: Scope) -> dict[str, dict[str, Any]]:
 
 
 def state(c: Container, scope: Scope) -> UserState:
-    return c.store.read_tx(lambda tx: user_state(tx, scope))
+    """The user's state without the store-wide memory count (other tests may be writing meanwhile)."""
+    return dataclasses.replace(c.store.read_tx(lambda tx: user_state(tx, scope)), total=0)
 
 
 def test_a_mixed_batch_is_one_statement_with_one_label_per_memory(container: Container, scope: Scope) -> None:
