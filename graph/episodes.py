@@ -19,7 +19,7 @@ import numpy as np
 from graph.cached_scans import CachedScan, cypher_trim, scan, scores
 from graph.ids import derived_id
 from graph.model import Memory, Scope, Tier
-from graph.records import memory_from_row, to_datetime
+from graph.records import memory_from_row, time_param, to_datetime
 from graph.store import GraphStore, Tx
 from graph.vector_cache import VectorCache
 
@@ -156,11 +156,11 @@ class EpisodeRepository:
         for e in episodes:
             first, last, low = spans.get(e.session_id, (e.at, e.at, e.turn))
             spans[e.session_id] = (min(first, e.at), max(last, e.at), min(low, e.turn))
-        sessions = [{"id": session_node_id(scope, s), "session_id": s, "first_at": first, "last_at": last}
-                    for s, (first, last, _) in spans.items()]
+        sessions = [{"id": session_node_id(scope, s), "session_id": s, "first_at": time_param(first),
+                     "last_at": time_param(last)} for s, (first, last, _) in spans.items()]
         tx.run("episode/write_sessions", {**_scope(scope), "sessions": sessions})
         rows = [{"id": e.id, "session_node_id": session_node_id(scope, e.session_id), "session_id": e.session_id,
-                 "turn": e.turn, "speaker": e.speaker, "text": e.text, "at": e.at, "device_id": e.device_id}
+                 "turn": e.turn, "speaker": e.speaker, "text": e.text, "at": time_param(e.at), "device_id": e.device_id}
                 for e in episodes]
         tx.run("episode/write_episodes", {**_scope(scope), "episodes": rows})
         links = [{"id": session_node_id(scope, s), "from_turn": low} for s, (_, _, low) in spans.items()]

@@ -9,7 +9,7 @@ from datetime import datetime
 from graph.errors import NotFound
 from graph.model import Memory, MemoryType, NewMemory, Page, Scope, ScoredMemory, Tier
 from graph.paging import decode_cursor, encode_cursor
-from graph.records import memory_from_row
+from graph.records import memory_from_row, time_param
 from graph.store import GraphStore, Tx
 
 
@@ -107,7 +107,7 @@ class MemoryRepository:
             "device_id": new.provenance.device_id,
             "episode_id": new.provenance.episode_id,
             "embedding": new.embedding,
-            "now": now,
+            "now": time_param(now),
         }
 
     def get(self, scope: Scope, memory_id: str) -> Memory | None:

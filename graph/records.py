@@ -34,6 +34,15 @@ def to_datetime(value: Any) -> datetime | None:
     raise TypeError(f"not a datetime: {value!r}")
 
 
+def time_param(value: datetime | None) -> str | None:
+    """A time as a statement parameter for Cypher's datetime(): ISO 8601 in UTC (a naive time is UTC). The
+    driver's packing of a Python datetime costs ~33 us (a batch of ingest sends ~1,700 of them); datetime() on
+    the text stores the same zoned DateTime (offset Z) in a few."""
+    if value is None:
+        return None
+    return (value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
+
+
 def _required_datetime(value: Any) -> datetime:
     result = to_datetime(value)
     if result is None:

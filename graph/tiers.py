@@ -11,7 +11,7 @@ from typing import Any
 
 from graph.memories import WeightShares
 from graph.model import Memory, PresetKind, Scope, Tier
-from graph.records import memory_from_row, to_datetime
+from graph.records import memory_from_row, time_param, to_datetime
 from graph.store import Tx
 
 
@@ -91,7 +91,7 @@ class TierRepository:
             "preset_share": self._shares.preset,
             "updates": [
                 {"id": u.id, "tier": u.tier.value if u.tier else None, "mentions": u.mentions,
-                 "mentioned_at": u.mentioned_at, "active_delta": float(u.active_delta)}
+                 "mentioned_at": time_param(u.mentioned_at), "active_delta": float(u.active_delta)}
                 for u in updates
             ],
         })

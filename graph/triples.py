@@ -9,7 +9,7 @@ from datetime import datetime
 from graph.errors import NotFound
 from graph.ids import entity_id, triple_id
 from graph.model import Scope, Triple
-from graph.records import triple_from_row
+from graph.records import time_param, triple_from_row
 from graph.store import GraphStore, Tx
 
 
@@ -68,7 +68,7 @@ class TripleRepository:
                 "predicate": spec.predicate,
                 "polarity": spec.polarity,
                 "triple_id": triple_id(scope, spec.memory_id, subject_id, spec.predicate, object_id),
-                "now": spec.now,
+                "now": time_param(spec.now),
             })
         found = tx.run("triple/add", {"tenant": scope.tenant, "user_id": scope.user_id, "rows": rows})
         by_id = {r["id"]: triple_from_row(r) for r in found}

@@ -1,6 +1,8 @@
 // One (:Episode) per conversation turn of one user, in its session: (:Session)-[:HAS_EPISODE]->(:Episode).
 // Idempotent on the derived id: writing the same turn again changes nothing.
-UNWIND $episodes AS p
+// Times come as ISO text (p.at; graph/records.py time_param).
+UNWIND $episodes AS row
+WITH row {.*, at: datetime(row.at)} AS p
 MATCH (s:Session {id: p.session_node_id})
 WHERE s.tenant = $tenant AND s.user_id = $user_id
 MERGE (e:Episode {id: p.id})

@@ -1,6 +1,8 @@
 // Create or extend sessions of one user: (:User)-[:HAS_SESSION]->(:Session), with the time span of
 // their turns (started_at / last_at only ever widen, so writing the same turns again changes nothing).
-UNWIND $sessions AS p
+// Times come as ISO text (p.first_at, p.last_at; graph/records.py time_param).
+UNWIND $sessions AS row
+WITH row {.*, first_at: datetime(row.first_at), last_at: datetime(row.last_at)} AS p
 MERGE (u:User {tenant: $tenant, user_id: $user_id})
   ON CREATE SET u.created_at = p.first_at
 MERGE (s:Session {id: p.id})

@@ -3,7 +3,9 @@
 // m.type's, looked up in $labels (type value -> label, from the closed MemoryType enum) and set as a
 // dynamic label (Neo4j 5.26+): a repeat with another type keeps the memory's own type and label.
 // A single remember is a list of one; ingest writes a batch at once.
-UNWIND $rows AS p
+// Times come as ISO text (p.now; graph/records.py time_param).
+UNWIND $rows AS row
+WITH row {.*, now: datetime(row.now)} AS p
 MERGE (u:User {tenant: $tenant, user_id: $user_id})
   ON CREATE SET u.created_at = p.now
 MERGE (m:Memory {id: p.id})

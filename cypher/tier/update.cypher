@@ -2,7 +2,9 @@
 // each: {id, tier (new tier or null), mentions (to add), mentioned_at (or null), active_delta}.
 // A locked memory is never moved except into core; active is clamped to [0, 1] and the final
 // weight recomputed from its parts only when active changed. locked follows the tier (core = locked).
-UNWIND $updates AS u
+// Times come as ISO text (mentioned_at; graph/records.py time_param).
+UNWIND $updates AS row
+WITH row {.*, mentioned_at: datetime(row.mentioned_at)} AS u
 MATCH (m:Memory {id: u.id})
 WHERE m.tenant = $tenant AND m.user_id = $user_id
   AND (u.tier IS NULL OR u.tier = m.tier OR u.tier = 'core' OR NOT m.locked)

@@ -1,7 +1,9 @@
 // Add triples (subject)-[:TRIPLE {predicate}]->(object), one per row of $rows, each asserted by one
 // memory of one user. Entities are created or reused per (tenant, user, kind, name); the memory
 // MENTIONS both. A single add is a list of one; ingest adds a batch at once.
-UNWIND $rows AS p
+// Times come as ISO text (p.now; graph/records.py time_param).
+UNWIND $rows AS row
+WITH row {.*, now: datetime(row.now)} AS p
 MATCH (m:Memory {id: p.memory_id})
 WHERE m.tenant = $tenant AND m.user_id = $user_id
 MERGE (s:Entity {id: p.subject_id})
