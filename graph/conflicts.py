@@ -18,7 +18,7 @@ import numpy as np
 from graph.cached_scans import scan, scores
 from graph.ids import derived_id
 from graph.model import Memory, Scope
-from graph.records import memory_from_row, to_datetime
+from graph.records import Floats, memory_from_row, to_datetime
 from graph.store import GraphStore, Tx
 from graph.vector_cache import VectorCache
 from graph.weights import decay, lock
@@ -179,7 +179,7 @@ class ConflictRepository:
             return {}
         fact_items = [{"memory_id": i.memory_id, "subjects": sorted({x.casefold() for x in i.subjects}),
                        "predicates": sorted(set(i.predicates))} for i in items if i.subjects and i.predicates]
-        similar_items = [{"memory_id": i.memory_id, "embedding": [float(x) for x in i.embedding]}
+        similar_items = [{"memory_id": i.memory_id, "embedding": Floats(float(x) for x in i.embedding)}
                          for i in items if i.embedding]
 
         def reads() -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:

@@ -19,7 +19,7 @@ import numpy as np
 from graph.cached_scans import CachedScan, cypher_trim, scan, scores
 from graph.ids import derived_id
 from graph.model import Memory, Scope, Tier
-from graph.records import memory_from_row, time_param, to_datetime
+from graph.records import Floats, memory_from_row, time_param, to_datetime
 from graph.store import GraphStore, Tx
 from graph.vector_cache import VectorCache
 
@@ -251,7 +251,7 @@ class EpisodeRepository:
             return []
         params: dict[str, Any] = {
             **_scope(scope), "threshold": _score(min_cosine), "k": k,
-            "candidates": [{"i": i, "lower": text.strip().lower(), "embedding": list(map(float, emb))}
+            "candidates": [{"i": i, "lower": text.strip().lower(), "embedding": Floats(map(float, emb))}
                            for i, text, emb in candidates],
         }
         if exact:
@@ -274,7 +274,7 @@ class EpisodeRepository:
             return []
         rows = tx.run("episode/temp_topics", {
             **_scope(scope), "threshold": _score(min_cosine),
-            "candidates": [{"i": i, "embedding": list(map(float, emb))} for i, emb in candidates],
+            "candidates": [{"i": i, "embedding": Floats(map(float, emb))} for i, emb in candidates],
         })
         return [(int(r["i"]), r["id"], _cosine(r["score"])) for r in rows]
 

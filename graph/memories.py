@@ -9,7 +9,7 @@ from datetime import datetime
 from graph.errors import NotFound
 from graph.model import Memory, MemoryType, NewMemory, Page, Scope, ScoredMemory, Tier
 from graph.paging import decode_cursor, encode_cursor
-from graph.records import memory_from_row, time_param
+from graph.records import Floats, memory_from_row, time_param
 from graph.store import GraphStore, Tx
 
 
@@ -106,7 +106,7 @@ class MemoryRepository:
             "turn": new.provenance.turn,
             "device_id": new.provenance.device_id,
             "episode_id": new.provenance.episode_id,
-            "embedding": new.embedding,
+            "embedding": Floats(new.embedding),
             "now": time_param(now),
         }
 
@@ -167,7 +167,7 @@ class MemoryRepository:
     ) -> list[ScoredMemory]:
         """Nearest memories by cosine. exact=True scans the user's own memories; otherwise the global
         vector index is asked for k * oversample candidates and filtered to this user."""
-        params = {**_scope(scope), "embedding": list(embedding), "k": k}
+        params = {**_scope(scope), "embedding": Floats(embedding), "k": k}
         if exact:
             rows = self._store.read("memory/exact_search", params)
         else:

@@ -34,6 +34,17 @@ def to_datetime(value: Any) -> datetime | None:
     raise TypeError(f"not a datetime: {value!r}")
 
 
+class Floats(list[float]):
+    """A list of floats as a statement parameter (an embedding) whose repr is short. The driver (neo4j 6.4)
+    formats every RUN's parameters for a debug log line whether or not debug logging is on: the repr of a
+    batch's embeddings (38 x 512 floats) took ~8 ms of a ~9 ms memory/remember round trip. Sent as a list."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} floats>"
+
+
 def time_param(value: datetime | None) -> str | None:
     """A time as a statement parameter for Cypher's datetime(): ISO 8601 in UTC (a naive time is UTC). The
     driver's packing of a Python datetime costs ~33 us (a batch of ingest sends ~1,700 of them); datetime() on
