@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from graph.memories import WeightShares
 from graph.model import Memory, MemoryType, Scope, Tier
-from graph.records import memory_from_row
+from graph.records import Floats, memory_from_row
 from graph.related import TraversalParams
 from graph.store import GraphStore, Row, Tx
 from graph.vector_cache import (
@@ -186,7 +186,7 @@ class RecallRepository:
             params = {
                 **_scope(scope),
                 **filters.params(),
-                "embedding": list(embedding),
+                "embedding": Floats(embedding),
                 "terms": list(query_terms),
                 "lucene": lucene,
                 "k_dense": limits.k_dense,
@@ -231,7 +231,7 @@ class RecallRepository:
         def first_round(ids: list[str]) -> list[Row]:
             [row] = tx.run("recall/rows_checked", {
                 **_scope(scope), **filters.params(), "ids": ids, "lucene": text_lucene,
-                "embedding": list(embedding) if text_lucene is not None else [], "k_text": limits.k_text,
+                "embedding": Floats(embedding) if text_lucene is not None else [], "k_text": limits.k_text,
                 "index_text": plan.index_text,
             })
             state = user_state_of(row)
@@ -310,7 +310,7 @@ class RecallRepository:
             **_scope(scope),
             **filters.params(),
             "seeds": list(seeds),
-            "embedding": list(embedding) if cached is None else [],  # 512 floats sent for nothing otherwise
+            "embedding": Floats(embedding) if cached is None else [],  # 512 floats sent for nothing otherwise
             "with_sim": cached is None,
             "min_strength": min_strength,
             "entity_base": hop.entity_base,
