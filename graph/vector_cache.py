@@ -143,8 +143,11 @@ class CachedUser:
         for term in terms:
             if not term or "\0" in term:
                 continue
+            needs = frozenset(term)
             for block in blocks:
-                if term not in block.text:
+                # A block lacking one of the term's characters cannot hold it: a set test instead of a scan
+                # of the block's text (a user's rarer characters sit in few blocks).
+                if not needs <= block.chars or term not in block.text:
                     continue
                 # The pieces' lengths give every (non-overlapping) occurrence's offset without a Python
                 # step per hit; a row holding the term holds at least one of them (none spans a NUL).
@@ -172,7 +175,8 @@ class CachedUser:
             starts = np.zeros(len(texts), dtype=np.int64)
             np.cumsum(np.fromiter((len(t) + 1 for t in texts[:-1]), dtype=np.int64, count=len(texts) - 1),
                       out=starts[1:])
-            kept.append(_TextBlock(first, end, "\0".join(texts), starts))
+            joined = "\0".join(texts)
+            kept.append(_TextBlock(first, end, joined, starts, frozenset(joined)))
             first = end
         self._blocks = tuple(kept)  # replaced whole: a reader keeps the blocks it took
         return self._blocks
@@ -183,12 +187,14 @@ TEXT_BLOCK = 4096
 
 @dataclass(frozen=True, slots=True)
 class _TextBlock:
-    """Rows first..end-1 of a CachedUser: their lower-cased texts joined by NUL and each one's offset."""
+    """Rows first..end-1 of a CachedUser: their lower-cased texts joined by NUL, each one's offset, and the
+    characters they use."""
 
     first: int
     end: int
     text: str
     starts: np.ndarray
+    chars: frozenset[str]  # every character of text
 
 
 @dataclass(frozen=True, slots=True)
