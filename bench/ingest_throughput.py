@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 import random
 import statistics
 import sys
@@ -176,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = []
     statements: dict[str, str] = {}
+    loads: list[float] = [os.getloadavg()[0]]  # how busy the machine was (1-minute load average, 2 cores)
     hooks = list(c.stored_memory_hooks)
     scenarios = [("user", False, True), ("dialogue", True, True), ("user, no hooks", False, False),
                  ("dialogue, no hooks", True, False)]
@@ -183,6 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         turns = corpus(args.users, args.sessions, args.turns, dialogue=dialogue)
         c.stored_memory_hooks[:] = hooks if with_hooks else []
         runs = measure(c, turns, args.runs)
+        loads.append(os.getloadavg()[0])
         med = {k: statistics.median(getattr(r, k) for r in runs)
                for k in ("raw_per_s", "e2e_per_s", "e2e_s", "neo4j_s", "embed_s", "memories")}
         ratio = med["e2e_per_s"] / med["raw_per_s"]
@@ -201,9 +204,11 @@ def main(argv: list[str] | None = None) -> int:
         "",
         f"Command: `.venv/bin/python bench/ingest_throughput.py --users {args.users} --sessions {args.sessions} "
         f"--turns {args.turns} --runs {args.runs}`  ",
-        f"Date: {dt.date(2026, 12, 1).isoformat()}; embedder `{model}` (batch {settings.embedding.batch_size}), "
+        f"Date: {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC; embedder `{model}` "
+        f"(batch {settings.embedding.batch_size}), "
         f"ingest batch {c.settings.ingest.batch_turns} turns per transaction, local Neo4j 5.26, 2 shared cores. "
-        f"Medians of {args.runs} runs; the raw rate is measured right before and after each end-to-end run.",
+        f"Medians of {args.runs} runs; the raw rate is measured right before and after each end-to-end run. "
+        f"1-minute load average at the start and after each scenario: {', '.join(f'{x:.1f}' for x in loads)}.",
         "",
         "| scenario | turns | raw embedding (texts/s) | end to end (turns/s) | ratio | Neo4j time | embedding time "
         "| memories |",
