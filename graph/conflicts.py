@@ -257,7 +257,7 @@ class ConflictRepository:
     def record_and_settle(self, scope: Scope, new_id: str, findings: Sequence[tuple[str, ConflictKind, str]], *,
                           strategy: ConflictStrategy, choose: Callable[[Memory, Memory], str | None] | None,
                           params: Mapping[str, float], winner_bonus: float, loser_penalty: float,
-                          resolved_by: str, now: datetime) -> list[tuple[Conflict, bool]]:
+                          resolved_by: str, now: datetime, static_choice: bool = False) -> list[tuple[Conflict, bool]]:
         """Record the conflicts of a new memory with old ones ((old_id, kind, reason) each, in order) and
         settle each one found OPEN (unless choose is None: held for review), one after the other exactly as
         record then resolve one by one would, all in one write transaction; stops after a conflict the new
@@ -265,7 +265,7 @@ class ConflictRepository:
 
         settle = _Settle(scope=scope, new_id=new_id, findings=findings, strategy=strategy, choose=choose,
                          params=params, winner_bonus=winner_bonus, loser_penalty=loser_penalty,
-                         resolved_by=resolved_by, now=now)
+                         resolved_by=resolved_by, now=now, static_choice=static_choice)
         if settle.batchable:
             try:
                 return self._store.write_tx(settle.batched)
@@ -277,7 +277,7 @@ class ConflictRepository:
                              findings: Sequence[tuple[str, ConflictKind, str]], *, strategy: ConflictStrategy,
                              choose: Callable[[Memory, Memory], str | None] | None, params: Mapping[str, float],
                              winner_bonus: float, loser_penalty: float, resolved_by: str,
-                             now: datetime) -> list[tuple[Conflict, bool]]:
+                             now: datetime, static_choice: bool = False) -> list[tuple[Conflict, bool]]:
         """record_and_settle inside the caller's transaction, where the batched way cannot be undone on its
         own. So it first looks ahead (_Settle.foresee, one read): where one by one would stop, the new memory
         losing, and settles the findings up to that one only (one by one stops there too). The foresight is
@@ -286,7 +286,7 @@ class ConflictRepository:
         and the caller must roll its transaction back (and settle in one of its own: record_and_settle)."""
         settle = _Settle(scope=scope, new_id=new_id, findings=findings, strategy=strategy, choose=choose,
                          params=params, winner_bonus=winner_bonus, loser_penalty=loser_penalty,
-                         resolved_by=resolved_by, now=now)
+                         resolved_by=resolved_by, now=now, static_choice=static_choice)
         if not settle.batchable:
             return settle.one_by_one(tx)
         stop = settle.foresee(tx) if choose is not None else None  # held for review: it loses none
@@ -348,6 +348,7 @@ class _Settle:
     loser_penalty: float
     resolved_by: str
     now: datetime
+    static_choice: bool = False  # choose looks only at what settling does not change (locks and times)
 
     @property
     def batchable(self) -> bool:
@@ -424,6 +425,10 @@ class _Settle:
                   skip_locked=True)
             fresh = {r["conflict"]["id"]: r for r in tx.run("conflict/get_many", {
                 **_scope(scope), "ids": [c.id for c in settling]})}
+        # A choice that only looks at what settling does not change is made for all of them first, and they are
+        # resolved in one statement (conflict/resolve_many, one after the other as conflict/resolve would be);
+        # the loop below then takes each one's answer from it instead of running conflict/resolve.
+        planned = self._resolve_planned(tx, recorded, fresh) if self.static_choice else None
         out: list[tuple[Conflict, bool]] = []
         new_now: dict[str, Any] | None = None  # the new memory as the last settlement left it
         for position, recorded_conflict in enumerate(recorded):
@@ -436,14 +441,17 @@ class _Settle:
                 current = _conflict({**row, "new_memory": new_now if new_now is not None else row["new_memory"]})
                 assert current.new_memory is not None and current.old_memory is not None
                 winner_id = self.choose(current.new_memory, current.old_memory)
+                if planned is not None and planned[0].get(conflict.id) != winner_id:
+                    raise NewMemoryLost(f"{conflict.id}: the choice moved as the conflicts were settled")
                 if winner_id is None:
                     conflict = current  # held for review
                 else:
                     loser_id = current.old_memory_id if winner_id == current.new_memory_id else current.new_memory_id
-                    settled = tx.run("conflict/resolve", {
-                        **_scope(scope), **self.params, "id": conflict.id, "winner_id": winner_id,
-                        "loser_id": loser_id, "winner_bonus": self.winner_bonus, "loser_penalty": self.loser_penalty,
-                        "resolved_by": self.resolved_by, "now": self.now})
+                    settled = [planned[1][conflict.id]] if planned is not None and conflict.id in planned[1] \
+                        else [] if planned is not None else tx.run("conflict/resolve", {
+                            **_scope(scope), **self.params, "id": conflict.id, "winner_id": winner_id,
+                            "loser_id": loser_id, "winner_bonus": self.winner_bonus,
+                            "loser_penalty": self.loser_penalty, "resolved_by": self.resolved_by, "now": self.now})
                     if settled:
                         conflict = _conflict(settled[0])
                         settled_now = conflict.status is ConflictStatus.RESOLVED
@@ -454,6 +462,35 @@ class _Settle:
                     raise NewMemoryLost(conflict.id)
                 break
         return out
+
+
+    def _resolve_planned(self, tx: Tx, recorded: Sequence[Conflict | None], fresh: Mapping[str, dict[str, Any]]
+                         ) -> tuple[dict[str, str | None], dict[str, dict[str, Any]]]:
+        """For a static choice: the winner of each OPEN conflict batched will settle, chosen on the memories
+        as read (up to the first the new memory loses: batched stops there), and those with a winner resolved
+        in order in one statement. (winner by conflict id, conflict/resolve's row by conflict id)."""
+        assert self.choose is not None
+        winners: dict[str, str | None] = {}
+        items: list[dict[str, str]] = []
+        for c in recorded:
+            row = fresh.get(c.id) if c is not None and c.status is ConflictStatus.OPEN else None
+            if row is None or row["conflict"]["status"] != "OPEN" or row["new_memory"] is None \
+                    or row["old_memory"] is None:
+                continue
+            current = _conflict(row)
+            assert current.new_memory is not None and current.old_memory is not None
+            winner = winners[current.id] = self.choose(current.new_memory, current.old_memory)
+            if winner is not None:
+                loser = current.old_memory_id if winner == current.new_memory_id else current.new_memory_id
+                items.append({"id": current.id, "winner_id": winner, "loser_id": loser})
+                if loser == self.new_id:
+                    break
+        if not items:
+            return winners, {}
+        rows = tx.run("conflict/resolve_many", {
+            **_scope(self.scope), **self.params, "items": items, "winner_bonus": self.winner_bonus,
+            "loser_penalty": self.loser_penalty, "resolved_by": self.resolved_by, "now": self.now})
+        return winners, {items[int(r["i"])]["id"]: r for r in rows}
 
 
 def _record_in(tx: Tx, scope: Scope, *, new_id: str, old_id: str, kind: ConflictKind, strategy: ConflictStrategy,

@@ -144,11 +144,14 @@ CASES: dict[str, tuple[list[int], int | None]] = {
 }
 
 
+@pytest.mark.parametrize("static", [False, True])
 @pytest.mark.parametrize("case", list(CASES))
 def test_batched_settling_of_chosen_findings_is_settling_one_by_one(settings: Settings, tenant: str, case: str,
+                                                                    static: bool,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """The findings in a known order, straight through ConflictRepository.record_and_settle (LATEST: the newer
-    memory wins; a locked one holds its conflict)."""
+    memory wins; a locked one holds its conflict). static: the choice is declared to look at locks and times
+    only, so the batch resolves its conflicts in one statement (conflict/resolve_many)."""
     scope = Scope(tenant, "alice")
     hours, locked = CASES[case]
     results = []
@@ -175,7 +178,7 @@ def test_batched_settling_of_chosen_findings_is_settling_one_by_one(settings: Se
                     scope, new, [(o, ConflictKind.SINGLE_VALUED, f"reason {i}") for i, o in enumerate(olds)],
                     strategy=ConflictStrategy.LATEST, choose=choose, params=policy.cypher_params(),
                     winner_bonus=policy.winner_bonus, loser_penalty=policy.loser_penalty, resolved_by="LATEST",
-                    now=c.clock.now())
+                    now=c.clock.now(), static_choice=static)
                 graph = canonical(c, scope)
                 c.erasure.forget_user(tenant, "alice", confirm=True)
             finally:
@@ -195,6 +198,7 @@ def test_batched_settling_of_chosen_findings_is_settling_one_by_one(settings: Se
     assert batched_graph == one_graph
     assert batched_done == one_done
     assert "conflict/record_many" in batched_ran
+    assert ("conflict/resolve_many" in batched_ran) == static
     if case == "loses the second of three":
         assert outcomes == [(True, False), (False, True)]  # the third is never recorded
         assert "conflict/record" in batched_ran  # rolled back, redone one by one

@@ -284,7 +284,8 @@ class ConflictUseCases:
             scope, memory_id, [(f.old_memory_id, f.kind, f.reason) for f in findings], strategy=chosen,
             choose=None if chosen is ConflictStrategy.REVIEW else choose, params=self._policy.cypher_params(),
             winner_bonus=self._policy.winner_bonus, loser_penalty=self._policy.loser_penalty,
-            resolved_by=chosen.value, now=self._clock.now())
+            resolved_by=chosen.value, now=self._clock.now(),
+            static_choice=chosen is ConflictStrategy.LATEST)  # LATEST looks at locks and times only
         for conflict, settled_now in done:
             if settled_now:
                 if after is None:
