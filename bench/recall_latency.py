@@ -39,7 +39,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.eval_data import generate
-from bmam.client import BmamClient, ClientConfig
+from bmam.client import RECALLED_FIELDS, BmamClient, ClientConfig
 from bmam.container import Container
 from bmam.settings import load_settings
 from bmam.usecases.memories import RememberRequest
@@ -57,6 +57,10 @@ T = TypeVar("T")
 def pct(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000.0
+
+
+TIMED_RECALL = ("query($u: String!, $q: String!, $k: Int) { recall(userId: $u, query: $q, k: $k) {"
+                f" gated reason bestSimilarity memories {{ {RECALLED_FIELDS} }} }} }}")
 
 
 def timed(fn: Callable[[], object], n: int) -> list[float]:
@@ -270,6 +274,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 container.embedder.embed_query(q)
             floor = timed_each(container.embedder.embed_query, texts)
             recall = timed_each(lambda q, u=user: client.recall(u, q, k=5), texts)
+            # The same recalls again asking the server for its stage timings (X-Bmam-Timings): the query's
+            # embedding as it costs inside the server, between requests, beside the tight loop's floor.
+            served = [client.execute_full(TIMED_RECALL, {"u": user, "q": q, "k": 5}, timings=True).extensions["timings"]
+                      for q in texts]
+            embed_in_server = [t["embeddingMs"] / 1000 for t in served]
             related: dict[int, list[float]] = {}
             for depth in (2, 3):
                 for s in starts[:20]:
@@ -282,6 +291,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                  f"{pct(related[2], 0.5):.1f} / {pct(related[2], 0.95):.1f} ms | "
                  f"{pct(related[3], 0.5):.1f} / {pct(related[3], 0.95):.1f} ms "
                  f"({'met' if pct(related[3], 0.95) <= 20 else 'missed'}) | {r95 / f95:.1f}x |")
+            notes.append(f"- {size}: the query's embedding inside the server during the recalls (second pass, "
+                         f"X-Bmam-Timings) p50 {pct(embed_in_server, 0.5):.1f} / p95 {pct(embed_in_server, 0.95):.1f} "
+                         f"ms, against the floor's {f50:.1f} / {f95:.1f} ms in a tight loop; the server's own total "
+                         f"p50 {pct([t['totalMs'] / 1000 for t in served], 0.5):.1f} ms, of it Neo4j "
+                         f"{pct([t['neo4jMs'] / 1000 for t in served], 0.5):.1f} ms")
             notes.append(f"- {size}: first recall of the user after the server started (cold vector cache) "
                          f"{cold_ms:.0f} ms (the cache read at once, not in the background); "
                          + where_time_goes(container, scope, texts[:100]))
