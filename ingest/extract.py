@@ -150,7 +150,7 @@ def normalize_term(term: str) -> str:
 # shared object cleaning
 
 _ZH_TRAILING_RE = re.compile(r"(?:了|的|啊|呀|哦|呢|吧|啦|哈|嘛|哟|喔|咯|噢|!|~|\s)+$")
-_ZH_QUANTITY_RE = re.compile(r"^(?:一|两|几|半)?(?:杯|碗|瓶|盘|份|块|个|只|点|些|口|罐)")
+_ZH_QUANTITY_RE = re.compile(r"^(?:一|两|几|半)?(?:杯|碗|瓶|盘|份|块|个|只|点|些|口|罐)(?!人)")
 _ZH_COORD_RE = re.compile(r"和|、|跟|以及|还有|及|与")
 _EN_COORD_RE = re.compile(r"\s*(?:,|\band\b|&|\bor\b)\s*", re.IGNORECASE)
 _EN_ARTICLE_RE = re.compile(
@@ -397,7 +397,7 @@ _EN_REL_ALT = "|".join(sorted(map(re.escape, RELATIONS_EN), key=len, reverse=Tru
 _ZH_ADV = (
     r"(?:也|还|都|就|真的|其实|现在|目前|已经|一直|平时|一般|基本上|基本|从来|向来|本来|以前|曾经|原来|每天|每周|早上"
     r"|晚上|中午|今年|最近|只|还是|通常|根本|完全|绝对|几乎|偶尔|经常|常常|天天|很少|比较|特别|非常|挺|很|超级|超"
-    r"|最|真|好|蛮|确实|也都|同样|主要|又|更|可|才|倒是|一向|总是|向来都|刚刚|刚|就是)*"
+    r"|最|真|好|蛮|确实|也都|同样|主要|又|更|可|才|倒是|一向|总是|向来都|刚刚|刚|就是|是真的)*"
 )
 _ZH_NEG = r"(?P<neg>不再|不太|不怎么|不大|一点都不|一点也不|从来不|从不|并不|再也不|已经不|不|没有|没)?"
 _ZH_DEG = r"(?:太|怎么|很|特别|非常|挺|超级|超|最|真的|好|蛮|比较|那么)*"
@@ -429,12 +429,12 @@ class RuleTripleExtractor:
     def _zh_clause(self, c: str, st: _State, episodic: bool) -> None:
         if self._zh_follow_up(c, st) or self._zh_whole_clause(c, st):
             return
-        m = re.search(r"(我们|咱们|俺们|我|俺|咱|他|她)", c)
+        m = re.search(r"(我们|咱们|俺们|本人|我|俺|咱|他|她)", c)
         subject: str | None = None
         rest = c
         if m and _zh_prefix_ok(c[: m.start()]) and not c[m.end() :].startswith("们"):
             who = m.group(1)
-            subject = USER if who in {"我", "我们", "咱们", "俺们", "俺", "咱"} else st.last_person
+            subject = USER if who in {"我", "我们", "咱们", "俺们", "俺", "咱", "本人"} else st.last_person
             rest = re.sub(r"^(?:这人|这个人|本人)", "", c[m.end() :])  # 我这人就是爱吃辣
             if subject is None:
                 return
@@ -460,7 +460,7 @@ class RuleTripleExtractor:
         if m := re.search(r"叫我(?P<o>[^，]{1,8}?)(?:就行|就好|吧)?$", c):
             st.add(USER, "nickname", _zh_clean(m["o"]))
             return True
-        if m := re.fullmatch(r"(?P<o>[^我你他她]{1,12}?)是我的?(?:最爱|心头好|最喜欢的\S*)", c):
+        if m := re.fullmatch(r"(?P<o>[^我你他她]{1,12}?)是我的?(?:最爱|心头好|命根子|命|本命|最喜欢的\S*)", c):
             st.add(USER, "likes", _zh_clean(m["o"]))
             return True
         if m := re.fullmatch(
@@ -474,10 +474,18 @@ class RuleTripleExtractor:
             for part in _split_coord(_zh_clean(m["o"])):
                 st.add(USER, "likes", _zh_clean(part), -1 if m["neg"] else 1)
             return True
+        if m := re.fullmatch(r"(?:我|俺)?(?:是|就是|简直)?无(?P<o>[^，]{1,2})不欢", c):
+            st.add(USER, "likes", m["o"])  # 无辣不欢: cannot be happy without X
+            return True
+        if re.fullmatch(r"(?:我|俺)?" + _ZH_ADV + r"(?:是)?滴酒不沾(?:的)?", c):
+            st.add(USER, "drinks", "酒", -1)  # 滴酒不沾: never touches alcohol
+            return True
         if (m := _ZH_TOPIC_DISLIKE_RE.fullmatch(c)) and _zh_topic_ok(o := _zh_clean(m["o"])):
             predicate = {"吃不了": "eats", "吃不惯": "eats", "不吃": "eats", "喝不了": "drinks", "喝不惯": "drinks",
                          "不喝": "drinks"}.get(m["v"], "likes")
             for part in _split_coord(o):
+                if "碰" in m["v"] or "沾" in m["v"]:  # 海鲜和啤酒都不敢碰: eats or drinks, by the thing
+                    predicate = "drinks" if re.fullmatch(_ZH_DRINKS, _zh_clean(part)) else "eats"
                 st.add(USER, predicate, _zh_clean(part), -1)
             return True
         if (m := _ZH_TOPIC_EATS_RE.fullmatch(c)) and _zh_topic_ok(o := _zh_clean(m["o"])):
@@ -491,9 +499,12 @@ class RuleTripleExtractor:
                     st.add(USER, st.pending_rel, name)
                     st.last_person = name
             return True
-        if m := re.fullmatch(r"本人(?:叫|名叫|姓名)?(?P<o>[^，]{2,12})", c):
-            if _looks_like_zh_name(name := _zh_clean(m["o"])) and name[0] not in "比很挺太非特有男女较超":
-                st.add(USER, "name", name)  # 本人王小明: a formal self-introduction
+        if (
+            (m := re.fullmatch(r"本人(?!是)(?:叫|名叫|姓名)?(?P<o>[^，]{2,12})", c))
+            and _looks_like_zh_name(name := _zh_clean(m["o"]))
+            and name[0] not in "比很挺太非特有男女较超"
+        ):
+            st.add(USER, "name", name)  # 本人王小明: a formal self-introduction
             return True
         # general knowledge: no first/second person in the clause, and not a continuation ("现在住在上海")
         if re.search(r"我|你|您|咱|俺|他|她", c) is None and not _CONTINUATION_RE.match(c):
@@ -613,7 +624,7 @@ class RuleTripleExtractor:
                 if pattern in _ZH_VISITED_STRICT and not (episodic and _zh_strong_place(place, c)):
                     continue
                 needs_past = pattern not in _ZH_VISITED_DONE
-                if needs_past and not (episodic or re.search(r"[了过]", c)):
+                if needs_past and not (episodic or re.search(r"[了过]", c) or _ZH_PAST_TIME_RE.search(c)):
                     continue
                 if pattern is _ZH_VISITED[7] and not _ZH_PAST_TIME_RE.search(c):
                     continue
@@ -796,10 +807,11 @@ _ZH_WHICH_ONE = r"(?:另?一[个只条位]|老大|老二|老三|小的|大的|�
 # A topicalised object the speaker cannot stand, with the subject dropped or after it (香菜真的受不了, 香菜我吃不了).
 _ZH_TOPIC_DISLIKE_RE = re.compile(
     r"(?:一点|一口|一滴|一点儿)?(?P<o>[^我你他她俺咱，]{1,8}?|[^我你他她俺咱，]{1,8}(?:、|和|跟)[^我你他她俺咱，]{1,8}?)"
-    r"(?:这些|这类|这种|之类的?|什么的)?(?:我|俺)?(?:是)?(?:一点|一口|一滴|一点儿)?"
+    r"(?:(?:这些|这类|这种|之类的?|什么的)(?:东西|食物)?)?(?:我|俺)?(?:是)?(?:一点|一口|一滴|一点儿)?"
     + _ZH_ADV
     + _ZH_DEG
-    + r"(?P<v>受不了|接受不了|忍不了|讨厌|不喜欢|不爱|无感|没感觉|不感冒|吃不了|吃不惯|喝不了|喝不惯|不吃|不喝)"
+    + r"(?P<v>受不了|接受不了|忍不了|讨厌|不喜欢|不爱|无感|没感觉|不感冒|吃不了|吃不惯|喝不了|喝不惯|不吃|不喝"
+    r"|不敢碰|不能碰|不碰|不沾|碰不了)"
     r"[了的啊呀]*"
 )
 
@@ -849,7 +861,7 @@ _ZH_DROPPED_SUBJECT_RE = re.compile(
     r"^(?P<lead>" + _ZH_TIME_LEAD + ")" + _ZH_ADV + r"(?:不太|不怎么|一点都不|不|没)?"
     r"(?:紧急联系人|迷上|爱上|喜欢|热爱|爱(?=[吃喝看玩听去打逛])|讨厌|受不了|接受不了|戒|吃不了|喝不了|吃不惯|不吃|不喝|不能吃|不能喝|住在|来自|会说|会讲"
     r"|养了|沉迷|对[^，]{1,12}?(?:过敏|感兴趣|不感兴趣|情有独钟)|在[^，]{1,16}?(?:工作|上班|实习|任职|读研|读博|读书|上学"
-    r"|做|当|干)|base在|搬到|搬去|老家|学的是|读的是|专业是)(?![就啦吧呀啊你您的]|了?$)"
+    r"|做|当|干)|base在?|搬到|搬去|老家|学的是|读的是|专业是)(?![就啦吧呀啊你您的]|了?$)"
 )
 
 _ZH_PREFIX_OK_RE = re.compile(
@@ -913,8 +925,10 @@ def _zh(
         if strip_verb:
             obj = re.sub(r"^(?:吃|喝|去(?=[爬跑游看打逛玩唱骑滑钓听徒露蹦泡]))", "", obj)  # 爱去爬山 -> 爬山
             obj = _ZH_QUANTITY_RE.sub("", obj)
-        if obj.startswith(("一家", "一个", "一所", "某")) or (check is not None and not check(obj)):
+        if re.match(r"一家|一个(?!人)|一所|某", obj) or (check is not None and not check(obj)):
             return
+        if coord and _ZH_COORD_RE.search(obj):
+            obj = re.sub(r"都$", "", obj)  # 对花粉和尘螨都过敏: 都 closes the list
         for part in _split_coord(obj) if coord else [obj]:
             st.add(subject, predicate, _zh_clean(_ZH_PART_DEGREE_RE.sub("", part.strip())), polarity)
         if predicate in {"spouse", "partner", "sister", "brother", "mother", "father", "child", "friend"}:
@@ -936,6 +950,8 @@ def _zh_is_a(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
         return
     if re.search(r"第.次|[了过着来去]$", obj):
         return  # 我是第一次来: an event, not an identity
+    if re.match(r"(?:一)?[只条头匹]", obj):
+        return  # 是只柯基: a breed said of a pet, not an identity
     if raw.endswith("的"):
         if _looks_like_zh_place(obj):
             st.add(subject, "hometown", obj, polarity)  # 俺是东北的 -> hometown 东北
@@ -1095,7 +1111,7 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     (re.compile(r"^(?P<pre>" + _P + r")来自(?P<o>[^，]{1,12})"), _zh("hometown", check=_looks_like_zh_place)),
     (re.compile(r"^(?P<pre>" + _P + r")是从(?P<o>[^，]{1,10}?)来的"), _zh("hometown", check=_looks_like_zh_place)),
     (
-        re.compile(r"^(?P<pre>" + _P + r")(?:base在|常驻|长居)(?P<o>[^，]{1,12})"),
+        re.compile(r"^(?P<pre>" + _P + r")(?:base在?|常驻|长居)(?P<o>[^，]{1,12})"),
         _zh("lives_in", tails=_STOP_TAIL_ZH, check=_looks_like_zh_place),
     ),
     (
@@ -1144,9 +1160,15 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         ),
         _zh("likes"),
     ),
-    (re.compile(r"^(?P<pre>" + _P + r")是(?!在)(?P<o>[^，的]{1,12}?)的(?P<job>[^，的]{2,10})$"), _zh_job_of),
+    (re.compile(r"^(?P<pre>" + _P + r")是(?!在|真的)(?P<o>[^，的]{1,12}?)的(?P<job>[^，的]{2,10})$"), _zh_job_of),
     (re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:是做(?P<o>[^，]{1,10})的)"), _zh("is_a")),
-    (re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:是|当)(?!爱|喜欢|讨厌|不)(?P<o>[^，]{1,12})$"), _zh_is_a),
+    # (not 是真的…, nor a cleft about an event: 是2015年在大理结的婚)
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:是|当)(?!爱|喜欢|讨厌|不|真的|[^，]*在[^，]*的)(?P<o>[^，]{1,12})$"
+        ),
+        _zh_is_a,
+    ),
     (re.compile(r"对(?P<o>[^，]{1,16}?)" + _ZH_NEG + r"过敏"), _zh("allergic_to", coord=True)),
     (re.compile(r"^(?P<pre>" + _P + r")(?P<o>[^，对]{1,10}?)过敏"), _zh("allergic_to", coord=True)),
     (
@@ -1170,11 +1192,11 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         ),
         _zh("likes"),
     ),
-    (re.compile(r"对(?P<o>[^，]{1,16}?)" + _ZH_DEG + r"(?:感兴趣|情有独钟|着迷|上瘾)"), _zh("likes")),
+    (re.compile(r"对(?P<o>[^，]{1,16}?)" + _ZH_DEG + r"(?:感兴趣|情有独钟|着迷|上瘾)"), _zh("likes", coord=True)),
     (
         re.compile(
             r"^(?P<pre>" + _P + ")" + _ZH_NEG + _ZH_DEG + r"(?:喜欢上了?|喜欢|迷上了?|爱上了?|热爱|钟爱|偏爱|爱|沉迷于?"
-            r"|痴迷于?|着迷于?|迷恋|中意|钟情于?|离不开|戒不掉|少不了)(?P<o>[^，]+)"
+            r"|痴迷于?|着迷于?|迷恋|中意|钟情于?|离不开|戒不掉|少不了|享受)(?P<o>[^，]+)"
         ),
         _zh("likes", strip_verb=True, coord=True, tails=r"，|的味道|的气味"),
     ),
@@ -1225,11 +1247,13 @@ _ZH_VISITED: list[re.Pattern[str]] = [
     re.compile(r"去(?!年)(?P<o>[^，了]{1,10}?)(?:买|玩|吃|逛|看|旅行|旅游|度假|出差|喝|拍|爬|见)(?:了|过|的)"),
     re.compile(
         r"在(?P<o>[A-Za-z][A-Za-z'&.\- ]{1,30}[A-Za-z]|[^，在]{1,12}?)(?:边|那边)?"
-        r"(?:吃|玩|看|度假|旅游|旅行|留学|遇到|逛|拍|参加|过年|待了|住了|见到|碰到)"
+        r"(?:吃|玩|看|度假|旅游|旅行|留学|遇到|逛|拍|参加|过年|待了|住了|见到|碰到"
+        r"|过[的了]?(?:生日|年|节|纪念日)|结[的了]?婚|办[的了]?(?:婚礼|婚宴|生日))"  # 在海底捞过的生日, 在大理结的婚
     ),
     # "昨天在西湖边跑了十公里", "上个月在Costco办了张卡": a known place (or a Latin name) where something was done
     re.compile(r"在(?P<o>" + _ZH_KNOWN_PLACE + r")(?:边|那边|附近|门口)?(?=[^，]{1,8}?[了过])"),
     re.compile(r"(?:从|刚从)(?P<o>" + _ZH_KNOWN_PLACE + r")回来"),
+    re.compile(r"(?:爬|登)[了过](?P<o>[^，]{1,6}山)"),  # 去年爬了泰山: a named mountain climbed
 ]
 
 def _zh_strong_place(place: str, clause: str) -> bool:

@@ -886,6 +886,7 @@ RELATIONS_EN: dict[str, str] = {
 # Medical conditions (safety-critical facts).
 CONDITIONS_ZH_RE = re.compile(
     r"(?:高血压|低血压|糖尿病|哮喘|心脏病|癫痫|抑郁症|焦虑症|贫血|痛风|胃病|胃炎|鼻炎|偏头痛|颈椎病|腰椎间盘突出|乙肝"
+    r"|甲亢|甲减|乳糖不耐受"
     rf"|[{HAN}]{{1,6}}(?:病|症|炎|不耐受))"
 )
 CONDITIONS_EN_RE = re.compile(
@@ -902,5 +903,5 @@ CONDITIONS_EN_RE = re.compile(
 
 # Role nouns: "我是X" with X a role is is_a, not a name. Suffixes catch most zh job words.
 ROLE_SUFFIX_ZH_RE = re.compile(
-    r"(?:师|生|员|士|者|家|手|工|长|官|医|妈|爸|理|主|板|迷|控|族|党|后|人员|狗|奴|宝|男|女)$"
+    r"(?:师|生|员|士|者|家|手|工|长|官|医|妈|爸|理|主|板|迷|控|族|党|后|人员|狗|奴|宝|男|女|民)$"
 )

@@ -400,3 +400,44 @@ def test_rule_families(text: str, expected: set[tuple[str, str, str, int]]) -> N
 )
 def test_rule_families_second_round(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
+
+
+# Rule families added when blind set 3 became a development set (2026-12-01). Sentences in none of the labelled sets.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a zh list closed by 都 (对X和Y都过敏 / 都感兴趣)
+        ("我对猫和狗都过敏", {(USER, "allergic_to", "猫", 1), (USER, "allergic_to", "狗", 1)}),
+        ("我对围棋和象棋都很感兴趣", {(USER, "likes", "围棋", 1), (USER, "likes", "象棋", 1)}),
+        ("我们都很忙", set()),
+        # more named conditions, 民 as a role suffix, 本人 as the formal 我
+        ("我有甲减", {(USER, "has_condition", "甲减", 1)}),
+        ("我是牧民", {(USER, "is_a", "牧民", 1)}),
+        ("本人是一名护士", {(USER, "is_a", "护士", 1)}),
+        ("本人非常喜欢游泳", {(USER, "likes", "游泳", 1)}),
+        ("本人是认真的", set()),
+        # zh idioms of taste and abstinence, topicalised things avoided (都不敢碰 / 这种东西…受不了)
+        ("我是无肉不欢", {(USER, "likes", "肉", 1)}),
+        ("奶茶是我的命根子", {(USER, "likes", "奶茶", 1)}),
+        ("我基本滴酒不沾", {(USER, "drinks", "酒", -1)}),
+        ("他滴酒不沾", set()),
+        ("羊肉和白酒都不敢碰", {(USER, "eats", "羊肉", -1), (USER, "drinks", "白酒", -1)}),
+        ("榴莲这种东西我真的受不了", {(USER, "likes", "榴莲", -1)}),
+        ("这种东西我真的受不了", set()),
+        # 是真的 as an adverb, 享受 as a like verb (一个人 is no quantity)
+        ("我是真的不喜欢下雨天", {(USER, "likes", "下雨天", -1)}),
+        ("我是真的累了", set()),
+        ("我很享受一个人旅行", {(USER, "likes", "一个人旅行", 1)}),
+        # a celebration held at a named place, a named mountain climbed; a pet's breed is no identity
+        ("去年在西湖结的婚", {(USER, "visited", "西湖", 1)}),
+        ("上周在全聚德过的生日", {(USER, "visited", "全聚德", 1)}),
+        ("我们上个月在外婆家过的年", set()),
+        ("前年登了黄山", {(USER, "visited", "黄山", 1)}),
+        ("我爬了一下午楼梯", set()),
+        ("我家猫叫咪咪，是只英短", {(USER, "pet", "咪咪", 1)}),
+        # base + city without 在
+        ("我在Shopee做运营，base新加坡", {(USER, "works_at", "Shopee", 1), (USER, "lives_in", "新加坡", 1)}),
+    ],
+)
+def test_rule_families_third_round(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+    assert spo(text) == expected
