@@ -169,6 +169,7 @@ _EN_TAIL_COMMON = (
 _EN_TAIL_PLACE = (
     _EN_TAIL_COMMON + r"|with|for|as|from|on|at|after|before|last|this|next|yesterday|today"
     r"|tomorrow|twice|once|three times|\d+ times|in \d{4}|in the|over|during|to|and|where|when"
+    r"|in (?:january|february|march|april|may|june|july|august|september|october|november|december)"  # "in August"
 )
 _EN_TAIL_THING = (
     _EN_TAIL_COMMON + r"|over|than|rather than|instead|more than|with|for|in the (?:mornings?|evenings?|afternoons?"
@@ -674,6 +675,16 @@ class RuleTripleExtractor:
             if not re.search(r"(?i)\b(?:i|my|me|we|you|he|she|it|they|is|are|was|am|do|did|don't|can|will)\b", o):
                 st.add(last.subject, last.predicate, o, last.polarity)  # "I speak English, and some Spanish"
                 return True
+        if last.predicate == "works_at" and (
+            m := re.fullmatch(rf"(?i:i'm|i am|im) (?i:now )?(?i:at|with) (?P<o>{_EN_NAME})(?i: now)?", c.strip(" .!"))
+        ):
+            st.add(USER, "works_at", m["o"])  # "I no longer work at Amazon, I'm at Microsoft now"
+            return True
+        if last.predicate in {"eats", "drinks"} and last.polarity == -1 and (
+            m := re.fullmatch(r"(?i:(?:just|only)) (?P<o>[\w -]{2,30})", c.strip(" .!"))
+        ):
+            st.add(USER, last.predicate, _en_cut(m["o"], _EN_TAIL_THING))  # "I don't drink coffee, just tea"
+            return True
         if m := re.fullmatch(rf"(?i:not)\s+(?P<o>{_EN_NAME}|\d{{1,3}})", c.strip(" .!")):
             o = m["o"]
             if last.subject_kind == "thing" and last.predicate == "capital_of":
@@ -745,6 +756,8 @@ class RuleTripleExtractor:
             st.last_person = m["n"]
             st.spans.append((m.start(), m.end()))
             return
+        if m := re.search(rf"(?i:\b(?:with|and) my (?P<r>{_EN_REL_ALT}))$", c.strip(" .!")):
+            st.pending_rel = RELATIONS_EN[m["r"].lower()]  # "I live in Leeds with my partner, Sam": named next
         if m := re.search(
             rf"(?i:\b(?:i|we)(?: have|'ve got|'ve| got| own| adopted| just adopted| just got) (?:an?|one|two|three"
             rf"|four|\d+)"
@@ -770,12 +783,18 @@ class RuleTripleExtractor:
             st.add(name, "works_at", _en_cut(m["o"], _EN_TAIL_PLACE))
         elif m := re.match(r"(?i)is an? (?P<o>[\w -]+)$", tail):
             st.add(name, "is_a", _en_cut(m["o"], _EN_TAIL_PLACE))
+        elif m := re.match(rf"(?i)(?:is|comes) (?:originally )?from (?P<o>{_EN_NAME})", tail):
+            st.add(name, "hometown", _en_cut(m["o"], _EN_TAIL_PLACE))  # "my coworker Dave is from Glasgow"
+        elif m := re.match(r"(?i)is (?:severely |very |mildly )?allergic to (?P<o>.+)", tail):
+            for part in _EN_COORD_RE.split(_en_cut(m["o"], _EN_TAIL_COMMON)):  # "my son Ethan is allergic to eggs"
+                if part := _EN_ARTICLE_RE.sub("", part.strip()):
+                    st.add(name, "allergic_to", part)
         elif m := re.match(
-            r"(?i)(?:(?:just |recently )?turned|is|'s) (?P<o>\d{1,3})"
+            rf"(?i)(?:(?:just |recently )?turned|is|'s) (?P<o>\d{{1,3}}|{_EN_NUMBER_WORDS})"
             r"(?: (?:years old|yrs old|y/o|yo|now|today|last \w+))?$",
             tail,
         ):
-            st.add(name, "age", m["o"])  # "my daughter Emma just turned 6"
+            st.add(name, "age", _en_number(m["o"]))  # "my daughter Emma just turned 6" / "... turned seven"
 
     def _en_knowledge(self, c: str, st: _State) -> None:
         if re.search(r"(?i)\b(?:i|i'm|my|me|we|our|you|your|it|it's|this|that|there|here)\b", c):
@@ -1364,12 +1383,26 @@ def _en(
             return
         groups = m.groupdict()
         polarity = -1 if groups.get(polarity_group) else 1
-        for part in _EN_COORD_RE.split(obj) if coord else [obj]:
+        # "gardening and baking bread": a list of activities, each a gerund, is split even where things are not
+        gerunds = predicate == "likes" and re.fullmatch(r"(?i)\w+ing\b[\w -]*(?:(?:,| and| or) \w+ing\b[\w -]*)+", obj)
+        for part in _EN_COORD_RE.split(obj) if coord or gerunds else [obj]:
             part = _EN_ARTICLE_RE.sub("", part.strip()) if coord else part
             if part:
                 st.add(USER, predicate, part, polarity)
 
     return handle
+
+
+_EN_NUMBERS = [
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+]
+_EN_NUMBER_WORDS = "|".join(sorted(_EN_NUMBERS, key=len, reverse=True))
+
+
+def _en_number(word: str) -> str:
+    """An age in digits: "seven" -> "7"."""
+    return word if word.isdigit() else str(_EN_NUMBERS.index(word.lower()) + 1)
 
 
 _EN_STUDY_YEAR = r"(?:first|second|third|fourth|final|1st|2nd|3rd|4th|last)[- ]year|freshman|sophomore|junior|senior"
@@ -1410,6 +1443,12 @@ def _en_moved_from(m: re.Match[str], st: _State) -> None:
     if re.match(rf"{_EN_NAME}|[{HAN}]", m["o"]):  # not "moved here from Ohio to be near family"
         st.add(USER, "lives_in", _en_cut(m["o"], _EN_TAIL_PLACE))
     st.add(USER, "lives_in", m["old"], -1)
+
+
+def _en_each(st: _State, predicate: str, objects: str) -> None:
+    for o in _EN_COORD_RE.split(objects):
+        if o:
+            st.add(USER, predicate, o)
 
 
 def _en_name_ok(name: str) -> bool:
@@ -1502,7 +1541,8 @@ def _en_past_event(clause: str) -> bool:
     return (
         PAST_EN_RE.search(clause) is not None
         and re.search(
-            r"(?i)\b(?:yesterday|last (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|time)|ago"
+            r"(?i)\b(?:yesterday|last (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|time|january"
+            r"|february|march|april|may|june|july|august|september|october|november|december)|ago"
             r"|this (?:morning|afternoon)|in (?:19|20)\d\d|on (?:monday|tuesday|wednesday|thursday|friday|saturday"
             r"|sunday))\b",
             clause,
@@ -1554,6 +1594,15 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         re.compile(rf"{_I}(?i:'ve| have) (?i:now |always )?(?i:lived) (?i:in) (?P<o>(?=[A-Z{HAN}]).+)"),
         _en("lives_in"),
     ),
+    # "I've been in Houston for ten years": a stay counted in years or months is where one lives
+    (
+        re.compile(
+            rf"{_I}(?i:'ve| have) (?i:now )?(?i:been) (?i:in) (?P<o>{_EN_NAME}) (?i:for|since) (?i:(?:over |almost "
+            r"|nearly |about )?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|\w+teen|twenty|a few"
+            r"|several|many) (?:years?|months?)|\d{4})\b"
+        ),
+        _en("lives_in"),
+    ),
     (
         re.compile(
             rf"{_IWE}?(?i:(?:^| )(?:just |recently )?moved (?:here |over )?from) (?P<o>{_EN_NAME})\b"
@@ -1586,7 +1635,8 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     (
         re.compile(
             rf"{_I}(?i:(?:'ve| have) been working (?:at|for)| am working (?:at|for)| (?P<neg>no longer |don't "
-            r"|do not |used to )?(?:currently |now |still )?work(?:ed)? (?:at|for)) (?P<o>.+)"
+            r"|do not |used to )?(?:currently |now |still )?work(?:ed)? (?:(?:nights|days|weekends|evenings|mornings"
+            r"|part-time|full-time|part time|full time|shifts|remotely) )?(?:at|for)) (?P<o>.+)"
         ),
         _en_works_at,
     ),
@@ -1655,6 +1705,16 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         ),
         _en("drinks", tails=_EN_TAIL_THING, strip=r"^(?:any|much)\s+"),
     ),
+    # "I'm on sertraline for anxiety": the condition a medication is taken for (a bare name here is the condition)
+    (
+        re.compile(
+            rf"{_IM}(?i: (?:currently |still )?(?:on|taking) [\w-]+ for) (?P<o>(?i:anxiety|depression|insomnia|acne"
+            r"|allergies)|.+)"
+        ),
+        lambda m, st: st.add(USER, "has_condition", m["o"].lower())
+        if re.fullmatch(r"(?i)anxiety|depression|insomnia|acne", m["o"])
+        else _en_condition(m, st),
+    ),
     (
         re.compile(
             rf"{_I}(?i: (?:gave up|quit|cut out|stopped|have given up|'ve given up|gave up on) (?:drinking |eating )?)"
@@ -1672,6 +1732,14 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     (
         re.compile(rf"{_I}(?i: (?P<neg>don't |do not |can't |cannot )?(?:can |also |only )?speak) (?P<o>.+)"),
         _en("speaks", coord=True, tails=_EN_TAIL_COMMON),
+    ),
+    # "English is my second language", "I grew up speaking Tagalog"
+    (
+        re.compile(
+            rf"^(?P<o>{_EN_NAME}) (?i:is my (?:first|second|third|native|mother|home|main) (?:language|tongue))"
+            rf"|{_I}(?i: grew up speaking) (?P<o2>{_EN_NAME}(?: and {_EN_NAME})?)"
+        ),
+        lambda m, st: _en_each(st, "speaks", m["o"] or m["o2"]),
     ),
     # preferences: dislikes are likes with polarity -1
     (
@@ -1720,7 +1788,7 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
             r"|her|their|the|weather|traffic|tonight|someone|everyone|nobody)\b)[^,]{2,40}?)"
             r" (?i:is|are) (?:(?i:so|really|just|absolutely|honestly|totally|literally|kinda|basically) )*"
             r"(?:(?P<flip>(?i:a crime|a sin|the worst|criminal|an abomination|cursed))"
-            r"|(?i:my thing|my jam|life|my weakness|my guilty pleasure|my comfort food))\b"
+            r"|(?i:my thing|my jam|life|my weakness|my guilty pleasure|my comfort food|the best))\b"
         ),
         lambda m, st: None
         if _EN_NOW_RE.search(m.string)
@@ -1796,7 +1864,7 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     # experiences (places of past events)
     (
         re.compile(
-            rf"(?i:\b(?:went|go|travell?ed|flew|drove(?: down| up| over)?|headed|took a trip|came back"
+            rf"(?i:\b(?:went|go|travell?ed|flew|drove(?: down| up| over)?|headed|took a trip|came back|took (?:me|us)"
             rf"|returned|got back|just back|been back)(?: \w+ing)? (?:to|back to|down to|up to|from)) {_EN_PLACE}"
         ),
         _en_visited,
@@ -1821,6 +1889,14 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
             rf"honeymoon|time) (?:in|at|through|off|to)) {_EN_PLACE}"
         ),
         lambda m, st: _en_visited(m, st) if PAST_EN_RE.search(m.string) or EPISODIC_EN_RE.search(m.string) else None,
+    ),
+    # "We had our anniversary dinner at Nobu": a meal or celebration had at a named venue
+    (
+        re.compile(
+            rf"(?i:\b(?:had|celebrated|held) (?:our|my|a|the|his|her) (?:[\w-]+ ){{0,2}}?(?:dinner|lunch|brunch"
+            rf"|breakfast|wedding|reception|party|date|anniversary|birthday)) (?i:at|in) {_EN_PLACE}"
+        ),
+        _en_visited,
     ),
     # "We celebrated our anniversary at Nobu last night": a named venue of a past event with a time
     (

@@ -437,6 +437,43 @@ def test_rule_families_second_round(text: str, expected: set[tuple[str, str, str
         ("我家猫叫咪咪，是只英短", {(USER, "pet", "咪咪", 1)}),
         # base + city without 在
         ("我在Shopee做运营，base新加坡", {(USER, "works_at", "Shopee", 1), (USER, "lives_in", "新加坡", 1)}),
+        # English: what the sentence says of a person just named (from, allergic to, an age in words)
+        ("My colleague Priya is from Chennai.", {(USER, "colleague", "Priya", 1), ("Priya", "hometown", "Chennai", 1)}),
+        ("My husband Tom is allergic to shellfish and peanuts.", {
+            (USER, "spouse", "Tom", 1), ("Tom", "allergic_to", "shellfish", 1), ("Tom", "allergic_to", "peanuts", 1)}),
+        ("My son Leo just turned nine.", {(USER, "child", "Leo", 1), ("Leo", "age", "9", 1)}),
+        ("My neighbour Tom is from work.", set()),
+        # a relation at a clause end, named in the next clause
+        ("I live in Bristol with my wife, Anna.", {(USER, "lives_in", "Bristol", 1), (USER, "spouse", "Anna", 1)}),
+        ("I went to the park with my sister.", set()),
+        # work: a schedule before "at", "I'm at X now" after a job, medication for a condition
+        ("I work weekends at Costco.", {(USER, "works_at", "Costco", 1)}),
+        ("I work nights.", set()),
+        ("I left Google, I'm at Stripe now.", {(USER, "works_at", "Google", -1), (USER, "works_at", "Stripe", 1)}),
+        ("I'm at home now.", set()),
+        ("I'm on metformin for diabetes.", {(USER, "has_condition", "diabetes", 1)}),
+        ("I'm on sertraline for depression.", {(USER, "has_condition", "depression", 1)}),
+        ("I'm on my way for lunch.", set()),
+        # diet: "just / only X" after what one does not eat or drink
+        ("I don't eat meat, only fish.", {(USER, "eats", "meat", -1), (USER, "eats", "fish", 1)}),
+        ("I don't like coffee, just tea.", {(USER, "likes", "coffee", -1)}),
+        # home: a month cut from the place, a stay of years
+        ("I moved to Denver in March.", {(USER, "lives_in", "Denver", 1)}),
+        ("I've been in Toronto for six years.", {(USER, "lives_in", "Toronto", 1)}),
+        ("I've been in Toronto for a week.", set()),
+        # languages: "X is my first language", "grew up speaking X"
+        ("Dutch is my first language.", {(USER, "speaks", "Dutch", 1)}),
+        ("I grew up speaking Hindi and Gujarati.", {(USER, "speaks", "Hindi", 1), (USER, "speaks", "Gujarati", 1)}),
+        # taste: "X are the best", lists of activities (but not dishes named with "and")
+        ("Dogs are the best.", {(USER, "likes", "Dogs", 1)}),
+        ("You are the best.", set()),
+        ("I love hiking and swimming.", {(USER, "likes", "hiking", 1), (USER, "likes", "swimming", 1)}),
+        ("I love fish and chips.", {(USER, "likes", "fish and chips", 1)}),
+        # experiences: "took us to X", a month as the time, a meal or celebration at a named venue
+        ("My parents took us to Disneyland.", {(USER, "visited", "Disneyland", 1)}),
+        ("I ran a 10k in Oslo last June.", {(USER, "visited", "Oslo", 1)}),
+        ("I had my birthday lunch at Dishoom.", {(USER, "visited", "Dishoom", 1)}),
+        ("We will have our dinner at Nobu.", set()),
     ],
 )
 def test_rule_families_third_round(text: str, expected: set[tuple[str, str, str, int]]) -> None:
