@@ -296,6 +296,7 @@ _ZH_NON_NAMES = frozenset(
         "她们",
         "大家",
         "别人",
+        "身体",
     ]
 )
 _ZH_NOT_AFTER_XIAO = set("孩时学心姨区组说吃子伙朋猫狗们费吃号便")
@@ -450,6 +451,8 @@ class RuleTripleExtractor:
             unread = self._zh_relations(rest, st)
             if unread is None:
                 return
+            if re.match(r"(?:家里?|家)?的?(?:亲|大|小|二|老)?(?:" + _ZH_REL_ALT + ")", unread):
+                return  # 我儿子今年六岁: what is said of an unnamed relative is not said of the user
             rest = unread
         if subject is not None:
             self._zh_attributes(rest, subject, st)
@@ -518,14 +521,18 @@ class RuleTripleExtractor:
                         and (not _looks_like_zh_place(obj) or _zh_prefix_ok(subj))
                     ):
                         continue  # "上次在成都吃的…" is an experience, not a fact about 上次
-                    st.add(subj, predicate, obj, subject_kind="thing")
+                    if "发明" in pattern.pattern and not _looks_like_zh_place(obj):
+                        continue  # 饺子是张仲景发明的: invented by a person, not from a place
+                    st.add(subj, predicate, obj, -1 if m.groupdict().get("neg") else 1, subject_kind="thing")
                     return True
         return False
 
     def _zh_relations(self, rest: str, st: _State) -> str | None:
         """我的妻子叫林静 / 我有一个妹妹 / 我的同事小刘也住在望京. Returns the rest to read, None when consumed."""
         if m := re.match(
-            r"^(?:家里?|家里面)?(?:有|养了|养着|养)(?P<n>[一两二三四几])?(?:个|只|条|位|名)(?P<r>" + _ZH_REL_ALT + r")"
+            # (a one- or two-character modifier may come before the noun: 养了一只橘猫, 有一个好朋友)
+            r"^(?:家里?|家里面)?(?:有|养了|养着|养)(?P<n>[一两二三四几])?(?:个|只|条|位|名)(?:[^，叫]{1,2}?)??(?P<r>"
+            + _ZH_REL_ALT + r")"
             r"(?:(?:叫做|名叫|叫|名字叫)(?P<name>[^，]+))?",
             rest,
         ):
@@ -549,6 +556,9 @@ class RuleTripleExtractor:
                 if _looks_like_zh_name(name):
                     self._zh_named(rel, name, nm["t"], st)
                     return None
+            if m["v"] == "是" and re.match(r"(?:一)?[个位只条]", tail):
+                st.pending_rel = rel  # 我老板是个老外，叫Mike: described, then named in the next clause
+                return None
             return "" if m["v"] == "是" and ROLE_SUFFIX_ZH_RE.search(_zh_clean(tail)) else rest
         m = re.match(
             r"^(?P<with>(?:跟|和|与|同)(?:我的?)?)?(?:家里?|家)?的?(?P<r>" + _ZH_REL_ALT
@@ -576,6 +586,12 @@ class RuleTripleExtractor:
         last = st.out[-1] if st.out else None
         if last is None:
             return False
+        if last.predicate == "studies_at" and (
+            m := re.fullmatch(r"(?:学的是|学的|学|专业是|读的是)(?P<o>(?!得)[^，很太挺好真]{2,6}?)(?:专业)?", c)
+        ):
+            st.add(last.subject, "major", _zh_clean(m["o"]))  # 我在南京大学读大三，学化学
+            st.spans.append((0, len(c)))
+            return True
         if last.predicate in {"works_at", "lives_in", "studies_at"} and (
             m := re.fullmatch(r"(?:现在|目前|如今|后来)(?:在|去了|到了|跳到了?|搬到了?)(?P<o>[^，]{2,12})", c)
         ):
@@ -584,6 +600,17 @@ class RuleTripleExtractor:
                 st.spans.append((0, len(c)))
                 return True
             return False
+        if (
+            last.polarity == -1
+            and last.subject_kind == "thing"
+            and (m := re.fullmatch(r"(?:而)?是(?P<o>[^，]{1,12})", c))
+        ):
+            if last.predicate == "capital_of":  # X的首都不是Z，是Y: Y is the capital
+                st.add(_zh_clean(m["o"]), last.predicate, last.object, subject_kind="thing")
+            else:  # 豆腐不是起源于日本，是中国
+                st.add(last.subject, last.predicate, _zh_clean(m["o"]), subject_kind="thing")
+            st.spans.append((0, len(c)))
+            return True
         if m := re.fullmatch(r"(?:而)?不是(?P<o>[^，]{1,12})", c):
             if (o := _zh_clean(m["o"])) in (last.object, last.subject) or not (
                 last.subject_kind == "thing" or last.predicate in SINGLE_VALUED_PREDICATES
@@ -867,20 +894,20 @@ _ZH_NAME_THEN_TAIL_RE = re.compile(
 # A clause without its own subject that continues the previous one ("我爱猫，不太喜欢狗").
 _CONTINUATION_RE = re.compile(
     r"^(?:也|还|都|不|却|现在|目前|以前|又|就|平时|一般|特别|最|很|挺|超|从不|只|更|反而|倒是|同时|是|专业|生日|名字|老家"
-    r"|爱好|今年|在|刚|当|做|学的|读的|住|会说|养了|来自|base|戒|喜欢|爱|讨厌|受不了|迷上|对)"
+    r"|爱好|今年|在|刚|当|做|学的|读的|住|会说|养了|来自|base|戒|喜欢|爱|讨厌|受不了|迷上|对|一直)"
 )
 
 # Time words and discourse openers that may come before a dropped subject ("去年搬到了苏州").
 _ZH_TIME_LEAD = (
     r"(?:去年|今年|前年|上个?月|这个?月|上周末?|上星期|这周|昨天|前天|今天|刚才|那次|上次|小时候|\d{4}年|周末|其实|说实话"
-    r"|对了|另外|而且|所以|后来|那时候|当时|嗯|哦|啊)*"
+    r"|对了|另外|而且|所以|后来|那时候|当时|嗯|哦|啊|家里)*"
 )
 # A clause with no subject that opens with a verb only a person's own statement would (the first person dropped).
 _ZH_DROPPED_SUBJECT_RE = re.compile(
     r"^(?P<lead>" + _ZH_TIME_LEAD + ")" + _ZH_ADV + r"(?:不太|不怎么|一点都不|不|没)?"
     r"(?:紧急联系人|迷上|爱上|喜欢|热爱|爱(?=[吃喝看玩听去打逛])|讨厌|受不了|接受不了|戒|吃不了|喝不了|吃不惯|不吃|不喝|不能吃|不能喝|住在|来自|会说|会讲"
     r"|养了|沉迷|对[^，]{1,12}?(?:过敏|感兴趣|不感兴趣|情有独钟)|在[^，]{1,16}?(?:工作|上班|实习|任职|读研|读博|读书|上学"
-    r"|做|当|干)|base在?|搬到|搬去|老家|学的是|读的是|专业是)(?![就啦吧呀啊你您的]|了?$)"
+    r"|做|当|干)|base在?|搬到|搬去|老家|回老家|学的是|读的是|专业是)(?![就啦吧呀啊你您的]|了?$)"
 )
 
 _ZH_PREFIX_OK_RE = re.compile(
@@ -1043,6 +1070,11 @@ _ZH_DRINKS = r"酒|白酒|啤酒|红酒|咖啡|奶茶|可乐|饮料|茶|碳酸�
 _ZH_GIVE_UP = _ZH_DRINKS + r"|糖|甜食|碳水|肉|零食|夜宵|宵夜|辣|油炸食品|烟酒"
 
 
+def _zh_school_and_major(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    st.add(subject, "studies_at", _zh_clean(m["o"]))
+    st.add(subject, "major", _zh_clean(m["major"]))
+
+
 def _zh_cannot(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
     """我喝不了咖啡 / 我不能吃辣 / 我吃不惯香菜: the food or drink, negated."""
     verb = m["v"] or m.groupdict().get("v2")
@@ -1127,6 +1159,7 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         lambda m, s, st, p: st.add(s, "lives_in", o, -1) if _looks_like_zh_place(o := _zh_clean(m["o"])) else None,
     ),
     (re.compile(r"老家(?:在|是)(?P<o>[^，]+)"), _zh("hometown", tails=_STOP_TAIL_ZH)),
+    (re.compile(r"回(?:了)?老家(?P<o>[^，了]{2,6})"), _zh("hometown", check=_looks_like_zh_place)),  # 回老家长沙
     (re.compile(r"^(?P<pre>" + _P + r")来自(?P<o>[^，]{1,12})"), _zh("hometown", check=_looks_like_zh_place)),
     (re.compile(r"^(?P<pre>" + _P + r")是从(?P<o>[^，]{1,10}?)来的"), _zh("hometown", check=_looks_like_zh_place)),
     (
@@ -1159,6 +1192,14 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     (
         re.compile(r"(?:从|在)(?P<o>[^，]{1,12}?)(?:离职|辞职)(?P<flip>)"),
         lambda m, s, st, p: st.add(s, "works_at", _zh_clean(m["o"]), -1),
+    ),
+    # 在NYU读金融: the school, then the subject read there (a year or level such as 大三 / 研二 is no subject)
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + ")在(?P<o>[^，]{1,12}?)(?:读|念)(?P<major>(?!书|研|本科|博|大学|高中|初中|小学|硕士|MBA"
+            r"|[大研高初博][一二三四]|[一二三四五六]年级)[^，了的]{2,6})$"
+        ),
+        _zh_school_and_major,
     ),
     (
         re.compile(
@@ -1195,6 +1236,8 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         _zh("has_condition"),
     ),
     (re.compile(r"(?P<neg>不|不太)?会(?:说|讲)(?P<o>[^，]+)"), _zh("speaks", coord=True)),
+    # 还会一点上海话: 会 + a language without 说
+    (re.compile(r"(?P<neg>不|不太)?会(?:一点|一些|点)?(?P<o>[^，说讲]{1,6}(?:话|语|文))$"), _zh("speaks")),
     (re.compile(r"^的?(?i:MBTI)(?:类型)?(?:是|为)?(?P<o>[A-Za-z]{4}(?:-[ATat])?)$"), _zh("is_a")),
     (re.compile(r"^(?P<pre>" + _P + r")(?P<o>" + _ZH_NAMED_CONDITIONS + r")(?:了|的)?$"), _zh("has_condition")),
     # preferences
@@ -1311,8 +1354,15 @@ _ZH_KNOWLEDGE: list[tuple[re.Pattern[str], str]] = [
         ),
         "originates_from",
     ),
+    # 珍珠奶茶是台湾发明的: invented in a place (a person as inventor is dropped by the caller)
+    (
+        re.compile(r"(?P<s>[^，]{1,12}?)(?:是|最早是|最初是)(?P<o>[^，]{1,10}?)(?:人)?(?:发明|首创|最先做出来)的"),
+        "originates_from",
+    ),
     (re.compile(r"(?P<s>[^，]{1,12}?)是(?P<o>[^，]{1,10}?)的(?:首都|首府|省会)"), "capital_of"),
     (re.compile(r"(?P<o>[^，]{1,10}?)的(?:首都|首府|省会)(?:是|为|在)(?P<s>[^，]{1,10})"), "capital_of"),
+    # 巴西的首都不是里约: a denied capital (a following 是Y names the real one)
+    (re.compile(r"(?P<o>[^，]{1,10}?)的(?:首都|首府|省会)(?P<neg>不是)(?P<s>[^，]{1,10})"), "capital_of"),
     (re.compile(r"(?P<s>[^，]{1,12}?)(?:位于|坐落在|坐落于)(?P<o>[^，]+)"), "located_in"),
     (re.compile(r"(?P<s>[^，]{1,12}?)(?<![现正存实所自])在(?P<o>[^，]{2,10})"), "located_in"),
 ]

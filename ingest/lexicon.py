@@ -774,6 +774,9 @@ RELATIONS_ZH: dict[str, str] = {
     "女儿": "child",
     "孩子": "child",
     "小孩": "child",
+    "老二": "child",  # 我们家老二叫小宝: the second child (老大 is also "the boss" in chat, so not listed)
+    "老三": "child",
+    "老幺": "child",
     "朋友": "friend",
     "好朋友": "friend",
     "最好的朋友": "friend",

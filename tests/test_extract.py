@@ -474,6 +474,31 @@ def test_rule_families_second_round(text: str, expected: set[tuple[str, str, str
         ("I ran a 10k in Oslo last June.", {(USER, "visited", "Oslo", 1)}),
         ("I had my birthday lunch at Dishoom.", {(USER, "visited", "Dishoom", 1)}),
         ("We will have our dinner at Nobu.", set()),
+        # zh study: 在X读<subject>, then 学X after the school; a year or level is no subject
+        ("我在港大读法律", {(USER, "studies_at", "港大", 1), (USER, "major", "法律", 1)}),
+        ("我在复旦读大二", {(USER, "studies_at", "复旦", 1)}),
+        ("我在复旦读书，学的是新闻", {(USER, "studies_at", "复旦", 1), (USER, "major", "新闻", 1)}),
+        ("我在清华读书，学得很累", {(USER, "studies_at", "清华", 1)}),
+        # zh people: 老二/老三 as children, a relation described then named, a modifier before the noun
+        ("我家老三叫朵朵", {(USER, "child", "朵朵", 1)}),
+        ("我领导是个法国人，叫Pierre", {(USER, "boss", "Pierre", 1)}),
+        ("我老板是个好人", set()),
+        ("家里养了一只黑猫，叫煤球", {(USER, "pet", "煤球", 1)}),
+        ("我有一个好朋友叫小林", {(USER, "friend", "小林", 1)}),
+        # an unnamed relative's attributes are not the user's; 一直 continues the person just named
+        ("我女儿今年十岁了", set()),
+        ("我妈身体不好", set()),
+        ("我姐林娜是护士，一直住在广州", {
+            (USER, "sister", "林娜", 1), ("林娜", "is_a", "护士", 1), ("林娜", "lives_in", "广州", 1)}),
+        # 回老家X, 会一点X话 without 说
+        ("我以前住上海，前年回老家南昌了", {(USER, "lives_in", "上海", -1), (USER, "hometown", "南昌", 1)}),
+        ("我会说普通话，还会一点闽南话", {(USER, "speaks", "普通话", 1), (USER, "speaks", "闽南话", 1)}),
+        ("我会一点做饭", set()),
+        # zh knowledge: invented in a place (not by a person), a denied capital and the real one
+        ("造纸术是中国发明的", {("造纸术", "originates_from", "中国", 1)}),
+        ("火药据说是炼丹师发明的", set()),
+        ("土耳其的首都不是伊斯坦布尔，是安卡拉", {
+            ("伊斯坦布尔", "capital_of", "土耳其", -1), ("安卡拉", "capital_of", "土耳其", 1)}),
     ],
 )
 def test_rule_families_third_round(text: str, expected: set[tuple[str, str, str, int]]) -> None:
