@@ -875,7 +875,7 @@ def _zh_topic_ok(o: str) -> bool:
         and not _zh_prefix_ok(o)
         and not o.endswith(("得", "到", "死"))
         and re.match(r"[太好真很超挺]", o) is None
-        and re.search(r"[了热冷累困疼痛饿吵忙烦]$", o) is None
+        and re.search(r"[了热冷累困疼痛饿吵忙烦掉完]$", o) is None  # (第一泡倒掉不喝: an action, not a thing)
         and FEELING_ZH_RE.search(o) is None
         and re.search(r"[这那]|今天|现在|最近", o) is None
     )
@@ -975,6 +975,8 @@ def _zh(
             return
         if coord and _ZH_COORD_RE.search(obj):
             obj = re.sub(r"都$", "", obj)  # 对花粉和尘螨都过敏: 都 closes the list
+        if predicate == "likes":
+            obj = re.sub(r"^太(?=[甜辣咸油酸苦腻淡]$)", "", obj)  # 不喜欢太甜的 -> 甜: a taste without its degree
         for part in _split_coord(obj) if coord else [obj]:
             st.add(subject, predicate, _zh_clean(_ZH_PART_DEGREE_RE.sub("", part.strip())), polarity)
         if predicate in {"spouse", "partner", "sister", "brother", "mother", "father", "child", "friend"}:
@@ -1173,7 +1175,7 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     (
         re.compile(
             r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,16}?)(?:工作|上班|上过班|工作过|任职|实习|打工"
-            r"|干(?=了?$|过))"
+            r"|干(?=了?$|过)|送外卖|跑外卖|送快递|跑腿|开网约车)"  # (gig work: 在美团送外卖)
         ),
         _zh("works_at", check=_zh_org_ok),
     ),
@@ -1389,7 +1391,10 @@ _EN_DROPPED_IM_RE = re.compile(
     r"|currently|originally|literally)\s*,?\s+)*)"
     r"(?P<v>(?:not (?:a|really|that|the|much|into|big|huge)\b|(?:a |an )?(?:huge |big |massive )?fan of\b"
     r"|obsessed with\b"
-    r"|crazy about\b|addicted to\b|hooked on\b|allergic to\b|based in\b|from(?= (?-i:[A-Z]))))",
+    r"|crazy about\b|addicted to\b|hooked on\b|allergic to\b|based in\b|from(?= (?-i:[A-Z]))"
+    # "I'm 19, a freshman at UCLA": a student's year or a student at a named school
+    r"|(?:a|an) (?:freshman|sophomore|junior|senior|(?:first|second|third|fourth|final)[- ]year|[\w-]+ student)"
+    r"(?: student)? at (?-i:[A-Z])))",
     re.IGNORECASE,
 )
 

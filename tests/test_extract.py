@@ -499,6 +499,15 @@ def test_rule_families_second_round(text: str, expected: set[tuple[str, str, str
         ("火药据说是炼丹师发明的", set()),
         ("土耳其的首都不是伊斯坦布尔，是安卡拉", {
             ("伊斯坦布尔", "capital_of", "土耳其", -1), ("安卡拉", "capital_of", "土耳其", 1)}),
+        # gig work at a named company; a topicalised action is no food or drink; a taste loses 太
+        ("我在饿了么送外卖", {(USER, "works_at", "饿了么", 1)}),
+        ("我在家送外卖", set()),
+        ("洗碗水倒掉不喝", set()),
+        ("我不爱吃太咸的", {(USER, "likes", "咸", -1)}),
+        ("这个菜太咸了", set()),
+        # a student's year at a named school with "I'm" dropped
+        ("I'm 22, a senior at Duke.", {(USER, "age", "22", 1), (USER, "studies_at", "Duke", 1)}),
+        ("a party at Google", set()),
     ],
 )
 def test_rule_families_third_round(text: str, expected: set[tuple[str, str, str, int]]) -> None:
