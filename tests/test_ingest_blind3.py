@@ -6,6 +6,11 @@ once after that (tests/data/README.md, "The third blind set"). The 23 lines whos
 another labelled set (greetings, but a few whole sentences too) are left out: the rules were tuned on
 those. The figures are computed exactly as for the other blind sets (tests/test_ingest_blind.py `figures`).
 What meets the issue's targets is asserted; what does not is printed as MISSED, not hidden.
+
+Since 2026-12-01, after that single measurement, this set is a DEVELOPMENT set for the triple extractor (like
+blind sets 1 and 2): its misses were read and ingest/extract.py was extended for them (tests/data/README.md,
+"Since 2026-12-01: a development set too"). Its triple figures are now a fit, not a held-out estimate; the
+assertions below stay as a regression check.
 """
 
 from __future__ import annotations
@@ -74,7 +79,8 @@ def test_classifier_and_salience_on_third_blind_set(measured: Figures, capsys: p
 
 def test_triple_extraction_on_third_blind_set(measured: Figures, capsys: pytest.CaptureFixture[str]) -> None:
     """First (and only untuned) measurement, 2026-12-01: precision 0.912, recall 0.723, F1 0.807 on the 277
-    lines (0.802 without the 10 lines resembling phrasings the README named as misses of blind 2)."""
+    lines (0.802 without the 10 lines resembling phrasings the README named as misses of blind 2). After it
+    became a development set (2026-12-01): precision 0.995, recall 0.980, F1 0.988 (a fit)."""
     f = measured
     _show(capsys, f.triples_line())
     assert f.tri_precision >= 0.85
