@@ -188,7 +188,7 @@ class ConflictRepository:
             if cached is not None:  # read with the items: the similar memories' texts and validity
                 similar_of, wanted = cached
                 current = tx.run("conflict/current_many", {**_scope(scope),
-                                                           "ids": list(dict.fromkeys([*ids, *wanted]))})
+                                                           "ids": list(dict.fromkeys([*ids, *wanted]))})[0]["rows"]
                 found = {r["id"]: r for r in current}
                 live = {new_id: [h for h in hits if h[1] in found and found[h[1]]["live"]][:similar_limit]
                         for new_id, hits in similar_of.items()}
@@ -196,9 +196,9 @@ class ConflictRepository:
                            for new_id, hits in live.items() for cosine, mid in hits]
                 current = [found[i] for i in dict.fromkeys(ids) if i in found]
             else:
-                current = tx.run("conflict/current_many", {**_scope(scope), "ids": ids})
+                current = tx.run("conflict/current_many", {**_scope(scope), "ids": ids})[0]["rows"]
             facts = tx.run("conflict/candidate_facts_many", {**_scope(scope), "items": fact_items,
-                                                            "limit": fact_limit}) if fact_items else []
+                                                            "limit": fact_limit})[0]["rows"] if fact_items else []
             if cached is None:
                 similar = tx.run("conflict/similar_many", {**_scope(scope), "items": similar_items,
                                                            "threshold": threshold, "limit": similar_limit}

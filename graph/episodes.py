@@ -221,8 +221,9 @@ class EpisodeRepository:
             topic_hits.append(np.flatnonzero(row >= topic_threshold).tolist())
         with_triples = {ids[j] for hits in similar_hits for j in hits}
         wanted = list(dict.fromkeys(ids[j] for hits in (*similar_hits, *topic_hits) for j in hits))
-        found = {r["id"]: r for r in tx.run("episode/cached_rows", {
-            **_scope(scope), "rows": [{"id": m, "triples": m in with_triples} for m in wanted]})} if wanted else {}
+        rows = tx.run("episode/cached_rows", {**_scope(scope), "rows": [
+            {"id": m, "triples": m in with_triples} for m in wanted]})[0]["rows"] if wanted else []
+        found = {r["id"]: r for r in rows}
         similar: list[SimilarMemory] = []
         topics: list[tuple[int, str, float]] = []
         for c, (i, _, _) in enumerate(candidates):
@@ -288,8 +289,8 @@ class EpisodeRepository:
     def memories(self, tx: Tx, scope: Scope, ids: Sequence[str]) -> dict[str, Memory]:
         if not ids:
             return {}
-        rows = tx.run("episode/memories", {**_scope(scope), "ids": list(ids)})
-        return {r["memory"]["id"]: memory_from_row(r["memory"]) for r in rows}
+        rows = tx.run("episode/memories", {**_scope(scope), "ids": list(ids)})[0]["memories"]
+        return {m["id"]: memory_from_row(m) for m in rows}
 
     # ----- reads on their own -------------------------------------------------------------
 

@@ -78,7 +78,7 @@ class MemoryRepository:
             "rows": [self._row(batch[i], now=times[i], passive=passive, active=active) for i in first.values()],
         }
         # Rows the tenant/user guard dropped (ids of another tenant or user) are missing from the answer.
-        found = {r["memory"]["id"]: r for r in tx.run("memory/remember", params)}
+        found = {r["memory"]["id"]: r for r in tx.run("memory/remember", params)[0]["rows"]}
         out: list[StoredMemory] = []
         for i, new in enumerate(batch):
             row = found.get(new.id)

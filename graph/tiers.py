@@ -94,7 +94,7 @@ class TierRepository:
                  "mentioned_at": time_param(u.mentioned_at), "active_delta": float(u.active_delta)}
                 for u in updates
             ],
-        })
+        })[0]["rows"]
         return {r["id"]: (Tier(r["before"]), Tier(r["tier"])) for r in rows}
 
     def delete(self, tx: Tx, scope: Scope, ids: Sequence[str]) -> list[str]:

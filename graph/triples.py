@@ -70,7 +70,7 @@ class TripleRepository:
                 "triple_id": triple_id(scope, spec.memory_id, subject_id, spec.predicate, object_id),
                 "now": time_param(spec.now),
             })
-        found = tx.run("triple/add", {"tenant": scope.tenant, "user_id": scope.user_id, "rows": rows})
+        found = tx.run("triple/add", {"tenant": scope.tenant, "user_id": scope.user_id, "rows": rows})[0]["rows"]
         by_id = {r["id"]: triple_from_row(r) for r in found}
         out = []
         for row in rows:

@@ -16,4 +16,6 @@ CALL (item) {
   ORDER BY memory_id, triple_id
   LIMIT $limit
 }
-RETURN item.memory_id AS new_id, memory_id, subject, predicate, object, polarity, triple_id
+// One row, the results collected in a list: the driver handles each record in Python (~12 us a row).
+RETURN collect({new_id: item.memory_id, memory_id: memory_id, subject: subject, predicate: predicate, object: object,
+                polarity: polarity, triple_id: triple_id}) AS rows

@@ -3,4 +3,5 @@
 UNWIND $ids AS id
 MATCH (m:Memory {id: id})
 WHERE m.tenant = $tenant AND m.user_id = $user_id
-RETURN m.id AS id, m.text AS text, m.valid_to IS NULL AS live
+// One row, the results collected in a list: the driver handles each record in Python (~12 us a row).
+RETURN collect({id: m.id, text: m.text, live: m.valid_to IS NULL}) AS rows

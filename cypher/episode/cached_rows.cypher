@@ -5,9 +5,10 @@
 UNWIND $rows AS row
 MATCH (m:Memory {id: row.id})
 WHERE m.tenant = $tenant AND m.user_id = $user_id
-RETURN m.id AS id, m.text AS text, m.tier AS tier, m.locked AS locked, m.mention_count AS mention_count,
-       m.valid_to IS NULL AS live,
-       CASE WHEN row.triples AND m.valid_to IS NULL
-            THEN [(s:Entity)-[t:TRIPLE]->(o:Entity) WHERE t.memory_id = m.id AND t.tenant = $tenant
-                  | [s.name, t.predicate, o.name, t.polarity]]
-            ELSE [] END AS triples
+// One row, the results collected in a list: the driver handles each record in Python (~12 us a row).
+RETURN collect({id: m.id, text: m.text, tier: m.tier, locked: m.locked, mention_count: m.mention_count,
+                live: m.valid_to IS NULL,
+                triples: CASE WHEN row.triples AND m.valid_to IS NULL
+                              THEN [(s:Entity)-[t:TRIPLE]->(o:Entity) WHERE t.memory_id = m.id AND t.tenant = $tenant
+                                    | [s.name, t.predicate, o.name, t.polarity]]
+                              ELSE [] END}) AS rows

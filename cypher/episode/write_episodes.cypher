@@ -11,4 +11,4 @@ MERGE (e:Episode {id: p.id})
 WITH s, e
 WHERE e.tenant = $tenant AND e.user_id = $user_id
 MERGE (s)-[:HAS_EPISODE]->(e)
-RETURN e.id AS id
+RETURN count(*) AS episodes

@@ -24,4 +24,5 @@ CALL (m, u) {
   WITH m, $passive_share * m.passive + $active_share * m.active + $preset_share * m.preset AS w
   SET m.weight = CASE WHEN w < 0.0 THEN 0.0 WHEN w > 1.0 THEN 1.0 ELSE w END
 }
-RETURN m.id AS id, before, m.tier AS tier
+// One row, the results collected in a list: the driver handles each record in Python (~12 us a row).
+RETURN collect({id: m.id, before: before, tier: m.tier}) AS rows

@@ -19,6 +19,7 @@ MERGE (s)-[t:TRIPLE {id: p.triple_id}]->(o)
                 t.tenant = $tenant, t.user_id = $user_id, t.created_at = p.now, t.valid_to = null
 MERGE (m)-[:MENTIONS]->(s)
 MERGE (m)-[:MENTIONS]->(o)
-RETURN t.id AS id, s {.id, .name, .kind} AS subject, t.predicate AS predicate,
-       o {.id, .name, .kind} AS object, t.polarity AS polarity, t.memory_id AS memory_id,
-       toString(t.created_at) AS created_at, toString(t.valid_to) AS valid_to
+// One row, the results collected in a list: the driver handles each record in Python (~12 us a row).
+RETURN collect({id: t.id, subject: s {.id, .name, .kind}, predicate: t.predicate, object: o {.id, .name, .kind},
+                polarity: t.polarity, memory_id: t.memory_id, created_at: toString(t.created_at),
+                valid_to: toString(t.valid_to)}) AS rows
