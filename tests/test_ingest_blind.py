@@ -140,6 +140,22 @@ def show(capsys: pytest.CaptureFixture[str], tag: str, line: str) -> None:
         print(f"\n[{tag}] {line}")
 
 
+def check_triple_labels(rows: list[LabeledUtterance]) -> None:
+    """Every labelled triple names a predicate the extractor knows, with polarity 1 or -1."""
+    for r in rows:
+        for _, predicate, _, polarity in r.triples:
+            assert predicate in PREDICATES, (r.id, predicate)
+            assert polarity in (1, -1)
+
+
+def check_classifier_and_salience(f: Figures, capsys: pytest.CaptureFixture[str], tag: str) -> None:
+    """Print the classifier and salience figures and assert the issue's targets (0.85 each)."""
+    show(capsys, tag, f.classifier_line())
+    show(capsys, tag, f.salience_line())
+    assert f.accuracy >= 0.85
+    assert f.sal_precision >= 0.85 and f.sal_recall >= 0.85
+
+
 @pytest.fixture(scope="module")
 def rows() -> list[LabeledUtterance]:
     return load_utterances(BLIND)

@@ -17,8 +17,13 @@ import pytest
 
 from graph.model import MemoryType
 from ingest.classify import LabeledUtterance, load_utterances
-from ingest.extract import PREDICATES
-from tests.test_ingest_blind import Figures, figures_of_committed_model, show
+from tests.test_ingest_blind import (
+    Figures,
+    check_classifier_and_salience,
+    check_triple_labels,
+    figures_of_committed_model,
+    show,
+)
 
 BLIND2 = Path(__file__).parent / "data" / "utterances_blind2.jsonl"
 
@@ -45,19 +50,12 @@ def test_second_blind_dataset_shape(rows: list[LabeledUtterance]) -> None:
     assert 0.45 <= (langs["zh"] + langs["mixed"]) / len(rows) <= 0.6  # about half Chinese
     assert {r.type for r in rows} == set(MemoryType)
     assert {r.remember for r in rows} == {True, False}
-    for r in rows:
-        for _, predicate, _, polarity in r.triples:
-            assert predicate in PREDICATES, (r.id, predicate)
-            assert polarity in (1, -1)
+    check_triple_labels(rows)
 
 
 def test_classifier_and_salience_on_second_blind_set(measured: Figures,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    f = measured
-    _show(capsys, f.classifier_line())
-    _show(capsys, f.salience_line())
-    assert f.accuracy >= 0.85
-    assert f.sal_precision >= 0.85 and f.sal_recall >= 0.85
+    check_classifier_and_salience(measured, capsys, "ingest blind2")
 
 
 def test_triple_extraction_on_second_blind_set(measured: Figures, capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,8 +17,13 @@ import pytest
 
 from graph.model import MemoryType
 from ingest.classify import LabeledUtterance, load_utterances
-from ingest.extract import PREDICATES
-from tests.test_ingest_blind import Figures, figures_of_committed_model, show
+from tests.test_ingest_blind import (
+    Figures,
+    check_classifier_and_salience,
+    check_triple_labels,
+    figures_of_committed_model,
+    show,
+)
 
 DATA = Path(__file__).parent / "data"
 BLIND4 = DATA / "utterances_blind4.jsonl"
@@ -43,18 +48,12 @@ def test_fourth_blind_dataset_shape(rows: list[LabeledUtterance]) -> None:
     langs = Counter(r.lang for r in rows)
     assert 0.45 <= (langs["zh"] + langs["mixed"]) / len(rows) <= 0.65  # about half Chinese
     assert {r.type for r in rows} == set(MemoryType)
-    for r in rows:
-        assert r.remember == (r.type is not MemoryType.WORKING)
-        for _, predicate, _, polarity in r.triples:
-            assert predicate in PREDICATES, (r.id, predicate)
-            assert polarity in (1, -1)
+    assert all(r.remember == (r.type is not MemoryType.WORKING) for r in rows)
+    check_triple_labels(rows)
 
 
 def test_classifier_and_salience_on_fourth_blind_set(measured: Figures, capsys: pytest.CaptureFixture[str]) -> None:
-    show(capsys, "ingest blind4", measured.classifier_line())
-    show(capsys, "ingest blind4", measured.salience_line())
-    assert measured.accuracy >= 0.85
-    assert measured.sal_precision >= 0.85 and measured.sal_recall >= 0.85
+    check_classifier_and_salience(measured, capsys, "ingest blind4")
 
 
 def test_triple_extraction_on_fourth_blind_set(measured: Figures, capsys: pytest.CaptureFixture[str]) -> None:
