@@ -28,6 +28,8 @@ def _pipelined_begin(session: neo4j.Session) -> AbstractContextManager[None]:
     (private; the driver is pinned in deploy/constraints.txt): without it, BEGIN goes alone as before."""
     flag = getattr(session, "_pipelined_begin", None)
     return flag if isinstance(flag, AbstractContextManager) else nullcontext()
+
+
 T = TypeVar("T")
 
 Row = dict[str, Any]
