@@ -185,6 +185,15 @@ class BmamProcess:
         except OSError:
             return ""
 
+    def log_text(self, start: int = 0) -> str:
+        """The log from byte `start` on (a restart appends to the same file)."""
+        try:
+            with self.log_path.open("rb") as log:
+                log.seek(start)
+                return log.read().decode(errors="replace")
+        except OSError:
+            return ""
+
     def terminate(self, sig: int = signal.SIGTERM) -> None:
         if self.process.poll() is None:
             self.process.send_signal(sig)
@@ -206,7 +215,9 @@ class BmamProcess:
 def start_bmam(log_path: Path, *, workers: int = 1, env: dict[str, str] | None = None,
                start_timeout_s: float = 180.0) -> BmamProcess:
     """uvicorn serving bmam.asgi:create_app on a free loopback port, against the Neo4j the environment
-    names (the shared test server by default); returns once /healthz answers 200."""
+    names (the shared test server by default); returns once /healthz answers 200 and every worker has
+    logged its startup (with several workers the first one up answers /healthz while another may still be
+    loading the embedding model)."""
     port = free_port()
     command = [sys.executable, "-m", "uvicorn", "bmam.asgi:create_app", "--factory", "--host", "127.0.0.1",
                "--port", str(port), "--log-level", "info", "--workers", str(workers),
@@ -214,6 +225,7 @@ def start_bmam(log_path: Path, *, workers: int = 1, env: dict[str, str] | None =
     full_env = {**os.environ, "BMAM_API__DEV_KEY": "false", "BMAM_DEPLOYMENT__WORKERS": str(workers),
                 "PYTHONUNBUFFERED": "1", **(env or {})}
     log = open(log_path, "ab")  # noqa: SIM115 - the child writes to it for its whole life
+    log_start = log.tell()
     process = subprocess.Popen(command, cwd=PROJECT_ROOT, env=full_env, stdout=log, stderr=subprocess.STDOUT,
                                stdin=subprocess.DEVNULL, start_new_session=True)
     log.close()
@@ -223,7 +235,8 @@ def start_bmam(log_path: Path, *, workers: int = 1, env: dict[str, str] | None =
         if process.poll() is not None:
             raise RuntimeError(f"bmam exited with {process.returncode}:\n{bmam.log_tail()}")
         try:
-            if requests.get(bmam.url + "/healthz", timeout=5).status_code == 200:
+            healthy = requests.get(bmam.url + "/healthz", timeout=5).status_code == 200
+            if healthy and bmam.log_text(log_start).count("Application startup complete.") >= workers:
                 return bmam
         except requests.RequestException:
             pass

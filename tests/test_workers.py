@@ -16,6 +16,7 @@ same, and the control: with session_state = "local" the two disagree.
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -49,10 +50,13 @@ def key(container: Container) -> tuple[str, str]:
     return tenant, container.keys.create(tenant, "workers").secret
 
 
-def each_worker(url: str, key: str, fn: Callable[[BmamClient], Any], *, tries: int = 120) -> dict[str, Any]:
-    """Ask on fresh connections until both workers have answered: worker pid -> its answer."""
+def each_worker(url: str, key: str, fn: Callable[[BmamClient], Any], *, within_s: float = 60.0) -> dict[str, Any]:
+    """Ask on fresh connections until both workers have answered: worker pid -> its answer. Bounded by time,
+    not tries: which worker accepts a connection is the kernel's choice, and a busy machine can hand one
+    worker many in a row."""
     answers: dict[str, Any] = {}
-    for _ in range(tries):
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
         client = BmamClient(ClientConfig(url=url, api_key=key))
         try:
             result = fn(client)
@@ -116,7 +120,8 @@ def test_what_one_worker_surfaced_is_damped_by_the_other(workers: BmamProcess, k
         client.close()
     ask = "where can I eat hotpot in Chengdu?"
     first_worker, top = None, None
-    for _ in range(120):  # recall in one session on fresh connections until both workers have answered
+    deadline = time.monotonic() + 60.0
+    while time.monotonic() < deadline:  # recall in one session on fresh connections until both workers answered
         c = BmamClient(ClientConfig(url=workers.url, api_key=key[1]))
         try:
             answer = c.recall("w-dave", ask, session_id="s1")
