@@ -179,7 +179,7 @@ class ConflictRepository:
             return {}
         fact_items = [{"memory_id": i.memory_id, "subjects": sorted({x.casefold() for x in i.subjects}),
                        "predicates": sorted(set(i.predicates))} for i in items if i.subjects and i.predicates]
-        similar_items = [{"memory_id": i.memory_id, "embedding": Floats(float(x) for x in i.embedding)}
+        similar_items = [{"memory_id": i.memory_id, "embedding": Floats(map(float, i.embedding))}
                          for i in items if i.embedding]
 
         def reads() -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
@@ -289,10 +289,13 @@ class ConflictRepository:
                          resolved_by=resolved_by, now=now, static_choice=static_choice)
         if not settle.batchable:
             return settle.one_by_one(tx)
-        stop = settle.foresee(tx) if choose is not None else None  # held for review: it loses none
-        if stop is None:
-            return settle.batched(tx)  # raises NewMemoryLost should the new memory lose before the last
-        upto = replace(settle, findings=list(findings[:stop + 1]))
+        if choose is None:  # held for review: it loses none
+            return settle.batched(tx)
+        foreseen = settle.foreseen(tx)
+        stop = settle.stop(foreseen)
+        if stop is None:  # raises NewMemoryLost should the new memory lose before the last
+            return replace(settle, ahead=foreseen).batched(tx)
+        upto = replace(settle, findings=list(findings[:stop + 1]), ahead=foreseen[:stop + 1])
         done = upto.batched(tx) if upto.batchable else upto.one_by_one(tx)
         last = done[-1][0] if done else None
         if last is None or last.old_memory_id != findings[stop][0] or last.status is not ConflictStatus.RESOLVED \
@@ -349,6 +352,7 @@ class _Settle:
     resolved_by: str
     now: datetime
     static_choice: bool = False  # choose looks only at what settling does not change (locks and times)
+    ahead: Sequence[Mapping[str, Any]] | None = None  # conflict/foresee's rows for these findings, if read
 
     @property
     def batchable(self) -> bool:
@@ -360,10 +364,18 @@ class _Settle:
         """The position of the finding one_by_one would stop at, the new memory losing it, as far as choose on
         the memories as they stand now tells (reads only; exact for a choice that only looks at what settling
         does not change); None when it loses none."""
+        return self.stop(self.foreseen(tx))
+
+    def foreseen(self, tx: Tx) -> list[dict[str, Any]]:
+        """conflict/foresee's rows, one per finding in order: the new and old memories as they stand now and
+        the status and loser of the finding's conflict if it is recorded already."""
         items = [{"id": conflict_id(self.scope, self.new_id, old_id), "old_id": old_id}
                  for old_id, _, _ in self.findings]
-        rows = sorted(tx.run("conflict/foresee", {**_scope(self.scope), "new_id": self.new_id, "items": items}),
+        return sorted(tx.run("conflict/foresee", {**_scope(self.scope), "new_id": self.new_id, "items": items}),
                       key=lambda r: int(r["i"]))
+
+    def stop(self, rows: Sequence[Mapping[str, Any]]) -> int | None:
+        """foresee on its rows."""
         for position, row in enumerate(rows):
             if row["new_memory"] is None:
                 return None  # nothing is recorded
@@ -413,18 +425,30 @@ class _Settle:
         scope = self.scope
         items = [{"id": conflict_id(scope, self.new_id, old_id), "old_id": old_id, "kind": kind.value,
                   "reason": reason} for old_id, kind, reason in self.findings]
+        # Foreseen (read earlier in this transaction): the conflicts that will be OPEN once recorded are known,
+        # so their memories are decayed first and conflict/record_many reads them back as conflict/get_many
+        # would after the decay (one statement fewer). Decay and recording touch disjoint properties: the
+        # order leaves the same graph. Should the recording find otherwise, the usual way below catches up
+        # (decaying a memory twice to the same instant changes nothing the second time).
+        early = self._open_ahead() if self.choose is not None else None
+        if early:
+            decay(tx, scope, self.params, self.now, ids=[self.new_id, *early], skip_locked=True, with_before=False)
         rows = tx.run("conflict/record_many", {**_scope(scope), "new_id": self.new_id, "items": items,
-                                                "strategy": self.strategy.value, "now": self.now})
+                                                "strategy": self.strategy.value, "now": self.now,
+                                                "with_memories": bool(early)})
         recorded: list[Conflict | None] = [None] * len(items)
         for r in rows:
-            recorded[int(r["i"])] = _conflict(r)
+            recorded[int(r["i"])] = _conflict({"conflict": r["conflict"]})  # as recorded, without its memories
         settling = [c for c in recorded if c is not None and c.status is ConflictStatus.OPEN]
         fresh: dict[str, dict[str, Any]] = {}
         if self.choose is not None and settling:
-            decay(tx, scope, self.params, self.now, ids=[self.new_id, *(c.old_memory_id for c in settling)],
-                  skip_locked=True)
-            fresh = {r["conflict"]["id"]: r for r in tx.run("conflict/get_many", {
-                **_scope(scope), "ids": [c.id for c in settling]})}
+            if early is not None and [c.old_memory_id for c in settling] == early:
+                fresh = {r["conflict"]["id"]: r for r in rows if r["conflict"]["status"] == "OPEN"}
+            else:
+                decay(tx, scope, self.params, self.now, ids=[self.new_id, *(c.old_memory_id for c in settling)],
+                      skip_locked=True, with_before=False)  # its before-images (hydrated DateTimes) are not used
+                fresh = {r["conflict"]["id"]: r for r in tx.run("conflict/get_many", {
+                    **_scope(scope), "ids": [c.id for c in settling]})}
         # A choice that only looks at what settling does not change is made for all of them first, and they are
         # resolved in one statement (conflict/resolve_many, one after the other as conflict/resolve would be);
         # the loop below then takes each one's answer from it instead of running conflict/resolve.
@@ -463,6 +487,16 @@ class _Settle:
                 break
         return out
 
+
+    def _open_ahead(self) -> list[str] | None:
+        """From the foreseen rows: the old memories whose conflicts will be OPEN once recorded (found, and not
+        recorded yet or recorded OPEN), in order; None when nothing was foreseen or the new memory is gone."""
+        if self.ahead is None or len(self.ahead) != len(self.findings):
+            return None
+        if any(row["new_memory"] is None for row in self.ahead):
+            return None
+        return [old_id for (old_id, _, _), row in zip(self.findings, self.ahead, strict=True)
+                if row["old_memory"] is not None and (row["status"] is None or row["status"] == "OPEN")]
 
     def _resolve_planned(self, tx: Tx, recorded: Sequence[Conflict | None], fresh: Mapping[str, dict[str, Any]]
                          ) -> tuple[dict[str, str | None], dict[str, dict[str, Any]]]:
@@ -512,7 +546,7 @@ def _resolve_in(tx: Tx, scope: Scope, conflict: Conflict, *, choose: Callable[[M
     ids = [conflict.new_memory_id, conflict.old_memory_id]
     if not locked and len(lock(tx, scope, ids)) != 2:
         return None
-    decay(tx, scope, params, now, ids=ids, skip_locked=not decay_locked)
+    decay(tx, scope, params, now, ids=ids, skip_locked=not decay_locked, with_before=False)
     current = tx.run("conflict/get", {**_scope(scope), "id": conflict.id})
     if not current or current[0]["conflict"]["status"] != ConflictStatus.OPEN.value:
         return None

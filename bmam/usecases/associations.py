@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from bmam.clock import Clock
 from bmam.settings import RecallSettings
 from bmam.usecases.hooks import StoredMemoryContext
+from graph.associations import form_many_in
 from graph.model import Association, Scope
 from graph.related import FormRequest, FormSettings, RelatedRepository, TraversalParams
 from graph.store import Tx
@@ -71,10 +72,11 @@ class AssociationForming:
             self._log(items, self._related.form_many(scope, self._form, requests))
 
     def many_in(self, tx: Tx, contexts: Sequence[StoredMemoryContext]) -> list[Callable[[], None]]:
-        """many inside the caller's transaction (bmam/usecases/hooks.py TxStoredMemoryHook); nothing waits
-        for the commit."""
+        """many inside the caller's transaction (bmam/usecases/hooks.py TxStoredMemoryHook), through
+        association/form_many (related/form_many's edges, its term candidates read once per statement);
+        nothing waits for the commit."""
         for scope, items, requests in self._requests(contexts):
-            self._log(items, self._related.form_many_in(tx, scope, self._form, requests))
+            self._log(items, form_many_in(tx, scope, self._form, requests))
         return []
 
     def _requests(self, contexts: Sequence[StoredMemoryContext]

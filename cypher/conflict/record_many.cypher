@@ -1,7 +1,8 @@
 // Record the conflicts of one new memory of one user with several old ones at once ($items, in order:
 // {id, old_id, kind, reason}): for each item whose old memory exists, what conflict/record does (idempotent on
 // the derived id; BETWEEN {role} edges to both sides), after write-locking the new memory and every old one
-// found, all in id order, as weights/lock locks them. One row per recorded item: its position i.
+// found, all in id order, as weights/lock locks them. One row per recorded item: its position i, and with
+// $with_memories both memories as conflict/get_many reads them (null without).
 MATCH (n:Memory {id: $new_id})
 WHERE n.tenant = $tenant AND n.user_id = $user_id
 CALL (n) {
@@ -30,4 +31,13 @@ MERGE (c)-[rn:BETWEEN {role: 'new'}]->(n)
   ON CREATE SET rn.tenant = $tenant, rn.user_id = $user_id
 MERGE (c)-[ro:BETWEEN {role: 'old'}]->(o)
   ON CREATE SET ro.tenant = $tenant, ro.user_id = $user_id
-RETURN i, c {.*, created_at: toString(c.created_at), resolved_at: toString(c.resolved_at)} AS conflict, created
+// Timestamps as ISO strings (graph/records.py parses them): the driver's DateTime hydration is slow.
+RETURN i, c {.*, created_at: toString(c.created_at), resolved_at: toString(c.resolved_at)} AS conflict, created,
+       CASE WHEN $with_memories THEN n {.*, embedding: null, created_at: toString(n.created_at),
+          valid_from: toString(n.valid_from), valid_to: toString(n.valid_to),
+          last_mentioned_at: toString(n.last_mentioned_at), last_recalled_at: toString(n.last_recalled_at),
+          decayed_at: toString(n.decayed_at), last_feedback_at: toString(n.last_feedback_at)} END AS new_memory,
+       CASE WHEN $with_memories THEN o {.*, embedding: null, created_at: toString(o.created_at),
+          valid_from: toString(o.valid_from), valid_to: toString(o.valid_to),
+          last_mentioned_at: toString(o.last_mentioned_at), last_recalled_at: toString(o.last_recalled_at),
+          decayed_at: toString(o.decayed_at), last_feedback_at: toString(o.last_feedback_at)} END AS old_memory

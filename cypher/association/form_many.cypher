@@ -1,0 +1,110 @@
+// Associations formed when memories are stored (related/form_many, with the pool of term candidates read once), for several stored memories of one user, memory after
+// memory in the order of $items (each {memory_id, episode_id, episode_mates, now, terms, han_terms,
+// latin_terms, lucene}; the per-memory subqueries run row after row, so each memory's MERGE sees the edges
+// of those before it). An existing edge keeps the stronger of its strength and the new one; one edge per
+// pair, both memories of the one user. Returns per memory (in $items order) the edges each part touched.
+// 1. formed_by 'stored': with the other memories derived from the same episode (strength $same_episode),
+//    and with memories sharing an entity with it (the entity hop strength of related/search:
+//    min(1, $entity_base / sqrt(mentions - 1)), no hub above $max_degree), the most recent $per_entity per
+//    entity.
+// 2. formed_by 'terms' (when item.terms): with the other live memories holding one of its terms which at
+//    most $max_df other memories hold (a name, a place, a company: an entity the extractor may have
+//    missed). Strength min(1, $term_base / sqrt(df)) for the rarest shared term, the entity hop formula
+//    with df + 1 mentions. Han terms match as substrings (bigrams), Latin terms as whole words. A small
+//    user's memories are scanned; a large one's come from the memory_text index (item.lucene, at most
+//    $limit hits). Nothing below $min_memories memories: there, every word is rare.
+// The term part's candidates (the user's live memories, lower-cased) are read once for the statement, not per
+// memory: the per-memory subqueries create ASSOCIATED edges only, so which memories are live, their texts and
+// how many the user holds are the same for every row (related/form_many read them again per memory).
+OPTIONAL MATCH (u:User {tenant: $tenant, user_id: $user_id})
+WITH u, CASE WHEN u IS NULL THEN 0 ELSE COUNT { (u)-[:HAS_MEMORY]->() } END AS mine
+CALL (u, mine) {
+  WITH u WHERE u IS NOT NULL AND mine >= $min_memories AND mine <= $scan_max
+    AND any(item IN $items WHERE item.terms)
+  MATCH (u)-[:HAS_MEMORY]->(o:Memory)
+  WHERE o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
+  RETURN collect({o: o, lower: toLower(o.text)}) AS pool  // [] when the user is not scanned
+}
+UNWIND $items AS item
+CALL (item) {
+  MATCH (m:Memory {id: item.memory_id})
+  WHERE m.tenant = $tenant AND m.user_id = $user_id
+  CALL (m, item) {
+    MATCH (m)-[:DERIVED_FROM]->(ep:Episode)<-[:DERIVED_FROM]-(o:Memory)
+    WHERE ep.tenant = $tenant AND ep.user_id = $user_id AND o <> m
+      AND o.tenant = $tenant AND o.user_id = $user_id
+    RETURN o, $same_episode AS strength
+    UNION ALL
+    MATCH (ep:Episode {id: item.episode_id})<-[:DERIVED_FROM]-(o:Memory)
+    WHERE ep.tenant = $tenant AND ep.user_id = $user_id AND o <> m
+      AND o.tenant = $tenant AND o.user_id = $user_id
+    RETURN o, $same_episode AS strength
+    UNION ALL
+    UNWIND coalesce(item.episode_mates, []) AS mate_id
+    MATCH (o:Memory {id: mate_id})
+    WHERE o <> m AND o.tenant = $tenant AND o.user_id = $user_id
+    RETURN o, $same_episode AS strength
+    UNION ALL
+    MATCH (m)-[:MENTIONS]->(e:Entity)
+    WHERE e.tenant = $tenant AND e.user_id = $user_id
+    WITH m, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
+    WHERE degree >= 2 AND degree <= $max_degree
+    CALL (m, e) {
+      MATCH (e)<-[:MENTIONS]-(o:Memory)
+      WHERE o <> m AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
+      RETURN o ORDER BY o.created_at DESC LIMIT $per_entity
+    }
+    WITH o, $entity_base / sqrt(degree - 1) AS raw
+    RETURN o, CASE WHEN raw > 1.0 THEN 1.0 ELSE raw END AS strength
+  }
+  WITH item, m, o, max(strength) AS strength
+  WHERE strength > 0.0
+  WITH item, CASE WHEN m.id < o.id THEN m ELSE o END AS a, CASE WHEN m.id < o.id THEN o ELSE m END AS b, strength
+  MERGE (a)-[r:ASSOCIATED]-(b)
+    ON CREATE SET r.created_at = item.now, r.strength = 0.0, r.tenant = $tenant, r.user_id = $user_id,
+                  r.formed_by = 'stored'
+  SET r._lock = true
+  REMOVE r._lock
+  SET r.strength = CASE WHEN coalesce(r.strength, 0.0) < strength THEN strength ELSE r.strength END,
+      r.updated_at = item.now
+  RETURN collect({memory_a: a.id, memory_b: b.id, strength: r.strength}) AS by_form
+}
+CALL (item, pool, mine) {
+  WITH item WHERE item.terms AND mine >= $min_memories
+  MATCH (m:Memory {id: item.memory_id})
+  WHERE m.tenant = $tenant AND m.user_id = $user_id
+  CALL (m, pool, mine, item) {
+    WITH m, pool WHERE mine <= $scan_max
+    UNWIND pool AS p
+    WITH m, p WHERE p.o <> m
+    RETURN p.o AS o, p.lower AS lower
+    UNION ALL
+    WITH m, item WHERE mine > $scan_max AND item.lucene IS NOT NULL
+    CALL db.index.fulltext.queryNodes('memory_text', item.lucene, {limit: $limit}) YIELD node AS o
+    WHERE o <> m AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
+    RETURN o, toLower(o.text) AS lower
+  }
+  WITH item, m, o, [t IN item.han_terms WHERE lower CONTAINS t]
+             + [t IN item.latin_terms WHERE lower CONTAINS t AND lower =~ ('(?s).*\\b' + t + '\\b.*')] AS shared
+  WHERE size(shared) > 0
+  WITH item, m, collect({o: o, shared: shared}) AS rows
+  WITH item, m, rows, [t IN item.han_terms + item.latin_terms | {t: t, df: size([r IN rows WHERE t IN r.shared])}] AS dfs
+  WITH item, m, rows, [x IN dfs WHERE x.df >= 1 AND x.df <= $max_df] AS rare
+  WHERE size(rare) > 0
+  UNWIND rows AS r
+  WITH item, m, r.o AS o, [x IN rare WHERE x.t IN r.shared | x.df] AS shared_dfs
+  WHERE size(shared_dfs) > 0
+  WITH item, m, o, reduce(low = $max_df, d IN shared_dfs | CASE WHEN d < low THEN d ELSE low END) AS df
+  WITH item, m, o, $term_base / sqrt(df) AS raw
+  WITH item, CASE WHEN m.id < o.id THEN m ELSE o END AS a, CASE WHEN m.id < o.id THEN o ELSE m END AS b,
+       CASE WHEN raw > 1.0 THEN 1.0 ELSE raw END AS strength
+  MERGE (a)-[r:ASSOCIATED]-(b)
+    ON CREATE SET r.created_at = item.now, r.strength = 0.0, r.tenant = $tenant, r.user_id = $user_id,
+                  r.formed_by = 'terms'
+  SET r._lock = true
+  REMOVE r._lock
+  SET r.strength = CASE WHEN coalesce(r.strength, 0.0) < strength THEN strength ELSE r.strength END,
+      r.updated_at = item.now
+  RETURN collect({memory_a: a.id, memory_b: b.id, strength: r.strength}) AS by_terms
+}
+RETURN item.memory_id AS memory_id, by_form, by_terms
