@@ -21,6 +21,7 @@ from graph.ids import derived_id
 from graph.model import Memory, Scope, Tier
 from graph.records import Floats, memory_from_row, time_param, to_datetime
 from graph.store import GraphStore, Tx
+from graph.tiers import tier_counts
 from graph.vector_cache import VectorCache
 
 
@@ -35,6 +36,16 @@ class Episode:
     text: str
     at: datetime
     device_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BatchStart:
+    """EpisodeRepository.batch_start: the batch's episode ids the user has already (id -> (speaker, text)),
+    the memories per tier and the entity names of the temp memories (empty unless asked for)."""
+
+    existing: dict[str, tuple[str, str]]
+    counts: dict[Tier, int]
+    temp_entities: dict[str, list[str]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,13 +139,6 @@ class EpisodeRepository:
 
     # ----- inside the ingest transaction --------------------------------------------------
 
-    def existing(self, tx: Tx, scope: Scope, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
-        """id -> (speaker, text) for the given episode ids the user already has."""
-        if not ids:
-            return {}
-        rows = tx.run("episode/existing", {**_scope(scope), "ids": list(ids)})
-        return {r["id"]: (r["speaker"], r["text"]) for r in rows}
-
     def session_tails(self, tx: Tx, scope: Scope, session_ids: Sequence[str]) -> dict[str, SessionTail]:
         """session_id -> its last stored turn, for the sessions that have one."""
         if not session_ids:
@@ -158,13 +162,27 @@ class EpisodeRepository:
             spans[e.session_id] = (min(first, e.at), max(last, e.at), min(low, e.turn))
         sessions = [{"id": session_node_id(scope, s), "session_id": s, "first_at": time_param(first),
                      "last_at": time_param(last)} for s, (first, last, _) in spans.items()]
-        tx.run("episode/write_sessions", {**_scope(scope), "sessions": sessions})
         rows = [{"id": e.id, "session_node_id": session_node_id(scope, e.session_id), "session_id": e.session_id,
                  "turn": e.turn, "speaker": e.speaker, "text": e.text, "at": time_param(e.at), "device_id": e.device_id}
                 for e in episodes]
-        tx.run("episode/write_episodes", {**_scope(scope), "episodes": rows})
         links = [{"id": session_node_id(scope, s), "from_turn": low} for s, (_, _, low) in spans.items()]
-        tx.run("episode/link", {**_scope(scope), "sessions": links})
+        tx.run("episode/write_batch", {**_scope(scope), "sessions": sessions, "episodes": rows, "links": links})
+
+    def batch_start(self, tx: Tx, scope: Scope, ids: Sequence[str], *, lock_at: datetime | None,
+                    temp: bool) -> BatchStart:
+        """What an ingest batch starts from, in one statement (episode/batch_start): given lock_at, the user's
+        write lock first (TierRepository.lock_user); then which of the episode ids it has already (id ->
+        (speaker, text)), the tier counts and, given temp, the entity names each temp memory mentions."""
+        row = tx.run("episode/batch_start", {**_scope(scope), "ids": list(ids), "now": time_param(lock_at),
+                                             "temp": temp})[0]
+        return BatchStart(existing={r["id"]: (r["speaker"], r["text"]) for r in row["existing"]},
+                          counts=tier_counts(row["counts"]),
+                          temp_entities={r["id"]: list(r["names"]) for r in row["temp"]})
+
+    def batch_end(self, tx: Tx, scope: Scope, ids: Sequence[str]) -> tuple[dict[Tier, int], dict[str, Memory]]:
+        """The tier counts and memories(ids) in one statement (episode/batch_end)."""
+        row = tx.run("episode/batch_end", {**_scope(scope), "ids": list(ids)})[0]
+        return tier_counts(row["counts"]), {m["id"]: memory_from_row(m) for m in row["memories"]}
 
     def derive(self, tx: Tx, scope: Scope, links: Sequence[tuple[str, str]]) -> None:
         """(memory)-[:DERIVED_FROM]->(episode) for each (memory id, episode id)."""
@@ -278,10 +296,6 @@ class EpisodeRepository:
             "candidates": [{"i": i, "embedding": Floats(map(float, emb))} for i, emb in candidates],
         })
         return [(int(r["i"]), r["id"], _cosine(r["score"])) for r in rows]
-
-    def temp_entities(self, tx: Tx, scope: Scope) -> dict[str, list[str]]:
-        """temp memory id -> the entity names it mentions."""
-        return {r["id"]: list(r["names"]) for r in tx.run("episode/temp_entities", _scope(scope))}
 
     def memory_count(self, tx: Tx, scope: Scope) -> int:
         return int(tx.run("memory/count_for_user", _scope(scope))[0]["n"])

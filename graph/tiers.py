@@ -15,6 +15,12 @@ from graph.records import memory_from_row, time_param, to_datetime
 from graph.store import Tx
 
 
+def tier_counts(rows: Sequence[dict[str, Any]]) -> dict[Tier, int]:
+    """Memories per tier from rows {tier, n} (tier/counts), every tier present."""
+    found = {Tier(r["tier"]): int(r["n"]) for r in rows if r["tier"]}
+    return {t: found.get(t, 0) for t in Tier}
+
+
 @dataclass(frozen=True, slots=True)
 class TierMemory:
     """What the tier rules look at for one memory."""
@@ -69,8 +75,7 @@ class TierRepository:
         tx.run("tier/lock_user", {**_scope(scope), "now": now})
 
     def counts(self, tx: Tx, scope: Scope) -> dict[Tier, int]:
-        found = {Tier(r["tier"]): int(r["n"]) for r in tx.run("tier/counts", _scope(scope)) if r["tier"]}
-        return {t: found.get(t, 0) for t in Tier}
+        return tier_counts(tx.run("tier/counts", _scope(scope)))
 
     def memories(self, tx: Tx, scope: Scope, tiers: Sequence[Tier]) -> list[TierMemory]:
         rows = tx.run("tier/memories", {**_scope(scope), "tiers": [t.value for t in tiers]})

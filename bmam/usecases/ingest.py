@@ -453,11 +453,11 @@ class IngestUseCases:
         reads the store and builds a plan, then writes it; nothing outside is touched."""
         s_ingest, s_tiers, s_weights = self._settings.ingest, self._tier_cases.rules, self._settings.weights
         now = self._clock.now()
-        self._tiers.lock_user(tx, scope, now=now)
 
         # -- where each turn goes ------------------------------------------------------------
         turn_index: dict[int, int] = {}
         if append:
+            self._tiers.lock_user(tx, scope, now=now)  # before the tails: batch_start locks otherwise
             tails = self._episodes.session_tails(tx, scope, sorted({v.session_id for v in batch if v.turn is None}))
             next_turn = {s: t.turn + 1 for s, t in tails.items()}
             for v in batch:
@@ -474,7 +474,11 @@ class IngestUseCases:
         else:
             turn_index = {v.index: int(v.turn or 0) for v in batch}
         ids = {v.index: episode_id(scope, v.session_id, turn_index[v.index]) for v in batch}
-        existing = self._episodes.existing(tx, scope, list(ids.values()))
+        # the user's lock (unless taken above), the existing turns, the tier counts and the temp memories' entity
+        # names in one statement (they were four)
+        start = self._episodes.batch_start(tx, scope, list(ids.values()), lock_at=None if append else now,
+                                           temp=any(v.speaker is Speaker.USER for v in batch))
+        existing = start.existing
 
         results: dict[int, TurnResult] = {}
         fresh: list[_Valid] = []
@@ -505,8 +509,8 @@ class IngestUseCases:
         topics: dict[int, list[str]] = {}
         for i, mid, _ in matches.topics:
             topics.setdefault(i, []).append(mid)
-        temp_names = NameIndex(self._episodes.temp_entities(tx, scope) if user_fresh else {})
-        core_count = self._tiers.counts(tx, scope)[Tier.CORE]
+        temp_names = NameIndex(start.temp_entities if user_fresh else {})
+        core_count = start.counts[Tier.CORE]
 
         states: dict[str, _State] = {}
         for rows in similar.values():
@@ -655,12 +659,16 @@ class IngestUseCases:
             triples_of.setdefault(t.memory_id, []).append(t)
         self._episodes.derive(tx, scope, derived)
         self._tiers.update(tx, scope, list(updates.values()))
-        capacity = self._tier_cases.enforce(tx, scope)
+        # the counts capacity enforcement starts from and the memories to answer with, in one statement; read
+        # again after the rare enforcement that moves or evicts something
+        wanted = [m for ms in (*created_by.values(), *mentioned_by.values()) for m in ms]
+        counts, final = self._episodes.batch_end(tx, scope, wanted)
+        capacity = self._tier_cases.enforce(tx, scope, counts)
         events += [change_event(scope, c, now) for c in capacity]
+        if capacity:
+            final = self._episodes.memories(tx, scope, wanted)
 
         # -- answer with the final state -----------------------------------------------------------
-        wanted = [m for ms in (*created_by.values(), *mentioned_by.values()) for m in ms]
-        final = self._episodes.memories(tx, scope, wanted)
         hooks: list[StoredMemoryContext] = []
         embedding_of = {n.id: n.embedding for n in new_memories}
         for v in fresh:

@@ -4,7 +4,7 @@ lock; the rules are ingest/tier_policy.py, the statements graph/tiers.py."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -98,9 +98,11 @@ class TierUseCases:
                 if (c.to_tier is None and c.memory_id in gone)
                 or (c.to_tier is not None and (c.memory_id in done or c.memory_id in gone))]
 
-    def enforce(self, tx: Tx, scope: Scope) -> list[TierChange]:
-        """Restore mid and temp capacities (demote mid's least useful, evict temp's)."""
-        counts = self._tiers.counts(tx, scope)
+    def enforce(self, tx: Tx, scope: Scope, counts: Mapping[Tier, int] | None = None) -> list[TierChange]:
+        """Restore mid and temp capacities (demote mid's least useful, evict temp's). counts: the user's
+        memories per tier as read in tx under the user's lock, when the caller has just read them."""
+        if counts is None:
+            counts = self._tiers.counts(tx, scope)
         caps = self.rules.capacities
         if counts[Tier.MID] <= caps.mid and counts[Tier.TEMP] <= caps.temp:
             return []

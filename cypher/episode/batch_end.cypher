@@ -1,0 +1,20 @@
+// What an ingest batch of one user reads once it has written, in one round trip (it took two): how many
+// memories the user holds per tier (tier/counts: superseded ones included; over a capacity, ingest restores it
+// and reads the memories again) and the memories $ids (episode/memories), to answer with their final state.
+// Timestamps as ISO strings (graph/records.py parses them): the driver's DateTime hydration is slow.
+CALL () {
+  MATCH (m:Memory)
+  WHERE m.tenant = $tenant AND m.user_id = $user_id
+  WITH m.tier AS tier, count(m) AS n
+  RETURN collect({tier: tier, n: n}) AS counts
+}
+CALL () {
+  UNWIND $ids AS id
+  MATCH (m:Memory {id: id})
+  WHERE m.tenant = $tenant AND m.user_id = $user_id
+  RETURN collect(m {.*, embedding: null, created_at: toString(m.created_at), valid_from: toString(m.valid_from),
+            valid_to: toString(m.valid_to), last_mentioned_at: toString(m.last_mentioned_at),
+            last_recalled_at: toString(m.last_recalled_at), decayed_at: toString(m.decayed_at),
+            last_feedback_at: toString(m.last_feedback_at)}) AS memories
+}
+RETURN counts, memories
