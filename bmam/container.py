@@ -214,7 +214,8 @@ class Container:
 
         r = self.settings.recall
         cache = VectorCache(self.vector_dimensions, max_bytes=r.vector_cache_mb * 2**20, store=self.store,
-                            background_min=r.vector_cache_background_min)
+                            background_min=r.vector_cache_background_min,
+                            projection_min_rows=r.vector_cache_projection_min)
         self.erasure.add_hook(cache.forget)
         return cache
 

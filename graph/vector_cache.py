@@ -67,7 +67,8 @@ class CachedUser:
     """One user's cached rows: ids, lower-cased texts and unit-length embeddings, in the order read.
     Rows are only appended (under the cache's lock); a reader works on a snapshot of the first n."""
 
-    __slots__ = ("_blocks", "_row_of", "_text_bytes", "epoch", "ids", "lowered", "matrix", "n", "seq", "state")
+    __slots__ = ("_blocks", "_row_of", "_text_bytes", "epoch", "ids", "lowered", "matrix", "n", "projection", "seq",
+                 "state")
 
     def __init__(self, epoch: str | None, seq: int, dimensions: int, capacity: int) -> None:
         self.epoch = epoch
@@ -85,10 +86,13 @@ class CachedUser:
         # C-speed string scans instead of a Python test per row. Built when first searched; an append
         # rebuilds only the last, unfilled block (a whole 100k-row join took 8 ms).
         self._blocks: tuple[_TextBlock, ...] = ()
+        # A large user's rows on a smaller basis, for the first dense stage (None: every query is exact).
+        self.projection: Projection | None = None
 
     @property
     def nbytes(self) -> int:
-        return int(self.matrix.nbytes) + self._text_bytes + 100 * len(self.ids)
+        projected = self.projection.nbytes if self.projection is not None else 0
+        return int(self.matrix.nbytes) + projected + self._text_bytes + 100 * len(self.ids)
 
     def append(self, ids: Sequence[str], texts: Sequence[str], vectors: np.ndarray) -> None:
         """Add rows not held yet (a memory read twice, by two catching-up readers, is kept once)."""
@@ -108,6 +112,8 @@ class CachedUser:
             self.ids.append(ids[i])
             self.lowered.append(texts[i].lower())
             self._text_bytes += 2 * len(texts[i])
+        if self.projection is not None:
+            self.projection.extend(self.matrix, needed)  # before n moves: a reader never sees rows it lacks
         self.n = needed
 
     def snapshot(self) -> tuple[list[str], list[str], np.ndarray]:
@@ -197,6 +203,77 @@ class _TextBlock:
     chars: frozenset[str]  # every character of text
 
 
+# A user with this many cached rows or more gets a projection (VectorCache projection_min_rows, from the
+# settings) of PROJECTION_DIMS dimensions: the principal directions of a sample of its rows plus their
+# mean (sentence embeddings share a large mean component). A row's cosine to the query is its projected
+# product plus the product of the two residuals (the parts off the basis), which is at most the product
+# of the residuals' lengths: that bound orders the shortlist and says which other rows could still beat
+# it. The exact float32 product over 100,000 x 512 rows takes 5.7 ms (memory bandwidth); on 128 dimensions
+# ~2 ms (BENCHMARKS.md "Recall latency" has the measurements, and how often the ranking is exact).
+PROJECTION_DIMS = 128
+PROJECTION_SAMPLE = 16_384  # rows the basis is computed from (an SVD of 16k x 512: ~1.3 s on one core)
+SHORTLIST = 1000  # rows scored exactly first, at least (4 x the ranking's limit if more)
+# Rows scored exactly after the shortlist, at most: those whose bound still beats the shortlist's
+# limit-th cosine. Within it the ranking is exact; beyond it (embeddings with little structure, such as
+# random vectors) the best bounds are taken.
+RESCORE_MAX = 1000
+
+
+class Projection:
+    """A user's first m rows on an orthonormal basis (dimensions x d), with the length of each row's part
+    off the basis (its residual). Rows are only appended, like the CachedUser's; a reader reads m, then
+    rows[:m] and residuals[:m] (grown arrays keep them)."""
+
+    __slots__ = ("basis", "m", "residuals", "rows")
+
+    def __init__(self, basis: np.ndarray, rows: np.ndarray) -> None:
+        self.basis = basis
+        self.rows = rows
+        self.residuals = _residuals(rows)
+        self.m = rows.shape[0]
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.basis.nbytes + self.rows.nbytes + self.residuals.nbytes)
+
+    def extend(self, matrix: np.ndarray, n: int) -> None:
+        """Project the rows m..n of matrix (the CachedUser's, appended since)."""
+        if n <= self.m:
+            return
+        if n > self.rows.shape[0]:
+            size = max(n, 2 * self.rows.shape[0])
+            grown = np.zeros((size, self.rows.shape[1]), dtype=np.float32)
+            grown[: self.m] = self.rows[: self.m]
+            residuals = np.zeros(size, dtype=np.float32)
+            residuals[: self.m] = self.residuals[: self.m]
+            self.rows, self.residuals = grown, residuals
+        with _one_blas_thread():
+            self.rows[self.m: n] = matrix[self.m: n] @ self.basis
+        self.residuals[self.m: n] = _residuals(self.rows[self.m: n])
+        self.m = n
+
+
+def _residuals(projected: np.ndarray) -> np.ndarray:
+    """The length of each unit row's part off the basis, from its projection: sqrt(1 - |projected|^2)."""
+    return np.sqrt(np.maximum(0.0, 1.0 - np.einsum("ij,ij->i", projected, projected))).astype(np.float32)
+
+
+def build_projection(matrix: np.ndarray, dims: int = PROJECTION_DIMS, seed: int = 0) -> Projection:
+    """The projection of matrix's rows (unit length) on their mean and their dims - 1 principal directions,
+    computed from a fixed-seed sample (the same rows give the same basis)."""
+    n, width = matrix.shape
+    dims = min(dims, width)
+    rng = np.random.default_rng(seed)
+    sample = matrix[np.sort(rng.choice(n, PROJECTION_SAMPLE, replace=False))] if n > PROJECTION_SAMPLE else matrix
+    mean = sample.mean(axis=0)
+    with _one_blas_thread():
+        _, _, vt = np.linalg.svd(sample - mean, full_matrices=False)
+        basis, _ = np.linalg.qr(np.column_stack([mean, vt[: dims - 1].T]).astype(np.float64))
+        basis32 = np.ascontiguousarray(basis, dtype=np.float32)
+        rows = np.ascontiguousarray(matrix @ basis32)
+    return Projection(basis32, rows)
+
+
 @dataclass(frozen=True, slots=True)
 class Ranked:
     """Cached memories ranked best first: ids with their cosine to the query and their rank score (the
@@ -218,18 +295,21 @@ class VectorCache:
     CATCH_UP_MAX = 4096
 
     def __init__(self, dimensions: int, max_bytes: int, store: GraphStore | None = None,
-                 background_min: int = 0) -> None:
+                 background_min: int = 0, projection_min_rows: int = 0) -> None:
         """store: where full reads run in their own transactions; without one they run in the caller's.
         background_min: a user with at least this many memories (and more than 0) is read in the background
         when not cached, and user() answers None (the caller's Neo4j path) until the read is done; needs a
-        store."""
+        store. projection_min_rows: a user with at least this many rows (and more than 0) gets a projection
+        (Projection) for its first dense stage: built with the full read, or in the background (with a
+        store) when a catch-up takes the user past it; every query is exact until then."""
         self.dimensions = dimensions
         self.max_bytes = max_bytes
         self._store = store
         self.background_min = background_min
+        self.projection_min_rows = projection_min_rows
         self._users: OrderedDict[tuple[str, str], CachedUser] = OrderedDict()
         self._lock = threading.Lock()
-        self._loading: dict[tuple[str, str], threading.Thread] = {}
+        self._loading: dict[tuple[str, ...], threading.Thread] = {}  # (tenant, user) or ("projection", ...)
         self.loads = 0  # full reads of a user (for tests and metrics)
 
     @property
@@ -264,10 +344,55 @@ class VectorCache:
                 return None
             cached = CachedUser(state.epoch, state.seq, self.dimensions, capacity=state.mine + 16)
             self._read_all(tx, scope, cached)
+            self._project(cached)
             self.loads += 1
+        elif self._wants_projection(cached):
+            self._project_in_background(key, cached)
         cached.state = state
         self.put(key, cached)
         return cached
+
+    def _wants_projection(self, cached: CachedUser) -> bool:
+        return cached.projection is None and 0 < self.projection_min_rows <= cached.n
+
+    def _project(self, cached: CachedUser) -> None:
+        """Give a user with enough rows its projection (an SVD of a sample: ~1.3 s for 100k rows)."""
+        if not self._wants_projection(cached):
+            return
+        _, matrix = cached.view()
+        projection = build_projection(matrix)
+        with self._lock:  # rows appended meanwhile are projected too, before the projection is seen
+            projection.extend(cached.matrix, cached.n)
+            cached.projection = projection
+
+    def _project_in_background(self, key: tuple[str, str], cached: CachedUser) -> None:
+        """Build the projection of a user that grew past projection_min_rows in a daemon thread (inline
+        without a store); its queries stay exact until it is done."""
+        if self._store is None:
+            self._project(cached)
+            return
+        self._in_background(("projection", *key), f"bmam-projection-{key[1]}", lambda: self._project(cached),
+                            f"building the projection of {key[0]}/{key[1]} failed")
+
+    def _in_background(self, name: tuple[str, ...], label: str, work: Callable[[], None], failure: str) -> None:
+        """Run work in a daemon thread, one at a time per name (asked again while it runs: nothing)."""
+        with self._lock:
+            running = self._loading.get(name)
+            if running is not None and running.is_alive():
+                return
+
+            def run() -> None:
+                try:
+                    work()
+                except Exception:  # the store went away (shutdown, restart): the next recall tries again
+                    log.warning(failure, exc_info=True)
+                finally:
+                    with self._lock:
+                        self._loading.pop(name, None)
+
+            thread = threading.Thread(target=run, name=label[:60], daemon=True)
+            self._loading[name] = thread
+            thread.start()
 
     def current(self, scope: Scope, cached: CachedUser, state: UserState, ranked_as: tuple[str | None, int, int],
                 ) -> bool:
@@ -291,26 +416,15 @@ class VectorCache:
     def _load_in_background(self, key: tuple[str, str], scope: Scope, state: UserState) -> None:
         """Read a large user in a daemon thread (one at a time per user); the next user() after it is done
         finds the rows and catches up on what was written meanwhile."""
-        with self._lock:
-            running = self._loading.get(key)
-            if running is not None and running.is_alive():
-                return
+        def load() -> None:
+            cached = CachedUser(state.epoch, state.seq, self.dimensions, capacity=state.mine + 16)
+            self._read_all(None, scope, cached)
+            self._project(cached)
+            self.loads += 1
+            self.put(key, cached)
 
-            def load() -> None:
-                try:
-                    cached = CachedUser(state.epoch, state.seq, self.dimensions, capacity=state.mine + 16)
-                    self._read_all(None, scope, cached)
-                    self.loads += 1
-                    self.put(key, cached)
-                except Exception:  # the store went away (shutdown, restart): the next recall tries again
-                    log.warning("background read of %s/%s into the vector cache failed", *key, exc_info=True)
-                finally:
-                    with self._lock:
-                        self._loading.pop(key, None)
-
-            thread = threading.Thread(target=load, name=f"bmam-cache-{scope.user_id}"[:60], daemon=True)
-            self._loading[key] = thread
-            thread.start()
+        self._in_background(key, f"bmam-cache-{scope.user_id}", load,
+                            f"background read of {key[0]}/{key[1]} into the vector cache failed")
 
     def wait_for_loads(self, timeout_s: float = 60.0) -> None:
         """Until the background reads running now are done (tests, benchmarks)."""
@@ -404,14 +518,18 @@ def _unit(embedding: Sequence[float] | np.ndarray) -> np.ndarray:
 
 
 def _cosines(matrix: np.ndarray, embedding: Sequence[float] | np.ndarray) -> np.ndarray:
-    # One BLAS thread: a matrix-vector product is memory-bound, and two threads on two busy cores made
-    # its p95 16 ms instead of 5 ms for 10k rows (bench/results/recall_latency.md). Splitting a 100k
-    # matrix over two Python threads gained nothing either (5.6 ms both: ~36 GB/s, the memory's limit).
+    with _one_blas_thread():
+        return np.asarray(matrix @ _unit(embedding))
+
+
+def _one_blas_thread() -> Any:
+    """One BLAS thread for the block: a matrix-vector product is memory-bound, and two threads on two busy
+    cores made its p95 16 ms instead of 5 ms for 10k rows (bench/results/recall_latency.md). Splitting a 100k
+    matrix over two Python threads gained nothing either (5.6 ms both: ~36 GB/s, the memory's limit)."""
     global _BLAS
     if _BLAS is None:
         _BLAS = ThreadpoolController()
-    with _BLAS.limit(limits=1, user_api="blas"):
-        return np.asarray(matrix @ _unit(embedding))
+    return _BLAS.limit(limits=1, user_api="blas")
 
 
 _BLAS: ThreadpoolController | None = None
@@ -420,17 +538,22 @@ _BLAS: ThreadpoolController | None = None
 class QueryCosines:
     """One query's cosines to a cached user's rows, each row's computed once: the rankings of one recall
     (dense, terms, a second round, again after a catch-up) share them, and a catch-up costs only the rows
-    it appended (the rows of a CachedUser are only ever appended)."""
+    it appended (the rows of a CachedUser are only ever appended).
 
-    __slots__ = ("_query", "_values", "cached")
+    A user with a projection is ranked in two stages: every row the projection holds is scored on it, and
+    only the best of those (the shortlist) and the rows it does not hold yet get their exact cosine."""
+
+    __slots__ = ("_approx", "_exact", "_query", "_values", "cached")
 
     def __init__(self, cached: CachedUser, embedding: Sequence[float]) -> None:
         self.cached = cached
         self._query = _unit(embedding)
-        self._values = np.zeros(0, dtype=np.float32)
+        self._values = np.zeros(0, dtype=np.float32)  # exact cosines of rows 0.. (no projection)
+        self._approx: tuple[np.ndarray, np.ndarray] | None = None  # estimates and bounds, projection's rows
+        self._exact = np.zeros(0, dtype=np.float32)  # with a projection: each row's exact cosine, NaN until computed
 
-    def values(self) -> tuple[list[str], np.ndarray]:
-        """The ids and the cosines of the user's first n cached rows as of now (ids[i] for cosine i)."""
+    def _all(self) -> tuple[list[str], np.ndarray]:
+        """The ids and the exact cosines of the user's first n cached rows as of now (ids[i] for cosine i)."""
         ids, matrix = self.cached.view()
         n, have = matrix.shape[0], self._values.shape[0]
         if n > have:
@@ -438,24 +561,86 @@ class QueryCosines:
             self._values = fresh if have == 0 else np.concatenate((self._values, fresh))
         return ids, self._values[:n]
 
+    def _projected(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """For every row the projection held when this query first looked: the estimate of its cosine to
+        the query (the projected product) and the bound on it (+ its residual x the query's residual); None
+        without a projection (or when this query started exact)."""
+        if self._approx is None and not self._values.shape[0]:
+            projection = self.cached.projection
+            if projection is not None:
+                m = projection.m
+                with _one_blas_thread():
+                    on_basis = projection.basis.T @ self._query
+                    bounds = projection.rows[:m] @ on_basis
+                query_residual = float(np.sqrt(max(0.0, 1.0 - float(on_basis @ on_basis))))
+                self._approx = (bounds, bounds + projection.residuals[:m] * np.float32(query_residual))
+        return self._approx
+
+    def of_rows(self, rows: Sequence[int] | np.ndarray) -> np.ndarray:
+        """The exact cosines of some rows (row numbers of the cached user)."""
+        if self._projected() is None:
+            _, values = self._all()
+            return values[np.asarray(rows, dtype=np.int64)] if len(rows) else np.zeros(0, dtype=np.float32)
+        wanted = np.asarray(rows, dtype=np.int64)
+        _, matrix = self.cached.view()
+        if self._exact.shape[0] < matrix.shape[0]:  # rows appended since: not computed yet (NaN)
+            grown = np.full(matrix.shape[0], np.nan, dtype=np.float32)
+            grown[: self._exact.shape[0]] = self._exact
+            self._exact = grown
+        missing = np.unique(wanted[np.isnan(self._exact[wanted])])
+        if missing.shape[0]:
+            self._exact[missing] = _cosines(matrix[missing], self._query)
+        return self._exact[wanted]
+
+    def top(self, limit: int) -> tuple[list[str], np.ndarray, np.ndarray, bool]:
+        """(ids, rows, cosines, complete): the rows of the best at most limit exact cosines, unordered;
+        complete when no other row remains. With a projection, the best by exact cosine among the
+        shortlist and the rows it does not hold."""
+        projected = self._projected()
+        if projected is None:
+            ids, cosines = self._all()
+            n = cosines.shape[0]
+            rows = np.argpartition(-cosines, limit - 1)[:limit] if limit < n else np.arange(n)
+            return ids, rows, cosines[rows], limit >= n
+        estimates, bounds = projected
+        ids, matrix = self.cached.view()
+        n, m = matrix.shape[0], bounds.shape[0]
+        wanted = max(SHORTLIST, 4 * limit)
+        shortlist = np.argpartition(-estimates, wanted - 1)[:wanted] if wanted < m else np.arange(m)
+        rows = np.concatenate((shortlist, np.arange(m, n)))  # and the rows appended since: exact
+        cosines = self.of_rows(rows)
+        if limit <= rows.shape[0] and wanted < m:
+            # Rows left out whose bound beats the limit-th cosine found could belong in the ranking.
+            kth = float(np.partition(cosines, cosines.shape[0] - limit)[cosines.shape[0] - limit])
+            left = bounds > kth
+            left[shortlist] = False
+            more = np.flatnonzero(left)
+            if more.shape[0] > RESCORE_MAX:
+                more = more[np.argpartition(-estimates[more], RESCORE_MAX - 1)[:RESCORE_MAX]]
+            if more.shape[0]:
+                rows = np.concatenate((rows, more))
+                cosines = np.concatenate((cosines, self.of_rows(more)))
+        best = np.argpartition(-cosines, limit - 1)[:limit] if limit < rows.shape[0] else np.arange(rows.shape[0])
+        return ids, rows[best], cosines[best], limit >= n
+
 
 def rank_dense(query: QueryCosines, limit: int) -> Ranked:
     """The cached memories nearest the query, at most limit, best first (ties by id, as the Neo4j scan
-    orders them)."""
-    ids, cosines = query.values()
-    n = cosines.shape[0]
-    top = np.argpartition(-cosines, limit - 1)[:limit] if limit < n else np.arange(n)
-    order = sorted((int(i) for i in top), key=lambda i: (-float(cosines[i]), ids[i]))
-    return Ranked(ids=[ids[i] for i in order], cosines={ids[i]: float(cosines[i]) for i in order},
-                  scores=[float(cosines[i]) for i in order], complete=limit >= n)
+    orders them). Exact below a user's projection; with one, exact among its shortlist."""
+    ids, rows, cosines, complete = query.top(limit)
+    order = sorted(range(rows.shape[0]), key=lambda j: (-float(cosines[j]), ids[int(rows[j])]))
+    ranked = [ids[int(rows[j])] for j in order]
+    values = [float(cosines[j]) for j in order]
+    return Ranked(ids=ranked, cosines=dict(zip(ranked, values, strict=True)), scores=values, complete=complete)
 
 
 def rank_terms(query: QueryCosines, terms: Sequence[str]) -> Ranked:
     """Every cached memory holding any of the query's terms (lower-cased substrings, as the Neo4j scan
     matches them), most terms first, ties by id; with their cosines to the query."""
-    ids, cosines = query.values()
-    found = sorted(((h, i) for i, h in query.cached.term_hits(terms).items() if i < cosines.shape[0]),
+    ids, matrix = query.cached.view()
+    found = sorted(((h, i) for i, h in query.cached.term_hits(terms).items() if i < matrix.shape[0]),
                    key=lambda hi: (-hi[0], ids[hi[1]]))
     rows = [i for _, i in found]
-    return Ranked(ids=[ids[i] for i in rows], cosines={ids[i]: float(cosines[i]) for i in rows},
+    cosines = query.of_rows(rows).tolist()
+    return Ranked(ids=[ids[i] for i in rows], cosines={ids[i]: c for i, c in zip(rows, cosines, strict=True)},
                   scores=[float(h) for h, _ in found], complete=True)

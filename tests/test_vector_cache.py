@@ -383,8 +383,93 @@ def test_query_cosines_after_an_append_are_those_of_a_fresh_computation() -> Non
     assert rank_dense(kept, 3).ids == rank_dense(QueryCosines(user, embedding), 3).ids
     user.append([f"m{i}" for i in range(6, 20)], [f"text {i}" for i in range(6, 20)],
                 rng.standard_normal((14, 8)).astype(np.float32))  # grows the matrix past its capacity
-    ids, values = kept.values()
-    fresh_ids, fresh = QueryCosines(user, embedding).values()
-    assert ids[: len(values)] == fresh_ids[: len(fresh)] and len(values) == 20
+    values = kept.of_rows(range(20))
+    fresh = QueryCosines(user, embedding).of_rows(range(20))
     assert values == pytest.approx(fresh, abs=1e-6)
     assert rank_dense(kept, 20).ids == rank_dense(QueryCosines(user, embedding), 20).ids
+
+
+# ----- the projection of a large user (two-stage dense ranking) ------------------------------------------
+
+
+def clustered(rng: np.random.Generator, n: int, dims: int, clusters: int) -> np.ndarray:
+    """Unit rows around centres that share a mean component and vary mostly along a few directions, with a
+    little noise in every dimension: the shape of sentence embeddings (a fast-decaying spectrum)."""
+    shared = rng.standard_normal(dims)
+    directions = rng.standard_normal((dims // 6, dims))
+    centres = rng.standard_normal((clusters, dims // 6)) @ directions + 2.0 * shared
+    rows = centres[rng.integers(0, clusters, n)] + 0.5 * rng.standard_normal((n, dims))
+    return (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
+
+
+def test_a_projected_user_ranks_the_memories_that_matter_as_the_exact_scan_does() -> None:
+    """20k rows of 64 dimensions on a 16-dimension projection: the shortlist (1000 rows, 5%) rescored
+    exactly holds the exact top 30 for queries near the memories, with the exact cosines."""
+    from graph.vector_cache import QueryCosines, build_projection, rank_dense
+
+    rng = np.random.default_rng(11)
+    matrix = clustered(rng, 20_000, 64, 200)
+    user = CachedUser("e", 0, 64, capacity=20_000)
+    user.append([f"m{i}" for i in range(20_000)], [""] * 20_000, matrix)
+    exact_user = CachedUser("e", 0, 64, capacity=20_000)
+    exact_user.append([f"m{i}" for i in range(20_000)], [""] * 20_000, matrix)
+    user.projection = build_projection(user.matrix[: user.n], dims=16)
+    found = []
+    for _ in range(40):
+        query = [float(x) for x in matrix[rng.integers(0, 20_000)] + 0.3 * rng.standard_normal(64)]
+        approx = rank_dense(QueryCosines(user, query), 30)
+        exact = rank_dense(QueryCosines(exact_user, query), 30)
+        found.append(len(set(approx.ids) & set(exact.ids)) / 30)
+        for memory_id in approx.ids:  # the cosines reported are the exact ones
+            assert approx.cosines[memory_id] == pytest.approx(float(exact_user.cosines([memory_id], query)[memory_id]),
+                                                              abs=1e-5)
+        assert approx.scores == sorted(approx.scores, reverse=True) and not approx.complete
+    print(f"\ntop-30 overlap with the exact scan: mean {np.mean(found):.3f}, min {min(found):.3f}")
+    assert np.mean(found) >= 0.98 and min(found) >= 0.9
+
+
+def test_rows_appended_to_a_projected_user_are_ranked() -> None:
+    """A row appended after the projection was built is projected on append; one appended after a query
+    started is scored exactly by that query (the rows its projection did not hold)."""
+    from graph.vector_cache import QueryCosines, build_projection, rank_dense
+
+    rng = np.random.default_rng(12)
+    matrix = clustered(rng, 5000, 32, 50)
+    user = CachedUser("e", 0, 32, capacity=16)
+    user.append([f"m{i}" for i in range(5000)], [""] * 5000, matrix)
+    user.projection = build_projection(user.matrix[: user.n], dims=8)
+    target = rng.standard_normal(32)
+    started = QueryCosines(user, [float(x) for x in target])
+    assert "late" not in rank_dense(started, 10).ids
+    user.append(["late"], [""], np.asarray([target], dtype=np.float32))  # grows the matrix and the projection
+    assert user.projection is not None and user.projection.m == user.n == 5001
+    assert rank_dense(started, 10).ids[0] == "late"  # the row the query's projection lacks: exact
+    fresh = rank_dense(QueryCosines(user, [float(x) for x in target]), 10)
+    assert fresh.ids[0] == "late" and fresh.cosines["late"] == pytest.approx(1.0, abs=1e-5)
+
+
+def test_a_cache_projects_a_user_past_its_threshold_and_recall_reads_the_same(container: Container,
+                                                                               scope: Scope) -> None:
+    """projection_min_rows wired through the cache: a user read whole with at least that many memories gets
+    its projection at once, one catching up past it gets it in the background; either way the cached
+    candidates are the Neo4j scan's (80 memories: the shortlist holds them all)."""
+    fill(container, scope, 60, seed=21)
+    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20, store=container.store,
+                        projection_min_rows=70)
+    limits = RetrievalLimits(k_dense=10, k_text=10)
+    rng = np.random.default_rng(22)
+    query = unit(rng, container.vector_dimensions)
+    same(*both(container, cache, scope, query, ["tea"], RecallFilters(), limits))
+    cached = cache.peek(scope)
+    assert cached is not None and cached.projection is None  # 60 rows: below the threshold
+    fill(container, scope, 20, seed=23)
+    same(*both(container, cache, scope, query, ["tea"], RecallFilters(), limits))  # catches up past it
+    cache.wait_for_loads()
+    assert cached.projection is not None and cached.projection.m == cached.n == 80
+    same(*both(container, cache, scope, query, ["tea"], RecallFilters(), limits))
+
+    fresh = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20, store=container.store,
+                        projection_min_rows=70)
+    same(*both(container, fresh, scope, query, ["tea"], RecallFilters(), limits))
+    read_whole = fresh.peek(scope)
+    assert read_whole is not None and read_whole.projection is not None  # built with the full read
