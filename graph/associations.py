@@ -7,6 +7,7 @@ from datetime import datetime
 
 from graph.errors import BadInput, NotFound
 from graph.model import Association, Scope
+from graph.records import time_param
 from graph.related import FormRequest, FormSettings
 from graph.store import GraphStore, Tx
 
@@ -19,7 +20,7 @@ def form_many_in(tx: Tx, scope: Scope, settings: FormSettings, requests: Sequenc
         return []
     items = [{
         "memory_id": r.memory_id, "episode_id": r.episode_id, "episode_mates": list(r.episode_mates),
-        "now": r.now, "terms": bool(r.han_terms or r.latin_terms), "han_terms": list(r.han_terms),
+        "now": time_param(r.now), "terms": bool(r.han_terms or r.latin_terms), "han_terms": list(r.han_terms),
         "latin_terms": list(r.latin_terms), "lucene": r.lucene,
     } for r in requests]
     rows = tx.run("association/form_many", {

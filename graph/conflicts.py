@@ -416,7 +416,7 @@ class _Settle:
 
     def batched(self, tx: Tx) -> list[tuple[Conflict, bool]]:
         """The same as one_by_one in k + 3 statements instead of 4k, for distinct old memories: record them
-        all (conflict/record_many), decay the new memory and the old ones of the OPEN conflicts at once, read
+        all (conflict/settle_many), decay the new memory and the old ones of the OPEN conflicts at once, read
         those conflicts at once (conflict/get_many), then choose and resolve one after the other. What
         one_by_one reads later differs only in the new memory (a settlement changes it; conflict/resolve
         returns it as it is then) and in nothing when the new memory loses: then the findings after that one
@@ -426,23 +426,28 @@ class _Settle:
         items = [{"id": conflict_id(scope, self.new_id, old_id), "old_id": old_id, "kind": kind.value,
                   "reason": reason} for old_id, kind, reason in self.findings]
         # Foreseen (read earlier in this transaction): the conflicts that will be OPEN once recorded are known,
-        # so their memories are decayed first and conflict/record_many reads them back as conflict/get_many
-        # would after the decay (one statement fewer). Decay and recording touch disjoint properties: the
-        # order leaves the same graph. Should the recording find otherwise, the usual way below catches up
-        # (decaying a memory twice to the same instant changes nothing the second time).
+        # so their memories are decayed first and the recording reads them back as conflict/get_many would after
+        # the decay; with a static choice the winners are chosen on the foreseen memories too, and recording and
+        # settling go in one statement (conflict/settle_many). Decay and recording touch disjoint properties:
+        # the order leaves the same graph. Should the recording find other conflicts OPEN than foreseen, the
+        # usual way below catches up (decaying a memory twice to the same instant changes nothing the second
+        # time), or, when settlements went with the recording, NewMemoryLost rolls the transaction back.
         early = self._open_ahead() if self.choose is not None else None
+        plan = self._plan_ahead() if early and self.static_choice else None
         if early:
             decay(tx, scope, self.params, self.now, ids=[self.new_id, *early], skip_locked=True, with_before=False)
-        rows = tx.run("conflict/record_many", {**_scope(scope), "new_id": self.new_id, "items": items,
-                                                "strategy": self.strategy.value, "now": self.now,
-                                                "with_memories": bool(early)})
+        rows, resolved_rows = self._settle_many(tx, items, with_memories=bool(early),
+                                                resolve=plan[1] if plan is not None else [])
         recorded: list[Conflict | None] = [None] * len(items)
         for r in rows:
             recorded[int(r["i"])] = _conflict({"conflict": r["conflict"]})  # as recorded, without its memories
         settling = [c for c in recorded if c is not None and c.status is ConflictStatus.OPEN]
+        foreseen = early is not None and [c.old_memory_id for c in settling] == early
+        if plan is not None and not foreseen:
+            raise NewMemoryLost(f"settling {self.new_id}: other conflicts recorded OPEN than foreseen")
         fresh: dict[str, dict[str, Any]] = {}
         if self.choose is not None and settling:
-            if early is not None and [c.old_memory_id for c in settling] == early:
+            if foreseen:
                 fresh = {r["conflict"]["id"]: r for r in rows if r["conflict"]["status"] == "OPEN"}
             else:
                 decay(tx, scope, self.params, self.now, ids=[self.new_id, *(c.old_memory_id for c in settling)],
@@ -450,9 +455,10 @@ class _Settle:
                 fresh = {r["conflict"]["id"]: r for r in tx.run("conflict/get_many", {
                     **_scope(scope), "ids": [c.id for c in settling]})}
         # A choice that only looks at what settling does not change is made for all of them first, and they are
-        # resolved in one statement (conflict/resolve_many, one after the other as conflict/resolve would be);
+        # resolved in one statement (conflict/settle_many, one after the other as conflict/resolve would be);
         # the loop below then takes each one's answer from it instead of running conflict/resolve.
-        planned = self._resolve_planned(tx, recorded, fresh) if self.static_choice else None
+        planned = ((plan[0], {plan[1][int(r["i"])]["id"]: r for r in resolved_rows}) if plan is not None
+                   else self._resolve_planned(tx, recorded, fresh) if self.static_choice else None)
         out: list[tuple[Conflict, bool]] = []
         new_now: dict[str, Any] | None = None  # the new memory as the last settlement left it
         for position, recorded_conflict in enumerate(recorded):
@@ -498,6 +504,37 @@ class _Settle:
         return [old_id for (old_id, _, _), row in zip(self.findings, self.ahead, strict=True)
                 if row["old_memory"] is not None and (row["status"] is None or row["status"] == "OPEN")]
 
+    def _settle_many(self, tx: Tx, items: Sequence[Mapping[str, str]], *, with_memories: bool,
+                     resolve: Sequence[Mapping[str, str]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """conflict/settle_many: record the items, then settle the resolve items; (recorded rows, resolved rows)."""
+        row = tx.run("conflict/settle_many", {
+            **_scope(self.scope), **self.params, "new_id": self.new_id, "items": list(items),
+            "strategy": self.strategy.value, "with_memories": with_memories, "resolve": list(resolve),
+            "winner_bonus": self.winner_bonus, "loser_penalty": self.loser_penalty,
+            "resolved_by": self.resolved_by, "now": self.now})[0]
+        return list(row["recorded"]), list(row["resolved"])
+
+    def _plan_ahead(self) -> tuple[dict[str, str | None], list[dict[str, str]]] | None:
+        """_resolve_planned on the foreseen rows (for a static choice, what settling changes does not matter):
+        the winner of each conflict that will be OPEN once recorded, and those with a winner to settle, in order,
+        up to the first the new memory loses."""
+        if self.choose is None or self.ahead is None:
+            return None
+        winners: dict[str, str | None] = {}
+        items: list[dict[str, str]] = []
+        for (old_id, _, _), row in zip(self.findings, self.ahead, strict=True):
+            if row["new_memory"] is None or row["old_memory"] is None \
+                    or (row["status"] is not None and row["status"] != "OPEN"):
+                continue
+            cid = conflict_id(self.scope, self.new_id, old_id)
+            winner = winners[cid] = self.choose(memory_from_row(row["new_memory"]), memory_from_row(row["old_memory"]))
+            if winner is not None:
+                loser = old_id if winner == self.new_id else self.new_id
+                items.append({"id": cid, "winner_id": winner, "loser_id": loser})
+                if loser == self.new_id:
+                    break
+        return winners, items
+
     def _resolve_planned(self, tx: Tx, recorded: Sequence[Conflict | None], fresh: Mapping[str, dict[str, Any]]
                          ) -> tuple[dict[str, str | None], dict[str, dict[str, Any]]]:
         """For a static choice: the winner of each OPEN conflict batched will settle, chosen on the memories
@@ -521,9 +558,7 @@ class _Settle:
                     break
         if not items:
             return winners, {}
-        rows = tx.run("conflict/resolve_many", {
-            **_scope(self.scope), **self.params, "items": items, "winner_bonus": self.winner_bonus,
-            "loser_penalty": self.loser_penalty, "resolved_by": self.resolved_by, "now": self.now})
+        _, rows = self._settle_many(tx, [], with_memories=False, resolve=items)
         return winners, {items[int(r["i"])]["id"]: r for r in rows}
 
 

@@ -179,16 +179,13 @@ class EpisodeRepository:
                           counts=tier_counts(row["counts"]),
                           temp_entities={r["id"]: list(r["names"]) for r in row["temp"]})
 
-    def batch_end(self, tx: Tx, scope: Scope, ids: Sequence[str]) -> tuple[dict[Tier, int], dict[str, Memory]]:
-        """The tier counts and memories(ids) in one statement (episode/batch_end)."""
-        row = tx.run("episode/batch_end", {**_scope(scope), "ids": list(ids)})[0]
+    def batch_end(self, tx: Tx, scope: Scope, ids: Sequence[str], derived: Sequence[tuple[str, str]] = ()
+                  ) -> tuple[dict[Tier, int], dict[str, Memory]]:
+        """(memory)-[:DERIVED_FROM]->(episode) for each (memory id, episode id) of derived, then the tier counts
+        and memories(ids), in one statement (episode/batch_end)."""
+        links = [{"memory_id": m, "episode_id": e} for m, e in derived]
+        row = tx.run("episode/batch_end", {**_scope(scope), "ids": list(ids), "links": links})[0]
         return tier_counts(row["counts"]), {m["id"]: memory_from_row(m) for m in row["memories"]}
-
-    def derive(self, tx: Tx, scope: Scope, links: Sequence[tuple[str, str]]) -> None:
-        """(memory)-[:DERIVED_FROM]->(episode) for each (memory id, episode id)."""
-        if links:
-            rows = [{"memory_id": m, "episode_id": e} for m, e in links]
-            tx.run("episode/derive", {**_scope(scope), "links": rows})
 
     def matches(
         self, tx: Tx, scope: Scope, candidates: Sequence[tuple[int, str, Sequence[float]]], *,

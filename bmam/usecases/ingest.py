@@ -657,12 +657,12 @@ class IngestUseCases:
         triples_of: dict[str, list[Triple]] = {}
         for t in stored_triples:
             triples_of.setdefault(t.memory_id, []).append(t)
-        self._episodes.derive(tx, scope, derived)
         self._tiers.update(tx, scope, list(updates.values()))
-        # the counts capacity enforcement starts from and the memories to answer with, in one statement; read
-        # again after the rare enforcement that moves or evicts something
+        # provenance (DERIVED_FROM, which nothing since remember reads), the counts capacity enforcement starts
+        # from and the memories to answer with, in one statement; read again after the rare enforcement that
+        # moves or evicts something
         wanted = [m for ms in (*created_by.values(), *mentioned_by.values()) for m in ms]
-        counts, final = self._episodes.batch_end(tx, scope, wanted)
+        counts, final = self._episodes.batch_end(tx, scope, wanted, derived)
         capacity = self._tier_cases.enforce(tx, scope, counts)
         events += [change_event(scope, c, now) for c in capacity]
         if capacity:

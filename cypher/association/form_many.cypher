@@ -25,7 +25,9 @@ CALL (u, mine) {
   WHERE o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
   RETURN collect({o: o, lower: toLower(o.text)}) AS pool  // [] when the user is not scanned
 }
-UNWIND $items AS item
+// item.now comes as ISO text (graph/records.py time_param: the driver packed each datetime in ~33 us).
+UNWIND $items AS raw
+WITH pool, mine, raw {.*, now: datetime(raw.now)} AS item
 CALL (item) {
   MATCH (m:Memory {id: item.memory_id})
   WHERE m.tenant = $tenant AND m.user_id = $user_id

@@ -1,0 +1,115 @@
+// Record a new memory's conflicts with old ones and settle some, of one user, in one statement; either part
+// may be empty. Timestamps come back as ISO strings (graph/records.py parses them): the driver's DateTime
+// hydration is slow.
+// 1. recorded: for each of $items ({id, old_id, kind, reason}, in order, position i) whose old memory exists,
+//    the conflict recorded (idempotent on the derived id; BETWEEN {role} edges to both sides), after
+//    write-locking the new memory $new_id and every old one found, all in id order, as weights/lock locks them.
+//    Per recorded item its position, the conflict, whether it was created now and, with $with_memories, both
+//    memories as they stand then (as conflict/get_many reads them; null without).
+// 2. resolved: then, one after the other in the order of $resolve ({id, winner_id, loser_id}, position i), each
+//    open conflict settled exactly as conflict/resolve settles one (each sees what the ones before it changed:
+//    the new memory's weight, carried associations). Run after weights/decay on their memories in the same
+//    transaction. An item whose conflict is not OPEN (or a memory gone) changes nothing and is left out. Per
+//    settled item its position and what conflict/resolve returns: the conflict with both memories right after.
+CALL () {
+  MATCH (n:Memory {id: $new_id})
+  WHERE n.tenant = $tenant AND n.user_id = $user_id AND size($items) > 0
+  CALL (n) {
+    MATCH (o:Memory)
+    WHERE o.id IN [item IN $items | item.old_id] AND o.tenant = $tenant AND o.user_id = $user_id
+    WITH n, collect(o) AS olds
+    UNWIND olds + [n] AS m
+    WITH DISTINCT m
+    ORDER BY m.id
+    SET m._lock = true
+    REMOVE m._lock
+  }
+  UNWIND range(0, size($items) - 1) AS i
+  WITH n, i, $items[i] AS item
+  MATCH (o:Memory {id: item.old_id})
+  WHERE o.tenant = $tenant AND o.user_id = $user_id
+  MERGE (c:Conflict {id: item.id})
+    ON CREATE SET c.tenant = $tenant, c.user_id = $user_id, c.kind = item.kind, c.status = 'OPEN',
+                  c.strategy = $strategy, c.reason = item.reason, c.new_id = $new_id, c.old_id = item.old_id,
+                  c.created_at = $now, c.is_new = true
+  WITH i, c, n, o
+  WHERE c.tenant = $tenant AND c.user_id = $user_id
+  WITH i, c, n, o, coalesce(c.is_new, false) AS created
+  REMOVE c.is_new
+  MERGE (c)-[rn:BETWEEN {role: 'new'}]->(n)
+    ON CREATE SET rn.tenant = $tenant, rn.user_id = $user_id
+  MERGE (c)-[ro:BETWEEN {role: 'old'}]->(o)
+    ON CREATE SET ro.tenant = $tenant, ro.user_id = $user_id
+  RETURN collect({i: i, conflict: c {.*, created_at: toString(c.created_at), resolved_at: toString(c.resolved_at)},
+                  created: created,
+                  new_memory: CASE WHEN $with_memories THEN n {.*, embedding: null, created_at: toString(n.created_at),
+                    valid_from: toString(n.valid_from), valid_to: toString(n.valid_to),
+                    last_mentioned_at: toString(n.last_mentioned_at), last_recalled_at: toString(n.last_recalled_at),
+                    decayed_at: toString(n.decayed_at), last_feedback_at: toString(n.last_feedback_at)} END,
+                  old_memory: CASE WHEN $with_memories THEN o {.*, embedding: null, created_at: toString(o.created_at),
+                    valid_from: toString(o.valid_from), valid_to: toString(o.valid_to),
+                    last_mentioned_at: toString(o.last_mentioned_at), last_recalled_at: toString(o.last_recalled_at),
+                    decayed_at: toString(o.decayed_at), last_feedback_at: toString(o.last_feedback_at)} END})
+         AS recorded
+}
+CALL () {
+  UNWIND range(0, size($resolve) - 1) AS i
+  CALL (i) {
+    WITH $resolve[i] AS item
+    MATCH (c:Conflict {id: item.id})
+    WHERE c.tenant = $tenant AND c.user_id = $user_id AND c.status = 'OPEN'
+    MATCH (w:Memory {id: item.winner_id}), (l:Memory {id: item.loser_id})
+    WHERE w.tenant = $tenant AND w.user_id = $user_id AND l.tenant = $tenant AND l.user_id = $user_id
+    SET w.active = CASE WHEN w.active + $winner_bonus > 1.0 THEN 1.0 ELSE w.active + $winner_bonus END,
+        l.active = CASE WHEN l.active - $loser_penalty < 0.0 THEN 0.0 ELSE l.active - $loser_penalty END,
+        l.valid_to = $now
+    WITH c, w, l,
+         $passive_share * w.passive + $active_share * w.active + $preset_share * w.preset AS ww,
+         $passive_share * l.passive + $active_share * l.active + $preset_share * l.preset AS lw
+    SET w.weight = CASE WHEN ww > 1.0 THEN 1.0 WHEN ww < 0.0 THEN 0.0 ELSE ww END,
+        l.weight = CASE WHEN lw > 1.0 THEN 1.0 WHEN lw < 0.0 THEN 0.0 ELSE lw END,
+        c.status = 'RESOLVED', c.winner_id = w.id, c.loser_id = l.id, c.resolved_at = $now,
+        c.resolved_by = $resolved_by
+    MERGE (w)-[s:SUPERSEDES]->(l)
+      ON CREATE SET s.tenant = $tenant, s.user_id = $user_id, s.conflict_id = c.id, s.at = $now
+    WITH c, w, l
+    CALL (l) {
+      MATCH ()-[t:TRIPLE {memory_id: l.id}]->()
+      WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.valid_to IS NULL
+      SET t.valid_to = $now
+    }
+    CALL (w, l) {
+      MATCH (l)-[r:ASSOCIATED]-(x:Memory)
+      WHERE x.tenant = $tenant AND x.user_id = $user_id
+      WITH w, x, r, r.strength AS strength
+      DELETE r
+      WITH w, x, strength WHERE x <> w
+      CALL (w, x, strength) {
+        WITH w, x, strength WHERE w.id < x.id
+        MERGE (w)-[n:ASSOCIATED]->(x)
+          ON CREATE SET n.strength = strength, n.created_at = $now, n.tenant = $tenant, n.user_id = $user_id
+          ON MATCH SET n.strength = CASE WHEN n.strength < strength THEN strength ELSE n.strength END
+        SET n.updated_at = $now
+      }
+      CALL (w, x, strength) {
+        WITH w, x, strength WHERE x.id < w.id
+        MERGE (x)-[n:ASSOCIATED]->(w)
+          ON CREATE SET n.strength = strength, n.created_at = $now, n.tenant = $tenant, n.user_id = $user_id
+          ON MATCH SET n.strength = CASE WHEN n.strength < strength THEN strength ELSE n.strength END
+        SET n.updated_at = $now
+      }
+    }
+    WITH c, CASE WHEN w.id = c.new_id THEN w ELSE l END AS n, CASE WHEN w.id = c.new_id THEN l ELSE w END AS o
+    RETURN c {.*, created_at: toString(c.created_at), resolved_at: toString(c.resolved_at)} AS conflict,
+           n {.*, embedding: null, created_at: toString(n.created_at), valid_from: toString(n.valid_from),
+              valid_to: toString(n.valid_to), last_mentioned_at: toString(n.last_mentioned_at),
+              last_recalled_at: toString(n.last_recalled_at), decayed_at: toString(n.decayed_at),
+              last_feedback_at: toString(n.last_feedback_at)} AS new_memory,
+           o {.*, embedding: null, created_at: toString(o.created_at), valid_from: toString(o.valid_from),
+              valid_to: toString(o.valid_to), last_mentioned_at: toString(o.last_mentioned_at),
+              last_recalled_at: toString(o.last_recalled_at), decayed_at: toString(o.decayed_at),
+              last_feedback_at: toString(o.last_feedback_at)} AS old_memory
+  }
+  RETURN collect({i: i, conflict: conflict, new_memory: new_memory, old_memory: old_memory}) AS resolved
+}
+RETURN recorded, resolved
