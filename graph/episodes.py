@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -23,6 +23,10 @@ from graph.records import Floats, memory_from_row, time_param, to_datetime
 from graph.store import GraphStore, Tx
 from graph.tiers import tier_counts
 from graph.vector_cache import VectorCache
+
+# An embedding: a list of floats, or float32 as the embedder gave it (both are read as float32 for the cache's
+# scans and as Python floats for Neo4j's).
+Vector = Sequence[float] | np.ndarray
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +192,7 @@ class EpisodeRepository:
         return tier_counts(row["counts"]), {m["id"]: memory_from_row(m) for m in row["memories"]}
 
     def matches(
-        self, tx: Tx, scope: Scope, candidates: Sequence[tuple[int, str, Sequence[float]]], *,
+        self, tx: Tx, scope: Scope, candidates: Sequence[tuple[int, str, Vector]], *,
         duplicate: float, engagement: float, k: int = 3, exact_max: int,
     ) -> TurnMatches:
         """For each (index, text, embedding): similar_memories(min_cosine=duplicate, k) and
@@ -210,7 +214,7 @@ class EpisodeRepository:
             topics=self.temp_topics(tx, scope, [(i, emb) for i, _, emb in candidates], min_cosine=engagement))
 
     def _cached_matches(
-        self, tx: Tx, scope: Scope, cached: CachedScan, candidates: Sequence[tuple[int, str, Sequence[float]]], *,
+        self, tx: Tx, scope: Scope, cached: CachedScan, candidates: Sequence[tuple[int, str, Vector]], *,
         duplicate: float, engagement: float, k: int,
     ) -> TurnMatches:
         """The Neo4j scans' answers from the cache: every memory above a threshold (or, for repetition,
@@ -218,7 +222,8 @@ class EpisodeRepository:
         and filtered as the statements filter (live for repetition, tier temp for engagement)."""
         assert cached.rows is not None
         ids, lowered, matrix = cached.rows.snapshot()
-        score = scores(matrix, [emb for _, _, emb in candidates])
+        # scores() reads any vector as float32 (np.asarray): the embedder's arrays need no list of floats first
+        score = scores(matrix, cast(Sequence[Sequence[float]], [emb for _, _, emb in candidates]))
         same_text: dict[str, list[int]] = {}
         wanted_lower = {text.strip().lower() for _, text, _ in candidates}
         for j, text in enumerate(lowered):
@@ -257,7 +262,7 @@ class EpisodeRepository:
         return TurnMatches(similar=similar, topics=topics)
 
     def similar_memories(
-        self, tx: Tx, scope: Scope, candidates: Sequence[tuple[int, str, Sequence[float]]], *,
+        self, tx: Tx, scope: Scope, candidates: Sequence[tuple[int, str, Vector]], *,
         min_cosine: float, k: int = 3, exact: bool = True,
     ) -> list[SimilarMemory]:
         """For each (index, text, embedding): live memories with cosine >= min_cosine (or, on the exact
@@ -282,7 +287,7 @@ class EpisodeRepository:
                 for r in rows]
 
     def temp_topics(
-        self, tx: Tx, scope: Scope, candidates: Sequence[tuple[int, Sequence[float]]], *, min_cosine: float
+        self, tx: Tx, scope: Scope, candidates: Sequence[tuple[int, Vector]], *, min_cosine: float
     ) -> list[tuple[int, str, float]]:
         """(candidate index, temp memory id, cosine) for temp memories at least min_cosine alike, per
         candidate best first (equal scores by id); scanned in Neo4j (matches() asks the vector cache first)."""

@@ -500,7 +500,7 @@ class IngestUseCases:
         # -- what the new user turns repeat or pick up --------------------------------------------
         user_fresh = [v for v in fresh if v.speaker is Speaker.USER]
         matches = self._episodes.matches(
-            tx, scope, [(v.index, v.text, analysis[v.index].embedding.tolist()) for v in user_fresh],
+            tx, scope, [(v.index, v.text, analysis[v.index].embedding) for v in user_fresh],  # float32 as they are
             duplicate=s_ingest.duplicate_similarity, engagement=s_ingest.engagement_similarity,
             exact_max=EXACT_SCAN_MAX_MEMORIES)
         similar: dict[int, list[SimilarMemory]] = {}
