@@ -106,7 +106,7 @@ class ScreenItem:
 @dataclass(frozen=True, slots=True)
 class Screening:
     """What conflict detection reads for one stored memory: whether it exists and is live, its text, the
-    candidate facts (conflict/candidate_facts_many) and the similar memories (conflict/similar_many)."""
+    candidate facts (conflict/screen_many) and the similar memories (conflict/similar_many)."""
 
     memory_id: str
     exists: bool
@@ -166,7 +166,7 @@ class ConflictRepository:
         (three UNWIND statements): per memory id, whether it exists and is live, its text, the live facts
         of other live memories about its subjects with its predicates, and the live memories similar to it.
         With the vector cache the similar memories are ranked in numpy and read back with the items
-        (conflict/current_many) instead of Neo4j's exact scan (conflict/similar_many), with the same answer."""
+        (conflict/screen_many) instead of Neo4j's exact scan (conflict/similar_many), with the same answer."""
         if not items:
             return {}
         return self._store.read_tx(lambda tx: self.screen_in(tx, scope, items, threshold=threshold,
@@ -182,13 +182,17 @@ class ConflictRepository:
         similar_items = [{"memory_id": i.memory_id, "embedding": Floats(map(float, i.embedding))}
                          for i in items if i.embedding]
 
+        def screen_many(ids: list[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+            row = tx.run("conflict/screen_many", {**_scope(scope), "ids": ids, "items": fact_items,
+                                                  "limit": fact_limit})[0]
+            return list(row["current"]), list(row["facts"])
+
         def reads() -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
             ids = [i.memory_id for i in items]
             cached = self._similar_cached(tx, scope, similar_items, threshold=threshold, limit=similar_limit)
             if cached is not None:  # read with the items: the similar memories' texts and validity
                 similar_of, wanted = cached
-                current = tx.run("conflict/current_many", {**_scope(scope),
-                                                           "ids": list(dict.fromkeys([*ids, *wanted]))})[0]["rows"]
+                current, facts = screen_many(list(dict.fromkeys([*ids, *wanted])))
                 found = {r["id"]: r for r in current}
                 live = {new_id: [h for h in hits if h[1] in found and found[h[1]]["live"]][:similar_limit]
                         for new_id, hits in similar_of.items()}
@@ -196,9 +200,7 @@ class ConflictRepository:
                            for new_id, hits in live.items() for cosine, mid in hits]
                 current = [found[i] for i in dict.fromkeys(ids) if i in found]
             else:
-                current = tx.run("conflict/current_many", {**_scope(scope), "ids": ids})[0]["rows"]
-            facts = tx.run("conflict/candidate_facts_many", {**_scope(scope), "items": fact_items,
-                                                            "limit": fact_limit})[0]["rows"] if fact_items else []
+                current, facts = screen_many(ids)
             if cached is None:
                 similar = tx.run("conflict/similar_many", {**_scope(scope), "items": similar_items,
                                                            "threshold": threshold, "limit": similar_limit}
