@@ -17,16 +17,24 @@ forming: other features, each a few queries per new memory) and without them (th
 Target: end to end >= 70% of the raw rate. Prints the figures and writes bench/results/ingest.md (its
 Notes section is written by hand after a run).
 
+--dump FILE measures nothing: it ingests the corpus (user turns, then dialogue; each in two requests an hour
+apart, with hooks) under fixed tenants with a fixed clock and fixed turn times, and writes every user's graph as
+canonical sorted lines (EpisodeRepository.dump; the user's random memory_epoch blanked). Two checkouts that store
+the same graph write the same file, so a speed-up can be checked for changing nothing (run it from each, diff).
+
     .venv/bin/python bench/ingest_throughput.py                # 3 runs each, medians
     .venv/bin/python bench/ingest_throughput.py --users 4 --runs 1 --no-write
+    .venv/bin/python bench/ingest_throughput.py --dump /tmp/graph.txt
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as dt
 import os
 import random
+import re
 import statistics
 import sys
 import time
@@ -37,8 +45,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bmam.clock import FakeClock
 from bmam.container import Container, ensure_neo4j
 from bmam.settings import load_settings
+from graph.episodes import EpisodeRepository
+from graph.model import Scope
 from ingest.turns import TurnInput
 
 RESULTS = Path(__file__).resolve().parent / "results" / "ingest.md"
@@ -159,6 +170,40 @@ def measure(c: Container, turns: list[TurnInput], runs: int) -> list[Run]:
     return out
 
 
+_EPOCH = re.compile(r'"memory_epoch": "[^"]*"')  # a random stamp per user (recall's vector cache)
+_NO_EPOCH = '"memory_epoch": "-"'
+
+
+def dump(path: Path, users: int, sessions: int, turns: int) -> int:
+    """The canonical graph of a fixed ingest (see --dump above)."""
+    settings = load_settings()
+    ensure_neo4j(settings)
+    t0 = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
+    clock = FakeClock(t0)
+    c = Container(settings, clock=clock)
+    c.migrate()
+    lines: list[str] = []
+    for name, dialogue in (("user", False), ("dialogue", True)):
+        tenant = f"bench-dump-{name}"
+        for u in range(users):
+            c.erasure.forget_user(tenant, f"user{u}", confirm=True)
+        # distinct turn times: association forming takes each entity's newest memories, ties broken arbitrarily
+        items = [dataclasses.replace(t, at=t0 + dt.timedelta(seconds=7 * i))
+                 for i, t in enumerate(corpus(users, sessions, turns, dialogue=dialogue))]
+        half = len(items) // 2
+        for part in (items[:half], items[half:]):
+            c.ingest.ingest_indexed(tenant, part)
+            clock.advance(dt.timedelta(hours=1))
+        for u in range(users):
+            nodes, edges = EpisodeRepository(c.store, c.vector_dimensions).dump(Scope(tenant, f"user{u}"))
+            lines += [f"{name} user{u} N {_EPOCH.sub(_NO_EPOCH, n)}" for n in nodes]
+            lines += [f"{name} user{u} E {e}" for e in edges]
+    c.close()
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"wrote {path}: {len(lines)} lines")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--users", type=int, default=8)
@@ -166,7 +211,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--turns", type=int, default=32)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--dump", type=Path, help="write the canonical graph of a fixed ingest, measure nothing")
     args = ap.parse_args(argv)
+    if args.dump:
+        return dump(args.dump, args.users, args.sessions, args.turns)
 
     settings = load_settings()
     ensure_neo4j(settings)
