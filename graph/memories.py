@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from graph.errors import NotFound
 from graph.model import Memory, MemoryType, NewMemory, Page, Scope, ScoredMemory, Tier
@@ -58,11 +59,30 @@ class MemoryRepository:
         types (the type labels come as a map from the MemoryType enum). `now` is one time for all, or one
         per memory (ingest stamps each with its turn's time). NotFound when an id belongs to another
         tenant or user: the caller's transaction then rolls back, so none of the batch is written."""
+        found, first = self._write_many(tx, scope, batch, now=now, passive=passive, active=active, answer=True)
+        return [StoredMemory(memory=memory_from_row(found[new.id]["memory"]),
+                             created=bool(found[new.id]["created"]) and first[new.id] == i)
+                for i, new in enumerate(batch)]
+
+    def store_many_in(
+        self, tx: Tx, scope: Scope, batch: Sequence[NewMemory], *, now: datetime | Sequence[datetime],
+        passive: float, active: float,
+    ) -> None:
+        """remember_many_in without its answer (the memories are not read back: ingest reads them once its
+        batch is written)."""
+        self._write_many(tx, scope, batch, now=now, passive=passive, active=active, answer=False)
+
+    def _write_many(
+        self, tx: Tx, scope: Scope, batch: Sequence[NewMemory], *, now: datetime | Sequence[datetime],
+        passive: float, active: float, answer: bool,
+    ) -> tuple[dict[str, dict[str, Any]], dict[str, int]]:
+        """memory/remember's rows by id, and each id's first position in batch. NotFound when an id belongs to
+        another tenant or user."""
         times = [now] * len(batch) if isinstance(now, datetime) else list(now)
         if len(times) != len(batch):
             raise ValueError("one time per memory")
         if not batch:
-            return []
+            return {}, {}
         # Each id is written once, by its first occurrence (rows of one statement would all see a memory
         # new that an earlier row created); a later occurrence answers as a repeat.
         first: dict[str, int] = {}
@@ -76,18 +96,15 @@ class MemoryRepository:
             "preset_share": self._shares.preset,
             "labels": TYPE_LABELS,
             "rows": [self._row(batch[i], now=times[i], passive=passive, active=active) for i in first.values()],
+            "answer": answer,
         }
         # Rows the tenant/user guard dropped (ids of another tenant or user) are missing from the answer.
         found = {r["memory"]["id"]: r for r in tx.run("memory/remember", params)[0]["rows"]}
-        out: list[StoredMemory] = []
-        for i, new in enumerate(batch):
-            row = found.get(new.id)
-            if row is None:
+        for new in batch:
+            if new.id not in found:
                 # The id exists under another tenant or user: never touch it, never reveal it.
                 raise NotFound(f"memory {new.id} not found")
-            out.append(StoredMemory(memory=memory_from_row(row["memory"]),
-                                    created=bool(row["created"]) and first[new.id] == i))
-        return out
+        return found, first
 
     @staticmethod
     def _row(new: NewMemory, *, now: datetime, passive: float, active: float) -> dict[str, object]:

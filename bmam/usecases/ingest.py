@@ -651,8 +651,8 @@ class IngestUseCases:
             EpisodeRow(id=ids[v.index], session_id=v.session_id, turn=turn_index[v.index], speaker=v.speaker.value,
                        text=v.text, at=v.at, device_id=v.device_id) for v in fresh])
         w = s_weights
-        self._memories.remember_many_in(tx, scope, new_memories, now=new_times, passive=w.initial_passive,
-                                        active=w.initial_active)
+        self._memories.store_many_in(tx, scope, new_memories, now=new_times, passive=w.initial_passive,
+                                     active=w.initial_active)
         stored_triples = self._triples.add_many_in(tx, scope, [s for specs in new_specs.values() for s in specs])
         triples_of: dict[str, list[Triple]] = {}
         for t in stored_triples:

@@ -38,7 +38,9 @@ CALL (m, p, created) {
 }
 // Timestamps as ISO strings (graph/records.py parses them): the driver's DateTime hydration is slow.
 // One row, the results collected in a list: the driver handles each record in Python (~12 us a row).
-RETURN collect({memory: m {.*, embedding: null, created_at: toString(m.created_at), valid_from: toString(m.valid_from),
-          valid_to: toString(m.valid_to), last_mentioned_at: toString(m.last_mentioned_at),
-          last_recalled_at: toString(m.last_recalled_at), decayed_at: toString(m.decayed_at),
-          last_feedback_at: toString(m.last_feedback_at)}, created: created}) AS rows
+// Without $answer only the ids (ingest reads its memories once the batch is written).
+RETURN collect({memory: CASE WHEN $answer THEN m {.*, embedding: null, created_at: toString(m.created_at),
+          valid_from: toString(m.valid_from), valid_to: toString(m.valid_to),
+          last_mentioned_at: toString(m.last_mentioned_at), last_recalled_at: toString(m.last_recalled_at),
+          decayed_at: toString(m.decayed_at), last_feedback_at: toString(m.last_feedback_at)}
+          ELSE {id: m.id} END, created: created}) AS rows
