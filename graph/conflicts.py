@@ -289,7 +289,7 @@ class ConflictRepository:
         settle = _Settle(scope=scope, new_id=new_id, findings=findings, strategy=strategy, choose=choose,
                          params=params, winner_bonus=winner_bonus, loser_penalty=loser_penalty,
                          resolved_by=resolved_by, now=now, static_choice=static_choice)
-        if not settle.batchable:
+        if not settle.batchable and not settle.foreseeable_one:
             return settle.one_by_one(tx)
         if choose is None:  # held for review: it loses none
             return settle.batched(tx)
@@ -298,7 +298,7 @@ class ConflictRepository:
         if stop is None:  # raises NewMemoryLost should the new memory lose before the last
             return replace(settle, ahead=foreseen).batched(tx)
         upto = replace(settle, findings=list(findings[:stop + 1]), ahead=foreseen[:stop + 1])
-        done = upto.batched(tx) if upto.batchable else upto.one_by_one(tx)
+        done = upto.batched(tx) if upto.batchable or upto.foreseeable_one else upto.one_by_one(tx)
         last = done[-1][0] if done else None
         if last is None or last.old_memory_id != findings[stop][0] or last.status is not ConflictStatus.RESOLVED \
                 or last.loser_id != new_id:
@@ -361,6 +361,12 @@ class _Settle:
         """Whether batched may settle these findings (several, each with another old memory)."""
         olds = [old_id for old_id, _, _ in self.findings]
         return len(olds) > 1 and len(set(olds)) == len(olds)
+
+    @property
+    def foreseeable_one(self) -> bool:
+        """One finding settled by a static choice: foreseen, batched settles it in three statements (foresee,
+        decay, conflict/settle_many), one_by_one in four."""
+        return len(self.findings) == 1 and self.static_choice and self.choose is not None
 
     def foresee(self, tx: Tx) -> int | None:
         """The position of the finding one_by_one would stop at, the new memory losing it, as far as choose on
