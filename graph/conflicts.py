@@ -425,7 +425,8 @@ class _Settle:
     def batched(self, tx: Tx) -> list[tuple[Conflict, bool]]:
         """The same as one_by_one in k + 3 statements instead of 4k, for distinct old memories: record them
         all (conflict/settle_many), decay the new memory and the old ones of the OPEN conflicts at once, read
-        those conflicts at once (conflict/get_many), then choose and resolve one after the other. What
+        those conflicts at once (conflict/get_many), then choose and resolve one after the other (foreseen, with
+        a static choice: decay, then record and resolve in one conflict/settle_many, two statements). What
         one_by_one reads later differs only in the new memory (a settlement changes it; conflict/resolve
         returns it as it is then) and in nothing when the new memory loses: then the findings after that one
         must not have been recorded or decayed, and NewMemoryLost rolls the transaction back (the caller
