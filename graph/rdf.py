@@ -216,8 +216,9 @@ _ESCAPE = re.compile(r"_x([0-9A-F]{1,6})_")
 
 def predicate_local(predicate: str) -> str:
     """The local name of a predicate IRI: always an XML NCName, so RDF/XML can write it as an element.
-    Letters (Chinese included) and digits are kept; other characters become _xHHHH_ (the code point in
-    hex, the XML name-escaping convention); a '_' that would start such a sequence is escaped too."""
+    Letters (Chinese included) and digits that an IRI can hold are kept; other characters become _xHHHH_
+    (the code point in hex, the XML name-escaping convention); a '_' that would start such a sequence is
+    escaped too."""
     out: list[str] = []
     for i, c in enumerate(predicate):
         cat = unicodedata.category(c)
@@ -227,6 +228,8 @@ def predicate_local(predicate: str) -> str:
             keep = cat in _NAME_START
         else:
             keep = cat in _NAME_CHAR or c in "-."
+        # An XML name character that an IRI cannot hold (a variation selector of plane 14) is escaped too.
+        keep = keep and (ord(c) < 0x80 or _ucschar(ord(c)))
         out.append(c if keep else f"_x{ord(c):04X}_")
     return "".join(out)
 
