@@ -205,57 +205,58 @@ class _TextBlock:
 
 # A user with this many cached rows or more gets a projection (VectorCache projection_min_rows, from the
 # settings) of PROJECTION_DIMS dimensions: the principal directions of a sample of its rows plus their
-# mean (sentence embeddings share a large mean component). A row's cosine to the query is its projected
-# product plus the product of the two residuals (the parts off the basis), which is at most the product
-# of the residuals' lengths: that bound orders the shortlist and says which other rows could still beat
-# it. The exact float32 product over 100,000 x 512 rows takes 5.7 ms (memory bandwidth); on 128 dimensions
-# ~2 ms (BENCHMARKS.md "Recall latency" has the measurements, and how often the ranking is exact).
+# mean (sentence embeddings share a large mean component); the rows best on it (the shortlist) are
+# ranked by their exact cosines, and so are the outliers: rows added since the basis was computed that
+# have more of their length off it than 98 % of the rows it was computed from (a new topic, which a basis
+# of the user's older directions misses). Outliers among those rows made no difference (measured).
+# The exact float32 product over 100,000 x 512 rows takes 5.7 ms (memory bandwidth); on 128 dimensions
+# ~2 ms. BENCHMARKS.md "Recall latency" has the measurements: how much of the exact ranking it keeps, and
+# what was tried (a larger shortlist; re-checking rows by a bound on their cosine).
 PROJECTION_DIMS = 128
 PROJECTION_SAMPLE = 16_384  # rows the basis is computed from (an SVD of 16k x 512: ~1.3 s on one core)
-SHORTLIST = 1000  # rows scored exactly first, at least (4 x the ranking's limit if more)
-# Rows scored exactly after the shortlist, at most: those whose bound still beats the shortlist's
-# limit-th cosine. Within it the ranking is exact; beyond it (embeddings with little structure, such as
-# random vectors) the best bounds are taken.
-RESCORE_MAX = 1000
+SHORTLIST = 1000  # rows scored exactly, at least (4 x the ranking's limit if more)
+OUTLIER_SHARE = 0.02  # the share of the rows at build time a later row must be worse represented than
 
 
 class Projection:
-    """A user's first m rows on an orthonormal basis (dimensions x d), with the length of each row's part
-    off the basis (its residual). Rows are only appended, like the CachedUser's; a reader reads m, then
-    rows[:m] and residuals[:m] (grown arrays keep them)."""
+    """A user's first m rows on an orthonormal basis (dimensions x d), and the outliers among the rows added
+    since the basis was computed (row numbers, ascending). Rows are only appended, like the CachedUser's; a
+    reader reads m, then rows[:m] (a grown array keeps them) and outliers (replaced whole when rows are
+    added)."""
 
-    __slots__ = ("basis", "m", "residuals", "rows")
+    __slots__ = ("basis", "cutoff", "m", "outliers", "rows")
 
     def __init__(self, basis: np.ndarray, rows: np.ndarray) -> None:
         self.basis = basis
         self.rows = rows
-        self.residuals = _residuals(rows)
         self.m = rows.shape[0]
+        # The part off the basis from which a later row is an outlier.
+        self.cutoff = float(np.quantile(_off_basis(rows), 1.0 - OUTLIER_SHARE)) if self.m else 0.0
+        self.outliers = np.zeros(0, dtype=np.int64)
 
     @property
     def nbytes(self) -> int:
-        return int(self.basis.nbytes + self.rows.nbytes + self.residuals.nbytes)
+        return int(self.basis.nbytes + self.rows.nbytes + self.outliers.nbytes)
 
     def extend(self, matrix: np.ndarray, n: int) -> None:
         """Project the rows m..n of matrix (the CachedUser's, appended since)."""
         if n <= self.m:
             return
         if n > self.rows.shape[0]:
-            size = max(n, 2 * self.rows.shape[0])
-            grown = np.zeros((size, self.rows.shape[1]), dtype=np.float32)
+            grown = np.zeros((max(n, 2 * self.rows.shape[0]), self.rows.shape[1]), dtype=np.float32)
             grown[: self.m] = self.rows[: self.m]
-            residuals = np.zeros(size, dtype=np.float32)
-            residuals[: self.m] = self.residuals[: self.m]
-            self.rows, self.residuals = grown, residuals
+            self.rows = grown
         with _one_blas_thread():
             self.rows[self.m: n] = matrix[self.m: n] @ self.basis
-        self.residuals[self.m: n] = _residuals(self.rows[self.m: n])
+        added = self.m + np.flatnonzero(_off_basis(self.rows[self.m: n]) >= self.cutoff)
+        if added.shape[0]:
+            self.outliers = np.concatenate((self.outliers, added))
         self.m = n
 
 
-def _residuals(projected: np.ndarray) -> np.ndarray:
-    """The length of each unit row's part off the basis, from its projection: sqrt(1 - |projected|^2)."""
-    return np.sqrt(np.maximum(0.0, 1.0 - np.einsum("ij,ij->i", projected, projected))).astype(np.float32)
+def _off_basis(projected: np.ndarray) -> np.ndarray:
+    """How much of each unit row's squared length lies off the basis: 1 - |its projection|^2."""
+    return 1.0 - np.einsum("ij,ij->i", projected, projected)
 
 
 def build_projection(matrix: np.ndarray, dims: int = PROJECTION_DIMS, seed: int = 0) -> Projection:
@@ -541,15 +542,17 @@ class QueryCosines:
     it appended (the rows of a CachedUser are only ever appended).
 
     A user with a projection is ranked in two stages: every row the projection holds is scored on it, and
-    only the best of those (the shortlist) and the rows it does not hold yet get their exact cosine."""
+    only the best of those (the shortlist), its outliers and the rows it does not hold yet get their exact
+    cosine."""
 
-    __slots__ = ("_approx", "_exact", "_query", "_values", "cached")
+    __slots__ = ("_approx", "_exact", "_outliers", "_query", "_values", "cached")
 
     def __init__(self, cached: CachedUser, embedding: Sequence[float]) -> None:
         self.cached = cached
         self._query = _unit(embedding)
         self._values = np.zeros(0, dtype=np.float32)  # exact cosines of rows 0.. (no projection)
-        self._approx: tuple[np.ndarray, np.ndarray] | None = None  # estimates and bounds, projection's rows
+        self._approx: np.ndarray | None = None  # estimates of the cosines of the projection's rows
+        self._outliers = np.zeros(0, dtype=np.int64)  # the projection's outliers among those rows
         self._exact = np.zeros(0, dtype=np.float32)  # with a projection: each row's exact cosine, NaN until computed
 
     def _all(self) -> tuple[list[str], np.ndarray]:
@@ -561,19 +564,17 @@ class QueryCosines:
             self._values = fresh if have == 0 else np.concatenate((self._values, fresh))
         return ids, self._values[:n]
 
-    def _projected(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """For every row the projection held when this query first looked: the estimate of its cosine to
-        the query (the projected product) and the bound on it (+ its residual x the query's residual); None
-        without a projection (or when this query started exact)."""
+    def _projected(self) -> np.ndarray | None:
+        """The estimate of its cosine to the query (the product on the projection) of every row the
+        projection held when this query first looked; None without a projection (or when this query
+        started exact)."""
         if self._approx is None and not self._values.shape[0]:
             projection = self.cached.projection
             if projection is not None:
-                m = projection.m
+                m, outliers = projection.m, projection.outliers
                 with _one_blas_thread():
-                    on_basis = projection.basis.T @ self._query
-                    bounds = projection.rows[:m] @ on_basis
-                query_residual = float(np.sqrt(max(0.0, 1.0 - float(on_basis @ on_basis))))
-                self._approx = (bounds, bounds + projection.residuals[:m] * np.float32(query_residual))
+                    self._approx = projection.rows[:m] @ (projection.basis.T @ self._query)
+                self._outliers = outliers[outliers < m]
         return self._approx
 
     def of_rows(self, rows: Sequence[int] | np.ndarray) -> np.ndarray:
@@ -602,24 +603,19 @@ class QueryCosines:
             n = cosines.shape[0]
             rows = np.argpartition(-cosines, limit - 1)[:limit] if limit < n else np.arange(n)
             return ids, rows, cosines[rows], limit >= n
-        estimates, bounds = projected
+        estimates = projected
         ids, matrix = self.cached.view()
-        n, m = matrix.shape[0], bounds.shape[0]
+        n, m = matrix.shape[0], estimates.shape[0]
         wanted = max(SHORTLIST, 4 * limit)
-        shortlist = np.argpartition(-estimates, wanted - 1)[:wanted] if wanted < m else np.arange(m)
+        if wanted < m:
+            picked = np.zeros(m, dtype=bool)
+            picked[np.argpartition(-estimates, wanted - 1)[:wanted]] = True
+            picked[self._outliers] = True
+            shortlist = np.flatnonzero(picked)
+        else:
+            shortlist = np.arange(m)
         rows = np.concatenate((shortlist, np.arange(m, n)))  # and the rows appended since: exact
         cosines = self.of_rows(rows)
-        if limit <= rows.shape[0] and wanted < m:
-            # Rows left out whose bound beats the limit-th cosine found could belong in the ranking.
-            kth = float(np.partition(cosines, cosines.shape[0] - limit)[cosines.shape[0] - limit])
-            left = bounds > kth
-            left[shortlist] = False
-            more = np.flatnonzero(left)
-            if more.shape[0] > RESCORE_MAX:
-                more = more[np.argpartition(-estimates[more], RESCORE_MAX - 1)[:RESCORE_MAX]]
-            if more.shape[0]:
-                rows = np.concatenate((rows, more))
-                cosines = np.concatenate((cosines, self.of_rows(more)))
         best = np.argpartition(-cosines, limit - 1)[:limit] if limit < rows.shape[0] else np.arange(rows.shape[0])
         return ids, rows[best], cosines[best], limit >= n
 

@@ -403,8 +403,8 @@ def clustered(rng: np.random.Generator, n: int, dims: int, clusters: int) -> np.
 
 
 def test_a_projected_user_ranks_the_memories_that_matter_as_the_exact_scan_does() -> None:
-    """20k rows of 64 dimensions on a 16-dimension projection: the shortlist (1000 rows, 5%) rescored
-    exactly holds the exact top 30 for queries near the memories, with the exact cosines."""
+    """20k rows of 64 dimensions on a 16-dimension projection: the shortlist (1000 rows, 5%) ranked by
+    exact cosine holds the exact top 30 for queries near the memories, with the exact cosines."""
     from graph.vector_cache import QueryCosines, build_projection, rank_dense
 
     rng = np.random.default_rng(11)
@@ -429,8 +429,10 @@ def test_a_projected_user_ranks_the_memories_that_matter_as_the_exact_scan_does(
 
 
 def test_rows_appended_to_a_projected_user_are_ranked() -> None:
-    """A row appended after the projection was built is projected on append; one appended after a query
-    started is scored exactly by that query (the rows its projection did not hold)."""
+    """A row appended after the projection was built is projected on append, and one the basis represents
+    worse than the rows it was computed from (a new topic) is an outlier: always scored exactly, so a query
+    about it finds it; one appended after a query started is scored exactly by that query (the rows its
+    projection did not hold)."""
     from graph.vector_cache import QueryCosines, build_projection, rank_dense
 
     rng = np.random.default_rng(12)
@@ -443,6 +445,7 @@ def test_rows_appended_to_a_projected_user_are_ranked() -> None:
     assert "late" not in rank_dense(started, 10).ids
     user.append(["late"], [""], np.asarray([target], dtype=np.float32))  # grows the matrix and the projection
     assert user.projection is not None and user.projection.m == user.n == 5001
+    assert user.projection.outliers.tolist() == [5000]
     assert rank_dense(started, 10).ids[0] == "late"  # the row the query's projection lacks: exact
     fresh = rank_dense(QueryCosines(user, [float(x) for x in target]), 10)
     assert fresh.ids[0] == "late" and fresh.cosines["late"] == pytest.approx(1.0, abs=1e-5)
