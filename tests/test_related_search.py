@@ -149,6 +149,20 @@ def test_a_hub_entity_is_never_crossed(container: Container, tenant: str) -> Non
     assert container.recall.related(tenant, "alice", g.memories[0], depth=3) == []
 
 
+def test_the_user_themself_links_nothing_even_below_the_hub_cap(container: Container, tenant: str) -> None:
+    """Every "I ..." memory mentions the entity 'user': a hub from the first memories on, so it forms no
+    association and makes no hop, whatever its degree; another entity the memories share still does."""
+    spec = {"n": 3, "assoc": {}, "triples": [(0, "user", "tea"), (1, "user", "Chengdu"), (2, "user", "Chengdu")]}
+    g = build(container, tenant, "alice", spec)
+    scope = Scope(tenant, "alice")
+    assert container.association_forming.form(scope, g.memories[0]) == []
+    assert container.recall.related(tenant, "alice", g.memories[0], depth=3) == []
+    formed = container.association_forming.form(scope, g.memories[1])
+    assert {frozenset((a.memory_a, a.memory_b)) for a in formed} == {frozenset(g.memories[1:])}  # Chengdu
+    assert [r.memory.id for r in container.recall.related(tenant, "alice", g.memories[2], depth=3)] == [
+        g.memories[1]]
+
+
 def test_another_users_memory_is_not_found(container: Container, tenant: str) -> None:
     g = build(container, tenant, "alice", {"n": 2, "assoc": {(0, 1): 0.9}, "triples": []})
     with pytest.raises(NotFound):

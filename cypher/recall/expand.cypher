@@ -1,7 +1,8 @@
 // Recall's graph expansion, one hop from the seed hits: memories ASSOCIATED to a seed with strength at
 // least $min_strength, and memories sharing an entity with a seed. An entity hop's strength comes from
 // the entity's degree: $entity_base / sqrt(mentions - 1), none for an entity mentioned by more than
-// $max_degree memories (a hub such as the user themself says nothing). Best link per (seed, memory),
+// $max_degree memories (a hub says nothing), and none through the user themself (the entity 'user', a
+// hub whatever its degree). Best link per (seed, memory),
 // at most $per_seed per seed, each with its cosine to the query (unless $with_sim is false: the caller
 // has the vectors in memory). Same filters as recall/candidates.
 UNWIND $seeds AS seed_id
@@ -14,7 +15,7 @@ CALL (s) {
     RETURN m, r.strength AS strength, 'ASSOCIATED' AS via, null AS entity
     UNION
     MATCH (s)-[:MENTIONS]->(e:Entity)
-    WHERE e.tenant = $tenant AND e.user_id = $user_id
+    WHERE e.tenant = $tenant AND e.user_id = $user_id AND e.name <> 'user'
     WITH s, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
     WHERE degree >= 2 AND degree <= $max_degree
     WITH s, e, $entity_base / sqrt(degree - 1) AS raw

@@ -5,8 +5,8 @@
 // pair, both memories of the one user. Returns per memory (in $items order) the edges each part touched.
 // 1. formed_by 'stored': with the other memories derived from the same episode (strength $same_episode),
 //    and with memories sharing an entity with it (the entity hop strength of related/search:
-//    min(1, $entity_base / sqrt(mentions - 1)), no hub above $max_degree), the most recent $per_entity per
-//    entity.
+//    min(1, $entity_base / sqrt(mentions - 1)), no hub above $max_degree and never the user themself, the
+//    entity 'user'), the most recent $per_entity per entity (ties by id: the same edges on every store).
 // 2. formed_by 'terms' (when item.terms): with the other live memories holding one of its terms which at
 //    most $max_df other memories hold (a name, a place, a company: an entity the extractor may have
 //    missed). Strength min(1, $term_base / sqrt(df)) for the rarest shared term, the entity hop formula
@@ -34,13 +34,13 @@ CALL (item) {
     RETURN o, $same_episode AS strength
     UNION ALL
     MATCH (m)-[:MENTIONS]->(e:Entity)
-    WHERE e.tenant = $tenant AND e.user_id = $user_id
+    WHERE e.tenant = $tenant AND e.user_id = $user_id AND e.name <> 'user'
     WITH m, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
     WHERE degree >= 2 AND degree <= $max_degree
     CALL (m, e) {
       MATCH (e)<-[:MENTIONS]-(o:Memory)
       WHERE o <> m AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
-      RETURN o ORDER BY o.created_at DESC LIMIT $per_entity
+      RETURN o ORDER BY o.created_at DESC, o.id LIMIT $per_entity
     }
     WITH o, $entity_base / sqrt(degree - 1) AS raw
     RETURN o, CASE WHEN raw > 1.0 THEN 1.0 ELSE raw END AS strength

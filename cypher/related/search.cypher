@@ -2,7 +2,8 @@
 // with its best path and that path's score (the product of the strengths along it). A hop is an
 // ASSOCIATED edge (its strength) or a shared entity, memory-[:MENTIONS]->entity<-[:MENTIONS]-memory, whose
 // strength comes from the entity's degree: min(1, $entity_base / sqrt(mentions - 1)), and no hop at all
-// through an entity mentioned by more than $max_degree memories (a hub such as the user themself).
+// through an entity mentioned by more than $max_degree memories (a hub), nor through the user themself
+// (the entity 'user' of every "I ..." triple: a hub from the first memories on, whatever its degree).
 // The depth literal is spliced from the allow-list (1..5), never from the request. The search is a
 // hop-bounded Bellman-Ford for the best product: round k expands only the memories whose best score
 // improved in round k - 1, and a partial path below $min_strength is dropped (strengths are <= 1, so it
@@ -26,7 +27,7 @@ CALL (best) {
     RETURN b, coalesce(r.strength, 0.0) AS strength, 'ASSOCIATED' AS via, null AS entity
     UNION ALL
     MATCH (a)-[:MENTIONS]->(e:Entity)
-    WHERE e.tenant = $tenant AND e.user_id = $user_id
+    WHERE e.tenant = $tenant AND e.user_id = $user_id AND e.name <> 'user'
     WITH a, f, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
     WHERE degree >= 2 AND degree <= $max_degree
       AND f.score * CASE WHEN $entity_base / sqrt(degree - 1) > 1.0 THEN 1.0
@@ -61,7 +62,7 @@ CALL (best) {
     RETURN b, coalesce(r.strength, 0.0) AS strength, 'ASSOCIATED' AS via, null AS entity
     UNION ALL
     MATCH (a)-[:MENTIONS]->(e:Entity)
-    WHERE e.tenant = $tenant AND e.user_id = $user_id
+    WHERE e.tenant = $tenant AND e.user_id = $user_id AND e.name <> 'user'
     WITH a, f, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
     WHERE degree >= 2 AND degree <= $max_degree
       AND f.score * CASE WHEN $entity_base / sqrt(degree - 1) > 1.0 THEN 1.0
@@ -96,7 +97,7 @@ CALL (best) {
     RETURN b, coalesce(r.strength, 0.0) AS strength, 'ASSOCIATED' AS via, null AS entity
     UNION ALL
     MATCH (a)-[:MENTIONS]->(e:Entity)
-    WHERE e.tenant = $tenant AND e.user_id = $user_id
+    WHERE e.tenant = $tenant AND e.user_id = $user_id AND e.name <> 'user'
     WITH a, f, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
     WHERE degree >= 2 AND degree <= $max_degree
       AND f.score * CASE WHEN $entity_base / sqrt(degree - 1) > 1.0 THEN 1.0
@@ -131,7 +132,7 @@ CALL (best) {
     RETURN b, coalesce(r.strength, 0.0) AS strength, 'ASSOCIATED' AS via, null AS entity
     UNION ALL
     MATCH (a)-[:MENTIONS]->(e:Entity)
-    WHERE e.tenant = $tenant AND e.user_id = $user_id
+    WHERE e.tenant = $tenant AND e.user_id = $user_id AND e.name <> 'user'
     WITH a, f, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
     WHERE degree >= 2 AND degree <= $max_degree
       AND f.score * CASE WHEN $entity_base / sqrt(degree - 1) > 1.0 THEN 1.0
@@ -166,7 +167,7 @@ CALL (best) {
     RETURN b, coalesce(r.strength, 0.0) AS strength, 'ASSOCIATED' AS via, null AS entity
     UNION ALL
     MATCH (a)-[:MENTIONS]->(e:Entity)
-    WHERE e.tenant = $tenant AND e.user_id = $user_id
+    WHERE e.tenant = $tenant AND e.user_id = $user_id AND e.name <> 'user'
     WITH a, f, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
     WHERE degree >= 2 AND degree <= $max_degree
       AND f.score * CASE WHEN $entity_base / sqrt(degree - 1) > 1.0 THEN 1.0
