@@ -2,43 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 
 from graph.errors import BadInput, NotFound
 from graph.model import Association, Scope
-from graph.records import time_param
-from graph.related import FormRequest, FormSettings
-from graph.store import GraphStore, Tx
-
-
-def form_many_in(tx: Tx, scope: Scope, settings: FormSettings, requests: Sequence[FormRequest]
-                 ) -> list[list[Association]]:
-    """graph/related.py RelatedRepository.form_many_in through association/form_many: the same edges and
-    strengths, the term part's candidate memories read once per statement instead of once per memory."""
-    if not requests:
-        return []
-    items = [{
-        "memory_id": r.memory_id, "episode_id": r.episode_id, "episode_mates": list(r.episode_mates),
-        "now": time_param(r.now), "terms": bool(r.han_terms or r.latin_terms), "han_terms": list(r.han_terms),
-        "latin_terms": list(r.latin_terms), "lucene": r.lucene,
-    } for r in requests]
-    rows = tx.run("association/form_many", {
-        "tenant": scope.tenant,
-        "user_id": scope.user_id,
-        "items": items,
-        "same_episode": settings.same_episode,
-        "entity_base": settings.traversal.entity_base,
-        "max_degree": settings.traversal.max_degree,
-        "per_entity": settings.per_entity,
-        "term_base": settings.term_base,
-        "max_df": settings.max_df,
-        "scan_max": settings.scan_max,
-        "limit": settings.limit,
-        "min_memories": settings.min_memories,
-    })
-    return [[Association(memory_a=a["memory_a"], memory_b=a["memory_b"], strength=float(a["strength"]))
-             for a in (*r["by_form"], *r["by_terms"])] for r in rows]
+from graph.store import GraphStore
 
 
 class AssociationRepository:

@@ -11,7 +11,7 @@ from typing import Any
 
 from graph.errors import NotFound
 from graph.model import Association, Memory, Scope
-from graph.records import memory_from_row
+from graph.records import memory_from_row, time_param
 from graph.store import GraphStore, Tx
 
 MIN_DEPTH = 1
@@ -129,7 +129,7 @@ class RelatedRepository:
 
     def form_many(self, scope: Scope, settings: FormSettings,
                   requests: Sequence[FormRequest]) -> list[list[Association]]:
-        """Form the associations of several stored memories in one statement (related/form_many), memory
+        """Form the associations of several stored memories in one statement (association/form_many), memory
         after memory in the order given, so each sees the edges of those before it: the edges formed or
         strengthened for each request. An existing edge keeps the stronger strength."""
         if not requests:
@@ -143,10 +143,10 @@ class RelatedRepository:
             return []
         items = [{
             "memory_id": r.memory_id, "episode_id": r.episode_id, "episode_mates": list(r.episode_mates),
-            "now": r.now, "terms": bool(r.han_terms or r.latin_terms), "han_terms": list(r.han_terms),
+            "now": time_param(r.now), "terms": bool(r.han_terms or r.latin_terms), "han_terms": list(r.han_terms),
             "latin_terms": list(r.latin_terms), "lucene": r.lucene,
         } for r in requests]
-        rows = tx.run("related/form_many", {
+        rows = tx.run("association/form_many", {
             "tenant": scope.tenant,
             "user_id": scope.user_id,
             "items": items,

@@ -12,7 +12,6 @@ from collections.abc import Callable, Sequence
 from bmam.clock import Clock
 from bmam.settings import RecallSettings
 from bmam.usecases.hooks import StoredMemoryContext
-from graph.associations import form_many_in
 from graph.model import Association, Scope
 from graph.related import FormRequest, FormSettings, RelatedRepository, TraversalParams
 from graph.store import Tx
@@ -66,17 +65,16 @@ class AssociationForming:
 
     def many(self, contexts: Sequence[StoredMemoryContext]) -> None:
         """The batch form of the hook: the associations of all the given stored memories in one statement
-        per user (related/form_many), memory after memory in the order given, as one by one would.
+        per user (association/form_many), memory after memory in the order given, as one by one would.
         (A memory forgotten meanwhile matches nothing and gets no association.)"""
         for scope, items, requests in self._requests(contexts):
             self._log(items, self._related.form_many(scope, self._form, requests))
 
     def many_in(self, tx: Tx, contexts: Sequence[StoredMemoryContext]) -> list[Callable[[], None]]:
-        """many inside the caller's transaction (bmam/usecases/hooks.py TxStoredMemoryHook), through
-        association/form_many (related/form_many's edges, its term candidates read once per statement);
-        nothing waits for the commit."""
+        """many inside the caller's transaction (bmam/usecases/hooks.py TxStoredMemoryHook); nothing waits
+        for the commit."""
         for scope, items, requests in self._requests(contexts):
-            self._log(items, form_many_in(tx, scope, self._form, requests))
+            self._log(items, self._related.form_many_in(tx, scope, self._form, requests))
         return []
 
     def _requests(self, contexts: Sequence[StoredMemoryContext]

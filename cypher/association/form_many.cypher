@@ -1,4 +1,4 @@
-// Associations formed when memories are stored (related/form_many, with the pool of term candidates read once), for several stored memories of one user, memory after
+// Associations formed when memories are stored, for several stored memories of one user, memory after
 // memory in the order of $items (each {memory_id, episode_id, episode_mates, now, terms, han_terms,
 // latin_terms, lucene}; the per-memory subqueries run row after row, so each memory's MERGE sees the edges
 // of those before it). An existing edge keeps the stronger of its strength and the new one; one edge per
@@ -15,7 +15,8 @@
 //    $limit hits). Nothing below $min_memories memories: there, every word is rare.
 // The term part's candidates (the user's live memories, lower-cased) are read once for the statement, not per
 // memory: the per-memory subqueries create ASSOCIATED edges only, so which memories are live, their texts and
-// how many the user holds are the same for every row (related/form_many read them again per memory).
+// how many the user holds are the same for every row (read per memory they cost 204k db hits per 512
+// user turns instead of 121k).
 OPTIONAL MATCH (u:User {tenant: $tenant, user_id: $user_id})
 WITH u, CASE WHEN u IS NULL THEN 0 ELSE COUNT { (u)-[:HAS_MEMORY]->() } END AS mine
 CALL (u, mine) {
