@@ -208,7 +208,8 @@ class _TextBlock:
 # mean (sentence embeddings share a large mean component); the rows best on it (the shortlist) are
 # ranked by their exact cosines, and so are the outliers: rows added since the basis was computed that
 # have more of their length off it than 98 % of the rows it was computed from (a new topic, which a basis
-# of the user's older directions misses). Outliers among those rows made no difference (measured).
+# of the user's older directions misses). Scoring the worst-represented rows of the sample time exactly
+# too made no difference (measured).
 # The exact float32 product over 100,000 x 512 rows takes 5.7 ms (memory bandwidth); on 128 dimensions
 # ~2 ms. BENCHMARKS.md "Recall latency" has the measurements: how much of the exact ranking it keeps, and
 # what was tried (a larger shortlist; re-checking rows by a bound on their cosine).
