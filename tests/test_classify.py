@@ -128,9 +128,13 @@ def test_model_answers_only_above_0_7_else_fallback() -> None:
     assert (sure.type, sure.level) == (MemoryType.PROCEDURAL, ClassifierLevel.MODEL)
     assert sure.confidence == pytest.approx(0.72, abs=1e-4)
     unsure = TypeClassifier(rules, model_with({MemoryType.PROCEDURAL: 0.69}), None).classify("x", embedding=X4)
-    # the fallback keeps the rules' weak guess
-    assert (unsure.type, unsure.level) == (MemoryType.EPISODIC, ClassifierLevel.FALLBACK)
+    # the fallback takes the model's best guess over the rules' weak one, with its confidence capped
+    assert (unsure.type, unsure.level) == (MemoryType.PROCEDURAL, ClassifierLevel.FALLBACK)
     assert unsure.confidence <= 0.6
+    # without a model (or for a vector of another embedder) it keeps the rules' weak guess
+    no_model = TypeClassifier(rules, None, None).classify("x", embedding=X4)
+    assert (no_model.type, no_model.level, no_model.confidence) == (MemoryType.EPISODIC, ClassifierLevel.FALLBACK,
+                                                                    0.6)
 
 
 def test_fallback_without_rules_or_model() -> None:
