@@ -582,7 +582,7 @@ class QueryCosines:
         """The exact cosines of some rows (row numbers of the cached user)."""
         if self._projected() is None:
             _, values = self._all()
-            return values[np.asarray(rows, dtype=np.int64)] if len(rows) else np.zeros(0, dtype=np.float32)
+            return values[np.asarray(rows, dtype=np.int64)]
         wanted = np.asarray(rows, dtype=np.int64)
         _, matrix = self.cached.view()
         if self._exact.shape[0] < matrix.shape[0]:  # rows appended since: not computed yet (NaN)
