@@ -156,6 +156,13 @@ class RecallSettings(BaseModel):
     expand_seeds: int = Field(default=8, ge=0, le=50)
     expand_per_seed: int = Field(default=10, ge=1, le=100)
     expand_min_strength: float = Field(default=0.4, ge=0.0, le=1.0)
+    # With the vector cache, the neighbours of the likely seeds (the cache's best expand_prefetch_dense and
+    # the first expand_prefetch_text full-text hits) are read with the candidates, saving the expansion its
+    # own statement when they hold every seed (88-93 % of the latency bench's expanded recalls at 10 / 2,
+    # 97-98 % at 12 / 4, which expands more for the same time; BENCHMARKS.md "Recall latency"); the seeds
+    # missing are expanded by a statement of their own. 0 / 0: the expansion is always its own statement.
+    expand_prefetch_dense: int = Field(default=10, ge=0, le=100)
+    expand_prefetch_text: int = Field(default=2, ge=0, le=100)
     graph_share: float = Field(default=1.5, ge=0.0, le=4.0)
     # Entity hops (graph expansion, relatedSearch, association forming): strength
     # min(1, entity_strength / sqrt(mentions - 1)); an entity with more mentions than max_entity_degree

@@ -111,10 +111,37 @@ class TextHit:
 
 
 @dataclass(frozen=True, slots=True)
+class ExpansionParams:
+    """How recall expands from its seed hits (recall/neighbours); and how many likely seeds candidates()
+    expands ahead, in the statement reading its candidates, when the vector cache ranks them (the cache's
+    best prefetch_dense and the first prefetch_text full-text hits): the seeds are the best direct hits
+    once scored, and a seed expanded ahead costs no round trip of its own."""
+
+    min_strength: float
+    hop: TraversalParams
+    per_seed: int
+    prefetch_dense: int = 0
+    prefetch_text: int = 0
+
+    def params(self) -> dict[str, Any]:
+        return {"min_strength": self.min_strength, "entity_base": self.hop.entity_base,
+                "max_degree": self.hop.max_degree, "per_seed": self.per_seed}
+
+
+@dataclass(frozen=True, slots=True)
+class Prefetched:
+    """Neighbour rows (recall/neighbours) read ahead in the candidates' statement: every seed expanded ahead
+    has its rows here (maybe none), in the statement's order."""
+
+    rows_by_seed: dict[str, list[Row]]
+
+
+@dataclass(frozen=True, slots=True)
 class CandidateSet:
     user_memories: int  # how many memories the user has (0 when the user is unknown)
     dense: list[DenseHit]
     text: list[TextHit]
+    prefetched: Prefetched | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,12 +178,14 @@ class RecallRepository:
         lucene: str | None,
         filters: RecallFilters,
         limits: RetrievalLimits,
+        expansion: ExpansionParams | None = None,
     ) -> CandidateSet:
         """Dense and full-text candidates. query_terms are matched as substrings for a small user (exact
         path), lucene is the full-text index query for a large one. With a vector cache the exact scans
         run in numpy over the cached rows and only the best are read back; Neo4j scans or asks its
-        indexes for whatever the cache cannot answer."""
-        guess = self._speculate(tx, scope, embedding, query_terms, lucene, filters, limits)
+        indexes for whatever the cache cannot answer. With expansion, the likely seeds' neighbours are read
+        ahead when the cache's answer is read (CandidateSet.prefetched, for expand())."""
+        guess = self._speculate(tx, scope, embedding, query_terms, lucene, filters, limits, expansion)
         state = guess.state if guess is not None else user_state(tx, scope)
         if state.mine == 0:
             return CandidateSet(user_memories=0, dense=[], text=[])
@@ -208,13 +237,16 @@ class RecallRepository:
             TextHit(memory=_found(t), score=float(t["score"]), cosine=cosine_of(t["sim"]), rank=i + 1)
             for i, t in enumerate(text_rows)
         ]
-        return CandidateSet(user_memories=state.mine, dense=dense, text=text)
+        return CandidateSet(user_memories=state.mine, dense=dense, text=text,
+                            prefetched=guess.prefetched if guess is not None else None)
 
     def _speculate(self, tx: Tx, scope: Scope, embedding: Sequence[float], query_terms: Sequence[str],
-                   lucene: str | None, filters: RecallFilters, limits: RetrievalLimits) -> _Guess | None:
+                   lucene: str | None, filters: RecallFilters, limits: RetrievalLimits,
+                   expansion: ExpansionParams | None) -> _Guess | None:
         """The cache's answer in one round trip when it is still current: rank with the cached rows as
         they were at the user's last recall, and read the user's state (and, for a user the full-text index
-        answers, its full-text candidates) in the statement reading the rows back (recall/rows_checked).
+        answers, its full-text candidates; with expansion, the neighbours of the likely seeds) in the
+        statement reading the rows back (recall/rows_checked).
         None when there was nothing to guess from; else the state read, with the rows when the state shows
         the guess held (read None when the user changed since: new memories, an undo; the caller catches
         up with that state and keeps the guess's cosines)."""
@@ -226,16 +258,26 @@ class RecallRepository:
         query = QueryCosines(cached, embedding)
         ranked_as = cached.ranked_as()  # before the ranking reads the rows
         text_lucene = lucene if not plan.exact else None
-        seen: list[tuple[UserState, list[Row]]] = []
+        ahead = expansion if expansion is not None else ExpansionParams(0.0, TraversalParams(0.0, 0), 0)
+        seen: list[tuple[UserState, list[Row], Prefetched]] = []
 
-        def first_round(ids: list[str]) -> list[Row]:
+        def first_round(ids: list[str], heads: list[list[str]]) -> list[Row]:
+            # heads: each ranking's ids, best first (dense, then the cache's term ranking on the exact path)
+            seeds = list(dict.fromkeys([*heads[0][: ahead.prefetch_dense],
+                                        *(heads[1][: ahead.prefetch_text] if len(heads) > 1 else [])]))
             [row] = tx.run("recall/rows_checked", {
-                **_scope(scope), **filters.params(), "ids": ids, "lucene": text_lucene,
+                **_scope(scope), **filters.params(), **ahead.params(), "ids": ids, "lucene": text_lucene,
                 "embedding": Floats(embedding) if text_lucene is not None else [], "k_text": limits.k_text,
-                "index_text": plan.index_text,
+                "index_text": plan.index_text, "with_sim": False, "prefetch_seeds": seeds,
+                "prefetch_text": ahead.prefetch_text,
             })
             state = user_state_of(row)
-            seen.append((state, list(row["text_hits"] or [])))
+            text_hits = list(row["text_hits"] or [])
+            expanded: dict[str, list[Row]] = {
+                seed: [] for seed in [*seeds, *(h["id"] for h in text_hits[: ahead.prefetch_text])]}
+            for n in row["neighbours"]:
+                expanded[n["seed_id"]].append(n)
+            seen.append((state, text_hits, Prefetched(expanded)))
             if self._cache is None or not self._cache.current(scope, cached, state, ranked_as) \
                     or limits.plan(state.mine, state.total).exact != plan.exact:
                 raise _Stale
@@ -245,20 +287,23 @@ class RecallRepository:
             read = self._read_back(tx, scope, filters, _wanted(query, query_terms, plan, limits),
                                    first_round=first_round)
         except _Stale:
-            return _Guess(state=seen[0][0], plan=plan, query=query, read=None, text=seen[0][1])
+            read = None
         if not seen:
             return None
-        return _Guess(state=seen[0][0], plan=plan, query=query, read=read, text=seen[0][1])
+        state, text, prefetched = seen[0]
+        return _Guess(state=state, plan=plan, query=query, read=read, text=text,
+                      prefetched=prefetched if expansion is not None else None)
 
     def _read_back(self, tx: Tx, scope: Scope, filters: RecallFilters,
                    wanted: Sequence[tuple[Callable[[int], Ranked], int]],
-                   first_round: Callable[[list[str]], list[Row]] | None = None) -> list[list[Row] | None]:
+                   first_round: Callable[[list[str], list[list[str]]], list[Row]] | None = None,
+                   ) -> list[list[Row] | None]:
         """For each (ranking, k): the first k of the cache's ranking that pass recall's filters, read from
         Neo4j as candidate rows (a memory deleted since is not found), all rankings in one statement per
         round. The best k + k/4 are read (a few may be superseded or deleted; each row read back costs
         ~0.05 ms), then up to 32k; None for a ranking whose filters leave fewer than k of those while more
         remain (a narrow filter: the Neo4j scan is better). first_round, when given, reads the first
-        round's rows instead of recall/rows."""
+        round's rows instead of recall/rows (given the ids and each ranking's batch, best first)."""
         def rows(ids: list[str]) -> list[Row]:
             return tx.run("recall/rows", {**_scope(scope), **filters.params(), "ids": ids})
 
@@ -273,8 +318,10 @@ class RecallRepository:
                     ranked = ranking(limit)
                     batches[i] = (ranked, ranked.ids[fetched[i]:limit], limit)
             ids = sorted({memory_id for _, batch, _ in batches.values() for memory_id in batch})
-            read = first_round if round_ == 0 and first_round is not None else rows
-            found = {r["id"]: r for r in read(ids)} if ids else {}
+            if round_ == 0 and first_round is not None:
+                found = {r["id"]: r for r in first_round(ids, [batch for _, batch, _ in batches.values()])}
+            else:
+                found = {r["id"]: r for r in rows(ids)} if ids else {}
             for i, (ranked, batch, limit) in batches.items():
                 for position, memory_id in enumerate(batch, start=fetched[i]):
                     if memory_id in found:
@@ -295,45 +342,40 @@ class RecallRepository:
         seeds: Sequence[str],
         embedding: Sequence[float],
         filters: RecallFilters,
+        expansion: ExpansionParams,
+        prefetched: Prefetched | None = None,
         *,
-        min_strength: float,
-        hop: TraversalParams,
-        per_seed: int,
         use_cache: bool = True,
     ) -> list[Neighbour]:
+        """The neighbours of the seeds (recall/neighbours), seed by seed in the seeds' order: a seed read
+        ahead by candidates() (prefetched) is not read again."""
         if not seeds:
             return []
         # The user's vectors are in memory when candidates() just read through the cache: the neighbours'
         # cosines come from there, not from Neo4j reading each embedding (~0.05 ms each).
         cached = self._cache.peek(scope) if self._cache is not None and use_cache else None
-        params = {
-            **_scope(scope),
-            **filters.params(),
-            "seeds": list(seeds),
-            "embedding": Floats(embedding) if cached is None else [],  # 512 floats sent for nothing otherwise
-            "with_sim": cached is None,
-            "min_strength": min_strength,
-            "entity_base": hop.entity_base,
-            "max_degree": hop.max_degree,
-            "per_seed": per_seed,
-        }
-        rows = tx.run("recall/expand", params)
+        ahead = prefetched.rows_by_seed if prefetched is not None and cached is not None else {}
+        missing = [seed for seed in seeds if seed not in ahead]
+        by_seed: dict[str, list[Row]] = {seed: ahead.get(seed, []) for seed in seeds}
+        if missing:
+            params = {
+                **_scope(scope),
+                **filters.params(),
+                **expansion.params(),
+                "seeds": missing,
+                # 512 floats sent for nothing when the cache has the vectors
+                "embedding": Floats(embedding) if cached is None else [],
+                "with_sim": cached is None,
+            }
+            for r in tx.run("recall/expand", params):
+                by_seed[r["seed_id"]].append(r)
+        rows = [r for seed in seeds for r in by_seed[seed]]
         if cached is not None:
             cosines = cached.cosines([r["id"] for r in rows], embedding)
-            missing = [r["id"] for r in rows if r["id"] not in cosines]  # written since the cache read the user
-            if missing:
-                return self.expand(tx, scope, seeds, embedding, filters, min_strength=min_strength, hop=hop,
-                                   per_seed=per_seed, use_cache=False)
-            return [
-                Neighbour(seed_id=r["seed_id"], memory=_found(r), strength=float(r["strength"]), via=str(r["via"]),
-                          entity=r["entity"], cosine=cosines[r["id"]])
-                for r in rows
-            ]
-        return [
-            Neighbour(seed_id=r["seed_id"], memory=_found(r), strength=float(r["strength"]), via=str(r["via"]),
-                      entity=r["entity"], cosine=cosine_of(r["sim"]))
-            for r in rows
-        ]
+            if any(r["id"] not in cosines for r in rows):  # written since the cache read the user
+                return self.expand(tx, scope, seeds, embedding, filters, expansion, use_cache=False)
+            return [_neighbour(r, cosines[r["id"]]) for r in rows]
+        return [_neighbour(r, cosine_of(r["sim"])) for r in rows]
 
     def touch(
         self, tx: Tx, scope: Scope, ids: Sequence[str], *, now: datetime, boost: float, shares: WeightShares,
@@ -366,13 +408,15 @@ class _Stale(Exception):
 @dataclass(frozen=True, slots=True)
 class _Guess:
     """What a speculative read (RecallRepository._speculate) found: the user's state; the rankings' cosines;
-    the rows (None: the cache was not current) and the full-text candidates read with them, by plan."""
+    the rows (None: the cache was not current) and the full-text candidates read with them, by plan; the
+    neighbours of the likely seeds (read in the same transaction: current whether or not the cache was)."""
 
     state: UserState
     plan: CandidatePlan
     query: QueryCosines
     read: list[list[Row] | None] | None
     text: list[Row]
+    prefetched: Prefetched | None = None
 
 
 def _wanted(query: QueryCosines, query_terms: Sequence[str], plan: CandidatePlan,
@@ -383,6 +427,11 @@ def _wanted(query: QueryCosines, query_terms: Sequence[str], plan: CandidatePlan
         terms_ranked = rank_terms(query, query_terms)  # complete: any limit gives it whole
         wanted.append((lambda n: terms_ranked, limits.k_text))
     return wanted
+
+
+def _neighbour(row: Row, cosine: float | None) -> Neighbour:
+    return Neighbour(seed_id=row["seed_id"], memory=_found(row), strength=float(row["strength"]), via=str(row["via"]),
+                     entity=row["entity"], cosine=cosine)
 
 
 def _found(row: dict[str, Any]) -> Found:

@@ -23,7 +23,7 @@ from bmam.settings import Settings
 from graph.errors import BadInput, LimitExceeded
 from graph.memories import WeightShares
 from graph.model import Memory, MemoryType, Scope, Tier
-from graph.recall import Found, Neighbour, RecallFilters, RecallRepository, RetrievalLimits
+from graph.recall import ExpansionParams, Found, Neighbour, Prefetched, RecallFilters, RecallRepository, RetrievalLimits
 from graph.related import MAX_DEPTH, MIN_DEPTH, RelatedMemory, RelatedRepository, TraversalParams, Via
 from graph.store import Tx
 from ingest.embedding import Embedder
@@ -184,6 +184,12 @@ class RecallUseCases:
             max_candidates=r.max_index_candidates,
         )
         self.traversal = TraversalParams(entity_base=r.entity_strength, max_degree=r.max_entity_degree)
+        prefetch = r.expand_seeds > 0
+        self.expansion = ExpansionParams(
+            min_strength=r.expand_min_strength, hop=self.traversal, per_seed=r.expand_per_seed,
+            prefetch_dense=r.expand_prefetch_dense if prefetch else 0,
+            prefetch_text=r.expand_prefetch_text if prefetch else 0,
+        )
 
     # ----- recall ---------------------------------------------------------------------------
 
@@ -213,14 +219,14 @@ class RecallUseCases:
         key = (scope.tenant, scope.user_id, session) if session else None
 
         def work(tx: Tx) -> tuple[RecallResult, list[tuple[str, str]]]:
-            pool = self._gather(tx, scope, embedding, query_terms, filters, reference)
+            pool, prefetched = self._gather(tx, scope, embedding, query_terms, filters, reference)
             decision = gate(list(pool.items.values()), query, query_terms, self.scoring)
             best_sim = decision.best_similarity if pool.items else None
             cov = decision.best_coverage
             if decision.gated:
                 return RecallResult(gated=True, reason=decision.reason, memories=[], best_similarity=best_sim,
                                     best_coverage=cov), []
-            self._expand(tx, scope, embedding, query, query_terms, filters, reference, pool)
+            self._expand(tx, scope, embedding, query, query_terms, filters, reference, pool, prefetched)
             damping = self.repetition.damping(key, [(c.id, c.text) for c in pool.items.values()], query) if key else {}
             scored = score_candidates(
                 list(pool.items.values()), query, query_terms, self.scoring,
@@ -252,9 +258,9 @@ class RecallUseCases:
         return result
 
     def _gather(self, tx: Tx, scope: Scope, embedding: list[float], query_terms: list[str],
-                filters: RecallFilters, reference: datetime) -> _Pool:
+                filters: RecallFilters, reference: datetime) -> tuple[_Pool, Prefetched | None]:
         found = self._repo.candidates(tx, scope, embedding, query_terms, lucene_query(query_terms), filters,
-                                      self.limits)
+                                      self.limits, self.expansion)
         pool = _Pool()
         for d in found.dense:
             pool.items[d.memory.id] = _candidate(d.memory, d.cosine, reference, dense_rank=d.rank)
@@ -265,19 +271,16 @@ class RecallUseCases:
                 pool.items[t.memory.id] = _candidate(t.memory, cos, reference, text_rank=t.rank, text_score=t.score)
             else:
                 pool.items[t.memory.id] = _replace(existing, text_rank=t.rank, text_score=t.score)
-        return pool
+        return pool, found.prefetched
 
     def _expand(self, tx: Tx, scope: Scope, embedding: list[float], query: str, query_terms: list[str],
-                filters: RecallFilters, reference: datetime, pool: _Pool) -> None:
+                filters: RecallFilters, reference: datetime, pool: _Pool, prefetched: Prefetched | None) -> None:
         r = self._settings.recall
         if r.expand_seeds <= 0:
             return
         direct = score_candidates(list(pool.items.values()), query, query_terms, self.scoring)
         seeds = [s.candidate.id for s in direct[: r.expand_seeds]]
-        neighbours = self._repo.expand(
-            tx, scope, seeds, embedding, filters, min_strength=r.expand_min_strength, hop=self.traversal,
-            per_seed=r.expand_per_seed,
-        )
+        neighbours = self._repo.expand(tx, scope, seeds, embedding, filters, self.expansion, prefetched)
         for n in neighbours:
             link = GraphLink(seed_id=n.seed_id, via=Via(n.via), strength=n.strength, entity=n.entity)
             existing = pool.items.get(n.memory.id)

@@ -4,6 +4,9 @@
 // and keeps the rows only when the state shows the cache was current (graph/recall.py).
 // For a large user (one the full-text index answers: $lucene not null) the full-text candidates come in the
 // same statement too (recall/index_text), so a large user's recall reads its candidates in one round trip.
+// So do the neighbours (recall/neighbours) of the hits likely to seed the graph expansion: $prefetch_seeds
+// (the cache's best) and the first $prefetch_text full-text hits; recall expands from the best direct hits
+// once it has scored them, and reads only the seeds missing here (graph/recall.py).
 CALL () {
 {{> recall/user_state}}
 }
@@ -14,9 +17,18 @@ CALL () {
   }
   RETURN text AS text_hits
 }
+CALL (text_hits) {
+  CALL (text_hits) {
+    UNWIND $prefetch_seeds + [h IN text_hits[..$prefetch_text] | h.id] AS seed_id
+    WITH DISTINCT seed_id
+{{> recall/neighbours}}
+  }
+  RETURN collect({seed_id: seed_id, id: id, text: text, weight: weight, seen: seen, strength: strength, via: via,
+                  entity: entity, names: names, sim: sim}) AS neighbours
+}
 OPTIONAL CALL () {
 {{> recall/rows}}
 }
-RETURN mine, total, seq, epoch, text_hits,
+RETURN mine, total, seq, epoch, text_hits, neighbours,
        collect(CASE WHEN id IS NULL THEN null
                     ELSE {id: id, text: text, weight: weight, seen: seen, names: names} END) AS rows
