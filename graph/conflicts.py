@@ -279,13 +279,17 @@ class ConflictRepository:
                              findings: Sequence[tuple[str, ConflictKind, str]], *, strategy: ConflictStrategy,
                              choose: Callable[[Memory, Memory], str | None] | None, params: Mapping[str, float],
                              winner_bonus: float, loser_penalty: float, resolved_by: str,
-                             now: datetime, static_choice: bool = False) -> list[tuple[Conflict, bool]]:
+                             now: datetime, static_choice: bool = False,
+                             foreseen: Sequence[Mapping[str, Any]] | None = None) -> list[tuple[Conflict, bool]]:
         """record_and_settle inside the caller's transaction, where the batched way cannot be undone on its
         own. So it first looks ahead (_Settle.foresee, one read): where one by one would stop, the new memory
         losing, and settles the findings up to that one only (one by one stops there too). The foresight is
         exact for a choice that only looks at what settling does not change (LATEST: times and locks); when
         the outcome still differs from it (STRONGER: the weights move as it settles) NewMemoryLost is raised,
-        and the caller must roll its transaction back (and settle in one of its own: record_and_settle)."""
+        and the caller must roll its transaction back (and settle in one of its own: record_and_settle).
+        foreseen: the findings' rows of foresee_in, read earlier in tx (the stored-memory hooks read a whole
+        batch's at once), used instead of that read with a static choice: what it looks at, and whether the
+        memories exist and the conflicts are recorded, no settlement of other new memories changes."""
         settle = _Settle(scope=scope, new_id=new_id, findings=findings, strategy=strategy, choose=choose,
                          params=params, winner_bonus=winner_bonus, loser_penalty=loser_penalty,
                          resolved_by=resolved_by, now=now, static_choice=static_choice)
@@ -293,7 +297,10 @@ class ConflictRepository:
             return settle.one_by_one(tx)
         if choose is None:  # held for review: it loses none
             return settle.batched(tx)
-        foreseen = settle.foreseen(tx)
+        if foreseen is None or not static_choice or len(foreseen) != len(findings) or any(
+                row["id"] != conflict_id(scope, new_id, old_id) for row, (old_id, _, _) in zip(
+                    foreseen, findings, strict=True)):
+            foreseen = settle.foreseen(tx)
         stop = settle.stop(foreseen)
         if stop is None:  # raises NewMemoryLost should the new memory lose before the last
             return replace(settle, ahead=foreseen).batched(tx)
@@ -304,6 +311,11 @@ class ConflictRepository:
                 or last.loser_id != new_id:
             raise NewMemoryLost(f"settling {new_id}: foreseen to lose its conflict with {findings[stop][0]}, did not")
         return done
+
+    def foresee_in(self, tx: Tx, scope: Scope, pairs: Sequence[tuple[str, str]]) -> dict[str, dict[str, Any]]:
+        """What record_and_settle_in reads ahead, for many (new memory, old memory) pairs in one statement:
+        foresee_in's rows by conflict id."""
+        return {row["id"]: row for row in foresee_in(tx, scope, pairs)}
 
     def get(self, scope: Scope, conflict_id_: str) -> Conflict | None:
         rows = self._store.read("conflict/get", {**_scope(scope), "id": conflict_id_})
@@ -364,8 +376,8 @@ class _Settle:
 
     @property
     def foreseeable_one(self) -> bool:
-        """One finding settled by a static choice: foreseen, batched settles it in three statements (foresee,
-        decay, conflict/settle_many), one_by_one in four."""
+        """One finding settled by a static choice: foreseen, batched settles it in two statements (foresee,
+        conflict/settle_many; one when the hooks foresaw it with the batch's others), one_by_one in four."""
         return len(self.findings) == 1 and self.static_choice and self.choose is not None
 
     def foresee(self, tx: Tx) -> int | None:
@@ -377,10 +389,7 @@ class _Settle:
     def foreseen(self, tx: Tx) -> list[dict[str, Any]]:
         """conflict/foresee's rows, one per finding in order: the new and old memories as they stand now and
         the status and loser of the finding's conflict if it is recorded already."""
-        items = [{"id": conflict_id(self.scope, self.new_id, old_id), "old_id": old_id}
-                 for old_id, _, _ in self.findings]
-        return sorted(tx.run("conflict/foresee", {**_scope(self.scope), "new_id": self.new_id, "items": items}),
-                      key=lambda r: int(r["i"]))
+        return foresee_in(tx, self.scope, [(self.new_id, old_id) for old_id, _, _ in self.findings])
 
     def stop(self, rows: Sequence[Mapping[str, Any]]) -> int | None:
         """foresee on its rows."""
@@ -426,7 +435,7 @@ class _Settle:
         """The same as one_by_one in k + 3 statements instead of 4k, for distinct old memories: record them
         all (conflict/settle_many), decay the new memory and the old ones of the OPEN conflicts at once, read
         those conflicts at once (conflict/get_many), then choose and resolve one after the other (foreseen, with
-        a static choice: decay, then record and resolve in one conflict/settle_many, two statements). What
+        a static choice: decay, record and resolve in one conflict/settle_many, one statement). What
         one_by_one reads later differs only in the new memory (a settlement changes it; conflict/resolve
         returns it as it is then) and in nothing when the new memory loses: then the findings after that one
         must not have been recorded or decayed, and NewMemoryLost rolls the transaction back (the caller
@@ -437,16 +446,16 @@ class _Settle:
         # Foreseen (read earlier in this transaction): the conflicts that will be OPEN once recorded are known,
         # so their memories are decayed first and the recording reads them back as conflict/get_many would after
         # the decay; with a static choice the winners are chosen on the foreseen memories too, and recording and
-        # settling go in one statement (conflict/settle_many). Decay and recording touch disjoint properties:
+        # settling go in one statement (conflict/settle_many, which decays them first: one statement in all).
+        # Decay and recording touch disjoint properties:
         # the order leaves the same graph. Should the recording find other conflicts OPEN than foreseen, the
         # usual way below catches up (decaying a memory twice to the same instant changes nothing the second
         # time), or, when settlements went with the recording, NewMemoryLost rolls the transaction back.
         early = self._open_ahead() if self.choose is not None else None
         plan = self._plan_ahead() if early and self.static_choice else None
-        if early:
-            decay(tx, scope, self.params, self.now, ids=[self.new_id, *early], skip_locked=True, with_before=False)
         rows, resolved_rows = self._settle_many(tx, items, with_memories=bool(early),
-                                                resolve=plan[1] if plan is not None else [])
+                                                resolve=plan[1] if plan is not None else [],
+                                                decay_ids=[self.new_id, *early] if early else [])
         recorded: list[Conflict | None] = [None] * len(items)
         for r in rows:
             recorded[int(r["i"])] = _conflict({"conflict": r["conflict"]})  # as recorded, without its memories
@@ -514,10 +523,13 @@ class _Settle:
                 if row["old_memory"] is not None and (row["status"] is None or row["status"] == "OPEN")]
 
     def _settle_many(self, tx: Tx, items: Sequence[Mapping[str, str]], *, with_memories: bool,
-                     resolve: Sequence[Mapping[str, str]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        """conflict/settle_many: record the items, then settle the resolve items; (recorded rows, resolved rows)."""
+                     resolve: Sequence[Mapping[str, str]], decay_ids: Sequence[str] = ()
+                     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """conflict/settle_many: decay the decay_ids (unlocked ones; weights/decay in the same statement), record
+        the items, then settle the resolve items; (recorded rows, resolved rows)."""
         row = tx.run("conflict/settle_many", {
-            **_scope(self.scope), **self.params, "new_id": self.new_id, "items": list(items),
+            **_scope(self.scope), **self.params, "ids": list(dict.fromkeys(decay_ids)), "skip_locked": True,
+            "with_before": False, "new_id": self.new_id, "items": list(items),
             "strategy": self.strategy.value, "with_memories": with_memories, "resolve": list(resolve),
             "winner_bonus": self.winner_bonus, "loser_penalty": self.loser_penalty,
             "resolved_by": self.resolved_by, "now": self.now})[0]
@@ -569,6 +581,23 @@ class _Settle:
             return winners, {}
         _, rows = self._settle_many(tx, [], with_memories=False, resolve=items)
         return winners, {items[int(r["i"])]["id"]: r for r in rows}
+
+
+def foresee_in(tx: Tx, scope: Scope, pairs: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
+    """conflict/foresee's rows for (new memory, old memory) pairs, in their order: per pair the conflict id (id),
+    both memories as they stand now (None when missing) and the status and loser of their conflict if it is
+    recorded already."""
+    if not pairs:
+        return []
+    items = [{"id": conflict_id(scope, new_id, old_id), "new_id": new_id, "old_id": old_id}
+             for new_id, old_id in pairs]
+    [row] = tx.run("conflict/foresee", {**_scope(scope), "items": items,
+                                        "ids": list(dict.fromkeys(m for pair in pairs for m in pair))})
+    memories = {m["id"]: m for m in row["memories"]}
+    conflicts = {int(c["i"]): c for c in row["conflicts"]}
+    return [{"i": i, "id": item["id"], "status": conflicts[i]["status"], "loser_id": conflicts[i]["loser_id"],
+             "new_memory": memories.get(item["new_id"]), "old_memory": memories.get(item["old_id"])}
+            for i, item in enumerate(items)]
 
 
 def _record_in(tx: Tx, scope: Scope, *, new_id: str, old_id: str, kind: ConflictKind, strategy: ConflictStrategy,

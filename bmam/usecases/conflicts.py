@@ -12,8 +12,9 @@ from __future__ import annotations
 import functools
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from bmam import validate
 from bmam.clock import Clock
@@ -29,6 +30,7 @@ from graph.conflicts import (
     HistoryEntry,
     Screening,
     ScreenItem,
+    conflict_id,
 )
 from graph.errors import BadInput, NotFound
 from graph.errors import Conflict as ConflictError
@@ -93,6 +95,15 @@ class _Pending:
     cached: list[tuple[_Key, Screening | None]] = field(default_factory=list)
 
 
+@dataclass(slots=True)
+class _Foresight:
+    """What settlements in tx look ahead at (ConflictRepository.foresee_in's rows by conflict id), read for the
+    findings of all the batch's memories at once (per thread; a static choice only)."""
+
+    tx: Tx
+    rows: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
 def _newer(a: Memory, b: Memory) -> bool:
     """Whether a is newer than b (valid_from, then created_at; a tie goes to a, the newly stored one)."""
     return (a.valid_from, a.created_at) >= (b.valid_from, b.created_at)
@@ -143,9 +154,45 @@ class ConflictUseCases:
     def _segment(self, tx: Tx | None, contexts: Sequence[StoredMemoryContext]) -> int:
         screened = self._screened(contexts, tx)
         for i, (context, screening) in enumerate(zip(contexts, screened, strict=True)):
-            if self._findings(context, screening):
+            findings = self._findings(context, screening)
+            if findings:
+                if tx is not None:
+                    self._foresee(tx, contexts[i:], screened[i:], findings)
                 return i + 1
         return len(contexts)
+
+    def _foresee(self, tx: Tx, contexts: Sequence[StoredMemoryContext], screened: Sequence[Screening],
+                 first: Sequence[Finding]) -> None:
+        """With a static choice, settling in tx looks ahead at the findings' memories and conflicts (conflict/foresee)
+        before writing: read it for the findings of every memory left in the batch at once (the first one's given),
+        in one statement, unless already read for the first one's. A settlement changes what a static choice looks at
+        (locks and times) for no memory, nor whether memories exist or a later memory's conflicts are recorded, and
+        later findings lose only settled losers (a list cut at its limit and read again may find other memories: a
+        settlement not read ahead reads its own)."""
+        if parse_strategy(None, self.settings.strategy) is not ConflictStrategy.LATEST:
+            return
+        foresight: _Foresight | None = getattr(self._local, "foresight", None)
+        if foresight is None or foresight.tx is not tx:
+            foresight = self._local.foresight = _Foresight(tx=tx)
+        if all(conflict_id(contexts[0].scope, contexts[0].memory.id, f.old_memory_id) in foresight.rows
+               for f in first):
+            return
+        pairs: dict[Scope, dict[tuple[str, str], None]] = {}
+        for i, (context, screening) in enumerate(zip(contexts, screened, strict=True)):
+            for f in first if i == 0 else self._findings(context, screening):
+                if conflict_id(context.scope, context.memory.id, f.old_memory_id) not in foresight.rows:
+                    pairs.setdefault(context.scope, {})[(context.memory.id, f.old_memory_id)] = None
+        for scope, wanted in pairs.items():
+            foresight.rows.update(self._conflicts.foresee_in(tx, scope, list(wanted)))
+
+    def _foreseen(self, tx: Tx | None, scope: Scope, memory_id: str, findings: Sequence[Finding]
+                  ) -> list[dict[str, Any]] | None:
+        """The rows _foresee read in tx for these findings, in order; None when any is missing."""
+        foresight: _Foresight | None = getattr(self._local, "foresight", None)
+        if tx is None or foresight is None or foresight.tx is not tx:
+            return None
+        rows = [foresight.rows.get(conflict_id(scope, memory_id, f.old_memory_id)) for f in findings]
+        return [row for row in rows if row is not None] if all(row is not None for row in rows) else None
 
     def many(self, contexts: Sequence[StoredMemoryContext]) -> None:
         """Detect and settle the conflicts of several stored memories, in order, as one by one would."""
@@ -170,7 +217,8 @@ class ConflictUseCases:
                     continue  # its own reads would find nothing: detect would write nothing
                 # the screening is what detect's own reads would read now: settle what it found
                 settled = self._record_and_settle(context.scope, context.memory.id, findings, chosen, tx=tx,
-                                                  after=after)
+                                                  after=after, foreseen=self._foreseen(
+                                                      tx, context.scope, context.memory.id, findings))
                 losers = {c.loser_id for c in settled if c.status is ConflictStatus.RESOLVED and c.loser_id}
                 self._forget_losers(context.scope, losers, after=[_key(c) for c in contexts[:i + 1]], tx=tx)
                 screened = self._screened(contexts, tx)  # the rest as it stands now (losers dropped, cut lists re-read)
@@ -264,7 +312,8 @@ class ConflictUseCases:
 
     def _record_and_settle(self, scope: Scope, memory_id: str, findings: Sequence[Finding],
                            chosen: ConflictStrategy, *, tx: Tx | None = None,
-                           after: list[Callable[[], None]] | None = None) -> list[Conflict]:
+                           after: list[Callable[[], None]] | None = None,
+                           foreseen: Sequence[Mapping[str, Any]] | None = None) -> list[Conflict]:
         """Record each finding and settle it by the strategy, in order, in one write transaction (stops
         once the new memory lost); then publish what was settled. Given tx: in tx, and the publishing is
         appended to `after` (for after its commit)."""
@@ -279,7 +328,7 @@ class ConflictUseCases:
             return new.id if _newer(new, old) else old.id
 
         settle = self._conflicts.record_and_settle if tx is None else functools.partial(
-            self._conflicts.record_and_settle_in, tx)
+            self._conflicts.record_and_settle_in, tx, foreseen=foreseen)
         done = settle(
             scope, memory_id, [(f.old_memory_id, f.kind, f.reason) for f in findings], strategy=chosen,
             choose=None if chosen is ConflictStrategy.REVIEW else choose, params=self._policy.cypher_params(),

@@ -11,6 +11,13 @@
 //    the new memory's weight, carried associations). Run after weights/decay on their memories in the same
 //    transaction. An item whose conflict is not OPEN (or a memory gone) changes nothing and is left out. Per
 //    settled item its position and what conflict/resolve returns: the conflict with both memories right after.
+// 0. First the memories $ids (none when empty) are decayed to $now exactly as weights/decay decays them (with its
+//    $skip_locked and $with_before): a settlement decays its memories before reading them, and in this statement
+//    that is no round trip of its own.
+CALL () {
+  {{> weights/decay}}
+}
+WITH count(*) AS decayed
 CALL () {
   MATCH (n:Memory {id: $new_id})
   WHERE n.tenant = $tenant AND n.user_id = $user_id AND size($items) > 0
