@@ -9,7 +9,7 @@ are read back (episode/cached_rows); without it, or for a user too large for it,
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
@@ -183,12 +183,15 @@ class EpisodeRepository:
                           counts=tier_counts(row["counts"]),
                           temp_entities={r["id"]: list(r["names"]) for r in row["temp"]})
 
-    def batch_end(self, tx: Tx, scope: Scope, ids: Sequence[str], derived: Sequence[tuple[str, str]] = ()
-                  ) -> tuple[dict[Tier, int], dict[str, Memory]]:
-        """(memory)-[:DERIVED_FROM]->(episode) for each (memory id, episode id) of derived, then the tier counts
-        and memories(ids), in one statement (episode/batch_end)."""
+    def batch_end(self, tx: Tx, scope: Scope, ids: Sequence[str], derived: Sequence[tuple[str, str]] = (),
+                  tier_updates: Mapping[str, Any] | None = None) -> tuple[dict[Tier, int], dict[str, Memory]]:
+        """tier/update with tier_updates (TierRepository.update_params; none when None), (memory)-[:DERIVED_FROM]->
+        (episode) for each (memory id, episode id) of derived, then the tier counts and memories(ids), in one
+        statement (episode/batch_end)."""
         links = [{"memory_id": m, "episode_id": e} for m, e in derived]
-        row = tx.run("episode/batch_end", {**_scope(scope), "ids": list(ids), "links": links})[0]
+        updates = tier_updates if tier_updates is not None else {
+            "updates": [], "passive_share": 0.0, "active_share": 0.0, "preset_share": 0.0}
+        row = tx.run("episode/batch_end", {**_scope(scope), **updates, "ids": list(ids), "links": links})[0]
         return tier_counts(row["counts"]), {m["id"]: memory_from_row(m) for m in row["memories"]}
 
     def matches(

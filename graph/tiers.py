@@ -89,8 +89,12 @@ class TierRepository:
         """Apply the updates; returns id -> (tier before, tier after) for the memories found."""
         if not updates:
             return {}
-        rows = tx.run("tier/update", {
-            **_scope(scope),
+        rows = tx.run("tier/update", {**_scope(scope), **self.update_params(updates)})[0]["rows"]
+        return {r["id"]: (Tier(r["before"]), Tier(r["tier"])) for r in rows}
+
+    def update_params(self, updates: Sequence[MemoryUpdate]) -> dict[str, Any]:
+        """tier/update's parameters but the user's, for a statement that includes it (episode/batch_end)."""
+        return {
             "passive_share": self._shares.passive,
             "active_share": self._shares.active,
             "preset_share": self._shares.preset,
@@ -99,8 +103,7 @@ class TierRepository:
                  "mentioned_at": time_param(u.mentioned_at), "active_delta": float(u.active_delta)}
                 for u in updates
             ],
-        })[0]["rows"]
-        return {r["id"]: (Tier(r["before"]), Tier(r["tier"])) for r in rows}
+        }
 
     def delete(self, tx: Tx, scope: Scope, ids: Sequence[str]) -> list[str]:
         """Delete unlocked memories (with their triples and edges); returns the ids deleted."""

@@ -657,12 +657,12 @@ class IngestUseCases:
         triples_of: dict[str, list[Triple]] = {}
         for t in stored_triples:
             triples_of.setdefault(t.memory_id, []).append(t)
-        self._tiers.update(tx, scope, list(updates.values()))
-        # provenance (DERIVED_FROM: nothing between remember and here reads it), the counts capacity enforcement
-        # starts from and the memories to answer with, in one statement; read again after the rare enforcement
-        # that moves or evicts something
+        # the mentions and promotions (tier/update), provenance (DERIVED_FROM: nothing between remember and here reads
+        # it), the counts capacity enforcement starts from and the memories to answer with, in one statement; read
+        # again after the rare enforcement that moves or evicts something
         wanted = [m for ms in (*created_by.values(), *mentioned_by.values()) for m in ms]
-        counts, final = self._episodes.batch_end(tx, scope, wanted, derived)
+        counts, final = self._episodes.batch_end(tx, scope, wanted, derived,
+                                                 tier_updates=self._tiers.update_params(list(updates.values())))
         capacity = self._tier_cases.enforce(tx, scope, counts)
         events += [change_event(scope, c, now) for c in capacity]
         if capacity:
