@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from eval_data import generate
 from recall_latency import pct
 
-from graph.vector_cache import CachedUser, QueryCosines, build_projection, rank_dense
+from graph.vector_cache import PROJECTION_DIMS, CachedUser, QueryCosines, build_projection, rank_dense
 from ingest.embedding import load_embedder
 
 TOP = 30
@@ -40,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--users", type=int, default=120, help="eval users pooled into one (~150 memories each)")
     parser.add_argument("--random", type=int, default=0, help="random unit rows added (synthetic filler)")
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--dims", type=int, default=PROJECTION_DIMS, help="the projection's dimensions")
     args = parser.parse_args(argv)
 
     data = generate(seed=args.seed, users=args.users, fillers_per_user=200)
@@ -64,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
 
     exact_user, projected_user = user(), user()
     t0 = time.perf_counter()
-    projected_user.projection = build_projection(projected_user.matrix[: projected_user.n])
+    projected_user.projection = build_projection(projected_user.matrix[: projected_user.n], dims=args.dims)
     build_s = time.perf_counter() - t0
 
     exact_s: list[float] = []  # seconds per ranking (recall_latency.pct answers in ms)
@@ -87,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = matrix.shape[0]
     print(f"bench/projection_quality.py: {rows} rows ({len(memories)} real, {args.random} random), "
-          f"{len(questions)} questions, top {TOP}; projection built in {build_s:.1f} s")
+          f"{len(questions)} questions, top {TOP}; projection of {args.dims} dimensions built in {build_s:.1f} s")
     print("| ranking | p50 | p95 | top-30 overlap with exact (mean / min) | queries ranked exactly "
           "| planted answers in the top 30 |")
     print("|---|---|---|---|---|---|")

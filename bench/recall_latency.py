@@ -212,6 +212,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # (by default a user of 20k+ memories is read in the background while recalls take Neo4j's path,
     # which a client cannot tell apart from the cache's answers).
     os.environ["BMAM_RECALL__VECTOR_CACHE_BACKGROUND_MIN"] = "0"
+    # That first recall reads the user inside its transaction: 100k memories took 10 s on a quiet machine
+    # and passed the 15 s default timeout on a loaded one (seen 12-01).
+    os.environ.setdefault("BMAM_NEO4J__TX_TIMEOUT_S", "120")
     settings = load_settings()
     container = Container(settings)
     container.migrate()

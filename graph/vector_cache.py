@@ -217,6 +217,10 @@ PROJECTION_DIMS = 128
 PROJECTION_SAMPLE = 16_384  # rows the basis is computed from (an SVD of 16k x 512: ~1.3 s on one core)
 SHORTLIST = 1000  # rows scored exactly, at least (4 x the ranking's limit if more)
 OUTLIER_SHARE = 0.02  # the share of the rows at build time a later row must be worse represented than
+# A projection is computed again (in the background) once its outliers are more than this share of the
+# user's rows: the user's later memories have drifted off the basis (new topics), and each outlier costs an
+# exact cosine. Rows like the ones it came from make ~OUTLIER_SHARE of outliers: no rebuild for them.
+REBUILD_OUTLIER_SHARE = 0.05
 
 
 class Projection:
@@ -355,10 +359,15 @@ class VectorCache:
         return cached
 
     def _wants_projection(self, cached: CachedUser) -> bool:
-        return cached.projection is None and 0 < self.projection_min_rows <= cached.n
+        """A user past projection_min_rows without a projection, or whose projection has gone stale."""
+        if not 0 < self.projection_min_rows <= cached.n:
+            return False
+        projection = cached.projection
+        return projection is None or projection.outliers.shape[0] > REBUILD_OUTLIER_SHARE * cached.n
 
     def _project(self, cached: CachedUser) -> None:
-        """Give a user with enough rows its projection (an SVD of a sample: ~1.3 s for 100k rows)."""
+        """Give a user with enough rows its projection, or a new one for a stale one (an SVD of a sample:
+        ~1.3 s for 100k rows). A query that took the old one keeps it."""
         if not self._wants_projection(cached):
             return
         _, matrix = cached.view()
@@ -368,8 +377,9 @@ class VectorCache:
             cached.projection = projection
 
     def _project_in_background(self, key: tuple[str, str], cached: CachedUser) -> None:
-        """Build the projection of a user that grew past projection_min_rows in a daemon thread (inline
-        without a store); its queries stay exact until it is done."""
+        """Build the projection of a user that grew past projection_min_rows (or again, for a stale one) in
+        a daemon thread (inline without a store); its queries stay exact (or on the old one) until it is
+        done."""
         if self._store is None:
             self._project(cached)
             return

@@ -531,3 +531,31 @@ def test_a_cache_projects_a_user_past_its_threshold_and_recall_reads_the_same(co
     same(*both(container, fresh, scope, query, ["tea"], RecallFilters(), limits))
     read_whole = fresh.peek(scope)
     assert read_whole is not None and read_whole.projection is not None  # built with the full read
+
+
+def test_a_projection_left_behind_by_new_topics_is_computed_again(container: Container, scope: Scope) -> None:
+    """Memories the basis represents badly (outliers, each scored exactly) past REBUILD_OUTLIER_SHARE of a
+    user's rows make the cache compute the projection again, from all the rows; recall reads the same
+    candidates as the Neo4j scan throughout."""
+    from graph.vector_cache import REBUILD_OUTLIER_SHARE
+
+    fill(container, scope, 80, seed=41)
+    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20, store=container.store,
+                        projection_min_rows=70)
+    limits = RetrievalLimits(k_dense=10, k_text=10)
+    query = unit(np.random.default_rng(42), container.vector_dimensions)
+    same(*both(container, cache, scope, query, ["tea"], RecallFilters(), limits))
+    cached = cache.peek(scope)
+    assert cached is not None and cached.projection is not None and cached.projection.m == 80
+    first = cached.projection
+    fill(container, scope, 3, seed=43)  # random directions: off a basis that spans the first 80 exactly
+    same(*both(container, cache, scope, query, ["tea"], RecallFilters(), limits))
+    cache.wait_for_loads()
+    assert cached.projection is first and first.outliers.shape[0] == 3 <= REBUILD_OUTLIER_SHARE * 83
+    fill(container, scope, 3, seed=44)
+    same(*both(container, cache, scope, query, ["tea"], RecallFilters(), limits))  # 6 of 86: computed again
+    cache.wait_for_loads()
+    again = cached.projection
+    assert again is not None and again is not first and again.m == cached.n == 86
+    assert again.outliers.shape[0] == 0
+    same(*both(container, cache, scope, query, ["tea"], RecallFilters(), limits))
