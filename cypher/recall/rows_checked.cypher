@@ -3,7 +3,8 @@
 // in the same transaction. Recall ranks the ids with the vector cache as it was at the user's last recall
 // and keeps the rows only when the state shows the cache was current (graph/recall.py).
 // For a large user (one the full-text index answers: $lucene not null) the full-text candidates come in the
-// same statement too (recall/index_text), so a large user's recall reads its candidates in one round trip.
+// same statement too (recall/index_text), so a large user's recall reads its candidates in one round trip
+// (recall passes an empty $embedding: their cosines come from the cache, not from each hit's embedding).
 // So do the neighbours (recall/neighbours) of the hits likely to seed the graph expansion: $prefetch_seeds
 // (the cache's best) and the first $prefetch_text full-text hits; recall expands from the best direct hits
 // once it has scored them, and reads only the seeds missing here (graph/recall.py).
