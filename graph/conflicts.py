@@ -19,6 +19,7 @@ from graph.cached_scans import scan, scores
 from graph.ids import derived_id
 from graph.model import Memory, Scope
 from graph.records import Floats, memory_from_row, to_datetime
+from graph.related import FormBatch
 from graph.store import GraphStore, Tx
 from graph.vector_cache import VectorCache
 from graph.weights import decay, lock
@@ -280,7 +281,8 @@ class ConflictRepository:
                              choose: Callable[[Memory, Memory], str | None] | None, params: Mapping[str, float],
                              winner_bonus: float, loser_penalty: float, resolved_by: str,
                              now: datetime, static_choice: bool = False,
-                             foreseen: Sequence[Mapping[str, Any]] | None = None) -> list[tuple[Conflict, bool]]:
+                             foreseen: Sequence[Mapping[str, Any]] | None = None,
+                             forming: FormBatch | None = None) -> list[tuple[Conflict, bool]]:
         """record_and_settle inside the caller's transaction, where the batched way cannot be undone on its
         own. So it first looks ahead (_Settle.foresee, one read): where one by one would stop, the new memory
         losing, and settles the findings up to that one only (one by one stops there too). The foresight is
@@ -289,10 +291,13 @@ class ConflictRepository:
         and the caller must roll its transaction back (and settle in one of its own: record_and_settle).
         foreseen: the findings' rows of foresee_in, read earlier in tx (the stored-memory hooks read a whole
         batch's at once), used instead of that read with a static choice: what it looks at, and whether the
-        memories exist and the conflicts are recorded, no settlement of other new memories changes."""
+        memories exist and the conflicts are recorded, no settlement of other new memories changes.
+        forming: association forming to write first (the hooks form a segment's associations, then settle its last
+        memory): in the settlement's first statement when it is conflict/settle_many (conflict/form_settle_many),
+        else on its own before it; nothing this reads before that statement reads associations."""
         settle = _Settle(scope=scope, new_id=new_id, findings=findings, strategy=strategy, choose=choose,
                          params=params, winner_bonus=winner_bonus, loser_penalty=loser_penalty,
-                         resolved_by=resolved_by, now=now, static_choice=static_choice)
+                         resolved_by=resolved_by, now=now, static_choice=static_choice, forming=forming)
         if not settle.batchable and not settle.foreseeable_one:
             return settle.one_by_one(tx)
         if choose is None:  # held for review: it loses none
@@ -367,6 +372,7 @@ class _Settle:
     now: datetime
     static_choice: bool = False  # choose looks only at what settling does not change (locks and times)
     ahead: Sequence[Mapping[str, Any]] | None = None  # conflict/foresee's rows for these findings, if read
+    forming: FormBatch | None = None  # association forming to write before anything else (record_and_settle_in)
 
     @property
     def batchable(self) -> bool:
@@ -411,6 +417,8 @@ class _Settle:
     def one_by_one(self, tx: Tx) -> list[tuple[Conflict, bool]]:
         """Per finding: record (locking both memories), then, when it is OPEN and a strategy chooses: decay
         both memories, read the conflict, choose, resolve. Stops after a conflict the new memory lost."""
+        if self.forming is not None:
+            self.forming.run_in(tx)
         out: list[tuple[Conflict, bool]] = []
         for old_id, kind, reason in self.findings:
             recorded = _record_in(tx, self.scope, new_id=self.new_id, old_id=old_id, kind=kind,
@@ -455,7 +463,8 @@ class _Settle:
         plan = self._plan_ahead() if early and self.static_choice else None
         rows, resolved_rows = self._settle_many(tx, items, with_memories=bool(early),
                                                 resolve=plan[1] if plan is not None else [],
-                                                decay_ids=[self.new_id, *early] if early else [])
+                                                decay_ids=[self.new_id, *early] if early else [],
+                                                forming=self.forming)
         recorded: list[Conflict | None] = [None] * len(items)
         for r in rows:
             recorded[int(r["i"])] = _conflict({"conflict": r["conflict"]})  # as recorded, without its memories
@@ -523,13 +532,15 @@ class _Settle:
                 if row["old_memory"] is not None and (row["status"] is None or row["status"] == "OPEN")]
 
     def _settle_many(self, tx: Tx, items: Sequence[Mapping[str, str]], *, with_memories: bool,
-                     resolve: Sequence[Mapping[str, str]], decay_ids: Sequence[str] = ()
-                     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+                     resolve: Sequence[Mapping[str, str]], decay_ids: Sequence[str] = (),
+                     forming: FormBatch | None = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """conflict/settle_many: decay the decay_ids (unlocked ones; weights/decay in the same statement), record
-        the items, then settle the resolve items; (recorded rows, resolved rows)."""
-        row = tx.run("conflict/settle_many", {
+        the items, then settle the resolve items; (recorded rows, resolved rows). Given forming, its association
+        forming first, in the same statement (conflict/form_settle_many)."""
+        row = tx.run("conflict/settle_many" if forming is None else "conflict/form_settle_many", {
+            **(forming.params() if forming is not None else {}),
             **_scope(self.scope), **self.params, "ids": list(dict.fromkeys(decay_ids)), "skip_locked": True,
-            "with_before": False, "new_id": self.new_id, "items": list(items),
+            "with_before": False, "new_id": self.new_id, "record": list(items),
             "strategy": self.strategy.value, "with_memories": with_memories, "resolve": list(resolve),
             "winner_bonus": self.winner_bonus, "loser_penalty": self.loser_penalty,
             "resolved_by": self.resolved_by, "now": self.now})[0]

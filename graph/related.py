@@ -84,6 +84,43 @@ def _associations(rows: Sequence[Mapping[str, Any]]) -> list[Association]:
     return [Association(memory_a=r["memory_a"], memory_b=r["memory_b"], strength=float(r["strength"])) for r in rows]
 
 
+@dataclass(frozen=True, slots=True)
+class FormBatch:
+    """association/form_many's work for stored memories of one user, not run yet: run_in runs it; a statement that
+    includes association/form_many before its own work (conflict/form_settle_many) takes its params() instead."""
+
+    scope: Scope
+    settings: FormSettings
+    requests: Sequence[FormRequest]
+
+    def params(self) -> dict[str, Any]:
+        settings = self.settings
+        return {
+            "tenant": self.scope.tenant,
+            "user_id": self.scope.user_id,
+            "items": [{
+                "memory_id": r.memory_id, "episode_id": r.episode_id, "episode_mates": list(r.episode_mates),
+                "now": time_param(r.now), "terms": bool(r.han_terms or r.latin_terms),
+                "han_terms": list(r.han_terms), "latin_terms": list(r.latin_terms), "lucene": r.lucene,
+            } for r in self.requests],
+            "same_episode": settings.same_episode,
+            "entity_base": settings.traversal.entity_base,
+            "max_degree": settings.traversal.max_degree,
+            "per_entity": settings.per_entity,
+            "term_base": settings.term_base,
+            "max_df": settings.max_df,
+            "scan_max": settings.scan_max,
+            "limit": settings.limit,
+            "min_memories": settings.min_memories,
+        }
+
+    def run_in(self, tx: Tx) -> list[list[Association]]:
+        """The edges formed or strengthened for each request (association/form_many in tx)."""
+        if not self.requests:
+            return []
+        return [_associations([*r["by_form"], *r["by_terms"]]) for r in tx.run("association/form_many", self.params())]
+
+
 class RelatedRepository:
     def __init__(self, store: GraphStore) -> None:
         self._store = store
@@ -139,25 +176,4 @@ class RelatedRepository:
     def form_many_in(self, tx: Tx, scope: Scope, settings: FormSettings,
                      requests: Sequence[FormRequest]) -> list[list[Association]]:
         """form_many inside the caller's transaction (the stored-memory hooks of an ingest batch share one)."""
-        if not requests:
-            return []
-        items = [{
-            "memory_id": r.memory_id, "episode_id": r.episode_id, "episode_mates": list(r.episode_mates),
-            "now": time_param(r.now), "terms": bool(r.han_terms or r.latin_terms), "han_terms": list(r.han_terms),
-            "latin_terms": list(r.latin_terms), "lucene": r.lucene,
-        } for r in requests]
-        rows = tx.run("association/form_many", {
-            "tenant": scope.tenant,
-            "user_id": scope.user_id,
-            "items": items,
-            "same_episode": settings.same_episode,
-            "entity_base": settings.traversal.entity_base,
-            "max_degree": settings.traversal.max_degree,
-            "per_entity": settings.per_entity,
-            "term_base": settings.term_base,
-            "max_df": settings.max_df,
-            "scan_max": settings.scan_max,
-            "limit": settings.limit,
-            "min_memories": settings.min_memories,
-        })
-        return [_associations([*r["by_form"], *r["by_terms"]]) for r in rows]
+        return FormBatch(scope, settings, requests).run_in(tx)

@@ -13,7 +13,7 @@ from bmam.clock import Clock
 from bmam.settings import RecallSettings
 from bmam.usecases.hooks import StoredMemoryContext
 from graph.model import Association, Scope
-from graph.related import FormRequest, FormSettings, RelatedRepository, TraversalParams
+from graph.related import FormBatch, FormRequest, FormSettings, RelatedRepository, TraversalParams
 from graph.store import Tx
 from ingest.scoring import lucene_query, terms
 
@@ -76,6 +76,13 @@ class AssociationForming:
         for scope, items, requests in self._requests(contexts):
             self._log(items, self._related.form_many_in(tx, scope, self._form, requests))
         return []
+
+    def defer_in(self, tx: Tx, contexts: Sequence[StoredMemoryContext]) -> list[FormBatch]:
+        """What many_in would write, not run (bmam/usecases/hooks.py TxDeferringHook): the next hook writes it before
+        anything of its own, in its own first statement when it can. Reads and writes nothing."""
+        batches = [FormBatch(scope, self._form, requests) for scope, _, requests in self._requests(contexts)]
+        log.debug("associations of %d memories handed to the next hook", len(contexts))
+        return batches
 
     def _requests(self, contexts: Sequence[StoredMemoryContext]
                   ) -> list[tuple[Scope, list[StoredMemoryContext], list[FormRequest]]]:

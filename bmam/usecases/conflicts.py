@@ -19,7 +19,7 @@ from typing import Any
 from bmam import validate
 from bmam.clock import Clock
 from bmam.events import EventBus, EventKind, MemoryEvent
-from bmam.usecases.hooks import StoredMemoryContext
+from bmam.usecases.hooks import Deferred, StoredMemoryContext
 from graph.conflicts import (
     FACT_LIMIT,
     SIMILAR_LIMIT,
@@ -36,6 +36,7 @@ from graph.errors import BadInput, NotFound
 from graph.errors import Conflict as ConflictError
 from graph.memories import MemoryRepository
 from graph.model import Memory, Scope, Triple
+from graph.related import FormBatch
 from graph.store import Tx
 from graph.triples import TripleRepository
 from ingest.conflict_rules import ATTITUDE_PREDICATES, Fact, Finding, Similar, detect
@@ -206,8 +207,26 @@ class ConflictUseCases:
         self._many(tx, contexts, after)
         return after
 
+    def many_in_after(self, tx: Tx, contexts: Sequence[StoredMemoryContext], before: Sequence[Deferred]
+                      ) -> list[Callable[[], None]]:
+        """many_in, the previous hook's deferred writes first (bmam/usecases/hooks.py TxCarryingHook): association
+        forming of one user goes in the statement that settles the first memory with findings (nothing read before
+        it reads associations; the settlement carries a loser's associations to its winner), anything else, or
+        all of it when nothing is settled, on its own."""
+        after: list[Callable[[], None]] = []
+        self._many(tx, contexts, after, before=list(before))
+        return after
+
     def _many(self, tx: Tx | None, contexts: Sequence[StoredMemoryContext],
-              after: list[Callable[[], None]] | None = None) -> None:
+              after: list[Callable[[], None]] | None = None, before: list[Deferred] | None = None) -> None:
+        pending = before if before is not None else []
+
+        def write_pending() -> None:
+            for deferred in pending:
+                assert tx is not None  # only many_in_after defers, in its transaction
+                deferred.run_in(tx)
+            pending.clear()
+
         try:
             screened = self._screened(contexts, tx)
             chosen = parse_strategy(None, self.settings.strategy)
@@ -215,13 +234,20 @@ class ConflictUseCases:
                 findings = self._findings(context, screened[i])
                 if not findings:
                     continue  # its own reads would find nothing: detect would write nothing
+                forming = pending[0] if len(pending) == 1 and isinstance(pending[0], FormBatch) \
+                    and pending[0].scope == context.scope else None
+                if forming is None:
+                    write_pending()
+                pending.clear()
                 # the screening is what detect's own reads would read now: settle what it found
                 settled = self._record_and_settle(context.scope, context.memory.id, findings, chosen, tx=tx,
                                                   after=after, foreseen=self._foreseen(
-                                                      tx, context.scope, context.memory.id, findings))
+                                                      tx, context.scope, context.memory.id, findings),
+                                                  forming=forming)
                 losers = {c.loser_id for c in settled if c.status is ConflictStatus.RESOLVED and c.loser_id}
                 self._forget_losers(context.scope, losers, after=[_key(c) for c in contexts[:i + 1]], tx=tx)
                 screened = self._screened(contexts, tx)  # the rest as it stands now (losers dropped, cut lists re-read)
+            write_pending()  # nothing settled: written on their own
         except BaseException:
             self._local.screening = None
             raise
@@ -313,7 +339,8 @@ class ConflictUseCases:
     def _record_and_settle(self, scope: Scope, memory_id: str, findings: Sequence[Finding],
                            chosen: ConflictStrategy, *, tx: Tx | None = None,
                            after: list[Callable[[], None]] | None = None,
-                           foreseen: Sequence[Mapping[str, Any]] | None = None) -> list[Conflict]:
+                           foreseen: Sequence[Mapping[str, Any]] | None = None,
+                           forming: FormBatch | None = None) -> list[Conflict]:
         """Record each finding and settle it by the strategy, in order, in one write transaction (stops
         once the new memory lost); then publish what was settled. Given tx: in tx, and the publishing is
         appended to `after` (for after its commit)."""
@@ -328,7 +355,7 @@ class ConflictUseCases:
             return new.id if _newer(new, old) else old.id
 
         settle = self._conflicts.record_and_settle if tx is None else functools.partial(
-            self._conflicts.record_and_settle_in, tx, foreseen=foreseen)
+            self._conflicts.record_and_settle_in, tx, foreseen=foreseen, forming=forming)
         done = settle(
             scope, memory_id, [(f.old_memory_id, f.kind, f.reason) for f in findings], strategy=chosen,
             choose=None if chosen is ConflictStrategy.REVIEW else choose, params=self._policy.cypher_params(),

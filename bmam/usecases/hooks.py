@@ -11,7 +11,9 @@ memory whose handling changes what the other hooks read). When one of the hooks 
 
 When every hook can also do its part inside a transaction it is given (`many_in`, and `segment_in` for a
 segmenting hook) and run_hooks is given the store, the whole batch goes through all segments and hooks in one
-write transaction: the same statements in the same order, one commit instead of a few per segment. Should
+write transaction: the same statements in the same order, one commit instead of a few per segment (a hook may
+hand its part of a segment, unrun, to the next hook, which writes it first, in its own first statement when it
+can: association forming's part goes with the settlement of the segment's last memory). Should
 anything in it fail, it is rolled back and the batch goes the way above (a transaction per hook and segment,
 a failing hook logged and the others kept), so a hook's failure never undoes another hook's work."""
 
@@ -77,6 +79,31 @@ class TxSegmentingHook(Protocol):
     def segment_in(self, tx: Tx, contexts: Sequence[StoredMemoryContext]) -> int: ...
 
 
+class Deferred(Protocol):
+    """A hook's writes, not run yet (TxDeferringHook)."""
+
+    def run_in(self, tx: Tx) -> object: ...
+
+
+@runtime_checkable
+class TxDeferringHook(Protocol):
+    """A TxStoredMemoryHook that can hand its part of a segment, unrun, to the next hook when that one carries it
+    (TxCarryingHook): defer_in(tx, contexts) reads and writes nothing and returns what many_in(tx, contexts) would
+    write, to be run by the next hook before anything of its own (nothing else waits for the commit)."""
+
+    def defer_in(self, tx: Tx, contexts: Sequence[StoredMemoryContext]) -> Sequence[Deferred]: ...
+
+
+@runtime_checkable
+class TxCarryingHook(Protocol):
+    """A TxStoredMemoryHook that takes the previous hook's deferred writes: many_in_after(tx, contexts, before)
+    writes them first (each run_in, or within its own first statement when it knows how: one round trip less),
+    then does what many_in(tx, contexts) does, and returns the same."""
+
+    def many_in_after(self, tx: Tx, contexts: Sequence[StoredMemoryContext], before: Sequence[Deferred]
+                      ) -> list[Callable[[], None]]: ...
+
+
 def run_hooks(hooks: Sequence[StoredMemoryHook], contexts: Sequence[StoredMemoryContext],
               log: logging.Logger, store: GraphStore | None = None) -> None:
     """Run the hooks over the stored memories with the per-memory semantics above, in segments (given the
@@ -140,7 +167,15 @@ def _run_in(tx: Tx, hooks: Sequence[StoredMemoryHook], contexts: Sequence[Stored
             if isinstance(hook, TxSegmentingHook):
                 size = min(size, max(1, hook.segment_in(tx, rest)))
         part, rest = rest[:size], rest[size:]
-        for hook in hooks:
+        carried: list[Deferred] = []  # a hook's writes handed to the next one, which writes them first
+        for k, hook in enumerate(hooks):
             assert isinstance(hook, TxStoredMemoryHook)
-            after += hook.many_in(tx, part)
+            if isinstance(hook, TxDeferringHook) and k + 1 < len(hooks) and isinstance(hooks[k + 1], TxCarryingHook):
+                carried += hook.defer_in(tx, part)
+                continue
+            if carried and isinstance(hook, TxCarryingHook):
+                after += hook.many_in_after(tx, part, carried)
+            else:
+                after += hook.many_in(tx, part)
+            carried = []
     return after

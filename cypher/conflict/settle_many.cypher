@@ -1,7 +1,7 @@
 // Record a new memory's conflicts with old ones and settle some, of one user, in one statement; either part
 // may be empty. Timestamps come back as ISO strings (graph/records.py parses them): the driver's DateTime
 // hydration is slow.
-// 1. recorded: for each of $items ({id, old_id, kind, reason}, in order, position i) whose old memory exists,
+// 1. recorded: for each of $record ({id, old_id, kind, reason}, in order, position i) whose old memory exists,
 //    the conflict recorded (idempotent on the derived id; BETWEEN {role} edges to both sides), after
 //    write-locking the new memory $new_id and every old one found, all in id order, as weights/lock locks them.
 //    Per recorded item its position, the conflict, whether it was created now and, with $with_memories, both
@@ -20,10 +20,10 @@ CALL () {
 WITH count(*) AS decayed
 CALL () {
   MATCH (n:Memory {id: $new_id})
-  WHERE n.tenant = $tenant AND n.user_id = $user_id AND size($items) > 0
+  WHERE n.tenant = $tenant AND n.user_id = $user_id AND size($record) > 0
   CALL (n) {
     MATCH (o:Memory)
-    WHERE o.id IN [item IN $items | item.old_id] AND o.tenant = $tenant AND o.user_id = $user_id
+    WHERE o.id IN [item IN $record | item.old_id] AND o.tenant = $tenant AND o.user_id = $user_id
     WITH n, collect(o) AS olds
     UNWIND olds + [n] AS m
     WITH DISTINCT m
@@ -31,8 +31,8 @@ CALL () {
     SET m._lock = true
     REMOVE m._lock
   }
-  UNWIND range(0, size($items) - 1) AS i
-  WITH n, i, $items[i] AS item
+  UNWIND range(0, size($record) - 1) AS i
+  WITH n, i, $record[i] AS item
   MATCH (o:Memory {id: item.old_id})
   WHERE o.tenant = $tenant AND o.user_id = $user_id
   MERGE (c:Conflict {id: item.id})
