@@ -134,6 +134,22 @@ def episode_from_row(props: dict[str, Any]) -> Episode:
                    text=props["text"], at=at, device_id=props.get("device_id"))
 
 
+def write_params(scope: Scope, episodes: Sequence[EpisodeRow]) -> dict[str, Any]:
+    """episode/write_batch's parameters but the user's: the sessions with their spans, the episodes, and where
+    each session's NEXT chain is relinked from (all empty for no episodes)."""
+    spans: dict[str, tuple[datetime, datetime, int]] = {}
+    for e in episodes:
+        first, last, low = spans.get(e.session_id, (e.at, e.at, e.turn))
+        spans[e.session_id] = (min(first, e.at), max(last, e.at), min(low, e.turn))
+    sessions = [{"id": session_node_id(scope, s), "session_id": s, "first_at": time_param(first),
+                 "last_at": time_param(last)} for s, (first, last, _) in spans.items()]
+    rows = [{"id": e.id, "session_node_id": session_node_id(scope, e.session_id), "session_id": e.session_id,
+             "turn": e.turn, "speaker": e.speaker, "text": e.text, "at": time_param(e.at), "device_id": e.device_id}
+            for e in episodes]
+    links = [{"id": session_node_id(scope, s), "from_turn": low} for s, (_, _, low) in spans.items()]
+    return {"sessions": sessions, "episodes": rows, "links": links}
+
+
 class EpisodeRepository:
     def __init__(self, store: GraphStore, vector_dimensions: int, cache: VectorCache | None = None) -> None:
         self._store = store
@@ -160,17 +176,7 @@ class EpisodeRepository:
         """Sessions (with their span), episodes and the NEXT chain around the new turns."""
         if not episodes:
             return
-        spans: dict[str, tuple[datetime, datetime, int]] = {}
-        for e in episodes:
-            first, last, low = spans.get(e.session_id, (e.at, e.at, e.turn))
-            spans[e.session_id] = (min(first, e.at), max(last, e.at), min(low, e.turn))
-        sessions = [{"id": session_node_id(scope, s), "session_id": s, "first_at": time_param(first),
-                     "last_at": time_param(last)} for s, (first, last, _) in spans.items()]
-        rows = [{"id": e.id, "session_node_id": session_node_id(scope, e.session_id), "session_id": e.session_id,
-                 "turn": e.turn, "speaker": e.speaker, "text": e.text, "at": time_param(e.at), "device_id": e.device_id}
-                for e in episodes]
-        links = [{"id": session_node_id(scope, s), "from_turn": low} for s, (_, _, low) in spans.items()]
-        tx.run("episode/write_batch", {**_scope(scope), "sessions": sessions, "episodes": rows, "links": links})
+        tx.run("episode/write_batch", {**_scope(scope), **write_params(scope, episodes)})
 
     def batch_start(self, tx: Tx, scope: Scope, ids: Sequence[str], *, lock_at: datetime | None,
                     temp: bool) -> BatchStart:
@@ -184,14 +190,16 @@ class EpisodeRepository:
                           temp_entities={r["id"]: list(r["names"]) for r in row["temp"]})
 
     def batch_end(self, tx: Tx, scope: Scope, ids: Sequence[str], derived: Sequence[tuple[str, str]] = (),
-                  tier_updates: Mapping[str, Any] | None = None) -> tuple[dict[Tier, int], dict[str, Memory]]:
-        """tier/update with tier_updates (TierRepository.update_params; none when None), (memory)-[:DERIVED_FROM]->
-        (episode) for each (memory id, episode id) of derived, then the tier counts and memories(ids), in one
-        statement (episode/batch_end)."""
-        links = [{"memory_id": m, "episode_id": e} for m, e in derived]
+                  tier_updates: Mapping[str, Any] | None = None, episodes: Sequence[EpisodeRow] = ()
+                  ) -> tuple[dict[Tier, int], dict[str, Memory]]:
+        """write(episodes), tier/update with tier_updates (TierRepository.update_params; none when None),
+        (memory)-[:DERIVED_FROM]->(episode) for each (memory id, episode id) of derived, then the tier counts and
+        memories(ids), in one statement (episode/batch_end)."""
+        derived_from = [{"memory_id": m, "episode_id": e} for m, e in derived]
         updates = tier_updates if tier_updates is not None else {
             "updates": [], "passive_share": 0.0, "active_share": 0.0, "preset_share": 0.0}
-        row = tx.run("episode/batch_end", {**_scope(scope), **updates, "ids": list(ids), "links": links})[0]
+        row = tx.run("episode/batch_end", {**_scope(scope), **write_params(scope, episodes), **updates,
+                                           "ids": list(ids), "derived": derived_from})[0]
         return tier_counts(row["counts"]), {m["id"]: memory_from_row(m) for m in row["memories"]}
 
     def matches(

@@ -647,9 +647,6 @@ class IngestUseCases:
                     move(mid, [step], r, v.at, active=s_tiers.implicit_feedback)
 
         # -- write it all ------------------------------------------------------------------------
-        self._episodes.write(tx, scope, [
-            EpisodeRow(id=ids[v.index], session_id=v.session_id, turn=turn_index[v.index], speaker=v.speaker.value,
-                       text=v.text, at=v.at, device_id=v.device_id) for v in fresh])
         w = s_weights
         self._memories.store_many_in(tx, scope, new_memories, now=new_times, passive=w.initial_passive,
                                      active=w.initial_active)
@@ -657,12 +654,16 @@ class IngestUseCases:
         triples_of: dict[str, list[Triple]] = {}
         for t in stored_triples:
             triples_of.setdefault(t.memory_id, []).append(t)
-        # the mentions and promotions (tier/update), provenance (DERIVED_FROM: nothing between remember and here reads
-        # it), the counts capacity enforcement starts from and the memories to answer with, in one statement; read
-        # again after the rare enforcement that moves or evicts something
+        # the new turns (sessions, episodes, NEXT: nothing above reads them), the mentions and promotions (tier/update),
+        # provenance (DERIVED_FROM), the counts capacity enforcement starts from and the memories to answer with, in
+        # one statement; read again after the rare enforcement that moves or evicts something
         wanted = [m for ms in (*created_by.values(), *mentioned_by.values()) for m in ms]
         counts, final = self._episodes.batch_end(tx, scope, wanted, derived,
-                                                 tier_updates=self._tiers.update_params(list(updates.values())))
+                                                 tier_updates=self._tiers.update_params(list(updates.values())),
+                                                 episodes=[EpisodeRow(
+                                                     id=ids[v.index], session_id=v.session_id,
+                                                     turn=turn_index[v.index], speaker=v.speaker.value, text=v.text,
+                                                     at=v.at, device_id=v.device_id) for v in fresh])
         capacity = self._tier_cases.enforce(tx, scope, counts)
         events += [change_event(scope, c, now) for c in capacity]
         if capacity:

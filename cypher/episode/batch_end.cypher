@@ -1,15 +1,19 @@
-// The end of an ingest batch of one user, in one round trip (it took four): the batch's tier moves, mentions
-// and feedback (tier/update with its $updates, none when empty), provenance, then what ingest reads once it has
-// written. Provenance: (:Memory)-[:DERIVED_FROM]->(:Episode) for each of $links
+// The end of an ingest batch of one user, in one round trip (it took five): the batch's new turns (episode/
+// write_batch with its $sessions, $episodes and $links; nothing before this in the batch reads them), its tier
+// moves, mentions and feedback (tier/update with its $updates, none when empty), provenance, then what ingest
+// reads once it has written. Provenance: (:Memory)-[:DERIVED_FROM]->(:Episode) for each of $derived
 // ({memory_id, episode_id}: a memory and the turn that created or repeated it, both of the user). Then how
 // many memories the user holds per tier (tier/counts: superseded ones included; over a capacity, ingest
 // restores it and reads the memories again) and the memories $ids (episode/memories), to answer with their
 // final state. Timestamps as ISO strings (graph/records.py parses them): the driver's DateTime hydration is slow.
 CALL () {
+  {{> episode/write_batch}}
+}
+CALL () {
   {{> tier/update}}
 }
 CALL () {
-  UNWIND $links AS l
+  UNWIND $derived AS l
   MATCH (m:Memory {id: l.memory_id})
   WHERE m.tenant = $tenant AND m.user_id = $user_id
   MATCH (e:Episode {id: l.episode_id})
