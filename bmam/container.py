@@ -122,7 +122,8 @@ class Container:
         from bmam.usecases.erasure import ErasureUseCases
         from graph.erasure import ErasureRepository
 
-        return ErasureUseCases(repository=ErasureRepository(self.store), clock=self.clock)
+        return ErasureUseCases(repository=ErasureRepository(
+            self.store, timeout_s=self.settings.neo4j.erasure_tx_timeout_s), clock=self.clock)
 
     @cached_property
     def nested(self) -> NestedUseCases:

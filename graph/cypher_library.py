@@ -32,7 +32,8 @@ SPLICE_ALLOW_LIST: Mapping[str, Callable[[str], object]] = {
     "dimensions": _int_in(1, 4096),
     "vector_index": re.compile(r"^memory_embedding_[0-9]{1,4}$").match,
     # forgetUser's fast path per label (graph/erasure.py ERASURE_LABELS); a sweep over any label follows.
-    "label": frozenset({"Memory", "Entity", "Episode", "Session", "User"}).__contains__,
+    "label": frozenset({"Memory", "Entity", "Episode", "Session", "User", "Conflict", "ChangeEntry", "Changeset",
+                        "SessionRecall"}).__contains__,
     # maintenance --full: drop a FAILED index or constraint by name so the schema re-creates it.
     "index_name": re.compile(r"^[a-z][a-z0-9_]{0,99}$").match,
     # knowledge out (graph/knowledge_io.py): the node kinds an export pages through and an import writes.

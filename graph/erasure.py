@@ -9,9 +9,11 @@ from typing import Any
 from graph.model import Scope
 from graph.store import GraphStore
 
-# Labels erased first through their scope index; anything else stamped with the scope (labels added
-# later by any feature) is caught by the label-free sweep that follows.
-ERASURE_LABELS: tuple[str, ...] = ("Memory", "Entity", "Episode", "Session", "User")
+# Labels erased first, each by its own (scope index or label) scan: every label bmam stamps with a user.
+# Anything else stamped with the scope (a label a deployment adds) is found by the re-query that follows
+# and erased by the label-free sweeps.
+ERASURE_LABELS: tuple[str, ...] = ("Memory", "Entity", "Episode", "Session", "User", "Conflict", "ChangeEntry",
+                                   "Changeset", "SessionRecall")
 
 
 @dataclass
@@ -20,6 +22,8 @@ class ErasureTally:
     relationships: int = 0
     labels: Counter[str] = field(default_factory=Counter)
     types: Counter[str] = field(default_factory=Counter)
+    # (nodes, relationships) of the scope found by a re-query after the last deletion: the receipt's proof
+    remaining: tuple[int, int] = (0, 0)
 
     def add_batch(self, row: dict[str, Any]) -> int:
         """Count one batch's removals; the number removed (0 means the batch found nothing)."""
@@ -33,34 +37,45 @@ class ErasureTally:
 
 
 class ErasureRepository:
-    def __init__(self, store: GraphStore, *, batch_size: int = 1000) -> None:
+    def __init__(self, store: GraphStore, *, batch_size: int = 1000, timeout_s: float | None = None) -> None:
         self._store = store
         self._batch = batch_size
+        self._timeout_s = timeout_s  # of each statement (None: the store's): the proof scans the whole store
 
     def erase(self, scope: Scope) -> ErasureTally:
         """Delete everything of the scope in batches (each its own transaction, so a large user never
-        hits the transaction timeout); repeat until a batch finds nothing."""
+        hits the transaction timeout); repeat until a batch finds nothing. The label-free sweeps scan every
+        node and relationship of the store (seconds at a million memories), so they run only when the
+        re-query after the indexed sweeps finds something left (a label outside ERASURE_LABELS); that
+        re-query, or the one after them, is the tally's `remaining`."""
         tally = ErasureTally()
         params = {"tenant": scope.tenant, "user_id": scope.user_id, "batch": self._batch}
         for label in ERASURE_LABELS:
-            while tally.add_batch(self._store.write("erasure/batch_label", params, label=label)[0]):
+            while tally.add_batch(self._store.write("erasure/batch_label", params, timeout_s=self._timeout_s,
+                                                    label=label)[0]):
                 pass
-        while tally.add_batch(self._store.write("erasure/batch_any", params)[0]):
+        tally.remaining = self.remaining(scope)
+        if tally.remaining == (0, 0):
+            return tally
+        while tally.add_batch(self._store.write("erasure/batch_any", params, timeout_s=self._timeout_s)[0]):
             pass
         while True:
-            row = self._store.write("erasure/batch_relationships", params)[0]
+            row = self._store.write("erasure/batch_relationships", params, timeout_s=self._timeout_s)[0]
             removed = int(row["relationships"])
             if not removed:
                 break
             tally.relationships += removed
             tally.types.update(str(t) for t in row["rel_types"])
+        tally.remaining = self.remaining(scope)
         return tally
 
     def remaining(self, scope: Scope) -> tuple[int, int]:
         """(nodes, relationships) still stamped with the scope: the receipt's proof."""
-        row = self._store.read("erasure/remaining", {"tenant": scope.tenant, "user_id": scope.user_id})[0]
+        row = self._store.read("erasure/remaining", {"tenant": scope.tenant, "user_id": scope.user_id},
+                               timeout_s=self._timeout_s)[0]
         return int(row["nodes"]), int(row["relationships"])
 
     def tenant_user_nodes(self, tenant: str) -> int:
         """How many user-data nodes a tenant has (any user): for isolation checks."""
-        return int(self._store.read("erasure/tenant_user_nodes", {"tenant": tenant})[0]["nodes"])
+        rows = self._store.read("erasure/tenant_user_nodes", {"tenant": tenant}, timeout_s=self._timeout_s)
+        return int(rows[0]["nodes"])

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
-from neo4j import ManagedTransaction, unit_of_work
+from neo4j import ManagedTransaction
 
 from graph.changesets import ChangesetRepository, Entry, MergeRecord
 from graph.cypher_library import statement, statements
@@ -26,8 +26,6 @@ from graph.model import Scope
 from graph.records import to_datetime
 from graph.store import GraphStore, Row, Tx
 from graph.weights import decay
-
-T = TypeVar("T")
 
 # Slack for "weight above the damping line" (ingest/weights.py DAMP_EPSILON).
 DAMP_EPSILON = 1e-9
@@ -121,12 +119,8 @@ class RawTx(Tx):
 class MaintenanceStore(GraphStore):
     """The connection maintenance runs on: the same database, its own (long) transaction timeout, raw rows."""
 
-    def _unit(self, work: Callable[[Tx], T]) -> Callable[[ManagedTransaction], T]:
-        @unit_of_work(timeout=self.config.tx_timeout_s)
-        def run(tx: ManagedTransaction) -> T:
-            return work(RawTx(tx, self.timer))
-
-        return run
+    def _tx(self, tx: ManagedTransaction) -> Tx:
+        return RawTx(tx, self.timer)
 
 
 def _scope(scope: Scope) -> dict[str, str]:

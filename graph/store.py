@@ -166,30 +166,36 @@ class GraphStore:
                 raise StoreUnavailable("the memory store did not answer in time") from exc
             raise
 
-    def read(self, name: str, params: dict[str, Any] | None = None, **splices: object) -> list[Row]:
+    def read(self, name: str, params: dict[str, Any] | None = None, *, timeout_s: float | None = None,
+             **splices: object) -> list[Row]:
         """Run one named read statement."""
-        return self.read_tx(lambda tx: tx.run(name, params, **splices))
+        return self.read_tx(lambda tx: tx.run(name, params, **splices), timeout_s=timeout_s)
 
-    def write(self, name: str, params: dict[str, Any] | None = None, **splices: object) -> list[Row]:
+    def write(self, name: str, params: dict[str, Any] | None = None, *, timeout_s: float | None = None,
+              **splices: object) -> list[Row]:
         """Run one named write statement in its own transaction."""
-        return self.write_tx(lambda tx: tx.run(name, params, **splices))
+        return self.write_tx(lambda tx: tx.run(name, params, **splices), timeout_s=timeout_s)
 
-    def _unit(self, work: Callable[[Tx], T]) -> Callable[[ManagedTransaction], T]:
-        # Every transaction carries a server-side timeout, so a runaway query cannot hold the service.
-        @unit_of_work(timeout=self.config.tx_timeout_s)
+    def _unit(self, work: Callable[[Tx], T], timeout_s: float | None) -> Callable[[ManagedTransaction], T]:
+        # Every transaction carries a server-side timeout, so a runaway query cannot hold the service: the
+        # store's own, or a longer one a caller names for work known to be long (forgetUser's scans).
+        @unit_of_work(timeout=self.config.tx_timeout_s if timeout_s is None else timeout_s)
         def run(tx: ManagedTransaction) -> T:
-            return work(Tx(tx, self.timer))
+            return work(self._tx(tx))
 
         return run
 
-    def read_tx(self, work: Callable[[Tx], T]) -> T:
-        with self._session() as session:
-            return session.execute_read(self._unit(work))
+    def _tx(self, tx: ManagedTransaction) -> Tx:
+        return Tx(tx, self.timer)
 
-    def write_tx(self, work: Callable[[Tx], T]) -> T:
+    def read_tx(self, work: Callable[[Tx], T], *, timeout_s: float | None = None) -> T:
+        with self._session() as session:
+            return session.execute_read(self._unit(work, timeout_s))
+
+    def write_tx(self, work: Callable[[Tx], T], *, timeout_s: float | None = None) -> T:
         """Run several named statements atomically: all of them or none (no half-written memory)."""
         with self._session() as session:
-            return session.execute_write(self._unit(work))
+            return session.execute_write(self._unit(work, timeout_s))
 
     def run_schema(self, text: str) -> None:
         """Schema statements cannot share a transaction with writes; run one in an auto-commit tx.

@@ -90,6 +90,48 @@ def test_batches_and_hooks(container: Container) -> None:
     assert erasure.tenant_user_nodes(tenant) == 0
 
 
+def test_the_per_label_sweeps_suffice_for_what_bmam_writes(container: Container) -> None:
+    """A user holding only labels bmam writes is erased by the per-label sweeps and proved by one re-query:
+    no label-free sweep scans the whole store."""
+    tenant = _tenant()
+    for i in range(3):
+        container.memories.remember(tenant, _req("erin", f"memory number {i}"))
+    ran: list[str] = []
+    container.store.timer.listeners.append(lambda name, _: ran.append(name))
+    try:
+        receipt = container.erasure.forget_user(tenant, "erin", confirm=True)
+    finally:
+        container.store.timer.listeners.pop()
+    assert receipt.verified and receipt.nodes_by_label["Memory"] == 3
+    assert ran.count("erasure/remaining") == 1
+    assert "erasure/batch_any" not in ran and "erasure/batch_relationships" not in ran
+
+
+def test_a_label_bmam_does_not_write_is_erased_too(container: Container) -> None:
+    """A node of the user with a label a deployment added (written here straight to Neo4j) is found by the
+    re-query after the per-label sweeps and erased by the label-free sweep; the receipt counts it."""
+    from neo4j import GraphDatabase
+
+    tenant = _tenant()
+    container.memories.remember(tenant, _req("finn", "I keep bees on the roof"))
+    n = container.settings.neo4j
+    with GraphDatabase.driver(n.bolt_uri, auth=(n.user, n.password) if n.password else None) as driver:
+        driver.execute_query(
+            "MATCH (m:Memory) WHERE m.tenant = $t AND m.user_id = 'finn' "
+            "CREATE (:FeatureNote {tenant: $t, user_id: 'finn'})-[:NOTE_OF {tenant: $t, user_id: 'finn'}]->(m)",
+            t=tenant)
+    ran: list[str] = []
+    container.store.timer.listeners.append(lambda name, _: ran.append(name))
+    try:
+        receipt = container.erasure.forget_user(tenant, "finn", confirm=True)
+    finally:
+        container.store.timer.listeners.pop()
+    assert receipt.nodes_by_label["FeatureNote"] == 1 and receipt.relationships_by_type["NOTE_OF"] == 1
+    assert receipt.verified and (receipt.remaining_nodes, receipt.remaining_relationships) == (0, 0)
+    assert "erasure/batch_any" in ran and ran.count("erasure/remaining") == 2
+    assert container.erasure.tenant_user_nodes(tenant) == 0
+
+
 def _req(user: str, text: str):  # type: ignore[no-untyped-def]
     from bmam.usecases.memories import RememberRequest
 

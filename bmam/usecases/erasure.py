@@ -1,5 +1,5 @@
 """forgetUser: erase every node, edge, embedding and episode of one user inside one tenant, and hand
-back a receipt whose counts come from the deletions and whose proof is a fresh re-query."""
+back a receipt whose counts come from the deletions and whose proof is a re-query after the last of them."""
 
 from __future__ import annotations
 
@@ -36,9 +36,9 @@ class ErasureUseCases:
         if confirm is not True:
             raise BadInput("forgetUser erases everything of this user; pass confirm: true", field="confirm")
         tally = self._repo.erase(scope)
-        for hook in self._hooks:
+        for hook in self._hooks:  # caches outside Neo4j: nothing they drop is in the proof
             hook(scope)
-        remaining_nodes, remaining_relationships = self._repo.remaining(scope)
+        remaining_nodes, remaining_relationships = tally.remaining  # re-queried after the last deletion
         receipt = ErasureReceipt(
             tenant=scope.tenant,
             user_id=scope.user_id,
