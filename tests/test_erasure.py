@@ -13,7 +13,7 @@ from bmam.container import Container
 from bmam.usecases.erasure import ErasureUseCases
 from graph.erasure import ErasureRepository
 from graph.errors import BadInput
-from graph.model import Scope
+from graph.model import ErasureReceipt, Scope
 
 
 def _tenant() -> str:
@@ -96,12 +96,7 @@ def test_the_per_label_sweeps_suffice_for_what_bmam_writes(container: Container)
     tenant = _tenant()
     for i in range(3):
         container.memories.remember(tenant, _req("erin", f"memory number {i}"))
-    ran: list[str] = []
-    container.store.timer.listeners.append(lambda name, _: ran.append(name))
-    try:
-        receipt = container.erasure.forget_user(tenant, "erin", confirm=True)
-    finally:
-        container.store.timer.listeners.pop()
+    receipt, ran = _forget_counting_statements(container, tenant, "erin")
     assert receipt.verified and receipt.nodes_by_label["Memory"] == 3
     assert ran.count("erasure/remaining") == 1
     assert "erasure/batch_any" not in ran and "erasure/batch_relationships" not in ran
@@ -120,16 +115,21 @@ def test_a_label_bmam_does_not_write_is_erased_too(container: Container) -> None
             "MATCH (m:Memory) WHERE m.tenant = $t AND m.user_id = 'finn' "
             "CREATE (:FeatureNote {tenant: $t, user_id: 'finn'})-[:NOTE_OF {tenant: $t, user_id: 'finn'}]->(m)",
             t=tenant)
-    ran: list[str] = []
-    container.store.timer.listeners.append(lambda name, _: ran.append(name))
-    try:
-        receipt = container.erasure.forget_user(tenant, "finn", confirm=True)
-    finally:
-        container.store.timer.listeners.pop()
+    receipt, ran = _forget_counting_statements(container, tenant, "finn")
     assert receipt.nodes_by_label["FeatureNote"] == 1 and receipt.relationships_by_type["NOTE_OF"] == 1
     assert receipt.verified and (receipt.remaining_nodes, receipt.remaining_relationships) == (0, 0)
     assert "erasure/batch_any" in ran and ran.count("erasure/remaining") == 2
     assert container.erasure.tenant_user_nodes(tenant) == 0
+
+
+def _forget_counting_statements(container: Container, tenant: str, user: str) -> tuple[ErasureReceipt, list[str]]:
+    """forgetUser, with the names of the statements it ran."""
+    ran: list[str] = []
+    container.store.timer.listeners.append(lambda name, _: ran.append(name))
+    try:
+        return container.erasure.forget_user(tenant, user, confirm=True), ran
+    finally:
+        container.store.timer.listeners.pop()
 
 
 def _req(user: str, text: str):  # type: ignore[no-untyped-def]
