@@ -217,10 +217,10 @@ def test_batch_hooks_leave_the_graph_the_per_memory_hooks_leave(settings: Settin
             transactions = [0]
             write_tx = c.store.write_tx
 
-            def counted(work: Callable[[Any], Any], write_tx: Callable[[Any], Any] = write_tx,
-                        transactions: list[int] = transactions) -> Any:
+            def counted(work: Callable[[Any], Any], write_tx: Callable[..., Any] = write_tx,
+                        transactions: list[int] = transactions, **options: Any) -> Any:
                 transactions[0] += 1
-                return write_tx(work)
+                return write_tx(work, **options)
 
             c.store.write_tx = counted  # type: ignore[method-assign]
             with caplog.at_level(logging.INFO, logger="bmam.usecases.ingest"):
