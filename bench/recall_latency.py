@@ -3,7 +3,7 @@ the same run the time to embed one query (the floor), for one user with 10k and 
 
     .venv/bin/python bench/recall_latency.py [--sizes 10000 100000] [--requests 200] [--out FILE]
                                              [--keep] [--tenant NAME]
-                                             [--crossover 100 300 1000 3000]
+                                             [--crossover 100 300 1000 3000] [--against CHECKOUT]
 
 Each bench user holds the ~270 real memories of two generated eval users (bench/eval_data.py: real text,
 real embeddings, triples, associations formed by the hook) plus synthetic filler up to the size: random unit
@@ -14,7 +14,9 @@ above the degree cap) and two random associations each, loaded with UNWIND in ba
 the same embedding settings as the floor), reached with the project's gql client and an API key of the
 bench tenant. Targets: recall p95 <= 2 x floor + 10 ms;
 relatedSearch depth 3 p95 <= 20 ms. --crossover times the candidate read with the exact scan against the
-vector index for small users (chooses RecallSettings.exact_scan_max).
+vector index for small users (chooses RecallSettings.exact_scan_max). --against runs another checkout's server
+beside this one (e.g. `git worktree add /tmp/base <commit>` with its .venv linked) and times both on the same
+recalls in alternating rounds: the ratio between two versions of the code, each seeing the same machine.
 """
 
 from __future__ import annotations
@@ -77,11 +79,13 @@ def timed_each(fn: Callable[[T], object], items: Iterable[T]) -> list[float]:
     return out
 
 
-def serve(port: int) -> subprocess.Popen[bytes]:
-    """`bmam serve` in its own process (its own GIL, as in production), with this process's environment."""
-    root = Path(__file__).resolve().parent.parent
+def serve(port: int, root: Path | None = None) -> subprocess.Popen[bytes]:
+    """`bmam serve` in its own process (its own GIL, as in production), with this process's environment; from
+    another checkout when root is given (its own .venv/bin/bmam, its code)."""
+    root = root or Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root)}
     proc = subprocess.Popen([str(root / ".venv" / "bin" / "bmam"), "serve", "--port", str(port)], cwd=root,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
         try:
@@ -194,6 +198,29 @@ def where_time_goes(container: Container, scope: Scope, questions: Sequence[str]
     return f"in-process recall p50 {pct(walls, 0.5):.1f} ms; mean ms per statement: {parts}"
 
 
+def side_by_side(client: BmamClient, other: BmamClient, user: str, texts: Sequence[str], against: Path,
+                 rounds: int = 10) -> str:
+    """The same recalls on both servers in alternating rounds (each sees the same machine, minute by minute):
+    p50 / p95 of each and the ratio of this code's to the other's."""
+    for q in texts[:20]:  # the other server's first recalls: its cache read, plans
+        other.recall(user, q, k=5)
+    mine: list[float] = []
+    theirs: list[float] = []
+    per_round = max(1, len(texts) // rounds)
+    for r in range(rounds):
+        batch = texts[r * per_round:(r + 1) * per_round]
+        first, second = ((client, mine), (other, theirs)) if r % 2 == 0 else ((other, theirs), (client, mine))
+        for server, out in (first, second):
+            for q in batch:
+                started = time.perf_counter()
+                server.recall(user, q, k=5)
+                out.append(time.perf_counter() - started)
+    return (f"{against}, {rounds} alternating rounds, {len(mine)} recalls each: this code "
+            f"p50 / p95 {pct(mine, 0.5):.1f} / {pct(mine, 0.95):.1f} ms, the other {pct(theirs, 0.5):.1f} / "
+            f"{pct(theirs, 0.95):.1f} ms; ratio p50 {pct(mine, 0.5) / pct(theirs, 0.5):.2f}, "
+            f"p95 {pct(mine, 0.95) / pct(theirs, 0.95):.2f}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
@@ -202,6 +229,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--keep", action="store_true", help="keep the bench users (default: delete them)")
+    parser.add_argument("--against", type=Path, default=None,
+                        help="another checkout (with its .venv): its server runs beside this one and both answer the "
+                             "same recalls in alternating rounds, for the ratio between the two codes")
     parser.add_argument("--tenant", default=None,
                         help="bench tenant (default: a new one); with --keep its users and their ids (data/bench/) "
                              "stay, and a later run with the same --tenant measures them without loading again")
@@ -223,6 +253,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     port = free_port()
     server = serve(port)
     client = BmamClient(ClientConfig(url=f"http://127.0.0.1:{port}", api_key=key))
+    other: tuple[subprocess.Popen[bytes], BmamClient] | None = None
+    if args.against:
+        other_port = free_port()
+        other = (serve(other_port, args.against.resolve()),
+                 BmamClient(ClientConfig(url=f"http://127.0.0.1:{other_port}", api_key=key)))
     started = datetime.now(UTC)
     report = [f"bench/recall_latency.py, {started:%Y-%m-%d %H:%M} UTC; embedding model {settings.embedding.model} "
               f"(threads {settings.embedding.threads}); {args.requests} requests per figure; server `bmam serve` in "
@@ -250,6 +285,7 @@ def main(argv: Sequence[str] | None = None) -> int:
              "| related d2 p50 / p95 | related d3 p50 / p95 | recall / floor (p95) |",
              "|---|---|---|---|---|---|---|")
         notes: list[str] = []
+        comparisons: list[str] = []
         for size in args.sizes:
             scope = Scope(tenant, f"user-{size}")
             users.append(scope)
@@ -299,17 +335,26 @@ def main(argv: Sequence[str] | None = None) -> int:
                          f"ms, against the floor's {f50:.1f} / {f95:.1f} ms in a tight loop; the server's own total "
                          f"p50 {pct([t['totalMs'] / 1000 for t in served], 0.5):.1f} ms, of it Neo4j "
                          f"{pct([t['neo4jMs'] / 1000 for t in served], 0.5):.1f} ms")
+            if other is not None:
+                comparisons.append(f"- {size}: " + side_by_side(client, other[1], user, texts, args.against))
             notes.append(f"- {size}: first recall of the user after the server started (cold vector cache) "
                          f"{cold_ms:.0f} ms (the cache read at once, not in the background); "
                          + where_time_goes(container, scope, texts[:100]))
             if not args.keep:
                 loader.delete_user(scope)
                 kept.unlink(missing_ok=True)
+        if comparisons:
+            emit("", "Recall side by side with the other checkout (both servers running, the same recalls):",
+                 *comparisons)
         emit("", "Where recall's time goes (same questions, in this process, no HTTP):", *notes)
     finally:
         client.close()
         server.terminate()
         server.wait(timeout=30)
+        if other is not None:
+            other[1].close()
+            other[0].terminate()
+            other[0].wait(timeout=30)
         if not args.keep:
             for scope in users:
                 loader.delete_user(scope)
