@@ -16,6 +16,11 @@ _NAME = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)*$")
 
 _TYPE_LABELS = frozenset(t.label for t in MemoryType)
 
+# Every label bmam stamps with a user: forgetUser sweeps each by its own statement (graph/erasure.py), then
+# re-queries; a label-free sweep follows only when that finds something (a label a deployment adds).
+ERASURE_LABELS: tuple[str, ...] = ("Memory", "Entity", "Episode", "Session", "User", "Conflict", "ChangeEntry",
+                                   "Changeset", "SessionRecall")
+
 
 def _int_in(low: int, high: int) -> Callable[[str], bool]:
     def check(value: str) -> bool:
@@ -31,9 +36,8 @@ SPLICE_ALLOW_LIST: Mapping[str, Callable[[str], object]] = {
     "depth": _int_in(1, 5),
     "dimensions": _int_in(1, 4096),
     "vector_index": re.compile(r"^memory_embedding_[0-9]{1,4}$").match,
-    # forgetUser's fast path per label (graph/erasure.py ERASURE_LABELS); a sweep over any label follows.
-    "label": frozenset({"Memory", "Entity", "Episode", "Session", "User", "Conflict", "ChangeEntry", "Changeset",
-                        "SessionRecall"}).__contains__,
+    # forgetUser's sweep per label
+    "label": frozenset(ERASURE_LABELS).__contains__,
     # maintenance --full: drop a FAILED index or constraint by name so the schema re-creates it.
     "index_name": re.compile(r"^[a-z][a-z0-9_]{0,99}$").match,
     # knowledge out (graph/knowledge_io.py): the node kinds an export pages through and an import writes.

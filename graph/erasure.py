@@ -6,14 +6,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from graph.cypher_library import ERASURE_LABELS
 from graph.model import Scope
 from graph.store import GraphStore
-
-# Labels erased first, each by its own (scope index or label) scan: every label bmam stamps with a user.
-# Anything else stamped with the scope (a label a deployment adds) is found by the re-query that follows
-# and erased by the label-free sweeps.
-ERASURE_LABELS: tuple[str, ...] = ("Memory", "Entity", "Episode", "Session", "User", "Conflict", "ChangeEntry",
-                                   "Changeset", "SessionRecall")
 
 
 @dataclass
