@@ -224,39 +224,98 @@ REBUILD_OUTLIER_SHARE = 0.05
 
 
 class Projection:
-    """A user's first m rows on an orthonormal basis (dimensions x d), and the outliers among the rows added
-    since the basis was computed (row numbers, ascending). Rows are only appended, like the CachedUser's; a
-    reader reads m, then rows[:m] (a grown array keeps them) and outliers (replaced whole when rows are
-    added)."""
+    """A user's first m rows on an orthonormal basis (dimensions x d), stored as int8 with a scale per row
+    (Estimates), and the outliers among the rows added since the basis was computed (row numbers,
+    ascending). Rows are only appended, like the CachedUser's; a reader reads m, then the first m rows (a
+    grown array keeps them) and outliers (replaced whole when rows are added)."""
 
-    __slots__ = ("basis", "cutoff", "m", "outliers", "rows")
+    __slots__ = ("basis", "cutoff", "estimates", "m", "outliers")
 
     def __init__(self, basis: np.ndarray, rows: np.ndarray) -> None:
         self.basis = basis
-        self.rows = rows
         self.m = rows.shape[0]
         # The part off the basis from which a later row is an outlier.
         self.cutoff = float(np.quantile(_off_basis(rows), 1.0 - OUTLIER_SHARE)) if self.m else 0.0
         self.outliers = np.zeros(0, dtype=np.int64)
+        self.estimates = Estimates(rows)
 
     @property
     def nbytes(self) -> int:
-        return int(self.basis.nbytes + self.rows.nbytes + self.outliers.nbytes)
+        return int(self.basis.nbytes + self.estimates.nbytes + self.outliers.nbytes)
 
     def extend(self, matrix: np.ndarray, n: int) -> None:
         """Project the rows m..n of matrix (the CachedUser's, appended since)."""
         if n <= self.m:
             return
-        if n > self.rows.shape[0]:
-            grown = np.zeros((max(n, 2 * self.rows.shape[0]), self.rows.shape[1]), dtype=np.float32)
-            grown[: self.m] = self.rows[: self.m]
-            self.rows = grown
         with _one_blas_thread():
-            self.rows[self.m: n] = matrix[self.m: n] @ self.basis
-        added = self.m + np.flatnonzero(_off_basis(self.rows[self.m: n]) >= self.cutoff)
+            projected = matrix[self.m: n] @ self.basis
+        self.estimates.extend(projected, self.m)
+        added = self.m + np.flatnonzero(_off_basis(projected) >= self.cutoff)
         if added.shape[0]:
             self.outliers = np.concatenate((self.outliers, added))
         self.m = n
+
+    def products(self, query: np.ndarray, m: int) -> np.ndarray:
+        """The first m projected rows' estimated products with the unit query (their cosines' first-stage
+        estimates)."""
+        with _one_blas_thread():
+            on_basis = self.basis.T @ query
+        return self.estimates.products(on_basis, m)
+
+
+class Estimates:
+    """Projected rows as int8 with one float scale per row (the row's largest magnitude / 127): a quarter of
+    float32's bytes, and the first stage is memory-bound (100k x 128 rows: 2.1 -> ~1 ms inside a recall,
+    BENCHMARKS.md). Products with a query go through torch's int8 x bfloat16 kernel; they differ from the
+    float32 product by ~0.005 at most (rounding), well inside what the shortlist's exact rescoring absorbs.
+    The kernel needs a width that is a multiple of 16 (it crashes or returns garbage otherwise, measured):
+    rows and query are padded with zeros to one. It runs on torch's intra-op pool, which the service sizes
+    with embedding.threads (1: two threads on two busy cores lengthen the tail, as for BLAS below)."""
+
+    __slots__ = ("_rows", "_scales", "_scales16", "width")
+
+    def __init__(self, rows: np.ndarray) -> None:
+        self.width = rows.shape[1]
+        self._rows = np.zeros((0, -(-max(self.width, 1) // 16) * 16), dtype=np.int8)
+        self._scales = np.zeros(0, dtype=np.float32)
+        self._scales16 = _torch().zeros(0, dtype=_torch().bfloat16)
+        self.extend(rows, 0)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self._rows.nbytes + self._scales.nbytes * 3 // 2)
+
+    def extend(self, rows: np.ndarray, at: int) -> None:
+        """Store rows (float32, projected) as rows at.. (the ones before stay where they are)."""
+        end = at + rows.shape[0]
+        if end > self._rows.shape[0]:
+            grown = np.zeros((max(end, 2 * self._rows.shape[0]), self._rows.shape[1]), dtype=np.int8)
+            grown[:at] = self._rows[:at]
+            scales = np.ones(grown.shape[0], dtype=np.float32)
+            scales[:at] = self._scales[:at]
+            self._rows, self._scales = grown, scales
+        scale = (np.abs(rows).max(axis=1) if rows.shape[0] else np.zeros(0, dtype=np.float32)) / np.float32(127.0)
+        scale[scale == 0] = 1.0
+        self._rows[at:end, : self.width] = np.rint(rows / scale[:, None])
+        self._scales[at:end] = scale
+        # The kernel takes the scales in the input's dtype; a new tensor, so a reader's one stays whole.
+        self._scales16 = _torch().from_numpy(self._scales).to(_torch().bfloat16)
+
+    def products(self, vector: np.ndarray, m: int) -> np.ndarray:
+        """The products of the first m rows with vector (float32, of the rows' width)."""
+        torch = _torch()
+        padded = np.zeros(self._rows.shape[1], dtype=np.float32)
+        padded[: self.width] = vector
+        x = torch.from_numpy(padded)[None, :].to(torch.bfloat16)
+        rows, scales = torch.from_numpy(self._rows[:m]), self._scales16[:m]
+        return np.asarray(torch.ops.aten._weight_int8pack_mm(x, rows, scales)[0].float().numpy())
+
+
+def _torch() -> Any:
+    """torch, imported on first use (a second of start-up the service pays anyway: the embedder loads it)."""
+    import torch
+
+    return torch
 
 
 def _off_basis(projected: np.ndarray) -> np.ndarray:
@@ -583,8 +642,7 @@ class QueryCosines:
             projection = self.cached.projection
             if projection is not None:
                 m, outliers = projection.m, projection.outliers
-                with _one_blas_thread():
-                    self._approx = projection.rows[:m] @ (projection.basis.T @ self._query)
+                self._approx = projection.products(self._query, m)
                 self._outliers = outliers[outliers < m]
         return self._approx
 

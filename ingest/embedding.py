@@ -228,11 +228,13 @@ def build_sentence_transformer(name: str, threads: int | None = None) -> Sentenc
     _force_offline()
     from sentence_transformers import SentenceTransformer
 
-    if name == "minilm-l6":
-        if threads is not None:
-            import torch
+    if threads is not None:
+        import torch
 
-            torch.set_num_threads(threads)  # torch's intra-op pool is process-wide
+        # torch's intra-op pool is process-wide: it follows the embedding's threads whichever model runs
+        # (minilm computes on it; recall's int8 first stage, graph/vector_cache.py Estimates, does too).
+        torch.set_num_threads(threads)
+    if name == "minilm-l6":
         return SentenceTransformer(_minilm_folder(), device="cpu", local_files_only=True)
     e5_cls, use_cls = _st_module_classes()
     if name == "e5-small-q4":

@@ -479,6 +479,28 @@ def test_a_projected_user_ranks_the_memories_that_matter_as_the_exact_scan_does(
     assert np.mean(found) >= 0.98 and min(found) >= 0.9
 
 
+@pytest.mark.parametrize(("rows", "width"), [(0, 16), (1, 4), (3, 8), (77, 100), (5001, 128), (40, 512)])
+def test_int8_estimates_are_the_float_products_within_rounding(rows: int, width: int) -> None:
+    """The projection's int8 rows (Estimates) give each row's product with a unit query within 0.01 of the
+    float32 product, for widths the kernel does not take as they are (padded) and rows stored in two
+    appends (the second growing the array)."""
+    from graph.vector_cache import Estimates
+
+    rng = np.random.default_rng(rows + width)
+    matrix = rng.standard_normal((rows, width)).astype(np.float32)
+    matrix[: rows // 3] *= 0.0 if rows > 3 else 1.0  # all-zero rows too
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    matrix = np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0)
+    estimates = Estimates(matrix[: rows // 2])
+    estimates.extend(matrix[rows // 2:], rows // 2)
+    query = rng.standard_normal(width).astype(np.float32)
+    query /= np.linalg.norm(query)
+    got = estimates.products(query, rows)
+    assert got.shape == (rows,)
+    assert np.abs(got - matrix @ query).max(initial=0.0) <= 0.01
+    assert estimates.products(query, rows // 2).shape == (rows // 2,)
+
+
 def test_rows_appended_to_a_projected_user_are_ranked() -> None:
     """A row appended after the projection was built is projected on append, and one the basis represents
     worse than the rows it was computed from (a new topic) is an outlier: always scored exactly, so a query
