@@ -67,7 +67,7 @@ class CachedUser:
     """One user's cached rows: ids, lower-cased texts and unit-length embeddings, in the order read.
     Rows are only appended (under the cache's lock); a reader works on a snapshot of the first n."""
 
-    __slots__ = ("_blocks", "_row_of", "_text_bytes", "epoch", "ids", "lowered", "matrix", "n", "projection", "seq",
+    __slots__ = ("_pairs", "_row_of", "_text_bytes", "epoch", "ids", "lowered", "matrix", "n", "projection", "seq",
                  "state")
 
     def __init__(self, epoch: str | None, seq: int, dimensions: int, capacity: int) -> None:
@@ -82,17 +82,16 @@ class CachedUser:
         self.n = 0
         self._row_of: dict[str, int] = {}
         self._text_bytes = 0
-        # The texts in blocks of TEXT_BLOCK rows joined by NUL, with each row's start: a term is found by
-        # C-speed string scans instead of a Python test per row. Built when first searched; an append
-        # rebuilds only the last, unfilled block (a whole 100k-row join took 8 ms).
-        self._blocks: tuple[_TextBlock, ...] = ()
+        # Where each pair of adjacent characters occurs (built when first searched, then extended): a term
+        # is looked for only in the rows holding its rarest pair, not in every text.
+        self._pairs = _PairIndex()
         # A large user's rows on a smaller basis, for the first dense stage (None: every query is exact).
         self.projection: Projection | None = None
 
     @property
     def nbytes(self) -> int:
         projected = self.projection.nbytes if self.projection is not None else 0
-        return int(self.matrix.nbytes) + projected + self._text_bytes + 100 * len(self.ids)
+        return int(self.matrix.nbytes) + projected + self._text_bytes + 100 * len(self.ids) + self._pairs.nbytes
 
     def append(self, ids: Sequence[str], texts: Sequence[str], vectors: np.ndarray) -> None:
         """Add rows not held yet (a memory read twice, by two catching-up readers, is kept once)."""
@@ -144,63 +143,57 @@ class CachedUser:
 
     def term_hits(self, terms: Sequence[str]) -> dict[int, int]:
         """Row -> how many of terms its lower-cased text holds (as substrings), for rows holding any."""
-        blocks = self._text_blocks()
-        counts = np.zeros(blocks[-1].end if blocks else 0, dtype=np.int32)
+        n, lowered = self.n, self.lowered
+        self._pairs.extend(lowered, n)
+        counts: dict[int, int] = {}
         for term in terms:
-            if not term or "\0" in term:
-                continue
-            needs = frozenset(term)
-            for block in blocks:
-                # A block lacking one of the term's characters cannot hold it: a set test instead of a scan
-                # of the block's text (a user's rarer characters sit in few blocks).
-                if not needs <= block.chars or term not in block.text:
-                    continue
-                # The pieces' lengths give every (non-overlapping) occurrence's offset without a Python
-                # step per hit; a row holding the term holds at least one of them (none spans a NUL).
-                pieces = block.text.split(term)
-                lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))[:-1] + len(term)
-                offsets = np.cumsum(lengths) - len(term)
-                rows = np.unique(np.searchsorted(block.starts, offsets, side="right") - 1)
-                counts[block.first + rows] += 1  # once per row and term
-        held = np.flatnonzero(counts)
-        return dict(zip(held.tolist(), counts[held].tolist(), strict=True))
-
-    def _text_blocks(self) -> tuple[_TextBlock, ...]:
-        blocks = self._blocks
-        n = self.n
-        covered = blocks[-1].end if blocks else 0
-        if covered >= n:
-            return blocks
-        kept = list(blocks)
-        first = covered
-        if kept and kept[-1].end - kept[-1].first < TEXT_BLOCK:
-            first = kept.pop().first  # the unfilled last block, built again with the new rows
-        while first < n:
-            end = min(first + TEXT_BLOCK, n)
-            texts = self.lowered[first:end]
-            starts = np.zeros(len(texts), dtype=np.int64)
-            np.cumsum(np.fromiter((len(t) + 1 for t in texts[:-1]), dtype=np.int64, count=len(texts) - 1),
-                      out=starts[1:])
-            joined = "\0".join(texts)
-            kept.append(_TextBlock(first, end, joined, starts, frozenset(joined)))
-            first = end
-        self._blocks = tuple(kept)  # replaced whole: a reader keeps the blocks it took
-        return self._blocks
+            if len(term) < 2:  # no pair to look up (terms() makes none this short): every text
+                rows = [i for i in range(n) if term and term in lowered[i]]
+            else:
+                rarest = self._pairs.rarest({term[i: i + 2] for i in range(len(term) - 1)})
+                rows = [i for i in rarest if i < n and term in lowered[i]]
+            for i in rows:  # once per row and term
+                counts[i] = counts.get(i, 0) + 1
+        return counts
 
 
-TEXT_BLOCK = 4096
+class _PairIndex:
+    """Pair of adjacent characters -> the rows whose lower-cased text holds it, ascending. A text holding a
+    term holds each of the term's pairs, so the rows of its rarest pair are the only ones to test (a 10k-row
+    user: ~0.4 ms of C-speed scans per recall before, BENCHMARKS.md). Rows are indexed in order, under a lock
+    (readers extend it); a reader ignores rows past the n it saw."""
 
+    __slots__ = ("_lock", "covered", "entries", "rows")
 
-@dataclass(frozen=True, slots=True)
-class _TextBlock:
-    """Rows first..end-1 of a CachedUser: their lower-cased texts joined by NUL, each one's offset, and the
-    characters they use."""
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.covered = 0
+        self.entries = 0
+        self.rows: dict[str, list[int]] = {}
 
-    first: int
-    end: int
-    text: str
-    starts: np.ndarray
-    chars: frozenset[str]  # every character of text
+    @property
+    def nbytes(self) -> int:
+        return 8 * self.entries + 100 * len(self.rows)
+
+    def extend(self, lowered: Sequence[str], n: int) -> None:
+        """Index rows covered..n-1 of lowered."""
+        if self.covered >= n:
+            return
+        with self._lock:
+            for row in range(self.covered, n):
+                text = lowered[row]
+                for pair in {text[i: i + 2] for i in range(len(text) - 1)}:
+                    held = self.rows.get(pair)
+                    if held is None:
+                        self.rows[pair] = [row]
+                    else:
+                        held.append(row)
+                    self.entries += 1
+            self.covered = max(self.covered, n)
+
+    def rarest(self, pairs: set[str]) -> list[int]:
+        """The rows of whichever of pairs is held by fewest rows (none: no row holds them all)."""
+        return min((self.rows.get(pair, []) for pair in pairs), key=len)
 
 
 # A user with this many cached rows or more gets a projection (VectorCache projection_min_rows, from the
