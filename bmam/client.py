@@ -12,8 +12,9 @@ from typing import Any
 import requests
 from gql import Client, GraphQLRequest, gql
 from gql.transport.exceptions import TransportError, TransportQueryError, TransportServerError
-from gql.transport.requests import RequestsHTTPTransport
 from graphql import DocumentNode
+
+from bmam.http_transport import HttpTransport
 
 MEMORY_FIELDS = """
   id userId text type tier locked presetKind classifiedBy confidence
@@ -163,10 +164,7 @@ class BmamClient:
 
     def __init__(self, config: ClientConfig) -> None:
         self.config = config
-        transport = RequestsHTTPTransport(
-            url=config.url.rstrip("/") + "/graphql", headers=_headers(config), timeout=int(config.timeout_s),
-            retries=0,
-        )
+        transport = HttpTransport(config.url.rstrip("/") + "/graphql", _headers(config), config.timeout_s)
         self._client = Client(transport=transport, fetch_schema_from_transport=False, execute_timeout=config.timeout_s)
         self._session: Any = None  # one keep-alive HTTP session, opened at the first request
 
