@@ -499,6 +499,27 @@ def test_int8_estimates_are_the_float_products_within_rounding(rows: int, width:
     assert estimates.products(query, rows // 2).shape == (rows // 2,)
 
 
+def test_int8_estimates_without_torchs_kernel_are_computed_in_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A torch lacking the int8 kernel (it is private API) leaves the estimates to numpy, the same within
+    rounding."""
+    import graph.vector_cache as vector_cache
+
+    def missing() -> object:
+        raise AttributeError("no _weight_int8pack_mm")
+
+    rng = np.random.default_rng(5)
+    matrix = rng.standard_normal((300, 40)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    query = matrix[7] + 0.1 * rng.standard_normal(40).astype(np.float32)
+    estimates = vector_cache.Estimates(matrix)
+    with_kernel = estimates.products(query, 300)
+    monkeypatch.setattr(vector_cache, "_int8_kernel", missing)
+    monkeypatch.setattr(vector_cache, "_KERNEL_MISSING", False)
+    without = estimates.products(query, 300)
+    assert vector_cache._KERNEL_MISSING
+    assert np.abs(without - matrix @ query).max() <= 0.01 and np.abs(without - with_kernel).max() <= 0.01
+
+
 def test_rows_appended_to_a_projected_user_are_ranked() -> None:
     """A row appended after the projection was built is projected on append, and one the basis represents
     worse than the rows it was computed from (a new topic) is an outlier: always scored exactly, so a query
