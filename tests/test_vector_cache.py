@@ -5,6 +5,7 @@ re-created user) without being told."""
 from __future__ import annotations
 
 import threading
+import uuid
 from itertools import pairwise
 
 import numpy as np
@@ -38,11 +39,11 @@ def store(c: Container, scope: Scope, text: str, embedding: list[float], tier: T
     return c.memory_repository.remember(scope, new, now=c.clock.now(), passive=0.2, active=0.5).memory.id
 
 
-def fill(c: Container, scope: Scope, n: int, seed: int) -> list[str]:
+def fill(c: Container, scope: Scope, n: int, seed: int, words: list[str] = WORDS) -> list[str]:
     rng = np.random.default_rng(seed)
     ids = []
     for i in range(n):
-        text = f"note {i} " + " ".join(rng.choice(WORDS, 3))
+        text = f"note {i} " + " ".join(rng.choice(words, 3))
         tier = Tier.MID if i % 7 == 0 else Tier.TEMP
         kind = MemoryType.FACTUAL if i % 3 == 0 else MemoryType.SEMANTIC
         ids.append(store(c, scope, text, unit(rng, c.vector_dimensions), tier=tier, type=kind))
@@ -386,11 +387,14 @@ def test_a_large_users_guess_reads_its_full_text_candidates_in_the_same_statemen
     catches up, and the full-text candidates read with it stand (they were read in the same transaction)."""
     from ingest.scoring import lucene_query
 
-    fill(container, scope, 30, seed=31)
+    # Words no other test writes: the global index is asked for a bounded number of hits (at most 2000),
+    # and a store holding many other users' "tea" would crowd this user's out.
+    words = [f"{w}{uuid.uuid4().hex[:6]}" for w in ("tea", "hiking", "rain", "bread", "train")]
+    fill(container, scope, 30, seed=31, words=words)
     cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20, store=container.store)
     repo = RecallRepository(container.store, container.vector_dimensions, cache)
     query = unit(np.random.default_rng(32), container.vector_dimensions)
-    terms = ["tea", "hiking"]
+    terms = words[:2]
     limits = RetrievalLimits(k_dense=5, k_text=5, exact_max=-1, exact_per_candidate=0)  # the index path
     ran: list[str] = []
     container.store.timer.listeners.append(lambda name, _: ran.append(name))
@@ -406,7 +410,7 @@ def test_a_large_users_guess_reads_its_full_text_candidates_in_the_same_statemen
         second = candidates()
         assert ran == ["recall/rows_checked"]
         same(second, first)  # the hits' cosines too: a guess takes them from the cache, the first read from Neo4j
-        added = store(container, scope, "tea hiking tea", query)
+        added = store(container, scope, f"{words[0]} {words[1]} {words[0]}", query)
         third = candidates()
         assert ran == ["recall/rows_checked", "recall/user_vectors", "recall/rows"]
         assert third.dense[0].memory.id == added and added in [h.memory.id for h in third.text]
