@@ -265,53 +265,53 @@ class Estimates:
     rows and query are padded with zeros to one. It runs on torch's intra-op pool, which the service sizes
     with embedding.threads (1: two threads on two busy cores lengthen the tail, as for BLAS below)."""
 
-    __slots__ = ("_rows", "_scales", "_scales16", "width")
+    __slots__ = ("_rows", "_scales", "width")
 
     def __init__(self, rows: np.ndarray) -> None:
+        torch = _torch()
         self.width = rows.shape[1]
         self._rows = np.zeros((0, -(-max(self.width, 1) // 16) * 16), dtype=np.int8)
-        self._scales = np.zeros(0, dtype=np.float32)
-        self._scales16 = _torch().zeros(0, dtype=_torch().bfloat16)
+        self._scales = torch.zeros(0, dtype=torch.bfloat16)  # in the kernel's input dtype
         self.extend(rows, 0)
 
     @property
     def nbytes(self) -> int:
-        return int(self._rows.nbytes + self._scales.nbytes * 3 // 2)
+        return int(self._rows.nbytes + 2 * self._scales.shape[0])
 
     def extend(self, rows: np.ndarray, at: int) -> None:
-        """Store rows (float32, projected) as rows at.. (the ones before stay where they are)."""
+        """Store rows (float32, projected) as rows at.. (the ones before stay where they are: a reader of the
+        first m <= at keeps reading them, from the old arrays or the grown ones)."""
+        torch = _torch()
         end = at + rows.shape[0]
         if end > self._rows.shape[0]:
             grown = np.zeros((max(end, 2 * self._rows.shape[0]), self._rows.shape[1]), dtype=np.int8)
             grown[:at] = self._rows[:at]
-            scales = np.ones(grown.shape[0], dtype=np.float32)
+            scales = torch.ones(grown.shape[0], dtype=torch.bfloat16)
             scales[:at] = self._scales[:at]
             self._rows, self._scales = grown, scales
         scale = (np.abs(rows).max(axis=1) if rows.shape[0] else np.zeros(0, dtype=np.float32)) / np.float32(127.0)
         scale[scale == 0] = 1.0
         self._rows[at:end, : self.width] = np.rint(rows / scale[:, None])
-        self._scales[at:end] = scale
-        # The kernel takes the scales in the input's dtype; a new tensor, so a reader's one stays whole.
-        self._scales16 = _torch().from_numpy(self._scales).to(_torch().bfloat16)
+        self._scales[at:end] = torch.from_numpy(scale).to(torch.bfloat16)
 
     def products(self, vector: np.ndarray, m: int) -> np.ndarray:
         """The products of the first m rows with vector (float32, of the rows' width)."""
         global _KERNEL_MISSING
         padded = np.zeros(self._rows.shape[1], dtype=np.float32)
         padded[: self.width] = vector
+        rows, scales = self._rows[:m], self._scales[:m]
         if not _KERNEL_MISSING:
             torch = _torch()
             x = torch.from_numpy(padded)[None, :].to(torch.bfloat16)
-            rows, scales = torch.from_numpy(self._rows[:m]), self._scales16[:m]
             try:
-                return np.asarray(_int8_kernel()(x, rows, scales)[0].float().numpy())
+                return np.asarray(_int8_kernel()(x, torch.from_numpy(rows), scales)[0].float().numpy())
             except (AttributeError, NotImplementedError, RuntimeError):
                 # A torch without the (private) kernel, or without it for this CPU: numpy from now on, slower
                 # (100k x 128: ~5 ms) but the same estimates.
                 log.warning("torch's int8 kernel is missing: the projection's first stage runs in numpy")
                 _KERNEL_MISSING = True
         with _one_blas_thread():
-            return np.asarray((self._rows[:m] @ padded) * self._scales[:m], dtype=np.float32)
+            return np.asarray((rows @ padded) * scales.float().numpy(), dtype=np.float32)
 
 
 _KERNEL_MISSING = False
