@@ -50,6 +50,7 @@ def _container():  # type: ignore[no-untyped-def]
 def load(tenant: str, user: str, triples: int) -> float:
     from graph.ids import derived_id, entity_id
     from graph.model import Scope
+    from graph.scope_token import scope_token
 
     c = _container()
     scope = Scope(tenant, user)
@@ -70,7 +71,8 @@ def load(tenant: str, user: str, triples: int) -> float:
                       "text": f"记忆 {i}: the user said something about {PREDICATES[i % len(PREDICATES)]}",
                       "triples": rows})
         if len(batch) == 500 or i == memories - 1:
-            c.store.write("bench/export_load", {"tenant": tenant, "user_id": user, "now": now, "rows": batch})
+            c.store.write("bench/export_load", {"tenant": tenant, "user_id": user, "now": now, "rows": batch,
+                                                "scope_token": scope_token(tenant, user)})
             batch = []
     c.close()
     return time.perf_counter() - started

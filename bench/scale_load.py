@@ -56,6 +56,7 @@ from bmam.usecases.recall import RecallRequest
 from graph.cypher_library import statement
 from graph.ids import entity_id
 from graph.model import Scope
+from graph.scope_token import scope_token
 from ingest.turns import TurnInput
 
 TENANT = "scale"
@@ -191,7 +192,8 @@ class Run:
 
 def _row(uid: str, mid: str, text: str, vec: Sequence[float], i: int, rng: random.Random) -> dict[str, Any]:
     passive, active = round(rng.random() * 0.5, 3), round(0.3 + rng.random() * 0.4, 3)
-    return {"user_id": uid, "id": mid, "text": text, "type": "SEMANTIC", "tier": rng.choice(("temp", "mid", "mid")),
+    return {"user_id": uid, "scope_token": scope_token(TENANT, uid), "id": mid, "text": text, "type": "SEMANTIC",
+            "tier": rng.choice(("temp", "mid", "mid")),
             "passive": passive, "active": active, "weight": round(0.6 * passive + 0.3 * active + 0.05, 4),
             "at": NOW - timedelta(minutes=i), "recalls": rng.randint(0, 3), "session_id": f"s{i // 50}", "turn": i,
             "embedding": [float(x) for x in vec]}

@@ -187,7 +187,7 @@ class RecallSettings(BaseModel):
     # ... and memories sharing one of its rare terms (a Han bigram or a Latin word that at most
     # term_link_max_df other memories hold: a name, a place, a company the extractor missed), strength
     # min(1, term_link_strength / sqrt(df)); 0 switches it off. A user with more than term_link_scan_max
-    # memories is searched through the memory_text index (at most term_link_index_limit hits).
+    # memories is searched through the memory_text_scoped index (its own best term_link_index_limit hits).
     # A user with fewer than term_link_min_memories memories gets none (every word is rare there).
     term_link_strength: float = Field(default=0.5, ge=0.0, le=1.0)
     term_link_max_df: int = Field(default=2, ge=0, le=100)

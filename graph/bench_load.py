@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from graph.model import Scope
+from graph.scope_token import scope_token
 from graph.store import GraphStore
 
 
@@ -18,6 +19,7 @@ class BenchLoader:
     def memories(self, scope: Scope, rows: Sequence[dict[str, Any]], *, now: datetime) -> int:
         """rows: {id, text, created_at, session_id, embedding}."""
         found = self._store.write("bench/load_memories", {"tenant": scope.tenant, "user_id": scope.user_id,
+                                                          "scope_token": scope_token(scope.tenant, scope.user_id),
                                                           "rows": list(rows), "now": now})
         return int(found[0]["loaded"]) if found else 0
 

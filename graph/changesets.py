@@ -27,6 +27,7 @@ from typing import Any
 import neo4j.time as neo4j_time
 
 from graph.records import to_datetime
+from graph.scope_token import scope_token
 from graph.store import GraphStore, Tx
 
 
@@ -304,7 +305,8 @@ class ChangesetRepository:
             tx.run("weights/lock", {**scope, "ids": [e.memory_id for e in entries]})
             if full_ids:
                 tx.run("maintenance/restore_detach", {**scope, "ids": full_ids})
-                tx.run("maintenance/restore_nodes", {**scope, "nodes": nodes})
+                tx.run("maintenance/restore_nodes", {**scope, "nodes": nodes,
+                                                     "scope_token": scope_token(tenant, user_id)})
                 if rels:
                     tx.run("maintenance/restore_rels", {**scope, "rels": list(rels.values())})
                 if triples:

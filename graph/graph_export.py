@@ -55,7 +55,7 @@ def _attr(value: Any) -> str | int | float | bool | None:
     return str(value)
 
 
-_NODE_SKIPPED = frozenset({"embedding", "tenant", "user_id"})
+_NODE_SKIPPED = frozenset({"embedding", "tenant", "user_id", "scope_token"})  # scope_token: the index's
 _REL_SKIPPED = frozenset({"tenant", "user_id"})
 
 

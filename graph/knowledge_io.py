@@ -29,6 +29,7 @@ from graph.rdf import (
     node_ref,
     user_iri,
 )
+from graph.scope_token import scope_token
 from graph.store import GraphStore, Tx
 
 
@@ -344,7 +345,8 @@ class KnowledgeRepository:
             part = list(rows[start:start + self._batch])
 
             def work(tx: Tx, part: list[dict[str, Any]] = part) -> list[dict[str, Any]]:
-                return tx.run(name, {**_scope(scope), "rows": part}, **splices)
+                return tx.run(name, {**_scope(scope), "scope_token": scope_token(scope.tenant, scope.user_id),
+                                     "rows": part}, **splices)
 
             out += self._store.write_tx(work)
         return out

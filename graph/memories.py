@@ -11,6 +11,7 @@ from graph.errors import NotFound
 from graph.model import Memory, MemoryType, NewMemory, Page, Scope, ScoredMemory, Tier
 from graph.paging import decode_cursor, encode_cursor
 from graph.records import Floats, memory_from_row, time_param
+from graph.scope_token import scope_token
 from graph.store import GraphStore, Tx
 
 
@@ -91,6 +92,7 @@ class MemoryRepository:
         params = {
             "tenant": scope.tenant,
             "user_id": scope.user_id,
+            "scope_token": scope_token(scope.tenant, scope.user_id),
             "passive_share": self._shares.passive,
             "active_share": self._shares.active,
             "preset_share": self._shares.preset,

@@ -1,4 +1,5 @@
-"""Schema migrations: applies every file in cypher/schema/ idempotently and records it."""
+"""Schema migrations: applies every file in cypher/schema/ idempotently and records it; then the data
+steps (work on stored data the schema files cannot do in Cypher alone), each once."""
 
 from __future__ import annotations
 
@@ -7,9 +8,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from graph.cypher_library import names, statement, statements
+from graph.scope_token import scope_token
 from graph.store import GraphStore
 
 SCHEMA_FOLDER = "schema"
+# Data steps by name, recorded like schema files once done.
+SCOPE_TOKENS = "data/scope_tokens"
+DATA_STEPS = (SCOPE_TOKENS,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,14 +46,31 @@ def apply_schema(store: GraphStore, *, vector_dimensions: int, now: datetime) ->
         checksum = hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
         store.write("meta/record_migration", {"name": name, "checksum": checksum, "now": now})
         applied.append(name)
+    done = {row["name"] for row in store.read("meta/applied_migrations")}
+    if SCOPE_TOKENS not in done:
+        tokened = give_scope_tokens(store)
+        store.write("meta/record_migration", {"name": SCOPE_TOKENS, "checksum": f"{tokened} memories", "now": now})
+        applied.append(SCOPE_TOKENS)
     store.read("meta/await_indexes")
     return MigrationReport(applied=applied, statements_run=count)
 
 
+def give_scope_tokens(store: GraphStore, *, users_per_transaction: int = 100) -> int:
+    """Give every memory without a scope_token its user's (graph/scope_token.py): the memories written
+    before the full-text index held tokens. Returns how many memories were given one."""
+    scopes = [{"tenant": r["tenant"], "user_id": r["user_id"], "token": scope_token(r["tenant"], r["user_id"])}
+              for r in store.read("meta/scopes_without_token", timeout_s=600.0)]
+    tokened = 0
+    for start in range(0, len(scopes), users_per_transaction):
+        part = scopes[start:start + users_per_transaction]
+        tokened += int(store.write("meta/set_scope_tokens", {"scopes": part}, timeout_s=600.0)[0]["tokened"])
+    return tokened
+
+
 def missing_migrations(store: GraphStore) -> list[str]:
-    """Schema files not yet recorded as applied (for /healthz)."""
+    """Schema files and data steps not yet recorded as applied (for /healthz)."""
     done = {row["name"] for row in store.read("meta/applied_migrations")}
-    return [name for name in schema_names() if name not in done]
+    return [name for name in (*schema_names(), *DATA_STEPS) if name not in done]
 
 
 def index_states(store: GraphStore) -> dict[str, str]:

@@ -63,9 +63,11 @@ PREFIXES: dict[str, str] = {
 }
 
 # Properties never exported: identity and scope live in the IRI, embeddings are recomputed on import,
-# and the vector cache's bookkeeping (a memory's seq, the user's memory_seq and memory_epoch) is the
-# store's own: an import numbers its memories anew.
-NODE_SKIPPED = frozenset({"id", "origin_id", "tenant", "user_id", "embedding", "seq", "memory_seq", "memory_epoch"})
+# and the store's own bookkeeping (the vector cache's: a memory's seq, the user's memory_seq and
+# memory_epoch; the full-text index's scope_token) is made anew: an import numbers its memories anew
+# and gives them the target user's token.
+NODE_SKIPPED = frozenset({"id", "origin_id", "tenant", "user_id", "embedding", "seq", "memory_seq", "memory_epoch",
+                          "scope_token"})
 REL_SKIPPED = frozenset({"tenant", "user_id"})
 TRIPLE_SKIPPED = frozenset({"id", "tenant", "user_id", "memory_id", "predicate"})
 

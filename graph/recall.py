@@ -13,6 +13,7 @@ from graph.memories import WeightShares
 from graph.model import Memory, MemoryType, Scope, Tier
 from graph.records import Floats, memory_from_row
 from graph.related import TraversalParams
+from graph.scope_token import scoped_query
 from graph.store import GraphStore, Row, Tx
 from graph.vector_cache import (
     CachedUser,
@@ -66,15 +67,18 @@ class RetrievalLimits:
 
     def plan(self, mine: int, total: int) -> CandidatePlan:
         """Exact scan or indexes for a user with mine memories among total, and how many candidates each
-        index is asked for (k * all / the user's * oversample, within [k, max_candidates])."""
+        index is asked for: the vector index k * all / the user's * oversample (it ranks every user's
+        memories), the full-text index k * oversample (it returns the user's own: recall/index_text);
+        within [k, max_candidates]. The oversampling covers recall's filters (types, tiers, validity)."""
         ratio = total / mine * self.oversample if mine > 0 else 1.0
 
-        def asked(k: int) -> int:
-            return int(min(max(k * ratio, k), self.max_candidates))
+        def asked(k: int, factor: float) -> int:
+            return int(min(max(k * factor, k), self.max_candidates))
 
         exact = mine <= self.exact_max or mine <= self.exact_per_candidate * min(self.k_dense * ratio,
                                                                                  self.max_candidates)
-        return CandidatePlan(exact=exact, index_dense=asked(self.k_dense), index_text=asked(self.k_text))
+        return CandidatePlan(exact=exact, index_dense=asked(self.k_dense, ratio),
+                             index_text=asked(self.k_text, self.oversample))
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +224,7 @@ class RecallRepository:
                 **filters.params(),
                 "embedding": Floats(embedding),
                 "terms": list(query_terms),
-                "lucene": lucene,
+                "lucene": scoped_query(scope, lucene) if lucene is not None else None,
                 "k_dense": limits.k_dense,
                 "k_text": limits.k_text,
                 "exact": plan.exact,
@@ -260,7 +264,7 @@ class RecallRepository:
         plan = limits.plan(guessed.mine, guessed.total)
         query = QueryCosines(cached, embedding)
         ranked_as = cached.ranked_as()  # before the ranking reads the rows
-        text_lucene = lucene if not plan.exact else None
+        text_lucene = scoped_query(scope, lucene) if lucene is not None and not plan.exact else None
         ahead = expansion if expansion is not None else ExpansionParams(0.0, TraversalParams(0.0, 0), 0)
         seen: list[tuple[UserState, list[Row], Prefetched]] = []
 

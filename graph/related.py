@@ -12,6 +12,7 @@ from typing import Any
 from graph.errors import NotFound
 from graph.model import Association, Memory, Scope
 from graph.records import memory_from_row, time_param
+from graph.scope_token import scoped_query
 from graph.store import GraphStore, Tx
 
 MIN_DEPTH = 1
@@ -101,7 +102,8 @@ class FormBatch:
             "items": [{
                 "memory_id": r.memory_id, "episode_id": r.episode_id, "episode_mates": list(r.episode_mates),
                 "now": time_param(r.now), "terms": bool(r.han_terms or r.latin_terms),
-                "han_terms": list(r.han_terms), "latin_terms": list(r.latin_terms), "lucene": r.lucene,
+                "han_terms": list(r.han_terms), "latin_terms": list(r.latin_terms),
+                "lucene": scoped_query(self.scope, r.lucene) if r.lucene else None,
             } for r in self.requests],
             "same_episode": settings.same_episode,
             "entity_base": settings.traversal.entity_base,

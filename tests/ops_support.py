@@ -249,7 +249,8 @@ def start_bmam(log_path: Path, *, workers: int = 1, env: dict[str, str] | None =
 
 
 class Inspector:
-    """Counts in Neo4j for verification: every query filters on the test's tenant."""
+    """Counts in Neo4j for verification: every query filters on the test's tenant. Read-only, except
+    forget_scope_tokens, which makes a tenant's data look as written before the tokens existed."""
 
     def __init__(self, bolt_uri: str, user: str = "neo4j", password: str = "") -> None:
         self._driver = GraphDatabase.driver(bolt_uri, auth=(user, password) if password else None)
@@ -260,6 +261,10 @@ class Inspector:
     def rows(self, query: str, **params: Any) -> list[dict[str, Any]]:
         records, _, _ = self._driver.execute_query(query, params)  # type: ignore[call-overload]
         return [r.data() for r in records]
+
+    def forget_scope_tokens(self, tenant: str) -> None:
+        """Remove the full-text scope tokens of a tenant's memories (a store written before them)."""
+        self._driver.execute_query("MATCH (m:Memory) WHERE m.tenant = $t REMOVE m.scope_token", {"t": tenant})
 
     def episode_counts(self, tenant: str, user: str) -> dict[tuple[str, int], int]:
         """(session, turn) -> how many Episode nodes hold it."""

@@ -170,7 +170,8 @@ SECOND = ["I live in London now", "I don't love sushi", "Anna works at Siemens t
 
 def canonical(c: Container, scope: Scope) -> tuple[list[str], list[str]]:
     """The user's whole graph with ids, tenant and embeddings replaced by what they stand for (the user's
-    memory_epoch, a random stamp for recall's vector cache, left out)."""
+    memory_epoch, a random stamp for recall's vector cache, and scope_token, a random one for the full-text
+    index, left out)."""
     nodes, edges = EpisodeRepository(c.store, c.vector_dimensions).dump(scope)
     parsed = [json.loads(n) for n in nodes]
     token: dict[str, str] = {scope.tenant: "<tenant>"}
@@ -185,7 +186,8 @@ def canonical(c: Container, scope: Scope) -> tuple[list[str], list[str]]:
 
     def plain(value: Any) -> Any:
         if isinstance(value, dict):
-            return {k: plain(v) for k, v in value.items() if k not in ("embedding", "id", "memory_epoch")}
+            return {k: plain(v) for k, v in value.items()
+                    if k not in ("embedding", "id", "memory_epoch", "scope_token")}
         if isinstance(value, list):
             return [plain(v) for v in value]
         return token.get(value, value) if isinstance(value, str) else value
@@ -244,3 +246,22 @@ def test_batch_hooks_leave_the_graph_the_per_memory_hooks_leave(settings: Settin
     (batch_nodes, batch_edges), (one_nodes, one_edges) = graphs
     assert batch_nodes == one_nodes
     assert batch_edges == one_edges
+
+
+def test_term_links_through_the_full_text_index_are_the_links_of_the_scan(settings: Settings, tenant: str) -> None:
+    """A user above term_link_scan_max has its rare-term partners found through the full-text index (its own
+    hits, association/form_many) instead of a scan of its memories: the same edges either way."""
+    scope = Scope(tenant, "alice")
+    edges = {}
+    for scan_max in (2000, 0):
+        recall = settings.recall.model_copy(update={"term_link_min_memories": 3, "term_link_scan_max": scan_max})
+        c = Container(settings.model_copy(update={"recall": recall}), clock=FakeClock(T0))
+        try:
+            c.ingest.ingest_indexed(tenant, turns(FIRST, 0))
+            c.ingest.ingest_indexed(tenant, turns(SECOND, len(FIRST)))
+            edges[scan_max] = sorted(e for e in canonical(c, scope)[1] if '"terms"' in e)
+            c.erasure.forget_user(tenant, "alice", confirm=True)
+        finally:
+            c.close()
+    assert len(edges[2000]) >= 2
+    assert edges[0] == edges[2000]

@@ -27,6 +27,7 @@ from graph.errors import Conflict, NotFound
 from graph.ids import new_memory_id
 from graph.maintenance import PlanFact, PlanMemory, UserResult
 from graph.model import Memory, MemoryType, NewMemory, PresetKind, Scope, Tier
+from graph.scope_token import scope_token
 from ingest.turns import TurnInput
 from ingest.weights import Parts, final_weight
 
@@ -237,7 +238,8 @@ def _normalised(c: Container, tenant: str) -> list[Any]:
     for user in ("ann", "ben", "cat"):
         rows = c.store.read("maintenance/snapshot_nodes", {"tenant": tenant, "user_id": user})
         for r in rows:
-            props = {k: v for k, v in encode_props(r["props"]).items() if k not in ("id", "tenant", "merged_ids")}
+            props = {k: v for k, v in encode_props(r["props"]).items()
+                     if k not in ("id", "tenant", "scope_token", "merged_ids")}  # the token names the tenant too
             out.append(json.dumps([user, sorted(r["labels"]), props], sort_keys=True))
     return sorted(out)
 
@@ -279,7 +281,7 @@ def test_quick_check(living: tuple[Container, FakeClock], scope: Scope) -> None:
     # A core memory nobody owns (no HAS_MEMORY edge): unhealthy, and said so.
     orphan = "m_" + uuid.uuid4().hex
     c.store.write("maintenance/restore_nodes", {
-        "tenant": scope.tenant, "user_id": scope.user_id,
+        "tenant": scope.tenant, "user_id": scope.user_id, "scope_token": scope_token(scope.tenant, scope.user_id),
         "nodes": [{"id": orphan, "labels": ["Memory", "Factual"], "embedding": None, "float32": False,
                    "props": {"id": orphan, "tenant": scope.tenant, "user_id": scope.user_id, "text": "orphan",
                              "tier": "core", "locked": True}}]})
@@ -326,7 +328,7 @@ def test_cli_check_and_maintain(container: Container, scope: Scope) -> None:
     # An unhealthy tenant: non-zero exit and the report says why.
     orphan = "m_" + uuid.uuid4().hex
     c.store.write("maintenance/restore_nodes", {
-        "tenant": scope.tenant, "user_id": scope.user_id,
+        "tenant": scope.tenant, "user_id": scope.user_id, "scope_token": scope_token(scope.tenant, scope.user_id),
         "nodes": [{"id": orphan, "labels": ["Memory", "Factual"], "embedding": None, "float32": False,
                    "props": {"id": orphan, "tenant": scope.tenant, "user_id": scope.user_id, "text": "orphan",
                              "tier": "core", "locked": True}}]})

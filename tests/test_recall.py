@@ -245,3 +245,30 @@ def test_exact_scan_and_vector_index_paths_find_the_same_best_memory(container: 
         assert {d.memory.id for d in got.dense} <= {m.id for m in stored}, path  # never another user's
         found[path] = got.dense[0].memory.id
     assert found["exact"] == found["index"] == stored[0].id
+
+
+def test_the_full_text_index_finds_a_users_hits_however_many_other_users_match_better(
+        container: Container, tenant: str, user: str) -> None:
+    """A large user's full-text candidates come from the store-wide index: it must hand back that user's
+    best hits, not the store's best hits filtered to the user (on a shared store those can all be other
+    users', here 40 short memories that outscore the user's long ones)."""
+    from graph.model import Scope
+    from graph.recall import RecallFilters, RecallRepository, RetrievalLimits
+    from ingest.scoring import lucene_query, terms
+
+    word = f"zq{uuid.uuid4().hex[:8]}"
+    for i in range(40):
+        container.memories.remember(tenant, RememberRequest(user_id=f"{user}-other", text=f"{word} {i}",
+                                                            type="FACTUAL"))
+    mine = [container.memories.remember(tenant, RememberRequest(user_id=user, text=t, type="FACTUAL")).id for t in (
+        f"Last spring I finally went to the {word} exhibition downtown with two old friends",
+        f"My neighbour keeps talking about {word} whenever we meet in the long corridor upstairs",
+        f"I wrote a very long letter about {word} to my grandmother who lives far away in the north")]
+    repo = RecallRepository(container.store, container.vector_dimensions)
+    query = f"what do I know about {word}"
+    embedding = [float(x) for x in container.embedder.embed_query(query)]
+    limits = RetrievalLimits(k_text=5, exact_max=0, exact_per_candidate=0, max_candidates=10)  # the index
+    found = container.store.read_tx(lambda tx: repo.candidates(
+        tx, Scope(tenant=tenant, user_id=user), embedding, terms(query), lucene_query(terms(query)),
+        RecallFilters(), limits))
+    assert sorted(t.memory.id for t in found.text) == sorted(mine)

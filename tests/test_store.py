@@ -164,3 +164,32 @@ def test_migrations_apply_twice(container: Container) -> None:
     second = apply_schema(container.store, vector_dimensions=dims, now=container.clock.now())
     assert first.applied == second.applied and first.statements_run == second.statements_run
     assert missing_migrations(container.store) == []
+
+
+def test_migration_gives_a_store_written_before_scope_tokens_its_tokens(container: Container, tenant: str) -> None:
+    """Memories written before the full-text index held scope tokens get their user's token from the data
+    step (graph/migrations.py give_scope_tokens), and the index then finds them for that user only."""
+    from graph.migrations import give_scope_tokens
+    from graph.model import Scope
+    from graph.scope_token import scope_token, scoped_query
+    from tests.ops_support import Inspector
+
+    config = container.store.config
+    inspector = Inspector(config.uri, config.user, config.password)
+    try:
+        for user in ("alice", "bob"):
+            for text in (f"{user} keeps bees on the roof", f"{user} sells the honey at the market"):
+                remember(container, tenant, user, text)
+        tokens = "MATCH (m:Memory) WHERE m.tenant = $t RETURN m.user_id AS user, m.scope_token AS token"
+        assert {(r["user"], r["token"]) for r in inspector.rows(tokens, t=tenant)} == {
+            (u, scope_token(tenant, u)) for u in ("alice", "bob")}
+        inspector.forget_scope_tokens(tenant)
+        assert {r["token"] for r in inspector.rows(tokens, t=tenant)} == {None}
+        assert give_scope_tokens(container.store) >= 4
+        assert {(r["user"], r["token"]) for r in inspector.rows(tokens, t=tenant)} == {
+            (u, scope_token(tenant, u)) for u in ("alice", "bob")}
+        hits = inspector.rows("CALL db.index.fulltext.queryNodes('memory_text_scoped', $q) YIELD node "
+                              "RETURN node.text AS text", q=scoped_query(Scope(tenant, "bob"), "honey"))
+        assert [h["text"] for h in hits] == ["bob sells the honey at the market"]
+    finally:
+        inspector.close()

@@ -11,8 +11,8 @@
 //    most $max_df other memories hold (a name, a place, a company: an entity the extractor may have
 //    missed). Strength min(1, $term_base / sqrt(df)) for the rarest shared term, the entity hop formula
 //    with df + 1 mentions. Han terms match as substrings (bigrams), Latin terms as whole words. A small
-//    user's memories are scanned; a large one's come from the memory_text index (item.lucene, at most
-//    $limit hits). Nothing below $min_memories memories: there, every word is rare.
+//    user's memories are scanned; a large one's come from the memory_text_scoped index (item.lucene, scoped
+//    to the user by graph/scope_token.py: its own best $limit hits). Nothing below $min_memories memories: there, every word is rare.
 // The term part's candidates (the user's live memories, lower-cased) are read once for the statement, not per
 // memory: the per-memory subqueries create ASSOCIATED edges only, so which memories are live, their texts and
 // how many the user holds are the same for every row (read per memory they cost 204k db hits per 512
@@ -83,7 +83,7 @@ CALL (item, pool, mine) {
     RETURN p.o AS o, p.lower AS lower
     UNION ALL
     WITH m, item WHERE mine > $scan_max AND item.lucene IS NOT NULL
-    CALL db.index.fulltext.queryNodes('memory_text', item.lucene, {limit: $limit}) YIELD node AS o
+    CALL db.index.fulltext.queryNodes('memory_text_scoped', item.lucene, {limit: $limit}) YIELD node AS o
     WHERE o <> m AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
     RETURN o, toLower(o.text) AS lower
   }

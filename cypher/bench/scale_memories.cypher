@@ -13,7 +13,8 @@ CREATE (m:Memory:{{type_label}} {id: r.id, tenant: $tenant, user_id: r.user_id, 
                                 preset_kind: 'default', weight: r.weight, locked: r.tier = 'core',
                                 created_at: r.at, valid_from: r.at, last_mentioned_at: r.at, decayed_at: r.at,
                                 recall_count: r.recalls, mention_count: 1, classified_by: 'rule',
-                                confidence: 0.9, session_id: r.session_id, turn: r.turn})
+                                confidence: 0.9, session_id: r.session_id, turn: r.turn,
+                                scope_token: r.scope_token})
 CREATE (u)-[:HAS_MEMORY]->(m)
 SET u.memory_seq = coalesce(u.memory_seq, 0) + 1, u.memory_epoch = coalesce(u.memory_epoch, randomUUID())
 SET m.seq = u.memory_seq

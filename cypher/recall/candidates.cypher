@@ -3,7 +3,7 @@
 // graph/recall.py decides the path from recall/user_state ($exact): an exact scan over the user's own
 // memories, or the global vector index asked for $index_dense candidates and filtered to the user.
 // Full-text: for a small user ($exact) the memories holding any of $terms (lower-cased substring; Python
-// re-checks whole terms); for a large one the `memory_text` index (cjk analyzer) with the escaped term
+// re-checks whole terms); for a large one the `memory_text_scoped` index (cjk analyzer) with the escaped term
 // query $lucene, asked for $index_text hits. $want_dense / $want_text skip a part the in-process vector
 // cache (graph/vector_cache.py) answers instead.
 // Each candidate is a compact row (id, text, weight, when last mentioned in epoch ms, the names of the
@@ -62,7 +62,7 @@ CALL (u, exact) {
                   sim: CASE WHEN size(m.embedding) = size($embedding)
                             THEN vector.similarity.cosine(m.embedding, $embedding) END}) AS text
   UNION ALL
-  // A large user: the memory_text index (cjk analyzer), oversampled and filtered to the user.
+  // A large user: the memory_text_scoped index (cjk analyzer), the user's own hits.
   WITH exact WHERE NOT exact AND $want_text AND $lucene IS NOT NULL
   {{> recall/index_text}}
 }

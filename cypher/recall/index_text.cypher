@@ -1,9 +1,10 @@
-// The full-text candidates of a large user: the `memory_text` index (cjk analyzer) asked for $index_text
-// hits of the escaped term query $lucene, filtered to the user and recall's filters ($types, $tiers,
-// validity: see recall/candidates), the best $k_text as compact candidate rows with their cosine to
+// The full-text candidates of a large user: the `memory_text_scoped` index (cjk analyzer) asked for
+// $index_text hits of $lucene, the escaped term query scoped to the user (graph/scope_token.py: Lucene
+// returns the user's own best hits); the user and recall's filters ($types, $tiers, validity: see
+// recall/candidates) checked again here, the best $k_text as compact candidate rows with their cosine to
 // $embedding (null for an embedding of another size). Included by recall/candidates and
 // recall/rows_checked; one row (an empty list when nothing matches).
-CALL db.index.fulltext.queryNodes('memory_text', $lucene, {limit: $index_text})
+CALL db.index.fulltext.queryNodes('memory_text_scoped', $lucene, {limit: $index_text})
 YIELD node AS m, score
 WHERE m.tenant = $tenant AND m.user_id = $user_id
   AND ($types IS NULL OR m.type IN $types)
