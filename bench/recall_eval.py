@@ -227,7 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         dense, _, t_dense = run("plain dense (cosine top 10)", dense_baseline(container, loaded.tenant), questions,
                                 loaded.ids)
-        text, _, t_text = run("plain full-text (memory_text)", fulltext_baseline(container, loaded.tenant),
+        text, _, t_text = run("plain full-text (memory_text_scoped)", fulltext_baseline(container, loaded.tenant),
                               questions, loaded.ids)
         ours, answers, t_ours = run(f"**bmam recall** ({args.triples} triples)",
                                     bmam_recall(container.recall, loaded.tenant), questions, loaded.ids)
