@@ -15,7 +15,9 @@ Each scenario runs with the stored-memory hooks the container has (conflict dete
 forming: other features, each a few queries per new memory) and without them (the ingest pipeline alone).
 
 Target: end to end >= 70% of the raw rate. Prints the figures and writes bench/results/ingest.md (its
-Notes section is written by hand after a run).
+Notes section is written by hand after a run). Each run's users are forgotten (forgetUser, a few seconds
+each on a large store: its proof scans the store) after it is timed, so runs do not grow the store; --keep
+leaves them.
 
 --dump FILE measures nothing: it ingests the corpus (user turns, then dialogue; each in two requests an hour
 apart, with hooks) under fixed tenants with a fixed clock and fixed turn times, and writes every user's graph as
@@ -117,7 +119,7 @@ def raw_rate(c: Container, turns: Sequence[TurnInput], batch: int) -> float:
     return len(turns) / (time.perf_counter() - started)
 
 
-def e2e(c: Container, turns: Sequence[TurnInput]) -> tuple[float, float, float, float, int]:
+def e2e(c: Container, turns: Sequence[TurnInput], *, keep: bool = False) -> tuple[float, float, float, float, int]:
     tenant = f"bench-ingest-{uuid.uuid4().hex[:10]}"
     neo_before = c.store.timer.seconds
     embed_time = [0.0]
@@ -146,13 +148,32 @@ def e2e(c: Container, turns: Sequence[TurnInput]) -> tuple[float, float, float, 
         c.ingest._embedder = inner
     assert report.failed == 0, [e for r in report.turns for e in r.errors][:3]
     memories = sum(len(r.memories) for r in report.turns)
-    return len(turns) / took, took, c.store.timer.seconds - neo_before, embed_time[0], memories
+    neo4j_s = c.store.timer.seconds - neo_before
+    if not keep:
+        forget(c, tenant, turns)
+    return len(turns) / took, took, neo4j_s, embed_time[0], memories
+
+
+def forget(c: Container, tenant: str, turns: Sequence[TurnInput]) -> None:
+    """Erase what a run wrote (forgetUser for each of its users), outside the figures: the store's
+    statement timer is put back as it was, so the per-statement report shows the ingest alone."""
+    timer = c.store.timer
+    seconds, by_statement, listeners = timer.seconds, dict(timer.by_statement), list(timer.listeners)
+    timer.listeners.clear()
+    try:
+        for user in sorted({t.user_id for t in turns}):
+            c.erasure.forget_user(tenant, user, confirm=True)
+    finally:
+        timer.seconds = seconds
+        timer.by_statement.clear()
+        timer.by_statement.update(by_statement)
+        timer.listeners[:] = listeners
 
 
 STATEMENTS: list[str] = []  # the statements the end-to-end runs of the scenario in progress ran
 
 
-def measure(c: Container, turns: list[TurnInput], runs: int) -> list[Run]:
+def measure(c: Container, turns: list[TurnInput], runs: int, *, keep: bool = False) -> list[Run]:
     batch = c.settings.ingest.batch_turns
     out = []
     c.store.timer.by_statement.clear()  # where the scenario's Neo4j time goes (all its runs)
@@ -161,7 +182,7 @@ def measure(c: Container, turns: list[TurnInput], runs: int) -> list[Run]:
         before = raw_rate(c, turns, batch)
         c.store.timer.listeners.append(lambda name, _: STATEMENTS.append(name))
         try:
-            rate, took, neo, emb, memories = e2e(c, turns)
+            rate, took, neo, emb, memories = e2e(c, turns, keep=keep)
         finally:
             c.store.timer.listeners.pop()
         after = raw_rate(c, turns, batch)
@@ -211,6 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--turns", type=int, default=32)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--keep", action="store_true", help="leave the runs' tenants in the store (forgotten by default)")
     ap.add_argument("--dump", type=Path, help="write the canonical graph of a fixed ingest, measure nothing")
     args = ap.parse_args(argv)
     if args.dump:
@@ -221,7 +243,11 @@ def main(argv: list[str] | None = None) -> int:
     c = Container(settings)
     c.migrate()
     # warm up: the model, the store, the query plans
-    c.ingest.ingest_indexed(f"bench-warm-{uuid.uuid4().hex[:8]}", corpus(1, 1, 32, dialogue=True, seed=1))
+    warm = corpus(1, 1, 32, dialogue=True, seed=1)
+    warm_tenant = f"bench-warm-{uuid.uuid4().hex[:8]}"
+    c.ingest.ingest_indexed(warm_tenant, warm)
+    if not args.keep:
+        forget(c, warm_tenant, warm)
 
     rows = []
     statements: dict[str, str] = {}
@@ -232,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     for scenario, dialogue, with_hooks in scenarios:
         turns = corpus(args.users, args.sessions, args.turns, dialogue=dialogue)
         c.stored_memory_hooks[:] = hooks if with_hooks else []
-        runs = measure(c, turns, args.runs)
+        runs = measure(c, turns, args.runs, keep=args.keep)
         loads.append(os.getloadavg()[0])
         med = {k: statistics.median(getattr(r, k) for r in runs)
                for k in ("raw_per_s", "e2e_per_s", "e2e_s", "neo4j_s", "embed_s", "memories")}
