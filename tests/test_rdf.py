@@ -325,9 +325,19 @@ def test_export_import_export_is_isomorphic(container: Container, conversation: 
     assert "我不吃辣。" in literals and "记住：我对花生过敏 (peanut allergy)" in literals
     datatypes = {o.datatype for o in b.objects() if isinstance(o, Literal)}
     assert {ns.XSD.dateTime, ns.XSD.double, ns.XSD.boolean, ns.XSD.integer} <= datatypes
-    # The imported memories are searchable (they got embeddings).
+    # The imported memories are searchable (they got embeddings), and the full-text index finds them for
+    # their new user (they carry its scope token, not the exporting user's).
     hits = container.memories.search(target.tenant, target.user_id, "花生过敏", k=3)
     assert any("花生" in h.memory.text for h in hits)
+    from graph.recall import RecallFilters, RecallRepository, RetrievalLimits
+    from ingest.scoring import lucene_query, terms
+
+    repo = RecallRepository(container.store, container.vector_dimensions)
+    embedding = [float(x) for x in container.embedder.embed_query("花生过敏")]
+    found = container.store.read_tx(lambda tx: repo.candidates(
+        tx, target, embedding, terms("花生过敏"), lucene_query(terms("花生过敏")), RecallFilters(),
+        RetrievalLimits(exact_max=0, exact_per_candidate=0)))  # the indexes, not the exact scan
+    assert any("花生" in t.memory.text for t in found.text)
 
 
 def test_every_format_of_a_real_export_parses_with_pyoxigraph_to_one_graph(
