@@ -57,9 +57,11 @@ def serve(
 
 @app.command()
 def migrate() -> None:
-    """Apply the schema in cypher/schema/ (idempotent)."""
+    """Apply the schema in cypher/schema/ (idempotent) and the data steps not yet done (graph/migrations.py)."""
     report = run(lambda c: c.migrate())
-    typer.echo(f"applied {len(report.applied)} schema files ({report.statements_run} statements)")
+    steps = [name for name in report.applied if not name.startswith("schema/")]
+    typer.echo(f"applied {len(report.applied) - len(steps)} schema files ({report.statements_run} statements)"
+               + (f" and the data steps {', '.join(steps)}" if steps else ""))
 
 
 # ----- the local Neo4j ------------------------------------------------------------------
