@@ -28,6 +28,7 @@ from recall_latency import pct
 from bmam.container import Container
 from bmam.settings import load_settings
 from graph.model import Scope
+from graph.recall import RetrievalLimits
 from graph.scope_token import scoped_query
 from ingest.scoring import lucene_query, terms
 
@@ -42,9 +43,9 @@ def main(argv: list[str] | None = None) -> int:
 
     container = Container(load_settings())
     store = container.store
-    k = container.settings.recall.text_candidates
-    oversample = container.settings.recall.oversample
-    cap = container.settings.recall.max_index_candidates
+    r = container.settings.recall
+    k, oversample, cap = r.text_candidates, r.oversample, r.max_index_candidates
+    limits = RetrievalLimits(k_text=k, oversample=oversample, max_candidates=cap)
     questions = [q.text for q in generate(seed=args.seed, users=2).questions][: args.questions]
     queries = [q for q in (lucene_query(terms(text)) for text in questions) if q]
     try:
@@ -52,8 +53,9 @@ def main(argv: list[str] | None = None) -> int:
             scope = Scope(args.tenant, user)
             state = store.read("recall/user_state", {"tenant": args.tenant, "user_id": user})[0]
             mine, total = int(state["mine"]), int(state["total"])
+            # what recall asks the index for now, and what it asked before the tokens (the vector index's rule)
+            new_limit = limits.plan(mine, total).index_text
             old_limit = int(min(max(k * total / max(mine, 1) * oversample, k), cap))
-            new_limit = int(min(max(k * oversample, k), cap))
 
             def hits(lucene: str, limit: int, scope: Scope = scope) -> tuple[list[str], float]:
                 started = time.perf_counter()

@@ -14,6 +14,7 @@ from bmam.cli_support import TenantOpt, UserOpt, clear_errors, fail, memory_json
 from bmam.container import Container, ensure_neo4j
 from bmam.neo4j_server import LocalNeo4j, Neo4jServerError
 from bmam.usecases.memories import RememberRequest
+from graph.migrations import DATA_STEPS
 from graph.model import Memory, MemoryType, Tier
 
 # Each area's commands live in bmam/commands/<name>.py and expose register(app).
@@ -59,7 +60,7 @@ def serve(
 def migrate() -> None:
     """Apply the schema in cypher/schema/ (idempotent) and the data steps not yet done (graph/migrations.py)."""
     report = run(lambda c: c.migrate())
-    steps = [name for name in report.applied if not name.startswith("schema/")]
+    steps = [name for name in report.applied if name in DATA_STEPS]
     typer.echo(f"applied {len(report.applied) - len(steps)} schema files ({report.statements_run} statements)"
                + (f" and the data steps {', '.join(steps)}" if steps else ""))
 

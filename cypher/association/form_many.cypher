@@ -12,7 +12,8 @@
 //    missed). Strength min(1, $term_base / sqrt(df)) for the rarest shared term, the entity hop formula
 //    with df + 1 mentions. Han terms match as substrings (bigrams), Latin terms as whole words. A small
 //    user's memories are scanned; a large one's come from the memory_text_scoped index (item.lucene, scoped
-//    to the user by graph/scope_token.py: its own best $limit hits). Nothing below $min_memories memories: there, every word is rare.
+//    to the user by graph/scope_token.py: its own best $limit hits). Nothing below $min_memories memories:
+//    there, every word is rare.
 // The term part's candidates (the user's live memories, lower-cased) are read once for the statement, not per
 // memory: the per-memory subqueries create ASSOCIATED edges only, so which memories are live, their texts and
 // how many the user holds are the same for every row (read per memory they cost 204k db hits per 512
