@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
             new_limit = limits.plan(mine, total).index_text
             old_limit = int(min(max(k * total / max(mine, 1) * oversample, k), cap))
 
-            def hits(lucene: str, limit: int, scope: Scope = scope) -> tuple[list[str], float]:
+            def hits(lucene: str | None, limit: int, scope: Scope = scope) -> tuple[list[str], float]:
                 started = time.perf_counter()
                 ids = store.read("bench/fulltext_hits", {"tenant": scope.tenant, "user_id": scope.user_id,
                                                          "lucene": lucene, "limit": limit})[0]["ids"]

@@ -224,7 +224,7 @@ class RecallRepository:
                 **filters.params(),
                 "embedding": Floats(embedding),
                 "terms": list(query_terms),
-                "lucene": scoped_query(scope, lucene) if lucene is not None else None,
+                "lucene": scoped_query(scope, lucene),
                 "k_dense": limits.k_dense,
                 "k_text": limits.k_text,
                 "exact": plan.exact,
@@ -264,7 +264,7 @@ class RecallRepository:
         plan = limits.plan(guessed.mine, guessed.total)
         query = QueryCosines(cached, embedding)
         ranked_as = cached.ranked_as()  # before the ranking reads the rows
-        text_lucene = scoped_query(scope, lucene) if lucene is not None and not plan.exact else None
+        text_lucene = None if plan.exact else scoped_query(scope, lucene)
         ahead = expansion if expansion is not None else ExpansionParams(0.0, TraversalParams(0.0, 0), 0)
         seen: list[tuple[UserState, list[Row], Prefetched]] = []
 

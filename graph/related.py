@@ -103,7 +103,7 @@ class FormBatch:
                 "memory_id": r.memory_id, "episode_id": r.episode_id, "episode_mates": list(r.episode_mates),
                 "now": time_param(r.now), "terms": bool(r.han_terms or r.latin_terms),
                 "han_terms": list(r.han_terms), "latin_terms": list(r.latin_terms),
-                "lucene": scoped_query(self.scope, r.lucene) if r.lucene else None,
+                "lucene": scoped_query(self.scope, r.lucene),
             } for r in self.requests],
             "same_episode": settings.same_episode,
             "entity_base": settings.traversal.entity_base,

@@ -15,7 +15,10 @@ def scope_token(tenant: str, user_id: str) -> str:
     return f"u{digest[:32]}"
 
 
-def scoped_query(scope: Scope, lucene: str) -> str:
+def scoped_query(scope: Scope, lucene: str | None) -> str | None:
     """A full-text query over one user's memories: the scope token as a required clause with boost 0 (it
-    filters inside Lucene and adds nothing to the scores) and the escaped term query on the text."""
+    filters inside Lucene and adds nothing to the scores) and the escaped term query on the text. None when
+    there is no term query (an input without searchable terms): the statements then skip the index."""
+    if not lucene:
+        return None
     return f"+scope_token:{scope_token(scope.tenant, scope.user_id)}^0 +text:({lucene})"
