@@ -89,7 +89,8 @@ def child(mode: str, fmt: str, tenant: str, user: str, page_size: int) -> dict[s
     """One measured run in this (fresh) process."""
     from graph.knowledge_io import KnowledgeRepository
     from graph.model import Scope
-    from graph.rdf import RdfFormat, chunk_triples, serialize
+    from graph.rdf_records import chunk_triples
+    from graph.rdf_writers import RdfFormat, serialize
 
     c = _container()
     repo = KnowledgeRepository(c.store, page_size=page_size)

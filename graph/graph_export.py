@@ -15,7 +15,8 @@ import neo4j.time
 import networkx as nx
 
 from graph.errors import BadInput
-from graph.rdf import Chunk, NodeKind, NodeRef
+from graph.rdf_records import Chunk
+from graph.rdf_terms import NodeKind, NodeRef
 
 LABEL_CHARS = 80  # a memory's text is its display label, cut to this many characters
 

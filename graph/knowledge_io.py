@@ -14,21 +14,9 @@ from graph.episodes import episode_id, session_node_id
 from graph.errors import BadInput
 from graph.ids import derived_id, entity_id, triple_id
 from graph.model import Scope
-from graph.rdf import (
-    PAGED_KINDS,
-    REF_PROPS,
-    UNDIRECTED,
-    USER_REF,
-    Chunk,
-    ImportPlan,
-    NodeKind,
-    NodeRecord,
-    NodeRef,
-    RelRecord,
-    TripleRecord,
-    node_ref,
-    user_iri,
-)
+from graph.rdf import ImportPlan
+from graph.rdf_records import Chunk, NodeRecord, RelRecord, TripleRecord
+from graph.rdf_terms import PAGED_KINDS, REF_PROPS, UNDIRECTED, USER_REF, NodeKind, NodeRef, node_ref, user_iri
 from graph.scope_token import scope_token
 from graph.store import GraphStore, Tx
 

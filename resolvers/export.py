@@ -18,7 +18,7 @@ from bmam.container import Container
 from bmam.usecases.export import browser_guide_html
 from graph.errors import BmamError
 from graph.graph_export import GraphFormat
-from graph.rdf import RdfFormat as RdfFileFormat
+from graph.rdf_writers import RdfFormat as RdfFileFormat
 from resolvers.auth import ApiError, authenticate, presented_key
 from resolvers.context import Info, call
 from resolvers.http_guard import error_body

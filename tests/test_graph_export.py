@@ -67,7 +67,7 @@ def test_the_graph_holds_every_node_and_edge_of_the_user(container: Container, c
 
 
 def node_key_of(memory_id: str) -> str:
-    from graph.rdf import NodeRef
+    from graph.rdf_terms import NodeRef
     return node_key(NodeRef.memory(memory_id))
 
 

@@ -25,30 +25,23 @@ from bmam.usecases.memories import RememberRequest
 from graph.errors import BadInput, LimitExceeded, NotFound
 from graph.knowledge_io import KnowledgeRepository
 from graph.model import Scope
-from graph.rdf import (
+from graph.rdf import parse_rdf, read_export
+from graph.rdf_records import Chunk, NodeRecord, RelRecord, TripleRecord, chunk_triples
+from graph.rdf_terms import (
     BMAM,
     PRED,
     USER_REF,
-    Chunk,
     NodeKind,
-    NodeRecord,
     NodeRef,
-    RdfEncodingError,
-    RdfFormat,
-    RelRecord,
-    TripleRecord,
-    chunk_triples,
     decode_segment,
     from_literal,
     iri_segment,
-    parse_rdf,
     predicate_from_local,
     predicate_local,
-    read_export,
-    serialize,
     to_literal,
     user_iri,
 )
+from graph.rdf_writers import RdfEncodingError, RdfFormat, serialize
 from tests.knowledge_fixture import TURNS, USER, Conversation, load
 
 FORMATS = [f.value for f in RdfFormat]

@@ -15,7 +15,7 @@ from bmam.cli_support import TenantOpt, UserOpt, clear_errors, container, fail, 
 from bmam.usecases.export import browser_favourites_zip, browser_guide_html, inspect_queries
 from graph.errors import BadInput
 from graph.graph_export import GraphFormat
-from graph.rdf import RdfFormat
+from graph.rdf_writers import RdfFormat
 
 FORMATS = "ttl, nt, jsonld, rdf (RDF/XML), graphml or gexf"
 _EXTENSIONS = {".ttl": "ttl", ".nt": "nt", ".jsonld": "jsonld", ".json": "jsonld", ".rdf": "rdf", ".xml": "rdf",

@@ -21,7 +21,10 @@ from graph.errors import LimitExceeded, NotFound
 from graph.graph_export import GraphFormat, build_graph, write_graph
 from graph.knowledge_io import ImportReport, KnowledgeRepository
 from graph.model import Scope
-from graph.rdf import Chunk, NodeKind, RdfFormat, parse_rdf, read_export, serialize
+from graph.rdf import parse_rdf, read_export
+from graph.rdf_records import Chunk
+from graph.rdf_terms import NodeKind
+from graph.rdf_writers import RdfFormat, serialize
 from ingest.embedding import Embedder
 
 EMBED_BATCH = 256  # memory texts embedded per call during an import
