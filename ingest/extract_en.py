@@ -1,0 +1,833 @@
+"""The English rules of the triple extractor: reading an en clause, the en rule table and its helpers.
+
+The driver (RuleTripleExtractor in ingest/extract.py) hands every clause to en_clause, after the Chinese rules (spans
+they claimed are left alone); the rules add triples to the shared _State (ingest/extract_core.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ingest.extract_core import _EN_NAME, _EN_NON_NAMES, _LIST_PREDICATES, SINGLE_VALUED_PREDICATES, USER, _State
+from ingest.lexicon import CONDITIONS_EN_RE, EPISODIC_EN_RE, HAN, NATIONALITIES_EN, PAST_EN_RE, RELATIONS_EN
+
+# ---------------------------------------------------------------------------------------------
+# object cleaning
+
+_EN_COORD_RE = re.compile(r"\s*(?:,|\band\b|&|\bor\b)\s*", re.IGNORECASE)
+_EN_ARTICLE_RE = re.compile(
+    r"^(?:the|my|some|a bit of|a little|a little bit of|basic|fluent|conversational)\s+", re.IGNORECASE
+)
+_EN_INDEFINITE_RE = re.compile(r"^(?:a|an|one|some)\s", re.IGNORECASE)
+
+# Where an English object ends: the start of an adverbial the object does not include.
+_EN_TAIL_COMMON = (
+    r"because|since|but|so|now|lately|these days|by the way|right now|too|as well|anymore|any more"
+    r"|actually|though|haha|lol|a lot|so much|very much|really much|every \w+|each \w+|on weekends"
+    r"|at weekends|on the weekend|whenever|when|while|if|which|who|that's|and i|i think|at all|online|offline"
+    r"|at home|alone|sometimes|often|occasionally|nowadays|recently|daily|regularly|in my (?:free|spare) time"
+    r"|these days|btw|tbh|honestly|to be honest|originally"
+)
+_EN_TAIL_PLACE = (
+    _EN_TAIL_COMMON + r"|with|for|as|from|on|at|after|before|last|this|next|yesterday|today"
+    r"|tomorrow|twice|once|three times|\d+ times|in \d{4}|in the|over|during|to|and|where|when"
+    r"|in (?:january|february|march|april|may|june|july|august|september|october|november|december)"  # "in August"
+)
+_EN_TAIL_THING = (
+    _EN_TAIL_COMMON + r"|over|than|rather than|instead|more than|with|for|in the (?:mornings?|evenings?|afternoons?"
+    r"|summer|winter|spring|fall|autumn)|in (?:summer|winter|spring|fall|autumn)|on (?:sundays|saturdays"
+    r"|mondays|fridays|holidays)"
+)
+
+
+def _en_cut(obj: str, tails: str) -> str:
+    m = re.search(rf"\s+(?:{tails})(?![A-Za-z]).*$", obj, re.IGNORECASE)
+    if m:
+        obj = obj[: m.start()]
+    return obj.strip(" .,!?;:'\"")
+
+
+# ---------------------------------------------------------------------------------------------
+# reading one clause
+
+
+_EN_REL_ALT = "|".join(sorted(map(re.escape, RELATIONS_EN), key=len, reverse=True))
+
+
+def en_clause(c: str, st: _State) -> None:
+    c = _en_restore_subject(c)
+    if _en_follow_up(c, st):
+        return
+    if st.last_person and not st.spans and re.match(r"(?i)(?:and )?(?:he|she)(?:'s| is| lives| works)\b", c):
+        _en_person_attributes(c, st.last_person, st)  # "My sister Maria lives in Denver, she's a teacher"
+        return
+    _en_relations(c, st)
+    for pattern, handler in _EN_RULES:
+        for m in pattern.finditer(c):
+            if st.free(m.start(), m.end()) and handler(m, st) is False:
+                st.spans.pop()  # the rule declined: leave the words to the rules after it
+    _en_knowledge(c, st)
+
+
+def _en_follow_up(c: str, st: _State) -> bool:
+    """A clause that only extends the previous statement: "especially green curry", "not Sydney"."""
+    if st.spans:
+        return False  # the Chinese rules already read this clause
+    last = st.out[-1] if st.out else None
+    if last is None:
+        return False
+    if last.predicate in _LIST_PREDICATES and (
+        m := re.fullmatch(
+            r"(?i:(?:and )?(?:especially|particularly|mostly|above all|even|also|plus))\s+(?P<o>.+)", c
+        )
+    ):
+        for part in _EN_COORD_RE.split(_en_cut(m["o"], _EN_TAIL_THING)):
+            if part := _EN_ARTICLE_RE.sub("", part.strip()):
+                st.add(last.subject, last.predicate, part, last.polarity)
+        return True
+    if last.predicate in _LIST_PREDICATES and (
+        m := re.fullmatch(
+            r"(?i:(?:and|&|plus|as well as)\s+(?:also\s+)?(?:some|a bit of|a little(?: bit of)?|a little|basic"
+            r"|broken|conversational|fluent|even)?)\s*(?P<o>[\w' -]{2,30})",
+            c.strip(" .!"),
+        )
+    ):
+        o = _en_cut(m["o"], _EN_TAIL_THING)
+        if not re.search(r"(?i)\b(?:i|my|me|we|you|he|she|it|they|is|are|was|am|do|did|don't|can|will)\b", o):
+            st.add(last.subject, last.predicate, o, last.polarity)  # "I speak English, and some Spanish"
+            return True
+    if last.predicate == "works_at" and (
+        m := re.fullmatch(rf"(?i:i'm|i am|im) (?i:now )?(?i:at|with) (?P<o>{_EN_NAME})(?i: now)?", c.strip(" .!"))
+    ):
+        st.add(USER, "works_at", m["o"])  # "I no longer work at Amazon, I'm at Microsoft now"
+        return True
+    if last.predicate in {"eats", "drinks"} and last.polarity == -1 and (
+        m := re.fullmatch(r"(?i:(?:just|only)) (?P<o>[\w -]{2,30})", c.strip(" .!"))
+    ):
+        st.add(USER, last.predicate, _en_cut(m["o"], _EN_TAIL_THING))  # "I don't drink coffee, just tea"
+        return True
+    if m := re.fullmatch(rf"(?i:not)\s+(?P<o>{_EN_NAME}|\d{{1,3}})", c.strip(" .!")):
+        o = m["o"]
+        if last.subject_kind == "thing" and last.predicate == "capital_of":
+            st.add(o, last.predicate, last.object, -last.polarity, subject_kind="thing")  # "X, not Z"
+        elif last.subject_kind == "thing" or last.predicate in SINGLE_VALUED_PREDICATES:
+            # "Croissants come from Austria, not France" / "I'm 31, not 30": the other value is denied
+            if o.isdigit() != last.object.isdigit():
+                return False
+            st.add(last.subject, last.predicate, o, -last.polarity, subject_kind=last.subject_kind)
+        else:
+            return False
+        return True
+    return False
+
+
+def _en_relations(c: str, st: _State) -> None:
+    # pending relation from "I have two kids," -> "Emma and Leo"
+    if st.pending_rel and re.fullmatch(
+        rf"(?:(?:one|the other|the older|the younger) (?:is )?(?:named |called )?"
+        rf"|(?i:(?:his|her|its|their) name is|(?:he|she|it)(?:'s| is) (?:called|named)|called|named) )?"
+        rf"{_EN_NAME}(?:(?:,| and) {_EN_NAME})*",
+        c,
+    ):
+        for name in _EN_COORD_RE.split(
+            re.sub(
+                r"^(?:(?:one|the other|the older|the younger) (?:is )?(?:named |called )?"
+                r"|(?i:(?:his|her|its|their) name is|(?:he|she|it)(?:'s| is) (?:called|named)|called|named) )",
+                "",
+                c,
+            )
+        ):
+            if name and name not in _EN_NON_NAMES:
+                st.add(USER, st.pending_rel, name)
+        st.pending_rel = None
+        st.spans.append((0, len(c)))
+        return
+    if m := re.search(rf"(?i:\bmy emergency contact is )(?:(?i:my )(?P<r>{_EN_REL_ALT}) )?(?P<n>{_EN_NAME})", c):
+        st.add(USER, "emergency_contact", m["n"])
+        if m["r"]:
+            st.add(USER, RELATIONS_EN[m["r"].lower()], m["n"])
+        st.spans.append((m.start(), m.end()))
+        return
+    m = re.search(
+        rf"(?i:\b(?:my|our) (?:(?:younger|older|little|big|elder|baby|twin|best|oldest|youngest|eldest|new|old) )?)"
+        rf"(?P<r>(?i:{_EN_REL_ALT}))(?i:(?:'s|’s|s)? name is|(?:'s|’s|s)? name's| is called| is named"
+        r"| named| called"
+        r"| is|,)? "
+        rf"(?P<n>{_EN_NAME})(?P<t>.*)$",
+        c,
+    )
+    if m is None:
+        m = re.search(
+            rf"(?i:\b(?:my|our) )(?P<r>(?i:{_EN_REL_ALT}))(?i:'s| is) (?i:an?|this) (?i:[\w-]+ )?"
+            rf"(?i:guy|girl|man|woman|lady|dude|person|gal|fellow|chap|boy|kid|one)(?i: named| called) "
+            rf"(?P<n>{_EN_NAME})(?P<t>.*)$",
+            c,
+        )
+    if m and m["n"].split()[0] not in _EN_NON_NAMES:
+        name = m["n"]
+        # "My husband Mark is a chef": the tail may start with a verb that the name swallowed
+        st.add(USER, RELATIONS_EN[m["r"].lower()], name)
+        st.last_person = name
+        st.spans.append((m.start(), m.start("t")))
+        _en_person_attributes(m["t"], name, st)
+        return
+    if m := re.search(
+        rf"(?P<n>{_EN_NAME}) is my (?:(?:younger|older|little|big|best) )?(?P<r>(?i:{_EN_REL_ALT}))\b", c
+    ):
+        st.add(USER, RELATIONS_EN[m["r"].lower()], m["n"])
+        st.last_person = m["n"]
+        st.spans.append((m.start(), m.end()))
+        return
+    if m := re.search(rf"(?i:\b(?:with|and) my (?P<r>{_EN_REL_ALT}))$", c.strip(" .!")):
+        st.pending_rel = RELATIONS_EN[m["r"].lower()]  # "I live in Leeds with my partner, Sam": named next
+    if m := re.search(
+        rf"(?i:\b(?:i|we)(?: have|'ve got|'ve| got| own| adopted| just adopted| just got) (?:an?|one|two|three"
+        rf"|four|\d+)"
+        rf" (?:[\w-]+ )?)(?P<r>(?i:{_EN_REL_ALT}))"
+        rf"(?:(?i: named| called) (?P<n>{_EN_NAME}))?",
+        c,
+    ):
+        if m["n"]:
+            st.add(USER, RELATIONS_EN[m["r"].lower()], m["n"])
+            st.last_person = m["n"]
+        else:
+            st.pending_rel = RELATIONS_EN[m["r"].lower()]
+        st.spans.append((m.start(), m.end()))
+
+
+def _en_person_attributes(tail: str, name: str, st: _State) -> None:
+    tail = tail.strip()
+    # "... and she's 12" / "..., he is a chef": the pronoun is the person just named
+    tail = re.sub(r"(?i)^(?:and |,\s*)?(?:he|she|they)(?:'s| is| are)\b", "is", tail)
+    tail = re.sub(r"(?i)^(?:and |,\s*)?(?:he|she|they) (?=lives|works|is)", "", tail)
+    if m := re.match(r"(?i)lives in (?P<o>.+)", tail):
+        st.add(name, "lives_in", _en_cut(m["o"], _EN_TAIL_PLACE))
+    elif m := re.match(r"(?i)works (?:at|for) (?P<o>.+)", tail):
+        st.add(name, "works_at", _en_cut(m["o"], _EN_TAIL_PLACE))
+    elif m := re.match(r"(?i)is an? (?P<o>[\w -]+)$", tail):
+        st.add(name, "is_a", _en_cut(m["o"], _EN_TAIL_PLACE))
+    elif m := re.match(rf"(?i)(?:is|comes) (?:originally )?from (?P<o>{_EN_NAME})", tail):
+        st.add(name, "hometown", _en_cut(m["o"], _EN_TAIL_PLACE))  # "my coworker Dave is from Glasgow"
+    elif m := re.match(r"(?i)is (?:severely |very |mildly )?allergic to (?P<o>.+)", tail):
+        for part in _EN_COORD_RE.split(_en_cut(m["o"], _EN_TAIL_COMMON)):  # "my son Ethan is allergic to eggs"
+            if part := _EN_ARTICLE_RE.sub("", part.strip()):
+                st.add(name, "allergic_to", part)
+    elif m := re.match(
+        rf"(?i)(?:(?:just |recently )?turned|is|'s) (?P<o>\d{{1,3}}|{_EN_NUMBER_WORDS})"
+        r"(?: (?:years old|yrs old|y/o|yo|now|today|last \w+))?$",
+        tail,
+    ):
+        st.add(name, "age", _en_number(m["o"]))  # "my daughter Emma just turned 6" / "... turned seven"
+
+
+def _en_knowledge(c: str, st: _State) -> None:
+    if re.search(r"(?i)\b(?:i|i'm|my|me|we|our|you|your|it|it's|this|that|there|here)\b", c):
+        return
+    for pattern, predicate in _EN_KNOWLEDGE:
+        if m := pattern.fullmatch(c.strip(" .!")):
+            subj = re.sub(
+                r"(?i)\s+(?:actually|originally|really|first|probably|apparently|supposedly|in fact|also)$",
+                "",
+                m["s"].strip(),
+            )
+            if len(subj.split()) <= 5 and st.free(0, len(c)):
+                st.add(subj, predicate, _en_cut(m["o"], _EN_TAIL_COMMON), subject_kind="thing")
+            return
+
+
+# ---------------------------------------------------------------------------------------------
+# English rule table
+
+# Chat drops the subject: "love sushi", "moved to London in 2018", "not a fan of jazz", "obsessed with matcha".
+_EN_DROPPED_I_RE = re.compile(
+    r"^(?P<lead>(?:(?:honestly|actually|tbh|ngl|also|really|btw|lol|and|so|oh|just|kinda|totally|seriously|still"
+    r"|always|never|currently|recently|originally|literally)\s*,?\s+)*)"
+    r"(?P<v>(?:love|adore|enjoy|prefer|hate|dislike|detest|loathe|can't stand|cannot stand|don't (?:really )?like"
+    r"|don't eat|don't drink|never eat|never drink|can't eat|can't drink|work (?:at|for|as)|worked (?:at|for|as)"
+    r"|live in|lived in|moved|went|grew up|was born|studied|visited|used to|quit|gave up|got a job|got hired"
+    r"|started working)\b)",
+    re.IGNORECASE,
+)
+_EN_DROPPED_IM_RE = re.compile(
+    r"^(?P<lead>(?:(?:honestly|actually|tbh|ngl|also|really|btw|lol|and|so|oh|just|kinda|totally|seriously|still"
+    r"|currently|originally|literally)\s*,?\s+)*)"
+    r"(?P<v>(?:not (?:a|really|that|the|much|into|big|huge)\b|(?:a |an )?(?:huge |big |massive )?fan of\b"
+    r"|obsessed with\b"
+    r"|crazy about\b|addicted to\b|hooked on\b|allergic to\b|based in\b|from(?= (?-i:[A-Z]))"
+    # "I'm 19, a freshman at UCLA": a student's year or a student at a named school
+    r"|(?:a|an) (?:freshman|sophomore|junior|senior|(?:first|second|third|fourth|final)[- ]year|[\w-]+ student)"
+    r"(?: student)? at (?-i:[A-Z])))",
+    re.IGNORECASE,
+)
+
+
+def _en_restore_subject(c: str) -> str:
+    """Put the dropped "I" / "I'm" back so one rule table serves both ("Went to the Louvre" -> "I went ...")."""
+    if m := _EN_DROPPED_I_RE.match(c):
+        return c[: m.start("v")] + "I " + c[m.start("v") :]
+    if m := _EN_DROPPED_IM_RE.match(c):
+        return c[: m.start("v")] + "I'm " + c[m.start("v") :]
+    if m := re.match(r"(?i)^(?P<lead>(?:honestly|actually|also|just|and|so)\s+)*(?P<v>been (?:living|working))\b", c):
+        return c[: m.start("v")] + "I've " + c[m.start("v") :]
+    return c
+
+
+# A handler returns False when it declines the match (the span is then left to later rules).
+_EnHandler = Callable[[re.Match[str], _State], bool | None]
+
+
+def _en(
+    predicate: str,
+    *,
+    tails: str = _EN_TAIL_PLACE,
+    coord: bool = False,
+    group: str = "o",
+    polarity_group: str = "neg",
+    check: Callable[[str], bool] | None = None,
+    strip: str | None = None,
+) -> _EnHandler:
+    def handle(m: re.Match[str], st: _State) -> None:
+        obj = _en_cut(m[group], tails)
+        if strip:
+            obj = re.sub(strip, "", obj, flags=re.IGNORECASE).strip()
+        if _EN_INDEFINITE_RE.match(obj) and predicate in {"works_at", "studies_at", "lives_in", "visited", "hometown"}:
+            return  # "a small startup": not a named organisation
+        if re.match(r"(?i)(?:it|this|that|them|you|him|her|when|whenever|if|how|what)\b", obj):
+            return  # "I love it here", "I hate when people are late": not a thing
+        if predicate in {"lives_in", "hometown", "works_at", "studies_at"} and re.match(r"the [a-z]", obj):
+            return  # "I live in the moment", "I'm from the future": not a named place
+        if check is not None and not check(obj):
+            return
+        groups = m.groupdict()
+        polarity = -1 if groups.get(polarity_group) else 1
+        # "gardening and baking bread": a list of activities, each a gerund, is split even where things are not
+        gerunds = predicate == "likes" and re.fullmatch(r"(?i)\w+ing\b[\w -]*(?:(?:,| and| or) \w+ing\b[\w -]*)+", obj)
+        for part in _EN_COORD_RE.split(obj) if coord or gerunds else [obj]:
+            part = _EN_ARTICLE_RE.sub("", part.strip()) if coord else part
+            if part:
+                st.add(USER, predicate, part, polarity)
+
+    return handle
+
+
+_EN_NUMBERS = [
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+]
+_EN_NUMBER_WORDS = "|".join(sorted(_EN_NUMBERS, key=len, reverse=True))
+
+
+def _en_number(word: str) -> str:
+    """An age in digits: "seven" -> "7"."""
+    return word if word.isdigit() else str(_EN_NUMBERS.index(word.lower()) + 1)
+
+
+_EN_STUDY_YEAR = r"(?:first|second|third|fourth|final|1st|2nd|3rd|4th|last)[- ]year|freshman|sophomore|junior|senior"
+
+
+def _en_role_at(m: re.Match[str], st: _State) -> None:
+    role = m["role"].strip()
+    if re.search(r"(?i)\bfan\b", role):
+        return
+    year = re.fullmatch(rf"(?i)(?:{_EN_STUDY_YEAR})(?: student)?", role) is not None
+    if not year:
+        st.add(USER, "is_a", role)  # "a second year at UT" is a student's year, not a role
+    org = _en_cut(m["org"], _EN_TAIL_PLACE)
+    if not _EN_INDEFINITE_RE.match(org):
+        studies = year or re.search(r"(?i)student|undergrad|postdoc|researcher|phd", role)
+        st.add(USER, "studies_at" if studies else "works_at", org)
+        if studies and (major := re.match(r"(?i)\s+(?:studying|majoring in|doing a degree in) (?P<o>[\w -]+)",
+                                          m.string[m.end("org") :])):
+            st.add(USER, "major", _en_cut(major["o"], _EN_TAIL_PLACE))
+
+
+def _en_study(m: re.Match[str], st: _State) -> None:
+    st.add(USER, "major", _en_cut(m["major"], _EN_TAIL_PLACE))
+    st.add(USER, "studies_at", _en_cut(m["org"], _EN_TAIL_PLACE))
+
+
+def _en_works_at(m: re.Match[str], st: _State) -> None:
+    org = _en_cut(m["o"], _EN_TAIL_PLACE)
+    if not (re.match(_EN_NAME, org) or re.match(f"[{HAN}]", org)) or _EN_INDEFINITE_RE.match(org):
+        return
+    st.add(USER, "works_at", org, -1 if m.groupdict().get("neg") else 1)
+    if role := re.search(r"(?i)\bas (?:a|an) (?P<r>[\w -]+)$", m["o"]):
+        st.add(USER, "is_a", _en_cut(role["r"], _EN_TAIL_PLACE))  # "I work at Google as a data scientist"
+
+
+def _en_moved_from(m: re.Match[str], st: _State) -> None:
+    """I moved from Lagos to London: lives in London, no longer in Lagos."""
+    if re.match(rf"{_EN_NAME}|[{HAN}]", m["o"]):  # not "moved here from Ohio to be near family"
+        st.add(USER, "lives_in", _en_cut(m["o"], _EN_TAIL_PLACE))
+    st.add(USER, "lives_in", m["old"], -1)
+
+
+def _en_each(st: _State, predicate: str, objects: str) -> None:
+    for o in _EN_COORD_RE.split(objects):
+        if o:
+            st.add(USER, predicate, o)
+
+
+def _en_name_ok(name: str) -> bool:
+    return name.split()[0] not in _EN_NON_NAMES and name.lower() not in NATIONALITIES_EN
+
+
+def _en_condition(m: re.Match[str], st: _State) -> None:
+    cm = CONDITIONS_EN_RE.search(m["o"])
+    if cm is not None:
+        st.add(USER, "has_condition", cm.group(0), -1 if m.groupdict().get("neg") else 1)
+
+
+def _en_visited(m: re.Match[str], st: _State) -> None:
+    if _EN_FUTURE_RE.search(m.string):
+        return  # a plan is not an experience yet
+    if re.search(r"(?i)\b(?:usually|always|often|every|each|on (?:mon|tues|wednes|thurs|fri|satur|sun)days)\b",
+                 m.string):
+        return  # a routine, not one past event
+    place = _en_cut(m["o"], _EN_TAIL_PLACE)
+    if re.fullmatch(
+        r"(?i)(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|christmas|easter"
+        r"|january|february|march|april|may|june|july|august|september|october|november|december)",
+        place,
+    ):
+        return
+    after = m.string[m.end("o") :]
+    if re.match(rf"(?i)\s+(?:{_EN_EVENTS})\b", after):
+        # "went to the Taylor Swift concert in Toronto": the event is no place; where it was held is
+        if at := re.search(rf"(?i:\b(?:in|at)) (?:the )?(?P<o>{_EN_NAME})", after):
+            place = at["o"]
+            after = after[at.end() :]
+        else:
+            return
+        if _en_month(place):
+            return
+    st.add(USER, "visited", place)
+    # "through Vietnam and Cambodia": every place of the list
+    while more := re.match(rf"(?:,| and| &|, and) (?:the )?(?P<o>{_EN_NAME})", after):
+        if _en_month(more["o"]) or not _en_name_ok(more["o"]):
+            break
+        st.add(USER, "visited", _en_cut(more["o"], _EN_TAIL_PLACE))
+        after = after[more.end() :]
+
+
+_EN_EVENTS = (
+    r"concert|show|gig|game|match|festival|wedding|party|conference|exhibition|expo|tour|premiere|musical"
+    r"|play|opera|ballet|marathon|race|meetup|convention|fair|reunion"
+)
+
+
+def _en_month(word: str) -> bool:
+    return re.fullmatch(
+        r"(?i)(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|christmas|easter"
+        r"|january|february|march|april|may|june|july|august|september|october|november|december)",
+        word,
+    ) is not None
+
+
+_EN_DRINKS = r"alcohol|booze|coffee|caffeine|beer|wine|soda|energy drinks|spirits"
+_EN_GIVE_UP = _EN_DRINKS + r"|sugar|meat|red meat|dairy|gluten|carbs|junk food|fast food|pork|beef|chocolate|sweets"
+_EN_CONDITION_ADJ = {
+    "diabetic": "diabetes",
+    "asthmatic": "asthma",
+    "epileptic": "epilepsy",
+    "anemic": "anemia",
+    "anaemic": "anaemia",
+    "celiac": "celiac",
+    "coeliac": "coeliac",
+    "lactose intolerant": "lactose intolerance",
+    "gluten intolerant": "gluten intolerance",
+}
+
+
+_EN_NOW_RE = re.compile(r"(?i)\b(?:today|tonight|right now|this (?:morning|afternoon|evening|week)|lately)\b")
+
+
+def _en_gave_up(m: re.Match[str], st: _State) -> None:
+    """I gave up coffee / quit drinking alcohol / cut out sugar: the drink or food, negated."""
+    obj = m["o"]
+    st.add(USER, "drinks" if re.fullmatch(_EN_DRINKS, obj, re.IGNORECASE) else "eats", obj, -1)
+
+
+def _en_condition_adj(m: re.Match[str], st: _State) -> None:
+    """I'm diabetic -> has_condition diabetes."""
+    st.add(USER, "has_condition", _EN_CONDITION_ADJ[m["o"].lower()], -1 if m["neg"] else 1)
+
+
+def _en_past_event(clause: str) -> bool:
+    """A past event with its time ("... last night", "... in 2019"), not where one works, lives or studies."""
+    return (
+        PAST_EN_RE.search(clause) is not None
+        and re.search(
+            r"(?i)\b(?:yesterday|last (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|time|january"
+            r"|february|march|april|may|june|july|august|september|october|november|december)|ago"
+            r"|this (?:morning|afternoon)|in (?:19|20)\d\d|on (?:monday|tuesday|wednesday|thursday|friday|saturday"
+            r"|sunday))\b",
+            clause,
+        )
+        is not None
+        and re.search(
+            r"(?i)\b(?:work|works|worked|working|live|lives|lived|living|study|studied|born|grew up|job)\b", clause
+        )
+        is None
+    )
+
+
+_EN_FUTURE_RE = re.compile(
+    r"(?i)\b(?:tomorrow|next (?:week|month|year|summer)|going to|will|'ll|(?:'m|am) (?:flying|going"
+    r"|driving|heading|leaving)|plan(?:ning)? to)\b"
+)
+_I = r"(?i:\bi)"
+_IM = r"(?i:\b(?:i'm|i am|im))"
+_IWE = r"(?i:\b(?:i|we))"
+_EN_PLACE = rf"(?:the )?(?P<o>{_EN_NAME}|[{HAN}]{{2,8}})"
+_EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
+    (re.compile(rf"(?i:\bmy name(?:'s| is))\s+(?P<o>{_EN_NAME}|[{HAN}]{{2,4}})"), _en("name", tails=_EN_TAIL_PLACE)),
+    (
+        re.compile(rf"(?i:\b(?:call me|people call me|everyone calls me|friends call me))\s+(?P<o>{_EN_NAME})"),
+        _en("nickname"),
+    ),
+    (
+        re.compile(
+            rf"{_IM}\s+(?P<o>\d{{1,3}})(?:\s*(?i:years old|yrs old|y/o|yo))?(?![\d%])(?!\s*(?i:minutes|kg|lbs|cm"
+            r"|km|miles|hours|days|weeks|months|percent|years? ago))"
+        ),
+        _en("age"),
+    ),
+    (re.compile(rf"{_I}(?i: (?:just )?turned) (?P<o>\d{{1,3}})\b"), _en("age")),
+    (re.compile(r"(?i)\bmy birthday(?: is|'s)(?: on)?\s+(?P<o>[^,.!?]+)"), _en("birthday", tails=_EN_TAIL_COMMON)),
+    (
+        re.compile(
+            rf"{_I}(?i: (?P<neg>no longer |don't |do not |used to |don't )?(?:currently |now |still )?"
+            r"(?:live|lived)(?: in)?) (?P<o>.+)"
+        ),
+        _en("lives_in"),
+    ),
+    (re.compile(rf"{_IM}(?i: (?:currently |now )?based in) (?P<o>.+)"), _en("lives_in")),
+    (
+        re.compile(rf"{_I}(?i:'m| am|'ve been| have been) (?i:currently |now |still )?(?i:living) (?i:in) (?P<o>.+)"),
+        _en("lives_in"),
+    ),
+    (
+        re.compile(rf"{_I}(?i:'ve| have) (?i:now |always )?(?i:lived) (?i:in) (?P<o>(?=[A-Z{HAN}]).+)"),
+        _en("lives_in"),
+    ),
+    # "I've been in Houston for ten years": a stay counted in years or months is where one lives
+    (
+        re.compile(
+            rf"{_I}(?i:'ve| have) (?i:now )?(?i:been) (?i:in) (?P<o>{_EN_NAME}) (?i:for|since) (?i:(?:over |almost "
+            r"|nearly |about )?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|\w+teen|twenty|a few"
+            r"|several|many) (?:years?|months?)|\d{4})\b"
+        ),
+        _en("lives_in"),
+    ),
+    (
+        re.compile(
+            rf"{_IWE}?(?i:(?:^| )(?:just |recently )?moved (?:here |over )?from) (?P<o>{_EN_NAME})\b"
+            r"(?!(?i:.*\bto\b))"
+        ),
+        lambda m, st: st.add(USER, "lives_in", m["o"], -1) if _en_name_ok(m["o"]) else False,
+    ),
+    (
+        re.compile(
+            rf"{_IWE}(?i: (?:just |recently |finally )?moved (?:here |over )?from) (?P<old>{_EN_NAME}) (?i:to)"
+            r" (?P<o>.+)"
+        ),
+        _en_moved_from,
+    ),
+    (re.compile(rf"{_IWE}(?i: (?:just |recently |finally )?moved (?:to|back to)) (?P<o>.+)"), _en("lives_in")),
+    (
+        re.compile(
+            rf"(?:{_IM}(?i: (?:originally )?from)|{_I}(?i: (?:grew up|was born|was raised) in| come from))"
+            r" (?P<o>.+)"
+        ),
+        _en("hometown"),
+    ),
+    (
+        re.compile(
+            rf"{_IM} (?:a|an) (?P<role>(?!(?i:huge|big|massive|great|fan)\b)[\w -]+?) (?i:at|with) "
+            rf"(?P<org>{_EN_NAME})"
+        ),
+        _en_role_at,
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i:(?:'ve| have) been working (?:at|for)| am working (?:at|for)| (?P<neg>no longer |don't "
+            r"|do not |used to )?(?:currently |now |still )?work(?:ed)? (?:(?:nights|days|weekends|evenings|mornings"
+            r"|part-time|full-time|part time|full time|shifts|remotely) )?(?:at|for)) (?P<o>.+)"
+        ),
+        _en_works_at,
+    ),
+    (
+        re.compile(rf"{_I}(?i: (?:quit|left) my job (?:at|with)| (?:quit|left)) (?P<o>{_EN_NAME})"),
+        lambda m, st: st.add(USER, "works_at", _en_cut(m["o"], _EN_TAIL_PLACE), -1),
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i: (?:work|am working|'m working|worked) as (?:a|an)) (?P<role>[\w -]+?) (?i:at|for|with)"
+            rf" (?P<org>{_EN_NAME})"
+        ),
+        _en_role_at,
+    ),
+    (
+        re.compile(rf"{_I}(?i: (?:work|am working|'m working) as (?:a|an)) (?P<o>.+)"),
+        lambda m, st: st.add(USER, "is_a", _en_cut(m["o"], _EN_TAIL_PLACE)),
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i: (?:just )?(?:got a job|got hired|started working|started a new job|got an offer)"
+            r" (?:at|with|by)) (?P<o>.+)"
+        ),
+        lambda m, st: _en_works_at(m, st) if not _EN_FUTURE_RE.search(m.string) else None,
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i:(?: study| studied| am studying|'m studying)) (?P<major>[\w -]+?) (?i:at) (?P<org>{_EN_NAME})"
+        ),
+        _en_study,
+    ),
+    (
+        re.compile(rf"{_I}(?i: major(?:ed)? in|'m majoring in) (?P<o>.+)|(?i:\bmy major is) (?P<o2>.+)"),
+        lambda m, st: st.add(USER, "major", _en_cut(m["o"] or m["o2"], _EN_TAIL_PLACE)),
+    ),
+    (
+        re.compile(rf"{_IM}(?i: (?P<neg>not )?(?:severely |very |mildly )?allergic to) (?P<o>.+)"),
+        _en("allergic_to", coord=True, tails=_EN_TAIL_COMMON),
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i: (?:have|'ve got) (?:an? )?(?:severe |mild |bad |serious |life-threatening )?)"
+            r"(?P<o>[\w -]+?)(?i: allergy| allergies)"
+        ),
+        _en("allergic_to", tails=_EN_TAIL_COMMON),
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i: (?P<neg>don't |do not )?(?:have|'ve got|suffer from|was diagnosed with|got diagnosed with"
+            r"|live with|am living"
+            r" with)) (?P<o>.+)"
+        ),
+        _en_condition,
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i: (?P<neg>don't |do not |never |no longer |can't |cannot |won't |stopped |don't really )?"
+            r"(?:really |usually |only |also |mostly )?(?:eat|eating)) (?P<o>.+)"
+        ),
+        _en("eats", tails=_EN_TAIL_THING, strip=r"^(?:any|much|meat like)\s+"),
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i: (?P<neg>don't |do not |never |no longer |can't |cannot |won't |stopped )?"
+            r"(?:really |usually |only |also |mostly )?(?:drink|drinking)) (?P<o>.+)"
+        ),
+        _en("drinks", tails=_EN_TAIL_THING, strip=r"^(?:any|much)\s+"),
+    ),
+    # "I'm on sertraline for anxiety": the condition a medication is taken for (a bare name here is the condition)
+    (
+        re.compile(
+            rf"{_IM}(?i: (?:currently |still )?(?:on|taking) [\w-]+ for) (?P<o>(?i:anxiety|depression|insomnia|acne"
+            r"|allergies)|.+)"
+        ),
+        lambda m, st: st.add(USER, "has_condition", m["o"].lower())
+        if re.fullmatch(r"(?i)anxiety|depression|insomnia|acne", m["o"])
+        else _en_condition(m, st),
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i: (?:gave up|quit|cut out|stopped|have given up|'ve given up|gave up on) (?:drinking |eating )?)"
+            rf"(?P<o>(?i:{_EN_GIVE_UP}))\b"
+        ),
+        _en_gave_up,
+    ),
+    (
+        re.compile(
+            rf"{_IM}(?i: (?P<neg>not )?(?:a )?(?P<o>diabetic|asthmatic|epileptic|anemic|anaemic|celiac|coeliac"
+            r"|lactose intolerant|gluten intolerant))\b"
+        ),
+        _en_condition_adj,
+    ),
+    (
+        re.compile(rf"{_I}(?i: (?P<neg>don't |do not |can't |cannot )?(?:can |also |only )?speak) (?P<o>.+)"),
+        _en("speaks", coord=True, tails=_EN_TAIL_COMMON),
+    ),
+    # "English is my second language", "I grew up speaking Tagalog"
+    (
+        re.compile(
+            rf"^(?P<o>{_EN_NAME}) (?i:is my (?:first|second|third|native|mother|home|main) (?:language|tongue))"
+            rf"|{_I}(?i: grew up speaking) (?P<o2>{_EN_NAME}(?: and {_EN_NAME})?)"
+        ),
+        lambda m, st: _en_each(st, "speaks", m["o"] or m["o2"]),
+    ),
+    # preferences: dislikes are likes with polarity -1
+    (
+        re.compile(
+            rf"{_IM} (?P<neg>(?i:not) )?(?i:(?:a |an )?(?:really )?(?:huge |big |massive |great |the biggest )?"
+            r"fan of) (?P<o>.+)"
+        ),
+        _en("likes", tails=_EN_TAIL_THING),
+    ),
+    (
+        re.compile(
+            rf"{_IM}(?i: (?P<neg>not )?(?:really |so |totally |very |kinda |kind of |that |super |lowkey |honestly )*"
+            r"(?:into|obsessed with|crazy about|addicted to|hooked on|passionate about|mad about|nuts about))"
+            r" (?P<o>.+)"
+        ),
+        _en("likes", tails=_EN_TAIL_THING),
+    ),
+    (
+        re.compile(rf"{_I}(?i: can't get enough of| could live on| live for) (?P<o>.+)"),
+        _en("likes", tails=_EN_TAIL_THING),
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i:(?:'ve| have) (?:always )?(?P<flip>hated|disliked|never (?:liked|loved|enjoyed|been a fan of))"
+            r"|(?:'ve| have) always (?:loved|liked|enjoyed|been a fan of)) (?P<o>.+)"
+        ),
+        _en("likes", tails=_EN_TAIL_THING, polarity_group="flip", strip=r"^(?:eating|drinking)\s+"),
+    ),
+    # "X is disgusting" / "X isn't my thing": a taste stated about the thing
+    (
+        re.compile(
+            r"^(?P<o>(?!(?i:it|this|that|these|those|he|she|they|you|i|we|the weather|weather|traffic|today|tonight"
+            r"|life|work|everything|everyone)\b)"
+            r"[^,]{2,40}?) (?i:is|are) (?:(?i:so|really|just|absolutely|honestly|kinda|pretty|totally|super) )*"
+            r"(?P<flip>(?i:disgusting|gross|nasty|revolting|overrated|vile|not my thing|not for me))\b"
+            r"|^(?P<o2>(?!(?i:it|this|that|he|she|they|you|i|we)\b)[^,]{2,40}?)(?i: isn't| aren't) (?i:really )?"
+            r"(?i:my thing|for me|my cup of tea)\b"
+        ),
+        lambda m, st: None
+        if _EN_NOW_RE.search(m.string)
+        else st.add(USER, "likes", _en_cut(m["o"] or m["o2"], _EN_TAIL_THING), -1),
+    ),
+    (
+        re.compile(
+            r"^(?P<o>(?!(?i:it|this|that|these|those|he|she|they|you|i|we|work|life|today|everything|my|our|your|his"
+            r"|her|their|the|weather|traffic|tonight|someone|everyone|nobody)\b)[^,]{2,40}?)"
+            r" (?i:is|are) (?:(?i:so|really|just|absolutely|honestly|totally|literally|kinda|basically) )*"
+            r"(?:(?P<flip>(?i:a crime|a sin|the worst|criminal|an abomination|cursed))"
+            r"|(?i:my thing|my jam|life|my weakness|my guilty pleasure|my comfort food|the best))\b"
+        ),
+        lambda m, st: None
+        if _EN_NOW_RE.search(m.string)
+        else st.add(USER, "likes", _en_cut(m["o"], _EN_TAIL_THING), -1 if m["flip"] else 1),
+    ),
+    (
+        re.compile(
+            r"(?i:(?:^|\bso |\bthat means |\bwhich means )no) (?!(?i:worries|problem|pressure|rush|way|idea|thanks"
+            r"|luck|time|choice|offense|offence|one|more)\b)(?P<o>[\w -]{2,30}?) (?i:for me)\b"
+        ),
+        lambda m, st: st.add(
+            USER, "drinks" if re.fullmatch(_EN_DRINKS, m["o"], re.IGNORECASE) else "eats", m["o"], -1
+        ),
+    ),
+    (
+        re.compile(rf"{_I}(?i:'d| would) (?i:pick|choose|take|go for|prefer) (?P<o>[\w -]{{2,30}}?) (?i:over|to) "),
+        _en("likes", tails=_EN_TAIL_THING),
+    ),
+    (
+        re.compile(
+            rf"{_IM}(?i: (?P<neg>not )?(?:a )?(?:strict |full |fully |mostly |totally )?"
+            r"(?P<o>vegan|vegetarian|pescatarian|pescetarian|flexitarian|teetotal))\b"
+        ),
+        lambda m, st: st.add(USER, "is_a", m["o"].lower(), -1 if m["neg"] else 1),
+    ),
+    (
+        re.compile(
+            rf"{_IM} (?i:\w+ ){{0,2}}?(?i:too old|too young|old enough|young enough)\b[^,.;]{{0,40}}? (?i:at)"
+            r" (?P<o>\d{1,3})\b(?! ?%)"
+        ),
+        _en("age"),
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i: (?:really |just |honestly |actually )?(?P<neg>don't|do not|never|didn't) (?:really |much "
+            r"|particularly |even )?(?:like|love|enjoy|care for)(?: to)?) (?P<o>.+)"
+        ),
+        _en("likes", tails=_EN_TAIL_THING, strip=r"^(?:eating|drinking|to eat|to drink)\s+"),
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i: (?:really |absolutely |just |also |totally |kinda |kind of |truly |so |do |still )*"
+            r"(?:love|like|adore|enjoy|prefer)(?: to)?) (?P<o>.+)"
+        ),
+        _en("likes", tails=_EN_TAIL_THING, strip=r"^(?:eating|drinking|to eat|to drink)\s+"),
+    ),
+    (
+        re.compile(
+            rf"{_I}(?i: (?:really |absolutely |just |totally |kinda |truly )*(?P<flip>hate|dislike|detest"
+            r"|can't stand|cannot stand|loathe|can't bear)) (?P<o>.+)"
+        ),
+        _en("likes", tails=_EN_TAIL_THING, polarity_group="flip", strip=r"^(?:eating|drinking)\s+"),
+    ),
+    (
+        re.compile(rf"{_IM} (?:a|an) (?P<o>(?!(?i:huge|big|massive|great|fan|bit|little|lot|tad|kind|sort)\b)[\w -]+)"),
+        _en("is_a", tails=_EN_TAIL_PLACE + r"|in"),
+    ),
+    (
+        re.compile(r"(?i:\bmy (?:absolute |all-time )?(?:favou?rite|fave|fav) (?:[\w-]+ ){0,2}?(?:is|are)) (?P<o>.+)"),
+        _en("likes", tails=_EN_TAIL_THING),
+    ),
+    (
+        re.compile(r"^(?P<o>[^,]+?)(?i: (?:is|are) my (?:absolute |all-time )?(?:favou?rite|fave)\b.*)"),
+        _en("likes", tails=_EN_TAIL_THING),
+    ),
+    # name last: "I'm Tom" only when nothing above explained the clause
+    (
+        re.compile(
+            rf"{_IM} (?P<o>{_EN_NAME})(?=$|[,!.]| (?i:by the way|btw|here|from|and|lol|haha|nice to meet you)\b)"
+        ),
+        _en("name", check=_en_name_ok, tails=_EN_TAIL_PLACE),
+    ),
+    # experiences (places of past events)
+    (
+        re.compile(
+            rf"(?i:\b(?:went|go|travell?ed|flew|drove(?: down| up| over)?|headed|took a trip|came back|took (?:me|us)"
+            rf"|returned|got back|just back|been back)(?: \w+ing)? (?:to|back to|down to|up to|from)) {_EN_PLACE}"
+        ),
+        _en_visited,
+    ),
+    (
+        re.compile(
+            rf"(?i:\b(?:visited|(?:i've|i have|we've|we have) been to|i was in|we were in|when i was in))"
+            rf" {_EN_PLACE}"
+        ),
+        _en_visited,
+    ),
+    (
+        re.compile(
+            rf"(?i:\b(?:backpacked|toured|cycled|hitchhiked|road-?tripped|interrailed|travell?ed|drove|trekked"
+            rf"|wandered|roamed) (?:through|around|across|all over)) {_EN_PLACE}"
+        ),
+        _en_visited,
+    ),
+    (
+        re.compile(
+            rf"(?i:\b(?:stayed|spent [\w ]+?|\w+ing|camping|skiing|hiking|place|trip|holiday|vacation|"
+            rf"honeymoon|time) (?:in|at|through|off|to)) {_EN_PLACE}"
+        ),
+        lambda m, st: _en_visited(m, st) if PAST_EN_RE.search(m.string) or EPISODIC_EN_RE.search(m.string) else None,
+    ),
+    # "We had our anniversary dinner at Nobu": a meal or celebration had at a named venue
+    (
+        re.compile(
+            rf"(?i:\b(?:had|celebrated|held) (?:our|my|a|the|his|her) (?:[\w-]+ ){{0,2}}?(?:dinner|lunch|brunch"
+            rf"|breakfast|wedding|reception|party|date|anniversary|birthday)) (?i:at|in) {_EN_PLACE}"
+        ),
+        _en_visited,
+    ),
+    # "We celebrated our anniversary at Nobu last night": a named venue of a past event with a time
+    (
+        re.compile(rf"(?<!\w)(?i:at|in) {_EN_PLACE}"),
+        lambda m, st: _en_visited(m, st) if _en_past_event(m.string) else False,
+    ),
+]
+
+_EN_KNOWLEDGE: list[tuple[re.Pattern[str], str]] = [
+    (
+        re.compile(r"(?i)(?P<s>.+?) (?:originated|originates|comes|come|came|was first \w+) (?:in|from) (?P<o>.+)"),
+        "originates_from",
+    ),
+    (re.compile(r"(?i)(?P<s>.+?) (?:is|are) the capital (?:city )?of (?P<o>.+)"), "capital_of"),
+    (re.compile(r"(?i)(?P<s>.+?) (?:is|are) (?:located |situated )?in (?P<o>.+)"), "located_in"),
+]

@@ -1,0 +1,935 @@
+"""The Chinese rules of the triple extractor: reading a zh clause, the zh rule tables and their helpers.
+
+The driver (RuleTripleExtractor in ingest/extract.py) splits each clause with zh_subclauses and hands every clause
+with Han characters to zh_clause, before the English rules; the rules add triples to the shared _State
+(ingest/extract_core.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ingest.extract_core import _EN_NAME, _EN_NON_NAMES, _LIST_PREDICATES, SINGLE_VALUED_PREDICATES, USER, _State
+from ingest.lexicon import (
+    CONDITIONS_ZH_RE,
+    FEELING_ZH_RE,
+    GENERIC_PLACES_ZH,
+    HAN,
+    PLACE_SUFFIX_ZH_RE,
+    PLACE_SUFFIXES_ZH,
+    PLACES_ZH,
+    RELATIONS_ZH,
+    ROLE_SUFFIX_ZH_RE,
+    is_question,
+)
+
+# ---------------------------------------------------------------------------------------------
+# object cleaning
+
+_ZH_TRAILING_RE = re.compile(r"(?:了|的|啊|呀|哦|呢|吧|啦|哈|嘛|哟|喔|咯|噢|!|~|\s)+$")
+_ZH_QUANTITY_RE = re.compile(r"^(?:一|两|几|半)?(?:杯|碗|瓶|盘|份|块|个|只|点|些|口|罐)(?!人)")
+_ZH_COORD_RE = re.compile(r"和|、|跟|以及|还有|及|与")
+
+
+def _zh_clean(obj: str, *, tails: str = "") -> str:
+    obj = obj.strip()
+    if tails:
+        obj = re.split(tails, obj, maxsplit=1)[0]
+    prev = None
+    while prev != obj:
+        prev = obj
+        obj = _ZH_TRAILING_RE.sub("", obj).strip()
+    return obj
+
+
+# A second verb phrase in one zh clause, with the subject left out: 我不吃香菜也不吃葱 / 我喜欢猫也喜欢狗.
+_ZH_SECOND_VP_RE = re.compile(
+    r"(?<=[\u4e00-\u9fffA-Za-z])(?=(?:也|还|又)(?:不太|不|没有?|从不|很|挺|特别|超)?"
+    r"(?:吃|喝|喜欢|爱吃|爱喝|爱看|爱玩|讨厌|会说|会讲)(?!了?$))"
+)
+
+
+def zh_subclauses(clause: str) -> list[str]:
+    """Split a zh clause before a second subjectless verb phrase (the next part continues the subject)."""
+    if re.search(f"[{HAN}]", clause) is None or is_question(clause):
+        return [clause]
+    parts: list[str] = []
+    for part in _ZH_SECOND_VP_RE.split(clause):
+        if parts and not _ZH_FIRST_VP_RE.search(parts[-1]):
+            parts[-1] += part  # "他也不吃辣": nothing was said before 也, so there is nothing to split
+        elif part.strip():
+            parts.append(part)
+    return parts
+
+
+_ZH_FIRST_VP_RE = re.compile(r"[吃喝爱欢厌说讲住养是]")
+
+
+# Chinese names: 2-4 Han characters that are not a role, a time word or a verb phrase.
+_ZH_NON_NAME_START = set("一个在很有是不我你他她这那做去都也还就会要想被把给让从对跟和已正太真最每上下")
+_ZH_NON_NAMES = frozenset(
+    [
+        "今年",
+        "现在",
+        "已经",
+        "每天",
+        "去年",
+        "明年",
+        "今天",
+        "明天",
+        "昨天",
+        "医生",
+        "老师",
+        "护士",
+        "律师",
+        "学生",
+        "工程师",
+        "程序员",
+        "设计师",
+        "会计",
+        "司机",
+        "厨师",
+        "警察",
+        "公务员",
+        "全职",
+        "退休",
+        "上班",
+        "什么",
+        "一个",
+        "我们",
+        "他们",
+        "她们",
+        "大家",
+        "别人",
+        "身体",
+    ]
+)
+_ZH_NOT_AFTER_XIAO = set("孩时学心姨区组说吃子伙朋猫狗们费吃号便")
+_ZH_SURNAMES = (
+    "王李张刘陈杨赵黄周吴徐孙马朱胡林郭何高罗郑梁谢宋唐许韩冯邓曹彭曾肖田董潘袁蔡蒋余杜叶程魏苏吕丁任沈"
+    "姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江尹薛段雷侯龙史陶黎贺顾毛郝龚邵万钱严武戴莫孔汤"
+)
+_ZH_NAME_CHARS = rf"[{HAN}]{{2,4}}"
+
+
+def _looks_like_zh_name(s: str) -> bool:
+    if re.fullmatch(rf"[{HAN}]{{2,4}}", s) is None:
+        # a Latin name, not an acronym or type code (我是INFP, 我在做PM)
+        return re.fullmatch(_EN_NAME, s) is not None and s.split()[0] not in _EN_NON_NAMES and not s.isupper()
+    if s in _ZH_NON_NAMES or s[0] in _ZH_NON_NAME_START:
+        return False
+    if len(s) >= 3 and s.endswith("人"):
+        return False  # 重庆人, 东北人: where someone is from
+    if re.search(r"[了的过来去到说着呢吗吧啊呀第次]", s):
+        return False  # a verb phrase (第一次来, 说真), not a name
+    if (re.fullmatch(rf"[小阿][{HAN}]", s) and s[1] not in _ZH_NOT_AFTER_XIAO) or re.fullmatch(
+        f"老[{_ZH_SURNAMES}]", s
+    ):
+        return True  # 小宝, 阿珍, 老王: the familiar two-character forms of a name
+    return ROLE_SUFFIX_ZH_RE.search(s) is None
+
+
+def _looks_like_zh_venue(s: str) -> bool:
+    """A named venue (星巴克): 2-6 Han characters that are not a generic place or a pronoun phrase."""
+    return (
+        re.fullmatch(rf"[{HAN}]{{2,6}}", s) is not None
+        and s not in GENERIC_PLACES_ZH
+        and not re.search(r"[我你他她这那家里上下]", s)
+    )
+
+
+def _looks_like_zh_place(s: str) -> bool:
+    s = s.strip()
+    if not s or s in GENERIC_PLACES_ZH:
+        return False
+    if s in PLACES_ZH or PLACE_SUFFIX_ZH_RE.search(s):
+        return True
+    if re.fullmatch(_EN_NAME, s) and s.split()[0] not in _EN_NON_NAMES:
+        return True  # a Latin proper noun inside a Chinese sentence (IKEA, Shanghai Disney)
+    return any(s.startswith(p) for p in PLACES_ZH if len(p) >= 2) and len(s) <= 6
+
+
+# ---------------------------------------------------------------------------------------------
+# reading one clause
+
+
+_ZH_REL_ALT = "|".join(sorted(map(re.escape, RELATIONS_ZH), key=len, reverse=True))
+
+# zh adverbs that may sit between the subject and the verb (we read through them).
+_ZH_ADV = (
+    r"(?:也|还|都|就|真的|其实|现在|目前|已经|一直|平时|一般|基本上|基本|从来|向来|本来|以前|曾经|原来|每天|每周|早上"
+    r"|晚上|中午|今年|最近|只|还是|通常|根本|完全|绝对|几乎|偶尔|经常|常常|天天|很少|比较|特别|非常|挺|很|超级|超"
+    r"|最|真|好|蛮|确实|也都|同样|主要|又|更|可|才|倒是|一向|总是|向来都|刚刚|刚|就是|是真的)*"
+)
+_ZH_NEG = r"(?P<neg>不再|不太|不怎么|不大|一点都不|一点也不|从来不|从不|并不|再也不|已经不|不|没有|没)?"
+_ZH_DEG = r"(?:太|怎么|很|特别|非常|挺|超级|超|最|真的|好|蛮|比较|那么)*"
+_PAST_STATE_RE = re.compile(r"以前|曾经|原来|之前|过去")
+_ZH_FUTURE_RE = re.compile(r"要去|要飞|打算|准备|计划|想去|将要|会去|下周|下个?月|明天|明年|后天")
+
+_ZhHandler = Callable[[re.Match[str], str, _State, int], None]
+
+
+def zh_clause(c: str, st: _State, episodic: bool) -> None:
+    if _zh_follow_up(c, st) or _zh_whole_clause(c, st):
+        return
+    m = re.search(r"(我们|咱们|俺们|本人|我|俺|咱|他|她)", c)
+    subject: str | None = None
+    rest = c
+    if m and _zh_prefix_ok(c[: m.start()]) and not c[m.end() :].startswith("们"):
+        who = m.group(1)
+        subject = USER if who in {"我", "我们", "咱们", "俺们", "俺", "咱", "本人"} else st.last_person
+        rest = re.sub(r"^(?:这人|这个人|本人)", "", c[m.end() :])  # 我这人就是爱吃辣
+        if subject is None:
+            return
+    elif st.subject is not None and _CONTINUATION_RE.match(c):
+        subject = st.subject
+    elif lead := _ZH_DROPPED_SUBJECT_RE.match(c):
+        # chat drops the subject: "最近迷上了打羽毛球", "在字节做PM" (the user, or the person just named)
+        subject = st.subject or USER
+        rest = c[lead.end("lead") :]
+    st.subject = subject if subject is not None else st.subject
+    if subject == USER:
+        unread = _zh_relations(rest, st)
+        if unread is None:
+            return
+        if re.match(r"(?:家里?|家)?的?(?:亲|大|小|二|老)?(?:" + _ZH_REL_ALT + ")", unread):
+            return  # 我儿子今年六岁: what is said of an unnamed relative is not said of the user
+        rest = unread
+    if subject is not None:
+        _zh_attributes(rest, subject, st)
+    if subject in (USER, None):
+        _zh_visited(c, st, episodic)
+
+
+def _zh_whole_clause(c: str, st: _State) -> bool:
+    """Clauses that do not open with their subject: topicalised objects, nicknames, general knowledge."""
+    if m := re.search(r"叫我(?P<o>[^，]{1,8}?)(?:就行|就好|吧)?$", c):
+        st.add(USER, "nickname", _zh_clean(m["o"]))
+        return True
+    if m := re.fullmatch(r"(?P<o>[^我你他她]{1,12}?)是我的?(?:最爱|心头好|命根子|命|本命|最喜欢的\S*)", c):
+        st.add(USER, "likes", _zh_clean(m["o"]))
+        return True
+    if m := re.fullmatch(
+        r"(?P<o>[^我你他她]{1,12}?)我(?:是)?"
+        + _ZH_ADV
+        + r"(?P<neg>一点都不|一点也不|不|从不)?"
+        + _ZH_DEG
+        + r"(?:爱|喜欢|戒不掉|离不开)(?:吃|喝|看|玩)?[了的啊呀]*",
+        c,
+    ):
+        for part in _split_coord(_zh_clean(m["o"])):
+            st.add(USER, "likes", _zh_clean(part), -1 if m["neg"] else 1)
+        return True
+    if m := re.fullmatch(r"(?:我|俺)?(?:是|就是|简直)?无(?P<o>[^，]{1,2})不欢", c):
+        st.add(USER, "likes", m["o"])  # 无辣不欢: cannot be happy without X
+        return True
+    if re.fullmatch(r"(?:我|俺)?" + _ZH_ADV + r"(?:是)?滴酒不沾(?:的)?", c):
+        st.add(USER, "drinks", "酒", -1)  # 滴酒不沾: never touches alcohol
+        return True
+    if (m := _ZH_TOPIC_DISLIKE_RE.fullmatch(c)) and _zh_topic_ok(o := _zh_clean(m["o"])):
+        predicate = {"吃不了": "eats", "吃不惯": "eats", "不吃": "eats", "喝不了": "drinks", "喝不惯": "drinks",
+                     "不喝": "drinks"}.get(m["v"], "likes")
+        for part in _split_coord(o):
+            if "碰" in m["v"] or "沾" in m["v"]:  # 海鲜和啤酒都不敢碰: eats or drinks, by the thing
+                predicate = "drinks" if re.fullmatch(_ZH_DRINKS, _zh_clean(part)) else "eats"
+            st.add(USER, predicate, _zh_clean(part), -1)
+        return True
+    if (m := _ZH_TOPIC_EATS_RE.fullmatch(c)) and _zh_topic_ok(o := _zh_clean(m["o"])):
+        for part in _split_coord(o):  # 鸡蛋和牛奶还是吃的: a topicalised food the speaker does eat
+            st.add(USER, "eats" if m["v"] == "吃" else "drinks", _zh_clean(part))
+        return True
+    if st.pending_rel and re.fullmatch(rf"(?:{_ZH_WHICH_ONE}?叫[^，]{{1,8}}?)+", c):
+        for m in re.finditer(rf"{_ZH_WHICH_ONE}?叫(?P<o>[^，]{{1,8}}?)(?={_ZH_WHICH_ONE}?叫|$)", c):
+            name = _zh_clean(m["o"])
+            if _looks_like_zh_name(name):
+                st.add(USER, st.pending_rel, name)
+                st.last_person = name
+        return True
+    if (
+        (m := re.fullmatch(r"本人(?!是)(?:叫|名叫|姓名)?(?P<o>[^，]{2,12})", c))
+        and _looks_like_zh_name(name := _zh_clean(m["o"]))
+        and name[0] not in "比很挺太非特有男女较超"
+    ):
+        st.add(USER, "name", name)  # 本人王小明: a formal self-introduction
+        return True
+    # general knowledge: no first/second person in the clause, and not a continuation ("现在住在上海")
+    if re.search(r"我|你|您|咱|俺|他|她", c) is None and not _CONTINUATION_RE.match(c):
+        for pattern, predicate in _ZH_KNOWLEDGE:
+            if m := pattern.fullmatch(c):
+                subj, obj = _zh_clean(m["s"]), _zh_clean(m["o"])
+                if (
+                    predicate == "located_in"
+                    and "位于" not in pattern.pattern
+                    and (not _looks_like_zh_place(obj) or _zh_prefix_ok(subj))
+                ):
+                    continue  # "上次在成都吃的…" is an experience, not a fact about 上次
+                if "发明" in pattern.pattern and not _looks_like_zh_place(obj):
+                    continue  # 饺子是张仲景发明的: invented by a person, not from a place
+                st.add(subj, predicate, obj, -1 if m.groupdict().get("neg") else 1, subject_kind="thing")
+                return True
+    return False
+
+
+def _zh_relations(rest: str, st: _State) -> str | None:
+    """我的妻子叫林静 / 我有一个妹妹 / 我的同事小刘也住在望京. Returns the rest to read, None when consumed."""
+    if m := re.match(
+        # (a one- or two-character modifier may come before the noun: 养了一只橘猫, 有一个好朋友)
+        r"^(?:家里?|家里面)?(?:有|养了|养着|养)(?P<n>[一两二三四几])?(?:个|只|条|位|名)(?:[^，叫]{1,2}?)??(?P<r>"
+        + _ZH_REL_ALT + r")"
+        r"(?:(?:叫做|名叫|叫|名字叫)(?P<name>[^，]+))?",
+        rest,
+    ):
+        rel = RELATIONS_ZH[m["r"]]
+        if m["name"] is None:
+            st.pending_rel = rel  # 我有一个妹妹，叫小雨
+        elif (nm := _ZH_NAME_THEN_TAIL_RE.match(m["name"])) and _looks_like_zh_name(name := _zh_clean(nm["n"])):
+            _zh_named(rel, name, nm["t"], st)  # 我家有只猫叫年糕
+        return None
+    m = re.match(
+        r"^(?:家里?|家)?的?(?:亲|大|小|二|老|最好的)?(?P<r>" + _ZH_REL_ALT + r")(?:的名字)?"
+        r"(?P<v>叫做|名叫|叫|是|名字叫|名字是)(?:我的?)?(?P<n>[^，]+)$",
+        rest,
+    )
+    if m:
+        rel = RELATIONS_ZH[m["r"]]
+        tail = m["n"]
+        nm = _ZH_NAME_THEN_TAIL_RE.match(tail)
+        if nm is not None:
+            name = _zh_clean(nm["n"])
+            if _looks_like_zh_name(name):
+                _zh_named(rel, name, nm["t"], st)
+                return None
+        if m["v"] == "是" and re.match(r"(?:一)?[个位只条]", tail):
+            st.pending_rel = rel  # 我老板是个老外，叫Mike: described, then named in the next clause
+            return None
+        return "" if m["v"] == "是" and ROLE_SUFFIX_ZH_RE.search(_zh_clean(tail)) else rest
+    m = re.match(
+        r"^(?P<with>(?:跟|和|与|同)(?:我的?)?)?(?:家里?|家)?的?(?P<r>" + _ZH_REL_ALT
+        + rf")(?P<n>{_ZH_NAME_CHARS}?|[A-Z][A-Za-z]+)(?P<t>"
+        + _ZH_NAME_TAIL
+        + r".*)$",
+        rest,
+    )
+    if m and _looks_like_zh_name(m["n"]):
+        # "我跟同事小李一起合租": what follows is said of both, so only the relation is read
+        _zh_named(RELATIONS_ZH[m["r"]], m["n"], None if m["with"] else m["t"], st)
+        return None
+    return rest
+
+
+def _zh_named(rel: str, name: str, tail: str | None, st: _State) -> None:
+    """A named person or pet: the relation, then what the same clause and the next subjectless ones say."""
+    st.add(USER, rel, name)
+    st.last_person = name
+    st.subject = name  # "我儿子叫乐乐，刚满三岁": the next clause without a subject is about 乐乐
+    if tail:
+        _zh_attributes(tail.lstrip("，"), name, st)
+
+
+def _zh_follow_up(c: str, st: _State) -> bool:
+    """尤其是X / 特别是X after a preference, 现在在Y after a job or a home, 不是Z after a fact."""
+    last = st.out[-1] if st.out else None
+    if last is None:
+        return False
+    if last.predicate == "studies_at" and (
+        m := re.fullmatch(r"(?:学的是|学的|学|专业是|读的是)(?P<o>(?!得)[^，很太挺好真]{2,6}?)(?:专业)?", c)
+    ):
+        st.add(last.subject, "major", _zh_clean(m["o"]))  # 我在南京大学读大三，学化学
+        st.spans.append((0, len(c)))
+        return True
+    if last.predicate in {"works_at", "lives_in", "studies_at"} and (
+        m := re.fullmatch(r"(?:现在|目前|如今|后来)(?:在|去了|到了|跳到了?|搬到了?)(?P<o>[^，]{2,12})", c)
+    ):
+        if _zh_org_ok(o := _zh_clean(m["o"])) and o != last.object:
+            st.add(last.subject, last.predicate, o, 1)  # 我已经不在美团干了，现在在拼多多
+            st.spans.append((0, len(c)))
+            return True
+        return False
+    if (
+        last.polarity == -1
+        and last.subject_kind == "thing"
+        and (m := re.fullmatch(r"(?:而)?是(?P<o>[^，]{1,12})", c))
+    ):
+        if last.predicate == "capital_of":  # X的首都不是Z，是Y: Y is the capital
+            st.add(_zh_clean(m["o"]), last.predicate, last.object, subject_kind="thing")
+        else:  # 豆腐不是起源于日本，是中国
+            st.add(last.subject, last.predicate, _zh_clean(m["o"]), subject_kind="thing")
+        st.spans.append((0, len(c)))
+        return True
+    if m := re.fullmatch(r"(?:而)?不是(?P<o>[^，]{1,12})", c):
+        if (o := _zh_clean(m["o"])) in (last.object, last.subject) or not (
+            last.subject_kind == "thing" or last.predicate in SINGLE_VALUED_PREDICATES
+        ):
+            return False
+        if last.predicate == "capital_of":  # X的首都是Y，不是Z: Z is not the capital
+            st.add(o, last.predicate, last.object, -last.polarity, subject_kind="thing")
+        else:  # 我老家在成都，不是重庆 / 豆腐起源于中国，不是日本
+            st.add(last.subject, last.predicate, o, -last.polarity, subject_kind=last.subject_kind)
+        st.spans.append((0, len(c)))
+        return True
+    if last.predicate not in _LIST_PREDICATES:
+        return False
+    if m := re.fullmatch(r"(?:尤其是|特别是|尤其|especially\s*)(?P<o>[^，]{1,16})", c):
+        for part in _split_coord(_zh_clean(m["o"])):
+            st.add(last.subject, last.predicate, re.sub(r"^(?:吃|喝)", "", _zh_clean(part)), last.polarity)
+        st.spans.append((0, len(c)))
+        return True
+    return False
+
+
+def _zh_attributes(rest: str, subject: str, st: _State) -> None:
+    rest = re.sub(r"^的", "", rest)
+    for pattern, handler in _ZH_RULES:
+        for m in pattern.finditer(rest):
+            if st.free(m.start(), m.end()):
+                handler(m, subject, st, _zh_polarity(m))
+
+
+def _zh_visited(c: str, st: _State, episodic: bool) -> None:
+    if _ZH_FUTURE_RE.search(c) and not re.search(r"去[了过]", c):
+        return
+    for pattern in _ZH_VISITED:
+        for m in pattern.finditer(c):
+            place = _zh_clean(
+                m["o"], tails=r"两次|好几次|一次|几次|旅游|旅行|玩|出差|度假|看|买|吃|边|那边|这边|的时候"
+            )
+            loose = pattern in _ZH_VISITED_LOOSE  # "在X<verb>": any specific-looking name will do
+            if not (_looks_like_zh_place(place) or (loose and _looks_like_zh_venue(place))):
+                continue
+            if pattern in _ZH_VISITED_STRICT and not (episodic and _zh_strong_place(place, c)):
+                continue
+            needs_past = pattern not in _ZH_VISITED_DONE
+            if needs_past and not (episodic or re.search(r"[了过]", c) or _ZH_PAST_TIME_RE.search(c)):
+                continue
+            if pattern is _ZH_VISITED[7] and not _ZH_PAST_TIME_RE.search(c):
+                continue
+            if st.free(m.start("o"), m.end("o")):
+                st.add(USER, "visited", place)
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers for the rule tables
+
+
+# Which of several pets or children a name belongs to (一只叫橘子，另一只叫…).
+_ZH_WHICH_ONE = r"(?:另?一[个只条位]|老大|老二|老三|小的|大的|大的那只|小的那只)"
+
+# A topicalised object the speaker cannot stand, with the subject dropped or after it (香菜真的受不了, 香菜我吃不了).
+_ZH_TOPIC_DISLIKE_RE = re.compile(
+    r"(?:一点|一口|一滴|一点儿)?(?P<o>[^我你他她俺咱，]{1,8}?|[^我你他她俺咱，]{1,8}(?:、|和|跟)[^我你他她俺咱，]{1,8}?)"
+    r"(?:(?:这些|这类|这种|之类的?|什么的)(?:东西|食物)?)?(?:我|俺)?(?:是)?(?:一点|一口|一滴|一点儿)?"
+    + _ZH_ADV
+    + _ZH_DEG
+    + r"(?P<v>受不了|接受不了|忍不了|讨厌|不喜欢|不爱|无感|没感觉|不感冒|吃不了|吃不惯|喝不了|喝不惯|不吃|不喝"
+    r"|不敢碰|不能碰|不碰|不沾|碰不了)"
+    r"[了的啊呀]*"
+)
+
+
+# A topicalised food or drink the speaker does take, after a restriction (蛋和奶还是吃的, 咖啡倒是喝).
+_ZH_TOPIC_EATS_RE = re.compile(
+    r"(?P<o>[^我你他她俺咱，]{1,10}?)(?:我|俺)?(?:还是|倒是|也还是|照样|照常)(?:会|能|可以)?(?P<v>吃|喝)的?"
+)
+
+
+def _zh_topic_ok(o: str) -> bool:
+    """A thing, not a time, a degree complement (热得受不了) or a feeling."""
+    return (
+        bool(o)
+        and not _zh_prefix_ok(o)
+        and not o.endswith(("得", "到", "死"))
+        and re.match(r"[太好真很超挺]", o) is None
+        and re.search(r"[了热冷累困疼痛饿吵忙烦掉完]$", o) is None  # (第一泡倒掉不喝: an action, not a thing)
+        and FEELING_ZH_RE.search(o) is None
+        and re.search(r"[这那]|今天|现在|最近", o) is None
+    )
+
+
+# Where a Chinese name stops: an adverb, a verb or a time word right after it (小周就住我楼下, 陈浩也在北京).
+_ZH_NAME_TAIL = (
+    r"(?:也|还|都|就|才|又|刚|已经|正在|一直|现在|目前|平时|最近|去年|今年|明年|每天|住|在|是|很|特别|非常|超|挺|真|喜欢"
+    r"|爱|讨厌|不|没|会|对|有|和|跟|当|做|学|读|上|从|下个?月|下周|上个?月|上周|昨天|前天|明天|后天|刚刚|一起|一块"
+    r"|结婚|要|想|去|来|，)"
+)
+_ZH_NAME_THEN_TAIL_RE = re.compile(
+    rf"(?P<n>[A-Za-z][A-Za-z' \-]*[A-Za-z]|{_ZH_NAME_CHARS}?)(?P<t>{_ZH_NAME_TAIL}.*)?$"
+)
+
+# A clause without its own subject that continues the previous one ("我爱猫，不太喜欢狗").
+_CONTINUATION_RE = re.compile(
+    r"^(?:也|还|都|不|却|现在|目前|以前|又|就|平时|一般|特别|最|很|挺|超|从不|只|更|反而|倒是|同时|是|专业|生日|名字|老家"
+    r"|爱好|今年|在|刚|当|做|学的|读的|住|会说|养了|来自|base|戒|喜欢|爱|讨厌|受不了|迷上|对|一直)"
+)
+
+# Time words and discourse openers that may come before a dropped subject ("去年搬到了苏州").
+_ZH_TIME_LEAD = (
+    r"(?:去年|今年|前年|上个?月|这个?月|上周末?|上星期|这周|昨天|前天|今天|刚才|那次|上次|小时候|\d{4}年|周末|其实|说实话"
+    r"|对了|另外|而且|所以|后来|那时候|当时|嗯|哦|啊|家里)*"
+)
+# A clause with no subject that opens with a verb only a person's own statement would (the first person dropped).
+_ZH_DROPPED_SUBJECT_RE = re.compile(
+    r"^(?P<lead>" + _ZH_TIME_LEAD + ")" + _ZH_ADV + r"(?:不太|不怎么|一点都不|不|没)?"
+    r"(?:紧急联系人|迷上|爱上|喜欢|热爱|爱(?=[吃喝看玩听去打逛])|讨厌|受不了|接受不了|戒|吃不了|喝不了|吃不惯|不吃|不喝|不能吃|不能喝|住在|来自|会说|会讲"
+    r"|养了|沉迷|对[^，]{1,12}?(?:过敏|感兴趣|不感兴趣|情有独钟)|在[^，]{1,16}?(?:工作|上班|实习|任职|读研|读博|读书|上学"
+    r"|做|当|干)|base在?|搬到|搬去|老家|回老家|学的是|读的是|专业是)(?![就啦吧呀啊你您的]|了?$)"
+)
+
+_ZH_PREFIX_OK_RE = re.compile(
+    r"^(?:(?:去年|今年|明年|前年|上个?月|下个?月|这个?月|上周末?|下周[一二三四五六日天]?|上星期|这周|昨天|前天|今天|明天|后天"
+    r"|刚才|最近|那次|上次|小时候|小学的时候|大学毕业那年|毕业那年|\d{4}年|周末|平时|每天|每周|其实|说实话|记住|所以|后来"
+    r"|现在|以前|那时候|那天|春节|国庆|另外|对了|还有|而且|当时|这几天|前几天|就是|因为|嗯|哦|啊|好吧|[A-Za-z ])"
+    r"(?:早上|晚上|下午|上午|中午|夏天|冬天|春天|秋天|的时候)?)*$"
+)  # (Latin letters one at a time: "[A-Za-z ]+" inside the "*" backtracked exponentially, 0.15 s on "I have been
+#    learning弹吉"; the strings matched are the same.)
+
+
+def _zh_prefix_ok(prefix: str) -> bool:
+    return _ZH_PREFIX_OK_RE.match(prefix) is not None
+
+
+def _zh_polarity(m: re.Match[str]) -> int:
+    groups = m.groupdict()
+    neg = groups.get("neg")
+    pre = groups.get("pre") or ""
+    flip = groups.get("flip")
+    polarity = -1 if neg else 1
+    if flip:
+        polarity = -polarity
+    if polarity == 1 and _PAST_STATE_RE.search(pre):
+        polarity = -1  # 我以前住在北京: used to, no longer
+    return polarity
+
+
+_ZH_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def _zh_number(s: str) -> str:
+    """ "二十八" -> "28" (ages are stored as digits); digits pass through."""
+    if s.isdigit():
+        return s
+    if "十" in s:
+        tens, _, ones = s.partition("十")
+        return str((_ZH_DIGITS.get(tens, 1) if tens else 1) * 10 + (_ZH_DIGITS.get(ones, 0) if ones else 0))
+    return str(_ZH_DIGITS.get(s, 0)) if len(s) == 1 else s
+
+
+# Degree and quantity words opening one item of a list (粤语和一点日语 -> 日语).
+_ZH_PART_DEGREE_RE = re.compile(r"^(?:一点点|一点儿|一点|一些|少量的|点|些|流利的|简单的|基本的|基础的)")
+
+
+def _split_coord(obj: str) -> list[str]:
+    parts = [p for p in _ZH_COORD_RE.split(obj) if p.strip()]
+    return parts if len(parts) > 1 and all(len(p) >= 1 for p in parts) else [obj]
+
+
+def _zh(
+    predicate: str,
+    *,
+    tails: str = "",
+    coord: bool = False,
+    strip_verb: bool = False,
+    check: Callable[[str], bool] | None = None,
+) -> _ZhHandler:
+    def handle(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+        obj = _zh_clean(m["o"], tails=tails)
+        if strip_verb:
+            obj = re.sub(r"^(?:吃|喝|去(?=[爬跑游看打逛玩唱骑滑钓听徒露蹦泡]))", "", obj)  # 爱去爬山 -> 爬山
+            obj = _ZH_QUANTITY_RE.sub("", obj)
+        if re.match(r"一家|一个(?!人)|一所|某", obj) or (check is not None and not check(obj)):
+            return
+        if coord and _ZH_COORD_RE.search(obj):
+            obj = re.sub(r"都$", "", obj)  # 对花粉和尘螨都过敏: 都 closes the list
+        if predicate == "likes":
+            obj = re.sub(r"^太(?=[甜辣咸油酸苦腻淡]$)", "", obj)  # 不喜欢太甜的 -> 甜: a taste without its degree
+        for part in _split_coord(obj) if coord else [obj]:
+            st.add(subject, predicate, _zh_clean(_ZH_PART_DEGREE_RE.sub("", part.strip())), polarity)
+        if predicate in {"spouse", "partner", "sister", "brother", "mother", "father", "child", "friend"}:
+            st.last_person = obj
+
+    return handle
+
+
+def _zh_is_a(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    raw = m["o"].split("，")[0].strip()
+    obj = _zh_clean(m["o"], tails=r"，|主要|平时|已经")
+    obj = re.sub(r"^(?:一名|一个|一位|个|名|位|土生土长的|地道的|正宗的|纯正的)", "", obj)
+    if not obj or re.search(r"我|你|的员工$", obj):
+        return
+    if obj.endswith("人") and obj[:-1] in GENERIC_PLACES_ZH:
+        return  # 我不是本地人: says where they are not from, without a place
+    if obj.endswith("人") and len(obj) >= 3 and not ROLE_SUFFIX_ZH_RE.search(obj[:-1]):
+        st.add(subject, "hometown", obj[:-1], polarity)  # 我是四川人 -> hometown 四川
+        return
+    if re.search(r"第.次|[了过着来去]$", obj):
+        return  # 我是第一次来: an event, not an identity
+    if re.match(r"(?:一)?[只条头匹]", obj):
+        return  # 是只柯基: a breed said of a pet, not an identity
+    if raw.endswith("的"):
+        if _looks_like_zh_place(obj):
+            st.add(subject, "hometown", obj, polarity)  # 俺是东北的 -> hometown 东北
+        return  # 我是认真的 / 我是坐地铁来的: a 是…的 statement, not an identity
+    if subject == USER and _looks_like_zh_name(obj) and not ROLE_SUFFIX_ZH_RE.search(obj):
+        st.add(subject, "name", obj, polarity)  # 我是小明
+        return
+    st.add(subject, "is_a", obj, polarity)
+
+
+# Work that names a job (在腾讯做后端开发, 在字节做PM), not any activity (在家做饭, 在健身房做瑜伽).
+_ZH_JOB_RE = re.compile(
+    r"[A-Za-z]{2,}|开发|设计|运营|产品|销售|测试|市场|财务|会计|人事|行政|客服|研发|算法|工程|编辑|记者|翻译|咨询|审计|法务"
+    r"|采购|投资|分析|前端|后端|数据|运维|研究|实习|管理|项目|教学|老师|医生|护士|律师|策划"
+)
+
+
+def _zh_org_ok(obj: str) -> bool:
+    """An employer or school, not a generic or possessed place (在家工作, 在我们这边上班)."""
+    return (
+        bool(obj)
+        and obj not in GENERIC_PLACES_ZH
+        and re.search(r"[我你他她这那]|家$|^家|^(?:一家|一个|一所|某)", obj) is None
+    )
+
+
+def _zh_home_ok(obj: str) -> bool:
+    """Where someone lives: not a generic or possessed place (住我楼下, 住在公司附近)."""
+    return bool(obj) and obj not in GENERIC_PLACES_ZH and re.search(r"[我你他她这那]", obj) is None
+
+
+def _zh_job_at(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    """在X当律师 / 在腾讯做后端开发: the employer (not a mere city) and, for 当/担任, the role."""
+    org = _zh_clean(m["o"])
+    job = re.sub(r"^(?:了|过)?(?:[\d一两二三四五六七八九十几半]+(?:年|个月|天))?(?:的)?", "", _zh_clean(m["job"]))
+    is_role = ROLE_SUFFIX_ZH_RE.search(job) is not None or _ZH_JOB_RE.search(job) is not None
+    if not is_role:
+        return
+    if _zh_org_ok(org) and org not in PLACES_ZH and not PLACE_SUFFIX_ZH_RE.search(org):
+        st.add(subject, "works_at", org, polarity)
+    if m["v"] in {"当", "担任"}:
+        st.add(subject, "is_a", re.sub(r"^(?:一名|一个|一位|个|名|位)", "", job), polarity)
+
+
+def _zh_job_of(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    """我是小红书的UI设计师: a job at a named employer (not a city: 我是北京的老师 says only the job)."""
+    org, job = _zh_clean(m["o"]), _zh_clean(m["job"])
+    if not (ROLE_SUFFIX_ZH_RE.search(job) or _ZH_JOB_RE.search(job)) or job.endswith("人"):
+        return
+    if (
+        _zh_org_ok(org)
+        and not _looks_like_zh_place(org)
+        and not (org[0] in _ZH_SURNAMES and len(org) <= 3)
+        and re.search(r"[里上中内外边]$", org) is None  # 我是班上的学生, 公司里的: a where, not an employer
+    ):
+        st.add(subject, "works_at", org, polarity)
+    st.add(subject, "is_a", job, polarity)
+
+
+def _zh_job_change(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    """(从X)跳槽到Y: Y is the employer now, X no longer."""
+    if m["old"] and _zh_org_ok(old := _zh_clean(m["old"])):
+        st.add(subject, "works_at", old, -1)
+    if _zh_org_ok(new := _zh_clean(m["o"], tails=_STOP_TAIL_ZH)):
+        st.add(subject, "works_at", new, 1)
+
+
+# What one gives up (戒酒, 戒了咖啡, 戒糖): drinks, else foods; 戒烟 has no predicate.
+_ZH_DRINKS = r"酒|白酒|啤酒|红酒|咖啡|奶茶|可乐|饮料|茶|碳酸饮料"
+_ZH_GIVE_UP = _ZH_DRINKS + r"|糖|甜食|碳水|肉|零食|夜宵|宵夜|辣|油炸食品|烟酒"
+
+
+def _zh_school_and_major(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    st.add(subject, "studies_at", _zh_clean(m["o"]))
+    st.add(subject, "major", _zh_clean(m["major"]))
+
+
+def _zh_cannot(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    """我喝不了咖啡 / 我不能吃辣 / 我吃不惯香菜: the food or drink, negated."""
+    verb = m["v"] or m.groupdict().get("v2")
+    predicate = "eats" if verb == "吃" else "drinks"
+    obj = _ZH_QUANTITY_RE.sub("", _zh_clean(m["o"], tails=r"，|已经|了|也|的|啊|太|一"))
+    st.add(subject, predicate, obj, -1)
+
+
+def _zh_gave_up(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    """我戒酒两年了 -> (drinks, 酒, -1); 我戒糖了 -> (eats, 糖, -1)."""
+    obj = "酒" if m["o"] == "烟酒" else m["o"]
+    st.add(subject, "drinks" if re.fullmatch(_ZH_DRINKS, obj) else "eats", obj, -1)
+
+
+def _zh_favourite(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    """我最喜欢的颜色是蓝色 / 我的爱好是摄影和爬山."""
+    for part in _split_coord(_zh_clean(m["o"] or m["o2"] or m["o3"])):
+        st.add(subject, "likes", _zh_clean(part))
+
+
+def _zh_dislike(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    """讨厌 / 受不了 X: a dislike is likes with polarity -1."""
+    for part in _split_coord(_zh_clean(m["o"], tails=r"，|的味道|的气味")):
+        st.add(subject, "likes", re.sub(r"^(?:吃|喝)", "", part), -1)
+
+
+def _zh_emergency(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    """紧急联系人是我姐姐王丽 / 紧急联系人写我老公: the contact, and the relation when a name follows it."""
+    obj = _zh_clean(m["o"], tails=r"，|电话|手机|吧|就行|就好")
+    if m["r"] and _looks_like_zh_name(obj):
+        st.add(subject, RELATIONS_ZH[m["r"]], obj)
+    elif m["r"]:
+        obj = _zh_clean(m["r"] + m["o"], tails=r"，|电话|手机|吧|就行|就好")  # 紧急联系人是我姐姐: the relative
+    st.add(subject, "emergency_contact", obj)
+
+
+# The conditions a speaker names bare after the subject (我痛风 / 我高血压): the explicit ones only.
+_ZH_NAMED_CONDITIONS = CONDITIONS_ZH_RE.pattern.split("|[")[0].removeprefix("(?:")
+
+_STOP_TAIL_ZH = r"，|已经|了|工作|上班|生活|的时候|这个|一定|每天|吃了|不能"
+
+_P = _ZH_ADV
+_ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
+    (
+        re.compile(r"^的?(?:英文名字?|小名|外号|网名|昵称|绰号|花名)(?:是|叫)(?P<o>[^，]{1,16})$"),
+        _zh("nickname", tails=r"，|就行|就好"),
+    ),
+    (re.compile(r"^(?:的)?名字(?:是|叫)(?P<o>.+)$"), _zh("name")),
+    (re.compile(r"^" + _P + r"叫(?P<o>[^，]{1,12})$"), _zh("name", check=_looks_like_zh_name)),
+    (re.compile(r"生日(?:是|在|为)?(?P<o>[^，]+)$"), _zh("birthday", tails=r"，|啊|呀")),
+    (
+        re.compile(
+            r"今年(?P<o>[\d零一二两三四五六七八九十]{1,3})(?:周岁|岁|了|$)|(?P<o2>[\d零一二两三四五六七八九十]{1,3})(?:周岁|岁)"
+        ),
+        lambda m, s, st, p: st.add(s, "age", _zh_number(m["o"] or m["o2"])),
+    ),
+    (
+        re.compile(r"紧急联系人(?:是|为|写|填|填写|就写|就填)(?:我的?)?(?P<r>" + _ZH_REL_ALT + r")?(?P<o>[^，]+)"),
+        _zh_emergency,
+    ),
+    (
+        re.compile(
+            r"(?:学的|读的|念的|专业)是(?P<o>[^，]+?)(?:专业)?(?:的)?$|学(?P<o2>[^，]{2,8})专业|是(?:学|读)(?P<o3>[^，]{2,8}?)"
+            r"(?:专业)?的$|^学的(?!是)(?P<o4>[^，是很挺太不还也都就真好特非]{2,10}?)(?:专业)?$"
+        ),
+        lambda m, s, st, p: st.add(s, "major", _zh_clean(m["o"] or m["o2"] or m["o3"] or m["o4"])),
+    ),
+    (
+        re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:住在|住|生活在|定居在|定居|居住在)(?P<o>[^，]+)"),
+        _zh("lives_in", tails=_STOP_TAIL_ZH + r"|附近|那边|这边", check=_zh_home_ok),
+    ),
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,12}?)(?:生活|定居|居住|住过|租房子?住|租房"
+            r"|租了?房子?|安家|住(?=了?$|了?[\d一两二三四五六七八九十几半]+年))"
+        ),
+        _zh("lives_in", check=_zh_home_ok),
+    ),
+    (re.compile(r"搬(?:到|去|来)了?(?P<o>[^，]+)"), _zh("lives_in", tails=_STOP_TAIL_ZH + r"|住", check=_zh_home_ok)),
+    (
+        re.compile(r"从(?P<o>[^，]{1,10}?)(?=搬(?:到|去|走|出来))"),
+        lambda m, s, st, p: st.add(s, "lives_in", o, -1) if _looks_like_zh_place(o := _zh_clean(m["o"])) else None,
+    ),
+    (re.compile(r"老家(?:在|是)(?P<o>[^，]+)"), _zh("hometown", tails=_STOP_TAIL_ZH)),
+    (re.compile(r"回(?:了)?老家(?P<o>[^，了]{2,6})"), _zh("hometown", check=_looks_like_zh_place)),  # 回老家长沙
+    (re.compile(r"^(?P<pre>" + _P + r")来自(?P<o>[^，]{1,12})"), _zh("hometown", check=_looks_like_zh_place)),
+    (re.compile(r"^(?P<pre>" + _P + r")是从(?P<o>[^，]{1,10}?)来的"), _zh("hometown", check=_looks_like_zh_place)),
+    (
+        re.compile(r"^(?P<pre>" + _P + r")(?:base在?|常驻|长居)(?P<o>[^，]{1,12})"),
+        _zh("lives_in", tails=_STOP_TAIL_ZH, check=_looks_like_zh_place),
+    ),
+    (
+        re.compile(r"(?:从小)?在(?P<o>[^，]{1,10}?)长大|出生(?:在|于)(?P<o2>[^，]+)"),
+        lambda m, s, st, p: st.add(s, "hometown", o) if _zh_home_ok(o := _zh_clean(m["o"] or m["o2"])) else None,
+    ),
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,16}?)(?:工作|上班|上过班|工作过|任职|实习|打工"
+            r"|干(?=了?$|过)|送外卖|跑外卖|送快递|跑腿|开网约车)"  # (gig work: 在美团送外卖)
+        ),
+        _zh("works_at", check=_zh_org_ok),
+    ),
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,16}?)(?P<v>当|做|干|担任)(?P<job>[^，]{1,12})$"
+        ),
+        _zh_job_at,
+    ),
+    (re.compile(r"入职了?(?P<o>[^，]{1,12})"), _zh("works_at", check=_zh_org_ok)),
+    (
+        re.compile(r"(?:从(?P<old>[^，]{1,12}?))?跳槽(?:到|去)了?(?P<o>[^，]{1,12})"),
+        _zh_job_change,
+    ),
+    (re.compile(r"是(?P<o>[^，]{1,16}?)的(?:员工|职员)$"), _zh("works_at", check=_zh_org_ok)),
+    (
+        re.compile(r"(?:从|在)(?P<o>[^，]{1,12}?)(?:离职|辞职)(?P<flip>)"),
+        lambda m, s, st, p: st.add(s, "works_at", _zh_clean(m["o"]), -1),
+    ),
+    # 在NYU读金融: the school, then the subject read there (a year or level such as 大三 / 研二 is no subject)
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + ")在(?P<o>[^，]{1,12}?)(?:读|念)(?P<major>(?!书|研|本科|博|大学|高中|初中|小学|硕士|MBA"
+            r"|[大研高初博][一二三四]|[一二三四五六]年级)[^，了的]{2,6})$"
+        ),
+        _zh_school_and_major,
+    ),
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + ")在(?P<o>[^，]{1,12}?)(?:读书|读研究生|读研|读本科|读博士?|读大学|上大学|上学|念书|读)"
+        ),
+        _zh("studies_at"),
+    ),
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + r")是在(?P<o>[^，]{1,12}?)(?:读|上|念)的(?:本科|研究生|硕士|博士|大学|高中|书)?$"
+        ),
+        _zh("studies_at", check=_zh_org_ok),
+    ),
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + r")是(?P<o>[^，]{1,16}?)的(?:铁粉|死忠粉|忠实粉丝|脑残粉|粉丝|老粉|真爱粉|粉|歌迷|影迷"
+            r"|球迷|书迷)$"
+        ),
+        _zh("likes"),
+    ),
+    (re.compile(r"^(?P<pre>" + _P + r")是(?!在|真的)(?P<o>[^，的]{1,12}?)的(?P<job>[^，的]{2,10})$"), _zh_job_of),
+    (re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:是做(?P<o>[^，]{1,10})的)"), _zh("is_a")),
+    # (not 是真的…, nor a cleft about an event: 是2015年在大理结的婚)
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:是|当)(?!爱|喜欢|讨厌|不|真的|[^，]*在[^，]*的)(?P<o>[^，]{1,12})$"
+        ),
+        _zh_is_a,
+    ),
+    (re.compile(r"对(?P<o>[^，]{1,16}?)" + _ZH_NEG + r"过敏"), _zh("allergic_to", coord=True)),
+    (re.compile(r"^(?P<pre>" + _P + r")(?P<o>[^，对]{1,10}?)过敏"), _zh("allergic_to", coord=True)),
+    (
+        re.compile(r"(?:(?P<neg>没)有|患有|得了|患了|确诊了?|有)(?P<o>" + CONDITIONS_ZH_RE.pattern + ")"),
+        _zh("has_condition"),
+    ),
+    (re.compile(r"(?P<neg>不|不太)?会(?:说|讲)(?P<o>[^，]+)"), _zh("speaks", coord=True)),
+    # 还会一点上海话: 会 + a language without 说
+    (re.compile(r"(?P<neg>不|不太)?会(?:一点|一些|点)?(?P<o>[^，说讲]{1,6}(?:话|语|文))$"), _zh("speaks")),
+    (re.compile(r"^的?(?i:MBTI)(?:类型)?(?:是|为)?(?P<o>[A-Za-z]{4}(?:-[ATat])?)$"), _zh("is_a")),
+    (re.compile(r"^(?P<pre>" + _P + r")(?P<o>" + _ZH_NAMED_CONDITIONS + r")(?:了|的)?$"), _zh("has_condition")),
+    # preferences
+    (
+        re.compile(
+            r"最喜欢的[^，是]{0,6}是(?P<o>[^，]+)|最爱的[^，是]{0,6}是(?P<o2>[^，]+)|(?:爱好|兴趣)是(?P<o3>[^，]+)"
+        ),
+        _zh_favourite,
+    ),
+    (
+        re.compile(
+            r"对(?P<o>[^，]{1,16}?)" + _ZH_DEG + r"(?:一点)?(?P<neg>兴趣都没有|都没有?兴趣|没有?(?:什么)?兴趣|不感兴趣"
+            r"|不感冒)"
+        ),
+        _zh("likes"),
+    ),
+    (re.compile(r"对(?P<o>[^，]{1,16}?)" + _ZH_DEG + r"(?:感兴趣|情有独钟|着迷|上瘾)"), _zh("likes", coord=True)),
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + ")" + _ZH_NEG + _ZH_DEG + r"(?:喜欢上了?|喜欢|迷上了?|爱上了?|热爱|钟爱|偏爱|爱|沉迷于?"
+            r"|痴迷于?|着迷于?|迷恋|中意|钟情于?|离不开|戒不掉|少不了|享受)(?P<o>[^，]+)"
+        ),
+        _zh("likes", strip_verb=True, coord=True, tails=r"，|的味道|的气味"),
+    ),
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + r")(?P<flip>)(?:讨厌|受不了|反感|恨|烦|厌恶|接受不了|忍不了|忍受不了|看不惯"
+            r"|嫌弃|不待见)"
+            r"(?P<o>[^，]+)"
+        ),
+        _zh_dislike,
+    ),
+    # diet: what they cannot eat or drink, what they gave up (戒酒), then plain 吃 / 喝 with negation
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + r")(?:(?:不能|不敢|没法|不可以|不太能|不怎么能)(?P<v>吃|喝)"
+            r"|(?P<v2>吃|喝)(?:不了|不惯|不得))"
+            r"(?P<o>[^，]+)"
+        ),
+        _zh_cannot,
+    ),
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + r")(?:一点|一口|一滴|一点儿)(?P<o>[^，都]{1,6})都(?:不能|不敢|不)?(?P<v>吃|喝)"
+            r"(?:不了|不下)?"
+        ),
+        _zh_cannot,
+    ),
+    (re.compile(r"^(?P<pre>" + _P + r")(?:已经|正在|在)?戒(?:掉了?|了)?(?P<o>" + _ZH_GIVE_UP + ")"), _zh_gave_up),
+    (
+        re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + r"吃(?P<o>[^，了]+)"),
+        _zh("eats", strip_verb=True, tails=r"，|已经|了|也|的|啊"),
+    ),
+    (
+        re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + r"喝(?P<o>[^，了]+)"),
+        _zh("drinks", strip_verb=True, tails=r"，|已经|了|也|的|啊"),
+    ),
+]
+
+# A place name the stricter rules accept: a Latin proper name, a place-suffixed name or a well-known place.
+_ZH_KNOWN_PLACE = (
+    rf"[A-Z][A-Za-z'&.\-]*(?: [A-Z][A-Za-z'&.\-]*)*|[{HAN}]{{1,6}}?(?:{PLACE_SUFFIXES_ZH})|"
+    + "|".join(sorted(PLACES_ZH, key=len, reverse=True))
+)
+_ZH_VISITED: list[re.Pattern[str]] = [
+    re.compile(r"去[了过](?:一?趟)?(?P<o>[^，]{1,12})"),
+    re.compile(r"(?:是|就)去(?P<o>[^，]{1,8})$"),
+    re.compile(r"去(?:爬|玩|逛|登)了?(?P<o>[^，]{1,8})"),
+    re.compile(r"去(?!年)(?P<o>[^，了]{1,10}?)(?:买|玩|吃|逛|看|旅行|旅游|度假|出差|喝|拍|爬|见)(?:了|过|的)"),
+    re.compile(
+        r"在(?P<o>[A-Za-z][A-Za-z'&.\- ]{1,30}[A-Za-z]|[^，在]{1,12}?)(?:边|那边)?"
+        r"(?:吃|玩|看|度假|旅游|旅行|留学|遇到|逛|拍|参加|过年|待了|住了|见到|碰到"
+        r"|过[的了]?(?:生日|年|节|纪念日)|结[的了]?婚|办[的了]?(?:婚礼|婚宴|生日))"  # 在海底捞过的生日, 在大理结的婚
+    ),
+    # "昨天在西湖边跑了十公里", "上个月在Costco办了张卡": a known place (or a Latin name) where something was done
+    re.compile(r"在(?P<o>" + _ZH_KNOWN_PLACE + r")(?:边|那边|附近|门口)?(?=[^，]{1,8}?[了过])"),
+    re.compile(r"(?:从|刚从)(?P<o>" + _ZH_KNOWN_PLACE + r")回来"),
+    re.compile(r"(?:爬|登)[了过](?P<o>[^，]{1,6}山)"),  # 去年爬了泰山: a named mountain climbed
+]
+
+def _zh_strong_place(place: str, clause: str) -> bool:
+    """The stricter visited rules: a known place, a place-suffixed name or a Latin name, not work/home/school."""
+    if re.search(r"工作|上班|实习|住|生活|定居|读|上学|长大|出生", clause):
+        return False
+    return (
+        place in PLACES_ZH
+        or PLACE_SUFFIX_ZH_RE.search(place) is not None
+        or re.fullmatch(_EN_NAME, place) is not None
+    )
+
+
+# "上个月去东京出差": the trip is past because of its time word, though no 了 or 过 marks it.
+_ZH_PAST_TIME_RE = re.compile(r"昨天|前天|上次|那次|上周|上个?星期|上个?月|去年|前年|那年|前几天|前阵子|上周末|\d{4}年")
+_ZH_VISITED.append(
+    re.compile(
+        r"(?<![过失])去(?!年)(?P<o>[^，了]{1,10}?)(?:旅行|旅游|度假|出差|玩|逛|爬山|看展|看演出|参加)(?![了过的])"
+    )
+)
+
+_ZH_VISITED_LOOSE = (_ZH_VISITED[3], _ZH_VISITED[4])
+_ZH_VISITED_STRICT = (_ZH_VISITED[5],)
+_ZH_VISITED_DONE = (_ZH_VISITED[0], _ZH_VISITED[6])  # 去了X / 从X回来 say it happened
+
+_ZH_KNOWLEDGE_ADV = r"(?:其实|本来|原本|最早|最初|据说)?"
+_ZH_KNOWLEDGE: list[tuple[re.Pattern[str], str]] = [
+    (
+        re.compile(r"(?P<s>[^，]{1,12}?)(?:起源于|源于|源自|发源于|起源自|产自|产于|原产于|原产自|诞生于)(?P<o>[^，]+)"),
+        "originates_from",
+    ),
+    (
+        re.compile(
+            r"(?P<s>[^，]{1,12}?)" + _ZH_KNOWLEDGE_ADV + r"(?:是|最早是|最初是)?从(?P<o>[^，]{1,10}?)"
+            r"(?:传|引进|传入)(?:过来|进来|进|入|到中国|来)?的?"
+        ),
+        "originates_from",
+    ),
+    # 珍珠奶茶是台湾发明的: invented in a place (a person as inventor is dropped by the caller)
+    (
+        re.compile(r"(?P<s>[^，]{1,12}?)(?:是|最早是|最初是)(?P<o>[^，]{1,10}?)(?:人)?(?:发明|首创|最先做出来)的"),
+        "originates_from",
+    ),
+    (re.compile(r"(?P<s>[^，]{1,12}?)是(?P<o>[^，]{1,10}?)的(?:首都|首府|省会)"), "capital_of"),
+    (re.compile(r"(?P<o>[^，]{1,10}?)的(?:首都|首府|省会)(?:是|为|在)(?P<s>[^，]{1,10})"), "capital_of"),
+    # 巴西的首都不是里约: a denied capital (a following 是Y names the real one)
+    (re.compile(r"(?P<o>[^，]{1,10}?)的(?:首都|首府|省会)(?P<neg>不是)(?P<s>[^，]{1,10})"), "capital_of"),
+    (re.compile(r"(?P<s>[^，]{1,12}?)(?:位于|坐落在|坐落于)(?P<o>[^，]+)"), "located_in"),
+    (re.compile(r"(?P<s>[^，]{1,12}?)(?<![现正存实所自])在(?P<o>[^，]{2,10})"), "located_in"),
+]
