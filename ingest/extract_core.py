@@ -177,7 +177,6 @@ class _State:
     """What one clause leaves for the next: the carried subject, the last named person, a pending relation."""
 
     subject: str | None = None
-    subject_kind: str = "user"
     last_person: str | None = None
     pending_rel: str | None = None
     out: list[ExtractedTriple] = field(default_factory=list)

@@ -27,11 +27,11 @@ _EN_TAIL_COMMON = (
     r"|actually|though|haha|lol|a lot|so much|very much|really much|every \w+|each \w+|on weekends"
     r"|at weekends|on the weekend|whenever|when|while|if|which|who|that's|and i|i think|at all|online|offline"
     r"|at home|alone|sometimes|often|occasionally|nowadays|recently|daily|regularly|in my (?:free|spare) time"
-    r"|these days|btw|tbh|honestly|to be honest|originally"
+    r"|btw|tbh|honestly|to be honest|originally"
 )
 _EN_TAIL_PLACE = (
     _EN_TAIL_COMMON + r"|with|for|as|from|on|at|after|before|last|this|next|yesterday|today"
-    r"|tomorrow|twice|once|three times|\d+ times|in \d{4}|in the|over|during|to|and|where|when"
+    r"|tomorrow|twice|once|three times|\d+ times|in \d{4}|in the|over|during|to|and|where"
     r"|in (?:january|february|march|april|may|june|july|august|september|october|november|december)"  # "in August"
 )
 _EN_TAIL_THING = (
