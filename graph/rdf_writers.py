@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from enum import StrEnum
 from typing import Any
 
@@ -83,15 +83,25 @@ def _nt_string(text: str) -> str:
     return text.translate(_NT_ESCAPES)
 
 
-def nt_term(term: URIRef | Literal) -> str:
+def _bracketed(iri: str) -> str:
+    return f"<{iri}>"
+
+
+def _term(term: URIRef | Literal, iri: Callable[[str], str]) -> str:
+    """An IRI or a literal (quoted, with its language or a datatype other than xsd:string) in N-Triples /
+    Turtle syntax; `iri` writes IRIs (in full, or as a Turtle prefixed name where one fits)."""
     if isinstance(term, URIRef):
-        return f"<{term}>"
+        return iri(str(term))
     body = f'"{_nt_string(str(term))}"'
     if term.language:
         return f"{body}@{term.language}"
     if term.datatype is not None and term.datatype != XSD.string:
-        return f"{body}^^<{term.datatype}>"
+        return f"{body}^^{iri(str(term.datatype))}"
     return body
+
+
+def nt_term(term: URIRef | Literal) -> str:
+    return _term(term, _bracketed)
 
 
 class ChunkWriter:
@@ -141,14 +151,7 @@ def _turtle_iri(iri: str) -> str:
 
 
 def _turtle_term(term: URIRef | Literal) -> str:
-    if isinstance(term, URIRef):
-        return _turtle_iri(str(term))
-    body = f'"{_nt_string(str(term))}"'
-    if term.language:
-        return f"{body}@{term.language}"
-    if term.datatype is not None and term.datatype != XSD.string:
-        return f"{body}^^{_turtle_iri(str(term.datatype))}"
-    return body
+    return _term(term, _turtle_iri)
 
 
 class TurtleWriter(ChunkWriter):
