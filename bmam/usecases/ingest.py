@@ -33,11 +33,11 @@ import numpy as np
 from bmam import validate
 from bmam.clock import Clock
 from bmam.events import EventBus, MemoryEvent
-from bmam.settings import Settings
+from bmam.settings import IngestSettings, Settings
 from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook, run_hooks
 from bmam.usecases.memories import EXACT_SCAN_MAX_MEMORIES
 from bmam.usecases.tiers import TierUseCases, change_event
-from graph.episodes import EpisodeRepository, EpisodeRow, SimilarMemory, episode_id, memory_id_for
+from graph.episodes import EpisodeRepository, EpisodeRow, SimilarMemory, TurnMatches, episode_id, memory_id_for
 from graph.errors import BadInput, BmamError, LimitExceeded
 from graph.memories import MemoryRepository
 from graph.model import (
@@ -58,7 +58,7 @@ from ingest.classify import Classification, TypeClassifier
 from ingest.embedding import Embedder
 from ingest.extract import USER, ExtractedTriple, TripleExtractor, normalize_term
 from ingest.salience import Salience, assess
-from ingest.tier_policy import TierChange, core_has_room, on_mention, on_new_memory, on_topic
+from ingest.tier_policy import TierChange, TierRules, core_has_room, on_mention, on_new_memory, on_topic
 from ingest.turns import (
     SPEAKERS,
     Speaker,
@@ -263,11 +263,236 @@ class _State:
 
 @dataclass
 class _Plan:
+    """What a written batch hands back (IngestUseCases._batch): the results, and what to do after the commit."""
+
     results: dict[int, TurnResult]
     changes: list[TierChange]
     events: list[MemoryEvent]
     hooks: list[StoredMemoryContext]
     recorded: dict[str, list[Turn]]
+
+
+@dataclass
+class _BatchPlan:
+    """What the write transaction makes of one batch of a user's turns, built step by step from what the store
+    answers before anything is written (IngestUseCases._write): where each turn goes, which turns are fresh,
+    the memories they create or mention, the tier moves they cause and the events to publish afterwards. It
+    only reads and builds; a retried transaction builds a new one."""
+
+    scope: Scope
+    ingest: IngestSettings
+    rules: TierRules
+    turn_index: dict[int, int]  # a turn's index in its session, by request position
+    ids: dict[int, str]  # its episode id, by request position
+    core_count: int  # memories in core, counting the promotions planned so far
+    results: dict[int, TurnResult] = field(default_factory=dict)  # in batch order
+    fresh: list[_Valid] = field(default_factory=list)  # the turns not stored yet, in batch order
+    similar: dict[int, list[SimilarMemory]] = field(default_factory=dict)  # stored memories a user turn may repeat
+    topics: dict[int, list[str]] = field(default_factory=dict)  # stored temp memories whose topic it picks up
+    temp_names: NameIndex = field(default_factory=lambda: NameIndex({}))  # the temp memories' entity names
+    states: dict[str, _State] = field(default_factory=dict)  # every memory the batch touches
+    updates: dict[str, MemoryUpdate] = field(default_factory=dict)  # mentions and tier moves, by memory
+    events: list[MemoryEvent] = field(default_factory=list)
+    new_memories: list[NewMemory] = field(default_factory=list)
+    new_times: list[datetime] = field(default_factory=list)  # created_at of each new memory
+    new_specs: dict[str, list[TripleSpec]] = field(default_factory=dict)  # the triples of each new memory
+    derived: list[tuple[str, str]] = field(default_factory=list)  # (memory, episode): DERIVED_FROM
+    created_by: dict[int, list[str]] = field(default_factory=dict)  # by request position
+    mentioned_by: dict[int, list[str]] = field(default_factory=dict)  # by request position
+    batch_new: list[str] = field(default_factory=list)  # memories created in this batch, in order
+
+    # ----- the turns -------------------------------------------------------------------------
+
+    def sort(self, batch: Sequence[_Valid], existing: dict[str, tuple[str, str]]) -> None:
+        """Every turn gets its result. A turn whose episode exists with the same speaker and text is a duplicate
+        (stored already: nothing changes); with another speaker or text, a conflict (not stored); the rest
+        are fresh."""
+        for v in batch:
+            r = TurnResult(index=v.index, user_id=self.scope.user_id, session_id=v.session_id,
+                           turn=self.turn_index[v.index], speaker=v.speaker.value, episode_id=self.ids[v.index])
+            self.results[v.index] = r
+            found = existing.get(self.ids[v.index])
+            if found is None:
+                self.fresh.append(v)
+            elif found == (v.speaker.value, v.text):
+                r.stored = r.duplicate = True
+            else:
+                r.episode_id = None
+                r.errors.append(TurnError(
+                    "CONFLICT", f"turn {self.turn_index[v.index]} of session {v.session_id!r} is stored with another "
+                    "speaker or text; give new turns their own index", "turn"))
+
+    def fresh_user_turns(self) -> list[_Valid]:
+        return [v for v in self.fresh if v.speaker is Speaker.USER]
+
+    def read_matches(self, matches: TurnMatches, temp_entities: dict[str, list[str]]) -> None:
+        """What the store found the fresh user turns repeat and pick up, and the tier state of those memories."""
+        for s in matches.similar:
+            self.similar.setdefault(s.candidate, []).append(s)
+        for i, mid, _ in matches.topics:
+            self.topics.setdefault(i, []).append(mid)
+        self.temp_names = NameIndex(temp_entities)
+        for rows in self.similar.values():
+            for s in rows:
+                self.states.setdefault(s.id, _State(tier=s.tier, mention_count=s.mention_count, locked=s.locked))
+        for mids in self.topics.values():
+            for mid in mids:
+                self.states.setdefault(mid, _State(tier=Tier.TEMP, mention_count=1))
+
+    def episode_rows(self) -> list[EpisodeRow]:
+        return [EpisodeRow(id=self.ids[v.index], session_id=v.session_id, turn=self.turn_index[v.index],
+                           speaker=v.speaker.value, text=v.text, at=v.at, device_id=v.device_id) for v in self.fresh]
+
+    # ----- memories --------------------------------------------------------------------------
+
+    def update(self, mid: str, **kw: object) -> None:
+        u = self.updates.get(mid, MemoryUpdate(id=mid))
+        self.updates[mid] = replace(u, **kw)  # type: ignore[arg-type]
+
+    def move(self, mid: str, steps: Sequence[tuple[Tier, Tier, object]], r: TurnResult, at: datetime,
+             active: float = 0.0) -> None:
+        """The tier move: the steps in order, while the memory is where a step starts and not locked. A step into
+        a full core is refused (a CONFLICT on the turn, which stays stored). active (implicit feedback) goes
+        with the first step taken."""
+        st = self.states[mid]
+        for src, dst, why in steps:
+            if st.tier is not src or st.locked:
+                return
+            if dst is Tier.CORE:
+                if not core_has_room(self.core_count, self.rules.capacities):
+                    r.errors.append(TurnError(
+                        "CONFLICT", f"memory {mid} was not promoted to core: core is full "
+                        f"({self.rules.capacities.core} memories); unlock or forget one first"))
+                    return
+                self.core_count += 1
+            change = TierChange(mid, src, dst, why)  # type: ignore[arg-type]
+            st.tier = dst
+            st.locked = dst is Tier.CORE
+            prev = self.updates.get(mid)
+            self.update(mid, tier=dst, active_delta=(prev.active_delta if prev else 0.0) + active)
+            active = 0.0
+            r.changes.append(change)
+            self.events.append(change_event(self.scope, change, at))
+
+    def repeated_memory(self, v: _Valid, embedding: np.ndarray, key: str,
+                        turn_keys: set[tuple[str, str, str, int]]) -> str | None:
+        """The most similar live memory the turn repeats, stored or created earlier in the batch, if any."""
+        best: tuple[float, str] | None = None
+        for s in self.similar.get(v.index, []):
+            if (best is None or s.cosine > best[0]) and repeats(turn_keys, s.triples):
+                best = (s.cosine, s.id)
+        for mid in self.batch_new:
+            st = self.states[mid]
+            assert st.embedding is not None
+            cos = float(np.dot(st.embedding, embedding))
+            if ((cos >= self.ingest.duplicate_similarity or st.key == key) and (best is None or cos > best[0])
+                    and turn_keys <= st.keys):
+                best = (cos, mid)
+        return best[1] if best else None
+
+    def mention(self, match: str, v: _Valid, *, emphasis: bool) -> None:
+        """A user turn that repeats a memory: mention_count + 1, DERIVED_FROM the turn, and the tier move the
+        mention earns (out of temp with implicit feedback)."""
+        r = self.results[v.index]
+        st = self.states[match]
+        st.mention_count += 1
+        prev = self.updates.get(match)
+        self.update(match, mentions=(prev.mentions if prev else 0) + 1, mentioned_at=v.at)
+        self.derived.append((match, self.ids[v.index]))
+        self.mentioned_by.setdefault(v.index, []).append(match)
+        steps = on_mention(st.tier, st.mention_count, emphasis=emphasis, rules=self.rules)
+        self.move(match, steps, r, v.at,
+                  active=self.rules.implicit_feedback if steps and steps[0][0] is Tier.TEMP else 0.0)
+
+    def new_memory(self, v: _Valid, a: _Analysis, sal: Salience, *, key: str,
+                   turn_keys: set[tuple[str, str, str, int]], preset: float) -> None:
+        """A user turn that makes a new memory: typed, in temp (straight to core when emphasised), with its
+        triples, DERIVED_FROM the turn."""
+        assert a.classification is not None and a.triples is not None
+        r = self.results[v.index]
+        eid = self.ids[v.index]
+        mid = memory_id_for(eid, self.scope, 0)
+        cls = a.classification
+        memory_type, level, confidence = cls.type, cls.level, cls.confidence
+        if memory_type is MemoryType.WORKING:  # filter 1 keeps it: a statement, not working memory
+            memory_type, level, confidence = MemoryType.FACTUAL, ClassifierLevel.FALLBACK, 0.5
+        self.new_memories.append(NewMemory(
+            id=mid, text=v.text, type=memory_type, embedding=a.embedding.tolist(), tier=Tier.TEMP,
+            preset_kind=sal.preset_kind, preset=preset, classified_by=level, confidence=float(confidence),
+            provenance=Provenance(session_id=v.session_id, turn=self.turn_index[v.index], device_id=v.device_id,
+                                  episode_id=eid)))
+        self.new_times.append(v.at)
+        names = sorted({n for t in a.triples for n in (t.subject, t.object) if n != USER})
+        self.states[mid] = _State(tier=Tier.TEMP, mention_count=1, embedding=a.embedding, key=key, names=names,
+                                  keys=turn_keys)
+        self.new_specs[mid] = [TripleSpec(memory_id=mid, subject=t.subject, subject_kind=t.subject_kind,
+                                          predicate=t.predicate, object=t.object, object_kind=t.object_kind,
+                                          polarity=t.polarity, now=v.at) for t in a.triples]
+        self.derived.append((mid, eid))
+        self.created_by.setdefault(v.index, []).append(mid)
+        self.events.append(MemoryEvent.created(self.scope, mid, tier=Tier.TEMP, memory_type=memory_type, at=v.at))
+        self.move(mid, on_new_memory(emphasis=sal.emphasis), r, v.at)
+        self.batch_new.append(mid)
+
+    def pick_up_topics(self, v: _Valid, embedding: np.ndarray) -> None:
+        """Implicit engagement: this turn picks up the topic of temp memories said before it (stored ones the
+        store matched or whose entity it names, or created earlier in the batch): temp -> mid."""
+        r = self.results[v.index]
+        own = set(self.created_by.get(v.index, [])) | set(self.mentioned_by.get(v.index, []))
+        picked: list[str] = list(self.topics.get(v.index, []))
+        for mid in self.temp_names.find(v.text):
+            self.states.setdefault(mid, _State(tier=Tier.TEMP, mention_count=1))
+            picked.append(mid)
+        for mid in self.batch_new:
+            st = self.states[mid]
+            if mid in own or st.tier is not Tier.TEMP:
+                continue
+            assert st.embedding is not None
+            if st.name_index is None:
+                st.name_index = NameIndex({"": st.names})
+            if float(np.dot(st.embedding, embedding)) >= self.ingest.engagement_similarity or bool(
+                    st.name_index.find(v.text)):
+                picked.append(mid)
+        for mid in dict.fromkeys(picked):
+            if mid in own or mid not in self.states:
+                continue
+            step = on_topic(self.states[mid].tier)
+            if step is not None:
+                self.move(mid, [step], r, v.at, active=self.rules.implicit_feedback)
+
+    # ----- after the writes ------------------------------------------------------------------
+
+    def wanted(self) -> list[str]:
+        """The memories to answer with: those the fresh turns created, then those they mentioned."""
+        return [m for ms in (*self.created_by.values(), *self.mentioned_by.values()) for m in ms]
+
+    def answer(self, batch: Sequence[_Valid], final: dict[str, Memory], stored_triples: list[Triple],
+               capacity: list[TierChange]) -> _Plan:
+        """The answer, from the final state (a memory evicted by capacity enforcement is not returned): each
+        turn's memories, mentions and triples, the stored-memory hooks' contexts, the turns for working memory."""
+        triples_of: dict[str, list[Triple]] = {}
+        for t in stored_triples:
+            triples_of.setdefault(t.memory_id, []).append(t)
+        hooks: list[StoredMemoryContext] = []
+        embedding_of = {n.id: n.embedding for n in self.new_memories}
+        for v in self.fresh:
+            r = self.results[v.index]
+            for mid in self.created_by.get(v.index, []):
+                r.triples += triples_of.get(mid, [])
+                if mid in final:
+                    r.memories.append(final[mid])
+                    hooks.append(StoredMemoryContext(scope=self.scope, memory=final[mid],
+                                                     triples=triples_of.get(mid, []), embedding=embedding_of[mid],
+                                                     episode_id=self.ids[v.index]))
+            r.mentioned += [final[m] for m in self.mentioned_by.get(v.index, []) if m in final]
+        recorded: dict[str, list[Turn]] = {}
+        for v in batch:
+            r = self.results[v.index]
+            if r.stored and r.episode_id:
+                recorded.setdefault(v.session_id, []).append(
+                    Turn(speaker=v.speaker.value, text=v.text, at=v.at, turn=self.turn_index[v.index],
+                         episode_id=r.episode_id))
+        return _Plan(results=self.results, changes=capacity, events=self.events, hooks=hooks, recorded=recorded)
 
 
 # ----- the use-cases -------------------------------------------------------------------------
@@ -451,244 +676,104 @@ class IngestUseCases:
                append: bool) -> _Plan:
         """Runs inside the write transaction (possibly more than once, if the driver retries): it only
         reads the store and builds a plan, then writes it; nothing outside is touched."""
-        s_ingest, s_tiers, s_weights = self._settings.ingest, self._tier_cases.rules, self._settings.weights
+        s_ingest = self._settings.ingest
         now = self._clock.now()
 
         # -- where each turn goes ------------------------------------------------------------
-        turn_index: dict[int, int] = {}
-        if append:
-            self._tiers.lock_user(tx, scope, now=now)  # before the tails: batch_start locks otherwise
-            tails = self._episodes.session_tails(tx, scope, sorted({v.session_id for v in batch if v.turn is None}))
-            next_turn = {s: t.turn + 1 for s, t in tails.items()}
-            for v in batch:
-                if v.turn is not None:
-                    turn_index[v.index] = v.turn
-                    continue
-                tail = tails.get(v.session_id)
-                if (tail is not None and tail.speaker == v.speaker.value and tail.text == v.text
-                        and (not v.at_given or tail.at == v.at)):
-                    turn_index[v.index] = tail.turn  # a retry of the last turn: found below as existing
-                else:
-                    turn_index[v.index] = next_turn.get(v.session_id, 0)
-                    next_turn[v.session_id] = turn_index[v.index] + 1
-        else:
-            turn_index = {v.index: int(v.turn or 0) for v in batch}
+        turn_index = self._place_turns(tx, scope, batch, append=append, now=now)
         ids = {v.index: episode_id(scope, v.session_id, turn_index[v.index]) for v in batch}
         # the user's lock (unless taken above), the existing turns, the tier counts and the temp memories' entity
         # names in one statement (they were four)
         start = self._episodes.batch_start(tx, scope, list(ids.values()), lock_at=None if append else now,
                                            temp=any(v.speaker is Speaker.USER for v in batch))
-        existing = start.existing
-
-        results: dict[int, TurnResult] = {}
-        fresh: list[_Valid] = []
-        for v in batch:
-            r = TurnResult(index=v.index, user_id=scope.user_id, session_id=v.session_id, turn=turn_index[v.index],
-                           speaker=v.speaker.value, episode_id=ids[v.index])
-            results[v.index] = r
-            found = existing.get(ids[v.index])
-            if found is None:
-                fresh.append(v)
-            elif found == (v.speaker.value, v.text):
-                r.stored = r.duplicate = True
-            else:
-                r.episode_id = None
-                r.errors.append(TurnError(
-                    "CONFLICT", f"turn {turn_index[v.index]} of session {v.session_id!r} is stored with another "
-                    "speaker or text; give new turns their own index", "turn"))
+        plan = _BatchPlan(scope=scope, ingest=s_ingest, rules=self._tier_cases.rules, turn_index=turn_index, ids=ids,
+                          core_count=start.counts[Tier.CORE])
+        plan.sort(batch, start.existing)
 
         # -- what the new user turns repeat or pick up --------------------------------------------
-        user_fresh = [v for v in fresh if v.speaker is Speaker.USER]
+        user_fresh = plan.fresh_user_turns()
         matches = self._episodes.matches(
             tx, scope, [(v.index, v.text, analysis[v.index].embedding) for v in user_fresh],  # float32 as they are
             duplicate=s_ingest.duplicate_similarity, engagement=s_ingest.engagement_similarity,
             exact_max=EXACT_SCAN_MAX_MEMORIES)
-        similar: dict[int, list[SimilarMemory]] = {}
-        for s in matches.similar:
-            similar.setdefault(s.candidate, []).append(s)
-        topics: dict[int, list[str]] = {}
-        for i, mid, _ in matches.topics:
-            topics.setdefault(i, []).append(mid)
-        temp_names = NameIndex(start.temp_entities if user_fresh else {})
-        core_count = start.counts[Tier.CORE]
+        plan.read_matches(matches, start.temp_entities if user_fresh else {})
+        for v in plan.fresh:
+            self._plan_fresh_turn(plan, v, analysis)
 
-        states: dict[str, _State] = {}
-        for rows in similar.values():
-            for s in rows:
-                states.setdefault(s.id, _State(tier=s.tier, mention_count=s.mention_count, locked=s.locked))
-        for mids in topics.values():
-            for mid in mids:
-                states.setdefault(mid, _State(tier=Tier.TEMP, mention_count=1))
-        updates: dict[str, MemoryUpdate] = {}
-        events: list[MemoryEvent] = []
-        promotions: list[TierChange] = []
-        new_memories: list[NewMemory] = []
-        new_times: list[datetime] = []
-        new_specs: dict[str, list[TripleSpec]] = {}
-        derived: list[tuple[str, str]] = []
-        created_by: dict[int, list[str]] = {}
-        mentioned_by: dict[int, list[str]] = {}
-        batch_new: list[str] = []  # memories created in this batch, in order
+        # -- write it all, then answer with the final state ------------------------------------------
+        final, stored_triples, capacity = self._write_plan(tx, plan, now=now)
+        return plan.answer(batch, final, stored_triples, capacity)
 
-        def update(mid: str, **kw: object) -> None:
-            u = updates.get(mid, MemoryUpdate(id=mid))
-            updates[mid] = replace(u, **kw)  # type: ignore[arg-type]
-
-        def move(mid: str, steps: Sequence[tuple[Tier, Tier, object]], r: TurnResult, at: datetime,
-                 active: float = 0.0) -> None:
-            nonlocal core_count
-            st = states[mid]
-            for src, dst, why in steps:
-                if st.tier is not src or st.locked:
-                    return
-                if dst is Tier.CORE:
-                    if not core_has_room(core_count, s_tiers.capacities):
-                        r.errors.append(TurnError(
-                            "CONFLICT", f"memory {mid} was not promoted to core: core is full "
-                            f"({s_tiers.capacities.core} memories); unlock or forget one first"))
-                        return
-                    core_count += 1
-                change = TierChange(mid, src, dst, why)  # type: ignore[arg-type]
-                st.tier = dst
-                st.locked = dst is Tier.CORE
-                prev = updates.get(mid)
-                update(mid, tier=dst, active_delta=(prev.active_delta if prev else 0.0) + active)
-                active = 0.0
-                r.changes.append(change)
-                promotions.append(change)
-                events.append(change_event(scope, change, at))
-
-        for v in fresh:
-            r = results[v.index]
-            r.stored = True
-            if v.speaker is not Speaker.USER:
-                r.reason = "assistant_turn" if v.speaker is Speaker.ASSISTANT else "system_turn"
+    def _place_turns(self, tx: Tx, scope: Scope, batch: Sequence[_Valid], *, append: bool,
+                     now: datetime) -> dict[int, int]:
+        """Each turn's index in its session (by request position): its own, or, appending (ingestTurn), the
+        next after its session's last stored turn, unless it is a retry of that last turn."""
+        if not append:
+            return {v.index: int(v.turn or 0) for v in batch}
+        turn_index: dict[int, int] = {}
+        self._tiers.lock_user(tx, scope, now=now)  # before the tails: batch_start locks otherwise
+        tails = self._episodes.session_tails(tx, scope, sorted({v.session_id for v in batch if v.turn is None}))
+        next_turn = {s: t.turn + 1 for s, t in tails.items()}
+        for v in batch:
+            if v.turn is not None:
+                turn_index[v.index] = v.turn
                 continue
-            a = analysis[v.index]
-            key = normalized_text(v.text)
-            # the memory this turn repeats: the most similar live one, stored or created earlier in the batch
-            # (a turn whose triples the memory does not assert is no repeat: "my birthday is July 21"
-            # after "... July 20" scores 0.96 yet contradicts it)
-            turn_keys = {t.key() for t in self._triples_of(v, a)}
-            best: tuple[float, str] | None = None
-            for s in similar.get(v.index, []):
-                if (best is None or s.cosine > best[0]) and repeats(turn_keys, s.triples):
-                    best = (s.cosine, s.id)
-            for mid in batch_new:
-                st = states[mid]
-                assert st.embedding is not None
-                cos = float(np.dot(st.embedding, a.embedding))
-                if ((cos >= s_ingest.duplicate_similarity or st.key == key) and (best is None or cos > best[0])
-                        and turn_keys <= st.keys):
-                    best = (cos, mid)
-            match = best[1] if best else None
-            sal = a.salience
-            if not sal.remember and match is not None:
-                sal = a.salience = assess(v.text, speaker=v.speaker.value, repeated=True, extractor=self._extractor)
-            r.remembered, r.reason = sal.remember, sal.reason
-            eid = ids[v.index]
-            if sal.remember and match is not None:
-                st = states[match]
-                st.mention_count += 1
-                prev = updates.get(match)
-                update(match, mentions=(prev.mentions if prev else 0) + 1, mentioned_at=v.at)
-                derived.append((match, eid))
-                mentioned_by.setdefault(v.index, []).append(match)
-                steps = on_mention(st.tier, st.mention_count, emphasis=sal.emphasis, rules=s_tiers)
-                move(match, steps, r, v.at,
-                     active=s_tiers.implicit_feedback if steps and steps[0][0] is Tier.TEMP else 0.0)
-            elif sal.remember:
-                self._classify(v, a)
-                assert a.classification is not None and a.triples is not None
-                mid = memory_id_for(eid, scope, 0)
-                cls = a.classification
-                memory_type, level, confidence = cls.type, cls.level, cls.confidence
-                if memory_type is MemoryType.WORKING:  # filter 1 keeps it: a statement, not working memory
-                    memory_type, level, confidence = MemoryType.FACTUAL, ClassifierLevel.FALLBACK, 0.5
-                new_memories.append(NewMemory(
-                    id=mid, text=v.text, type=memory_type, embedding=a.embedding.tolist(), tier=Tier.TEMP,
-                    preset_kind=sal.preset_kind, preset=self._preset(sal.preset_kind), classified_by=level,
-                    confidence=float(confidence),
-                    provenance=Provenance(session_id=v.session_id, turn=turn_index[v.index], device_id=v.device_id,
-                                          episode_id=eid)))
-                new_times.append(v.at)
-                names = sorted({n for t in a.triples for n in (t.subject, t.object) if n != USER})
-                states[mid] = _State(tier=Tier.TEMP, mention_count=1, embedding=a.embedding, key=key, names=names,
-                                     keys=turn_keys)
-                new_specs[mid] = [TripleSpec(memory_id=mid, subject=t.subject, subject_kind=t.subject_kind,
-                                             predicate=t.predicate, object=t.object, object_kind=t.object_kind,
-                                             polarity=t.polarity, now=v.at) for t in a.triples]
-                derived.append((mid, eid))
-                created_by.setdefault(v.index, []).append(mid)
-                events.append(MemoryEvent.created(scope, mid, tier=Tier.TEMP, memory_type=memory_type, at=v.at))
-                move(mid, on_new_memory(emphasis=sal.emphasis), r, v.at)
-                batch_new.append(mid)
-            # implicit engagement: this turn picks up the topic of temp memories said before it
-            own = set(created_by.get(v.index, [])) | set(mentioned_by.get(v.index, []))
-            picked: list[str] = list(topics.get(v.index, []))
-            for mid in temp_names.find(v.text):
-                states.setdefault(mid, _State(tier=Tier.TEMP, mention_count=1))
-                picked.append(mid)
-            for mid in batch_new:
-                st = states[mid]
-                if mid in own or st.tier is not Tier.TEMP:
-                    continue
-                assert st.embedding is not None
-                if st.name_index is None:
-                    st.name_index = NameIndex({"": st.names})
-                if float(np.dot(st.embedding, a.embedding)) >= s_ingest.engagement_similarity or bool(
-                        st.name_index.find(v.text)):
-                    picked.append(mid)
-            for mid in dict.fromkeys(picked):
-                if mid in own or mid not in states:
-                    continue
-                step = on_topic(states[mid].tier)
-                if step is not None:
-                    move(mid, [step], r, v.at, active=s_tiers.implicit_feedback)
+            tail = tails.get(v.session_id)
+            if (tail is not None and tail.speaker == v.speaker.value and tail.text == v.text
+                    and (not v.at_given or tail.at == v.at)):
+                turn_index[v.index] = tail.turn  # a retry of the last turn: found below as existing
+            else:
+                turn_index[v.index] = next_turn.get(v.session_id, 0)
+                next_turn[v.session_id] = turn_index[v.index] + 1
+        return turn_index
 
-        # -- write it all ------------------------------------------------------------------------
-        w = s_weights
-        self._memories.store_many_in(tx, scope, new_memories, now=new_times, passive=w.initial_passive,
+    def _plan_fresh_turn(self, plan: _BatchPlan, v: _Valid, analysis: dict[int, _Analysis]) -> None:
+        """A fresh turn is stored. A user turn the salience filter keeps is a mention of the memory it repeats
+        or else a new memory; either way it may pick up the topic of earlier temp memories."""
+        r = plan.results[v.index]
+        r.stored = True
+        if v.speaker is not Speaker.USER:
+            r.reason = "assistant_turn" if v.speaker is Speaker.ASSISTANT else "system_turn"
+            return
+        a = analysis[v.index]
+        key = normalized_text(v.text)
+        # the memory this turn repeats: the most similar live one, stored or created earlier in the batch
+        # (a turn whose triples the memory does not assert is no repeat: "my birthday is July 21"
+        # after "... July 20" scores 0.96 yet contradicts it)
+        turn_keys = {t.key() for t in self._triples_of(v, a)}
+        match = plan.repeated_memory(v, a.embedding, key, turn_keys)
+        sal = a.salience
+        if not sal.remember and match is not None:
+            sal = a.salience = assess(v.text, speaker=v.speaker.value, repeated=True, extractor=self._extractor)
+        r.remembered, r.reason = sal.remember, sal.reason
+        if sal.remember and match is not None:
+            plan.mention(match, v, emphasis=sal.emphasis)
+        elif sal.remember:
+            self._classify(v, a)
+            plan.new_memory(v, a, sal, key=key, turn_keys=turn_keys, preset=self._preset(sal.preset_kind))
+        # implicit engagement: this turn picks up the topic of temp memories said before it
+        plan.pick_up_topics(v, a.embedding)
+
+    def _write_plan(self, tx: Tx, plan: _BatchPlan, *,
+                    now: datetime) -> tuple[dict[str, Memory], list[Triple], list[TierChange]]:
+        """The planned writes, then the capacities restored: the wanted memories as they are now, the new
+        triples as stored, the capacity moves."""
+        scope, w = plan.scope, self._settings.weights
+        self._memories.store_many_in(tx, scope, plan.new_memories, now=plan.new_times, passive=w.initial_passive,
                                      active=w.initial_active)
-        stored_triples = self._triples.add_many_in(tx, scope, [s for specs in new_specs.values() for s in specs])
-        triples_of: dict[str, list[Triple]] = {}
-        for t in stored_triples:
-            triples_of.setdefault(t.memory_id, []).append(t)
+        stored_triples = self._triples.add_many_in(tx, scope, [s for specs in plan.new_specs.values() for s in specs])
         # the new turns (sessions, episodes, NEXT: nothing above reads them), the mentions and promotions (tier/update),
         # provenance (DERIVED_FROM), the counts capacity enforcement starts from and the memories to answer with, in
         # one statement; read again after the rare enforcement that moves or evicts something
-        wanted = [m for ms in (*created_by.values(), *mentioned_by.values()) for m in ms]
-        counts, final = self._episodes.batch_end(tx, scope, wanted, derived,
-                                                 tier_updates=self._tiers.update_params(list(updates.values())),
-                                                 episodes=[EpisodeRow(
-                                                     id=ids[v.index], session_id=v.session_id,
-                                                     turn=turn_index[v.index], speaker=v.speaker.value, text=v.text,
-                                                     at=v.at, device_id=v.device_id) for v in fresh])
+        wanted = plan.wanted()
+        counts, final = self._episodes.batch_end(tx, scope, wanted, plan.derived,
+                                                 tier_updates=self._tiers.update_params(list(plan.updates.values())),
+                                                 episodes=plan.episode_rows())
         capacity = self._tier_cases.enforce(tx, scope, counts)
-        events += [change_event(scope, c, now) for c in capacity]
+        plan.events += [change_event(scope, c, now) for c in capacity]
         if capacity:
             final = self._episodes.memories(tx, scope, wanted)
-
-        # -- answer with the final state -----------------------------------------------------------
-        hooks: list[StoredMemoryContext] = []
-        embedding_of = {n.id: n.embedding for n in new_memories}
-        for v in fresh:
-            r = results[v.index]
-            for mid in created_by.get(v.index, []):
-                r.triples += triples_of.get(mid, [])
-                if mid in final:
-                    r.memories.append(final[mid])
-                    hooks.append(StoredMemoryContext(scope=scope, memory=final[mid], triples=triples_of.get(mid, []),
-                                                     embedding=embedding_of[mid], episode_id=ids[v.index]))
-            r.mentioned += [final[m] for m in mentioned_by.get(v.index, []) if m in final]
-        recorded: dict[str, list[Turn]] = {}
-        for v in batch:
-            r = results[v.index]
-            if r.stored and r.episode_id:
-                recorded.setdefault(v.session_id, []).append(
-                    Turn(speaker=v.speaker.value, text=v.text, at=v.at, turn=turn_index[v.index],
-                         episode_id=r.episode_id))
-        return _Plan(results=results, changes=capacity, events=events, hooks=hooks, recorded=recorded)
+        return final, stored_triples, capacity
 
     def _preset(self, kind: PresetKind) -> float:
         w = self._settings.weights
