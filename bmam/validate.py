@@ -58,9 +58,10 @@ def unit_interval(value: float, *, field: str) -> float:
     return float(value)
 
 
-def page_size(value: int, *, maximum: int) -> int:
+def page_size(value: int, *, maximum: int, field: str = "first") -> int:
+    """A page length or a result count (`field` names the argument in the error: first, k, limit)."""
     if value < 1:
-        raise BadInput("first must be at least 1", field="first")
+        raise BadInput(f"{field} must be at least 1", field=field)
     if value > maximum:
-        raise LimitExceeded(f"first must be at most {maximum}", field="first")
+        raise LimitExceeded(f"{field} must be at most {maximum}", field=field)
     return value

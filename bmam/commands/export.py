@@ -38,6 +38,8 @@ def _write(output: Path | None, pieces: object) -> None:
             for piece in chunks:  # type: ignore[attr-defined]
                 f.write(piece)
         os.replace(tmp, output)
+    except OSError as exc:  # a full disk, no permission: one line, and no half file left
+        fail(f"cannot write {output}: {exc.strerror or exc}")
     finally:
         tmp.unlink(missing_ok=True)
 
@@ -58,6 +60,8 @@ def register(app: typer.Typer) -> None:
         or as GraphML / GEXF for Gephi, Cytoscape or yEd (embeddings left out)."""
         if (user is None) == (not all_users):
             fail("give --user U or --all-users", 2)
+        if output is not None and not output.parent.is_dir():  # before any reading, not after the whole export
+            fail(f"cannot write {output}: no folder {output.parent}", 2)
         with container() as c, clear_errors():
             t = tenant or c.settings.api.default_tenant
             if format.strip().lower().lstrip(".") in {g.value for g in GraphFormat}:
@@ -65,6 +69,10 @@ def register(app: typer.Typer) -> None:
                     raise BadInput("GraphML and GEXF export one user at a time; give --user", field="user")
                 _write(output, c.export.export_graph(t, user, format))
             else:
+                try:
+                    RdfFormat.parse(format)
+                except BadInput:  # the CLI knows the graph formats too: name them all
+                    fail(f"unknown format {format!r}; one of {FORMATS}", 2)
                 _write(output, c.export.export_rdf(t, user, format))
         if output is not None:
             typer.echo(f"wrote {output} ({output.stat().st_size} bytes)", err=True)

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from typing import Annotated, Any, TypeVar
 
 import typer
+from gql.transport.exceptions import TransportConnectionFailed, TransportError
 
 from bmam.cli_support import UserOpt, fail
 from bmam.client import BmamClient, BmamClientError, ClientConfig
@@ -36,8 +37,11 @@ def _call(server: str, api_key: str | None, fn: Callable[[BmamClient], T]) -> T:
     except BmamClientError as exc:
         fail(f"error [{exc.code}]: {exc.message}", 2 if exc.code in ("BAD_USER_INPUT", "LIMIT_EXCEEDED") else 1)
         raise  # unreachable: fail() exits
-    except OSError as exc:
+    except (OSError, TransportConnectionFailed) as exc:  # the client's transport wraps the socket error
         fail(f"cannot reach {server}: {exc}")
+        raise
+    except TransportError as exc:  # an answer that is not GraphQL (a proxy's page, another service)
+        fail(f"no GraphQL answer from {server}: {exc}")
         raise
 
 

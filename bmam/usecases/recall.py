@@ -201,7 +201,7 @@ class RecallUseCases:
         s = self._settings
         query = validate.text(request.query, field="query", max_bytes=s.limits.max_text_bytes)
         k = validate.page_size(request.k if request.k is not None else s.recall.default_k,
-                               maximum=s.limits.max_page_size)
+                               maximum=s.limits.max_page_size, field="k")
         session = validate.identifier(request.session_id, field="sessionId") if request.session_id else None
         min_score = validate.unit_interval(request.min_score, field="minScore")
         if request.as_of is not None and request.as_of.tzinfo is None:
@@ -310,7 +310,7 @@ class RecallUseCases:
         if isinstance(depth, bool) or not isinstance(depth, int) or not MIN_DEPTH <= depth <= maximum:
             raise BadInput(f"depth must be between {MIN_DEPTH} and {maximum}, got {depth}", field="depth")
         limit = validate.page_size(r.related_limit if limit is None else limit,
-                                   maximum=self._settings.limits.max_page_size)
+                                   maximum=self._settings.limits.max_page_size, field="limit")
         strength = validate.unit_interval(r.related_min_strength if min_strength is None else min_strength,
                                           field="minStrength")
         return self._related.search(
@@ -325,6 +325,7 @@ class RecallUseCases:
         """The session's recent turns plus the gated relevant memories, as text within `budget` chars."""
         scope = self.scope(tenant, user_id)
         session = validate.identifier(session_id, field="sessionId")
+        validate.text(text, field="input", max_bytes=self._settings.limits.max_text_bytes)  # named as asked
         r = self._settings.recall
         budget = r.context_budget if budget is None else budget
         if budget < 100:
