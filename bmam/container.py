@@ -107,6 +107,7 @@ class Container:
             triples=TripleRepository(self.store),
             associations=AssociationRepository(self.store),
             events=self.events,
+            tiers=self.tiers,
         )
 
     @cached_property
@@ -171,6 +172,7 @@ class Container:
             temp_stale_max_weight=t.temp_stale_max_weight,
             explicit_feedback=t.explicit_feedback,
             implicit_feedback=t.implicit_feedback,
+            weights=self.weight_policy,  # the deployment's decay: sweeps and eviction judge weights as of now
         )
         shares = WeightShares(passive=w.passive_share, active=w.active_share, preset=w.preset_share)
         return TierUseCases(store=self.store, tiers=TierRepository(shares), rules=rules, clock=self.clock,

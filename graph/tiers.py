@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from graph.memories import WeightShares
-from graph.model import Memory, PresetKind, Scope, Tier
+from graph.model import Memory, MemoryType, PresetKind, Scope, Tier, WeightParts
 from graph.records import memory_from_row, time_param, to_datetime
 from graph.store import Tx
 
@@ -23,7 +23,8 @@ def tier_counts(rows: Sequence[dict[str, Any]]) -> dict[Tier, int]:
 
 @dataclass(frozen=True, slots=True)
 class TierMemory:
-    """What the tier rules look at for one memory."""
+    """What the tier rules look at for one memory. weight is as stored: as of decayed_at, when the stored
+    parts were last decayed (ingest/tier_policy.py brings it to now from parts, type and decayed_at)."""
 
     id: str
     tier: Tier
@@ -33,6 +34,11 @@ class TierMemory:
     created_at: datetime
     preset_kind: PresetKind = PresetKind.DEFAULT
     mention_count: int = 1
+    memory_type: MemoryType = MemoryType.FACTUAL
+    parts: WeightParts | None = None  # None: not read (the weight is taken as it is)
+    decayed_at: datetime | None = None
+    superseded: bool = False  # valid_to set: the loser of a resolved conflict, kept as history
+    in_open_conflict: bool = False  # held for review: one side of an OPEN conflict
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,15 +60,25 @@ def tier_memory_from_row(row: dict[str, Any]) -> TierMemory:
     created = to_datetime(row["created_at"])
     if created is None:
         raise ValueError(f"memory {row['id']} has no created_at")
+    weight = float(row.get("weight") or 0.0)
+    parts = None
+    if row.get("passive") is not None:
+        parts = WeightParts(passive=float(row["passive"]), active=float(row.get("active") or 0.0),
+                            preset=float(row.get("preset") or 0.0), final=weight)
     return TierMemory(
         id=row["id"],
         tier=Tier(row["tier"]),
         locked=bool(row.get("locked")),
-        weight=float(row.get("weight") or 0.0),
+        weight=weight,
         last_mentioned_at=to_datetime(row.get("last_mentioned_at")),
         created_at=created,
         preset_kind=PresetKind(row.get("preset_kind") or PresetKind.DEFAULT),
         mention_count=int(row.get("mention_count") or 0),
+        memory_type=MemoryType(row.get("type") or MemoryType.FACTUAL),
+        parts=parts,
+        decayed_at=to_datetime(row.get("decayed_at")) or created,
+        superseded=bool(row.get("superseded")),
+        in_open_conflict=bool(row.get("in_open_conflict")),
     )
 
 

@@ -16,17 +16,31 @@ The rules:
   (safety-critical memories are never stale);
 - core -> mid: only the user's unlock; a locked memory is never moved or removed by the system.
 "Least useful" is: unlocked only, lowest weight first, then longest unmentioned, then oldest, then id.
+
+Two kinds of memory that sweeps and capacities never demote or delete (the user's forget removes them):
+- superseded history (valid_to set: the loser of a resolved conflict, kept per DESIGN "Conflicts") is
+  outside the tiers: it keeps the tier it had, takes no room in any capacity, and sweeps pass it by;
+- a memory held in an open conflict (review) stays where it is until the conflict is resolved: it still
+  counts in its tier, so a tier holding more of them than its capacity stays over it until then.
+A user's DISMISSED may send such a mid memory back to temp but never deletes it (refused, like a locked one).
+
+Weights are judged as of now: the stored weight is only as fresh as the last call that decayed it
+(recall, feedback, conflicts, maintenance), so `decayed_to` brings each memory's stored parts from their
+last decay to now (ingest/weights.py `decayed`). Computed here, not written back: decay is path
+independent, so this is exactly the weight a later decay stores, and the capacity check on ingest's hot
+path reads what it reads anyway and writes nothing more.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 
 from graph.model import PresetKind, Tier
 from graph.tiers import TierMemory
+from ingest.weights import Parts, WeightPolicy, decayed, elapsed_ms, final_weight
 
 
 class Signal(StrEnum):
@@ -90,6 +104,26 @@ class TierRules:
     temp_stale_max_weight: float = 0.3
     explicit_feedback: float = 0.5
     implicit_feedback: float = 0.2
+    # the decay the weights are brought to now with (the deployment's, from the composition root)
+    weights: WeightPolicy = field(default_factory=WeightPolicy)
+
+
+# ----- weights as of now -------------------------------------------------------------------
+
+
+def current_weight(m: TierMemory, weights: WeightPolicy, now: datetime) -> float:
+    """The memory's final weight decayed from its last decay to now (its stored weight when its parts
+    were not read)."""
+    if m.parts is None:
+        return m.weight
+    parts = Parts(passive=m.parts.passive, active=m.parts.active, preset=m.parts.preset)
+    since = m.decayed_at or m.created_at
+    return final_weight(decayed(parts, m.memory_type, elapsed_ms(since, now), weights), weights)
+
+
+def decayed_to(memories: Iterable[TierMemory], weights: WeightPolicy, now: datetime) -> list[TierMemory]:
+    """The memories with their weights as of now, what every rule below compares."""
+    return [replace(m, weight=current_weight(m, weights, now)) for m in memories]
 
 
 # ----- ordering ---------------------------------------------------------------------------
@@ -99,41 +133,49 @@ def last_mentioned(m: TierMemory) -> datetime:
     return m.last_mentioned_at or m.created_at
 
 
+def held(m: TierMemory) -> bool:
+    """History or held for review: never moved or removed by the system."""
+    return m.superseded or m.in_open_conflict
+
+
 def usefulness(m: TierMemory) -> tuple[float, datetime, datetime, str]:
     """Sort key, least useful first: lowest weight, then longest unmentioned, then oldest, then id."""
     return (m.weight, last_mentioned(m), m.created_at, m.id)
 
 
 def evictable(m: TierMemory) -> bool:
-    return not m.locked and m.tier is not Tier.CORE
+    return not m.locked and m.tier is not Tier.CORE and not held(m)
 
 
 def least_useful_first(memories: Iterable[TierMemory]) -> list[TierMemory]:
-    """The memories the system may move or remove, least useful first (locked and core never)."""
+    """The memories the system may move or remove, least useful first (locked, core and held never)."""
     return sorted((m for m in memories if evictable(m)), key=usefulness)
 
 
 # ----- capacity ---------------------------------------------------------------------------
 
 
-def enforce_capacity(memories: Iterable[TierMemory], capacities: Capacities) -> list[TierChange]:
+def enforce_capacity(memories: Iterable[TierMemory], capacities: Capacities,
+                     keep: frozenset[str] = frozenset()) -> list[TierChange]:
     """Bring mid and temp back within capacity: mid's least useful fall back to temp, then temp's
     least useful are evicted (a memory just demoted may be among them). Core is never touched:
-    promotions into a full core are refused before they happen."""
-    state = list(memories)
+    promotions into a full core are refused before they happen. Weights as of now (`decayed_to`);
+    superseded history is not counted. The memories in `keep` count but are not moved (the one a user
+    just remembered straight into its tier gives way to none)."""
+    state = [m for m in memories if not m.superseded]
     changes: list[TierChange] = []
     mid = [m for m in state if m.tier is Tier.MID]
     overflow = len(mid) - capacities.mid
     demoted: set[str] = set()
     if overflow > 0:
-        for m in least_useful_first(mid)[:overflow]:
+        for m in least_useful_first(m for m in mid if m.id not in keep)[:overflow]:
             changes.append(TierChange(m.id, Tier.MID, Tier.TEMP, Reason.MID_FULL))
             demoted.add(m.id)
     temp = [replace(m, tier=Tier.TEMP) if m.id in demoted else m for m in state
             if m.tier is Tier.TEMP or m.id in demoted]
     overflow = len(temp) - capacities.temp
     if overflow > 0:
-        for m in least_useful_first(temp)[:overflow]:
+        for m in least_useful_first(m for m in temp if m.id not in keep)[:overflow]:
             changes.append(TierChange(m.id, Tier.TEMP, None, Reason.TEMP_FULL))
     return changes
 
@@ -146,29 +188,30 @@ def core_has_room(core_count: int, capacities: Capacities) -> bool:
 
 
 def is_stale(m: TierMemory, rules: TierRules, now: datetime) -> bool:
-    """A temp memory nobody mentioned for a long time and that never gained weight."""
+    """A temp memory nobody mentioned for a long time and that never gained weight (as of now)."""
     return (
         m.tier is Tier.TEMP
         and evictable(m)
         and m.preset_kind is not PresetKind.SAFETY
         and now - last_mentioned(m) > rules.temp_stale_after
-        and m.weight < rules.temp_stale_max_weight
+        and current_weight(m, rules.weights, now) < rules.temp_stale_max_weight
     )
 
 
 def has_faded(m: TierMemory, rules: TierRules, now: datetime) -> bool:
-    """A mid memory long unmentioned whose weight has decayed: it falls back to temp."""
+    """A mid memory long unmentioned whose weight has decayed (as of now): it falls back to temp."""
     return (
         m.tier is Tier.MID
         and evictable(m)
         and now - last_mentioned(m) > rules.mid_fallback_after
-        and m.weight < rules.mid_fallback_max_weight
+        and current_weight(m, rules.weights, now) < rules.mid_fallback_max_weight
     )
 
 
 def sweep(memories: Sequence[TierMemory], rules: TierRules, now: datetime) -> list[TierChange]:
     """The periodic sweep: delete stale temp memories, let faded mid memories fall back to temp, then
     restore capacities. (A memory that falls back now is judged stale no earlier than the next sweep.)"""
+    memories = decayed_to(memories, rules.weights, now)
     changes = [TierChange(m.id, Tier.TEMP, None, Reason.STALE) for m in memories if is_stale(m, rules, now)]
     deleted = {c.memory_id for c in changes}
     fallen = [TierChange(m.id, Tier.MID, Tier.TEMP, Reason.FADED) for m in memories if has_faded(m, rules, now)]
@@ -193,12 +236,17 @@ class ReactionOutcome:
 def react(m: TierMemory, signal: Signal, rules: TierRules) -> ReactionOutcome:
     """ENGAGED promotes temp to mid (+explicit active); IGNORED changes nothing; DISMISSED deletes a
     temp memory and sends a mid one back to temp (-explicit active). A locked core memory is changed
-    only by unlock or forget: ENGAGED / IGNORED leave it, DISMISSED is refused."""
+    only by unlock or forget: ENGAGED / IGNORED leave it, DISMISSED is refused; so is dismissing a temp
+    memory that is history or held for review."""
     if m.locked or m.tier is Tier.CORE:
         if signal is Signal.DISMISSED:
             return ReactionOutcome(None, 0.0, refused="a locked core memory changes only by unlock or forget "
                                                      "with confirm: true")
         return ReactionOutcome(None, 0.0)
+    if signal is Signal.DISMISSED and m.tier is Tier.TEMP and held(m):
+        why = "is superseded history, kept" if m.superseded else "is held in an open conflict; resolve it first"
+        return ReactionOutcome(None, 0.0, refused=f"a dismissal deletes a temp memory, but this one {why} "
+                                                 "(forget removes it)")
     if signal is Signal.IGNORED:
         return ReactionOutcome(None, 0.0)
     if signal is Signal.ENGAGED:

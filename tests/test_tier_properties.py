@@ -1,7 +1,7 @@
 """Property test (hypothesis, stateful) over random sequences of ingest, reactions, lock / unlock, time passing
 and sweeps, against the real Neo4j with small capacities (temp 5, mid 3, core 2): capacities are never
-exceeded, a locked memory is never removed or demoted by the system, and every tier move is one the
-rules allow for that step."""
+exceeded (superseded history takes no room), a locked memory is never removed or demoted by the system, nor is
+history or a memory held for review, and every tier move is one the rules allow for that step."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from graph.errors import Conflict
 from graph.memories import WeightShares
 from graph.model import Scope, Tier
 from graph.tiers import TierMemory, TierRepository
-from ingest.tier_policy import Signal, TierRules, has_faded, is_stale
+from ingest.tier_policy import Signal, TierRules, has_faded, held, is_stale
 from ingest.turns import TurnInput
 
 CAPS = {"temp_capacity": 5, "mid_capacity": 3, "core_capacity": 2}
@@ -69,7 +69,7 @@ class TierMachine(RuleBasedStateMachine):
         """Check every move of the last step against what the rules allow for it."""
         before, after = self.state, self.read()
         caps = self.rules.capacities
-        counts = {t: sum(1 for m in after.values() if m.tier is t) for t in Tier}
+        counts = {t: sum(1 for m in after.values() if m.tier is t and not m.superseded) for t in Tier}
         now = self.clock.now()
         for mid in set(before) | set(after):
             b = before[mid].tier if mid in before else None
@@ -97,10 +97,12 @@ class TierMachine(RuleBasedStateMachine):
                 assert kind == "ingest", (kind, move)
                 continue
             if (b, a) == (Tier.MID, Tier.TEMP):  # mid full, or faded at a sweep
+                assert not held(before[mid]), (kind, move)
                 assert counts[Tier.MID] == caps.mid or (kind == "sweep" and has_faded(before[mid], self.rules, now)), \
                     (kind, move)
                 continue
             if a is None:  # temp full, or stale at a sweep
+                assert not held(before[mid]), (kind, move)
                 assert counts[Tier.TEMP] == caps.temp or (kind == "sweep" and is_stale(before[mid], self.rules, now)), \
                     (kind, move)
                 continue
@@ -135,8 +137,9 @@ class TierMachine(RuleBasedStateMachine):
         assert target is not None
         try:
             self.c.tiers.react(self.tenant, "alice", target, signal)
-        except Conflict:
-            assert self.state[target].locked and signal is Signal.DISMISSED
+        except Conflict:  # a locked memory, or dismissing a temp one that is history or held for review
+            state = self.state[target]
+            assert signal is Signal.DISMISSED and (state.locked or (state.tier is Tier.TEMP and held(state)))
         self.step("react", target)
 
     @precondition(lambda self: bool(self.state))
@@ -180,7 +183,7 @@ class TierMachine(RuleBasedStateMachine):
             return
         caps = self.rules.capacities
         for tier in Tier:
-            assert sum(1 for m in self.state.values() if m.tier is tier) <= caps.of(tier), tier
+            assert sum(1 for m in self.state.values() if m.tier is tier and not m.superseded) <= caps.of(tier), tier
         assert all(m.locked == (m.tier is Tier.CORE) for m in self.state.values())
 
 

@@ -4,6 +4,7 @@ fake clock, and capacities with demotion and eviction."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -12,8 +13,9 @@ import pytest
 from bmam.clock import FakeClock
 from bmam.container import Container
 from bmam.settings import Settings
+from graph.conflicts import ConflictStatus, ConflictStrategy
 from graph.errors import BadInput, Conflict, NotFound
-from graph.model import PresetKind, Tier
+from graph.model import MemoryType, PresetKind, Scope, Tier, WeightParts
 from graph.tiers import TierMemory
 from ingest.tier_policy import (
     Capacities,
@@ -21,6 +23,8 @@ from ingest.tier_policy import (
     Signal,
     TierChange,
     TierRules,
+    current_weight,
+    decayed_to,
     enforce_capacity,
     least_useful_first,
     on_mention,
@@ -30,16 +34,28 @@ from ingest.tier_policy import (
     sweep,
 )
 from ingest.turns import TurnInput
+from ingest.weights import Parts, WeightPolicy, decayed, elapsed_ms, final_weight
+from tests.test_conflicts import store
 
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
 RULES = TierRules(capacities=Capacities(core=2, mid=2, temp=3))
 
 
 def mem(id: str, tier: Tier = Tier.TEMP, weight: float = 0.2, days_ago: float = 0.0, *, locked: bool | None = None,
-        preset: PresetKind = PresetKind.DEFAULT, created_days_ago: float | None = None) -> TierMemory:
+        preset: PresetKind = PresetKind.DEFAULT, created_days_ago: float | None = None, superseded: bool = False,
+        held: bool = False) -> TierMemory:
     created = T0 - timedelta(days=created_days_ago if created_days_ago is not None else days_ago)
     return TierMemory(id=id, tier=tier, locked=(tier is Tier.CORE) if locked is None else locked, weight=weight,
-                      last_mentioned_at=T0 - timedelta(days=days_ago), created_at=created, preset_kind=preset)
+                      last_mentioned_at=T0 - timedelta(days=days_ago), created_at=created, preset_kind=preset,
+                      superseded=superseded, in_open_conflict=held)
+
+
+def weighed(m: TierMemory, passive: float, active: float, *, decayed_days_ago: float,
+            memory_type: MemoryType = MemoryType.FACTUAL) -> TierMemory:
+    """m with stored weight parts (preset 0.5), last decayed decayed_days_ago; its stored weight from them."""
+    stored = final_weight(Parts(passive, active, 0.5), WeightPolicy())
+    return replace(m, weight=stored, parts=WeightParts(passive, active, 0.5, stored), memory_type=memory_type,
+                   decayed_at=T0 - timedelta(days=decayed_days_ago))
 
 
 # ----- pure rules ----------------------------------------------------------------------------------
@@ -88,6 +104,51 @@ def test_sweep_deletes_stale_temp_and_lets_faded_mid_fall_back() -> None:
     assert small[-1] == TierChange("fresh", Tier.TEMP, None, Reason.TEMP_FULL)
 
 
+def test_history_and_memories_held_for_review_are_never_swept_or_evicted() -> None:
+    ms = [mem("old", Tier.TEMP, 0.0, days_ago=90, superseded=True), mem("older", Tier.MID, 0.0, 90, superseded=True),
+          mem("held", Tier.TEMP, 0.0, days_ago=90, held=True), mem("held_mid", Tier.MID, 0.0, 90, held=True),
+          mem("t1", Tier.TEMP, 0.2, days_ago=1), mem("t2", Tier.TEMP, 0.25, days_ago=1),
+          mem("m1", Tier.MID, 0.5, days_ago=1), mem("m2", Tier.MID, 0.45, days_ago=1)]
+    # history is outside the capacities (mid holds 3 live, temp 3 + the demoted one); held ones count, stay put
+    assert enforce_capacity(ms, RULES.capacities) == [TierChange("m2", Tier.MID, Tier.TEMP, Reason.MID_FULL),
+                                                      TierChange("t1", Tier.TEMP, None, Reason.TEMP_FULL)]
+    roomy = TierRules(capacities=Capacities(core=9, mid=9, temp=9))
+    assert sweep(ms, roomy, T0) == []  # old, held: stale by age and weight; older, held_mid: faded
+    assert sweep(ms, roomy, T0 + timedelta(days=400)) == [TierChange("t1", Tier.TEMP, None, Reason.STALE),
+                                                          TierChange("t2", Tier.TEMP, None, Reason.STALE)]
+    # only held memories over a capacity: the tier stays over it until the conflict is resolved
+    assert enforce_capacity([mem("h1", held=True), mem("h2", held=True)], Capacities(core=1, mid=1, temp=1)) == []
+
+
+def test_the_rules_decide_on_the_weight_decayed_to_now() -> None:
+    policy = WeightPolicy()
+    # stored 0.56 at its last decay 400 days ago: passive lost 5 % a week since, so it is well below 0.4 now
+    faded = weighed(mem("faded", Tier.MID, days_ago=400), 0.6, 0.5, decayed_days_ago=400)
+    expect = final_weight(decayed(Parts(0.6, 0.5, 0.5), MemoryType.FACTUAL,
+                                  elapsed_ms(T0 - timedelta(days=400), T0), policy), policy)
+    assert faded.weight == pytest.approx(0.56) and expect < 0.3
+    assert current_weight(faded, policy, T0) == pytest.approx(expect)
+    assert decayed_to([faded], policy, T0)[0].weight == pytest.approx(expect)
+    # decayed half-way by some other call: the same weight now (decay is path independent)
+    half = decayed(Parts(0.6, 0.5, 0.5), MemoryType.FACTUAL, elapsed_ms(T0 - timedelta(days=400),
+                                                                      T0 - timedelta(days=200)), policy)
+    halfway = weighed(mem("faded", Tier.MID, days_ago=400), half.passive, half.active, decayed_days_ago=200)
+    assert current_weight(halfway, policy, T0) == pytest.approx(expect)
+    # an emotional memory also fades per day by the scenario factor (social 0.9)
+    sad = weighed(mem("sad", Tier.MID, days_ago=40), 0.2, 1.0, decayed_days_ago=10, memory_type=MemoryType.EMOTIONAL)
+    assert sad.weight == pytest.approx(0.47)
+    fade = 0.9**10
+    assert current_weight(sad, policy, T0) == pytest.approx(0.6 * 0.2 * 0.95 ** (10 / 7) * fade + 0.3 * fade + 0.05)
+    rules = TierRules(capacities=Capacities(core=9, mid=9, temp=9))
+    assert sweep([faded, sad], rules, T0) == [TierChange("faded", Tier.MID, Tier.TEMP, Reason.FADED),
+                                              TierChange("sad", Tier.MID, Tier.TEMP, Reason.FADED)]
+    # eviction: the stored 0.56 decayed to ~0.22 is lighter than a fresh 0.26
+    fresh = [weighed(mem(f"t{i}", Tier.TEMP, days_ago=0), 0.0, 0.7, decayed_days_ago=0) for i in range(3)]
+    was_heavy = replace(faded, tier=Tier.TEMP)
+    assert enforce_capacity(decayed_to([*fresh, was_heavy], policy, T0), Capacities(core=1, mid=1, temp=3)) == [
+        TierChange("faded", Tier.TEMP, None, Reason.TEMP_FULL)]
+
+
 def test_reactions() -> None:
     temp, mid, core = mem("t"), mem("m", Tier.MID), mem("c", Tier.CORE)
     assert react(temp, Signal.ENGAGED, RULES).change == TierChange("t", Tier.TEMP, Tier.MID, Reason.ENGAGED)
@@ -99,6 +160,11 @@ def test_reactions() -> None:
     assert out.change == TierChange("m", Tier.MID, Tier.TEMP, Reason.DISMISSED) and out.active_delta < 0
     assert react(core, Signal.ENGAGED, RULES).change is None
     assert react(core, Signal.DISMISSED, RULES).refused
+    # dismissing deletes a temp memory, but never history or one held for review (forget removes them)
+    assert react(mem("h", held=True), Signal.DISMISSED, RULES).refused
+    assert react(mem("s", superseded=True), Signal.DISMISSED, RULES).refused
+    held_mid = react(mem("hm", Tier.MID, held=True), Signal.DISMISSED, RULES)
+    assert held_mid.change == TierChange("hm", Tier.MID, Tier.TEMP, Reason.DISMISSED)
 
 
 def test_mentions_emphasis_and_topic() -> None:
@@ -225,3 +291,65 @@ def test_sweep_with_a_fake_clock(c: Container, tenant: str, clock: FakeClock) ->
     # the locked d is never touched
     assert c.tiers.sweep(tenant, "alice") == []
     assert tier_of(c, tenant, b) is Tier.TEMP and tier_of(c, tenant, d) is Tier.CORE
+
+
+# The facts below assert nothing the conflict tests' memories contradict (no birthday, no employer).
+PLAIN = [FACTS[0], FACTS[1], FACTS[4], FACTS[5]]
+
+
+def test_memories_held_for_review_outlive_eviction_and_sweeps(c: Container, scope: Scope, clock: FakeClock) -> None:
+    old = store(c, scope, "My birthday is March 3rd", triples=[("user", "birthday", "March 3rd", 1)], passive=0.0,
+                active=0.0)
+    clock.advance(timedelta(hours=1))
+    new = store(c, scope, "My birthday is July 20th", triples=[("user", "birthday", "July 20th", 1)], passive=0.0,
+                active=0.0, strategy=ConflictStrategy.REVIEW)
+    [held] = c.conflicts.conflicts(scope.tenant, "alice")
+    # the lightest in a full temp (capacity 4), yet held for review: the ingested facts give way
+    facts = remember_facts(c, scope.tenant, PLAIN, clock)
+    assert [tier_of(c, scope.tenant, m) for m in (old.id, new.id, *facts)] == [
+        Tier.TEMP, Tier.TEMP, None, None, Tier.TEMP, Tier.TEMP]
+    # stale by age and weight, held all the same
+    clock.advance(timedelta(days=8))
+    assert {(x.memory_id, x.reason) for x in c.tiers.sweep(scope.tenant, "alice")} == {
+        (facts[2], Reason.STALE), (facts[3], Reason.STALE)}
+    with pytest.raises(Conflict, match="open conflict"):  # a dismissal would delete it
+        c.tiers.react(scope.tenant, "alice", old.id, "DISMISSED")
+    settled = c.conflicts.resolve(scope.tenant, "alice", held.id, new.id)
+    assert settled.status is ConflictStatus.RESOLVED
+    assert c.memory_repository.get(scope, old.id).valid_to == clock.now()  # type: ignore[union-attr]
+
+
+def test_superseded_history_is_kept_and_takes_no_room(c: Container, scope: Scope, clock: FakeClock) -> None:
+    old = store(c, scope, "I work at Siemens", triples=[("user", "works_at", "Siemens", 1)], passive=0.0, active=0.0)
+    clock.advance(timedelta(hours=1))
+    new = store(c, scope, "I work at Bosch", triples=[("user", "works_at", "Bosch", 1)], passive=0.6, active=0.5)
+    assert c.memory_repository.get(scope, old.id).valid_to == clock.now()  # type: ignore[union-attr]
+    assert c.tiers.usage(scope.tenant, "alice").counts[Tier.TEMP] == 1
+    # the live temp (new + 4 facts) is over its capacity of 4 by one: the oldest fact goes, not the history
+    facts = remember_facts(c, scope.tenant, PLAIN, clock)
+    assert [tier_of(c, scope.tenant, m) for m in (old.id, facts[0])] == [Tier.TEMP, None]
+    assert c.tiers.usage(scope.tenant, "alice").counts == {Tier.TEMP: 4, Tier.MID: 0, Tier.CORE: 0}
+    for days in (40, 8):  # long unmentioned and light: stale, were it live
+        clock.advance(timedelta(days=days))
+        assert old.id not in {x.memory_id for x in c.tiers.sweep(scope.tenant, "alice")}
+    kept = c.memory_repository.get(scope, old.id)
+    assert kept is not None and kept.valid_to is not None
+    assert old.id in {h.memory.id for h in c.conflicts.history(scope.tenant, "alice", memory_id=new.id)}
+
+
+def test_sweep_and_eviction_weigh_memories_decayed_to_now(c: Container, tenant: str, clock: FakeClock) -> None:
+    alice, bob = Scope(tenant, "alice"), Scope(tenant, "bob")
+    cameras = store(c, alice, "I collect vintage cameras", passive=0.6, active=0.5, tier=Tier.MID, hook=False)
+    violin = store(c, bob, "I used to play the violin", passive=1.0, active=1.0, hook=False)
+    clock.advance(timedelta(days=400))
+    # bob's temp: four fresh memories (0.47) and the violin, 0.95 as stored but ~0.38 today: over a capacity of 4
+    fresh = [store(c, bob, text, passive=0.2, active=1.0, hook=False).id for text in PLAIN]
+    # no other call decayed them: the stored weights are those of 400 days ago
+    assert c.memory_repository.get(alice, cameras.id).weight.final == pytest.approx(0.56)  # type: ignore[union-attr]
+    assert c.memory_repository.get(bob, violin.id).weight.final == pytest.approx(0.95)  # type: ignore[union-attr]
+    # 0.56 stored, ~0.22 today: unmentioned for 400 days and faded, it falls back
+    assert [(x.memory_id, x.to_tier, x.reason) for x in c.tiers.sweep(tenant, "alice")] == [
+        (cameras.id, Tier.TEMP, Reason.FADED)]
+    # the capacity check after a reaction evicts the memory that weighs least today
+    changes = c.tiers.react(tenant, "bob", fresh[0], "IGNORED").changes
+    assert [(x.memory_id, x.reason) for x in changes] == [(violin.id, Reason.TEMP_FULL)]

@@ -9,6 +9,7 @@ from bmam import validate
 from bmam.clock import Clock
 from bmam.events import EventBus, MemoryEvent
 from bmam.settings import Settings
+from bmam.usecases.tiers import TierUseCases
 from graph.associations import AssociationRepository
 from graph.errors import BadInput, Conflict
 from graph.ids import new_memory_id
@@ -29,6 +30,7 @@ from graph.model import (
 )
 from graph.triples import TripleRepository
 from ingest.embedding import Embedder
+from ingest.tier_policy import TierChange
 
 # Below this many memories an exact cosine scan over the user's own memories beats the global
 # vector index (and needs no oversampling); see BENCHMARKS.md.
@@ -57,8 +59,12 @@ class MemoryUseCases:
         triples: TripleRepository,
         associations: AssociationRepository,
         events: EventBus | None = None,
+        tiers: TierUseCases | None = None,
     ) -> None:
         self._settings = settings
+        # With the tier use cases a memory remembered straight into a tier keeps its capacity (DESIGN.md
+        # "Tiers"); without them (a bare container in a test) it is stored as asked.
+        self._tiers = tiers
         self._events = events
         self._clock = clock
         self._embedder = embedder
@@ -98,10 +104,19 @@ class MemoryUseCases:
         )
         w = self._settings.weights
         now = self._clock.now()
-        stored = self._memories.remember(scope, new, now=now, passive=w.initial_passive, active=w.initial_active)
+        changes: list[TierChange] = []
+        if self._tiers is None:
+            stored = self._memories.remember(scope, new, now=now, passive=w.initial_passive, active=w.initial_active)
+        else:
+            stored, changes = self._tiers.admit(
+                scope, new.tier, new.id, now=now,
+                write=lambda tx: self._memories.remember_in(tx, scope, new, now=now, passive=w.initial_passive,
+                                                            active=w.initial_active))
         if stored.created and self._events is not None:  # after the commit: subscribers see what is stored
             self._events.publish(MemoryEvent.created(scope, stored.memory.id, tier=stored.memory.tier,
                                                      memory_type=stored.memory.type, at=now))
+        if self._tiers is not None:
+            self._tiers.publish(scope, changes, now)  # what gave way to it, after it
         return stored.memory
 
     def get(self, tenant: str, user_id: str, memory_id: str) -> Memory | None:
@@ -181,7 +196,7 @@ class MemoryUseCases:
         """Plain vector search (recall with fusion and gating builds on this)."""
         scope = self.scope(tenant, user_id)
         text = validate.text(query, field="query", max_bytes=self._settings.limits.max_text_bytes)
-        k = validate.page_size(k, maximum=self._settings.limits.max_page_size)
+        k = validate.page_size(k, maximum=self._settings.limits.max_page_size, field="k")
         embedding = self._embedder.embed_query(text)
         exact = self._memories.count(scope) <= EXACT_SCAN_MAX_MEMORIES
         return self._memories.vector_search(scope, [float(x) for x in embedding], k=k, exact=exact)

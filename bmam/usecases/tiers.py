@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TypeVar
 
 from bmam import validate
 from bmam.clock import Clock
@@ -21,12 +22,15 @@ from ingest.tier_policy import (
     TierChange,
     TierRules,
     core_has_room,
+    decayed_to,
     enforce_capacity,
     react,
     sweep,
 )
 
 _RANK = {Tier.TEMP: 0, Tier.MID: 1, Tier.CORE: 2}
+
+T = TypeVar("T")
 
 
 def parse_signal(value: str | Signal) -> Signal:
@@ -98,16 +102,38 @@ class TierUseCases:
                 if (c.to_tier is None and c.memory_id in gone)
                 or (c.to_tier is not None and (c.memory_id in done or c.memory_id in gone))]
 
-    def enforce(self, tx: Tx, scope: Scope, counts: Mapping[Tier, int] | None = None) -> list[TierChange]:
-        """Restore mid and temp capacities (demote mid's least useful, evict temp's). counts: the user's
-        memories per tier as read in tx under the user's lock, when the caller has just read them."""
+    def enforce(self, tx: Tx, scope: Scope, counts: Mapping[Tier, int] | None = None,
+                keep: frozenset[str] = frozenset()) -> list[TierChange]:
+        """Restore mid and temp capacities (demote mid's least useful, evict temp's), weighing each memory
+        as of now. counts: the user's memories per tier as read in tx under the user's lock, when the caller
+        has just read them (counting superseded ones too only makes this read the memories needlessly).
+        keep: memories that count but are not moved (see enforce_capacity)."""
         if counts is None:
             counts = self._tiers.counts(tx, scope)
         caps = self.rules.capacities
         if counts[Tier.MID] <= caps.mid and counts[Tier.TEMP] <= caps.temp:
             return []
-        candidates = self._tiers.memories(tx, scope, [Tier.TEMP, Tier.MID])
-        return self.apply(tx, scope, enforce_capacity(candidates, caps))
+        # decay computed from the stored parts, not written: no extra writes on ingest's hot path
+        candidates = decayed_to(self._tiers.memories(tx, scope, [Tier.TEMP, Tier.MID]), self.rules.weights,
+                                self._clock.now())
+        return self.apply(tx, scope, enforce_capacity(candidates, caps, keep))
+
+    def admit(self, scope: Scope, tier: Tier, memory_id: str, *, now: datetime,
+              write: Callable[[Tx], T]) -> tuple[T, list[TierChange]]:
+        """Write a memory straight into `tier` (remember) within the capacities, in one transaction under the
+        user's lock: CONFLICT when the tier is core and core is full (nothing written); else the write, then a
+        full mid or temp gives way by its least useful (never the memory just written). The caller publishes
+        the moves after its own events (publish)."""
+
+        def work(tx: Tx) -> tuple[T, list[TierChange]]:
+            self._tiers.lock_user(tx, scope, now=now)
+            if tier is Tier.CORE and not core_has_room(self._tiers.counts(tx, scope)[Tier.CORE],
+                                                        self.rules.capacities):
+                raise Conflict(f"core is full ({self.rules.capacities.core} memories); unlock or forget one first")
+            written = write(tx)
+            return written, self.enforce(tx, scope, keep=frozenset({memory_id}))
+
+        return self._store.write_tx(work)
 
     def publish(self, scope: Scope, changes: Sequence[TierChange], at: datetime) -> None:
         for c in changes:
