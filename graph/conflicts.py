@@ -3,6 +3,11 @@
 A conflict node records the pair (new, old), how it was found (kind), how it is settled (strategy), its
 status (OPEN while held for review, RESOLVED once settled) and, when resolved, the winner and the loser.
 Resolving it is one transaction: lock both memories, decay both to now, then conflict/resolve.
+
+History is never rewritten: a conflict one of whose memories is no longer live (superseded by another
+conflict) is moot, closed RESOLVED without winner or loser (resolved_by MOOT), neither memory touched; settling
+a conflict closes the loser's other OPEN conflicts that way, and conflict/resolve closes instead of settling
+one found moot. (A status of its own would change the GraphQL enum: RESOLVED and resolved_by tell it.)
 """
 
 from __future__ import annotations
@@ -35,7 +40,11 @@ class ConflictKind(StrEnum):
 
 class ConflictStatus(StrEnum):
     OPEN = "OPEN"  # held for review
-    RESOLVED = "RESOLVED"
+    RESOLVED = "RESOLVED"  # settled, or closed as moot (resolved_by MOOT, no winner)
+
+
+# resolved_by of a conflict closed as moot: a memory in it was superseded (cypher/conflict/resolve, settle_many)
+MOOT = "superseded"
 
 
 class ConflictStrategy(StrEnum):
@@ -66,6 +75,11 @@ class Conflict:
     @property
     def memory_ids(self) -> tuple[str, str]:
         return (self.new_memory_id, self.old_memory_id)
+
+    @property
+    def moot(self) -> bool:
+        """Closed without a winner because one of its memories was superseded."""
+        return self.status is ConflictStatus.RESOLVED and self.winner_id is None and self.resolved_by == MOOT
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,7 +350,8 @@ class ConflictRepository:
                 now: datetime, decay_locked: bool = False) -> Conflict | None:
         """Settle an open conflict in one transaction: lock and decay both memories, let `choose(new, old)`
         (both as of now, under the lock) name the winner's id, then apply conflict/resolve. When `choose`
-        names nobody the conflict stays OPEN (held for review) and is returned as it is. None when the
+        names nobody the conflict stays OPEN (held for review) and is returned as it is; when a memory of it is
+        no longer live it is closed as moot instead (Conflict.moot), neither memory touched. None when the
         conflict is no longer open or a memory is gone. A locked memory is decayed only when
         `decay_locked` (the user settles it); the system never changes a locked memory on its own."""
 
@@ -407,8 +422,9 @@ class _Settle:
             if row["status"] is None or row["status"] == ConflictStatus.OPEN.value:
                 if self.choose is None:
                     continue  # held for review
-                winner = self.choose(memory_from_row(row["new_memory"]), memory_from_row(row["old_memory"]))
-                if winner is not None and winner != self.new_id:
+                new, old = memory_from_row(row["new_memory"]), memory_from_row(row["old_memory"])
+                winner = self.choose(new, old)
+                if winner is not None and winner != self.new_id and _live(new, old):  # else closed as moot
                     return position
             elif row["loser_id"] == self.new_id:
                 return position
@@ -437,7 +453,15 @@ class _Settle:
             out.append((conflict, settled_now))
             if conflict.status is ConflictStatus.RESOLVED and conflict.loser_id == self.new_id:
                 break  # the new memory lost: it is no longer live, so it contradicts nothing else
-        return out
+        return self._closed_by_loss(out)
+
+    def _closed_by_loss(self, out: list[tuple[Conflict, bool]]) -> list[tuple[Conflict, bool]]:
+        """The new memory losing its last conflict closed the ones held before it as moot in the store
+        (conflict/resolve): answer them as they are now."""
+        if not out or out[-1][0].loser_id != self.new_id:
+            return out
+        return [(replace(c, status=ConflictStatus.RESOLVED, resolved_at=self.now, resolved_by=MOOT), True)
+                if c.status is ConflictStatus.OPEN else (c, settled) for c, settled in out]
 
     def batched(self, tx: Tx) -> list[tuple[Conflict, bool]]:
         """The same as one_by_one in k + 3 statements instead of 4k, for distinct old memories: record them
@@ -518,7 +542,7 @@ class _Settle:
                 if any(c is not None for c in recorded[position + 1:]):
                     raise NewMemoryLost(conflict.id)
                 break
-        return out
+        return self._closed_by_loss(out)
 
 
     def _open_ahead(self) -> list[str] | None:
@@ -559,11 +583,12 @@ class _Settle:
                     or (row["status"] is not None and row["status"] != "OPEN"):
                 continue
             cid = conflict_id(self.scope, self.new_id, old_id)
-            winner = winners[cid] = self.choose(memory_from_row(row["new_memory"]), memory_from_row(row["old_memory"]))
+            new, old = memory_from_row(row["new_memory"]), memory_from_row(row["old_memory"])
+            winner = winners[cid] = self.choose(new, old)
             if winner is not None:
                 loser = old_id if winner == self.new_id else self.new_id
                 items.append({"id": cid, "winner_id": winner, "loser_id": loser})
-                if loser == self.new_id:
+                if loser == self.new_id and _live(new, old):  # a moot one is closed, nobody loses
                     break
         return winners, items
 
@@ -586,12 +611,17 @@ class _Settle:
             if winner is not None:
                 loser = current.old_memory_id if winner == current.new_memory_id else current.new_memory_id
                 items.append({"id": current.id, "winner_id": winner, "loser_id": loser})
-                if loser == self.new_id:
+                if loser == self.new_id and _live(current.new_memory, current.old_memory):  # moot: nobody loses
                     break
         if not items:
             return winners, {}
         _, rows = self._settle_many(tx, [], with_memories=False, resolve=items)
         return winners, {items[int(r["i"])]["id"]: r for r in rows}
+
+
+def _live(*memories: Memory) -> bool:
+    """Whether none of the memories is superseded (else their conflict is moot: closed, nobody loses)."""
+    return all(m.valid_to is None for m in memories)
 
 
 def foresee_in(tx: Tx, scope: Scope, pairs: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:

@@ -45,7 +45,7 @@ class Episode:
 @dataclass(frozen=True, slots=True)
 class BatchStart:
     """EpisodeRepository.batch_start: the batch's episode ids the user has already (id -> (speaker, text)),
-    the memories per tier and the entity names of the temp memories (empty unless asked for)."""
+    the memories per tier and the entity names of the live temp memories (empty unless asked for)."""
 
     existing: dict[str, tuple[str, str]]
     counts: dict[Tier, int]
@@ -230,7 +230,7 @@ class EpisodeRepository:
     ) -> TurnMatches:
         """The Neo4j scans' answers from the cache: every memory above a threshold (or, for repetition,
         with the same trimmed lower-cased text) ranked in numpy, read back by id (episode/cached_rows)
-        and filtered as the statements filter (live for repetition, tier temp for engagement)."""
+        and filtered as the statements filter (live, and for engagement tier temp)."""
         assert cached.rows is not None
         ids, lowered, matrix = cached.rows.snapshot()
         # scores() reads any vector as float32 (np.asarray): the embedder's arrays need no list of floats first
@@ -267,7 +267,8 @@ class EpisodeRepository:
                     mention_count=int(r["mention_count"] or 0), cosine=_cosine(s),
                     triples=tuple((str(a), str(p), str(o), int(pol)) for a, p, o, pol in r["triples"])))
             temp = sorted(((float(score[c, j]), ids[j]) for j in topic_hits[c]
-                           if ids[j] in found and found[ids[j]]["tier"] == Tier.TEMP.value),
+                           if ids[j] in found and found[ids[j]]["live"]
+                           and found[ids[j]]["tier"] == Tier.TEMP.value),
                           key=lambda sm: (-sm[0], sm[1]))
             topics += [(i, mid, _cosine(s)) for s, mid in temp]
         return TurnMatches(similar=similar, topics=topics)
@@ -300,7 +301,7 @@ class EpisodeRepository:
     def temp_topics(
         self, tx: Tx, scope: Scope, candidates: Sequence[tuple[int, Vector]], *, min_cosine: float
     ) -> list[tuple[int, str, float]]:
-        """(candidate index, temp memory id, cosine) for temp memories at least min_cosine alike, per
+        """(candidate index, temp memory id, cosine) for live temp memories at least min_cosine alike, per
         candidate best first (equal scores by id); scanned in Neo4j (matches() asks the vector cache first)."""
         if not candidates:
             return []

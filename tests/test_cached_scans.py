@@ -80,7 +80,7 @@ def build(c: Container, scope: Scope) -> tuple[dict[str, list[float]], list[list
     ids["spaced"] = remember(c, scope, "\u3000  My Favourite Tea Is Oolong \t", unit(rng.standard_normal(dims)))
     ids["nbsp"] = remember(c, scope, "\u00a0my favourite tea is oolong", unit(rng.standard_normal(dims)))
     supersede(c, scope, ids["c3"], ids["c0"])  # the closest one is no longer live
-    supersede(c, scope, ids["c4"], ids["c7"])  # a superseded temp memory: still a temp topic
+    supersede(c, scope, ids["c4"], ids["c7"])  # a superseded temp memory: history, no topic to pick up
     return embedded, [centre, other], ids
 
 
@@ -140,7 +140,7 @@ def test_repetition_and_engagement_from_the_cache_are_the_neo4j_scans(container:
     assert len(by_candidate[0]) == 1 and len(by_candidate[1]) == 1 and by_candidate[6]
     assert 5 not in by_candidate
     topics = [m for i, m, _ in with_cache.topics if i == 7]
-    assert ids["c7"] in topics and ids["c0"] in topics  # temp, superseded or not
+    assert ids["c7"] not in topics and ids["c0"] not in topics  # superseded: history is not picked up
     assert ids["c2"] not in topics and ids["c8"] not in topics  # mid; too far
     assert cache.loads == 1
 

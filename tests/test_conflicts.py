@@ -16,7 +16,8 @@ from bmam.container import Container
 from bmam.events import EventBus, EventKind, MemoryEvent
 from bmam.usecases.hooks import StoredMemoryContext
 from bmam.usecases.recall import RecallRequest
-from graph.conflicts import ConflictKind, ConflictStatus, ConflictStrategy
+from graph import conflicts as conflicts_module
+from graph.conflicts import ConflictKind, ConflictRepository, ConflictStatus, ConflictStrategy
 from graph.errors import BadInput, NotFound
 from graph.errors import Conflict as ConflictError
 from graph.ids import new_memory_id
@@ -295,6 +296,150 @@ def test_seed_case_through_the_ingest_pipeline(living: tuple[Container, FakeCloc
     assert [h.memory.id for h in c.memories.search(tenant, user, query, k=5)] == [new.id]
 
 
+@pytest.mark.parametrize(("old_text", "new_text"), [
+    ("我不吃辣", "我现在很喜欢吃辣的川菜"), ("I don't eat spicy food", "I really love spicy Sichuan food now")])
+def test_latest_in_one_conversation_sent_without_times_is_the_later_turn(
+        living: tuple[Container, FakeClock], tenant: str, old_text: str, new_text: str) -> None:
+    """The turns of a conversation sent without times all carry the time it arrived: the later turn wins."""
+    c, _ = living
+    report = c.ingest.ingest_conversation(tenant, [
+        TurnInput(user_id="alice", session_id="s1", speaker="user", text=text) for text in (old_text, new_text)])
+    [old], [new] = (t.memories for t in report.turns)
+    assert old.created_at == new.created_at  # one time for both
+    [conflict] = c.conflicts.conflicts(tenant, "alice", status=None)
+    assert (conflict.winner_id, conflict.loser_id) == (new.id, old.id)
+    assert get(c, Scope(tenant, "alice"), old.id).valid_to is not None
+    assert get(c, Scope(tenant, "alice"), new.id).valid_to is None
+
+
+# ----- conflicts made moot by a later supersession ------------------------------------------------------------
+
+
+def snapshot(c: Container, scope: Scope, *ids: str) -> dict[str, object]:
+    """What settling may never rewrite of superseded memories: validity, active weight, their triples' validity
+    and the SUPERSEDES edges around them."""
+    out: dict[str, object] = {}
+    for mid in ids:
+        m = get(c, scope, mid)
+        [entry] = [h for h in c.conflicts.history(scope.tenant, scope.user_id, memory_id=mid) if h.memory.id == mid]
+        out[mid] = (m.valid_to, m.weight.active, sorted(entry.supersedes), sorted(entry.superseded_by),
+                    sorted((t.id, t.valid_to) for t in c.memories.triples(scope.tenant, scope.user_id, mid)))
+    return out
+
+
+def test_a_review_conflict_is_closed_when_its_memories_are_superseded_and_never_resolved_later(
+        living: tuple[Container, FakeClock], scope: Scope) -> None:
+    c, clock = living
+
+    def live_in(city: str, strategy: ConflictStrategy | None = None) -> Memory:  # an hour after the last one
+        clock.advance(timedelta(hours=1))
+        return store(c, scope, f"I live in {city}", triples=[("user", "lives_in", city, 1)], strategy=strategy)
+
+    berlin, paris = live_in("Berlin"), live_in("Paris", ConflictStrategy.REVIEW)
+    [held] = c.conflicts.conflicts(scope.tenant, scope.user_id)
+    rome = live_in("Rome")  # LATEST
+    superseded_at = clock.now()
+    assert get(c, scope, berlin.id).valid_to == get(c, scope, paris.id).valid_to == superseded_at
+
+    # the review queue no longer offers a choice between two memories that are both history
+    assert c.conflicts.conflicts(scope.tenant, scope.user_id) == []
+    closed = c.conflicts.get(scope.tenant, scope.user_id, held.id)
+    assert closed is not None and closed.status is ConflictStatus.RESOLVED
+    assert (closed.winner_id, closed.loser_id, closed.resolved_by, closed.resolved_at) == (
+        None, None, "superseded", superseded_at)
+
+    before = snapshot(c, scope, berlin.id, paris.id, rome.id)
+    assert before[paris.id][3] == [rome.id]  # type: ignore[index]
+    clock.advance(timedelta(days=3))
+    with pytest.raises(ConflictError) as refused:
+        c.conflicts.resolve(scope.tenant, scope.user_id, held.id, berlin.id)
+    message = str(refused.value)
+    assert held.id in message and rome.id in message and paris.id in message and berlin.id in message
+    assert superseded_at.isoformat() in message
+    assert snapshot(c, scope, berlin.id, paris.id, rome.id) == before  # history as it was
+    assert [e for e in c.events.published if e.kind is EventKind.SUPERSEDED and  # type: ignore[attr-defined]
+            e.detail["conflict_id"] == held.id] == []
+
+
+def test_resolving_an_open_conflict_whose_memory_was_superseded_closes_it_and_rewrites_nothing(
+        living: tuple[Container, FakeClock], scope: Scope) -> None:
+    """An OPEN conflict left over from before moot conflicts were closed (or recorded in a race with the
+    supersession): resolving it answers CONFLICT, takes it off the queue and leaves both memories alone."""
+    c, clock = living
+    keeper = store(c, scope, "I work from home on Fridays", hook=False)
+    bosch = store(c, scope, "I work at Bosch", triples=[("user", "works_at", "Bosch", 1)], hook=False)
+    clock.advance(timedelta(hours=1))
+    superseded_at = clock.now()
+    sap = store(c, scope, "I work at SAP", triples=[("user", "works_at", "SAP", 1)])  # LATEST: Bosch is history
+    assert get(c, scope, bosch.id).valid_to == superseded_at and get(c, scope, keeper.id).valid_to is None
+    recorded = c.conflicts._conflicts.record(scope, new_id=keeper.id, old_id=bosch.id, kind=ConflictKind.NEGATION,
+                                             strategy=ConflictStrategy.REVIEW, reason="left over", now=clock.now())
+    assert recorded is not None and recorded[0].status is ConflictStatus.OPEN
+    before = snapshot(c, scope, keeper.id, bosch.id, sap.id)
+    clock.advance(timedelta(days=1))
+    for winner in (keeper.id, bosch.id):
+        with pytest.raises(ConflictError) as refused:
+            c.conflicts.resolve(scope.tenant, scope.user_id, recorded[0].id, winner)
+        assert bosch.id in str(refused.value) and sap.id in str(refused.value)
+        assert superseded_at.isoformat() in str(refused.value)
+        assert snapshot(c, scope, keeper.id, bosch.id, sap.id) == before
+    closed = c.conflicts.get(scope.tenant, scope.user_id, recorded[0].id)
+    assert closed is not None and closed.status is ConflictStatus.RESOLVED and closed.winner_id is None
+    assert closed.resolved_by == "superseded" and closed.resolved_at == clock.now()
+    assert c.conflicts.conflicts(scope.tenant, scope.user_id) == []
+
+
+@pytest.mark.parametrize("way", ["one by one", "batched", "batched, static choice"])
+def test_settling_closes_as_moot_what_involves_a_superseded_memory(living: tuple[Container, FakeClock],
+                                                                   scope: Scope, way: str,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The system's own settlement, each way graph/conflicts.py has: a finding whose old memory was superseded
+    meanwhile is closed without touching it, and the new memory losing closes its conflict held for review."""
+    c, clock = living
+    policy = c.weight_policy
+    repo = ConflictRepository(c.store)
+    params = {"params": policy.cypher_params(), "winner_bonus": policy.winner_bonus,
+              "loser_penalty": policy.loser_penalty}
+    core = store(c, scope, "记住：我住在上海", tier=Tier.CORE, hook=False)
+    new = store(c, scope, "I live in Berlin", hook=False)
+    gone = store(c, scope, "I live in Paris", triples=[("user", "lives_in", "Paris", 1)], hook=False)
+    clock.advance(timedelta(hours=1))
+    rome = store(c, scope, "I live in Rome", triples=[("user", "lives_in", "Rome", 1)], hook=False)
+    recorded = repo.record(scope, new_id=rome.id, old_id=gone.id, kind=ConflictKind.SINGLE_VALUED,
+                           strategy=ConflictStrategy.LATEST, reason="earlier", now=clock.now())
+    assert recorded is not None
+    assert repo.resolve(scope, recorded[0], choose=lambda n, o: rome.id, resolved_by="LATEST", now=clock.now(),
+                        **params) is not None
+    clock.advance(timedelta(hours=1))
+    newer = store(c, scope, "I live in Madrid", hook=False)
+    before = snapshot(c, scope, gone.id, rome.id)
+
+    def choose(n: Memory, o: Memory) -> str | None:
+        if n.locked or o.locked:
+            return None
+        return n.id if (n.valid_from, n.created_at) >= (o.valid_from, o.created_at) else o.id
+
+    if way == "one by one":
+        monkeypatch.setattr(conflicts_module._Settle, "batched", conflicts_module._Settle.one_by_one)
+    findings = [(core.id, ConflictKind.SINGLE_VALUED, "held"), (gone.id, ConflictKind.SINGLE_VALUED, "moot"),
+                (newer.id, ConflictKind.SINGLE_VALUED, "lost")]
+    done = repo.record_and_settle(scope, new.id, findings, strategy=ConflictStrategy.LATEST, choose=choose,
+                                  resolved_by="LATEST", now=clock.now(), static_choice=way.endswith("static choice"),
+                                  **params)
+    expected = [(core.id, ConflictStatus.RESOLVED, None, None, "superseded", clock.now()),
+                (gone.id, ConflictStatus.RESOLVED, None, None, "superseded", clock.now()),
+                (newer.id, ConflictStatus.RESOLVED, newer.id, new.id, "LATEST", clock.now())]
+    assert [(x.old_memory_id, x.status, x.winner_id, x.loser_id, x.resolved_by, x.resolved_at)
+            for x, _ in done] == expected
+    stored = {x.old_memory_id: x for x in c.conflicts.conflicts(scope.tenant, scope.user_id, status=None)
+              if x.new_memory_id == new.id}
+    assert [(x.old_memory_id, x.status, x.winner_id, x.loser_id, x.resolved_by, x.resolved_at)
+            for x in (stored[core.id], stored[gone.id], stored[newer.id])] == expected
+    assert snapshot(c, scope, gone.id, rome.id) == before  # superseded once, by Rome, when it was
+    assert get(c, scope, core.id) == core
+    assert c.conflicts.conflicts(scope.tenant, scope.user_id) == []
+
+
 # ----- GraphQL -------------------------------------------------------------------------------------------------
 
 
@@ -319,3 +464,28 @@ def test_conflicts_over_graphql(client: BmamClient) -> None:
     history = client.history(user, entity="Chengdu")
     assert [(h["memory"]["id"], h["current"]) for h in history] == [(old["id"], False), (new["id"], True)]
     assert client.conflicts(user) == [] and len(client.conflicts(user, status=None)) == 1
+
+
+def test_resolving_a_moot_conflict_over_graphql_is_a_conflict(client: BmamClient, container: Container,
+                                                              api_tenant: str) -> None:
+    user = f"cf-{uuid.uuid4().hex[:8]}"
+    ids: list[str] = []
+
+    def live_in(city: str) -> str:  # stored in order: LATEST lets the last one win
+        m = store(container, Scope(api_tenant, user), f"I live in {city}", hook=False)
+        client.add_triple(user, m.id, "user", "lives_in", city)
+        ids.append(m.id)
+        return m.id
+
+    live_in("Chengdu")
+    [held] = client.check_conflicts(user, live_in("Beijing"), strategy="REVIEW")
+    assert [c["id"] for c in client.conflicts(user)] == [held["id"]]
+    assert [c["status"] for c in client.check_conflicts(user, live_in("Shanghai"), strategy="LATEST")] == [
+        "RESOLVED", "RESOLVED"]
+    assert client.conflicts(user) == []  # moot: both of its memories are history now
+    with pytest.raises(BmamClientError) as moot:
+        client.resolve_conflict(user, held["id"], ids[0])
+    assert moot.value.code == "CONFLICT" and ids[2] in str(moot.value)
+    history = client.history(user, entity="Chengdu")
+    assert [(h["memory"]["id"], h["supersededBy"]) for h in history if h["memory"]["id"] in ids[:2]] == [
+        (ids[0], [ids[2]]), (ids[1], [ids[2]])]

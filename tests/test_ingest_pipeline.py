@@ -18,9 +18,12 @@ from bmam.events import EventKind, MemoryEvent
 from bmam.settings import Settings
 from bmam.usecases.hooks import StoredMemoryContext
 from bmam.usecases.ingest import NameIndex, repeats
+from graph.conflicts import ConflictRepository
 from graph.episodes import EpisodeRepository
 from graph.errors import BadInput, LimitExceeded
-from graph.model import ClassifierLevel, MemoryType, PresetKind, Scope, Tier
+from graph.ids import new_memory_id
+from graph.model import ClassifierLevel, MemoryType, NewMemory, PresetKind, Scope, Tier
+from graph.vector_cache import VectorCache
 from ingest.turns import TurnInput, normalized_text, parse_speaker, positions
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -297,6 +300,78 @@ def test_working_memory_holds_the_last_turns(c: Container, tenant: str) -> None:
     c.ingest.ingest_conversation(tenant, [turn(f"turn {i}", minutes=i) for i in range(7)])
     assert [t.text for t in c.working_memory.recent(scope, "s1")] == [f"turn {i}" for i in range(2, 7)]
     assert [t.turn for t in c.ingest.working_memory(tenant, "alice", "s1", 2)] == [5, 6]
+
+
+# ----- superseded memories are history: nothing picks their topic up -------------------------------------
+
+
+def superseded_temp_memory(c: Container, clock: FakeClock, tenant: str) -> tuple[str, str]:
+    """A temp memory superseded by a later one (its conflict settled LATEST) and a live temp memory: (old, live)."""
+    [old] = c.ingest.ingest_turn(tenant, turn("I live in Berlin", minutes=0)).memories
+    [live] = c.ingest.ingest_turn(tenant, turn("I love sushi", minutes=1)).memories
+    clock.advance(timedelta(days=2))
+    text = "I moved, I live in Paris now"
+    new = c.memory_repository.remember(Scope(tenant, "alice"), NewMemory(
+        id=new_memory_id(), text=text, type=MemoryType.FACTUAL,
+        embedding=[float(x) for x in c.embedder.embed_passages([text])[0]]), now=clock.now(), passive=0.3,
+        active=0.5).memory
+    c.memories.add_triple(tenant, "alice", memory_id=new.id, subject="user", predicate="lives_in", object_="Paris")
+    [settled] = c.conflicts.check(tenant, "alice", new.id)
+    assert (settled.winner_id, settled.loser_id) == (new.id, old.id)
+    got = c.memories.get(tenant, "alice", old.id)
+    assert got is not None and got.tier is Tier.TEMP and got.valid_to is not None
+    return old.id, live.id
+
+
+@pytest.mark.parametrize("cached", [True, False], ids=["vector cache", "neo4j scan"])
+def test_a_superseded_temp_memory_is_no_topic_to_pick_up(c: Container, clock: FakeClock, tenant: str,
+                                                         cached: bool) -> None:
+    scope = Scope(tenant, "alice")
+    old, live = superseded_temp_memory(c, clock, tenant)
+    embedding = {m: ConflictRepository(c.store).embedding(scope, m) for m in (old, live)}
+    repo = EpisodeRepository(c.store, c.vector_dimensions,
+                             VectorCache(c.vector_dimensions, max_bytes=64 * 2**20) if cached else None)
+    ran: list[str] = []
+    c.store.timer.listeners.append(lambda name, _: ran.append(name))
+    try:
+        found = c.store.read_tx(lambda tx: repo.matches(
+            tx, scope, [(0, "I live in Berlin", embedding[old]), (1, "I love sushi", embedding[live])],
+            duplicate=c.settings.ingest.duplicate_similarity, engagement=c.settings.ingest.engagement_similarity,
+            exact_max=20_000))
+    finally:
+        c.store.timer.listeners.pop()
+    assert ("episode/cached_rows" in ran, "episode/temp_topics" in ran) == (cached, not cached)
+    assert [(i, m) for i, m, _ in found.topics if m in (old, live)] == [(1, live)]
+    assert old not in {s.id for s in found.similar}
+
+
+def test_the_entity_names_of_a_superseded_temp_memory_pick_nothing_up(c: Container, clock: FakeClock,
+                                                                      tenant: str) -> None:
+    scope = Scope(tenant, "alice")
+    old, live = superseded_temp_memory(c, clock, tenant)
+    repo = EpisodeRepository(c.store, c.vector_dimensions)
+    start = c.store.write_tx(lambda tx: repo.batch_start(tx, scope, [], lock_at=None, temp=True))
+    assert start.temp_entities.get(live) == ["sushi"] and old not in start.temp_entities
+
+
+@pytest.mark.parametrize("cache_mb", [512, 0], ids=["vector cache", "neo4j scan"])
+def test_a_later_turn_on_its_topic_leaves_a_superseded_memory_alone(settings: Settings, clock: FakeClock,
+                                                                    tenant: str, cache_mb: int) -> None:
+    c = Container(settings.model_copy(update={"recall": settings.recall.model_copy(
+        update={"vector_cache_mb": cache_mb})}), clock=clock)
+    try:
+        old, _ = superseded_temp_memory(c, clock, tenant)
+        before = c.memories.get(tenant, "alice", old)
+        clock.advance(timedelta(hours=1))
+        report = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s2", speaker="user",
+                                                        text="Berlin has great techno clubs, I miss Berlin",
+                                                        at=clock.now()))
+        assert old not in [ch.memory_id for ch in report.changes]
+        after = c.memories.get(tenant, "alice", old)
+        assert before is not None and after is not None
+        assert (after.tier, after.valid_to, after.weight.active) == (Tier.TEMP, before.valid_to, before.weight.active)
+    finally:
+        c.close()
 
 
 # ----- over GraphQL --------------------------------------------------------------------------------

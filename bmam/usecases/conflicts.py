@@ -106,8 +106,15 @@ class _Foresight:
 
 
 def _newer(a: Memory, b: Memory) -> bool:
-    """Whether a is newer than b (valid_from, then created_at; a tie goes to a, the newly stored one)."""
-    return (a.valid_from, a.created_at) >= (b.valid_from, b.created_at)
+    """Whether a is newer than b: valid_from, then created_at; at the same time (the turns of a conversation
+    sent without times are stamped with one) the later turn of the same session; else a tie goes to a, the
+    newly stored one."""
+    if (a.valid_from, a.created_at) != (b.valid_from, b.created_at):
+        return (a.valid_from, a.created_at) > (b.valid_from, b.created_at)
+    pa, pb = a.provenance, b.provenance
+    if pa.session_id is not None and pa.session_id == pb.session_id and pa.turn is not None and pb.turn is not None:
+        return pa.turn >= pb.turn
+    return True
 
 
 class ConflictUseCases:
@@ -411,7 +418,10 @@ class ConflictUseCases:
 
     def resolve(self, tenant: str, user_id: str, conflict_id: str, winner_id: str) -> Conflict:
         """The user settles a conflict: the winner must be one of its two memories (else BAD_USER_INPUT);
-        an unknown conflict is NOT_FOUND, a settled one CONFLICT."""
+        an unknown conflict is NOT_FOUND, a settled one CONFLICT. So is a moot one (a memory of it superseded
+        since it was recorded): settling it would rewrite history (move the loser's valid_to, reward a winner that
+        is no longer true), so it is closed, if still open, with neither memory changed, and the error says which
+        memory was superseded, by what and when."""
         scope = Scope(tenant=tenant, user_id=validate.identifier(user_id, field="userId"))
         conflict_id = validate.identifier(conflict_id, field="id")
         winner_id = validate.identifier(winner_id, field="winner")
@@ -421,6 +431,8 @@ class ConflictUseCases:
         if winner_id not in conflict.memory_ids:
             raise BadInput(f"winner {winner_id} is not one of the memories of conflict {conflict_id} "
                            f"({conflict.new_memory_id}, {conflict.old_memory_id})", field="winner")
+        if conflict.moot:
+            raise ConflictError(self._moot(scope, conflict))
         if conflict.status is not ConflictStatus.OPEN:
             raise ConflictError(f"conflict {conflict_id} is already resolved (winner {conflict.winner_id})")
         settled = self._conflicts.resolve(scope, conflict, choose=lambda new, old: winner_id,
@@ -433,8 +445,24 @@ class ConflictUseCases:
             if again is None or any(m is None for m in (again.new_memory, again.old_memory)):
                 raise NotFound(f"a memory of conflict {conflict_id} no longer exists")
             raise ConflictError(f"conflict {conflict_id} is already resolved (winner {again.winner_id})")
+        if settled.moot:  # conflict/resolve closed it instead: a memory was superseded after the read above
+            raise ConflictError(self._moot(scope, settled))
         self._publish(scope, settled)
         return settled
+
+    def _moot(self, scope: Scope, conflict: Conflict) -> str:
+        """Why a conflict cannot be resolved any more: which of its memories was superseded, by what and when."""
+        reasons: list[str] = []
+        for memory_id in conflict.memory_ids:
+            entry = next((h for h in self._conflicts.history(scope, entity=None, memory_id=memory_id,
+                                                             limit=self.settings.max_page)
+                          if h.memory.id == memory_id), None)
+            if entry is not None and entry.memory.valid_to is not None:
+                by = ", ".join(entry.superseded_by) or "another memory"
+                reasons.append(f"memory {memory_id} was superseded by {by} at {entry.memory.valid_to.isoformat()}")
+        why = "; ".join(reasons) or "one of its memories is no longer live"
+        return (f"conflict {conflict.id} is moot: {why}; it is closed without a winner, neither memory changed "
+                "(resolving it would rewrite their history)")
 
     # ----- history ---------------------------------------------------------------------------------
 

@@ -1,50 +1,68 @@
 // Settle an open conflict of one user: winner active + $winner_bonus, loser active - $loser_penalty (both
 // clamped, weights recomputed in the same statement), (winner)-[:SUPERSEDES]->(loser), loser.valid_to and
 // its triples' valid_to set to $now, the loser's associations carried to the winner (strongest kept, one
-// edge per pair from the smaller id), the conflict marked RESOLVED. Run after weights/lock and
-// weights/decay on both memories in the same transaction. Nothing happens unless the conflict is OPEN.
+// edge per pair from the smaller id), the conflict marked RESOLVED, and the loser's other OPEN conflicts closed
+// as moot (with it superseded there is nothing left to choose). Run after weights/lock and weights/decay on both
+// memories in the same transaction. Nothing happens unless the conflict is OPEN.
+// History is never rewritten: when either memory is no longer live (superseded since the conflict was recorded)
+// neither is touched and the conflict is closed as moot instead. Moot: RESOLVED without winner or loser,
+// resolved_by 'superseded' (graph/conflicts.py MOOT).
 // Returns the settled conflict with both of its memories as they are now (what conflict/get reads).
 MATCH (c:Conflict {id: $id})
 WHERE c.tenant = $tenant AND c.user_id = $user_id AND c.status = 'OPEN'
 MATCH (w:Memory {id: $winner_id}), (l:Memory {id: $loser_id})
 WHERE w.tenant = $tenant AND w.user_id = $user_id AND l.tenant = $tenant AND l.user_id = $user_id
-SET w.active = CASE WHEN w.active + $winner_bonus > 1.0 THEN 1.0 ELSE w.active + $winner_bonus END,
-    l.active = CASE WHEN l.active - $loser_penalty < 0.0 THEN 0.0 ELSE l.active - $loser_penalty END,
-    l.valid_to = $now
-WITH c, w, l,
-     $passive_share * w.passive + $active_share * w.active + $preset_share * w.preset AS ww,
-     $passive_share * l.passive + $active_share * l.active + $preset_share * l.preset AS lw
-SET w.weight = CASE WHEN ww > 1.0 THEN 1.0 WHEN ww < 0.0 THEN 0.0 ELSE ww END,
-    l.weight = CASE WHEN lw > 1.0 THEN 1.0 WHEN lw < 0.0 THEN 0.0 ELSE lw END,
-    c.status = 'RESOLVED', c.winner_id = w.id, c.loser_id = l.id, c.resolved_at = $now,
-    c.resolved_by = $resolved_by
-MERGE (w)-[s:SUPERSEDES]->(l)
-  ON CREATE SET s.tenant = $tenant, s.user_id = $user_id, s.conflict_id = c.id, s.at = $now
-WITH c, w, l
-CALL (l) {
-  MATCH ()-[t:TRIPLE {memory_id: l.id}]->()
-  WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.valid_to IS NULL
-  SET t.valid_to = $now
+CALL (c, w, l) {
+  WITH c, w, l
+  WHERE w.valid_to IS NOT NULL OR l.valid_to IS NOT NULL
+  SET c.status = 'RESOLVED', c.resolved_at = $now, c.resolved_by = 'superseded'
 }
-CALL (w, l) {
-  MATCH (l)-[r:ASSOCIATED]-(x:Memory)
-  WHERE x.tenant = $tenant AND x.user_id = $user_id
-  WITH w, x, r, r.strength AS strength
-  DELETE r
-  WITH w, x, strength WHERE x <> w
-  CALL (w, x, strength) {
-    WITH w, x, strength WHERE w.id < x.id
-    MERGE (w)-[n:ASSOCIATED]->(x)
-      ON CREATE SET n.strength = strength, n.created_at = $now, n.tenant = $tenant, n.user_id = $user_id
-      ON MATCH SET n.strength = CASE WHEN n.strength < strength THEN strength ELSE n.strength END
-    SET n.updated_at = $now
+CALL (c, w, l) {
+  WITH c, w, l
+  WHERE c.status = 'OPEN'
+  SET w.active = CASE WHEN w.active + $winner_bonus > 1.0 THEN 1.0 ELSE w.active + $winner_bonus END,
+      l.active = CASE WHEN l.active - $loser_penalty < 0.0 THEN 0.0 ELSE l.active - $loser_penalty END,
+      l.valid_to = $now
+  WITH c, w, l,
+       $passive_share * w.passive + $active_share * w.active + $preset_share * w.preset AS ww,
+       $passive_share * l.passive + $active_share * l.active + $preset_share * l.preset AS lw
+  SET w.weight = CASE WHEN ww > 1.0 THEN 1.0 WHEN ww < 0.0 THEN 0.0 ELSE ww END,
+      l.weight = CASE WHEN lw > 1.0 THEN 1.0 WHEN lw < 0.0 THEN 0.0 ELSE lw END,
+      c.status = 'RESOLVED', c.winner_id = w.id, c.loser_id = l.id, c.resolved_at = $now,
+      c.resolved_by = $resolved_by
+  MERGE (w)-[s:SUPERSEDES]->(l)
+    ON CREATE SET s.tenant = $tenant, s.user_id = $user_id, s.conflict_id = c.id, s.at = $now
+  WITH c, w, l
+  CALL (l) {
+    MATCH ()-[t:TRIPLE {memory_id: l.id}]->()
+    WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.valid_to IS NULL
+    SET t.valid_to = $now
   }
-  CALL (w, x, strength) {
-    WITH w, x, strength WHERE x.id < w.id
-    MERGE (x)-[n:ASSOCIATED]->(w)
-      ON CREATE SET n.strength = strength, n.created_at = $now, n.tenant = $tenant, n.user_id = $user_id
-      ON MATCH SET n.strength = CASE WHEN n.strength < strength THEN strength ELSE n.strength END
-    SET n.updated_at = $now
+  CALL (l) {
+    MATCH (x:Conflict)-[:BETWEEN]->(l)
+    WHERE x.tenant = $tenant AND x.user_id = $user_id AND x.status = 'OPEN'
+    SET x.status = 'RESOLVED', x.resolved_at = $now, x.resolved_by = 'superseded'
+  }
+  CALL (w, l) {
+    MATCH (l)-[r:ASSOCIATED]-(x:Memory)
+    WHERE x.tenant = $tenant AND x.user_id = $user_id
+    WITH w, x, r, r.strength AS strength
+    DELETE r
+    WITH w, x, strength WHERE x <> w
+    CALL (w, x, strength) {
+      WITH w, x, strength WHERE w.id < x.id
+      MERGE (w)-[n:ASSOCIATED]->(x)
+        ON CREATE SET n.strength = strength, n.created_at = $now, n.tenant = $tenant, n.user_id = $user_id
+        ON MATCH SET n.strength = CASE WHEN n.strength < strength THEN strength ELSE n.strength END
+      SET n.updated_at = $now
+    }
+    CALL (w, x, strength) {
+      WITH w, x, strength WHERE x.id < w.id
+      MERGE (x)-[n:ASSOCIATED]->(w)
+        ON CREATE SET n.strength = strength, n.created_at = $now, n.tenant = $tenant, n.user_id = $user_id
+        ON MATCH SET n.strength = CASE WHEN n.strength < strength THEN strength ELSE n.strength END
+      SET n.updated_at = $now
+    }
   }
 }
 WITH c, CASE WHEN w.id = c.new_id THEN w ELSE l END AS n, CASE WHEN w.id = c.new_id THEN l ELSE w END AS o

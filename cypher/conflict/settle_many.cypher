@@ -8,7 +8,8 @@
 //    memories as they stand then (as conflict/get_many reads them; null without).
 // 2. resolved: then, one after the other in the order of $resolve ({id, winner_id, loser_id}, position i), each
 //    open conflict settled exactly as conflict/resolve settles one (each sees what the ones before it changed:
-//    the new memory's weight, carried associations). Run after weights/decay on their memories in the same
+//    the new memory's weight, carried associations, conflicts closed as moot; one with a memory no longer live is
+//    closed as moot, neither memory touched). Run after weights/decay on their memories in the same
 //    transaction. An item whose conflict is not OPEN (or a memory gone) changes nothing and is left out. Per
 //    settled item its position and what conflict/resolve returns: the conflict with both memories right after.
 // 0. First the memories $ids (none when empty) are decayed to $now exactly as weights/decay decays them (with its
@@ -67,43 +68,57 @@ CALL () {
     WHERE c.tenant = $tenant AND c.user_id = $user_id AND c.status = 'OPEN'
     MATCH (w:Memory {id: item.winner_id}), (l:Memory {id: item.loser_id})
     WHERE w.tenant = $tenant AND w.user_id = $user_id AND l.tenant = $tenant AND l.user_id = $user_id
-    SET w.active = CASE WHEN w.active + $winner_bonus > 1.0 THEN 1.0 ELSE w.active + $winner_bonus END,
-        l.active = CASE WHEN l.active - $loser_penalty < 0.0 THEN 0.0 ELSE l.active - $loser_penalty END,
-        l.valid_to = $now
-    WITH c, w, l,
-         $passive_share * w.passive + $active_share * w.active + $preset_share * w.preset AS ww,
-         $passive_share * l.passive + $active_share * l.active + $preset_share * l.preset AS lw
-    SET w.weight = CASE WHEN ww > 1.0 THEN 1.0 WHEN ww < 0.0 THEN 0.0 ELSE ww END,
-        l.weight = CASE WHEN lw > 1.0 THEN 1.0 WHEN lw < 0.0 THEN 0.0 ELSE lw END,
-        c.status = 'RESOLVED', c.winner_id = w.id, c.loser_id = l.id, c.resolved_at = $now,
-        c.resolved_by = $resolved_by
-    MERGE (w)-[s:SUPERSEDES]->(l)
-      ON CREATE SET s.tenant = $tenant, s.user_id = $user_id, s.conflict_id = c.id, s.at = $now
-    WITH c, w, l
-    CALL (l) {
-      MATCH ()-[t:TRIPLE {memory_id: l.id}]->()
-      WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.valid_to IS NULL
-      SET t.valid_to = $now
+    CALL (c, w, l) {
+      WITH c, w, l
+      WHERE w.valid_to IS NOT NULL OR l.valid_to IS NOT NULL
+      SET c.status = 'RESOLVED', c.resolved_at = $now, c.resolved_by = 'superseded'
     }
-    CALL (w, l) {
-      MATCH (l)-[r:ASSOCIATED]-(x:Memory)
-      WHERE x.tenant = $tenant AND x.user_id = $user_id
-      WITH w, x, r, r.strength AS strength
-      DELETE r
-      WITH w, x, strength WHERE x <> w
-      CALL (w, x, strength) {
-        WITH w, x, strength WHERE w.id < x.id
-        MERGE (w)-[n:ASSOCIATED]->(x)
-          ON CREATE SET n.strength = strength, n.created_at = $now, n.tenant = $tenant, n.user_id = $user_id
-          ON MATCH SET n.strength = CASE WHEN n.strength < strength THEN strength ELSE n.strength END
-        SET n.updated_at = $now
+    CALL (c, w, l) {
+      WITH c, w, l
+      WHERE c.status = 'OPEN'
+      SET w.active = CASE WHEN w.active + $winner_bonus > 1.0 THEN 1.0 ELSE w.active + $winner_bonus END,
+          l.active = CASE WHEN l.active - $loser_penalty < 0.0 THEN 0.0 ELSE l.active - $loser_penalty END,
+          l.valid_to = $now
+      WITH c, w, l,
+           $passive_share * w.passive + $active_share * w.active + $preset_share * w.preset AS ww,
+           $passive_share * l.passive + $active_share * l.active + $preset_share * l.preset AS lw
+      SET w.weight = CASE WHEN ww > 1.0 THEN 1.0 WHEN ww < 0.0 THEN 0.0 ELSE ww END,
+          l.weight = CASE WHEN lw > 1.0 THEN 1.0 WHEN lw < 0.0 THEN 0.0 ELSE lw END,
+          c.status = 'RESOLVED', c.winner_id = w.id, c.loser_id = l.id, c.resolved_at = $now,
+          c.resolved_by = $resolved_by
+      MERGE (w)-[s:SUPERSEDES]->(l)
+        ON CREATE SET s.tenant = $tenant, s.user_id = $user_id, s.conflict_id = c.id, s.at = $now
+      WITH c, w, l
+      CALL (l) {
+        MATCH ()-[t:TRIPLE {memory_id: l.id}]->()
+        WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.valid_to IS NULL
+        SET t.valid_to = $now
       }
-      CALL (w, x, strength) {
-        WITH w, x, strength WHERE x.id < w.id
-        MERGE (x)-[n:ASSOCIATED]->(w)
-          ON CREATE SET n.strength = strength, n.created_at = $now, n.tenant = $tenant, n.user_id = $user_id
-          ON MATCH SET n.strength = CASE WHEN n.strength < strength THEN strength ELSE n.strength END
-        SET n.updated_at = $now
+      CALL (l) {
+        MATCH (x:Conflict)-[:BETWEEN]->(l)
+        WHERE x.tenant = $tenant AND x.user_id = $user_id AND x.status = 'OPEN'
+        SET x.status = 'RESOLVED', x.resolved_at = $now, x.resolved_by = 'superseded'
+      }
+      CALL (w, l) {
+        MATCH (l)-[r:ASSOCIATED]-(x:Memory)
+        WHERE x.tenant = $tenant AND x.user_id = $user_id
+        WITH w, x, r, r.strength AS strength
+        DELETE r
+        WITH w, x, strength WHERE x <> w
+        CALL (w, x, strength) {
+          WITH w, x, strength WHERE w.id < x.id
+          MERGE (w)-[n:ASSOCIATED]->(x)
+            ON CREATE SET n.strength = strength, n.created_at = $now, n.tenant = $tenant, n.user_id = $user_id
+            ON MATCH SET n.strength = CASE WHEN n.strength < strength THEN strength ELSE n.strength END
+          SET n.updated_at = $now
+        }
+        CALL (w, x, strength) {
+          WITH w, x, strength WHERE x.id < w.id
+          MERGE (x)-[n:ASSOCIATED]->(w)
+            ON CREATE SET n.strength = strength, n.created_at = $now, n.tenant = $tenant, n.user_id = $user_id
+            ON MATCH SET n.strength = CASE WHEN n.strength < strength THEN strength ELSE n.strength END
+          SET n.updated_at = $now
+        }
       }
     }
     WITH c, CASE WHEN w.id = c.new_id THEN w ELSE l END AS n, CASE WHEN w.id = c.new_id THEN l ELSE w END AS o
