@@ -234,6 +234,9 @@ class ApiSettings(BaseModel):
 class IngestSettings(BaseModel):
     """Conversation turns into memories (issue 3): working memory, repetition, engagement, batching."""
 
+    # A new memory whose after-store hooks (conflicts, associations) have not gone through this long after it was
+    # stored has them run again (IngestUseCases.resume_hooks): longer than any batch's hooks take.
+    hooks_retry_after_s: float = Field(default=300.0, ge=0.0)
     # Working memory: the last N turns of each session, bounded in bytes across all sessions (LRU).
     working_memory_turns: int = Field(default=5, ge=1, le=1000)
     working_memory_max_bytes: int = Field(default=200 * 1024 * 1024, ge=1024)

@@ -56,7 +56,8 @@ def _attr(value: Any) -> str | int | float | bool | None:
     return str(value)
 
 
-_NODE_SKIPPED = frozenset({"embedding", "tenant", "user_id", "scope_token"})  # scope_token: the index's
+# scope_token: the full-text index's word for the user; hooks_pending_at: ingest's transient mark
+_NODE_SKIPPED = frozenset({"embedding", "tenant", "user_id", "scope_token", "hooks_pending_at"})
 _REL_SKIPPED = frozenset({"tenant", "user_id"})
 
 

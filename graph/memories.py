@@ -30,6 +30,14 @@ class StoredMemory:
     created: bool  # False when the id existed already (an idempotent repeat)
 
 
+@dataclass(frozen=True, slots=True)
+class PendingHooks:
+    """A memory whose after-store hooks were left unfinished, with its embedding (for the hooks again)."""
+
+    memory: Memory
+    embedding: list[float]
+
+
 # The node label of each stored type value, from the closed enum only: never user text.
 TYPE_LABELS: dict[str, str] = {t.value: t.label for t in MemoryType}
 
@@ -67,15 +75,31 @@ class MemoryRepository:
 
     def store_many_in(
         self, tx: Tx, scope: Scope, batch: Sequence[NewMemory], *, now: datetime | Sequence[datetime],
-        passive: float, active: float,
+        passive: float, active: float, hooks_pending_at: datetime | None = None,
     ) -> None:
         """remember_many_in without its answer (the memories are not read back: ingest reads them once its
-        batch is written)."""
-        self._write_many(tx, scope, batch, now=now, passive=passive, active=active, answer=False)
+        batch is written). hooks_pending_at: the new memories wait for their after-store hooks, since then
+        (hooks_done clears it)."""
+        self._write_many(tx, scope, batch, now=now, passive=passive, active=active, answer=False,
+                         hooks_pending_at=hooks_pending_at)
+
+    def hooks_done_in(self, tx: Tx, scope: Scope, ids: Sequence[str]) -> None:
+        """The after-store hooks of these memories went through (in the hooks' own transaction when they ran
+        in one: the mark goes with their writes)."""
+        if ids:
+            tx.run("memory/hooks_done", {"tenant": scope.tenant, "user_id": scope.user_id, "ids": list(ids)})
+
+    def hooks_pending(self, *, before: datetime, tenant: str | None = None, user_id: str | None = None,
+                      limit: int = 1000) -> list[PendingHooks]:
+        """Memories whose after-store hooks were left unfinished since before `before`, oldest first."""
+        rows = self._store.read("memory/hooks_pending", {"before": time_param(before), "tenant": tenant,
+                                                          "user_id": user_id, "limit": limit})
+        return [PendingHooks(memory=memory_from_row(r["memory"]), embedding=[float(x) for x in r["embedding"] or []])
+                for r in rows]
 
     def _write_many(
         self, tx: Tx, scope: Scope, batch: Sequence[NewMemory], *, now: datetime | Sequence[datetime],
-        passive: float, active: float, answer: bool,
+        passive: float, active: float, answer: bool, hooks_pending_at: datetime | None = None,
     ) -> tuple[dict[str, dict[str, Any]], dict[str, int]]:
         """memory/remember's rows by id, and each id's first position in batch. NotFound when an id belongs to
         another tenant or user."""
@@ -99,6 +123,7 @@ class MemoryRepository:
             "labels": TYPE_LABELS,
             "rows": [self._row(batch[i], now=times[i], passive=passive, active=active) for i in first.values()],
             "answer": answer,
+            "hooks_pending_at": time_param(hooks_pending_at) if hooks_pending_at is not None else None,
         }
         # Rows the tenant/user guard dropped (ids of another tenant or user) are missing from the answer.
         found = {r["memory"]["id"]: r for r in tx.run("memory/remember", params)[0]["rows"]}

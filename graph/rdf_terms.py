@@ -54,7 +54,7 @@ RDF_JSON = URIRef("http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON")
 # memory_epoch; the full-text index's scope_token) is made anew: an import numbers its memories anew
 # and gives them the target user's token.
 NODE_SKIPPED = frozenset({"id", "origin_id", "tenant", "user_id", "embedding", "seq", "memory_seq", "memory_epoch",
-                          "scope_token"})
+                          "scope_token", "hooks_pending_at"})
 REL_SKIPPED = frozenset({"tenant", "user_id"})
 TRIPLE_SKIPPED = frozenset({"id", "tenant", "user_id", "memory_id", "predicate"})
 

@@ -124,6 +124,16 @@ async def _announce_dev_key(container: Container) -> None:
           f"saved in {path}): {key}", flush=True)
 
 
+async def _resume_hooks(container: Container) -> None:
+    try:
+        resumed = await asyncio.to_thread(container.ingest.resume_hooks)
+    except Exception as exc:  # Neo4j away at start: the next ingest of each user tries again
+        log.warning("could not resume the stored-memory hooks left pending: %r", exc)
+        return
+    if resumed:
+        log.warning("ran the stored-memory hooks of %d memories left pending", resumed)
+
+
 def create_app(
     container: Container, *, migrate: bool = True, bind_host: str | None = None, dev_key_enabled: bool | None = None
 ) -> Starlette:
@@ -184,6 +194,9 @@ def create_app(
         container.store.timer.listeners.append(metrics.observe_query)
         # In the background: a slow or absent Neo4j must not hold up the start.
         announcing = asyncio.create_task(_announce_dev_key(container)) if wants_dev_key else None
+        # Hooks of memories stored before a stop and never finished (conflicts, associations): again, in the
+        # background (an ingest also resumes its user's before its own).
+        resuming = asyncio.create_task(_resume_hooks(container))
         # The maintenance schedule (daily check, weekly rebalance, monthly full) is off unless configured.
         scheduler = container.scheduler if settings.maintenance.schedule else None
         if scheduler is not None:
@@ -195,6 +208,7 @@ def create_app(
                 await asyncio.to_thread(scheduler.stop)
             if announcing is not None:
                 announcing.cancel()
+            resuming.cancel()
             container.store.timer.listeners.remove(metrics.observe_query)
             if isinstance(listeners, list):
                 listeners.remove(metrics.observe_embedding)

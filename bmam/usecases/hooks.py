@@ -15,7 +15,14 @@ write transaction: the same statements in the same order, one commit instead of 
 hand its part of a segment, unrun, to the next hook, which writes it first, in its own first statement when it
 can: association forming's part goes with the settlement of the segment's last memory). Should
 anything in it fail, it is rolled back and the batch goes the way above (a transaction per hook and segment,
-a failing hook logged and the others kept), so a hook's failure never undoes another hook's work."""
+a failing hook logged and the others kept), so a hook's failure never undoes another hook's work.
+
+Given `finish`, run_hooks marks the memories whose hooks all went through (in the hooks' transaction when they
+ran in one; else in a transaction of its own after a part went through): ingest stores its memories with a
+pending mark, and a memory still marked later (a failure after the ingest committed, a process that stopped)
+has its hooks run again (IngestUseCases.resume_hooks). So a hook must leave the graph as it is when it runs on
+a memory a second time; conflict detection finds nothing left to settle, association forming keeps the
+larger strength."""
 
 from __future__ import annotations
 
@@ -104,15 +111,27 @@ class TxCarryingHook(Protocol):
                       ) -> list[Callable[[], None]]: ...
 
 
+# (tx, the contexts whose hooks all went through): marks them done in tx.
+Finish = Callable[[Tx, Sequence[StoredMemoryContext]], None]
+
+
 def run_hooks(hooks: Sequence[StoredMemoryHook], contexts: Sequence[StoredMemoryContext],
-              log: logging.Logger, store: GraphStore | None = None) -> None:
+              log: logging.Logger, store: GraphStore | None = None, finish: Finish | None = None) -> bool:
     """Run the hooks over the stored memories with the per-memory semantics above, in segments (given the
     store and hooks that can, all in one transaction). A failing hook is logged and does not stop the others
-    (nor undo anything stored)."""
+    (nor undo anything stored). With the store and `finish`, the memories whose hooks all went through are
+    marked done (see the module's docstring). True when every hook went through on every memory."""
     if (store is not None and hooks and contexts and all(isinstance(hook, TxStoredMemoryHook) for hook in hooks)
             and all(isinstance(hook, TxSegmentingHook) for hook in hooks if isinstance(hook, SegmentingHook))):
+
+        def work(tx: Tx) -> list[Callable[[], None]]:
+            done = _run_in(tx, hooks, contexts)
+            if finish is not None:
+                finish(tx, contexts)  # with the hooks' writes: both or neither
+            return done
+
         try:
-            after = store.write_tx(lambda tx: _run_in(tx, hooks, contexts))
+            after = store.write_tx(work)
         except Exception as exc:  # rolled back: the way below, hook by hook, keeps what does not fail
             log.info("stored-memory hooks of %d memories in one transaction did not go through (%r); again a "
                      "transaction per hook and segment", len(contexts), exc)
@@ -122,13 +141,26 @@ def run_hooks(hooks: Sequence[StoredMemoryHook], contexts: Sequence[StoredMemory
                     action()
                 except Exception:
                     log.exception("a stored-memory hook's after-commit action failed")
-            return
+            return True
+
+    def part_done(part: Sequence[StoredMemoryContext]) -> bool:
+        if not _run_part(hooks, part, log):
+            return False  # left pending: its hooks run again later
+        if store is not None and finish is not None:
+            try:
+                store.write_tx(lambda tx: finish(tx, part))
+            except Exception:
+                log.exception("could not mark the hooks of memories %s done", ", ".join(c.memory.id for c in part))
+                return False
+        return True
+
+    ok = True
     rest = list(contexts)
     if not all(isinstance(hook, BatchStoredMemoryHook) for hook in hooks):
         # A plain hook may depend on the per-memory order among all hooks: one memory at a time.
         for context in rest:
-            _run_part(hooks, [context], log)
-        return
+            ok = part_done([context]) and ok
+        return ok
     while rest:
         size = len(rest)
         for hook in hooks:
@@ -139,10 +171,13 @@ def run_hooks(hooks: Sequence[StoredMemoryHook], contexts: Sequence[StoredMemory
                     log.exception("stored-memory hook %r failed to segment %d memories", hook, len(rest))
                     size = 1  # one memory at a time: the per-memory order, whatever the hook would have said
         part, rest = rest[:size], rest[size:]
-        _run_part(hooks, part, log)
+        ok = part_done(part) and ok
+    return ok
 
 
-def _run_part(hooks: Sequence[StoredMemoryHook], part: Sequence[StoredMemoryContext], log: logging.Logger) -> None:
+def _run_part(hooks: Sequence[StoredMemoryHook], part: Sequence[StoredMemoryContext], log: logging.Logger) -> bool:
+    """Every hook on the part; False when any of them failed (logged)."""
+    ok = True
     for hook in hooks:
         try:
             if isinstance(hook, BatchStoredMemoryHook):
@@ -151,8 +186,10 @@ def _run_part(hooks: Sequence[StoredMemoryHook], part: Sequence[StoredMemoryCont
                 for context in part:  # one context: only a part of one is handed to a plain hook
                     hook(context)
         except Exception:  # a feature's hook must not undo a stored turn
+            ok = False
             log.exception("stored-memory hook %r failed for memories %s", hook,
                           ", ".join(c.memory.id for c in part))
+    return ok
 
 
 def _run_in(tx: Tx, hooks: Sequence[StoredMemoryHook], contexts: Sequence[StoredMemoryContext]

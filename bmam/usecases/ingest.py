@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import numpy as np
 
@@ -39,7 +39,7 @@ from bmam.usecases.memories import EXACT_SCAN_MAX_MEMORIES
 from bmam.usecases.tiers import TierUseCases, change_event
 from graph.episodes import EpisodeRepository, EpisodeRow, SimilarMemory, TurnMatches, episode_id, memory_id_for
 from graph.errors import BadInput, BmamError, LimitExceeded
-from graph.memories import MemoryRepository
+from graph.memories import MemoryRepository, PendingHooks
 from graph.model import (
     ClassifierLevel,
     Memory,
@@ -667,10 +667,46 @@ class IngestUseCases:
         for event in plan.events:
             self._events.publish(event)
         if plan.hooks:  # per memory in order, in segments, in one transaction (bmam/usecases/hooks.py run_hooks)
-            run_hooks(list(self._hooks), plan.hooks, log, store=self._store)
+            self.resume_hooks(scope.tenant, scope.user_id)  # the user's earlier memories left pending come first
+            run_hooks(list(self._hooks), plan.hooks, log, store=self._store, finish=self._hooks_done)
         for session, recorded in plan.recorded.items():
             self._wm.record(scope, session, recorded)
         return plan
+
+    def _hooks_done(self, tx: Tx, contexts: Sequence[StoredMemoryContext]) -> None:
+        by_scope: dict[Scope, list[str]] = {}
+        for c in contexts:
+            by_scope.setdefault(c.scope, []).append(c.memory.id)
+        for scope, ids in by_scope.items():
+            self._memories.hooks_done_in(tx, scope, ids)
+
+    def resume_hooks(self, tenant: str | None = None, user_id: str | None = None, *,
+                     older_than: timedelta | None = None) -> int:
+        """Run the stored-memory hooks (conflict detection, association forming) again for memories whose
+        hooks did not go through when they were stored (a failure after the ingest committed, a process that
+        stopped), of one user, one tenant or all: those marked longer ago than `older_than` (default
+        IngestSettings.hooks_retry_after_s, so a batch whose hooks are still running is left alone), oldest
+        first, a user at a time, in order. Returns how many memories went through this time."""
+        if not self._hooks:
+            return 0
+        wait = older_than if older_than is not None else timedelta(seconds=self._settings.ingest.hooks_retry_after_s)
+        pending = self._memories.hooks_pending(before=self._clock.now() - wait, tenant=tenant, user_id=user_id)
+        if not pending:
+            return 0
+        by_scope: dict[Scope, list[PendingHooks]] = {}
+        for p in pending:
+            by_scope.setdefault(Scope(p.memory.tenant, p.memory.user_id), []).append(p)
+        resumed = 0
+        for scope, items in by_scope.items():
+            contexts = [StoredMemoryContext(scope=scope, memory=p.memory,
+                                            triples=self._triples.for_memory(scope, p.memory.id),  # the rare path
+                                            embedding=p.embedding, episode_id=p.memory.provenance.episode_id)
+                        for p in items]
+            log.warning("running the stored-memory hooks again for %d memories of %s/%s left pending",
+                        len(contexts), scope.tenant, scope.user_id)
+            if run_hooks(list(self._hooks), contexts, log, store=self._store, finish=self._hooks_done):
+                resumed += len(contexts)
+        return resumed
 
     def _write(self, tx: Tx, scope: Scope, batch: Sequence[_Valid], analysis: dict[int, _Analysis], *,
                append: bool) -> _Plan:
@@ -759,8 +795,10 @@ class IngestUseCases:
         """The planned writes, then the capacities restored: the wanted memories as they are now, the new
         triples as stored, the capacity moves."""
         scope, w = plan.scope, self._settings.weights
+        # the new memories wait for their hooks (marked with the write; run_hooks clears the mark when they went
+        # through, resume_hooks runs them again when they did not)
         self._memories.store_many_in(tx, scope, plan.new_memories, now=plan.new_times, passive=w.initial_passive,
-                                     active=w.initial_active)
+                                     active=w.initial_active, hooks_pending_at=now if self._hooks else None)
         stored_triples = self._triples.add_many_in(tx, scope, [s for specs in plan.new_specs.values() for s in specs])
         # the new turns (sessions, episodes, NEXT: nothing above reads them), the mentions and promotions (tier/update),
         # provenance (DERIVED_FROM), the counts capacity enforcement starts from and the memories to answer with, in

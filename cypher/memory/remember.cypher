@@ -4,7 +4,8 @@
 // dynamic label (Neo4j 5.26+): a repeat with another type keeps the memory's own type and label.
 // A single remember is a list of one; ingest writes a batch at once.
 // Times come as ISO text (p.now; graph/records.py time_param). $scope_token names the user in the full-text
-// index (graph/scope_token.py).
+// index (graph/scope_token.py). $hooks_pending_at (ISO text, or null: not set) marks memories whose
+// after-store hooks are still to run (ingest; memory/hooks_done clears it).
 UNWIND $rows AS row
 WITH row {.*, now: datetime(row.now)} AS p
 MERGE (u:User {tenant: $tenant, user_id: $user_id})
@@ -18,7 +19,7 @@ MERGE (m:Memory {id: p.id})
     m.last_mentioned_at = p.now, m.recall_count = 0, m.mention_count = 1,
     m.classified_by = p.classified_by, m.confidence = p.confidence,
     m.session_id = p.session_id, m.turn = p.turn, m.device_id = p.device_id, m.episode_id = p.episode_id,
-    m.scope_token = $scope_token, m.is_new = true
+    m.scope_token = $scope_token, m.hooks_pending_at = datetime($hooks_pending_at), m.is_new = true
 WITH u, m, p
 WHERE m.tenant = $tenant AND m.user_id = $user_id
 WITH u, m, p, coalesce(m.is_new, false) AS created
