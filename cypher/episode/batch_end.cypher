@@ -3,9 +3,10 @@
 // moves, mentions and feedback (tier/update with its $updates, none when empty), provenance, then what ingest
 // reads once it has written. Provenance: (:Memory)-[:DERIVED_FROM]->(:Episode) for each of $derived
 // ({memory_id, episode_id}: a memory and the turn that created or repeated it, both of the user). Then how
-// many memories the user holds per tier (tier/counts: superseded ones included; over a capacity, ingest
-// restores it and reads the memories again) and the memories $ids (episode/memories), to answer with their
-// final state. Timestamps as ISO strings (graph/records.py parses them): the driver's DateTime hydration is slow.
+// many memories the user holds per tier (as tier/counts: superseded ones are history, not counted; over a
+// capacity, ingest restores it and reads the memories again) and the memories $ids (episode/memories), to
+// answer with their final state. Timestamps as ISO strings (graph/records.py parses them): the driver's
+// DateTime hydration is slow.
 CALL () {
   {{> episode/write_batch}}
 }
@@ -22,7 +23,7 @@ CALL () {
 }
 CALL () {
   MATCH (m:Memory)
-  WHERE m.tenant = $tenant AND m.user_id = $user_id
+  WHERE m.tenant = $tenant AND m.user_id = $user_id AND m.valid_to IS NULL
   WITH m.tier AS tier, count(m) AS n
   RETURN collect({tier: tier, n: n}) AS counts
 }

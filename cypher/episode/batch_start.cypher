@@ -2,8 +2,9 @@
 // user's write lock first, as tier/lock_user takes it (the user created when missing); then which of the
 // episode ids $ids the user already has, with what was said (an idempotent re-ingest finds them all; another
 // text under the same id is a conflict), how many memories the user holds per tier (as tier/counts: superseded
-// ones included) and, with $temp, the entity names each live temp memory mentions, the user left out (a later
-// turn naming one picks that memory's topic up; a superseded one is history, not picked up). Collected in one row.
+// ones are history, not counted) and, with $temp, the entity names each live temp memory mentions, the user
+// left out (a later turn naming one picks that memory's topic up; a superseded one is history, not picked
+// up). Collected in one row.
 // Times come as ISO text ($now; graph/records.py time_param).
 CALL () {
   WITH datetime($now) AS now
@@ -21,7 +22,7 @@ CALL () {
 }
 CALL () {
   MATCH (m:Memory)
-  WHERE m.tenant = $tenant AND m.user_id = $user_id
+  WHERE m.tenant = $tenant AND m.user_id = $user_id AND m.valid_to IS NULL
   WITH m.tier AS tier, count(m) AS n
   RETURN collect({tier: tier, n: n}) AS counts
 }
