@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import strawberry
-from strawberry.extensions import DisableIntrospection, MaxTokensLimiter, SchemaExtension
+from strawberry.extensions import AddValidationRules, DisableIntrospection, MaxTokensLimiter, SchemaExtension
 from strawberry.schema.config import StrawberryConfig
 from strawberry.tools import merge_types
 
@@ -20,6 +20,7 @@ from resolvers.living import LivingMutation, LivingQuery
 from resolvers.memory import MemoryMutation, MemoryQuery
 from resolvers.observe import Observe
 from resolvers.recall import RecallQuery
+from resolvers.rules import SelectionSetsNotEmpty
 from resolvers.subscriptions import EventsSubscription
 
 Query = merge_types("Query", (MemoryQuery, AdminQuery, IngestQuery, LivingQuery, ExportQuery, RecallQuery))
@@ -46,6 +47,7 @@ def build_schema(
         lambda: CheckedDocuments(cache),  # before QueryLimits: a known-valid text skips the checks
         lambda: QueryLimits(limits),
         lambda: MaxTokensLimiter(max_token_count=max_tokens),
+        lambda: AddValidationRules([SelectionSetsNotEmpty]),
     ]
     if not introspection:
         extensions.append(DisableIntrospection)

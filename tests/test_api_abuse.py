@@ -136,6 +136,14 @@ def test_too_many_tokens_and_selections(abuser: tuple[BmamClient, str]) -> None:
         assert resp.json()["errors"][0]["extensions"]["code"] == "LIMIT_EXCEEDED", resp.text[:300]
 
 
+def test_an_empty_selection_set_is_refused_before_anything_runs(abuser: tuple[BmamClient, str]) -> None:
+    c, _ = abuser
+    remember = 'mutation { remember(input: {userId: "empty-sel", text: "I keep bees", type: FACTUAL}) { } }'
+    assert _code(c, remember) == "BAD_USER_INPUT"
+    assert _code(c, "{ viewer { } }") == "BAD_USER_INPUT"
+    assert c.memories("empty-sel")["edges"] == []  # nothing was written
+
+
 def test_field_suggestions_are_never_given(abuser: tuple[BmamClient, str]) -> None:
     c, _ = abuser
     for doc in ("{ memoriez(userId: \"u\") { id } }", "{ viewer { tenantt } }",
