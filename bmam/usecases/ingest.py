@@ -262,7 +262,7 @@ class _State:
 
 
 @dataclass
-class _Plan:
+class _BatchOutcome:
     """What a written batch hands back (IngestUseCases._batch): the results, and what to do after the commit."""
 
     results: dict[int, TurnResult]
@@ -467,7 +467,7 @@ class _BatchPlan:
         return [m for ms in (*self.created_by.values(), *self.mentioned_by.values()) for m in ms]
 
     def answer(self, batch: Sequence[_Valid], final: dict[str, Memory], stored_triples: list[Triple],
-               capacity: list[TierChange]) -> _Plan:
+               capacity: list[TierChange]) -> _BatchOutcome:
         """The answer, from the final state (a memory evicted by capacity enforcement is not returned): each
         turn's memories, mentions and triples, the stored-memory hooks' contexts, the turns for working memory."""
         triples_of: dict[str, list[Triple]] = {}
@@ -492,7 +492,7 @@ class _BatchPlan:
                 recorded.setdefault(v.session_id, []).append(
                     Turn(speaker=v.speaker.value, text=v.text, at=v.at, turn=self.turn_index[v.index],
                          episode_id=r.episode_id))
-        return _Plan(results=self.results, changes=capacity, events=self.events, hooks=hooks, recorded=recorded)
+        return _BatchOutcome(results=self.results, changes=capacity, events=self.events, hooks=hooks, recorded=recorded)
 
 
 # ----- the use-cases -------------------------------------------------------------------------
@@ -662,7 +662,7 @@ class IngestUseCases:
             a.triples = self._extractor.extract(v.text)
 
     def _batch(self, scope: Scope, batch: Sequence[_Valid], analysis: dict[int, _Analysis], *,
-               append: bool) -> _Plan:
+               append: bool) -> _BatchOutcome:
         plan = self._store.write_tx(lambda tx: self._write(tx, scope, batch, analysis, append=append))
         for event in plan.events:
             self._events.publish(event)
@@ -709,7 +709,7 @@ class IngestUseCases:
         return resumed
 
     def _write(self, tx: Tx, scope: Scope, batch: Sequence[_Valid], analysis: dict[int, _Analysis], *,
-               append: bool) -> _Plan:
+               append: bool) -> _BatchOutcome:
         """Runs inside the write transaction (possibly more than once, if the driver retries): it only
         reads the store and builds a plan, then writes it; nothing outside is touched."""
         s_ingest = self._settings.ingest
@@ -780,7 +780,8 @@ class IngestUseCases:
         match = plan.repeated_memory(v, a.embedding, key, turn_keys)
         sal = a.salience
         if not sal.remember and match is not None:
-            sal = a.salience = assess(v.text, speaker=v.speaker.value, repeated=True, extractor=self._extractor)
+            # local: the transaction may run again, and must start from the analysis as it was
+            sal = assess(v.text, speaker=v.speaker.value, repeated=True, extractor=self._extractor)
         r.remembered, r.reason = sal.remember, sal.reason
         if sal.remember and match is not None:
             plan.mention(match, v, emphasis=sal.emphasis)
