@@ -58,7 +58,7 @@ from ingest.classify import Classification, TypeClassifier
 from ingest.embedding import Embedder
 from ingest.extract import USER, ExtractedTriple, TripleExtractor, normalize_term
 from ingest.salience import Salience, assess
-from ingest.tier_policy import TierChange, TierRules, core_has_room, on_mention, on_new_memory, on_topic
+from ingest.tier_policy import Reason, TierChange, TierRules, core_has_room, on_mention, on_new_memory, on_topic
 from ingest.turns import (
     SPEAKERS,
     Speaker,
@@ -349,7 +349,7 @@ class _BatchPlan:
         u = self.updates.get(mid, MemoryUpdate(id=mid))
         self.updates[mid] = replace(u, **kw)  # type: ignore[arg-type]
 
-    def move(self, mid: str, steps: Sequence[tuple[Tier, Tier, object]], r: TurnResult, at: datetime,
+    def move(self, mid: str, steps: Sequence[tuple[Tier, Tier, Reason]], r: TurnResult, at: datetime,
              active: float = 0.0) -> None:
         """The tier move: the steps in order, while the memory is where a step starts and not locked. A step into
         a full core is refused (a CONFLICT on the turn, which stays stored). active (implicit feedback) goes
@@ -365,7 +365,7 @@ class _BatchPlan:
                         f"({self.rules.capacities.core} memories); unlock or forget one first"))
                     return
                 self.core_count += 1
-            change = TierChange(mid, src, dst, why)  # type: ignore[arg-type]
+            change = TierChange(mid, src, dst, why)
             st.tier = dst
             st.locked = dst is Tier.CORE
             prev = self.updates.get(mid)
