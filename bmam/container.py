@@ -154,7 +154,9 @@ class Container:
 
         i = self.settings.ingest
         held = self._working_memory_class(WorkingMemory)  # issue 8: shared (read through) or held locally
-        return held(load, turns_per_session=i.working_memory_turns, max_bytes=i.working_memory_max_bytes)
+        memory = held(load, turns_per_session=i.working_memory_turns, max_bytes=i.working_memory_max_bytes)
+        self.erasure.add_hook(memory.forget_user)  # forgetUser: the turns held here go with the episodes
+        return memory
 
     @cached_property
     def tiers(self) -> TierUseCases:

@@ -123,6 +123,12 @@ class WorkingMemory:
             if entry is not None:
                 self._bytes -= entry.size
 
+    def forget_user(self, scope: Scope) -> None:
+        """Drop every session of the user (forgetUser: their episodes are gone from the store too)."""
+        with self._lock:
+            for key in [k for k in self._sessions if k[:2] == (scope.tenant, scope.user_id)]:
+                self._bytes -= self._sessions.pop(key).size
+
     def clear(self) -> None:
         with self._lock:
             self._sessions.clear()

@@ -10,6 +10,7 @@ import pytest
 
 from bmam.client import BmamClient, BmamClientError, ClientConfig
 from bmam.container import Container
+from bmam.settings import Settings
 from bmam.usecases.erasure import ErasureUseCases
 from graph.erasure import ErasureRepository
 from graph.errors import BadInput
@@ -136,3 +137,23 @@ def _req(user: str, text: str):  # type: ignore[no-untyped-def]
     from bmam.usecases.memories import RememberRequest
 
     return RememberRequest(user_id=user, text=text, type="FACTUAL")
+
+
+def test_forget_user_drops_working_memory_held_in_the_process(settings: Settings, tenant: str) -> None:
+    """With session_state=local the last turns are held in the process: forgetUser drops them with the
+    episodes, so neither workingMemory nor the context prompt shows the erased user's words."""
+    from ingest.turns import TurnInput
+
+    local = settings.model_copy(update={"deployment": settings.deployment.model_copy(
+        update={"session_state": "local"})})
+    c = Container(local)
+    try:
+        c.ingest.ingest_conversation(tenant, [
+            TurnInput(user_id="alice", session_id="s1", speaker="user", text="My passport number is E12345678")])
+        assert [t.text for t in c.ingest.working_memory(tenant, "alice", "s1")] == [
+            "My passport number is E12345678"]
+        c.erasure.forget_user(tenant, "alice", confirm=True)
+        assert c.ingest.working_memory(tenant, "alice", "s1") == []
+        assert "E12345678" not in c.recall.context_prompt(tenant, "alice", "s1", "what do you know about me?").text
+    finally:
+        c.close()
