@@ -353,3 +353,41 @@ def test_sweep_and_eviction_weigh_memories_decayed_to_now(c: Container, tenant: 
     # the capacity check after a reaction evicts the memory that weighs least today
     changes = c.tiers.react(tenant, "bob", fresh[0], "IGNORED").changes
     assert [(x.memory_id, x.reason) for x in changes] == [(violin.id, Reason.TEMP_FULL)]
+
+
+def test_engagement_lands_on_weights_brought_to_now(c: Container, tenant: str, clock: FakeClock) -> None:
+    """react ENGAGED and a later turn picking the topic up add active weight as feedback does: after the
+    memory's weight is decayed to now (an emotional memory fades by day), so the boost is not faded for the
+    days before it was given (decay once per elapsed time)."""
+    from bmam.usecases.memories import RememberRequest
+
+    def emotional(text: str) -> str:
+        return c.memories.remember(tenant, RememberRequest(user_id="alice", text=text, type="EMOTIONAL")).id
+
+    liked, engaged = emotional("I felt really sad after the exam"), emotional("I was so angry at my landlord today")
+    picked = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
+                                                    text="My cat Mochi makes me so happy", at=clock.now()))
+    [topic] = picked.memories
+    clock.advance(timedelta(days=7))
+    c.feedback.feedback(tenant, "alice", liked, "LIKE")
+    c.tiers.react(tenant, "alice", engaged, "ENGAGED")
+    later = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
+                                                   text="Mochi knocked my cup off the table again", at=clock.now()))
+    assert any(ch.memory_id == topic.id and ch.to_tier is Tier.MID for ch in later.changes)
+    got = {mid: c.memories.get(tenant, "alice", mid) for mid in (liked, engaged, topic.id)}
+    assert all(m is not None for m in got.values())
+    policy = c.weight_policy
+    seven_days = 7 * 86_400_000
+    for mid, boost in ((liked, 0.5), (engaged, c.settings.tiers.explicit_feedback)):
+        m = got[mid]
+        assert m is not None
+        start = Parts(passive=c.settings.weights.initial_passive, active=c.settings.weights.initial_active,
+                      preset=m.weight.preset)
+        expected = decayed(start, MemoryType.EMOTIONAL, seven_days, policy)
+        assert m.weight.active == pytest.approx(min(1.0, expected.active + boost), abs=1e-9)
+    t = got[topic.id]
+    assert t is not None
+    start = Parts(passive=c.settings.weights.initial_passive, active=c.settings.weights.initial_active,
+                  preset=t.weight.preset)
+    expected = decayed(start, t.type, seven_days, policy)
+    assert t.weight.active == pytest.approx(min(1.0, expected.active + c.settings.tiers.implicit_feedback), abs=1e-9)

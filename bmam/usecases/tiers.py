@@ -16,6 +16,7 @@ from graph.errors import BadInput, Conflict, NotFound
 from graph.model import Memory, Scope, Tier
 from graph.store import GraphStore, Tx
 from graph.tiers import MemoryUpdate, TierMemory, TierRepository
+from graph.weights import decay
 from ingest.tier_policy import (
     Reason,
     Signal,
@@ -118,6 +119,13 @@ class TierUseCases:
                                 self._clock.now())
         return self.apply(tx, scope, enforce_capacity(candidates, caps, keep))
 
+    def decay_in(self, tx: Tx, scope: Scope, ids: Sequence[str], *, now: datetime) -> None:
+        """Bring these memories' weights to now (ingest/weights.py) before an active-weight change lands on
+        them: engagement's +0.2 / a reaction's feedback must not be faded for the time before it was given
+        (feedback does the same: graph/weights.py adjust_active)."""
+        if ids:
+            decay(tx, scope, self.rules.weights.cypher_params(), now, ids=ids, with_before=False)
+
     def admit(self, scope: Scope, tier: Tier, memory_id: str, *, now: datetime,
               write: Callable[[Tx], T]) -> tuple[T, list[TierChange]]:
         """Write a memory straight into `tier` (remember) within the capacities, in one transaction under the
@@ -158,6 +166,8 @@ class TierUseCases:
             if outcome.refused:
                 raise Conflict(f"memory {memory_id}: {outcome.refused}")
             changes: list[TierChange] = []
+            if outcome.active_delta:
+                self.decay_in(tx, scope, [memory_id], now=now)
             if outcome.change is not None:
                 changes = self.apply(tx, scope, [outcome.change], active_delta={memory_id: outcome.active_delta})
             elif outcome.active_delta:
