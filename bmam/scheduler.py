@@ -53,8 +53,11 @@ class MaintenanceScheduler:
     last_run: dict[MaintenanceKind, datetime] = field(default_factory=dict)
     runs: list[tuple[MaintenanceKind, datetime]] = field(default_factory=list)
     _thread: threading.Thread | None = None
-    _stop: threading.Event = field(default_factory=threading.Event)
+    _stop: threading.Event = field(default_factory=threading.Event)  # the running loop's own (a new one per start)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    # Held while a round runs: a loop still finishing its job after a timed-out stop() and the loop a later
+    # start() made never run jobs at the same time (nor does a tick() called by hand).
+    _round: threading.Lock = field(default_factory=threading.Lock)
 
     def start(self) -> None:
         """Start the background thread (idempotent)."""
@@ -65,8 +68,10 @@ class MaintenanceScheduler:
                 now = self.clock.now()
                 for kind in self.schedule.periods():
                     self.last_run.setdefault(kind, now)
-            self._stop.clear()
-            self._thread = threading.Thread(target=self._loop, name="bmam-maintenance", daemon=True)
+            # A fresh event: a loop a timed-out stop() left finishing its job keeps its own, set, and ends.
+            self._stop = threading.Event()
+            self._thread = threading.Thread(target=self._loop, args=(self._stop,), name="bmam-maintenance",
+                                            daemon=True)
             self._thread.start()
         log.info("maintenance schedule started: %s", self.schedule)
 
@@ -75,7 +80,7 @@ class MaintenanceScheduler:
         with self._lock:
             thread = self._thread
             self._thread = None
-        self._stop.set()
+            self._stop.set()
         if thread is not None:
             thread.join(timeout=timeout_s)
 
@@ -83,15 +88,19 @@ class MaintenanceScheduler:
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    def tick(self, *, from_loop: bool = False) -> list[MaintenanceKind]:
-        """Run every job that is due now (the longest first: a full run also decays, and so on). From the
-        background loop, a stop() between two jobs ends the round."""
+    def tick(self, *, stop: threading.Event | None = None) -> list[MaintenanceKind]:
+        """Run every job that is due now (the longest first: a full run also decays, and so on), one round at a
+        time. From the background loop (its stop event given), a stop() between two jobs ends the round."""
+        with self._round:
+            return self._round_of_jobs(stop)
+
+    def _round_of_jobs(self, stop: threading.Event | None) -> list[MaintenanceKind]:
         now = self.clock.now()
         ran: list[MaintenanceKind] = []
         order = [MaintenanceKind.FULL, MaintenanceKind.REBALANCE, MaintenanceKind.DECAY, MaintenanceKind.CHECK]
         periods = self.schedule.periods()
         for kind in order:
-            if from_loop and self._stop.is_set():
+            if stop is not None and stop.is_set():
                 break
             if not due(self.last_run.get(kind), now, periods[kind]):
                 continue
@@ -105,6 +114,6 @@ class MaintenanceScheduler:
             ran.append(kind)
         return ran
 
-    def _loop(self) -> None:
-        while not self._stop.wait(self.schedule.tick_s):
-            self.tick(from_loop=True)
+    def _loop(self, stop: threading.Event) -> None:
+        while not stop.wait(self.schedule.tick_s):
+            self.tick(stop=stop)

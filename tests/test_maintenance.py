@@ -385,6 +385,40 @@ def test_schedule_runs_each_job_when_due_and_starts_and_stops() -> None:
     assert broken.last_run == {}
 
 
+def test_a_restart_after_a_timed_out_stop_never_runs_two_jobs_at_once() -> None:
+    """stop() whose join times out while a job runs, then start(): the old loop ends after its job, and
+    no two jobs ever run at the same time."""
+    import threading
+    import time
+
+    from bmam.scheduler import MaintenanceScheduler, Schedule
+
+    running: list[int] = []
+    overlaps: list[MaintenanceKind] = []
+    guard = threading.Lock()
+
+    def slow(kind: MaintenanceKind) -> None:
+        with guard:
+            running.append(threading.get_ident())
+            if len(running) > 1:
+                overlaps.append(kind)
+        time.sleep(0.2)
+        with guard:
+            running.remove(threading.get_ident())
+
+    every_tick = Schedule(tick_s=0.02, run_at_start=True, check_every=timedelta(0), rebalance_every=timedelta(0),
+                          full_every=timedelta(0))
+    scheduler = MaintenanceScheduler(job=slow, clock=FakeClock(START), schedule=every_tick)
+    scheduler.start()
+    time.sleep(0.1)  # a job is running
+    scheduler.stop(timeout_s=0.01)  # gives up waiting: that job goes on
+    scheduler.start()
+    time.sleep(1.0)
+    loops = [t for t in threading.enumerate() if t.name == "bmam-maintenance"]
+    scheduler.stop(timeout_s=5)
+    assert overlaps == [] and len(loops) == 1
+
+
 def test_the_container_builds_a_schedule_that_is_off_by_default(container: Container) -> None:
     assert container.settings.maintenance.schedule is False
     scheduler = container.scheduler
