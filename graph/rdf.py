@@ -4,10 +4,13 @@ nodes, relationships and triples)."""
 
 from __future__ import annotations
 
+import logging
 import re
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
+import neo4j.time
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF
 
@@ -65,10 +68,19 @@ def _nt_bad_line(text: str) -> int | None:
 def parse_rdf(data: bytes, fmt: RdfFormat) -> Graph:
     """Parse a whole document before anything is written; a syntax error is BadInput naming the line."""
     g = Graph(bind_namespaces="none")
+    # rdflib logs an ill-typed literal ("abc"^^xsd:double) with a traceback, or warns: read_export refuses
+    # such a literal with one line of its own, so neither reaches the caller's terminal.
+    term_log = logging.getLogger("rdflib.term")
+    level = term_log.level
+    term_log.setLevel(logging.CRITICAL)
     try:
-        g.parse(data=data, format=fmt.rdflib_name)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            g.parse(data=data, format=fmt.rdflib_name)
     except Exception as exc:
         raise BadInput(f"{fmt.value} syntax error: {describe_parse_error(exc, data, fmt)}", field="file") from exc
+    finally:
+        term_log.setLevel(level)
     return g
 
 
@@ -268,6 +280,12 @@ def _check_labels(ref: NodeRef, labels: list[str], props: dict[str, Any], where:
     return sorted(extra)
 
 
+# What a stored memory holds, checked before anything is written (a value the model cannot hold would break
+# the user's recall afterwards, not the import).
+_UNIT_PROPS = ("passive", "active", "preset", "weight", "confidence")
+_COUNT_PROPS = ("recall_count", "mention_count", "feedback_count")
+
+
 def _check_memory(props: dict[str, Any], labels: list[str], where: str) -> None:
     from graph.records import memory_from_row
 
@@ -275,6 +293,20 @@ def _check_memory(props: dict[str, Any], labels: list[str], where: str) -> None:
         memory = memory_from_row({**props, "id": "m_check", "tenant": "t", "user_id": "u"})
     except (KeyError, ValueError, TypeError) as exc:
         raise BadInput(f"{where}: not a valid memory ({exc})") from exc
+    if not isinstance(props.get("text"), str) or not props["text"].strip():
+        raise BadInput(f"{where}: a memory's text must be a non-empty string")
+    for name, value in props.items():
+        if isinstance(value, neo4j.time.DateTime) and value.utcoffset() is None:
+            raise BadInput(f"{where}: {name} has no time zone offset")
+    for name in _UNIT_PROPS:
+        value = props.get(name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                  or not 0.0 <= value <= 1.0):
+            raise BadInput(f"{where}: {name} must be a number in [0, 1], got {value!r}")
+    for name in _COUNT_PROPS:
+        value = props.get(name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            raise BadInput(f"{where}: {name} must be a count (an integer >= 0), got {value!r}")
     if memory.type is MemoryType.WORKING:
         raise BadInput(f"{where}: WORKING memory is never stored")
     if memory.type.label not in labels:

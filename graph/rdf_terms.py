@@ -26,7 +26,7 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timezone
 from enum import StrEnum
 from typing import Any
 from urllib.parse import unquote
@@ -392,8 +392,12 @@ def from_literal(lit: Literal) -> Any:
         if dt in _DOUBLE_TYPES:
             return float({"INF": "inf", "-INF": "-inf"}.get(lex.strip(), lex))
         if dt == XSD.dateTime:
-            # With an offset: a DateTime; without: a local date-time, as Neo4j keeps it.
-            return neo4j.time.DateTime.from_iso_format(re.sub(r"Z$", "+00:00", lex.strip()))
+            # With an offset: a DateTime at that fixed offset (the driver's parse gives pytz zones, which it
+            # would store as the named zone 'UTC': toString then reads ...Z[UTC]); without: a local date-time,
+            # as Neo4j keeps it.
+            parsed = neo4j.time.DateTime.from_iso_format(re.sub(r"Z$", "+00:00", lex.strip()))
+            offset = parsed.utcoffset()
+            return parsed if offset is None else parsed.replace(tzinfo=timezone(offset))
         if dt == XSD.date:
             return neo4j.time.Date.from_iso_format(lex.strip())
         if dt == RDF_JSON:

@@ -26,7 +26,8 @@ def to_datetime(value: Any) -> datetime | None:
     if value is None:
         return None
     if isinstance(value, str):
-        value = datetime.fromisoformat(value)
+        # toString of a DateTime in a named zone appends the zone id ("...Z[UTC]"): the offset says it all
+        value = datetime.fromisoformat(value.split("[", 1)[0])
     if isinstance(value, Neo4jDateTime):
         value = value.to_native()
     if isinstance(value, datetime):

@@ -4,6 +4,7 @@ parser that is not rdflib), a malformed file imports nothing, and the HTTP, Grap
 
 from __future__ import annotations
 
+import logging
 import math
 import uuid
 from collections.abc import Callable, Iterator
@@ -30,6 +31,7 @@ from graph.rdf_records import Chunk, NodeRecord, RelRecord, TripleRecord, chunk_
 from graph.rdf_terms import (
     BMAM,
     PRED,
+    PROP_TERMS,
     USER_REF,
     NodeKind,
     NodeRef,
@@ -483,6 +485,56 @@ def test_http_route_streams_with_the_api_key(container: Container, conversation:
     assert other.status_code == 404
     bad = requests.get(f"{api_url}/export/{USER}.csv", headers={"X-API-Key": key}, timeout=60)
     assert bad.status_code == 400 and bad.json()["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
+
+
+def test_an_imported_user_is_recalled_related_and_locked(container: Container, conversation: Conversation) -> None:
+    """An export imported unchanged into another user serves every read and write of that user: its times
+    are stored at a fixed offset, as bmam writes them (they came back in a named zone, 'Z[UTC]', which broke
+    recall, relatedSearch and lock for the imported user)."""
+    from bmam.usecases.recall import RecallRequest
+
+    target = Scope(_fresh(), "gus")
+    container.export.import_rdf(target.tenant, target.user_id, export(container, conversation.tenant, USER, "ttl"),
+                                "ttl")
+    recalled = container.recall.recall(target.tenant, RecallRequest(user_id="gus", query="我对什么过敏？"))
+    assert recalled.memories and any("花生" in m.memory.text for m in recalled.memories)
+    first = recalled.memories[0].memory
+    assert first.created_at.utcoffset() is not None
+    container.recall.related(target.tenant, "gus", first.id, depth=2)  # answers (it raised a parse error)
+    unlocked = [m for m in container.memories.page(target.tenant, "gus", first=50).items if not m.locked]
+    assert container.tiers.lock(target.tenant, "gus", unlocked[0].id).locked
+
+
+@pytest.mark.parametrize(("prop", "value", "why"), [
+    ("text", Literal(42), "non-empty string"),
+    ("text", Literal(""), "non-empty string"),
+    ("created_at", Literal("2026-12-01T23:36:02.962779", datatype=ns.XSD.dateTime), "no time zone offset"),
+    ("passive", Literal(7.5), r"in \[0, 1\]"),
+    ("recall_count", Literal(-3), "a count"),
+])
+def test_import_refuses_memory_values_the_model_cannot_hold(container: Container, conversation: Conversation,
+                                                            prop: str, value: Literal, why: str) -> None:
+    g = parse_rdf(export(container, conversation.tenant, USER, "nt"), RdfFormat.NTRIPLES)
+    memory = URIRef(f"{user_iri(conversation.tenant, USER)}/memory/{conversation.core_id}")
+    term = PROP_TERMS.get(prop) or next(p for p, _ in g.predicate_objects(memory) if str(p).endswith("#" + prop))
+    g.remove((memory, term, None))
+    g.add((memory, term, value))
+    target = Scope(_fresh(), "hal")
+    with pytest.raises(BadInput, match=why):
+        container.export.import_rdf(target.tenant, target.user_id, g.serialize(format="nt").encode(), "nt")
+    assert container.memories.page(target.tenant, target.user_id).items == []
+
+
+def test_an_ill_typed_literal_is_one_error_line_not_a_logged_traceback(
+        caplog: pytest.LogCaptureFixture, recwarn: pytest.WarningsRecorder) -> None:
+    bad = (b'<https://bmam.dev/t/x/u/y/memory/m1> <https://bmam.dev/ns#weight> "abc"^^'
+           b'<http://www.w3.org/2001/XMLSchema#double> .\n'
+           b'<https://bmam.dev/t/x/u/y/memory/m1> <https://bmam.dev/ns#locked> "maybe"^^'
+           b'<http://www.w3.org/2001/XMLSchema#boolean> .\n')
+    with caplog.at_level(logging.DEBUG):
+        parse_rdf(bad, RdfFormat.NTRIPLES)
+    assert [r for r in caplog.records if r.name.startswith("rdflib")] == []
+    assert list(recwarn) == []
 
 
 def test_cli_export_and_import(container: Container, conversation: Conversation, tmp_path) -> None:  # type: ignore[no-untyped-def]
