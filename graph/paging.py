@@ -18,6 +18,9 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
     try:
         padded = cursor + "=" * (-len(cursor) % 4)
         created, item_id = json.loads(base64.urlsafe_b64decode(padded.encode()))
-        return datetime.fromisoformat(created), str(item_id)
+        at = datetime.fromisoformat(created)
     except (ValueError, TypeError) as exc:
         raise BadInput("invalid cursor", field="after") from exc
+    if at.tzinfo is None:  # never one of ours: a time without zone compares with no stored time
+        raise BadInput("invalid cursor", field="after")
+    return at, str(item_id)

@@ -3,6 +3,7 @@ evicted, merged, deleted) as they happen, over graphql-transport-ws, for the cal
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncGenerator
 from datetime import datetime
 
@@ -11,6 +12,7 @@ import strawberry
 from bmam import validate
 from bmam.events import EventKind
 from bmam.events import MemoryEvent as DomainEvent
+from graph.errors import Unauthenticated
 from resolvers.context import Info
 
 MemoryEventKind = strawberry.enum(EventKind, name="MemoryEventKind", description="What happened to a memory.")
@@ -45,5 +47,10 @@ class EventsSubscription:
         ctx = info.context
         tenant = ctx.tenant  # UNAUTHENTICATED unless the connection presented a valid key
         user = validate.identifier(user_id, field="userId")
+        keys = ctx.container.keys
+        key_id = ctx.principal.key_id if ctx.principal is not None else ""
         async for event in ctx.container.events.subscribe(tenant, user):
+            # the key was checked when the connection opened: a revoke since ends the stream, not the next one
+            if not await asyncio.to_thread(keys.still_valid, key_id):
+                raise Unauthenticated("the API key of this subscription was revoked")
             yield MemoryEvent.of(event)

@@ -50,6 +50,21 @@ def test_list_by_type_and_tier_with_keyset_pages(container: Container, tenant: s
     assert [m.text for m in mid.items] == ["I felt great today"]
 
 
+def test_a_cursor_bmam_did_not_make_is_bad_input(container: Container, tenant: str) -> None:
+    import base64
+    import json
+
+    remember(container, tenant, "alice", "fact number 1")
+
+    def forged(created: str) -> str:
+        return base64.urlsafe_b64encode(json.dumps([created, "x"]).encode()).decode().rstrip("=")
+
+    for cursor in ("not-a-cursor", forged("yesterday"), forged("2099-01-01T00:00:00")):  # the last: no zone
+        with pytest.raises(BadInput, match="invalid cursor"):
+            container.memories.page(tenant, "alice", after=cursor)
+    assert container.memories.page(tenant, "alice", after=forged("2099-01-01T00:00:00+00:00")).items
+
+
 def test_forget(container: Container, tenant: str) -> None:
     m = remember(container, tenant, "alice", "I work at a bank")
     assert container.memories.forget(tenant, "alice", m.id) == m.id

@@ -113,3 +113,31 @@ def test_remember_and_ingest_publish_created(
     assert (remembered["kind"], remembered["memoryId"]) == ("CREATED", stored_id)
     assert {"key": "tier", "value": "temp"} in remembered["detail"]
     assert (ingested["kind"], ingested["memoryId"]) == ("CREATED", ingested_id)
+
+
+def test_a_revoked_key_ends_its_open_subscription(
+    api_url: str, container: Container, make_api_key: Callable[[str], str]
+) -> None:
+    """The key is checked when the connection opens and again before each event: after a revoke the open
+    stream delivers nothing more and ends with UNAUTHENTICATED."""
+    tenant = f"test-sub-r-{uuid.uuid4().hex[:8]}"
+    secret = make_api_key(tenant)
+    key_id = secret.split("_")[1]
+    client = AsyncBmamClient(ClientConfig(url=api_url, api_key=secret))
+
+    async def run() -> BmamClientError:
+        stream = client.memory_events("alice")
+        await _next_after_probes(stream, lambda: container.events.publish(_event(tenant, "alice", "probe")),
+                                 probe="probe")
+        container.keys.revoke(key_id, tenant=tenant)
+        container.events.publish(_event(tenant, "alice", "m_after_revoke"))
+        try:
+            with pytest.raises(BmamClientError) as ended:
+                await asyncio.wait_for(stream.__anext__(), 30)
+            return ended.value
+        finally:
+            await stream.aclose()
+            await client.close()
+
+    ended = asyncio.run(run())
+    assert ended.code == "UNAUTHENTICATED"

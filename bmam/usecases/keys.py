@@ -74,6 +74,8 @@ class KeyUseCases:
         self._lock = threading.Lock()
         # sha256(presented key) -> (principal, trusted until); never holds the key itself.
         self._cache: dict[str, tuple[Principal, float]] = {}
+        # key id -> (unrevoked?, known until): what an open subscription asks before each event.
+        self._standing: dict[str, tuple[bool, float]] = {}
 
     def create(self, tenant: str, name: str | None = None) -> CreatedKey:
         tenant = validate.identifier(tenant, field="tenant")
@@ -102,7 +104,24 @@ class KeyUseCases:
             raise NotFound(f"API key {key_id} not found")
         with self._lock:
             self._cache = {k: v for k, v in self._cache.items() if v[0].key_id != key_id}
+            self._standing[key_id] = (False, float("inf"))  # a revoke is for good
         return revoked
+
+    def still_valid(self, key_id: str) -> bool:
+        """Whether a key verified earlier is still unrevoked: an open connection (a subscription) asks before
+        each event. A revoke in this process is seen at once, one in another within cache_s."""
+        now = self._monotonic()
+        with self._lock:
+            hit = self._standing.get(key_id)
+        if hit is not None and hit[1] > now:
+            return hit[0]
+        stored = self._repo.for_auth(key_id)
+        valid = stored is not None and stored.key.revoked_at is None
+        with self._lock:
+            if len(self._standing) >= _CACHE_MAX:
+                self._standing.clear()
+            self._standing[key_id] = (valid, float("inf") if not valid else now + self._cache_s)
+        return valid
 
     def cached(self, presented: str) -> Principal | None:
         """The principal of a key verified moments ago (no I/O), else None."""
