@@ -2,9 +2,9 @@
 applies a plan and records its changeset entries, the quick-check queries and the index rebuild.
 
 A user's maintenance is one write transaction: lock the user's unlocked memories, capture the
-before-images of those about to be merged or purged, decay, merge, purge, damp, lift, write the entries
-and the changeset progress. A dry run runs the very same transaction and rolls it back, so it reports
-exactly what the real run would do and changes nothing.
+before-images of those about to be merged or purged, decay, merge, purge, damp, lift, read the
+after-images, write the entries and the changeset progress. A dry run runs the very same transaction and
+rolls it back, so it reports exactly what the real run would do and changes nothing.
 """
 
 from __future__ import annotations
@@ -274,6 +274,7 @@ class MaintenanceRepository:
             entries += [e for mid, e in sorted(reweighted.items()) if mid not in images]
             result.entries = len(entries)
             if not dry_run:
+                self._changesets.record_after(tx, tenant=scope.tenant, user_id=scope.user_id, entries=entries)
                 self._changesets.write_entries(tx, changeset_id=changeset_id, tenant=scope.tenant,
                                                user_id=scope.user_id, entries=entries, now=now)
                 self._changesets.progress(tx, changeset_id=changeset_id, tenant=scope.tenant,

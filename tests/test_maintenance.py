@@ -424,3 +424,220 @@ def test_the_container_builds_a_schedule_that_is_off_by_default(container: Conta
     scheduler = container.scheduler
     assert not scheduler.running
     assert scheduler.schedule.rebalance_every == timedelta(days=7)
+
+
+# ----- undo after later changes (by the user, recall, another run) -----------------------------------------
+
+
+def refusal(c: Container, scope: Scope, changeset_id: str) -> str:
+    """Undo must refuse (CONFLICT) and change nothing of the user's graph; returns what it said."""
+    unchanged = snapshot(c, scope)
+    with pytest.raises(Conflict) as refused:
+        c.maintenance.undo(scope.tenant, changeset_id)
+    assert snapshot(c, scope) == unchanged
+    return refused.value.message
+
+
+def near_duplicates(c: Container, seed: int) -> tuple[list[float], list[float]]:
+    """Two unit vectors with cosine ~0.99 (near-duplicates for any embedding model's merge line)."""
+    rng = np.random.default_rng(seed)
+    a = rng.normal(size=c.vector_dimensions)
+    b = a + rng.normal(size=c.vector_dimensions) * 0.005
+    return [float(x) for x in a / np.linalg.norm(a)], [float(x) for x in b / np.linalg.norm(b)]
+
+
+def test_undo_refuses_to_touch_a_memory_the_user_locked_since(living: tuple[Container, FakeClock],
+                                                              scope: Scope) -> None:
+    c, clock = living
+    m = store(c, scope, "I live in Chengdu and love hot pot", passive=0.8)
+    clock.advance(timedelta(days=14))
+    run = c.maintenance.run(scope.tenant, "DECAY", user_id=scope.user_id).changeset
+    assert run is not None and run.decayed == 1
+    clock.advance(timedelta(hours=1))
+    c.tiers.lock(scope.tenant, scope.user_id, m.id)
+    message = refusal(c, scope, run.id)  # still core, locked, and as the run left its weight
+    assert m.id in message and "locked" in message
+    again = c.maintenance.changeset(scope.tenant, run.id)
+    assert again is not None and not again.undone
+    # Unlocked by the user, the memory is the system's again: undo puts back the run's keys only.
+    c.tiers.unlock(scope.tenant, scope.user_id, m.id)
+    assert c.maintenance.undo(scope.tenant, run.id).undone
+    got = get(c, scope, m.id)
+    assert got is not None and got.tier is Tier.MID and not got.locked
+    assert got.weight.passive == m.weight.passive and got.weight.final == m.weight.final
+
+
+def test_undo_keeps_later_feedback(living: tuple[Container, FakeClock], scope: Scope) -> None:
+    c, clock = living
+    # A decay run, then the user's LIKE: feedback decays the memory to its own time first, and decay is
+    # path independent, so the run no longer shows in the memory: undo leaves it (and the LIKE) as it is.
+    faded = store(c, scope, "I am allergic to peanuts", passive=0.6, active=0.0)
+    clock.advance(timedelta(days=14))
+    decay_run = c.maintenance.run(scope.tenant, "DECAY", user_id=scope.user_id).changeset
+    assert decay_run is not None and decay_run.decayed == 1
+    clock.advance(timedelta(hours=1))
+    liked = c.feedback.feedback(scope.tenant, scope.user_id, faded.id, "LIKE")
+    assert liked.weight.active == pytest.approx(0.5)
+    with_like = snapshot(c, scope)
+    assert c.maintenance.undo(scope.tenant, decay_run.id).undone
+    assert snapshot(c, scope) == with_like
+
+    # A damp (not a decay) then a LIKE: undo would overwrite the LIKE, so it refuses and changes nothing.
+    heavy = store(c, scope, "I run 10 km every morning", passive=1.0, active=1.0)
+    damp_run = c.maintenance.run(scope.tenant, "REBALANCE", user_id=scope.user_id).changeset
+    assert damp_run is not None and damp_run.damped == [heavy.id]
+    clock.advance(timedelta(hours=1))
+    c.feedback.feedback(scope.tenant, scope.user_id, heavy.id, "LIKE")
+    message = refusal(c, scope, damp_run.id)
+    assert heavy.id in message and "feedback" in message
+
+
+def test_undo_never_brings_back_a_memory_forgotten_since(living: tuple[Container, FakeClock], scope: Scope) -> None:
+    c, clock = living
+    a, b = near_duplicates(c, 5)
+    survivor = store(c, scope, "我现在住在成都", passive=0.9, active=0.6, embedding=a)
+    loser = store(c, scope, "我住在成都", passive=0.3, embedding=b)
+    clock.advance(timedelta(days=1))
+    run = c.maintenance.run(scope.tenant, "FULL", user_id=scope.user_id).changeset
+    assert run is not None
+    assert [(m.survivor_id, m.merged_ids) for m in run.merged] == [(survivor.id, [loser.id])]
+    clock.advance(timedelta(hours=1))
+    c.memories.forget(scope.tenant, scope.user_id, survivor.id)
+    message = refusal(c, scope, run.id)
+    assert survivor.id in message and "deleted" in message
+    assert get(c, scope, survivor.id) is None and get(c, scope, loser.id) is None
+
+
+def test_a_later_recall_does_not_block_undoing_a_decay(living: tuple[Container, FakeClock], scope: Scope) -> None:
+    c, clock = living
+    recalled = store(c, scope, "My sister lives in Hangzhou", passive=0.7)
+    untouched = store(c, scope, "I have a blue umbrella", passive=0.4)
+    clock.advance(timedelta(days=21))
+    run = c.maintenance.run(scope.tenant, "DECAY", user_id=scope.user_id).changeset
+    assert run is not None and run.decayed == 2
+    clock.advance(timedelta(hours=2))
+    c.feedback.recalled(scope, [recalled.id])  # decays to now, then passive + 0.1, recall_count + 1
+    after_recall = get(c, scope, recalled.id)
+    assert after_recall is not None and after_recall.recall_count == 1
+    assert c.maintenance.undo(scope.tenant, run.id).undone
+    # The recalled memory stays as the recall left it (the run's decay is already part of it) ...
+    assert get(c, scope, recalled.id) == after_recall
+    # ... and the one nobody touched goes back to its before-image.
+    assert get(c, scope, untouched.id) == untouched
+
+
+def test_concurrent_changesets_get_distinct_seqs(living: tuple[Container, FakeClock], tenant: str) -> None:
+    import threading
+
+    c, clock = living
+    barrier = threading.Barrier(8)
+    errors: list[BaseException] = []
+
+    def create(i: int) -> None:
+        try:
+            barrier.wait()
+            c.maintenance._changesets.create(changeset_id=f"cs_{uuid.uuid4().hex}", tenant=tenant, user_id=None,
+                                             kind=MaintenanceKind.DECAY, now=clock.now())
+        except BaseException as exc:  # reported below: a thread's exception is otherwise lost
+            errors.append(exc)
+
+    for _ in range(3):
+        threads = [threading.Thread(target=create, args=(i,)) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        barrier.reset()
+    assert not errors
+    seqs = sorted(cs.seq for cs in c.maintenance.changesets(tenant, first=100))
+    assert seqs == list(range(1, 25))
+
+
+def test_undo_of_the_earlier_of_two_interleaved_runs_is_refused_while_the_later_stands(
+        living: tuple[Container, FakeClock], scope: Scope) -> None:
+    c, clock = living
+    heavy = store(c, scope, "I run 10 km every morning", passive=1.0, active=1.0)
+    clock.advance(timedelta(hours=1))
+    now = clock.now()
+    changesets = c.maintenance._changesets
+    # Two runs started together: REBALANCE opens its changeset first, DECAY second, but DECAY's user
+    # transaction commits first; REBALANCE then damps what DECAY left.
+    rebalance, decay = "cs_" + uuid.uuid4().hex, "cs_" + uuid.uuid4().hex
+    changesets.create(changeset_id=rebalance, tenant=scope.tenant, user_id=scope.user_id,
+                      kind=MaintenanceKind.REBALANCE, now=now)
+    changesets.create(changeset_id=decay, tenant=scope.tenant, user_id=scope.user_id, kind=MaintenanceKind.DECAY,
+                      now=now)
+    for changeset_id, kind in ((decay, MaintenanceKind.DECAY), (rebalance, MaintenanceKind.REBALANCE)):
+        c.maintenance._run_user(scope, kind, changeset_id=changeset_id, run_user_id=scope.user_id, dry_run=False,
+                                now=now)
+        changesets.finish(changeset_id=changeset_id, tenant=scope.tenant, run_user_id=scope.user_id,
+                          indexes_rebuilt=[], now=now)
+    first, second = changesets.get(scope.tenant, decay), changesets.get(scope.tenant, rebalance)
+    assert first is not None and second is not None and second.seq < first.seq
+    assert first.decayed == 1 and second.damped == [heavy.id]
+    message = refusal(c, scope, decay)  # the damp stands
+    assert rebalance in message and heavy.id in message
+    assert c.maintenance.undo(scope.tenant, rebalance).undone
+    assert c.maintenance.undo(scope.tenant, decay).undone
+    assert get(c, scope, heavy.id) == heavy
+
+
+def test_a_changeset_without_after_images_is_refused_clearly(living: tuple[Container, FakeClock],
+                                                             scope: Scope) -> None:
+    from graph.changesets import Entry
+
+    c, clock = living
+    m = store(c, scope, "I like green tea", passive=0.5)
+    changesets = c.maintenance._changesets
+    old = "cs_" + uuid.uuid4().hex
+    changesets.create(changeset_id=old, tenant=scope.tenant, user_id=scope.user_id, kind=MaintenanceKind.DECAY,
+                      now=clock.now())
+    # What the code before after-images wrote: the before-image only.
+    legacy = Entry(memory_id=m.id, op="props", reasons=["decay"], props={"id": m.id, "passive": 0.9})
+    c.maintenance_store.write_tx(lambda tx: changesets.write_entries(
+        tx, changeset_id=old, tenant=scope.tenant, user_id=scope.user_id, entries=[legacy], now=clock.now()))
+    assert "after-image" in refusal(c, scope, old)
+
+
+def test_undo_keeps_relationships_formed_since_and_refuses_when_a_carried_one_changed(
+        living: tuple[Container, FakeClock], scope: Scope) -> None:
+    c, clock = living
+    a, b = near_duplicates(c, 9)
+    rng = np.random.default_rng(10)
+
+    def other() -> list[float]:
+        v = rng.normal(size=c.vector_dimensions)
+        return [float(x) for x in v / np.linalg.norm(v)]
+
+    survivor = store(c, scope, "I moved to Chengdu", passive=0.9, active=0.6, embedding=a)
+    loser = store(c, scope, "I live in Chengdu now", passive=0.3, embedding=b)
+    friend = store(c, scope, "My friend Li lives in Chengdu", embedding=other())
+    later = store(c, scope, "I bought a bike", embedding=other())
+    faint = store(c, scope, "It rained on Tuesday", passive=0.0, active=0.0, preset_kind=PresetKind.TEMPORARY,
+                  embedding=other())
+    c.memories.associate(scope.tenant, scope.user_id, loser.id, friend.id, 0.5)
+    clock.advance(timedelta(days=1))
+    first = c.maintenance.run(scope.tenant, "FULL", user_id=scope.user_id).changeset
+    assert first is not None and first.purged == [faint.id]
+    assert [(m.survivor_id, m.merged_ids) for m in first.merged] == [(survivor.id, [loser.id])]
+    clock.advance(timedelta(hours=1))
+    c.memories.associate(scope.tenant, scope.user_id, survivor.id, later.id, 0.7)  # formed since: kept
+
+    assert c.maintenance.undo(scope.tenant, first.id).undone
+    assert get(c, scope, loser.id) == loser and get(c, scope, faint.id) == faint
+    assert sorted(x.memory_b if x.memory_a == survivor.id else x.memory_a
+                  for x in c.memories.associations(scope.tenant, scope.user_id, survivor.id)) == [later.id]
+    assert [x.memory_b if x.memory_a == loser.id else x.memory_a
+            for x in c.memories.associations(scope.tenant, scope.user_id, loser.id)] == [friend.id]
+
+    # Again; then the user changes the association the run carried from the loser to the survivor, and a
+    # memory the run purged is stored again under its id: undo refuses, naming both, and changes nothing.
+    clock.advance(timedelta(days=1))
+    second = c.maintenance.run(scope.tenant, "FULL", user_id=scope.user_id).changeset
+    assert second is not None and second.purged == [faint.id] and second.merged
+    c.memories.associate(scope.tenant, scope.user_id, survivor.id, friend.id, 0.9)
+    store_again = NewMemory(id=faint.id, text=faint.text, type=MemoryType.FACTUAL, embedding=other(), tier=Tier.TEMP,
+                            preset_kind=PresetKind.DEFAULT, preset=0.5)
+    c.memory_repository.remember(scope, store_again, now=clock.now(), passive=0.5, active=0.5)
+    message = refusal(c, scope, second.id)
+    assert survivor.id in message and "ASSOCIATED" in message and faint.id in message and "exists again" in message

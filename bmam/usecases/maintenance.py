@@ -334,9 +334,11 @@ class MaintenanceUseCases:
         return self._changesets.recent(tenant, user_id=uid, limit=limit)
 
     def undo(self, tenant: str, changeset_id: str) -> Changeset:
-        """Restore every memory a run changed to its before-image, exactly. Unknown id: NOT_FOUND; already
-        undone, or a later run touched the same memories and is not undone yet: CONFLICT. Nothing is
-        changed when it refuses."""
+        """Restore exactly what a run changed, in one transaction. Unknown id: NOT_FOUND. CONFLICT, and
+        nothing changed, when it is undone already, was recorded without after-images (older bmam), or what
+        it changed was changed since: by a later changeset not undone, or by the user or recall (a memory
+        locked, deleted, or a key, relationship or triple the run changed that no longer holds the run's
+        value); the message names each memory and, where it can, what changed it."""
         changeset_id = validate.identifier(changeset_id, field="id")
         changeset = self._changesets.get(tenant, changeset_id)
         if changeset is None:
@@ -346,16 +348,7 @@ class MaintenanceUseCases:
                            f"{' at ' + changeset.undone_at.isoformat() if changeset.undone_at else ''}")
         per_user: dict[str, list[Entry]] = {u: self._changesets.entries(tenant, u, changeset_id)
                                             for u in changeset.users}
-        for user, entries in per_user.items():
-            later = self._changesets.later_changesets(tenant, user, changeset, [e.memory_id for e in entries])
-            if later:
-                raise Conflict(f"changeset {changeset_id} cannot be undone while later changesets that touched the "
-                               f"same memories are in place; undo these first: {', '.join(later)}")
-        for user, entries in per_user.items():
-            self._changesets.restore(tenant, user, entries)
-        undone = self._changesets.mark_undone(tenant, changeset_id, self._clock.now())
-        if undone is None:
-            raise Conflict(f"changeset {changeset_id} was already undone")
+        undone = self._changesets.undo(changeset, per_user, self._clock.now())
         return self._changesets.get(tenant, changeset_id) or undone
 
     # ----- the quick check -------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
-// One changeset of one tenant by id, with the users its entries belong to.
+// One changeset of one tenant by id, with the users its entries belong to (never the tenant's counter,
+// maintenance/tenant_lock).
 MATCH (c:Changeset {id: $id})
-WHERE c.tenant = $tenant AND ($user_id IS NULL OR c.user_id = $user_id OR c.user_id IS NULL)
+WHERE c.tenant = $tenant AND NOT c:ChangesetCounter AND ($user_id IS NULL OR c.user_id = $user_id OR c.user_id IS NULL)
 OPTIONAL MATCH (e:ChangeEntry {changeset_id: c.id})
 WHERE e.tenant = $tenant AND ($user_id IS NULL OR e.user_id = $user_id)
 WITH c, collect(DISTINCT e.user_id) AS users

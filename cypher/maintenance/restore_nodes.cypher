@@ -1,6 +1,6 @@
-// Undo, step 2: put memories of one user back to their before-images: create the ones that were deleted
-// (merged away or purged), set exactly the recorded properties (removing any added since) and labels;
-// the embedding of a re-created memory goes back through the vector procedure (float32, as stored).
+// Undo: re-create memories of one user a run deleted (merged away or purged) from their before-images:
+// exactly the recorded properties and labels (an existing node is reset to them, but undo refuses unless
+// every one was created here); the embedding goes back through the vector procedure (float32, as stored).
 UNWIND $nodes AS n
 MERGE (m:Memory {id: n.id})
   ON CREATE SET m.tenant = $tenant, m.user_id = $user_id, m._restored = true
@@ -24,7 +24,7 @@ CALL (m, created) {
   MATCH (u:User {tenant: $tenant, user_id: $user_id})
   SET u.memory_epoch = randomUUID()
 }
-WITH m, n
+WITH m, n, created
 CALL (m, n) {
   WITH m, n WHERE n.embedding IS NOT NULL AND n.float32
   CALL db.create.setNodeVectorProperty(m, 'embedding', n.embedding)
@@ -33,4 +33,5 @@ CALL (m, n) {
   WITH m, n WHERE n.embedding IS NOT NULL AND NOT n.float32
   SET m.embedding = n.embedding
 }
-RETURN count(m) AS restored
+// created: how many did not exist (undo refuses when one was re-created since it looked).
+RETURN count(m) AS restored, sum(CASE WHEN created THEN 1 ELSE 0 END) AS created
