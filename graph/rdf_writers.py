@@ -104,6 +104,14 @@ def nt_term(term: URIRef | Literal) -> str:
     return _term(term, _bracketed)
 
 
+def _by_subject(triples: Iterable[Triple3]) -> dict[str, list[tuple[URIRef, URIRef | Literal]]]:
+    """A chunk's (predicate, object) pairs grouped by subject, subjects in first-seen order (a block each)."""
+    grouped: dict[str, list[tuple[URIRef, URIRef | Literal]]] = defaultdict(list)
+    for s, p, o in triples:
+        grouped[str(s)].append((p, o))
+    return grouped
+
+
 class ChunkWriter:
     """Serializes an export chunk by chunk: begin(), chunk(triples) per page, end()."""
 
@@ -163,11 +171,8 @@ class TurtleWriter(ChunkWriter):
         return "".join(f"@prefix {p}: <{ns}> .\n" for p, ns in PREFIXES.items()) + "\n"
 
     def chunk(self, triples: Iterable[Triple3]) -> str:
-        by_subject: dict[str, list[tuple[URIRef, URIRef | Literal]]] = defaultdict(list)
-        for s, p, o in triples:
-            by_subject[str(s)].append((p, o))
         out: list[str] = []
-        for subject, pairs in by_subject.items():
+        for subject, pairs in _by_subject(triples).items():
             objects: dict[URIRef, list[str]] = {}
             for p, o in pairs:
                 objects.setdefault(p, []).append(_turtle_term(o))
@@ -249,11 +254,8 @@ class RdfXmlWriter(ChunkWriter):
         return f'<?xml version="1.0" encoding="utf-8"?>\n<rdf:RDF{decls}>\n'
 
     def chunk(self, triples: Iterable[Triple3]) -> str:
-        by_subject: dict[str, list[tuple[URIRef, URIRef | Literal]]] = defaultdict(list)
-        for s, p, o in triples:
-            by_subject[str(s)].append((p, o))
         out: list[str] = []
-        for subject, pairs in by_subject.items():
+        for subject, pairs in _by_subject(triples).items():
             out.append(f'  <rdf:Description rdf:about="{_xml_text(subject, subject)}">\n')
             for p, o in pairs:
                 q = _qname(str(p))
