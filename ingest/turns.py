@@ -157,7 +157,8 @@ def read_jsonl(path: str | Path) -> list[ParsedLine]:
     with Path(path).open("rb") as fh:
         for no, raw in enumerate(fh, start=1):
             try:
-                line = raw.decode("utf-8")
+                # utf-8-sig on the first line: a file saved with a byte order mark (Windows Notepad) is UTF-8
+                line = raw.decode("utf-8-sig" if no == 1 else "utf-8")
             except UnicodeDecodeError:
                 out.append(ParsedLine(no, None, "line is not UTF-8 text"))
                 continue
@@ -168,7 +169,8 @@ def read_jsonl(path: str | Path) -> list[ParsedLine]:
 
 def positions(keys: Sequence[tuple[str, str] | None], given: Sequence[int | None]) -> list[int | None]:
     """The turn index of each item of a request or file: the given one, else its position among the
-    items of the same (user, session), counting every item that names that user and session.
+    items of the same (user, session) (ids compared trimmed), counting every item that names that user and
+    session.
     None for an item that names neither (it cannot be placed, and is bad anyway)."""
     seen: dict[tuple[str, str], int] = {}
     out: list[int | None] = []
@@ -176,6 +178,7 @@ def positions(keys: Sequence[tuple[str, str] | None], given: Sequence[int | None
         if key is None:
             out.append(turn)
             continue
+        key = (key[0].strip(), key[1].strip())  # as validate.identifier keeps them: "s1 " is session "s1"
         position = seen.get(key, 0)
         seen[key] = position + 1
         out.append(turn if turn is not None else position)

@@ -116,3 +116,20 @@ def test_train_classifier_reproduces_the_committed_weights(container: Container,
         assert model["classes"] == committed["classes"]
         np.testing.assert_allclose(model["weights"], committed["weights"], atol=1e-4)
         np.testing.assert_allclose(model["bias"], committed["bias"], atol=1e-4)
+
+
+def test_a_byte_order_mark_and_an_out_of_range_time(container: Container, tenant: str, tmp_path: Path) -> None:
+    """A file saved with a BOM (Windows Notepad) reads as UTF-8 from its first line; a time that leaves the
+    calendar once in UTC (0001-01-01T00:00:00+01:00) is that line's error, the other lines go in."""
+    file = tmp_path / "bom.jsonl"
+    file.write_bytes("\ufeff".encode() + "\n".join([
+        line("My sister lives in Berlin"),
+        line("I work at Google", at="0001-01-01T00:00:00+01:00"),
+        line("I play the piano every day"),
+    ]).encode() + b"\n")
+    result = runner.invoke(app, ["ingest", str(file), "--tenant", tenant, "--no-progress"])
+    assert result.exit_code == 2, result.output
+    bad = [ln for ln in result.stderr.splitlines() if ln.startswith("line ")]
+    assert bad == ["line 2: [BAD_USER_INPUT] at is out of range: years 1 to 9999 in UTC"]
+    texts = {m.text for m in container.memories.page(tenant, "alice").items}
+    assert texts == {"My sister lives in Berlin", "I play the piano every day"}

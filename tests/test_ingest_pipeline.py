@@ -75,6 +75,8 @@ def next_chain(c: Container, scope: Scope) -> list[tuple[int, int]]:
 def test_positions_count_every_line_of_a_session() -> None:
     keys = [("a", "s1"), ("a", "s2"), None, ("a", "s1"), ("b", "s1"), ("a", "s1")]
     assert positions(keys, [None, None, None, None, None, 7]) == [0, 0, None, 1, 0, 7]
+    # ids are compared as validate.identifier keeps them (trimmed): "a " in "s1 " is a's session s1
+    assert positions([("a", "s1"), ("a", "s1 "), ("a ", "s1")], [None, None, None]) == [0, 1, 2]
 
 
 def test_speakers_and_normalised_text() -> None:

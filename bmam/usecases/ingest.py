@@ -599,8 +599,12 @@ class IngestUseCases:
         device = validate.identifier(t.device_id, field="deviceId") if t.device_id else None
         if t.turn is not None and not 0 <= t.turn < 2**31:
             raise BadInput("turn must be between 0 and 2^31 - 1", field="turn")
+        try:
+            at = as_utc(t.at) if t.at else now
+        except OverflowError as exc:  # e.g. 0001-01-01T00:00:00+01:00: before year 1 once in UTC
+            raise BadInput("at is out of range: years 1 to 9999 in UTC", field="at") from exc
         return _Valid(index=index, scope=Scope(tenant, user), session_id=session, speaker=speaker, text=text,
-                      at=as_utc(t.at) if t.at else now, at_given=t.at is not None, device_id=device, turn=t.turn)
+                      at=at, at_given=t.at is not None, device_id=device, turn=t.turn)
 
     # ----- the pipeline ---------------------------------------------------------------------
 
