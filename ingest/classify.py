@@ -102,7 +102,7 @@ _KNOWLEDGE_HINT_RE = re.compile(
 )
 _MEASURED_STEP_RE = re.compile(
     r"(?:at|for|with|to) (?:\d+|two|three|five|ten) (?:degrees|minutes|seconds|grams|g|ml|cups?)\b"
-    r"|\d+\s?(?:度|分钟|秒|克|毫升)",
+    r"|(?<!\d)\d+\s?(?:度|分钟|秒|克|毫升)",
     re.IGNORECASE,
 )
 _STATE_PAST_ZH_RE = re.compile(r"了|过")

@@ -6,6 +6,7 @@ they claimed are left alone); the rules add triples to the shared _State (ingest
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -379,12 +380,20 @@ def _en_condition(m: re.Match[str], st: _State) -> None:
         st.add(USER, "has_condition", cm.group(0), -1 if m.groupdict().get("neg") else 1)
 
 
+_EN_ROUTINE_RE = re.compile(
+    r"(?i)\b(?:usually|always|often|every|each|on (?:mon|tues|wednes|thurs|fri|satur|sun)days)\b")
+
+
+@functools.lru_cache(maxsize=64)
+def _plan_or_routine(clause: str) -> bool:
+    """Whether a clause speaks of a plan or a routine: asked once per clause, not once per match in it (a long
+    clause of many visits searched itself again for each: quadratic)."""
+    return _EN_FUTURE_RE.search(clause) is not None or _EN_ROUTINE_RE.search(clause) is not None
+
+
 def _en_visited(m: re.Match[str], st: _State) -> None:
-    if _EN_FUTURE_RE.search(m.string):
-        return  # a plan is not an experience yet
-    if re.search(r"(?i)\b(?:usually|always|often|every|each|on (?:mon|tues|wednes|thurs|fri|satur|sun)days)\b",
-                 m.string):
-        return  # a routine, not one past event
+    if _plan_or_routine(m.string):
+        return  # a plan is not an experience yet; a routine is not one past event
     place = _en_cut(m["o"], _EN_TAIL_PLACE)
     if re.fullmatch(
         r"(?i)(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|christmas|easter"

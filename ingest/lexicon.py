@@ -483,7 +483,7 @@ EPISODIC_ZH_RE = re.compile(
 )
 EPISODIC_EN_RE = re.compile(
     r"(?<![A-Za-z])(?:yesterday|last (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn"
-    r"|christmas|time|friday|monday|tuesday|wednesday|thursday|saturday|sunday)|\w+ (?:days|weeks|months|years)"
+    r"|christmas|time|friday|monday|tuesday|wednesday|thursday|saturday|sunday)|(?<!\w)\w+ (?:days|weeks|months|years)"
     r" ago|ago|this morning|tonight|tomorrow|next (?:week|month|year)|in (?:19|20)\d\d|when i was"
     r"|for the first time|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|honeymoon"
     r"|over the holidays|been to|went to|went \w+ing|trip|vacation|holiday)(?![A-Za-z])",
