@@ -321,6 +321,16 @@ EMPHASIS_RE = re.compile(
     re.IGNORECASE,
 )
 
+# The user asks us NOT to keep something ("don't remember that", "别记住我刚才说的"): never a memory, whatever
+# else the turn says. Only with an object (this / that / it / what I said): "I don't remember my father's
+# face" is a fact about the user, and "don't forget" is emphasis.
+NOT_TO_REMEMBER_RE = re.compile(
+    r"(?:不要|别|不用|不必|无需|不需要)再?(?:记住|记下|记着)"
+    r"|(?<![A-Za-z])(?:don't|dont|do not|no need to|never)\s+(?:\w+\s+){0,2}?(?:remember|keep in mind|note down"
+    r"|make a note of|save|store)\s+(?:this|that|it|these|those|what i (?:just )?said)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
 FEELING_ZH = [
     "难过",
     "伤心",

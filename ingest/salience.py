@@ -19,6 +19,7 @@ from ingest.lexicon import (
     EMPHASIS_RE,
     EPISODIC_EN_RE,
     EPISODIC_ZH_RE,
+    NOT_TO_REMEMBER_RE,
     PREFERENCE_EN_RE,
     PREFERENCE_ZH_RE,
     PROCEDURAL_EN_RE,
@@ -71,6 +72,8 @@ class Salience:
 
 _EXTRACTOR: TripleExtractor = RuleTripleExtractor()
 
+_WORD_RE = re.compile(r"\w")
+
 
 def assess(text: str, *, speaker: str, repeated: bool = False, extractor: TripleExtractor | None = None) -> Salience:
     """Decide whether a turn becomes a (temp) memory. Pure: no clock, no store, no model."""
@@ -80,7 +83,12 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
     norm = normalize_text(text)
     if not norm:
         return Salience(False, "empty", False, PresetKind.DEFAULT)
+    if NOT_TO_REMEMBER_RE.search(norm):
+        return Salience(False, "asked_not_to_remember", False, PresetKind.DEFAULT)
     emphasis = EMPHASIS_RE.search(norm) is not None
+    if emphasis and not _WORD_RE.search(EMPHASIS_RE.sub(" ", norm)):
+        # "记住：" / "remember this" alone: emphasis of nothing (it would lock an empty memory in core)
+        return Salience(False, "nothing_specific", False, PresetKind.DEFAULT)
     clauses = split_clauses(norm)
     statements = [c for c in clauses if not (is_question(c) or is_request(c) or is_chitchat(c) or is_greeting(c))]
     if statements and all(_CONVERSATIONAL_OPINION_RE.search(c) and len(c) < 40 for c in statements):

@@ -313,6 +313,28 @@ def test_no_emphasis_in_plain_statements() -> None:
     assert not assess("我住在成都", speaker="user").emphasis
 
 
+@pytest.mark.parametrize("text", [
+    "don't remember this", "Please don't remember that, it's nothing", "不要记住这个", "别记住我刚才说的",
+    "Forget it, no need to remember that", "you don't need to keep in mind what I said",
+    "My PIN is 1234, don't remember that",
+])
+def test_asked_not_to_remember_is_never_kept(text: str) -> None:
+    """The user asks us not to keep it: no memory (before, the emphasis word locked it in core)."""
+    verdict = assess(text, speaker="user")
+    assert not verdict.remember and not verdict.emphasis and verdict.reason == "asked_not_to_remember"
+
+
+@pytest.mark.parametrize("text", ["记住：", "remember this", "Remember this!"])
+def test_emphasis_of_nothing_is_no_memory(text: str) -> None:
+    assert not assess(text, speaker="user").remember
+
+
+@pytest.mark.parametrize("text", ["I don't remember my father's face", "我不记得他的名字了",
+                                  "Don't forget my sister's birthday is May 3"])
+def test_remembering_words_that_are_not_a_refusal(text: str) -> None:
+    assert assess(text, speaker="user").remember
+
+
 @pytest.mark.parametrize(
     "text",
     [
