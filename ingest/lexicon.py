@@ -288,10 +288,13 @@ def is_question(clause: str) -> bool:
 # Requests to the assistant (imperatives): the task lives in the session, not in memory.
 _REQUEST_RE = re.compile(
     r"^(?:请|麻烦|帮我|帮忙|给我|替我|把|讲个|讲一个|说个|写一|写个|推荐|查一下|查查|翻译|总结|算一下|计算|换一|换个"
-    r"|再来|再说|再详细|再简单|继续|用\s?\S+\s?写|告诉我|解释一下|搜一下|生成|列出|提醒我)"
+    r"|再来|再说|再详细|再简单|继续|用\s?\S+\s?写|告诉我|解释一下|搜一下|生成|列出|提醒我|忽略|假装|扮演)"
     r"|(?<![A-Za-z])(?:please|help me|translate|calculate|compute|write me|write a|tell me|give me|set a timer"
     r"|set an alarm|summari[sz]e|make it|explain|continue|show me|find me|remind me|recommend|list|rewrite"
-    r"|draft|convert|generate|search for|look up)(?![A-Za-z])",
+    r"|draft|convert|generate|search for|look up"
+    # instructions to the assistant about itself (prompt injection): a task, never a fact about the user
+    r"|ignore (?:all |any |the |your )?(?:previous|prior|above|earlier)|disregard|act as|pretend|role-?play"
+    r"|you are now|forget everything)(?![A-Za-z])",
     re.IGNORECASE,
 )
 
