@@ -546,6 +546,11 @@ class ChangesetRepository:
             rows = tx.run("maintenance/changeset_undone", {"tenant": tenant, "id": changeset.id, "now": now})
             if not rows:
                 raise Conflict(f"changeset {changeset.id} was already undone")
+            forgotten = list(rows[0]["changeset"].get("forgotten") or [])
+            if forgotten:  # memory/forget deleted what undo would need: refused, as for any memory deleted since
+                raise UndoRefused([f"changeset {changeset.id} cannot be undone, nothing was changed: memory "
+                                   f"{', '.join(forgotten)} was forgotten since, with what the run kept of it "
+                                   f"(undo never brings back a forgotten memory)"])
             problems: list[str] = []
             plans: list[tuple[str, UserUndo]] = []
             for user_id, entries in sorted(per_user.items()):

@@ -504,8 +504,19 @@ def test_undo_never_brings_back_a_memory_forgotten_since(living: tuple[Container
     clock.advance(timedelta(hours=1))
     c.memories.forget(scope.tenant, scope.user_id, survivor.id)
     message = refusal(c, scope, run.id)
-    assert survivor.id in message and "deleted" in message
+    assert survivor.id in message and "forgotten" in message
     assert get(c, scope, survivor.id) is None and get(c, scope, loser.id) is None
+    # Nor does the store keep what was forgotten in the run's before-images (the merged-away one's text too).
+    from tests.ops_support import Inspector
+
+    config = c.store.config
+    inspector = Inspector(config.uri, config.user, config.password)
+    try:
+        kept = inspector.rows("MATCH (e:ChangeEntry) WHERE e.tenant = $t AND e.user_id = $u "
+                              "RETURN e.memory_id AS id", t=scope.tenant, u=scope.user_id)
+    finally:
+        inspector.close()
+    assert kept == []
 
 
 def test_a_later_recall_does_not_block_undoing_a_decay(living: tuple[Container, FakeClock], scope: Scope) -> None:
