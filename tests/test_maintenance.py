@@ -652,3 +652,13 @@ def test_undo_keeps_relationships_formed_since_and_refuses_when_a_carried_one_ch
     c.memory_repository.remember(scope, store_again, now=clock.now(), passive=0.5, active=0.5)
     message = refusal(c, scope, second.id)
     assert survivor.id in message and "ASSOCIATED" in message and faint.id in message and "exists again" in message
+
+
+def test_changesets_of_one_instant_list_newest_first_by_seq(living: tuple[Container, FakeClock],
+                                                             scope: Scope) -> None:
+    c, _ = living  # the clock does not move: every run has the same created_at
+    store(c, scope, "I live in Chengdu", passive=0.8)
+    runs = [c.maintenance.run(scope.tenant, "DECAY", user_id=scope.user_id).changeset for _ in range(4)]
+    listed = c.maintenance.changesets(scope.tenant, user_id=scope.user_id, first=10)
+    assert [x.id for x in listed] == [r.id for r in reversed(runs) if r is not None]
+    assert [x.seq for x in listed] == sorted((x.seq for x in listed), reverse=True)
