@@ -106,6 +106,7 @@ async def guide_route(request: Request) -> Response:
 def export_routes(container: Container) -> list[BaseRoute]:
     """GET /export/{userId}.{ext} and GET /guide/bmam.html, for resolvers/app.py to mount."""
     return [
-        Route("/export/{name}", export_endpoint(container), methods=["GET"]),
+        # :path, so a user id holding "/" (sent as %2F, which the server decodes before routing) still matches
+        Route("/export/{name:path}", export_endpoint(container), methods=["GET"]),
         Route(GUIDE_PATH, guide_route, methods=["GET", "OPTIONS"]),
     ]

@@ -1,10 +1,14 @@
-"""Validation rules the GraphQL spec has and graphql-core 3.3 no longer enforces, added to the schema's own."""
+"""Rules the schema adds to its own: what the GraphQL spec has and graphql-core 3.3 no longer enforces, and
+which operations plain HTTP may carry."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from graphql import GraphQLError, SelectionSetNode, ValidationRule
+from strawberry.extensions import SchemaExtension
+from strawberry.types.graphql import OperationType
 
 
 class SelectionSetsNotEmpty(ValidationRule):
@@ -14,3 +18,19 @@ class SelectionSetsNotEmpty(ValidationRule):
     def enter_selection_set(self, node: SelectionSetNode, *_args: Any) -> None:
         if not node.selections:
             self.report_error(GraphQLError("a selection set must select at least one field", node))
+
+
+class SubscriptionsOverWebsocket(SchemaExtension):
+    """A subscription sent over plain HTTP is the caller's mistake (BAD_USER_INPUT), not an internal error:
+    strawberry takes subscription documents over POST and GET for its multipart protocol, and memoryEvents
+    then answered null for a non-null field (INTERNAL_SERVER_ERROR, a traceback in the log)."""
+
+    def on_validate(self) -> Iterator[None]:
+        ec = self.execution_context
+        request = getattr(ec.context, "request", None)
+        over_websocket = getattr(request, "scope", {}).get("type") == "websocket"
+        if ec.pre_execution_errors is None and ec.operation_type is OperationType.SUBSCRIPTION and not over_websocket:
+            ec.pre_execution_errors = [GraphQLError(
+                "subscriptions run over graphql-transport-ws (a websocket to /graphql), not plain HTTP",
+                extensions={"code": "BAD_USER_INPUT"})]
+        yield

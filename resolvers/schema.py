@@ -20,7 +20,7 @@ from resolvers.living import LivingMutation, LivingQuery
 from resolvers.memory import MemoryMutation, MemoryQuery
 from resolvers.observe import Observe
 from resolvers.recall import RecallQuery
-from resolvers.rules import SelectionSetsNotEmpty
+from resolvers.rules import SelectionSetsNotEmpty, SubscriptionsOverWebsocket
 from resolvers.subscriptions import EventsSubscription
 
 Query = merge_types("Query", (MemoryQuery, AdminQuery, IngestQuery, LivingQuery, ExportQuery, RecallQuery))
@@ -48,6 +48,7 @@ def build_schema(
         lambda: QueryLimits(limits),
         lambda: MaxTokensLimiter(max_token_count=max_tokens),
         lambda: AddValidationRules([SelectionSetsNotEmpty]),
+        SubscriptionsOverWebsocket,
     ]
     if not introspection:
         extensions.append(DisableIntrospection)

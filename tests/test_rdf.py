@@ -487,6 +487,18 @@ def test_http_route_streams_with_the_api_key(container: Container, conversation:
     assert bad.status_code == 400 and bad.json()["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
 
 
+def test_http_route_exports_a_user_whose_id_holds_a_slash(container: Container, api_url: str,
+                                                          make_api_key: Callable[[str], str]) -> None:
+    from urllib.parse import quote
+
+    tenant = _fresh()
+    container.memories.remember(tenant, RememberRequest(user_id="team/ann", text="I keep bees", type="FACTUAL"))
+    got = requests.get(f"{api_url}/export/{quote('team/ann', safe='')}.ttl",
+                       headers={"X-API-Key": make_api_key(tenant)}, timeout=60)
+    assert got.status_code == 200, got.text
+    assert "I keep bees" in got.text
+
+
 def test_an_imported_user_is_recalled_related_and_locked(container: Container, conversation: Conversation) -> None:
     """An export imported unchanged into another user serves every read and write of that user: its times
     are stored at a fixed offset, as bmam writes them (they came back in a named zone, 'Z[UTC]', which broke

@@ -141,3 +141,17 @@ def test_a_revoked_key_ends_its_open_subscription(
 
     ended = asyncio.run(run())
     assert ended.code == "UNAUTHENTICATED"
+
+
+def test_a_subscription_over_plain_http_is_bad_input(api_url: str, api_key: str) -> None:
+    """Subscriptions run over the websocket: over POST (or GET) the caller is told so, BAD_USER_INPUT (it was
+    an INTERNAL_SERVER_ERROR with a traceback in the log)."""
+    from bmam.client import BmamClient
+
+    c = BmamClient(ClientConfig(url=api_url, api_key=api_key))
+    try:
+        with pytest.raises(BmamClientError) as refused:
+            c.execute('subscription { memoryEvents(userId: "alice") { kind } }')
+    finally:
+        c.close()
+    assert refused.value.code == "BAD_USER_INPUT" and "websocket" in refused.value.message

@@ -1009,8 +1009,14 @@
     try {
       const response = await fetch(`/export/${encodeURIComponent(state.user)}.${ext}`, { headers });
       if (!response.ok) {
-        const hint = response.status === 404 ? " (this server has no export route yet)" : "";
-        throw new Error(`HTTP ${response.status}${hint}`);
+        // the route answers GraphQL-shaped errors: show the server's own message (e.g. an unknown user)
+        let message = "";
+        try {
+          message = (await response.json()).errors[0].message;
+        } catch (_) {
+          message = "";
+        }
+        throw new Error(`HTTP ${response.status}${message ? `: ${message}` : ""}`);
       }
       const blob = await response.blob();
       const url = URL.createObjectURL(blob);
