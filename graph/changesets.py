@@ -40,7 +40,7 @@ from typing import Any
 import neo4j.time as neo4j_time
 
 from graph.errors import Conflict
-from graph.records import to_datetime
+from graph.records import present_props, to_datetime
 from graph.scope_token import scope_token
 from graph.store import GraphStore, Row, Tx
 
@@ -214,11 +214,6 @@ def after_from_json(text: str) -> After:
                  triples=[{**t, "props": decode_props(t["props"])} for t in body["triples"]])
 
 
-def _present(props: Mapping[str, Any]) -> dict[str, Any]:
-    # A map projection lists removed keys as null; a stored property is never null.
-    return {k: v for k, v in props.items() if v is not None}
-
-
 def _same(a: Any, b: Any) -> bool:
     # Compared encoded: a decoded value and one read from Neo4j may differ in type but not in meaning.
     return bool(encode_value(a) == encode_value(b))
@@ -228,7 +223,7 @@ def after_image(entry: Entry, now: Mapping[str, Any] | None) -> After:
     """The after-image of an entry from the memory as the run leaves it (None: the run deleted it)."""
     if now is None:
         return After(exists=False)
-    props = _present(now["props"])
+    props = present_props(now["props"])
     changed = sorted(k for k in set(entry.props) | set(props) if not _same(entry.props.get(k), props.get(k)))
     after = After(exists=True, changed=changed, props={k: props[k] for k in changed if k in props})
     if entry.op == "full":
@@ -388,7 +383,7 @@ def plan_user_undo(run_at: datetime, entries: Sequence[Entry], current: Mapping[
         if now.get("locked"):
             problems.append(f"memory {mid} was locked by the user since; the system never changes a locked memory")
             continue
-        props = _present(now["props"])
+        props = present_props(now["props"])
         if e.reasons == ["decay"]:
             # Decay is path independent: decayed again since (a recall, feedback), the memory is where it
             # would be without the run, and putting back its older parts would undo that later change.

@@ -23,7 +23,7 @@ from graph.changesets import ChangesetRepository, Entry, MergeRecord
 from graph.cypher_library import statement, statements
 from graph.migrations import apply_schema, index_states, missing_migrations, schema_names
 from graph.model import Scope
-from graph.records import to_datetime
+from graph.records import present_props, to_datetime
 from graph.store import GraphStore, Row, Tx
 from graph.weights import decay
 
@@ -125,10 +125,6 @@ class MaintenanceStore(GraphStore):
 
 def _scope(scope: Scope) -> dict[str, str]:
     return {"tenant": scope.tenant, "user_id": scope.user_id}
-
-
-def _present(props: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in props.items() if v is not None}
 
 
 _SCHEMA_NAME = re.compile(r"CREATE\s+(?:(?:FULLTEXT|VECTOR|RANGE|TEXT|POINT|LOOKUP)\s+)?(INDEX|CONSTRAINT)\s+(\w+)",
@@ -236,7 +232,7 @@ class MaintenanceRepository:
                         reweighted[memory_id].reasons.append(reason)
                     return
                 reweighted[memory_id] = Entry(memory_id=memory_id, op="props", reasons=[reason],
-                                              props=_present(before))
+                                              props=present_props(before))
 
             if decay_step:
                 for d in decay(tx, scope, weight_params, now, skip_locked=True):
@@ -291,7 +287,8 @@ class MaintenanceRepository:
     @staticmethod
     def _capture(tx: Tx, scope: Scope, ids: Sequence[str]) -> list[Entry]:
         rows = tx.run("maintenance/capture", {**_scope(scope), "ids": list(ids)})
-        return [Entry(memory_id=r["id"], op="full", reasons=[], props=_present(r["props"]), labels=sorted(r["labels"]),
+        return [Entry(memory_id=r["id"], op="full", reasons=[], props=present_props(r["props"]),
+                      labels=sorted(r["labels"]),
                       rels=[{**x, "props": dict(x["props"])} for x in r["rels"]],
                       triples=[{**t, "props": dict(t["props"])} for t in r["triples"]],
                       embedding=[float(v) for v in r["embedding"]] if r["embedding"] is not None else None)

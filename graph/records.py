@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -60,6 +61,12 @@ def _required_datetime(value: Any) -> datetime:
     if result is None:
         raise ValueError("missing timestamp")
     return result
+
+
+def present_props(props: Mapping[str, Any]) -> dict[str, Any]:
+    """The properties a node holds: a map projection lists removed keys as null, and a stored property is
+    never null."""
+    return {k: v for k, v in props.items() if v is not None}
 
 
 def memory_from_row(props: dict[str, Any]) -> Memory:

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from graph.model import Memory, Scope
-from graph.records import memory_from_row
+from graph.records import memory_from_row, present_props
 from graph.store import GraphStore, Tx
 
 
@@ -45,12 +45,7 @@ def decay(tx: Tx, scope: Scope, params: Mapping[str, float], now: datetime, *, i
         ids = [r["id"] for r in tx.run("weights/user_memory_ids", _scope(scope))]
     rows = tx.run("weights/decay", {**_scope(scope), **params, "ids": list(dict.fromkeys(ids)), "now": now,
                                      "skip_locked": skip_locked, "with_before": with_before})
-    return [DecayedMemory(id=r["id"], before=_present(r["before"] or {}), weight=float(r["weight"])) for r in rows]
-
-
-def _present(props: Mapping[str, Any]) -> dict[str, Any]:
-    # A map projection lists removed keys as null; a stored property is never null.
-    return {k: v for k, v in props.items() if v is not None}
+    return [DecayedMemory(id=r["id"], before=present_props(r["before"] or {}), weight=float(r["weight"])) for r in rows]
 
 
 class WeightRepository:
