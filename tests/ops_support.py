@@ -295,6 +295,17 @@ class Inspector:
         return {r["id"]: int(r["c"]) for r in rows}
 
 
+def store_rows(container: Any, query: str, **params: Any) -> list[dict[str, Any]]:
+    """One verification query against the Neo4j a container uses (what the use cases do not show, such as a
+    transient mark or a relationship's stamps), through an Inspector of its own."""
+    config = container.store.config
+    inspector = Inspector(config.uri, config.user, config.password)
+    try:
+        return inspector.rows(query, **params)
+    finally:
+        inspector.close()
+
+
 def replay(client: BmamClient, log: WriteLog, *, rounds: int = 5) -> list[Outcome]:
     """Replay every unknown write by its idempotency key until each is answered (ok or refused)."""
     results: list[Outcome] = []

@@ -14,7 +14,7 @@ from bmam.container import Container
 from bmam.settings import Settings
 from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook
 from ingest.turns import TurnInput
-from tests.ops_support import Inspector
+from tests.ops_support import store_rows
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -51,14 +51,9 @@ def turn(text: str, minutes: int) -> TurnInput:
 
 
 def pending(c: Container, tenant: str) -> set[str]:
-    config = c.store.config
-    inspector = Inspector(config.uri, config.user, config.password)
-    try:
-        rows = inspector.rows("MATCH (m:Memory) WHERE m.tenant = $t AND m.hooks_pending_at IS NOT NULL "
-                              "RETURN m.id AS id", t=tenant)
-        return {r["id"] for r in rows}
-    finally:
-        inspector.close()
+    rows = store_rows(c, "MATCH (m:Memory) WHERE m.tenant = $t AND m.hooks_pending_at IS NOT NULL "
+                         "RETURN m.id AS id", t=tenant)
+    return {r["id"] for r in rows}
 
 
 def superseded(c: Container, tenant: str, ids: list[str]) -> set[str]:

@@ -507,15 +507,10 @@ def test_undo_never_brings_back_a_memory_forgotten_since(living: tuple[Container
     assert survivor.id in message and "forgotten" in message
     assert get(c, scope, survivor.id) is None and get(c, scope, loser.id) is None
     # Nor does the store keep what was forgotten in the run's before-images (the merged-away one's text too).
-    from tests.ops_support import Inspector
+    from tests.ops_support import store_rows
 
-    config = c.store.config
-    inspector = Inspector(config.uri, config.user, config.password)
-    try:
-        kept = inspector.rows("MATCH (e:ChangeEntry) WHERE e.tenant = $t AND e.user_id = $u "
-                              "RETURN e.memory_id AS id", t=scope.tenant, u=scope.user_id)
-    finally:
-        inspector.close()
+    kept = store_rows(c, "MATCH (e:ChangeEntry) WHERE e.tenant = $t AND e.user_id = $u RETURN e.memory_id AS id",
+                      t=scope.tenant, u=scope.user_id)
     assert kept == []
 
 

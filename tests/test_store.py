@@ -213,16 +213,12 @@ def test_migration_gives_a_store_written_before_scope_tokens_its_tokens(containe
 def test_data_relationships_carry_their_user(container: Container, tenant: str) -> None:
     """ASSOCIATED made by the associate mutation is stamped with tenant and user like every edge holding data
     (the association forming hook's and recall's edges are), so it is found and erased with the user."""
-    from tests.ops_support import Inspector
+    from tests.ops_support import store_rows
 
     a = remember(container, tenant, "alice", "I keep bees on the roof")
     b = remember(container, tenant, "alice", "I sell the honey at the market")
     container.memories.associate(tenant, "alice", a.id, b.id, 0.7)
-    config = container.store.config
-    inspector = Inspector(config.uri, config.user, config.password)
-    try:
-        rows = inspector.rows("MATCH (:Memory {id: $a})-[r:ASSOCIATED]-(:Memory {id: $b}) "
-                              "RETURN r.tenant AS tenant, r.user_id AS user, r.formed_by AS formed_by", a=a.id, b=b.id)
-    finally:
-        inspector.close()
+    rows = store_rows(container, "MATCH (:Memory {id: $a})-[r:ASSOCIATED]-(:Memory {id: $b}) "
+                                 "RETURN r.tenant AS tenant, r.user_id AS user, r.formed_by AS formed_by",
+                      a=a.id, b=b.id)
     assert rows == [{"tenant": tenant, "user": "alice", "formed_by": "user"}]
