@@ -50,6 +50,7 @@ class BatchStart:
     existing: dict[str, tuple[str, str]]
     counts: dict[Tier, int]
     temp_entities: dict[str, list[str]]
+    hooks_left: bool = False  # memories of the user whose hooks were left pending since before hooks_before
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,15 +180,17 @@ class EpisodeRepository:
         tx.run("episode/write_batch", {**_scope(scope), **write_params(scope, episodes)})
 
     def batch_start(self, tx: Tx, scope: Scope, ids: Sequence[str], *, lock_at: datetime | None,
-                    temp: bool) -> BatchStart:
+                    temp: bool, hooks_before: datetime | None = None) -> BatchStart:
         """What an ingest batch starts from, in one statement (episode/batch_start): given lock_at, the user's
         write lock first (TierRepository.lock_user); then which of the episode ids it has already (id ->
-        (speaker, text)), the tier counts and, given temp, the entity names each temp memory mentions."""
+        (speaker, text)), the tier counts, given temp, the entity names each temp memory mentions, and given
+        hooks_before, whether memories of the user still wait for their hooks since before then."""
         row = tx.run("episode/batch_start", {**_scope(scope), "ids": list(ids), "now": time_param(lock_at),
-                                             "temp": temp})[0]
+                                             "temp": temp, "hooks_before": time_param(hooks_before)})[0]
         return BatchStart(existing={r["id"]: (r["speaker"], r["text"]) for r in row["existing"]},
                           counts=tier_counts(row["counts"]),
-                          temp_entities={r["id"]: list(r["names"]) for r in row["temp"]})
+                          temp_entities={r["id"]: list(r["names"]) for r in row["temp"]},
+                          hooks_left=bool(row["hooks_left"]))
 
     def batch_end(self, tx: Tx, scope: Scope, ids: Sequence[str], derived: Sequence[tuple[str, str]] = (),
                   tier_updates: Mapping[str, Any] | None = None, episodes: Sequence[EpisodeRow] = ()

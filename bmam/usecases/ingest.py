@@ -270,6 +270,7 @@ class _BatchOutcome:
     events: list[MemoryEvent]
     hooks: list[StoredMemoryContext]
     recorded: dict[str, list[Turn]]
+    hooks_left: bool = False  # memories of the user whose hooks were left pending earlier (resume_hooks)
 
 
 @dataclass
@@ -285,6 +286,7 @@ class _BatchPlan:
     turn_index: dict[int, int]  # a turn's index in its session, by request position
     ids: dict[int, str]  # its episode id, by request position
     core_count: int  # memories in core, counting the promotions planned so far
+    hooks_left: bool = False  # the user has memories whose hooks were left pending earlier
     results: dict[int, TurnResult] = field(default_factory=dict)  # in batch order
     fresh: list[_Valid] = field(default_factory=list)  # the turns not stored yet, in batch order
     similar: dict[int, list[SimilarMemory]] = field(default_factory=dict)  # stored memories a user turn may repeat
@@ -492,7 +494,8 @@ class _BatchPlan:
                 recorded.setdefault(v.session_id, []).append(
                     Turn(speaker=v.speaker.value, text=v.text, at=v.at, turn=self.turn_index[v.index],
                          episode_id=r.episode_id))
-        return _BatchOutcome(results=self.results, changes=capacity, events=self.events, hooks=hooks, recorded=recorded)
+        return _BatchOutcome(results=self.results, changes=capacity, events=self.events, hooks=hooks, recorded=recorded,
+                             hooks_left=self.hooks_left)
 
 
 # ----- the use-cases -------------------------------------------------------------------------
@@ -670,8 +673,9 @@ class IngestUseCases:
         plan = self._store.write_tx(lambda tx: self._write(tx, scope, batch, analysis, append=append))
         for event in plan.events:
             self._events.publish(event)
+        if plan.hooks_left:  # the user's earlier memories left pending come first (seen by batch_start)
+            self.resume_hooks(scope.tenant, scope.user_id)
         if plan.hooks:  # per memory in order, in segments, in one transaction (bmam/usecases/hooks.py run_hooks)
-            self.resume_hooks(scope.tenant, scope.user_id)  # the user's earlier memories left pending come first
             run_hooks(list(self._hooks), plan.hooks, log, store=self._store, finish=self._hooks_done)
         for session, recorded in plan.recorded.items():
             self._wm.record(scope, session, recorded)
@@ -722,12 +726,14 @@ class IngestUseCases:
         # -- where each turn goes ------------------------------------------------------------
         turn_index = self._place_turns(tx, scope, batch, append=append, now=now)
         ids = {v.index: episode_id(scope, v.session_id, turn_index[v.index]) for v in batch}
-        # the user's lock (unless taken above), the existing turns, the tier counts and the temp memories' entity
-        # names in one statement (they were four)
+        # the user's lock (unless taken above), the existing turns, the tier counts, the temp memories' entity
+        # names and whether hooks were left pending in one statement (they were five)
+        retry = timedelta(seconds=s_ingest.hooks_retry_after_s)
         start = self._episodes.batch_start(tx, scope, list(ids.values()), lock_at=None if append else now,
-                                           temp=any(v.speaker is Speaker.USER for v in batch))
+                                           temp=any(v.speaker is Speaker.USER for v in batch),
+                                           hooks_before=now - retry if self._hooks else None)
         plan = _BatchPlan(scope=scope, ingest=s_ingest, rules=self._tier_cases.rules, turn_index=turn_index, ids=ids,
-                          core_count=start.counts[Tier.CORE])
+                          core_count=start.counts[Tier.CORE], hooks_left=start.hooks_left)
         plan.sort(batch, start.existing)
 
         # -- what the new user turns repeat or pick up --------------------------------------------

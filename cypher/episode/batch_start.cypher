@@ -4,8 +4,10 @@
 // text under the same id is a conflict), how many memories the user holds per tier (as tier/counts: superseded
 // ones are history, not counted) and, with $temp, the entity names each live temp memory mentions, the user
 // left out (a later turn naming one picks that memory's topic up; a superseded one is history, not picked
-// up). Collected in one row.
-// Times come as ISO text ($now; graph/records.py time_param).
+// up), and whether the user has memories whose after-store hooks were left pending since before
+// $hooks_before (null: not asked; IngestUseCases.resume_hooks then runs them after the batch), found through
+// the index of the few pending ones. Collected in one row.
+// Times come as ISO text ($now, $hooks_before; graph/records.py time_param).
 CALL () {
   WITH datetime($now) AS now
   WHERE now IS NOT NULL
@@ -35,4 +37,10 @@ CALL () {
   WITH m, collect(DISTINCT e.name) AS names
   RETURN collect({id: m.id, names: names}) AS temp
 }
-RETURN existing, counts, temp
+CALL () {
+  OPTIONAL MATCH (m:Memory)
+  USING INDEX m:Memory(hooks_pending_at)
+  WHERE m.hooks_pending_at < datetime($hooks_before) AND m.tenant = $tenant AND m.user_id = $user_id
+  RETURN count(m) > 0 AS hooks_left
+}
+RETURN existing, counts, temp, hooks_left
