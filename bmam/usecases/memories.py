@@ -30,7 +30,6 @@ from graph.model import (
 )
 from graph.triples import TripleRepository
 from ingest.embedding import Embedder
-from ingest.tier_policy import TierChange
 
 # Below this many memories an exact cosine scan over the user's own memories beats the global
 # vector index (and needs no oversampling); see BENCHMARKS.md.
@@ -58,12 +57,11 @@ class MemoryUseCases:
         memories: MemoryRepository,
         triples: TripleRepository,
         associations: AssociationRepository,
+        tiers: TierUseCases,
         events: EventBus | None = None,
-        tiers: TierUseCases | None = None,
     ) -> None:
         self._settings = settings
-        # With the tier use cases a memory remembered straight into a tier keeps its capacity (DESIGN.md
-        # "Tiers"); without them (a bare container in a test) it is stored as asked.
+        # A memory remembered straight into a tier keeps its capacity (DESIGN.md "Tiers").
         self._tiers = tiers
         self._events = events
         self._clock = clock
@@ -104,19 +102,14 @@ class MemoryUseCases:
         )
         w = self._settings.weights
         now = self._clock.now()
-        changes: list[TierChange] = []
-        if self._tiers is None:
-            stored = self._memories.remember(scope, new, now=now, passive=w.initial_passive, active=w.initial_active)
-        else:
-            stored, changes = self._tiers.admit(
-                scope, new.tier, new.id, now=now,
-                write=lambda tx: self._memories.remember_in(tx, scope, new, now=now, passive=w.initial_passive,
-                                                            active=w.initial_active))
+        stored, changes = self._tiers.admit(
+            scope, new.tier, new.id, now=now,
+            write=lambda tx: self._memories.remember_in(tx, scope, new, now=now, passive=w.initial_passive,
+                                                        active=w.initial_active))
         if stored.created and self._events is not None:  # after the commit: subscribers see what is stored
             self._events.publish(MemoryEvent.created(scope, stored.memory.id, tier=stored.memory.tier,
                                                      memory_type=stored.memory.type, at=now))
-        if self._tiers is not None:
-            self._tiers.publish(scope, changes, now)  # what gave way to it, after it
+        self._tiers.publish(scope, changes, now)  # what gave way to it, after it
         return stored.memory
 
     def get(self, tenant: str, user_id: str, memory_id: str) -> Memory | None:
