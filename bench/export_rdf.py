@@ -51,6 +51,7 @@ def load(tenant: str, user: str, triples: int) -> float:
     from graph.ids import derived_id, entity_id
     from graph.model import Scope
     from graph.scope_token import scope_token
+    from graph.text_key import text_key
 
     c = _container()
     scope = Scope(tenant, user)
@@ -67,9 +68,9 @@ def load(tenant: str, user: str, triples: int) -> float:
                          "o_id": entity_id(scope, "thing", o_name), "o_name": o_name,
                          "id": derived_id("t", scope, str(i), str(j)), "p": PREDICATES[(i + j) % len(PREDICATES)],
                          "polarity": -1 if (i + j) % 11 == 0 else 1})
-        batch.append({"id": derived_id("m", scope, "bench", str(i)), "turn": i,
-                      "text": f"记忆 {i}: the user said something about {PREDICATES[i % len(PREDICATES)]}",
-                      "triples": rows})
+        text = f"记忆 {i}: the user said something about {PREDICATES[i % len(PREDICATES)]}"
+        batch.append({"id": derived_id("m", scope, "bench", str(i)), "turn": i, "text": text,
+                      "text_key": text_key(text), "triples": rows})
         if len(batch) == 500 or i == memories - 1:
             c.store.write("bench/export_load", {"tenant": tenant, "user_id": user, "now": now, "rows": batch,
                                                 "scope_token": scope_token(tenant, user)})

@@ -57,6 +57,7 @@ from graph.cypher_library import statement
 from graph.ids import entity_id
 from graph.model import Scope
 from graph.scope_token import scope_token
+from graph.text_key import text_key
 from ingest.turns import TurnInput
 
 TENANT = "scale"
@@ -192,7 +193,8 @@ class Run:
 
 def _row(uid: str, mid: str, text: str, vec: Sequence[float], i: int, rng: random.Random) -> dict[str, Any]:
     passive, active = round(rng.random() * 0.5, 3), round(0.3 + rng.random() * 0.4, 3)
-    return {"user_id": uid, "scope_token": scope_token(TENANT, uid), "id": mid, "text": text, "type": "SEMANTIC",
+    return {"user_id": uid, "scope_token": scope_token(TENANT, uid), "id": mid, "text": text,
+            "text_key": text_key(text), "type": "SEMANTIC",
             "tier": rng.choice(("temp", "mid", "mid")),
             "passive": passive, "active": active, "weight": round(0.6 * passive + 0.3 * active + 0.05, 4),
             "at": NOW - timedelta(minutes=i), "recalls": rng.randint(0, 3), "session_id": f"s{i // 50}", "turn": i,

@@ -10,6 +10,7 @@ from typing import Any
 from graph.model import Scope
 from graph.scope_token import scope_token
 from graph.store import GraphStore
+from graph.text_key import text_key
 
 
 class BenchLoader:
@@ -18,9 +19,10 @@ class BenchLoader:
 
     def memories(self, scope: Scope, rows: Sequence[dict[str, Any]], *, now: datetime) -> int:
         """rows: {id, text, created_at, session_id, embedding}."""
+        keyed = [{**r, "text_key": text_key(r["text"])} for r in rows]
         found = self._store.write("bench/load_memories", {"tenant": scope.tenant, "user_id": scope.user_id,
                                                           "scope_token": scope_token(scope.tenant, scope.user_id),
-                                                          "rows": list(rows), "now": now})
+                                                          "rows": keyed, "now": now})
         return int(found[0]["loaded"]) if found else 0
 
     def links(self, scope: Scope, mentions: Sequence[dict[str, Any]], pairs: Sequence[dict[str, Any]], *,

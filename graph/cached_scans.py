@@ -9,7 +9,6 @@ and the thresholds are compared on that scale exactly as the statements compare 
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -61,26 +60,3 @@ def scores(matrix: np.ndarray, embeddings: Sequence[Sequence[float]]) -> np.ndar
 
 # Multiply-adds up to which scores() skips BLAS (~10 ms in numpy's own loop: 64 turns x 500 memories).
 _NO_BLAS_MAX = 16_000_000
-
-
-# Java's Character.isWhitespace (what Cypher's trim() removes): the Unicode space, line and paragraph
-# separators except the non-breaking ones, and the ASCII controls \t \n \v \f \r and \x1c-\x1f.
-_JAVA_SPACE_CONTROLS = frozenset("\t\n\u000b\f\r\u001c\u001d\u001e\u001f")
-_NON_BREAKING = frozenset("\u00a0\u2007\u202f")
-
-
-def _java_space(ch: str) -> bool:
-    if ch in _JAVA_SPACE_CONTROLS:
-        return True
-    return ch not in _NON_BREAKING and unicodedata.category(ch) in ("Zs", "Zl", "Zp")
-
-
-def cypher_trim(text: str) -> str:
-    """Cypher's trim(): leading and trailing whitespace as Java counts it (Python's str.strip also strips
-    the non-breaking spaces and \\x85, which Cypher keeps)."""
-    start, end = 0, len(text)
-    while start < end and _java_space(text[start]):
-        start += 1
-    while end > start and _java_space(text[end - 1]):
-        end -= 1
-    return text[start:end]

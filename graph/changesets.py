@@ -43,6 +43,7 @@ from graph.errors import Conflict
 from graph.records import present_props, to_datetime
 from graph.scope_token import scope_token
 from graph.store import GraphStore, Row, Tx
+from graph.text_key import text_key
 
 
 class MaintenanceKind(StrEnum):
@@ -590,6 +591,7 @@ class ChangesetRepository:
                 raise Conflict(f"relationships of user {user_id}'s memories changed during the undo; try again")
         if plan.recreate:
             nodes = [{"id": e.memory_id, "props": e.props, "labels": e.labels, "embedding": e.embedding,
+                      "text_key": text_key(str(e.props.get("text") or "")),
                       "float32": e.embedding is not None and _is_float32(e.embedding)} for e in plan.recreate]
             created = tx.run("maintenance/restore_nodes", {**scope, "nodes": nodes,
                                                            "scope_token": scope_token(tenant, user_id)})[0]["created"]

@@ -256,7 +256,7 @@ class ConflictRepository:
             return {}, []
         if cached.rows is None:
             return None
-        ids, _, matrix = cached.rows.snapshot()
+        ids, matrix = cached.rows.snapshot()
         raw = 2.0 * scores(matrix, [i["embedding"] for i in items]) - 1.0
         out: dict[str, list[tuple[float, str]]] = {}
         for row, item in zip(raw, items, strict=True):

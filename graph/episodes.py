@@ -16,11 +16,12 @@ from typing import Any, cast
 
 import numpy as np
 
-from graph.cached_scans import CachedScan, cypher_trim, scan, scores
+from graph.cached_scans import CachedScan, scan, scores
 from graph.ids import derived_id
 from graph.model import Memory, Scope, Tier
 from graph.records import Floats, memory_from_row, time_param, to_datetime
 from graph.store import GraphStore, Tx
+from graph.text_key import text_key
 from graph.tiers import tier_counts
 from graph.vector_cache import VectorCache
 
@@ -232,26 +233,20 @@ class EpisodeRepository:
         duplicate: float, engagement: float, k: int,
     ) -> TurnMatches:
         """The Neo4j scans' answers from the cache: every memory above a threshold (or, for repetition,
-        with the same trimmed lower-cased text) ranked in numpy, read back by id (episode/cached_rows)
-        and filtered as the statements filter (live, and for engagement tier temp)."""
-        assert cached.rows is not None
-        ids, lowered, matrix = cached.rows.snapshot()
+        with the same text key) ranked in numpy, read back by id (episode/cached_rows) and filtered as the
+        statements filter (live, and for engagement tier temp)."""
+        rows_of = cached.rows
+        assert rows_of is not None
+        ids, matrix = rows_of.snapshot()
         # scores() reads any vector as float32 (np.asarray): the embedder's arrays need no list of floats first
         score = scores(matrix, cast(Sequence[Sequence[float]], [emb for _, _, emb in candidates]))
-        same_text: dict[str, list[int]] = {}
-        wanted_lower = {text.strip().lower() for _, text, _ in candidates}
-        for j, text in enumerate(lowered):
-            # (a text without whitespace at either end, by Python's wider definition, is its own trim)
-            trimmed = cypher_trim(text) if text and (text[0].isspace() or text[-1].isspace()) else text
-            if trimmed in wanted_lower:
-                same_text.setdefault(trimmed, []).append(j)
         dup_threshold, topic_threshold = _score(duplicate), _score(engagement)
         similar_hits: list[list[int]] = []
         topic_hits: list[list[int]] = []
         for c, (_, text, _) in enumerate(candidates):
             row = score[c]
             similar_hits.append(sorted({*np.flatnonzero(row >= dup_threshold).tolist(),
-                                        *same_text.get(text.strip().lower(), [])}))
+                                        *(j for j in rows_of.rows_of_key(text_key(text)) if j < len(ids))}))
             topic_hits.append(np.flatnonzero(row >= topic_threshold).tolist())
         with_triples = {ids[j] for hits in similar_hits for j in hits}
         wanted = list(dict.fromkeys(ids[j] for hits in (*similar_hits, *topic_hits) for j in hits))
@@ -280,14 +275,14 @@ class EpisodeRepository:
         self, tx: Tx, scope: Scope, candidates: Sequence[tuple[int, str, Vector]], *,
         min_cosine: float, k: int = 3, exact: bool = True,
     ) -> list[SimilarMemory]:
-        """For each (index, text, embedding): live memories with cosine >= min_cosine (or, on the exact
-        path, the same lower-cased text), best first (equal scores by id), at most k each; scanned in
-        Neo4j (matches() asks the vector cache first)."""
+        """For each (index, text, embedding): live memories with cosine >= min_cosine or the same text key
+        (graph/text_key.py), best first (equal scores by id), at most k each; scanned in Neo4j (matches()
+        asks the vector cache first)."""
         if not candidates:
             return []
         params: dict[str, Any] = {
             **_scope(scope), "threshold": _score(min_cosine), "k": k,
-            "candidates": [{"i": i, "lower": text.strip().lower(), "embedding": Floats(map(float, emb))}
+            "candidates": [{"i": i, "key": text_key(text), "embedding": Floats(map(float, emb))}
                            for i, text, emb in candidates],
         }
         if exact:

@@ -56,8 +56,9 @@ def _attr(value: Any) -> str | int | float | bool | None:
     return str(value)
 
 
-# scope_token: the full-text index's word for the user; hooks_pending_at: ingest's transient mark
-_NODE_SKIPPED = frozenset({"embedding", "tenant", "user_id", "scope_token", "hooks_pending_at"})
+# scope_token: the full-text index's word for the user; text_key: a digest of the text (graph/text_key.py);
+# hooks_pending_at: ingest's transient mark
+_NODE_SKIPPED = frozenset({"embedding", "tenant", "user_id", "scope_token", "text_key", "hooks_pending_at"})
 _REL_SKIPPED = frozenset({"tenant", "user_id"})
 
 

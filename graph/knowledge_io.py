@@ -19,6 +19,7 @@ from graph.rdf_records import Chunk, NodeRecord, RelRecord, TripleRecord
 from graph.rdf_terms import PAGED_KINDS, REF_PROPS, UNDIRECTED, USER_REF, NodeKind, NodeRef, node_ref, user_iri
 from graph.scope_token import scope_token
 from graph.store import GraphStore, Tx
+from graph.text_key import text_key
 
 
 def _scope(scope: Scope) -> dict[str, str]:
@@ -273,8 +274,9 @@ class KnowledgeRepository:
     def _memory_row(self, scope: Scope, n: NodeRecord, ids: IdMap,
                     embeddings: Mapping[NodeRef, Sequence[float]]) -> dict[str, Any]:
         vector = embeddings.get(n.ref)
-        return {"id": ids.ids[n.ref], "origin_id": ids.origin.get(n.ref), "labels": n.labels,
-                "props": self._props(scope, "Memory", n.props, ids),
+        props = self._props(scope, "Memory", n.props, ids)
+        return {"id": ids.ids[n.ref], "origin_id": ids.origin.get(n.ref), "labels": n.labels, "props": props,
+                "text_key": text_key(str(props.get("text") or "")),
                 "embedding": [float(x) for x in vector] if vector is not None else None}
 
     def _props(self, scope: Scope, owner: str, props: Mapping[str, Any], ids: IdMap) -> dict[str, Any]:

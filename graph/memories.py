@@ -13,6 +13,7 @@ from graph.paging import decode_cursor, encode_cursor
 from graph.records import Floats, memory_from_row, time_param
 from graph.scope_token import scope_token
 from graph.store import GraphStore, Tx
+from graph.text_key import text_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +139,7 @@ class MemoryRepository:
         return {
             "id": new.id,
             "text": new.text,
+            "text_key": text_key(new.text),
             "type": new.type.value,
             "tier": new.tier.value,
             "passive": passive,

@@ -10,11 +10,13 @@ from datetime import datetime
 from graph.cypher_library import names, statement, statements
 from graph.scope_token import scope_token
 from graph.store import GraphStore
+from graph.text_key import text_key
 
 SCHEMA_FOLDER = "schema"
 # Data steps by name, recorded like schema files once done.
 SCOPE_TOKENS = "data/scope_tokens"
-DATA_STEPS = (SCOPE_TOKENS,)
+TEXT_KEYS = "data/text_keys"
+DATA_STEPS = (SCOPE_TOKENS, TEXT_KEYS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,10 @@ def apply_schema(store: GraphStore, *, vector_dimensions: int, now: datetime) ->
         tokened = give_scope_tokens(store)
         store.write("meta/record_migration", {"name": SCOPE_TOKENS, "checksum": f"{tokened} memories", "now": now})
         applied.append(SCOPE_TOKENS)
+    if TEXT_KEYS not in done:
+        keyed = give_text_keys(store)
+        store.write("meta/record_migration", {"name": TEXT_KEYS, "checksum": f"{keyed} memories", "now": now})
+        applied.append(TEXT_KEYS)
     store.read("meta/await_indexes")
     return MigrationReport(applied=applied, statements_run=count)
 
@@ -65,6 +71,21 @@ def give_scope_tokens(store: GraphStore, *, users_per_transaction: int = 100) ->
         part = scopes[start:start + users_per_transaction]
         tokened += int(store.write("meta/set_scope_tokens", {"scopes": part}, timeout_s=600.0)[0]["tokened"])
     return tokened
+
+
+def give_text_keys(store: GraphStore, *, page: int = 5000) -> int:
+    """Give every memory without a text_key its text's (graph/text_key.py): the memories written before
+    memories held one. Pages through all memories by id; returns how many were given one."""
+    keyed = 0
+    after = ""
+    while True:
+        rows = store.read("meta/memory_texts_after", {"after": after, "limit": page}, timeout_s=600.0)
+        if not rows:
+            return keyed
+        missing = [{"id": r["id"], "key": text_key(str(r["text"] or ""))} for r in rows if r["missing"]]
+        if missing:
+            keyed += int(store.write("meta/set_text_keys", {"rows": missing}, timeout_s=600.0)[0]["keyed"])
+        after = str(rows[-1]["id"])
 
 
 def missing_migrations(store: GraphStore) -> list[str]:

@@ -31,6 +31,7 @@ from threadpoolctl import ThreadpoolController
 
 from graph.model import Scope
 from graph.store import GraphStore, Tx
+from graph.text_key import text_key
 
 T = TypeVar("T")
 log = logging.getLogger("bmam.vector_cache")
@@ -64,11 +65,12 @@ def _holds_rows_for(n: int, mine: int) -> bool:
 
 
 class CachedUser:
-    """One user's cached rows: ids, lower-cased texts and unit-length embeddings, in the order read.
-    Rows are only appended (under the cache's lock); a reader works on a snapshot of the first n."""
+    """One user's cached rows: ids, lower-cased texts, text keys (graph/text_key.py) and unit-length
+    embeddings, in the order read. Rows are only appended (under the cache's lock); a reader works on a
+    snapshot of the first n."""
 
-    __slots__ = ("_pairs", "_row_of", "_text_bytes", "epoch", "ids", "lowered", "matrix", "n", "projection", "seq",
-                 "state")
+    __slots__ = ("_pairs", "_row_of", "_rows_of_key", "_text_bytes", "epoch", "ids", "lowered", "matrix", "n",
+                 "projection", "seq", "state")
 
     def __init__(self, epoch: str | None, seq: int, dimensions: int, capacity: int) -> None:
         self.epoch = epoch
@@ -81,6 +83,7 @@ class CachedUser:
         self.matrix = np.zeros((max(capacity, 16), dimensions), dtype=np.float32)
         self.n = 0
         self._row_of: dict[str, int] = {}
+        self._rows_of_key: dict[str, list[int]] = {}
         self._text_bytes = 0
         # Where each pair of adjacent characters occurs (built when first searched, then extended): a term
         # is looked for only in the rows holding its rarest pair, not in every text.
@@ -91,10 +94,13 @@ class CachedUser:
     @property
     def nbytes(self) -> int:
         projected = self.projection.nbytes if self.projection is not None else 0
-        return int(self.matrix.nbytes) + projected + self._text_bytes + 100 * len(self.ids) + self._pairs.nbytes
+        # per row: its id and _row_of's entry ~100 bytes, its key and _rows_of_key's entry ~250
+        return int(self.matrix.nbytes) + projected + self._text_bytes + 350 * len(self.ids) + self._pairs.nbytes
 
-    def append(self, ids: Sequence[str], texts: Sequence[str], vectors: np.ndarray) -> None:
-        """Add rows not held yet (a memory read twice, by two catching-up readers, is kept once)."""
+    def append(self, ids: Sequence[str], texts: Sequence[str], vectors: np.ndarray,
+               keys: Sequence[str | None] | None = None) -> None:
+        """Add rows not held yet (a memory read twice, by two catching-up readers, is kept once). keys: the
+        stored text keys, None where a memory has none (computed here from its text)."""
         fresh = [i for i, memory_id in enumerate(ids) if memory_id not in self._row_of]
         if not fresh:
             return
@@ -111,13 +117,20 @@ class CachedUser:
             self.ids.append(ids[i])
             self.lowered.append(texts[i].lower())
             self._text_bytes += 2 * len(texts[i])
+            key = keys[i] if keys is not None else None
+            self._rows_of_key.setdefault(key or text_key(texts[i]), []).append(len(self.ids) - 1)
         if self.projection is not None:
             self.projection.extend(self.matrix, needed)  # before n moves: a reader never sees rows it lacks
         self.n = needed
 
-    def snapshot(self) -> tuple[list[str], list[str], np.ndarray]:
+    def snapshot(self) -> tuple[list[str], np.ndarray]:
         n = self.n
-        return self.ids[:n], self.lowered[:n], self.matrix[:n]
+        return self.ids[:n], self.matrix[:n]
+
+    def rows_of_key(self, key: str) -> list[int]:
+        """The rows (of the first n) whose text has the text key key."""
+        n = self.n
+        return [row for row in self._rows_of_key.get(key, ()) if row < n]
 
     def ranked_as(self) -> tuple[str | None, int, int]:
         """(epoch, seq, n) for VectorCache.current: the sequence read before the row count, so every
@@ -560,6 +573,7 @@ class VectorCache:
         id) or id) when the page was full and there may be more, else None."""
         ids: list[str] = []
         texts: list[str] = []
+        keys: list[str | None] = []
         vectors: list[list[float]] = []
         last: Any = None
         count = 0
@@ -576,10 +590,11 @@ class VectorCache:
                 continue
             ids.append(row["id"])
             texts.append(row["text"] or "")
+            keys.append(row["text_key"])
             vectors.append(vector)
         if ids:
             with self._lock:
-                cached.append(ids, texts, np.asarray(vectors, dtype=np.float32))
+                cached.append(ids, texts, np.asarray(vectors, dtype=np.float32), keys)
         return last if count >= limit else None
 
     def peek(self, scope: Scope) -> CachedUser | None:

@@ -18,7 +18,6 @@ ingesting the file again gives every line the same index: re-running a file chan
 from __future__ import annotations
 
 import json
-import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -184,9 +183,3 @@ def positions(keys: Sequence[tuple[str, str] | None], given: Sequence[int | None
         out.append(turn if turn is not None else position)
     return out
 
-
-def normalized_text(text: str) -> str:
-    """The key under which two mentions count as the same text: NFKC, casefolded, single spaces,
-    trailing punctuation dropped."""
-    folded = " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-    return folded.rstrip(" .!?~。！？…,，;；")

@@ -250,7 +250,8 @@ def start_bmam(log_path: Path, *, workers: int = 1, env: dict[str, str] | None =
 
 class Inspector:
     """Counts in Neo4j for verification: every query filters on the test's tenant. Read-only, except
-    forget_scope_tokens, which makes a tenant's data look as written before the tokens existed."""
+    forget_scope_tokens and forget_text_keys, which make a tenant's data look as written before the tokens
+    or the text keys existed."""
 
     def __init__(self, bolt_uri: str, user: str = "neo4j", password: str = "") -> None:
         self._driver = GraphDatabase.driver(bolt_uri, auth=(user, password) if password else None)
@@ -265,6 +266,10 @@ class Inspector:
     def forget_scope_tokens(self, tenant: str) -> None:
         """Remove the full-text scope tokens of a tenant's memories (a store written before them)."""
         self._driver.execute_query("MATCH (m:Memory) WHERE m.tenant = $t REMOVE m.scope_token", {"t": tenant})
+
+    def forget_text_keys(self, tenant: str) -> None:
+        """Remove the text keys of a tenant's memories (a store written before them)."""
+        self._driver.execute_query("MATCH (m:Memory) WHERE m.tenant = $t REMOVE m.text_key", {"t": tenant})
 
     def episode_counts(self, tenant: str, user: str) -> dict[tuple[str, int], int]:
         """(session, turn) -> how many Episode nodes hold it."""

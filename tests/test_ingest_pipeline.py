@@ -23,8 +23,9 @@ from graph.episodes import EpisodeRepository
 from graph.errors import BadInput, LimitExceeded
 from graph.ids import new_memory_id
 from graph.model import ClassifierLevel, MemoryType, NewMemory, PresetKind, Scope, Tier
+from graph.text_key import normalized_text
 from graph.vector_cache import VectorCache
-from ingest.turns import TurnInput, normalized_text, parse_speaker, positions
+from ingest.turns import TurnInput, parse_speaker, positions
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 

@@ -23,6 +23,7 @@ from graph.recall import (
     RetrievalLimits,
 )
 from graph.store import Tx
+from graph.text_key import text_key
 from graph.vector_cache import CachedUser, VectorCache
 
 WORDS = ["tea", "hiking", "成都", "火锅", "python", "guitar", "sister", "rain", "bread", "train"]
@@ -175,8 +176,9 @@ def test_rows_are_kept_once_and_unit_length() -> None:
     user = CachedUser(None, 0, 4, capacity=1)
     user.append(["x", "y"], ["X", "Y"], np.array([[3.0, 4.0, 0, 0], [0, 0, 0, 2.0]]))
     user.append(["y", "z"], ["Y", "Z"], np.array([[0, 0, 0, 2.0], [1.0, 0, 0, 0]]))
-    ids, lowered, matrix = user.snapshot()
-    assert ids == ["x", "y", "z"] and lowered == ["x", "y", "z"]
+    ids, matrix = user.snapshot()
+    assert ids == ["x", "y", "z"] and user.lowered == ["x", "y", "z"]
+    assert [user.rows_of_key(text_key(t)) for t in ("x", "Y!", "z", "w")] == [[0], [1], [2], []]
     assert np.allclose(np.linalg.norm(matrix, axis=1), 1.0)
     assert np.allclose(matrix[0], [0.6, 0.8, 0, 0])
 

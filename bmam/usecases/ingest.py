@@ -52,6 +52,7 @@ from graph.model import (
     Triple,
 )
 from graph.store import GraphStore, Tx
+from graph.text_key import text_key
 from graph.tiers import MemoryUpdate, TierRepository
 from graph.triples import TripleRepository, TripleSpec
 from ingest.classify import Classification, TypeClassifier
@@ -64,7 +65,6 @@ from ingest.turns import (
     Speaker,
     TurnInput,
     as_utc,
-    normalized_text,
     parse_speaker,
     positions,
 )
@@ -782,7 +782,7 @@ class IngestUseCases:
             r.reason = "assistant_turn" if v.speaker is Speaker.ASSISTANT else "system_turn"
             return
         a = analysis[v.index]
-        key = normalized_text(v.text)
+        key = text_key(v.text)
         # the memory this turn repeats: the most similar live one, stored or created earlier in the batch
         # (a turn whose triples the memory does not assert is no repeat: "my birthday is July 21"
         # after "... July 20" scores 0.96 yet contradicts it)

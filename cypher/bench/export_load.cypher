@@ -6,7 +6,7 @@ MERGE (u:User {tenant: $tenant, user_id: $user_id})
 WITH u
 UNWIND $rows AS r
 CREATE (m:Memory:Factual {id: r.id, tenant: $tenant, user_id: $user_id, scope_token: $scope_token,
-                          text: r.text, type: 'FACTUAL',
+                          text: r.text, text_key: r.text_key, type: 'FACTUAL',
                           tier: 'temp', passive: 0.0, active: 0.5, preset: 0.5, preset_kind: 'default',
                           weight: 0.2, locked: false, created_at: $now, valid_from: $now,
                           last_mentioned_at: $now, recall_count: 0, mention_count: 1,

@@ -5,7 +5,7 @@ MERGE (u:User {tenant: $tenant, user_id: $user_id})
 WITH u
 UNWIND $rows AS r
 CREATE (m:Memory:Semantic {id: r.id, tenant: $tenant, user_id: $user_id, scope_token: $scope_token,
-                          text: r.text, type: 'SEMANTIC',
+                          text: r.text, text_key: r.text_key, type: 'SEMANTIC',
                           tier: 'temp', passive: 0.0, active: 0.5, preset: 0.5, preset_kind: 'default',
                           weight: 0.2, locked: false, created_at: r.created_at, valid_from: r.created_at,
                           last_mentioned_at: r.created_at, recall_count: 0, mention_count: 1,

@@ -8,7 +8,7 @@ MERGE (u:User {tenant: $tenant, user_id: uid})
 WITH count(*) AS users
 UNWIND $rows AS r
 MATCH (u:User {tenant: $tenant, user_id: r.user_id})
-CREATE (m:Memory:{{type_label}} {id: r.id, tenant: $tenant, user_id: r.user_id, text: r.text, type: r.type,
+CREATE (m:Memory:{{type_label}} {id: r.id, tenant: $tenant, user_id: r.user_id, text: r.text, text_key: r.text_key, type: r.type,
                                 tier: r.tier, passive: r.passive, active: r.active, preset: 0.5,
                                 preset_kind: 'default', weight: r.weight, locked: r.tier = 'core',
                                 created_at: r.at, valid_from: r.at, last_mentioned_at: r.at, decayed_at: r.at,

@@ -1,5 +1,5 @@
 // For each candidate turn, the live memories of one user that say the same thing: cosine score
-// (Neo4j's, in [0, 1]) >= $threshold, or the same trimmed lower-cased text; at most $k, best first,
+// (Neo4j's, in [0, 1]) >= $threshold, or the same text key (c.key, graph/text_key.py); at most $k, best first,
 // with the triples they assert (so a contradiction is not taken for a repeat); equal scores by id.
 // An exact scan over the user's own memories in Neo4j (when the in-process vector cache cannot answer:
 // graph/episodes.py; used below the index threshold, like search).
@@ -9,7 +9,7 @@ CALL (c) {
   WHERE m.tenant = $tenant AND m.user_id = $user_id AND m.valid_to IS NULL
     AND size(m.embedding) = size(c.embedding)
   WITH m, vector.similarity.cosine(m.embedding, c.embedding) AS score
-  WHERE score >= $threshold OR toLower(trim(m.text)) = c.lower
+  WHERE score >= $threshold OR m.text_key = c.key
   RETURN m, score
   ORDER BY score DESC, m.id
   LIMIT $k

@@ -13,9 +13,9 @@ WITH m, n, created, [k IN keys(m) WHERE NOT k IN keys(n.props) AND k <> 'embeddi
 FOREACH (k IN extra | SET m[k] = null)
 SET m:$(n.labels)
 REMOVE m:$(extra_labels)
-// The user's scope_token (graph/scope_token.py) whatever the before-image holds (one taken before the
-// tokens existed has none).
-SET m.scope_token = $scope_token
+// The user's scope_token (graph/scope_token.py) and the text's repeat key (n.text_key, graph/text_key.py)
+// whatever the before-image holds (one taken before the tokens or keys existed has none).
+SET m.scope_token = $scope_token, m.text_key = n.text_key
 WITH m, n, created
 // A re-created memory keeps its old sequence number (undo is exact), so the user's memory epoch
 // changes instead: an in-process vector cache (graph/vector_cache.py) reads the user anew.

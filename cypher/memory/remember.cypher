@@ -4,7 +4,7 @@
 // dynamic label (Neo4j 5.26+): a repeat with another type keeps the memory's own type and label.
 // A single remember is a list of one; ingest writes a batch at once.
 // Times come as ISO text (p.now; graph/records.py time_param). $scope_token names the user in the full-text
-// index (graph/scope_token.py). $hooks_pending_at (ISO text, or null: not set) marks memories whose
+// index (graph/scope_token.py); p.text_key is the text's repeat key (graph/text_key.py). $hooks_pending_at (ISO text, or null: not set) marks memories whose
 // after-store hooks are still to run (ingest; memory/hooks_done clears it).
 UNWIND $rows AS row
 WITH row {.*, now: datetime(row.now)} AS p
@@ -12,7 +12,7 @@ MERGE (u:User {tenant: $tenant, user_id: $user_id})
   ON CREATE SET u.created_at = p.now
 MERGE (m:Memory {id: p.id})
   ON CREATE SET
-    m.tenant = $tenant, m.user_id = $user_id, m.text = p.text, m.type = p.type, m.tier = p.tier,
+    m.tenant = $tenant, m.user_id = $user_id, m.text = p.text, m.text_key = p.text_key, m.type = p.type, m.tier = p.tier,
     m.passive = p.passive, m.active = p.active, m.preset = p.preset, m.preset_kind = p.preset_kind,
     m.weight = $passive_share * p.passive + $active_share * p.active + $preset_share * p.preset,
     m.locked = (p.tier = 'core'), m.created_at = p.now, m.valid_from = p.now,
