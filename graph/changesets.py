@@ -24,6 +24,10 @@ Keys, relationships and triples the run did not change are left as they are now.
 is path independent: a memory only decayed by the run and decayed again since (a recall, feedback) is
 already where it would be without the run, so undo leaves it as it is. Changesets written before
 after-images existed are refused (undo could not tell what changed since).
+
+A run may be undone while it runs (or after it was interrupted): undo reads the entries under the tenant's
+lock, so each user of the run is either recorded before (and undone) or finds the changeset undone when it
+takes the lock to record its entries (RunUndone: that user's transaction rolls back and the run stops).
 """
 
 from __future__ import annotations
@@ -513,6 +517,8 @@ class ChangesetRepository:
         # The stamp is taken last, under the tenant's lock: this transaction already holds its memories'
         # locks, so a later run over them stamps after this one commits.
         tx.run("maintenance/tenant_lock", _counter(tenant))
+        if tx.run("maintenance/changeset_is_undone", {"tenant": tenant, "id": changeset_id})[0]["undone"]:
+            raise RunUndone(changeset_id)
         applied = tx.run("maintenance/applied_next", _counter(tenant))[0]["applied"]
         payload = [{"memory_id": e.memory_id, "seq": i, "op": e.op, "reasons": e.reasons,
                     "before": entry_json(e), "after": after_json(e.after) if e.after is not None else None,
@@ -522,26 +528,28 @@ class ChangesetRepository:
                                                  "entries": payload[start:start + 2000], "applied": applied,
                                                  "now": now})
 
-    def entries(self, tenant: str, user_id: str, changeset_id: str) -> list[Entry]:
-        rows = self._store.read("maintenance/entries_for_user", {"tenant": tenant, "user_id": user_id,
-                                                                 "changeset_id": changeset_id})
-        return [entry_from_row(r) for r in rows]
-
     # ----- undo -------------------------------------------------------------------------------------
 
-    def undo(self, changeset: Changeset, per_user: Mapping[str, Sequence[Entry]], now: datetime) -> Changeset:
+    def undo(self, changeset: Changeset, now: datetime) -> Changeset:
         """Undo a changeset, every user in one transaction: all of it, or (UndoRefused, or Conflict when it
-        is undone already) nothing."""
+        is undone already) nothing. A run still running stops at its next user (RunUndone there)."""
         tenant = changeset.tenant
-        if any(e.after is None for entries in per_user.values() for e in entries):
-            raise Conflict(f"changeset {changeset.id} was recorded before bmam kept after-images of what a run "
-                           f"changed, so undo cannot tell what changed since; it cannot be undone")
 
         def work(tx: Tx) -> Changeset:
             # First: marks it undone and holds its lock, so a second undo waits, then finds it undone.
             rows = tx.run("maintenance/changeset_undone", {"tenant": tenant, "id": changeset.id, "now": now})
             if not rows:
                 raise Conflict(f"changeset {changeset.id} was already undone")
+            # Then the entries, under the tenant's lock: a running run's users have recorded theirs (all of
+            # them are read here) or will find the changeset undone (write_entries), none in between.
+            tx.run("maintenance/tenant_lock", _counter(tenant))
+            users = tx.run("maintenance/changeset_get", {"tenant": tenant, "id": changeset.id,
+                                                         "user_id": None})[0]["users"]
+            per_user = {u: [entry_from_row(r) for r in tx.run("maintenance/entries_for_user", {
+                "tenant": tenant, "user_id": u, "changeset_id": changeset.id})] for u in users}
+            if any(e.after is None for entries in per_user.values() for e in entries):
+                raise Conflict(f"changeset {changeset.id} was recorded before bmam kept after-images of what a "
+                               f"run changed, so undo cannot tell what changed since; it cannot be undone")
             forgotten = list(rows[0]["changeset"].get("forgotten") or [])
             if forgotten:  # memory/forget deleted what undo would need: refused, as for any memory deleted since
                 raise UndoRefused([f"changeset {changeset.id} cannot be undone, nothing was changed: memory "
@@ -603,6 +611,14 @@ class ChangesetRepository:
             tx.run("maintenance/restore_triples", {**scope, "triples": plan.triples})
         if plan.keys:
             tx.run("maintenance/restore_keys", {**scope, "nodes": plan.keys})
+
+
+class RunUndone(Exception):
+    """The run's changeset was undone while it ran: the user being recorded is rolled back, the run stops."""
+
+    def __init__(self, changeset_id: str) -> None:
+        super().__init__(f"changeset {changeset_id} was undone while it ran")
+        self.changeset_id = changeset_id
 
 
 def _counter(tenant: str) -> dict[str, str]:

@@ -37,7 +37,7 @@ import numpy as np
 from bmam import validate
 from bmam.clock import Clock
 from bmam.events import EventBus, EventKind, MemoryEvent
-from graph.changesets import Changeset, ChangesetRepository, ChangesetStatus, Entry, MaintenanceKind
+from graph.changesets import Changeset, ChangesetRepository, ChangesetStatus, MaintenanceKind, RunUndone
 from graph.errors import BadInput, Conflict, NotFound
 from graph.maintenance import IndexReport, MaintenanceRepository, PlanFact, PlanMemory, UserPlan, UserResult
 from graph.model import MemoryType, PresetKind, Scope
@@ -244,8 +244,13 @@ class MaintenanceUseCases:
             self._changesets.create(changeset_id=changeset_id, tenant=tenant, user_id=uid, kind=parsed, now=now)
         results: list[UserResult] = []
         for scope in self._repo.users(tenant, uid):
-            result = self._run_user(scope, parsed, changeset_id=changeset_id, run_user_id=uid, dry_run=dry_run,
-                                    now=now)
+            try:
+                result = self._run_user(scope, parsed, changeset_id=changeset_id, run_user_id=uid,
+                                        dry_run=dry_run, now=now)
+            except RunUndone:  # undone while it ran: this user is rolled back, the rest is not started
+                log.info("maintenance run %s was undone while it ran; stopped before user %s", changeset_id,
+                         scope.user_id)
+                break
             results.append(result)
             if not dry_run:
                 self._publish(scope, result, now)
@@ -346,9 +351,7 @@ class MaintenanceUseCases:
         if changeset.undone:
             raise Conflict(f"changeset {changeset_id} was already undone"
                            f"{' at ' + changeset.undone_at.isoformat() if changeset.undone_at else ''}")
-        per_user: dict[str, list[Entry]] = {u: self._changesets.entries(tenant, u, changeset_id)
-                                            for u in changeset.users}
-        undone = self._changesets.undo(changeset, per_user, self._clock.now())
+        undone = self._changesets.undo(changeset, self._clock.now())
         return self._changesets.get(tenant, changeset_id) or undone
 
     # ----- the quick check -------------------------------------------------------------------------------
