@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import strawberry
+from graphql import GraphQLError
 from strawberry.extensions import AddValidationRules, DisableIntrospection, MaxTokensLimiter, SchemaExtension
 from strawberry.schema.config import StrawberryConfig
 from strawberry.tools import merge_types
+from strawberry.types import ExecutionContext
 
 from resolvers.admin import AdminMutation, AdminQuery
 from resolvers.documents import CheckedDocuments, DocumentCache
@@ -28,6 +30,15 @@ Mutation = merge_types("Mutation", (MemoryMutation, AdminMutation, IngestMutatio
 Subscription = merge_types("Subscription", (EventsSubscription,))
 
 
+class Schema(strawberry.Schema):
+    """strawberry.Schema without its own error log: Strawberry logs every error at ERROR with a traceback,
+    the caller's bad input included; resolvers/errors.py logs the unexpected ones (with their traceback)
+    and the caller gets a coded error for the rest, so nothing is left for this to say."""
+
+    def process_errors(self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None) -> None:
+        return None
+
+
 def build_schema(
     *,
     max_depth: int = 10,
@@ -36,7 +47,7 @@ def build_schema(
     max_selections: int = 1000,
     introspection: bool = True,
     documents: DocumentCache | None = None,
-) -> strawberry.Schema:
+) -> Schema:
     """The schema with the API's limits; introspection is off in the production profile."""
     limits = Limits(max_depth=max_depth, max_aliases=max_aliases, max_selections=max_selections)
     # One per schema: what passed is decided by this schema's limits and rules.
@@ -52,7 +63,7 @@ def build_schema(
     ]
     if not introspection:
         extensions.append(DisableIntrospection)
-    return strawberry.Schema(
+    return Schema(
         query=Query,
         mutation=Mutation,
         subscription=Subscription,
