@@ -231,6 +231,7 @@ def test_train_type_model_reads_the_train_split_only() -> None:
 
 
 def test_committed_model_file_is_small_and_well_formed() -> None:
+    assert DEFAULT_MODEL_PATH.stat().st_size < 100_000  # small: 6 x dim floats and a bias, as JSON
     model = LinearTypeModel.load(DEFAULT_MODEL_PATH)
     assert model.classes == CLASSES
     assert model.weights.shape == (len(CLASSES), model.dim) and model.embedder

@@ -172,8 +172,9 @@ def test_latest_wins_with_exact_weights_supersedes_and_validity(living: tuple[Co
         assert got.weight.active == pytest.approx(exp.active, abs=TOL)
         assert got.weight.final == pytest.approx(final_weight(exp, policy), abs=TOL)
     assert lo.valid_to == clock.now() and w.valid_to is None
-    assert all(t.valid_to == clock.now() for t in c.memories.triples(scope.tenant, scope.user_id, old.id))
-    assert all(t.valid_to is None for t in c.memories.triples(scope.tenant, scope.user_id, new.id))
+    # each asserted one triple: the loser's is closed now, the winner's stays open (an empty list would pass all())
+    assert [t.valid_to for t in c.memories.triples(scope.tenant, scope.user_id, old.id)] == [clock.now()]
+    assert [t.valid_to for t in c.memories.triples(scope.tenant, scope.user_id, new.id)] == [None]
     # The association moved to the winner.
     assert [(a.memory_b, a.strength) for a in c.memories.associations(scope.tenant, scope.user_id, new.id)] == [
         (other.id, 0.7)]

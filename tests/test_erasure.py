@@ -21,18 +21,14 @@ def _tenant() -> str:
     return f"test-erase-{uuid.uuid4().hex[:10]}"
 
 
-def _fill(c: BmamClient, user: str) -> dict[str, int]:
-    """A user with memories, triples, an association and, when ingest is served, episodes and a session."""
+def _fill(c: BmamClient, user: str) -> None:
+    """A user with memories, triples, an association, and an ingested turn: an episode and a session."""
     a = c.remember(user, "I live in Chengdu and love hotpot", "FACTUAL")
     b = c.remember(user, "上次在成都吃的火锅很棒", "EPISODIC", tier="MID")
     c.add_triple(user, a["id"], "user", "lives in", "Chengdu", objectKind="place")
     c.add_triple(user, a["id"], "user", "likes", "hotpot", objectKind="food")
     c.associate(user, a["id"], b["id"], 0.7)
-    roots = {f["name"] for f in c.execute("{ __schema { mutationType { fields { name } } } }")["__schema"]
-             ["mutationType"]["fields"]}
-    if "ingestTurn" in roots:
-        c.ingest_turn(user, "s1", "user", "My sister is a nurse in Berlin", turn=1)
-    return {"memories": 2, "entities": 3}
+    assert c.ingest_turn(user, "s1", "user", "My sister is a nurse in Berlin", turn=1)["episodeId"]
 
 
 def test_forget_user_erases_everything_and_proves_it(
@@ -58,6 +54,7 @@ def test_forget_user_erases_everything_and_proves_it(
     assert receipt["remainingNodes"] == 0 and receipt["remainingRelationships"] == 0
     assert receipt["nodesRemoved"] == alice_nodes
     assert labels["User"] == 1 and labels["Memory"] >= 2 and labels["Entity"] >= 3
+    assert labels["Episode"] == 1 and labels["Session"] == 1  # the ingested turn's, gone with the rest
     assert labels.get("Factual", 0) >= 1 and labels.get("Episodic", 0) >= 1
     assert types["TRIPLE"] >= 2 and types["ASSOCIATED"] == 1 and types["HAS_MEMORY"] >= 2
     assert receipt["relationshipsRemoved"] == sum(types.values())

@@ -48,8 +48,7 @@ def test_each_file_opens_with_what_it_does_and_its_params(query) -> None:  # typ
     # Every parameter the query uses is set by a :param line, and every :param is used.
     used = set(re.findall(r"\$([A-Za-z_][A-Za-z0-9_]*)", query.query))
     assert used == set(query.params), (used, query.params)
-    # Scoped: every node variable the query binds is filtered on tenant and user_id somewhere.
-    assert query.query.count("$tenant") >= 1 and query.query.count("$user_id") >= 1
+    # (that the query is scoped to its tenant and user is checked on the store, below)
 
 
 @pytest.mark.parametrize("query", QUERIES, ids=[q.name for q in QUERIES])
@@ -58,8 +57,9 @@ def test_each_query_returns_rows_on_the_fixture_conversation(container: Containe
     params = {**query.params, "tenant": conversation.tenant, "user_id": conversation.user}
     rows = container.store.read(query.name, params)
     assert rows, f"{query.name} returned nothing with {params}"
-    # And nothing of another user of the same tenant.
+    # And nothing of another user of the same tenant, nor of the same user id in another tenant.
     assert container.store.read(query.name, {**params, "user_id": USER + "-other"}) == []
+    assert container.store.read(query.name, {**params, "tenant": conversation.tenant + "-other"}) == []
 
 
 def test_the_rows_say_what_they_should(container: Container, conversation: Conversation) -> None:
@@ -74,10 +74,21 @@ def test_the_rows_say_what_they_should(container: Container, conversation: Conve
     assert [(r["winner"], r["loser"]) for r in superseded] == [("我现在很喜欢吃辣的川菜。", "我不吃辣。")]
     assert superseded[0]["loser_valid_to"] is not None
     strongest = run("strongest_associations")
-    assert strongest[0]["strength"] == max(r["strength"] for r in strongest)
+    assert [r["strength"] for r in strongest] == sorted((r["strength"] for r in strongest), reverse=True)
+    assert (0.8, {conversation.core_id, conversation.pork_no_id}) in [
+        (r["strength"], {r["id_a"], r["id_b"]}) for r in strongest]
+    # The counts are the memories the use case lists (history included), by tier and type: live, superseded
+    # (the LATEST conflict's loser) and locked (the core memory).
     counts = run("counts_by_tier_and_type")
-    assert sum(r["total"] for r in counts) == sum(r["live"] + r["superseded"] for r in counts)
-    assert {"core", "mid"} <= {r["tier"] for r in counts}
+    listed = container.memories.page(conversation.tenant, USER, first=100, include_history=True).items
+    expected: dict[tuple[str, str], list[int]] = {}
+    for m in listed:
+        row = expected.setdefault((m.tier.value, m.type.value), [0, 0, 0, 0])
+        row[0 if m.valid_to is None else 1] += 1
+        row[2] += m.locked
+        row[3] += 1
+    assert {(r["tier"], r["type"]): [r["live"], r["superseded"], r["locked"], r["total"]] for r in counts} == expected
+    assert sum(r["superseded"] for r in counts) >= 1 and sum(r["locked"] for r in counts) == 1
     triples = run("knowledge_triples")
     assert ("user", "eats", -1, "pork") in {(r["subject"], r["predicate"], r["polarity"], r["object"]) for r in triples}
     paths = run("neighbourhood")  # :param memory => '火锅'

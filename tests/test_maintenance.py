@@ -298,7 +298,7 @@ def test_quick_check(living: tuple[Container, FakeClock], scope: Scope) -> None:
                                 policy=MaintenancePolicy(), working_memory_stats=lambda: Full())
     other = Scope(scope.tenant, "healthy-user")
     report = tight.check(other.tenant, other.user_id)
-    assert [p for p in report.problems if "working memory" in p]
+    assert not report.healthy and [p for p in report.problems if "working memory" in p]
 
 
 def test_cli_check_and_maintain(container: Container, scope: Scope) -> None:
@@ -395,13 +395,17 @@ def test_a_restart_after_a_timed_out_stop_never_runs_two_jobs_at_once() -> None:
 
     running: list[int] = []
     overlaps: list[MaintenanceKind] = []
+    started: list[int] = []  # the thread of every job begun
     guard = threading.Lock()
+    first_job = threading.Event()
 
     def slow(kind: MaintenanceKind) -> None:
         with guard:
             running.append(threading.get_ident())
+            started.append(threading.get_ident())
             if len(running) > 1:
                 overlaps.append(kind)
+        first_job.set()
         time.sleep(0.2)
         with guard:
             running.remove(threading.get_ident())
@@ -410,13 +414,19 @@ def test_a_restart_after_a_timed_out_stop_never_runs_two_jobs_at_once() -> None:
                           full_every=timedelta(0))
     scheduler = MaintenanceScheduler(job=slow, clock=FakeClock(START), schedule=every_tick)
     scheduler.start()
-    time.sleep(0.1)  # a job is running
+    assert first_job.wait(30)  # a job is running (waited for, not slept for: the machine may be slow)
+    old_loop = started[0]
     scheduler.stop(timeout_s=0.01)  # gives up waiting: that job goes on
     scheduler.start()
     time.sleep(1.0)
+    deadline = time.monotonic() + 30  # a slow machine: wait (bounded) for the new loop's first job
+    while not [t for t in started if t != old_loop] and time.monotonic() < deadline:
+        time.sleep(0.05)
     loops = [t for t in threading.enumerate() if t.name == "bmam-maintenance"]
     scheduler.stop(timeout_s=5)
     assert overlaps == [] and len(loops) == 1
+    # the new loop did run jobs meanwhile (else "no overlap" would hold trivially)
+    assert [t for t in started if t != old_loop]
 
 
 def test_the_container_builds_a_schedule_that_is_off_by_default(container: Container) -> None:

@@ -545,6 +545,13 @@ def test_an_ill_typed_literal_is_one_error_line_not_a_logged_traceback(
            b'<http://www.w3.org/2001/XMLSchema#boolean> .\n')
     with caplog.at_level(logging.DEBUG):
         parse_rdf(bad, RdfFormat.NTRIPLES)
+        # ... and in an export, the import refuses such a literal with its one line (before anything is written)
+        good = "".join(serialize([_chunk()], RdfFormat.NTRIPLES))
+        for typed, wrong, datatype in (('#weight> "0.36"^^', '#weight> "abc"^^', "double"),
+                                       ('#locked> "false"^^', '#locked> "maybe"^^', "boolean")):
+            assert typed in good
+            with pytest.raises(BadInput, match=f"not a valid .*XMLSchema#{datatype}"):
+                read_export(parse_rdf(good.replace(typed, wrong, 1).encode(), RdfFormat.NTRIPLES))
     assert [r for r in caplog.records if r.name.startswith("rdflib")] == []
     assert list(recwarn) == []
 

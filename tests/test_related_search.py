@@ -142,10 +142,15 @@ def test_limit_keeps_the_best(container: Container, tenant: str) -> None:
 
 
 def test_a_hub_entity_is_never_crossed(container: Container, tenant: str) -> None:
-    """An entity mentioned by more memories than max_entity_degree (the user themself) links nothing."""
+    """An entity mentioned by more memories than max_entity_degree links nothing. Not the entity 'user' (it
+    links nothing at any degree, below): an ordinary name, which links its memories up to the cap."""
     cap = container.recall.traversal.max_degree
-    spec = {"n": cap + 2, "assoc": {}, "triples": [(i, "user", f"thing{i}") for i in range(cap + 2)]}
+    spec = {"n": cap + 1, "assoc": {}, "triples": [(i, "hub", f"thing{i}") for i in range(cap)]}
     g = build(container, tenant, "alice", spec)
+    # at the cap it is still crossed: the degree is what the next mention changes
+    assert len(container.recall.related(tenant, "alice", g.memories[0], depth=1, limit=100)) == cap - 1
+    container.memories.add_triple(tenant, "alice", memory_id=g.memories[cap], subject="hub", predicate="rel",
+                                  object_=f"thing{cap}")
     assert container.recall.related(tenant, "alice", g.memories[0], depth=3) == []
 
 

@@ -136,6 +136,7 @@ def _check_stored(inspector: Inspector, tenant: str, users: list[str], log: Writ
         acknowledged = [o.write for o in log.by("ok") + replayed if o.write.user == u]
         assert all(stored.get((w.session, w.turn)) == 1 for w in acknowledged)
         failed = [o.write for o in log.by("failed") if o.write.user == u]
+        assert any(w.speaker == "robot" for w in failed)  # the refused turns are there to check, below
         assert not [w for w in failed if (w.session, w.turn) in stored]
         assert all(c == 1 for c in stored.values())
         assert inspector.chain_problems(tenant, u) == []

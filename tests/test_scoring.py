@@ -210,8 +210,11 @@ def test_damping_lowers_the_final_score_and_says_why() -> None:
 
 def test_select_keeps_k_above_min_score() -> None:
     ranked = score_candidates([cand(str(i), "x", 0.3 + i / 20, dense_rank=i + 1) for i in range(6)], "q", [], P)
-    assert len(select(ranked, k=3)) == 3
-    assert all(s.scores.final >= 0.5 for s in select(ranked, k=10, min_score=0.5))
+    assert select(ranked, k=3) == ranked[:3]  # the best three, best first
+    # every one at or above the line, none below it (the line cuts the six: some kept, some not)
+    kept = select(ranked, k=10, min_score=0.4)
+    assert kept == [s for s in ranked if s.scores.final >= 0.4] and 0 < len(kept) < len(ranked)
+    assert select(ranked, k=1, min_score=0.4) == kept[:1]
 
 
 # ----- anti-repetition ------------------------------------------------------------------------------

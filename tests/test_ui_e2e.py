@@ -91,6 +91,8 @@ def test_inspector_in_headless_chromium(api_url: str, container: Container, tena
     client.associate(USER, spicy, tea, 0.2)  # two hops from the core memory
     client.associate(USER, tired, sister, 0.1)  # not in the core memory's neighbourhood
     fields = _root_fields(client)
+    # Every feature the page's checks below depend on is served: one missing would skip its checks quietly.
+    assert {"conflicts", "resolveConflict", "ingestTurn", "recall", "runMaintenance", "relatedSearch"} <= fields
     conflict = _seed_conflict(client) if {"conflicts", "resolveConflict", "ingestTurn"} <= fields else None
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -103,6 +105,7 @@ def test_inspector_in_headless_chromium(api_url: str, container: Container, tena
         "recall": "recall" in fields, "maintenance": "runMaintenance" in fields,
         "export": _export_offered(api_url, key),
     }
+    assert config["export"], "GET /export answered 404 for the seeded user: the export checks would be skipped"
     config_file = tmp_path / "drive.json"
     config_file.write_text(json.dumps(config, ensure_ascii=False), encoding="utf-8")
     run = subprocess.run([str(NODE), str(DRIVER / "drive.mjs"), str(config_file)], cwd=DRIVER,
