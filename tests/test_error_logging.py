@@ -25,8 +25,9 @@ def test_bad_requests_log_no_traceback(container: Container, caplog: pytest.LogC
         'mutation { remember(input: {userId: " ", text: "x", type: FACTUAL}) { id } }',
         '{ recall(userId: "a", query: "tea", k: -1) { gated } }',
     ]
-    with caplog.at_level(logging.DEBUG), TestClient(create_app(container, migrate=False,
-                                                               dev_key_enabled=False)) as http:
+    # an app of its own container: the app closes its container when it stops
+    app = create_app(Container(container.settings), migrate=False, dev_key_enabled=False)
+    with caplog.at_level(logging.DEBUG), TestClient(app) as http:
         answers = [http.post("/graphql", headers={"X-API-Key": key}, json={"query": q}).json() for q in bad]
     codes = [[e["extensions"]["code"] for e in a.get("errors", [])] for a in answers]
     assert codes == [["BAD_USER_INPUT"], ["BAD_USER_INPUT"], [], ["BAD_USER_INPUT"], ["BAD_USER_INPUT"]]
