@@ -14,6 +14,7 @@ from bmam.container import Container
 from bmam.usecases.memories import RememberRequest
 from bmam.usecases.recall import RecallRequest
 from graph.errors import BadInput
+from ingest.turns import TurnInput
 
 
 @pytest.fixture
@@ -188,6 +189,27 @@ def test_as_of_and_history(container: Container, tenant: str) -> None:
     history = container.recall.recall(tenant, RecallRequest(user_id="alice", query="Where do I live?",
                                                             include_history=True))
     assert [m.memory.text for m in history.memories][:1] == ["I live in Lisbon"]
+
+
+def test_history_of_a_conversation_ingested_later_is_in_its_own_time(container: Container, tenant: str) -> None:
+    """A change of mind said in June ends the old memory's validity in June, not when the conversation was
+    ingested (months later): asOf a date in between sees the new value only, and before June the old one."""
+    said = {"我住在成都": datetime(2026, 1, 10, 9, 0, tzinfo=UTC),
+            "我现在住在北京": datetime(2026, 6, 10, 9, 0, tzinfo=UTC)}
+    for i, (text, at) in enumerate(said.items()):
+        container.ingest.ingest_indexed(tenant, [TurnInput(user_id="alice", session_id="s1", speaker="user",
+                                                           text=text, turn=i, at=at)])
+    history = container.memories.page(tenant, "alice", include_history=True).items
+    by_text = {m.text: m for m in history}
+    assert by_text["我住在成都"].valid_to == said["我现在住在北京"]  # superseded when the winner was said
+    assert by_text["我现在住在北京"].valid_to is None
+
+    def texts_as_of(day: datetime) -> list[str]:
+        found = container.recall.recall(tenant, RecallRequest(user_id="alice", query="我住在哪里？", as_of=day))
+        return [m.memory.text for m in found.memories]
+
+    assert texts_as_of(datetime(2026, 8, 1, tzinfo=UTC)) == ["我现在住在北京"]
+    assert texts_as_of(datetime(2026, 3, 1, tzinfo=UTC)) == ["我住在成都"]
 
 
 def test_forget_user_drops_the_session_state(container: Container, tenant: str) -> None:

@@ -1,6 +1,8 @@
 // Settle an open conflict of one user: winner active + $winner_bonus, loser active - $loser_penalty (both
 // clamped, weights recomputed in the same statement), (winner)-[:SUPERSEDES]->(loser), loser.valid_to and
-// its triples' valid_to set to $now, the loser's associations carried to the winner (strongest kept, one
+// its triples' valid_to set to when the winner was said (valid time, not when this runs: a conversation
+// ingested later keeps its history; a winner said before the loser leaves the loser an empty validity, its
+// valid_from), the loser's associations carried to the winner (strongest kept, one
 // edge per pair from the smaller id), the conflict marked RESOLVED, and the loser's other OPEN conflicts closed
 // as moot (with it superseded there is nothing left to choose). Run after weights/lock and weights/decay on both
 // memories in the same transaction. Nothing happens unless the conflict is OPEN.
@@ -22,7 +24,8 @@ CALL (c, w, l) {
   WHERE c.status = 'OPEN'
   SET w.active = CASE WHEN w.active + $winner_bonus > 1.0 THEN 1.0 ELSE w.active + $winner_bonus END,
       l.active = CASE WHEN l.active - $loser_penalty < 0.0 THEN 0.0 ELSE l.active - $loser_penalty END,
-      l.valid_to = $now
+      l.valid_to = CASE WHEN coalesce(w.valid_from, $now) > coalesce(l.valid_from, $now)
+                       THEN coalesce(w.valid_from, $now) ELSE coalesce(l.valid_from, $now) END
   WITH c, w, l,
        $passive_share * w.passive + $active_share * w.active + $preset_share * w.preset AS ww,
        $passive_share * l.passive + $active_share * l.active + $preset_share * l.preset AS lw
@@ -36,7 +39,7 @@ CALL (c, w, l) {
   CALL (l) {
     MATCH ()-[t:TRIPLE {memory_id: l.id}]->()
     WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.valid_to IS NULL
-    SET t.valid_to = $now
+    SET t.valid_to = l.valid_to
   }
   CALL (l) {
     MATCH (x:Conflict)-[:BETWEEN]->(l)

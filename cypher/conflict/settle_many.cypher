@@ -78,7 +78,8 @@ CALL () {
       WHERE c.status = 'OPEN'
       SET w.active = CASE WHEN w.active + $winner_bonus > 1.0 THEN 1.0 ELSE w.active + $winner_bonus END,
           l.active = CASE WHEN l.active - $loser_penalty < 0.0 THEN 0.0 ELSE l.active - $loser_penalty END,
-          l.valid_to = $now
+          l.valid_to = CASE WHEN coalesce(w.valid_from, $now) > coalesce(l.valid_from, $now)
+                       THEN coalesce(w.valid_from, $now) ELSE coalesce(l.valid_from, $now) END
       WITH c, w, l,
            $passive_share * w.passive + $active_share * w.active + $preset_share * w.preset AS ww,
            $passive_share * l.passive + $active_share * l.active + $preset_share * l.preset AS lw
@@ -92,7 +93,7 @@ CALL () {
       CALL (l) {
         MATCH ()-[t:TRIPLE {memory_id: l.id}]->()
         WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.valid_to IS NULL
-        SET t.valid_to = $now
+        SET t.valid_to = l.valid_to
       }
       CALL (l) {
         MATCH (x:Conflict)-[:BETWEEN]->(l)
