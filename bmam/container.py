@@ -321,14 +321,15 @@ class Container:
     @cached_property
     def scheduler(self) -> MaintenanceScheduler:
         """The optional maintenance schedule; start() it only when settings.maintenance.schedule is on."""
-        from bmam.scheduler import MaintenanceScheduler, Schedule
+        from bmam.scheduler import MaintenanceScheduler, Schedule, scheduled_job
+        from graph.schedule import ScheduleRepository
 
         m = self.settings.maintenance
         schedule = Schedule(check_every=timedelta(hours=m.check_every_hours),
                             rebalance_every=timedelta(days=m.rebalance_every_days),
                             full_every=timedelta(days=m.full_every_days), tick_s=m.tick_seconds)
-        return MaintenanceScheduler(job=lambda kind: self.maintenance.run_all_tenants(kind), clock=self.clock,
-                                    schedule=schedule)
+        return MaintenanceScheduler(job=scheduled_job(self.maintenance, self.tiers), clock=self.clock,
+                                    schedule=schedule, claims=ScheduleRepository(self.store))
 
     @cached_property
     def export(self) -> ExportUseCases:

@@ -1,24 +1,60 @@
-"""The optional maintenance schedule of the server (seed "BMAM" 5.2): a daily quick check (with a decay),
-a weekly rebalance and a monthly full run, over every tenant. Off unless configured
-(BMAM_MAINTENANCE__SCHEDULE=true).
+"""The optional maintenance schedule of the server (seed "BMAM" 5.2): a daily quick check (with a decay and
+the tier sweep of every user: stale temp memories deleted, faded mid ones back to temp), a weekly rebalance
+and a monthly full run, over every tenant. Off unless configured (BMAM_MAINTENANCE__SCHEDULE=true).
 
 A background thread wakes every `tick_s` seconds (real time) and asks the injected clock whether a job is
 due; `tick()` does one such round and is what tests drive with a FakeClock. The lead wires it into the
 app's lifespan: `scheduler.start()` after start-up, `scheduler.stop()` at shutdown.
+
+When each job last ran is the `claims`' (graph/schedule.py: kept in Neo4j, so a restart does not reset the
+schedule and of several workers exactly one runs each due job); without them (tests of the loop alone) it is
+held in the process.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any, Protocol
 
 from bmam.clock import Clock
 from graph.changesets import MaintenanceKind
+from graph.model import Scope
 
 log = logging.getLogger(__name__)
+
+
+class Maintenance(Protocol):
+    def run_all_tenants(self, kind: MaintenanceKind) -> Sequence[Any]: ...
+
+    def users(self) -> Sequence[Scope]: ...
+
+
+class TierSweeps(Protocol):
+    def sweep(self, tenant: str, user_id: str) -> Sequence[Any]: ...
+
+
+def scheduled_job(maintenance: Maintenance, tiers: TierSweeps) -> Callable[[MaintenanceKind], None]:
+    """What the schedule runs for a kind: the maintenance run over every tenant (a quick check's problems
+    logged as warnings), and with the daily decay the tier sweep of every user (DESIGN.md "Tiers"; like
+    sweepTiers, not part of a changeset). A user whose sweep fails is logged and the others go on."""
+
+    def job(kind: MaintenanceKind) -> None:
+        for result in maintenance.run_all_tenants(kind):
+            check = getattr(result, "check", None)
+            if check is not None and check.problems:
+                log.warning("quick check of tenant %s: %s", result.tenant, "; ".join(check.problems))
+        if kind is MaintenanceKind.DECAY:
+            for scope in maintenance.users():
+                try:
+                    tiers.sweep(scope.tenant, scope.user_id)
+                except Exception:
+                    log.exception("tier sweep of %s/%s failed; tried again tomorrow", scope.tenant, scope.user_id)
+
+    return job
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +79,14 @@ def due(last: datetime | None, now: datetime, period: timedelta) -> bool:
     return last is None or now - last >= period
 
 
+class Claims(Protocol):
+    """Who runs a due job, and when it last ran (graph/schedule.py ScheduleRepository)."""
+
+    def claim(self, kind: str, *, now: datetime, period: timedelta, run_new: bool) -> Any | None: ...
+
+    def release(self, claim: Any) -> None: ...
+
+
 @dataclass
 class MaintenanceScheduler:
     """Runs `job(kind)` whenever a kind is due. `job` is the container's maintenance over every tenant."""
@@ -50,6 +94,7 @@ class MaintenanceScheduler:
     job: Callable[[MaintenanceKind], object]
     clock: Clock
     schedule: Schedule = field(default_factory=Schedule)
+    claims: Claims | None = None
     last_run: dict[MaintenanceKind, datetime] = field(default_factory=dict)
     runs: list[tuple[MaintenanceKind, datetime]] = field(default_factory=list)
     _thread: threading.Thread | None = None
@@ -64,7 +109,7 @@ class MaintenanceScheduler:
         with self._lock:
             if self._thread is not None and self._thread.is_alive():
                 return
-            if not self.schedule.run_at_start:
+            if not self.schedule.run_at_start and self.claims is None:
                 now = self.clock.now()
                 for kind in self.schedule.periods():
                     self.last_run.setdefault(kind, now)
@@ -102,12 +147,28 @@ class MaintenanceScheduler:
         for kind in order:
             if stop is not None and stop.is_set():
                 break
-            if not due(self.last_run.get(kind), now, periods[kind]):
+            claim: Any | None = None
+            if self.claims is not None:
+                try:
+                    claim = self.claims.claim(kind.value, now=now, period=periods[kind],
+                                              run_new=self.schedule.run_at_start)
+                except Exception:
+                    log.exception("could not tell whether maintenance %s is due; asked again at the next tick",
+                                  kind.value)
+                    continue
+                if claim is None:  # not due, or another worker runs it
+                    continue
+            elif not due(self.last_run.get(kind), now, periods[kind]):
                 continue
             try:
                 self.job(kind)
             except Exception:
                 log.exception("scheduled maintenance %s failed; it is retried at the next tick", kind.value)
+                if claim is not None and self.claims is not None:
+                    try:
+                        self.claims.release(claim)
+                    except Exception:
+                        log.exception("could not give back the run of maintenance %s", kind.value)
                 continue
             self.last_run[kind] = now
             self.runs.append((kind, now))

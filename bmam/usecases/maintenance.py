@@ -284,6 +284,10 @@ class MaintenanceUseCases:
         """Every tenant that has users (operator runs)."""
         return self._repo.tenants()
 
+    def users(self) -> list[Scope]:
+        """Every user of every tenant (the schedule's tier sweeps)."""
+        return self._repo.users(None)
+
     def run_all_tenants(self, kind: str | MaintenanceKind, *, dry_run: bool = False) -> list[MaintenanceResult]:
         """Operator runs (CLI --all-tenants, the scheduler): one run, and one changeset, per tenant."""
         return [self.run(t, kind, dry_run=dry_run) for t in self._repo.tenants()]

@@ -1,0 +1,121 @@
+"""The maintenance schedule against the real Neo4j (graph/schedule.py, bmam/scheduler.py): when each job last
+ran is kept in the store, so a restarted server does not start the clock again, several workers of one
+deployment run each due job once between them, a failed job is due again at the next tick; and the daily
+job sweeps every user's tiers (stale temp memories go) and logs a quick check's problems."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Sequence
+from datetime import timedelta
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bmam.clock import FakeClock
+from bmam.container import Container
+from bmam.scheduler import MaintenanceScheduler, Schedule, scheduled_job
+from graph.changesets import MaintenanceKind
+from graph.ids import new_memory_id
+from graph.model import MemoryType, NewMemory, Scope, Tier
+from graph.schedule import ScheduleRepository
+from tests.test_maintenance import START, living
+
+__all__ = ["living"]  # the fixture, used by name
+
+DAILY = [MaintenanceKind.DECAY, MaintenanceKind.CHECK]
+
+
+@pytest.fixture
+def schedule_name() -> str:
+    return f"test-{uuid.uuid4().hex[:10]}"  # a schedule of its own in the shared store
+
+
+def worker(container: Container, clock: FakeClock, name: str, ran: list[MaintenanceKind],
+           job: Any = None) -> MaintenanceScheduler:
+    return MaintenanceScheduler(job=job or ran.append, clock=clock, schedule=Schedule(),
+                                claims=ScheduleRepository(container.store, name))
+
+
+def test_two_workers_run_each_due_job_once_and_a_restart_keeps_the_clock(container: Container,
+                                                                         schedule_name: str) -> None:
+    clock = FakeClock(START)
+    ran: list[MaintenanceKind] = []
+    a, b = worker(container, clock, schedule_name, ran), worker(container, clock, schedule_name, ran)
+    assert a.tick() == [] and b.tick() == []  # first seen now: each job's first run is one period later
+    clock.advance(timedelta(days=1))
+    assert a.tick() == DAILY and b.tick() == []  # the other worker finds this run claimed
+    assert ran == DAILY
+    clock.advance(timedelta(hours=12))
+    restarted = worker(container, clock, schedule_name, ran)  # a new process: the last runs come from the store
+    assert restarted.tick() == []
+    clock.advance(timedelta(hours=12))
+    assert sorted(restarted.tick() + a.tick()) == sorted(DAILY)
+    clock.advance(timedelta(days=6))
+    assert MaintenanceKind.REBALANCE in b.tick()
+    assert ran.count(MaintenanceKind.REBALANCE) == 1 and ran.count(MaintenanceKind.DECAY) == 3
+
+
+def test_a_failed_job_is_due_again_at_the_next_tick(container: Container, schedule_name: str) -> None:
+    clock = FakeClock(START)
+    ran: list[MaintenanceKind] = []
+    failures = [MaintenanceKind.DECAY]
+
+    def flaky(kind: MaintenanceKind) -> None:
+        if kind in failures:
+            failures.remove(kind)
+            raise RuntimeError("Neo4j went away")
+        ran.append(kind)
+
+    w = worker(container, clock, schedule_name, ran, job=flaky)
+    w.tick()
+    clock.advance(timedelta(days=1))
+    assert w.tick() == [MaintenanceKind.CHECK]  # DECAY failed: given back
+    clock.advance(timedelta(minutes=1))
+    assert w.tick() == [MaintenanceKind.DECAY]  # and run at the next tick, not a day later
+    assert ran == [MaintenanceKind.CHECK, MaintenanceKind.DECAY]
+
+
+class OneTenant:
+    """The container's maintenance over the test's own tenant only (the shared store holds every test's)."""
+
+    def __init__(self, c: Container, tenant: str) -> None:
+        self._c, self._tenant = c, tenant
+
+    def run_all_tenants(self, kind: MaintenanceKind) -> Sequence[Any]:
+        return [self._c.maintenance.run(self._tenant, kind)]
+
+    def users(self) -> Sequence[Scope]:
+        return [u for u in self._c.maintenance.users() if u.tenant == self._tenant]
+
+
+def test_the_daily_job_sweeps_every_users_tiers(living: tuple[Container, FakeClock], tenant: str) -> None:
+    c, clock = living
+    stale: dict[str, str] = {}
+    for user in ("alice", "bob"):
+        new = NewMemory(id=new_memory_id(), text=f"{user} saw a red car once", type=MemoryType.EPISODIC,
+                        embedding=[float(x) for x in c.embedder.embed_passages(["a red car"])[0]], tier=Tier.TEMP)
+        stale[user] = c.memory_repository.remember(Scope(tenant, user), new, now=clock.now(), passive=0.0,
+                                                   active=0.2).memory.id
+    clock.advance(timedelta(days=c.settings.tiers.temp_stale_after_days + 1))
+    job = scheduled_job(OneTenant(c, tenant), c.tiers)
+    job(MaintenanceKind.REBALANCE)  # no sweep with the other jobs
+    assert all(c.memories.get(tenant, u, m) is not None for u, m in stale.items())
+    job(MaintenanceKind.DECAY)
+    assert all(c.memories.get(tenant, u, m) is None for u, m in stale.items())  # stale temp memories went
+
+
+def test_a_quick_checks_problems_are_logged(container: Container, caplog: pytest.LogCaptureFixture) -> None:
+    class Sick:
+        def run_all_tenants(self, kind: MaintenanceKind) -> Sequence[Any]:
+            report = SimpleNamespace(problems=["index memory_text_scoped is FAILED, not ONLINE"])
+            return [SimpleNamespace(tenant="acme", check=report)]
+
+        def users(self) -> Sequence[Scope]:
+            return []
+
+    with caplog.at_level(logging.WARNING, logger="bmam.scheduler"):
+        scheduled_job(Sick(), container.tiers)(MaintenanceKind.CHECK)
+    assert "quick check of tenant acme: index memory_text_scoped is FAILED" in caplog.text
