@@ -257,6 +257,93 @@ def is_chitchat(text: str) -> bool:
     )
 
 
+# Discourse vocabulary (salience, filter 1): the words a turn is made of when it only manages the
+# conversation (acknowledging, reacting, agreeing, steering: "Sure, go ahead", "That is interesting",
+# "Let's talk about something else", 好的，继续 / 有意思 / 我们聊点别的吧) and so holds no fact. A clause is
+# discourse only when *every* word is in here; any other word (a noun, a place, a digit, a feeling, a
+# verb of doing) may carry a fact and keeps the clause. Closed classes only: interjections and
+# acknowledgements, reaction adjectives, degree adverbs, function words, conversation nouns and verbs.
+# No time, place or possession word, and no feeling word but "worry" ("don't worry"; "I worry" stays: a
+# first-person subject needs one of DISCOURSE_VERBS_EN).
+# fmt: off
+DISCOURSE_WORDS_EN = frozenset({
+    # interjections, acknowledgements, thanks, apologies, goodbyes
+    "oh", "ooh", "ah", "ahh", "aha", "aw", "aww", "wow", "whoa", "woah", "hmm", "hmmm", "hm", "mm", "mmm", "mhm",
+    "um", "umm", "uh", "huh", "er", "yeah", "yea", "yes", "yep", "yup", "ya", "yah", "no", "nope", "nah", "ok",
+    "okay", "okey", "k", "kk", "sure", "alright", "right", "well", "anyway", "anyways", "haha", "hahaha", "hehe",
+    "heh", "lol", "lmao", "rofl", "omg", "gosh", "jeez", "yay", "thanks", "thank", "thx", "ty", "tysm", "please",
+    "pls", "plz", "sorry", "bye", "cheers", "welcome", "np", "gotcha", "touché", "touche", "indeed", "hello", "hi",
+    "hey", "tbh", "ngl", "idk",
+    # reactions (to what was said, not states of the speaker)
+    "interesting", "great", "good", "nice", "cool", "awesome", "amazing", "fantastic", "wonderful", "excellent",
+    "perfect", "brilliant", "fascinating", "funny", "hilarious", "fun", "true", "fair", "fine", "correct", "wrong",
+    "helpful", "useful", "clear", "smart", "clever", "neat", "lovely", "sweet", "impressive", "incredible",
+    "unbelievable", "wild", "crazy", "weird", "strange", "surprising", "insightful", "informative", "genius",
+    "beautiful", "bad", "awful", "terrible", "horrible", "valid", "obvious", "possible", "same",
+    # degree and discourse adverbs
+    "really", "very", "so", "quite", "pretty", "too", "totally", "absolutely", "definitely", "exactly", "certainly",
+    "truly", "just", "also", "actually", "kinda", "kind", "sort", "course", "enough", "surely", "still", "then",
+    "now", "again", "more", "much", "bit", "little", "all", "even", "super", "seriously", "literally", "though",
+    "maybe", "perhaps", "probably", "either", "neither", "here", "later", "not", "never",
+    # function words
+    "a", "an", "the", "that", "that's", "thats", "this", "it", "it's", "its", "these", "those", "is", "isn't", "was",
+    "wasn't", "are", "aren't", "be", "been", "what", "what's", "how", "such", "some", "any", "one", "other",
+    "another", "something", "anything", "else", "you", "your", "you're", "youre", "yours", "u", "ur", "me", "us",
+    "let", "let's", "lets", "can", "could", "would", "will", "should", "do", "does", "did", "don't", "dont",
+    "doesn't", "doesnt", "didn't", "of", "about", "for", "with", "to", "by", "and", "or", "but", "back", "on",
+    "ahead",
+    # conversation nouns
+    "idea", "point", "question", "questions", "topic", "subject", "story", "answer", "suggestion", "suggestions",
+    "advice", "tip", "tips", "explanation", "info", "information", "thoughts", "conversation", "plan", "deal",
+    "problem", "worries", "luck", "way", "sense",
+    # conversation verbs (steering, reacting, understanding)
+    "sounds", "sound", "seems", "seem", "looks", "makes", "make", "like", "works", "helps", "go", "goes", "going",
+    "keep", "carry", "continue", "proceed", "move", "moving", "change", "switch", "talk", "talking", "chat", "say",
+    "said", "tell", "hear", "listen", "explain", "elaborate", "think", "thought", "see", "agree", "disagree",
+    "understand", "get", "got", "know", "mean", "guess", "suppose", "follow", "wonder", "believe", "bet", "mind",
+    "matter", "matters", "forget", "help", "try", "wait", "hold", "hang", "worry",
+})
+# The speaker as a subject ("I see", "we'll see") only with a verb of understanding, agreeing or talking:
+# "I agree" is discourse, "I go" / "I'm fine" / "my point" are not (possessive and stative first person,
+# my / I'm / I've / we're, are never discourse).
+DISCOURSE_SUBJECTS_EN = frozenset({"i", "we", "i'll", "we'll", "i'd", "we'd"})
+DISCOURSE_VERBS_EN = frozenset({
+    "see", "agree", "disagree", "understand", "get", "got", "know", "mean", "guess", "suppose", "think", "thought",
+    "follow", "hear", "wonder", "believe", "bet", "say", "talk", "chat", "continue", "move", "change", "switch",
+})
+# Interjection idioms that contain "my": the only places where "my" is discourse.
+DISCOURSE_IDIOMS_EN = ("oh my god", "oh my gosh", "oh my", "my god", "my gosh", "my bad", "my pleasure")
+# Chinese: no word boundaries, so these are removed as substrings (longest first) and a clause is
+# discourse when no Han character is left. First person only inside the compounds listed (我明白 / 我们聊):
+# a lone 我 is left over and keeps the clause.
+DISCOURSE_ZH = (
+    # particles and interjections
+    "啊", "呀", "吧", "呢", "啦", "嘛", "哦", "噢", "喔", "哈", "嘿", "呵", "嗯", "恩", "哇", "诶", "欸", "哟", "咯",
+    "嘞", "呗", "耶", "了", "的", "得",
+    # acknowledgements, agreement, thanks
+    "好的", "好吧", "好嘞", "好哒", "好滴", "好呀", "好啊", "好", "行", "可以", "没问题", "没事", "没关系", "收到",
+    "了解", "明白", "懂", "知道", "对", "是的", "是啊", "是", "没错", "确实", "的确", "真的", "原来", "如此", "这样",
+    "那样", "这么", "那么", "也是", "倒是", "当然", "同意", "赞同", "谢谢", "感谢", "多谢", "谢了", "辛苦了",
+    "不客气", "不用谢", "算了", "随便", "都行", "无所谓", "先这样", "就这样", "怪不得", "难怪", "果然", "不是",
+    "不对", "不行", "学到了", "受教了", "长见识了", "涨知识了",
+    # reactions
+    "说得对", "说得好", "说得是", "有道理", "有意思", "没意思", "有趣", "好玩", "不错", "厉害", "牛", "棒", "酷",
+    "赞", "妙", "神奇", "逗", "搞笑", "好主意", "主意", "想法", "看法", "观点", "哈哈",
+    # degree and discourse adverbs, function words
+    "挺", "很", "真", "太", "超", "非常", "特别", "蛮", "相当", "实在", "简直", "有点", "也", "都", "就", "那就",
+    "那", "这个", "那个", "这", "还是", "然后", "先", "再", "一点", "一点儿", "一些", "一下", "点儿", "点",
+    # conversation: steering and what is talked about
+    "继续", "接着", "说", "讲", "聊", "谈", "多说", "多讲", "多聊", "说点", "讲点", "聊点", "聊聊", "说说", "讲讲",
+    "聊天", "别的", "其他", "其它", "话题", "换个话题", "换个", "换", "下一个", "接下来", "你", "您", "你的", "建议",
+    "回答", "解释", "意见", "分享", "帮助", "帮忙", "信息", "内容", "故事", "问题", "意思",
+    # the speaker, only with understanding / agreeing / talking
+    "我明白", "我懂", "我知道", "我同意", "我了解", "我赞同", "我也觉得", "我也这么觉得", "我也这么想", "我觉得也是",
+    "我想想", "我再想想", "让我想想", "我考虑一下", "我看看", "我们聊", "咱们聊", "我们换个", "咱们换个", "我们换",
+    "咱们换", "我们继续", "咱们继续", "我们说", "咱们说", "我们谈", "咱们谈",
+)
+# fmt: on
+
+
 # Questions: a clause asking something, in either language.
 _ZH_QUESTION_RE = re.compile(
     r"(?:什么|啥|怎么|怎样|为什么|为啥|哪(?:里|儿|个|些|家|种|天)?(?!也|都)|(?<![前这好十])几(?:点|个|号|天|岁|次|种)"

@@ -16,9 +16,15 @@ from dataclasses import dataclass
 from graph.model import PresetKind
 from ingest.extract import PERSONAL_FACT_PREDICATES, USER, RuleTripleExtractor, TripleExtractor
 from ingest.lexicon import (
+    DISCOURSE_IDIOMS_EN,
+    DISCOURSE_SUBJECTS_EN,
+    DISCOURSE_VERBS_EN,
+    DISCOURSE_WORDS_EN,
+    DISCOURSE_ZH,
     EMPHASIS_RE,
     EPISODIC_EN_RE,
     EPISODIC_ZH_RE,
+    HAN_RE,
     NOT_TO_REMEMBER_RE,
     PREFERENCE_EN_RE,
     PREFERENCE_ZH_RE,
@@ -35,6 +41,7 @@ from ingest.lexicon import (
     is_request,
     normalize_text,
     split_clauses,
+    words_re,
 )
 
 USER_SPEAKERS = frozenset({"user", "human"})
@@ -57,6 +64,34 @@ _CONVERSATIONAL_OPINION_RE = re.compile(
     r"(?:that'?s?|this|it'?s?|so|these|those|这个|那个|这样|那样|你说的|挺好|不错|可以|有道理|也是|没问题)(?![A-Za-z])",
     re.IGNORECASE,
 )
+
+
+_DISCOURSE_IDIOMS_RE = words_re(DISCOURSE_IDIOMS_EN, en=True)
+_DISCOURSE_ZH_RE = words_re(DISCOURSE_ZH)
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})
+_DISCOURSE_TOKEN_RE = re.compile(r"[^\W_]+(?:'[^\W_]+)?")  # a word, with one contraction: that's / don't
+_DISCOURSE_MAX_CHARS = 200  # an acknowledgement is short; a longer clause is read as content, and stays cheap
+
+
+def is_discourse_only(clause: str) -> bool:
+    """The clause only manages the conversation ("Sure, go ahead", "That is interesting", 我们聊点别的吧).
+
+    True when every word of it is discourse vocabulary (ingest.lexicon.DISCOURSE_*: acknowledgements,
+    reactions, conversation nouns and verbs, function words) and the speaker appears as a subject only
+    with a verb of understanding, agreeing or talking ("I see", "we'll see"). Any other word (a noun, a
+    name, a digit, a feeling, "my", "I'm") could carry a fact, so the clause is not discourse.
+    """
+    if len(clause) > _DISCOURSE_MAX_CHARS:
+        return False
+    text = normalize_text(clause).lower().translate(_APOSTROPHES)
+    text = _DISCOURSE_ZH_RE.sub(" ", _DISCOURSE_IDIOMS_RE.sub(" ", text))
+    if HAN_RE.search(text):
+        return False  # a Chinese word outside the vocabulary (or a lone 我) is left
+    tokens = _DISCOURSE_TOKEN_RE.findall(text)
+    if not all(t in DISCOURSE_WORDS_EN or t in DISCOURSE_SUBJECTS_EN for t in tokens):
+        return False
+    speaker_subject = any(t in DISCOURSE_SUBJECTS_EN for t in tokens)
+    return not speaker_subject or any(t in DISCOURSE_VERBS_EN for t in tokens)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +125,12 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
         # "记住：" / "remember this" alone: emphasis of nothing (it would lock an empty memory in core)
         return Salience(False, "nothing_specific", False, PresetKind.DEFAULT)
     clauses = split_clauses(norm)
-    statements = [c for c in clauses if not (is_question(c) or is_request(c) or is_chitchat(c) or is_greeting(c))]
+    # clauses that only acknowledge, react or steer the talk ("Sure", "That is interesting") hold no fact
+    statements = [
+        c
+        for c in clauses
+        if not (is_question(c) or is_request(c) or is_chitchat(c) or is_greeting(c) or is_discourse_only(c))
+    ]
     if statements and all(_CONVERSATIONAL_OPINION_RE.search(c) and len(c) < 40 for c in statements):
         statements = []  # "I think that's a good idea": about the conversation, not about the user
     if is_greeting(norm) or is_chitchat(norm) or not statements:
@@ -138,6 +178,10 @@ def _no_memory_reason(norm: str, clauses: list[str]) -> str:
         return "chitchat"
     if any(is_question(c) for c in clauses):
         return "question"
+    if all(is_discourse_only(c) or is_chitchat(c) or is_greeting(c) for c in clauses) and not all(
+        is_request(c) for c in clauses
+    ):
+        return "chitchat"  # an acknowledgement or reaction, maybe with "go on" / "tell me more": small talk
     if any(is_request(c) for c in clauses):
         return "request"
     return "chitchat"

@@ -1,0 +1,164 @@
+"""Filter 1 drops turns that only manage the conversation (acknowledge, react, agree, steer), in zh and en,
+and still keeps a short turn as soon as it carries something that could be a fact about the user.
+
+Pure: ingest.salience.assess only, no Neo4j. The sentences are written for this file (none is in tests/data).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from ingest.salience import assess, is_discourse_only
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # acknowledgements and reactions
+        "Sure, go ahead",
+        "That is interesting",
+        "Interesting, tell me more",
+        "That sounds great",
+        "Oh really",
+        "Fair enough",
+        "No worries",
+        "Good point",
+        "That's a good idea",
+        "Not bad",
+        "That’s so cool",  # typographic apostrophe
+        "Exactly",
+        "Totally agree",
+        "You're right",
+        "Oh my god, that's amazing",
+        "OK, that works for me",
+        "Thank you for the explanation",
+        "ok 👍",
+        # steering the conversation
+        "Let's talk about something else",
+        "So anyway, moving on",
+        "Go on",
+        "Let me think about it",
+        "I'll think about it",
+        "I see what you mean",
+        "Never mind that",
+        "Don't worry about it",
+        # Chinese
+        "好的，继续",
+        "有意思",
+        "挺有意思的",
+        "我们聊点别的吧",
+        "咱们换个话题吧",
+        "再多说一点",
+        "哈哈",
+        "嗯嗯",
+        "明白了",
+        "没问题",
+        "好吧",
+        "谢谢你的建议",
+        "哇，太棒了",
+        "原来是这样",
+        "说得很对",
+        "我懂你的意思",
+        "那就这样吧",
+        # mixed
+        "ok 好的，got it",
+        "嗯嗯 makes sense",
+    ],
+)
+def test_conversational_turns_are_not_remembered(text: str) -> None:
+    verdict = assess(text, speaker="user")
+    assert not verdict.remember, (text, verdict)
+    assert verdict.reason == "chitchat", (text, verdict.reason)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm fine with spicy food",
+        "好的，我下周去北京出差",
+        "Sure, my sister is a nurse",
+        "Interesting, I used to live in Paris",
+        "OK, I'm vegetarian",
+        "Yeah, I have two cats",
+        "Cool, I play the guitar",
+        "No, I live in Toronto",
+        "Thanks, I'm allergic to peanuts",
+        "That's interesting, my dad is a chemist",
+        "I agree, I can't stand cilantro",
+        "I know Python",
+        "I speak French",
+        "I get up at six every day",
+        "嗯，我是程序员",
+        "哈哈，我也喜欢猫",
+        "对，我在上海工作",
+        "好吧，我明天要考试",
+        "我知道一家很好吃的火锅店",
+        "我懂日语",
+        "谢谢，我女儿今天过生日",
+        "有意思，我小时候在成都住过",
+        "Whales are mammals",
+        "火锅起源于重庆",
+    ],
+)
+def test_a_short_turn_with_a_fact_is_still_kept(text: str) -> None:
+    verdict = assess(text, speaker="user")
+    assert verdict.remember, (text, verdict)
+
+
+def test_the_fact_is_kept_without_the_acknowledgement_around_it() -> None:
+    """The discourse clause is dropped from the statement, the fact clause decides kind and reason."""
+    assert assess("Sure, my sister is a nurse", speaker="user").reason == "personal"
+    assert assess("好的，我对花生过敏", speaker="user").reason == "safety"
+    assert assess("Great, I love hiking", speaker="user").reason == "preference"
+
+
+@pytest.mark.parametrize(
+    ("clause", "expected"),
+    [
+        ("That is interesting", True),
+        ("I see", True),
+        ("we'll see", True),
+        ("tell me more", True),
+        ("我们聊点别的吧", True),
+        ("👍", True),
+        # the speaker as a subject needs a verb of understanding / agreeing / talking
+        ("I'm fine", False),
+        ("I go", False),
+        ("I worry", False),
+        ("my point", False),
+        ("我很好", False),  # a lone 我 is left over
+        # anything outside the vocabulary may be a fact
+        ("That is Paris", False),
+        ("I have 2", False),
+        ("Work is fine", False),
+        ("好冷", False),
+        ("好的我下周去北京", False),
+    ],
+)
+def test_is_discourse_only(clause: str, expected: bool) -> None:
+    assert is_discourse_only(clause) is expected
+
+
+def test_chitchat_repeated_stays_chitchat() -> None:
+    assert not assess("That sounds great", speaker="user", repeated=True).remember
+    assert not assess("有意思", speaker="user", repeated=True).remember
+
+
+def test_requests_and_questions_keep_their_reason() -> None:
+    assert assess("continue", speaker="user").reason == "request"
+    assert assess("继续", speaker="user").reason == "request"
+    assert assess("Really?", speaker="user").reason == "question"
+    assert assess("wait, what did you mean?", speaker="user").reason == "question"
+
+
+def test_long_discourse_looking_text_stays_linear() -> None:
+    """No backtracking: a long run of discourse words is bounded (and read as content past the cap)."""
+    long_en = "that is really interesting " * 1200
+    long_zh = "好的好的嗯嗯哈哈有意思" * 3000
+    started = time.perf_counter()
+    assert not is_discourse_only(long_en)
+    assert not is_discourse_only(long_zh)
+    assert is_discourse_only("that is really interesting " * 7)
+    assert time.perf_counter() - started < 1.0
