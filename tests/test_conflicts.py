@@ -230,7 +230,8 @@ def test_review_holds_the_conflict_until_the_user_resolves_it(living: tuple[Cont
     clock.advance(timedelta(hours=1))
     settled = c.conflicts.resolve(scope.tenant, scope.user_id, queued.id, old.id)
     assert settled.status is ConflictStatus.RESOLVED and settled.winner_id == old.id and settled.resolved_by == "user"
-    assert get(c, scope, new.id).valid_to == clock.now()
+    # valid time: the older memory won, so the newer one never held (its validity ends where it began)
+    assert get(c, scope, new.id).valid_to == new.valid_from
     assert c.conflicts.conflicts(scope.tenant, scope.user_id) == []
     with pytest.raises(ConflictError):
         c.conflicts.resolve(scope.tenant, scope.user_id, queued.id, new.id)

@@ -316,7 +316,8 @@ def test_memories_held_for_review_outlive_eviction_and_sweeps(c: Container, scop
         c.tiers.react(scope.tenant, "alice", old.id, "DISMISSED")
     settled = c.conflicts.resolve(scope.tenant, "alice", held.id, new.id)
     assert settled.status is ConflictStatus.RESOLVED
-    assert c.memory_repository.get(scope, old.id).valid_to == clock.now()  # type: ignore[union-attr]
+    # superseded from when the winner was said, not from when the review settled it
+    assert c.memory_repository.get(scope, old.id).valid_to == new.valid_from  # type: ignore[union-attr]
 
 
 def test_superseded_history_is_kept_and_takes_no_room(c: Container, scope: Scope, clock: FakeClock) -> None:
