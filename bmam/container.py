@@ -108,6 +108,8 @@ class Container:
             associations=AssociationRepository(self.store),
             events=self.events,
             tiers=self.tiers,
+            store=self.store,
+            hooks=self.stored_memory_hooks,
         )
 
     @cached_property

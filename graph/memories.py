@@ -56,20 +56,24 @@ class MemoryRepository:
                                                                  active=active))
 
     def remember_in(
-        self, tx: Tx, scope: Scope, new: NewMemory, *, now: datetime, passive: float, active: float
+        self, tx: Tx, scope: Scope, new: NewMemory, *, now: datetime, passive: float, active: float,
+        hooks_pending_at: datetime | None = None,
     ) -> StoredMemory:
-        """remember inside a caller's transaction (ingest writes an episode and its memories at once)."""
-        return self.remember_many_in(tx, scope, [new], now=now, passive=passive, active=active)[0]
+        """remember inside a caller's transaction (ingest writes an episode and its memories at once).
+        hooks_pending_at: as for store_many_in."""
+        return self.remember_many_in(tx, scope, [new], now=now, passive=passive, active=active,
+                                     hooks_pending_at=hooks_pending_at)[0]
 
     def remember_many_in(
         self, tx: Tx, scope: Scope, batch: Sequence[NewMemory], *, now: datetime | Sequence[datetime],
-        passive: float, active: float,
+        passive: float, active: float, hooks_pending_at: datetime | None = None,
     ) -> list[StoredMemory]:
         """Store several memories in the caller's transaction, in order, with one statement whatever their
         types (the type labels come as a map from the MemoryType enum). `now` is one time for all, or one
         per memory (ingest stamps each with its turn's time). NotFound when an id belongs to another
         tenant or user: the caller's transaction then rolls back, so none of the batch is written."""
-        found, first = self._write_many(tx, scope, batch, now=now, passive=passive, active=active, answer=True)
+        found, first = self._write_many(tx, scope, batch, now=now, passive=passive, active=active, answer=True,
+                                        hooks_pending_at=hooks_pending_at)
         return [StoredMemory(memory=memory_from_row(found[new.id]["memory"]),
                              created=bool(found[new.id]["created"]) and first[new.id] == i)
                 for i, new in enumerate(batch)]

@@ -1,7 +1,12 @@
-"""Use-cases of the first slice: remember, get, list, forget, triples, associations, search."""
+"""Use-cases of the first slice: remember, get, list, forget, triples, associations, search.
+
+remember stores the text as given (the caller chose its type; no salience filter, classifier or triple
+extraction: that is ingest's pipeline), then runs the stored-memory hooks like ingest (association forming,
+conflict detection; bmam/usecases/hooks.py), marked pending until they went through."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -9,6 +14,7 @@ from bmam import validate
 from bmam.clock import Clock
 from bmam.events import EventBus, MemoryEvent
 from bmam.settings import Settings
+from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook, run_hooks
 from bmam.usecases.tiers import TierUseCases
 from graph.associations import AssociationRepository
 from graph.errors import BadInput, Conflict
@@ -28,8 +34,11 @@ from graph.model import (
     Tier,
     Triple,
 )
+from graph.store import GraphStore, Tx
 from graph.triples import TripleRepository
 from ingest.embedding import Embedder
+
+log = logging.getLogger(__name__)
 
 # Below this many memories an exact cosine scan over the user's own memories beats the global
 # vector index (and needs no oversampling); see BENCHMARKS.md.
@@ -59,6 +68,8 @@ class MemoryUseCases:
         associations: AssociationRepository,
         tiers: TierUseCases,
         events: EventBus | None = None,
+        store: GraphStore | None = None,
+        hooks: Sequence[StoredMemoryHook] = (),
     ) -> None:
         self._settings = settings
         # A memory remembered straight into a tier keeps its capacity (DESIGN.md "Tiers").
@@ -69,6 +80,9 @@ class MemoryUseCases:
         self._memories = memories
         self._triples = triples
         self._associations = associations
+        # the container's list (features append to it after construction); run only with the store
+        self._hooks = hooks
+        self._store = store
 
     def scope(self, tenant: str, user_id: str | None) -> Scope:
         return Scope(tenant=tenant, user_id=validate.identifier(user_id, field="userId"))
@@ -102,15 +116,29 @@ class MemoryUseCases:
         )
         w = self._settings.weights
         now = self._clock.now()
+        hooked = self._store is not None and bool(self._hooks)
         stored, changes = self._tiers.admit(
             scope, new.tier, new.id, now=now,
             write=lambda tx: self._memories.remember_in(tx, scope, new, now=now, passive=w.initial_passive,
-                                                        active=w.initial_active))
+                                                        active=w.initial_active,
+                                                        hooks_pending_at=now if hooked else None))
         if stored.created and self._events is not None:  # after the commit: subscribers see what is stored
             self._events.publish(MemoryEvent.created(scope, stored.memory.id, tier=stored.memory.tier,
                                                      memory_type=stored.memory.type, at=now))
         self._tiers.publish(scope, changes, now)  # what gave way to it, after it
-        return stored.memory
+        if not (stored.created and hooked):
+            return stored.memory
+
+        def done(tx: Tx, contexts: Sequence[StoredMemoryContext]) -> None:
+            self._memories.hooks_done_in(tx, scope, [c.memory.id for c in contexts])
+
+        # after the commit, as ingest runs them: a hook that fails leaves the memory marked, and ingest's
+        # resume_hooks runs it again (at the user's next ingest, at server start)
+        run_hooks(list(self._hooks), [StoredMemoryContext(scope=scope, memory=stored.memory, triples=[],
+                                                          embedding=new.embedding)], log,
+                  store=self._store, finish=done)
+        # as the hooks left it (a conflict settled: the winner's weight, or this memory superseded)
+        return self._memories.get(scope, stored.memory.id) or stored.memory
 
     def get(self, tenant: str, user_id: str, memory_id: str) -> Memory | None:
         return self._memories.get(self.scope(tenant, user_id), validate.identifier(memory_id, field="id"))

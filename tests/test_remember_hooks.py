@@ -1,0 +1,38 @@
+"""remember runs the stored-memory hooks as ingest does (against the real Neo4j): a remembered memory that
+contradicts an older one is found and settled (LATEST: the older is superseded), one sharing a rare name with
+another is associated with it, and its pending-hooks mark is cleared once they went through."""
+
+from __future__ import annotations
+
+from bmam.container import Container
+from bmam.usecases.memories import RememberRequest
+from tests.ops_support import store_rows
+
+
+def test_a_remembered_contradiction_is_found_and_settled(container: Container, tenant: str) -> None:
+    old = container.memories.remember(tenant, RememberRequest(user_id="alice", type="EPISODIC",
+                                                              text="I have been to Japan twice"))
+    new = container.memories.remember(tenant, RememberRequest(user_id="alice", type="EPISODIC",
+                                                              text="I have never been to Japan"))
+    [conflict] = container.conflicts.conflicts(tenant, "alice", status=None)
+    assert (conflict.kind.value, conflict.status.value) == ("NEGATION", "RESOLVED")
+    assert (conflict.winner_id, conflict.loser_id) == (new.id, old.id)
+    superseded = container.memories.get(tenant, "alice", old.id)
+    assert superseded is not None and superseded.valid_to is not None
+    assert new.valid_to is None and new.weight.final > old.weight.final  # answered as the hooks left it
+
+
+def test_a_remembered_memory_is_associated_and_its_hooks_marked_done(container: Container, tenant: str) -> None:
+    # rare words link memories only for a user with enough of them (recall.term_link_min_memories)
+    for i in range(container.settings.recall.term_link_min_memories):
+        container.memories.remember(tenant, RememberRequest(user_id="alice", type="FACTUAL",
+                                                            text=f"filler note number {i} about errands"))
+    a = container.memories.remember(tenant, RememberRequest(user_id="alice", type="FACTUAL",
+                                                            text="Priyanka is my piano teacher"))
+    b = container.memories.remember(tenant, RememberRequest(user_id="alice", type="EPISODIC",
+                                                            text="Priyanka moved her lessons to Thursday"))
+    linked = {frozenset((x.memory_a, x.memory_b)) for x in container.memories.associations(tenant, "alice", b.id)}
+    assert linked == {frozenset((a.id, b.id))}  # the rare name they share
+    pending = store_rows(container, "MATCH (m:Memory) WHERE m.tenant = $t AND m.hooks_pending_at IS NOT NULL "
+                                    "RETURN m.id AS id", t=tenant)
+    assert pending == []
