@@ -2,9 +2,14 @@
 
 Three rules, tried in this order for every pair (new memory, old live memory):
 
-1. SINGLE_VALUED: the same subject and a single-valued predicate (name, birthday, lives_in, works_at...,
-   ingest.extract.SINGLE_VALUED_PREDICATES), both affirmed, with different objects:
-   (user, lives_in, 成都) vs (user, lives_in, 北京).
+1. SINGLE_VALUED: the same subject and a single-valued slot (ingest.extract.single_valued_slot), both affirmed,
+   with different objects. A slot is a single-valued predicate (name, birthday, lives_in, works_at, phone, email...,
+   ingest.extract.SINGLE_VALUED_PREDICATES), for the user and anyone else ((my sister, lives_in, Hangzhou) vs
+   (my sister, lives_in, Shanghai)), or the occupation among the many things one is_a (a nurse, a mother...):
+   (user, is_a, nurse) vs (user, is_a, teacher), unless one contains the other (engineer / software engineer) or
+   the new memory adds a job ("I'm also a yoga teacher", 我也是老师, 兼职). A favourite is one value per kind:
+   "My favourite colour is green" vs "... is blue" (same kind, no value in common), read from the texts of the old
+   memories close in embedding space (the (user, likes, X) triple cannot tell a favourite from a liking).
 2. POLARITY: the same subject, the same predicate or two predicates of the attitude family (likes, eats,
    drinks: each says whether the user is for or against the object), opposite polarity, and objects
    that overlap: equal, or one contained in the other (辣 / 辣的川菜; spicy food / spicy Sichuan food).
@@ -24,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from graph.conflicts import ConflictKind
-from ingest.extract import SINGLE_VALUED_PREDICATES, normalize_term
+from ingest.extract import OCCUPATION_SLOT, favourite_statements, normalize_term, single_valued_slot
 
 # Predicates that state the user's attitude to an object; polarity is for (+1) or against (-1).
 ATTITUDE_PREDICATES: frozenset[str] = frozenset({"likes", "eats", "drinks"})
@@ -165,8 +170,20 @@ def objects_overlap(a: str, b: str) -> bool:
 # ----- the rules ----------------------------------------------------------------------------------------
 
 
-def single_valued_conflict(new: Fact, old: Fact) -> str | None:
-    if new.predicate != old.predicate or new.predicate not in SINGLE_VALUED_PREDICATES:
+# A new memory that adds a job to the one held: "I'm also a yoga teacher", "a part-time tutor", 我也是老师, 兼职.
+_ADDS_A_JOB_RE = re.compile(
+    r"\b(?:also|too|as well|on the side|side (?:job|gig|hustle)|part[- ]time|moonlight\w*|second job)\b"
+    r"|也|兼职|副业|同时",
+    re.IGNORECASE,
+)
+
+
+def single_valued_conflict(new: Fact, old: Fact, *, new_text: str = "") -> str | None:
+    """The same subject, the same single-valued slot, both affirmed, another value (see the module doc)."""
+    if new.predicate != old.predicate:
+        return None
+    slot = single_valued_slot(new.predicate, new.object)
+    if slot is None or slot != single_valued_slot(old.predicate, old.object):
         return None
     if new.polarity != 1 or old.polarity != 1:
         return None
@@ -174,7 +191,28 @@ def single_valued_conflict(new: Fact, old: Fact) -> str | None:
         return None
     if normalize_term(new.object) == normalize_term(old.object):
         return None
+    if slot == OCCUPATION_SLOT:
+        if objects_overlap(new.object, old.object) or _ADDS_A_JOB_RE.search(_normalize(new_text)):
+            return None  # a nurse / a registered nurse; a second job
+        return f"{new.subject} occupation ({new.predicate}): {old.object!r} -> {new.object!r}"
     return f"{new.subject} {new.predicate}: {old.object!r} -> {new.object!r}"
+
+
+def favourite_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
+    """Both texts name the user's favourite of one kind, affirmed, with no value in common (none contained in
+    another: "sushi" and "salmon sushi" are one)."""
+    if old.cosine < threshold:
+        return None
+    new_favs = [f for f in favourite_statements(new_text) if not is_negated(f.clause)]
+    if not new_favs:
+        return None
+    old_favs = [f for f in favourite_statements(old.text) if not is_negated(f.clause)]
+    for category in sorted({f.category for f in new_favs} & {f.category for f in old_favs}):
+        new_values = {f.value for f in new_favs if f.category == category}
+        old_values = {f.value for f in old_favs if f.category == category}
+        if not any(objects_overlap(n, o) for n in new_values for o in old_values):  # (sushi / salmon sushi)
+            return f"user favourite {category}: {', '.join(sorted(old_values))} -> {', '.join(sorted(new_values))}"
+    return None
 
 
 def polarity_conflict(new: Fact, old: Fact) -> str | None:
@@ -215,12 +253,20 @@ def detect(
     """Every old memory the new one contradicts, at most one finding per old memory (the first rule that
     fires), ordered by old memory id so the result is deterministic."""
     found: dict[str, Finding] = {}
+    old_facts = list(old_facts)
+    # what each old memory says in each single-valued slot: one that says the new value too is not contradicted
+    held: dict[tuple[str, str, str], set[str]] = {}
+    for old in old_facts:
+        if old.polarity == 1 and (slot := single_valued_slot(old.predicate, old.object)) is not None:
+            held.setdefault((old.memory_id, normalize_term(old.subject), slot), set()).add(normalize_term(old.object))
     for old in old_facts:
         if old.memory_id == new_memory_id or old.memory_id in found:
             continue
         for new in new_facts:
-            reason = single_valued_conflict(new, old)
-            if reason:
+            reason = single_valued_conflict(new, old, new_text=new_text)
+            slot = single_valued_slot(new.predicate, new.object)
+            if reason and normalize_term(new.object) not in held.get(
+                    (old.memory_id, normalize_term(new.subject), slot or ""), set()):
                 found[old.memory_id] = Finding(old.memory_id, ConflictKind.SINGLE_VALUED, reason)
                 break
         if old.memory_id in found:
@@ -232,6 +278,10 @@ def detect(
                 break
     for candidate in similar:
         if candidate.memory_id == new_memory_id or candidate.memory_id in found:
+            continue
+        reason = favourite_conflict(new_text, candidate, similarity_threshold)
+        if reason:
+            found[candidate.memory_id] = Finding(candidate.memory_id, ConflictKind.SINGLE_VALUED, reason)
             continue
         reason = negation_conflict(new_text, candidate, similarity_threshold)
         if reason:

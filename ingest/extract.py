@@ -18,30 +18,37 @@ from collections.abc import Iterator
 from typing import Protocol
 
 from ingest.extract_core import (
+    OCCUPATION_SLOT,
     PERSONAL_FACT_PREDICATES,
     PREDICATES,
     SINGLE_VALUED_PREDICATES,
     USER,
     ExtractedTriple,
+    Favourite,
     PredicateSpec,
     _State,
     normalize_term,
+    single_valued_slot,
 )
-from ingest.extract_en import en_clause
-from ingest.extract_zh import zh_clause, zh_subclauses
+from ingest.extract_en import en_clause, en_favourites
+from ingest.extract_zh import zh_clause, zh_favourites, zh_subclauses
 from ingest.lexicon import EPISODIC_EN_RE, EPISODIC_ZH_RE, HAN, PAST_EN_RE, is_question, is_request, split_clauses
 
 __all__ = [
+    "OCCUPATION_SLOT",
     "PERSONAL_FACT_PREDICATES",
     "PREDICATES",
     "SINGLE_VALUED_PREDICATES",
     "USER",
     "ExtractedTriple",
+    "Favourite",
     "PredicateSpec",
     "RuleTripleExtractor",
     "TripleExtractor",
+    "favourite_statements",
     "iter_predicates",
     "normalize_term",
+    "single_valued_slot",
 ]
 
 
@@ -85,6 +92,21 @@ def _dedupe(triples: list[ExtractedTriple]) -> list[ExtractedTriple]:
         if t.key() not in seen:
             seen.add(t.key())
             out.append(t)
+    return out
+
+
+def favourite_statements(text: str) -> list[Favourite]:
+    """The favourites a turn states ("My favourite colour is blue", 我最喜欢的颜色是蓝色), with their kind: one value
+    per kind at a time, where the (user, likes, value) triple alone cannot tell a favourite from a liking (conflict
+    detection compares them, ingest/conflict_rules.py). Questions and requests state none."""
+    out: list[Favourite] = []
+    for clause in split_clauses(text):
+        if is_question(clause) or is_request(clause):
+            continue
+        zh = _join_han(clause)
+        if re.search(f"[{HAN}]", zh):
+            out.extend(zh_favourites(zh))
+        out.extend(en_favourites(clause))
     return out
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ingest.lexicon import PLACES_ZH
 
@@ -65,6 +66,8 @@ PREDICATES: dict[str, PredicateSpec] = {
         PredicateSpec("boss", "person", "boss / manager, named"),
         PredicateSpec("pet", "animal", "a pet, by its name"),
         PredicateSpec("emergency_contact", "person", "who to call in an emergency"),
+        PredicateSpec("phone", "phone", "phone number as written: 我的手机号是138… / my number is 555-1234"),
+        PredicateSpec("email", "email", "their own e-mail address: 我的邮箱是… / my email is anna@example.com"),
         PredicateSpec("likes", "thing", "preference; -1 = dislike (不喜欢 / 讨厌 / hate / can't stand)"),
         PredicateSpec("eats", "food", "diet: what they (don't) eat"),
         PredicateSpec("drinks", "food", "diet: what they (don't) drink"),
@@ -83,7 +86,7 @@ PERSONAL_FACT_PREDICATES: frozenset[str] = frozenset(
     {
         "name", "nickname", "age", "birthday", "lives_in", "hometown", "works_at", "studies_at", "major", "is_a",
         "speaks", "spouse", "partner", "mother", "father", "sister", "brother", "child", "friend", "colleague",
-        "boss", "pet", "emergency_contact", "allergic_to", "has_condition",
+        "boss", "pet", "emergency_contact", "allergic_to", "has_condition", "phone", "email",
     }
 )
 
@@ -103,9 +106,91 @@ SINGLE_VALUED_PREDICATES: frozenset[str] = frozenset(
         "mother",
         "father",
         "boss",
+        "phone",
+        "email",
         "capital_of",
     }
 )
+
+# One value at a time for some objects of a many-valued predicate: is_a holds many identities at once (a nurse,
+# a mother, a vegetarian), but one occupation. single_valued_slot names the slot a new value replaces the old in.
+OCCUPATION_SLOT = "occupation"
+
+
+def single_valued_slot(predicate: str, obj: str) -> str | None:
+    """The slot in which a (subject, predicate, obj) statement holds one value at a time, or None: the predicate
+    itself for a single-valued one (lives_in, phone...), OCCUPATION_SLOT for is_a with a job (nurse, 老师)."""
+    if predicate in SINGLE_VALUED_PREDICATES:
+        return predicate
+    if predicate == "is_a" and is_occupation(obj):
+        return OCCUPATION_SLOT
+    return None
+
+
+# Occupations: English head nouns (the last word: software engineer, ER nurse), a few two-word ones, and job
+# suffixes; Chinese job words and suffixes. Students, retirees and family roles (mother, 妈妈) are no occupation:
+# they go along with one.
+_EN_OCCUPATIONS = frozenset(
+    {
+        "accountant", "actor", "actress", "administrator", "analyst", "architect", "artist", "assistant", "attorney",
+        "auditor", "baker", "banker", "barber", "barista", "barrister", "bartender", "beautician", "biologist",
+        "bookkeeper", "builder", "butcher", "carpenter", "cashier", "caregiver", "carer", "ceo", "cfo", "chef",
+        "chemist", "cleaner", "clerk", "coach", "columnist", "consultant", "cook", "coordinator", "copywriter",
+        "counselor", "counsellor", "courier", "cto", "dancer", "dentist", "designer", "detective", "developer",
+        "dietitian", "dietician", "director", "doctor", "driver", "economist", "editor", "electrician", "engineer",
+        "entrepreneur", "executive", "farmer", "firefighter", "fisherman", "florist", "freelancer", "gardener", "guard",
+        "hairdresser", "homemaker", "housewife", "househusband", "hygienist", "illustrator", "instructor",
+        "interpreter", "janitor", "journalist", "judge", "landscaper", "lawyer", "lecturer", "librarian", "lifeguard",
+        "machinist", "manager", "marketer", "mechanic", "midwife", "musician", "nanny", "novelist", "nurse", "officer",
+        "painter", "paralegal", "paramedic", "pastor", "pharmacist", "photographer", "physician", "physicist", "physio",
+        "physiotherapist", "pianist", "pilot", "plumber", "poet", "policeman", "policewoman", "postman", "priest",
+        "producer", "professor", "programmer", "psychiatrist", "psychologist", "realtor", "receptionist", "recruiter",
+        "reporter", "researcher", "sailor", "salesman", "saleswoman", "salesperson", "scientist", "secretary", "singer",
+        "soldier", "solicitor", "statistician", "stylist", "surgeon", "surveyor", "tailor", "teacher", "technician",
+        "therapist", "translator", "tutor", "vet", "veterinarian", "waiter", "waitress", "welder", "writer", "youtuber"
+    }
+)
+_EN_OCCUPATION_PHRASES = (
+    "social worker", "care worker", "office worker", "factory worker", "construction worker", "health worker",
+    "flight attendant", "real estate agent", "travel agent", "estate agent", "insurance agent", "police officer",
+    "stay-at-home mom", "stay-at-home dad", "stay-at-home mum", "stay at home mom", "stay at home dad",
+)
+_EN_OCCUPATION_SUFFIX_RE = re.compile(r"(?:olog|iatr|ometr)ist$|ician$|ographer$")
+_ZH_OCCUPATIONS = (
+    "医生", "护士", "警察", "律师", "会计", "司机", "记者", "编辑", "作家", "画家", "科学家", "企业家", "艺术家",
+    "音乐家", "经理", "总监", "主管", "老板", "教授", "农民", "工人", "保安", "保姆", "码农", "程序猿", "开发",
+    "设计", "销售", "运营", "产品", "测试", "前端", "后端", "家庭主妇", "全职妈妈", "全职太太", "全职爸爸",
+    "自由职业者", "主播", "博主", "军人", "空姐", "空乘", "导游", "店主", "教练", "翻译", "法官", "模特", "歌手",
+    "秘书", "助理", "前台", "实习生", "外卖小哥", "快递小哥", "up主",
+)
+_ZH_OCCUPATION_SUFFIX_RE = re.compile(r"(?<!大)师$|(?<![会党团成队学])员$")
+# Not a job one has now: a judgement (a good cook, a terrible singer), a hope, a hobby or a past one.
+_EN_NOT_A_JOB_RE = re.compile(
+    r"^(?:(?:very|really|pretty|such) )?(?:good|great|bad|terrible|awful|horrible|decent|lousy|careful|amazing"
+    r"|fantastic|excellent|poor|proud|huge|big|aspiring|wannabe|would-be|future|amateur|hobby|hobbyist|former|ex"
+    r"|retired|failed|part-time|part time|volunteer|weekend|self-taught)\b"
+)
+
+
+def is_occupation(term: str) -> bool:
+    """Whether an is_a object names a job: nurse, software engineer, 护士, 产品经理 (not mother, student, 妈妈)."""
+    t = normalize_term(term)
+    if not t:
+        return False
+    if re.search(r"[\u4e00-\u9fff]", t):
+        return t.endswith(_ZH_OCCUPATIONS) or _ZH_OCCUPATION_SUFFIX_RE.search(t) is not None
+    t = re.sub(r"\s+(?:at|for|with|in)\s.*$", "", t)  # "nurse at st mary's": the job, not where
+    if _EN_NOT_A_JOB_RE.match(t):
+        return False
+    if t.endswith(_EN_OCCUPATION_PHRASES):
+        return True
+    words = t.split()
+    if not words:
+        return False
+    head = words[-1]
+    if head.endswith("s") and head[:-1] in _EN_OCCUPATIONS:
+        head = head[:-1]
+    return head in _EN_OCCUPATIONS or _EN_OCCUPATION_SUFFIX_RE.search(head) is not None
 
 
 def normalize_term(term: str) -> str:
@@ -209,6 +294,38 @@ class _State:
             return False
         self.spans.append((start, end))
         return True
+
+
+# Contact details, as written: a phone number (5 to 15 digits, with +, spaces, dashes, dots or brackets) and an
+# e-mail address (ASCII; no class of the address overlaps the dot that follows it, so no backtracking).
+PHONE_PATTERN = r"\+?\(?\d[\d\-. ()]{3,22}\d"
+EMAIL_PATTERN = r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+"
+
+
+def phone_ok(number: str) -> bool:
+    return 5 <= sum(ch.isdigit() for ch in number) <= 15
+
+
+# Relatives whose residence, employer and contact details are read even when unnamed ("my sister lives in
+# Hangzhou", 我姐姐住在杭州): one person each as the speaker refers to them (not a friend or a colleague, of whom
+# one has many, nor a pet). The subject is how the speaker calls them (my sister, 姐姐).
+KIN_RELATIONS = frozenset({"spouse", "partner", "mother", "father", "sister", "brother", "child", "boss"})
+
+
+class Favourite(NamedTuple):
+    """"My favourite colour is blue" / 我最喜欢的颜色是蓝色: the speaker's favourite of a kind, one value at a time
+    per kind (the triple is (user, likes, value); the kind is read from the text, see favourite_statements)."""
+
+    category: str
+    value: str
+    clause: str
+
+
+def favourite_category(words: str) -> str:
+    """The comparison form of a favourite's kind: colour / color / colours -> colour; 颜色 as written."""
+    t = normalize_term(words)
+    t = re.sub(r"\bcolor\b", "colour", t)
+    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in t.split())
 
 
 # Predicates a follow-up clause ("especially X", 尤其是X) may extend.

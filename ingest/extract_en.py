@@ -10,7 +10,21 @@ import functools
 import re
 from collections.abc import Callable
 
-from ingest.extract_core import _EN_NAME, _EN_NON_NAMES, _LIST_PREDICATES, SINGLE_VALUED_PREDICATES, USER, _State
+from ingest.extract_core import (
+    _EN_NAME,
+    _EN_NON_NAMES,
+    _LIST_PREDICATES,
+    EMAIL_PATTERN,
+    KIN_RELATIONS,
+    PHONE_PATTERN,
+    SINGLE_VALUED_PREDICATES,
+    USER,
+    Favourite,
+    _State,
+    favourite_category,
+    normalize_term,
+    phone_ok,
+)
 from ingest.lexicon import CONDITIONS_EN_RE, EPISODIC_EN_RE, HAN, NATIONALITIES_EN, PAST_EN_RE, RELATIONS_EN
 
 # ---------------------------------------------------------------------------------------------
@@ -235,6 +249,35 @@ def _en_knowledge(c: str, st: _State) -> None:
             if len(subj.split()) <= 5 and st.free(0, len(c)):
                 st.add(subj, predicate, _en_cut(m["o"], _EN_TAIL_COMMON), subject_kind="thing")
             return
+
+
+# ---------------------------------------------------------------------------------------------
+# favourites
+
+_EN_FAV_ADV = r"(?:now|still|definitely|probably|currently|actually|honestly|totally|easily)"
+_EN_FAVOURITE_RE = re.compile(
+    r"(?i:\bmy (?:(?:new|current|absolute|all-time|very) )*(?:favou?rite|fave|fav) "
+    r"(?P<cat>[a-z][a-z-]*(?: [a-z][a-z-]*){0,2}?)"
+    rf"(?: (?:now|these days|at the moment))? (?:is|are|'s)(?: {_EN_FAV_ADV})*) (?P<o>.+)"
+    rf"|^(?P<o2>[^,]{{1,40}}?)(?i: (?:is|are) (?:{_EN_FAV_ADV} )*my (?:(?:new|current|absolute|all-time) )*"
+    r"(?:favou?rite|fave) (?P<cat2>[a-z][a-z-]*))\b"
+)
+
+
+def en_favourites(c: str) -> list[Favourite]:
+    """"My favourite colour is blue" / "Jazz is my favourite genre": (kind, value) for each value named; a kind
+    "thing to eat" is kept as said. No kind ("Thai food is my absolute favorite"), no favourite."""
+    m = _EN_FAVOURITE_RE.search(c)
+    if m is None:
+        return []
+    category = favourite_category(m["cat"] or m["cat2"])
+    if category in {"thing", "one", "part", "way", "place to be", "time"}:
+        return []  # "my favourite thing is...", "my favourite part was...": no kind to hold one value of
+    out: list[Favourite] = []
+    for part in _EN_COORD_RE.split(_en_cut(m["o"] or m["o2"], _EN_TAIL_THING)):
+        if value := normalize_term(_EN_ARTICLE_RE.sub("", part.strip())):
+            out.append(Favourite(category, value, c))
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -482,6 +525,48 @@ def _en_past_event(clause: str) -> bool:
     )
 
 
+# An unnamed relative the speaker refers to ("my sister", "my older brother"): singular kin only.
+_EN_KIN_ALT = "|".join(
+    sorted(
+        (re.escape(k) for k, v in RELATIONS_EN.items()
+         if v in KIN_RELATIONS and k not in {"kids", "children", "sons", "daughters"}),
+        key=len,
+        reverse=True,
+    )
+)
+_EN_KIN_MOD = r"younger|older|little|big|elder|baby|twin|oldest|youngest|eldest"
+_EN_KIN = rf"(?i:\bmy (?:(?P<mod>{_EN_KIN_MOD}) )?(?P<r>{_EN_KIN_ALT}))"
+
+
+def _en_kin_subject(m: re.Match[str]) -> str:
+    return " ".join(["my", *([m["mod"].lower()] if m["mod"] else []), m["r"].lower()])
+
+
+def _en_kin_lives_works(m: re.Match[str], st: _State) -> bool | None:
+    """My sister lives in Hangzhou / my dad works at Boeing: the unnamed relative's home or employer."""
+    obj = _en_cut(m["o"], _EN_TAIL_PLACE)
+    if not (re.match(_EN_NAME, obj) or re.match(f"[{HAN}]", obj)) or obj.split()[0] in _EN_NON_NAMES:
+        return False  # "lives in a small town", "works at the hospital": not a named place or employer
+    predicate = "lives_in" if m["v"].lower().startswith("live") else "works_at"
+    st.add(_en_kin_subject(m), predicate, obj, -1 if m["neg"] else 1, subject_kind="person")
+    return None
+
+
+def _en_contact(m: re.Match[str], st: _State) -> bool | None:
+    """My phone number is 555-1234 / my sister's email is ...: the speaker's (or the relative's) contact detail."""
+    subject = _en_kin_subject(m) if m["r"] else USER
+    if m["phone"] is not None and re.fullmatch(r"(?i)phone|phone number|cell|cell number|cell phone|cell phone number"
+                                               r"|mobile|mobile number|number|telephone|telephone number", m["what"]):
+        if not phone_ok(m["phone"]):
+            return False
+        st.add(subject, "phone", m["phone"].strip(), subject_kind=None if subject == USER else "person")
+        return None
+    if m["email"] is not None and re.fullmatch(r"(?i)e-?mail(?: address)?", m["what"]):
+        st.add(subject, "email", m["email"], subject_kind=None if subject == USER else "person")
+        return None
+    return False
+
+
 _EN_FUTURE_RE = re.compile(
     r"(?i)\b(?:tomorrow|next (?:week|month|year|summer)|going to|will|'ll|(?:'m|am) (?:flying|going"
     r"|driving|heading|leaving)|plan(?:ning)? to)\b"
@@ -491,6 +576,24 @@ _IM = r"(?i:\b(?:i'm|i am|im))"
 _IWE = r"(?i:\b(?:i|we))"
 _EN_PLACE = rf"(?:the )?(?P<o>{_EN_NAME}|[{HAN}]{{2,8}})"
 _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
+    # contact details: the speaker's own (not a work or home line, which is another number), or a relative's
+    (
+        re.compile(
+            rf"(?:{_EN_KIN}(?:'s|’s) |(?i:\bmy) )(?i:(?:new |current |personal |cell |mobile )?)"
+            r"(?P<what>(?i:cell phone number|cell phone|cell number|mobile number|phone number|telephone number"
+            r"|telephone|phone|cell|mobile|number|e-?mail address|e-?mail))(?i: is|'s|’s|=)? "
+            rf"(?:(?P<email>{EMAIL_PATTERN})|(?P<phone>{PHONE_PATTERN}))"
+        ),
+        _en_contact,
+    ),
+    # an unnamed relative's home or employer (a named one is read with the name: "My sister Anna lives in ...")
+    (
+        re.compile(
+            rf"{_EN_KIN}(?i: (?:(?P<neg>no longer |doesn't |does not |used to )|(?:still |now |currently |also )?)"
+            r"(?P<v>lives in|live in|works at|works for|work at|work for)) (?P<o>(?:(?!(?i: and my )).)+)"
+        ),
+        _en_kin_lives_works,
+    ),
     (re.compile(rf"(?i:\bmy name(?:'s| is))\s+(?P<o>{_EN_NAME}|[{HAN}]{{2,4}})"), _en("name", tails=_EN_TAIL_PLACE)),
     (
         re.compile(rf"(?i:\b(?:call me|people call me|everyone calls me|friends call me))\s+(?P<o>{_EN_NAME})"),

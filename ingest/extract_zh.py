@@ -10,7 +10,21 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ingest.extract_core import _EN_NAME, _EN_NON_NAMES, _LIST_PREDICATES, SINGLE_VALUED_PREDICATES, USER, _State
+from ingest.extract_core import (
+    _EN_NAME,
+    _EN_NON_NAMES,
+    _LIST_PREDICATES,
+    EMAIL_PATTERN,
+    KIN_RELATIONS,
+    PHONE_PATTERN,
+    SINGLE_VALUED_PREDICATES,
+    USER,
+    Favourite,
+    _State,
+    favourite_category,
+    normalize_term,
+    phone_ok,
+)
 from ingest.lexicon import (
     CONDITIONS_ZH_RE,
     FEELING_ZH_RE,
@@ -194,9 +208,14 @@ def zh_clause(c: str, st: _State, episodic: bool) -> None:
         if unread is None:
             return
         if re.match(r"(?:家里?|家)?的?(?:亲|大|小|二|老)?(?:" + _ZH_REL_ALT + ")", unread):
-            return  # 我儿子今年六岁: what is said of an unnamed relative is not said of the user
+            # 我儿子今年六岁: what is said of an unnamed relative is not said of the user; where they live or
+            # work and how to reach them is read, with the relative as the subject (我姐姐住在杭州)
+            _zh_kin(unread, st)
+            return
         rest = unread
-    if subject is not None:
+    if subject is not None and subject in _ZH_KIN_SUBJECTS:
+        _zh_kin_attributes(rest, subject, st)  # 我妈住在成都，在医院上班: still the unnamed relative
+    elif subject is not None:
         _zh_attributes(rest, subject, st)
     if subject in (USER, None):
         _zh_visited(c, st, episodic)
@@ -306,16 +325,61 @@ def _zh_relations(rest: str, st: _State) -> str | None:
         return "" if m["v"] == "是" and ROLE_SUFFIX_ZH_RE.search(_zh_clean(tail)) else rest
     m = re.match(
         r"^(?P<with>(?:跟|和|与|同)(?:我的?)?)?(?:家里?|家)?的?(?P<r>" + _ZH_REL_ALT
-        + rf")(?P<n>{_ZH_NAME_CHARS}?|[A-Z][A-Za-z]+)(?P<t>"
+        + rf")(?!{_ZH_VERB_START})(?P<n>{_ZH_NAME_CHARS}?|[A-Z][A-Za-z]+)(?P<t>"
         + _ZH_NAME_TAIL
         + r".*)$",
         rest,
     )
-    if m and _looks_like_zh_name(m["n"]):
+    if m and _looks_like_zh_name(m["n"]) and not _zh_relation_goes_on(m["r"], rest[m.start("r"):]):
         # "我跟同事小李一起合租": what follows is said of both, so only the relation is read
         _zh_named(RELATIONS_ZH[m["r"]], m["n"], None if m["with"] else m["t"], st)
         return None
     return rest
+
+
+# What opens a verb phrase right after a relation word, never a name (我妈住在成都: 住在成 is no name).
+_ZH_VERB_START = r"(?:住|在|是|也|还|都|就|不|没|很|去|要|想|已经|现在|目前|一直)"
+
+
+def _zh_relation_goes_on(rel: str, text: str) -> bool:
+    """Whether the relation word matched is the start of a longer one (姐 of 姐姐住在杭州: the name is not 姐住)."""
+    return any(len(k) > len(rel) and k.startswith(rel) and text.startswith(k) for k in RELATIONS_ZH)
+
+
+# The subject an unnamed relative gets: how the speaker calls them, one form per word (我姐 / 我姐姐 -> 姐姐).
+_ZH_KIN_FORMS = {
+    "姐": "姐姐", "妹": "妹妹", "哥": "哥哥", "弟": "弟弟", "妈": "妈妈", "老妈": "妈妈", "母亲": "妈妈", "爸": "爸爸",
+    "老爸": "爸爸", "父亲": "爸爸", "妻子": "老婆", "太太": "老婆", "媳妇": "老婆", "丈夫": "老公", "女友": "女朋友",
+    "男友": "男朋友", "小孩": "孩子",
+}
+_ZH_KIN_SUBJECTS = frozenset(
+    f"{mod}{form}"
+    for r, rel in RELATIONS_ZH.items()
+    if rel in KIN_RELATIONS
+    for mod, form in (("", _ZH_KIN_FORMS.get(r, r)), ("大", r), ("小", r), ("二", r))
+)
+_ZH_KIN_RE = re.compile(r"(?:家里?|家)?的?(?P<mod>亲|大|小|二)?(?P<r>" + _ZH_REL_ALT + r")(?P<t>.*)$")
+
+
+def _zh_kin(unread: str, st: _State) -> None:
+    """我姐姐住在杭州 / 我老公在华为上班 / 我妈的手机号是…: an unnamed relative's home, employer or contact detail;
+    the next clauses without a subject are about them too (我妈住在成都，在医院上班), read the same way."""
+    m = _ZH_KIN_RE.match(unread)
+    if m is None or RELATIONS_ZH[m["r"]] not in KIN_RELATIONS:
+        return
+    if _zh_relation_goes_on(m["r"], unread[m.start("r"):]):
+        return
+    subject = m["mod"] + m["r"] if m["mod"] in {"大", "小", "二"} else _ZH_KIN_FORMS.get(m["r"], m["r"])
+    st.subject = subject
+    _zh_kin_attributes(m["t"], subject, st)
+
+
+def _zh_kin_attributes(rest: str, subject: str, st: _State) -> None:
+    rest = re.sub(r"^的", "", rest)
+    for pattern, handler in _ZH_KIN_RULES:
+        for m in pattern.finditer(rest):
+            if st.free(m.start(), m.end()):
+                handler(m, subject, st, _zh_polarity(m))
 
 
 def _zh_named(rel: str, name: str, tail: str | None, st: _State) -> None:
@@ -406,6 +470,33 @@ def _zh_visited(c: str, st: _State, episodic: bool) -> None:
                 continue
             if st.free(m.start("o"), m.end("o")):
                 st.add(USER, "visited", place)
+
+
+# ---------------------------------------------------------------------------------------------
+# favourites
+
+_ZH_FAVOURITE_RE = re.compile(
+    r"(?:^|我|俺)的?(?:现在|目前|最近|一直)*最(?:喜欢|爱)(?P<verb>吃|喝|看|听|玩|去)?的(?P<cat>[^，是的]{0,6}?)"
+    r"(?:现在|目前|已经|就|还|其实|一直|都|也)*是(?P<o>[^，]+)"
+    r"|^(?P<o2>[^我你他她，]{1,12}?)(?:现在|已经|就|才|一直)*是我的?(?:现在|目前)?最(?:喜欢|爱)(?P<verb2>吃|喝|看|听|玩|去)?的"
+    r"(?P<cat2>[^，]{0,6}?)(?:了|啦|啊|呀)*$"
+)
+
+
+def zh_favourites(c: str) -> list[Favourite]:
+    """我最喜欢的颜色是蓝色 / 周杰伦是我最喜欢的歌手 / 我最喜欢吃的是火锅: (kind, value) for each value named
+    (the kind is the noun, else the verb: 吃 = the favourite thing to eat)."""
+    m = _ZH_FAVOURITE_RE.search(c)
+    if m is None:
+        return []
+    category = favourite_category(m["cat"] or m["cat2"] or m["verb"] or m["verb2"] or "")
+    if not category or category in {"东西", "事", "事情"}:
+        return []  # 我最喜欢的是…: no kind; 最喜欢的事情: not one kind of thing
+    out: list[Favourite] = []
+    for part in _split_coord(_zh_clean(m["o"] or m["o2"], tails=r"，|了|啦|吧|呀|啊")):
+        if value := normalize_term(_zh_clean(part)):
+            out.append(Favourite(category, value, c))
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -684,7 +775,48 @@ _ZH_NAMED_CONDITIONS = CONDITIONS_ZH_RE.pattern.split("|[")[0].removeprefix("(?:
 _STOP_TAIL_ZH = r"，|已经|了|工作|上班|生活|的时候|这个|一定|每天|吃了|不能"
 
 _P = _ZH_ADV
+# Where one lives and works, and how to reach one: read of the speaker and of an unnamed relative (_ZH_KIN_RULES).
+_ZH_LIVES_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
+    (
+        re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:住在|住|生活在|定居在|定居|居住在)(?P<o>[^，]+)"),
+        _zh("lives_in", tails=_STOP_TAIL_ZH + r"|附近|那边|这边", check=_zh_home_ok),
+    ),
+    (
+        re.compile(
+            r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,12}?)(?:生活|定居|居住|住过|租房子?住|租房"
+            r"|租了?房子?|安家|住(?=了?$|了?[\d一两二三四五六七八九十几半]+年))"
+        ),
+        _zh("lives_in", check=_zh_home_ok),
+    ),
+    (re.compile(r"搬(?:到|去|来)了?(?P<o>[^，]+)"), _zh("lives_in", tails=_STOP_TAIL_ZH + r"|住", check=_zh_home_ok)),
+]
+_ZH_WORKS_AT_RULE: tuple[re.Pattern[str], _ZhHandler] = (
+    re.compile(
+        r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,16}?)(?:工作|上班|上过班|工作过|任职|实习|打工"
+        r"|干(?=了?$|过)|送外卖|跑外卖|送快递|跑腿|开网约车)"  # (gig work: 在美团送外卖)
+    ),
+    _zh("works_at", check=_zh_org_ok),
+)
+_ZH_CONTACT_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
+    # 我的手机号是138… / 我电话换成了… (not a work line, which is another number)
+    (
+        re.compile(
+            r"^(?:" + _P + r")(?:手机号码|手机号|手机|电话号码|电话|联系电话)(?:也|还|现在|已经)*"
+            r"(?:是|为|换成了?|改成了?)(?P<o>" + PHONE_PATTERN + ")"
+        ),
+        lambda m, s, st, p: st.add(s, "phone", m["o"].strip(), p) if phone_ok(m["o"]) else None,
+    ),
+    (
+        re.compile(
+            r"^(?:" + _P + r")(?:邮箱地址|邮箱|电子邮箱|电子邮件|邮件地址|(?i:e-?mail)(?:地址)?)(?:也|还|现在|已经)*"
+            r"(?:是|为|换成了?|改成了?)(?P<o>" + EMAIL_PATTERN + ")"
+        ),
+        lambda m, s, st, p: st.add(s, "email", m["o"], p),
+    ),
+]
+_ZH_KIN_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [*_ZH_LIVES_RULES, _ZH_WORKS_AT_RULE, *_ZH_CONTACT_RULES]
 _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
+    *_ZH_CONTACT_RULES,
     (
         re.compile(r"^的?(?:英文名字?|小名|外号|网名|昵称|绰号|花名)(?:是|叫)(?P<o>[^，]{1,16})$"),
         _zh("nickname", tails=r"，|就行|就好"),
@@ -709,18 +841,7 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         ),
         lambda m, s, st, p: st.add(s, "major", _zh_clean(m["o"] or m["o2"] or m["o3"] or m["o4"])),
     ),
-    (
-        re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:住在|住|生活在|定居在|定居|居住在)(?P<o>[^，]+)"),
-        _zh("lives_in", tails=_STOP_TAIL_ZH + r"|附近|那边|这边", check=_zh_home_ok),
-    ),
-    (
-        re.compile(
-            r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,12}?)(?:生活|定居|居住|住过|租房子?住|租房"
-            r"|租了?房子?|安家|住(?=了?$|了?[\d一两二三四五六七八九十几半]+年))"
-        ),
-        _zh("lives_in", check=_zh_home_ok),
-    ),
-    (re.compile(r"搬(?:到|去|来)了?(?P<o>[^，]+)"), _zh("lives_in", tails=_STOP_TAIL_ZH + r"|住", check=_zh_home_ok)),
+    *_ZH_LIVES_RULES,
     (
         re.compile(r"从(?P<o>[^，]{1,10}?)(?=搬(?:到|去|走|出来))"),
         lambda m, s, st, p: st.add(s, "lives_in", o, -1) if _looks_like_zh_place(o := _zh_clean(m["o"])) else None,
@@ -737,13 +858,7 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         re.compile(r"(?:从小)?在(?P<o>[^，]{1,10}?)长大|出生(?:在|于)(?P<o2>[^，]+)"),
         lambda m, s, st, p: st.add(s, "hometown", o) if _zh_home_ok(o := _zh_clean(m["o"] or m["o2"])) else None,
     ),
-    (
-        re.compile(
-            r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,16}?)(?:工作|上班|上过班|工作过|任职|实习|打工"
-            r"|干(?=了?$|过)|送外卖|跑外卖|送快递|跑腿|开网约车)"  # (gig work: 在美团送外卖)
-        ),
-        _zh("works_at", check=_zh_org_ok),
-    ),
+    _ZH_WORKS_AT_RULE,
     (
         re.compile(
             r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,16}?)(?P<v>当|做|干|担任)(?P<job>[^，]{1,12})$"
