@@ -40,6 +40,7 @@ from resolvers.export import export_routes
 from resolvers.http_guard import HttpGuard, error_body
 from resolvers.schema import build_schema
 from resolvers.ui_routes import ui_routes
+from resolvers.ws_protocol import PROTOCOLS, CheckedTransportWS
 
 log = logging.getLogger("bmam.api")
 
@@ -51,10 +52,12 @@ def _truthy(value: str | None) -> bool:
 
 
 class BmamGraphQL(GraphQL[RequestContext, None]):
+    graphql_transport_ws_handler_class = CheckedTransportWS  # resolvers/ws_protocol.py
+
     def __init__(self, container: Container, metrics: Metrics | None = None, **kwargs: Any) -> None:
         self.container = container
         self.metrics = metrics
-        super().__init__(**kwargs)
+        super().__init__(subscription_protocols=PROTOCOLS, **kwargs)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

@@ -155,3 +155,43 @@ def test_a_subscription_over_plain_http_is_bad_input(api_url: str, api_key: str)
     finally:
         c.close()
     assert refused.value.code == "BAD_USER_INPUT" and "websocket" in refused.value.message
+
+
+def test_malformed_websocket_messages_close_the_socket_cleanly(api_url: str, api_key: str) -> None:
+    """A message Strawberry's handler would trip over (not an object; a subscribe without an object payload)
+    closes the socket with 4400, the protocol's 'invalid message' (it was a TypeError: traceback, 1006);
+    the legacy graphql-ws protocol is not served."""
+    import json
+
+    import websockets
+    from websockets.exceptions import ConnectionClosed
+
+    url = api_url.replace("http://", "ws://") + "/graphql"
+    init = json.dumps({"type": "connection_init", "payload": {"X-API-Key": api_key}})
+
+    async def close_code(*messages: str) -> int | None:
+        async with websockets.connect(url, subprotocols=["graphql-transport-ws"]) as ws:  # type: ignore[list-item]
+            for m in messages:
+                await ws.send(m)
+            try:
+                while True:
+                    await asyncio.wait_for(ws.recv(), 10)
+            except ConnectionClosed as closed:
+                return closed.rcvd.code if closed.rcvd else None
+
+    assert asyncio.run(close_code("[1, 2]")) == 4400
+    assert asyncio.run(close_code('"just a string"')) == 4400
+    assert asyncio.run(close_code(init, '{"id": "1", "type": "subscribe", "payload": null}')) == 4400
+    viewer = '{"id": 7, "type": "subscribe", "payload": {"query": "{ viewer { tenant } }"}}'
+    assert asyncio.run(close_code(init, viewer)) == 4400
+    assert asyncio.run(close_code(init, '{"id": "1", "type": "subscribe", "payload": {"query": 5}}')) == 4400
+
+    async def legacy() -> tuple[str | None, int | None]:
+        async with websockets.connect(url, subprotocols=["graphql-ws"]) as ws:  # type: ignore[list-item]
+            try:
+                await asyncio.wait_for(ws.recv(), 10)
+            except ConnectionClosed as closed:
+                return ws.subprotocol, closed.rcvd.code if closed.rcvd else None
+            return ws.subprotocol, None
+
+    assert asyncio.run(legacy()) == (None, 4406)  # subprotocol not acceptable
