@@ -82,6 +82,8 @@ class Metrics:
         self.rows["hit@10"].append(1.0 if set(answer.ids[:10]) & wanted else 0.0)
         self.rows["false_gate"].append(1.0 if answer.gated else 0.0)
         self.rows["returned"].append(float(len(answer.ids)))
+        if answer.ids:  # of what came back, the share that answers (what an LLM prompt is filled with)
+            self.rows["precision"].append(len(set(answer.ids) & wanted) / len(answer.ids))
 
     def mean(self, key: str) -> float:
         values = self.rows.get(key) or []
@@ -195,7 +197,7 @@ def table(metrics: Sequence[Metrics]) -> str:
             ("of them about the user", "gated_unrelated:about_user"), ("answerable gated", "false_gate"),
             ("r@10 single", "r@10:single"), ("r@10 named entity", "r@10:entity"), ("r@10 multi-hop", "r@10:multi"),
             ("r@10 change", "r@10:change"),
-            ("r@10 cross-lingual", "r@10:cross"), ("mean returned", "returned")]
+            ("r@10 cross-lingual", "r@10:cross"), ("mean returned", "returned"), ("precision", "precision")]
     lines = ["| method | " + " | ".join(c for c, _ in cols) + " |", "|---" * (len(cols) + 1) + "|"]
     for m in metrics:
         lines.append(f"| {m.name} | " + " | ".join(f"{m.mean(k):.3f}" for _, k in cols) + " |")
@@ -216,6 +218,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the eval tenant (default: erase it)")
     parser.add_argument("--no-ablations", dest="ablations", action="store_false",
                         help="skip the RRF and no-expansion rows")
+    parser.add_argument("--relative-cuts", type=float, nargs="*", default=[],
+                        help="rows of bmam with recall.min_relative_relevance at these values (to tune it)")
     args = parser.parse_args(argv)
 
     data = generate(seed=args.seed, users=args.users)
@@ -236,6 +240,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             for name, changes in (("bmam, RRF fusion instead of linear", {"fusion": "rrf"}),
                                   ("bmam without graph expansion", {"expand_seeds": 0}))
         ] if args.ablations else []
+        ablations += [
+            run(f"bmam, min_relative_relevance {cut}",
+                bmam_recall(variant(container, min_relative_relevance=cut), loaded.tenant), questions, loaded.ids)[0]
+            for cut in args.relative_cuts
+        ]
     finally:
         if not args.keep:
             cleanup(container, loaded.tenant, [u.user_id for u in data.users])

@@ -232,6 +232,10 @@ class ScoringParams:
     gate_min_terms: int = 2
     # A memory is returned only when its relevance reaches this (no "nearest anyway" per memory either).
     min_relevance: float = 0.0
+    # ... and this share of the best candidate's direct relevance (or be reached through the graph from a
+    # memory that does): once the gate is open, what barely relates next to what clearly does is left out
+    # ("the few memories that matter").
+    min_relative_relevance: float = 0.0
     # Graph expansion: a neighbour of a seed scores seed relevance * edge strength * graph_share, at most
     # the seed's own relevance.
     graph_share: float = 1.5
@@ -394,6 +398,13 @@ def score_candidates(
         out.append(Scored(candidate=c, scores=scores, why=_why(c, scores, matched, names, link if graph > rel else None,
                                                                 damping_why.get(c.id)),
                           matched_terms=tuple(matched), link=link if graph > rel else None))
+    if out and p.min_relative_relevance > 0:
+        # Judged on direct relevance: a memory reached through the graph from a seed that passes stays (the
+        # second memory of a multi-hop answer shares little with the question itself).
+        floor = p.min_relative_relevance * max(direct[s.candidate.id][0] for s in out)
+        out = [s for s in out if direct[s.candidate.id][0] >= floor
+               or any(lk.seed_id != s.candidate.id and lk.seed_id in direct and direct[lk.seed_id][0] >= floor
+                      for lk in s.candidate.links)]
     out.sort(key=lambda s: (-s.scores.final, -s.scores.relevance, s.candidate.id))
     return out
 

@@ -192,6 +192,25 @@ def test_unrelated_candidates_are_dropped_not_ranked_last() -> None:
     assert [s.candidate.id for s in ranked] == ["a"]
 
 
+def test_what_barely_relates_next_to_what_clearly_does_is_left_out() -> None:
+    """min_relative_relevance: a share of the best direct relevance; a memory linked to a seed that reaches
+    it stays (the second memory of a multi-hop answer), one linked only to a weak seed does not."""
+    from dataclasses import replace
+
+    def link(seed: str) -> tuple[GraphLink, ...]:
+        return (GraphLink(seed_id=seed, via=Via.ASSOCIATED, strength=0.1),)
+
+    found = [cand("best", "a", 0.6, dense_rank=1),  # relevance 1.0
+             cand("weak", "b", 0.26, dense_rank=2),  # 0.15
+             cand("fair", "c", 0.3, dense_rank=3),  # 0.25
+             cand("hop", "d", 0.22, dense_rank=4, links=link("best")),  # 0.05 direct, linked to the best
+             cand("stray", "e", 0.22, dense_rank=5, links=link("weak"))]  # 0.05, linked to a weak one
+    every = {s.candidate.id for s in score_candidates(found, "q", [], P)}
+    assert every == {"best", "weak", "fair", "hop", "stray"}
+    cut = {s.candidate.id for s in score_candidates(found, "q", [], replace(P, min_relative_relevance=0.2))}
+    assert cut == {"best", "fair", "hop"}
+
+
 def test_rrf_fusion_rewards_agreement_of_both_lists() -> None:
     p = ScoringParams(fusion=Fusion.RRF, sim_floor=0.0)
     both = cand("both", "spicy hotpot", 0.5, dense_rank=2, text_rank=1)

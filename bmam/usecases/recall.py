@@ -131,6 +131,7 @@ def scoring_params(settings: Settings) -> ScoringParams:
         gate_coverage=r.gate_coverage,
         gate_min_terms=r.gate_min_terms,
         min_relevance=r.min_relevance,
+        min_relative_relevance=r.min_relative_relevance,
         graph_share=r.graph_share,
         text_share=r.text_share,
         entity_share=r.entity_share,
