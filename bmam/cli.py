@@ -17,6 +17,9 @@ from bmam.usecases.memories import RememberRequest
 from graph.migrations import DATA_STEPS
 from graph.model import Memory, MemoryType, Tier
 
+# As settings.deployment.workers allows (BMAM_DEPLOYMENT__WORKERS).
+MAX_WORKERS = 64
+
 # Each area's commands live in bmam/commands/<name>.py and expose register(app).
 COMMAND_MODULES: tuple[str, ...] = ("ingest", "mcp", "living", "export", "keys", "remote", "recall")
 
@@ -42,17 +45,25 @@ def serve(
     from resolvers.app import create_app
 
     cfg = settings()
+    # checked before anything starts: the socket layer would take 99999 as 99999 mod 65536, and 0 or fewer
+    # workers as one
+    port_from = "--port" if port is not None else "BMAM_API__PORT"
+    port = cfg.api.port if port is None else port
+    workers = cfg.deployment.workers if workers is None else workers
+    if not 1 <= port <= 65535:
+        fail(f"{port_from} must be between 1 and 65535 (got {port})", 2)
+    if not 1 <= workers <= MAX_WORKERS:
+        fail(f"--workers must be between 1 and {MAX_WORKERS} (got {workers})", 2)
     with clear_errors():
         ensure_neo4j(cfg)
-    if (workers or cfg.deployment.workers) > 1:  # issue 8: several worker processes (bmam/asgi.py)
+    if workers > 1:  # issue 8: several worker processes (bmam/asgi.py)
         from bmam.asgi import serve_workers
 
-        return serve_workers(cfg, host=host or cfg.api.host, port=port or cfg.api.port,
-                             workers=workers or cfg.deployment.workers)
+        return serve_workers(cfg, host=host or cfg.api.host, port=port, workers=workers)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     c = Container(cfg)
     bind = host or cfg.api.host
-    uvicorn.run(create_app(c, bind_host=bind), host=bind, port=port or cfg.api.port,
+    uvicorn.run(create_app(c, bind_host=bind), host=bind, port=port,
                 log_level="info", ws_max_size=cfg.limits.max_body_bytes)
 
 

@@ -8,6 +8,7 @@ from typing import Annotated, TypeVar
 
 import typer
 
+from bmam import validate
 from bmam.container import Container, ensure_neo4j
 from bmam.neo4j_server import Neo4jServerError
 from bmam.settings import Settings, load_settings
@@ -16,8 +17,24 @@ from graph.model import Memory
 
 T = TypeVar("T")
 
+
+def tenant_option(value: str | None) -> str | None:
+    """--tenant as given, checked like every tenant (bmam keys create's check): "" is no tenant (not the
+    default one), nor are blanks, control or invisible characters or more than 256 characters. Left out
+    (None), the command uses settings.api.default_tenant."""
+    if value is None:
+        return None
+    if not value.strip():
+        raise typer.BadParameter("the tenant must not be empty (leave --tenant out for the default tenant)")
+    try:
+        return validate.identifier(value, field="tenant")
+    except BmamError as exc:
+        raise typer.BadParameter(exc.message) from exc
+
+
 UserOpt = Annotated[str, typer.Option("--user", "-u", help="The user id inside the tenant.")]
-TenantOpt = Annotated[str | None, typer.Option("--tenant", help="Tenant (app); default from settings.")]
+TenantOpt = Annotated[str | None, typer.Option("--tenant", help="Tenant (app); default from settings.",
+                                               callback=tenant_option)]
 
 
 def fail(message: str, code: int = 1) -> None:

@@ -8,6 +8,7 @@ import functools
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import requests
 from gql import Client, GraphQLRequest, gql
@@ -48,11 +49,38 @@ class BmamClientError(Exception):
         self.errors = errors
 
 
+class ClientConfigError(ValueError):
+    """A ClientConfig that cannot work: `field` names what is wrong (url or api_key). The message never
+    repeats the key."""
+
+    def __init__(self, message: str, *, field: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
 @dataclass(frozen=True, slots=True)
 class ClientConfig:
     url: str  # e.g. http://127.0.0.1:8000 (the /graphql path is added)
     api_key: str | None = None
     timeout_s: float = 60.0
+
+    def __post_init__(self) -> None:
+        """Checked here, before any request: an http(s) URL with a host (and a port in 1..65535), and a key that
+        can be sent as a header value (printable ASCII: a line break would end the header and start another)."""
+        url = self.url
+        try:
+            parts = urlsplit(url.strip())
+            port = parts.port  # ValueError for a port that is no number or out of range
+        except ValueError:
+            parts, port = urlsplit(""), None
+        if parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url.strip()):
+            raise ClientConfigError(f"the server must be an http:// or https:// URL with a host, e.g. "
+                                    f"http://127.0.0.1:8000 (got {url[:100]!r})", field="url")
+        if port == 0:
+            raise ClientConfigError(f"the server's port must be between 1 and 65535 (got {url[:100]!r})", field="url")
+        if self.api_key is not None and not all("!" <= c <= "~" for c in self.api_key):
+            raise ClientConfigError("the API key must be printable ASCII without spaces, control characters or "
+                                    "line breaks (a key reads bmam_<id>_<secret>)", field="api_key")
 
 
 def _headers(config: ClientConfig) -> dict[str, str]:

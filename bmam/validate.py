@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 from graph.errors import BadInput, LimitExceeded
 from graph.model import STORED_TYPES, MemoryType
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# In a text: the C0 controls and DEL but tab, line feed and carriage return (XML 1.0 cannot hold them, the
+# exports would break on them, and nobody types them).
+_TEXT_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# In an id: every control (C0, DEL, C1; tab and newlines too) and the invisible characters that make two
+# ids look alike or reorder what is shown around them: zero-width space, joiners and direction marks
+# (U+200B-U+200F), bidi embeddings and overrides (U+202A-U+202E), bidi isolates (U+2066-U+2069) and the
+# zero-width no-break space / byte order mark (U+FEFF).
+_ID_REFUSED = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 MAX_ID_CHARS = 256
 
 
@@ -23,6 +31,10 @@ def text(value: str | None, *, field: str, max_bytes: int) -> str:
         raise LimitExceeded(f"{field} is {size} bytes; the limit is {max_bytes}", field=field)
     if "\x00" in value:
         raise BadInput(f"{field} must not contain NUL characters", field=field)
+    found = _TEXT_CONTROL.search(value)
+    if found:
+        raise BadInput(f"{field} must not contain control characters (found U+{ord(found.group()):04X}; "
+                       "tab and newlines are fine)", field=field)
     return value.strip()
 
 
@@ -32,8 +44,10 @@ def identifier(value: str | None, *, field: str) -> str:
         raise BadInput(f"{field} is required", field=field)
     if len(value) > MAX_ID_CHARS:
         raise BadInput(f"{field} is longer than {MAX_ID_CHARS} characters", field=field)
-    if _CONTROL.search(value):
-        raise BadInput(f"{field} must not contain control characters", field=field)
+    found = _ID_REFUSED.search(value)
+    if found:
+        raise BadInput(f"{field} must not contain control or invisible formatting characters "
+                       f"(found U+{ord(found.group()):04X})", field=field)
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
@@ -55,7 +69,17 @@ def memory_type(value: str | MemoryType) -> MemoryType:
 def unit_interval(value: float, *, field: str) -> float:
     if not (0.0 <= value <= 1.0) or value != value:  # value != value catches NaN
         raise BadInput(f"{field} must be between 0 and 1", field=field)
-    return float(value)
+    return float(value) + 0.0  # -0.0 + 0.0 is 0.0: a strength of -0.0 is stored and answered as 0.0
+
+
+def moment(value: datetime, *, field: str) -> datetime:
+    """A time input (ingest's at, recall's asOf, ...) in UTC, as it is stored; a time without zone is taken
+    as UTC. Refused when it leaves years 1 to 9999 once in UTC (0001-01-01T00:00:00+05:00 is year 0): Python,
+    the driver and Neo4j's datetime() cannot hold it."""
+    try:
+        return value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
+    except OverflowError as exc:
+        raise BadInput(f"{field} is out of range: years 1 to 9999 in UTC", field=field) from exc
 
 
 def page_size(value: int, *, maximum: int, field: str = "first") -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from typing import Any
@@ -37,13 +38,25 @@ class GraphFormat(StrEnum):
             raise BadInput(f"unknown graph format {value!r}; one of graphml, gexf", field="format") from exc
 
 
+# What XML 1.0 cannot hold (C0 controls but tab, LF and CR; lone surrogates; U+FFFE, U+FFFF): input refuses
+# them now (bmam/validate.py), but a store may hold them from before, and one such character made the whole
+# file unreadable. Each is written as U+FFFD, the replacement character; the rest of the text is kept.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_safe(text: str) -> str:
+    return _NOT_XML.sub("\ufffd", text)
+
+
 def node_key(ref: NodeRef) -> str:
     """A node's id in the exported graph: its IRI path below the user ('user' for the user)."""
-    return ref.path.lstrip("/") or "user"
+    return xml_safe(ref.path.lstrip("/") or "user")
 
 
 def _attr(value: Any) -> str | int | float | bool | None:
-    if value is None or isinstance(value, str | bool | int | float):
+    if isinstance(value, str):
+        return xml_safe(value)
+    if value is None or isinstance(value, bool | int | float):
         return value
     if isinstance(value, NodeRef):
         return node_key(value)
@@ -52,8 +65,8 @@ def _attr(value: Any) -> str | int | float | bool | None:
     if hasattr(value, "isoformat"):
         return str(value.isoformat())
     if isinstance(value, list | tuple):
-        return json.dumps([_attr(v) for v in value], ensure_ascii=False)
-    return str(value)
+        return xml_safe(json.dumps([_attr(v) for v in value], ensure_ascii=False))
+    return xml_safe(str(value))
 
 
 # scope_token: the full-text index's word for the user; text_key: a digest of the text (graph/text_key.py);
@@ -74,6 +87,10 @@ def _attrs(props: Mapping[str, Any], skipped: frozenset[str]) -> dict[str, Any]:
 
 
 def _display(ref: NodeRef, props: Mapping[str, Any]) -> str:
+    return xml_safe(_label(ref, props))
+
+
+def _label(ref: NodeRef, props: Mapping[str, Any]) -> str:
     if ref.kind is NodeKind.MEMORY:
         text = str(props.get("text", ""))
         return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1] + "…"
@@ -91,7 +108,7 @@ def build_graph(chunks: Iterable[Chunk]) -> nx.MultiDiGraph:
     for chunk in chunks:
         for node in chunk.nodes:
             attrs = _attrs(node.props, _NODE_SKIPPED)
-            attrs.update(node_type=node.ref.kind.value, labels=":".join(sorted(node.labels)),
+            attrs.update(node_type=node.ref.kind.value, labels=xml_safe(":".join(sorted(node.labels))),
                          label=_display(node.ref, node.props))
             g.add_node(node_key(node.ref), **attrs)
         for rel in chunk.rels:
@@ -100,8 +117,8 @@ def build_graph(chunks: Iterable[Chunk]) -> nx.MultiDiGraph:
             g.add_edge(node_key(rel.start), node_key(rel.end), key=rel.type, **attrs)
         for t in chunk.triples:
             attrs = _attrs(t.props, _REL_SKIPPED | {"id", "memory_id"})
-            attrs.update(rel_type="TRIPLE", memory=node_key(t.memory), current=t.current, label=t.predicate)
-            key = f"TRIPLE {t.predicate} {node_key(t.memory)}"
+            attrs.update(rel_type="TRIPLE", memory=node_key(t.memory), current=t.current, label=xml_safe(t.predicate))
+            key = f"TRIPLE {xml_safe(t.predicate)} {node_key(t.memory)}"
             g.add_edge(node_key(t.subject), node_key(t.object), key=key, **attrs)
     _unify_types(g)
     return g

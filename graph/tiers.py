@@ -90,6 +90,11 @@ class TierRepository:
         """Hold the user's write lock until the transaction ends (creates the user when missing)."""
         tx.run("tier/lock_user", {**_scope(scope), "now": now})
 
+    def lock_known_user(self, tx: Tx, scope: Scope) -> bool:
+        """Hold the user's write lock until the transaction ends, when the user exists (False: unknown, and
+        nothing was created)."""
+        return bool(tx.run("tier/lock_known_user", _scope(scope)))
+
     def counts(self, tx: Tx, scope: Scope) -> dict[Tier, int]:
         return tier_counts(tx.run("tier/counts", _scope(scope)))
 

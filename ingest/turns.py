@@ -134,6 +134,10 @@ def parse_line(line: str, line_no: int) -> ParsedLine:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
         return ParsedLine(line_no, None, f"malformed JSON: {exc.msg} (column {exc.colno})")
+    except RecursionError:  # [[[[... deeper than the parser goes
+        return ParsedLine(line_no, None, "JSON nested too deeply")
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits (Python's int conversion limit)
+        return ParsedLine(line_no, None, f"JSON value out of range: {str(exc).split(';')[0][:120]}")
     key = None
     if isinstance(obj, dict) and isinstance(obj.get("user_id"), str) and isinstance(obj.get("session_id"), str):
         key = (obj["user_id"], obj["session_id"])

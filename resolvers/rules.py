@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from graphql import GraphQLError, SelectionSetNode, ValidationRule
+from graphql import GraphQLError, OperationDefinitionNode, SelectionSetNode, ValidationRule
 from strawberry.extensions import SchemaExtension
 from strawberry.types.graphql import OperationType
 
@@ -33,4 +33,26 @@ class SubscriptionsOverWebsocket(SchemaExtension):
             ec.pre_execution_errors = [GraphQLError(
                 "subscriptions run over graphql-transport-ws (a websocket to /graphql), not plain HTTP",
                 extensions={"code": "BAD_USER_INPUT"})]
+        yield
+
+
+class OperationNameRequired(SchemaExtension):
+    """A document with several operations and no operationName is refused (the GraphQL spec, "GetOperation":
+    "Must provide operation name if query contains multiple operations"), BAD_USER_INPUT, before anything
+    runs: strawberry picks the first operation instead, so `mutation B {...} query A {...}` sent without a
+    name ran the mutation. Checked on every request, a document kept by CheckedDocuments included (the
+    operation name comes with the request, not the text)."""
+
+    def on_validate(self) -> Iterator[None]:
+        ec = self.execution_context
+        document = ec.graphql_document
+        # strawberry keeps the request's own operationName here and answers the first operation's name
+        # from ExecutionContext.operation_name when the request gave none
+        given = getattr(ec, "_provided_operation_name", None)
+        if document is not None and given is None and not ec.pre_execution_errors:
+            operations = sum(1 for d in document.definitions if isinstance(d, OperationDefinitionNode))
+            if operations > 1:
+                ec.pre_execution_errors = [GraphQLError(
+                    "Must provide operation name if query contains multiple operations.",
+                    extensions={"code": "BAD_USER_INPUT"})]
         yield

@@ -22,7 +22,7 @@ from resolvers.living import LivingMutation, LivingQuery
 from resolvers.memory import MemoryMutation, MemoryQuery
 from resolvers.observe import Observe
 from resolvers.recall import RecallQuery
-from resolvers.rules import SelectionSetsNotEmpty, SubscriptionsOverWebsocket
+from resolvers.rules import OperationNameRequired, SelectionSetsNotEmpty, SubscriptionsOverWebsocket
 from resolvers.subscriptions import EventsSubscription
 
 Query = merge_types("Query", (MemoryQuery, AdminQuery, IngestQuery, LivingQuery, ExportQuery, RecallQuery))
@@ -56,6 +56,7 @@ def build_schema(
         Observe,  # first in, last out: sees the final, coded errors
         ErrorCodes,
         lambda: CheckedDocuments(cache),  # before QueryLimits: a known-valid text skips the checks
+        OperationNameRequired,  # after CheckedDocuments: a kept document is checked too
         lambda: QueryLimits(limits),
         lambda: MaxTokensLimiter(max_token_count=max_tokens),
         lambda: AddValidationRules([SelectionSetsNotEmpty]),

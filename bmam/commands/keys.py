@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from bmam.cli_support import TenantOpt, UserOpt, fail, run
+from bmam.cli_support import TenantOpt, UserOpt, fail, run, tenant_option
 from bmam.container import Container
 from graph.model import ApiKey, ErasureReceipt
 
@@ -43,7 +43,8 @@ def register(app: typer.Typer) -> None:
 
     @keys_app.command("list")
     def list_keys(
-        tenant: Annotated[str | None, typer.Option("--tenant", help="Only this tenant's keys.")] = None,
+        tenant: Annotated[str | None, typer.Option("--tenant", help="Only this tenant's keys.",
+                                                   callback=tenant_option)] = None,
         include_revoked: Annotated[bool, typer.Option("--revoked", help="Include revoked keys.")] = False,
     ) -> None:
         """List keys (never their secrets), one JSON object a line."""
@@ -53,8 +54,8 @@ def register(app: typer.Typer) -> None:
     @keys_app.command("revoke")
     def revoke(
         key_id: Annotated[str, typer.Argument(help="The key's id (see `bmam keys list`).")],
-        tenant: Annotated[str | None, typer.Option("--tenant", help="Refuse unless the key is this tenant's.")]
-        = None,
+        tenant: Annotated[str | None, typer.Option("--tenant", help="Refuse unless the key is this tenant's.",
+                                                   callback=tenant_option)] = None,
     ) -> None:
         """Revoke a key. A running server trusts a verified key for up to api.key_cache_s (10 s) more."""
         revoked = run(lambda c: c.keys.revoke(key_id, tenant=tenant))

@@ -12,7 +12,7 @@ import typer
 from gql.transport.exceptions import TransportConnectionFailed, TransportError
 
 from bmam.cli_support import UserOpt, fail
-from bmam.client import BmamClient, BmamClientError, ClientConfig
+from bmam.client import BmamClient, BmamClientError, ClientConfig, ClientConfigError
 
 T = TypeVar("T")
 
@@ -34,6 +34,9 @@ def _call(server: str, api_key: str | None, fn: Callable[[BmamClient], T]) -> T:
     try:
         with _client(server, api_key) as c:
             return fn(c)
+    except ClientConfigError as exc:  # --server or --api-key unusable: said before anything is sent
+        fail(f"{'--api-key' if exc.field == 'api_key' else '--server'}: {exc}", 2)
+        raise
     except BmamClientError as exc:
         fail(f"error [{exc.code}]: {exc.message}", 2 if exc.code in ("BAD_USER_INPUT", "LIMIT_EXCEEDED") else 1)
         raise  # unreachable: fail() exits

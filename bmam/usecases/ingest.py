@@ -64,13 +64,16 @@ from ingest.turns import (
     SPEAKERS,
     Speaker,
     TurnInput,
-    as_utc,
     parse_speaker,
     positions,
 )
 from ingest.working_memory import Turn, WorkingMemory
 
 log = logging.getLogger(__name__)
+
+# The largest turn index a session holds: every stored turn fits GraphQL's Int (32 bits, at most 2^31 - 1)
+# with one to spare, so neither an explicit index nor an append ever stores one that cannot be answered.
+MAX_TURN = 2**31 - 2
 
 
 # ----- results ------------------------------------------------------------------------------
@@ -599,13 +602,10 @@ class IngestUseCases:
         if speaker is None:
             raise BadInput(f"speaker {t.speaker!r} is not one of {SPEAKERS}", field="speaker")
         text = validate.text(t.text, field="text", max_bytes=self._settings.limits.max_text_bytes)
-        device = validate.identifier(t.device_id, field="deviceId") if t.device_id else None
-        if t.turn is not None and not 0 <= t.turn < 2**31:
-            raise BadInput("turn must be between 0 and 2^31 - 1", field="turn")
-        try:
-            at = as_utc(t.at) if t.at else now
-        except OverflowError as exc:  # e.g. 0001-01-01T00:00:00+01:00: before year 1 once in UTC
-            raise BadInput("at is out of range: years 1 to 9999 in UTC", field="at") from exc
+        device = validate.identifier(t.device_id, field="deviceId") if t.device_id is not None else None
+        if t.turn is not None and not 0 <= t.turn <= MAX_TURN:
+            raise BadInput(f"turn must be between 0 and {MAX_TURN}", field="turn")
+        at = validate.moment(t.at, field="at") if t.at else now
         return _Valid(index=index, scope=Scope(tenant, user), session_id=session, speaker=speaker, text=text,
                       at=at, at_given=t.at is not None, device_id=device, turn=t.turn)
 
@@ -770,6 +770,10 @@ class IngestUseCases:
                 turn_index[v.index] = tail.turn  # a retry of the last turn: found below as existing
             else:
                 turn_index[v.index] = next_turn.get(v.session_id, 0)
+                if turn_index[v.index] > MAX_TURN:  # rolls the transaction back: nothing of the batch is written
+                    raise BadInput(f"session {v.session_id!r} is full: its last turn is {turn_index[v.index] - 1} "
+                                   f"and a turn index is at most {MAX_TURN}; continue in a new session",
+                                   field="turn")
                 next_turn[v.session_id] = turn_index[v.index] + 1
         return turn_index
 

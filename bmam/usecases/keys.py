@@ -95,10 +95,16 @@ class KeyUseCases:
         return self._repo.list(tenant, include_revoked=include_revoked)
 
     def revoke(self, key_id: str, *, tenant: str | None) -> ApiKey:
-        """Revoke a key; with a tenant, only that tenant's key (another tenant's id is NOT_FOUND)."""
+        """Revoke a key; with a tenant, only that tenant's key (another tenant's id is NOT_FOUND). An id that
+        is not one (16 hex digits) is BAD_USER_INPUT, and the message never repeats what was given: it may be
+        the whole key, secret included."""
+        if tenant is not None:
+            tenant = validate.identifier(tenant, field="tenant")
         key_id = key_id.strip()
         if not _KEY_ID.match(key_id):
-            raise NotFound(f"API key {key_id[:40]!r} not found")
+            what = "a whole API key, secret included" if parse_key(key_id) else "not an API key id"
+            raise BadInput(f"id: that is {what}; give the key's id, the 16 hex digits after 'bmam_' (apiKeys, "
+                           "`bmam keys list`)", field="id")
         revoked = self._repo.revoke(key_id, tenant=tenant, now=self._clock.now())
         if revoked is None:
             raise NotFound(f"API key {key_id} not found")
@@ -159,8 +165,11 @@ class KeyUseCases:
 
 
 def _name(name: str | None) -> str:
-    if name is None or not name.strip():
+    """A key's label: none when left out; given, it is an identifier (a blank one is refused, not stored as "")."""
+    if name is None:
         return ""
+    if not name.strip():
+        raise BadInput("name must not be blank (leave it out for a key without a name)", field="name")
     if len(name) > MAX_NAME_CHARS:
         raise BadInput(f"name is longer than {MAX_NAME_CHARS} characters", field="name")
     return validate.identifier(name, field="name")

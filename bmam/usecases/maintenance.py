@@ -233,9 +233,13 @@ class MaintenanceUseCases:
     def run(self, tenant: str, kind: str | MaintenanceKind, *, dry_run: bool = False, user_id: str | None = None,
             on_user_done: Callable[[UserResult], None] | None = None) -> MaintenanceResult:
         """One maintenance run over one tenant (one user of it, or all). CHECK is read-only and returns a
-        check report; the others return their changeset (for a dry run: the changeset it would record)."""
+        check report; the others return their changeset (for a dry run: the changeset it would record).
+        A run for one user the tenant does not have is NOT_FOUND, whatever the kind, and writes nothing (no
+        changeset: an empty one would only say that nobody was there)."""
         parsed = parse_kind(kind)
         uid = validate.identifier(user_id, field="userId") if user_id is not None else None
+        if uid is not None and not self._repo.users(tenant, uid):
+            raise NotFound(f"user {uid!r} not found")
         if parsed is MaintenanceKind.CHECK:
             return MaintenanceResult(kind=parsed, dry_run=dry_run, tenant=tenant, check=self.check(tenant, uid))
         now = self._clock.now()

@@ -98,8 +98,11 @@ class MemoryUseCases:
         text = validate.text(request.text, field="text", max_bytes=self._settings.limits.max_text_bytes)
         memory_type = validate.memory_type(request.type)
         provenance = Provenance(
-            session_id=validate.identifier(request.session_id, field="sessionId") if request.session_id else None,
-            device_id=validate.identifier(request.device_id, field="deviceId") if request.device_id else None,
+            # "" is no id (as "  " is not): an error, as for recall and ingest
+            session_id=(validate.identifier(request.session_id, field="sessionId")
+                        if request.session_id is not None else None),
+            device_id=(validate.identifier(request.device_id, field="deviceId")
+                       if request.device_id is not None else None),
         )
         embedding = self._embedder.embed_passages([text])[0]
         new = NewMemory(
@@ -198,7 +201,7 @@ class MemoryUseCases:
         )
 
     def triples(self, tenant: str, user_id: str, memory_id: str) -> list[Triple]:
-        return self._triples.for_memory(self.scope(tenant, user_id), memory_id)
+        return self._triples.for_memory(self.scope(tenant, user_id), validate.identifier(memory_id, field="memoryId"))
 
     def associate(self, tenant: str, user_id: str, memory_a: str, memory_b: str, strength: float) -> Association:
         scope = self.scope(tenant, user_id)
@@ -211,7 +214,8 @@ class MemoryUseCases:
         )
 
     def associations(self, tenant: str, user_id: str, memory_id: str) -> list[Association]:
-        return self._associations.for_memory(self.scope(tenant, user_id), memory_id)
+        return self._associations.for_memory(self.scope(tenant, user_id),
+                                             validate.identifier(memory_id, field="memoryId"))
 
     def search(self, tenant: str, user_id: str, query: str, *, k: int = 5) -> list[ScoredMemory]:
         """Plain vector search (recall with fusion and gating builds on this)."""

@@ -203,20 +203,24 @@ class RecallUseCases:
         query = validate.text(request.query, field="query", max_bytes=s.limits.max_text_bytes)
         k = validate.page_size(request.k if request.k is not None else s.recall.default_k,
                                maximum=s.limits.max_page_size, field="k")
-        session = validate.identifier(request.session_id, field="sessionId") if request.session_id else None
+        # "" is no session id (as "  " is not): an error, not a recall without anti-repetition
+        session = validate.identifier(request.session_id, field="sessionId") if request.session_id is not None else None
         min_score = validate.unit_interval(request.min_score, field="minScore")
-        if request.as_of is not None and request.as_of.tzinfo is None:
-            raise BadInput("asOf must carry a time zone", field="asOf")
+        as_of = None
+        if request.as_of is not None:
+            if request.as_of.tzinfo is None:
+                raise BadInput("asOf must carry a time zone", field="asOf")
+            as_of = validate.moment(request.as_of, field="asOf")
         filters = RecallFilters(
             types=[validate.memory_type(t) for t in request.types] if request.types else None,
             tiers=list(request.tiers) if request.tiers else None,
             include_history=request.include_history,
-            as_of=request.as_of,
+            as_of=as_of,
         )
         embedding = [float(x) for x in self._embedder.embed_query(query)]
         query_terms = terms(query)
         now = self._clock.now()
-        reference = request.as_of or now
+        reference = as_of or now
         key = (scope.tenant, scope.user_id, session) if session else None
 
         def work(tx: Tx) -> tuple[RecallResult, list[tuple[str, str]]]:

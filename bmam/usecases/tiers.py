@@ -183,6 +183,9 @@ class TierUseCases:
         """The user marks a memory important: it moves to core and is locked. CONFLICT when core is full."""
 
         def change(tx: Tx, scope: Scope, state: TierMemory) -> list[TierChange]:
+            if state.superseded:  # as a dismissal of history is refused: history is outside the tiers
+                raise Conflict(f"memory {memory_id} is superseded history (validTo set), kept outside the tiers: "
+                               "it cannot be locked (forget removes it)")
             if state.tier is Tier.CORE:
                 return []
             if not core_has_room(self._tiers.counts(tx, scope)[Tier.CORE], self.rules.capacities):
@@ -233,7 +236,8 @@ class TierUseCases:
         at = now or self._clock.now()
 
         def work(tx: Tx) -> list[TierChange]:
-            self._tiers.lock_user(tx, scope, now=at)
+            if not self._tiers.lock_known_user(tx, scope):  # an unknown user: nothing to sweep, nothing created
+                return []
             candidates = self._tiers.memories(tx, scope, [Tier.TEMP, Tier.MID])
             return self.apply(tx, scope, sweep(candidates, self.rules, at))
 
