@@ -342,7 +342,7 @@ class Container:
         x = self.settings.export
         return ExportUseCases(
             repository=KnowledgeRepository(self.store, page_size=x.page_size, batch_size=x.import_batch_size),
-            settings=x, embedder=lambda: self.embedder,
+            settings=x, embedder=lambda: self.embedder, limits=self.settings.limits,
         )
 
     # ----- operations (issue 8): session state shared by every worker and machine -----------------

@@ -233,7 +233,10 @@ class KnowledgeRepository:
     def write(self, scope: Scope, plan: ImportPlan, ids: IdMap, embeddings: Mapping[NodeRef, Sequence[float]],
               ) -> ImportReport:
         """Write the plan in batches, each its own transaction and idempotent (MERGE on derived ids):
-        an interrupted import finishes when run again."""
+        an interrupted import finishes when run again. Only a plan check_plan passed is written (a bad
+        file writes nothing, not even the user node)."""
+        if not plan.checked:
+            raise ValueError("an import plan is written only once graph.rdf.check_plan has passed it")
         report = ImportReport(source=plan.source, target=scope, ignored=plan.ignored)
         self._store.write("import/user", {**_scope(scope), "props": plan.user_props})
         self._write_memories(scope, plan, ids, embeddings, report)

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from bmam import validate
-from bmam.settings import ExportSettings
+from bmam.settings import ExportSettings, LimitSettings
 from graph import cypher_library
 from graph.errors import LimitExceeded, NotFound
 from graph.graph_export import GraphFormat, build_graph, write_graph
 from graph.knowledge_io import ImportReport, KnowledgeRepository
 from graph.model import Scope
-from graph.rdf import parse_rdf, read_export
+from graph.rdf import ValueRules, check_plan, parse_rdf, read_export
 from graph.rdf_records import Chunk
 from graph.rdf_terms import NodeKind
 from graph.rdf_writers import RdfFormat, serialize
@@ -32,10 +32,12 @@ EMBED_BATCH = 256  # memory texts embedded per call during an import
 
 class ExportUseCases:
     def __init__(self, *, repository: KnowledgeRepository, settings: ExportSettings,
-                 embedder: Callable[[], Embedder]) -> None:
+                 embedder: Callable[[], Embedder], limits: LimitSettings | None = None) -> None:
         self._repo = repository
         self._settings = settings
         self._embedder = embedder  # loaded only when an import needs it
+        # The API's input limits (text size): an import takes what the API takes, no more.
+        self._limits = limits if limits is not None else LimitSettings()
 
     def scope(self, tenant: str, user_id: str) -> Scope:
         return Scope(tenant=tenant, user_id=validate.identifier(user_id, field="userId"))
@@ -79,14 +81,22 @@ class ExportUseCases:
 
     # ----- import -------------------------------------------------------------------------------
 
+    def value_rules(self) -> ValueRules:
+        """The API's validation of text and ids, which every imported value goes through too."""
+        max_bytes = self._limits.max_text_bytes
+        return ValueRules(text=lambda value, field: validate.text(value, field=field, max_bytes=max_bytes),
+                          identifier=lambda value, field: validate.identifier(value, field=field))
+
     def import_rdf(self, tenant: str, user_id: str, data: bytes, fmt: str | RdfFormat, *,
                    source_user: str | None = None, dry_run: bool = False) -> ImportReport:
         """Load an export into a user. The whole file is parsed and checked first (a bad file imports
-        nothing and says which line); then ids are derived for the target user and the nodes,
-        triples and relationships are written in idempotent batches (a re-run changes nothing)."""
+        nothing and says which line, or which node and property); then ids are derived for the target
+        user and the nodes, triples and relationships are written in idempotent batches (a re-run
+        changes nothing)."""
         scope = self.scope(tenant, user_id)
         rdf_format = fmt if isinstance(fmt, RdfFormat) else RdfFormat.parse(fmt)
         plan = read_export(parse_rdf(data, rdf_format), source_user=source_user)
+        check_plan(plan, self.value_rules())
         ids = self._repo.resolve(scope, plan)
         if dry_run:
             report = ImportReport(source=plan.source, target=scope, ignored=plan.ignored, dry_run=True,
