@@ -14,8 +14,7 @@ from graph.episodes import episode_id, session_node_id
 from graph.errors import BadInput
 from graph.ids import derived_id, entity_id, triple_id
 from graph.model import Scope
-from graph.rdf import ImportPlan
-from graph.rdf_records import Chunk, NodeRecord, RelRecord, TripleRecord
+from graph.rdf_records import Chunk, ImportPlan, NodeRecord, RelRecord, TripleRecord
 from graph.rdf_terms import PAGED_KINDS, REF_PROPS, UNDIRECTED, USER_REF, NodeKind, NodeRef, node_ref, user_iri
 from graph.scope_token import scope_token
 from graph.store import GraphStore, Tx

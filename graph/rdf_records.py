@@ -1,6 +1,7 @@
 """The property-graph records of a user's knowledge (what graph/knowledge_io reads from Neo4j and writes
 back) and their RDF triples: nodes, relationships (canonical direction, rdf:Statement for properties),
-knowledge triples (asserted when current, always reified) and a page of the export (Chunk)."""
+knowledge triples (asserted when current, always reified), a page of the export (Chunk), and the
+ImportPlan an import reads (graph/rdf.py), checks (graph/rdf_checks.py) and writes (graph/knowledge_io.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 from rdflib import Literal, URIRef
 from rdflib.namespace import RDF
 
+from graph.model import Scope
 from graph.rdf_terms import (
     ASSERTED_BY,
     BMAM,
@@ -22,6 +24,7 @@ from graph.rdf_terms import (
     REL_TERMS,
     TRIPLE_SKIPPED,
     UNDIRECTED,
+    NodeKind,
     NodeRef,
     UnsupportedValue,
     predicate_iri,
@@ -161,3 +164,21 @@ def chunk_triples(chunk: Chunk) -> Iterator[Triple3]:
         yield from rel_triples(chunk.base, rel)
     for t in chunk.triples:
         yield from triple_triples(chunk.base, t)
+
+
+@dataclass(slots=True)
+class ImportPlan:
+    """An export read back: one user's nodes, relationships and triples, not yet written anywhere."""
+
+    source: Scope
+    user_props: dict[str, Any]
+    nodes: list[NodeRecord]
+    rels: list[RelRecord]
+    triples: list[TripleRecord]
+    ignored: int = 0
+    # Set by check_plan once every value is one the service holds; KnowledgeRepository.write refuses a
+    # plan that was not checked (a bad file writes nothing, not even the user node).
+    checked: bool = False
+
+    def of_kind(self, kind: NodeKind) -> list[NodeRecord]:
+        return [n for n in self.nodes if n.ref.kind is kind]

@@ -407,3 +407,8 @@ def from_literal(lit: Literal) -> Any:
     except (KeyError, ValueError, TypeError) as exc:
         raise BadInput(f"literal {lex[:60]!r} is not a valid {dt}") from exc
     raise BadInput(f"literal datatype {dt} is not part of the bmam model")
+
+
+def show(text: str) -> str:
+    """Text for an error message: a lone surrogate (which no terminal can print) as its escape."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")

@@ -21,7 +21,8 @@ from graph.errors import LimitExceeded, NotFound
 from graph.graph_export import GraphFormat, build_graph, write_graph
 from graph.knowledge_io import ImportReport, KnowledgeRepository
 from graph.model import Scope
-from graph.rdf import ValueRules, check_plan, parse_rdf, read_export
+from graph.rdf import parse_rdf, read_export
+from graph.rdf_checks import ValueRules, check_plan
 from graph.rdf_records import Chunk
 from graph.rdf_terms import NodeKind
 from graph.rdf_writers import RdfFormat, serialize
