@@ -167,7 +167,7 @@ def variant(container: Container, **changes: object) -> RecallUseCases:
     return RecallUseCases(settings=settings, clock=container.clock, embedder=container.embedder,
                           repository=Repo(container.store, container.vector_dimensions),
                           related=RelatedRepository(container.store), repetition=RepetitionTracker(
-                              repetition_params(settings)))
+                              repetition_params(settings)), weight_policy=container.weight_policy)
 
 
 def bmam_recall(recall: RecallUseCases, tenant: str) -> Callable[[EvalQuestion], Answer]:

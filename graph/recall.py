@@ -37,21 +37,32 @@ def cosine_of(score: float | None) -> float | None:
 
 @dataclass(frozen=True, slots=True)
 class RecallFilters:
-    """Which memories recall may see. Live memories only, unless include_history (superseded too) or
-    as_of (those valid at that instant)."""
+    """Which memories recall may see, and how: live memories only, unless include_history (superseded too)
+    or as_of (those valid at that instant); their weights decayed to weight_at with the weight policy's
+    parameters `decay` (cypher/recall/weight_now), or as stored without them."""
 
     types: Sequence[MemoryType] | None = None
     tiers: Sequence[Tier] | None = None
     include_history: bool = False
     as_of: datetime | None = None
+    weight_at: datetime | None = None
+    decay: Mapping[str, float] | None = None
 
     def params(self) -> dict[str, Any]:
+        decaying = self.weight_at is not None and self.decay is not None
         return {
             "types": [t.value for t in self.types] if self.types else None,
             "tiers": [t.value for t in self.tiers] if self.tiers else None,
             "include_history": self.include_history,
             "as_of": self.as_of,
+            "weight_at_ms": int(self.weight_at.timestamp() * 1000) if decaying and self.weight_at else None,
+            **(self.decay if decaying and self.decay is not None else _AS_STORED),
         }
+
+
+# The weight parameters when weights are read as stored (recall/weight_now never uses them then).
+_AS_STORED = {"passive_share": 0.0, "active_share": 0.0, "preset_share": 0.0, "passive_keep": 1.0,
+              "emotional_factor": 1.0, "week_ms": 1.0, "day_ms": 1.0}
 
 
 @dataclass(frozen=True, slots=True)

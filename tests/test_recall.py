@@ -10,11 +10,15 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bmam.client import BmamClient, BmamClientError
+from bmam.clock import FakeClock
 from bmam.container import Container
 from bmam.usecases.memories import RememberRequest
 from bmam.usecases.recall import RecallRequest
 from graph.errors import BadInput
 from ingest.turns import TurnInput
+from tests.test_maintenance import living
+
+__all__ = ["living"]  # the fixture, used by name
 
 
 @pytest.fixture
@@ -302,3 +306,27 @@ def test_the_full_text_index_finds_a_users_hits_however_many_other_users_match_b
         tx, Scope(tenant=tenant, user_id=user), embedding, terms(query), lucene_query(terms(query)),
         RecallFilters(), limits))
     assert sorted(t.memory.id for t in found.text) == sorted(mine)
+
+
+def test_recall_ranks_on_weights_as_of_now_not_as_last_written(living: tuple[Container, FakeClock],
+                                                                tenant: str) -> None:
+    """A memory last written 20 weeks ago holds its weight of then; recall scores it decayed to now (the
+    weight policy's formula, as weights/decay would leave it), before its own usage write."""
+    from graph.ids import new_memory_id
+    from graph.model import MemoryType, NewMemory, Scope
+    from ingest.weights import Parts, decayed, elapsed_ms, final_weight
+
+    c, clock = living
+    scope = Scope(tenant, "alice")
+    text = "My sister Lina lives in Hangzhou"
+    new = NewMemory(id=new_memory_id(), text=text, type=MemoryType.FACTUAL,
+                    embedding=[float(x) for x in c.embedder.embed_passages([text])[0]])
+    stored = c.memory_repository.remember(scope, new, now=clock.now(), passive=1.0, active=0.5).memory
+    clock.advance(timedelta(weeks=20))
+    found = c.recall.recall(tenant, RecallRequest(user_id="alice", query="Where does my sister Lina live?"))
+    [hit] = [m for m in found.memories if m.memory.id == stored.id]
+    policy = c.weight_policy
+    now = decayed(Parts(1.0, 0.5, stored.weight.preset), MemoryType.FACTUAL,
+                  elapsed_ms(stored.created_at, clock.now()), policy)
+    assert stored.weight.final == pytest.approx(0.8)
+    assert hit.scores.weight == pytest.approx(final_weight(now, policy), abs=1e-6)  # 0.6 * 0.95^20 + 0.2

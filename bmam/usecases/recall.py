@@ -211,15 +211,18 @@ class RecallUseCases:
             if request.as_of.tzinfo is None:
                 raise BadInput("asOf must carry a time zone", field="asOf")
             as_of = validate.moment(request.as_of, field="asOf")
+        now = self._clock.now()
         filters = RecallFilters(
             types=[validate.memory_type(t) for t in request.types] if request.types else None,
             tiers=list(request.tiers) if request.tiers else None,
             include_history=request.include_history,
             as_of=as_of,
+            # ranked on weights as of now (the stored ones are as old as the memory's last write)
+            weight_at=now,
+            decay=self._policy.cypher_params() if self._policy is not None else None,
         )
         embedding = [float(x) for x in self._embedder.embed_query(query)]
         query_terms = terms(query)
-        now = self._clock.now()
         reference = as_of or now
         key = (scope.tenant, scope.user_id, session) if session else None
 

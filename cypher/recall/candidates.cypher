@@ -23,7 +23,9 @@ CALL (u, exact) {
   WITH m, vector.similarity.cosine(m.embedding, $embedding) AS sim
   ORDER BY sim DESC, m.id
   LIMIT $k_dense
-  RETURN collect({id: m.id, text: m.text, weight: m.weight, seen: coalesce(m.last_mentioned_at, m.created_at).epochMillis,
+  RETURN collect({id: m.id, text: m.text, weight:
+                  {{> recall/weight_now}}
+                  , seen: coalesce(m.last_mentioned_at, m.created_at).epochMillis,
                   sim: sim, names: [(m)-[:MENTIONS]->(e:Entity) WHERE e.tenant = $tenant | e.name]}) AS dense
   UNION ALL
   WITH exact WHERE NOT exact AND $want_dense
@@ -37,7 +39,9 @@ CALL (u, exact) {
   WITH m, sim
   ORDER BY sim DESC, m.id
   LIMIT $k_dense
-  RETURN collect({id: m.id, text: m.text, weight: m.weight, seen: coalesce(m.last_mentioned_at, m.created_at).epochMillis,
+  RETURN collect({id: m.id, text: m.text, weight:
+                  {{> recall/weight_now}}
+                  , seen: coalesce(m.last_mentioned_at, m.created_at).epochMillis,
                   sim: sim, names: [(m)-[:MENTIONS]->(e:Entity) WHERE e.tenant = $tenant | e.name]}) AS dense
 }
 // Each branch answers one row (an aggregate over no rows is an empty list): join the two.
@@ -57,7 +61,9 @@ CALL (u, exact) {
   WITH m, hits
   ORDER BY hits DESC, m.id
   LIMIT $k_text
-  RETURN collect({id: m.id, text: m.text, weight: m.weight, seen: coalesce(m.last_mentioned_at, m.created_at).epochMillis,
+  RETURN collect({id: m.id, text: m.text, weight:
+                  {{> recall/weight_now}}
+                  , seen: coalesce(m.last_mentioned_at, m.created_at).epochMillis,
                   score: toFloat(hits), names: [(m)-[:MENTIONS]->(e:Entity) WHERE e.tenant = $tenant | e.name],
                   sim: CASE WHEN size(m.embedding) = size($embedding)
                             THEN vector.similarity.cosine(m.embedding, $embedding) END}) AS text

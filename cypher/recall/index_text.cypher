@@ -14,7 +14,9 @@ WHERE m.tenant = $tenant AND m.user_id = $user_id
 WITH m, score
 ORDER BY score DESC, m.id
 LIMIT $k_text
-RETURN collect({id: m.id, text: m.text, weight: m.weight, seen: coalesce(m.last_mentioned_at, m.created_at).epochMillis,
+RETURN collect({id: m.id, text: m.text, weight:
+                  {{> recall/weight_now}}
+                  , seen: coalesce(m.last_mentioned_at, m.created_at).epochMillis,
                 score: score, names: [(m)-[:MENTIONS]->(e:Entity) WHERE e.tenant = $tenant | e.name],
                 sim: CASE WHEN size(m.embedding) = size($embedding)
                           THEN vector.similarity.cosine(m.embedding, $embedding) END}) AS text

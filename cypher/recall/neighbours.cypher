@@ -31,7 +31,9 @@ CALL (s) {
   LIMIT $per_seed
   RETURN m, best
 }
-RETURN seed_id, m.id AS id, m.text AS text, m.weight AS weight,
+RETURN seed_id, m.id AS id, m.text AS text, 
+       {{> recall/weight_now}}
+       AS weight,
        coalesce(m.last_mentioned_at, m.created_at).epochMillis AS seen, best.strength AS strength, best.via AS via,
        best.entity AS entity, [(m)-[:MENTIONS]->(x:Entity) WHERE x.tenant = $tenant | x.name] AS names,
        CASE WHEN $with_sim AND size(m.embedding) = size($embedding)
