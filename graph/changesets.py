@@ -25,9 +25,12 @@ is path independent: a memory only decayed by the run and decayed again since (a
 already where it would be without the run, so undo leaves it as it is. Changesets written before
 after-images existed are refused (undo could not tell what changed since).
 
-A run may be undone while it runs (or after it was interrupted): undo reads the entries under the tenant's
-lock, so each user of the run is either recorded before (and undone) or finds the changeset undone when it
-takes the lock to record its entries (RunUndone: that user's transaction rolls back and the run stops).
+A run may be undone while it runs (or after it was interrupted): undo marks the changeset undone first, under
+its lock, and reads the entries after; each user transaction of the run takes the same lock (guard) once its
+changes are made and before it records them, so it either committed before undo (its entries are read and
+undone) or finds the changeset undone (RunUndone: that user's transaction rolls back and the run stops).
+Undo takes no tenant lock: a run holds its memories' locks when it asks for the tenant's, so undo asking for
+memories' locks while holding the tenant's would close a cycle.
 """
 
 from __future__ import annotations
@@ -510,6 +513,14 @@ class ChangesetRepository:
             e.after = after_image(e, now.get(e.memory_id))
 
     @staticmethod
+    def guard(tx: Tx, *, changeset_id: str, tenant: str) -> None:
+        """Under the changeset's lock (held to the end of the run's user transaction): RunUndone when it was
+        undone meanwhile. Called by each user transaction of a run after its changes, before it records them."""
+        tx.run("maintenance/changeset_lock", {"tenant": tenant, "id": changeset_id})
+        if tx.run("maintenance/changeset_is_undone", {"tenant": tenant, "id": changeset_id})[0]["undone"]:
+            raise RunUndone(changeset_id)
+
+    @staticmethod
     def write_entries(tx: Tx, *, changeset_id: str, tenant: str, user_id: str, entries: Sequence[Entry],
                       now: datetime) -> None:
         if not entries:
@@ -517,8 +528,6 @@ class ChangesetRepository:
         # The stamp is taken last, under the tenant's lock: this transaction already holds its memories'
         # locks, so a later run over them stamps after this one commits.
         tx.run("maintenance/tenant_lock", _counter(tenant))
-        if tx.run("maintenance/changeset_is_undone", {"tenant": tenant, "id": changeset_id})[0]["undone"]:
-            raise RunUndone(changeset_id)
         applied = tx.run("maintenance/applied_next", _counter(tenant))[0]["applied"]
         payload = [{"memory_id": e.memory_id, "seq": i, "op": e.op, "reasons": e.reasons,
                     "before": entry_json(e), "after": after_json(e.after) if e.after is not None else None,
@@ -540,9 +549,8 @@ class ChangesetRepository:
             rows = tx.run("maintenance/changeset_undone", {"tenant": tenant, "id": changeset.id, "now": now})
             if not rows:
                 raise Conflict(f"changeset {changeset.id} was already undone")
-            # Then the entries, under the tenant's lock: a running run's users have recorded theirs (all of
-            # them are read here) or will find the changeset undone (write_entries), none in between.
-            tx.run("maintenance/tenant_lock", _counter(tenant))
+            # Then the entries: a running run's users have recorded theirs (all of them are read here) or will
+            # find the changeset undone (guard, under the lock this holds now), none in between.
             users = tx.run("maintenance/changeset_get", {"tenant": tenant, "id": changeset.id,
                                                          "user_id": None})[0]["users"]
             per_user = {u: [entry_from_row(r) for r in tx.run("maintenance/entries_for_user", {

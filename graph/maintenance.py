@@ -270,6 +270,7 @@ class MaintenanceRepository:
             entries += [e for mid, e in sorted(reweighted.items()) if mid not in images]
             result.entries = len(entries)
             if not dry_run:
+                self._changesets.guard(tx, changeset_id=changeset_id, tenant=scope.tenant)  # undone meanwhile?
                 self._changesets.record_after(tx, tenant=scope.tenant, user_id=scope.user_id, entries=entries)
                 self._changesets.write_entries(tx, changeset_id=changeset_id, tenant=scope.tenant,
                                                user_id=scope.user_id, entries=entries, now=now)

@@ -252,7 +252,7 @@ class MaintenanceUseCases:
                 result = self._run_user(scope, parsed, changeset_id=changeset_id, run_user_id=uid,
                                         dry_run=dry_run, now=now)
             except RunUndone:  # undone while it ran: this user is rolled back, the rest is not started
-                log.info("maintenance run %s was undone while it ran; stopped before user %s", changeset_id,
+                log.info("maintenance run %s was undone while it ran; stopped at user %s (rolled back)", changeset_id,
                          scope.user_id)
                 break
             results.append(result)
