@@ -12,10 +12,11 @@ from graph.model import STORED_TYPES, MemoryType
 # exports would break on them, and nobody types them).
 _TEXT_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # In an id: every control (C0, DEL, C1; tab and newlines too) and the invisible characters that make two
-# ids look alike or reorder what is shown around them: zero-width space, joiners and direction marks
-# (U+200B-U+200F), bidi embeddings and overrides (U+202A-U+202E), bidi isolates (U+2066-U+2069) and the
-# zero-width no-break space / byte order mark (U+FEFF).
-_ID_REFUSED = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+# ids look alike or reorder what is shown around them: zero-width space and direction marks (U+200B,
+# U+200E, U+200F), bidi embeddings and overrides (U+202A-U+202E), bidi isolates (U+2066-U+2069) and the
+# zero-width no-break space / byte order mark (U+FEFF). Not the zero-width (non-)joiners U+200C / U+200D:
+# Persian and Indic names and emoji sequences need them.
+_ID_REFUSED = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 MAX_ID_CHARS = 256
 
 

@@ -109,6 +109,18 @@ def test_identifiers_keep_ordinary_text() -> None:
     assert validate.identifier(" 张三 o'brien-1 ", field="userId") == "张三 o'brien-1"
 
 
+def test_identifiers_keep_the_joiners_names_and_emoji_need(container: Container, tenant: str) -> None:
+    """U+200C (Persian, Indic names) and U+200D (emoji sequences) are letters of a name, not formatting:
+    such a user can be written, read and erased."""
+    from bmam.usecases.memories import RememberRequest
+
+    for user in ("محمد‌رضا", "fam👨‍👩‍👧"):
+        assert validate.identifier(user, field="userId") == user
+        container.memories.remember(tenant, RememberRequest(user_id=user, text="I like tea", type="FACTUAL"))
+        assert [m.text for m in container.memories.page(tenant, user).items] == ["I like tea"]
+        assert container.erasure.forget_user(tenant, user, confirm=True).remaining_nodes == 0
+
+
 def test_remember_refuses_a_control_character_in_text_and_user(client: BmamClient) -> None:
     doc = "mutation($i: RememberInput!) { remember(input: $i) { id } }"
     user = _user()
