@@ -185,6 +185,12 @@ def test_malformed_websocket_messages_close_the_socket_cleanly(api_url: str, api
     viewer = '{"id": 7, "type": "subscribe", "payload": {"query": "{ viewer { tenant } }"}}'
     assert asyncio.run(close_code(init, viewer)) == 4400
     assert asyncio.run(close_code(init, '{"id": "1", "type": "subscribe", "payload": {"query": 5}}')) == 4400
+    query = '"query": "subscription { memoryEvents(userId: \\"a\\") { kind } }"'
+    for odd in ('"operationName": 0', '"operationName": false', '"variables": 0', '"variables": []'):
+        bad = '{"id": "1", "type": "subscribe", "payload": {' + query + ", " + odd + "}}"
+        assert json.loads(bad)["payload"]["query"].startswith("subscription")  # well-formed JSON: the shape is wrong
+        assert asyncio.run(close_code(init, bad)) == 4400, odd
+    assert asyncio.run(close_code(init, '{"type": "complete", "id": ["x"]}')) == 4400
 
     async def legacy() -> tuple[str | None, int | None]:
         async with websockets.connect(url, subprotocols=["graphql-ws"]) as ws:  # type: ignore[list-item]
