@@ -286,6 +286,9 @@ def node_ref(labels: Sequence[str], props: Mapping[str, Any]) -> NodeRef | None:
     return None
 
 
+_TURN_IN_IRI = re.compile(r"-?[0-9]{1,10}")
+
+
 def parse_path(path: str) -> tuple[str, NodeRef | None, list[str]]:
     """Split an IRI path below a user into (what, node, rest): what is 'node', 'triple' or 'rel'."""
     segs = path.split("/")[1:] if path else []
@@ -306,7 +309,8 @@ def parse_path(path: str) -> tuple[str, NodeRef | None, list[str]]:
             return "node", NodeRef.entity(kind, name), []
         case ["session", sid]:
             return "node", NodeRef.session(sid), []
-        case ["session", sid, "turn", turn] if turn.lstrip("-").isdigit():
+        # ASCII digits only, at most 10 ("²".isdigit() holds, and a 5000-digit turn is beyond int()'s limit)
+        case ["session", sid, "turn", turn] if _TURN_IN_IRI.fullmatch(turn):
             return "node", NodeRef.episode(sid, int(turn)), []
         case ["conflict", key]:
             return "node", NodeRef.conflict(key), []

@@ -495,3 +495,16 @@ def test_messages_name_the_iri_and_the_property(container: Container) -> None:
     err = refused(container, broken(replaced(iri(M1), "mention_count",
                                              Literal(str(2**63), datatype=XSD.integer))), match="mention_count")
     assert re.match(rf"^{re.escape(str(iri(M1)))}: mention_count ", err.message), err.message
+
+
+@pytest.mark.parametrize("turn", ["\u00b2", "9" * 5000, "1\u0660"])
+def test_a_turn_that_is_no_ascii_number_is_no_episode(container: Container, turn: str) -> None:
+    """'²'.isdigit() holds and a 5000-digit turn is beyond int(): such an IRI is no episode of the model
+    (ignored, like any IRI the model does not name), never a ValueError."""
+    from rdflib import RDFS
+
+    odd = URIRef(str(BASE) + "/session/s1/turn/" + turn)
+    target = _fresh()
+    report = container.export.import_rdf(target.tenant, target.user_id,
+                                         broken(added(odd, RDFS.label, "x")), "nt", dry_run=True)
+    assert report.ignored >= 1
