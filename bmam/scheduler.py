@@ -28,7 +28,9 @@ log = logging.getLogger(__name__)
 
 
 class Maintenance(Protocol):
-    def run_all_tenants(self, kind: MaintenanceKind) -> Sequence[Any]: ...
+    def tenants(self) -> Sequence[str]: ...
+
+    def run(self, tenant: str, kind: MaintenanceKind) -> Any: ...
 
     def users(self) -> Sequence[Scope]: ...
 
@@ -38,15 +40,22 @@ class TierSweeps(Protocol):
 
 
 def scheduled_job(maintenance: Maintenance, tiers: TierSweeps) -> Callable[[MaintenanceKind], None]:
-    """What the schedule runs for a kind: the maintenance run over every tenant (a quick check's problems
-    logged as warnings), and with the daily decay the tier sweep of every user (DESIGN.md "Tiers"; like
-    sweepTiers, not part of a changeset). A user whose sweep fails is logged and the others go on."""
+    """What the schedule runs for a kind: the maintenance run of each tenant (a quick check's problems logged
+    as warnings), and with the daily decay the tier sweep of every user (DESIGN.md "Tiers"; like sweepTiers,
+    not part of a changeset). A tenant whose run fails, or a user whose sweep fails, is logged and the
+    others go on: one broken tenant does not hold back, or make the schedule redo, everyone else's."""
 
     def job(kind: MaintenanceKind) -> None:
-        for result in maintenance.run_all_tenants(kind):
+        for tenant in maintenance.tenants():
+            try:
+                result = maintenance.run(tenant, kind)
+            except Exception:
+                log.exception("scheduled maintenance %s of tenant %s failed; tried again next period",
+                              kind.value, tenant)
+                continue
             check = getattr(result, "check", None)
             if check is not None and check.problems:
-                log.warning("quick check of tenant %s: %s", result.tenant, "; ".join(check.problems))
+                log.warning("quick check of tenant %s: %s", tenant, "; ".join(check.problems))
         if kind is MaintenanceKind.DECAY:
             for scope in maintenance.users():
                 try:

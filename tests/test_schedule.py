@@ -84,8 +84,11 @@ class OneTenant:
     def __init__(self, c: Container, tenant: str) -> None:
         self._c, self._tenant = c, tenant
 
-    def run_all_tenants(self, kind: MaintenanceKind) -> Sequence[Any]:
-        return [self._c.maintenance.run(self._tenant, kind)]
+    def tenants(self) -> Sequence[str]:
+        return [self._tenant]
+
+    def run(self, tenant: str, kind: MaintenanceKind) -> Any:
+        return self._c.maintenance.run(tenant, kind)
 
     def users(self) -> Sequence[Scope]:
         return [u for u in self._c.maintenance.users() if u.tenant == self._tenant]
@@ -109,9 +112,11 @@ def test_the_daily_job_sweeps_every_users_tiers(living: tuple[Container, FakeClo
 
 def test_a_quick_checks_problems_are_logged(container: Container, caplog: pytest.LogCaptureFixture) -> None:
     class Sick:
-        def run_all_tenants(self, kind: MaintenanceKind) -> Sequence[Any]:
-            report = SimpleNamespace(problems=["index memory_text_scoped is FAILED, not ONLINE"])
-            return [SimpleNamespace(tenant="acme", check=report)]
+        def tenants(self) -> Sequence[str]:
+            return ["acme"]
+
+        def run(self, tenant: str, kind: MaintenanceKind) -> Any:
+            return SimpleNamespace(check=SimpleNamespace(problems=["index memory_text_scoped is FAILED, not ONLINE"]))
 
         def users(self) -> Sequence[Scope]:
             return []
@@ -119,3 +124,30 @@ def test_a_quick_checks_problems_are_logged(container: Container, caplog: pytest
     with caplog.at_level(logging.WARNING, logger="bmam.scheduler"):
         scheduled_job(Sick(), container.tiers)(MaintenanceKind.CHECK)
     assert "quick check of tenant acme: index memory_text_scoped is FAILED" in caplog.text
+
+
+def test_one_failing_tenant_holds_back_no_other(living: tuple[Container, FakeClock], tenant: str,
+                                                caplog: pytest.LogCaptureFixture) -> None:
+    """A tenant whose run raises is logged; the others are maintained and the users swept all the same, and
+    the job does not fail (the schedule would give the run back and redo every tenant at each tick)."""
+    c, clock = living
+
+    class OneBroken(OneTenant):
+        def tenants(self) -> Sequence[str]:
+            return ["a-broken-tenant", tenant]
+
+        def run(self, name: str, kind: MaintenanceKind) -> Any:
+            if name == "a-broken-tenant":
+                raise RuntimeError("a value of the wrong type in this tenant's data")
+            return super().run(name, kind)
+
+    new = NewMemory(id=new_memory_id(), text="alice saw a red car once", type=MemoryType.EPISODIC,
+                    embedding=[float(x) for x in c.embedder.embed_passages(["a red car"])[0]], tier=Tier.TEMP)
+    stale = c.memory_repository.remember(Scope(tenant, "alice"), new, now=clock.now(), passive=0.0,
+                                         active=0.2).memory.id
+    clock.advance(timedelta(days=c.settings.tiers.temp_stale_after_days + 1))
+    with caplog.at_level(logging.ERROR, logger="bmam.scheduler"):
+        scheduled_job(OneBroken(c, tenant), c.tiers)(MaintenanceKind.DECAY)  # does not raise
+    assert "tenant a-broken-tenant failed" in caplog.text
+    assert [cs.kind for cs in c.maintenance.changesets(tenant)] == [MaintenanceKind.DECAY]
+    assert c.memories.get(tenant, "alice", stale) is None  # swept all the same
