@@ -178,6 +178,22 @@ _ADDS_A_JOB_RE = re.compile(
 )
 
 
+_SPACING_RE = re.compile(r"[\s\-]+")
+
+
+def same_value(predicate: str, a: str, b: str) -> bool:
+    """One value written two ways: equal once normalised, or with spaces and hyphens dropped ("hot pot" /
+    "hotpot"); a phone number by its digits, one ending the other with 7 digits at least (555-1234 /
+    (555) 1234; +86 138 0000 1111 / 13800001111)."""
+    na, nb = normalize_term(a), normalize_term(b)
+    if na == nb or _SPACING_RE.sub("", na) == _SPACING_RE.sub("", nb):
+        return True
+    if predicate == "phone":
+        short, long_ = sorted((re.sub(r"\D", "", a), re.sub(r"\D", "", b)), key=len)
+        return len(short) >= 7 and long_.endswith(short)
+    return False
+
+
 def single_valued_conflict(new: Fact, old: Fact, *, new_text: str = "") -> str | None:
     """The same subject, the same single-valued slot, both affirmed, another value (see the module doc)."""
     if new.predicate != old.predicate:
@@ -189,7 +205,7 @@ def single_valued_conflict(new: Fact, old: Fact, *, new_text: str = "") -> str |
         return None
     if normalize_term(new.subject) != normalize_term(old.subject):
         return None
-    if normalize_term(new.object) == normalize_term(old.object):
+    if same_value(new.predicate, new.object, old.object):
         return None
     if slot == OCCUPATION_SLOT:
         if objects_overlap(new.object, old.object) or _ADDS_A_JOB_RE.search(_normalize(new_text)):
@@ -210,7 +226,8 @@ def favourite_conflict(new_text: str, old: Similar, threshold: float) -> str | N
     for category in sorted({f.category for f in new_favs} & {f.category for f in old_favs}):
         new_values = {f.value for f in new_favs if f.category == category}
         old_values = {f.value for f in old_favs if f.category == category}
-        if not any(objects_overlap(n, o) for n in new_values for o in old_values):  # (sushi / salmon sushi)
+        # (sushi / salmon sushi; hot pot / hotpot)
+        if not any(objects_overlap(n, o) or same_value("", n, o) for n in new_values for o in old_values):
             return f"user favourite {category}: {', '.join(sorted(old_values))} -> {', '.join(sorted(new_values))}"
     return None
 

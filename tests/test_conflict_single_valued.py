@@ -190,6 +190,11 @@ def test_single_valued_conflicts(old_text: str, new_text: str) -> None:
     ("I speak English", "I speak Spanish"),
     ("I visited Paris last year", "I visited Rome last year"),
     ("My work phone is 555-1234", "My phone number is 555-9999"),
+    ("My phone number is 555-1234", "My phone number is 555 1234"),          # one number, written two ways
+    ("My phone number is 555-1234", "My phone number is (555) 1234"),
+    ("我的手机号是+86 138 0000 1111", "我的手机号是13800001111"),
+    ("My email is Anna@Example.com", "My email is anna@example.com"),
+    ("My favourite food is hot pot", "My favourite food is hotpot"),
 ])
 def test_no_single_valued_conflict(old_text: str, new_text: str) -> None:
     assert ConflictKind.SINGLE_VALUED not in found(old_text, new_text)
