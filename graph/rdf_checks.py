@@ -71,9 +71,9 @@ def _string(value: Any, name: str) -> str:
 
 
 def _no_controls(value: str, name: str) -> None:
-    # bmam.validate.text refuses NUL; the other C0 controls but tab, line feed and carriage return are
-    # refused here as well, whether or not validate.text does it too (a memory's text is shown, searched
-    # and tokenised: a terminal escape or a backspace has no place in it).
+    # The C0 controls but tab, line feed and carriage return, as bmam.validate.text refuses them, for every
+    # string of the file (names, predicates, reasons), not only the texts the rules check (graph cannot
+    # call bmam.validate itself).
     found = _C0.search(value)
     if found:
         raise Refused(f"{name} must not contain control characters (U+{ord(found.group()):04X})")

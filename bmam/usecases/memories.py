@@ -2,7 +2,9 @@
 
 remember stores the text as given (the caller chose its type; no salience filter, classifier or triple
 extraction: that is ingest's pipeline), then runs the stored-memory hooks like ingest (association forming,
-conflict detection; bmam/usecases/hooks.py), marked pending until they went through."""
+conflict detection; bmam/usecases/hooks.py), marked pending until they went through. It has no triples
+then, so only the conflicts found by meaning (negation, favourites) come up; those between triples
+(single-valued, polarity) need the triples added (add_triple) and a check (checkConflicts)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@
 // A single remember is a list of one; ingest writes a batch at once.
 // Times come as ISO text (p.now; graph/records.py time_param). $scope_token names the user in the full-text
 // index (graph/scope_token.py); p.text_key is the text's repeat key (graph/text_key.py). $hooks_pending_at (ISO text, or null: not set) marks memories whose
-// after-store hooks are still to run (ingest; memory/hooks_done clears it).
+// after-store hooks are still to run (ingest and remember; memory/hooks_done clears it).
 UNWIND $rows AS row
 WITH row {.*, now: datetime(row.now)} AS p
 MERGE (u:User {tenant: $tenant, user_id: $user_id})
