@@ -286,7 +286,7 @@ def node_ref(labels: Sequence[str], props: Mapping[str, Any]) -> NodeRef | None:
     return None
 
 
-_TURN_IN_IRI = re.compile(r"-?[0-9]{1,10}")
+_TURN_IN_IRI = re.compile(r"-?[0-9]{1,20}")
 
 
 def parse_path(path: str) -> tuple[str, NodeRef | None, list[str]]:
@@ -309,7 +309,8 @@ def parse_path(path: str) -> tuple[str, NodeRef | None, list[str]]:
             return "node", NodeRef.entity(kind, name), []
         case ["session", sid]:
             return "node", NodeRef.session(sid), []
-        # ASCII digits only, at most 10 ("²".isdigit() holds, and a 5000-digit turn is beyond int()'s limit)
+        # ASCII digits only, at most 20 ("²".isdigit() holds, and a 5000-digit turn is beyond int()'s limit);
+        # a turn out of range is refused by graph/rdf_checks.py, naming the IRI
         case ["session", sid, "turn", turn] if _TURN_IN_IRI.fullmatch(turn):
             return "node", NodeRef.episode(sid, int(turn)), []
         case ["conflict", key]:
