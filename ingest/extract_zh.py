@@ -8,7 +8,7 @@ with Han characters to zh_clause, before the English rules; the rules add triple
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ingest.extract_core import (
     _EN_NAME,
@@ -214,7 +214,7 @@ def zh_clause(c: str, st: _State, episodic: bool) -> None:
             return
         rest = unread
     if subject is not None and subject in _ZH_KIN_SUBJECTS:
-        _zh_kin_attributes(rest, subject, st)  # 我妈住在成都，在医院上班: still the unnamed relative
+        _zh_attributes(rest, subject, st, _ZH_KIN_RULES)  # 我妈住在成都，在医院上班: still the unnamed relative
     elif subject is not None:
         _zh_attributes(rest, subject, st)
     if subject in (USER, None):
@@ -371,15 +371,7 @@ def _zh_kin(unread: str, st: _State) -> None:
         return
     subject = m["mod"] + m["r"] if m["mod"] in {"大", "小", "二"} else _ZH_KIN_FORMS.get(m["r"], m["r"])
     st.subject = subject
-    _zh_kin_attributes(m["t"], subject, st)
-
-
-def _zh_kin_attributes(rest: str, subject: str, st: _State) -> None:
-    rest = re.sub(r"^的", "", rest)
-    for pattern, handler in _ZH_KIN_RULES:
-        for m in pattern.finditer(rest):
-            if st.free(m.start(), m.end()):
-                handler(m, subject, st, _zh_polarity(m))
+    _zh_attributes(m["t"], subject, st, _ZH_KIN_RULES)
 
 
 def _zh_named(rel: str, name: str, tail: str | None, st: _State) -> None:
@@ -442,9 +434,12 @@ def _zh_follow_up(c: str, st: _State) -> bool:
     return False
 
 
-def _zh_attributes(rest: str, subject: str, st: _State) -> None:
+def _zh_attributes(rest: str, subject: str, st: _State,
+                   rules: Sequence[tuple[re.Pattern[str], _ZhHandler]] | None = None) -> None:
+    """The subject's attributes in rest, by the rules given (default _ZH_RULES; an unnamed relative's:
+    _ZH_KIN_RULES)."""
     rest = re.sub(r"^的", "", rest)
-    for pattern, handler in _ZH_RULES:
+    for pattern, handler in rules if rules is not None else _ZH_RULES:
         for m in pattern.finditer(rest):
             if st.free(m.start(), m.end()):
                 handler(m, subject, st, _zh_polarity(m))
