@@ -251,7 +251,7 @@ class RecallUseCases:
             # With the weight policy the weights are decayed to now (locked in id order) before the boost.
             touched = self._repo.touch(tx, scope, ids, now=now, boost=self._boost, shares=self._shares,
                                        pairs=pairs, delta=s.recall.co_recall_delta,
-                                       decay=self._policy.cypher_params() if self._policy is not None else None)
+                                       decay=filters.decay)
             # A memory forgotten since it was read is left out (touch found nothing to update).
             recalled = [RecalledMemory(memory=touched[c.candidate.id], scores=c.scores, why=c.why)
                         for c in chosen if c.candidate.id in touched]
