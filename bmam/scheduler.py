@@ -104,6 +104,7 @@ class MaintenanceScheduler:
     clock: Clock
     schedule: Schedule = field(default_factory=Schedule)
     claims: Claims | None = None
+    # When each job last ran, held here only without claims (with them the store holds it).
     last_run: dict[MaintenanceKind, datetime] = field(default_factory=dict)
     runs: list[tuple[MaintenanceKind, datetime]] = field(default_factory=list)
     _thread: threading.Thread | None = None
@@ -179,7 +180,8 @@ class MaintenanceScheduler:
                     except Exception:
                         log.exception("could not give back the run of maintenance %s", kind.value)
                 continue
-            self.last_run[kind] = now
+            if self.claims is None:
+                self.last_run[kind] = now
             self.runs.append((kind, now))
             ran.append(kind)
         return ran
