@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from graph.memories import MemoryRepository
 from graph.model import Memory, Scope, Triple
 from graph.store import GraphStore, Tx
 
@@ -113,6 +114,20 @@ class TxCarryingHook(Protocol):
 
 # (tx, the contexts whose hooks all went through): marks them done in tx.
 Finish = Callable[[Tx, Sequence[StoredMemoryContext]], None]
+
+
+def marked_done(memories: MemoryRepository) -> Finish:
+    """The finish that clears the pending-hooks mark of the memories whose hooks went through (ingest's and
+    remember's: memory/hooks_done, a statement per user)."""
+
+    def finish(tx: Tx, contexts: Sequence[StoredMemoryContext]) -> None:
+        by_scope: dict[Scope, list[str]] = {}
+        for c in contexts:
+            by_scope.setdefault(c.scope, []).append(c.memory.id)
+        for scope, ids in by_scope.items():
+            memories.hooks_done_in(tx, scope, ids)
+
+    return finish
 
 
 def run_hooks(hooks: Sequence[StoredMemoryHook], contexts: Sequence[StoredMemoryContext],

@@ -34,7 +34,7 @@ from bmam import validate
 from bmam.clock import Clock
 from bmam.events import EventBus, MemoryEvent
 from bmam.settings import IngestSettings, Settings
-from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook, run_hooks
+from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook, marked_done, run_hooks
 from bmam.usecases.memories import EXACT_SCAN_MAX_MEMORIES
 from bmam.usecases.tiers import TierUseCases, change_event
 from graph.episodes import EpisodeRepository, EpisodeRow, SimilarMemory, TurnMatches, episode_id, memory_id_for
@@ -676,17 +676,10 @@ class IngestUseCases:
         if plan.hooks_left:  # the user's earlier memories left pending come first (seen by batch_start)
             self.resume_hooks(scope.tenant, scope.user_id)
         if plan.hooks:  # per memory in order, in segments, in one transaction (bmam/usecases/hooks.py run_hooks)
-            run_hooks(list(self._hooks), plan.hooks, log, store=self._store, finish=self._hooks_done)
+            run_hooks(list(self._hooks), plan.hooks, log, store=self._store, finish=marked_done(self._memories))
         for session, recorded in plan.recorded.items():
             self._wm.record(scope, session, recorded)
         return plan
-
-    def _hooks_done(self, tx: Tx, contexts: Sequence[StoredMemoryContext]) -> None:
-        by_scope: dict[Scope, list[str]] = {}
-        for c in contexts:
-            by_scope.setdefault(c.scope, []).append(c.memory.id)
-        for scope, ids in by_scope.items():
-            self._memories.hooks_done_in(tx, scope, ids)
 
     def resume_hooks(self, tenant: str | None = None, user_id: str | None = None, *,
                      older_than: timedelta | None = None) -> int:
@@ -712,7 +705,7 @@ class IngestUseCases:
                         for p in items]
             log.warning("running the stored-memory hooks again for %d memories of %s/%s left pending",
                         len(contexts), scope.tenant, scope.user_id)
-            if run_hooks(list(self._hooks), contexts, log, store=self._store, finish=self._hooks_done):
+            if run_hooks(list(self._hooks), contexts, log, store=self._store, finish=marked_done(self._memories)):
                 resumed += len(contexts)
         return resumed
 

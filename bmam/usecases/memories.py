@@ -16,7 +16,7 @@ from bmam import validate
 from bmam.clock import Clock
 from bmam.events import EventBus, MemoryEvent
 from bmam.settings import Settings
-from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook, run_hooks
+from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook, marked_done, run_hooks
 from bmam.usecases.tiers import TierUseCases
 from graph.associations import AssociationRepository
 from graph.errors import BadInput, Conflict
@@ -36,7 +36,7 @@ from graph.model import (
     Tier,
     Triple,
 )
-from graph.store import GraphStore, Tx
+from graph.store import GraphStore
 from graph.triples import TripleRepository
 from ingest.embedding import Embedder
 
@@ -134,14 +134,11 @@ class MemoryUseCases:
         if not (stored.created and hooked):
             return stored.memory
 
-        def done(tx: Tx, contexts: Sequence[StoredMemoryContext]) -> None:
-            self._memories.hooks_done_in(tx, scope, [c.memory.id for c in contexts])
-
         # after the commit, as ingest runs them: a hook that fails leaves the memory marked, and ingest's
         # resume_hooks runs it again (at the user's next ingest, at server start)
         run_hooks(list(self._hooks), [StoredMemoryContext(scope=scope, memory=stored.memory, triples=[],
                                                           embedding=new.embedding)], log,
-                  store=self._store, finish=done)
+                  store=self._store, finish=marked_done(self._memories))
         # as the hooks left it (a conflict settled: the winner's weight, or this memory superseded)
         return self._memories.get(scope, stored.memory.id) or stored.memory
 
