@@ -91,11 +91,6 @@ def parse_at(value: Any) -> datetime:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
-def as_utc(at: datetime) -> datetime:
-    """Times are stored in UTC; a naive time is taken as UTC."""
-    return at.astimezone(UTC) if at.tzinfo else at.replace(tzinfo=UTC)
-
-
 def turn_from_object(obj: Any) -> TurnInput:
     """A TurnInput from a decoded JSON value, or TurnFormatError saying what is wrong."""
     if not isinstance(obj, dict):
