@@ -46,7 +46,7 @@ def coded(error: GraphQLError) -> GraphQLError:
         return _with(error, original.message, extensions)
     if isinstance(original, RecursionError):
         return _with(error, "the document is nested too deeply", {"code": "LIMIT_EXCEEDED"})
-    if original is None or (error.path is None and isinstance(original, (GraphQLError, KeyError, ValueError))):
+    if original is None or isinstance(original, GraphQLError) or _variable_coercion(error):
         # Parse, validation and variable-coercion errors describe the request itself: the caller's
         # fault, and their text holds nothing of ours.
         code = (error.extensions or {}).get("code") or (
@@ -59,6 +59,13 @@ def coded(error: GraphQLError) -> GraphQLError:
         INTERNAL_MESSAGE, nodes=error.nodes, path=error.path, positions=error.positions,
         source=error.source, extensions={"code": "INTERNAL_SERVER_ERROR"},
     )
+
+
+def _variable_coercion(error: GraphQLError) -> bool:
+    """A caller's variable that its type refused (a scalar's parser raised): graphql-core names the variable.
+    Any other KeyError / ValueError outside a field is ours, and goes the unexpected way (logged, masked)."""
+    return (error.path is None and isinstance(error.original_error, (KeyError, ValueError))
+            and error.message.startswith("Variable '$"))
 
 
 class ErrorCodes(SchemaExtension):

@@ -45,3 +45,20 @@ def test_an_unexpected_error_is_logged_whole_and_masked(caplog: pytest.LogCaptur
     assert masked.message == INTERNAL_MESSAGE and masked.extensions == {"code": "INTERNAL_SERVER_ERROR"}
     [record] = [r for r in caplog.records if r.name == "bmam.api"]
     assert record.levelno == logging.ERROR and record.exc_info and record.exc_info[1] is error.original_error
+
+
+def test_a_refused_variable_is_the_callers_error_and_any_other_operation_error_is_ours(
+        caplog: pytest.LogCaptureFixture) -> None:
+    refused = GraphQLError("Variable '$a' has invalid value: Value cannot represent a DateTime: \"x\"",
+                           original_error=ValueError("Value cannot represent a DateTime"))
+    try:
+        {}["principal"]  # a KeyError of our own, outside any field
+    except KeyError as ours:
+        slip = GraphQLError("'principal'", original_error=ours)
+    with caplog.at_level(logging.INFO, logger="bmam.api"):
+        assert coded(refused).extensions == {"code": "BAD_USER_INPUT"}
+        assert [r for r in caplog.records if r.name == "bmam.api"] == []
+        masked = coded(slip)
+    assert masked.message == INTERNAL_MESSAGE and masked.extensions == {"code": "INTERNAL_SERVER_ERROR"}
+    [record] = [r for r in caplog.records if r.name == "bmam.api"]
+    assert record.levelno == logging.ERROR and record.exc_info and record.exc_info[1] is slip.original_error
