@@ -309,7 +309,19 @@ DISCOURSE_WORDS_EN = frozenset({
 DISCOURSE_SUBJECTS_EN = frozenset({"i", "we", "i'll", "we'll", "i'd", "we'd"})
 DISCOURSE_VERBS_EN = frozenset({
     "see", "agree", "disagree", "understand", "get", "got", "know", "mean", "guess", "suppose", "think", "thought",
-    "follow", "hear", "wonder", "believe", "bet", "say", "talk", "chat", "continue", "move", "change", "switch",
+    "follow", "hear", "wonder", "believe", "bet", "say", "talk", "chat", "continue",
+})
+# Verbs of changing or moving steer the talk only with a conversation complement ("I'll change the subject",
+# "we'll move on", "let's switch topics", "switch gears"); as the speaker's own verb without one they state a
+# plan ("We will move again", "I'll change"), which is kept as a possible fact. The steering complements
+# (topics and gears only here: alone they are not discourse words), and what may stand between the speaker
+# and the verb ("we are going to move", "I'd like to change").
+DISCOURSE_CHANGE_VERBS_EN = frozenset({"move", "change", "switch"})
+DISCOURSE_STEER_EN = frozenset({"on", "topic", "topics", "subject", "gears", "else", "conversation"})
+DISCOURSE_AUX_EN = frozenset({
+    "will", "would", "can", "could", "should", "do", "did", "don't", "dont", "didn't", "are", "be", "going", "to",
+    "like", "not", "never", "just", "also", "really", "probably", "maybe", "perhaps", "definitely", "certainly",
+    "surely", "totally", "actually", "still", "then", "now", "even", "again",
 })
 # Interjection idioms that contain "my": the only places where "my" is discourse.
 DISCOURSE_IDIOMS_EN = ("oh my god", "oh my gosh", "oh my", "my god", "my gosh", "my bad", "my pleasure")
@@ -341,6 +353,10 @@ DISCOURSE_ZH = (
     "我想想", "我再想想", "让我想想", "我考虑一下", "我看看", "我们聊", "咱们聊", "我们换个", "咱们换个", "我们换",
     "咱们换", "我们继续", "咱们继续", "我们说", "咱们说", "我们谈", "咱们谈",
 )
+# 我们换 / 咱们换 steer the talk only with a conversation complement or a hortative 吧 (我们换个话题, 咱们换吧);
+# otherwise the speaker states a change of theirs (我们换了, 我们换), kept as a possible fact.
+DISCOURSE_ZH_SPEAKER_CHANGE = ("我们换", "咱们换")
+DISCOURSE_ZH_STEER = ("话题", "别的", "其他", "其它")
 # fmt: on
 
 

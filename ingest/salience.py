@@ -16,11 +16,16 @@ from dataclasses import dataclass
 from graph.model import PresetKind
 from ingest.extract import PERSONAL_FACT_PREDICATES, USER, RuleTripleExtractor, TripleExtractor
 from ingest.lexicon import (
+    DISCOURSE_AUX_EN,
+    DISCOURSE_CHANGE_VERBS_EN,
     DISCOURSE_IDIOMS_EN,
+    DISCOURSE_STEER_EN,
     DISCOURSE_SUBJECTS_EN,
     DISCOURSE_VERBS_EN,
     DISCOURSE_WORDS_EN,
     DISCOURSE_ZH,
+    DISCOURSE_ZH_SPEAKER_CHANGE,
+    DISCOURSE_ZH_STEER,
     EMPHASIS_RE,
     EPISODIC_EN_RE,
     EPISODIC_ZH_RE,
@@ -68,6 +73,8 @@ _CONVERSATIONAL_OPINION_RE = re.compile(
 
 _DISCOURSE_IDIOMS_RE = words_re(DISCOURSE_IDIOMS_EN, en=True)
 _DISCOURSE_ZH_RE = words_re(DISCOURSE_ZH)
+_DISCOURSE_ZH_SPEAKER_CHANGE_RE = words_re(DISCOURSE_ZH_SPEAKER_CHANGE)
+_DISCOURSE_ZH_STEER_RE = re.compile(f"{words_re(DISCOURSE_ZH_STEER).pattern}|(?<![了过])吧")  # 吧: let's (not 换了吧)
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})
 _DISCOURSE_TOKEN_RE = re.compile(r"[^\W_]+(?:'[^\W_]+)?")  # a word, with one contraction: that's / don't
 _DISCOURSE_MAX_CHARS = 200  # an acknowledgement is short; a longer clause is read as content, and stays cheap
@@ -79,19 +86,44 @@ def is_discourse_only(clause: str) -> bool:
     True when every word of it is discourse vocabulary (ingest.lexicon.DISCOURSE_*: acknowledgements,
     reactions, conversation nouns and verbs, function words) and the speaker appears as a subject only
     with a verb of understanding, agreeing or talking ("I see", "we'll see"). Any other word (a noun, a
-    name, a digit, a feeling, "my", "I'm") could carry a fact, so the clause is not discourse.
+    name, a digit, a feeling, "my", "I'm") could carry a fact, so the clause is not discourse. A verb of
+    changing or moving is the speaker's discourse only when it steers the talk ("I'll change the subject",
+    "we'll move on", 我们换个话题吧); without a conversation complement it is a plan ("We will move again",
+    我们换了), kept.
     """
     if len(clause) > _DISCOURSE_MAX_CHARS:
         return False
     text = normalize_text(clause).lower().translate(_APOSTROPHES)
+    if _DISCOURSE_ZH_SPEAKER_CHANGE_RE.search(text) and not _DISCOURSE_ZH_STEER_RE.search(text):
+        return False  # 我们换了: the speaker's change, not a change of topic
     text = _DISCOURSE_ZH_RE.sub(" ", _DISCOURSE_IDIOMS_RE.sub(" ", text))
     if HAN_RE.search(text):
         return False  # a Chinese word outside the vocabulary (or a lone 我) is left
     tokens = _DISCOURSE_TOKEN_RE.findall(text)
-    if not all(t in DISCOURSE_WORDS_EN or t in DISCOURSE_SUBJECTS_EN for t in tokens):
+    change = any(t in DISCOURSE_CHANGE_VERBS_EN for t in tokens)
+    if not all(
+        t in DISCOURSE_WORDS_EN or t in DISCOURSE_SUBJECTS_EN or (change and t in DISCOURSE_STEER_EN) for t in tokens
+    ):
         return False
-    speaker_subject = any(t in DISCOURSE_SUBJECTS_EN for t in tokens)
-    return not speaker_subject or any(t in DISCOURSE_VERBS_EN for t in tokens)
+    if not any(t in DISCOURSE_SUBJECTS_EN for t in tokens):
+        return True  # acknowledgements, reactions, "let's move on", "switch gears"
+    steers = change and any(t in DISCOURSE_STEER_EN for t in tokens)
+    if _speaker_changes(tokens):
+        return steers  # "I'll change the subject" steers; "I'll change", "we will move again" are plans
+    return steers or any(t in DISCOURSE_VERBS_EN for t in tokens)
+
+
+def _speaker_changes(tokens: list[str]) -> bool:
+    """A verb of changing or moving has the speaker as its subject: "we will move", "I'd like to change"."""
+    for i, token in enumerate(tokens):
+        if token not in DISCOURSE_CHANGE_VERBS_EN:
+            continue
+        j = i - 1
+        while j >= 0 and tokens[j] in DISCOURSE_AUX_EN:
+            j -= 1
+        if j >= 0 and tokens[j] in DISCOURSE_SUBJECTS_EN:
+            return True
+    return False
 
 
 @dataclass(frozen=True, slots=True)

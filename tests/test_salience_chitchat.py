@@ -107,6 +107,54 @@ def test_a_short_turn_with_a_fact_is_still_kept(text: str) -> None:
     assert verdict.remember, (text, verdict)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the speaker's own verb of moving or changing, with no conversation complement: a plan
+        "We will move again",
+        "I'll change",
+        "I will switch",
+        "We are going to move",
+        "We'll move back",
+        "I think we'll move again",
+        "I'd like to switch",
+        "I'll make a change",
+        # Chinese: 我们换 / 咱们换 without a topic or a hortative 吧
+        "我们换了",
+        "咱们换了",
+        "嗯，我们换了",
+    ],
+)
+def test_a_plan_to_move_or_change_is_kept(text: str) -> None:
+    verdict = assess(text, speaker="user")
+    assert verdict.remember, (text, verdict)
+    assert verdict.reason == "personal", (text, verdict.reason)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Let's move on",
+        "We'll move on",
+        "I'll change the subject",
+        "I'd like to change the topic",
+        "I think we should move on",
+        "Let's switch topics",
+        "Let's switch gears",
+        "we'll switch to something else",
+        "I agree, that's a good move",
+        "我们换个话题吧",
+        "咱们换吧",
+        "我们换个别的吧",
+        "好的，我们换个话题",
+    ],
+)
+def test_steering_with_a_verb_of_change_is_still_dropped(text: str) -> None:
+    verdict = assess(text, speaker="user")
+    assert not verdict.remember, (text, verdict)
+    assert verdict.reason == "chitchat", (text, verdict.reason)
+
+
 def test_the_fact_is_kept_without_the_acknowledgement_around_it() -> None:
     """The discourse clause is dropped from the statement, the fact clause decides kind and reason."""
     assert assess("Sure, my sister is a nurse", speaker="user").reason == "personal"
@@ -135,6 +183,16 @@ def test_the_fact_is_kept_without_the_acknowledgement_around_it() -> None:
         ("Work is fine", False),
         ("好冷", False),
         ("好的我下周去北京", False),
+        # a verb of changing or moving is the speaker's discourse only with a conversation complement
+        ("I'll change the subject", True),
+        ("we'll move on", True),
+        ("I agree that's a good move", True),  # a noun, not the speaker's verb
+        ("I'll change", False),
+        ("we are going to move", False),
+        ("gears are cool", False),  # a steering complement only after a verb of change
+        ("我们换吧", True),
+        ("我们换了", False),
+        ("我们换了吧", False),
     ],
 )
 def test_is_discourse_only(clause: str, expected: bool) -> None:
