@@ -13,6 +13,7 @@ import pytest
 from bmam.clock import FakeClock
 from bmam.container import Container
 from bmam.settings import Settings
+from bmam.usecases.recall import RecallRequest
 from graph.conflicts import ConflictStatus, ConflictStrategy
 from graph.errors import BadInput, Conflict, NotFound
 from graph.model import MemoryType, PresetKind, Scope, Tier, WeightParts
@@ -231,6 +232,26 @@ def test_engaged_promotes_and_a_full_mid_demotes_its_least_useful(c: Container, 
     assert [tier_of(c, tenant, m) for m in (a, b, d)] == [Tier.TEMP, Tier.MID, Tier.MID]
     got = c.memories.get(tenant, "alice", d)
     assert got is not None and got.weight.active == pytest.approx(1.0)
+    assert c.tiers.usage(tenant, "alice").counts == {Tier.TEMP: 1, Tier.MID: 2, Tier.CORE: 0}
+
+
+def test_the_engaged_memory_keeps_its_promotion_when_it_is_mids_least_useful(c: Container, tenant: str,
+                                                                              clock: FakeClock) -> None:
+    """The user just engaged with it: a full mid gives way by its least useful other memory, never by the
+    one promoted (which would be a promotion and a demotion of the same memory in one reaction)."""
+    a, b, d = remember_facts(c, tenant, FACTS[:3], clock)
+    c.tiers.react(tenant, "alice", a, "ENGAGED")
+    c.tiers.react(tenant, "alice", b, "ENGAGED")
+    for _ in range(3):  # recalled: a and b gain passive weight, so d is the least useful once in mid
+        for text in FACTS[:2]:
+            c.recall.recall(tenant, RecallRequest(user_id="alice", query=text, k=1))
+    ms = {m.id: m for m in (c.memories.get(tenant, "alice", x) for x in (a, b, d)) if m is not None}
+    assert ms[d].weight.final < min(ms[a].weight.final, ms[b].weight.final)
+    result = c.tiers.react(tenant, "alice", d, Signal.ENGAGED)
+    assert [(x.memory_id, x.to_tier, x.reason) for x in result.changes] == [
+        (d, Tier.MID, Reason.ENGAGED), (a if ms[a].weight.final <= ms[b].weight.final else b, Tier.TEMP,
+                                        Reason.MID_FULL)]
+    assert result.memory is not None and result.memory.tier is Tier.MID
     assert c.tiers.usage(tenant, "alice").counts == {Tier.TEMP: 1, Tier.MID: 2, Tier.CORE: 0}
 
 

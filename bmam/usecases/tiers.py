@@ -172,7 +172,9 @@ class TierUseCases:
                 changes = self.apply(tx, scope, [outcome.change], active_delta={memory_id: outcome.active_delta})
             elif outcome.active_delta:
                 self._tiers.update(tx, scope, [MemoryUpdate(id=memory_id, active_delta=outcome.active_delta)])
-            changes += self.enforce(tx, scope)
+            # The memory just engaged keeps its promotion: a full mid gives way by another (as admit's keep).
+            promoted = outcome.change is not None and outcome.change.to_tier is Tier.MID
+            changes += self.enforce(tx, scope, keep=frozenset({memory_id}) if promoted else frozenset())
             return ReactionResult(memory_id, parsed, self._tiers.memory(tx, scope, memory_id), changes)
 
         result = self._store.write_tx(work)
