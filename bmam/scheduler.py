@@ -8,7 +8,8 @@ app's lifespan: `scheduler.start()` after start-up, `scheduler.stop()` at shutdo
 
 When each job last ran is the `claims`' (graph/schedule.py: kept in Neo4j, so a restart does not reset the
 schedule and of several workers exactly one runs each due job); without them (tests of the loop alone) it is
-held in the process.
+held in the process. A claim is a lease (`Schedule.lease`): the run is recorded only when the job returns, and
+a run whose worker died mid-job is due again once its lease runs out.
 """
 
 from __future__ import annotations
@@ -73,6 +74,12 @@ class Schedule:
     full_every: timedelta = timedelta(days=30)
     tick_s: float = 60.0
     run_at_start: bool = False  # False: the first run of each job is one period after start
+    # How long a claimed run is held for its worker (every kind): a run not finished by then (its worker died:
+    # OOM, deploy, kill -9) is due again for any worker. Longer than any run should take, since a run that
+    # outlives it can be claimed a second time: a full run took 80 s for 10k memories (BENCHMARKS.md), so
+    # 2-5 h over a store of a million (this machine's times move 2x). Too long only delays the rerun of a
+    # killed job; 12 h also keeps it under the daily period.
+    lease: timedelta = timedelta(hours=12)
 
     def periods(self) -> dict[MaintenanceKind, timedelta]:
         # Daily: the quick check and a decay (so weights read between runs are at most a day stale).
@@ -91,7 +98,10 @@ def due(last: datetime | None, now: datetime, period: timedelta) -> bool:
 class Claims(Protocol):
     """Who runs a due job, and when it last ran (graph/schedule.py ScheduleRepository)."""
 
-    def claim(self, kind: str, *, now: datetime, period: timedelta, run_new: bool) -> Any | None: ...
+    def claim(self, kind: str, *, now: datetime, period: timedelta, run_new: bool,
+              lease: timedelta) -> Any | None: ...
+
+    def finish(self, claim: Any) -> bool: ...
 
     def release(self, claim: Any) -> None: ...
 
@@ -161,13 +171,16 @@ class MaintenanceScheduler:
             if self.claims is not None:
                 try:
                     claim = self.claims.claim(kind.value, now=now, period=periods[kind],
-                                              run_new=self.schedule.run_at_start)
+                                              run_new=self.schedule.run_at_start, lease=self.schedule.lease)
                 except Exception:
                     log.exception("could not tell whether maintenance %s is due; asked again at the next tick",
                                   kind.value)
                     continue
                 if claim is None:  # not due, or another worker runs it
                     continue
+                if getattr(claim, "taken_from", None):
+                    log.warning("maintenance %s: the run claimed by %s never finished (its worker died or "
+                                "overran the lease); running it again", kind.value, claim.taken_from)
             elif not due(self.last_run.get(kind), now, periods[kind]):
                 continue
             try:
@@ -180,6 +193,14 @@ class MaintenanceScheduler:
                     except Exception:
                         log.exception("could not give back the run of maintenance %s", kind.value)
                 continue
+            if claim is not None and self.claims is not None:
+                try:
+                    if not self.claims.finish(claim):
+                        log.warning("maintenance %s ran past its lease and another worker took the run over: "
+                                    "that worker's run is the one recorded", kind.value)
+                except Exception:
+                    log.exception("maintenance %s ran but could not be recorded; it runs again once its lease "
+                                  "runs out", kind.value)
             if self.claims is None:
                 self.last_run[kind] = now
             self.runs.append((kind, now))

@@ -6,6 +6,7 @@ job sweeps every user's tiers (stale temp memories go) and logs a quick check's 
 from __future__ import annotations
 
 import logging
+import threading
 import uuid
 from collections.abc import Sequence
 from datetime import timedelta
@@ -76,6 +77,133 @@ def test_a_failed_job_is_due_again_at_the_next_tick(container: Container, schedu
     clock.advance(timedelta(minutes=1))
     assert w.tick() == [MaintenanceKind.DECAY]  # and run at the next tick, not a day later
     assert ran == [MaintenanceKind.CHECK, MaintenanceKind.DECAY]
+
+
+class Killed(BaseException):
+    """The worker process dying mid-job (kill -9, OOM, a deploy): nothing after it runs, no release either."""
+
+
+def test_a_killed_workers_run_is_due_again_once_its_lease_runs_out_and_not_before(container: Container,
+                                                                                  schedule_name: str) -> None:
+    clock = FakeClock(START)
+    ran: list[MaintenanceKind] = []
+    lease = Schedule().lease
+
+    def dies_in_full(kind: MaintenanceKind) -> None:
+        if kind is MaintenanceKind.FULL:
+            raise Killed
+        ran.append(kind)
+
+    dead, alive = worker(container, clock, schedule_name, ran, job=dies_in_full), worker(container, clock,
+                                                                                         schedule_name, ran)
+    assert dead.tick() == []
+    clock.advance(timedelta(days=30))
+    with pytest.raises(Killed):
+        dead.tick()  # claimed the monthly FULL run and died in it
+    assert alive.tick() == [MaintenanceKind.REBALANCE, *DAILY]  # FULL: leased to the dead worker
+    clock.advance(lease - timedelta(minutes=1))
+    assert alive.tick() == []  # the lease still holds: its worker might yet be running it
+    clock.advance(timedelta(minutes=1))
+    assert alive.tick() == [MaintenanceKind.FULL]  # the lease ran out: run now, not skipped for a month
+    clock.advance(timedelta(days=30) - timedelta(minutes=1))
+    assert MaintenanceKind.FULL not in alive.tick()  # counted from the run that finished
+    clock.advance(timedelta(minutes=1))
+    assert MaintenanceKind.FULL in alive.tick()
+
+
+def test_a_claim_dropped_unfinished_leaves_the_last_run_and_finishing_moves_it(container: Container,
+                                                                               schedule_name: str) -> None:
+    """The store's side: a claim (whose worker then vanishes) holds a lease and leaves last_run; the next
+    claim is refused until the lease runs out; finishing records the run and ends the lease."""
+    clock = FakeClock(START)
+    repo = ScheduleRepository(container.store, schedule_name)
+    day, lease = timedelta(days=1), timedelta(hours=2)
+
+    def claim(of: ScheduleRepository) -> Any:
+        return of.claim("CHECK", now=clock.now(), period=day, run_new=False, lease=lease)
+
+    def stored(of: ScheduleRepository) -> tuple[Any, ...]:
+        state = of.state("CHECK")
+        assert state is not None
+        return state.last_run, state.claimed_by, state.claimed_at, state.lease_until
+
+    assert claim(repo) is None  # first seen: its first run is one period later
+    clock.advance(day)
+    dropped = claim(ScheduleRepository(container.store, schedule_name))  # a worker that then dies
+    assert dropped is not None
+    assert stored(repo) == (START, dropped.by, clock.now(), clock.now() + lease)  # last_run has not moved
+    clock.advance(lease - timedelta(seconds=1))
+    assert claim(repo) is None
+    clock.advance(timedelta(seconds=1))
+    taken = claim(repo)
+    assert taken is not None and taken.taken_from == dropped.by
+    assert stored(repo) == (START, taken.by, clock.now(), clock.now() + lease)
+    assert repo.finish(taken)
+    assert stored(repo) == (taken.at, None, None, None)
+    assert not repo.finish(dropped) and not repo.finish(taken)  # nothing held: nothing written
+    assert stored(repo) == (taken.at, None, None, None)
+    clock.advance(day - timedelta(seconds=1))
+    assert claim(repo) is None
+    clock.advance(timedelta(seconds=1))
+    assert claim(repo) is not None
+
+
+def test_a_finish_after_the_lease_was_taken_over_leaves_the_new_holder_alone(container: Container,
+                                                                             schedule_name: str,
+                                                                             caplog: pytest.LogCaptureFixture) -> None:
+    """Worker A's job outlives its lease and B takes the run over; A's job then returns while B's still runs:
+    A's finish writes nothing (B keeps its lease, so no third worker runs the job; B's run is the one
+    recorded)."""
+    clock = FakeClock(START)
+    lease = Schedule().lease
+    ran: list[tuple[str, MaintenanceKind]] = []
+    running = {"a": threading.Event(), "b": threading.Event()}
+    go = {"a": threading.Event(), "b": threading.Event()}
+
+    def job_of(who: str) -> Any:
+        def job(kind: MaintenanceKind) -> None:
+            if kind is MaintenanceKind.DECAY:
+                running[who].set()
+                assert go[who].wait(60)
+            ran.append((who, kind))
+        return job
+
+    a = worker(container, clock, schedule_name, [], job=job_of("a"))
+    b = worker(container, clock, schedule_name, [], job=job_of("b"))
+    c = worker(container, clock, schedule_name, [], job=lambda kind: ran.append(("c", kind)))
+    assert a.tick() == []
+    clock.advance(timedelta(days=1))
+    a_ran: list[list[MaintenanceKind]] = []
+    b_ran: list[list[MaintenanceKind]] = []
+    ta = threading.Thread(target=lambda: a_ran.append(a.tick()))
+    tb = threading.Thread(target=lambda: b_ran.append(b.tick()))
+    try:
+        ta.start()
+        assert running["a"].wait(30)  # A runs DECAY ...
+        clock.advance(lease + timedelta(minutes=1))  # ... past its lease
+        tb.start()
+        assert running["b"].wait(30)  # B took the DECAY run over and runs it
+        with caplog.at_level(logging.WARNING, logger="bmam.scheduler"):
+            go["a"].set()
+            ta.join(30)
+        assert a_ran == [DAILY]  # A's job did run (and A ran CHECK after it)
+        held = ScheduleRepository(container.store, schedule_name).state("DECAY")
+        assert held is not None and held.last_run == START and held.lease_until == clock.now() + lease
+        assert c.tick() == []  # B's lease still holds
+        assert "another worker took the run over" in caplog.text
+    finally:
+        go["a"].set()
+        go["b"].set()
+        ta.join(30)
+        if tb.ident is not None:  # started
+            tb.join(30)
+    assert b_ran == [[MaintenanceKind.DECAY]]  # CHECK: A's run finished it
+    assert ran == [("a", MaintenanceKind.DECAY), ("a", MaintenanceKind.CHECK), ("b", MaintenanceKind.DECAY)]
+    # B's run is the one recorded: DECAY due a day after B's claim, not after A's
+    clock.advance(timedelta(days=1) - lease - timedelta(minutes=1))
+    assert c.tick() == [MaintenanceKind.CHECK]
+    clock.advance(lease + timedelta(minutes=1))
+    assert c.tick() == [MaintenanceKind.DECAY]
 
 
 class OneTenant:

@@ -1,6 +1,6 @@
-// Give a claimed run back (its job failed): the last run goes back to what it was, unless another claim
-// has moved it since, so the job is due again at the next tick.
+// Give a claimed run back (its job failed): the lease ends and the last run stays, so the job is due again at
+// the next tick. Only while $claimed_by still holds the run: another worker's claim is left alone.
 MATCH (s:MaintenanceSchedule {name: $name, kind: $kind})
-WHERE s.last_run = datetime($claimed_at)
-SET s.last_run = datetime($previous)
+WHERE s.claimed_by = $claimed_by
+REMOVE s.claimed_by, s.claimed_at, s.lease_until
 RETURN s.kind AS kind
