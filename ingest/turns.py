@@ -91,10 +91,32 @@ def parse_at(value: Any) -> datetime:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
+# The GraphQL API's spelling of the same fields (TurnInput there): a file written by an app that speaks
+# GraphQL, or copied from the README's mutation, is read the same way.
+CAMEL_CASE_FIELDS: dict[str, str] = {"userId": "user_id", "sessionId": "session_id", "deviceId": "device_id"}
+
+
+def snake_case_fields(obj: dict[str, Any]) -> dict[str, Any]:
+    """obj with userId / sessionId / deviceId read as user_id / session_id / device_id; TurnFormatError when a
+    line gives one field both ways with different values."""
+    if not any(camel in obj for camel in CAMEL_CASE_FIELDS):
+        return obj
+    out = dict(obj)
+    for camel, snake in CAMEL_CASE_FIELDS.items():
+        if camel not in out:
+            continue
+        value = out.pop(camel)
+        if snake in out and out[snake] != value:
+            raise TurnFormatError(f"fields {snake!r} and {camel!r} differ", field=snake)
+        out[snake] = value
+    return out
+
+
 def turn_from_object(obj: Any) -> TurnInput:
     """A TurnInput from a decoded JSON value, or TurnFormatError saying what is wrong."""
     if not isinstance(obj, dict):
         raise TurnFormatError("a line must be a JSON object")
+    obj = snake_case_fields(obj)
     for name in REQUIRED_FIELDS:
         if name not in obj or obj[name] is None:
             raise TurnFormatError(f"missing field {name!r}", field=name)
@@ -134,9 +156,11 @@ def parse_line(line: str, line_no: int) -> ParsedLine:
     except ValueError as exc:  # e.g. an integer of more than 4300 digits (Python's int conversion limit)
         return ParsedLine(line_no, None, f"JSON value out of range: {str(exc).split(';')[0][:120]}")
     key = None
-    if isinstance(obj, dict) and isinstance(obj.get("user_id"), str) and isinstance(obj.get("session_id"), str):
-        key = (obj["user_id"], obj["session_id"])
     try:
+        if isinstance(obj, dict):
+            obj = snake_case_fields(obj)
+            if isinstance(obj.get("user_id"), str) and isinstance(obj.get("session_id"), str):
+                key = (obj["user_id"], obj["session_id"])
         return ParsedLine(line_no, turn_from_object(obj), None, key)
     except TurnFormatError as exc:
         return ParsedLine(line_no, None, exc.reason, key)

@@ -57,6 +57,29 @@ def test_good_lines_go_in_and_bad_ones_are_reported(container: Container, tenant
     assert texts == {"我住在成都，最喜欢吃火锅", "My sister lives in Berlin"}
 
 
+def test_the_graphql_spelling_of_the_fields_is_read_too(container: Container, tenant: str, tmp_path: Path) -> None:
+    """userId / sessionId / deviceId (as in the API and the README's mutation) name the same fields; one field
+    given both ways with two values is a bad line, not a guess."""
+    file = write(tmp_path / "camel.jsonl", [
+        json.dumps({"userId": "carol", "sessionId": "s1", "speaker": "user", "text": "I live in Boston",
+                    "deviceId": "phone"}),
+        json.dumps({"userId": "carol", "session_id": "s1", "speaker": "user", "text": "I work at Moderna"}),
+        json.dumps({"userId": "carol", "user_id": "dave", "sessionId": "s1", "speaker": "user", "text": "hi"}),
+        json.dumps({"userId": "carol", "user_id": "carol", "sessionId": "s1", "speaker": "user",
+                    "text": "My daughter is allergic to peanuts"}),
+    ])
+    result = runner.invoke(app, ["ingest", str(file), "--tenant", tenant, "--no-progress"])
+    assert result.exit_code == 2, result.output
+    bad = [ln for ln in result.stderr.splitlines() if ln.startswith("line ")]
+    assert bad == ["line 3: fields 'user_id' and 'userId' differ"]
+    episodes = EpisodeRepository(container.store, container.vector_dimensions).recent(Scope(tenant, "carol"), "s1", 9)
+    assert [(e.turn, e.text) for e in episodes] == [
+        (0, "I live in Boston"), (1, "I work at Moderna"), (2, "My daughter is allergic to peanuts")]  # line 3
+    # names no one user, so it holds no place in carol's session
+    assert episodes[0].device_id == "phone"
+    assert EpisodeRepository(container.store, container.vector_dimensions).recent(Scope(tenant, "dave"), "s1", 9) == []
+
+
 def test_running_the_same_file_again_changes_nothing(container: Container, tenant: str, tmp_path: Path) -> None:
     scope = Scope(tenant, "bob")
     lines = [
