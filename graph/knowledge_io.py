@@ -235,7 +235,7 @@ class KnowledgeRepository:
         an interrupted import finishes when run again. Only a plan check_plan passed is written (a bad
         file writes nothing, not even the user node)."""
         if not plan.checked:
-            raise ValueError("an import plan is written only once graph.rdf.check_plan has passed it")
+            raise ValueError("an import plan is written only once graph.rdf_checks.check_plan has passed it")
         report = ImportReport(source=plan.source, target=scope, ignored=plan.ignored)
         self._store.write("import/user", {**_scope(scope), "props": plan.user_props})
         self._write_memories(scope, plan, ids, embeddings, report)

@@ -1,6 +1,8 @@
 """Reading an RDF export back, for import: parse_rdf (a syntax error names the line), and read_export,
-which checks the document's structure against the bmam model and gives the ImportPlan (one user's nodes,
-relationships and triples); graph/rdf_checks.py then checks every value before any write."""
+which only parses: it reads the document's structure as the bmam model lays it out (one user, node IRIs,
+statements, literals) into the ImportPlan (one user's nodes, relationships and triples), refusing what it
+cannot read. Whether the plan's values and labels are acceptable is graph/rdf_checks.py check_plan's to
+decide, before any write."""
 
 from __future__ import annotations
 
@@ -13,14 +15,12 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF
 
 from graph.errors import BadInput
-from graph.model import ClassifierLevel, MemoryType, PresetKind, Scope, Tier
-from graph.rdf_checks import Refused, as_count, as_time, as_unit, described, refusal
+from graph.model import Scope
 from graph.rdf_records import ImportPlan, NodeRecord, RelRecord, TripleRecord
 from graph.rdf_terms import (
     ASSERTED_BY,
     BASE,
     BMAM,
-    KIND_LABELS,
     NODE_SKIPPED,
     PRED,
     REF_PROPS,
@@ -40,9 +40,6 @@ from graph.rdf_terms import (
 from graph.rdf_writers import RdfFormat
 
 _PROP_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
-_LABEL = re.compile(r"^[A-Z][A-Za-z0-9]*$")
-# Labels a node of one kind may not also carry (they would make it another kind).
-_FOREIGN_LABELS = KIND_LABELS | {"SchemaMigration", "ApiKey"}
 
 
 # ----- parsing (import) --------------------------------------------------------------------------
@@ -143,8 +140,9 @@ def _check_prop_name(name: str, where: str) -> str:
 
 
 def read_export(g: Graph, *, source_user: str | None = None) -> ImportPlan:
-    """The one user's knowledge in a parsed export. Everything is checked here, before any write:
-    a file that is not a bmam export, or holds something the model does not accept, is BadInput."""
+    """The one user's knowledge in a parsed export, not yet checked: a file that is not a bmam export, or
+    that cannot be read as one (an IRI, a statement or a literal the model cannot read, a node described
+    twice, a reference to a node the file does not describe), is BadInput. check_plan decides the rest."""
     users = _users(g)
     if source_user is not None:
         users = [u for u in users if u[1] == source_user]
@@ -195,7 +193,7 @@ def read_export(g: Graph, *, source_user: str | None = None) -> ImportPlan:
             else:
                 labels = [str(o)[len(str(BMAM)):] for p, o in pairs
                           if p == RDF.type and str(o).startswith(str(BMAM))]
-                nodes[ref] = NodeRecord(ref=ref, labels=_check_labels(ref, labels, props, where), props=props)
+                nodes[ref] = NodeRecord(ref=ref, labels=_other_labels(ref, labels, props, where), props=props)
             ignored += skipped
             for rel in node_rels:
                 rels.setdefault((rel.type, rel.start, rel.end), rel)
@@ -281,16 +279,13 @@ def _node_body(ref: NodeRef, pairs: list[tuple[Any, Any]], ref_of: Any, where: s
     return props, rels, ignored
 
 
-def _check_labels(ref: NodeRef, labels: list[str], props: dict[str, Any], where: str) -> list[str]:
+def _other_labels(ref: NodeRef, labels: list[str], props: dict[str, Any], where: str) -> list[str]:
+    """The node's labels but its kind's (the rdf:type its IRI says it has); the properties its IRI holds
+    (an entity's kind and name, a session's id, an episode's session and turn) where the file leaves them
+    out. Which labels and properties a node may have is check_plan's to decide."""
     kind = ref.kind.value
     if kind not in labels:
         raise BadInput(f"{where}: a {kind} node must have rdf:type bmam:{kind}")
-    extra = [label for label in labels if label != kind]
-    for label in extra:
-        if not _LABEL.match(label) or label in _FOREIGN_LABELS:
-            raise BadInput(f"{where}: label {label!r} is not allowed on a {kind}")
-    if ref.kind is NodeKind.MEMORY:
-        _check_memory(props, extra, where)
     if ref.kind is NodeKind.ENTITY:
         props.setdefault("kind", ref.parts[0])
         props.setdefault("name", ref.parts[1])
@@ -299,44 +294,7 @@ def _check_labels(ref: NodeRef, labels: list[str], props: dict[str, Any], where:
     if ref.kind is NodeKind.EPISODE:
         props.setdefault("session_id", ref.parts[0])
         props.setdefault("turn", int(ref.parts[1]))
-    return sorted(extra)
-
-
-# What a stored memory holds, checked before anything is written (a value the model cannot hold would break
-# the user's recall afterwards, not the import). check_plan then checks every property of every node.
-_UNIT_PROPS = ("passive", "active", "preset", "weight", "confidence")
-_COUNT_PROPS = ("recall_count", "mention_count", "feedback_count")
-_TIME_PROPS = ("created_at", "valid_from", "valid_to", "last_mentioned_at", "last_recalled_at", "last_feedback_at",
-               "decayed_at", "merged_at")
-
-
-def _check_memory(props: dict[str, Any], labels: list[str], where: str) -> None:
-    from graph.records import memory_from_row
-
-    for name, values in (("type", [t.value for t in MemoryType]), ("tier", list(Tier)),
-                         ("preset_kind", list(PresetKind)), ("classified_by", list(ClassifierLevel))):
-        value = props.get(name)
-        if value is not None and value not in values:
-            raise BadInput(f"{where}: not a valid memory: {name} must be one of {', '.join(sorted(values))}, "
-                           f"got {described(value)}", field="file")
-    if "text" in props and (not isinstance(props["text"], str) or not props["text"].strip()):
-        raise BadInput(f"{where}: a memory's text must be a non-empty string", field="file")
-    try:
-        for names, check in ((_UNIT_PROPS, as_unit), (_COUNT_PROPS, as_count), (_TIME_PROPS, as_time)):
-            for name in names:
-                if props.get(name) is not None:
-                    props[name] = check(props[name], name)
-    except Refused as why:
-        raise refusal(where, why) from None
-    try:
-        memory = memory_from_row({**props, "id": "m_check", "tenant": "t", "user_id": "u"})
-    except (KeyError, ValueError, TypeError) as exc:
-        raise BadInput(f"{where}: not a valid memory (missing or wrong {exc})", field="file") from exc
-    if memory.type is MemoryType.WORKING:
-        raise BadInput(f"{where}: WORKING memory is never stored", field="file")
-    if memory.type.label not in labels:
-        raise BadInput(f"{where}: a {memory.type.value} memory must have rdf:type bmam:{memory.type.label}",
-                       field="file")
+    return sorted(label for label in labels if label != kind)
 
 
 def _statement_parts(pairs: list[tuple[Any, Any]], where: str) -> tuple[Any, Any, Any, list[tuple[Any, Any]]]:

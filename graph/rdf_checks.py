@@ -1,7 +1,8 @@
-"""The import checks (graph/rdf.py reads the file, this checks it): every property of every node, relationship
-and knowledge triple of an ImportPlan against an allow-list of what bmam itself writes, typed, and the
-service's own rules (texts and ids as the API validates them, through ValueRules), before any write;
-check_plan marks the plan checked (graph/knowledge_io.py writes no other)."""
+"""The import checks (graph/rdf.py reads the file, this checks it), the one place that decides whether what
+an import holds is acceptable: every property and label of every node, relationship and knowledge triple of
+an ImportPlan against an allow-list of what bmam itself writes, typed, and the service's own rules (texts and
+ids as the API validates them, through ValueRules), before any write; check_plan marks the plan checked
+(graph/knowledge_io.py writes no other)."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ _TURN_MAX = 2**31 - 1  # ingest's bound on a turn index
 _MAX_OFFSET = timedelta(hours=18)  # Neo4j's bound on a zone offset
 
 
-def described(value: Any) -> str:
+def _described(value: Any) -> str:
     if value is None or isinstance(value, str | int | float | bool):
         text = repr(value)
         return text if len(text) <= 60 else text[:57] + "..."
@@ -66,7 +67,7 @@ def _validated(check: Callable[[str, str], object], value: str, name: str) -> No
 
 def _string(value: Any, name: str) -> str:
     if not isinstance(value, str):
-        raise Refused(f"{name} must be a string, got {described(value)}")
+        raise Refused(f"{name} must be a string, got {_described(value)}")
     return value
 
 
@@ -100,40 +101,40 @@ def _identifier(value: Any, name: str, rules: ValueRules) -> str:
 
 def _boolean(value: Any, name: str, rules: ValueRules | None = None) -> bool:
     if not isinstance(value, bool):
-        raise Refused(f"{name} must be a boolean (xsd:boolean true or false), got {described(value)}")
+        raise Refused(f"{name} must be a boolean (xsd:boolean true or false), got {_described(value)}")
     return value
 
 
-def as_count(value: Any, name: str, rules: ValueRules | None = None) -> int:
+def _count(value: Any, name: str, rules: ValueRules | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _INT64_MAX:
-        raise Refused(f"{name} must be a count, an integer from 0 to 2^63 - 1, got {described(value)}")
+        raise Refused(f"{name} must be a count, an integer from 0 to 2^63 - 1, got {_described(value)}")
     return value
 
 
 def _turn(value: Any, name: str, rules: ValueRules | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _TURN_MAX:
-        raise Refused(f"{name} must be an integer from 0 to 2^31 - 1, got {described(value)}")
+        raise Refused(f"{name} must be an integer from 0 to 2^31 - 1, got {_described(value)}")
     return value
 
 
 def _polarity(value: Any, name: str, rules: ValueRules | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in (1, -1):
-        raise Refused(f"{name} must be 1 or -1, got {described(value)}")
+        raise Refused(f"{name} must be 1 or -1, got {_described(value)}")
     return value
 
 
-def as_unit(value: Any, name: str, rules: ValueRules | None = None) -> float:
+def _unit(value: Any, name: str, rules: ValueRules | None = None) -> float:
     """A weight, a weight part, a confidence or a strength: a number in [0, 1], stored as a float."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= value <= 1.0:
-        raise Refused(f"{name} must be a number in [0, 1], got {described(value)}")
+        raise Refused(f"{name} must be a number in [0, 1], got {_described(value)}")
     return float(value)
 
 
-def as_time(value: Any, name: str, rules: ValueRules | None = None) -> neo4j.time.DateTime:
+def _time(value: Any, name: str, rules: ValueRules | None = None) -> neo4j.time.DateTime:
     """An xsd:dateTime with an offset Neo4j holds (within +-18:00, whole minutes), in years 1 to 9999 in UTC
     (Neo4j stores the instant: 9999-12-31T23:59:59-05:00 is in year 10000)."""
     if not isinstance(value, neo4j.time.DateTime):
-        raise Refused(f"{name} must be an xsd:dateTime, got {described(value)}")
+        raise Refused(f"{name} must be an xsd:dateTime, got {_described(value)}")
     offset = value.utcoffset()
     if offset is None:
         raise Refused(f"{name} has no time zone offset ({value.iso_format()})")
@@ -152,7 +153,7 @@ def _one_of(*values: str) -> Check:
 
     def check(value: Any, name: str, rules: ValueRules) -> str:
         if not isinstance(value, str) or value not in allowed:
-            raise Refused(f"{name} must be one of {', '.join(sorted(allowed))}, got {described(value)}")
+            raise Refused(f"{name} must be one of {', '.join(sorted(allowed))}, got {_described(value)}")
         return value
 
     return check
@@ -166,7 +167,7 @@ def _ref(kind: NodeKind) -> Check:
             return value
         if isinstance(value, str):
             return _identifier(value, name, rules)
-        raise Refused(f"{name} must be the IRI of a {kind} (or its id), got {described(value)}")
+        raise Refused(f"{name} must be the IRI of a {kind} (or its id), got {_described(value)}")
 
     return check
 
@@ -174,13 +175,13 @@ def _ref(kind: NodeKind) -> Check:
 def _list(item: Check) -> Check:
     def check(value: Any, name: str, rules: ValueRules) -> list[Any]:
         if not isinstance(value, list):
-            raise Refused(f"{name} must be a list (an rdf:JSON array), got {described(value)}")
+            raise Refused(f"{name} must be a list (an rdf:JSON array), got {_described(value)}")
         return [item(v, f"{name}[{i}]", rules) for i, v in enumerate(value)]
 
     return check
 
 
-_TIME: Check = as_time
+_TIME: Check = _time
 # The properties each node kind, relationship type and knowledge triple holds, as bmam writes them (cypher/:
 # memory/remember, triple/add, episode/write_batch, conflict/*, association/*, weights/*, maintenance/merge),
 # with their types. A property not listed is refused: the import writes what the service would have written.
@@ -188,11 +189,11 @@ NODE_PROPS: dict[NodeKind, dict[str, Check]] = {
     NodeKind.USER: {"created_at": _TIME},
     NodeKind.MEMORY: {
         "text": _text, "type": _one_of(*(t.value for t in STORED_TYPES)), "tier": _one_of(*Tier),
-        "locked": _boolean, "passive": as_unit, "active": as_unit, "preset": as_unit, "weight": as_unit,
-        "confidence": as_unit, "preset_kind": _one_of(*PresetKind), "classified_by": _one_of(*ClassifierLevel),
+        "locked": _boolean, "passive": _unit, "active": _unit, "preset": _unit, "weight": _unit,
+        "confidence": _unit, "preset_kind": _one_of(*PresetKind), "classified_by": _one_of(*ClassifierLevel),
         "created_at": _TIME, "valid_from": _TIME, "valid_to": _TIME, "last_mentioned_at": _TIME,
         "last_recalled_at": _TIME, "last_feedback_at": _TIME, "decayed_at": _TIME, "merged_at": _TIME,
-        "recall_count": as_count, "mention_count": as_count, "feedback_count": as_count,
+        "recall_count": _count, "mention_count": _count, "feedback_count": _count,
         "session_id": _identifier, "turn": _turn, "device_id": _identifier, "episode_id": _ref(NodeKind.EPISODE),
         "merged_ids": _list(_identifier), "merged_texts": _list(_text), "merged_session_ids": _list(_identifier),
         "merged_device_ids": _list(_identifier), "merged_episode_ids": _list(_identifier),
@@ -224,7 +225,7 @@ REL_ENDS: dict[str, tuple[NodeKind, NodeKind]] = {
     "BETWEEN": (NodeKind.CONFLICT, NodeKind.MEMORY),
 }
 REL_PROPS: dict[str, dict[str, Check]] = {
-    "ASSOCIATED": {"strength": as_unit, "created_at": _TIME, "updated_at": _TIME, "co_recalled": as_count,
+    "ASSOCIATED": {"strength": _unit, "created_at": _TIME, "updated_at": _TIME, "co_recalled": _count,
                    "formed_by": _one_of("user", "stored", "terms", "recalled")},
     "SUPERSEDES": {"at": _TIME, "conflict_id": _ref(NodeKind.CONFLICT)},
     "BETWEEN": {"role": _one_of("new", "old")},
@@ -269,10 +270,10 @@ def _check_props(where: str, owner: str, props: dict[str, Any], allowed: dict[st
         try:
             props[name] = check(value, name, rules)
         except Refused as why:
-            raise refusal(where, why) from None
+            raise _refusal(where, why) from None
 
 
-def refusal(where: str, why: Refused) -> BadInput:
+def _refusal(where: str, why: Refused) -> BadInput:
     return BadInput(f"{where}: {show(str(why))}", field="file")
 
 
@@ -281,10 +282,13 @@ def _check_node(node: NodeRecord, where: str, rules: ValueRules) -> None:
     try:
         _check_ref(node.ref, rules)
     except Refused as why:
-        raise refusal(where, why) from None
+        raise _refusal(where, why) from None
     _check_props(where, kind.value, props, NODE_PROPS[kind], NODE_REQUIRED[kind], rules)
     # Labels: a memory carries exactly the label of its type, the other kinds none but their own.
     wanted = [MemoryType(props["type"]).label] if kind is NodeKind.MEMORY else []
+    for label in wanted:
+        if label not in node.labels:
+            raise BadInput(f"{where}: a {props['type']} memory must have rdf:type bmam:{label}", field="file")
     for label in node.labels:
         if label not in wanted:
             raise BadInput(f"{where}: label {label!r} is not allowed on {_a(kind.value)}"
@@ -300,7 +304,7 @@ def _check_node(node: NodeRecord, where: str, rules: ValueRules) -> None:
             parts = {"session_id": node.ref.parts[0], "turn": int(node.ref.parts[1])}
     for name, value in parts.items():
         if props.get(name) != value:
-            raise BadInput(f"{where}: {name} is {described(props.get(name))} but the IRI says {described(value)}",
+            raise BadInput(f"{where}: {name} is {_described(props.get(name))} but the IRI says {_described(value)}",
                            field="file")
     if kind is NodeKind.MEMORY:
         # core is locked, and only core (memory/remember, tier/update, tier/unlock all keep it so)
@@ -342,6 +346,6 @@ def check_plan(plan: ImportPlan, rules: ValueRules) -> None:
         try:
             _text(t.predicate, "predicate", rules)
         except Refused as why:
-            raise refusal(where, why) from None
+            raise _refusal(where, why) from None
         _check_props(where, "knowledge triple", t.props, TRIPLE_PROPS, TRIPLE_REQUIRED, rules)
     plan.checked = True

@@ -103,7 +103,6 @@ class NodeKind(StrEnum):
     CONFLICT = "Conflict"
 
 
-KIND_LABELS = frozenset(k.value for k in NodeKind)
 # The kinds paged from Neo4j (the user is one node of its own).
 PAGED_KINDS: tuple[NodeKind, ...] = (
     NodeKind.MEMORY, NodeKind.ENTITY, NodeKind.SESSION, NodeKind.EPISODE, NodeKind.CONFLICT,

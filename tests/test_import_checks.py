@@ -354,6 +354,8 @@ def test_a_predicate_with_a_control_character_is_refused(container: Container) -
     (iri(M1), "colour", "blue", "not a property of a Memory"),
     (iri(ME), "valid_from", dt("2026-01-01T00:00:00+00:00"), "not a property of an Entity"),
     (URIRef(BASE), "nickname", "al", "not a property of a User"),
+    (iri(M1), "type", "WORKING", "type must be one of"),
+    (iri(M1), "tier", "bogus", "tier must be one of"),
     (iri(M1), "preset_kind", "urgent", "preset_kind"),
     (iri(M1), "classified_by", "oracle", "classified_by"),
     (iri(M1), "confidence", Literal(1.5), "confidence"),
@@ -428,9 +430,17 @@ def test_an_episode_belongs_to_its_own_session(container: Container) -> None:
     (iri(M1), BMAM.ChangeEntry, "ChangeEntry"),
     (iri(M1), BMAM.Emotional, "Emotional"),
     (iri(ME), BMAM.Factual, "Factual"),
+    (iri(ME), BMAM.Memory, "label .Memory."),  # the label of another kind
+    (iri(M1), BMAM.ApiKey, "label .ApiKey."),
 ])
 def test_labels_are_the_models(container: Container, subject: URIRef, label: URIRef, why: str) -> None:
     refused(container, broken(added(subject, ns.RDF.type, label)), match=why)
+
+
+def test_a_memory_has_the_label_of_its_type(container: Container) -> None:
+    def unlabelled(g: Graph) -> None:
+        g.remove((iri(M1), ns.RDF.type, BMAM.Factual))
+    refused(container, broken(unlabelled), match="a FACTUAL memory must have rdf:type bmam:Factual")
 
 
 def test_two_iris_of_one_node_are_refused_not_merged(container: Container) -> None:
