@@ -102,6 +102,10 @@ class Memory:
     provenance: Provenance
     valid_from: datetime
     valid_to: datetime | None = None
+    # The user's memory sequence number when it was stored (remember's counter): the order of storing, which
+    # breaks a tie of times (a conversation sent at once, without times, is stamped with one). Not compared:
+    # an import or a copy numbers the same memory anew.
+    seq: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

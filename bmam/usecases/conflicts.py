@@ -107,13 +107,17 @@ class _Foresight:
 
 def _newer(a: Memory, b: Memory) -> bool:
     """Whether a is newer than b: valid_from, then created_at; at the same time (the turns of a conversation
-    sent without times are stamped with one) the later turn of the same session; else a tie goes to a, the
-    newly stored one."""
+    sent without times are stamped with one) the later turn of the same session, else the one stored later
+    (the user's memory sequence: a conversation's turns are stored in the order they were said, and its
+    memories' hooks run after all of them were stored, so the memory being checked may be the older one);
+    else a tie goes to a, the newly stored one."""
     if (a.valid_from, a.created_at) != (b.valid_from, b.created_at):
         return (a.valid_from, a.created_at) > (b.valid_from, b.created_at)
     pa, pb = a.provenance, b.provenance
     if pa.session_id is not None and pa.session_id == pb.session_id and pa.turn is not None and pb.turn is not None:
         return pa.turn >= pb.turn
+    if a.seq is not None and b.seq is not None:
+        return a.seq >= b.seq
     return True
 
 
