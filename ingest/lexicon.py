@@ -34,10 +34,19 @@ _CLAUSE_SPLIT_RE = re.compile(
 )
 
 
+# "I live in Boston and I work at Moderna": a clause whose subject is the speaker, joined by "and" to another
+# the speaker starts again, is two statements. Only when the first one starts with the speaker as subject:
+# "My sister and I live in Paris" is one statement with two subjects.
+_SPEAKER_SUBJECT_RE = re.compile(r"(?i)^(?:i|i'm|i've|i'd|i'll|i am|we|we're|we've|we'd|we'll)\b")
+_AND_SPEAKER_AGAIN_RE = re.compile(r"(?i)\s+and\s+(?=(?:i|i'm|i've|i'd|i'll|i am|my|we|we're|we've|we'll)\s)")
+
+
 def split_clauses(text: str) -> list[str]:
     """Split an utterance into clauses (normalised, non-empty)."""
     # a '?' stays on its clause (is_question reads it); other separators are dropped
-    return [c.strip() for c in _CLAUSE_SPLIT_RE.split(normalize_text(text)) if c and c.strip(" ?")]
+    clauses = [c.strip() for c in _CLAUSE_SPLIT_RE.split(normalize_text(text)) if c and c.strip(" ?")]
+    return [part for c in clauses
+            for part in (_AND_SPEAKER_AGAIN_RE.split(c) if _SPEAKER_SUBJECT_RE.match(c) else [c])]
 
 
 def has_han(text: str) -> bool:

@@ -514,3 +514,20 @@ def test_rule_families_second_round(text: str, expected: set[tuple[str, str, str
 )
 def test_rule_families_third_round(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the speaker starts again after "and": two statements (before: only the first was read)
+        ("I live in Boston and I work as a data engineer at Moderna.", {
+            (USER, "lives_in", "Boston", 1), (USER, "is_a", "data engineer", 1), (USER, "works_at", "Moderna", 1)}),
+        ("I'm a nurse and I live in Paris.", {(USER, "is_a", "nurse", 1), (USER, "lives_in", "Paris", 1)}),
+        ("I love sushi and my wife loves pizza.", {(USER, "likes", "sushi", 1)}),  # was 'sushi and my wife ...'
+        # one statement with two subjects stays whole
+        ("My sister and I live in Paris.", {(USER, "lives_in", "Paris", 1)}),
+    ],
+)
+def test_a_speaker_starting_again_after_and_makes_two_clauses(text: str,
+                                                              expected: set[tuple[str, str, str, int]]) -> None:
+    assert spo(text) == expected
