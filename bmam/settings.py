@@ -128,6 +128,10 @@ class RecallSettings(BaseModel):
     # A memory mentioning an entity the input names ("What does 李娜 do?") relates at least this much,
     # and such a memory opens the gate.
     entity_share: float = Field(default=0.7, ge=0.0, le=1.0)
+    # A memory stating the user's fact a question asks for ("Where do I live?": its (user, lives_in, X)
+    # triple; ingest/slots.py) is a candidate with this relevance, whatever its wording; 0: no slot stage.
+    slot_share: float = Field(default=0.7, ge=0.0, le=1.0)
+    slot_candidates: int = Field(default=10, ge=1, le=100)
     gate_coverage: float = Field(default=0.5, ge=0.0, le=1.0)
     gate_min_terms: int = Field(default=2, ge=1)
     # A memory is returned only when its relevance is above 0 and reaches this ...

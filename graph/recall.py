@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
+from graph.ids import entity_id
 from graph.memories import WeightShares
 from graph.model import Memory, MemoryType, Scope, Tier
 from graph.records import Floats, memory_from_row
@@ -124,6 +125,19 @@ class TextHit:
     score: float
     cosine: float | None
     rank: int
+
+
+@dataclass(frozen=True, slots=True)
+class SlotHit:
+    """A memory stating a fact of the user that the question asks for (recall/slot_answers)."""
+
+    memory: Found
+    cosine: float
+    answers: tuple[str, ...]  # the asked predicates it states
+
+
+# The kinds a triple's subject "user" may carry: ingest's "user"; addTriple's default "thing"; "person".
+USER_ENTITY_KINDS = ("user", "person", "thing")
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,6 +271,20 @@ class RecallRepository:
         ]
         return CandidateSet(user_memories=state.mine, dense=dense, text=text,
                             prefetched=guess.prefetched if guess is not None else None)
+
+    def slot_answers(self, tx: Tx, scope: Scope, predicates: Sequence[str], embedding: Sequence[float],
+                     filters: RecallFilters, limit: int) -> list[SlotHit]:
+        """The user's memories (newest first, at most limit) that state one of the user's facts in predicates:
+        their affirmed (user, predicate, value) triples."""
+        if not predicates:
+            return []
+        rows = tx.run("recall/slot_answers", {
+            **_scope(scope), **filters.params(), "predicates": list(predicates), "limit": limit,
+            "subject_ids": [entity_id(scope, kind, "user") for kind in USER_ENTITY_KINDS],
+            "embedding": Floats(embedding),
+        })
+        return [SlotHit(memory=_found(r), cosine=float(cosine_of(r["sim"]) or 0.0), answers=tuple(r["answers"]))
+                for r in rows]
 
     def _speculate(self, tx: Tx, scope: Scope, embedding: Sequence[float], query_terms: Sequence[str],
                    lucene: str | None, filters: RecallFilters, limits: RetrievalLimits,

@@ -201,6 +201,7 @@ class Candidate:
     text_score: float | None = None  # raw Lucene score
     links: tuple[GraphLink, ...] = ()
     entities: tuple[str, ...] = ()  # names of the entities the memory mentions
+    answers: tuple[str, ...] = ()  # the user's facts the input asks for that it states (ingest/slots.py)
 
 
 class Fusion(StrEnum):
@@ -243,6 +244,7 @@ class ScoringParams:
     text_exponent: float = 1.0
     text_share: float = 0.8  # full-text relevance counts at most this much next to a perfect cosine
     entity_share: float = 0.7  # relevance of a memory mentioning an entity the input names
+    slot_share: float = 0.7  # relevance of a memory stating the user's fact the input asks for (lives_in ...)
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,6 +326,10 @@ def gate(candidates: Sequence[Candidate], query: str, query_terms: Sequence[str]
     names = named_in(query, {n for c in candidates for n in c.entities})
     if names:
         return GateDecision(False, f"the input names {', '.join(names[:3])}", best_sim, best_cov)
+    answered = sorted({a for c in candidates for a in c.answers})
+    if answered:
+        return GateDecision(False, f"the input asks for the user's {', '.join(answered[:3])}, which a memory states",
+                            best_sim, best_cov)
     needed = min(p.gate_min_terms, len(query_terms))
     if needed > 0 and best_matched >= needed and best_cov >= p.gate_coverage:
         return GateDecision(False, f"full-text hit covers {best_cov:.0%} of the query", best_sim, best_cov)
@@ -345,6 +351,8 @@ def direct_relevance(c: Candidate, query_terms: Sequence[str], p: ScoringParams,
     cov, matched = coverage(query_terms, terms(c.text, limit=512)) if c.text_rank is not None else (0.0, [])
     text_part = p.text_share * cov**p.text_exponent if matched else 0.0
     entity_part = p.entity_share if named and any(_normalize(n) in named for n in c.entities) else 0.0
+    # a stated fact the input asks for counts as an entity the input names: the better of the two
+    entity_part = max(entity_part, p.slot_share if c.answers else 0.0)
     if p.fusion is Fusion.RRF:
         best = 2.0 / (p.rrf_k + 1)
         rrf = 0.0
@@ -416,6 +424,8 @@ def _why(c: Candidate, s: Scores, matched: Sequence[str], names: Sequence[str], 
         parts.append(f"similar to the input (cosine {c.cosine:.2f}, rank {c.dense_rank})")
     if names:
         parts.append("mentions " + ", ".join(names[:3]))
+    if c.answers:
+        parts.append("states the user's " + ", ".join(c.answers[:3]))
     if matched:
         parts.append("shares the words " + ", ".join(matched[:5]))
     if link is not None:

@@ -41,6 +41,7 @@ from ingest.scoring import (
     select,
     terms,
 )
+from ingest.slots import asked_slots
 from ingest.weights import WeightPolicy
 
 log = logging.getLogger(__name__)
@@ -135,6 +136,7 @@ def scoring_params(settings: Settings) -> ScoringParams:
         graph_share=r.graph_share,
         text_share=r.text_share,
         entity_share=r.entity_share,
+        slot_share=r.slot_share,
     )
 
 
@@ -223,11 +225,12 @@ class RecallUseCases:
         )
         embedding = [float(x) for x in self._embedder.embed_query(query)]
         query_terms = terms(query)
+        slots = asked_slots(query) if self.scoring.slot_share > 0 else ()
         reference = as_of or now
         key = (scope.tenant, scope.user_id, session) if session else None
 
         def work(tx: Tx) -> tuple[RecallResult, list[tuple[str, str]]]:
-            pool, prefetched = self._gather(tx, scope, embedding, query_terms, filters, reference)
+            pool, prefetched = self._gather(tx, scope, embedding, query_terms, filters, reference, slots)
             decision = gate(list(pool.items.values()), query, query_terms, self.scoring)
             best_sim = decision.best_similarity if pool.items else None
             cov = decision.best_coverage
@@ -266,9 +269,13 @@ class RecallUseCases:
         return result
 
     def _gather(self, tx: Tx, scope: Scope, embedding: list[float], query_terms: list[str],
-                filters: RecallFilters, reference: datetime) -> tuple[_Pool, Prefetched | None]:
+                filters: RecallFilters, reference: datetime,
+                slots: Sequence[str] = ()) -> tuple[_Pool, Prefetched | None]:
         found = self._repo.candidates(tx, scope, embedding, query_terms, lucene_query(query_terms), filters,
                                       self.limits, self.expansion)
+        # A statement of its own, only for a question asking for the user's own facts (ingest/slots.py).
+        answers = self._repo.slot_answers(tx, scope, slots, embedding, filters,
+                                          self._settings.recall.slot_candidates) if slots else []
         pool = _Pool()
         for d in found.dense:
             pool.items[d.memory.id] = _candidate(d.memory, d.cosine, reference, dense_rank=d.rank)
@@ -279,6 +286,10 @@ class RecallUseCases:
                 pool.items[t.memory.id] = _candidate(t.memory, cos, reference, text_rank=t.rank, text_score=t.score)
             else:
                 pool.items[t.memory.id] = _replace(existing, text_rank=t.rank, text_score=t.score)
+        for a in answers:
+            existing = pool.items.get(a.memory.id)
+            pool.items[a.memory.id] = _candidate(a.memory, a.cosine, reference, answers=a.answers) \
+                if existing is None else _replace(existing, answers=a.answers)
         return pool, found.prefetched
 
     def _expand(self, tx: Tx, scope: Scope, embedding: list[float], query: str, query_terms: list[str],

@@ -1,0 +1,91 @@
+"""Slot questions, pure: which of the user's own facts a question asks for ("Where do I live?" -> lives_in,
+我在哪上班 -> works_at / is_a, "my daughter" -> child), in the predicates of the triples ingest extracts
+(ingest/extract_core.py PREDICATES).
+
+Recall reads the memories that state such a fact about the user (their triples, graph/recall.py) as
+candidates: "Where do I live?" and "Big news: we moved to Seattle last month" share no word and hardly any
+meaning (cosine 0.11), yet the second answers the first through its triple (user, lives_in, Seattle).
+Only questions about the speaker themself, and only slots a question can name: open preferences ("what do
+I like") are left to the dense and full-text stages, whose wording picks the right ones among many.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_FAMILY = ("spouse", "partner", "mother", "father", "sister", "brother", "child")
+
+# (pattern, predicates): English on the lower-cased question, Chinese on its characters.
+_EN: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"\bwhere (?:do|did) (?:i|we) (?:live|stay|reside)\b|\bwhere (?:am i|are we) (?:living|based|staying)\b"
+     r"|\bwhere (?:did|have) (?:i|we) move(?:d)?\b|\b(?:what|which) city (?:do|did) (?:i|we) live\b"
+     r"|\bmy (?:home )?address\b|\bwhere(?:'s| is) my (?:home|house|place)\b", ("lives_in",)),
+    (r"\bwhere (?:am|was) i (?:from|born)\b|\bmy hometown\b|\bwhere did i grow up\b", ("hometown",)),
+    (r"\bwhere (?:do|did) i work\b|\bwho (?:do|did) i work for\b|\bmy (?:employer|company|workplace)\b"
+     r"|\bwhat (?:do|did) i do for (?:a )?(?:living|work)\b|\bmy (?:job|occupation|profession)\b"
+     r"|\bwhat(?:'s| is) my (?:role|position)\b", ("works_at", "is_a")),
+    (r"\bwhere (?:do|did) i (?:study|go to school|go to college)\b|\bmy (?:school|university|college)\b",
+     ("studies_at",)),
+    (r"\bwhat (?:do|did) i (?:study|major in)\b|\bmy major\b", ("major",)),
+    (r"\bhow old am i\b|\bmy age\b", ("age",)),
+    (r"\bmy birthday\b|\bwhen was i born\b", ("birthday",)),
+    (r"\bwhat(?:'s| is) my name\b|\bwhat am i called\b", ("name", "nickname")),
+    (r"\b(?:what|which) languages? (?:do|can) i speak\b|\blanguages? i speak\b", ("speaks",)),
+    (r"\bmy (?:wife|husband|spouse)\b", ("spouse",)),
+    (r"\bmy (?:girlfriend|boyfriend|partner|fianc[ée]e?)\b", ("partner",)),
+    (r"\bmy (?:mom|mum|mother)\b", ("mother",)),
+    (r"\bmy (?:dad|father)\b", ("father",)),
+    (r"\bmy (?:sisters?)\b", ("sister",)),
+    (r"\bmy (?:brothers?)\b", ("brother",)),
+    (r"\bmy (?:son|daughter|sons|daughters|kids?|child|children)\b", ("child",)),
+    (r"\bmy (?:family|parents|siblings)\b", _FAMILY),
+    (r"\bmy (?:boss|manager)\b", ("boss",)),
+    (r"\bmy (?:pets?|dogs?|cats?)\b", ("pet",)),
+    (r"\b(?:am i|i'm|i am) allergic\b|\bmy allerg(?:y|ies)\b", ("allergic_to",)),
+    (r"\bmy (?:health|medical) (?:conditions?|issues?|problems?)\b", ("has_condition",)),
+    (r"\bmy (?:phone|cell|mobile)(?: number)?\b", ("phone",)),
+    (r"\bmy e-?mail\b", ("email",)),
+    (r"\bmy emergency contact\b", ("emergency_contact",)),
+)
+_ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"我(?:们)?(?:现在)?住(?:在)?(?:哪|什么地方)|我(?:们)?家在哪|我(?:们)?搬(?:到|去)(?:了)?哪|我的(?:家庭)?地址",
+     ("lives_in",)),
+    (r"我(?:是)?哪(?:里|儿)?人|我的?老家|我的家乡", ("hometown",)),
+    (r"我在哪(?:里|儿|个公司|家公司)?(?:工作|上班)|我在什么(?:公司|单位)|我的(?:工作|职业|公司|单位)"
+     r"|我(?:是)?做什么(?:工作)?的|我做什么工作", ("works_at", "is_a")),
+    (r"我在哪(?:里|儿|个学校)?(?:上学|读书|念书)|我的(?:学校|大学)", ("studies_at",)),
+    (r"我(?:学|读)的?什么专业|我的专业", ("major",)),
+    (r"我(?:今年)?(?:多大|几岁)|我的年龄", ("age",)),
+    (r"我的?生日", ("birthday",)),
+    (r"我叫什么|我的名字", ("name", "nickname")),
+    (r"我会(?:说)?(?:什么|哪(?:些|几)种?)(?:语言|话)", ("speaks",)),
+    (r"我(?:的)?(?:老婆|妻子|太太|老公|丈夫|爱人)", ("spouse",)),
+    (r"我(?:的)?(?:女朋友|男朋友|对象|未婚妻|未婚夫)", ("partner",)),
+    (r"我(?:的)?(?:妈妈|母亲|妈)", ("mother",)),
+    (r"我(?:的)?(?:爸爸|父亲|爸)", ("father",)),
+    (r"我(?:的)?(?:姐姐|妹妹|姐|妹)", ("sister",)),
+    (r"我(?:的)?(?:哥哥|弟弟|哥|弟)", ("brother",)),
+    (r"我(?:的)?(?:儿子|女儿|孩子)", ("child",)),
+    (r"我(?:的)?(?:家人|家里人|父母|兄弟姐妹)", _FAMILY),
+    (r"我(?:的)?(?:老板|领导|上司)", ("boss",)),
+    (r"我(?:的)?(?:宠物|狗|猫)", ("pet",)),
+    (r"我对什么过敏|我的?过敏", ("allergic_to",)),
+    (r"我的(?:手机|电话)", ("phone",)),
+    (r"我的邮箱", ("email",)),
+    (r"我的紧急联系人", ("emergency_contact",)),
+)
+_EN_RE = tuple((re.compile(p), s) for p, s in _EN)
+_ZH_RE = tuple((re.compile(p), s) for p, s in _ZH)
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
+
+
+def asked_slots(question: str) -> tuple[str, ...]:
+    """The predicates of the user's own facts the question asks for, in pattern order, without repeats;
+    () when it asks for none (or is not about the speaker)."""
+    text = unicodedata.normalize("NFKC", question).casefold().translate(_APOSTROPHES)
+    found: list[str] = []
+    for pattern, predicates in (*_EN_RE, *_ZH_RE):
+        if pattern.search(text):
+            found.extend(p for p in predicates if p not in found)
+    return tuple(found)

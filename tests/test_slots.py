@@ -1,0 +1,69 @@
+"""Slot questions (ingest/slots.py), pure: which of the user's own facts a question asks for, and how a
+memory stating one scores and opens the gate (ingest/scoring.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from ingest.scoring import Candidate, ScoringParams, gate, score_candidates, terms
+from ingest.slots import asked_slots
+
+
+@pytest.mark.parametrize(
+    ("question", "slots"),
+    [
+        ("Where do I live?", ("lives_in",)),
+        ("where did we move", ("lives_in",)),
+        ("What’s my address?", ("lives_in",)),
+        ("我住在哪里？", ("lives_in",)),
+        ("我们搬到哪了", ("lives_in",)),
+        ("Where am I from?", ("hometown",)),
+        ("我是哪里人", ("hometown",)),
+        ("Where do I work?", ("works_at", "is_a")),
+        ("What do I do for a living?", ("works_at", "is_a")),
+        ("我在哪上班", ("works_at", "is_a")),
+        ("我是做什么的？", ("works_at", "is_a")),
+        ("How old am I?", ("age",)),
+        ("我今年多大了", ("age",)),
+        ("When is my birthday?", ("birthday",)),
+        ("What is my daughter allergic to?", ("child",)),  # her allergy, not the user's
+        ("Tell me about my family", ("spouse", "partner", "mother", "father", "sister", "brother", "child")),
+        ("我女儿叫什么", ("child",)),
+        ("我对什么过敏", ("allergic_to",)),
+        ("What languages do I speak?", ("speaks",)),
+        # not the speaker's own fact, or no slot a question can name
+        ("Where is the Eiffel Tower?", ()),
+        ("Where do penguins live?", ()),
+        ("What's the capital of France?", ()),
+        ("What do I like to eat?", ()),
+        ("my number one priority is sleep", ()),
+        ("北京在哪里", ()),
+    ],
+)
+def test_asked_slots(question: str, slots: tuple[str, ...]) -> None:
+    assert asked_slots(question) == slots
+
+
+P = ScoringParams(sim_floor=0.2, sim_ceiling=0.4, gate_similarity=0.22, gate_similarity_general=0.35,
+                  min_relative_relevance=0.15)
+
+
+def _c(id_: str, text: str, cosine: float, **kw: object) -> Candidate:
+    return Candidate(id=id_, text=text, cosine=cosine, hours=24.0, weight=0.5, dense_rank=1, **kw)  # type: ignore[arg-type]
+
+
+def test_a_memory_stating_the_asked_fact_opens_the_gate_and_ranks_first() -> None:
+    question = "Where do I live?"
+    moved = _c("moved", "Big news: we moved to Seattle last month.", 0.11, answers=("lives_in",))
+    other = _c("other", "Lily started piano lessons on Saturdays.", 0.10)
+    without = gate([replace(moved, answers=()), other], question, terms(question), P)
+    assert without.gated  # the same memories, but none said to state the fact: nothing relates
+    decision = gate([moved, other], question, terms(question), P)
+    assert not decision.gated and "lives_in" in decision.reason
+    scored = score_candidates([moved, other], question, terms(question), P)
+    assert [s.candidate.id for s in scored] == ["moved"]  # the unrelated one is below the relative cut
+    assert scored[0].scores.relevance == pytest.approx(P.slot_share)
+    assert "states the user's lives_in" in scored[0].why
+
