@@ -99,6 +99,8 @@ class Container:
 
     @cached_property
     def memories(self) -> MemoryUseCases:
+        from graph.conflicts import ConflictRepository
+
         return MemoryUseCases(
             settings=self.settings,
             clock=self.clock,
@@ -110,6 +112,7 @@ class Container:
             tiers=self.tiers,
             store=self.store,
             hooks=self.stored_memory_hooks,
+            embedding_of=ConflictRepository(self.store).embedding,  # addTriple's hooks: the stored embedding
         )
 
     @cached_property

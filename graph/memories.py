@@ -94,6 +94,13 @@ class MemoryRepository:
         if ids:
             tx.run("memory/hooks_done", {"tenant": scope.tenant, "user_id": scope.user_id, "ids": list(ids)})
 
+    def hooks_mark_in(self, tx: Tx, scope: Scope, ids: Sequence[str], *, at: datetime) -> None:
+        """The after-store hooks of these stored memories are to run again (addTriple gave one a triple), pending
+        since `at` unless already pending: in the transaction of what calls for them, as remember_in's mark."""
+        if ids:
+            tx.run("memory/hooks_mark", {"tenant": scope.tenant, "user_id": scope.user_id, "ids": list(ids),
+                                         "at": time_param(at)})
+
     def hooks_pending(self, *, before: datetime, tenant: str | None = None, user_id: str | None = None,
                       limit: int = 1000) -> list[PendingHooks]:
         """Memories whose after-store hooks were left unfinished since before `before`, oldest first."""

@@ -106,7 +106,10 @@ class MemoryMutation:
         )
         return Memory.of(await call(ctx.container.memories.remember, ctx.tenant, request))
 
-    @strawberry.mutation(description="Add a triple asserted by one of the user's memories.")
+    @strawberry.mutation(description=(
+        "Add a triple asserted by one of the user's memories, then run the memory's conflict detection and "
+        "association forming again with all its triples: a conflict between triples (single-valued, polarity) "
+        "is settled here by the deployment's strategy. Adding the same triple again changes nothing."))
     async def add_triple(self, info: Info, input: TripleInput) -> Triple:
         ctx = info.context
         triple = await call(

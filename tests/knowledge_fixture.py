@@ -10,7 +10,8 @@ from datetime import UTC, datetime, timedelta
 
 from bmam.container import Container
 from bmam.usecases.memories import RememberRequest
-from graph.model import Tier
+from graph.model import Scope, Tier
+from graph.triples import TripleRepository
 from ingest.turns import TurnInput
 
 USER = "alice"
@@ -51,8 +52,10 @@ def load(container: Container, tenant: str, user: str = USER) -> Conversation:
     m.add_triple(tenant, user, memory_id=no.id, subject="user", subject_kind="person", predicate="eats",
                  object_="pork", object_kind="food", polarity=-1)
     yes = m.remember(tenant, RememberRequest(user_id=user, text="These days I eat pork every day.", type="FACTUAL"))
-    m.add_triple(tenant, user, memory_id=yes.id, subject="user", subject_kind="person", predicate="eats",
-                 object_="pork", object_kind="food")
+    # written as ingest writes a triple: addTriple would settle the pair at once (LATEST), not hold it for review
+    TripleRepository(container.store).add(Scope(tenant, user), memory_id=yes.id, subject="user", subject_kind="person",
+                                          predicate="eats", object_="pork", object_kind="food", polarity=1,
+                                          now=container.clock.now())
     m.associate(tenant, user, core.id, no.id, 0.8)
     m.associate(tenant, user, yes.id, no.id, 0.35)
     conflicts = container.conflicts.check(tenant, user, yes.id, strategy="REVIEW")

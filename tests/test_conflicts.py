@@ -22,6 +22,7 @@ from graph.errors import BadInput, NotFound
 from graph.errors import Conflict as ConflictError
 from graph.ids import new_memory_id
 from graph.model import Memory, MemoryType, NewMemory, Scope, Tier
+from graph.triples import TripleRepository
 from ingest.conflict_rules import (
     Fact,
     Similar,
@@ -126,12 +127,14 @@ def living(container: Container) -> Iterator[tuple[Container, FakeClock]]:
 def store(c: Container, scope: Scope, text: str, *, triples: list[tuple[str, str, str, int]] = (),  # type: ignore[assignment]
           passive: float = 0.3, active: float = 0.5, tier: Tier = Tier.TEMP, hook: bool = True,
           strategy: ConflictStrategy | None = None) -> Memory:
-    """Store a memory with its triples and run the conflict hook, as the ingest pipeline does."""
+    """Store a memory with its triples and run the conflict hook, as the ingest pipeline does (the triples are
+    written as ingest writes them, without the hooks addTriple runs: the test picks the strategy, or none)."""
     embedding = [float(x) for x in c.embedder.embed_passages([text])[0]]
     new = NewMemory(id=new_memory_id(), text=text, type=MemoryType.FACTUAL, embedding=embedding, tier=tier)
     memory = c.memory_repository.remember(scope, new, now=c.clock.now(), passive=passive, active=active).memory
-    added = [c.memories.add_triple(scope.tenant, scope.user_id, memory_id=memory.id, subject=s, predicate=p,
-                                   object_=o, polarity=pol) for s, p, o, pol in triples]
+    added = [TripleRepository(c.store).add(scope, memory_id=memory.id, subject=s, subject_kind="thing", predicate=p,
+                                           object_=o, object_kind="thing", polarity=pol, now=c.clock.now())
+             for s, p, o, pol in triples]
     if hook:
         if strategy is None:
             c.conflicts.on_memory_stored(StoredMemoryContext(scope=scope, memory=memory, triples=added,
@@ -447,12 +450,28 @@ def test_settling_closes_as_moot_what_involves_a_superseded_memory(living: tuple
 
 def test_conflicts_over_graphql(client: BmamClient) -> None:
     user = f"cf-{uuid.uuid4().hex[:8]}"
-    old = client.remember(user, "I live in Chengdu")
-    client.add_triple(user, old["id"], "user", "lives_in", "Chengdu")
-    new = client.remember(user, "I live in Beijing")
-    client.add_triple(user, new["id"], "user", "lives_in", "Beijing")
-    [held] = client.check_conflicts(user, new["id"], strategy="REVIEW")
+    # addTriple runs the memory's conflict detection: a change of mind is settled there (LATEST), and a check
+    # afterwards finds nothing new
+    chengdu = client.remember(user, "I live in Chengdu")
+    client.add_triple(user, chengdu["id"], "user", "lives_in", "Chengdu")
+    beijing = client.remember(user, "I live in Beijing")
+    client.add_triple(user, beijing["id"], "user", "lives_in", "Beijing")
+    [moved] = client.conflicts(user, status=None)
+    assert (moved["status"], moved["kind"], moved["strategy"], moved["winnerId"], moved["loserId"]) == (
+        "RESOLVED", "SINGLE_VALUED", "LATEST", beijing["id"], chengdu["id"])
+    assert client.check_conflicts(user, beijing["id"], strategy="REVIEW") == []
+    assert client.conflicts(user) == []
+    history = client.history(user, entity="Chengdu")
+    assert [(h["memory"]["id"], h["current"]) for h in history] == [(chengdu["id"], False), (beijing["id"], True)]
+
+    # one with a locked (core) memory is held for review at addTriple; checking again lists the same one
+    old = client.remember(user, "I work at Siemens", tier="CORE")
+    client.add_triple(user, old["id"], "user", "works_at", "Siemens")
+    new = client.remember(user, "I work at Bosch")
+    client.add_triple(user, new["id"], "user", "works_at", "Bosch")
+    [held] = client.conflicts(user)
     assert held["status"] == "OPEN" and held["kind"] == "SINGLE_VALUED"
+    assert [c["id"] for c in client.check_conflicts(user, new["id"], strategy="REVIEW")] == [held["id"]]
     assert [c["id"] for c in client.conflicts(user)] == [held["id"]]
     with pytest.raises(BmamClientError) as outside:
         client.resolve_conflict(user, held["id"], "m_not_in_it")
@@ -463,9 +482,9 @@ def test_conflicts_over_graphql(client: BmamClient) -> None:
     settled = client.resolve_conflict(user, held["id"], new["id"])
     assert settled["status"] == "RESOLVED" and settled["winnerId"] == new["id"] and settled["loserId"] == old["id"]
     assert settled["oldMemory"]["validTo"] is not None
-    history = client.history(user, entity="Chengdu")
+    history = client.history(user, entity="Siemens")
     assert [(h["memory"]["id"], h["current"]) for h in history] == [(old["id"], False), (new["id"], True)]
-    assert client.conflicts(user) == [] and len(client.conflicts(user, status=None)) == 1
+    assert client.conflicts(user) == [] and len(client.conflicts(user, status=None)) == 2
 
 
 def test_resolving_a_moot_conflict_over_graphql_is_a_conflict(client: BmamClient, container: Container,
@@ -473,9 +492,9 @@ def test_resolving_a_moot_conflict_over_graphql_is_a_conflict(client: BmamClient
     user = f"cf-{uuid.uuid4().hex[:8]}"
     ids: list[str] = []
 
-    def live_in(city: str) -> str:  # stored in order: LATEST lets the last one win
-        m = store(container, Scope(api_tenant, user), f"I live in {city}", hook=False)
-        client.add_triple(user, m.id, "user", "lives_in", city)
+    def live_in(city: str) -> str:  # stored in order, without addTriple's hooks: LATEST lets the last one win
+        m = store(container, Scope(api_tenant, user), f"I live in {city}", triples=[("user", "lives_in", city, 1)],
+                  hook=False)
         ids.append(m.id)
         return m.id
 

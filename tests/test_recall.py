@@ -229,8 +229,14 @@ def test_related_search_over_http(client: BmamClient, user: str) -> None:
     ids = seed(client, user)
     found = client.related_search(user, ids["sister"], depth=2)
     hop = next(r for r in found if r["memory"]["id"] == ids["dish"])
-    assert hop["path"][0]["via"] == "ENTITY" and hop["path"][0]["entity"] == "Hangzhou"
-    assert hop["score"] == pytest.approx(hop["path"][0]["strength"])
+    [step] = hop["path"]
+    # addTriple formed an association from the entity the two share (as ingest does), as strong as the entity
+    # hop: the path goes by either
+    formed = {a["memoryA"] if a["memoryB"] == ids["sister"] else a["memoryB"]: a["strength"]
+              for a in client.associations(user, ids["sister"])}
+    assert formed[ids["dish"]] == pytest.approx(step["strength"])
+    assert (step["via"], step["entity"]) in {("ENTITY", "Hangzhou"), ("ASSOCIATED", None)}
+    assert hop["score"] == pytest.approx(step["strength"])
     with pytest.raises(BmamClientError) as err:
         client.related_search(f"{user}-other", ids["sister"])
     assert err.value.code == "NOT_FOUND"

@@ -3,13 +3,16 @@
 remember stores the text as given (the caller chose its type; no salience filter, classifier or triple
 extraction: that is ingest's pipeline), then runs the stored-memory hooks like ingest (association forming,
 conflict detection; bmam/usecases/hooks.py), marked pending until they went through. It has no triples
-then, so only the conflicts found by meaning (negation, favourites) come up; those between triples
-(single-valued, polarity) need the triples added (add_triple) and a check (checkConflicts)."""
+then, so only the conflicts found by meaning (negation, favourites) come up. add_triple gives a stored memory
+a triple and runs its hooks again, with all its triples as stored, the same way (marked pending with the
+triple until they went through): the conflicts between triples (single-valued, polarity) are found and
+settled there, as for an ingested memory. The hooks leave the graph as it is when run on a memory again, so a
+repeated add_triple changes nothing."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bmam import validate
@@ -36,8 +39,8 @@ from graph.model import (
     Tier,
     Triple,
 )
-from graph.store import GraphStore
-from graph.triples import TripleRepository
+from graph.store import GraphStore, Tx
+from graph.triples import TripleRepository, TripleSpec
 from ingest.embedding import Embedder
 
 log = logging.getLogger(__name__)
@@ -72,6 +75,7 @@ class MemoryUseCases:
         events: EventBus | None = None,
         store: GraphStore | None = None,
         hooks: Sequence[StoredMemoryHook] = (),
+        embedding_of: Callable[[Scope, str], Sequence[float]] | None = None,
     ) -> None:
         self._settings = settings
         # A memory remembered straight into a tier keeps its capacity (DESIGN.md "Tiers").
@@ -85,6 +89,8 @@ class MemoryUseCases:
         # the container's list (features append to it after construction); run only with the store
         self._hooks = hooks
         self._store = store
+        # a stored memory's embedding (add_triple runs its hooks again with it: not embedded a second time)
+        self._embedding_of = embedding_of
 
     def scope(self, tenant: str, user_id: str | None) -> Scope:
         return Scope(tenant=tenant, user_id=validate.identifier(user_id, field="userId"))
@@ -134,13 +140,15 @@ class MemoryUseCases:
         if not (stored.created and hooked):
             return stored.memory
 
-        # after the commit, as ingest runs them: a hook that fails leaves the memory marked, and ingest's
-        # resume_hooks runs it again (at the user's next ingest, at server start)
-        run_hooks(list(self._hooks), [StoredMemoryContext(scope=scope, memory=stored.memory, triples=[],
-                                                          embedding=new.embedding)], log,
-                  store=self._store, finish=marked_done(self._memories))
+        self._run_hooks(StoredMemoryContext(scope=scope, memory=stored.memory, triples=[], embedding=new.embedding))
         # as the hooks left it (a conflict settled: the winner's weight, or this memory superseded)
         return self._memories.get(scope, stored.memory.id) or stored.memory
+
+    def _run_hooks(self, context: StoredMemoryContext) -> None:
+        """The stored-memory hooks on a memory written marked pending, after the commit, as ingest runs them: a
+        hook that fails leaves the memory marked, and ingest's resume_hooks runs it again (at the user's next
+        ingest, at server start)."""
+        run_hooks(list(self._hooks), [context], log, store=self._store, finish=marked_done(self._memories))
 
     def get(self, tenant: str, user_id: str, memory_id: str) -> Memory | None:
         return self._memories.get(self.scope(tenant, user_id), validate.identifier(memory_id, field="id"))
@@ -183,21 +191,67 @@ class MemoryUseCases:
         object_kind: str = "thing",
         polarity: int = 1,
     ) -> Triple:
+        """Store a triple asserted by one of the user's memories (NotFound, nothing written, for a memory that is
+        missing or another user's), then run the memory's stored-memory hooks again with all its triples: a
+        conflict between triples (single-valued, polarity) is found and settled here, by the strategy, as for an
+        ingested memory. The triple is written with the memory's pending-hooks mark, so when the hooks fail it
+        stays and they run later (resume_hooks). Answers the triple as the hooks left it (closed when its memory
+        lost a conflict)."""
         scope = self.scope(tenant, user_id)
         limit = self._settings.limits.max_text_bytes
         if polarity not in (1, -1):
             raise BadInput("polarity must be 1 or -1", field="polarity")
-        return self._triples.add(
-            scope,
+        now = self._clock.now()
+        spec = TripleSpec(
             memory_id=validate.identifier(memory_id, field="memoryId"),
             subject=validate.text(subject, field="subject", max_bytes=limit),
             subject_kind=validate.identifier(subject_kind, field="subjectKind"),
             predicate=validate.text(predicate, field="predicate", max_bytes=limit),
-            object_=validate.text(object_, field="object", max_bytes=limit),
+            object=validate.text(object_, field="object", max_bytes=limit),
             object_kind=validate.identifier(object_kind, field="objectKind"),
             polarity=polarity,
-            now=self._clock.now(),
+            now=now,
         )
+        if self._store is None or not self._hooks or self._embedding_of is None:  # no hooks to run
+            return self._triples.add(scope, memory_id=spec.memory_id, subject=spec.subject,
+                                     subject_kind=spec.subject_kind, predicate=spec.predicate, object_=spec.object,
+                                     object_kind=spec.object_kind, polarity=polarity, now=now)
+        triple = self._store_triple(scope, spec)
+        try:
+            return self._hooks_again(scope, triple)
+        except Exception:  # stored and marked: acknowledged, and resume_hooks runs the hooks later
+            log.exception("the stored-memory hooks of memory %s did not run after its triple %s was added; "
+                          "left pending", spec.memory_id, triple.id)
+            return triple
+
+    def _hooks_again(self, scope: Scope, triple: Triple) -> Triple:
+        """The stored-memory hooks of the triple's memory again, with all its triples as stored and its stored
+        embedding; the triple as they left it (closed when its memory lost a conflict)."""
+        assert self._store is not None and self._embedding_of is not None
+        memory = self._memories.get(scope, triple.memory_id)
+        if memory is None:  # forgotten meanwhile, its mark with it
+            return triple
+        if memory.valid_to is not None:
+            # Superseded: nothing of it to settle (detection passes over a memory that is history), and forming
+            # its associations again would undo the settlement that carried them to its winner.
+            self._store.write_tx(lambda tx: self._memories.hooks_done_in(tx, scope, [memory.id]))
+            return triple
+        self._run_hooks(StoredMemoryContext(scope=scope, memory=memory,
+                                            triples=self._triples.for_memory(scope, memory.id),
+                                            embedding=[float(x) for x in self._embedding_of(scope, memory.id)]))
+        return next((t for t in self._triples.for_memory(scope, memory.id) if t.id == triple.id), triple)
+
+    def _store_triple(self, scope: Scope, spec: TripleSpec) -> Triple:
+        """The triple and its memory's pending-hooks mark (since the triple's time), in one transaction, as
+        remember writes a memory with its mark. NotFound, nothing written, when the memory is missing or foreign."""
+        assert self._store is not None
+
+        def write(tx: Tx) -> Triple:
+            [triple] = self._triples.add_many_in(tx, scope, [spec])
+            self._memories.hooks_mark_in(tx, scope, [spec.memory_id], at=spec.now)
+            return triple
+
+        return self._store.write_tx(write)
 
     def triples(self, tenant: str, user_id: str, memory_id: str) -> list[Triple]:
         return self._triples.for_memory(self.scope(tenant, user_id), validate.identifier(memory_id, field="memoryId"))
