@@ -332,7 +332,8 @@ class Container:
         m = self.settings.maintenance
         schedule = Schedule(check_every=timedelta(hours=m.check_every_hours),
                             rebalance_every=timedelta(days=m.rebalance_every_days),
-                            full_every=timedelta(days=m.full_every_days), tick_s=m.tick_seconds)
+                            full_every=timedelta(days=m.full_every_days), tick_s=m.tick_seconds,
+                            lease=timedelta(hours=m.lease_hours))
         return MaintenanceScheduler(job=scheduled_job(self.maintenance, self.tiers), clock=self.clock,
                                     schedule=schedule, claims=ScheduleRepository(self.store))
 

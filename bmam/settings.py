@@ -329,6 +329,9 @@ class MaintenanceSettings(BaseModel):
     rebalance_every_days: float = Field(default=7.0, gt=0)
     full_every_days: float = Field(default=30.0, gt=0)
     tick_seconds: float = Field(default=60.0, gt=0)
+    # How long a worker holds a claimed run (bmam/scheduler.py Schedule.lease): a run its worker never
+    # finished (killed mid-job) is due again for any worker after this. Longer than any run should take.
+    lease_hours: float = Field(default=12.0, gt=0)
     # A user's maintenance is one transaction (exact undo, all or nothing): a user with 10k memories needs
     # longer than the request timeout, so maintenance runs on its own connection with this one.
     tx_timeout_s: float = Field(default=600.0, gt=0)

@@ -279,3 +279,13 @@ def test_one_failing_tenant_holds_back_no_other(living: tuple[Container, FakeClo
     assert "tenant a-broken-tenant failed" in caplog.text
     assert [cs.kind for cs in c.maintenance.changesets(tenant)] == [MaintenanceKind.DECAY]
     assert c.memories.get(tenant, "alice", stale) is None  # swept all the same
+
+
+def test_the_lease_is_a_setting(container: Container) -> None:
+    settings = container.settings.model_copy(update={
+        "maintenance": container.settings.maintenance.model_copy(update={"lease_hours": 3.5})})
+    made, default = Container(settings), Container(container.settings)
+    for c in (made, default):
+        c.__dict__["store"] = container.store
+    assert made.scheduler.schedule.lease == timedelta(hours=3.5)  # BMAM_MAINTENANCE__LEASE_HOURS
+    assert default.scheduler.schedule.lease == timedelta(hours=12)

@@ -118,7 +118,7 @@ Finish = Callable[[Tx, Sequence[StoredMemoryContext]], None]
 
 def marked_done(memories: MemoryRepository) -> Finish:
     """The finish that clears the pending-hooks mark of the memories whose hooks went through (ingest's and
-    remember's: memory/hooks_done, a statement per user)."""
+    remember's and addTriple's: memory/hooks_done, a statement per user)."""
 
     def finish(tx: Tx, contexts: Sequence[StoredMemoryContext]) -> None:
         by_scope: dict[Scope, list[str]] = {}
