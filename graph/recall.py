@@ -5,7 +5,7 @@ so recall reads its final results and records their use atomically."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -141,6 +141,19 @@ USER_ENTITY_KINDS = ("user", "person", "thing")
 
 
 @dataclass(frozen=True, slots=True)
+class SlotQuestion:
+    """The user's facts a question asks for (predicates, ingest/slots.py) and how many memories stating them
+    recall reads (recall/slot_match): none asked, nothing read."""
+
+    predicates: tuple[str, ...]
+    limit: int = 10
+
+    def params(self, scope: Scope) -> dict[str, Any]:
+        subjects = [entity_id(scope, kind, "user") for kind in USER_ENTITY_KINDS] if self.predicates else []
+        return {"slot_subject_ids": subjects, "slot_predicates": list(self.predicates), "slot_limit": self.limit}
+
+
+@dataclass(frozen=True, slots=True)
 class ExpansionParams:
     """How recall expands from its seed hits (recall/neighbours); and how many likely seeds candidates()
     expands ahead, in the statement reading its candidates, when the vector cache ranks them (the cache's
@@ -172,6 +185,7 @@ class CandidateSet:
     dense: list[DenseHit]
     text: list[TextHit]
     prefetched: Prefetched | None = None
+    slots: list[SlotHit] | None = None  # the slot question's answers when read with the candidates, else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,13 +223,16 @@ class RecallRepository:
         filters: RecallFilters,
         limits: RetrievalLimits,
         expansion: ExpansionParams | None = None,
+        slots: SlotQuestion | None = None,
     ) -> CandidateSet:
         """Dense and full-text candidates. query_terms are matched as substrings for a small user (exact
         path), lucene is the full-text index query for a large one. With a vector cache the exact scans
         run in numpy over the cached rows and only the best are read back; Neo4j scans or asks its
         indexes for whatever the cache cannot answer. With expansion, the likely seeds' neighbours are read
-        ahead when the cache's answer is read (CandidateSet.prefetched, for expand())."""
-        guess = self._speculate(tx, scope, embedding, query_terms, lucene, filters, limits, expansion)
+        ahead when the cache's answer is read (CandidateSet.prefetched, for expand()); with slots, the memories
+        stating the user's facts asked for, when read in the same statement (CandidateSet.slots; else None,
+        and slot_answers() reads them)."""
+        guess = self._speculate(tx, scope, embedding, query_terms, lucene, filters, limits, expansion, slots)
         state = guess.state if guess is not None else user_state(tx, scope)
         if state.mine == 0:
             return CandidateSet(user_memories=0, dense=[], text=[])
@@ -269,8 +286,12 @@ class RecallRepository:
             TextHit(memory=_found(t), score=float(t["score"]), cosine=cosine_of(t["sim"]), rank=i + 1)
             for i, t in enumerate(text_rows)
         ]
+        slot_hits = None
+        if guess is not None and slots is not None:  # their cosines from the cache, as caught up by now
+            cached_now = self._cache.peek(scope) if self._cache is not None else None
+            slot_hits = [_slot_hit(r) for r in _with_cached_sims(guess.slots, cached_now, embedding)]
         return CandidateSet(user_memories=state.mine, dense=dense, text=text,
-                            prefetched=guess.prefetched if guess is not None else None)
+                            prefetched=guess.prefetched if guess is not None else None, slots=slot_hits)
 
     def slot_answers(self, tx: Tx, scope: Scope, predicates: Sequence[str], embedding: Sequence[float],
                      filters: RecallFilters, limit: int) -> list[SlotHit]:
@@ -279,16 +300,14 @@ class RecallRepository:
         if not predicates:
             return []
         rows = tx.run("recall/slot_answers", {
-            **_scope(scope), **filters.params(), "predicates": list(predicates), "limit": limit,
-            "subject_ids": [entity_id(scope, kind, "user") for kind in USER_ENTITY_KINDS],
+            **_scope(scope), **filters.params(), **SlotQuestion(tuple(predicates), limit).params(scope),
             "embedding": Floats(embedding),
         })
-        return [SlotHit(memory=_found(r), cosine=float(cosine_of(r["sim"]) or 0.0), answers=tuple(r["answers"]))
-                for r in rows]
+        return [_slot_hit(r) for r in rows]
 
     def _speculate(self, tx: Tx, scope: Scope, embedding: Sequence[float], query_terms: Sequence[str],
                    lucene: str | None, filters: RecallFilters, limits: RetrievalLimits,
-                   expansion: ExpansionParams | None) -> _Guess | None:
+                   expansion: ExpansionParams | None, slots: SlotQuestion | None = None) -> _Guess | None:
         """The cache's answer in one round trip when it is still current: rank with the cached rows as
         they were at the user's last recall, and read the user's state (and, for a user the full-text index
         answers, its full-text candidates; with expansion, the neighbours of the likely seeds) in the
@@ -305,7 +324,8 @@ class RecallRepository:
         ranked_as = cached.ranked_as()  # before the ranking reads the rows
         text_lucene = None if plan.exact else scoped_query(scope, lucene)
         ahead = expansion if expansion is not None else ExpansionParams(0.0, TraversalParams(0.0, 0), 0)
-        seen: list[tuple[UserState, list[Row], Prefetched]] = []
+        seen: list[tuple[UserState, list[Row], Prefetched, list[Row]]] = []
+        asked = (slots or SlotQuestion(())).params(scope)
 
         def first_round(ids: list[str], heads: list[list[str]]) -> list[Row]:
             # heads: each ranking's ids, best first (dense, then the cache's term ranking on the exact path)
@@ -315,7 +335,7 @@ class RecallRepository:
                 **_scope(scope), **filters.params(), **ahead.params(), "ids": ids, "lucene": text_lucene,
                 "embedding": [], "k_text": limits.k_text,  # the full-text hits' cosines: from the cache
                 "index_text": plan.index_text, "with_sim": False, "prefetch_seeds": seeds,
-                "prefetch_text": ahead.prefetch_text,
+                "prefetch_text": ahead.prefetch_text, **asked,
             })
             state = user_state_of(row)
             text_hits = list(row["text_hits"] or [])
@@ -323,7 +343,7 @@ class RecallRepository:
                 seed: [] for seed in [*seeds, *(h["id"] for h in text_hits[: ahead.prefetch_text])]}
             for n in row["neighbours"]:
                 expanded[n["seed_id"]].append(n)
-            seen.append((state, text_hits, Prefetched(expanded)))
+            seen.append((state, text_hits, Prefetched(expanded), [{**r, "sim": None} for r in row["slot_rows"]]))
             if self._cache is None or not self._cache.current(scope, cached, state, ranked_as) \
                     or limits.plan(state.mine, state.total).exact != plan.exact:
                 raise _Stale
@@ -336,9 +356,9 @@ class RecallRepository:
             read = None
         if not seen:
             return None
-        state, text, prefetched = seen[0]
+        state, text, prefetched, slot_rows = seen[0]
         return _Guess(state=state, plan=plan, query=query, read=read, text=text,
-                      prefetched=prefetched if expansion is not None else None)
+                      prefetched=prefetched if expansion is not None else None, slots=slot_rows)
 
     def _read_back(self, tx: Tx, scope: Scope, filters: RecallFilters,
                    wanted: Sequence[tuple[Callable[[int], Ranked], int]],
@@ -463,6 +483,7 @@ class _Guess:
     read: list[list[Row] | None] | None
     text: list[Row]
     prefetched: Prefetched | None = None
+    slots: list[Row] = field(default_factory=list)  # recall/slot_match's rows (sim None: from the cache)
 
 
 def _wanted(query: QueryCosines, query_terms: Sequence[str], plan: CandidatePlan,
@@ -486,6 +507,12 @@ def _with_cached_sims(rows: Sequence[Row], cached: CachedUser | None, embedding:
 def _neighbour(row: Row, cosine: float | None) -> Neighbour:
     return Neighbour(seed_id=row["seed_id"], memory=_found(row), strength=float(row["strength"]), via=str(row["via"]),
                      entity=row["entity"], cosine=cosine)
+
+
+def _slot_hit(row: Row) -> SlotHit:
+    # a memory the cache does not hold yet (written after its catch-up) has no cosine: -1, unrelated by meaning
+    cosine = cosine_of(row["sim"])
+    return SlotHit(memory=_found(row), cosine=-1.0 if cosine is None else cosine, answers=tuple(row["answers"]))
 
 
 def _found(row: dict[str, Any]) -> Found:

@@ -5,6 +5,7 @@ GraphQL and the use-case, never across users, and only for live memories."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 
 import pytest
 
@@ -65,3 +66,42 @@ def test_the_slot_stage_can_be_turned_off(container: Container, tenant: str) -> 
     on = container.recall.recall(tenant, RecallRequest(user_id="zoe", query="Where do I live?"))
     assert not on.gated and [m.memory.text for m in on.memories] == ["Big news: we moved to Seattle last month."]
     assert off.recall.recall(tenant, RecallRequest(user_id="zoe", query="Where do I live?")).gated
+
+
+def _statements(container: Container, run: Callable[[], object]) -> list[str]:
+    """The named statements run while run() runs (the store's query timer)."""
+    names: list[str] = []
+
+    def listen(name: str, _seconds: float) -> None:
+        names.append(name)
+
+    container.store.timer.listeners.append(listen)
+    try:
+        run()
+    finally:
+        container.store.timer.listeners.remove(listen)
+    return names
+
+
+@pytest.mark.parametrize("cache_mb", [512, 0])
+def test_the_answers_come_with_the_candidates_or_on_their_own(container: Container, tenant: str,
+                                                              cache_mb: int) -> None:
+    """With the vector cache the slot answers are read in the statement reading the candidates (no round
+    trip of their own); without it, in a statement of their own. The same answer either way."""
+    made = Container(container.settings.model_copy(update={
+        "recall": container.settings.recall.model_copy(update={"vector_cache_mb": cache_mb})}))
+    made.__dict__["store"] = container.store
+    made.__dict__["embedder"] = container.embedder
+    made.ingest.ingest_conversation(tenant, [
+        TurnInput(user_id="zoe", session_id="s1", speaker="user", text="I enjoy hiking on weekends."),
+        TurnInput(user_id="zoe", session_id="s1", speaker="user", text="Big news: we moved to Seattle last month.")])
+    made.recall.recall(tenant, RecallRequest(user_id="zoe", query="hiking"))  # the cache's first read of zoe
+    answers: list[list[str]] = []
+    question = RecallRequest(user_id="zoe", query="Where do I live?")
+    ran = _statements(made, lambda: answers.append(
+        [m.memory.text for m in made.recall.recall(tenant, question).memories]))
+    assert answers == [["Big news: we moved to Seattle last month."]]
+    if cache_mb:
+        assert "recall/rows_checked" in ran and "recall/slot_answers" not in ran, ran
+    else:
+        assert "recall/slot_answers" in ran, ran

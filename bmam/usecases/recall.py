@@ -23,7 +23,16 @@ from bmam.settings import Settings
 from graph.errors import BadInput, LimitExceeded
 from graph.memories import WeightShares
 from graph.model import Memory, MemoryType, Scope, Tier
-from graph.recall import ExpansionParams, Found, Neighbour, Prefetched, RecallFilters, RecallRepository, RetrievalLimits
+from graph.recall import (
+    ExpansionParams,
+    Found,
+    Neighbour,
+    Prefetched,
+    RecallFilters,
+    RecallRepository,
+    RetrievalLimits,
+    SlotQuestion,
+)
 from graph.related import MAX_DEPTH, MIN_DEPTH, RelatedMemory, RelatedRepository, TraversalParams, Via
 from graph.store import Tx
 from ingest.embedding import Embedder
@@ -271,11 +280,13 @@ class RecallUseCases:
     def _gather(self, tx: Tx, scope: Scope, embedding: list[float], query_terms: list[str],
                 filters: RecallFilters, reference: datetime,
                 slots: Sequence[str] = ()) -> tuple[_Pool, Prefetched | None]:
+        asked = SlotQuestion(tuple(slots), self._settings.recall.slot_candidates) if slots else None
         found = self._repo.candidates(tx, scope, embedding, query_terms, lucene_query(query_terms), filters,
-                                      self.limits, self.expansion)
-        # A statement of its own, only for a question asking for the user's own facts (ingest/slots.py).
-        answers = self._repo.slot_answers(tx, scope, slots, embedding, filters,
-                                          self._settings.recall.slot_candidates) if slots else []
+                                      self.limits, self.expansion, asked)
+        # A question asking for the user's own facts (ingest/slots.py): read with the candidates when the
+        # vector cache answered, else in a statement of its own.
+        answers = found.slots if found.slots is not None else \
+            self._repo.slot_answers(tx, scope, slots, embedding, filters, asked.limit) if asked else []
         pool = _Pool()
         for d in found.dense:
             pool.items[d.memory.id] = _candidate(d.memory, d.cosine, reference, dense_rank=d.rank)

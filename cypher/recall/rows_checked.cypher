@@ -8,6 +8,8 @@
 // So do the neighbours (recall/neighbours) of the hits likely to seed the graph expansion: $prefetch_seeds
 // (the cache's best) and the first $prefetch_text full-text hits; recall expands from the best direct hits
 // once it has scored them, and reads only the seeds missing here (graph/recall.py).
+// And so do the memories stating the user's facts a slot question asks for (recall/slot_match; none when
+// $slot_subject_ids is empty), their cosines from the cache.
 CALL () {
 {{> recall/user_state}}
 }
@@ -27,9 +29,19 @@ CALL (text_hits) {
   RETURN collect({seed_id: seed_id, id: id, text: text, weight: weight, seen: seen, strength: strength, via: via,
                   entity: entity, names: names, sim: sim}) AS neighbours
 }
+CALL () {
+  CALL () {
+{{> recall/slot_match}}
+    RETURN m.id AS id, m.text AS text,
+           {{> recall/weight_now}}
+           AS weight, coalesce(m.last_mentioned_at, m.created_at).epochMillis AS seen,
+           [(m)-[:MENTIONS]->(e:Entity) WHERE e.tenant = $tenant | e.name] AS names, answers
+  }
+  RETURN collect({id: id, text: text, weight: weight, seen: seen, names: names, answers: answers}) AS slot_rows
+}
 OPTIONAL CALL () {
 {{> recall/rows}}
 }
-RETURN mine, total, seq, epoch, text_hits, neighbours,
+RETURN mine, total, seq, epoch, text_hits, neighbours, slot_rows,
        collect(CASE WHEN id IS NULL THEN null
                     ELSE {id: id, text: text, weight: weight, seen: seen, names: names} END) AS rows
