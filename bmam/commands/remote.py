@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
@@ -13,6 +15,7 @@ from gql.transport.exceptions import TransportConnectionFailed, TransportError
 
 from bmam.cli_support import UserOpt, fail
 from bmam.client import BmamClient, BmamClientError, ClientConfig, ClientConfigError
+from ingest.turns import TurnInput, positions, read_jsonl
 
 T = TypeVar("T")
 
@@ -52,6 +55,17 @@ def _echo(obj: Any) -> None:
     typer.echo(json.dumps(obj, ensure_ascii=False))
 
 
+def _turn(t: TurnInput) -> dict[str, Any]:
+    """A parsed turn as the API's TurnInput."""
+    out: dict[str, Any] = {"userId": t.user_id, "sessionId": t.session_id, "speaker": t.speaker, "text": t.text,
+                           "turn": t.turn}
+    if t.at is not None:
+        out["at"] = t.at.isoformat()
+    if t.device_id is not None:
+        out["deviceId"] = t.device_id
+    return out
+
+
 def register(app: typer.Typer) -> None:
     remote = typer.Typer(help="Talk to a running bmam server over GraphQL (the gql client).", no_args_is_help=True)
     app.add_typer(remote, name="remote")
@@ -83,6 +97,59 @@ def register(app: typer.Typer) -> None:
         """Vector search over a user's memories."""
         for hit in _call(server, api_key, lambda c: c.search(user, query, k=k)):
             _echo({"score": hit["score"], **hit["memory"]})
+
+    @remote.command("remember")
+    def remember(user: UserOpt, text: Annotated[str, typer.Argument()],
+                 type: Annotated[str, typer.Option("--type", "-t", help="FACTUAL, PROCEDURAL, EPISODIC, SEMANTIC, "
+                                                                      "EMOTIONAL")] = "FACTUAL",
+                 server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Store a memory for a user (no salience filter, no extraction: `remote ingest` is the pipeline)."""
+        _echo(_call(server, api_key, lambda c: c.remember(user, text, type.upper())))
+
+    @remote.command("recall")
+    def recall(user: UserOpt, query: Annotated[str, typer.Argument(help="What the user just said.")],
+               k: Annotated[int | None, typer.Option("-k", help="At most this many memories.")] = None,
+               session: Annotated[str | None, typer.Option("--session", "-s", help="Enables anti-repetition.")] = None,
+               server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Recall the memories that matter for QUERY: {gated, reason, bestSimilarity, memories}."""
+        _echo(_call(server, api_key, lambda c: c.recall(user, query, session_id=session, k=k)))
+
+    @remote.command("context")
+    def context(user: UserOpt, session: Annotated[str, typer.Option("--session", "-s", help="The session.")],
+                text: Annotated[str, typer.Argument(help="What the user just said.")],
+                budget: Annotated[int | None, typer.Option("--budget", help="Characters.")] = None,
+                server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """The context prompt for an LLM (relevant memories and the session's recent turns), as text."""
+        typer.echo(_call(server, api_key, lambda c: c.context_prompt(user, session, text, budget=budget))["text"])
+
+    @remote.command("ingest")
+    def ingest(file: Annotated[Path, typer.Argument(help="A JSONL file, one turn a line (README: Ingesting "
+                                                         "conversations).", exists=True, dir_okay=False,
+                                                    readable=True)],
+               batch: Annotated[int, typer.Option("--batch", min=1, max=1000, help="Turns per request.")] = 200,
+               server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Ingest a conversation file through the server, as `bmam ingest` does locally: bad lines reported with
+        their line numbers and the good ones kept (exit 2 when any line was bad); each turn sent with its index,
+        so the file's turns keep their places across requests and sending the file again changes nothing."""
+        lines = read_jsonl(file)
+        placed = positions([p.key for p in lines], [p.turn.turn if p.turn else None for p in lines])
+        good = [(p.line_no, replace(p.turn, turn=i)) for p, i in zip(lines, placed, strict=True) if p.turn]
+        problems = [(p.line_no, str(p.error)) for p in lines if p.error]
+        stored = duplicates = created = 0
+        for start in range(0, len(good), batch):
+            chunk = good[start:start + batch]
+            turns = [_turn(t) for _, t in chunk]
+            report = _call(server, api_key, lambda c: c.ingest_conversation(turns))  # noqa: B023 - called at once
+            stored, duplicates = stored + report["stored"], duplicates + report["duplicates"]
+            for (line_no, _), result in zip(chunk, report["turns"], strict=True):
+                created += len(result["memories"])
+                problems += [(line_no, f"[{e['code']}] {e['message']}") for e in result["errors"]]
+        for line_no, problem in sorted(problems):
+            typer.secho(f"line {line_no}: {problem}", fg=typer.colors.RED, err=True)
+        typer.echo(f"{len(lines)} lines: {stored} turns stored, {duplicates} already present, {created} memories "
+                   f"created, {len({n for n, _ in problems})} bad lines")
+        if problems:
+            raise typer.Exit(2)
 
     @remote.command("forget-user")
     def forget_user(user: UserOpt, yes: Annotated[bool, typer.Option("--yes", help="Confirm.")] = False,
