@@ -77,6 +77,6 @@ def run(fn: Callable[[Container], T]) -> T:
 
 def memory_json(m: Memory) -> dict[str, object]:
     return {
-        "id": m.id, "text": m.text, "type": m.type.value, "tier": m.tier.value, "weight": m.weight.final,
+        "id": m.id, "text": m.text, "type": m.type.value, "tier": m.tier.value, "weight": round(m.weight.final, 4),
         "locked": m.locked, "created_at": m.created_at.isoformat(),
     }

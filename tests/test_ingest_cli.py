@@ -5,12 +5,14 @@ user graph compared), and the deterministic classifier training."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 from typer.testing import CliRunner
 
 from bmam.cli import app
+from bmam.cli_support import memory_json
 from bmam.container import Container
 from graph.episodes import EpisodeRepository
 from graph.model import Scope, Tier
@@ -55,6 +57,12 @@ def test_good_lines_go_in_and_bad_ones_are_reported(container: Container, tenant
     assert episodes[0].device_id == "phone"
     texts = {m.text for m in container.memories.page(tenant, "alice").items}
     assert texts == {"我住在成都，最喜欢吃火锅", "My sister lives in Berlin"}
+    # printed for people: weights to 4 places, as recall's scores (0.3, not 0.30000000000000004)
+    [shown] = [json.loads(ln) for ln in runner.invoke(app, ["memories", "-u", "alice", "--tenant", tenant]).stdout
+               .splitlines() if "Berlin" in ln]
+    stored = next(m for m in container.memories.page(tenant, "alice").items if "Berlin" in m.text)
+    noisy = replace(stored, weight=replace(stored.weight, final=0.1 + 0.2))
+    assert shown["weight"] == round(stored.weight.final, 4) and memory_json(noisy)["weight"] == 0.3
 
 
 def test_the_graphql_spelling_of_the_fields_is_read_too(container: Container, tenant: str, tmp_path: Path) -> None:
