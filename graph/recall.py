@@ -293,16 +293,14 @@ class RecallRepository:
         return CandidateSet(user_memories=state.mine, dense=dense, text=text,
                             prefetched=guess.prefetched if guess is not None else None, slots=slot_hits)
 
-    def slot_answers(self, tx: Tx, scope: Scope, predicates: Sequence[str], embedding: Sequence[float],
-                     filters: RecallFilters, limit: int) -> list[SlotHit]:
-        """The user's memories (newest first, at most limit) that state one of the user's facts in predicates:
-        their affirmed (user, predicate, value) triples."""
-        if not predicates:
+    def slot_answers(self, tx: Tx, scope: Scope, asked: SlotQuestion, embedding: Sequence[float],
+                     filters: RecallFilters) -> list[SlotHit]:
+        """The user's memories (newest first, at most asked.limit) stating one of the user's facts asked for:
+        their affirmed (user, predicate, value) triples (recall/slot_answers: the path without the cache)."""
+        if not asked.predicates:
             return []
-        rows = tx.run("recall/slot_answers", {
-            **_scope(scope), **filters.params(), **SlotQuestion(tuple(predicates), limit).params(scope),
-            "embedding": Floats(embedding),
-        })
+        rows = tx.run("recall/slot_answers", {**_scope(scope), **filters.params(), **asked.params(scope),
+                                              "embedding": Floats(embedding)})
         return [_slot_hit(r) for r in rows]
 
     def _speculate(self, tx: Tx, scope: Scope, embedding: Sequence[float], query_terms: Sequence[str],

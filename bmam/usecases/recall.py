@@ -283,10 +283,11 @@ class RecallUseCases:
         asked = SlotQuestion(tuple(slots), self._settings.recall.slot_candidates) if slots else None
         found = self._repo.candidates(tx, scope, embedding, query_terms, lucene_query(query_terms), filters,
                                       self.limits, self.expansion, asked)
-        # A question asking for the user's own facts (ingest/slots.py): read with the candidates when the
-        # vector cache answered, else in a statement of its own.
-        answers = found.slots if found.slots is not None else \
-            self._repo.slot_answers(tx, scope, slots, embedding, filters, asked.limit) if asked else []
+        # A question asking for the user's own facts (ingest/slots.py): its answers were read with the
+        # candidates when the vector cache answered, else they take a statement of their own.
+        answers = found.slots or []
+        if asked is not None and found.slots is None:
+            answers = self._repo.slot_answers(tx, scope, asked, embedding, filters)
         pool = _Pool()
         for d in found.dense:
             pool.items[d.memory.id] = _candidate(d.memory, d.cosine, reference, dense_rank=d.rank)
