@@ -6,7 +6,8 @@ Recall reads the memories that state such a fact about the user (their triples, 
 candidates: "Where do I live?" and "Big news: we moved to Seattle last month" share no word and hardly any
 meaning (cosine 0.11), yet the second answers the first through its triple (user, lives_in, Seattle).
 Only questions about the speaker themself, and only slots a question can name: open preferences ("what do
-I like") are left to the dense and full-text stages, whose wording picks the right ones among many.
+I like") are left to the dense and full-text stages, whose wording picks the right ones among many. "What
+do you know about me?" asks for all that describes the user (the newest memories stating any of it).
 """
 
 from __future__ import annotations
@@ -15,9 +16,14 @@ import re
 import unicodedata
 
 _FAMILY = ("spouse", "partner", "mother", "father", "sister", "brother", "child")
+# "What do you know about me?": the facts that describe a person, and what they like.
+_ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_at", *_FAMILY, "pet",
+             "allergic_to", "likes")
 
 # (pattern, predicates): English on the lower-cased question, Chinese on its characters.
 _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"\bwhat (?:do|did) you (?:know|remember) about me\b|\btell me about (?:me|myself)\b|\bwho am i\b"
+     r"|\bwhat have you learn(?:ed|t) about me\b|\bdescribe me\b", _ABOUT_ME),
     (r"\bwhere (?:do|did) (?:i|we) (?:live|stay|reside)\b|\bwhere (?:am i|are we) (?:living|based|staying)\b"
      r"|\bwhere (?:did|have) (?:i|we) move(?:d)?\b|\b(?:what|which) city (?:do|did) (?:i|we) live\b"
      r"|\bmy (?:home )?address\b|\bwhere(?:'s| is) my (?:home|house|place)\b", ("lives_in",)),
@@ -49,6 +55,8 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bmy emergency contact\b", ("emergency_contact",)),
 )
 _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"你(?:都)?(?:知道|记得|了解)(?:关于)?我(?:的)?(?:哪些|什么|多少)|介绍一下我|我是(?:个)?(?:谁|什么样的人)"
+     r"|说说(?:关于)?我(?:的事)?", _ABOUT_ME),
     (r"我(?:们)?(?:现在)?住(?:在)?(?:哪|什么地方)|我(?:们)?家在哪|我(?:们)?搬(?:到|去)(?:了)?哪|我的(?:家庭)?地址",
      ("lives_in",)),
     (r"我(?:是)?哪(?:里|儿)?人|我的?老家|我的家乡", ("hometown",)),

@@ -40,6 +40,15 @@ def test_where_do_i_live_finds_the_move_that_never_says_live(client: BmamClient,
         assert "states the user's lives_in" in r["memories"][0]["why"]
 
 
+def test_what_do_you_know_about_me_answers_with_what_describes_the_user(client: BmamClient, user: str) -> None:
+    client.ingest_conversation(_conversation(user))
+    for question in ("What do you know about me?", "介绍一下我自己"):
+        r = client.recall(user, question)
+        assert r["gated"] is False, (question, r["reason"])
+        # the live memories stating the user's facts (Boston and Moderna lost to the move); not Lily's lessons
+        assert [m["memory"]["text"] for m in r["memories"]] == ["Big news: we moved to Seattle last month."]
+
+
 def test_a_slot_with_no_memory_stating_it_is_still_gated(client: BmamClient, user: str) -> None:
     client.ingest_conversation(_conversation(user))
     for question in ("How old am I?", "When is my birthday?", "Where is the Eiffel Tower?"):

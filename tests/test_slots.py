@@ -10,6 +10,9 @@ import pytest
 from ingest.scoring import Candidate, ScoringParams, gate, score_candidates, terms
 from ingest.slots import asked_slots
 
+ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_at", "spouse", "partner", "mother",
+            "father", "sister", "brother", "child", "pet", "allergic_to", "likes")
+
 
 @pytest.mark.parametrize(
     ("question", "slots"),
@@ -33,7 +36,13 @@ from ingest.slots import asked_slots
         ("我女儿叫什么", ("child",)),
         ("我对什么过敏", ("allergic_to",)),
         ("What languages do I speak?", ("speaks",)),
+        ("What do you know about me?", ABOUT_ME),
+        ("Tell me about myself", ABOUT_ME),
+        ("你知道我哪些事？", ABOUT_ME),
+        ("介绍一下我自己", ABOUT_ME),
         # not the speaker's own fact, or no slot a question can name
+        ("What do you know about Paris?", ()),
+        ("Tell me about black holes", ()),
         ("Where is the Eiffel Tower?", ()),
         ("Where do penguins live?", ()),
         ("What's the capital of France?", ()),
