@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
@@ -206,3 +206,10 @@ def positions(keys: Sequence[tuple[str, str] | None], given: Sequence[int | None
         out.append(turn if turn is not None else position)
     return out
 
+
+
+def placed_turns(lines: Sequence[ParsedLine]) -> list[tuple[ParsedLine, TurnInput]]:
+    """The good lines of a file, each with its turn placed (positions: the given index, else its place among
+    the file's lines of its user and session, bad lines counted): `bmam ingest` and `bmam remote ingest`."""
+    placed = positions([p.key for p in lines], [p.turn.turn if p.turn else None for p in lines])
+    return [(p, replace(p.turn, turn=i)) for p, i in zip(lines, placed, strict=True) if p.turn is not None]

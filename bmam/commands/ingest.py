@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -17,7 +16,7 @@ from bmam.settings import PROJECT_ROOT, load_settings
 from bmam.usecases.ingest import IngestReport
 from graph.model import Tier
 from ingest.tier_policy import Signal, TierChange
-from ingest.turns import ParsedLine, positions, read_jsonl
+from ingest.turns import ParsedLine, placed_turns, read_jsonl
 
 DEFAULT_UTTERANCES = PROJECT_ROOT / "tests" / "data" / "utterances.jsonl"
 
@@ -34,9 +33,8 @@ def ingest_file(c: Container, tenant: str, path: Path, *, progress: bool = True)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     lines = read_jsonl(path)
-    placed = positions([p.key for p in lines], [p.turn.turn if p.turn else None for p in lines])
-    good = [(p, i) for p, i in zip(lines, placed, strict=True) if p.turn is not None]
-    turns = [replace(p.turn, turn=i) for p, i in good if p.turn is not None]
+    good = placed_turns(lines)
+    turns = [t for _, t in good]
     problems = [f"line {p.line_no}: {p.error}" for p in lines if p.error]
     with Progress(TextColumn("ingesting"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   disable=not progress, transient=False, console=None) as bar:

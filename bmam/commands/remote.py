@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -15,7 +14,7 @@ from gql.transport.exceptions import TransportConnectionFailed, TransportError
 
 from bmam.cli_support import UserOpt, fail
 from bmam.client import BmamClient, BmamClientError, ClientConfig, ClientConfigError
-from ingest.turns import TurnInput, positions, read_jsonl
+from ingest.turns import TurnInput, placed_turns, read_jsonl
 
 T = TypeVar("T")
 
@@ -132,8 +131,7 @@ def register(app: typer.Typer) -> None:
         their line numbers and the good ones kept (exit 2 when any line was bad); each turn sent with its index,
         so the file's turns keep their places across requests and sending the file again changes nothing."""
         lines = read_jsonl(file)
-        placed = positions([p.key for p in lines], [p.turn.turn if p.turn else None for p in lines])
-        good = [(p.line_no, replace(p.turn, turn=i)) for p, i in zip(lines, placed, strict=True) if p.turn]
+        good = [(p.line_no, t) for p, t in placed_turns(lines)]
         problems = [(p.line_no, str(p.error)) for p in lines if p.error]
         stored = duplicates = created = 0
         for start in range(0, len(good), batch):
