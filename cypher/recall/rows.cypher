@@ -8,7 +8,5 @@ WHERE m.tenant = $tenant AND m.user_id = $user_id
   AND ($tiers IS NULL OR m.tier IN $tiers)
   AND CASE WHEN $as_of IS NULL THEN ($include_history OR m.valid_to IS NULL)
            ELSE m.valid_from <= $as_of AND (m.valid_to IS NULL OR m.valid_to > $as_of) END
-RETURN m.id AS id, m.text AS text, 
-       {{> recall/weight_now}}
-       AS weight, coalesce(m.last_mentioned_at, m.created_at).epochMillis AS seen,
-       [(m)-[:MENTIONS]->(e:Entity) WHERE e.tenant = $tenant | e.name] AS names
+RETURN
+{{> recall/row_columns}}

@@ -32,10 +32,8 @@ CALL (text_hits) {
 CALL () {
   CALL () {
 {{> recall/slot_match}}
-    RETURN m.id AS id, m.text AS text,
-           {{> recall/weight_now}}
-           AS weight, coalesce(m.last_mentioned_at, m.created_at).epochMillis AS seen,
-           [(m)-[:MENTIONS]->(e:Entity) WHERE e.tenant = $tenant | e.name] AS names, answers
+    RETURN
+{{> recall/row_columns}}, answers
   }
   RETURN collect({id: id, text: text, weight: weight, seen: seen, names: names, answers: answers}) AS slot_rows
 }

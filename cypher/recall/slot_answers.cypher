@@ -2,8 +2,6 @@
 // candidate rows with their cosine to $embedding (Neo4j's (1 + cos) / 2) and the predicates they state.
 // Run on its own when recall/rows_checked did not read them (no vector cache, or a user not yet cached).
 {{> recall/slot_match}}
-RETURN m.id AS id, m.text AS text,
-       {{> recall/weight_now}}
-       AS weight, coalesce(m.last_mentioned_at, m.created_at).epochMillis AS seen,
-       [(m)-[:MENTIONS]->(e:Entity) WHERE e.tenant = $tenant | e.name] AS names,
+RETURN
+{{> recall/row_columns}},
        vector.similarity.cosine(m.embedding, $embedding) AS sim, answers
