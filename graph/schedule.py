@@ -20,13 +20,11 @@ from graph.store import GraphStore, Row, Tx
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """A run of a job this worker claimed: when, held as `by` until `lease_until`; `taken_from` names the
-    claim before it when that one's lease ran out unfinished (its worker died, or overran the lease)."""
+    """A run of a job this worker claimed, held as `by` (its time and lease are on the node); `taken_from` names
+    the claim before it when that one's lease ran out unfinished (its worker died, or overran the lease)."""
 
     kind: str
-    at: datetime
     by: str
-    lease_until: datetime
     taken_from: str | None = None
 
 
@@ -55,16 +53,15 @@ class ScheduleRepository:
         # Unique per claim, not per worker: a finish or release matches only its own claim, never a later
         # one of the same process.
         by = f"{self._worker}/{uuid.uuid4().hex[:12]}"
-        lease_until = now + lease
         params = {"name": self._name, "kind": kind, "now": time_param(now), "run_new": run_new,
-                  "due_before": time_param(now - period), "claimed_by": by, "lease_until": time_param(lease_until)}
+                  "due_before": time_param(now - period), "claimed_by": by, "lease_until": time_param(now + lease)}
 
         def work(tx: Tx) -> Claim | None:
             tx.run("maintenance/schedule_lock", params)
             rows = tx.run("maintenance/schedule_claim", params)
             if not rows:
                 return None
-            return Claim(kind=kind, at=now, by=by, lease_until=lease_until, taken_from=rows[0]["taken_from"])
+            return Claim(kind=kind, by=by, taken_from=rows[0]["taken_from"])
 
         return self._store.write_tx(work)
 
