@@ -235,11 +235,12 @@ class RecallUseCases:
         embedding = [float(x) for x in self._embedder.embed_query(query)]
         query_terms = terms(query)
         slots = asked_slots(query) if self.scoring.slot_share > 0 else ()
+        asked = SlotQuestion(slots, s.recall.slot_candidates) if slots else None
         reference = as_of or now
         key = (scope.tenant, scope.user_id, session) if session else None
 
         def work(tx: Tx) -> tuple[RecallResult, list[tuple[str, str]]]:
-            pool, prefetched = self._gather(tx, scope, embedding, query_terms, filters, reference, slots)
+            pool, prefetched = self._gather(tx, scope, embedding, query_terms, filters, reference, asked)
             decision = gate(list(pool.items.values()), query, query_terms, self.scoring)
             best_sim = decision.best_similarity if pool.items else None
             cov = decision.best_coverage
@@ -279,8 +280,7 @@ class RecallUseCases:
 
     def _gather(self, tx: Tx, scope: Scope, embedding: list[float], query_terms: list[str],
                 filters: RecallFilters, reference: datetime,
-                slots: Sequence[str] = ()) -> tuple[_Pool, Prefetched | None]:
-        asked = SlotQuestion(tuple(slots), self._settings.recall.slot_candidates) if slots else None
+                asked: SlotQuestion | None = None) -> tuple[_Pool, Prefetched | None]:
         found = self._repo.candidates(tx, scope, embedding, query_terms, lucene_query(query_terms), filters,
                                       self.limits, self.expansion, asked)
         # A question asking for the user's own facts (ingest/slots.py): its answers were read with the
