@@ -20,10 +20,12 @@ from graph.store import GraphStore, Row, Tx
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """A run of a job this worker claimed, held as `by` (its time and lease are on the node); `taken_from` names
-    the claim before it when that one's lease ran out unfinished (its worker died, or overran the lease)."""
+    """A run of a job this worker claimed: when (the job's last run once it finishes), held as `by` (the lease's
+    end is on the node); `taken_from` names the claim before it when that one's lease ran out unfinished (its
+    worker died, or overran the lease)."""
 
     kind: str
+    at: datetime
     by: str
     taken_from: str | None = None
 
@@ -61,7 +63,7 @@ class ScheduleRepository:
             rows = tx.run("maintenance/schedule_claim", params)
             if not rows:
                 return None
-            return Claim(kind=kind, by=by, taken_from=rows[0]["taken_from"])
+            return Claim(kind=kind, at=now, by=by, taken_from=rows[0]["taken_from"])
 
         return self._store.write_tx(work)
 
