@@ -8,6 +8,11 @@ History is never rewritten: a conflict one of whose memories is no longer live (
 conflict) is moot, closed RESOLVED without winner or loser (resolved_by MOOT), neither memory touched; settling
 a conflict closes the loser's other OPEN conflicts that way, and conflict/resolve closes instead of settling
 one found moot. (A status of its own would change the GraphQL enum: RESOLVED and resolved_by tell it.)
+
+A conflict recorded by REVIEW (checkConflicts(strategy: REVIEW)) is held for review: OPEN until the user resolves
+it (resolve). The system's settlements (record_and_settle, record_and_settle_in) that find its pair again, by
+whatever strategy, leave it OPEN and touch neither memory (held_for_review); one recorded OPEN by another strategy
+(choose named nobody: a locked memory) is tried again whenever found.
 """
 
 from __future__ import annotations
@@ -77,6 +82,11 @@ class Conflict:
         return (self.new_memory_id, self.old_memory_id)
 
     @property
+    def held_for_review(self) -> bool:
+        """OPEN and recorded by REVIEW: only the user settles it (module docstring)."""
+        return _held_for_review(self.status, self.strategy)
+
+    @property
     def moot(self) -> bool:
         """Closed without a winner because one of its memories was superseded."""
         return self.status is ConflictStatus.RESOLVED and self.winner_id is None and self.resolved_by == MOOT
@@ -133,6 +143,11 @@ class Screening:
 
 FACT_LIMIT = 500
 SIMILAR_LIMIT = 20
+
+
+def _held_for_review(status: str | None, strategy: str | None) -> bool:
+    """Whether a conflict (its status and strategy, as stored) is held for review: the system never settles it."""
+    return status == ConflictStatus.OPEN.value and strategy == ConflictStrategy.REVIEW.value
 
 
 def conflict_id(scope: Scope, new_id: str, old_id: str) -> str:
@@ -276,9 +291,10 @@ class ConflictRepository:
                           params: Mapping[str, float], winner_bonus: float, loser_penalty: float,
                           resolved_by: str, now: datetime, static_choice: bool = False) -> list[tuple[Conflict, bool]]:
         """Record the conflicts of a new memory with old ones ((old_id, kind, reason) each, in order) and
-        settle each one found OPEN (unless choose is None: held for review), one after the other exactly as
-        record then resolve one by one would, all in one write transaction; stops after a conflict the new
-        memory lost. (conflict as it stands, settled by this call) for each one recorded."""
+        settle each one found OPEN (unless choose is None, or it was recorded by REVIEW before: held for review,
+        neither memory touched; Conflict.held_for_review), one after the other exactly as record then resolve one
+        by one would, all in one write transaction; stops after a conflict the new memory lost. (conflict as it
+        stands, settled by this call) for each one recorded."""
 
         settle = _Settle(scope=scope, new_id=new_id, findings=findings, strategy=strategy, choose=choose,
                          params=params, winner_bonus=winner_bonus, loser_penalty=loser_penalty,
@@ -420,7 +436,7 @@ class _Settle:
             if row["old_memory"] is None:
                 continue  # not recorded
             if row["status"] is None or row["status"] == ConflictStatus.OPEN.value:
-                if self.choose is None:
+                if self.choose is None or _held_for_review(row["status"], row.get("strategy")):
                     continue  # held for review
                 new, old = memory_from_row(row["new_memory"]), memory_from_row(row["old_memory"])
                 winner = self.choose(new, old)
@@ -431,8 +447,9 @@ class _Settle:
         return None
 
     def one_by_one(self, tx: Tx) -> list[tuple[Conflict, bool]]:
-        """Per finding: record (locking both memories), then, when it is OPEN and a strategy chooses: decay
-        both memories, read the conflict, choose, resolve. Stops after a conflict the new memory lost."""
+        """Per finding: record (locking both memories), then, when it is OPEN, not held for review and a strategy
+        chooses: decay both memories, read the conflict, choose, resolve. Stops after a conflict the new memory
+        lost."""
         if self.forming is not None:
             self.forming.run_in(tx)
         out: list[tuple[Conflict, bool]] = []
@@ -443,7 +460,7 @@ class _Settle:
                 continue
             conflict, _ = recorded
             settled_now = False
-            if conflict.status is ConflictStatus.OPEN and self.choose is not None:
+            if conflict.status is ConflictStatus.OPEN and self.choose is not None and not conflict.held_for_review:
                 settled = _resolve_in(tx, self.scope, conflict, choose=self.choose, params=self.params,
                                       winner_bonus=self.winner_bonus, loser_penalty=self.loser_penalty,
                                       resolved_by=self.resolved_by, now=self.now, decay_locked=False,
@@ -492,14 +509,16 @@ class _Settle:
         recorded: list[Conflict | None] = [None] * len(items)
         for r in rows:
             recorded[int(r["i"])] = _conflict({"conflict": r["conflict"]})  # as recorded, without its memories
-        settling = [c for c in recorded if c is not None and c.status is ConflictStatus.OPEN]
+        # the OPEN ones but those held for review (recorded by REVIEW before): those stay as they are, unread
+        settling = [c for c in recorded if c is not None and c.status is ConflictStatus.OPEN and not c.held_for_review]
         foreseen = early is not None and [c.old_memory_id for c in settling] == early
         if plan is not None and not foreseen:
             raise NewMemoryLost(f"settling {self.new_id}: other conflicts recorded OPEN than foreseen")
         fresh: dict[str, dict[str, Any]] = {}
         if self.choose is not None and settling:
             if foreseen:
-                fresh = {r["conflict"]["id"]: r for r in rows if r["conflict"]["status"] == "OPEN"}
+                fresh = {r["conflict"]["id"]: r for r in rows if r["conflict"]["status"] == "OPEN"
+                         and not _held_for_review(r["conflict"]["status"], r["conflict"].get("strategy"))}
             else:
                 decay(tx, scope, self.params, self.now, ids=[self.new_id, *(c.old_memory_id for c in settling)],
                       skip_locked=True, with_before=False)  # its before-images (hydrated DateTimes) are not used
@@ -546,14 +565,16 @@ class _Settle:
 
 
     def _open_ahead(self) -> list[str] | None:
-        """From the foreseen rows: the old memories whose conflicts will be OPEN once recorded (found, and not
-        recorded yet or recorded OPEN), in order; None when nothing was foreseen or the new memory is gone."""
+        """From the foreseen rows: the old memories whose conflicts will be OPEN once recorded and are to be settled
+        (found, and not recorded yet or recorded OPEN but not held for review), in order; None when nothing was
+        foreseen or the new memory is gone."""
         if self.ahead is None or len(self.ahead) != len(self.findings):
             return None
         if any(row["new_memory"] is None for row in self.ahead):
             return None
         return [old_id for (old_id, _, _), row in zip(self.findings, self.ahead, strict=True)
-                if row["old_memory"] is not None and (row["status"] is None or row["status"] == "OPEN")]
+                if row["old_memory"] is not None and (row["status"] is None or row["status"] == "OPEN")
+                and not _held_for_review(row["status"], row.get("strategy"))]
 
     def _settle_many(self, tx: Tx, items: Sequence[Mapping[str, str]], *, with_memories: bool,
                      resolve: Sequence[Mapping[str, str]], decay_ids: Sequence[str] = (),
@@ -580,7 +601,8 @@ class _Settle:
         items: list[dict[str, str]] = []
         for (old_id, _, _), row in zip(self.findings, self.ahead, strict=True):
             if row["new_memory"] is None or row["old_memory"] is None \
-                    or (row["status"] is not None and row["status"] != "OPEN"):
+                    or (row["status"] is not None and row["status"] != "OPEN") \
+                    or _held_for_review(row["status"], row.get("strategy")):
                 continue
             cid = conflict_id(self.scope, self.new_id, old_id)
             new, old = memory_from_row(row["new_memory"]), memory_from_row(row["old_memory"])
@@ -603,7 +625,8 @@ class _Settle:
         for c in recorded:
             row = fresh.get(c.id) if c is not None and c.status is ConflictStatus.OPEN else None
             if row is None or row["conflict"]["status"] != "OPEN" or row["new_memory"] is None \
-                    or row["old_memory"] is None:
+                    or row["old_memory"] is None \
+                    or _held_for_review(row["conflict"]["status"], row["conflict"].get("strategy")):
                 continue
             current = _conflict(row)
             assert current.new_memory is not None and current.old_memory is not None
@@ -626,8 +649,8 @@ def _live(*memories: Memory) -> bool:
 
 def foresee_in(tx: Tx, scope: Scope, pairs: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
     """conflict/foresee's rows for (new memory, old memory) pairs, in their order: per pair the conflict id (id),
-    both memories as they stand now (None when missing) and the status and loser of their conflict if it is
-    recorded already."""
+    both memories as they stand now (None when missing) and the status, strategy and loser of their conflict if it
+    is recorded already (a recorded OPEN one whose strategy is REVIEW is held for review: it will not be settled)."""
     if not pairs:
         return []
     items = [{"id": conflict_id(scope, new_id, old_id), "new_id": new_id, "old_id": old_id}
@@ -636,7 +659,8 @@ def foresee_in(tx: Tx, scope: Scope, pairs: Sequence[tuple[str, str]]) -> list[d
                                         "ids": list(dict.fromkeys(m for pair in pairs for m in pair))})
     memories = {m["id"]: m for m in row["memories"]}
     conflicts = {int(c["i"]): c for c in row["conflicts"]}
-    return [{"i": i, "id": item["id"], "status": conflicts[i]["status"], "loser_id": conflicts[i]["loser_id"],
+    return [{"i": i, "id": item["id"], "status": conflicts[i]["status"], "strategy": conflicts[i]["strategy"],
+             "loser_id": conflicts[i]["loser_id"],
              "new_memory": memories.get(item["new_id"]), "old_memory": memories.get(item["old_id"])}
             for i, item in enumerate(items)]
 

@@ -1,15 +1,16 @@
 // What settling new memories' conflicts will find, read before anything is written (settling inside a
 // transaction that cannot be rolled back on its own looks ahead: does the new memory lose before its last
-// finding?): per item of $items ({id, new_id, old_id}, position i) the status and loser of its conflict if it
-// is recorded already, and each memory of $ids (every new_id and old_id of the items, once) as it stands now; a
-// missing memory (forgotten, or someone else's) is left out. One memory's findings, or (the stored-memory hooks
-// of an ingest batch) every finding foreseen for the batch at once: a memory is read once however many findings
-// name it. Collected in one row: the driver handles each record in Python (~12 us a row).
+// finding?): per item of $items ({id, new_id, old_id}, position i) the status, strategy and loser of its conflict
+// if it is recorded already (one OPEN by REVIEW is held for review: no settlement takes it), and each memory of
+// $ids (every new_id and old_id of the items, once) as it stands now; a missing memory (forgotten, or someone
+// else's) is left out. One memory's findings, or (the stored-memory hooks of an ingest batch) every finding
+// foreseen for the batch at once: a memory is read once however many findings name it. Collected in one row: the
+// driver handles each record in Python (~12 us a row).
 CALL () {
   UNWIND range(0, size($items) - 1) AS i
   OPTIONAL MATCH (c:Conflict {id: $items[i].id})
   WHERE c.tenant = $tenant AND c.user_id = $user_id
-  RETURN collect({i: i, status: c.status, loser_id: c.loser_id}) AS conflicts
+  RETURN collect({i: i, status: c.status, strategy: c.strategy, loser_id: c.loser_id}) AS conflicts
 }
 CALL () {
   UNWIND $ids AS id

@@ -10,8 +10,10 @@
 //    open conflict settled exactly as conflict/resolve settles one (each sees what the ones before it changed:
 //    the new memory's weight, carried associations, conflicts closed as moot; one with a memory no longer live is
 //    closed as moot, neither memory touched). Run after weights/decay on their memories in the same
-//    transaction. An item whose conflict is not OPEN (or a memory gone) changes nothing and is left out. Per
-//    settled item its position and what conflict/resolve returns: the conflict with both memories right after.
+//    transaction. An item whose conflict is not OPEN, or is held for review (OPEN, recorded by REVIEW: only the
+//    user settles it, through conflict/resolve; this statement settles for the system), or a memory gone, changes
+//    nothing and is left out. Per settled item its position and what conflict/resolve returns: the conflict with
+//    both memories right after.
 // 0. First the memories $ids (none when empty) are decayed to $now exactly as weights/decay decays them (with its
 //    $skip_locked and $with_before): a settlement decays its memories before reading them, and in this statement
 //    that is no round trip of its own.
@@ -66,6 +68,7 @@ CALL () {
     WITH $resolve[i] AS item
     MATCH (c:Conflict {id: item.id})
     WHERE c.tenant = $tenant AND c.user_id = $user_id AND c.status = 'OPEN'
+      AND coalesce(c.strategy, '') <> 'REVIEW'
     MATCH (w:Memory {id: item.winner_id}), (l:Memory {id: item.loser_id})
     WHERE w.tenant = $tenant AND w.user_id = $user_id AND l.tenant = $tenant AND l.user_id = $user_id
     CALL (c, w, l) {
