@@ -329,8 +329,8 @@ class MaintenanceSettings(BaseModel):
     rebalance_every_days: float = Field(default=7.0, gt=0)
     full_every_days: float = Field(default=30.0, gt=0)
     tick_seconds: float = Field(default=60.0, gt=0)
-    # How long a worker holds a claimed run (bmam/scheduler.py Schedule.lease): a run its worker never
-    # finished (killed mid-job) is due again for any worker after this. Longer than any run should take.
+    # How long a worker holds a claimed run past its claim or last renewal (bmam/scheduler.py Schedule.lease;
+    # renewed every third of it while the job runs): a run its worker died in is due again after this.
     lease_hours: float = Field(default=12.0, gt=0)
     # A user's maintenance is one transaction (exact undo, all or nothing): a user with 10k memories needs
     # longer than the request timeout, so maintenance runs on its own connection with this one.

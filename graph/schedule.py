@@ -4,7 +4,8 @@
 
 A worker claims a due run as a lease (claimed_by, claimed_at, lease_until on the node) and last_run moves
 only when it finishes: a worker killed mid-job (OOM, deploy, kill -9) leaves the run unfinished, and once
-its lease runs out any worker claims it again, instead of the job skipping a whole period."""
+its lease runs out any worker claims it again, instead of the job skipping a whole period. While the job runs
+its worker renews the lease (`renew`), so a run that outlives one lease is not claimed a second time."""
 
 from __future__ import annotations
 
@@ -72,9 +73,15 @@ class ScheduleRepository:
         written) when the claim is no longer held: its lease ran out and another worker claimed the run."""
         return bool(self._held(claim, "maintenance/schedule_finish"))
 
+    def renew(self, claim: Claim, *, now: datetime, lease: timedelta) -> bool:
+        """The claimed run is still running: its lease now ends at `now + lease` (its time, `claim.at`, stays).
+        False (and nothing written) when the claim is no longer held: its lease ran out and another worker
+        claimed the run, or it was finished or given back."""
+        return bool(self._held(claim, "maintenance/schedule_renew", lease_until=time_param(now + lease)))
+
     def release(self, claim: Claim) -> None:
-        """The claimed run did not happen (its job failed): the lease ends and the job is due again at the
-        next tick (its last run unchanged)."""
+        """The claimed run did not happen, or stopped before its end (its job failed, or its worker shut down):
+        the lease ends and the job is due again at the next tick of any worker (its last run unchanged)."""
         self._held(claim, "maintenance/schedule_release")
 
     def state(self, kind: str) -> JobState | None:
@@ -86,8 +93,8 @@ class ScheduleRepository:
         return JobState(last_run=to_datetime(row["last_run"]), claimed_by=row["claimed_by"],
                         claimed_at=to_datetime(row["claimed_at"]), lease_until=to_datetime(row["lease_until"]))
 
-    def _held(self, claim: Claim, statement: str) -> list[Row]:
-        params = {"name": self._name, "kind": claim.kind, "claimed_by": claim.by}
+    def _held(self, claim: Claim, statement: str, **more: str | None) -> list[Row]:
+        params: dict[str, str | None] = {"name": self._name, "kind": claim.kind, "claimed_by": claim.by, **more}
 
         def work(tx: Tx) -> list[Row]:
             # The node's lock first, then the test of who holds it: a claim committing meanwhile is seen.

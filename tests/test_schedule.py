@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
@@ -215,8 +215,8 @@ class OneTenant:
     def tenants(self) -> Sequence[str]:
         return [self._tenant]
 
-    def run(self, tenant: str, kind: MaintenanceKind) -> Any:
-        return self._c.maintenance.run(tenant, kind)
+    def run(self, tenant: str, kind: MaintenanceKind, *, on_user_done: Callable[[Any], None] | None = None) -> Any:
+        return self._c.maintenance.run(tenant, kind, on_user_done=on_user_done)
 
     def users(self) -> Sequence[Scope]:
         return [u for u in self._c.maintenance.users() if u.tenant == self._tenant]
@@ -238,12 +238,32 @@ def test_the_daily_job_sweeps_every_users_tiers(living: tuple[Container, FakeClo
     assert all(c.memories.get(tenant, u, m) is None for u, m in stale.items())  # stale temp memories went
 
 
+def test_the_daily_job_keeps_the_remains_of_superseded_memories(living: tuple[Container, FakeClock],
+                                                                tenant: str) -> None:
+    c, _ = living
+
+    class Remains:
+        swept = 0
+
+        def sweep(self) -> None:
+            self.swept += 1
+
+    remains = Remains()
+    job = scheduled_job(OneTenant(c, tenant), c.tiers, remains)
+    for kind in (MaintenanceKind.CHECK, MaintenanceKind.REBALANCE, MaintenanceKind.FULL):
+        job(kind)
+    assert remains.swept == 0  # with the daily decay only
+    job(MaintenanceKind.DECAY)
+    assert remains.swept == 1
+
+
 def test_a_quick_checks_problems_are_logged(container: Container, caplog: pytest.LogCaptureFixture) -> None:
     class Sick:
         def tenants(self) -> Sequence[str]:
             return ["acme"]
 
-        def run(self, tenant: str, kind: MaintenanceKind) -> Any:
+        def run(self, tenant: str, kind: MaintenanceKind, *,
+                on_user_done: Callable[[Any], None] | None = None) -> Any:
             return SimpleNamespace(check=SimpleNamespace(problems=["index memory_text_scoped is FAILED, not ONLINE"]))
 
         def users(self) -> Sequence[Scope]:
@@ -264,10 +284,11 @@ def test_one_failing_tenant_holds_back_no_other(living: tuple[Container, FakeClo
         def tenants(self) -> Sequence[str]:
             return ["a-broken-tenant", tenant]
 
-        def run(self, name: str, kind: MaintenanceKind) -> Any:
+        def run(self, name: str, kind: MaintenanceKind, *,
+                on_user_done: Callable[[Any], None] | None = None) -> Any:
             if name == "a-broken-tenant":
                 raise RuntimeError("a value of the wrong type in this tenant's data")
-            return super().run(name, kind)
+            return super().run(name, kind, on_user_done=on_user_done)
 
     new = NewMemory(id=new_memory_id(), text="alice saw a red car once", type=MemoryType.EPISODIC,
                     embedding=[float(x) for x in c.embedder.embed_passages(["a red car"])[0]], tier=Tier.TEMP)
