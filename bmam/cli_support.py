@@ -79,4 +79,5 @@ def memory_json(m: Memory) -> dict[str, object]:
     return {
         "id": m.id, "text": m.text, "type": m.type.value, "tier": m.tier.value, "weight": round(m.weight.final, 4),
         "locked": m.locked, "created_at": m.created_at.isoformat(),
+        **({"remains_of": m.remains_of} if m.remains_of is not None else {}),
     }

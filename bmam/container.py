@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from bmam.usecases.maintenance import MaintenanceUseCases
     from bmam.usecases.nested import NestedUseCases
     from bmam.usecases.recall import RecallUseCases
+    from bmam.usecases.remains import RemainsUseCases
     from bmam.usecases.tiers import TierUseCases
     from graph.model import Scope
     from graph.vector_cache import VectorCache
@@ -279,11 +280,28 @@ class Container:
 
         lv = self.settings.living
         threshold = lv.conflict_similarity or CONFLICT_SIMILARITY_BY_MODEL.get(self.settings.embedding.model, 0.75)
-        return ConflictUseCases(
+        conflicts = ConflictUseCases(
             clock=self.clock, events=self.events, conflicts=ConflictRepository(self.store, self.vector_cache),
             memories=self.memory_repository, triples=TripleRepository(self.store), policy=self.weight_policy,
             settings=ConflictSettings(strategy=ConflictStrategy(lv.conflict_strategy), similarity_threshold=threshold,
                                       max_page=self.settings.limits.max_page_size),
+        )
+        # a loser's uncontested facts live on (looked up when called: the remains run the hooks, which hold this)
+        conflicts.superseded.append(lambda scope, conflict: self.remains.on_superseded(scope, conflict))
+        return conflicts
+
+    @cached_property
+    def remains(self) -> RemainsUseCases:
+        from bmam.usecases.remains import RemainsSettings, RemainsUseCases
+        from graph.remains import RemainsRepository
+        from ingest.extract import RuleTripleExtractor
+
+        return RemainsUseCases(
+            clock=self.clock, embedder=self.embedder, extractor=RuleTripleExtractor(),
+            remains=RemainsRepository(self.store),
+            memories=self.memory_repository, triples=TripleRepository(self.store), tiers=self.tiers,
+            events=self.events, store=self.store, hooks=self.stored_memory_hooks,
+            settings=RemainsSettings(loser_penalty=self.weight_policy.loser_penalty),
         )
 
     @cached_property
@@ -334,7 +352,7 @@ class Container:
                             rebalance_every=timedelta(days=m.rebalance_every_days),
                             full_every=timedelta(days=m.full_every_days), tick_s=m.tick_seconds,
                             lease=timedelta(hours=m.lease_hours))
-        return MaintenanceScheduler(job=scheduled_job(self.maintenance, self.tiers), clock=self.clock,
+        return MaintenanceScheduler(job=scheduled_job(self.maintenance, self.tiers, self.remains), clock=self.clock,
                                     schedule=schedule, claims=ScheduleRepository(self.store))
 
     @cached_property

@@ -106,6 +106,8 @@ class Memory:
     # breaks a tie of times (a conversation sent at once, without times, is stamped with one). Not compared:
     # an import or a copy numbers the same memory anew.
     seq: int | None = field(default=None, compare=False)
+    # The superseded memory whose uncontested facts this one keeps (bmam/usecases/remains.py), if any.
+    remains_of: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

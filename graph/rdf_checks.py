@@ -195,6 +195,7 @@ NODE_PROPS: dict[NodeKind, dict[str, Check]] = {
         "last_recalled_at": _TIME, "last_feedback_at": _TIME, "decayed_at": _TIME, "merged_at": _TIME,
         "recall_count": _count, "mention_count": _count, "feedback_count": _count,
         "session_id": _identifier, "turn": _turn, "device_id": _identifier, "episode_id": _ref(NodeKind.EPISODE),
+        "remains_of": _ref(NodeKind.MEMORY), "remains_checked_at": _TIME,
         "merged_ids": _list(_identifier), "merged_texts": _list(_text), "merged_session_ids": _list(_identifier),
         "merged_device_ids": _list(_identifier), "merged_episode_ids": _list(_identifier),
     },
@@ -222,16 +223,17 @@ REL_ENDS: dict[str, tuple[NodeKind, NodeKind]] = {
     "HAS_EPISODE": (NodeKind.SESSION, NodeKind.EPISODE), "NEXT": (NodeKind.EPISODE, NodeKind.EPISODE),
     "DERIVED_FROM": (NodeKind.MEMORY, NodeKind.EPISODE), "MENTIONS": (NodeKind.MEMORY, NodeKind.ENTITY),
     "ASSOCIATED": (NodeKind.MEMORY, NodeKind.MEMORY), "SUPERSEDES": (NodeKind.MEMORY, NodeKind.MEMORY),
-    "BETWEEN": (NodeKind.CONFLICT, NodeKind.MEMORY),
+    "REMAINS_OF": (NodeKind.MEMORY, NodeKind.MEMORY), "BETWEEN": (NodeKind.CONFLICT, NodeKind.MEMORY),
 }
 REL_PROPS: dict[str, dict[str, Check]] = {
     "ASSOCIATED": {"strength": _unit, "created_at": _TIME, "updated_at": _TIME, "co_recalled": _count,
                    "formed_by": _one_of("user", "stored", "terms", "recalled")},
     "SUPERSEDES": {"at": _TIME, "conflict_id": _ref(NodeKind.CONFLICT)},
+    "REMAINS_OF": {"at": _TIME},
     "BETWEEN": {"role": _one_of("new", "old")},
 }
 REL_REQUIRED: dict[str, tuple[str, ...]] = {"ASSOCIATED": ("strength",), "BETWEEN": ("role",)}
-_NO_LOOPS = frozenset({"NEXT", "ASSOCIATED", "SUPERSEDES"})
+_NO_LOOPS = frozenset({"NEXT", "ASSOCIATED", "SUPERSEDES", "REMAINS_OF"})
 TRIPLE_PROPS: dict[str, Check] = {"polarity": _polarity, "created_at": _TIME, "valid_to": _TIME}
 TRIPLE_REQUIRED = ("polarity",)
 

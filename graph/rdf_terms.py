@@ -111,6 +111,7 @@ PAGED_KINDS: tuple[NodeKind, ...] = (
 # reference survives an import that gives the node a new id.
 REF_PROPS: dict[tuple[str, str], NodeKind] = {
     ("Memory", "episode_id"): NodeKind.EPISODE,
+    ("Memory", "remains_of"): NodeKind.MEMORY,
     ("Conflict", "new_id"): NodeKind.MEMORY,
     ("Conflict", "old_id"): NodeKind.MEMORY,
     ("Conflict", "winner_id"): NodeKind.MEMORY,

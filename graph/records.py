@@ -101,6 +101,7 @@ def memory_from_row(props: dict[str, Any]) -> Memory:
         valid_from=_required_datetime(props.get("valid_from") or props["created_at"]),
         valid_to=to_datetime(props.get("valid_to")),
         seq=props.get("seq"),
+        remains_of=props.get("remains_of"),
     )
 
 

@@ -66,18 +66,27 @@ class RuleTripleExtractor:
     """Regex rules over clauses, zh and en (mixed turns go through both rule sets)."""
 
     def extract(self, text: str) -> list[ExtractedTriple]:
+        return _dedupe([t for _, triples in self.by_clause(text) for t in triples])
+
+    def by_clause(self, text: str) -> list[tuple[str, list[ExtractedTriple]]]:
+        """extract, clause by clause (split_clauses' clauses, normalised): what each clause states, read in the
+        context of the clauses before it (a carried subject, a named person), as extract reads it."""
         st = _State()
         episodic = bool(EPISODIC_ZH_RE.search(text) or EPISODIC_EN_RE.search(text) or PAST_EN_RE.search(text))
-        for clause in (sub for whole in split_clauses(text) for sub in zh_subclauses(whole)):
-            if is_question(clause) or is_request(clause):
-                st.pending_rel = None
-                continue
-            st.spans = []
-            zh = _join_han(clause)
-            if re.search(f"[{HAN}]", zh):
-                zh_clause(zh, st, episodic)
-            en_clause(clause, st)
-        return _dedupe(st.out)
+        out: list[tuple[str, list[ExtractedTriple]]] = []
+        for whole in split_clauses(text):
+            start = len(st.out)
+            for clause in zh_subclauses(whole):
+                if is_question(clause) or is_request(clause):
+                    st.pending_rel = None
+                    continue
+                st.spans = []
+                zh = _join_han(clause)
+                if re.search(f"[{HAN}]", zh):
+                    zh_clause(zh, st, episodic)
+                en_clause(clause, st)
+            out.append((whole, _dedupe(st.out[start:])))
+        return out
 
 
 def _join_han(text: str) -> str:

@@ -51,6 +51,9 @@ class Memory:
     source: Source
     valid_from: datetime
     valid_to: datetime | None
+    remains_of: strawberry.ID | None = strawberry.field(
+        default=None, description="The superseded memory whose uncontested facts this one keeps (its remains: a "
+                                  "conflict contradicted only part of what that memory said), if any.")
 
     @strawberry.field(description="The triples this memory asserts (batched per request: no query per memory).")
     async def triples(self, info: Info) -> list[Triple]:
@@ -85,6 +88,7 @@ class Memory:
                           device_id=m.provenance.device_id, episode_id=m.provenance.episode_id),
             valid_from=m.valid_from,
             valid_to=m.valid_to,
+            remains_of=strawberry.ID(m.remains_of) if m.remains_of is not None else None,
         )
 
 

@@ -1,5 +1,5 @@
 """CLI of living memory: maintain (--full / --rebalance / --decay, --dry-run, --undo ID), check --quick,
-feedback, conflicts, resolve, history and changesets."""
+remains, feedback, conflicts, resolve, history and changesets."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ from typing import Annotated
 
 import typer
 
+from bmam import validate
 from bmam.cli_support import TenantOpt, UserOpt, clear_errors, container, fail, memory_json, run
 from bmam.container import Container
 from bmam.usecases.maintenance import CheckReport, MaintenanceResult
+from bmam.usecases.remains import SweepReport
 from graph.changesets import Changeset, MaintenanceKind
 from graph.conflicts import Conflict
 
@@ -124,6 +126,27 @@ def register(app: typer.Typer) -> None:
                 typer.echo(line)
         if not all(r.healthy for r in reports):
             raise typer.Exit(1)
+
+    @app.command("remains")
+    def remains(
+        user: Annotated[str | None, typer.Option("--user", "-u", help="Only this user.")] = None,
+        tenant: TenantOpt = None,
+        all_tenants: Annotated[bool, typer.Option("--all-tenants", help="Every tenant (operator).")] = False,
+    ) -> None:
+        """Keep the remains of superseded memories never looked at (memories superseded before this version, or
+        by a process stopped before their remains): what the winner of their conflict did not contest. The daily
+        maintenance does it too."""
+        if all_tenants and (tenant or user):
+            fail("--all-tenants takes neither --tenant nor --user", 2)
+
+        def work(c: Container) -> SweepReport:
+            if all_tenants:
+                return c.remains.sweep()
+            return c.remains.sweep(tenant=tenant or c.settings.api.default_tenant,
+                                   user_id=validate.identifier(user, field="user") if user is not None else None)
+
+        report = run(work)
+        typer.echo(f"{report.looked} superseded memories looked at, remains kept for {report.kept}")
 
     @app.command("feedback")
     def feedback(

@@ -132,6 +132,8 @@ class ConflictUseCases:
         self._triples = triples
         self._policy = policy
         self.settings = settings
+        # Called with each conflict settled, after its commit (the container's remains: bmam/usecases/remains.py)
+        self.superseded: list[Callable[[Scope, Conflict], None]] = []
         self._local = threading.local()  # the screening of the batch in progress, per thread (many())
 
     # ----- detection ---------------------------------------------------------------------------
@@ -401,6 +403,8 @@ class ConflictUseCases:
             at=conflict.resolved_at,
             detail={"superseded_by": conflict.winner_id or "", "conflict_id": conflict.id,
                     "kind": conflict.kind.value}))
+        for then in self.superseded:
+            then(scope, conflict)
 
     # ----- the review queue -------------------------------------------------------------------
 

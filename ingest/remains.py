@@ -1,0 +1,72 @@
+"""What stays true of a superseded memory: the clauses of its text whose facts the winner of its conflict does not
+contest (pure; bmam/usecases/remains.py keeps them as a memory of their own).
+
+A memory can state several facts at once ("我叫李明，在杭州的阿里巴巴做产品经理"). When a later
+memory contradicts one of them ("我上个月跳槽去了腾讯"), the conflict supersedes the whole
+memory (DESIGN.md "Conflicts": the loser's valid_to is set), and with it the facts nobody contradicted (the
+name). The remains are the loser's clauses that state at least one fact and none the winner contests: a clause
+is contested when one of its facts fills a single-valued slot the winner fills for the same subject (another
+name, home, employer, occupation) or speaks of what the winner speaks of (subject and object: the opposite
+polarity). A clause
+that states no fact is not kept (the remains hold facts, not chatter); nor is anything when no clause is
+contested (the conflict was found by meaning, e.g. a negation: the whole memory is what the winner contradicts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from ingest.extract_core import ExtractedTriple, normalize_term, single_valued_slot
+from ingest.lexicon import has_han
+
+
+class ClauseExtractor(Protocol):
+    """An extractor that says which clause states which facts (ingest/extract.py RuleTripleExtractor)."""
+
+    def by_clause(self, text: str) -> list[tuple[str, list[ExtractedTriple]]]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A fact as the winner states it: names normalised as the extractor's keys are, and the single-valued slot it
+    fills (single_valued_slot: lives_in, an occupation...), if any."""
+
+    subject: str
+    object: str
+    slot: str | None
+
+    @classmethod
+    def of(cls, subject: str, predicate: str, obj: str) -> Fact:
+        return cls(normalize_term(subject), normalize_term(obj), single_valued_slot(predicate, obj))
+
+
+@dataclass(frozen=True, slots=True)
+class Remains:
+    text: str
+    facts: tuple[ExtractedTriple, ...]  # what the kept clauses state, in the clauses' order
+
+
+def contested(clause_facts: Sequence[ExtractedTriple], winner: Sequence[Fact]) -> bool:
+    """Whether any of a clause's facts is one the winner's facts speak about: the same single-valued slot of the same
+    subject (another name, home, employer, occupation), or the same subject and object (liking what one now
+    dislikes)."""
+    slots = {(f.subject, f.slot) for f in winner if f.slot is not None}
+    things = {(f.subject, f.object) for f in winner}
+    for t in clause_facts:
+        subject, slot = normalize_term(t.subject), single_valued_slot(t.predicate, t.object)
+        if (slot is not None and (subject, slot) in slots) or (subject, normalize_term(t.object)) in things:
+            return True
+    return False
+
+
+def remains(clauses: Sequence[tuple[str, Sequence[ExtractedTriple]]], winner: Sequence[Fact]) -> Remains | None:
+    """The remains of a loser read clause by clause (ClauseExtractor.by_clause), given the winner's facts: None when
+    nothing is left (no clause contested, or none uncontested that states a fact)."""
+    kept = [(text, facts) for text, facts in clauses if facts and not contested(facts, winner)]
+    if not kept or not any(facts and contested(facts, winner) for _, facts in clauses):
+        return None
+    joiner = "，" if any(has_han(text) for text, _ in kept) else ", "
+    return Remains(text=joiner.join(text for text, _ in kept),
+                   facts=tuple(t for _, facts in kept for t in facts))

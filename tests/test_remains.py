@@ -1,0 +1,68 @@
+"""What remains of a superseded memory (ingest/remains.py, pure): the loser's clauses that state a fact the winner
+does not contest, read clause by clause by the rule extractor."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.extract import RuleTripleExtractor
+from ingest.remains import Fact, remains
+
+EXTRACT = RuleTripleExtractor()
+
+
+def winner_facts(text: str) -> list[Fact]:
+    return [Fact.of(t.subject, t.predicate, t.object) for t in EXTRACT.extract(text)]
+
+
+def remains_text(loser: str, winner: str) -> str | None:
+    found = remains(EXTRACT.by_clause(loser), winner_facts(winner))
+    return None if found is None else found.text
+
+
+def test_by_clause_is_extract_clause_by_clause() -> None:
+    text = "我叫李明，在杭州的阿里巴巴做产品经理"
+    clauses = EXTRACT.by_clause(text)
+    assert [c for c, _ in clauses] == ["我叫李明", "在杭州的阿里巴巴做产品经理"]
+    assert [(t.predicate, t.object) for t in clauses[0][1]] == [("name", "李明")]
+    # the second clause has no subject of its own: read in context, as extract reads it
+    assert [t.key() for _, ts in clauses for t in ts] == [t.key() for t in EXTRACT.extract(text)]
+
+
+@pytest.mark.parametrize(("loser", "winner", "left"), [
+    # a change of job keeps the name
+    ("我叫李明，在杭州的阿里巴巴做产品经理", "我上个月跳槽去了腾讯，现在住在深圳", "我叫李明"),
+    # a move keeps the job
+    ("I live in Boston and I work as a data engineer at Moderna", "Big news: we moved to Seattle last month",
+     "I work as a data engineer at Moderna"),
+    # a new occupation (is_a, one job at a time) keeps the home
+    ("I'm a teacher, I live in Boston", "I'm a nurse now", "I live in Boston"),
+    # the opposite polarity on the same thing contests that clause only
+    ("I love sushi, but I hate natto", "I don't like sushi anymore", "I hate natto"),
+])
+def test_the_uncontested_clauses_remain(loser: str, winner: str, left: str) -> None:
+    assert remains_text(loser, winner) == left
+
+
+def test_the_remains_state_the_kept_clauses_facts() -> None:
+    found = remains(EXTRACT.by_clause("我叫李明，在杭州的阿里巴巴做产品经理"), winner_facts("我现在在腾讯工作"))
+    assert found is not None
+    assert [(t.subject, t.predicate, t.object, t.polarity) for t in found.facts] == [("user", "name", "李明", 1)]
+
+
+@pytest.mark.parametrize(("loser", "winner"), [
+    ("I live in Boston", "I live in Seattle now"),  # one fact, contested: nothing remains
+    ("I live in Boston and I work at Moderna", "I moved to Seattle and I work at Amazon now"),  # every fact contested
+    ("I like the new office", "I don't like the new office at all"),  # no clause contested by a fact: by meaning
+])
+def test_nothing_remains(loser: str, winner: str) -> None:
+    assert remains_text(loser, winner) is None
+
+
+def test_a_clause_without_a_fact_is_not_kept() -> None:
+    # "Big news" states nothing: the remains hold the uncontested fact only
+    assert remains_text("Big news, I'm Tom and I live in Boston", "I live in Paris these days") == "I'm Tom"
+
+
+def test_chinese_clauses_are_joined_with_a_chinese_comma() -> None:
+    assert remains_text("我叫李明，今年三十岁，住在杭州", "我现在住在深圳") == "我叫李明，今年三十岁"

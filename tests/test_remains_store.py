@@ -1,0 +1,167 @@
+"""A superseded memory's remains, end to end (real Neo4j): a conflict that contradicts part of what a memory said
+supersedes it whole (DESIGN.md "Conflicts"), and its uncontested facts live on as a memory of their own
+(bmam/usecases/remains.py): the name survives a change of job, through GraphQL and the CLI's container alike."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+import pytest
+from typer.testing import CliRunner
+
+from bmam.cli import app
+from bmam.client import BmamClient
+from bmam.clock import FakeClock
+from bmam.container import Container
+from bmam.usecases.recall import RecallRequest
+from bmam.usecases.remains import SweepReport, remains_id
+from graph.conflicts import ConflictStatus, ConflictStrategy
+from graph.model import Scope
+from graph.remains import RemainsRepository
+from ingest.turns import TurnInput
+from tests.ops_support import store_rows
+from tests.test_conflicts import living, store
+
+__all__ = ["living"]  # the fixture (a container on a fake clock), used by name
+
+runner = CliRunner()
+NAME_AND_JOB = "我叫李明，在杭州的阿里巴巴做产品经理"
+WIFE = "我妻子叫王芳，她是一名医生"
+NEW_JOB = "我上个月跳槽去了腾讯，现在住在深圳"
+
+
+def ingest(container: Container, tenant: str, user: str) -> None:
+    container.ingest.ingest_conversation(tenant, [
+        TurnInput(user_id=user, session_id="s1", speaker="user", text=NAME_AND_JOB),
+        TurnInput(user_id=user, session_id="s1", speaker="user", text=WIFE),
+        TurnInput(user_id=user, session_id="s2", speaker="user", text=NEW_JOB),
+    ])
+
+
+def live_texts(container: Container, tenant: str, user: str) -> set[str]:
+    return {m.text for m in container.memories.page(tenant, user, first=50).items}
+
+
+def test_a_change_of_job_keeps_the_name(container: Container, tenant: str) -> None:
+    ingest(container, tenant, "liming")
+    [settled] = container.conflicts.conflicts(tenant, "liming", status=ConflictStatus.RESOLVED)
+    assert settled.loser_id is not None
+    loser = container.memories.get(tenant, "liming", settled.loser_id)
+    assert loser is not None and loser.text == NAME_AND_JOB and loser.valid_to is not None  # superseded, as before
+
+    assert live_texts(container, tenant, "liming") == {"我叫李明", WIFE, NEW_JOB}
+    scope = Scope(tenant=tenant, user_id="liming")
+    kept = container.memories.get(tenant, "liming", remains_id(scope, loser.id))
+    assert kept is not None
+    assert (kept.text, kept.remains_of, kept.type, kept.tier) == ("我叫李明", loser.id, loser.type, loser.tier)
+    assert kept.valid_from == loser.valid_from and kept.valid_to is None  # said when the loser was
+    assert kept.provenance == loser.provenance
+    # what the kept clause states, live; the job's triple closed with the loser
+    assert [(t.subject.name, t.predicate, t.object.name, t.valid_to) for t in
+            container.memories.triples(tenant, "liming", kept.id)] == [("user", "name", "李明", None)]
+    edges = store_rows(container, "MATCH (r:Memory {id: $r})-[e]->(x) WHERE r.tenant = $t "
+                                  "RETURN type(e) AS type, coalesce(x.id, '') AS to ORDER BY type",
+                       r=kept.id, t=tenant)
+    derived = store_rows(container, "MATCH (l:Memory {id: $l})-[:DERIVED_FROM]->(e) RETURN e.id AS id", l=loser.id)
+    assert {(e["type"], e["to"]) for e in edges} >= {("REMAINS_OF", loser.id), *(("DERIVED_FROM", d["id"])
+                                                                                  for d in derived)}
+
+    # the question the user asked: answered by the remains, first
+    answer = container.recall.recall(tenant, RecallRequest(user_id="liming", query="我叫什么名字？", k=3))
+    assert not answer.gated
+    assert answer.memories[0].memory.id == kept.id
+
+    # settling is done once: keeping the remains again stores nothing new
+    count = len(live_texts(container, tenant, "liming"))
+    assert container.remains.keep(scope, loser.id, settled.winner_id or "") == \
+        container.memories.get(tenant, "liming", kept.id)
+    assert len(live_texts(container, tenant, "liming")) == count
+
+
+def test_nothing_remains_of_a_memory_contradicted_whole(container: Container, tenant: str) -> None:
+    container.ingest.ingest_conversation(tenant, [
+        TurnInput(user_id="zoe", session_id="s1", speaker="user", text="I live in Boston."),
+        TurnInput(user_id="zoe", session_id="s2", speaker="user", text="Big news: we moved to Seattle last month."),
+    ])
+    [settled] = container.conflicts.conflicts(tenant, "zoe", status=ConflictStatus.RESOLVED)
+    assert live_texts(container, tenant, "zoe") == {"Big news: we moved to Seattle last month."}
+    rows = store_rows(container, "MATCH (m:Memory) WHERE m.tenant = $t AND m.remains_of IS NOT NULL RETURN m.id AS id",
+                      t=tenant)
+    assert rows == [] and settled.loser_id is not None
+
+
+def test_the_remains_through_graphql(client: BmamClient, api_tenant: str) -> None:
+    user = "u" + uuid.uuid4().hex[:10]
+    turns = [{"userId": user, "sessionId": s, "speaker": "user", "text": t}
+             for s, t in (("s1", "I live in Boston and I work as a data engineer at Moderna"),
+                          ("s2", "Big news: we moved to Seattle last month"))]
+    client.execute("mutation($t: [TurnInput!]!) { ingestConversation(turns: $t) { stored } }", {"t": turns})
+    data = client.execute(
+        "query($u: String!) { memories(userId: $u, includeHistory: true) { edges { node { id text validTo "
+        "remainsOf } } } }", {"u": user})
+    nodes = {n["text"]: n for n in (e["node"] for e in data["memories"]["edges"])}
+    loser = nodes["I live in Boston and I work as a data engineer at Moderna"]
+    assert loser["validTo"] is not None and loser["remainsOf"] is None
+    kept = nodes["I work as a data engineer at Moderna"]
+    assert kept["validTo"] is None and kept["remainsOf"] == loser["id"]
+    recalled = client.execute("query($u: String!) { recall(userId: $u, query: \"Where do I work?\", k: 3) "
+                              "{ memories { memory { text remainsOf } } } }", {"u": user})
+    assert recalled["recall"]["memories"][0]["memory"]["text"] == "I work as a data engineer at Moderna"
+
+
+def test_the_remains_go_through_an_rdf_export_and_import(container: Container, tenant: str) -> None:
+    ingest(container, tenant, "liming")
+    exported = b"".join(container.export.export_rdf(tenant, "liming", "turtle"))
+    target = Scope(tenant, "liming-copy")
+    report = container.export.import_rdf(target.tenant, target.user_id, exported, "turtle")
+    assert report.ignored == 0
+    rows = store_rows(container, "MATCH (r:Memory)-[:REMAINS_OF]->(l:Memory) WHERE r.tenant = $t AND r.user_id = $u "
+                                 "RETURN r.text AS text, r.remains_of AS remains_of, l.id AS loser, "
+                                 "l.text AS loser_text, l.valid_to IS NOT NULL AS superseded",
+                      t=tenant, u=target.user_id)
+    assert rows == [{"text": "我叫李明", "remains_of": rows[0]["loser"], "loser": rows[0]["loser"],
+                     "loser_text": NAME_AND_JOB, "superseded": True}]
+
+
+def test_a_sweep_keeps_the_remains_a_stopped_process_left_out(container: Container, tenant: str,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    # settled, and the process stopped before the remains (no callback ran)
+    monkeypatch.setattr(container.conflicts, "superseded", [])
+    ingest(container, tenant, "liming")
+    container.ingest.ingest_conversation(tenant, [  # a loser of which nothing remains
+        TurnInput(user_id="zoe", session_id="s1", speaker="user", text="I live in Boston."),
+        TurnInput(user_id="zoe", session_id="s2", speaker="user", text="I live in Seattle now."),
+    ])
+    unchecked = RemainsRepository(container.store).unchecked
+    assert "我叫李明" not in live_texts(container, tenant, "liming")
+    assert len(unchecked(tenant=tenant)) == 2
+
+    swept = runner.invoke(app, ["remains", "--tenant", tenant])
+    assert swept.exit_code == 0, swept.output
+    assert "2 superseded memories looked at, remains kept for 1" in swept.stdout
+    assert "我叫李明" in live_texts(container, tenant, "liming")
+    # both losers looked at: a second sweep finds nothing to do
+    assert unchecked(tenant=tenant) == []
+    assert container.remains.sweep(tenant=tenant) == SweepReport(looked=0, kept=0)
+
+
+def test_the_cli_refuses_a_tenant_with_all_tenants(tenant: str) -> None:
+    refused = runner.invoke(app, ["remains", "--all-tenants", "--tenant", tenant])
+    assert refused.exit_code == 2 and "--all-tenants takes neither" in refused.output
+
+
+def test_a_conflict_the_user_resolves_keeps_the_remains(living: tuple[Container, FakeClock]) -> None:
+    c, clock = living
+    scope = Scope(f"test-{uuid.uuid4().hex[:12]}", "tom")
+    old = store(c, scope, "I'm Tom, I live in Boston", triples=[("user", "name", "Tom", 1),
+                                                                 ("user", "lives_in", "Boston", 1)], hook=False)
+    clock.advance(timedelta(days=30))
+    new = store(c, scope, "I live in Seattle now", triples=[("user", "lives_in", "Seattle", 1)],
+                strategy=ConflictStrategy.REVIEW)
+    [held] = c.conflicts.conflicts(scope.tenant, scope.user_id)
+    assert live_texts(c, scope.tenant, scope.user_id) == {"I'm Tom, I live in Boston", "I live in Seattle now"}
+    c.conflicts.resolve(scope.tenant, scope.user_id, held.id, new.id)
+    kept = c.memories.get(scope.tenant, scope.user_id, remains_id(scope, old.id))
+    assert kept is not None and kept.text == "I'm Tom" and kept.remains_of == old.id
+    assert live_texts(c, scope.tenant, scope.user_id) == {"I'm Tom", "I live in Seattle now"}
