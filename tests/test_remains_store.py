@@ -67,6 +67,10 @@ def test_a_change_of_job_keeps_the_name(container: Container, tenant: str) -> No
     assert {(e["type"], e["to"]) for e in edges} >= {("REMAINS_OF", loser.id), *(("DERIVED_FROM", d["id"])
                                                                                   for d in derived)}
 
+    # what Neo4j Browser's "what superseded what" shows (bmam inspect)
+    shown = container.store.read("inspect/superseded", {"tenant": tenant, "user_id": "liming"})
+    assert [(r["winner"], r["loser"], r["remains"]) for r in shown] == [(NEW_JOB, NAME_AND_JOB, "我叫李明")]
+
     # the question the user asked: answered by the remains, first
     answer = container.recall.recall(tenant, RecallRequest(user_id="liming", query="我叫什么名字？", k=3))
     assert not answer.gated
