@@ -108,6 +108,14 @@ class Memory:
     seq: int | None = field(default=None, compare=False)
     # The superseded memory whose uncontested facts this one keeps (bmam/usecases/remains.py), if any.
     remains_of: str | None = None
+    # A memory's remains were said when it was: the sequence number of the memory first stored with what they
+    # say (seq breaks a tie of times in that order, not in the order the remains happened to be stored).
+    said_seq: int | None = field(default=None, compare=False)
+
+    @property
+    def said_order(self) -> int | None:
+        """Where the memory stands in the order the user said things (said_seq, else seq)."""
+        return self.said_seq if self.said_seq is not None else self.seq
 
 
 @dataclass(frozen=True, slots=True)

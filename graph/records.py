@@ -102,6 +102,7 @@ def memory_from_row(props: dict[str, Any]) -> Memory:
         valid_to=to_datetime(props.get("valid_to")),
         seq=props.get("seq"),
         remains_of=props.get("remains_of"),
+        said_seq=props.get("said_seq"),
     )
 
 

@@ -169,3 +169,20 @@ def test_a_conflict_the_user_resolves_keeps_the_remains(living: tuple[Container,
     kept = c.memories.get(scope.tenant, scope.user_id, remains_id(scope, old.id))
     assert kept is not None and kept.text == "I'm Tom" and kept.remains_of == old.id
     assert live_texts(c, scope.tenant, scope.user_id) == {"I'm Tom", "I live in Seattle now"}
+
+
+def test_the_remains_stand_where_the_loser_stood_in_a_tie_of_times(container: Container, tenant: str) -> None:
+    """A conversation sent at once without times stamps every turn with one time: the order the user said things
+    breaks the tie (the user's memory sequence). The remains of the first turn were said then, not when they were
+    stored: "I quit Google" (said after) wins over their "I work at Google"."""
+    container.ingest.ingest_conversation(tenant, [
+        TurnInput(user_id="tom", session_id="s1", speaker="user",
+                  text="Hi, I'm Tom. I live in Boston and I work at Google as a software engineer. "
+                       "I have a golden retriever named Max."),
+        TurnInput(user_id="tom", session_id="s2", speaker="user",
+                  text="I quit Google last week, I'm joining Stripe now."),
+        TurnInput(user_id="tom", session_id="s3", speaker="user", text="We moved to Beijing last year."),
+    ])
+    assert live_texts(container, tenant, "tom") == {
+        "I quit Google last week, I'm joining Stripe now.", "We moved to Beijing last year.",
+        "I'm Tom, I have a golden retriever named Max"}

@@ -116,8 +116,8 @@ def _newer(a: Memory, b: Memory) -> bool:
     pa, pb = a.provenance, b.provenance
     if pa.session_id is not None and pa.session_id == pb.session_id and pa.turn is not None and pb.turn is not None:
         return pa.turn >= pb.turn
-    if a.seq is not None and b.seq is not None:
-        return a.seq >= b.seq
+    if a.said_order is not None and b.said_order is not None:  # a memory's remains stand where it stood
+        return a.said_order >= b.said_order
     return True
 
 

@@ -1,14 +1,15 @@
 // Tie a superseded memory's remains (bmam/usecases/remains.py) to it, in the transaction that stores them:
 // (remains)-[:REMAINS_OF]->(loser) and remains.remains_of = the loser's id (read with the memory, no
-// traversal), the loser's provenance edges (DERIVED_FROM its turns) and its mentions carried over (the remains
-// were said as often, and last, as the loser); the loser marked checked (remains/checked). Idempotent. Returns the remains' id (none when either is missing
+// traversal), the loser's provenance edges (DERIVED_FROM its turns), its mentions and its place in the order
+// the user said things (said_seq: the conflicts' tie-break) carried over (the remains were said when, as often
+// and as last as the loser); the loser marked checked (remains/checked). Idempotent. Returns the remains' id (none when either is missing
 // or foreign).
 MATCH (r:Memory {id: $id}), (l:Memory {id: $loser_id})
 WHERE r.tenant = $tenant AND r.user_id = $user_id AND l.tenant = $tenant AND l.user_id = $user_id
 MERGE (r)-[e:REMAINS_OF]->(l)
   ON CREATE SET e.tenant = $tenant, e.user_id = $user_id, e.at = datetime($now)
 SET r.remains_of = l.id, r.mention_count = l.mention_count, r.last_mentioned_at = l.last_mentioned_at,
-    l.remains_checked_at = datetime($now)
+    r.said_seq = coalesce(l.said_seq, l.seq), l.remains_checked_at = datetime($now)
 WITH r, l
 CALL (r, l) {
   MATCH (l)-[:DERIVED_FROM]->(ep:Episode)
