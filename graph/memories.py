@@ -66,11 +66,12 @@ class MemoryRepository:
 
     def remember_many_in(
         self, tx: Tx, scope: Scope, batch: Sequence[NewMemory], *, now: datetime | Sequence[datetime],
-        passive: float, active: float, hooks_pending_at: datetime | None = None,
+        passive: float | Sequence[float], active: float | Sequence[float], hooks_pending_at: datetime | None = None,
     ) -> list[StoredMemory]:
         """Store several memories in the caller's transaction, in order, with one statement whatever their
-        types (the type labels come as a map from the MemoryType enum). `now` is one time for all, or one
-        per memory (ingest stamps each with its turn's time). NotFound when an id belongs to another
+        types (the type labels come as a map from the MemoryType enum). `now`, `passive` and `active` are one
+        value for all, or one per memory (ingest stamps each with its turn's time; a superseded memory's remains
+        keep its weight parts). NotFound when an id belongs to another
         tenant or user: the caller's transaction then rolls back, so none of the batch is written."""
         found, first = self._write_many(tx, scope, batch, now=now, passive=passive, active=active, answer=True,
                                         hooks_pending_at=hooks_pending_at)
@@ -111,13 +112,16 @@ class MemoryRepository:
 
     def _write_many(
         self, tx: Tx, scope: Scope, batch: Sequence[NewMemory], *, now: datetime | Sequence[datetime],
-        passive: float, active: float, answer: bool, hooks_pending_at: datetime | None = None,
+        passive: float | Sequence[float], active: float | Sequence[float], answer: bool,
+        hooks_pending_at: datetime | None = None,
     ) -> tuple[dict[str, dict[str, Any]], dict[str, int]]:
         """memory/remember's rows by id, and each id's first position in batch. NotFound when an id belongs to
         another tenant or user."""
         times = [now] * len(batch) if isinstance(now, datetime) else list(now)
-        if len(times) != len(batch):
-            raise ValueError("one time per memory")
+        passives = [float(passive)] * len(batch) if isinstance(passive, int | float) else list(passive)
+        actives = [float(active)] * len(batch) if isinstance(active, int | float) else list(active)
+        if not len(times) == len(passives) == len(actives) == len(batch):
+            raise ValueError("one time and weight per memory")
         if not batch:
             return {}, {}
         # Each id is written once, by its first occurrence (rows of one statement would all see a memory
@@ -133,7 +137,7 @@ class MemoryRepository:
             "active_share": self._shares.active,
             "preset_share": self._shares.preset,
             "labels": TYPE_LABELS,
-            "rows": [self._row(batch[i], now=times[i], passive=passive, active=active) for i in first.values()],
+            "rows": [self._row(batch[i], now=times[i], passive=passives[i], active=actives[i]) for i in first.values()],
             "answer": answer,
             "hooks_pending_at": time_param(hooks_pending_at) if hooks_pending_at is not None else None,
         }

@@ -3,11 +3,12 @@ remains to their loser, and which losers were looked at (bmam/usecases/remains.p
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from graph.model import Scope
-from graph.records import time_param
+from graph.model import Memory, Scope
+from graph.records import memory_from_row, time_param
 from graph.store import GraphStore, Tx
 
 
@@ -20,12 +21,11 @@ class WinnerFact:
 
 @dataclass(frozen=True, slots=True)
 class RemainsContext:
-    """A loser as deciding its remains needs it: its text, whether it is superseded, whether its remains are
-    stored already, and what its winner states."""
+    """A loser as deciding its remains needs it: the memory, its remains if stored already, and what its winner
+    states."""
 
-    text: str
-    superseded: bool
-    kept: bool
+    loser: Memory
+    kept: Memory | None
     winner: tuple[WinnerFact, ...]
 
 
@@ -42,26 +42,34 @@ class RemainsRepository:
     def __init__(self, store: GraphStore) -> None:
         self._store = store
 
-    def context(self, scope: Scope, loser_id: str, winner_id: str, remains_id: str) -> RemainsContext | None:
-        """remains/context: None when the loser is missing (forgotten since) or someone else's."""
-        rows = self._store.read("remains/context", {**_scope(scope), "loser_id": loser_id, "winner_id": winner_id,
-                                                    "remains_id": remains_id})
-        if not rows:
-            return None
-        r = rows[0]
-        return RemainsContext(text=r["text"], superseded=bool(r["superseded"]), kept=bool(r["kept"]),
-                              winner=tuple(WinnerFact(w["subject"], w["predicate"], w["object"])
-                                           for w in r["winner"] if w["predicate"] is not None))
+    def contexts(self, scope: Scope, items: Sequence[tuple[str, str, str]]) -> dict[str, RemainsContext]:
+        """remains/context for (loser id, winner id, remains id) items, by loser id: a loser missing (forgotten
+        since) or someone else's is left out."""
+        if not items:
+            return {}
+        rows = self._store.read("remains/context", {**_scope(scope), "items": [
+            {"loser_id": loser, "winner_id": winner, "remains_id": remains} for loser, winner, remains in items]})
+        out: dict[str, RemainsContext] = {}
+        for r in rows:
+            loser = memory_from_row(r["loser"])
+            out[loser.id] = RemainsContext(
+                loser=loser, kept=memory_from_row(r["kept"]) if r["kept"] is not None else None,
+                winner=tuple(WinnerFact(w["subject"], w["predicate"], w["object"])
+                             for w in r["winner"] if w["predicate"] is not None))
+        return out
 
-    def link_in(self, tx: Tx, scope: Scope, remains_id: str, loser_id: str, *, now: datetime) -> bool:
-        """Tie remains just stored in tx to their loser (remains/link: REMAINS_OF, remains_of, the loser's turns and
-        mentions; the loser marked checked). False when either memory is missing."""
-        return bool(tx.run("remains/link", {**_scope(scope), "id": remains_id, "loser_id": loser_id,
-                                            "now": time_param(now)}))
+    def link_in(self, tx: Tx, scope: Scope, pairs: Sequence[tuple[str, str]], *, now: datetime) -> list[str]:
+        """Tie remains just stored in tx to their losers ((remains id, loser id) pairs; remains/link: REMAINS_OF,
+        remains_of, the loser's turns, mentions and place; the losers marked checked): the remains ids tied."""
+        rows = tx.run("remains/link", {**_scope(scope), "now": time_param(now),
+                                       "pairs": [{"id": r, "loser_id": loser} for r, loser in pairs]})
+        return [row["id"] for row in rows]
 
-    def checked(self, scope: Scope, loser_id: str, *, now: datetime) -> None:
-        """Nothing remains of this loser: the sweep passes it by."""
-        self._store.write("remains/checked", {**_scope(scope), "loser_id": loser_id, "now": time_param(now)})
+    def checked(self, scope: Scope, loser_ids: Sequence[str], *, now: datetime) -> None:
+        """Nothing remains of these losers: the sweep passes them by."""
+        if loser_ids:
+            self._store.write("remains/checked", {**_scope(scope), "loser_ids": list(loser_ids),
+                                                  "now": time_param(now)})
 
     def unchecked(self, *, tenant: str | None = None, user_id: str | None = None,
                   limit: int = 500) -> list[Unchecked]:

@@ -227,7 +227,7 @@ def test_batch_hooks_leave_the_graph_the_per_memory_hooks_leave(settings: Settin
             c.store.write_tx = counted  # type: ignore[method-assign]
             # the remains of each loser are looked for after the settlement commits, in transactions of their own
             remains_transactions = [0]
-            keep = c.remains.keep
+            keep = c.remains.keep_many
 
             def counted_keep(*args: Any, keep: Callable[..., Any] = keep, transactions: list[int] = transactions,
                              remains_transactions: list[int] = remains_transactions, **kwargs: Any) -> Any:
@@ -237,7 +237,7 @@ def test_batch_hooks_leave_the_graph_the_per_memory_hooks_leave(settings: Settin
                 finally:
                     remains_transactions[0] += transactions[0] - before
 
-            c.remains.keep = counted_keep  # type: ignore[method-assign]
+            c.remains.keep_many = counted_keep  # type: ignore[method-assign]
             with caplog.at_level(logging.INFO, logger="bmam.usecases.ingest"):
                 c.ingest.ingest_indexed(tenant, turns(FIRST, 0))
                 c.ingest.ingest_indexed(tenant, turns(SECOND, len(FIRST)))

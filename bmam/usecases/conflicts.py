@@ -132,8 +132,9 @@ class ConflictUseCases:
         self._triples = triples
         self._policy = policy
         self.settings = settings
-        # Called with each conflict settled, after its commit (the container's remains: bmam/usecases/remains.py)
-        self.superseded: list[Callable[[Scope, Conflict], None]] = []
+        # Called with the conflicts settled together (a batch's hooks, one detection, one resolve), once they are
+        # committed and published (the container's remains: bmam/usecases/remains.py)
+        self.superseded: list[Callable[[Scope, Sequence[Conflict]], None]] = []
         self._local = threading.local()  # the screening of the batch in progress, per thread (many())
 
     # ----- detection ---------------------------------------------------------------------------
@@ -233,6 +234,7 @@ class ConflictUseCases:
     def _many(self, tx: Tx | None, contexts: Sequence[StoredMemoryContext],
               after: list[Callable[[], None]] | None = None, before: list[Deferred] | None = None) -> None:
         pending = before if before is not None else []
+        settled: list[tuple[Scope, Conflict]] = []  # handed to the superseded callbacks at once, at the end
 
         def write_pending() -> None:
             for deferred in pending:
@@ -253,11 +255,11 @@ class ConflictUseCases:
                     write_pending()
                 pending.clear()
                 # the screening is what detect's own reads would read now: settle what it found
-                settled = self._record_and_settle(context.scope, context.memory.id, findings, chosen, tx=tx,
-                                                  after=after, foreseen=self._foreseen(
-                                                      tx, context.scope, context.memory.id, findings),
-                                                  forming=forming)
-                losers = {c.loser_id for c in settled if c.status is ConflictStatus.RESOLVED and c.loser_id}
+                found = self._record_and_settle(context.scope, context.memory.id, findings, chosen, tx=tx,
+                                                after=after, foreseen=self._foreseen(
+                                                    tx, context.scope, context.memory.id, findings),
+                                                forming=forming, settled=settled)
+                losers = {c.loser_id for c in found if c.status is ConflictStatus.RESOLVED and c.loser_id}
                 self._forget_losers(context.scope, losers, after=[_key(c) for c in contexts[:i + 1]], tx=tx)
                 screened = self._screened(contexts, tx)  # the rest as it stands now (losers dropped, cut lists re-read)
             write_pending()  # nothing settled: written on their own
@@ -265,6 +267,11 @@ class ConflictUseCases:
             self._local.screening = None
             raise
         self._drop_screening([_key(c) for c in contexts], tx)
+        if settled:
+            if after is None:
+                self._then(settled)
+            else:
+                after.append(functools.partial(self._then, settled))
 
     def _findings(self, context: StoredMemoryContext, screening: Screening) -> list[Finding]:
         """What ingest/conflict_rules.detect finds for the stored memory on the screened reads (pure)."""
@@ -347,13 +354,17 @@ class ConflictUseCases:
         screening = self._conflicts.screen(scope, [self._screen_item(context)],
                                            threshold=self.settings.similarity_threshold)[memory.id]
         findings = self._findings(context, screening)  # none when the memory is gone or already superseded
-        return self._record_and_settle(scope, memory.id, findings, chosen)
+        settled: list[tuple[Scope, Conflict]] = []
+        found = self._record_and_settle(scope, memory.id, findings, chosen, settled=settled)
+        self._then(settled)
+        return found
 
     def _record_and_settle(self, scope: Scope, memory_id: str, findings: Sequence[Finding],
                            chosen: ConflictStrategy, *, tx: Tx | None = None,
                            after: list[Callable[[], None]] | None = None,
                            foreseen: Sequence[Mapping[str, Any]] | None = None,
-                           forming: FormBatch | None = None) -> list[Conflict]:
+                           forming: FormBatch | None = None,
+                           settled: list[tuple[Scope, Conflict]] | None = None) -> list[Conflict]:
         """Record each finding and settle it by the strategy, in order, in one write transaction (stops
         once the new memory lost); then publish what was settled. Given tx: in tx, and the publishing is
         appended to `after` (for after its commit)."""
@@ -381,6 +392,8 @@ class ConflictUseCases:
                     self._publish(scope, conflict)
                 else:
                     after.append(functools.partial(self._publish, scope, conflict))
+                if settled is not None:
+                    settled.append((scope, conflict))
         return [conflict for conflict, _ in done]
 
     def check(self, tenant: str, user_id: str, memory_id: str, *, strategy: str | None = None) -> list[Conflict]:
@@ -403,8 +416,16 @@ class ConflictUseCases:
             at=conflict.resolved_at,
             detail={"superseded_by": conflict.winner_id or "", "conflict_id": conflict.id,
                     "kind": conflict.kind.value}))
-        for then in self.superseded:
-            then(scope, conflict)
+
+    def _then(self, settled: Sequence[tuple[Scope, Conflict]]) -> None:
+        """The superseded callbacks, once per user, with what was settled (and published) together."""
+        by_scope: dict[Scope, list[Conflict]] = {}
+        for scope, conflict in settled:
+            if conflict.loser_id is not None:
+                by_scope.setdefault(scope, []).append(conflict)
+        for scope, conflicts in by_scope.items():
+            for then in self.superseded:
+                then(scope, conflicts)
 
     # ----- the review queue -------------------------------------------------------------------
 
@@ -456,6 +477,7 @@ class ConflictUseCases:
         if settled.moot:  # conflict/resolve closed it instead: a memory was superseded after the read above
             raise ConflictError(self._moot(scope, settled))
         self._publish(scope, settled)
+        self._then([(scope, settled)])
         return settled
 
     def _moot(self, scope: Scope, conflict: Conflict) -> str:

@@ -7,8 +7,9 @@ The remains are a new memory of the loser's type, tier, weight parts (its confli
 lost nothing), times and provenance, whose text is the loser's uncontested clauses and whose triples are what
 those clauses state; (remains)-[:REMAINS_OF]->(loser). Their id derives from the loser's, so settling again, or a
 second process doing it, stores nothing twice. They then go through the stored-memory hooks as any new memory
-(associations, conflicts). Run after a settlement commits (ConflictUseCases' superseded callbacks); a loser
-looked at is marked (remains_checked_at), and sweep() (the daily check, `bmam remains`) looks at those a
+(associations, conflicts). Run after settlements commit (ConflictUseCases' superseded callbacks, with a batch's
+settlements at once: one read, one write, one embedding call, one transaction and one hooks run for them all); a
+loser looked at is marked (remains_checked_at), and sweep() (the daily decay, `bmam remains`) looks at those a
 stopped process left unmarked."""
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from graph.conflicts import Conflict
 from graph.errors import Conflict as ConflictError
 from graph.ids import derived_id
 from graph.memories import MemoryRepository
-from graph.model import Memory, NewMemory, Scope, Tier
+from graph.model import Memory, NewMemory, Scope, Tier, Triple
 from graph.remains import RemainsRepository
 from graph.store import GraphStore, Tx
 from graph.triples import TripleRepository, TripleSpec
@@ -68,33 +69,47 @@ class RemainsUseCases:
         self._hooks = hooks  # the container's list: the remains are a new memory like any other
         self._settings = settings
 
-    def on_superseded(self, scope: Scope, conflict: Conflict) -> None:
-        """ConflictUseCases' callback once a settlement committed: keep the loser's remains, if any. A failure is
-        logged, never raised: the settlement stands (the loser is still in the user's history)."""
-        if conflict.loser_id is None or conflict.winner_id is None:
-            return
+    def on_superseded(self, scope: Scope, conflicts: Sequence[Conflict]) -> None:
+        """ConflictUseCases' callback once settlements committed (those of a batch's hooks together): keep the
+        losers' remains, if any. A failure is logged, never raised: the settlements stand (the losers are in the
+        user's history, and the sweep looks at them again)."""
+        pairs = [(c.loser_id, c.winner_id) for c in conflicts if c.loser_id is not None and c.winner_id is not None]
         try:
-            self.keep(scope, conflict.loser_id, conflict.winner_id)
+            self.keep_many(scope, pairs)
         except Exception:
-            log.exception("could not keep the remains of memory %s (superseded by %s)", conflict.loser_id,
-                          conflict.winner_id)
+            log.exception("could not keep the remains of memories %s", ", ".join(loser for loser, _ in pairs))
 
     def keep(self, scope: Scope, loser_id: str, winner_id: str) -> Memory | None:
         """The remains of a superseded memory, stored (or as stored before); None when nothing remains or the
         loser is not superseded (or gone)."""
-        kept_id = remains_id(scope, loser_id)
-        context = self._remains.context(scope, loser_id, winner_id, kept_id)
-        if context is None or not context.superseded:
-            return None
-        if context.kept:
-            return self._memories.get(scope, kept_id)
-        winner = [Fact.of(f.subject, f.predicate, f.object) for f in context.winner]
-        found = remains(self._extractor.by_clause(context.text), winner)
-        loser = self._memories.get(scope, loser_id) if found is not None else None
-        if found is None or loser is None:
-            self._remains.checked(scope, loser_id, now=self._clock.now())
-            return None
-        return self._store_remains(scope, loser, found)
+        return self.keep_many(scope, [(loser_id, winner_id)]).get(loser_id)
+
+    def keep_many(self, scope: Scope, pairs: Sequence[tuple[str, str]]) -> dict[str, Memory]:
+        """keep for (loser id, winner id) pairs of one user, at once (one read, one write for the losers of which
+        nothing remains, one embedding call, transaction and hooks run for those with remains): loser id ->
+        remains, for the losers that have some."""
+        contexts = self._remains.contexts(scope, [(loser, winner, remains_id(scope, loser))
+                                                  for loser, winner in dict(pairs).items()])
+        kept: dict[str, Memory] = {}
+        nothing: list[str] = []
+        found: list[tuple[Memory, Remains]] = []
+        for loser_id in dict(pairs):
+            context = contexts.get(loser_id)
+            if context is None or context.loser.valid_to is None:
+                continue  # gone, or not superseded
+            if context.kept is not None:
+                kept[loser_id] = context.kept
+                continue
+            winner = [Fact.of(f.subject, f.predicate, f.object) for f in context.winner]
+            left = remains(self._extractor.by_clause(context.loser.text), winner)
+            if left is None:
+                nothing.append(loser_id)
+            else:
+                found.append((context.loser, left))
+        self._remains.checked(scope, nothing, now=self._clock.now())
+        if found:
+            kept.update(self._store_remains(scope, found))
+        return kept
 
     def sweep(self, *, tenant: str | None = None, user_id: str | None = None, batch: int = 500) -> SweepReport:
         """Look for the remains of every superseded memory never looked at (a process stopped between a settlement's
@@ -103,50 +118,67 @@ class RemainsUseCases:
         looked = kept = 0
         while True:
             unchecked = self._remains.unchecked(tenant=tenant, user_id=user_id, limit=batch)
-            done = 0
+            by_scope: dict[Scope, list[tuple[str, str]]] = {}
             for u in unchecked:
+                by_scope.setdefault(u.scope, []).append((u.loser_id, u.winner_id))
+            done = 0
+            for scope, pairs in by_scope.items():
                 try:
-                    kept += self.keep(u.scope, u.loser_id, u.winner_id) is not None
-                    done += 1
-                except Exception:  # one loser's failure does not stop the others
-                    log.exception("could not keep the remains of memory %s", u.loser_id)
+                    kept += len(self.keep_many(scope, pairs))
+                    done += len(pairs)
+                except Exception:  # one user's failure does not stop the others
+                    log.exception("could not keep the remains of superseded memories of %s/%s", scope.tenant,
+                                  scope.user_id)
             looked += done
             if len(unchecked) < batch or done == 0:
                 return SweepReport(looked=looked, kept=kept)
 
-    def _store_remains(self, scope: Scope, loser: Memory, found: Remains) -> Memory:
-        embedding = [float(x) for x in self._embedder.embed_passages([found.text])[0]]
-        new = NewMemory(id=remains_id(scope, loser.id), text=found.text, type=loser.type, embedding=embedding,
-                        tier=loser.tier, preset_kind=loser.preset_kind, preset=loser.weight.preset,
-                        classified_by=loser.classified_by, confidence=loser.confidence, provenance=loser.provenance)
-        said = loser.valid_from  # the remains were said when the loser was: a later conflict orders them so
+    def _store_remains(self, scope: Scope, found: Sequence[tuple[Memory, Remains]]) -> dict[str, Memory]:
+        """Store the remains of these losers as new memories in one transaction, then their hooks in one run."""
+        embeddings = self._embedder.embed_passages([left.text for _, left in found])
+        news = [NewMemory(id=remains_id(scope, loser.id), text=left.text, type=loser.type,
+                          embedding=[float(x) for x in embedding], tier=loser.tier, preset_kind=loser.preset_kind,
+                          preset=loser.weight.preset, classified_by=loser.classified_by, confidence=loser.confidence,
+                          provenance=loser.provenance)
+                for (loser, left), embedding in zip(found, embeddings, strict=True)]
+        # the remains were said when their loser was: a later conflict orders them so
         specs = [TripleSpec(memory_id=new.id, subject=t.subject, subject_kind=t.subject_kind, predicate=t.predicate,
-                            object=t.object, object_kind=t.object_kind, polarity=t.polarity, now=said)
-                 for t in found.facts]
+                            object=t.object, object_kind=t.object_kind, polarity=t.polarity, now=loser.valid_from)
+                 for new, (loser, left) in zip(news, found, strict=True) for t in left.facts]
         now = self._clock.now()
-        active = min(self._settings.max_active, loser.weight.active + self._settings.loser_penalty)
         hooked = bool(self._hooks)
 
-        def write(tx: Tx) -> Memory:
-            stored = self._memories.remember_many_in(tx, scope, [new], now=said, passive=loser.weight.passive,
-                                                     active=active, hooks_pending_at=now if hooked else None)[0]
-            self._triples.add_many_in(tx, scope, specs)
-            self._remains.link_in(tx, scope, new.id, loser.id, now=now)
-            return stored.memory
+        def write(tx: Tx) -> tuple[list[Memory], list[Triple]]:
+            stored = self._memories.remember_many_in(
+                tx, scope, news, now=[loser.valid_from for loser, _ in found],
+                passive=[loser.weight.passive for loser, _ in found],
+                active=[min(self._settings.max_active, loser.weight.active + self._settings.loser_penalty)
+                        for loser, _ in found],
+                hooks_pending_at=now if hooked else None)
+            triples = self._triples.add_many_in(tx, scope, specs)
+            self._remains.link_in(tx, scope, [(new.id, loser.id) for new, (loser, _) in zip(news, found, strict=True)],
+                                  now=now)
+            return [s.memory for s in stored], triples
 
         try:
-            memory, changes = self._tiers.admit(scope, loser.tier, new.id, now=now, write=write)
-        except ConflictError:  # an unlocked core loser, core full since: the remains wait in mid
-            new = replace(new, tier=Tier.MID)
-            memory, changes = self._tiers.admit(scope, Tier.MID, new.id, now=now, write=write)
-        self._events.publish(MemoryEvent.created(scope, memory.id, tier=memory.tier, memory_type=memory.type,
-                                                 at=now))
+            (memories, triples), changes = self._tiers.admit_many(scope, {n.id: n.tier for n in news}, now=now,
+                                                                  write=write)
+        except ConflictError:  # unlocked core losers, core full since: their remains wait in mid
+            news = [replace(n, tier=Tier.MID) if n.tier is Tier.CORE else n for n in news]
+            (memories, triples), changes = self._tiers.admit_many(scope, {n.id: n.tier for n in news}, now=now,
+                                                                  write=write)
+        for memory in memories:
+            self._events.publish(MemoryEvent.created(scope, memory.id, tier=memory.tier, memory_type=memory.type,
+                                                     at=now))
         self._tiers.publish(scope, changes, now)
-        log.info("kept the remains %s of superseded memory %s: %r", memory.id, loser.id, found.text)
+        for memory, (loser, left) in zip(memories, found, strict=True):
+            log.info("kept the remains %s of superseded memory %s: %r", memory.id, loser.id, left.text)
         if hooked:
-            triples = self._triples.for_memory(scope, memory.id)
-            run_hooks(list(self._hooks), [StoredMemoryContext(scope=scope, memory=memory, triples=triples,
-                                                              embedding=embedding,
-                                                              episode_id=memory.provenance.episode_id)],
-                      log, store=self._store, finish=marked_done(self._memories))
-        return self._memories.get(scope, memory.id) or memory
+            by_memory: dict[str, list[Triple]] = {}
+            for t in triples:
+                by_memory.setdefault(t.memory_id, []).append(t)
+            contexts = [StoredMemoryContext(scope=scope, memory=m, triples=by_memory.get(m.id, []),
+                                            embedding=n.embedding, episode_id=m.provenance.episode_id)
+                        for m, n in zip(memories, news, strict=True)]
+            run_hooks(list(self._hooks), contexts, log, store=self._store, finish=marked_done(self._memories))
+        return {loser.id: memory for memory, (loser, _) in zip(memories, found, strict=True)}

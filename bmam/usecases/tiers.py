@@ -132,14 +132,21 @@ class TierUseCases:
         user's lock: CONFLICT when the tier is core and core is full (nothing written); else the write, then a
         full mid or temp gives way by its least useful (never the memory just written). The caller publishes
         the moves after its own events (publish)."""
+        return self.admit_many(scope, {memory_id: tier}, now=now, write=write)
+
+    def admit_many(self, scope: Scope, tiers: Mapping[str, Tier], *, now: datetime,
+                   write: Callable[[Tx], T]) -> tuple[T, list[TierChange]]:
+        """admit for several memories (id -> tier) written at once: CONFLICT when core has no room for those
+        going there."""
 
         def work(tx: Tx) -> tuple[T, list[TierChange]]:
             self._tiers.lock_user(tx, scope, now=now)
-            if tier is Tier.CORE and not core_has_room(self._tiers.counts(tx, scope)[Tier.CORE],
-                                                        self.rules.capacities):
+            to_core = sum(tier is Tier.CORE for tier in tiers.values())
+            if to_core and not core_has_room(self._tiers.counts(tx, scope)[Tier.CORE] + to_core - 1,
+                                             self.rules.capacities):
                 raise Conflict(f"core is full ({self.rules.capacities.core} memories); unlock or forget one first")
             written = write(tx)
-            return written, self.enforce(tx, scope, keep=frozenset({memory_id}))
+            return written, self.enforce(tx, scope, keep=frozenset(tiers))
 
         return self._store.write_tx(work)
 

@@ -1,14 +1,16 @@
-// What deciding a superseded memory's remains reads (bmam/usecases/remains.py), in one statement: the loser's
-// text and whether it is superseded, whether its remains ($remains_id) are stored already, and the facts its
-// winner states (each triple of $winner_id: subject and object names, predicate). No row when the loser is
-// missing or someone else's.
-MATCH (l:Memory {id: $loser_id})
+// What deciding superseded memories' remains reads (bmam/usecases/remains.py), for several losers of one user
+// in one statement: per item of $items ({loser_id, winner_id, remains_id}) the loser as memory/get reads it, its
+// remains if they are stored already (null otherwise), and the facts its winner states (each triple of the
+// winner: subject and object names, predicate). No row for a loser missing or someone else's.
+UNWIND $items AS item
+MATCH (l:Memory {id: item.loser_id})
 WHERE l.tenant = $tenant AND l.user_id = $user_id
-OPTIONAL MATCH (r:Memory {id: $remains_id})
+OPTIONAL MATCH (r:Memory {id: item.remains_id})
 WHERE r.tenant = $tenant AND r.user_id = $user_id
-CALL () {
-  OPTIONAL MATCH (s:Entity)-[t:TRIPLE {memory_id: $winner_id}]->(o:Entity)
+CALL (item) {
+  OPTIONAL MATCH (s:Entity)-[t:TRIPLE {memory_id: item.winner_id}]->(o:Entity)
   WHERE t.tenant = $tenant AND t.user_id = $user_id
   RETURN collect({subject: s.name, predicate: t.predicate, object: o.name}) AS winner
 }
-RETURN l.text AS text, l.valid_to IS NOT NULL AS superseded, r IS NOT NULL AS kept, winner
+RETURN l {.*, embedding: null} AS loser, CASE WHEN r IS NULL THEN null ELSE r {.*, embedding: null} END AS kept,
+       winner

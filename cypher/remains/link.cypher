@@ -1,10 +1,11 @@
-// Tie a superseded memory's remains (bmam/usecases/remains.py) to it, in the transaction that stores them:
-// (remains)-[:REMAINS_OF]->(loser) and remains.remains_of = the loser's id (read with the memory, no
-// traversal), the loser's provenance edges (DERIVED_FROM its turns), its mentions and its place in the order
-// the user said things (said_seq: the conflicts' tie-break) carried over (the remains were said when, as often
-// and as last as the loser); the loser marked checked (remains/checked). Idempotent. Returns the remains' id (none when either is missing
-// or foreign).
-MATCH (r:Memory {id: $id}), (l:Memory {id: $loser_id})
+// Tie superseded memories' remains (bmam/usecases/remains.py) to them, in the transaction that stores the
+// remains: per item of $pairs ({id, loser_id}) (remains)-[:REMAINS_OF]->(loser) and remains.remains_of = the
+// loser's id (read with the memory, no traversal), the loser's provenance edges (DERIVED_FROM its turns), its
+// mentions and its place in the order the user said things (said_seq: the conflicts' tie-break) carried over
+// (the remains were said when, as often and as last as the loser); the loser marked checked (remains/checked).
+// Idempotent. Returns the ids tied (none for a pair with a memory missing or someone else's).
+UNWIND $pairs AS pair
+MATCH (r:Memory {id: pair.id}), (l:Memory {id: pair.loser_id})
 WHERE r.tenant = $tenant AND r.user_id = $user_id AND l.tenant = $tenant AND l.user_id = $user_id
 MERGE (r)-[e:REMAINS_OF]->(l)
   ON CREATE SET e.tenant = $tenant, e.user_id = $user_id, e.at = datetime($now)
