@@ -186,3 +186,26 @@ def test_the_remains_stand_where_the_loser_stood_in_a_tie_of_times(container: Co
     assert live_texts(container, tenant, "tom") == {
         "I quit Google last week, I'm joining Stripe now.", "We moved to Beijing last year.",
         "I'm Tom, I have a golden retriever named Max"}
+
+
+def test_a_batchs_settlements_get_their_remains_at_once(container: Container, tenant: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hooks of one ingest run segment by segment (a segment ends at each memory that settles something), and
+    the remains of all its settlements are kept in one call, after the commit."""
+    calls: list[list[tuple[str, str]]] = []
+    keep_many = container.remains.keep_many
+
+    def spy(scope: Scope, pairs: list[tuple[str, str]]) -> dict[str, object]:
+        calls.append(list(pairs))
+        return keep_many(scope, pairs)  # type: ignore[return-value]
+
+    monkeypatch.setattr(container.remains, "keep_many", spy)
+    container.ingest.ingest_conversation(tenant, [
+        TurnInput(user_id="ann", session_id="s1", speaker="user", text="I'm Ann, I live in Boston"),
+        TurnInput(user_id="ann", session_id="s1", speaker="user", text="I have a cat named Tom, I work at Moderna"),
+        TurnInput(user_id="ann", session_id="s2", speaker="user", text="I live in Seattle now"),
+        TurnInput(user_id="ann", session_id="s2", speaker="user", text="These days I work at Amazon"),
+    ])
+    assert len(calls) == 1 and len(calls[0]) == 2, calls
+    assert live_texts(container, tenant, "ann") == {"I'm Ann", "I have a cat named Tom", "I live in Seattle now",
+                                                    "These days I work at Amazon"}

@@ -268,10 +268,10 @@ class ConflictUseCases:
             raise
         self._drop_screening([_key(c) for c in contexts], tx)
         if settled:
-            if after is None:
+            if after is None or tx is None:
                 self._then(settled)
             else:
-                after.append(functools.partial(self._then, settled))
+                self._then_after_commit(tx, after, settled)
 
     def _findings(self, context: StoredMemoryContext, screening: Screening) -> list[Finding]:
         """What ingest/conflict_rules.detect finds for the stored memory on the screened reads (pure)."""
@@ -416,6 +416,25 @@ class ConflictUseCases:
             at=conflict.resolved_at,
             detail={"superseded_by": conflict.winner_id or "", "conflict_id": conflict.id,
                     "kind": conflict.kind.value}))
+
+    def _then_after_commit(self, tx: Tx, after: list[Callable[[], None]],
+                           settled: Sequence[tuple[Scope, Conflict]]) -> None:
+        """The superseded callbacks after tx commits, once for everything its segments settle (run_hooks calls
+        many_in per segment, and a segment ends at each memory that settles something): the settlements of tx
+        gather in one list, and of the actions appended for it only the last one appended runs them (after every
+        SUPERSEDED event of the batch)."""
+        gathered: tuple[Tx, list[tuple[Scope, Conflict]]] | None = getattr(self._local, "settled", None)
+        if gathered is None or gathered[0] is not tx:
+            gathered = self._local.settled = (tx, [])
+        items = gathered[1]
+        items.extend(settled)
+        mark = len(items)
+
+        def then_if_last() -> None:
+            if len(items) == mark:
+                self._then(items)
+
+        after.append(then_if_last)
 
     def _then(self, settled: Sequence[tuple[Scope, Conflict]]) -> None:
         """The superseded callbacks, once per user, with what was settled (and published) together."""
