@@ -12,7 +12,10 @@ one found moot. (A status of its own would change the GraphQL enum: RESOLVED and
 A conflict recorded by REVIEW (checkConflicts(strategy: REVIEW)) is held for review: OPEN until the user resolves
 it (resolve). The system's settlements (record_and_settle, record_and_settle_in) that find its pair again, by
 whatever strategy, leave it OPEN and touch neither memory (held_for_review); one recorded OPEN by another strategy
-(choose named nobody: a locked memory) is tried again whenever found.
+(choose named nobody: a locked memory) is tried again whenever found. The pair is held either way round: found
+again the other way (detection run for its old memory takes that one as new), nothing is recorded under the
+reversed id (reverse_id) and the held conflict is the pair's answer, as recorded (conflict/record,
+conflict/settle_many and conflict/foresee look the reversed id up too).
 """
 
 from __future__ import annotations
@@ -154,6 +157,12 @@ def conflict_id(scope: Scope, new_id: str, old_id: str) -> str:
     return derived_id("c", scope, new_id, old_id)
 
 
+def _pair_ids(scope: Scope, new_id: str, old_id: str) -> dict[str, str]:
+    """The ids a statement recording or settling the pair (new, old) looks up: its conflict's (id) and that of the
+    pair the other way round (reverse_id: held for review, it holds this pair too; module docstring)."""
+    return {"id": conflict_id(scope, new_id, old_id), "reverse_id": conflict_id(scope, old_id, new_id)}
+
+
 def _scope(scope: Scope) -> dict[str, str]:
     return {"tenant": scope.tenant, "user_id": scope.user_id}
 
@@ -282,7 +291,8 @@ class ConflictRepository:
 
     def record(self, scope: Scope, *, new_id: str, old_id: str, kind: ConflictKind, strategy: ConflictStrategy,
                reason: str, now: datetime) -> tuple[Conflict, bool] | None:
-        """Record (or find) the conflict of a pair; (conflict, created) or None when a memory is gone."""
+        """Record (or find) the conflict of a pair (the pair's held for review the other way round, if it is: nothing
+        recorded); (conflict, created) or None when a memory is gone."""
         return self._store.write_tx(lambda tx: _record_in(tx, scope, new_id=new_id, old_id=old_id, kind=kind,
                                                           strategy=strategy, reason=reason, now=now))
 
@@ -294,7 +304,8 @@ class ConflictRepository:
         settle each one found OPEN (unless choose is None, or it was recorded by REVIEW before: held for review,
         neither memory touched; Conflict.held_for_review), one after the other exactly as record then resolve one
         by one would, all in one write transaction; stops after a conflict the new memory lost. (conflict as it
-        stands, settled by this call) for each one recorded."""
+        stands, settled by this call) for each one recorded: for a pair held for review the other way round (old,
+        new), that conflict, held (nothing recorded)."""
 
         settle = _Settle(scope=scope, new_id=new_id, findings=findings, strategy=strategy, choose=choose,
                          params=params, winner_bonus=winner_bonus, loser_penalty=loser_penalty,
@@ -425,7 +436,7 @@ class _Settle:
 
     def foreseen(self, tx: Tx) -> list[dict[str, Any]]:
         """conflict/foresee's rows, one per finding in order: the new and old memories as they stand now and
-        the status and loser of the finding's conflict if it is recorded already."""
+        the status, strategy and loser of the finding's conflict if it is recorded already (foresee_in)."""
         return foresee_in(tx, self.scope, [(self.new_id, old_id) for old_id, _, _ in self.findings])
 
     def stop(self, rows: Sequence[Mapping[str, Any]]) -> int | None:
@@ -490,8 +501,8 @@ class _Settle:
         must not have been recorded or decayed, and NewMemoryLost rolls the transaction back (the caller
         runs one_by_one). Decaying a memory twice to the same instant changes nothing the second time."""
         scope = self.scope
-        items = [{"id": conflict_id(scope, self.new_id, old_id), "old_id": old_id, "kind": kind.value,
-                  "reason": reason} for old_id, kind, reason in self.findings]
+        items = [{**_pair_ids(scope, self.new_id, old_id), "old_id": old_id, "kind": kind.value, "reason": reason}
+                 for old_id, kind, reason in self.findings]
         # Foreseen (read earlier in this transaction): the conflicts that will be OPEN once recorded are known,
         # so their memories are decayed first and the recording reads them back as conflict/get_many would after
         # the decay; with a static choice the winners are chosen on the foreseen memories too, and recording and
@@ -604,12 +615,12 @@ class _Settle:
                     or (row["status"] is not None and row["status"] != "OPEN") \
                     or _held_for_review(row["status"], row.get("strategy")):
                 continue
-            cid = conflict_id(self.scope, self.new_id, old_id)
+            ids = _pair_ids(self.scope, self.new_id, old_id)
             new, old = memory_from_row(row["new_memory"]), memory_from_row(row["old_memory"])
-            winner = winners[cid] = self.choose(new, old)
+            winner = winners[ids["id"]] = self.choose(new, old)
             if winner is not None:
                 loser = old_id if winner == self.new_id else self.new_id
-                items.append({"id": cid, "winner_id": winner, "loser_id": loser})
+                items.append({**ids, "winner_id": winner, "loser_id": loser})
                 if loser == self.new_id and _live(new, old):  # a moot one is closed, nobody loses
                     break
         return winners, items
@@ -633,7 +644,8 @@ class _Settle:
             winner = winners[current.id] = self.choose(current.new_memory, current.old_memory)
             if winner is not None:
                 loser = current.old_memory_id if winner == current.new_memory_id else current.new_memory_id
-                items.append({"id": current.id, "winner_id": winner, "loser_id": loser})
+                items.append({**_pair_ids(self.scope, current.new_memory_id, current.old_memory_id),
+                              "winner_id": winner, "loser_id": loser})
                 if loser == self.new_id and _live(current.new_memory, current.old_memory):  # moot: nobody loses
                     break
         if not items:
@@ -650,11 +662,11 @@ def _live(*memories: Memory) -> bool:
 def foresee_in(tx: Tx, scope: Scope, pairs: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
     """conflict/foresee's rows for (new memory, old memory) pairs, in their order: per pair the conflict id (id),
     both memories as they stand now (None when missing) and the status, strategy and loser of their conflict if it
-    is recorded already (a recorded OPEN one whose strategy is REVIEW is held for review: it will not be settled)."""
+    is recorded already (a recorded OPEN one whose strategy is REVIEW is held for review: it will not be settled),
+    or of the pair's the other way round when that one is held for review (the pair is held: nothing is recorded)."""
     if not pairs:
         return []
-    items = [{"id": conflict_id(scope, new_id, old_id), "new_id": new_id, "old_id": old_id}
-             for new_id, old_id in pairs]
+    items = [{**_pair_ids(scope, new_id, old_id), "new_id": new_id, "old_id": old_id} for new_id, old_id in pairs]
     [row] = tx.run("conflict/foresee", {**_scope(scope), "items": items,
                                         "ids": list(dict.fromkeys(m for pair in pairs for m in pair))})
     memories = {m["id"]: m for m in row["memories"]}
@@ -668,7 +680,7 @@ def foresee_in(tx: Tx, scope: Scope, pairs: Sequence[tuple[str, str]]) -> list[d
 def _record_in(tx: Tx, scope: Scope, *, new_id: str, old_id: str, kind: ConflictKind, strategy: ConflictStrategy,
                reason: str, now: datetime) -> tuple[Conflict, bool] | None:
     rows = tx.run("conflict/record", {
-        **_scope(scope), "id": conflict_id(scope, new_id, old_id), "new_id": new_id, "old_id": old_id,
+        **_scope(scope), **_pair_ids(scope, new_id, old_id), "new_id": new_id, "old_id": old_id,
         "kind": kind.value, "strategy": strategy.value, "reason": reason, "now": now,
     })
     if not rows:

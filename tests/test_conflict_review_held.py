@@ -3,7 +3,8 @@ and the system's later settlements that find the same pair again (the stored-mem
 memory runs, with the deployment's strategy; resume_hooks over several memories; the hook one memory at a time)
 leave it OPEN and both memories as they were. Only the user settles it (resolve). A conflict found for the first
 time alongside it is still settled by the deployment's strategy, and an OPEN conflict recorded by another strategy
-(held because a memory is locked) is tried again as before."""
+(held because a memory is locked) is tried again as before. The pair is held either way round: the hooks of its OLD
+memory (which then counts as the new one) record nothing under the reversed id and settle nothing."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import pytest
 from bmam.clock import FakeClock
 from bmam.container import Container
 from bmam.usecases.hooks import StoredMemoryContext
-from graph.conflicts import Conflict, ConflictRepository, ConflictStatus, ConflictStrategy
+from graph.conflicts import Conflict, ConflictRepository, ConflictStatus, ConflictStrategy, _Settle, conflict_id
 from graph.model import Memory, Scope, Tier
 from graph.triples import TripleRepository
 from tests.ops_support import store_rows
@@ -272,3 +273,222 @@ def test_a_conflict_held_by_a_locked_memory_is_settled_once_it_is_unlocked(livin
     assert settled is not None and (settled.status, settled.winner_id, settled.loser_id) == (
         ConflictStatus.RESOLVED, new.id, core.id)
     assert superseded(c) == [(core.id, new.id)]
+
+
+# ----- the pair found again the other way round: the hooks of the OLD memory ------------------------------------
+# Detection run for the old memory of a held pair takes it as the new one and finds the other as old: the reversed
+# pair. Held in either direction, the pair is held: nothing is recorded under the reversed id, the held conflict is
+# the pair's answer, OPEN, and neither memory changes.
+
+
+def only_the_held_conflict(c: Container, scope: Scope, held: Conflict) -> None:
+    """Nothing was recorded for the pair the other way round (nor settled): the held conflict is the user's only one."""
+    assert [x.id for x in c.conflicts.conflicts(scope.tenant, scope.user_id, status=None)] == [held.id]
+
+
+@pytest.mark.parametrize("strategy", [ConflictStrategy.LATEST, ConflictStrategy.STRONGER])
+def test_add_triple_on_the_old_memory_leaves_the_held_pair_alone(living: tuple[Container, FakeClock], scope: Scope,
+                                                                 strategy: ConflictStrategy,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """addTriple on the OLD memory: its hooks find the newer memory (LATEST would supersede the old one, and STRONGER
+    too: equal weights, a tie goes to the newer), recorded and settled in the hooks' transaction (LATEST foreseen, then
+    conflict/settle_many; STRONGER recorded, then conflict/resolve). The pair is held: nothing settles."""
+    c, clock = living
+    c.conflicts.settings = replace(c.conflicts.settings, strategy=strategy)
+    t, u = scope.tenant, scope.user_id
+    old, new, held = held_pair(c, clock, scope, "lives_in", "Beijing", "Shanghai")
+    before = state(c, scope, old.id, new.id)
+    calls = spy(monkeypatch)
+    clock.advance(timedelta(days=2))
+    with statements(c) as ran:
+        added = c.memories.add_triple(t, u, memory_id=old.id, subject="Beijing", predicate="climate", object_="dry")
+    assert calls == ["record_and_settle_in"]  # the hooks found the pair again, the other way round
+    # (in the hooks' transaction conflict/settle_many goes with the association forming: conflict/form_settle_many)
+    assert ("conflict/form_settle_many" in ran) == (strategy is ConflictStrategy.LATEST)
+    assert added.valid_to is None and pending(c, t) == []
+    assert_held(c, scope, held, before)
+    assert superseded(c) == []
+    only_the_held_conflict(c, scope, held)
+    monkeypatch.undo()
+    # checkConflicts on the old memory answers the held conflict, by the deployment's strategy or by REVIEW again
+    for again in (c.conflicts.check(t, u, old.id), c.conflicts.check(t, u, old.id, strategy="REVIEW")):
+        assert [(x.id, x.status, x.strategy) for x in again] == [(held.id, ConflictStatus.OPEN,
+                                                                  ConflictStrategy.REVIEW)]
+    assert_held(c, scope, held, before)
+    only_the_held_conflict(c, scope, held)
+
+    settle_by_the_user(c, clock, scope, held, old)
+    assert c.conflicts.conflicts(t, u) == []
+
+
+@pytest.mark.parametrize("strategy", [ConflictStrategy.LATEST, ConflictStrategy.STRONGER])
+def test_add_triple_on_the_old_memory_still_settles_a_new_conflict(living: tuple[Container, FakeClock],
+                                                                   scope: Scope, strategy: ConflictStrategy,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """addTriple gives the OLD memory a conflict of its own, with a memory older and lighter than it: two findings
+    (batched; LATEST looks ahead and would see the old memory lose the held pair, cutting the settlement there). The
+    new conflict is settled by the deployment's strategy, the held pair left alone."""
+    c, clock = living
+    c.conflicts.settings = replace(c.conflicts.settings, strategy=strategy)
+    t, u = scope.tenant, scope.user_id
+    siemens = store(c, scope, "I work at Siemens", triples=[("user", "works_at", "Siemens", 1)], passive=0.0,
+                    active=0.1, hook=False)
+    clock.advance(timedelta(hours=1))
+    old, new, held = held_pair(c, clock, scope, "lives_in", "Beijing", "Shanghai")
+    before = state(c, scope, new.id)
+    calls = spy(monkeypatch)
+    clock.advance(timedelta(days=2))
+    c.memories.add_triple(t, u, memory_id=old.id, subject="user", predicate="works_at", object_="Bosch")
+    assert calls == ["record_and_settle_in"]
+    found = {x.id: x for x in c.conflicts.conflicts(t, u, status=None)}
+    [settled] = [x for x in found.values() if x.id != held.id]
+    assert (settled.new_memory_id, settled.old_memory_id, settled.status, settled.strategy, settled.winner_id,
+            settled.loser_id) == (old.id, siemens.id, ConflictStatus.RESOLVED, strategy, old.id, siemens.id)
+    assert superseded(c) == [(siemens.id, old.id)]
+    again = found[held.id]
+    assert (again.status, again.strategy, again.winner_id) == (ConflictStatus.OPEN, ConflictStrategy.REVIEW, None)
+    assert state(c, scope, new.id) == before
+    assert get(c, scope, old.id).valid_to is None
+    monkeypatch.undo()
+
+    settle_by_the_user(c, clock, scope, held, new)
+
+
+@pytest.mark.parametrize("findings", ["one", "two"])
+def test_the_hook_of_the_old_memory_outside_a_transaction_leaves_the_held_pair_alone(
+        living: tuple[Container, FakeClock], scope: Scope, findings: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stored-memory hook on its own for the OLD memory (record_and_settle): one finding one by one
+    (conflict/record), two in a batch (conflict/settle_many); either way the held pair stays as it was."""
+    c, clock = living
+    t, u = scope.tenant, scope.user_id
+    siemens = None
+    if findings == "two":
+        siemens = store(c, scope, "I work at Siemens", triples=[("user", "works_at", "Siemens", 1)], hook=False)
+        clock.advance(timedelta(hours=1))
+    old, new, held = held_pair(c, clock, scope, "lives_in", "Beijing", "Shanghai")
+    before = state(c, scope, old.id, new.id)
+    clock.advance(timedelta(days=1))
+    triples = c.memories.triples(t, u, old.id)
+    if siemens is not None:
+        triples.append(TripleRepository(c.store).add(scope, memory_id=old.id, subject="user", subject_kind="thing",
+                                                     predicate="works_at", object_="Bosch", object_kind="thing",
+                                                     polarity=1, now=clock.now()))
+    calls = spy(monkeypatch)
+    embedding = c.conflicts._conflicts.embedding(scope, old.id)
+    with statements(c) as ran:
+        c.conflicts.on_memory_stored(StoredMemoryContext(scope=scope, memory=get(c, scope, old.id), triples=triples,
+                                                         embedding=embedding))
+    assert calls == ["record_and_settle"]
+    assert ("conflict/settle_many" in ran) == (siemens is not None)
+    again = c.conflicts.get(t, u, held.id)
+    assert again is not None and (again.status, again.strategy) == (ConflictStatus.OPEN, ConflictStrategy.REVIEW)
+    assert get(c, scope, new.id).valid_to is None and get(c, scope, old.id).valid_to is None
+    if siemens is not None:  # the old memory won its other conflict: only the new one is as it was
+        assert state(c, scope, new.id) == [row for row in before if row["id"] == new.id]
+        assert superseded(c) == [(siemens.id, old.id)]
+        assert len(c.conflicts.conflicts(t, u, status=None)) == 2
+    else:
+        assert state(c, scope, old.id, new.id) == before
+        assert superseded(c) == []
+        only_the_held_conflict(c, scope, held)
+    monkeypatch.undo()
+
+    settle_by_the_user(c, clock, scope, held, old)
+
+
+@pytest.mark.parametrize("left_pending", ["old", "both"])
+def test_resumed_hooks_of_the_old_memory_leave_the_held_pair_alone(living: tuple[Container, FakeClock],
+                                                                   scope: Scope, left_pending: str,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The OLD memory (or both memories of the pair) left pending by an addTriple whose hooks failed: resume_hooks runs
+    the hooks in one transaction, the settlements looked ahead at for the batch at once (conflict/foresee, then
+    record_and_settle_in with those rows). The pair is found again the other way round (and, with both, both ways)
+    and stays held."""
+    c, clock = living
+    t, u = scope.tenant, scope.user_id
+    old, new, held = held_pair(c, clock, scope, "lives_in", "Beijing", "Shanghai")
+    before = state(c, scope, old.id, new.id)
+    break_conflict_detection(c, monkeypatch)
+    c.memories.add_triple(t, u, memory_id=old.id, subject="Beijing", predicate="climate", object_="dry")
+    if left_pending == "both":
+        c.memories.add_triple(t, u, memory_id=new.id, subject="Shanghai", predicate="climate", object_="humid")
+    assert sorted(pending(c, t)) == sorted([old.id, new.id] if left_pending == "both" else [old.id])
+    monkeypatch.undo()
+
+    calls = spy(monkeypatch)
+    clock.advance(timedelta(days=1))
+    with statements(c) as ran:
+        resumed = c.ingest.resume_hooks(t, u, older_than=timedelta(0))
+    assert resumed == len(calls) == (2 if left_pending == "both" else 1)
+    assert set(calls) == {"record_and_settle_in"}
+    assert [x for x in ran if x.startswith("conflict/")].count("conflict/foresee") == 1  # looked ahead once
+    assert pending(c, t) == []
+    assert_held(c, scope, held, before)
+    assert superseded(c) == []
+    only_the_held_conflict(c, scope, held)
+    monkeypatch.undo()
+
+    settle_by_the_user(c, clock, scope, held, old)
+
+
+def held_over_a_locked_conflict(c: Container, clock: FakeClock, scope: Scope
+                                ) -> tuple[Memory, Memory, Conflict, Conflict]:
+    """The hooks recorded a pair OPEN by LATEST (its old memory locked: nobody chosen); checkConflicts(strategy:
+    REVIEW) on the locked memory then holds the pair for review, the other way round; then the memory is unlocked.
+    (the formerly locked memory, the other, the conflict recorded by LATEST, the one held for review)"""
+    t, u = scope.tenant, scope.user_id
+    core = store(c, scope, "My name is Li Lei", triples=[("user", "name", "Li Lei", 1)], tier=Tier.CORE, hook=False)
+    clock.advance(timedelta(days=1))
+    new = store(c, scope, "My name is Han Meimei", triples=[("user", "name", "Han Meimei", 1)])
+    [locked] = c.conflicts.conflicts(t, u)
+    assert (locked.status, locked.strategy, locked.new_memory_id) == (ConflictStatus.OPEN, ConflictStrategy.LATEST,
+                                                                      new.id)
+    [held] = c.conflicts.check(t, u, core.id, strategy="REVIEW")
+    assert (held.status, held.strategy, held.new_memory_id, held.old_memory_id) == (
+        ConflictStatus.OPEN, ConflictStrategy.REVIEW, core.id, new.id)
+    c.tiers.unlock(t, u, core.id)
+    return get(c, scope, core.id), new, locked, held
+
+
+def test_a_pair_held_the_other_way_round_is_held_over_an_open_conflict_of_its_own(
+        living: tuple[Container, FakeClock], scope: Scope) -> None:
+    """Once the memory is unlocked, an addTriple on the other memory finds its own OPEN conflict again: the pair is held
+    for review, so it is left OPEN too, and neither memory changes; the user's resolveConflict settles the pair (its
+    other conflict closed, moot)."""
+    c, clock = living
+    t, u = scope.tenant, scope.user_id
+    core, new, locked, held = held_over_a_locked_conflict(c, clock, scope)
+    before = state(c, scope, core.id, new.id)
+    clock.advance(timedelta(hours=1))
+    c.memories.add_triple(t, u, memory_id=new.id, subject="Han Meimei", predicate="lives_in", object_="Beijing")
+    assert_held(c, scope, held, before)
+    again = c.conflicts.get(t, u, locked.id)
+    assert again is not None and again.status is ConflictStatus.OPEN
+    assert superseded(c) == []
+
+    settle_by_the_user(c, clock, scope, held, core)
+    closed = c.conflicts.get(t, u, locked.id)
+    assert closed is not None and closed.moot
+
+
+def test_settle_many_settles_no_conflict_of_a_pair_held_the_other_way_round(living: tuple[Container, FakeClock],
+                                                                           scope: Scope) -> None:
+    """The backstop of conflict/settle_many (the settlement a look-ahead planned, should what it read have changed
+    since): asked to settle the OPEN conflict recorded by LATEST of a pair held for review the other way round, it
+    settles nothing, and neither memory changes."""
+    c, clock = living
+    core, new, locked, held = held_over_a_locked_conflict(c, clock, scope)
+    before = state(c, scope, core.id, new.id)
+    clock.advance(timedelta(hours=1))
+    policy = c.weight_policy
+    settle = _Settle(scope=scope, new_id=new.id, findings=[], strategy=ConflictStrategy.LATEST, choose=None,
+                     params=policy.cypher_params(), winner_bonus=policy.winner_bonus,
+                     loser_penalty=policy.loser_penalty, resolved_by=ConflictStrategy.LATEST.value, now=clock.now())
+    item = {"id": conflict_id(scope, new.id, core.id), "reverse_id": conflict_id(scope, core.id, new.id),
+            "winner_id": new.id, "loser_id": core.id}
+    assert item["id"] == locked.id and item["reverse_id"] == held.id
+    recorded, resolved = c.store.write_tx(lambda tx: settle._settle_many(tx, [], with_memories=False, resolve=[item]))
+    assert (recorded, resolved) == ([], [])
+    assert_held(c, scope, held, before)
+    again = c.conflicts.get(scope.tenant, scope.user_id, locked.id)
+    assert again is not None and again.status is ConflictStatus.OPEN

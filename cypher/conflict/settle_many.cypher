@@ -1,19 +1,23 @@
 // Record a new memory's conflicts with old ones and settle some, of one user, in one statement; either part
 // may be empty. Timestamps come back as ISO strings (graph/records.py parses them): the driver's DateTime
 // hydration is slow.
-// 1. recorded: for each of $record ({id, old_id, kind, reason}, in order, position i) whose old memory exists,
-//    the conflict recorded (idempotent on the derived id; BETWEEN {role} edges to both sides), after
+// 1. recorded: for each of $record ({id, reverse_id, old_id, kind, reason}, in order, position i) whose old memory
+//    exists, the conflict recorded (idempotent on the derived id; BETWEEN {role} edges to both sides), after
 //    write-locking the new memory $new_id and every old one found, all in id order, as weights/lock locks them.
-//    Per recorded item its position, the conflict, whether it was created now and, with $with_memories, both
-//    memories as they stand then (as conflict/get_many reads them; null without).
-// 2. resolved: then, one after the other in the order of $resolve ({id, winner_id, loser_id}, position i), each
-//    open conflict settled exactly as conflict/resolve settles one (each sees what the ones before it changed:
-//    the new memory's weight, carried associations, conflicts closed as moot; one with a memory no longer live is
-//    closed as moot, neither memory touched). Run after weights/decay on their memories in the same
-//    transaction. An item whose conflict is not OPEN, or is held for review (OPEN, recorded by REVIEW: only the
-//    user settles it, through conflict/resolve; this statement settles for the system), or a memory gone, changes
-//    nothing and is left out. Per settled item its position and what conflict/resolve returns: the conflict with
-//    both memories right after.
+//    A pair held for review the other way round (reverse_id, the conflict of (old, new), OPEN and recorded by
+//    REVIEW; the item's own id not held too) is held: nothing is recorded, and the item's conflict is that one, as it
+//    is (conflict/record alike). Per recorded item its position, the conflict, whether it was created now and, with
+//    $with_memories, both memories as they stand then (new_id's and old_id's, as conflict/get_many reads them; null
+//    without).
+// 2. resolved: then, one after the other in the order of $resolve ({id, reverse_id, winner_id, loser_id},
+//    position i), each open conflict settled exactly as conflict/resolve settles one (each sees what the ones
+//    before it changed: the new memory's weight, carried associations, conflicts closed as moot; one with a memory
+//    no longer live is closed as moot, neither memory touched). Run after weights/decay on their memories in the
+//    same transaction. An item whose conflict is not OPEN, or whose pair is held for review either way (its
+//    conflict, or the pair's the other way round, reverse_id, OPEN and recorded by REVIEW: only the user settles
+//    it, through conflict/resolve; this statement settles for the system), or a memory gone, changes nothing and
+//    is left out. Per settled item its position and what conflict/resolve returns: the conflict with both memories
+//    right after.
 // 0. First the memories $ids (none when empty) are decayed to $now exactly as weights/decay decays them (with its
 //    $skip_locked and $with_before): a settlement decays its memories before reading them, and in this statement
 //    that is no round trip of its own.
@@ -38,18 +42,28 @@ CALL () {
   WITH n, i, $record[i] AS item
   MATCH (o:Memory {id: item.old_id})
   WHERE o.tenant = $tenant AND o.user_id = $user_id
-  MERGE (c:Conflict {id: item.id})
-    ON CREATE SET c.tenant = $tenant, c.user_id = $user_id, c.kind = item.kind, c.status = 'OPEN',
-                  c.strategy = $strategy, c.reason = item.reason, c.new_id = $new_id, c.old_id = item.old_id,
-                  c.created_at = $now, c.is_new = true
-  WITH i, c, n, o
-  WHERE c.tenant = $tenant AND c.user_id = $user_id
-  WITH i, c, n, o, coalesce(c.is_new, false) AS created
-  REMOVE c.is_new
-  MERGE (c)-[rn:BETWEEN {role: 'new'}]->(n)
-    ON CREATE SET rn.tenant = $tenant, rn.user_id = $user_id
-  MERGE (c)-[ro:BETWEEN {role: 'old'}]->(o)
-    ON CREATE SET ro.tenant = $tenant, ro.user_id = $user_id
+  OPTIONAL MATCH (r:Conflict {id: item.reverse_id})
+  WHERE r.tenant = $tenant AND r.user_id = $user_id AND r.status = 'OPEN' AND r.strategy = 'REVIEW'
+    AND NOT EXISTS { MATCH (f:Conflict {id: item.id})
+                     WHERE f.tenant = $tenant AND f.user_id = $user_id AND f.status = 'OPEN' AND f.strategy = 'REVIEW' }
+  OPTIONAL CALL (n, o, item, r) {
+    WITH n, o, item, r WHERE r IS NULL
+    MERGE (c:Conflict {id: item.id})
+      ON CREATE SET c.tenant = $tenant, c.user_id = $user_id, c.kind = item.kind, c.status = 'OPEN',
+                    c.strategy = $strategy, c.reason = item.reason, c.new_id = $new_id, c.old_id = item.old_id,
+                    c.created_at = $now, c.is_new = true
+    WITH c, n, o
+    WHERE c.tenant = $tenant AND c.user_id = $user_id
+    WITH c, n, o, coalesce(c.is_new, false) AS created
+    REMOVE c.is_new
+    MERGE (c)-[rn:BETWEEN {role: 'new'}]->(n)
+      ON CREATE SET rn.tenant = $tenant, rn.user_id = $user_id
+    MERGE (c)-[ro:BETWEEN {role: 'old'}]->(o)
+      ON CREATE SET ro.tenant = $tenant, ro.user_id = $user_id
+    RETURN c, created
+  }
+  WITH i, n, o, coalesce(c, r) AS c, coalesce(created, false) AS created
+  WHERE c IS NOT NULL
   RETURN collect({i: i, conflict: c {.*, created_at: toString(c.created_at), resolved_at: toString(c.resolved_at)},
                   created: created,
                   new_memory: CASE WHEN $with_memories THEN n {.*, embedding: null, created_at: toString(n.created_at),
@@ -69,6 +83,9 @@ CALL () {
     MATCH (c:Conflict {id: item.id})
     WHERE c.tenant = $tenant AND c.user_id = $user_id AND c.status = 'OPEN'
       AND coalesce(c.strategy, '') <> 'REVIEW'
+      AND NOT EXISTS { MATCH (r:Conflict {id: item.reverse_id})
+                       WHERE r.tenant = $tenant AND r.user_id = $user_id AND r.status = 'OPEN'
+                         AND r.strategy = 'REVIEW' }
     MATCH (w:Memory {id: item.winner_id}), (l:Memory {id: item.loser_id})
     WHERE w.tenant = $tenant AND w.user_id = $user_id AND l.tenant = $tenant AND l.user_id = $user_id
     CALL (c, w, l) {
