@@ -8,6 +8,11 @@ meaning (cosine 0.11), yet the second answers the first through its triple (user
 Only questions about the speaker themself, and only slots a question can name: open preferences ("what do
 I like") are left to the dense and full-text stages, whose wording picks the right ones among many. "What
 do you know about me?" asks for all that describes the user (the newest memories stating any of it).
+
+A question about the user's family and nothing else ("Tell me about my family", "What about my daughter?",
+我女儿: every predicate asked is one of FAMILY) is also answered by what the user said about the family
+members: the memories naming the value X of a kin triple (user, child, Lily) asked for, "Lily started piano
+lessons on Saturdays" (cypher/recall/slot_match.cypher, which holds FAMILY's predicates as a literal).
 """
 
 from __future__ import annotations
@@ -15,9 +20,11 @@ from __future__ import annotations
 import re
 import unicodedata
 
-_FAMILY = ("spouse", "partner", "mother", "father", "sister", "brother", "child")
+# The kin predicates: a question asking for these alone also reads the memories naming the family members
+# (cypher/recall/slot_match.cypher lists them again; tests/test_recall_slots.py checks the two agree).
+FAMILY = ("spouse", "partner", "mother", "father", "sister", "brother", "child")
 # "What do you know about me?": the facts that describe a person, and what they like.
-_ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_at", *_FAMILY, "pet",
+_ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_at", *FAMILY, "pet",
              "allergic_to", "likes")
 
 # (pattern, predicates): English on the lower-cased question, Chinese on its characters.
@@ -45,7 +52,7 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bmy (?:sisters?)\b", ("sister",)),
     (r"\bmy (?:brothers?)\b", ("brother",)),
     (r"\bmy (?:son|daughter|sons|daughters|kids?|child|children)\b", ("child",)),
-    (r"\bmy (?:family|parents|siblings)\b", _FAMILY),
+    (r"\bmy (?:family|parents|siblings)\b", FAMILY),
     (r"\bmy (?:boss|manager)\b", ("boss",)),
     (r"\bmy (?:pets?|dogs?|cats?)\b", ("pet",)),
     (r"\b(?:am i|i'm|i am) allergic\b|\bmy allerg(?:y|ies)\b", ("allergic_to",)),
@@ -75,7 +82,7 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:的)?(?:姐姐|妹妹|姐|妹)", ("sister",)),
     (r"我(?:的)?(?:哥哥|弟弟|哥|弟)", ("brother",)),
     (r"我(?:的)?(?:儿子|女儿|孩子)", ("child",)),
-    (r"我(?:的)?(?:家人|家里人|父母|兄弟姐妹)", _FAMILY),
+    (r"我(?:的)?(?:家人|家里人|父母|兄弟姐妹)", FAMILY),
     (r"我(?:的)?(?:老板|领导|上司)", ("boss",)),
     (r"我(?:的)?(?:宠物|狗|猫)", ("pet",)),
     (r"我对什么过敏|我的?过敏", ("allergic_to",)),

@@ -1,17 +1,21 @@
 """Slot questions end to end (ingest/slots.py, cypher/recall/slot_answers): a question asking for one of the
 user's own facts is answered by the memory whose triple states it, whatever the memory's wording, through
-GraphQL and the use-case, never across users, and only for live memories."""
+GraphQL and the use-case, never across users, and only for live memories. A question about the user's family
+is also answered by the memories naming a family member (cypher/recall/slot_match)."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from bmam.client import BmamClient
 from bmam.container import Container
 from bmam.usecases.recall import RecallRequest
+from graph.cypher_library import statement
+from ingest.slots import FAMILY
 from ingest.turns import TurnInput
 
 
@@ -116,3 +120,117 @@ def test_the_answers_come_with_the_candidates_or_on_their_own(container: Contain
         assert "recall/rows_checked" in ran and "recall/slot_answers" not in ran, ran
     else:
         assert "recall/slot_answers" in ran, ran
+
+
+# ----- family questions: the memories naming a family member -------------------------------------------
+
+KIN = "My daughter Lily is allergic to peanuts."
+LESSONS = "Lily started piano lessons on Saturdays."  # no triple: it names Lily, the daughter, in its text
+
+
+def _turns(user: str, texts: list[str]) -> list[dict[str, str]]:
+    return [{"userId": user, "sessionId": "s1", "speaker": "user", "text": t} for t in texts]
+
+
+def _texts(r: dict[str, Any]) -> list[str]:
+    return [m["memory"]["text"] for m in r["memories"]]
+
+
+def test_a_family_question_answers_with_what_the_user_said_about_the_family(client: BmamClient, user: str) -> None:
+    client.ingest_conversation(_turns(user, [
+        KIN, LESSONS, "Lily’s teacher says she reads well above her grade.", "My friend Tom plays tennis with me.",
+        "Tom bought a new car last week.", "I live in Boston and I work at Moderna."]))
+    for question in ("Tell me about my family", "my family", "我的家人", "What about my daughter?", "我女儿"):
+        r = client.recall(user, question, k=10)
+        assert r["gated"] is False, (question, r["reason"])
+        texts = _texts(r)
+        assert KIN in texts and LESSONS in texts, (question, texts)
+        assert "Lily’s teacher says she reads well above her grade." in texts, (question, texts)  # a possessive
+        # Tom is a friend: what the user said about him is not about the family
+        assert "Tom bought a new car last week." not in texts, (question, texts)
+        lessons = next(m for m in r["memories"] if m["memory"]["text"] == LESSONS)
+        assert "states the user's child" in lessons["why"], (question, lessons["why"])  # a slot answer
+    # "What do you know about me?" asks for the user's own facts: the daughter's lessons are not one
+    assert LESSONS not in _texts(client.recall(user, "What do you know about me?", k=10))
+
+
+def test_a_relation_question_answers_with_that_relations_memories_only(client: BmamClient, user: str) -> None:
+    client.ingest_conversation(_turns(user, [
+        KIN, LESSONS, "我女儿小美喜欢画画。", "小美上周参加了绘画比赛。",
+        "My wife Anna works at Google.", "Anna ran the Boston marathon in April."]))
+    for question in ("What about my daughter?", "我女儿"):
+        texts = _texts(client.recall(user, question, k=10))
+        assert {LESSONS, "小美上周参加了绘画比赛。"} <= set(texts), (question, texts)
+        assert "Anna ran the Boston marathon in April." not in texts, (question, texts)  # the wife: not asked
+    texts = _texts(client.recall(user, "Tell me about my wife", k=10))
+    assert "Anna ran the Boston marathon in April." in texts and LESSONS not in texts, texts
+
+
+def test_a_member_named_by_a_common_word_is_found_by_the_name_as_written(client: BmamClient, user: str) -> None:
+    """"will" is a word of every other sentence (and a stop word of the full-text index): the memories naming
+    the son Will are those holding "Will" as written, a word of its own."""
+    client.ingest_conversation(_turns(user, [
+        "My son is called Will.", "Yesterday Will broke his arm at soccer practice.",
+        "I will call the plumber tomorrow.", "William from work lent me a book."]))
+    texts = _texts(client.recall(user, "What about my son?", k=10))
+    assert "Yesterday Will broke his arm at soccer practice." in texts, texts
+    assert "I will call the plumber tomorrow." not in texts and "William from work lent me a book." not in texts, texts
+
+
+def test_a_memory_whose_triple_names_the_family_member_answers_too(client: BmamClient, user: str) -> None:
+    """Reached through (:Memory)-[:MENTIONS]->(Lily) when the text does not name her, and whatever recall's
+    filters leave out of the memory saying who Lily is (here: the types; the graph expansion from that memory
+    cannot reach her recital then); a member only through an affirmed kin triple: a denied one (polarity -1)
+    makes nobody family."""
+    client.ingest_conversation(_turns(user, [KIN]))
+    recital = client.remember(user, "Her first recital is on Friday evening.", "EPISODIC")["id"]
+    client.add_triple(user, recital, "Lily", "has_event", "recital", subjectKind="person")
+    denied = client.remember(user, "Jake is not my brother, just a neighbour.", "FACTUAL")["id"]
+    client.add_triple(user, denied, "user", "brother", "Jake", subjectKind="user", objectKind="person", polarity=-1)
+    fence = client.remember(user, "Jake fixed the fence yesterday.", "EPISODIC")["id"]
+    client.add_triple(user, fence, "Jake", "fixed", "fence", subjectKind="person")
+    r = client.recall(user, "Tell me about my family", k=10, types=["EPISODIC"])
+    assert r["gated"] is False, r["reason"]
+    assert _texts(r) == ["Her first recital is on Friday evening."]
+
+
+def test_family_answers_never_cross_users(client: BmamClient, user: str) -> None:
+    other = f"{user}-other"
+    client.ingest_conversation(_turns(user, [KIN, LESSONS]))
+    # the other user has a daughter named Lily too: another entity, other memories
+    client.ingest_conversation(_turns(other, ["My daughter Lily is in third grade.",
+                                              "Lily scored a goal at soccer practice."]))
+    for question in ("Tell me about my family", "我女儿"):
+        texts = _texts(client.recall(other, question, k=10))
+        assert "Lily scored a goal at soccer practice." in texts, (question, texts)
+        assert LESSONS not in texts and KIN not in texts, (question, texts)
+
+
+@pytest.mark.parametrize("cache_mb", [512, 0])
+def test_family_answers_come_with_the_candidates_or_on_their_own(container: Container, tenant: str,
+                                                                 cache_mb: int) -> None:
+    made = Container(container.settings.model_copy(update={
+        "recall": container.settings.recall.model_copy(update={"vector_cache_mb": cache_mb})}))
+    made.__dict__["store"] = container.store
+    made.__dict__["embedder"] = container.embedder
+    made.ingest.ingest_conversation(tenant, [
+        TurnInput(user_id="zoe", session_id="s1", speaker="user", text=t)
+        for t in ("I enjoy hiking on weekends.", KIN, LESSONS)])
+    made.recall.recall(tenant, RecallRequest(user_id="zoe", query="hiking"))  # the cache's first read of zoe
+    question = RecallRequest(user_id="zoe", query="Tell me about my family", k=10)
+    texts: list[list[str]] = []
+    ran = _statements(made, lambda: texts.append(
+        [m.memory.text for m in made.recall.recall(tenant, question).memories]))
+    assert sorted(texts[0]) == sorted([KIN, LESSONS]), texts
+    if cache_mb:
+        assert "recall/rows_checked" in ran and "recall/slot_answers" not in ran, ran
+    else:
+        assert "recall/slot_answers" in ran, ran
+
+
+def test_slot_match_follows_the_kin_predicates_of_slots() -> None:
+    """recall/slot_match lists the kin predicates again (a question asking for these alone reads the family
+    members' memories): the same as ingest/slots.py FAMILY."""
+    text = statement("recall/slot_match")
+    listed = text[text.index("p IN ["):text.index("])", text.index("p IN ["))]
+    assert sorted(p.strip(" '\n") for p in listed.removeprefix("p IN [").split(",")) == sorted(FAMILY)

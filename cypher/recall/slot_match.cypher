@@ -2,17 +2,60 @@
 // the user a question asks for (ingest/slots.py): those asserting an affirmed triple
 // (user)-[predicate IN $slot_predicates]->(value), where the user's entity is any of $slot_subject_ids (the
 // entity named "user" of each kind a triple's subject may have been given; none: no rows), with recall's
-// filters (types, tiers, validity as recall/rows); newest first, at most $slot_limit, as m and the
-// predicates it states (answers).
-UNWIND $slot_subject_ids AS subject_id
-MATCH (:Entity {id: subject_id})-[t:TRIPLE]->(:Entity)
-WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.predicate IN $slot_predicates AND t.polarity = 1
-MATCH (m:Memory {id: t.memory_id})
+// filters (types, tiers, validity as recall/rows); as m and the predicates it states (answers).
+// A question about the user's family and nothing else ("my family", "my daughter", 我女儿: every predicate
+// asked is a kin one, ingest/slots.py FAMILY) also reads the memories mentioning a family member: the
+// value X of a live, affirmed kin triple (user)-[child ...]->(X) asked for, whether the memory MENTIONS X
+// (a triple of its own names X) or names X in its text (the extractor finds no triple in "Lily started piano
+// lessons on Saturdays": the memory_text_scoped index, scoped to the user, asked for X's name as a word,
+// then the text checked to hold the name as written, so a daughter named Hope is not "I hope ..." and a son
+// named Will is not William). Such a
+// memory answers with the kin predicates (child) it was reached through, as if it stated them. The memories
+// stating the facts come first, then the mentions, newest first in each; at most $slot_limit in all.
+CALL () {
+  UNWIND $slot_subject_ids AS subject_id
+  MATCH (:Entity {id: subject_id})-[t:TRIPLE]->(:Entity)
+  WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.predicate IN $slot_predicates AND t.polarity = 1
+  MATCH (m:Memory {id: t.memory_id})
+  RETURN m, t.predicate AS answer, 0 AS via
+  UNION ALL
+  UNWIND CASE WHEN all(p IN $slot_predicates WHERE p IN ['spouse', 'partner', 'mother', 'father', 'sister',
+                                                           'brother', 'child'])
+              THEN $slot_subject_ids ELSE [] END AS subject_id
+  MATCH (:Entity {id: subject_id})-[t:TRIPLE]->(x:Entity)
+  WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.predicate IN $slot_predicates AND t.polarity = 1
+    AND x.tenant = $tenant AND x.user_id = $user_id AND NOT x.id IN $slot_subject_ids
+  MATCH (said:Memory {id: t.memory_id})
+  WHERE said.tenant = $tenant AND said.user_id = $user_id
+    AND CASE WHEN $as_of IS NULL THEN said.valid_to IS NULL
+             ELSE said.valid_from <= $as_of AND (said.valid_to IS NULL OR said.valid_to > $as_of) END
+  WITH x, collect(DISTINCT t.predicate) AS kin, head(collect(said.scope_token)) AS token
+  CALL (x, token) {
+    MATCH (x)<-[:MENTIONS]-(m:Memory)
+    RETURN m
+    UNION
+    WITH x, token, '+scope_token:' + token + '^0 +text:' AS scoped,
+         '"' + replace(replace(x.name, '\\', '\\\\'), '"', '\\"') AS phrase
+    WHERE token IS NOT NULL AND x.name =~ '(?s).*[\\p{L}\\p{N}].*' AND NOT x.name CONTAINS '\\E'
+    // the name, then its possessive (one token for the index: "Lily's"); a name the index drops (a stop
+    // word: "Will") asks for no word at all: the user's first 10 * $slot_limit memories are checked instead
+    UNWIND [scoped + phrase + '"', scoped + '(' + phrase + '\'s" OR ' + phrase + '’s")'] AS lucene
+    CALL db.index.fulltext.queryNodes('memory_text_scoped', lucene, {limit: 10 * $slot_limit})
+    YIELD node AS m
+    // the name as written (any case when written in lower case), not inside a longer Latin word
+    WHERE m.text =~ '(?s' + CASE WHEN toLower(x.name) = x.name THEN 'iu' ELSE '' END
+                    + ').*(?<![\\p{IsLatin}\\p{N}])\\Q' + x.name + '\\E(?![\\p{IsLatin}\\p{N}]).*'
+    RETURN m
+  }
+  UNWIND kin AS answer
+  RETURN m, answer, 1 AS via
+}
+WITH m, answer, via
 WHERE m.tenant = $tenant AND m.user_id = $user_id
   AND ($types IS NULL OR m.type IN $types)
   AND ($tiers IS NULL OR m.tier IN $tiers)
   AND CASE WHEN $as_of IS NULL THEN ($include_history OR m.valid_to IS NULL)
            ELSE m.valid_from <= $as_of AND (m.valid_to IS NULL OR m.valid_to > $as_of) END
-WITH m, collect(DISTINCT t.predicate) AS answers
-ORDER BY m.created_at DESC, m.id
+WITH m, min(via) AS via, collect(DISTINCT answer) AS answers
+ORDER BY via, m.created_at DESC, m.id
 LIMIT $slot_limit
