@@ -383,6 +383,11 @@ _EN_QUESTION_START_RE = re.compile(
 )
 
 
+# "Will" and "May" are names (and a month) too: followed by a verb they are the subject of a statement ("Will got
+# an A", "May is my sister", "Will started school"), not an auxiliary ("Will you ...", "May I ...").
+_NAME_NOT_AUX_RE = re.compile(r"^(?:Will|May)\s+(?:is|was|has|had|got|gets|and|likes|loves|wants|[a-z]+ed)(?![A-Za-z])")
+
+
 def is_question(clause: str) -> bool:
     """True when the clause asks something (ends in '?', a zh question word/particle, en wh-start)."""
     c = normalize_text(clause)
@@ -394,7 +399,8 @@ def is_question(clause: str) -> bool:
         # "什么都不想做" / "哪儿也去不了" are statements, handled by the (?!都|也) guards above
         return True
     # An English wh/aux start without a first-person statement in it ("When I was in Rome" is not).
-    return bool(_EN_QUESTION_START_RE.search(c)) and not re.search(r"(?<![A-Za-z])i(?![A-Za-z'])", c, re.IGNORECASE)
+    return (bool(_EN_QUESTION_START_RE.search(c)) and not _NAME_NOT_AUX_RE.search(c)
+            and not re.search(r"(?<![A-Za-z])i(?![A-Za-z'])", c, re.IGNORECASE))
 
 
 # Requests to the assistant (imperatives): the task lives in the session, not in memory.

@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from ingest.lexicon import is_question
 from ingest.salience import assess, is_discourse_only
 
 
@@ -209,6 +210,22 @@ def test_requests_and_questions_keep_their_reason() -> None:
     assert assess("继续", speaker="user").reason == "request"
     assert assess("Really?", speaker="user").reason == "question"
     assert assess("wait, what did you mean?", speaker="user").reason == "question"
+
+
+@pytest.mark.parametrize(("text", "asks"), [
+    # "Will" and "May" are names (and a month): followed by a verb they say something
+    ("Will got an A in math today.", False),
+    ("Will started school today.", False),
+    ("May is my sister and she lives in Ohio.", False),
+    ("May is my favourite month.", False),
+    # an auxiliary still asks
+    ("Will you remind me tomorrow", True),
+    ("Will it rain tomorrow", True),
+    ("May we talk later", True),
+])
+def test_a_name_that_is_an_auxiliary_does_not_make_a_question(text: str, asks: bool) -> None:
+    assert is_question(text) is asks
+    assert (assess(text, speaker="user").reason == "question") is asks
 
 
 def test_long_discourse_looking_text_stays_linear() -> None:
