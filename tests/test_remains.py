@@ -4,8 +4,11 @@ does not contest, read clause by clause by the rule extractor."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ingest.extract import RuleTripleExtractor
+from ingest.extract_core import ExtractedTriple, normalize_term, single_valued_slot
 from ingest.remains import Fact, remains
 
 EXTRACT = RuleTripleExtractor()
@@ -66,3 +69,37 @@ def test_a_clause_without_a_fact_is_not_kept() -> None:
 
 def test_chinese_clauses_are_joined_with_a_chinese_comma() -> None:
     assert remains_text("我叫李明，今年三十岁，住在杭州", "我现在住在深圳") == "我叫李明，今年三十岁"
+
+
+_SUBJECTS = ("user", "Anna")
+_PREDICATES = ("name", "lives_in", "likes", "pet", "works_at")
+_OBJECTS = ("Tom", "Boston", "sushi", "Max", "Google")
+_facts = st.lists(st.builds(lambda s, p, o, pol: ExtractedTriple(s, "person", p, o, "thing", pol),
+                            st.sampled_from(_SUBJECTS), st.sampled_from(_PREDICATES), st.sampled_from(_OBJECTS),
+                            st.sampled_from((1, -1))), max_size=3)
+
+
+def _speaks_of(t: ExtractedTriple, w: Fact) -> bool:
+    """The rule, from the primitives: the same subject and either the same single-valued slot or the same object."""
+    if normalize_term(t.subject) != w.subject:
+        return False
+    slot = single_valued_slot(t.predicate, t.object)
+    return (slot is not None and slot == w.slot) or normalize_term(t.object) == w.object
+
+
+@settings(max_examples=300, deadline=None)
+@given(clause_facts=st.lists(_facts, min_size=1, max_size=5),
+       winner=st.lists(st.builds(Fact.of, st.sampled_from(_SUBJECTS), st.sampled_from(_PREDICATES),
+                                 st.sampled_from(_OBJECTS)), max_size=3))
+def test_the_remains_are_the_clauses_stating_facts_the_winner_does_not_speak_of(
+        clause_facts: list[list[ExtractedTriple]], winner: list[Fact]) -> None:
+    clauses = [(f"clause {i}", facts) for i, facts in enumerate(clause_facts)]
+    found = remains(clauses, winner)
+    spoken = [any(_speaks_of(t, w) for t in facts for w in winner) for _, facts in clauses]
+    free = [text for (text, facts), hit in zip(clauses, spoken, strict=True) if facts and not hit]
+    if found is None:
+        # nothing left, or the winner speaks of no clause (then the whole memory is what it contradicts)
+        assert not free or not any(spoken)
+        return
+    assert any(spoken) and found.text.split(", ") == free  # every free clause, in order, and nothing else
+    assert not any(_speaks_of(t, w) for t in found.facts for w in winner)
