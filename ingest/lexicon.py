@@ -41,12 +41,30 @@ _SPEAKER_SUBJECT_RE = re.compile(r"(?i)^(?:i|i'm|i've|i'd|i'll|i am|we|we're|we'
 _AND_SPEAKER_AGAIN_RE = re.compile(r"(?i)\s+and\s+(?=(?:i|i'm|i've|i'd|i'll|i am|my|we|we're|we've|we'll)\s)")
 
 
+# A clause about someone of the speaker's ("My wife Anna is a doctor and I live in Boston") is split the same way
+# once a verb has been said before the "and": "My sister and I live in Paris" has none, and stays whole.
+_POSSESSIVE_SUBJECT_RE = re.compile(r"(?i)^(?:my|our)\s")
+_VERB_BEFORE_AND_RE = re.compile(
+    r"(?i)(?<![A-Za-z'])(?:is|are|was|were|am|has|have|had|lives|lived|works|worked|loves|loved|likes|liked|hates"
+    r"|studies|studied|goes|went|got|turned|turns|became|becomes)(?![A-Za-z'])")
+
+
+def _speaker_again(clause: str) -> list[str]:
+    """A clause split where the speaker starts again after "and" (see _AND_SPEAKER_AGAIN_RE)."""
+    if _SPEAKER_SUBJECT_RE.match(clause):
+        return _AND_SPEAKER_AGAIN_RE.split(clause)
+    if _POSSESSIVE_SUBJECT_RE.match(clause):
+        parts = _AND_SPEAKER_AGAIN_RE.split(clause, maxsplit=1)
+        if len(parts) == 2 and _VERB_BEFORE_AND_RE.search(parts[0]):
+            return [parts[0], *_speaker_again(parts[1])]
+    return [clause]
+
+
 def split_clauses(text: str) -> list[str]:
     """Split an utterance into clauses (normalised, non-empty)."""
     # a '?' stays on its clause (is_question reads it); other separators are dropped
     clauses = [c.strip() for c in _CLAUSE_SPLIT_RE.split(normalize_text(text)) if c and c.strip(" ?")]
-    return [part for c in clauses
-            for part in (_AND_SPEAKER_AGAIN_RE.split(c) if _SPEAKER_SUBJECT_RE.match(c) else [c])]
+    return [part for c in clauses for part in _speaker_again(c)]
 
 
 def has_han(text: str) -> bool:

@@ -38,6 +38,10 @@ def test_by_clause_is_extract_clause_by_clause() -> None:
     # a move keeps the job
     ("I live in Boston and I work as a data engineer at Moderna", "Big news: we moved to Seattle last month",
      "I work as a data engineer at Moderna"),
+    # a clause about the speaker's own people splits at "and I ..." once it has said something ("My sister and I
+    # live in Paris" stays whole): the move keeps the wife
+    ("My wife Anna is a doctor and I live in Boston", "I live in Seattle now", "My wife Anna is a doctor"),
+    ("My name is Tom and I live in Boston", "We moved to Denver", "My name is Tom"),
     # a new occupation (is_a, one job at a time) keeps the home
     ("I'm a teacher, I live in Boston", "I'm a nurse now", "I live in Boston"),
     # the opposite polarity on the same thing contests that clause only
@@ -45,6 +49,12 @@ def test_by_clause_is_extract_clause_by_clause() -> None:
 ])
 def test_the_uncontested_clauses_remain(loser: str, winner: str, left: str) -> None:
     assert remains_text(loser, winner) == left
+
+
+def test_my_sister_and_i_stay_one_clause() -> None:
+    assert [c for c, _ in EXTRACT.by_clause("My sister and I live in Paris")] == ["My sister and I live in Paris"]
+    assert [c for c, _ in EXTRACT.by_clause("My husband and my kids love pizza")] == \
+        ["My husband and my kids love pizza"]
 
 
 def test_the_remains_state_the_kept_clauses_facts() -> None:
