@@ -265,7 +265,7 @@
 
   const MEMORY_SEL = `{ id userId text type tier locked presetKind classifiedBy confidence
     weight { passive active preset final } createdAt lastRecalledAt lastMentionedAt recallCount mentionCount
-    validFrom validTo source { sessionId turn deviceId episodeId } }`;
+    validFrom validTo remainsOf source { sessionId turn deviceId episodeId } }`;
 
   /** Documented shapes, used when the server does not answer introspection (production profile). */
   const CHANGESET_SEL = `{ id kind status dryRun undone undoneAt createdAt finishedAt userId decayed reweighted
@@ -391,7 +391,7 @@
 
   const KNOWN_MEMORY_FIELDS = new Set(["id", "userId", "text", "type", "tier", "locked", "weight", "createdAt",
     "lastRecalledAt", "lastMentionedAt", "recallCount", "mentionCount", "source", "validFrom", "validTo",
-    "classifiedBy", "confidence", "presetKind", "__typename"]);
+    "classifiedBy", "confidence", "presetKind", "remainsOf", "__typename"]);
 
   function shown(v) {
     if (typeof v === "number") return fmtNum(v);
@@ -430,12 +430,14 @@
       el("span", { title: m.lastRecalledAt || "", text: `recalled ${m.recallCount ?? 0}× · last ${ago(m.lastRecalledAt)}` }),
       m.mentionCount !== undefined ? el("span", { text: `mentioned ${m.mentionCount}×` }) : null,
       m.validTo ? el("span", { text: `superseded ${ago(m.validTo)}` }) : null,
+      m.remainsOf ? el("span", { text: "remains of a superseded memory",
+                                 title: `what ${m.remainsOf} said that its conflict's winner did not contest` }) : null,
     ));
     li.append(weightBars(m.weight));
     const provenance = {
       episode: src.episodeId, session: src.sessionId, turn: src.turn, device: src.deviceId,
       created: m.createdAt, classified: m.classifiedBy ? `${m.classifiedBy} (${fmtNum(m.confidence, 2)})` : undefined,
-      preset: m.presetKind, id: m.id,
+      preset: m.presetKind, id: m.id, "remains of": m.remainsOf || undefined,
     };
     for (const [k, v] of Object.entries(m)) if (!KNOWN_MEMORY_FIELDS.has(k)) provenance[k] = v;
     const details = el("details", { class: "more-info" }, el("summary", {
