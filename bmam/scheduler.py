@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -351,10 +352,7 @@ class MaintenanceScheduler:
                            every_s=self.schedule.renew_every_s())
 
     def _run_job(self, kind: MaintenanceKind, lease: LeaseKeeper | None) -> None:
-        if lease is None:
-            self.job(kind)
-            return
-        with lease:
+        with lease if lease is not None else nullcontext():
             self.job(kind)
 
     def _give_back(self, kind: MaintenanceKind, claim: Any | None) -> None:
