@@ -287,7 +287,7 @@ class Container:
                                       max_page=self.settings.limits.max_page_size),
         )
         # a loser's uncontested facts live on (looked up when called: the remains run the hooks, which hold this)
-        conflicts.superseded.append(lambda scope, conflict: self.remains.on_superseded(scope, conflict))
+        conflicts.superseded.append(lambda scope, settled: self.remains.on_superseded(scope, settled))
         return conflicts
 
     @cached_property

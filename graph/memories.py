@@ -66,12 +66,11 @@ class MemoryRepository:
 
     def remember_many_in(
         self, tx: Tx, scope: Scope, batch: Sequence[NewMemory], *, now: datetime | Sequence[datetime],
-        passive: float | Sequence[float], active: float | Sequence[float], hooks_pending_at: datetime | None = None,
+        passive: float, active: float, hooks_pending_at: datetime | None = None,
     ) -> list[StoredMemory]:
         """Store several memories in the caller's transaction, in order, with one statement whatever their
-        types (the type labels come as a map from the MemoryType enum). `now`, `passive` and `active` are one
-        value for all, or one per memory (ingest stamps each with its turn's time; a superseded memory's remains
-        keep its weight parts). NotFound when an id belongs to another
+        types (the type labels come as a map from the MemoryType enum). `now` is one time for all, or one
+        per memory (ingest stamps each with its turn's time). NotFound when an id belongs to another
         tenant or user: the caller's transaction then rolls back, so none of the batch is written."""
         found, first = self._write_many(tx, scope, batch, now=now, passive=passive, active=active, answer=True,
                                         hooks_pending_at=hooks_pending_at)
@@ -81,10 +80,11 @@ class MemoryRepository:
 
     def store_many_in(
         self, tx: Tx, scope: Scope, batch: Sequence[NewMemory], *, now: datetime | Sequence[datetime],
-        passive: float, active: float, hooks_pending_at: datetime | None = None,
+        passive: float | Sequence[float], active: float | Sequence[float], hooks_pending_at: datetime | None = None,
     ) -> None:
         """remember_many_in without its answer (the memories are not read back: ingest reads them once its
-        batch is written). hooks_pending_at: the new memories wait for their after-store hooks, since then
+        batch is written); `passive` and `active` too may be one per memory (a superseded memory's remains keep its
+        weight parts). hooks_pending_at: the new memories wait for their after-store hooks, since then
         (hooks_done clears it)."""
         self._write_many(tx, scope, batch, now=now, passive=passive, active=active, answer=False,
                          hooks_pending_at=hooks_pending_at)

@@ -58,12 +58,13 @@ class RemainsRepository:
                              for w in r["winner"] if w["predicate"] is not None))
         return out
 
-    def link_in(self, tx: Tx, scope: Scope, pairs: Sequence[tuple[str, str]], *, now: datetime) -> list[str]:
+    def link_in(self, tx: Tx, scope: Scope, pairs: Sequence[tuple[str, str]], *, now: datetime) -> dict[str, Memory]:
         """Tie remains just stored in tx to their losers ((remains id, loser id) pairs; remains/link: REMAINS_OF,
-        remains_of, the loser's turns, mentions and place; the losers marked checked): the remains ids tied."""
+        remains_of, the loser's turns, mentions and place; the losers marked checked): the remains as they are now,
+        by id."""
         rows = tx.run("remains/link", {**_scope(scope), "now": time_param(now),
                                        "pairs": [{"id": r, "loser_id": loser} for r, loser in pairs]})
-        return [row["id"] for row in rows]
+        return {m.id: m for m in (memory_from_row(row["memory"]) for row in rows)}
 
     def checked(self, scope: Scope, loser_ids: Sequence[str], *, now: datetime) -> None:
         """Nothing remains of these losers: the sweep passes them by."""

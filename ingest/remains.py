@@ -64,8 +64,9 @@ def contested(clause_facts: Sequence[ExtractedTriple], winner: Sequence[Fact]) -
 def remains(clauses: Sequence[tuple[str, Sequence[ExtractedTriple]]], winner: Sequence[Fact]) -> Remains | None:
     """The remains of a loser read clause by clause (ClauseExtractor.by_clause), given the winner's facts: None when
     nothing is left (no clause contested, or none uncontested that states a fact)."""
-    kept = [(text, facts) for text, facts in clauses if facts and not contested(facts, winner)]
-    if not kept or not any(facts and contested(facts, winner) for _, facts in clauses):
+    stating = [(text, facts, contested(facts, winner)) for text, facts in clauses if facts]
+    kept = [(text, facts) for text, facts, hit in stating if not hit]
+    if not kept or len(kept) == len(stating):
         return None
     joiner = "，" if any(has_han(text) for text, _ in kept) else ", "
     return Remains(text=joiner.join(text for text, _ in kept),

@@ -17,7 +17,7 @@ from bmam.container import Container
 from bmam.usecases.recall import RecallRequest
 from bmam.usecases.remains import SweepReport, remains_id
 from graph.conflicts import ConflictStatus, ConflictStrategy
-from graph.model import Scope
+from graph.model import Memory, Scope
 from graph.remains import RemainsRepository
 from ingest.turns import TurnInput
 from tests.ops_support import store_rows
@@ -193,11 +193,13 @@ def test_a_batchs_settlements_get_their_remains_at_once(container: Container, te
     """The hooks of one ingest run segment by segment (a segment ends at each memory that settles something), and
     the remains of all its settlements are kept in one call, after the commit."""
     calls: list[list[tuple[str, str]]] = []
+    kept: dict[str, Memory] = {}
     keep_many = container.remains.keep_many
 
-    def spy(scope: Scope, pairs: list[tuple[str, str]]) -> dict[str, object]:
+    def spy(scope: Scope, pairs: list[tuple[str, str]]) -> dict[str, Memory]:
         calls.append(list(pairs))
-        return keep_many(scope, pairs)  # type: ignore[return-value]
+        kept.update(keep_many(scope, pairs))
+        return kept
 
     monkeypatch.setattr(container.remains, "keep_many", spy)
     container.ingest.ingest_conversation(tenant, [
@@ -207,5 +209,9 @@ def test_a_batchs_settlements_get_their_remains_at_once(container: Container, te
         TurnInput(user_id="ann", session_id="s2", speaker="user", text="These days I work at Amazon"),
     ])
     assert len(calls) == 1 and len(calls[0]) == 2, calls
+    # the remains as stored and tied: each names its loser
+    assert sorted((m.remains_of, m.text) for m in kept.values()) == sorted(
+        (loser, container.memories.get(tenant, "ann", remains_id(Scope(tenant, "ann"), loser)).text)  # type: ignore[union-attr]
+        for loser, _ in calls[0])
     assert live_texts(container, tenant, "ann") == {"I'm Ann", "I have a cat named Tom", "I live in Seattle now",
                                                     "These days I work at Amazon"}

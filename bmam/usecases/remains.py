@@ -149,16 +149,17 @@ class RemainsUseCases:
         hooked = bool(self._hooks)
 
         def write(tx: Tx) -> tuple[list[Memory], list[Triple]]:
-            stored = self._memories.remember_many_in(
+            self._memories.store_many_in(
                 tx, scope, news, now=[loser.valid_from for loser, _ in found],
                 passive=[loser.weight.passive for loser, _ in found],
                 active=[min(self._settings.max_active, loser.weight.active + self._settings.loser_penalty)
                         for loser, _ in found],
                 hooks_pending_at=now if hooked else None)
             triples = self._triples.add_many_in(tx, scope, specs)
-            self._remains.link_in(tx, scope, [(new.id, loser.id) for new, (loser, _) in zip(news, found, strict=True)],
-                                  now=now)
-            return [s.memory for s in stored], triples
+            # read back once tied: remains_of, the loser's mentions and place are set there
+            linked = self._remains.link_in(tx, scope, [(new.id, loser.id)
+                                                       for new, (loser, _) in zip(news, found, strict=True)], now=now)
+            return [linked[new.id] for new in news], triples
 
         try:
             (memories, triples), changes = self._tiers.admit_many(scope, {n.id: n.tier for n in news}, now=now,

@@ -3,7 +3,8 @@
 // loser's id (read with the memory, no traversal), the loser's provenance edges (DERIVED_FROM its turns), its
 // mentions and its place in the order the user said things (said_seq: the conflicts' tie-break) carried over
 // (the remains were said when, as often and as last as the loser); the loser marked checked (remains/checked).
-// Idempotent. Returns the ids tied (none for a pair with a memory missing or someone else's).
+// Idempotent. Returns the remains tied, as memory/get reads them (none for a pair with a memory missing or
+// someone else's).
 UNWIND $pairs AS pair
 MATCH (r:Memory {id: pair.id}), (l:Memory {id: pair.loser_id})
 WHERE r.tenant = $tenant AND r.user_id = $user_id AND l.tenant = $tenant AND l.user_id = $user_id
@@ -17,4 +18,4 @@ CALL (r, l) {
   WHERE ep.tenant = $tenant AND ep.user_id = $user_id
   MERGE (r)-[:DERIVED_FROM]->(ep)
 }
-RETURN r.id AS id
+RETURN r {.*, embedding: null} AS memory
