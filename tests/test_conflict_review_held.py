@@ -20,7 +20,7 @@ from bmam.clock import FakeClock
 from bmam.container import Container
 from bmam.usecases.hooks import StoredMemoryContext
 from graph.conflicts import Conflict, ConflictRepository, ConflictStatus, ConflictStrategy, _Settle, conflict_id
-from graph.model import Memory, Scope, Tier
+from graph.model import Memory, Scope, Tier, Triple
 from graph.triples import TripleRepository
 from tests.ops_support import store_rows
 from tests.test_add_triple_conflicts import break_conflict_detection, get, pending, superseded
@@ -41,6 +41,24 @@ def held_pair(c: Container, clock: FakeClock, scope: Scope, predicate: str, old_
     assert (conflict.status, conflict.strategy) == (ConflictStatus.OPEN, ConflictStrategy.REVIEW)
     assert (conflict.new_memory_id, conflict.old_memory_id) == (new.id, old.id)
     return old, new, conflict
+
+
+def siemens_then_held_pair(c: Container, clock: FakeClock, scope: Scope, **weights: float
+                           ) -> tuple[Memory, Memory, Memory, Conflict]:
+    """A memory older than a held pair, that a works_at Bosch on either memory of the pair contradicts (a second
+    finding beside the held one), stored an hour before it; then the held pair (held_pair)."""
+    siemens = store(c, scope, "I work at Siemens", triples=[("user", "works_at", "Siemens", 1)], hook=False,
+                    **weights)
+    clock.advance(timedelta(hours=1))
+    return (siemens, *held_pair(c, clock, scope, "lives_in", "Beijing", "Shanghai"))
+
+
+def bosch(c: Container, clock: FakeClock, scope: Scope, memory_id: str) -> Triple:
+    """works_at Bosch for a memory, written as ingest writes a triple (no hooks): siemens_then_held_pair's second
+    finding."""
+    return TripleRepository(c.store).add(scope, memory_id=memory_id, subject="user", subject_kind="thing",
+                                         predicate="works_at", object_="Bosch", object_kind="thing", polarity=1,
+                                         now=clock.now())
 
 
 def state(c: Container, scope: Scope, *memory_ids: str) -> list[dict[str, Any]]:
@@ -144,10 +162,7 @@ def test_a_new_conflict_found_with_the_held_one_is_still_settled(living: tuple[C
     c, clock = living
     c.conflicts.settings = replace(c.conflicts.settings, strategy=strategy)
     t, u = scope.tenant, scope.user_id
-    siemens = store(c, scope, "I work at Siemens", triples=[("user", "works_at", "Siemens", 1)], passive=0.0,
-                    active=0.1, hook=False)
-    clock.advance(timedelta(hours=1))
-    old, new, held = held_pair(c, clock, scope, "lives_in", "Beijing", "Shanghai")
+    siemens, old, new, held = siemens_then_held_pair(c, clock, scope, passive=0.0, active=0.1)
     before = state(c, scope, old.id)
     calls = spy(monkeypatch)
     clock.advance(timedelta(days=2))
@@ -215,21 +230,16 @@ def test_the_hook_outside_a_transaction_leaves_a_held_conflict_open(living: tupl
     one, two in a batch (conflict/settle_many); either way the held one stays OPEN."""
     c, clock = living
     t, u = scope.tenant, scope.user_id
-    extra: list[tuple[str, str, str, int]] = []
     siemens = None
     if findings == "two":
-        siemens = store(c, scope, "I work at Siemens", triples=[("user", "works_at", "Siemens", 1)], hook=False)
-        clock.advance(timedelta(hours=1))
-    old, new, held = held_pair(c, clock, scope, "lives_in", "Beijing", "Shanghai")
-    if findings == "two":
-        extra = [("user", "works_at", "Bosch", 1)]
+        siemens, old, new, held = siemens_then_held_pair(c, clock, scope)
+    else:
+        old, new, held = held_pair(c, clock, scope, "lives_in", "Beijing", "Shanghai")
     before = state(c, scope, old.id, new.id)
     clock.advance(timedelta(days=1))
     triples = c.memories.triples(t, u, new.id)
-    if extra:
-        triples.append(TripleRepository(c.store).add(scope, memory_id=new.id, subject="user", subject_kind="thing",
-                                                     predicate="works_at", object_="Bosch", object_kind="thing",
-                                                     polarity=1, now=clock.now()))
+    if siemens is not None:
+        triples.append(bosch(c, clock, scope, new.id))
     calls = spy(monkeypatch)
     embedding = c.conflicts._conflicts.embedding(scope, new.id)
     c.conflicts.on_memory_stored(StoredMemoryContext(scope=scope, memory=get(c, scope, new.id), triples=triples,
@@ -331,10 +341,7 @@ def test_add_triple_on_the_old_memory_still_settles_a_new_conflict(living: tuple
     c, clock = living
     c.conflicts.settings = replace(c.conflicts.settings, strategy=strategy)
     t, u = scope.tenant, scope.user_id
-    siemens = store(c, scope, "I work at Siemens", triples=[("user", "works_at", "Siemens", 1)], passive=0.0,
-                    active=0.1, hook=False)
-    clock.advance(timedelta(hours=1))
-    old, new, held = held_pair(c, clock, scope, "lives_in", "Beijing", "Shanghai")
+    siemens, old, new, held = siemens_then_held_pair(c, clock, scope, passive=0.0, active=0.1)
     before = state(c, scope, new.id)
     calls = spy(monkeypatch)
     clock.advance(timedelta(days=2))
@@ -363,16 +370,14 @@ def test_the_hook_of_the_old_memory_outside_a_transaction_leaves_the_held_pair_a
     t, u = scope.tenant, scope.user_id
     siemens = None
     if findings == "two":
-        siemens = store(c, scope, "I work at Siemens", triples=[("user", "works_at", "Siemens", 1)], hook=False)
-        clock.advance(timedelta(hours=1))
-    old, new, held = held_pair(c, clock, scope, "lives_in", "Beijing", "Shanghai")
+        siemens, old, new, held = siemens_then_held_pair(c, clock, scope)
+    else:
+        old, new, held = held_pair(c, clock, scope, "lives_in", "Beijing", "Shanghai")
     before = state(c, scope, old.id, new.id)
     clock.advance(timedelta(days=1))
     triples = c.memories.triples(t, u, old.id)
     if siemens is not None:
-        triples.append(TripleRepository(c.store).add(scope, memory_id=old.id, subject="user", subject_kind="thing",
-                                                     predicate="works_at", object_="Bosch", object_kind="thing",
-                                                     polarity=1, now=clock.now()))
+        triples.append(bosch(c, clock, scope, old.id))
     calls = spy(monkeypatch)
     embedding = c.conflicts._conflicts.embedding(scope, old.id)
     with statements(c) as ran:

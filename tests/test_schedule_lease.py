@@ -207,16 +207,24 @@ def test_a_worker_whose_claim_was_taken_over_learns_it_and_stops_at_its_next_use
     assert (done.last_run, done.claimed_by) == (clock_b.now(), None)  # B's run is the one recorded
 
 
-def test_a_shutdown_stops_the_job_at_its_next_user_and_gives_its_run_back(container: Container,
-                                                                          schedule_name: str) -> None:
+def decay_held_in_its_first_user(container: Container, name: str
+                                 ) -> tuple[Users, MaintenanceScheduler, MaintenanceScheduler, list[MaintenanceKind]]:
+    """A worker whose loop starts a day after the schedule's first tick, its DECAY held in its first user until
+    `users.go`, and another worker (its jobs recorded in the list) on the same clock."""
     clock = FakeClock(START)
     users = Users(hold=MaintenanceKind.DECAY)
-    w = worker(container, clock, schedule_name, scheduled_job(users, NoTiers()), tick_s=0.01)
+    w = worker(container, clock, name, scheduled_job(users, NoTiers()), tick_s=0.01)
     other_ran: list[MaintenanceKind] = []
-    other = worker(container, clock, schedule_name, other_ran.append)
+    other = worker(container, clock, name, other_ran.append)
     assert w.tick() == []
     clock.advance(DAY)
     w.start()
+    return users, w, other, other_ran
+
+
+def test_a_shutdown_stops_the_job_at_its_next_user_and_gives_its_run_back(container: Container,
+                                                                          schedule_name: str) -> None:
+    users, w, other, _ = decay_held_in_its_first_user(container, schedule_name)
     try:
         assert users.running.wait(30)  # the loop runs DECAY, in its first user
         assert state(container, schedule_name, MaintenanceKind.DECAY).claimed_by is not None
@@ -238,14 +246,7 @@ def test_a_shutdown_stops_the_job_at_its_next_user_and_gives_its_run_back(contai
 def test_a_job_still_running_when_stop_gives_up_keeps_its_lease_until_it_stops(
         container: Container, schedule_name: str, caplog: pytest.LogCaptureFixture) -> None:
     """Given back while still in a user's transaction, the job could run on another worker alongside it."""
-    clock = FakeClock(START)
-    users = Users(hold=MaintenanceKind.DECAY)
-    w = worker(container, clock, schedule_name, scheduled_job(users, NoTiers()), tick_s=0.01)
-    other_ran: list[MaintenanceKind] = []
-    other = worker(container, clock, schedule_name, other_ran.append)
-    assert w.tick() == []
-    clock.advance(DAY)
-    w.start()
+    users, w, other, other_ran = decay_held_in_its_first_user(container, schedule_name)
     try:
         assert users.running.wait(30)
         with caplog.at_level(logging.WARNING, logger="bmam.scheduler"):
