@@ -13,26 +13,8 @@ CALL (n, o) {
   SET m._lock = true
   REMOVE m._lock
 }
-OPTIONAL MATCH (r:Conflict {id: $reverse_id})
-WHERE r.tenant = $tenant AND r.user_id = $user_id AND r.status = 'OPEN' AND r.strategy = 'REVIEW'
-  AND NOT EXISTS { MATCH (f:Conflict {id: $id})
-                   WHERE f.tenant = $tenant AND f.user_id = $user_id AND f.status = 'OPEN' AND f.strategy = 'REVIEW' }
-OPTIONAL CALL (n, o, r) {
-  WITH n, o, r WHERE r IS NULL
-  MERGE (c:Conflict {id: $id})
-    ON CREATE SET c.tenant = $tenant, c.user_id = $user_id, c.kind = $kind, c.status = 'OPEN',
-                  c.strategy = $strategy, c.reason = $reason, c.new_id = $new_id, c.old_id = $old_id,
-                  c.created_at = $now, c.is_new = true
-  WITH c, n, o
-  WHERE c.tenant = $tenant AND c.user_id = $user_id
-  WITH c, n, o, coalesce(c.is_new, false) AS created
-  REMOVE c.is_new
-  MERGE (c)-[rn:BETWEEN {role: 'new'}]->(n)
-    ON CREATE SET rn.tenant = $tenant, rn.user_id = $user_id
-  MERGE (c)-[ro:BETWEEN {role: 'old'}]->(o)
-    ON CREATE SET ro.tenant = $tenant, ro.user_id = $user_id
-  RETURN c, created
-}
+WITH n, o, {id: $id, reverse_id: $reverse_id, kind: $kind, reason: $reason, old_id: $old_id} AS item
+{{> conflict/record_item}}
 WITH coalesce(c, r) AS c, coalesce(created, false) AS created
 WHERE c IS NOT NULL
 RETURN c {.*, created_at: toString(c.created_at), resolved_at: toString(c.resolved_at)} AS conflict, created

@@ -42,26 +42,7 @@ CALL () {
   WITH n, i, $record[i] AS item
   MATCH (o:Memory {id: item.old_id})
   WHERE o.tenant = $tenant AND o.user_id = $user_id
-  OPTIONAL MATCH (r:Conflict {id: item.reverse_id})
-  WHERE r.tenant = $tenant AND r.user_id = $user_id AND r.status = 'OPEN' AND r.strategy = 'REVIEW'
-    AND NOT EXISTS { MATCH (f:Conflict {id: item.id})
-                     WHERE f.tenant = $tenant AND f.user_id = $user_id AND f.status = 'OPEN' AND f.strategy = 'REVIEW' }
-  OPTIONAL CALL (n, o, item, r) {
-    WITH n, o, item, r WHERE r IS NULL
-    MERGE (c:Conflict {id: item.id})
-      ON CREATE SET c.tenant = $tenant, c.user_id = $user_id, c.kind = item.kind, c.status = 'OPEN',
-                    c.strategy = $strategy, c.reason = item.reason, c.new_id = $new_id, c.old_id = item.old_id,
-                    c.created_at = $now, c.is_new = true
-    WITH c, n, o
-    WHERE c.tenant = $tenant AND c.user_id = $user_id
-    WITH c, n, o, coalesce(c.is_new, false) AS created
-    REMOVE c.is_new
-    MERGE (c)-[rn:BETWEEN {role: 'new'}]->(n)
-      ON CREATE SET rn.tenant = $tenant, rn.user_id = $user_id
-    MERGE (c)-[ro:BETWEEN {role: 'old'}]->(o)
-      ON CREATE SET ro.tenant = $tenant, ro.user_id = $user_id
-    RETURN c, created
-  }
+{{> conflict/record_item}}
   WITH i, n, o, coalesce(c, r) AS c, coalesce(created, false) AS created
   WHERE c IS NOT NULL
   RETURN collect({i: i, conflict: c {.*, created_at: toString(c.created_at), resolved_at: toString(c.resolved_at)},
