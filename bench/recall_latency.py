@@ -130,6 +130,9 @@ def load_filler(container: Container, scope: Scope, count: int, *, rng: np.rando
     entities = max(10, count // 5)
     ids = [f"f_{scope.user_id}_{start + i}" for i in range(count)]
     seen_pairs: set[tuple[str, str]] = set()
+    # rng.choice over a list converts it to an array on every call (quadratic: 100k took hours); once here,
+    # the same draws
+    id_array = np.array(ids)
     for lo in range(0, count, BATCH):
         chunk = ids[lo: lo + BATCH]
         vectors = rng.standard_normal((len(chunk), dim)).astype(np.float32)
@@ -147,7 +150,7 @@ def load_filler(container: Container, scope: Scope, count: int, *, rng: np.rando
                 mentions.append({"memory_id": mid, "entity_id": entity_id(scope, "thing", name), "name": name})
         pairs = []
         for mid in chunk:
-            for other in rng.choice(ids, 2):
+            for other in rng.choice(id_array, 2):
                 a, b = sorted((mid, str(other)))
                 if a != b and (a, b) not in seen_pairs:
                     seen_pairs.add((a, b))
