@@ -4,6 +4,7 @@ so recall reads its final results and records their use atomically."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -364,21 +365,21 @@ class RecallRepository:
                    ) -> list[list[Row] | None]:
         """For each (ranking, k): the first k of the cache's ranking that pass recall's filters, read from
         Neo4j as candidate rows (a memory deleted since is not found), all rankings in one statement per
-        round. The best k + k/4 are read (a few may be superseded or deleted; each row read back costs
-        ~0.05 ms), then up to 32k; None for a ranking whose filters leave fewer than k of those while more
-        remain (a narrow filter: the Neo4j scan is better). first_round, when given, reads the first
-        round's rows instead of recall/rows (given the ids and each ranking's batch, best first)."""
+        round, as far down each ranking as _round_limit says; None for a ranking whose filters leave fewer
+        than k of its best 32k while more remain (a narrow filter: the Neo4j scan is better). first_round,
+        when given, reads the first round's rows instead of recall/rows (given the ids and each ranking's
+        batch, best first)."""
         def rows(ids: list[str]) -> list[Row]:
             return tx.run("recall/rows", {**_scope(scope), **filters.params(), "ids": ids})
 
         passed: list[list[Row]] = [[] for _ in wanted]
         fetched = [0 for _ in wanted]
         done: list[bool] = [False for _ in wanted]
-        for round_ in (0, 1):
+        for round_ in (0, 1, 2):
             batches: dict[int, tuple[Ranked, list[str], int]] = {}
             for i, (ranking, k) in enumerate(wanted):
                 if not done[i]:
-                    limit = k + max(4, k // 4) if round_ == 0 else 32 * k
+                    limit = _round_limit(round_, k, fetched[i], len(passed[i]))
                     ranked = ranking(limit)
                     batches[i] = (ranked, ranked.ids[fetched[i]:limit], limit)
             ids = sorted({memory_id for _, batch, _ in batches.values() for memory_id in batch})
@@ -482,6 +483,19 @@ class _Guess:
     text: list[Row]
     prefetched: Prefetched | None = None
     slots: list[Row] = field(default_factory=list)  # recall/slot_match's rows (sim None: from the cache)
+
+
+def _round_limit(round_: int, k: int, fetched: int, passed: int) -> int:
+    """How far down a ranking round round_ of RecallRepository._read_back reads (each row read back costs
+    ~0.05 ms): the best k + k/4; then, for what is missing, twice as many rows as the pass rate so far says
+    it takes (a user with a history: the superseded memories rank right beside the ones that replaced them,
+    48 of the bench user's 274 real ones; reading 32k at once cost 50-140 ms a question); then up to 32k."""
+    widest = 32 * k
+    if round_ == 0:
+        return min(widest, k + max(4, k // 4))
+    if round_ == 1 and passed > 0:
+        return min(widest, fetched + max(8, math.ceil(2 * (k - passed) * fetched / passed)))
+    return widest
 
 
 def _wanted(query: QueryCosines, query_terms: Sequence[str], plan: CandidatePlan,
