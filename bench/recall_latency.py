@@ -31,6 +31,7 @@ import sys
 import time
 import urllib.request
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -194,11 +195,25 @@ def where_time_goes(container: Container, scope: Scope, questions: Sequence[str]
     container.recall.recall(scope.tenant, RecallRequest(user_id=scope.user_id, query=questions[0]))  # warm cache
     container.vector_cache.wait_for_loads()  # a large user is read in the background
     container.store.timer.by_statement.clear()
-    walls = timed_each(lambda q: container.recall.recall(scope.tenant, RecallRequest(user_id=scope.user_id, query=q)),
-                       questions)
+    ran: list[list[str]] = []  # the statements of each recall, in order
+    container.store.timer.listeners.append(lambda name, _: ran[-1].append(name.removeprefix("recall/")))
+
+    def recall(q: str) -> None:
+        ran.append([])
+        container.recall.recall(scope.tenant, RecallRequest(user_id=scope.user_id, query=q))
+
+    try:
+        walls = timed_each(recall, questions)
+    finally:
+        container.store.timer.listeners.pop()
     per = {k: v / len(questions) * 1000 for k, v in container.store.timer.by_statement.items()}
     parts = ", ".join(f"{k} {v:.1f}" for k, v in sorted(per.items(), key=lambda kv: -kv[1]))
-    return f"in-process recall p50 {pct(walls, 0.5):.1f} ms; mean ms per statement: {parts}"
+    counts = Counter(len(names) for names in ran)
+    # The tail by question: which statements the slowest recalls ran (a round more than usual shows here).
+    slowest = sorted(zip(walls, questions, ran, strict=True), key=lambda x: -x[0])[:5]
+    tail = "; ".join(f"{w * 1000:.1f} ms {q!r} ({', '.join(names)})" for w, q, names in slowest)
+    return (f"in-process recall p50 {pct(walls, 0.5):.1f} ms; mean ms per statement: {parts}; statements per "
+            f"recall {dict(sorted(counts.items()))}; slowest: {tail}")
 
 
 def side_by_side(client: BmamClient, other: BmamClient, user: str, texts: Sequence[str], against: Path,
