@@ -168,8 +168,9 @@ class RecallSettings(BaseModel):
     expand_seeds: int = Field(default=8, ge=0, le=50)
     expand_per_seed: int = Field(default=10, ge=1, le=100)
     expand_min_strength: float = Field(default=0.4, ge=0.0, le=1.0)
-    # With the vector cache, the neighbours of the likely seeds (the cache's best expand_prefetch_dense and
-    # the first expand_prefetch_text full-text hits) are read with the candidates, saving the expansion its
+    # With the vector cache, the neighbours of the likely seeds (the first expand_prefetch_dense of the cache's
+    # ranking that pass recall's filters, the first expand_prefetch_text full-text hits and a slot question's
+    # answers) are read with the candidates, saving the expansion its
     # own statement when they hold every seed (88-93 % of the latency bench's expanded recalls at 10 / 2,
     # 97-98 % at 12 / 4, which expands more for the same time; BENCHMARKS.md "Recall latency"); the seeds
     # missing are expanded by a statement of their own. 0 / 0: the expansion is always its own statement.

@@ -157,9 +157,10 @@ class SlotQuestion:
 @dataclass(frozen=True, slots=True)
 class ExpansionParams:
     """How recall expands from its seed hits (recall/neighbours); and how many likely seeds candidates()
-    expands ahead, in the statement reading its candidates, when the vector cache ranks them (the cache's
-    best prefetch_dense and the first prefetch_text full-text hits): the seeds are the best direct hits
-    once scored, and a seed expanded ahead costs no round trip of its own."""
+    expands ahead, in the statement reading its candidates, when the vector cache ranks them (the first
+    prefetch_dense of the cache's ranking that pass recall's filters, the first prefetch_text full-text hits
+    and the slot question's answers): the seeds are the best direct hits once scored, and a seed expanded
+    ahead costs no round trip of its own."""
 
     min_strength: float
     hop: TraversalParams
@@ -327,19 +328,20 @@ class RecallRepository:
         asked = (slots or SlotQuestion(())).params(scope)
 
         def first_round(ids: list[str], heads: list[list[str]]) -> list[Row]:
-            # heads: each ranking's ids, best first (dense, then the cache's term ranking on the exact path)
-            seeds = list(dict.fromkeys([*heads[0][: ahead.prefetch_dense],
-                                        *(heads[1][: ahead.prefetch_text] if len(heads) > 1 else [])]))
+            # heads: each ranking's ids, best first (dense, then the cache's term ranking on the exact path);
+            # the statement expands the first prefetch_dense of the dense ones that pass the filters
             [row] = tx.run("recall/rows_checked", {
                 **_scope(scope), **filters.params(), **ahead.params(), "ids": ids, "lucene": text_lucene,
                 "embedding": [], "k_text": limits.k_text,  # the full-text hits' cosines: from the cache
-                "index_text": plan.index_text, "with_sim": False, "prefetch_seeds": seeds,
-                "prefetch_text": ahead.prefetch_text, **asked,
+                "index_text": plan.index_text, "with_sim": False,
+                "prefetch_ranked": heads[0] if ahead.prefetch_dense > 0 else [],
+                "prefetch_dense": ahead.prefetch_dense,
+                "prefetch_terms": heads[1][: ahead.prefetch_text] if len(heads) > 1 else [],
+                "prefetch_text": ahead.prefetch_text, "prefetch_slots": expansion is not None, **asked,
             })
             state = user_state_of(row)
             text_hits = list(row["text_hits"] or [])
-            expanded: dict[str, list[Row]] = {
-                seed: [] for seed in [*seeds, *(h["id"] for h in text_hits[: ahead.prefetch_text])]}
+            expanded: dict[str, list[Row]] = {seed: [] for seed in row["seeds"]}
             for n in row["neighbours"]:
                 expanded[n["seed_id"]].append(n)
             seen.append((state, text_hits, Prefetched(expanded), [{**r, "sim": None} for r in row["slot_rows"]]))

@@ -122,6 +122,26 @@ def test_the_answers_come_with_the_candidates_or_on_their_own(container: Contain
         assert "recall/slot_answers" in ran, ran
 
 
+def test_the_answers_are_expanded_in_the_candidates_statement(container: Container, tenant: str) -> None:
+    """A slot question's answers score high, so they seed the graph expansion: with the cache, their neighbours
+    are read in the statement reading the candidates, not by an expansion statement of its own (here the
+    answer is the only seed and nothing else is read ahead)."""
+    made = Container(container.settings.model_copy(update={"recall": container.settings.recall.model_copy(update={
+        "vector_cache_mb": 512, "expand_seeds": 1, "expand_prefetch_dense": 0, "expand_prefetch_text": 0})}))
+    made.__dict__["store"] = container.store
+    made.__dict__["embedder"] = container.embedder
+    made.ingest.ingest_conversation(tenant, [
+        TurnInput(user_id="yan", session_id="s1", speaker="user", text="I enjoy hiking on weekends."),
+        TurnInput(user_id="yan", session_id="s1", speaker="user", text="Big news: we moved to Seattle last month.")])
+    made.recall.recall(tenant, RecallRequest(user_id="yan", query="hiking"))  # the cache's first read of yan
+    answers: list[list[str]] = []
+    question = RecallRequest(user_id="yan", query="Where do I live?")
+    ran = _statements(made, lambda: answers.append(
+        [m.memory.text for m in made.recall.recall(tenant, question).memories]))
+    assert answers == [["Big news: we moved to Seattle last month."]]
+    assert "recall/rows_checked" in ran and "recall/expand" not in ran, ran
+
+
 # ----- family questions: the memories naming a family member -------------------------------------------
 
 KIN = "My daughter Lily is allergic to peanuts."

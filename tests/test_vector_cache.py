@@ -640,3 +640,48 @@ def test_a_ranking_short_of_k_after_the_first_round_reads_what_its_pass_rate_say
     assert len(with_cache.dense) == 20
     assert asked[0] == 25 and len(asked) == 2  # the best k + k/4, then one more round
     assert asked[1] <= 20  # ~17 of 25 passed (3 short at a pass rate of ~2/3): ~9 more, not the next 215
+
+
+def test_the_seeds_read_ahead_are_the_best_that_pass_the_filters(container: Container, scope: Scope) -> None:
+    """The memories a filter leaves out (a user's superseded ones, here the MID ones with a TEMP filter) do not
+    take the places of the seeds read ahead: the best four that pass are expanded in the candidates'
+    statement, though the cache ranks four that do not above them, and no statement of its own expands them."""
+    from graph.associations import AssociationRepository
+    from graph.related import TraversalParams
+
+    rng = np.random.default_rng(41)
+    query = unit(rng, container.vector_dimensions)
+    near = np.asarray(query)
+    ids = []
+    for i in range(12):  # ranked by closeness: the first four are MID, the TEMP filter leaves them out
+        v = near + (0.1 + 0.05 * i) * np.asarray(unit(rng, container.vector_dimensions))
+        ids.append(store(container, scope, f"near {i}", list(v / np.linalg.norm(v)),
+                         tier=Tier.MID if i < 4 else Tier.TEMP))
+    fill(container, scope, 30, seed=42)
+    links = AssociationRepository(container.store)
+    for a, b in pairwise(ids):
+        links.associate(scope, a, b, 0.8, now=container.clock.now())
+    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20, store=container.store)
+    repo = RecallRepository(container.store, container.vector_dimensions, cache)
+    filters = RecallFilters(tiers=[Tier.TEMP])
+    expansion = ExpansionParams(min_strength=0.4, hop=TraversalParams(), per_seed=5, prefetch_dense=4)
+    ran: list[str] = []
+    container.store.timer.listeners.append(lambda name, _: ran.append(name))
+    try:
+        def expanded() -> tuple[list[str], list[tuple[str, str, float, float | None]]]:
+            def work(tx: Tx) -> tuple[list[str], list[Neighbour]]:
+                found = repo.candidates(tx, scope, query, [], None, filters, RetrievalLimits(k_dense=6), expansion)
+                best = [h.memory.id for h in found.dense]
+                ran.clear()
+                return best, repo.expand(tx, scope, best[:4], query, filters, expansion, found.prefetched)
+            best, neighbours = repo.read(work)
+            return best, [(n.seed_id, n.memory.id, n.strength, n.cosine) for n in neighbours]
+
+        expanded()  # reads the user into the cache: the next recall guesses from it
+        best, ahead = expanded()
+        assert best[:4] == ids[4:8]
+        assert ran == []  # every seed was read ahead
+        plain = repo.read(lambda tx: repo.expand(tx, scope, best[:4], query, filters, expansion))
+        assert ahead == [(n.seed_id, n.memory.id, n.strength, n.cosine) for n in plain] and ahead
+    finally:
+        container.store.timer.listeners.pop()

@@ -5,11 +5,14 @@
 // For a large user (one the full-text index answers: $lucene not null) the full-text candidates come in the
 // same statement too (recall/index_text), so a large user's recall reads its candidates in one round trip
 // (recall passes an empty $embedding: their cosines come from the cache, not from each hit's embedding).
-// So do the neighbours (recall/neighbours) of the hits likely to seed the graph expansion: $prefetch_seeds
-// (the cache's best) and the first $prefetch_text full-text hits; recall expands from the best direct hits
-// once it has scored them, and reads only the seeds missing here (graph/recall.py).
-// And so do the memories stating the user's facts a slot question asks for (recall/slot_match; none when
+// So do the memories stating the user's facts a slot question asks for (recall/slot_match; none when
 // $slot_subject_ids is empty), their cosines from the cache.
+// And so do the neighbours (recall/neighbours) of the hits likely to seed the graph expansion: the first
+// $prefetch_dense of $prefetch_ranked (the cache's ranking, best first) that pass recall's filters (a user's
+// superseded memories rank beside the live ones: the first ten ids of the ranking held as few as six seeds),
+// $prefetch_terms (the cache's best term hits), the first $prefetch_text full-text hits and, with
+// $prefetch_slots, the slot rows (answers score high); recall expands from the best direct hits once it has
+// scored them, and reads only the seeds missing here (graph/recall.py learns from `seeds` which were read).
 CALL () {
 {{> recall/user_state}}
 }
@@ -20,15 +23,6 @@ CALL () {
   }
   RETURN text AS text_hits
 }
-CALL (text_hits) {
-  CALL (text_hits) {
-    UNWIND $prefetch_seeds + [h IN text_hits[..$prefetch_text] | h.id] AS seed_id
-    WITH DISTINCT seed_id
-{{> recall/neighbours}}
-  }
-  RETURN collect({seed_id: seed_id, id: id, text: text, weight: weight, seen: seen, strength: strength, via: via,
-                  entity: entity, names: names, sim: sim}) AS neighbours
-}
 CALL () {
   CALL () {
 {{> recall/slot_match}}
@@ -37,9 +31,33 @@ CALL () {
   }
   RETURN collect({id: id, text: text, weight: weight, seen: seen, names: names, answers: answers}) AS slot_rows
 }
+CALL () {
+  UNWIND range(0, size($prefetch_ranked) - 1) AS rank
+  WITH rank, $prefetch_ranked[rank] AS ranked_id
+  MATCH (s:Memory {id: ranked_id})
+  WHERE s.tenant = $tenant AND s.user_id = $user_id
+    AND ($types IS NULL OR s.type IN $types)
+    AND ($tiers IS NULL OR s.tier IN $tiers)
+    AND CASE WHEN $as_of IS NULL THEN ($include_history OR s.valid_to IS NULL)
+             ELSE s.valid_from <= $as_of AND (s.valid_to IS NULL OR s.valid_to > $as_of) END
+  WITH s.id AS seed_id ORDER BY rank
+  LIMIT $prefetch_dense
+  RETURN collect(seed_id) AS ranked_seeds
+}
+WITH *, [x IN ranked_seeds + $prefetch_terms + [h IN text_hits[..$prefetch_text] | h.id]
+            + [r IN slot_rows WHERE $prefetch_slots | r.id] WHERE x IS NOT NULL] AS seed_list
+CALL (seed_list) {
+  CALL (seed_list) {
+    UNWIND seed_list AS seed_id
+    WITH DISTINCT seed_id
+{{> recall/neighbours}}
+  }
+  RETURN collect({seed_id: seed_id, id: id, text: text, weight: weight, seen: seen, strength: strength, via: via,
+                  entity: entity, names: names, sim: sim}) AS neighbours
+}
 OPTIONAL CALL () {
 {{> recall/rows}}
 }
-RETURN mine, total, seq, epoch, text_hits, neighbours, slot_rows,
+RETURN mine, total, seq, epoch, text_hits, neighbours, slot_rows, seed_list AS seeds,
        collect(CASE WHEN id IS NULL THEN null
                     ELSE {id: id, text: text, weight: weight, seen: seen, names: names} END) AS rows
