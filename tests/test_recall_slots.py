@@ -98,23 +98,31 @@ def _statements(container: Container, run: Callable[[], object]) -> list[str]:
     return names
 
 
+def _where_do_i_live(container: Container, tenant: str, user: str,
+                     **recall: object) -> tuple[list[list[str]], list[str]]:
+    """A user who mentioned hiking, then a move, asks "Where do I live?" of a container with these recall
+    settings (its cache read the user at a first recall): the answers and the statements the question ran."""
+    made = Container(container.settings.model_copy(update={
+        "recall": container.settings.recall.model_copy(update=recall)}))
+    made.__dict__["store"] = container.store
+    made.__dict__["embedder"] = container.embedder
+    made.ingest.ingest_conversation(tenant, [
+        TurnInput(user_id=user, session_id="s1", speaker="user", text="I enjoy hiking on weekends."),
+        TurnInput(user_id=user, session_id="s1", speaker="user", text="Big news: we moved to Seattle last month.")])
+    made.recall.recall(tenant, RecallRequest(user_id=user, query="hiking"))  # the cache's first read of the user
+    answers: list[list[str]] = []
+    question = RecallRequest(user_id=user, query="Where do I live?")
+    ran = _statements(made, lambda: answers.append(
+        [m.memory.text for m in made.recall.recall(tenant, question).memories]))
+    return answers, ran
+
+
 @pytest.mark.parametrize("cache_mb", [512, 0])
 def test_the_answers_come_with_the_candidates_or_on_their_own(container: Container, tenant: str,
                                                               cache_mb: int) -> None:
     """With the vector cache the slot answers are read in the statement reading the candidates (no round
     trip of their own); without it, in a statement of their own. The same answer either way."""
-    made = Container(container.settings.model_copy(update={
-        "recall": container.settings.recall.model_copy(update={"vector_cache_mb": cache_mb})}))
-    made.__dict__["store"] = container.store
-    made.__dict__["embedder"] = container.embedder
-    made.ingest.ingest_conversation(tenant, [
-        TurnInput(user_id="zoe", session_id="s1", speaker="user", text="I enjoy hiking on weekends."),
-        TurnInput(user_id="zoe", session_id="s1", speaker="user", text="Big news: we moved to Seattle last month.")])
-    made.recall.recall(tenant, RecallRequest(user_id="zoe", query="hiking"))  # the cache's first read of zoe
-    answers: list[list[str]] = []
-    question = RecallRequest(user_id="zoe", query="Where do I live?")
-    ran = _statements(made, lambda: answers.append(
-        [m.memory.text for m in made.recall.recall(tenant, question).memories]))
+    answers, ran = _where_do_i_live(container, tenant, "zoe", vector_cache_mb=cache_mb)
     assert answers == [["Big news: we moved to Seattle last month."]]
     if cache_mb:
         assert "recall/rows_checked" in ran and "recall/slot_answers" not in ran, ran
@@ -126,18 +134,8 @@ def test_the_answers_are_expanded_in_the_candidates_statement(container: Contain
     """A slot question's answers score high, so they seed the graph expansion: with the cache, their neighbours
     are read in the statement reading the candidates, not by an expansion statement of its own (here the
     answer is the only seed and nothing else is read ahead)."""
-    made = Container(container.settings.model_copy(update={"recall": container.settings.recall.model_copy(update={
-        "vector_cache_mb": 512, "expand_seeds": 1, "expand_prefetch_dense": 0, "expand_prefetch_text": 0})}))
-    made.__dict__["store"] = container.store
-    made.__dict__["embedder"] = container.embedder
-    made.ingest.ingest_conversation(tenant, [
-        TurnInput(user_id="yan", session_id="s1", speaker="user", text="I enjoy hiking on weekends."),
-        TurnInput(user_id="yan", session_id="s1", speaker="user", text="Big news: we moved to Seattle last month.")])
-    made.recall.recall(tenant, RecallRequest(user_id="yan", query="hiking"))  # the cache's first read of yan
-    answers: list[list[str]] = []
-    question = RecallRequest(user_id="yan", query="Where do I live?")
-    ran = _statements(made, lambda: answers.append(
-        [m.memory.text for m in made.recall.recall(tenant, question).memories]))
+    answers, ran = _where_do_i_live(container, tenant, "yan", vector_cache_mb=512, expand_seeds=1,
+                                    expand_prefetch_dense=0, expand_prefetch_text=0)
     assert answers == [["Big news: we moved to Seattle last month."]]
     assert "recall/rows_checked" in ran and "recall/expand" not in ran, ran
 
