@@ -382,6 +382,8 @@ class RecallRepository:
             for i, (ranking, k) in enumerate(wanted):
                 if not done[i]:
                     limit = _round_limit(round_, k, fetched[i], len(passed[i]))
+                    if limit <= fetched[i]:
+                        continue  # an earlier round already read as far as this one would (its 32k)
                     ranked = ranking(limit)
                     batches[i] = (ranked, ranked.ids[fetched[i]:limit], limit)
             ids = sorted({memory_id for _, batch, _ in batches.values() for memory_id in batch})

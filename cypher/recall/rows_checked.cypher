@@ -8,7 +8,7 @@
 // So do the memories stating the user's facts a slot question asks for (recall/slot_match; none when
 // $slot_subject_ids is empty), their cosines from the cache.
 // And so do the neighbours (recall/neighbours) of the hits likely to seed the graph expansion: the first
-// $prefetch_dense of $prefetch_ranked (the cache's ranking, best first) that pass recall's filters (a user's
+// $prefetch_dense of $prefetch_ranked (the cache's ranking, best first) that recall/rows found (a user's
 // superseded memories rank beside the live ones: the first ten ids of the ranking held as few as six seeds),
 // $prefetch_terms (the cache's best term hits), the first $prefetch_text full-text hits and, with
 // $prefetch_slots, the slot rows (answers score high); recall expands from the best direct hits once it has
@@ -32,18 +32,14 @@ CALL () {
   RETURN collect({id: id, text: text, weight: weight, seen: seen, names: names, answers: answers}) AS slot_rows
 }
 CALL () {
-  UNWIND range(0, size($prefetch_ranked) - 1) AS rank
-  WITH rank, $prefetch_ranked[rank] AS ranked_id
-  MATCH (s:Memory {id: ranked_id})
-  WHERE s.tenant = $tenant AND s.user_id = $user_id
-    AND ($types IS NULL OR s.type IN $types)
-    AND ($tiers IS NULL OR s.tier IN $tiers)
-    AND CASE WHEN $as_of IS NULL THEN ($include_history OR s.valid_to IS NULL)
-             ELSE s.valid_from <= $as_of AND (s.valid_to IS NULL OR s.valid_to > $as_of) END
-  WITH s.id AS seed_id ORDER BY rank
-  LIMIT $prefetch_dense
-  RETURN collect(seed_id) AS ranked_seeds
+  OPTIONAL CALL () {
+{{> recall/rows}}
+  }
+  RETURN collect(CASE WHEN id IS NULL THEN null
+                      ELSE {id: id, text: text, weight: weight, seen: seen, names: names} END) AS rows
 }
+// $prefetch_ranked is among $ids: the ones passing the filters are those recall/rows found
+WITH *, [x IN $prefetch_ranked WHERE x IN [r IN rows | r.id]][..$prefetch_dense] AS ranked_seeds
 WITH *, [x IN ranked_seeds + $prefetch_terms + [h IN text_hits[..$prefetch_text] | h.id]
             + [r IN slot_rows WHERE $prefetch_slots | r.id] WHERE x IS NOT NULL] AS seed_list
 CALL (seed_list) {
@@ -55,9 +51,4 @@ CALL (seed_list) {
   RETURN collect({seed_id: seed_id, id: id, text: text, weight: weight, seen: seen, strength: strength, via: via,
                   entity: entity, names: names, sim: sim}) AS neighbours
 }
-OPTIONAL CALL () {
-{{> recall/rows}}
-}
-RETURN mine, total, seq, epoch, text_hits, neighbours, slot_rows, seed_list AS seeds,
-       collect(CASE WHEN id IS NULL THEN null
-                    ELSE {id: id, text: text, weight: weight, seen: seen, names: names} END) AS rows
+RETURN mine, total, seq, epoch, text_hits, neighbours, slot_rows, seed_list AS seeds, rows
