@@ -16,10 +16,7 @@ CALL (u, exact) {
   WITH u, exact WHERE exact AND $want_dense
   MATCH (u)-[:HAS_MEMORY]->(m:Memory)
   WHERE m.tenant = $tenant AND m.user_id = $user_id AND size(m.embedding) = size($embedding)
-    AND ($types IS NULL OR m.type IN $types)
-    AND ($tiers IS NULL OR m.tier IN $tiers)
-    AND CASE WHEN $as_of IS NULL THEN ($include_history OR m.valid_to IS NULL)
-             ELSE m.valid_from <= $as_of AND (m.valid_to IS NULL OR m.valid_to > $as_of) END
+    AND {{> recall/visible}}
   WITH m, vector.similarity.cosine(m.embedding, $embedding) AS sim
   ORDER BY sim DESC, m.id
   LIMIT $k_dense
@@ -32,10 +29,7 @@ CALL (u, exact) {
   CALL db.index.vector.queryNodes('memory_embedding_{{dimensions}}', $index_dense, $embedding)
   YIELD node AS m, score AS sim
   WHERE m.tenant = $tenant AND m.user_id = $user_id
-    AND ($types IS NULL OR m.type IN $types)
-    AND ($tiers IS NULL OR m.tier IN $tiers)
-    AND CASE WHEN $as_of IS NULL THEN ($include_history OR m.valid_to IS NULL)
-             ELSE m.valid_from <= $as_of AND (m.valid_to IS NULL OR m.valid_to > $as_of) END
+    AND {{> recall/visible}}
   WITH m, sim
   ORDER BY sim DESC, m.id
   LIMIT $k_dense
@@ -51,10 +45,7 @@ CALL (u, exact) {
   WITH u, exact WHERE exact AND $want_text AND size($terms) > 0
   MATCH (u)-[:HAS_MEMORY]->(m:Memory)
   WHERE m.tenant = $tenant AND m.user_id = $user_id
-    AND ($types IS NULL OR m.type IN $types)
-    AND ($tiers IS NULL OR m.tier IN $tiers)
-    AND CASE WHEN $as_of IS NULL THEN ($include_history OR m.valid_to IS NULL)
-             ELSE m.valid_from <= $as_of AND (m.valid_to IS NULL OR m.valid_to > $as_of) END
+    AND {{> recall/visible}}
   WITH m, toLower(m.text) AS lower
   WITH m, size([t IN $terms WHERE lower CONTAINS t]) AS hits
   WHERE hits > 0

@@ -7,10 +7,7 @@
 CALL db.index.fulltext.queryNodes('memory_text_scoped', $lucene, {limit: $index_text})
 YIELD node AS m, score
 WHERE m.tenant = $tenant AND m.user_id = $user_id
-  AND ($types IS NULL OR m.type IN $types)
-  AND ($tiers IS NULL OR m.tier IN $tiers)
-  AND CASE WHEN $as_of IS NULL THEN ($include_history OR m.valid_to IS NULL)
-           ELSE m.valid_from <= $as_of AND (m.valid_to IS NULL OR m.valid_to > $as_of) END
+  AND {{> recall/visible}}
 WITH m, score
 ORDER BY score DESC, m.id
 LIMIT $k_text

@@ -20,10 +20,7 @@ CALL (s) {
     RETURN m, strength, 'ENTITY' AS via, e.name AS entity
   }
   WITH m, strength, via, entity
-  WHERE ($types IS NULL OR m.type IN $types)
-    AND ($tiers IS NULL OR m.tier IN $tiers)
-    AND CASE WHEN $as_of IS NULL THEN ($include_history OR m.valid_to IS NULL)
-             ELSE m.valid_from <= $as_of AND (m.valid_to IS NULL OR m.valid_to > $as_of) END
+  WHERE {{> recall/visible}}
   WITH m, strength, via, entity
   ORDER BY strength DESC, via, entity
   WITH m, collect({strength: strength, via: via, entity: entity})[0] AS best

@@ -4,9 +4,6 @@
 UNWIND $ids AS id
 MATCH (m:Memory {id: id})
 WHERE m.tenant = $tenant AND m.user_id = $user_id
-  AND ($types IS NULL OR m.type IN $types)
-  AND ($tiers IS NULL OR m.tier IN $tiers)
-  AND CASE WHEN $as_of IS NULL THEN ($include_history OR m.valid_to IS NULL)
-           ELSE m.valid_from <= $as_of AND (m.valid_to IS NULL OR m.valid_to > $as_of) END
+  AND {{> recall/visible}}
 RETURN
 {{> recall/row_columns}}
