@@ -12,6 +12,7 @@ from bmam.container import Container, ensure_neo4j
 from bmam.settings import Settings, load_settings
 from graph.model import Scope
 from tests.ops_support import served
+from tests.store_support import NumberingStore
 
 
 @pytest.fixture(scope="session")
@@ -74,3 +75,17 @@ def client(api_url: str, api_key: str) -> Iterator[BmamClient]:
     c = BmamClient(ClientConfig(url=api_url, api_key=api_key))
     yield c
     c.close()
+
+
+@pytest.fixture
+def numbering(container: Container) -> Iterator[Callable[[list[str]], NumberingStore]]:
+    """NumberingStore(calls) on the tests' Neo4j, closed after the test."""
+    stores: list[NumberingStore] = []
+
+    def make(calls: list[str]) -> NumberingStore:
+        stores.append(NumberingStore(container.store.config, calls))
+        return stores[-1]
+
+    yield make
+    for store in stores:
+        store.close()

@@ -1,6 +1,7 @@
-"""Batch-aware stored-memory hooks: run_hooks keeps the per-memory order (pure), and ingest with the batch
-hooks (association forming and conflict detection a segment at a time) leaves exactly the graph the
-per-memory hooks leave, conflicts inside a batch and against older memories included (real Neo4j)."""
+"""Batch-aware stored-memory hooks: run_hooks keeps the per-memory order (pure; its transactions real ones),
+and ingest with the batch hooks (association forming and conflict detection a segment at a time) leaves
+exactly the graph the per-memory hooks leave, conflicts inside a batch and against older memories included
+(real Neo4j)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from bmam.usecases.hooks import StoredMemoryContext, run_hooks
 from graph.episodes import EpisodeRepository
 from graph.model import ClassifierLevel, Memory, MemoryType, PresetKind, Provenance, Scope, Tier, WeightParts
 from ingest.turns import TurnInput
+from tests.store_support import NumberingStore
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 log = logging.getLogger(__name__)
@@ -108,47 +110,31 @@ class InTx(Segmenting):
         return [lambda: self.calls.append(f"{self.name} after commit:{ids}")]
 
 
-class FakeStore:
-    """write_tx runs the work once with a numbered transaction and says when it commits."""
-
-    def __init__(self, calls: list[str]) -> None:
-        self.calls, self.n = calls, 0
-
-    def write_tx(self, work: Callable[[Any], Any]) -> Any:
-        self.n += 1
-        result = work(f"tx{self.n}")
-        self.calls.append(f"commit tx{self.n}")
-        return result
-
-
-def test_run_hooks_given_the_store_runs_every_segment_in_one_transaction() -> None:
+def test_run_hooks_given_the_store_runs_every_segment_in_one_transaction(
+        numbering: Callable[[list[str]], NumberingStore]) -> None:
     calls: list[str] = []
     hooks = [InTx("assoc", calls, set()), InTx("conflicts", calls, {"m1"})]
-    run_hooks(hooks, [ctx(i) for i in range(3)], log, store=FakeStore(calls))  # type: ignore[arg-type]
+    run_hooks(hooks, [ctx(i) for i in range(3)], log, store=numbering(calls))
     assert calls == ["assoc@tx1:m0,m1", "conflicts@tx1:m0,m1", "assoc@tx1:m2", "conflicts@tx1:m2", "commit tx1",
                      "assoc after commit:m0,m1", "conflicts after commit:m0,m1", "assoc after commit:m2",
                      "conflicts after commit:m2"]
 
 
-def test_run_hooks_in_one_transaction_falls_back_to_a_transaction_per_hook_when_it_fails() -> None:
-    """Rolled back (nothing after commit runs), then hook by hook: the failing hook logged, the other kept."""
+def test_run_hooks_in_one_transaction_falls_back_to_a_transaction_per_hook_when_it_fails(
+        numbering: Callable[[list[str]], NumberingStore]) -> None:
+    """Rolled back (nothing after commit runs, no commit), then hook by hook: the failing hook logged, the other
+    kept."""
     calls: list[str] = []
     hooks = [InTx("assoc", calls, set()), InTx("conflicts", calls, {"m0"}, fail_in_tx=True)]
-    store = FakeStore(calls)
-
-    def failing(work: Callable[[Any], Any]) -> Any:
-        work("tx1")  # the first hook's part ran, then the second raised: nothing commits
-        raise AssertionError("not reached")
-
-    store.write_tx = failing  # type: ignore[method-assign]
-    run_hooks(hooks, [ctx(0), ctx(1)], log, store=store)  # type: ignore[arg-type]
+    run_hooks(hooks, [ctx(0), ctx(1)], log, store=numbering(calls))
     assert calls == ["assoc@tx1:m0", "assoc:m0", "conflicts:m0", "assoc:m1", "conflicts:m1"]
 
 
-def test_run_hooks_with_a_hook_that_cannot_take_a_transaction_does_not_use_one() -> None:
+def test_run_hooks_with_a_hook_that_cannot_take_a_transaction_does_not_use_one(
+        numbering: Callable[[list[str]], NumberingStore]) -> None:
     calls: list[str] = []
     run_hooks([InTx("assoc", calls, set()), Segmenting("conflicts", calls, set())], [ctx(0), ctx(1)], log,
-              store=FakeStore(calls))  # type: ignore[arg-type]
+              store=numbering(calls))
     assert calls == ["assoc:m0,m1", "conflicts:m0,m1"]
 
 

@@ -18,7 +18,8 @@ from bmam.settings import Settings
 from bmam.usecases.conflicts import ConflictUseCases
 from bmam.usecases.hooks import StoredMemoryContext, run_hooks
 from graph.model import Scope
-from tests.test_hooks_batch import FIRST, SECOND, T0, FakeStore, InTx, canonical, ctx, turns
+from tests.store_support import NumberingStore
+from tests.test_hooks_batch import FIRST, SECOND, T0, InTx, canonical, ctx, turns
 
 log = logging.getLogger(__name__)
 
@@ -50,19 +51,21 @@ class Carrying(InTx):
         return self.many_in(tx, contexts)
 
 
-def test_run_hooks_hands_a_deferring_hooks_part_to_the_carrying_hook_after_it() -> None:
+def test_run_hooks_hands_a_deferring_hooks_part_to_the_carrying_hook_after_it(
+        numbering: Callable[[list[str]], NumberingStore]) -> None:
     calls: list[str] = []
     hooks = [Deferring("assoc", calls, set()), Carrying("conflicts", calls, {"m1"})]
-    run_hooks(hooks, [ctx(i) for i in range(3)], log, store=FakeStore(calls))  # type: ignore[arg-type]
+    run_hooks(hooks, [ctx(i) for i in range(3)], log, store=numbering(calls))
     assert calls == ["assoc deferred@tx1:m0,m1", "assoc:m0,m1 written@tx1", "conflicts@tx1:m0,m1",
                      "assoc deferred@tx1:m2", "assoc:m2 written@tx1", "conflicts@tx1:m2", "commit tx1",
                      "conflicts after commit:m0,m1", "conflicts after commit:m2"]
 
 
-def test_run_hooks_runs_a_deferring_hook_itself_when_the_next_one_does_not_carry() -> None:
+def test_run_hooks_runs_a_deferring_hook_itself_when_the_next_one_does_not_carry(
+        numbering: Callable[[list[str]], NumberingStore]) -> None:
     calls: list[str] = []
     hooks = [Deferring("assoc", calls, set()), InTx("conflicts", calls, set()), Deferring("last", calls, set())]
-    run_hooks(hooks, [ctx(0)], log, store=FakeStore(calls))  # type: ignore[arg-type]
+    run_hooks(hooks, [ctx(0)], log, store=numbering(calls))
     assert calls == ["assoc@tx1:m0", "conflicts@tx1:m0", "last@tx1:m0", "commit tx1", "assoc after commit:m0",
                      "conflicts after commit:m0", "last after commit:m0"]
 
