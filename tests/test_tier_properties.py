@@ -116,7 +116,12 @@ class TierMachine(RuleBasedStateMachine):
         text = {m.id: m.text for m in page.items}
         ids = sorted((m.id for m in self.state.values() if tiers is None or m.tier in tiers),
                      key=lambda i: (text.get(i, ""), self.state[i].created_at, i))
-        return data.draw(st.sampled_from(ids)) if ids else None
+        # An index drawn from fixed bounds, not sampled_from(ids): the list's length can differ between two runs
+        # of the same steps (a full tier evicts the least useful memory, ties broken by id, and the ids are
+        # random: the texts of one ingest share an instant and a weight; a text said again is then a mention
+        # of the one kept or a new memory), and hypothesis refuses a draw whose bounds change between runs
+        # of the same steps (FlakyStrategyDefinition: seen once in CI, 2026-12-02).
+        return ids[data.draw(st.integers(min_value=0, max_value=255)) % len(ids)] if ids else None
 
     # ----- rules -----------------------------------------------------------------------------
 
