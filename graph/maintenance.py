@@ -20,7 +20,7 @@ import numpy as np
 from neo4j import ManagedTransaction
 
 from graph.changesets import ChangesetRepository, Entry, MergeRecord
-from graph.cypher_library import statement, statements
+from graph.cypher_library import runnable, statement, statements
 from graph.migrations import apply_schema, index_states, missing_migrations, schema_names
 from graph.model import Scope
 from graph.records import present_props, to_datetime
@@ -107,7 +107,7 @@ class RawTx(Tx):
     cypher/maintenance, cypher/weights and cypher/meta)."""
 
     def run(self, name: str, params: dict[str, Any] | None = None, **splices: object) -> list[Row]:
-        text = statement(name, **splices)
+        text = runnable(name, **splices)
         started = time.perf_counter()
         result = self._tx.run(text, params or {})
         keys = result.keys()

@@ -15,7 +15,7 @@ from neo4j import exceptions as neo4j_errors
 from neo4j._data import RecordExporter  # record.data()'s converter, for nodes, relationships, paths
 from neo4j.graph import Node, Path, Relationship
 
-from graph.cypher_library import statement
+from graph.cypher_library import runnable
 from graph.errors import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -67,7 +67,7 @@ class Tx:
         self._timer = timer
 
     def run(self, name: str, params: dict[str, Any] | None = None, **splices: object) -> list[Row]:
-        text = statement(name, **splices)
+        text = runnable(name, **splices)
         started = time.perf_counter()
         result = self._tx.run(text, params or {})
         rows = [_row(record) for record in result]
@@ -77,7 +77,7 @@ class Tx:
     def stream(self, name: str, params: dict[str, Any] | None = None, **splices: object) -> Iterator[Row]:
         """The rows one at a time, for a read too large to hold as one list (consume it inside the
         transaction)."""
-        text = statement(name, **splices)
+        text = runnable(name, **splices)
         started = time.perf_counter()
         try:
             for record in self._tx.run(text, params or {}):
@@ -211,7 +211,7 @@ class GraphStore:
         try:
             with self._driver.session(database=self.config.database,
                                       default_access_mode=neo4j.READ_ACCESS) as session:
-                return bool(session.run(Query(statement("meta/ping"), timeout=timeout_s)).data())
+                return bool(session.run(Query(runnable("meta/ping"), timeout=timeout_s)).data())
         except (neo4j_errors.Neo4jError, neo4j_errors.DriverError, *_UNAVAILABLE) as exc:
             log.warning("neo4j ping failed: %s", exc)
             return False

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from graph.cypher_library import CYPHER_DIR, CypherError, statement, statements
+from graph.cypher_library import CYPHER_DIR, CypherError, runnable, statement, statements
 
 
 def test_type_label_from_allow_list_only() -> None:
@@ -50,6 +50,16 @@ def test_includes_expand_to_the_named_statements_text() -> None:
     used = statement("recall/use")
     assert statement("weights/decay") in used and statement("recall/touch") in used
     assert "{{" not in used
+
+
+def test_what_runs_is_the_statements_code_without_its_comments_headed_by_its_name() -> None:
+    full = statement("recall/candidates", dimensions=384)
+    sent = runnable("recall/candidates", dimensions=384)
+    code = [line for line in full.splitlines() if line.strip() and not line.lstrip().startswith("//")]
+    assert sent.splitlines() == ["// recall/candidates", *code]
+    assert "memory_embedding_384" in sent and len(sent) < 0.75 * len(full)
+    with pytest.raises(CypherError):
+        runnable("recall/candidates", dimensions="384) DETACH DELETE n //")
 
 
 def test_includes_of_unknown_or_escaping_names_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
