@@ -26,11 +26,6 @@ HERE = Path(__file__).resolve()
 ROOT = HERE.parent.parent
 
 
-def pct(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
-
-
 def worker(root: Path, tenant: str, users: Sequence[str], seed: int) -> None:
     """Answers commands on stdin, one per line: `round` runs every question once for every user and prints
     {user: [seconds, ...]} as one JSON line."""
@@ -100,6 +95,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.against is None:
         parser.error("--against CHECKOUT is required")
+    sys.path.insert(0, str(ROOT))
+    from bench.recall_latency import pct  # here, not at the top: a worker imports only its own checkout
+
     roots = {"this": ROOT, "other": args.against.resolve()}
     procs = {name: start(root, args) for name, root in roots.items()}
     try:

@@ -82,9 +82,13 @@ def runnable(name: str, **splices: object) -> str:
 
 @cache
 def _code(name: str) -> str:
-    code = "\n".join(line for line in _with_includes(name).splitlines()
-                     if line.strip() and not line.lstrip().startswith("//"))
+    code = "\n".join(line for line in _code_lines(_with_includes(name)) if line.strip())
     return f"// {name}\n{code}\n"
+
+
+def _code_lines(text: str) -> list[str]:
+    """The lines of a statement that are not comment lines (a `//` comment after code stays)."""
+    return [line for line in text.splitlines() if not line.lstrip().startswith("//")]
 
 
 def statement(name: str, **splices: object) -> str:
@@ -110,7 +114,7 @@ def _filled(name: str, text: str, splices: dict[str, object]) -> str:
 def statements(name: str, **splices: object) -> list[str]:
     """A file holding several statements separated by ';' (schema files), comments dropped."""
     text = statement(name, **splices)
-    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
+    body = "\n".join(_code_lines(text))
     return [part.strip() for part in body.split(";") if part.strip()]
 
 
