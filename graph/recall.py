@@ -327,11 +327,13 @@ class RecallRepository:
         seen: list[tuple[UserState, list[Row], Prefetched, list[Row]]] = []
         asked = (slots or SlotQuestion(())).params(scope)
 
-        def first_round(ids: list[str], heads: list[list[str]]) -> list[Row]:
-            # heads: each ranking's ids, best first (dense, then the cache's term ranking on the exact path);
-            # the statement expands the first prefetch_dense of the dense ones that pass the filters
+        def first_round(ids: list[str], reserves: list[_Reserve]) -> _FirstRound:
+            # reserves: each ranking's batch, best first (dense, then the cache's term ranking on the exact
+            # path); the statement expands the first prefetch_dense of the dense ones that pass the filters
+            heads = [r.batch for r in reserves]
             [row] = tx.run("recall/rows_checked", {
                 **_scope(scope), **filters.params(), **ahead.params(), "ids": ids, "lucene": text_lucene,
+                "reserves": [{"batch": r.batch, "need": r.need, "ids": r.ids} for r in reserves],
                 "embedding": [], "k_text": limits.k_text,  # the full-text hits' cosines: from the cache
                 "index_text": plan.index_text, "with_sim": False,
                 "prefetch_ranked": heads[0] if ahead.prefetch_dense > 0 else [],
@@ -348,7 +350,8 @@ class RecallRepository:
             if self._cache is None or not self._cache.current(scope, cached, state, ranked_as) \
                     or limits.plan(state.mine, state.total).exact != plan.exact:
                 raise _Stale
-            return list(row["rows"])
+            return _FirstRound(rows=list(row["rows"]), reserved=list(row["reserved"]),
+                               reserve_rows=list(row["reserve_rows"]))
 
         try:
             read = self._read_back(tx, scope, filters, _wanted(query, query_terms, plan, limits),
@@ -363,43 +366,57 @@ class RecallRepository:
 
     def _read_back(self, tx: Tx, scope: Scope, filters: RecallFilters,
                    wanted: Sequence[tuple[Callable[[int], Ranked], int]],
-                   first_round: Callable[[list[str], list[list[str]]], list[Row]] | None = None,
+                   first_round: Callable[[list[str], list[_Reserve]], _FirstRound] | None = None,
                    ) -> list[list[Row] | None]:
         """For each (ranking, k): the first k of the cache's ranking that pass recall's filters, read from
         Neo4j as candidate rows (a memory deleted since is not found), all rankings in one statement per
         round, as far down each ranking as _round_limit says; None for a ranking whose filters leave fewer
         than k of its best 32k while more remain (a narrow filter: the Neo4j scan is better). first_round,
         when given, reads the first round's rows instead of recall/rows (given the ids and each ranking's
-        batch, best first)."""
+        batch with its reserve: the next _reserve_size ids, read in the same statement when the batch comes
+        back short of k, so most short rankings need no second round)."""
         def rows(ids: list[str]) -> list[Row]:
             return tx.run("recall/rows", {**_scope(scope), **filters.params(), "ids": ids})
 
         passed: list[list[Row]] = [[] for _ in wanted]
         fetched = [0 for _ in wanted]
         done: list[bool] = [False for _ in wanted]
+
+        def take(i: int, ranked: Ranked, batch: list[str], limit: int, found: Mapping[str, Row]) -> None:
+            for position, memory_id in enumerate(batch, start=fetched[i]):
+                if memory_id in found:
+                    # Neo4j's cosine convention, (1 + cos) / 2, like the statement's rows
+                    passed[i].append({**found[memory_id], "sim": (1.0 + ranked.cosines[memory_id]) / 2.0,
+                                      "score": ranked.scores[position]})
+            fetched[i] = min(limit, len(ranked.ids))
+            done[i] = len(passed[i]) >= wanted[i][1] or (ranked.complete and fetched[i] >= len(ranked.ids))
+
         for round_ in (0, 1, 2):
+            reserving = round_ == 0 and first_round is not None
             batches: dict[int, tuple[Ranked, list[str], int]] = {}
             for i, (ranking, k) in enumerate(wanted):
                 if not done[i]:
                     limit = _round_limit(round_, k, fetched[i], len(passed[i]))
                     if limit <= fetched[i]:
                         continue  # an earlier round already read as far as this one would (its 32k)
-                    ranked = ranking(limit)
+                    ranked = ranking(limit + _reserve_size(k) if reserving else limit)
                     batches[i] = (ranked, ranked.ids[fetched[i]:limit], limit)
             ids = sorted({memory_id for _, batch, _ in batches.values() for memory_id in batch})
-            if round_ == 0 and first_round is not None:
-                found = {r["id"]: r for r in first_round(ids, [batch for _, batch, _ in batches.values()])}
+            if reserving and first_round is not None:
+                reserves = [_Reserve(batch=batch, need=wanted[i][1], ids=ranked.ids[limit:limit + _reserve_size(
+                    wanted[i][1])]) for i, (ranked, batch, limit) in batches.items()]
+                first = first_round(ids, reserves)
+                found = {r["id"]: r for r in first.rows}
+                reserve_found = {r["id"]: r for r in first.reserve_rows}
+                for (i, (ranked, batch, limit)), reserve, was_read in zip(
+                        batches.items(), reserves, first.reserved, strict=True):
+                    take(i, ranked, batch, limit, found)
+                    if was_read and not done[i] and reserve.ids:
+                        take(i, ranked, reserve.ids, limit + len(reserve.ids), reserve_found)
             else:
                 found = {r["id"]: r for r in rows(ids)} if ids else {}
-            for i, (ranked, batch, limit) in batches.items():
-                for position, memory_id in enumerate(batch, start=fetched[i]):
-                    if memory_id in found:
-                        # Neo4j's cosine convention, (1 + cos) / 2, like the statement's rows
-                        passed[i].append({**found[memory_id], "sim": (1.0 + ranked.cosines[memory_id]) / 2.0,
-                                          "score": ranked.scores[position]})
-                fetched[i] = min(limit, len(ranked.ids))
-                k = wanted[i][1]
-                done[i] = len(passed[i]) >= k or (ranked.complete and fetched[i] >= len(ranked.ids))
+                for i, (ranked, batch, limit) in batches.items():
+                    take(i, ranked, batch, limit, found)
             if all(done):
                 break
         return [rows[: wanted[i][1]] if done[i] else None for i, rows in enumerate(passed)]
@@ -487,6 +504,34 @@ class _Guess:
     text: list[Row]
     prefetched: Prefetched | None = None
     slots: list[Row] = field(default_factory=list)  # recall/slot_match's rows (sim None: from the cache)
+
+
+@dataclass(frozen=True, slots=True)
+class _Reserve:
+    """One ranking's first batch in recall/rows_checked, and the ids after it, read only when fewer than
+    need of the batch pass recall's filters."""
+
+    batch: list[str]
+    need: int
+    ids: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class _FirstRound:
+    """What recall/rows_checked read of the rankings: the batches' rows, whether each reserve was read (in
+    the order of the reserves) and the rows of those read."""
+
+    rows: list[Row]
+    reserved: list[bool]
+    reserve_rows: list[Row]
+
+
+def _reserve_size(k: int) -> int:
+    """How many ids after a ranking's first batch recall/rows_checked reads when the batch comes back short:
+    on the 10k bench user a fifth of the questions had their first k + k/4 short (superseded memories beside
+    the live ones), and a second round trip (recall/rows, 3.6-7.7 ms) made those recalls the p95; rows cost
+    ~0.05 ms each, so k/2 more covers most shortfalls for ~1 ms, and only when short."""
+    return max(8, k // 2)
 
 
 def _round_limit(round_: int, k: int, fetched: int, passed: int) -> int:

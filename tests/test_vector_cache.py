@@ -642,6 +642,63 @@ def test_a_ranking_short_of_k_after_the_first_round_reads_what_its_pass_rate_say
     assert asked[1] <= 20  # ~17 of 25 passed (3 short at a pass rate of ~2/3): ~9 more, not the next 215
 
 
+class CheckedTx(Tx):
+    """The caller's transaction, keeping what recall/rows_checked answered and the names of all it ran."""
+
+    def __init__(self, inner: Tx, answers: list[Row], ran: list[str]) -> None:
+        super().__init__(inner._tx, inner._timer)
+        self.answers, self.ran = answers, ran
+
+    def run(self, name: str, params: dict[str, Any] | None = None, **splices: object) -> list[Row]:
+        rows = super().run(name, params, **splices)
+        self.ran.append(name)
+        if name == "recall/rows_checked":
+            self.answers.extend(rows)
+        return rows
+
+
+@pytest.mark.parametrize(("filters", "reserved", "second_rounds"), [
+    (RecallFilters(), False, 0),  # the batch holds k: the reserve is not read
+    (RecallFilters(tiers=[Tier.TEMP]), True, 0),  # about 2/3 pass: the reserve covers the batch's shortfall
+    (RecallFilters(types=[MemoryType.SEMANTIC]), True, 1),  # about 1/2 pass: short even with it, one more round
+], ids=["full", "reserve-covers", "reserve-short"])
+def test_a_short_first_batch_reads_its_reserve_in_the_same_statement(
+        container: Container, scope: Scope, filters: RecallFilters, reserved: bool, second_rounds: int) -> None:
+    """With a current cache, a ranking whose first batch (k + k/4) comes back short of k reads the next ids of
+    its ranking (the reserve) in recall/rows_checked itself, and only then: no second round trip when the
+    reserve covers the shortfall, one recall/rows round when it does not; either way what the scan finds."""
+    rng = np.random.default_rng(35)
+    query = unit(rng, container.vector_dimensions)
+    near = np.asarray(query)
+    for i in range(60):  # ranked by closeness; every third is MID, every second FACTUAL
+        v = near + (0.1 + 0.02 * i) * np.asarray(unit(rng, container.vector_dimensions))
+        store(container, scope, f"near {i}", list(v / np.linalg.norm(v)), tier=Tier.MID if i % 3 == 0 else Tier.TEMP,
+              type=MemoryType.FACTUAL if i % 2 == 0 else MemoryType.SEMANTIC)
+    fill(container, scope, 60, seed=36)
+    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20, store=container.store)
+    repo = RecallRepository(container.store, container.vector_dimensions, cache)
+    plain = RecallRepository(container.store, container.vector_dimensions)
+    limits = RetrievalLimits(k_dense=20)
+    repo.read(lambda tx: repo.candidates(tx, scope, query, [], None, filters, limits))  # the cache reads the user
+    answers: list[Row] = []
+    ran: list[str] = []
+    with_cache = repo.read(lambda tx: repo.candidates(CheckedTx(tx, answers, ran), scope, query, [], None, filters,
+                                                      limits))
+    without = plain.read(lambda tx: plain.candidates(tx, scope, query, [], None, filters, limits))
+    same(with_cache, without)
+    assert len(with_cache.dense) == 20
+    assert ran == ["recall/rows_checked"] + ["recall/rows"] * second_rounds
+    [answer] = answers
+    assert answer["reserved"] == [reserved]
+    # The reserve: places 26-35 of the unfiltered ranking (the scan's), those passing the filters when read.
+    ranking = plain.read(lambda tx: plain.candidates(tx, scope, query, [], None, RecallFilters(),
+                                                     RetrievalLimits(k_dense=35)))
+    passing = {h.memory.id for h in without.dense} | {h.memory.id for h in plain.read(
+        lambda tx: plain.candidates(tx, scope, query, [], None, filters, RetrievalLimits(k_dense=35))).dense}
+    expected = {h.memory.id for h in ranking.dense[25:35] if h.memory.id in passing} if reserved else set()
+    assert {r["id"] for r in answer["reserve_rows"]} == expected
+
+
 def test_the_seeds_read_ahead_are_the_best_that_pass_the_filters(container: Container, scope: Scope) -> None:
     """The memories a filter leaves out (a user's superseded ones, here the MID ones with a TEMP filter) do not
     take the places of the seeds read ahead: the best four that pass are expanded in the candidates'

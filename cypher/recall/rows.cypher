@@ -2,8 +2,4 @@
 // ranked best), with recall's filters: $types, $tiers, and validity ($as_of, or live memories only unless
 // $include_history). A memory deleted since the cache read it is simply not found.
 UNWIND $ids AS id
-MATCH (m:Memory {id: id})
-WHERE m.tenant = $tenant AND m.user_id = $user_id
-  AND {{> recall/visible}}
-RETURN
-{{> recall/row_columns}}
+{{> recall/row_by_id}}

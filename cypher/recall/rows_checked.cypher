@@ -38,8 +38,24 @@ CALL () {
   RETURN collect(CASE WHEN id IS NULL THEN null
                       ELSE {id: id, text: text, weight: weight, seen: seen, names: names} END) AS rows
 }
+// Each ranking's reserve ($reserves: {batch, need, ids}, one per ranking in $ids) is read only when fewer than
+// `need` of its batch passed the filters: the next ids of that ranking, so a ranking short of its k (a user's
+// superseded memories rank beside the live ones) needs no second round trip (recall/rows) in most recalls.
+WITH *, [x IN rows | x.id] AS found_ids
+WITH *, [reserve IN $reserves | size([x IN reserve.batch WHERE x IN found_ids]) < reserve.need] AS reserved
+CALL (reserved) {
+  OPTIONAL CALL (reserved) {
+    UNWIND range(0, size(reserved) - 1) AS i
+    WITH i WHERE reserved[i]
+    UNWIND $reserves[i].ids AS id
+    WITH DISTINCT id
+{{> recall/row_by_id}}
+  }
+  RETURN collect(CASE WHEN id IS NULL THEN null
+                      ELSE {id: id, text: text, weight: weight, seen: seen, names: names} END) AS reserve_rows
+}
 // $prefetch_ranked is among $ids: the ones passing the filters are those recall/rows found
-WITH *, [x IN $prefetch_ranked WHERE x IN [r IN rows | r.id]][..$prefetch_dense] AS ranked_seeds
+WITH *, [x IN $prefetch_ranked WHERE x IN found_ids][..$prefetch_dense] AS ranked_seeds
 WITH *, [x IN ranked_seeds + $prefetch_terms + [h IN text_hits[..$prefetch_text] | h.id]
             + [r IN slot_rows WHERE $prefetch_slots | r.id] WHERE x IS NOT NULL] AS seed_list
 CALL (seed_list) {
@@ -51,4 +67,5 @@ CALL (seed_list) {
   RETURN collect({seed_id: seed_id, id: id, text: text, weight: weight, seen: seen, strength: strength, via: via,
                   entity: entity, names: names, sim: sim}) AS neighbours
 }
-RETURN mine, total, seq, epoch, text_hits, neighbours, slot_rows, seed_list AS seeds, rows
+RETURN mine, total, seq, epoch, text_hits, neighbours, slot_rows, seed_list AS seeds, rows, reserved,
+       reserve_rows
