@@ -86,6 +86,12 @@ class LocalNeo4j:
             "client.allow_telemetry=false",
             f"server.memory.pagecache.size={self.s.pagecache}",
             f"db.transaction.timeout={int(self.s.tx_timeout_s * 4)}s",
+            # A connection silent for keep-alive x probes after a request is stale to the driver (the
+            # settings say why); a long request gets a NOOP each keep-alive, checked twice as often.
+            "server.bolt.connection_keep_alive_for_requests=ALL",
+            f"server.bolt.connection_keep_alive={self.s.bolt_keep_alive_s}s",
+            f"server.bolt.connection_keep_alive_probes={self.s.bolt_keep_alive_probes}",
+            f"server.bolt.connection_keep_alive_streaming_scheduling_interval={max(1, self.s.bolt_keep_alive_s // 2)}s",
             "db.tx_log.rotation.retention_policy=1 days",
             "",
         ]

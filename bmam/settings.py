@@ -33,6 +33,14 @@ class Neo4jSettings(BaseModel):
     # node and relationship of the store (2.5 s at 1.2M nodes and 6.4M relationships, seen 11-30).
     erasure_tx_timeout_s: float = Field(default=300.0, gt=0)
     max_pool_size: int = 50
+    # The local server tells the driver to drop a connection that stays silent this long after a request
+    # (Bolt's connection.recv_timeout_seconds hint: keep-alive x probes; a request running longer gets a NOOP
+    # every keep-alive). Neo4j's default is 120 s: under contended writes Neo4j 5.26 was seen, about once in
+    # ten runs of the sixteen-writer test, never answering a BEGIN sent right after a deadlock's RESET, and
+    # that request then hung for two minutes; at 20 s the driver drops the connection and retries the
+    # transaction on another (the stuck one never began, or was rolled back by its timeout: written once).
+    bolt_keep_alive_s: int = Field(default=10, ge=1)
+    bolt_keep_alive_probes: int = Field(default=2, ge=1)
 
     @property
     def bolt_uri(self) -> str:

@@ -37,6 +37,16 @@ def test_start_stop_keeps_data(server: LocalNeo4j) -> None:
         assert again.pid == status.pid
         with GraphDatabase.driver(status.bolt_uri, auth=None) as driver:
             driver.execute_query("CREATE (:LifecycleProbe {v: 1})")
+            keep_alive = {r["name"]: r["value"] for r in driver.execute_query(
+                "SHOW SETTINGS YIELD name, value WHERE name STARTS WITH 'server.bolt.connection_keep_alive' "
+                "RETURN name, value").records}
+        # A silent connection is stale to the driver after keep-alive x probes (20 s, not Neo4j's 120 s), and a
+        # long request is checked for its NOOP more often than every keep-alive.
+        assert keep_alive.pop("server.bolt.connection_keep_alive_for_requests") == "ALL"
+        assert keep_alive.pop("server.bolt.connection_keep_alive") == f"{server.s.bolt_keep_alive_s}s"
+        assert keep_alive.pop("server.bolt.connection_keep_alive_probes") == str(server.s.bolt_keep_alive_probes)
+        interval = keep_alive.pop("server.bolt.connection_keep_alive_streaming_scheduling_interval")
+        assert interval.endswith("s") and 0 < int(interval[:-1]) < server.s.bolt_keep_alive_s
         conf = (server.conf_dir / "neo4j.conf").read_text()
         assert "127.0.0.1" in conf and "dbms.usage_report.enabled=false" in conf
         assert server.stop() is True
