@@ -8,7 +8,8 @@ The users are bench/recall_latency.py's, loaded and kept earlier (`--keep --tena
 runs in a process of its own (its own .venv and code; this file is the worker in both, importing the
 checkout it is pointed at), reads the users into its vector cache, warms up, and then answers the same eval
 questions (bench/eval_data.py, k = 5) round by round, the two processes taking turns, so both see the same
-machine minute by minute. Prints p50 / p95 per checkout and user, and the ratio this / other. The other
+machine minute by minute. Prints p50 / p95 per checkout and user, the ratio this / other, and the statements
+each checkout ran per recall (by name). The other
 checkout: e.g. `git worktree add /tmp/base <commit>` with `ln -s $PWD/.venv /tmp/base/.venv`.
 """
 
@@ -19,8 +20,10 @@ import json
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve()
 ROOT = HERE.parent.parent
@@ -28,7 +31,7 @@ ROOT = HERE.parent.parent
 
 def worker(root: Path, tenant: str, users: Sequence[str], seed: int) -> None:
     """Answers commands on stdin, one per line: `round` runs every question once for every user and prints
-    {user: [seconds, ...]} as one JSON line."""
+    {"walls": {user: [seconds, ...]}, "statements": {user: {statement name: times run}}} as one JSON line."""
     sys.path.insert(0, str(root))
     from bench.eval_data import generate
     from bmam.container import Container
@@ -46,18 +49,23 @@ def worker(root: Path, tenant: str, users: Sequence[str], seed: int) -> None:
         container.vector_cache.wait_for_loads()
         for q in questions[:20]:
             recall(user, q)
+    ran: list[str] = []
+    container.store.timer.listeners.append(lambda name, _seconds: ran.append(name))
     print(json.dumps({"ready": True}), flush=True)
     for line in sys.stdin:
         if line.strip() != "round":
             break
         walls: dict[str, list[float]] = {}
+        statements: dict[str, dict[str, int]] = {}
         for user in users:
             walls[user] = []
+            ran.clear()
             for q in questions:
                 started = time.perf_counter()
                 recall(user, q)
                 walls[user].append(time.perf_counter() - started)
-        print(json.dumps(walls), flush=True)
+            statements[user] = dict(Counter(ran))
+        print(json.dumps({"walls": walls, "statements": statements}), flush=True)
     container.close()
 
 
@@ -69,7 +77,7 @@ def start(root: Path, args: argparse.Namespace) -> subprocess.Popen[str]:
     return proc
 
 
-def ask(name: str, proc: subprocess.Popen[str], command: str) -> dict[str, list[float]]:
+def ask(name: str, proc: subprocess.Popen[str], command: str) -> dict[str, Any]:
     assert proc.stdin is not None and proc.stdout is not None
     if command:
         proc.stdin.write(command + "\n")
@@ -77,7 +85,7 @@ def ask(name: str, proc: subprocess.Popen[str], command: str) -> dict[str, list[
     line = proc.stdout.readline()
     if not line:
         raise SystemExit(f"the worker of {name} ended (exit {proc.wait()})")
-    answer: dict[str, list[float]] = json.loads(line)
+    answer: dict[str, Any] = json.loads(line)
     return answer
 
 
@@ -104,11 +112,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name, proc in procs.items():
             ask(name, proc, "")  # ready
         walls: dict[str, dict[str, list[float]]] = {name: {u: [] for u in args.users} for name in procs}
+        statements: dict[str, dict[str, Counter[str]]] = {name: {u: Counter() for u in args.users} for name in procs}
         for r in range(args.rounds):
             order = ["this", "other"] if r % 2 == 0 else ["other", "this"]
             for name in order:
-                for user, values in ask(name, procs[name], "round").items():
+                answer = ask(name, procs[name], "round")
+                for user, values in answer["walls"].items():
                     walls[name][user].extend(values)
+                for user, counts in answer["statements"].items():
+                    statements[name][user].update(counts)
     finally:
         for proc in procs.values():
             if proc.stdin is not None:
@@ -121,6 +133,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"- {user}: {len(mine)} recalls each: this p50 / p95 {pct(mine, 0.5):.1f} / {pct(mine, 0.95):.1f} ms, "
               f"the other {pct(theirs, 0.5):.1f} / {pct(theirs, 0.95):.1f} ms; ratio p50 "
               f"{pct(mine, 0.5) / pct(theirs, 0.5):.2f}, p95 {pct(mine, 0.95) / pct(theirs, 0.95):.2f}")
+        for name in procs:
+            per = {s: round(n / len(walls[name][user]), 3) for s, n in sorted(statements[name][user].items())}
+            print(f"  statements per recall, {name}: {per}")
     return 0
 
 
