@@ -35,11 +35,11 @@ class Neo4jSettings(BaseModel):
     max_pool_size: int = 50
     # The local server tells the driver to drop a connection that stays silent this long after a request
     # (Bolt's connection.recv_timeout_seconds hint: keep-alive x probes; a request running longer gets a NOOP
-    # every keep-alive). Neo4j's default is 120 s: under contended writes a connection was seen, about once in
-    # ten runs of the sixteen-writer test, getting no answer to a BEGIN sent right after a deadlock's RESET
-    # (Neo4j's fault or the driver's: not known), and that request then hung for two minutes; at 20 s the
-    # driver drops the connection and retries the transaction on another (the stuck one never began, or was
-    # rolled back by its timeout: written once).
+    # every keep-alive). Neo4j's default is 120 s: a connection whose answer never comes (a stalled network, a
+    # frozen server; under contended writes, the driver's clean-up of a deadlocked transaction reading another
+    # thread's socket, now avoided: graph/store.py _leave_released_connection_alone) hung a request for two
+    # minutes; at 20 s the driver drops the connection and retries the transaction on another (the stuck one
+    # never began, or was rolled back by its timeout: written once).
     bolt_keep_alive_s: int = Field(default=10, ge=1)
     bolt_keep_alive_probes: int = Field(default=2, ge=1)
 

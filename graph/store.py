@@ -30,6 +30,19 @@ def _pipelined_begin(session: neo4j.Session) -> AbstractContextManager[None]:
     return flag if isinstance(flag, AbstractContextManager) else nullcontext()
 
 
+def _leave_released_connection_alone(tx: ManagedTransaction) -> None:
+    """A transaction Neo4j failed (a deadlock, a timeout, a bad statement) is marked closed before the driver
+    cleans it up. The driver's error handler has already handed its connection back to the pool, reset, yet
+    its clean-up (tx._close -> rollback) then checks that connection for EOF: a recv(1) between two
+    settimeout calls on a socket another thread may own by then. The two threads' timeouts interleave: one
+    thread's recv blocks on the other's connection, or takes a byte of its answer (the sixteen-writer stalls
+    of sessions 15-16). There is nothing left to roll back (the release reset the connection). The flags are
+    the driver's own (private; the driver is pinned in deploy/constraints.txt, and
+    tests/test_concurrency.py fails if a failed transaction touches a released connection again)."""
+    if getattr(tx, "_last_error", None) is not None and hasattr(tx, "_closed_flag"):
+        tx._closed_flag = True
+
+
 T = TypeVar("T")
 
 Row = dict[str, Any]
@@ -181,7 +194,11 @@ class GraphStore:
         # store's own, or a longer one a caller names for work known to be long (forgetUser's scans).
         @unit_of_work(timeout=self.config.tx_timeout_s if timeout_s is None else timeout_s)
         def run(tx: ManagedTransaction) -> T:
-            return work(self._tx(tx))
+            try:
+                return work(self._tx(tx))
+            except Exception:
+                _leave_released_connection_alone(tx)
+                raise
 
         return run
 

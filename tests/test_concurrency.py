@@ -94,9 +94,34 @@ def test_sixteen_writers_merge_one_entity_one_triple_one_edge_between_dense_node
     assert doubled == []
 
 
-def test_a_deadlock_is_retried_and_never_surfaces(container: Container, tenant: str) -> None:
+@pytest.fixture
+def released_touches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every EOF check (Bolt.defunct, which reads the socket) made on a pooled connection nobody holds: a
+    thread touching a connection it gave back, whose socket another thread may be using. A spy: the driver's
+    own method runs as ever, only the calls are noted."""
+    from neo4j._sync.io._bolt import Bolt
+
+    touches: list[str] = []
+    check = Bolt.defunct
+
+    def noted(connection: Bolt) -> bool:
+        pool = getattr(connection, "pool", None)
+        pooled = pool is not None and any(c is connection for c in pool.connections.get(
+            connection.unresolved_address, ()))
+        if pooled and not connection.in_use:
+            touches.append(threading.current_thread().name)
+        return check(connection)
+
+    monkeypatch.setattr(Bolt, "defunct", noted)
+    return touches
+
+
+def test_a_deadlock_is_retried_and_never_surfaces(container: Container, tenant: str,
+                                                   released_touches: list[str]) -> None:
     """Two transactions lock two memories in opposite orders, both holding their first lock before asking
-    for the second: Neo4j detects the deadlock and fails one; the store's managed transaction retries it."""
+    for the second: Neo4j detects the deadlock and fails one; the store's managed transaction retries it.
+    The failed attempt leaves its connection alone once the driver has given it back to the pool
+    (graph/store.py _leave_released_connection_alone: the stalls of the sixteen writers above)."""
     x = _remember(container, tenant, "alice", "deadlock probe one")
     y = _remember(container, tenant, "alice", "deadlock probe two")
     both_hold_one = threading.Barrier(2, timeout=60)
@@ -126,6 +151,7 @@ def test_a_deadlock_is_retried_and_never_surfaces(container: Container, tenant: 
         t.join(timeout=120)
     assert all(isinstance(v, int) for v in results.values()), results
     assert len(results) == 2 and len(attempts) >= 3  # one of them deadlocked and ran again
+    assert released_touches == []
 
 
 def test_sixteen_by_twentyfive_weight_increments_are_exact(container: Container, tenant: str) -> None:
