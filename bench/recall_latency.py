@@ -189,7 +189,9 @@ def crossover(container: Container, tenant: str, sizes: Sequence[int], rng: np.r
 
 
 def where_time_goes(container: Container, scope: Scope, questions: Sequence[str]) -> str:
-    """The same recalls in this process, with the time spent in each Cypher statement (mean per recall)."""
+    """The same recalls in this process, with the time spent in each Cypher statement, in embedding the query,
+    and in the rest (the commit, the vector cache's ranking, scoring, rows to results), mean per recall."""
+    from bmam.timing import TimedEmbedder
     from bmam.usecases.recall import RecallRequest
 
     container.recall.recall(scope.tenant, RecallRequest(user_id=scope.user_id, query=questions[0]))  # warm cache
@@ -197,6 +199,15 @@ def where_time_goes(container: Container, scope: Scope, questions: Sequence[str]
     container.store.timer.by_statement.clear()
     ran: list[list[str]] = []  # the statements of each recall, in order
     container.store.timer.listeners.append(lambda name, _: ran[-1].append(name.removeprefix("recall/")))
+    embedding = [0.0]
+    embedder = container.embedder
+    listeners = embedder.listeners if isinstance(embedder, TimedEmbedder) else []
+
+    def embedded(kind: str, seconds: float, _texts: int) -> None:
+        if kind == "query":
+            embedding[0] += seconds
+
+    listeners.append(embedded)
 
     def recall(q: str) -> None:
         ran.append([])
@@ -206,13 +217,17 @@ def where_time_goes(container: Container, scope: Scope, questions: Sequence[str]
         walls = timed_each(recall, questions)
     finally:
         container.store.timer.listeners.pop()
+        listeners.remove(embedded)
     per = {k: v / len(questions) * 1000 for k, v in container.store.timer.by_statement.items()}
     parts = ", ".join(f"{k} {v:.1f}" for k, v in sorted(per.items(), key=lambda kv: -kv[1]))
+    embed_ms = embedding[0] / len(questions) * 1000
+    rest_ms = sum(walls) / len(questions) * 1000 - sum(per.values()) - embed_ms
     counts = Counter(len(names) for names in ran)
     # The tail by question: which statements the slowest recalls ran (a round more than usual shows here).
     slowest = sorted(zip(walls, questions, ran, strict=True), key=lambda x: -x[0])[:5]
     tail = "; ".join(f"{w * 1000:.1f} ms {q!r} ({', '.join(names)})" for w, q, names in slowest)
-    return (f"in-process recall p50 {pct(walls, 0.5):.1f} ms; mean ms per statement: {parts}; statements per "
+    return (f"in-process recall p50 {pct(walls, 0.5):.1f} ms; mean ms per statement: {parts}; embedding the "
+            f"query {embed_ms:.1f}; the rest (commit, ranking, scoring, results) {rest_ms:.1f}; statements per "
             f"recall {dict(sorted(counts.items()))}; slowest: {tail}")
 
 
