@@ -201,7 +201,8 @@ def where_time_goes(container: Container, scope: Scope, questions: Sequence[str]
     container.store.timer.listeners.append(lambda name, _: ran[-1].append(name.removeprefix("recall/")))
     embedding = [0.0]
     embedder = container.embedder
-    listeners = embedder.listeners if isinstance(embedder, TimedEmbedder) else []
+    assert isinstance(embedder, TimedEmbedder)  # the container's embedder reports its time to listeners
+    listeners = embedder.listeners
 
     def embedded(kind: str, seconds: float, _texts: int) -> None:
         if kind == "query":
