@@ -21,6 +21,7 @@ from resolvers.limits import Limits, QueryLimits
 from resolvers.living import LivingMutation, LivingQuery
 from resolvers.memory import MemoryMutation, MemoryQuery
 from resolvers.observe import Observe
+from resolvers.plain_fields import PlainFieldsExecutionContext
 from resolvers.recall import RecallQuery
 from resolvers.rules import OperationNameRequired, SelectionSetsNotEmpty, SubscriptionsOverWebsocket
 from resolvers.subscriptions import EventsSubscription
@@ -70,6 +71,7 @@ def build_schema(
         subscription=Subscription,
         extensions=extensions,
         config=StrawberryConfig(disable_field_suggestions=True),
+        execution_context_class=PlainFieldsExecutionContext,
     )
 
 
