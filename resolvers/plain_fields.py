@@ -151,18 +151,3 @@ class PlainFieldsExecutionContext(StrawberryGraphQLCoreExecutionContext):
 
             return later()
         return merged(others)
-
-    def execute_field(
-        self,
-        parent_type: GraphQLObjectType,
-        source: Any,
-        field_details_list: FieldDetailsList,
-        path: Path,
-        position_context: Any,
-    ) -> Any:
-        leaf = self._plain(parent_type, field_details_list) if self._no_middleware() else None
-        if leaf is not None:
-            value = leaf.value(source)
-            if value is not Undefined:
-                return value
-        return super().execute_field(parent_type, source, field_details_list, path, position_context)
