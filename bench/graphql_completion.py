@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 import time
 from collections.abc import Sequence
@@ -27,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
 from bench.eval_data import generate
-from bench.recall_latency import KEPT, TIMED_RECALL, pct
+from bench.recall_latency import TIMED_RECALL, kept_user, pct
 from bmam.client import MEMORY_FIELDS
 from bmam.container import Container
 from bmam.settings import load_settings
@@ -47,11 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=10_000)
     parser.add_argument("--rounds", type=int, default=6)
     args = parser.parse_args(argv)
-    kept = KEPT / f"{args.tenant}-{args.size}.json"
-    if not kept.exists():
-        raise SystemExit(f"no kept bench user {kept}: run bench/recall_latency.py --keep --tenant {args.tenant} first")
-    real, _filler = json.loads(kept.read_text())
-    user = f"user-{args.size}"
+    user, real = kept_user(args.tenant, args.size)
     container = Container(load_settings())
     questions = [q.text for q in generate(seed=3, users=2).questions]
     related_vars = [{"u": user, "m": memory_id, "d": 3} for memory_id in real[:200]]

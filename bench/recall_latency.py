@@ -57,6 +57,16 @@ KEPT = Path(__file__).resolve().parent.parent / "data" / "bench"  # ids of users
 T = TypeVar("T")
 
 
+def kept_user(tenant: str, size: int) -> tuple[str, list[str]]:
+    """The user id and real memory ids of a bench user kept by `--keep --tenant TENANT` (for the benches that
+    measure one part of the service on it); exits with a message when there is none."""
+    kept = KEPT / f"{tenant}-{size}.json"
+    if not kept.exists():
+        raise SystemExit(f"no kept bench user {kept}: run bench/recall_latency.py --keep --tenant {tenant} first")
+    real, _filler = json.loads(kept.read_text())
+    return f"user-{size}", list(real)
+
+
 def pct(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000.0

@@ -1,8 +1,9 @@
-"""The connection to Neo4j: runs named statements in managed transactions, with timeouts and retries."""
+"""The connection to Neo4j: runs named statements in transactions, with timeouts and retries."""
 
 from __future__ import annotations
 
 import logging
+import random
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -140,9 +141,35 @@ class QueryTimer:
             listener(name, seconds)
 
 
+# How long a failing transaction is retried (managed ones by the driver, single reads by _retried).
+RETRY_TIME_S = 10.0
+
+
+def _retried(attempt: Callable[[], T], retry_time_s: float, first_pause_s: float = 1.0) -> T:
+    """attempt() until it succeeds or fails with an error the driver would not retry, or retry_time_s have
+    passed since the first failure: the driver's policy for managed transactions (first pause 1 s, doubling,
+    +-20% jitter), for work that runs outside one."""
+    first_failure: float | None = None
+    delay = first_pause_s
+    while True:
+        try:
+            return attempt()
+        except (neo4j_errors.DriverError, neo4j_errors.Neo4jError) as exc:
+            if not exc.is_retryable():
+                raise
+            now = time.monotonic()
+            first_failure = now if first_failure is None else first_failure
+            if now - first_failure > retry_time_s:
+                raise
+            pause = delay * random.uniform(0.8, 1.2)
+            log.warning("neo4j read failed, retried in %.1f s: %s", pause, exc)
+            time.sleep(pause)
+            delay *= 2.0
+
+
 class GraphStore:
-    """One driver per process. Every statement runs in a managed transaction, so transient errors
-    (deadlocks, leader switches) are retried by the driver and never reach the caller."""
+    """One driver per process. Statements run in managed transactions (one read alone: in an auto-commit
+    one), so transient errors (deadlocks, leader switches) are retried and never reach the caller."""
 
     def __init__(self, config: StoreConfig) -> None:
         self.config = config
@@ -152,7 +179,7 @@ class GraphStore:
             auth=auth,
             max_connection_pool_size=config.max_pool_size,
             connection_timeout=config.connection_timeout_s,
-            max_transaction_retry_time=10.0,
+            max_transaction_retry_time=RETRY_TIME_S,
             # A pooled connection idle for a minute is checked (one RESET round trip) before use; checking
             # every one cost each transaction a round trip (p95 0.5 -> 3.6 ms). One broken by a Neo4j
             # restart within the minute fails on use, and the managed transaction retries on a new one.
@@ -167,10 +194,10 @@ class GraphStore:
         self._driver.close()
 
     @contextmanager
-    def _session(self) -> Iterator[neo4j.Session]:
+    def _translated(self) -> Iterator[None]:
+        """Neo4j gone or too slow, as the caller sees it: StoreUnavailable (UNAVAILABLE in the API)."""
         try:
-            with self._driver.session(database=self.config.database) as session, _pipelined_begin(session):
-                yield session
+            yield
         except _UNAVAILABLE as exc:
             log.warning("neo4j unavailable: %s", exc)
             raise StoreUnavailable("the memory store is unavailable, try again shortly") from exc
@@ -179,10 +206,30 @@ class GraphStore:
                 raise StoreUnavailable("the memory store did not answer in time") from exc
             raise
 
+    @contextmanager
+    def _session(self) -> Iterator[neo4j.Session]:
+        with self._translated(), self._driver.session(database=self.config.database) as session, \
+                _pipelined_begin(session):
+            yield session
+
     def read(self, name: str, params: dict[str, Any] | None = None, *, timeout_s: float | None = None,
              **splices: object) -> list[Row]:
-        """Run one named read statement."""
-        return self.read_tx(lambda tx: tx.run(name, params, **splices), timeout_s=timeout_s)
+        """Run one named read statement, in an auto-commit transaction: one round trip, where a managed
+        transaction takes a second for its COMMIT (bench/store_reads.py). Retried like a managed
+        transaction (the driver's retryable errors, its backoff, for as long), so a transient error never
+        reaches the caller here either; a read has nothing to undo when an attempt fails."""
+        query = Query(runnable(name, **splices), timeout=self.config.tx_timeout_s if timeout_s is None else timeout_s)
+
+        def once() -> list[Row]:
+            with self._driver.session(database=self.config.database,
+                                      default_access_mode=neo4j.READ_ACCESS) as session:
+                started = time.perf_counter()
+                rows = [_row(record) for record in session.run(query, params or {})]
+                self.timer.add(name, time.perf_counter() - started)
+                return rows
+
+        with self._translated():
+            return _retried(once, RETRY_TIME_S)
 
     def write(self, name: str, params: dict[str, Any] | None = None, *, timeout_s: float | None = None,
               **splices: object) -> list[Row]:

@@ -1,0 +1,90 @@
+"""One read statement in an auto-commit transaction (GraphStore.read: one round trip) against the same
+statement in a managed transaction (GraphStore.read_tx: BEGIN pipelined with the statement, then COMMIT in
+a round trip of its own), alternating rounds on the same store, in process.
+
+    .venv/bin/python bench/store_reads.py [--tenant bench-lat] [--size 10000] [--rounds 6] [--starts 200]
+
+Statements: `meta/ping` (RETURN 1: the transaction's own cost) and `related/search` at depth 2 and 3 from the
+first --starts real memories of a bench user kept by `bench/recall_latency.py --keep --tenant NAME` (the
+statement relatedSearch runs, with the service's default parameters). Both ways must return the same rows
+(checked first). Prints p50 / p95 of each and the ratio auto-commit / managed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.recall_latency import kept_user, pct
+from bmam.container import Container
+from bmam.settings import load_settings
+from graph.store import Row
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tenant", default="bench-lat")
+    parser.add_argument("--size", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--starts", type=int, default=200)
+    args = parser.parse_args(argv)
+    user, real = kept_user(args.tenant, args.size)
+    container = Container(load_settings())
+    store = container.store
+    r = container.settings.recall
+
+    def related(memory_id: str) -> dict[str, Any]:
+        return {"tenant": args.tenant, "user_id": user, "memory_id": memory_id, "limit": r.related_limit,
+                "min_strength": r.related_min_strength, "entity_base": r.entity_strength,
+                "max_degree": r.max_entity_degree, "include_history": False}
+
+    cases: dict[str, list[tuple[str, dict[str, Any], dict[str, object]]]] = {
+        "meta/ping": [("meta/ping", {}, {})] * args.starts,
+        "related/search d2": [("related/search", related(m), {"depth": 2}) for m in real[: args.starts]],
+        "related/search d3": [("related/search", related(m), {"depth": 3}) for m in real[: args.starts]],
+    }
+
+    def auto(name: str, params: dict[str, Any], splices: dict[str, object]) -> list[Row]:
+        return store.read(name, params, **splices)
+
+    def managed(name: str, params: dict[str, Any], splices: dict[str, object]) -> list[Row]:
+        return store.read_tx(lambda tx: tx.run(name, params, **splices))
+
+    try:
+        for label, calls in cases.items():
+            for call in calls:
+                if auto(*call) != managed(*call):
+                    raise SystemExit(f"{label}: the two ways returned different rows for {call[1]}")
+        print(f"same rows both ways for every call; {args.rounds} alternating rounds of {args.starts} calls each")
+        for label, calls in cases.items():
+            times: dict[str, list[float]] = {"auto": [], "managed": []}
+            for round_ in range(args.rounds):
+                order: list[tuple[str, Callable[..., list[Row]]]] = [("auto", auto), ("managed", managed)]
+                for way, run in order if round_ % 2 == 0 else order[::-1]:
+                    times[way].extend(_timed(run, calls))
+            a, m = times["auto"], times["managed"]
+            print(f"{label}: auto-commit p50 / p95 {pct(a, 0.5):.2f} / {pct(a, 0.95):.2f} ms, managed "
+                  f"{pct(m, 0.5):.2f} / {pct(m, 0.95):.2f} ms; ratio p50 {pct(a, 0.5) / pct(m, 0.5):.2f}, "
+                  f"p95 {pct(a, 0.95) / pct(m, 0.95):.2f}", flush=True)
+    finally:
+        container.close()
+    return 0
+
+
+def _timed(run: Callable[..., list[Row]], calls: list[tuple[str, dict[str, Any], dict[str, object]]]) -> list[float]:
+    out = []
+    for call in calls:
+        started = time.perf_counter()
+        run(*call)
+        out.append(time.perf_counter() - started)  # seconds, as pct() takes them
+    return out
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

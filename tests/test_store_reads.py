@@ -1,0 +1,71 @@
+"""Single reads run in auto-commit transactions (graph/store.py GraphStore.read): the same rows as in a
+managed transaction, and retried like one (the policy alone, then against the real Neo4j)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from neo4j import exceptions as neo4j_errors
+
+from bmam.container import Container
+from bmam.usecases.memories import RememberRequest
+from graph.model import Scope
+from graph.store import _retried
+
+
+class _Flaky:
+    """Fails with `error` the first `failures` times it is called, then answers 42."""
+
+    def __init__(self, failures: int, error: Exception) -> None:
+        self.failures = failures
+        self.error = error
+        self.calls = 0
+
+    def __call__(self) -> int:
+        self.calls += 1
+        if self.calls <= self.failures:
+            raise self.error
+        return 42
+
+
+def test_a_retryable_error_is_retried_until_the_read_answers() -> None:
+    flaky = _Flaky(3, neo4j_errors.ServiceUnavailable("neo4j restarting"))
+    assert _retried(flaky, retry_time_s=5.0, first_pause_s=0.001) == 42
+    assert flaky.calls == 4
+
+
+def test_an_error_the_driver_would_not_retry_surfaces_at_once() -> None:
+    flaky = _Flaky(1, neo4j_errors.ConfigurationError("bad database name"))
+    with pytest.raises(neo4j_errors.ConfigurationError):
+        _retried(flaky, retry_time_s=5.0, first_pause_s=0.001)
+    assert flaky.calls == 1
+
+
+def test_retries_stop_after_the_retry_time_with_the_last_error() -> None:
+    flaky = _Flaky(10_000, neo4j_errors.SessionExpired("gone"))
+    started = time.monotonic()
+    with pytest.raises(neo4j_errors.SessionExpired):
+        _retried(flaky, retry_time_s=0.2, first_pause_s=0.02)
+    # pauses 0.02, 0.04, 0.08, 0.16 (+-20%): the 0.2 s are spent after four or five of them, not thousands
+    assert 3 <= flaky.calls <= 7
+    assert time.monotonic() - started < 2.0
+
+
+def test_a_read_returns_what_a_managed_transaction_returns(container: Container, scope: Scope) -> None:
+    for text in ("I live in Chengdu", "My sister is called Lin", "I drink green tea every morning"):
+        container.memories.remember(scope.tenant, RememberRequest(user_id=scope.user_id, text=text, type="FACTUAL"))
+    params = {"tenant": scope.tenant, "user_id": scope.user_id}
+    store = container.store
+    before = store.timer.by_statement.get("memory/count_for_user", 0.0)
+    auto = store.read("memory/count_for_user", params)
+    managed = store.read_tx(lambda tx: tx.run("memory/count_for_user", params))
+    assert auto == managed and auto[0]["n"] == 3
+    assert store.timer.by_statement["memory/count_for_user"] > before  # timed like a statement in a transaction
+
+
+def test_a_bad_statement_is_not_retried(container: Container, scope: Scope) -> None:
+    started = time.monotonic()
+    with pytest.raises(neo4j_errors.ClientError):
+        container.store.read("memory/count_for_user", {})  # its parameters missing: Neo4j refuses it
+    assert time.monotonic() - started < 1.0  # no back-off (the first pause alone is 1 s)
