@@ -16,7 +16,8 @@ bench tenant. Targets: recall p95 <= 2 x floor + 10 ms;
 relatedSearch depth 3 p95 <= 20 ms. --crossover times the candidate read with the exact scan against the
 vector index for small users (chooses RecallSettings.exact_scan_max). --against runs another checkout's server
 beside this one (e.g. `git worktree add /tmp/base <commit>` with its .venv linked) and times both on the same
-recalls in alternating rounds: the ratio between two versions of the code, each seeing the same machine.
+recalls and relatedSearch (depth 3) requests in alternating rounds: the ratio between two versions of the
+code, each seeing the same machine.
 """
 
 from __future__ import annotations
@@ -242,24 +243,24 @@ def where_time_goes(container: Container, scope: Scope, questions: Sequence[str]
             f"recall {dict(sorted(counts.items()))}; slowest: {tail}")
 
 
-def side_by_side(client: BmamClient, other: BmamClient, user: str, texts: Sequence[str], against: Path,
-                 rounds: int = 10) -> str:
-    """The same recalls on both servers in alternating rounds (each sees the same machine, minute by minute):
-    p50 / p95 of each and the ratio of this code's to the other's."""
-    for q in texts[:20]:  # the other server's first recalls: its cache read, plans
-        other.recall(user, q, k=5)
+def side_by_side(client: BmamClient, other: BmamClient, items: Sequence[T], call: Callable[[BmamClient, T], object],
+                 against: Path, what: str, rounds: int = 10) -> str:
+    """The same requests (call(server, item) for each item) on both servers in alternating rounds (each sees
+    the same machine, minute by minute): p50 / p95 of each and the ratio of this code's to the other's."""
+    for item in items[:20]:  # the other server's first requests: its cache read, plans
+        call(other, item)
     mine: list[float] = []
     theirs: list[float] = []
-    per_round = max(1, len(texts) // rounds)
+    per_round = max(1, len(items) // rounds)
     for r in range(rounds):
-        batch = texts[r * per_round:(r + 1) * per_round]
+        batch = items[r * per_round:(r + 1) * per_round]
         first, second = ((client, mine), (other, theirs)) if r % 2 == 0 else ((other, theirs), (client, mine))
         for server, out in (first, second):
-            for q in batch:
+            for item in batch:
                 started = time.perf_counter()
-                server.recall(user, q, k=5)
+                call(server, item)
                 out.append(time.perf_counter() - started)
-    return (f"{against}, {rounds} alternating rounds, {len(mine)} recalls each: this code "
+    return (f"{what}: {against}, {rounds} alternating rounds, {len(mine)} requests each: this code "
             f"p50 / p95 {pct(mine, 0.5):.1f} / {pct(mine, 0.95):.1f} ms, the other {pct(theirs, 0.5):.1f} / "
             f"{pct(theirs, 0.95):.1f} ms; ratio p50 {pct(mine, 0.5) / pct(theirs, 0.5):.2f}, "
             f"p95 {pct(mine, 0.95) / pct(theirs, 0.95):.2f}")
@@ -380,7 +381,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                          f"p50 {pct([t['totalMs'] / 1000 for t in served], 0.5):.1f} ms, of it Neo4j "
                          f"{pct([t['neo4jMs'] / 1000 for t in served], 0.5):.1f} ms")
             if other is not None:
-                comparisons.append(f"- {size}: " + side_by_side(client, other[1], user, texts, args.against))
+                comparisons.append(f"- {size}: " + side_by_side(
+                    client, other[1], texts, lambda server, q, u=user: server.recall(u, q, k=5), args.against,
+                    "recall"))
+                comparisons.append(f"- {size}: " + side_by_side(
+                    client, other[1], starts, lambda server, m, u=user: server.related_search(u, m, depth=3),
+                    args.against, "relatedSearch depth 3"))
             notes.append(f"- {size}: first recall of the user after the server started (cold vector cache) "
                          f"{cold_ms:.0f} ms (the cache read at once, not in the background); "
                          + where_time_goes(container, scope, texts[:100]))
@@ -388,7 +394,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 loader.delete_user(scope)
                 kept.unlink(missing_ok=True)
         if comparisons:
-            emit("", "Recall side by side with the other checkout (both servers running, the same recalls):",
+            emit("", "Side by side with the other checkout (both servers running, the same requests):",
                  *comparisons)
         emit("", "Where recall's time goes (same questions, in this process, no HTTP):", *notes)
     finally:

@@ -170,8 +170,10 @@ class RecallSettings(BaseModel):
     vector_cache_background_min: int = Field(default=20_000, ge=0)
     # A cached user with at least this many memories is ranked in two stages: on a 128-dimension projection
     # of its embeddings, then exactly among the best 1000 (graph/vector_cache.py Projection; 100k memories:
-    # ~6 -> ~2.5 ms, ~97.5 % of the exact top 30 kept on real embeddings). 0: always exact.
-    vector_cache_projection_min: int = Field(default=32_768, ge=0)
+    # ~6 -> ~2.5 ms, ~97.5 % of the exact top 30 kept on real embeddings). 0: always exact. From 8192: the
+    # exact scan of 10k memories costs 1.3 ms on a slow day (memory-bound), and the bench's 10k user had the
+    # same recalls either way, 0.95-0.97x p50 (BENCHMARKS.md "Recall latency", session 19).
+    vector_cache_projection_min: int = Field(default=8_192, ge=0)
     # Graph expansion from the expand_seeds best direct hits: ASSOCIATED edges of at least
     # expand_min_strength and shared entities; a neighbour scores seed relevance * strength * graph_share.
     expand_seeds: int = Field(default=8, ge=0, le=50)
