@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from bmam.usecases.recall import RecallUseCases
     from bmam.usecases.remains import RemainsUseCases
     from bmam.usecases.tiers import TierUseCases
+    from bmam.usecases.warm_up import PlanWarmUp
     from graph.model import Scope
     from graph.vector_cache import VectorCache
     from ingest.repetition import RepetitionParams, RepetitionTracker
@@ -249,6 +250,12 @@ class Container:
             related=RelatedRepository(self.store),
             repetition=repetition, turn_source=self.working_memory.recent, weight_policy=self.weight_policy,
         )
+
+    @cached_property
+    def plan_warm_up(self) -> PlanWarmUp:
+        from bmam.usecases.warm_up import PlanWarmUp
+
+        return PlanWarmUp(self.recall, max_depth=self.settings.limits.max_traversal_depth)
 
     # ----- living memory (issue 5) ----------------------------------------------------------
 

@@ -250,6 +250,9 @@ class ApiSettings(BaseModel):
     worker_threads: int = 32
     metrics: bool = True  # serve /metrics (Prometheus)
     tier_count_cache_s: float = 5.0  # how long /metrics reuses the memories-by-tier count
+    # At start, in the background: rehearse a few recalls (rolled back) and relatedSearch at every depth on one
+    # user, so Neo4j has compiled their plans before the first requests (bmam/usecases/warm_up.py).
+    warm_up_plans: bool = True
 
 
 class IngestSettings(BaseModel):

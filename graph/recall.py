@@ -215,6 +215,15 @@ class RecallRepository:
     def read(self, work: Callable[[Tx], T]) -> T:
         return self._store.read_tx(work)
 
+    def rehearse(self, work: Callable[[Tx], T]) -> T:
+        """Run recall's statements as write() does, then roll them back: the plan warm-up's recall."""
+        return self._store.rolled_back_tx(work)
+
+    def rehearsal_subject(self) -> tuple[Scope, str] | None:
+        """The user with the most memories and one of its live memories (recall/rehearsal_subject), or None."""
+        rows = self._store.read("recall/rehearsal_subject")
+        return (Scope(tenant=rows[0]["tenant"], user_id=rows[0]["user_id"]), rows[0]["memory_id"]) if rows else None
+
     def candidates(
         self,
         tx: Tx,

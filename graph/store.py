@@ -76,7 +76,7 @@ _UNAVAILABLE = (
 class Tx:
     """A transaction in progress: runs named statements only."""
 
-    def __init__(self, tx: ManagedTransaction, timer: QueryTimer) -> None:
+    def __init__(self, tx: ManagedTransaction | neo4j.Transaction, timer: QueryTimer) -> None:
         self._tx = tx
         self._timer = timer
 
@@ -261,11 +261,26 @@ class GraphStore:
         with self._session() as session:
             return session.execute_write(self._unit(work, timeout_s))
 
+    def rolled_back_tx(self, work: Callable[[Tx], T], *, timeout_s: float | None = None) -> T:
+        """Run statements in a write transaction that is always rolled back: their plans compile and their
+        reads happen, nothing they write stays (the plan warm-up after a start, bmam/usecases/warm_up.py).
+        Not retried: a rehearsal that fails has nothing to lose."""
+        with self._session() as session:
+            tx = session.begin_transaction(timeout=self.config.tx_timeout_s if timeout_s is None else timeout_s)
+            try:
+                return work(Tx(tx, self.timer))
+            finally:
+                tx.close()  # an open transaction is rolled back on close
+
     def run_schema(self, text: str) -> None:
         """Schema statements cannot share a transaction with writes; run one in an auto-commit tx.
         Only called by graph.migrations with text read from cypher/schema/."""
         with self._session() as session:
             session.run(Query(text, timeout=self.config.tx_timeout_s)).consume()
+
+    def clear_plans(self) -> None:
+        """Empty Neo4j's plan cache, as a restart does (for bench/plan_warm_up.py)."""
+        self.read("meta/clear_query_caches")
 
     def ping(self, timeout_s: float = 3.0) -> bool:
         """Whether Neo4j answers right now: one auto-commit read without the driver's retries, so a health

@@ -127,6 +127,17 @@ async def _announce_dev_key(container: Container) -> None:
           f"saved in {path}): {key}", flush=True)
 
 
+async def _warm_up_plans(container: Container) -> None:
+    try:
+        report = await asyncio.to_thread(container.plan_warm_up.run)
+    except Exception as exc:  # a rehearsal is only a head start: the first requests compile what it did not
+        log.warning("plan warm-up failed: %r", exc)
+        return
+    if report.user is not None:
+        log.info("plan warm-up: %d rehearsed recalls and relatedSearch at %d depths on %s in %.1f s",
+                 report.recalls, report.related_depths, report.user, report.seconds)
+
+
 async def _resume_hooks(container: Container) -> None:
     try:
         resumed = await asyncio.to_thread(container.ingest.resume_hooks)
@@ -200,6 +211,7 @@ def create_app(
         # Hooks of memories stored before a stop and never finished (conflicts, associations): again, in the
         # background (an ingest also resumes its user's before its own).
         resuming = asyncio.create_task(_resume_hooks(container))
+        warming = asyncio.create_task(_warm_up_plans(container)) if settings.api.warm_up_plans else None
         # The maintenance schedule (daily check, weekly rebalance, monthly full) is off unless configured.
         scheduler = container.scheduler if settings.maintenance.schedule else None
         if scheduler is not None:
@@ -212,6 +224,8 @@ def create_app(
             if announcing is not None:
                 announcing.cancel()
             resuming.cancel()
+            if warming is not None:
+                warming.cancel()
             container.store.timer.listeners.remove(metrics.observe_query)
             if isinstance(listeners, list):
                 listeners.remove(metrics.observe_embedding)

@@ -17,7 +17,10 @@ from tests.store_support import NumberingStore
 
 @pytest.fixture(scope="session")
 def settings() -> Settings:
-    return load_settings()
+    # No plan warm-up in the apps tests start: a background rehearsal on some earlier test's user would add
+    # its statements to the shared store's timer (tests/test_warm_up.py runs it on purpose).
+    base = load_settings()
+    return base.model_copy(update={"api": base.api.model_copy(update={"warm_up_plans": False})})
 
 
 @pytest.fixture(scope="session")

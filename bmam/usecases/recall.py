@@ -209,6 +209,20 @@ class RecallUseCases:
         return Scope(tenant=tenant, user_id=validate.identifier(user_id, field="userId"))
 
     def recall(self, tenant: str, request: RecallRequest) -> RecallResult:
+        return self._recall(tenant, request, rehearsal=False)
+
+    def rehearse(self, tenant: str, request: RecallRequest) -> RecallResult:
+        """A recall whose transaction is rolled back and whose turn is not recorded: the same statements with
+        the same parameters as a recall (so Neo4j compiles their plans: bmam/usecases/warm_up.py), nothing
+        remembered of it (no usage, no strengthened association, no anti-repetition turn)."""
+        return self._recall(tenant, request, rehearsal=True)
+
+    def rehearsal_subject(self) -> tuple[Scope, str] | None:
+        """The user with the most memories and one of its live memories, for the plan warm-up; None on an empty
+        store."""
+        return self._repo.rehearsal_subject()
+
+    def _recall(self, tenant: str, request: RecallRequest, *, rehearsal: bool) -> RecallResult:
         scope = self.scope(tenant, request.user_id)
         s = self._settings
         query = validate.text(request.query, field="query", max_bytes=s.limits.max_text_bytes)
@@ -272,8 +286,8 @@ class RecallUseCases:
                                  best_coverage=cov),
                     [(c.candidate.id, c.candidate.text) for c in chosen])
 
-        result, surfaced = self._repo.write(work)
-        if key is not None:
+        result, surfaced = self._repo.rehearse(work) if rehearsal else self._repo.write(work)
+        if key is not None and not rehearsal:
             # After the commit (the transaction function may be retried): one turn of the session.
             self.repetition.record(key, surfaced)
         return result

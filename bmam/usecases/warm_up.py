@@ -1,0 +1,57 @@
+"""The plan warm-up after a start: Neo4j's plan cache starts empty, and recall's statements are large (the first
+recall after a restart spent ~2.5 s compiling them, each relatedSearch depth ~1.4 s: BENCHMARKS.md "Plan
+warm-up"). Rehearses a few recalls of one user with memories (their transactions rolled back: nothing is
+recorded) and relatedSearch at every depth from one of its memories, so the first requests find the plans
+compiled. What runs is the real code with real parameters, so the plans are the ones requests use."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import dataclass
+
+from bmam.usecases.recall import RecallRequest, RecallUseCases
+from graph.errors import NotFound
+from graph.model import Scope
+from graph.related import MAX_DEPTH, MIN_DEPTH
+
+# Questions whose recalls take the statements' usual shapes (Neo4j keeps a plan per statement and per set of
+# parameter types, and an empty list is typed apart from a list of strings): plain, asking for one of the
+# user's own facts (the slot statements), unrelated (gated), in English and in Chinese; each rehearsed twice
+# (the first reads the user into the vector cache, the second goes the cached way, as later recalls do).
+REHEARSED_QUESTIONS = ("What do I usually drink in the morning?", "What is my name?", "What's my job?",
+                       "What is the capital of Peru?", "我平时喜欢做什么？", "我哥哥叫什么名字？", "什么是相对论？")
+
+
+@dataclass(frozen=True, slots=True)
+class WarmUpReport:
+    user: str | None  # "tenant/user" rehearsed with, None when the store had no memories
+    recalls: int
+    related_depths: int
+    seconds: float
+
+
+class PlanWarmUp:
+    def __init__(self, recall: RecallUseCases, max_depth: int = MAX_DEPTH) -> None:
+        self._recall = recall
+        self._max_depth = min(MAX_DEPTH, max_depth)  # relatedSearch refuses depths past the limit
+
+    def run(self, subject: tuple[Scope, str] | None = None) -> WarmUpReport:
+        """Rehearse on subject (a user and one of its memories), or on one the store names."""
+        started = time.perf_counter()
+        subject = subject or self._recall.rehearsal_subject()
+        if subject is None:
+            return WarmUpReport(user=None, recalls=0, related_depths=0, seconds=time.perf_counter() - started)
+        scope, memory_id = subject
+        recalls = 0
+        for _ in range(2):
+            for question in REHEARSED_QUESTIONS:
+                self._recall.rehearse(scope.tenant, RecallRequest(user_id=scope.user_id, query=question, k=5))
+                recalls += 1
+        depths = 0
+        for depth in range(MIN_DEPTH, self._max_depth + 1):
+            with contextlib.suppress(NotFound):  # forgotten meanwhile: the plan compiled all the same
+                self._recall.related(scope.tenant, scope.user_id, memory_id, depth=depth)
+            depths += 1
+        return WarmUpReport(user=f"{scope.tenant}/{scope.user_id}", recalls=recalls, related_depths=depths,
+                            seconds=time.perf_counter() - started)
