@@ -31,7 +31,7 @@ def _pipelined_begin(session: neo4j.Session) -> AbstractContextManager[None]:
     return flag if isinstance(flag, AbstractContextManager) else nullcontext()
 
 
-def _leave_released_connection_alone(tx: ManagedTransaction) -> None:
+def _leave_released_connection_alone(tx: ManagedTransaction | neo4j.Transaction) -> None:
     """A transaction Neo4j failed (a deadlock, a timeout, a bad statement) is marked closed before the driver
     cleans it up. The driver's error handler has already handed its connection back to the pool, reset, yet
     its clean-up (tx._close -> rollback) then checks that connection for EOF: a recv(1) between two
@@ -269,6 +269,9 @@ class GraphStore:
             tx = session.begin_transaction(timeout=self.config.tx_timeout_s if timeout_s is None else timeout_s)
             try:
                 return work(Tx(tx, self.timer))
+            except Exception:
+                _leave_released_connection_alone(tx)  # as in a managed transaction (_unit)
+                raise
             finally:
                 tx.close()  # an open transaction is rolled back on close
 

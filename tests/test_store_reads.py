@@ -69,3 +69,14 @@ def test_a_bad_statement_is_not_retried(container: Container, scope: Scope) -> N
     with pytest.raises(neo4j_errors.ClientError):
         container.store.read("memory/count_for_user", {})  # its parameters missing: Neo4j refuses it
     assert time.monotonic() - started < 1.0  # no back-off (the first pause alone is 1 s)
+
+
+def test_a_failed_rolled_back_transaction_leaves_the_store_usable(container: Container, scope: Scope) -> None:
+    # (that it keeps nothing it wrote: tests/test_warm_up.py, through rehearsed recalls)
+    store = container.store
+    params = {"tenant": scope.tenant, "user_id": scope.user_id}
+    with pytest.raises(neo4j_errors.ClientError):
+        store.rolled_back_tx(lambda tx: tx.run("memory/count_for_user", {}))  # Neo4j refuses it
+    for _ in range(3):  # the pool's connections still answer, in both kinds of transaction
+        assert store.rolled_back_tx(lambda tx: tx.run("memory/count_for_user", params))[0]["n"] == 0
+        assert store.read("memory/count_for_user", params)[0]["n"] == 0
