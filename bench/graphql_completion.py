@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
 from bench.eval_data import generate
-from bench.recall_latency import TIMED_RECALL, kept_user, pct
+from bench.recall_latency import TIMED_RECALL, add_kept_user_arguments, alternating_rounds, kept_user, pct
 from bmam.client import MEMORY_FIELDS
 from bmam.container import Container
 from bmam.settings import load_settings
@@ -42,9 +42,7 @@ RECALL = TIMED_RECALL.replace("query(", "query Recall(")
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tenant", default="bench-lat")
-    parser.add_argument("--size", type=int, default=10_000)
-    parser.add_argument("--rounds", type=int, default=6)
+    add_kept_user_arguments(parser, rounds=6)
     args = parser.parse_args(argv)
     user, real = kept_user(args.tenant, args.size)
     container = Container(load_settings())
@@ -78,14 +76,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             for v in variables:
                 if run(plain, document, v) != run(own, document, v):
                     raise SystemExit(f"{name}: the two schemas answered {v} differently")
-            walls: dict[str, list[float]] = {"plain": [], "own": []}
-            for r in range(args.rounds):
-                order = (("plain", plain), ("own", own)) if r % 2 == 0 else (("own", own), ("plain", plain))
-                for label, schema in order:
-                    for v in variables:
-                        started = time.perf_counter()
-                        run(schema, document, v)
-                        walls[label].append(time.perf_counter() - started)
+            walls = alternating_rounds(
+                [("plain", lambda v, d=document: run(plain, d, v)), ("own", lambda v, d=document: run(own, d, v))],
+                variables, args.rounds)
             a, b = walls["plain"], walls["own"]
             print(f"{name}: plain fields p50 / p95 {pct(a, 0.5):.2f} / {pct(a, 0.95):.2f} ms, Strawberry's own "
                   f"{pct(b, 0.5):.2f} / {pct(b, 0.95):.2f} ms; ratio p50 {pct(a, 0.5) / pct(b, 0.5):.2f}, "

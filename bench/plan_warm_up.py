@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.recall_latency import kept_user
+from bench.recall_latency import add_kept_user_arguments, kept_user
 from bmam.container import Container
 from bmam.settings import load_settings
 from bmam.usecases.recall import RecallRequest
@@ -32,9 +32,7 @@ QUESTION = "Where did I travel last year?"
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tenant", default="bench-lat")
-    parser.add_argument("--size", type=int, default=10_000)
-    parser.add_argument("--rounds", type=int, default=3)
+    add_kept_user_arguments(parser, rounds=3)
     args = parser.parse_args(argv)
     user, real = kept_user(args.tenant, args.size)
     scope = Scope(tenant=args.tenant, user_id=user)

@@ -68,6 +68,25 @@ def kept_user(tenant: str, size: int) -> tuple[str, list[str]]:
     return f"user-{size}", list(real)
 
 
+def add_kept_user_arguments(parser: argparse.ArgumentParser, rounds: int) -> None:
+    """--tenant and --size (which kept bench user: kept_user) and --rounds, for the benches measuring one part of
+    the service on a kept bench user."""
+    parser.add_argument("--tenant", default="bench-lat")
+    parser.add_argument("--size", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=rounds)
+
+
+def alternating_rounds(ways: Sequence[tuple[str, Callable[[T], object]]], items: Sequence[T],
+                       rounds: int) -> dict[str, list[float]]:
+    """Seconds per call of each way on every item, every round, the ways taking turns at going first (so each
+    sees the same machine, minute by minute)."""
+    walls: dict[str, list[float]] = {label: [] for label, _ in ways}
+    for round_ in range(rounds):
+        for label, way in ways if round_ % 2 == 0 else ways[::-1]:
+            walls[label].extend(timed_each(way, items))
+    return walls
+
+
 def pct(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000.0
@@ -256,10 +275,7 @@ def side_by_side(client: BmamClient, other: BmamClient, items: Sequence[T], call
         batch = items[r * per_round:(r + 1) * per_round]
         first, second = ((client, mine), (other, theirs)) if r % 2 == 0 else ((other, theirs), (client, mine))
         for server, out in (first, second):
-            for item in batch:
-                started = time.perf_counter()
-                call(server, item)
-                out.append(time.perf_counter() - started)
+            out.extend(timed_each(lambda item, server=server: call(server, item), batch))
     return (f"{what}: {against}, {rounds} alternating rounds, {len(mine)} requests each: this code "
             f"p50 / p95 {pct(mine, 0.5):.1f} / {pct(mine, 0.95):.1f} ms, the other {pct(theirs, 0.5):.1f} / "
             f"{pct(theirs, 0.95):.1f} ms; ratio p50 {pct(mine, 0.5) / pct(theirs, 0.5):.2f}, "

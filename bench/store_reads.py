@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.recall_latency import kept_user, pct
+from bench.recall_latency import add_kept_user_arguments, alternating_rounds, kept_user, pct
 from bmam.container import Container
 from bmam.settings import load_settings
 from graph.store import Row
@@ -29,9 +28,7 @@ from graph.store import Row
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tenant", default="bench-lat")
-    parser.add_argument("--size", type=int, default=10_000)
-    parser.add_argument("--rounds", type=int, default=6)
+    add_kept_user_arguments(parser, rounds=6)
     parser.add_argument("--starts", type=int, default=200)
     args = parser.parse_args(argv)
     user, real = kept_user(args.tenant, args.size)
@@ -63,11 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     raise SystemExit(f"{label}: the two ways returned different rows for {call[1]}")
         print(f"same rows both ways for every call; {args.rounds} alternating rounds of {args.starts} calls each")
         for label, calls in cases.items():
-            times: dict[str, list[float]] = {"auto": [], "managed": []}
-            for round_ in range(args.rounds):
-                order: list[tuple[str, Callable[..., list[Row]]]] = [("auto", auto), ("managed", managed)]
-                for way, run in order if round_ % 2 == 0 else order[::-1]:
-                    times[way].extend(_timed(run, calls))
+            times = alternating_rounds([("auto", lambda call: auto(*call)), ("managed", lambda call: managed(*call))],
+                                       calls, args.rounds)
             a, m = times["auto"], times["managed"]
             print(f"{label}: auto-commit p50 / p95 {pct(a, 0.5):.2f} / {pct(a, 0.95):.2f} ms, managed "
                   f"{pct(m, 0.5):.2f} / {pct(m, 0.95):.2f} ms; ratio p50 {pct(a, 0.5) / pct(m, 0.5):.2f}, "
@@ -75,15 +69,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         container.close()
     return 0
-
-
-def _timed(run: Callable[..., list[Row]], calls: list[tuple[str, dict[str, Any], dict[str, object]]]) -> list[float]:
-    out = []
-    for call in calls:
-        started = time.perf_counter()
-        run(*call)
-        out.append(time.perf_counter() - started)  # seconds, as pct() takes them
-    return out
 
 
 if __name__ == "__main__":
