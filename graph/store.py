@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -82,11 +82,7 @@ class Tx:
 
     def run(self, name: str, params: dict[str, Any] | None = None, **splices: object) -> list[Row]:
         text = runnable(name, **splices)
-        started = time.perf_counter()
-        result = self._tx.run(text, params or {})
-        rows = [_row(record) for record in result]
-        self._timer.add(name, time.perf_counter() - started)
-        return rows
+        return _timed_rows(self._timer, name, lambda: self._tx.run(text, params or {}))
 
     def stream(self, name: str, params: dict[str, Any] | None = None, **splices: object) -> Iterator[Row]:
         """The rows one at a time, for a read too large to hold as one list (consume it inside the
@@ -102,6 +98,14 @@ class Tx:
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 _GRAPH_TYPES = (Node, Relationship, Path)
+
+
+def _timed_rows(timer: QueryTimer, name: str, run: Callable[[], Iterable[neo4j.Record]]) -> list[Row]:
+    """The rows of a statement as plain dicts; the time from sending it to its last row goes to timer as name."""
+    started = time.perf_counter()
+    rows = [_row(record) for record in run()]
+    timer.add(name, time.perf_counter() - started)
+    return rows
 
 
 def _row(record: neo4j.Record) -> Row:
@@ -223,10 +227,7 @@ class GraphStore:
         def once() -> list[Row]:
             with self._driver.session(database=self.config.database,
                                       default_access_mode=neo4j.READ_ACCESS) as session:
-                started = time.perf_counter()
-                rows = [_row(record) for record in session.run(query, params or {})]
-                self.timer.add(name, time.perf_counter() - started)
-                return rows
+                return _timed_rows(self.timer, name, lambda: session.run(query, params or {}))
 
         with self._translated():
             return _retried(once, RETRY_TIME_S)
