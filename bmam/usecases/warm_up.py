@@ -1,6 +1,6 @@
 """The plan warm-up after a start: Neo4j's plan cache starts empty, and recall's statements are large (the first
-recall after a restart spent ~2.5 s compiling them, each relatedSearch depth ~1.4 s: BENCHMARKS.md "Plan
-warm-up"). Rehearses a few recalls of one user with memories (their transactions rolled back: nothing is
+recall after a restart spent ~1.8-2.5 s compiling them, relatedSearch 0.3-1.4 s a depth: BENCHMARKS.md "Recall
+latency", session 19). Rehearses a few recalls of one user with memories (their transactions rolled back: nothing is
 recorded) and relatedSearch at every depth from one of its memories, so the first requests find the plans
 compiled. What runs is the real code with real parameters, so the plans are the ones requests use."""
 
