@@ -306,6 +306,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # That first recall reads the user inside its transaction: 100k memories took 10 s on a quiet machine
     # and passed the 15 s default timeout on a loaded one (seen 12-01).
     os.environ.setdefault("BMAM_NEO4J__TX_TIMEOUT_S", "120")
+    # Nor the plan warm-up (bmam/usecases/warm_up.py, bench/plan_warm_up.py): at start it rehearses recalls of
+    # the store's biggest user, whose vector cache read (~26 s for 100k memories) would share the two cores
+    # with the first figures. Each user here is warmed by its own first requests instead.
+    os.environ["BMAM_API__WARM_UP_PLANS"] = "false"
     settings = load_settings()
     container = Container(settings)
     container.migrate()
