@@ -32,6 +32,14 @@ from graph.vector_cache import (
 T = TypeVar("T")
 
 
+def plan_size_class(text: str) -> int:
+    """The size class Neo4j files a string (or list) parameter under when it caches a plan: length 0 and 1 alone,
+    then 2-10, 11-100, 101-1000... (measured on 5.26: a user id of 10 characters and one of 11 compile apart).
+    recall/rehearsal_subjects computes the same in Cypher."""
+    n = len(text)
+    return n if n <= 1 else len(str(n - 1))
+
+
 def cosine_of(score: float | None) -> float | None:
     """Neo4j's vector functions answer (1 + cos) / 2; recall thinks in plain cosines."""
     return None if score is None else 2.0 * float(score) - 1.0
@@ -219,10 +227,12 @@ class RecallRepository:
         """Run recall's statements as write() does, then roll them back: the plan warm-up's recall."""
         return self._store.rolled_back_tx(work)
 
-    def rehearsal_subject(self) -> tuple[Scope, str] | None:
-        """The user with the most memories and one of its live memories (recall/rehearsal_subject), or None."""
-        rows = self._store.read("recall/rehearsal_subject")
-        return (Scope(tenant=rows[0]["tenant"], user_id=rows[0]["user_id"]), rows[0]["memory_id"]) if rows else None
+    def rehearsal_subjects(self, limit: int) -> list[tuple[Scope, str]]:
+        """For each plan size class of (tenant, user id) among users with memories (plan_size_class), the user with
+        the most memories and one of its live memories, biggest first, at most limit (recall/rehearsal_subjects);
+        none on a store without memories."""
+        rows = self._store.read("recall/rehearsal_subjects", {"limit": limit})
+        return [(Scope(tenant=r["tenant"], user_id=r["user_id"]), r["memory_id"]) for r in rows]
 
     def candidates(
         self,

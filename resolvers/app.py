@@ -133,9 +133,9 @@ async def _warm_up_plans(container: Container) -> None:
     except Exception as exc:  # a rehearsal is only a head start: the first requests compile what it did not
         log.warning("plan warm-up failed: %r", exc)
         return
-    if report.user is not None:
+    if report.users:
         log.info("plan warm-up: %d rehearsed recalls and relatedSearch at %d depths on %s in %.1f s",
-                 report.recalls, report.related_depths, report.user, report.seconds)
+                 report.recalls, report.related_depths, ", ".join(report.users), report.seconds)
 
 
 async def _resume_hooks(container: Container) -> None:

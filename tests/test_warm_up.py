@@ -8,6 +8,7 @@ from bmam.usecases.memories import RememberRequest
 from bmam.usecases.recall import RecallRequest
 from bmam.usecases.warm_up import REHEARSED_QUESTIONS
 from graph.model import Memory, Scope
+from graph.recall import plan_size_class
 
 
 def _remember(c: Container, scope: Scope, text: str) -> Memory:
@@ -36,9 +37,9 @@ def test_rehearsals_run_the_real_statements_and_leave_no_trace(container: Contai
     timer = c.store.timer
     ran_before = dict(timer.by_statement)
 
-    report = c.plan_warm_up.run((scope, memories[0].id))
+    report = c.plan_warm_up.run([(scope, memories[0].id)])
 
-    assert report.user == f"{scope.tenant}/{scope.user_id}"
+    assert report.users == (f"{scope.tenant}/{scope.user_id}",)
     assert report.recalls == 2 * len(REHEARSED_QUESTIONS) and report.related_depths == 5
     grown = {name for name, seconds in timer.by_statement.items() if seconds > ran_before.get(name, 0.0)}
     # the cached recall's read, the usage write of what it chose, and the traversal: the statements requests run
@@ -54,9 +55,28 @@ def test_rehearsals_run_the_real_statements_and_leave_no_trace(container: Contai
     assert all(after[i][0] == 1 for i, m in enumerate(memories) if m.id in recalled)
 
 
-def test_the_store_names_a_subject_with_memories(container: Container, scope: Scope) -> None:
-    _remember(container, scope, "I keep bees on the roof")
-    subject = container.recall.rehearsal_subject()
-    assert subject is not None  # the store holds at least this memory
-    named, memory_id = subject
-    assert container.memories.get(named.tenant, named.user_id, memory_id) is not None
+def test_plan_size_classes_are_the_ones_neo4j_files_plans_under() -> None:
+    # measured on Neo4j 5.26 (BENCHMARKS.md "Recall latency", session 20): lengths 1 | 2-10 | 11-100 | 101-1000
+    assert [plan_size_class("x" * n) for n in (0, 1, 2, 10, 11, 100, 101, 1000, 1001)] == [0, 1, 1, 1, 2, 2, 3, 3, 4]
+
+
+def test_the_store_names_the_biggest_user_of_each_size_class(container: Container, tenant: str) -> None:
+    # two users of this tenant whose ids fall in different size classes: Neo4j plans for them apart
+    short = Scope(tenant=tenant, user_id="bo")
+    long = Scope(tenant=tenant, user_id="u" * 150)  # 101-1000: a class few users of the store have
+    _remember(container, short, "I keep bees on the roof")
+    for text in ("I collect old maps", "My bike is a green Brompton"):
+        _remember(container, long, text)
+
+    subjects = container.recall.rehearsal_subjects(limit=50)
+
+    classes = [(plan_size_class(s.tenant), plan_size_class(s.user_id)) for s, _ in subjects]
+    assert len(classes) == len(set(classes))  # one user per class
+    named = {(plan_size_class(s.tenant), plan_size_class(s.user_id)): (s, m) for s, m in subjects}
+    for mine, count in ((short, 1), (long, 2)):
+        user, memory_id = named[(plan_size_class(mine.tenant), plan_size_class(mine.user_id))]
+        # the biggest of the class: this user, or one with at least as many memories
+        held = container.memories.page(user.tenant, user.user_id, first=count, include_history=True).items
+        assert user == mine or len(held) >= count
+        assert container.memories.get(user.tenant, user.user_id, memory_id) is not None
+    assert len(container.recall.rehearsal_subjects(limit=1)) == 1

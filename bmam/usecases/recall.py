@@ -217,10 +217,10 @@ class RecallUseCases:
         remembered of it (no usage, no strengthened association, no anti-repetition turn)."""
         return self._recall(tenant, request, rehearsal=True)
 
-    def rehearsal_subject(self) -> tuple[Scope, str] | None:
-        """The user with the most memories and one of its live memories, for the plan warm-up; None on an empty
-        store."""
-        return self._repo.rehearsal_subject()
+    def rehearsal_subjects(self, limit: int) -> list[tuple[Scope, str]]:
+        """Users to rehearse on, one per plan size class of (tenant, user id), the biggest of each, with one of
+        their live memories (graph/recall.py rehearsal_subjects); none on an empty store."""
+        return self._repo.rehearsal_subjects(limit)
 
     def _recall(self, tenant: str, request: RecallRequest, *, rehearsal: bool) -> RecallResult:
         scope = self.scope(tenant, request.user_id)

@@ -1,13 +1,17 @@
 """The plan warm-up after a start: Neo4j's plan cache starts empty, and recall's statements are large (the first
 recall after a restart spent ~1.8-2.5 s compiling them, relatedSearch 0.3-1.4 s a depth: BENCHMARKS.md "Recall
-latency", session 19). Rehearses a few recalls of one user with memories (their transactions rolled back: nothing is
-recorded) and relatedSearch at every depth from one of its memories, so the first requests find the plans
-compiled. What runs is the real code with real parameters, so the plans are the ones requests use."""
+latency", sessions 19-20). Rehearses a few recalls of a user with memories (their transactions rolled back: nothing
+is recorded) and relatedSearch at every depth from one of its memories, so the first requests find the plans
+compiled. What runs is the real code with real parameters, so the plans are the ones requests use. Neo4j files a
+plan under the size class of its string parameters too (a tenant or user id of 2-10 characters and one of 11-100
+get plans of their own), so one user is rehearsed per size class of (tenant, user id) found in the store, the
+biggest of each, at most MAX_SUBJECTS."""
 
 from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bmam.usecases.recall import RecallRequest, RecallUseCases
@@ -22,10 +26,13 @@ from graph.related import MAX_DEPTH, MIN_DEPTH
 REHEARSED_QUESTIONS = ("What do I usually drink in the morning?", "What is my name?", "What's my job?",
                        "What is the capital of Peru?", "我平时喜欢做什么？", "我哥哥叫什么名字？", "什么是相对论？")
 
+# Users rehearsed at most (one per size class of tenant and user id: ~4-8 s each, in the background).
+MAX_SUBJECTS = 4
+
 
 @dataclass(frozen=True, slots=True)
 class WarmUpReport:
-    user: str | None  # "tenant/user" rehearsed with, None when the store had no memories
+    users: tuple[str, ...]  # "tenant/user" of each user rehearsed with; none when the store had no memories
     recalls: int
     related_depths: int
     seconds: float
@@ -36,22 +43,19 @@ class PlanWarmUp:
         self._recall = recall
         self._max_depth = min(MAX_DEPTH, max_depth)  # relatedSearch refuses depths past the limit
 
-    def run(self, subject: tuple[Scope, str] | None = None) -> WarmUpReport:
-        """Rehearse on subject (a user and one of its memories), or on one the store names."""
+    def run(self, subjects: Sequence[tuple[Scope, str]] | None = None) -> WarmUpReport:
+        """Rehearse on subjects (users and one memory of each), or on those the store names."""
         started = time.perf_counter()
-        subject = subject or self._recall.rehearsal_subject()
-        if subject is None:
-            return WarmUpReport(user=None, recalls=0, related_depths=0, seconds=time.perf_counter() - started)
-        scope, memory_id = subject
-        recalls = 0
-        for _ in range(2):
-            for question in REHEARSED_QUESTIONS:
-                self._recall.rehearse(scope.tenant, RecallRequest(user_id=scope.user_id, query=question, k=5))
-                recalls += 1
-        depths = 0
-        for depth in range(MIN_DEPTH, self._max_depth + 1):
-            with contextlib.suppress(NotFound):  # forgotten meanwhile: the plan compiled all the same
-                self._recall.related(scope.tenant, scope.user_id, memory_id, depth=depth)
-            depths += 1
-        return WarmUpReport(user=f"{scope.tenant}/{scope.user_id}", recalls=recalls, related_depths=depths,
-                            seconds=time.perf_counter() - started)
+        chosen = list(subjects) if subjects is not None else self._recall.rehearsal_subjects(MAX_SUBJECTS)
+        recalls = depths = 0
+        for scope, memory_id in chosen:
+            for _ in range(2):
+                for question in REHEARSED_QUESTIONS:
+                    self._recall.rehearse(scope.tenant, RecallRequest(user_id=scope.user_id, query=question, k=5))
+                    recalls += 1
+            for depth in range(MIN_DEPTH, self._max_depth + 1):
+                with contextlib.suppress(NotFound):  # forgotten meanwhile: the plan compiled all the same
+                    self._recall.related(scope.tenant, scope.user_id, memory_id, depth=depth)
+                depths += 1
+        return WarmUpReport(users=tuple(f"{scope.tenant}/{scope.user_id}" for scope, _ in chosen), recalls=recalls,
+                            related_depths=depths, seconds=time.perf_counter() - started)
