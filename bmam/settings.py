@@ -253,6 +253,9 @@ class ApiSettings(BaseModel):
     # At start, in the background: rehearse a few recalls (rolled back) and relatedSearch at every depth on one
     # user, so Neo4j has compiled their plans before the first requests (bmam/usecases/warm_up.py).
     warm_up_plans: bool = True
+    # With the warm-up: how often bmam serve asks when Neo4j started, to warm the plans again after a Neo4j
+    # restart under it (bmam/usecases/warm_up.py RestartWatch); 0 never asks.
+    rewarm_check_s: float = Field(default=30.0, ge=0.0)
 
 
 class IngestSettings(BaseModel):

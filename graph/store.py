@@ -286,6 +286,17 @@ class GraphStore:
         """Empty Neo4j's plan cache, as a restart does (for bench/plan_warm_up.py)."""
         self.read("meta/clear_query_caches")
 
+    def server_started(self) -> int | None:
+        """When the Neo4j server started (epoch ms; meta/server_started), or None when Neo4j will not say (the JMX
+        procedure refused on a secured server)."""
+        try:
+            rows = self.read("meta/server_started")
+        except neo4j_errors.ClientError as exc:
+            log.info("neo4j does not tell its start time (%s): no plan re-warm after its restarts", exc.code)
+            return None
+        started = rows[0]["started"] if rows else None
+        return int(started) if isinstance(started, int) else None
+
     def ping(self, timeout_s: float = 3.0) -> bool:
         """Whether Neo4j answers right now: one auto-commit read without the driver's retries, so a health
         probe answers within seconds while Neo4j is down (managed transactions keep retrying for up to

@@ -31,6 +31,7 @@ from bmam.container import Container
 from bmam.metrics import CONTENT_TYPE, Metrics
 from bmam.timing import current_timings
 from bmam.usecases.keys import dev_key
+from bmam.usecases.warm_up import RestartWatch, WarmUpReport
 from graph.errors import StoreUnavailable
 from graph.migrations import index_states, missing_migrations
 from graph.stats import memories_by_tier
@@ -127,14 +128,38 @@ async def _announce_dev_key(container: Container) -> None:
           f"saved in {path}): {key}", flush=True)
 
 
-async def _warm_up_plans(container: Container) -> None:
+async def _warm_up_plans(container: Container, rewarm_check_s: float) -> None:
+    """The plan warm-up at start; then, every rewarm_check_s, again after Neo4j restarted under this process."""
+    store = container.store
+
+    def started() -> int | None:  # while Neo4j is down: None after one ping, not a read retried for 10 s
+        return store.server_started() if store.ping() else None
+
+    watch = RestartWatch(container.plan_warm_up.run, started)
     try:
+        start = await asyncio.to_thread(store.server_started) if rewarm_check_s > 0 else None
         report = await asyncio.to_thread(container.plan_warm_up.run)
     except Exception as exc:  # a rehearsal is only a head start: the first requests compile what it did not
         log.warning("plan warm-up failed: %r", exc)
         return
+    _log_warm_up(report, "")
+    if start is None:  # not asked, or Neo4j does not say: no watch
+        return
+    watch.warmed(start)
+    while True:
+        await asyncio.sleep(rewarm_check_s)
+        try:
+            report_again = await asyncio.to_thread(watch.check)
+        except Exception as exc:  # Neo4j down for now: asked again at the next check
+            log.warning("plan re-warm check failed: %r", exc)
+            continue
+        if report_again is not None:
+            _log_warm_up(report_again, " after a Neo4j restart")
+
+
+def _log_warm_up(report: WarmUpReport, occasion: str) -> None:
     if report.users:
-        log.info("plan warm-up: %d rehearsed recalls and relatedSearch at %d depths on %s in %.1f s",
+        log.info("plan warm-up%s: %d rehearsed recalls and relatedSearch at %d depths on %s in %.1f s", occasion,
                  report.recalls, report.related_depths, ", ".join(report.users), report.seconds)
 
 
@@ -211,7 +236,8 @@ def create_app(
         # Hooks of memories stored before a stop and never finished (conflicts, associations): again, in the
         # background (an ingest also resumes its user's before its own).
         resuming = asyncio.create_task(_resume_hooks(container))
-        warming = asyncio.create_task(_warm_up_plans(container)) if settings.api.warm_up_plans else None
+        warming = asyncio.create_task(_warm_up_plans(container, settings.api.rewarm_check_s)) \
+            if settings.api.warm_up_plans else None
         # The maintenance schedule (daily check, weekly rebalance, monthly full) is off unless configured.
         scheduler = container.scheduler if settings.maintenance.schedule else None
         if scheduler is not None:

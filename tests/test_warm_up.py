@@ -3,10 +3,12 @@ statements, and a rehearsed recall leaves nothing behind (no usage, no strengthe
 
 from __future__ import annotations
 
+import time
+
 from bmam.container import Container
 from bmam.usecases.memories import RememberRequest
 from bmam.usecases.recall import RecallRequest
-from bmam.usecases.warm_up import REHEARSED_QUESTIONS
+from bmam.usecases.warm_up import REHEARSED_QUESTIONS, RestartWatch, WarmUpReport
 from graph.model import Memory, Scope
 from graph.recall import plan_size_class
 
@@ -80,3 +82,24 @@ def test_the_store_names_the_biggest_user_of_each_size_class(container: Containe
         assert user == mine or len(held) >= count
         assert container.memories.get(user.tenant, user.user_id, memory_id) is not None
     assert len(container.recall.rehearsal_subjects(limit=1)) == 1
+
+
+def test_neo4j_tells_when_it_started(container: Container) -> None:
+    started = container.store.server_started()
+    assert started is not None and 1_600_000_000_000 < started <= time.time() * 1000
+
+
+def test_the_plans_are_warmed_again_only_after_neo4j_restarts() -> None:
+    starts: list[int | None] = [100, 100, None, 250, 250]
+    runs: list[int] = []
+
+    def warm_up() -> WarmUpReport:
+        runs.append(1)
+        return WarmUpReport(users=("t/u",), recalls=14, related_depths=5, seconds=0.1)
+
+    watch = RestartWatch(warm_up, lambda: starts.pop(0))
+    watch.warmed(100)  # bmam's own start warmed the plans of the server started at 100
+    reports = [watch.check() for _ in range(5)]
+    # same server, Neo4j silent, a restart (once), the restarted server again
+    assert [r is not None for r in reports] == [False, False, False, True, False]
+    assert len(runs) == 1

@@ -5,13 +5,13 @@ is recorded) and relatedSearch at every depth from one of its memories, so the f
 compiled. What runs is the real code with real parameters, so the plans are the ones requests use. Neo4j files a
 plan under the size class of its string parameters too (a tenant or user id of 2-10 characters and one of 11-100
 get plans of their own), so one user is rehearsed per size class of (tenant, user id) found in the store, the
-biggest of each, at most MAX_SUBJECTS."""
+biggest of each, at most MAX_SUBJECTS. RestartWatch runs it again when Neo4j restarts under a running bmam."""
 
 from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bmam.usecases.recall import RecallRequest, RecallUseCases
@@ -59,3 +59,27 @@ class PlanWarmUp:
                 depths += 1
         return WarmUpReport(users=tuple(f"{scope.tenant}/{scope.user_id}" for scope, _ in chosen), recalls=recalls,
                             related_depths=depths, seconds=time.perf_counter() - started)
+
+
+class RestartWatch:
+    """Warms the plans again after Neo4j restarts under a running bmam (its plan cache starts empty again).
+    check() reads when the server started (started(): epoch ms, None when Neo4j will not say) and runs warm_up()
+    (PlanWarmUp.run) when that moved since the last warm-up."""
+
+    def __init__(self, warm_up: Callable[[], WarmUpReport], started: Callable[[], int | None]) -> None:
+        self._warm_up = warm_up
+        self._started = started
+        self._warmed_for: int | None = None
+
+    def warmed(self, started: int | None) -> None:
+        """The plans were warmed for the server that started at `started` (the warm-up at bmam's own start)."""
+        self._warmed_for = started
+
+    def check(self) -> WarmUpReport | None:
+        """The warm-up's report when it ran again, else None."""
+        started = self._started()
+        if started is None or started == self._warmed_for:
+            return None
+        report = self._warm_up()
+        self._warmed_for = started
+        return report
