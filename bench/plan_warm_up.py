@@ -60,8 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         named = recall.rehearsal_subjects(MAX_SUBJECTS) if args.store_subjects else []
-        for cached in {(args.tenant, user), (args.tenant, rehearsed), *((s.tenant, s.user_id) for s, _ in named)}:
-            recall.recall(cached[0], RecallRequest(user_id=cached[1], query=QUESTION, k=5))
+        cached = {(args.tenant, user), (args.tenant, rehearsed), *((s.tenant, s.user_id) for s, _ in named)}
+        for tenant, user_id in cached:  # each read into the vector cache before the rounds
+            recall.recall(tenant, RecallRequest(user_id=user_id, query=QUESTION, k=5))
         container.vector_cache.wait_for_loads()
         times: dict[str, list[tuple[float, float]]] = {"cold": [], "warmed": []}
         warm_up_s: list[float] = []
@@ -72,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if way == "warmed":
                     report = container.plan_warm_up.run(subjects)
                     warm_up_s.append(report.seconds)
-                    rehearsing = ", ".join(user.split("/", 1)[1] for user in report.users)
+                    rehearsing = ", ".join(name.split("/", 1)[1] for name in report.users)
                 times[way].append(first_requests())
         print(f"bench/plan_warm_up.py, {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC; {user} of "
               f"{args.tenant} (the warm-up rehearsing {rehearsing}); {args.rounds} rounds; the warm-up itself took "

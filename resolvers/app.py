@@ -137,7 +137,7 @@ async def _warm_up_plans(container: Container, rewarm_check_s: float) -> None:
 
     watch = RestartWatch(container.plan_warm_up.run, started)
     try:
-        start = await asyncio.to_thread(store.server_started) if rewarm_check_s > 0 else None
+        start = await asyncio.to_thread(started) if rewarm_check_s > 0 else None
         report = await asyncio.to_thread(container.plan_warm_up.run)
     except Exception as exc:  # a rehearsal is only a head start: the first requests compile what it did not
         log.warning("plan warm-up failed: %r", exc)
