@@ -33,6 +33,13 @@ INGEST_TURN_FIELDS = f"""
   errors {{ code message field }}
 """
 
+# ingest_conversation's document (`bmam remote ingest` sizes its requests with it)
+INGEST_CONVERSATION = (
+    "mutation($turns: [TurnInput!]!) { ingestConversation(turns: $turns) {"
+    f" stored duplicates failed turns {{ {INGEST_TURN_FIELDS} }}"
+    " tierChanges { memoryId fromTier toTier deleted reason } } }"
+)
+
 RECALLED_FIELDS = (
     "why scores { vector fulltext graph freshness weight relevance damping final }"
     f" memory {{ {MEMORY_FIELDS} }}"
@@ -42,11 +49,12 @@ RECALLED_FIELDS = (
 class BmamClientError(Exception):
     """A GraphQL error answered by the server, with its code (BAD_USER_INPUT, NOT_FOUND, ...)."""
 
-    def __init__(self, code: str, message: str, errors: list[dict[str, Any]]) -> None:
+    def __init__(self, code: str, message: str, errors: list[dict[str, Any]], status: int | None = None) -> None:
         super().__init__(f"[{code}] {message}")
         self.code = code
         self.message = message
         self.errors = errors
+        self.status = status  # the answer's HTTP status when known (413: the request body was too large)
 
 
 class ClientConfigError(ValueError):
@@ -210,7 +218,9 @@ class BmamClient:
         try:
             result = self._connected().execute(_request(document, variables, timings), get_execution_result=True)
         except (TransportQueryError, TransportServerError) as exc:
-            raise _raise_from(exc) from exc
+            error = _raise_from(exc)
+            error.status = getattr(self._client.transport, "response_status", None)
+            raise error from exc
         return Answer(data=result.data or {}, extensions=result.extensions or {})
 
     # ----- typed operations ---------------------------------------------------------
@@ -285,12 +295,7 @@ class BmamClient:
 
     def ingest_conversation(self, turns: list[dict[str, Any]]) -> dict[str, Any]:
         """turns: [{userId, sessionId, speaker, text, at?, deviceId?, turn?}]; per-turn errors in the result."""
-        doc = (
-            "mutation($turns: [TurnInput!]!) { ingestConversation(turns: $turns) {"
-            f" stored duplicates failed turns {{ {INGEST_TURN_FIELDS} }}"
-            " tierChanges { memoryId fromTier toTier deleted reason } } }"
-        )
-        return self.execute(doc, {"turns": turns})["ingestConversation"]
+        return self.execute(INGEST_CONVERSATION, {"turns": turns})["ingestConversation"]
 
     def react(self, user_id: str, memory_id: str, signal: str) -> dict[str, Any]:
         doc = (

@@ -10,6 +10,8 @@ that fails is TransportConnectionFailed with the socket error as its cause. Not 
 environment (HTTP_PROXY ...) and requests' CA bundle (HTTPS verifies with the system's certificates).
 A request is never sent twice: a kept-alive connection the server has closed is replaced before sending
 (as urllib3 does), never retried after.
+Bodies are UTF-8 JSON (`encode_json`, Content-Type application/json; charset=utf-8): a CJK character costs
+3 bytes, not the 6 of a \\uXXXX escape, which matters against the server's body limit (1 MiB by default).
 """
 
 from __future__ import annotations
@@ -32,6 +34,16 @@ from gql.transport.exceptions import (
 )
 from graphql import ExecutionResult
 
+CONTENT_TYPE = "application/json; charset=utf-8"
+
+
+def encode_json(value: Any) -> bytes:
+    """value as the bytes of a request body: compact UTF-8 JSON, non-ASCII characters as themselves. A lone
+    surrogate (which a JSON file may spell as \\ud800) has no UTF-8 form: it is sent as its JSON escape
+    (backslashreplace writes exactly that, and it only occurs inside JSON strings), and the server judges it.
+    The size of a list's body is the sum of its items' (`bmam remote ingest` counts on it)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "backslashreplace")
+
 
 class HttpTransport(Transport):
     """POSTs each request as JSON to url on one kept-alive connection (a lock makes it one request at a
@@ -45,10 +57,11 @@ class HttpTransport(Transport):
         self._host = parts.hostname
         self._port = parts.port
         self._path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        self._headers = {**headers, "Content-Type": "application/json", "Accept": "application/json"}
+        self._headers = {**headers, "Content-Type": CONTENT_TYPE, "Accept": "application/json"}
         self._timeout_s = timeout_s
         self._connection: http.client.HTTPConnection | None = None
         self.response_headers: http.client.HTTPMessage | None = None  # the last answer's (gql's name for them)
+        self.response_status: int | None = None  # the last answer's HTTP status (None: no answer read)
         self._open = False
         self._lock = threading.Lock()
 
@@ -61,16 +74,17 @@ class HttpTransport(Transport):
             self._drop()
 
     def execute(self, request: GraphQLRequest, *args: Any, **kwargs: Any) -> ExecutionResult:
-        body = json.dumps(request.payload).encode("utf-8")
+        body = encode_json(request.payload)
         with self._lock:
             if not self._open:
                 raise TransportClosed("Transport is not connected")
+            self.response_status = None
             try:
                 connection = self._usable()
                 connection.request("POST", self._path, body=body, headers=self._headers)
                 response = connection.getresponse()
                 status, text = response.status, response.read()
-                self.response_headers = response.headers
+                self.response_headers, self.response_status = response.headers, status
                 if response.will_close:
                     self._drop()
             except (OSError, http.client.HTTPException) as exc:

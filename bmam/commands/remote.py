@@ -6,14 +6,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
 from gql.transport.exceptions import TransportConnectionFailed, TransportError
 
-from bmam.cli_support import UserOpt, fail
-from bmam.client import BmamClient, BmamClientError, ClientConfig, ClientConfigError
+from bmam.cli_support import UserOpt, echo, fail
+from bmam.client import INGEST_CONVERSATION, BmamClient, BmamClientError, ClientConfig, ClientConfigError
+from bmam.http_transport import encode_json
 from ingest.turns import TurnInput, placed_turns, read_jsonl
 
 T = TypeVar("T")
@@ -31,27 +33,32 @@ def _client(server: str, api_key: str | None) -> Iterator[BmamClient]:
         c.close()
 
 
+_CLIENT_ERRORS = (ClientConfigError, BmamClientError, OSError, TransportError)
+
+
+def _failure(server: str, exc: Exception) -> tuple[str, int]:
+    """The one line to print for an error of _CLIENT_ERRORS, and the exit code."""
+    if isinstance(exc, ClientConfigError):  # --server or --api-key unusable: said before anything is sent
+        return f"{'--api-key' if exc.field == 'api_key' else '--server'}: {exc}", 2
+    if isinstance(exc, BmamClientError):
+        return f"error [{exc.code}]: {exc.message}", 2 if exc.code in ("BAD_USER_INPUT", "LIMIT_EXCEEDED") else 1
+    if isinstance(exc, (OSError, TransportConnectionFailed)):  # the client's transport wraps the socket error
+        return f"cannot reach {server}: {exc}", 1
+    return f"no GraphQL answer from {server}: {exc}", 1  # not GraphQL (a proxy's page, another service)
+
+
 def _call(server: str, api_key: str | None, fn: Callable[[BmamClient], T]) -> T:
     """Run one client call; a server error prints one line with its code and exits non-zero."""
     try:
         with _client(server, api_key) as c:
             return fn(c)
-    except ClientConfigError as exc:  # --server or --api-key unusable: said before anything is sent
-        fail(f"{'--api-key' if exc.field == 'api_key' else '--server'}: {exc}", 2)
-        raise
-    except BmamClientError as exc:
-        fail(f"error [{exc.code}]: {exc.message}", 2 if exc.code in ("BAD_USER_INPUT", "LIMIT_EXCEEDED") else 1)
+    except _CLIENT_ERRORS as exc:
+        fail(*_failure(server, exc))
         raise  # unreachable: fail() exits
-    except (OSError, TransportConnectionFailed) as exc:  # the client's transport wraps the socket error
-        fail(f"cannot reach {server}: {exc}")
-        raise
-    except TransportError as exc:  # an answer that is not GraphQL (a proxy's page, another service)
-        fail(f"no GraphQL answer from {server}: {exc}")
-        raise
 
 
 def _echo(obj: Any) -> None:
-    typer.echo(json.dumps(obj, ensure_ascii=False))
+    echo(json.dumps(obj, ensure_ascii=False))
 
 
 def _turn(t: TurnInput) -> dict[str, Any]:
@@ -63,6 +70,94 @@ def _turn(t: TurnInput) -> dict[str, Any]:
     if t.device_id is not None:
         out["deviceId"] = t.device_id
     return out
+
+
+GRAPHQL_INT_MAX = 2**31 - 1  # TurnInput.turn is a GraphQL Int (32-bit signed)
+BATCH_BYTES = 512 * 1024  # half the server's default body limit (settings limits.max_body_bytes, 1 MiB)
+_EMPTY_BODY = len(encode_json({"query": INGEST_CONVERSATION, "variables": {"turns": []}}))
+
+
+@dataclass(slots=True)
+class _Line:
+    """A good line of the file as the API's TurnInput, with its size in a request body (its comma included)."""
+
+    line_no: int
+    turn: dict[str, Any]
+    size: int
+
+
+def _body_bytes(lines: list[_Line]) -> int:
+    """The size of the ingestConversation request that carries `lines` (exact: the transport's encoding)."""
+    return _EMPTY_BODY + sum(x.size for x in lines) - (1 if lines else 0)
+
+
+def _batches(lines: list[_Line], most_turns: int, most_bytes: int) -> Iterator[list[_Line]]:
+    """lines in order, cut into requests of at most most_turns turns and most_bytes bytes (a line bigger than
+    that alone is not in `lines`: the caller has reported it)."""
+    chunk: list[_Line] = []
+    size = _EMPTY_BODY - 1
+    for line in lines:
+        if chunk and (len(chunk) >= most_turns or size + line.size > most_bytes):
+            yield chunk
+            chunk, size = [], _EMPTY_BODY - 1
+        chunk.append(line)
+        size += line.size
+    if chunk:
+        yield chunk
+
+
+def _span(lines: list[_Line]) -> str:
+    first, last = lines[0].line_no, lines[-1].line_no
+    return f"line {first}" if first == last else f"lines {first}-{last}"
+
+
+@dataclass(slots=True)
+class _Tally:
+    """What `remote ingest` has sent and what the server stored, so far."""
+
+    stored: int = 0
+    duplicates: int = 0
+    created: int = 0
+    sent: int = 0  # turns the server answered for
+    requests: int = 0  # requests it answered with a report (a 413 not counted)
+    splits: int = 0  # requests refused as too large and sent again in halves
+    done: int = 0  # the file's good lines dealt with (answered, or refused alone as too large), in order
+    problems: list[tuple[int, str]] = field(default_factory=list)
+
+
+def _too_large(exc: BmamClientError) -> bool:
+    """The server (or a proxy before it) refused the request body as too large: HTTP 413."""
+    return exc.status == 413
+
+
+def _send(c: BmamClient, chunk: list[_Line], tally: _Tally) -> None:
+    """One ingestConversation request for chunk; refused as too large (413), it is split in halves and each
+    sent again, down to one turn, which is then reported as a bad line. Any other error is raised."""
+    try:
+        report = c.ingest_conversation([x.turn for x in chunk])
+    except BmamClientError as exc:
+        if not _too_large(exc):
+            raise
+        if len(chunk) == 1:
+            tally.problems.append((chunk[0].line_no, f"refused by the server as too large ({exc.message}): "
+                                                     f"{_body_bytes(chunk)} bytes with this turn alone; not stored"))
+            tally.done += 1
+            return
+        tally.splits += 1
+        typer.secho(f"note: the server refused {_span(chunk)} ({len(chunk)} turns, {_body_bytes(chunk)} bytes) as "
+                    f"too large; sending them in two requests (a smaller --batch-bytes avoids this)",
+                    fg=typer.colors.YELLOW, err=True)
+        half = len(chunk) // 2
+        _send(c, chunk[:half], tally)
+        _send(c, chunk[half:], tally)
+        return
+    tally.requests += 1
+    tally.sent += len(chunk)
+    tally.done += len(chunk)
+    tally.stored, tally.duplicates = tally.stored + report["stored"], tally.duplicates + report["duplicates"]
+    for line, result in zip(chunk, report["turns"], strict=True):
+        tally.created += len(result["memories"])
+        tally.problems += [(line.line_no, f"[{e['code']}] {e['message']}") for e in result["errors"]]
 
 
 def register(app: typer.Typer) -> None:
@@ -119,34 +214,68 @@ def register(app: typer.Typer) -> None:
                 budget: Annotated[int | None, typer.Option("--budget", help="Characters.")] = None,
                 server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """The context prompt for an LLM (relevant memories and the session's recent turns), as text."""
-        typer.echo(_call(server, api_key, lambda c: c.context_prompt(user, session, text, budget=budget))["text"])
+        echo(_call(server, api_key, lambda c: c.context_prompt(user, session, text, budget=budget))["text"])
 
     @remote.command("ingest")
     def ingest(file: Annotated[Path, typer.Argument(help="A JSONL file, one turn a line (README: Ingesting "
                                                          "conversations).", exists=True, dir_okay=False,
                                                     readable=True)],
-               batch: Annotated[int, typer.Option("--batch", min=1, max=1000, help="Turns per request.")] = 200,
+               batch: Annotated[int, typer.Option("--batch", min=1, max=1000, help="Turns per request, at most.")]
+               = 200,
+               batch_bytes: Annotated[int, typer.Option(
+                   "--batch-bytes", min=8192, max=1024**3,
+                   help="Bytes per request body, at most (UTF-8 JSON). The server refuses bodies over its limit "
+                        "(BMAM_LIMITS__MAX_BODY_BYTES, 1 MiB by default) with HTTP 413; the default stays well "
+                        "below it. A request refused anyway is split in two and sent again; a turn too big for a "
+                        "request of its own is reported as a bad line.")] = BATCH_BYTES,
                server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Ingest a conversation file through the server, as `bmam ingest` does locally: bad lines reported with
         their line numbers and the good ones kept (exit 2 when any line was bad); each turn sent with its index,
-        so the file's turns keep their places across requests and sending the file again changes nothing."""
+        so the file's turns keep their places across requests and sending the file again changes nothing.
+        Requests hold at most --batch turns and --batch-bytes bytes. The last line says what was sent and
+        stored; when the server fails or cannot be reached, it also says from which line nothing was sent."""
         lines = read_jsonl(file)
-        good = [(p.line_no, t) for p, t in placed_turns(lines)]
-        problems = [(p.line_no, str(p.error)) for p in lines if p.error]
-        stored = duplicates = created = 0
-        for start in range(0, len(good), batch):
-            chunk = good[start:start + batch]
-            turns = [_turn(t) for _, t in chunk]
-            report = _call(server, api_key, lambda c: c.ingest_conversation(turns))  # noqa: B023 - called at once
-            stored, duplicates = stored + report["stored"], duplicates + report["duplicates"]
-            for (line_no, _), result in zip(chunk, report["turns"], strict=True):
-                created += len(result["memories"])
-                problems += [(line_no, f"[{e['code']}] {e['message']}") for e in result["errors"]]
-        for line_no, problem in sorted(problems):
+        tally = _Tally(problems=[(p.line_no, str(p.error)) for p in lines if p.error])
+        good: list[_Line] = []
+        for p, t in placed_turns(lines):
+            if t.turn is not None and t.turn > GRAPHQL_INT_MAX:  # refused by the server's Int for the whole request
+                tally.problems.append((p.line_no, f"field 'turn' must be at most {GRAPHQL_INT_MAX} (got {t.turn})"))
+                continue
+            turn = _turn(t)
+            item = _Line(p.line_no, turn, len(encode_json(turn)) + 1)
+            if _body_bytes([item]) > batch_bytes:
+                tally.problems.append((p.line_no, f"the turn alone makes a request of {_body_bytes([item])} bytes, "
+                                                  f"over --batch-bytes {batch_bytes}; not sent"))
+                continue
+            good.append(item)
+
+        stop: tuple[str, int] | None = None
+        try:
+            with _client(server, api_key) as c:
+                for chunk in _batches(good, batch, batch_bytes):
+                    _send(c, chunk, tally)
+        except ClientConfigError as exc:  # nothing was sent
+            fail(*_failure(server, exc))
+        except _CLIENT_ERRORS as exc:
+            stop = _failure(server, exc)
+        except KeyboardInterrupt:
+            stop = ("interrupted", 130)
+
+        for line_no, problem in sorted(tally.problems):
             typer.secho(f"line {line_no}: {problem}", fg=typer.colors.RED, err=True)
-        typer.echo(f"{len(lines)} lines: {stored} turns stored, {duplicates} already present, {created} memories "
-                   f"created, {len({n for n, _ in problems})} bad lines")
-        if problems:
+        if stop is not None:
+            typer.secho(stop[0], fg=typer.colors.RED, err=True)
+        echo(f"{len(lines)} lines: {tally.stored} turns stored, {tally.duplicates} already present, "
+                   f"{tally.created} memories created, {len({n for n, _ in tally.problems})} bad lines; "
+                   f"{tally.sent} turns sent in {tally.requests} requests"
+                   + (f" ({tally.splits} split after HTTP 413)" if tally.splits else ""))
+        if stop is not None:
+            unsent = good[tally.done:]
+            echo(f"stopped at line {unsent[0].line_no}: {len(unsent)} turns from there on were not sent or "
+                       f"not answered; run the same command again to send them (turns already stored count as "
+                       f"already present)" if unsent else "stopped after the last request")
+            raise typer.Exit(stop[1])
+        if tally.problems:
             raise typer.Exit(2)
 
     @remote.command("forget-user")
