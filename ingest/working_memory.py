@@ -81,7 +81,8 @@ class WorkingMemory:
     # ----- reading ----------------------------------------------------------------------
 
     def recent(self, scope: Scope, session_id: str, n: int | None = None) -> list[Turn]:
-        """The last n turns of the session (default and at most turns_per_session), oldest first."""
+        """The last n turns of the session (default and at most turns_per_session), oldest first. A larger
+        n gets them all (internal callers); the workingMemory query refuses it (resolvers/ingest.py)."""
         limit = self.turns_per_session if n is None else max(0, min(n, self.turns_per_session))
         key = (scope.tenant, scope.user_id, session_id)
         with self._lock:

@@ -183,7 +183,10 @@ def create_app(
     dev = settings.api.profile == "dev"
     schema = build_schema(
         max_depth=limits.max_query_depth, max_aliases=limits.max_aliases, max_tokens=limits.max_tokens,
-        max_selections=limits.max_selections, introspection=dev,
+        max_selections=limits.max_selections, max_cost=limits.max_query_cost, max_page_size=limits.max_page_size,
+        null_sizes={"Query.recall": settings.recall.default_k,
+                    "Query.workingMemory": settings.ingest.working_memory_turns},
+        introspection=dev,
     )
     metrics = Metrics(tier_counts=lambda: memories_by_tier(container.store),
                       tier_cache_s=settings.api.tier_count_cache_s)

@@ -23,18 +23,26 @@ AssociatedKey = tuple[str, str, int]  # (user_id, memory_id, limit)
 def _grouped(
     keys: Sequence[tuple[str, ...]],
     fetch: Callable[[tuple[str, ...], list[str]], Awaitable[dict[str, list[V]]]],
-) -> Callable[[], Awaitable[list[list[V]]]]:
+) -> Callable[[], Awaitable[list[list[V] | Exception]]]:
     """Group keys by everything but the memory id (user, options), fetch each group once, and answer in
-    key order."""
+    key order. A group that fails (a bad user id or `first`, Neo4j down) answers its exception for its own
+    keys only: the DataLoader raises it in those fields, and the batch's other fields still get data."""
 
-    async def run() -> list[list[V]]:
+    async def run() -> list[list[V] | Exception]:
         groups: dict[tuple[str, ...], list[str]] = defaultdict(list)
         for key in keys:
             groups[key[:1] + key[2:]].append(key[1])
-        found: dict[tuple[str, ...], dict[str, list[V]]] = {}
+        found: dict[tuple[str, ...], dict[str, list[V]] | Exception] = {}
         for group, ids in groups.items():
-            found[group] = await fetch(group, list(dict.fromkeys(ids)))
-        return [found[key[:1] + key[2:]].get(key[1], []) for key in keys]
+            try:
+                found[group] = await fetch(group, list(dict.fromkeys(ids)))
+            except Exception as exc:  # answered per key; resolvers/errors.py codes it per field
+                found[group] = exc
+        answers: list[list[V] | Exception] = []
+        for key in keys:
+            got = found[key[:1] + key[2:]]
+            answers.append(got if isinstance(got, Exception) else got.get(key[1], []))
+        return answers
 
     return run
 
@@ -48,13 +56,13 @@ class Loaders:
             self._load_associated, max_batch_size=MAX_BATCH
         )
 
-    async def _load_triples(self, keys: list[TripleKey]) -> list[list[Triple]]:
+    async def _load_triples(self, keys: list[TripleKey]) -> list[list[Triple] | Exception]:
         async def fetch(group: tuple[str, ...], ids: list[str]) -> dict[str, list[Triple]]:
             return await call(self._container.nested.triples, self._tenant, group[0], ids)
 
         return await _grouped(keys, fetch)()
 
-    async def _load_associated(self, keys: list[AssociatedKey]) -> list[list[tuple[Memory, float]]]:
+    async def _load_associated(self, keys: list[AssociatedKey]) -> list[list[tuple[Memory, float]] | Exception]:
         async def fetch(group: tuple[str, ...], ids: list[str]) -> dict[str, list[tuple[Memory, float]]]:
             user_id, limit = group[0], int(group[1])
             return await call(self._container.nested.associated, self._tenant, user_id, ids, limit=limit)

@@ -3,7 +3,7 @@ API's limits and error policy as extensions."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import strawberry
 from graphql import GraphQLError
@@ -17,7 +17,7 @@ from resolvers.documents import CheckedDocuments, DocumentCache
 from resolvers.errors import ErrorCodes
 from resolvers.export import ExportQuery
 from resolvers.ingest import IngestMutation, IngestQuery
-from resolvers.limits import Limits, QueryLimits
+from resolvers.limits import NULL_SIZES, Limits, QueryLimits
 from resolvers.living import LivingMutation, LivingQuery
 from resolvers.memory import MemoryMutation, MemoryQuery
 from resolvers.observe import Observe
@@ -46,11 +46,17 @@ def build_schema(
     max_aliases: int = 15,
     max_tokens: int = 5000,
     max_selections: int = 1000,
+    max_cost: int = 50_000,
+    max_page_size: int = 100,
+    null_sizes: Mapping[str, int] | None = None,
     introspection: bool = True,
     documents: DocumentCache | None = None,
 ) -> Schema:
-    """The schema with the API's limits; introspection is off in the production profile."""
-    limits = Limits(max_depth=max_depth, max_aliases=max_aliases, max_selections=max_selections)
+    """The schema with the API's limits; introspection is off in the production profile. null_sizes: the
+    server's default sizes of list fields whose size argument defaults to null (resolvers/limits.py)."""
+    limits = Limits(max_depth=max_depth, max_aliases=max_aliases, max_selections=max_selections,
+                    max_cost=max_cost, max_page_size=max_page_size,
+                    null_sizes=dict(null_sizes if null_sizes is not None else NULL_SIZES))
     # One per schema: what passed is decided by this schema's limits and rules.
     cache = documents if documents is not None else DocumentCache()
     extensions: list[type[SchemaExtension] | Callable[[], SchemaExtension]] = [

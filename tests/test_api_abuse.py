@@ -82,6 +82,122 @@ def test_measure_counts_after_fragment_expansion() -> None:
     assert measure(cyclic).selections == 2
 
 
+_COST_SDL = """
+type Query { items(first: Int! = 20): [Item!]! one: Item recent(n: Int = null): [Item!]! top(k: Int): [Item!]! }
+type Item { id: ID! tags: [String!]! children(limit: Int! = 10): [Item!]! }
+"""
+
+
+def test_page_cost_multiplies_sizes_along_each_path_and_sums_the_paths() -> None:
+    from graphql import build_schema, parse
+
+    from resolvers.limits import Limits, page_cost
+
+    schema = build_schema(_COST_SDL)
+    limits = Limits(null_sizes={"Query.recent": 7})
+
+    def cost(doc: str, variables: dict[str, Any] | None = None) -> int:
+        return page_cost(schema, parse(doc), variables, limits)
+
+    assert cost("{ one { id tags } }") == 0  # no sized list
+    assert cost("{ items { id } }") == 20  # the argument's default
+    assert cost("{ items(first: 3) { children { id } } }") == 3 + 3 * 10
+    assert cost("{ items(first: 3) { children(limit: 2) { children(limit: 5) { id } } } }") == 3 + 3 * 2 + 3 * 2 * 5
+    assert cost("{ a: items(first: 3) { id } b: items(first: 4) { id } one { children(limit: 2) { id } } }") == 9
+    # Variables: given, the variable's default, not given (the argument's default).
+    doc = "query($f: Int! = 4, $g: Int) { items(first: $f) { children(limit: $g) { id } } }"
+    assert cost(doc) == 4 + 4 * 10
+    assert cost(doc, {"f": 2, "g": 3}) == 2 + 2 * 3
+    # Null: the server's default for that field (null_sizes), else the page-size limit.
+    assert cost("{ recent { id } }") == cost("{ recent(n: null) { id } }") == 7
+    assert cost("query($k: Int) { top(k: $k) { id } }", {"k": None}) == 100
+    assert cost("query($k: Int) { top(k: $k) { id } }", {"k": 6.0}) == 6
+    # Above the page size the field refuses it (counted as the limit); a non-Int is refused by validation.
+    assert cost("{ items(first: 1000000) { children(limit: 1000000) { id } } }") == 100 + 100 * 100
+    assert cost('{ items(first: "x") { id } }') == 0
+    assert cost("query($f: Int!) { items(first: $f) { id } }", {"f": "x"}) == 0
+    assert cost("query($f: Int!) { items(first: $f) { id } }", {"f": True}) == 0
+    # Fragments and inline fragments count at every spread, typed by their condition; the worst operation.
+    assert cost("fragment C on Item { children(limit: 2) { id } }"
+                "{ items(first: 3) { ...C ... on Item { ...C } } }") == 3 * (1 + 2 + 2)
+    assert cost("query A { items(first: 2) { id } } query B { items(first: 5) { id } }") == 5
+    # Fragments multiplying each other 60 times: measured once each (linear time), capped.
+    chain = "\n".join(f"fragment F{i} on Item {{ children(limit: 2) {{ ...F{i + 1} }} ...F{i + 1} }}"
+                      for i in range(60))
+    assert cost(chain + "\nfragment F60 on Item { id }\n{ items(first: 1) { ...F0 } }") == 2**40
+    # Unknown fields and types cost what their selections cost (validation refuses them anyway).
+    assert cost("{ nope { items(first: 3) { id } } ... on Nope { items(first: 4) { id } } }") == 0
+
+
+def test_page_cost_of_the_served_schema() -> None:
+    from graphql import parse
+
+    from bmam.settings import Settings
+    from resolvers.limits import Limits, cost_violations, page_cost
+    from resolvers.schema import schema
+
+    served = schema._schema
+    limits = Limits()
+    assert limits.max_cost == Settings().limits.max_query_cost == 50_000
+    review = ('{ memories(userId: "u", first: 100) { edges { node { associated(first: 50) { memory {'
+              " associated(first: 50) { memory { associated(first: 50) { memory { id } } } } } } } } } }")
+    assert page_cost(served, parse(review), None, limits) == 100 + 100 * 50 + 100 * 50**2 + 100 * 50**3
+    [error] = cost_violations(served, parse(review), None, limits)
+    assert error.extensions == {"code": "LIMIT_EXCEEDED", "limit": "cost", "max": 50_000}
+    # The deepest document the tests send (depth 10, default sizes) passes: 20 + 200 + 2,000 + 20,000.
+    assert page_cost(served, parse(_nested(10)), None, limits) == 22_220
+    # recall's and workingMemory's null k / n count as the server's defaults.
+    assert page_cost(served, parse('{ recall(userId: "u", query: "q") { memories { memory {'
+                                   " associated { strength } } } } }"), None, limits) == 5 + 5 * 10
+    assert page_cost(served, parse('{ workingMemory(userId: "u", sessionId: "s") { turns { turn } } }'),
+                     None, limits) == 5
+
+
+def test_page_sizes_multiplied_past_the_cost_are_refused(abuser: tuple[BmamClient, str]) -> None:
+    c, _ = abuser
+    review = ('{ memories(userId: "u", first: 100) { edges { node { associated(first: 50) { memory {'
+              " associated(first: 50) { memory { associated(first: 50) { memory { id } } } } } } } } } }")
+    with pytest.raises(BmamClientError) as err:
+        c.execute(review)
+    assert err.value.code == "LIMIT_EXCEEDED"
+    assert err.value.errors[0]["extensions"] == {"code": "LIMIT_EXCEEDED", "limit": "cost", "max": 50_000}
+    # The same text with other variables: kept after a cheap request (resolvers/documents.py), and still
+    # measured with each request's variables.
+    doc = ('query Nest($f: Int!, $a: Int!) { memories(userId: "u", first: $f) { edges { node {'
+           " associated(first: $a) { memory { associated(first: $a) { strength } } } } } } }")
+    assert c.execute(doc, {"f": 2, "a": 2})["memories"]["edges"] == []
+    assert _code(c, doc, {"f": 100, "a": 50}) == "LIMIT_EXCEEDED"  # 100 + 5,000 + 250,000
+    assert c.execute(doc, {"f": 100, "a": 10})["memories"]["edges"] == []  # 100 + 1,000 + 10,000
+
+
+def test_the_cost_limit_is_a_setting(settings: object, api_key: str) -> None:
+    from starlette.testclient import TestClient
+
+    from bmam.settings import Settings
+    from resolvers.app import create_app
+
+    assert isinstance(settings, Settings)
+    strict = settings.model_copy(deep=True)
+    strict.limits.max_query_cost = 30
+    strict.recall.default_k = 3
+    container = Container(strict)
+    try:
+        app = create_app(container, migrate=False, dev_key_enabled=False)
+        with TestClient(app) as http:
+            def answer(doc: str) -> dict[str, Any]:
+                return http.post("/graphql", json={"query": doc}, headers={"X-API-Key": api_key}).json()
+
+            assert answer('{ memories(userId: "u", first: 30) { edges { cursor } } }')["data"]
+            refused = answer('{ memories(userId: "u", first: 31) { edges { cursor } } }')
+            assert refused["errors"][0]["extensions"] == {"code": "LIMIT_EXCEEDED", "limit": "cost", "max": 30}
+            # recall's k not given counts as the configured default_k: 3 + 3 * 9 = 30 passes, 3 + 3 * 10 not.
+            recall = ('query R { recall(userId: "u", query: "tea") { memories { memory {'
+                      ' associated(first: %d) { strength } } } } }')
+            assert "errors" not in answer(recall % 9)
+            assert answer(recall % 10)["errors"][0]["extensions"]["limit"] == "cost"
+    finally:
+        container.close()
+
 
 def _nested(levels: int) -> str:
     """memories{edges{node{ associated{memory{ ... }} }}} with exactly `levels` field levels."""

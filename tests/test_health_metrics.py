@@ -3,11 +3,16 @@ a page of memories cost the same number of Neo4j queries whatever the page lengt
 
 from __future__ import annotations
 
+import asyncio
 import uuid
+from typing import Any
 
 from prometheus_client.parser import text_string_to_metric_families
 
 from bmam.client import BmamClient
+from bmam.container import Container
+from bmam.usecases.memories import RememberRequest
+from graph.errors import BadInput, LimitExceeded
 
 NESTED = """query Nested($u: String!, $n: Int!) { memories(userId: $u, first: $n) { edges { node {
   id triples { predicate object { name } } associated(first: 5) { strength memory { id } } } } } }"""
@@ -82,6 +87,35 @@ def test_nested_fields_are_batched(client: BmamClient) -> None:
     assert all(len(e["node"]["triples"]) == 1 for e in edges8)
     assert sum(len(e["node"]["associated"]) for e in edges8) == 14  # 7 edges, seen from both ends
     assert two == eight == 3  # the page, all triples, all associated memories
+
+
+def test_one_bad_group_fails_only_its_own_keys(container: Container, tenant: str) -> None:
+    """Keys of one DataLoader batch with different options are fetched per group: a group refused
+    (associated(first: 51), LIMIT_EXCEEDED) answers its error for its own keys, the others their data."""
+    from resolvers.loaders import Loaders
+
+    a = container.memories.remember(tenant, RememberRequest(user_id="alice", text="I grow tomatoes", type="FACTUAL"))
+    b = container.memories.remember(tenant, RememberRequest(user_id="alice", text="My cat sleeps a lot",
+                                                             type="FACTUAL"))
+    container.memories.associate(tenant, "alice", a.id, b.id, 0.5)
+
+    async def batch() -> list[Any]:
+        loaders = Loaders(container, tenant)
+        return await asyncio.gather(
+            loaders.associated.load(("alice", a.id, 5)),
+            loaders.associated.load(("alice", b.id, 51)),
+            loaders.associated.load(("alice", b.id, 5)),
+            loaders.triples.load(("alice", a.id)),
+            loaders.triples.load(("", a.id)),  # a bad user id: that key's error only
+            return_exceptions=True,
+        )  # type: ignore[return-value]
+
+    ok_a, bad, ok_b, triples, bad_user = asyncio.run(batch())
+    assert b.id in [m.id for m, _ in ok_a]
+    assert a.id in [m.id for m, _ in ok_b]
+    assert isinstance(bad, LimitExceeded) and bad.field == "first"
+    assert triples == []
+    assert isinstance(bad_user, BadInput) and bad_user.field == "userId"
 
 
 def test_production_profile_hides_introspection_and_graphiql(settings: object, api_key: str) -> None:

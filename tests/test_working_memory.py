@@ -4,11 +4,14 @@ thread safety, and the rebuild from episodes (a new instance, as after a restart
 from __future__ import annotations
 
 import threading
+import uuid
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bmam.client import BmamClient, BmamClientError
 from bmam.clock import FakeClock
 from bmam.container import Container
 from graph.episodes import EpisodeRepository
@@ -140,3 +143,23 @@ def test_rebuilt_from_episodes_after_a_restart(container: Container, tenant: str
         assert fresh.recent(scope, "never-seen") == []
     finally:
         c.close()
+
+
+def test_the_api_refuses_more_turns_than_are_held(client: BmamClient, container: Container) -> None:
+    """workingMemory(n:) above the turns held per session is refused (LIMIT_EXCEEDED on n), not cut down;
+    the cap itself and no n answer the held turns."""
+    user = f"wm-{uuid.uuid4().hex[:8]}"
+    cap = container.settings.ingest.working_memory_turns  # the settings the served app uses
+    for i in range(cap + 2):
+        client.ingest_turn(user, "s1", "user" if i % 2 == 0 else "assistant", f"line {i}", turn=i)
+    expected = [f"line {i}" for i in range(2, cap + 2)]
+    assert [t["text"] for t in client.working_memory(user, "s1")["turns"]] == expected
+    assert [t["text"] for t in client.working_memory(user, "s1", cap)["turns"]] == expected
+    assert [t["text"] for t in client.working_memory(user, "s1", 2)["turns"]] == expected[-2:]
+    with pytest.raises(BmamClientError) as err:
+        client.working_memory(user, "s1", cap + 1)
+    assert err.value.code == "LIMIT_EXCEEDED" and err.value.errors[0]["extensions"]["field"] == "n"
+    assert str(cap) in err.value.message
+    with pytest.raises(BmamClientError) as err:
+        client.working_memory(user, "s1", 0)
+    assert err.value.code == "BAD_USER_INPUT" and err.value.errors[0]["extensions"]["field"] == "n"

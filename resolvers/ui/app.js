@@ -450,7 +450,7 @@
       show.addEventListener("click", async () => {
         show.disabled = true;
         try {
-          const view = await run("turns", { userId: state.user, sessionId: src.sessionId, n: 20 });
+          const view = await run("turns", { userId: state.user, sessionId: src.sessionId });
           const turns = (view && view.turns) || [];
           box.replaceChildren(...turns.map((t) => {
             const li = textEl("li", `${t.speaker}: ${t.text}`, t.episodeId === src.episodeId ? "this-turn" : "");
