@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from bmam.cli_support import TenantOpt, UserOpt, clear_errors, fail, memory_json, run, settings
+from bmam.cli_support import TenantOpt, UserOpt, clear_errors, echo, fail, memory_json, run, settings
 from bmam.container import Container, ensure_neo4j
 from bmam.neo4j_server import LocalNeo4j, Neo4jServerError
 from bmam.usecases.memories import RememberRequest
@@ -72,8 +72,8 @@ def migrate() -> None:
     """Apply the schema in cypher/schema/ (idempotent) and the data steps not yet done (graph/migrations.py)."""
     report = run(lambda c: c.migrate())
     steps = [name for name in report.applied if name in DATA_STEPS]
-    typer.echo(f"applied {len(report.applied) - len(steps)} schema files ({report.statements_run} statements)"
-               + (f" and the data steps {', '.join(steps)}" if steps else ""))
+    echo(f"applied {len(report.applied) - len(steps)} schema files ({report.statements_run} statements)"
+         + (f" and the data steps {', '.join(steps)}" if steps else ""))
 
 
 # ----- the local Neo4j ------------------------------------------------------------------
@@ -90,7 +90,7 @@ def neo4j_start() -> None:
     except Neo4jServerError as exc:
         fail(f"neo4j did not start: {exc}")
         return
-    typer.echo(f"neo4j running (pid {status.pid}) at {status.bolt_uri}; Browser: {status.http_url}")
+    echo(f"neo4j running (pid {status.pid}) at {status.bolt_uri}; Browser: {status.http_url}")
 
 
 @neo4j_app.command("stop")
@@ -100,7 +100,7 @@ def neo4j_stop() -> None:
         stopped = LocalNeo4j(settings().neo4j).stop()
     except Neo4jServerError as exc:
         fail(str(exc))
-    typer.echo("neo4j stopped" if stopped else "neo4j was not running")
+    echo("neo4j stopped" if stopped else "neo4j was not running")
 
 
 @neo4j_app.command("status")
@@ -108,14 +108,14 @@ def neo4j_status() -> None:
     """Say whether the local Neo4j runs; exit 1 when it does not."""
     cfg = settings()
     if not cfg.neo4j.is_local:
-        typer.echo(f"using external Neo4j at {cfg.neo4j.uri}")
+        echo(f"using external Neo4j at {cfg.neo4j.uri}")
         return
     status = LocalNeo4j(cfg.neo4j).status()
     if status.running:
-        typer.echo(f"running (pid {status.pid}) at {status.bolt_uri}; Browser: {status.http_url}; "
-                   f"data in {status.home}")
+        echo(f"running (pid {status.pid}) at {status.bolt_uri}; Browser: {status.http_url}; "
+             f"data in {status.home}")
     else:
-        typer.echo(f"not running (data in {status.home})")
+        echo(f"not running (data in {status.home})")
         raise typer.Exit(1)
 
 
@@ -135,7 +135,7 @@ def remember(
     def work(c: Container) -> Memory:
         return c.memories.remember(tenant or c.settings.api.default_tenant,
                                    RememberRequest(user_id=user, text=text, type=type, tier=tier))
-    typer.echo(json.dumps(memory_json(run(work)), ensure_ascii=False))
+    echo(json.dumps(memory_json(run(work)), ensure_ascii=False))
 
 
 @app.command("memories")
@@ -150,7 +150,7 @@ def list_memories(
     page = run(lambda c: c.memories.page(tenant or c.settings.api.default_tenant, user,
                                           types=type, tiers=tier, first=first))
     for m in page.items:
-        typer.echo(json.dumps(memory_json(m), ensure_ascii=False))
+        echo(json.dumps(memory_json(m), ensure_ascii=False))
 
 
 @app.command()
@@ -163,7 +163,7 @@ def search(
     """Vector search over a user's memories."""
     hits = run(lambda c: c.memories.search(tenant or c.settings.api.default_tenant, user, query, k=k))
     for hit in hits:
-        typer.echo(json.dumps({"score": round(hit.score, 4), **memory_json(hit.memory)}, ensure_ascii=False))
+        echo(json.dumps({"score": round(hit.score, 4), **memory_json(hit.memory)}, ensure_ascii=False))
 
 
 @app.command()
@@ -176,7 +176,7 @@ def forget(
     """Forget one memory."""
     forgotten = run(lambda c: c.memories.forget(tenant or c.settings.api.default_tenant, user, memory_id,
                                                  confirm=confirm))
-    typer.echo(f"forgot {forgotten}")
+    echo(f"forgot {forgotten}")
 
 
 for _name in COMMAND_MODULES:

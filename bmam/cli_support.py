@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import errno
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Annotated, TypeVar
+from typing import Annotated, NoReturn, TypeVar
 
 import typer
+from pydantic import ValidationError
+from pydantic_settings import SettingsError
 
 from bmam import validate
 from bmam.container import Container, ensure_neo4j
 from bmam.neo4j_server import Neo4jServerError
 from bmam.settings import Settings, load_settings
-from graph.errors import BmamError
+from graph.errors import BadInput, BmamError
 from graph.model import Memory
 
 T = TypeVar("T")
@@ -37,7 +43,7 @@ TenantOpt = Annotated[str | None, typer.Option("--tenant", help="Tenant (app); d
                                                callback=tenant_option)]
 
 
-def fail(message: str, code: int = 1) -> None:
+def fail(message: str, code: int = 1) -> NoReturn:
     typer.secho(message, fg=typer.colors.RED, err=True)
     raise typer.Exit(code)
 
@@ -53,21 +59,78 @@ def clear_errors() -> Iterator[None]:
         fail(f"neo4j: {exc}")
 
 
+def settings_problem(exc: ValidationError | SettingsError) -> str:
+    """A bad BMAM_* setting in one line: each variable with why it was refused (the value is left out, it may
+    be a secret)."""
+    if isinstance(exc, SettingsError):  # a section given whole (BMAM_API='{...}') that does not parse
+        field = re.search(r'field "([^"]+)"', str(exc))
+        name = f"BMAM_{field.group(1).upper()}" if field else "a BMAM_* variable"
+        return f"bad setting {name}: {' '.join(str(exc.__cause__ or exc).split())}"
+    problems = []
+    for e in exc.errors(include_url=False):
+        name = "BMAM_" + "__".join(str(part).upper() for part in e["loc"])
+        problems.append(f"{name}: {e['msg']}")
+    return "bad setting " + "; ".join(problems)
+
+
 def settings() -> Settings:
-    return load_settings()
+    """The settings from the environment; a bad BMAM_* value is one line and exit 2, not a traceback."""
+    try:
+        return load_settings()
+    except (ValidationError, SettingsError) as exc:
+        with clear_errors():
+            raise BadInput(settings_problem(exc)) from exc
+        raise  # clear_errors has exited
 
 
 @contextmanager
 def container(start_neo4j: bool = True) -> Iterator[Container]:
-    settings = load_settings()
+    settings_ = settings()
     with clear_errors():
         if start_neo4j:
-            ensure_neo4j(settings)
-        c = Container(settings)
+            ensure_neo4j(settings_)
+        c = Container(settings_)
         try:
             yield c
         finally:
             c.close()
+
+
+def stdout_failed(exc: OSError) -> NoReturn:
+    """Standard output could not be written: a reader that went away (`bmam export | head`) ends the command
+    quietly with 141, as a shell tool killed by SIGPIPE; anything else (a full disk) is one line and exit 1.
+    Either way nothing more goes to standard output, not even Python's flush at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor (a test's captured output)
+        pass
+    if isinstance(exc, BrokenPipeError) or exc.errno == errno.EPIPE:
+        raise typer.Exit(141)
+    fail(f"cannot write to standard output: {exc.strerror or exc}")
+
+
+def echo(text: str) -> None:
+    """One line to standard output (typer.echo), its write errors handled by stdout_failed."""
+    try:
+        typer.echo(text)
+    except OSError as exc:
+        stdout_failed(exc)
+
+
+def write_stdout(pieces: Iterable[bytes]) -> None:
+    """Bytes to standard output as they come, write errors handled by stdout_failed."""
+    out = sys.stdout.buffer
+    for piece in pieces:  # errors of the source (a lost connection) are not write errors: not caught here
+        try:
+            out.write(piece)
+        except OSError as exc:
+            stdout_failed(exc)
+    try:
+        out.flush()
+    except OSError as exc:
+        stdout_failed(exc)
 
 
 def run(fn: Callable[[Container], T]) -> T:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -77,19 +77,31 @@ class LimitSettings(BaseModel):
     max_body_bytes: int = 1024 * 1024
     # Field selections in one GraphQL document after fragment expansion (introspection not counted).
     max_selections: int = 1000
+    # The objects a GraphQL document's page sizes allow (first/limit/k/n multiplied along nested lists,
+    # summed; resolvers/limits.py). The tests' deepest document (depth 10, default sizes) costs 22,220.
+    max_query_cost: int = 50_000
 
 
 class WeightSettings(BaseModel):
-    """DESIGN.md "Weights": final = 0.6 passive + 0.3 active + 0.1 preset."""
+    """DESIGN.md "Weights": final = 0.6 passive + 0.3 active + 0.1 preset. Every part and share in [0, 1] and
+    the shares summing to 1: a weight then stays in [0, 1] however it is computed (Python clamps each part
+    before weighing, the Cypher statements clamp the result; out of range, the two would disagree)."""
 
-    passive_share: float = 0.6
-    active_share: float = 0.3
-    preset_share: float = 0.1
-    initial_passive: float = 0.0
-    initial_active: float = 0.5
-    preset_default: float = 0.5
-    preset_safety: float = 1.0
-    preset_temporary: float = 0.3
+    passive_share: float = Field(default=0.6, ge=0.0, le=1.0)
+    active_share: float = Field(default=0.3, ge=0.0, le=1.0)
+    preset_share: float = Field(default=0.1, ge=0.0, le=1.0)
+    initial_passive: float = Field(default=0.0, ge=0.0, le=1.0)
+    initial_active: float = Field(default=0.5, ge=0.0, le=1.0)
+    preset_default: float = Field(default=0.5, ge=0.0, le=1.0)
+    preset_safety: float = Field(default=1.0, ge=0.0, le=1.0)
+    preset_temporary: float = Field(default=0.3, ge=0.0, le=1.0)
+
+    @model_validator(mode="after")
+    def _shares_sum_to_one(self) -> WeightSettings:
+        total = self.passive_share + self.active_share + self.preset_share
+        if abs(total - 1.0) > 1e-6:
+            raise ValueError(f"passive_share + active_share + preset_share must be 1 (got {total:g})")
+        return self
 
 
 class ModelCalibration(BaseModel):

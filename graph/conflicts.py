@@ -561,7 +561,7 @@ class _Settle:
                     settled = [planned[1][conflict.id]] if planned is not None and conflict.id in planned[1] \
                         else [] if planned is not None else tx.run("conflict/resolve", {
                             **_scope(scope), **self.params, "id": conflict.id, "winner_id": winner_id,
-                            "loser_id": loser_id, "winner_bonus": self.winner_bonus,
+                            "loser_id": loser_id, "winner_bonus": self.winner_bonus, "spare_locked": True,
                             "loser_penalty": self.loser_penalty, "resolved_by": self.resolved_by, "now": self.now})
                     if settled:
                         conflict = _conflict(settled[0])
@@ -598,7 +598,7 @@ class _Settle:
             **_scope(self.scope), **self.params, "ids": list(dict.fromkeys(decay_ids)), "skip_locked": True,
             "with_before": False, "new_id": self.new_id, "record": list(items),
             "strategy": self.strategy.value, "with_memories": with_memories, "resolve": list(resolve),
-            "winner_bonus": self.winner_bonus, "loser_penalty": self.loser_penalty,
+            "winner_bonus": self.winner_bonus, "loser_penalty": self.loser_penalty, "spare_locked": True,
             "resolved_by": self.resolved_by, "now": self.now})[0]
         return list(row["recorded"]), list(row["resolved"])
 
@@ -709,6 +709,6 @@ def _resolve_in(tx: Tx, scope: Scope, conflict: Conflict, *, choose: Callable[[M
     rows = tx.run("conflict/resolve", {
         **_scope(scope), **params, "id": conflict.id, "winner_id": winner_id, "loser_id": loser_id,
         "winner_bonus": winner_bonus, "loser_penalty": loser_penalty, "resolved_by": resolved_by,
-        "now": now,
+        "now": now, "spare_locked": not decay_locked,  # the user's settlement may change a locked memory
     })
     return _conflict(rows[0]) if rows else None  # as conflict/get would read it now

@@ -38,6 +38,7 @@ class PlanMemory:
     id: str
     text: str
     type: str
+    tier: str
     preset_kind: str
     passive: float
     active: float
@@ -173,7 +174,8 @@ class MaintenanceRepository:
                 created_at = to_datetime(r["created_at"])
                 assert decayed_at is not None and created_at is not None
                 items.append(PlanMemory(
-                    id=r["id"], text=r["text"], type=r["type"], preset_kind=r["preset_kind"] or "default",
+                    id=r["id"], text=r["text"], type=r["type"], tier=r["tier"],
+                    preset_kind=r["preset_kind"] or "default",
                     passive=float(r["passive"]), active=float(r["active"]), preset=float(r["preset"]),
                     weight=float(r["weight"]), decayed_at=decayed_at, created_at=created_at,
                     mention_count=int(r["mention_count"]), in_open_conflict=bool(r["in_open_conflict"])))

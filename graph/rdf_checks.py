@@ -211,9 +211,15 @@ NODE_PROPS: dict[NodeKind, dict[str, Check]] = {
     },
 }
 # What the service reads of every node without a default (graph/records.py memory_from_row, graph/conflicts.py
-# _conflict, graph/episodes.py episode_from_row): a node without it would break the user's reads.
+# _conflict, graph/episodes.py episode_from_row): a node without it would break the user's reads. A memory's
+# weight parts, preset kind and lock too: the statements that weigh, decay, damp, purge or evict read them as
+# stored (a null weight part makes a null weight, a null lock or preset kind a memory no rule ever selects, and
+# maintenance's planning refused such a memory with a TypeError).
 NODE_REQUIRED: dict[NodeKind, tuple[str, ...]] = {
-    NodeKind.USER: (), NodeKind.MEMORY: ("text", "type", "tier", "created_at"), NodeKind.ENTITY: ("kind", "name"),
+    NodeKind.USER: (),
+    NodeKind.MEMORY: ("text", "type", "tier", "created_at", "passive", "active", "preset", "weight", "preset_kind",
+                      "locked"),
+    NodeKind.ENTITY: ("kind", "name"),
     NodeKind.SESSION: ("session_id",), NodeKind.EPISODE: ("session_id", "turn", "speaker", "text", "at"),
     NodeKind.CONFLICT: ("kind", "status", "strategy", "new_id", "old_id", "created_at"),
 }

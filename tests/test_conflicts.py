@@ -253,6 +253,29 @@ def test_a_locked_memory_is_never_superseded_automatically(living: tuple[Contain
     assert get(c, scope, new.id).valid_to is None
 
 
+def test_a_locked_memory_that_wins_settles_its_conflict_and_keeps_its_weight(living: tuple[Container, FakeClock],
+                                                                             scope: Scope) -> None:
+    """"Remember: I moved to Paris" goes straight to core, locked: newer, it wins over the unlocked "I live in
+    Berlin" as any newer memory would (held open, Berlin stayed live and recalled beside it). Superseding Berlin
+    changes nothing of the locked winner: the system spares its weight (no +0.2)."""
+    c, clock = living
+    old = store(c, scope, "I live in Berlin", triples=[("user", "lives_in", "Berlin", 1)], hook=False)
+    clock.advance(timedelta(days=1))
+    new = store(c, scope, "Remember: I moved to Paris", triples=[("user", "lives_in", "Paris", 1)], tier=Tier.CORE)
+    assert new.locked
+    [settled] = c.conflicts.conflicts(scope.tenant, scope.user_id, status=None)
+    assert (settled.status, settled.winner_id, settled.loser_id) == (ConflictStatus.RESOLVED, new.id, old.id)
+    assert get(c, scope, old.id).valid_to is not None
+    assert get(c, scope, new.id) == new  # locked: untouched, its weight as it was stored
+
+    # The other way round (the locked memory would lose) it stays held for the user, as before.
+    clock.advance(timedelta(days=1))
+    newest = store(c, scope, "I live in Rome", triples=[("user", "lives_in", "Rome", 1)])
+    [held] = c.conflicts.conflicts(scope.tenant, scope.user_id)
+    assert held.status is ConflictStatus.OPEN and {held.new_memory_id, held.old_memory_id} == {newest.id, new.id}
+    assert get(c, scope, new.id) == new and get(c, scope, newest.id).valid_to is None
+
+
 def test_negation_conflict_from_embeddings(living: tuple[Container, FakeClock], scope: Scope) -> None:
     c, clock = living
     old = store(c, scope, "我喜欢猫")

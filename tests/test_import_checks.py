@@ -453,6 +453,16 @@ def test_two_iris_of_one_node_are_refused_not_merged(container: Container) -> No
     refused(container, data, match="same node")
 
 
+@pytest.mark.parametrize("prop", ["passive", "active", "preset", "weight", "preset_kind", "locked"])
+def test_a_memory_needs_its_weight_parts_preset_kind_and_lock(container: Container, prop: str) -> None:
+    """The statements that weigh, decay, damp, purge and evict read these as stored: without them a memory's
+    weight is null, no rule selects it, and maintenance's planning failed on it (a TypeError for the whole run)."""
+    def without(g: Graph) -> None:
+        g.remove((iri(M1), BMAM[prop], None))
+    err = refused(container, broken(without), match=prop)
+    assert str(iri(M1)) in err.message
+
+
 def test_a_conflict_needs_what_the_service_reads(container: Container) -> None:
     def no_strategy(g: Graph) -> None:
         g.remove((iri(C1), BMAM.strategy, None))

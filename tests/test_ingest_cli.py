@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import pytest
 from typer.testing import CliRunner
 
 from bmam.cli import app
@@ -147,6 +148,39 @@ def test_train_classifier_reproduces_the_committed_weights(container: Container,
         assert model["classes"] == committed["classes"]
         np.testing.assert_allclose(model["weights"], committed["weights"], atol=1e-4)
         np.testing.assert_allclose(model["bias"], committed["bias"], atol=1e-4)
+
+
+UTTERANCE = json.dumps({"id": "u1", "text": "我叫小明", "lang": "zh", "type": "FACTUAL", "remember": True,
+                        "triples": [["user", "name", "小明", 1]], "split": "train"}, ensure_ascii=False)
+
+
+@pytest.mark.parametrize(("lines", "says"), [
+    ([UTTERANCE, "", '{"id": "u2", "text": oops}'], " line 3: malformed JSON (Expecting value, column 22)"),
+    ([line("I live in Chengdu")], " line 1: missing field 'id' (not a labelled utterance; see tests/data/README.md)"),
+    ([UTTERANCE, UTTERANCE.replace("FACTUAL", "FOO")], " line 2: 'FOO' is not a valid MemoryType"),
+    (["[1, 2]"], " line 1: a JSON object expected, not list"),
+    ([UTTERANCE.replace('"train"', '"test"')], ": no rows in the train split"),
+])
+def test_train_classifier_names_the_bad_line_of_its_data(tmp_path: Path, lines: list[str], says: str) -> None:
+    """A bad --data file is one line with the file and line number, exit 2, and no model written."""
+    data = write(tmp_path / "utterances.jsonl", lines)
+    out = tmp_path / "model.json"
+    result = runner.invoke(app, ["train-classifier", "--data", str(data), "--out", str(out)])
+    assert (result.exit_code, result.stdout) == (2, ""), result.output
+    assert result.stderr.splitlines() == [f"error [BAD_USER_INPUT]: {data}{says}"]
+    assert "Traceback" not in result.output and not out.exists()
+
+
+def test_train_classifier_refuses_an_out_it_cannot_write(tmp_path: Path) -> None:
+    """--out in a folder that cannot be made, or a folder itself: one line, before any training."""
+    (tmp_path / "a-file").write_text("x")
+    out = tmp_path / "a-file" / "sub" / "model.json"
+    result = runner.invoke(app, ["train-classifier", "--out", str(out)])
+    assert (result.exit_code, result.stdout) == (1, ""), result.output
+    assert result.stderr.splitlines() == [f"cannot write {out}: Not a directory"]
+    result = runner.invoke(app, ["train-classifier", "--out", str(tmp_path)])
+    assert (result.exit_code, result.stdout) == (2, ""), result.output
+    assert result.stderr.splitlines() == [f"cannot write {tmp_path}: it is a folder"]
 
 
 def test_a_byte_order_mark_and_an_out_of_range_time(container: Container, tenant: str, tmp_path: Path) -> None:

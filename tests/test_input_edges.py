@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import base64
 import json
+import os
+import subprocess
+import sys
 import uuid
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -21,7 +24,7 @@ from bmam import validate
 from bmam.cli import app
 from bmam.client import BmamClient, BmamClientError, ClientConfig
 from bmam.container import Container
-from bmam.settings import Settings
+from bmam.settings import PROJECT_ROOT, Settings
 from graph.errors import BadInput, Conflict, NotFound
 from graph.graph_export import GraphFormat
 from graph.paging import decode_cursor
@@ -433,3 +436,107 @@ def test_empty_ids_in_the_first_slice_are_errors(container: Container, tenant: s
         with pytest.raises(BadInput):
             read(tenant, "alice", "")
     assert container.memories.page(tenant, "alice").items == []  # nothing was written
+
+
+# ----- 12. CLI error paths: settings, standard output, check --user, maintain --undo ------------------------
+
+
+@pytest.mark.parametrize(("env", "command", "says"), [
+    ({"BMAM_API__PORT": "abc"}, ["inspect"], "BMAM_API__PORT: Input should be a valid integer"),
+    ({"BMAM_RECALL__DEFAULT_K": "0"}, ["memories", "-u", "alice"],
+     "BMAM_RECALL__DEFAULT_K: Input should be greater than or equal to 1"),
+    ({"BMAM_API__PORT": "abc"}, ["serve"], "BMAM_API__PORT"),
+    ({"BMAM_NEO4J__BOLT_PORT": "x"}, ["neo4j", "status"], "BMAM_NEO4J__BOLT_PORT"),
+    ({"BMAM_API__PORT": "abc"}, ["train-classifier"], "BMAM_API__PORT"),
+    ({"BMAM_API": "{"}, ["check"], "BMAM_API: Expecting property name"),
+    # the weight formula's parts and shares: out of [0, 1], or shares not summing to 1, a weight could leave [0, 1]
+    ({"BMAM_WEIGHTS__PRESET_SAFETY": "1.5"}, ["inspect"],
+     "BMAM_WEIGHTS__PRESET_SAFETY: Input should be less than or equal to 1"),
+    ({"BMAM_WEIGHTS__PASSIVE_SHARE": "0.9"}, ["inspect"],
+     "BMAM_WEIGHTS: Value error, passive_share + active_share + preset_share must be 1 (got 1.3)"),
+])
+def test_a_bad_setting_is_one_line_naming_the_variable(env: dict[str, str], command: list[str], says: str) -> None:
+    """A bad BMAM_* value: one line naming the variable and why, exit 2, before anything starts."""
+    result = runner.invoke(app, command, env=env)
+    _clean_exit(result)
+    assert len(result.stderr.splitlines()) == 1 and result.stdout == ""
+    assert result.stderr.startswith(f"error [BAD_USER_INPUT]: bad setting {says}")
+
+
+def _bmam(args: list[str], stdout: int) -> subprocess.CompletedProcess[bytes]:
+    """bmam in a process of its own, its standard output the given descriptor (a pipe, /dev/full)."""
+    return subprocess.run([sys.executable, "-m", "bmam.cli", *args], cwd=PROJECT_ROOT, stdout=stdout,
+                          stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=180, check=False)
+
+
+def bmam_to_closed_pipe(args: list[str]) -> subprocess.CompletedProcess[bytes]:
+    """`bmam ... | head` once head has gone: the reading end is closed before bmam writes."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return _bmam(args, write_end)
+    finally:
+        os.close(write_end)
+
+
+def bmam_to_full_disk(args: list[str]) -> subprocess.CompletedProcess[bytes]:
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "wb") as full:
+        return _bmam(args, full.fileno())
+
+
+def test_a_closed_pipe_ends_quietly_and_a_full_disk_is_one_line() -> None:
+    """Commands printing lines (here `bmam inspect`): a reader gone is exit 141 and no message, as for a shell
+    tool killed by SIGPIPE; a full disk is one line and exit 1; neither a traceback."""
+    piped = bmam_to_closed_pipe(["inspect"])
+    assert (piped.returncode, piped.stderr.decode()) == (141, "")
+    full = bmam_to_full_disk(["inspect"])
+    assert (full.returncode, full.stderr.decode()) == (1, "cannot write to standard output: No space left on "
+                                                          "device\n")
+
+
+def test_export_to_a_closed_pipe_or_a_full_disk(container: Container, tenant: str) -> None:
+    """`bmam export` streams bytes, not lines: the same two answers."""
+    container.memories.remember(tenant, _remember("alice", "I like green tea"))
+    args = ["export", "-u", "alice", "--tenant", tenant, "-f", "nt"]
+    piped = bmam_to_closed_pipe(args)
+    assert (piped.returncode, piped.stderr.decode()) == (141, "")
+    full = bmam_to_full_disk(args)
+    assert (full.returncode, full.stderr.decode()) == (1, "cannot write to standard output: No space left on "
+                                                          "device\n")
+
+
+def test_cli_check_of_an_unknown_user_is_not_found(container: Container, tenant: str) -> None:
+    """As runMaintenance(CHECK) and maintain --user: an unknown or empty user is refused, never "healthy"."""
+    container.memories.remember(tenant, _remember("alice", "I like green tea"))
+    with pytest.raises(NotFound, match="nobody"):
+        container.maintenance.check(tenant, "nobody")
+    unknown = runner.invoke(app, ["check", "--tenant", tenant, "--user", "nobody"])
+    _clean_exit(unknown, 1)
+    assert unknown.stderr.strip() == "error [NOT_FOUND]: user 'nobody' not found" and unknown.stdout == ""
+    empty = runner.invoke(app, ["check", "--tenant", tenant, "--user", ""])
+    _clean_exit(empty)
+    assert empty.stderr.strip() == "error [BAD_USER_INPUT]: userId is required"
+    both = runner.invoke(app, ["check", "--all-tenants", "--user", "alice"])
+    _clean_exit(both)
+    assert "--all-tenants takes neither --tenant nor --user" in both.stderr
+    known = runner.invoke(app, ["check", "--tenant", tenant, "--user", "alice"])
+    assert known.exit_code == 0, known.output
+    assert known.stdout.startswith(f"healthy: tenant {tenant} user alice\n  core memories: 0, unreachable: 0")
+
+
+@pytest.mark.parametrize("extra", [["--all-tenants"], ["--user", "alice"], ["--user", ""], ["--dry-run"]])
+def test_maintain_undo_refuses_scope_options(container: Container, tenant: str, extra: list[str]) -> None:
+    """--undo ID undoes the whole changeset in --tenant: --user or --all-tenants are refused, and nothing is
+    undone, as --full / --dry-run are."""
+    container.memories.remember(tenant, _remember("alice", "I like green tea"))
+    changeset = container.maintenance.run(tenant, "DECAY").changeset
+    assert changeset is not None
+    refused = runner.invoke(app, ["maintain", "--undo", changeset.id, "--tenant", tenant, *extra])
+    _clean_exit(refused)
+    assert refused.stderr.startswith(f"--undo takes no other maintenance option (got {extra[0]})")
+    [after] = container.maintenance.changesets(tenant)
+    assert after.id == changeset.id and not after.undone
+    undone = runner.invoke(app, ["maintain", "--undo", changeset.id, "--tenant", tenant])
+    assert undone.exit_code == 0 and undone.stdout.startswith("undone: "), undone.output

@@ -22,10 +22,11 @@ from bmam.usecases.maintenance import (
     cluster_near_duplicates,
     similar_pairs,
 )
-from graph.changesets import MaintenanceKind, encode_props
+from graph.changesets import ChangesetRepository, MaintenanceKind, encode_props
+from graph.conflicts import ConflictKind, ConflictRepository, ConflictStrategy
 from graph.errors import Conflict, NotFound
 from graph.ids import new_memory_id
-from graph.maintenance import PlanFact, PlanMemory, UserResult
+from graph.maintenance import MaintenanceRepository, PlanFact, PlanMemory, UserResult
 from graph.model import Memory, MemoryType, NewMemory, PresetKind, Scope, Tier
 from graph.scope_token import scope_token
 from ingest.turns import TurnInput
@@ -37,8 +38,9 @@ TOL = 1e-9
 # ----- clustering, pure ------------------------------------------------------------------------------------
 
 
-def plan_memory(i: int, text: str = "", *, type: str = "FACTUAL", conflict: bool = False) -> PlanMemory:
-    return PlanMemory(id=f"m{i}", text=text or f"memory {i}", type=type, preset_kind="default", passive=0.5,
+def plan_memory(i: int, text: str = "", *, type: str = "FACTUAL", conflict: bool = False,
+                tier: str = "temp") -> PlanMemory:
+    return PlanMemory(id=f"m{i}", text=text or f"memory {i}", type=type, tier=tier, preset_kind="default", passive=0.5,
                       active=0.5, preset=0.5, weight=0.5, decayed_at=START, created_at=START + timedelta(seconds=i),
                       mention_count=1, in_open_conflict=conflict)
 
@@ -85,6 +87,18 @@ def test_stars_do_not_chain_and_respect_the_guards() -> None:
                                    threshold=0.9, conflict_similarity=0.75) == []
     assert cluster_near_duplicates([plan_memory(0), plan_memory(1)], pair, [0.5, 0.5], [], threshold=0.9,
                                    conflict_similarity=0.75) == [("m0", ["m1"])]
+
+
+def test_a_mid_memory_survives_a_heavier_temp_duplicate() -> None:
+    """A merge is never a demotion: the survivor of a temp and a mid near-duplicate is the mid one, even when
+    the temp one weighs more (left in temp, the merged memory could be evicted from there)."""
+    pair = np.asarray([unit(1, 0, 0), unit(1, 0.01, 0)], dtype=np.float32)
+    temp_first = [plan_memory(0), plan_memory(1, tier="mid")]
+    assert cluster_near_duplicates(temp_first, pair, [0.9, 0.3], [], threshold=0.9,
+                                   conflict_similarity=0.75) == [("m1", ["m0"])]
+    both_temp = [plan_memory(0), plan_memory(1)]
+    assert cluster_near_duplicates(both_temp, pair, [0.3, 0.9], [], threshold=0.9,
+                                   conflict_similarity=0.75) == [("m1", ["m0"])]  # then the heavier
 
 
 # ----- against the store -----------------------------------------------------------------------------------
@@ -192,6 +206,34 @@ def test_full_merges_purges_keeps_evidence_and_undoes_exactly(living: tuple[Cont
     assert snapshot(c, scope) == before
 
 
+def test_a_merge_leaves_a_memory_that_came_into_a_conflict_after_the_plan(living: tuple[Container, FakeClock],
+                                                                          scope: Scope) -> None:
+    """The plan is read before the run's transaction: a conflict recorded in between keeps its memory out of the
+    merge (deleted, the conflict could never be resolved, and its survivor would be held by it for good)."""
+    c, clock = living
+    hotpot = store(c, scope, "I love hot pot", passive=0.9)
+    hotpot2 = store(c, scope, "I really love hot pot", passive=0.2)
+    other = store(c, scope, "Hot pot makes me sick")
+    clock.advance(timedelta(days=1))
+    plan = c.maintenance.plan(scope, clock.now())
+    assert plan.merges == [(hotpot.id, [hotpot2.id])]
+    recorded = ConflictRepository(c.store).record(scope, new_id=other.id, old_id=hotpot2.id,
+                                                  kind=ConflictKind.POLARITY, strategy=ConflictStrategy.REVIEW,
+                                                  reason="test", now=clock.now())
+    assert recorded is not None
+    changesets = ChangesetRepository(c.maintenance_store)
+    changeset_id = "cs_" + uuid.uuid4().hex
+    changesets.create(changeset_id=changeset_id, tenant=scope.tenant, user_id=scope.user_id,
+                      kind=MaintenanceKind.FULL, now=clock.now())
+    repository = MaintenanceRepository(c.maintenance_store, changesets, c.vector_dimensions)
+    result = repository.apply_user(
+        scope, decay_step=False, rebalance=False, plan=plan, weight_params=c.weight_policy.cypher_params(),
+        rebalance_params=c.maintenance.policy.rebalance.cypher_params(), purge_below=0.1,
+        changeset_id=changeset_id, run_user_id=scope.user_id, dry_run=False, now=clock.now())
+    assert result.merged == []
+    assert get(c, scope, hotpot2.id) is not None and get(c, scope, hotpot.id) is not None
+
+
 def test_rebalance_damps_heavy_and_lifts_valuable_rare_memories(living: tuple[Container, FakeClock],
                                                                 scope: Scope) -> None:
     c, _ = living
@@ -297,6 +339,7 @@ def test_quick_check(living: tuple[Container, FakeClock], scope: Scope) -> None:
                                 changesets=c.maintenance._changesets, weights=c.weight_policy,
                                 policy=MaintenancePolicy(), working_memory_stats=lambda: Full())
     other = Scope(scope.tenant, "healthy-user")
+    store(c, other, "I like green tea", tier=Tier.CORE)  # a user the tenant has (check answers NOT_FOUND else)
     report = tight.check(other.tenant, other.user_id)
     assert not report.healthy and [p for p in report.problems if "working memory" in p]
 

@@ -215,3 +215,32 @@ def test_a_batchs_settlements_get_their_remains_at_once(container: Container, te
         for loser, _ in calls[0])
     assert live_texts(container, tenant, "ann") == {"I'm Ann", "I have a cat named Tom", "I live in Seattle now",
                                                     "These days I work at Amazon"}
+
+
+def test_the_remains_are_not_decayed_again_for_the_time_their_loser_was(
+        living: tuple[Container, FakeClock]) -> None:
+    """The remains keep the loser's weight parts as the settlement left them (decayed up to it): their decay
+    clock starts where the loser's stood, not at the time the loser was said (which would take the same weeks
+    off twice, and could leave them under maintenance's purge line)."""
+    c, clock = living
+    scope = Scope(f"test-{uuid.uuid4().hex[:12]}", "tom")
+    old = store(c, scope, "I'm Tom, I live in Boston", triples=[("user", "name", "Tom", 1),
+                                                                 ("user", "lives_in", "Boston", 1)],
+                passive=0.8, hook=False)
+    clock.advance(timedelta(weeks=26))
+    store(c, scope, "I live in Seattle now", triples=[("user", "lives_in", "Seattle", 1)])
+    kept = c.memories.get(scope.tenant, scope.user_id, remains_id(scope, old.id))
+    loser = c.memories.get(scope.tenant, scope.user_id, old.id)
+    assert kept is not None and loser is not None and loser.valid_to is not None
+    assert loser.weight.passive < 0.8 * 0.96  # the settlement decayed the loser's parts up to it
+    assert kept.weight.passive == pytest.approx(loser.weight.passive)
+
+    # Decaying everything to the same moment changes nothing more: no time has passed for either.
+    c.maintenance.run(scope.tenant, "DECAY", user_id=scope.user_id)
+    after = c.memories.get(scope.tenant, scope.user_id, kept.id)
+    assert after is not None and after.weight.passive == pytest.approx(loser.weight.passive)
+    # A week later the remains lose one week's 5 %, as any memory does.
+    clock.advance(timedelta(weeks=1))
+    c.maintenance.run(scope.tenant, "DECAY", user_id=scope.user_id)
+    week_on = c.memories.get(scope.tenant, scope.user_id, kept.id)
+    assert week_on is not None and week_on.weight.passive == pytest.approx(loser.weight.passive * 0.95)

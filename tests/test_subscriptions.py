@@ -96,13 +96,13 @@ def test_subscription_refuses_without_a_valid_key_and_bad_user(api_url: str, api
     assert err.value.code == "BAD_USER_INPUT", err.value.errors
 
 
-def test_remember_and_ingest_publish_created(
+def test_remember_ingest_and_forget_publish_their_events(
     api_url: str, container: Container, make_api_key: Callable[[str], str]
 ) -> None:
     tenant = f"test-sub-c-{uuid.uuid4().hex[:8]}"
     client = AsyncBmamClient(ClientConfig(url=api_url, api_key=make_api_key(tenant)))
 
-    async def run() -> tuple[str, dict[str, Any], str, dict[str, Any]]:
+    async def run() -> tuple[str, dict[str, Any], str, dict[str, Any], dict[str, Any]]:
         stream = client.memory_events("alice")
         await _next_after_probes(stream, lambda: container.events.publish(_event(tenant, "alice", "probe")),
                                  probe="probe")
@@ -114,14 +114,19 @@ def test_remember_and_ingest_publish_created(
             {"u": "alice", "s": "s1", "x": "我住在成都，最喜欢吃火锅"},
         )
         ingested = await _next_event(stream)
+        await client.execute("mutation($u: String!, $id: ID!) { forget(userId: $u, id: $id) { forgotten } }",
+                             {"u": "alice", "id": stored["id"]})
+        forgotten = await _next_event(stream)
         await stream.aclose()
         await client.close()
-        return stored["id"], remembered, turn["ingestTurn"]["memories"][0]["id"], ingested
+        return stored["id"], remembered, turn["ingestTurn"]["memories"][0]["id"], ingested, forgotten
 
-    stored_id, remembered, ingested_id, ingested = asyncio.run(run())
+    stored_id, remembered, ingested_id, ingested, forgotten = asyncio.run(run())
     assert (remembered["kind"], remembered["memoryId"]) == ("CREATED", stored_id)
     assert {"key": "tier", "value": "temp"} in remembered["detail"]
     assert (ingested["kind"], ingested["memoryId"]) == ("CREATED", ingested_id)
+    # a memory the user forgets leaves the subscriber's view too (a UI listing memories drops it)
+    assert (forgotten["kind"], forgotten["memoryId"]) == ("DELETED", stored_id)
 
 
 def test_a_revoked_key_ends_its_open_subscription(

@@ -235,16 +235,23 @@ def test_engaged_promotes_and_a_full_mid_demotes_its_least_useful(c: Container, 
     assert c.tiers.usage(tenant, "alice").counts == {Tier.TEMP: 1, Tier.MID: 2, Tier.CORE: 0}
 
 
+def mid_full_of_heavier_ones(c: Container, tenant: str, clock: FakeClock) -> tuple[str, str, str]:
+    """Three memories a, b, d: a and b engaged into a mid of two and recalled (they gain passive weight), so d
+    would be mid's least useful once there."""
+    a, b, d = remember_facts(c, tenant, FACTS[:3], clock)
+    c.tiers.react(tenant, "alice", a, "ENGAGED")
+    c.tiers.react(tenant, "alice", b, "ENGAGED")
+    for _ in range(3):
+        for text in FACTS[:2]:
+            c.recall.recall(tenant, RecallRequest(user_id="alice", query=text, k=1))
+    return a, b, d
+
+
 def test_the_engaged_memory_keeps_its_promotion_when_it_is_mids_least_useful(c: Container, tenant: str,
                                                                               clock: FakeClock) -> None:
     """The user just engaged with it: a full mid gives way by its least useful other memory, never by the
     one promoted (which would be a promotion and a demotion of the same memory in one reaction)."""
-    a, b, d = remember_facts(c, tenant, FACTS[:3], clock)
-    c.tiers.react(tenant, "alice", a, "ENGAGED")
-    c.tiers.react(tenant, "alice", b, "ENGAGED")
-    for _ in range(3):  # recalled: a and b gain passive weight, so d is the least useful once in mid
-        for text in FACTS[:2]:
-            c.recall.recall(tenant, RecallRequest(user_id="alice", query=text, k=1))
+    a, b, d = mid_full_of_heavier_ones(c, tenant, clock)
     ms = {m.id: m for m in (c.memories.get(tenant, "alice", x) for x in (a, b, d)) if m is not None}
     assert ms[d].weight.final < min(ms[a].weight.final, ms[b].weight.final)
     result = c.tiers.react(tenant, "alice", d, Signal.ENGAGED)
@@ -252,6 +259,19 @@ def test_the_engaged_memory_keeps_its_promotion_when_it_is_mids_least_useful(c: 
         (d, Tier.MID, Reason.ENGAGED), (a if ms[a].weight.final <= ms[b].weight.final else b, Tier.TEMP,
                                         Reason.MID_FULL)]
     assert result.memory is not None and result.memory.tier is Tier.MID
+    assert c.tiers.usage(tenant, "alice").counts == {Tier.TEMP: 1, Tier.MID: 2, Tier.CORE: 0}
+
+
+def test_a_memory_promoted_by_a_repeat_keeps_its_promotion_when_it_is_mids_least_useful(
+        c: Container, tenant: str, clock: FakeClock) -> None:
+    """Ingest's capacity check spares what the same turn promoted, as a reaction's does: said again, the memory
+    goes to mid and a full mid gives way by another (it went up and straight back down, reported PROMOTED then
+    DEMOTED in one turn)."""
+    a, b, d = mid_full_of_heavier_ones(c, tenant, clock)
+    clock.advance(timedelta(minutes=1))
+    c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s2", speaker="user", text=FACTS[2]))
+    assert tier_of(c, tenant, d) is Tier.MID
+    assert {tier_of(c, tenant, a), tier_of(c, tenant, b)} == {Tier.MID, Tier.TEMP}
     assert c.tiers.usage(tenant, "alice").counts == {Tier.TEMP: 1, Tier.MID: 2, Tier.CORE: 0}
 
 

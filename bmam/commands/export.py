@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import os
-import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from bmam.cli_support import TenantOpt, UserOpt, clear_errors, container, fail, settings
+from bmam.cli_support import TenantOpt, UserOpt, clear_errors, container, echo, fail, settings, write_stdout
 from bmam.usecases.export import browser_favourites_zip, browser_guide_html, inspect_queries
 from graph.errors import BadInput
 from graph.graph_export import GraphFormat
@@ -22,20 +22,17 @@ _EXTENSIONS = {".ttl": "ttl", ".nt": "nt", ".jsonld": "jsonld", ".json": "jsonld
                ".owl": "rdf"}
 
 
-def _write(output: Path | None, pieces: object) -> None:
+def _write(output: Path | None, pieces: bytes | Iterable[bytes]) -> None:
     """Write pieces (bytes) to a file (through a temporary name, so a failed export leaves no half file)
     or to standard output."""
     chunks = pieces if not isinstance(pieces, bytes) else [pieces]
-    if output is None:
-        out = sys.stdout.buffer
-        for piece in chunks:  # type: ignore[attr-defined]
-            out.write(piece)
-        out.flush()
+    if output is None:  # a closed pipe ends quietly, a full disk is one line (cli_support.stdout_failed)
+        write_stdout(chunks)
         return
     tmp = output.with_name(f".{output.name}.part")
     try:
         with open(tmp, "wb") as f:
-            for piece in chunks:  # type: ignore[attr-defined]
+            for piece in chunks:
                 f.write(piece)
         os.replace(tmp, output)
     except OSError as exc:  # a full disk, no permission: one line, and no half file left
@@ -98,7 +95,7 @@ def register(app: typer.Typer) -> None:
         with container() as c, clear_errors():
             report = c.export.import_rdf(tenant or c.settings.api.default_tenant, user, file.read_bytes(),
                                          RdfFormat.parse(fmt), source_user=source_user, dry_run=dry_run)
-        typer.echo(json.dumps(report.as_dict(), ensure_ascii=False))
+        echo(json.dumps(report.as_dict(), ensure_ascii=False))
 
     @app.command("inspect")
     def inspect_command(
@@ -112,20 +109,20 @@ def register(app: typer.Typer) -> None:
         cfg = settings()
         if favourites is not None:
             _write(favourites, browser_favourites_zip())
-            typer.echo(f"wrote {favourites}: drag it onto the Neo4j Browser window; the queries appear under "
-                       "Favorites (star icon) in the folder bmam")
+            echo(f"wrote {favourites}: drag it onto the Neo4j Browser window; the queries appear under "
+                 "Favorites (star icon) in the folder bmam")
         if guide is not None:
             _write(guide, browser_guide_html().encode("utf-8"))
-            typer.echo(f"wrote {guide}")
+            echo(f"wrote {guide}")
         if favourites is not None or guide is not None:
             return
         n = cfg.neo4j
         if n.is_local:
-            typer.echo(f"Neo4j Browser: http://127.0.0.1:{n.http_port}/browser/  (connect URL "
-                       f"bolt://127.0.0.1:{n.bolt_port}, authentication: none)")
+            echo(f"Neo4j Browser: http://127.0.0.1:{n.http_port}/browser/  (connect URL "
+                 f"bolt://127.0.0.1:{n.bolt_port}, authentication: none)")
         else:
-            typer.echo(f"Neo4j Browser: open your server's Browser and connect to {n.uri}")
-        typer.echo(f"Guide (while `bmam serve` runs): :guide http://localhost:{cfg.api.port}/guide/bmam.html")
-        typer.echo("Favourites: bmam inspect --favourites bmam-inspect.zip, then drop the zip on the Browser\n")
+            echo(f"Neo4j Browser: open your server's Browser and connect to {n.uri}")
+        echo(f"Guide (while `bmam serve` runs): :guide http://localhost:{cfg.api.port}/guide/bmam.html")
+        echo("Favourites: bmam inspect --favourites bmam-inspect.zip, then drop the zip on the Browser\n")
         for q in inspect_queries():
-            typer.echo(f"  cypher/inspect/{q.file_name:<32} {q.title}")
+            echo(f"  cypher/inspect/{q.file_name:<32} {q.title}")

@@ -10,11 +10,13 @@ from typing import Annotated
 
 import typer
 
-from bmam.cli_support import TenantOpt, UserOpt, clear_errors, container, fail, memory_json, run
+from bmam.cli_support import TenantOpt, UserOpt, clear_errors, container, echo, fail, memory_json, run, settings
 from bmam.container import Container
-from bmam.settings import PROJECT_ROOT, load_settings
+from bmam.settings import PROJECT_ROOT
 from bmam.usecases.ingest import IngestReport
+from graph.errors import BadInput
 from graph.model import Tier
+from ingest.classify import LabeledUtterance
 from ingest.tier_policy import Signal, TierChange
 from ingest.turns import ParsedLine, placed_turns, read_jsonl
 
@@ -47,6 +49,36 @@ def ingest_file(c: Container, tenant: str, path: Path, *, progress: bool = True)
     return problems, report, lines
 
 
+def read_utterances(path: Path) -> list[LabeledUtterance]:
+    """The labelled utterances of a JSONL file (tests/data/README.md), refused whole with the first bad line's
+    number: a model trained on part of a file would be a different model."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})", field="data") from exc
+    except OSError as exc:
+        raise BadInput(f"cannot read {path}: {exc.strerror or exc}", field="data") from exc
+    rows: list[LabeledUtterance] = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            if not isinstance(row, dict):
+                raise TypeError(f"a JSON object expected, not {type(row).__name__}")
+            rows.append(LabeledUtterance.from_json(row))
+        except json.JSONDecodeError as exc:
+            raise BadInput(f"{path} line {n}: malformed JSON ({exc.msg}, column {exc.colno})", field="data") from exc
+        except KeyError as exc:
+            raise BadInput(f"{path} line {n}: missing field {exc.args[0]!r} (not a labelled utterance; see "
+                           "tests/data/README.md)", field="data") from exc
+        except (TypeError, ValueError) as exc:
+            raise BadInput(f"{path} line {n}: {exc}", field="data") from exc
+    if not any(r.split == "train" for r in rows):
+        raise BadInput(f"{path}: no rows in the train split", field="data")
+    return rows
+
+
 def register(app: typer.Typer) -> None:
     tiers_app = typer.Typer(help="The three tiers (temp, mid, core) of a user's memories.", no_args_is_help=True)
     app.add_typer(tiers_app, name="tiers")
@@ -67,7 +99,7 @@ def register(app: typer.Typer) -> None:
         for problem in problems:
             typer.secho(problem, fg=typer.colors.RED, err=True)
         bad_lines = len({p.split(":")[0] for p in problems})
-        typer.echo(
+        echo(
             f"{len(lines)} lines: {report.stored} turns stored, {report.duplicates} already present, "
             f"{created} memories created, {mentions} mentions of existing memories, "
             f"{len(report.changes)} capacity moves, {bad_lines} bad lines"
@@ -84,29 +116,29 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """The user's reaction to a memory: ENGAGED promotes temp to mid, DISMISSED deletes a temp memory."""
         result = run(lambda c: c.tiers.react(tenant or c.settings.api.default_tenant, user, memory_id, signal))
-        typer.echo(json.dumps({"memory_id": result.memory_id, "signal": result.signal.value,
-                               "deleted": result.deleted,
-                               "memory": memory_json(result.memory) if result.memory else None,
-                               "changes": [_change_json(c) for c in result.changes]}, ensure_ascii=False))
+        echo(json.dumps({"memory_id": result.memory_id, "signal": result.signal.value,
+                         "deleted": result.deleted,
+                         "memory": memory_json(result.memory) if result.memory else None,
+                         "changes": [_change_json(c) for c in result.changes]}, ensure_ascii=False))
 
     @app.command("lock")
     def lock_command(user: UserOpt, memory_id: Annotated[str, typer.Argument()], tenant: TenantOpt = None) -> None:
         """Move a memory to core and lock it (fails when core is full)."""
         m = run(lambda c: c.tiers.lock(tenant or c.settings.api.default_tenant, user, memory_id))
-        typer.echo(json.dumps(memory_json(m), ensure_ascii=False))
+        echo(json.dumps(memory_json(m), ensure_ascii=False))
 
     @app.command("unlock")
     def unlock_command(user: UserOpt, memory_id: Annotated[str, typer.Argument()], tenant: TenantOpt = None) -> None:
         """Unlock a core memory: it goes back to mid."""
         m = run(lambda c: c.tiers.unlock(tenant or c.settings.api.default_tenant, user, memory_id))
-        typer.echo(json.dumps(memory_json(m), ensure_ascii=False))
+        echo(json.dumps(memory_json(m), ensure_ascii=False))
 
     @tiers_app.command("sweep")
     def sweep_command(user: UserOpt, tenant: TenantOpt = None) -> None:
         """Delete stale temp memories, let faded mid ones fall back to temp, restore the capacities."""
         changes = run(lambda c: c.tiers.sweep(tenant or c.settings.api.default_tenant, user))
         for change in changes:
-            typer.echo(json.dumps(_change_json(change), ensure_ascii=False))
+            echo(json.dumps(_change_json(change), ensure_ascii=False))
         typer.echo(f"{len(changes)} changes", err=True)
 
     @tiers_app.command("usage")
@@ -114,7 +146,7 @@ def register(app: typer.Typer) -> None:
         """Memories per tier and the capacities."""
         usage = run(lambda c: c.tiers.usage(tenant or c.settings.api.default_tenant, user))
         for t in Tier:
-            typer.echo(f"{t.value:5} {usage.counts[t]:6} / {usage.capacities[t]}")
+            echo(f"{t.value:5} {usage.counts[t]:6} / {usage.capacities[t]}")
 
     @app.command("working-memory")
     def working_memory_command(
@@ -123,8 +155,8 @@ def register(app: typer.Typer) -> None:
         """The last turns of a session (rebuilt from its episodes), one JSON object a line."""
         turns = run(lambda c: c.ingest.working_memory(tenant or c.settings.api.default_tenant, user, session))
         for t in turns:
-            typer.echo(json.dumps({"turn": t.turn, "speaker": t.speaker, "text": t.text, "at": t.at.isoformat()},
-                                  ensure_ascii=False))
+            echo(json.dumps({"turn": t.turn, "speaker": t.speaker, "text": t.text, "at": t.at.isoformat()},
+                            ensure_ascii=False))
 
     @app.command("train-classifier")
     def train_classifier(
@@ -134,16 +166,26 @@ def register(app: typer.Typer) -> None:
                                                       "ingest.type_model_path).")] = None,
     ) -> None:
         """Train the level-2 type model on the train split, deterministically, with the configured embedder."""
-        from ingest.classify import load_utterances, train_type_model
+        from ingest.classify import train_type_model
 
-        settings = load_settings()
-        c = Container(settings)  # no Neo4j needed: only the embedder
+        cfg = settings()
+        target = out or cfg.ingest.type_model_path
+        # where the model goes is checked before the training, not after it
+        if target.is_dir():
+            fail(f"cannot write {target}: it is a folder", 2)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            fail(f"cannot write {target}: {exc.strerror or exc}")
         with clear_errors():
-            rows = load_utterances(data)
+            rows = read_utterances(data)
+            c = Container(cfg)  # no Neo4j needed: only the embedder
             embedder = c.embedder
-            model = train_type_model(rows, embedder.embed_passages, embedder=settings.embedding.model)
-            target = out or settings.ingest.type_model_path
+            model = train_type_model(rows, embedder.embed_passages, embedder=cfg.embedding.model)
+        try:
             model.save(target)
+        except OSError as exc:  # no such folder and none can be made, no permission, a full disk
+            fail(f"cannot write {target}: {exc.strerror or exc}")
         for split in ("train", "test"):
             part = [r for r in rows if r.split == split]
             if not part:
@@ -151,8 +193,8 @@ def register(app: typer.Typer) -> None:
             probs = model.predict_proba_batch(embedder.embed_passages([r.text for r in part]))
             hits = sum(1 for r, p in zip(part, probs, strict=True) if model.classes[int(p.argmax())] is r.type)
             typer.echo(f"model alone, {split} split: {hits}/{len(part)} = {hits / len(part):.3f}", err=True)
-        typer.echo(f"wrote {target} ({settings.embedding.model}, {model.dim} dims, "
-                   f"{sum(1 for r in rows if r.split == 'train')} training utterances)")
+        echo(f"wrote {target} ({cfg.embedding.model}, {model.dim} dims, "
+             f"{sum(1 for r in rows if r.split == 'train')} training utterances)")
         if not target.exists():
             fail(f"could not write {target}")
         sys.stdout.flush()

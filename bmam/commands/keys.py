@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from bmam.cli_support import TenantOpt, UserOpt, fail, run, tenant_option
+from bmam.cli_support import TenantOpt, UserOpt, echo, fail, run, tenant_option
 from bmam.container import Container
 from graph.model import ApiKey, ErasureReceipt
 
@@ -37,7 +37,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Create a key and print it. It is shown this once: only its salted hash is stored."""
         created = run(lambda c: c.keys.create(tenant, name))
-        typer.echo(created.secret)
+        echo(created.secret)
         typer.secho(f"id {created.key.id}, tenant {created.key.tenant!r}; store the key now, it is not shown again",
                     err=True)
 
@@ -49,7 +49,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """List keys (never their secrets), one JSON object a line."""
         for k in run(lambda c: c.keys.list(tenant, include_revoked=include_revoked)):
-            typer.echo(json.dumps(key_json(k), ensure_ascii=False))
+            echo(json.dumps(key_json(k), ensure_ascii=False))
 
     @keys_app.command("revoke")
     def revoke(
@@ -59,7 +59,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Revoke a key. A running server trusts a verified key for up to api.key_cache_s (10 s) more."""
         revoked = run(lambda c: c.keys.revoke(key_id, tenant=tenant))
-        typer.echo(json.dumps(key_json(revoked), ensure_ascii=False))
+        echo(json.dumps(key_json(revoked), ensure_ascii=False))
 
     @app.command("forget-user")
     def forget_user(
@@ -75,6 +75,6 @@ def register(app: typer.Typer) -> None:
             return c.erasure.forget_user(tenant or c.settings.api.default_tenant, user, confirm=True)
 
         receipt = run(work)
-        typer.echo(json.dumps(receipt_json(receipt), ensure_ascii=False))
+        echo(json.dumps(receipt_json(receipt), ensure_ascii=False))
         if not receipt.verified:
             fail("the re-query still finds data of this user", 1)

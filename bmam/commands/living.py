@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from bmam import validate
-from bmam.cli_support import TenantOpt, UserOpt, clear_errors, container, fail, memory_json, run
+from bmam.cli_support import TenantOpt, UserOpt, clear_errors, container, echo, fail, memory_json, run
 from bmam.container import Container
 from bmam.usecases.maintenance import CheckReport, MaintenanceResult
 from bmam.usecases.remains import SweepReport
@@ -80,15 +80,20 @@ def register(app: typer.Typer) -> None:
         chosen = [k for k, on in ((MaintenanceKind.FULL, full), (MaintenanceKind.REBALANCE, rebalance),
                                   (MaintenanceKind.DECAY, decay)) if on]
         if undo is not None:
-            if chosen or dry_run:
-                fail("--undo takes no other maintenance option", 2)
+            # a changeset is undone whole, in its own tenant: nothing narrows or widens it
+            extra = [name for name, on in (("--full", full), ("--rebalance", rebalance), ("--decay", decay),
+                                           ("--dry-run", dry_run), ("--user", user is not None),
+                                           ("--all-tenants", all_tenants)) if on]
+            if extra:
+                fail(f"--undo takes no other maintenance option (got {', '.join(extra)}); it undoes the whole "
+                     "changeset, in the tenant given by --tenant", 2)
             undone = run(lambda c: c.maintenance.undo(tenant or c.settings.api.default_tenant, undo))
             if not quiet:
-                typer.echo(f"undone: {changeset_summary(undone)}")
+                echo(f"undone: {changeset_summary(undone)}")
             return
         if len(chosen) != 1:
             fail("choose one of --full, --rebalance, --decay (or --undo ID)", 2)
-        if all_tenants and (tenant or user):
+        if all_tenants and (tenant or user is not None):
             fail("--all-tenants takes neither --tenant nor --user", 2)
 
         def work(c: Container) -> list[MaintenanceResult]:
@@ -101,9 +106,9 @@ def register(app: typer.Typer) -> None:
             if result.changeset is None or quiet:
                 continue
             if as_json:
-                typer.echo(json.dumps(changeset_json(result.changeset), ensure_ascii=False))
+                echo(json.dumps(changeset_json(result.changeset), ensure_ascii=False))
             else:
-                typer.echo(changeset_summary(result.changeset))
+                echo(changeset_summary(result.changeset))
 
     @app.command("check")
     def check(
@@ -113,7 +118,10 @@ def register(app: typer.Typer) -> None:
         all_tenants: Annotated[bool, typer.Option("--all-tenants", help="Every tenant (operator).")] = False,
     ) -> None:
         """Quick check: every core memory reachable, working-memory headroom > 20 %, indexes online. Prints a
-        report; exits 1 when anything is unhealthy."""
+        report; exits 1 when anything is unhealthy, and for a --user the tenant does not have."""
+        if all_tenants and (tenant or user is not None):
+            fail("--all-tenants takes neither --tenant nor --user", 2)
+
         def work(c: Container) -> list[CheckReport]:
             if all_tenants:
                 tenants = c.maintenance.tenants() or [c.settings.api.default_tenant]
@@ -123,7 +131,7 @@ def register(app: typer.Typer) -> None:
         reports = run(work)
         for r in reports:
             for line in check_lines(r):
-                typer.echo(line)
+                echo(line)
         if not all(r.healthy for r in reports):
             raise typer.Exit(1)
 
@@ -136,7 +144,7 @@ def register(app: typer.Typer) -> None:
         """Keep the remains of superseded memories never looked at (memories superseded before this version, or
         by a process stopped before their remains): what the winner of their conflict did not contest. The daily
         maintenance does it too."""
-        if all_tenants and (tenant or user):
+        if all_tenants and (tenant or user is not None):
             fail("--all-tenants takes neither --tenant nor --user", 2)
 
         def work(c: Container) -> SweepReport:
@@ -146,7 +154,7 @@ def register(app: typer.Typer) -> None:
                                    user_id=validate.identifier(user, field="user") if user is not None else None)
 
         report = run(work)
-        typer.echo(f"{report.looked} superseded memories looked at, remains kept for {report.kept}")
+        echo(f"{report.looked} superseded memories looked at, remains kept for {report.kept}")
 
     @app.command("feedback")
     def feedback(
@@ -157,8 +165,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Give feedback on a memory; prints it afterwards."""
         m = run(lambda c: c.feedback.feedback(tenant or c.settings.api.default_tenant, user, memory_id, signal))
-        typer.echo(json.dumps({**memory_json(m), "active": m.weight.active, "passive": m.weight.passive},
-                              ensure_ascii=False))
+        echo(json.dumps({**memory_json(m), "active": m.weight.active, "passive": m.weight.passive},
+                        ensure_ascii=False))
 
     @app.command("conflicts")
     def conflicts(
@@ -172,7 +180,7 @@ def register(app: typer.Typer) -> None:
         found = run(lambda c: c.conflicts.conflicts(tenant or c.settings.api.default_tenant, user,
                                                     status=None if all_ else "OPEN", first=first))
         for x in found:
-            typer.echo(json.dumps(conflict_json(x), ensure_ascii=False))
+            echo(json.dumps(conflict_json(x), ensure_ascii=False))
 
     @app.command("resolve")
     def resolve(
@@ -183,7 +191,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Settle a conflict held for review."""
         x = run(lambda c: c.conflicts.resolve(tenant or c.settings.api.default_tenant, user, conflict_id, winner))
-        typer.echo(json.dumps(conflict_json(x), ensure_ascii=False))
+        echo(json.dumps(conflict_json(x), ensure_ascii=False))
 
     @app.command("history")
     def history(
@@ -198,10 +206,10 @@ def register(app: typer.Typer) -> None:
                                                     memory_id=memory, first=first))
         for h in entries:
             m = h.memory
-            typer.echo(json.dumps({**memory_json(m), "valid_from": m.valid_from.isoformat(),
-                                   "valid_to": m.valid_to.isoformat() if m.valid_to else None,
-                                   "supersedes": h.supersedes, "superseded_by": h.superseded_by},
-                                  ensure_ascii=False))
+            echo(json.dumps({**memory_json(m), "valid_from": m.valid_from.isoformat(),
+                             "valid_to": m.valid_to.isoformat() if m.valid_to else None,
+                             "supersedes": h.supersedes, "superseded_by": h.superseded_by},
+                            ensure_ascii=False))
 
     @app.command("changesets")
     def changesets(
@@ -213,4 +221,4 @@ def register(app: typer.Typer) -> None:
         with container() as c, clear_errors():
             found = c.maintenance.changesets(tenant or c.settings.api.default_tenant, user_id=user, first=first)
         for x in found:
-            typer.echo(changeset_summary(x))
+            echo(changeset_summary(x))

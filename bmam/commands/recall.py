@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from bmam.cli_support import TenantOpt, UserOpt, memory_json, run
+from bmam.cli_support import TenantOpt, UserOpt, echo, memory_json, run
 from bmam.container import Container
 from bmam.usecases.recall import RecalledMemory, RecallRequest
 from graph.model import MemoryType, Tier
@@ -27,7 +27,7 @@ def _recalled(m: RecalledMemory) -> dict[str, Any]:
 
 
 def _echo(obj: Any) -> None:
-    typer.echo(json.dumps(obj, ensure_ascii=False))
+    echo(json.dumps(obj, ensure_ascii=False))
 
 
 def register(app: typer.Typer) -> None:
@@ -90,7 +90,7 @@ def register(app: typer.Typer) -> None:
         prompt = run(lambda c: c.recall.context_prompt(tenant or c.settings.api.default_tenant, user, session, text,
                                                        budget))
         if not as_json:
-            typer.echo(prompt.text)
+            echo(prompt.text)
             return
         _echo({"text": prompt.text, "gated": prompt.gated, "reason": prompt.reason,
                "memories": [_recalled(m) for m in prompt.memories],

@@ -372,11 +372,14 @@ class ConflictUseCases:
             return []
 
         def choose(new: Memory, old: Memory) -> str | None:
-            if new.locked or old.locked:
-                return None  # held for review: only the user changes a locked memory
             if chosen is ConflictStrategy.STRONGER and new.weight.final != old.weight.final:
-                return new.id if new.weight.final > old.weight.final else old.id
-            return new.id if _newer(new, old) else old.id
+                winner = new if new.weight.final > old.weight.final else old
+            else:
+                winner = new if _newer(new, old) else old
+            loser = old if winner is new else new
+            # Held for review when the loser is locked: only the user supersedes a locked memory. A locked winner
+            # is settled (superseding the other changes nothing of it; its weight is spared: spare_locked).
+            return None if loser.locked else winner.id
 
         settle = self._conflicts.record_and_settle if tx is None else functools.partial(
             self._conflicts.record_and_settle_in, tx, foreseen=foreseen, forming=forming)

@@ -817,7 +817,9 @@ class IngestUseCases:
         counts, final = self._episodes.batch_end(tx, scope, wanted, plan.derived,
                                                  tier_updates=self._tiers.update_params(list(plan.updates.values())),
                                                  episodes=plan.episode_rows())
-        capacity = self._tier_cases.enforce(tx, scope, counts)
+        # what this batch promoted counts but is not moved back (as a reaction's promotion: TierUseCases.react)
+        promoted = frozenset(u.id for u in plan.updates.values() if u.tier is Tier.MID)
+        capacity = self._tier_cases.enforce(tx, scope, counts, keep=promoted)
         plan.events += [change_event(scope, c, now) for c in capacity]
         if capacity:
             final = self._episodes.memories(tx, scope, wanted)

@@ -8,8 +8,8 @@ run, daily quick check; every run a changeset that can be a dry run and can be u
   Near-duplicates: each user's live, unlocked memories form a similarity graph (networkx) with an edge
   where cosine >= the merge threshold, both have the same type and preset kind, both or neither are
   negated, and their triples do not contradict (ingest/conflict_rules); memories held in an open conflict
-  are left out. Each connected component is split into stars: the highest-priority memory (weight, then
-  mentions, then the oldest, then the id) takes every unassigned neighbour, then the next unassigned one,
+  are left out. Each connected component is split into stars: the highest-priority memory (mid before temp,
+  then weight, mentions, the oldest, the id) takes every unassigned neighbour, then the next unassigned one,
   and so on; every merged memory is thus itself similar to its survivor (no chaining A~B~C into one), and
   no two survivors are similar, so a second run finds nothing more to merge.
 - CHECK: every core memory reachable from its user (HAS_MEMORY, with an embedding), working-memory
@@ -40,7 +40,7 @@ from bmam.events import EventBus, EventKind, MemoryEvent
 from graph.changesets import Changeset, ChangesetRepository, ChangesetStatus, MaintenanceKind, RunUndone
 from graph.errors import BadInput, Conflict, NotFound
 from graph.maintenance import IndexReport, MaintenanceRepository, PlanFact, PlanMemory, UserPlan, UserResult
-from graph.model import MemoryType, PresetKind, Scope
+from graph.model import MemoryType, PresetKind, Scope, Tier
 from ingest.conflict_rules import Fact, contradicts, is_negated
 from ingest.weights import Parts, RebalancePolicy, WeightPolicy, decayed, elapsed_ms, final_weight
 
@@ -166,9 +166,11 @@ def cluster_near_duplicates(
             continue
         graph.add_edge(i, j)
 
-    def priority(i: int) -> tuple[float, int, datetime, str]:
+    def priority(i: int) -> tuple[bool, float, int, datetime, str]:
+        # A mid memory survives a temp one whatever their weights: a merge is never a demotion (the survivor,
+        # left in temp, could be evicted from there). Core memories are locked and never merged.
         m = memories[i]
-        return (-weights[i], -m.mention_count, m.created_at, m.id)
+        return (m.tier != Tier.MID.value, -weights[i], -m.mention_count, m.created_at, m.id)
 
     merges: list[tuple[str, list[str]]] = []
     for component in sorted(nx.connected_components(graph), key=lambda c: priority(min(c, key=priority))):
@@ -365,6 +367,12 @@ class MaintenanceUseCases:
     # ----- the quick check -------------------------------------------------------------------------------
 
     def check(self, tenant: str, user_id: str | None = None) -> CheckReport:
+        """The quick check of a tenant, or of one user of it: a user the tenant does not have is NOT_FOUND
+        (as run() answers for any kind), never a healthy report about nobody."""
+        if user_id is not None:
+            user_id = validate.identifier(user_id, field="userId")
+            if not self._repo.users(tenant, user_id):
+                raise NotFound(f"user {user_id!r} not found")
         problems: list[str] = []
         unreachable = self._repo.unreachable_core(tenant, user_id)
         for row in unreachable:

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 
 from bmam import validate
 from bmam.clock import Clock
-from bmam.events import EventBus, MemoryEvent
+from bmam.events import EventBus, EventKind, MemoryEvent
 from bmam.settings import Settings
 from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook, marked_done, run_hooks
 from bmam.usecases.tiers import TierUseCases
 from graph.associations import AssociationRepository
-from graph.errors import BadInput, Conflict
+from graph.errors import BadInput, Conflict, StoreUnavailable
 from graph.ids import new_memory_id
 from graph.memories import MemoryRepository
 from graph.model import (
@@ -141,8 +141,14 @@ class MemoryUseCases:
             return stored.memory
 
         self._run_hooks(StoredMemoryContext(scope=scope, memory=stored.memory, triples=[], embedding=new.embedding))
-        # as the hooks left it (a conflict settled: the winner's weight, or this memory superseded)
-        return self._memories.get(scope, stored.memory.id) or stored.memory
+        # As the hooks left it (a conflict settled: the winner's weight, or this memory superseded). The memory
+        # is committed: a failed read-back answers with it as stored, never with an error a client would retry
+        # (remember's ids are new each time: the retry would store it twice).
+        try:
+            return self._memories.get(scope, stored.memory.id) or stored.memory
+        except StoreUnavailable:
+            log.warning("remember: memory %s stored, its read-back after the hooks failed", stored.memory.id)
+            return stored.memory
 
     def _run_hooks(self, context: StoredMemoryContext) -> None:
         """The stored-memory hooks on a memory written marked pending, after the commit, as ingest runs them: a
@@ -176,6 +182,10 @@ class MemoryUseCases:
         memory_id = validate.identifier(memory_id, field="id")
         if not self._memories.forget(scope, memory_id, confirm_locked=confirm):
             raise Conflict(f"memory {memory_id} is a locked core memory; pass confirm: true to forget it")
+        if self._events is not None:  # after the commit, as the tier rules' and maintenance's deletions
+            self._events.publish(MemoryEvent(kind=EventKind.DELETED, tenant=scope.tenant, user_id=scope.user_id,
+                                             memory_id=memory_id, at=self._clock.now(),
+                                             detail={"reason": "forgotten by the user"}))
         return memory_id
 
     def add_triple(

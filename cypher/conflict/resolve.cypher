@@ -9,6 +9,8 @@
 // History is never rewritten: when either memory is no longer live (superseded since the conflict was recorded)
 // neither is touched and the conflict is closed as moot instead. Moot: RESOLVED without winner or loser,
 // resolved_by 'superseded' (graph/conflicts.py MOOT).
+// A locked winner keeps its weight when the system settles ($spare_locked: the system never changes a locked
+// memory on its own); the user's settlement gives it the bonus.
 // Returns the settled conflict with both of its memories as they are now (what conflict/get reads).
 MATCH (c:Conflict {id: $id})
 WHERE c.tenant = $tenant AND c.user_id = $user_id AND c.status = 'OPEN'
@@ -22,7 +24,8 @@ CALL (c, w, l) {
 CALL (c, w, l) {
   WITH c, w, l
   WHERE c.status = 'OPEN'
-  SET w.active = CASE WHEN w.active + $winner_bonus > 1.0 THEN 1.0 ELSE w.active + $winner_bonus END,
+  SET w.active = CASE WHEN w.locked AND $spare_locked THEN w.active
+                      WHEN w.active + $winner_bonus > 1.0 THEN 1.0 ELSE w.active + $winner_bonus END,
       l.active = CASE WHEN l.active - $loser_penalty < 0.0 THEN 0.0 ELSE l.active - $loser_penalty END,
       l.valid_to = CASE WHEN coalesce(w.valid_from, $now) > coalesce(l.valid_from, $now)
                        THEN coalesce(w.valid_from, $now) ELSE coalesce(l.valid_from, $now) END

@@ -77,7 +77,8 @@ CALL () {
     CALL (c, w, l) {
       WITH c, w, l
       WHERE c.status = 'OPEN'
-      SET w.active = CASE WHEN w.active + $winner_bonus > 1.0 THEN 1.0 ELSE w.active + $winner_bonus END,
+      SET w.active = CASE WHEN w.locked AND $spare_locked THEN w.active
+                          WHEN w.active + $winner_bonus > 1.0 THEN 1.0 ELSE w.active + $winner_bonus END,
           l.active = CASE WHEN l.active - $loser_penalty < 0.0 THEN 0.0 ELSE l.active - $loser_penalty END,
           l.valid_to = CASE WHEN coalesce(w.valid_from, $now) > coalesce(l.valid_from, $now)
                        THEN coalesce(w.valid_from, $now) ELSE coalesce(l.valid_from, $now) END

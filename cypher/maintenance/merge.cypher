@@ -5,9 +5,12 @@
 // re-pointed to it (exact duplicates dropped), and every relationship of the loser carried over
 // (associations keep the stronger strength, one edge per pair from the smaller id; other types are
 // copied with their properties unless an identical one exists). Then the loser is deleted.
+// Neither may be held in an open conflict (checked again here, inside the transaction: the plan was read
+// before it, and a conflict naming a deleted loser could never be resolved).
 MATCH (s:Memory {id: $survivor_id}), (l:Memory {id: $loser_id})
 WHERE s.tenant = $tenant AND s.user_id = $user_id AND l.tenant = $tenant AND l.user_id = $user_id
   AND s <> l AND NOT s.locked AND NOT l.locked AND s.valid_to IS NULL AND l.valid_to IS NULL
+  AND NOT EXISTS { MATCH (c:Conflict {status: 'OPEN'})-[:BETWEEN]->(m) WHERE m IN [s, l] AND c.tenant = $tenant }
 SET s.mention_count = coalesce(s.mention_count, 0) + coalesce(l.mention_count, 0),
     s.recall_count = coalesce(s.recall_count, 0) + coalesce(l.recall_count, 0),
     s.feedback_count = coalesce(s.feedback_count, 0) + coalesce(l.feedback_count, 0),
