@@ -482,6 +482,13 @@ class RecallRepository:
             return [_neighbour(r, cosines[r["id"]]) for r in rows]
         return [_neighbour(r, cosine_of(r["sim"])) for r in rows]
 
+    def chosen(self, tx: Tx, scope: Scope, ids: Sequence[str]) -> list[Memory]:
+        """The memories a recall chose, as stored, in ids order, before touch records their use
+        (recall/chosen)."""
+        if not ids:
+            return []
+        return [memory_from_row(r["memory"]) for r in tx.run("recall/chosen", {**_scope(scope), "ids": list(ids)})]
+
     def touch(
         self, tx: Tx, scope: Scope, ids: Sequence[str], *, now: datetime, boost: float, shares: WeightShares,
         pairs: Sequence[tuple[str, str]] = (), delta: float = 0.0, decay: Mapping[str, float] | None = None,

@@ -8,8 +8,10 @@ Level 3 is a fallback rule that always answers. Every answer says which level de
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -290,8 +292,18 @@ class LinearTypeModel:
         }
 
     def save(self, path: str | Path) -> None:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        Path(path).write_text(json.dumps(self.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
+        """Written beside the target and renamed over it: a write cut short (a full disk) leaves the model that
+        was there, never a partial file the service would refuse to load."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(target.name + ".partial")
+        try:
+            partial.write_text(json.dumps(self.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
+            os.replace(partial, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                partial.unlink(missing_ok=True)
+            raise
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> LinearTypeModel:

@@ -214,6 +214,19 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     assert load_type_model(tmp_path / "missing.json") is None
 
 
+def test_a_save_cut_short_leaves_the_model_that_was_there(tmp_path: Path) -> None:
+    """The model is written beside its file and renamed over it: a failed write (here the partial file's place is
+    taken by a folder; a full disk in life) leaves the old model whole, loadable."""
+    X, y = synthetic()
+    old = LinearTypeModel.train(X, y, epochs=5, embedder="old")
+    path = tmp_path / "m.json"
+    old.save(path)
+    (tmp_path / "m.json.partial").mkdir()
+    with pytest.raises(OSError):
+        LinearTypeModel.train(X, y, epochs=50, embedder="new").save(path)
+    assert LinearTypeModel.load(path).embedder == "old"
+
+
 def test_train_type_model_reads_the_train_split_only() -> None:
     X, y = synthetic(n_per_class=4, dim=8)
     rows = [LabeledUtterance(f"r{i}", f"text {i}", "en", t, True, (), "train") for i, t in enumerate(y)]

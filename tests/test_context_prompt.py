@@ -11,6 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bmam.client import BmamClient, BmamClientError
+from bmam.container import Container
+from bmam.usecases.memories import RememberRequest
 from bmam.usecases.recall import ContextTurn, RecalledMemory, RecallResult, humanize_age, render_context
 from graph.model import ClassifierLevel, Memory, MemoryType, PresetKind, Provenance, Tier, WeightParts
 from ingest.scoring import Scores
@@ -67,6 +69,19 @@ def test_a_turn_too_long_for_the_space_left_is_cut_with_an_ellipsis() -> None:
     assert len(p.text) <= 200 and p.text.endswith("…")
 
 
+def test_a_newest_turn_longer_than_half_the_budget_keeps_half_not_what_the_memories_leave() -> None:
+    """The newest turn takes up to half the budget first, cut to it when longer: five long memories must not
+    crowd the conversation's last word out of the prompt (they took all but 27 characters of it, or all)."""
+    turns = [turn(0, "user", "hi there"), turn(1, "assistant", "hello, how can I help?"), turn(2, "user", "y" * 1200)]
+    mems = [memory("m" * 368) for _ in range(5)]
+    p = render_context(turns, RecallResult(gated=False, reason="", memories=mems), budget=2000, now=NOW)
+    assert len(p.text) <= 2000
+    newest = p.text[p.text.index("user: yyy"):]
+    assert newest.endswith("…") and len("Recent conversation:\n" + newest) == 1000  # half the budget, alone
+    assert len(p.memories) == 2  # the memories take the other half; the short older turns what they leave
+    assert [t.turn for t in p.turns] == [0, 1, 2]
+
+
 @given(
     turns=st.lists(st.text(min_size=1, max_size=300), max_size=6),
     mems=st.lists(st.text(min_size=1, max_size=300), max_size=8),
@@ -110,3 +125,19 @@ def test_context_prompt_over_http(client: BmamClient) -> None:
     with pytest.raises(BmamClientError) as err:
         client.context_prompt(user, session, "hi", budget=10)
     assert err.value.code == "BAD_USER_INPUT"
+
+
+def test_a_memory_the_budget_leaves_out_is_not_recalled(container: Container, tenant: str) -> None:
+    """contextPrompt records the use (recall_count, passive + 0.1, the session's anti-repetition) only of the
+    memories its text shows: one left out by the budget is not counted as recalled, and the reason says so."""
+    user, session = "zoe", "s1"
+    short = container.memories.remember(tenant, RememberRequest(
+        user_id=user, text="I love spicy hotpot", type="FACTUAL"))
+    long = container.memories.remember(tenant, RememberRequest(
+        user_id=user, text="I love spicy hotpot " + "with extra chili oil and numbing peppers " * 8, type="FACTUAL"))
+    p = container.recall.context_prompt(tenant, user, session, "Which spicy hotpot do I love?", budget=200)
+    assert [m.memory.id for m in p.memories] == [short.id] and "left out (over the budget)" in p.reason
+    assert "chili oil" not in p.text and len(p.text) <= 200
+    after = {m.id: m for m in container.memories.page(tenant, user).items}
+    assert after[short.id].recall_count == 1 and after[long.id].recall_count == 0
+    assert after[long.id].weight == long.weight

@@ -17,6 +17,7 @@ from bmam.usecases.recall import RecallRequest
 from graph.cypher_library import statement
 from ingest.slots import FAMILY
 from ingest.turns import TurnInput
+from tests.ops_support import store_rows
 
 
 @pytest.fixture
@@ -252,3 +253,22 @@ def test_slot_match_follows_the_kin_predicates_of_slots() -> None:
     text = statement("recall/slot_match")
     listed = text[text.index("p IN ["):text.index("])", text.index("p IN ["))]
     assert sorted(p.strip(" '\n") for p in listed.removeprefix("p IN [").split(",")) == sorted(FAMILY)
+
+
+def test_a_slot_question_over_vectors_of_an_earlier_model_is_answered_not_refused(container: Container,
+                                                                                  tenant: str) -> None:
+    """Memories keep the vectors of the model they were written under (graph/migrations.py): a vector of another
+    size has no cosine, as in every other recall statement; without the cache, recall/slot_answers compared
+    it anyway and Neo4j refused the whole recall."""
+    uncached = Container(container.settings.model_copy(update={
+        "recall": container.settings.recall.model_copy(update={"vector_cache_mb": 0})}))
+    uncached.__dict__["store"] = container.store
+    uncached.__dict__["embedder"] = container.embedder
+    moved = "Big news: we moved to Seattle last month."
+    container.ingest.ingest_conversation(tenant, [
+        TurnInput(user_id="zoe", session_id="s1", speaker="user", text=moved)])
+    store_rows(container, "MATCH (m:Memory) WHERE m.tenant = $t AND m.user_id = 'zoe' "
+                          "CALL db.create.setNodeVectorProperty(m, 'embedding', [0.6, 0.8, 0.0])", t=tenant)
+    answer = uncached.recall.recall(tenant, RecallRequest(user_id="zoe", query="Where do I live?"))
+    assert [m.memory.text for m in answer.memories] == [moved]
+    assert answer.memories[0].scores.vector == -1.0  # no cosine with a vector of another size: the floor

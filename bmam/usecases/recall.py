@@ -222,7 +222,10 @@ class RecallUseCases:
         their live memories (graph/recall.py rehearsal_subjects); none on an empty store."""
         return self._repo.rehearsal_subjects(limit)
 
-    def _recall(self, tenant: str, request: RecallRequest, *, rehearsal: bool) -> RecallResult:
+    def _recall(self, tenant: str, request: RecallRequest, *, rehearsal: bool,
+                fit: Callable[[Sequence[Memory]], Sequence[str]] | None = None) -> RecallResult:
+        """fit: given the chosen memories as stored, the ids of those the caller will show (contextPrompt's
+        budget); only they are recalled: their use recorded, their pairs strengthened, their turn remembered."""
         scope = self.scope(tenant, request.user_id)
         s = self._settings
         query = validate.text(request.query, field="query", max_bytes=s.limits.max_text_bytes)
@@ -272,6 +275,16 @@ class RecallUseCases:
             if not chosen:
                 return RecallResult(gated=False, reason=_nothing_left(decision, min_score), memories=[],
                                     best_similarity=best_sim, best_coverage=cov), []
+            reason = decision.reason
+            if fit is not None:
+                shown = set(fit(self._repo.chosen(tx, scope, [c.candidate.id for c in chosen])))
+                left_out = sum(1 for c in chosen if c.candidate.id not in shown)
+                chosen = [c for c in chosen if c.candidate.id in shown]
+                if left_out:
+                    reason = f"{reason}; {left_out} more left out (over the budget)"
+                if not chosen:
+                    return RecallResult(gated=False, reason=reason, memories=[], best_similarity=best_sim,
+                                        best_coverage=cov), []
             ids = [c.candidate.id for c in chosen]
             top = ids[: s.recall.co_recall_top]
             pairs = [(a, b) for i, a in enumerate(top) for b in top[i + 1:]]
@@ -282,7 +295,7 @@ class RecallUseCases:
             # A memory forgotten since it was read is left out (touch found nothing to update).
             recalled = [RecalledMemory(memory=touched[c.candidate.id], scores=c.scores, why=c.why)
                         for c in chosen if c.candidate.id in touched]
-            return (RecallResult(gated=False, reason=decision.reason, memories=recalled, best_similarity=best_sim,
+            return (RecallResult(gated=False, reason=reason, memories=recalled, best_similarity=best_sim,
                                  best_coverage=cov),
                     [(c.candidate.id, c.candidate.text) for c in chosen])
 
@@ -377,9 +390,17 @@ class RecallUseCases:
             raise BadInput("budget must be at least 100 characters", field="budget")
         if budget > r.max_context_budget:
             raise LimitExceeded(f"budget must be at most {r.max_context_budget} characters", field="budget")
-        result = self.recall(tenant, RecallRequest(user_id=user_id, query=text, session_id=session))
         turns = self.recent_turns(scope, session, r.context_turns)
-        return render_context(turns, result, budget=budget, now=self._clock.now())
+        now = self._clock.now()  # one "now" for the ages fitted and the ages shown
+        turn_lines = [_turn_line(t) for t in reversed(turns)]
+
+        def fit(chosen: Sequence[Memory]) -> list[str]:
+            kept, _ = pack_context([_memory_line(m, now) for m in chosen], turn_lines, budget=budget)
+            return [chosen[i].id for i in kept]
+
+        result = self._recall(tenant, RecallRequest(user_id=user_id, query=text, session_id=session),
+                              rehearsal=False, fit=fit)
+        return render_context(turns, result, budget=budget, now=now)
 
     def recent_turns(self, scope: Scope, session_id: str, n: int) -> list[ContextTurn]:
         if n <= 0:
@@ -441,37 +462,56 @@ def _compose(memory_lines: Sequence[str], turn_lines_newest_first: Sequence[str]
     return "\n\n".join(sections)
 
 
-def render_context(turns: Sequence[ContextTurn], result: RecallResult, *, budget: int,
-                   now: datetime) -> ContextPrompt:
-    """The memories (best first, whole lines only) and the recent turns (oldest first), within `budget`
-    characters. The newest turns get up to half the budget first, the memories the rest, and what the
-    memories leave goes to older turns; the turn that no longer fits whole is cut with an ellipsis."""
-    memory_lines = [
-        f"- [{m.memory.type.value}, {humanize_age(m.memory.created_at, now)}] {_one_line(m.memory.text)}"
-        for m in result.memories
-    ]
-    turn_lines = [f"{t.speaker}: {_one_line(t.text)}" for t in reversed(turns)]  # newest first
+def _memory_line(memory: Memory, now: datetime) -> str:
+    return f"- [{memory.type.value}, {humanize_age(memory.created_at, now)}] {_one_line(memory.text)}"
+
+
+def _turn_line(turn: ContextTurn) -> str:
+    return f"{turn.speaker}: {_one_line(turn.text)}"
+
+
+def pack_context(memory_lines: Sequence[str], turn_lines_newest_first: Sequence[str], *,
+                 budget: int) -> tuple[list[int], list[str]]:
+    """What of the memory lines (best first, whole lines only: their indexes) and the turn lines (newest first)
+    fits in `budget` characters of the composed text. The newest turns take up to half the budget first (the
+    newest alone cut to that half when it is longer), the memories the rest, and what the memories leave goes
+    to older turns; the turn that no longer fits whole is cut with an ellipsis."""
     kept_m: list[int] = []
     kept_t: list[str] = []
 
     def length(m: list[int], t: list[str]) -> int:
         return len(_compose([memory_lines[i] for i in m], t))
 
-    for line in turn_lines:  # 1: the newest turns, whole, within half the budget
-        if length(kept_m, [*kept_t, line]) > budget // 2:
-            break
-        kept_t.append(line)
+    def cut(line: str, limit: int) -> str | None:
+        room = limit - length(kept_m, [*kept_t, ""])
+        return line[: room - 1] + "…" if room >= 16 else None
+
+    for line in turn_lines_newest_first:  # 1: the newest turns, whole, within half the budget
+        if length(kept_m, [*kept_t, line]) <= budget // 2:
+            kept_t.append(line)
+            continue
+        if not kept_t and (newest := cut(line, budget // 2)) is not None:
+            kept_t.append(newest)  # the conversation's last word is never crowded out by memories
+        break
     for i in range(len(memory_lines)):  # 2: the memories, best first, whole
         if length([*kept_m, i], kept_t) <= budget:
             kept_m.append(i)
-    for line in turn_lines[len(kept_t):]:  # 3: older turns with what is left; the last one cut
+    for line in turn_lines_newest_first[len(kept_t):]:  # 3: older turns with what is left; the last one cut
         if length(kept_m, [*kept_t, line]) <= budget:
             kept_t.append(line)
             continue
-        room = budget - length(kept_m, [*kept_t, ""])
-        if room >= 16:
-            kept_t.append(line[: room - 1] + "…")
+        if (older := cut(line, budget)) is not None:
+            kept_t.append(older)
         break
+    return kept_m, kept_t
+
+
+def render_context(turns: Sequence[ContextTurn], result: RecallResult, *, budget: int,
+                   now: datetime) -> ContextPrompt:
+    """The memories (best first, whole lines only) and the recent turns (oldest first), within `budget`
+    characters, as pack_context fits them."""
+    memory_lines = [_memory_line(m.memory, now) for m in result.memories]
+    kept_m, kept_t = pack_context(memory_lines, [_turn_line(t) for t in reversed(turns)], budget=budget)
     kept_turns = list(reversed(turns))[: len(kept_t)]
     return ContextPrompt(
         text=_compose([memory_lines[i] for i in kept_m], kept_t),
