@@ -11,7 +11,7 @@ from typing import Any
 
 from graph.conflicts import conflict_id
 from graph.episodes import episode_id, session_node_id
-from graph.errors import BadInput
+from graph.errors import BadInput, Conflict
 from graph.ids import derived_id, entity_id, triple_id
 from graph.model import Scope
 from graph.rdf_records import Chunk, ImportPlan, NodeRecord, RelRecord, TripleRecord
@@ -172,7 +172,8 @@ class KnowledgeRepository:
         """The target id of every node in the plan. Entities, sessions and episodes have ids derived
         from what they are (as ingest derives them); memories and conflicts keep the id they were born
         with when imported back into the same user and it is free, else get one derived from their key
-        for the target user. A node the target user already has (by id or origin_id) is reused."""
+        for the target user. A node the target user already has (by id or origin_id) is reused; a turn it has
+        with another speaker or text than the file's is a Conflict (_check_turns), before anything is written."""
         same_user = plan.source == scope
         ids = IdMap()
         for node in plan.nodes:
@@ -184,6 +185,7 @@ class KnowledgeRepository:
                     ids.ids[node.ref] = session_node_id(scope, str(p["session_id"]))
                 case NodeKind.EPISODE:
                     ids.ids[node.ref] = episode_id(scope, str(p["session_id"]), int(p["turn"]))
+        self._check_turns(scope, plan, ids)
         existing_by_kind = {kind: self._existing(scope, kind, [n.ref.parts[0] for n in plan.of_kind(kind)])
                             for kind in (NodeKind.MEMORY, NodeKind.CONFLICT)}
         for kind in (NodeKind.MEMORY, NodeKind.CONFLICT):
@@ -210,6 +212,31 @@ class KnowledgeRepository:
             if node.ref.kind in (NodeKind.MEMORY, NodeKind.CONFLICT) and ids.ids[node.ref] != node.ref.parts[0]:
                 ids.origin[node.ref] = node.ref.parts[0]
         return ids
+
+    def _check_turns(self, scope: Scope, plan: ImportPlan, ids: IdMap) -> None:
+        """An episode's id is derived from (target user, session id, turn), so a file's turn lands on the turn the
+        target user already has at that session and turn. With the same speaker and text it is that turn (a
+        re-import of the user's own export, as ingest tells a repeat) and is kept; with another speaker or text it
+        is another conversation, and the import is refused here, before any write: the file's text would be
+        dropped, its memories' provenance pointed at the user's turn, and its NEXT edges joined to the user's."""
+        episodes = plan.of_kind(NodeKind.EPISODE)
+        clashes: list[NodeRecord] = []
+        for start in range(0, len(episodes), self._batch * 4):
+            part = episodes[start:start + self._batch * 4]
+            rows = self._store.read("import/episodes", {**_scope(scope), "ids": [ids.ids[n.ref] for n in part]})
+            stored = {r["id"]: (r["speaker"], r["text"]) for r in rows}
+            for n in part:
+                turn = (n.props["speaker"], n.props["text"])
+                if stored.get(ids.ids[n.ref], turn) != turn:
+                    clashes.append(n)
+        if clashes:
+            first, others = clashes[0].props, len(clashes) - 1
+            more = f" (and {others} more turn{'s' if others > 1 else ''})" if others else ""
+            raise Conflict(
+                f"turn {first['turn']} of session {first['session_id']!r}{more} is stored for user "
+                f"{scope.user_id!r} with another speaker or text than the file's: the file holds another "
+                "conversation under the same session ids; nothing was imported (import it into another user)",
+                field="file")
 
     def _existing(self, scope: Scope, kind: NodeKind, keys: Sequence[str]) -> dict[str, str]:
         """key -> id of the target user's nodes of a kind known by that key (as id or origin_id)."""

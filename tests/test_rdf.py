@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from bmam.client import BmamClient, ClientConfig
 from bmam.container import Container
 from bmam.usecases.memories import RememberRequest
-from graph.errors import BadInput, LimitExceeded, NotFound
+from graph.errors import BadInput, Conflict, LimitExceeded, NotFound
 from graph.knowledge_io import KnowledgeRepository
 from graph.model import Scope
 from graph.rdf import parse_rdf, read_export
@@ -44,7 +44,8 @@ from graph.rdf_terms import (
     user_iri,
 )
 from graph.rdf_writers import RdfEncodingError, RdfFormat, serialize
-from tests.knowledge_fixture import TURNS, USER, Conversation, load
+from ingest.turns import TurnInput
+from tests.knowledge_fixture import START, TURNS, USER, Conversation, load
 
 FORMATS = [f.value for f in RdfFormat]
 OX_FORMATS = {"ttl": ox.RdfFormat.TURTLE, "nt": ox.RdfFormat.N_TRIPLES, "jsonld": ox.RdfFormat.JSON_LD,
@@ -380,6 +381,74 @@ def test_import_again_changes_nothing(container: Container, conversation: Conver
     assert sum(twice.created.values()) == 0
     assert_isomorphic(parse_rdf(once, RdfFormat.NTRIPLES),
                       parse_rdf(export(container, other.tenant, other.user_id, "nt"), RdfFormat.NTRIPLES))
+
+
+def _ingest(container: Container, scope: Scope, turns: list[tuple[str, str, str]]) -> None:
+    """The target user's own turns, ingested as the fixture's are (one minute apart from START)."""
+    from datetime import timedelta
+    report = container.ingest.ingest_conversation(scope.tenant, [
+        TurnInput(user_id=scope.user_id, session_id=s, speaker=speaker, text=text, at=START + timedelta(minutes=i))
+        for i, (s, speaker, text) in enumerate(turns)])
+    assert report.failed == 0, report
+
+
+def _state(container: Container, scope: Scope) -> Graph:
+    return parse_rdf(export(container, scope.tenant, scope.user_id, "nt"), RdfFormat.NTRIPLES)
+
+
+def test_import_refuses_turns_the_target_has_with_other_text(container: Container,
+                                                              conversation: Conversation) -> None:
+    """Episode ids are derived from (target user, session id, turn): a file whose s1 is another conversation
+    than the target's s1 would have its turns dropped as "existing", its memories' provenance pointed at the
+    target's turns and its NEXT chain joined to theirs. Refused (a dry run too), naming the session and the
+    turn, and nothing written."""
+    data = export(container, conversation.tenant, USER, "nt")
+    target = Scope(_fresh(), "gina")
+    # turn 0 of s1 is the file's own (same speaker and text); turn 1 is another
+    _ingest(container, target, [TURNS[0], ("s1", "user", "My cat is called Mimi."), ("s9", "user", "Hello.")])
+    before = _state(container, target)
+    memories_before = container.memories.page(target.tenant, target.user_id, first=100, include_history=True).items
+    for dry_run in (True, False):
+        with pytest.raises(Conflict, match=r"turn 1 of session 's1' .*another speaker or text.*nothing was imported"):
+            container.export.import_rdf(target.tenant, target.user_id, data, "nt", dry_run=dry_run)
+    assert_isomorphic(before, _state(container, target))
+    after = container.memories.page(target.tenant, target.user_id, first=100, include_history=True).items
+    assert [m.id for m in after] == [m.id for m in memories_before]
+    # Every clashing turn counts, not only the first: s1's turns 1..3 differ from the file's.
+    three = Scope(_fresh(), "hana")
+    _ingest(container, three, [TURNS[0], *[("s1", "user", f"other {i}") for i in range(3)]])
+    with pytest.raises(Conflict, match=r"turn 1 of session 's1' \(and 2 more turns\)"):
+        container.export.import_rdf(three.tenant, three.user_id, data, "nt")
+
+
+def test_import_keeps_turns_the_target_has_with_the_same_speaker_and_text(
+        container: Container, conversation: Conversation) -> None:
+    """The same (session, turn, speaker, text) is the same turn (as ingest tells a repeat): kept, counted as
+    existing, and the imported memories point at it."""
+    data = export(container, conversation.tenant, USER, "nt")
+    target = Scope(_fresh(), "iris")
+    s1 = [t for t in TURNS if t[0] == "s1"]
+    _ingest(container, target, s1[:2])
+    dry = container.export.import_rdf(target.tenant, target.user_id, data, "nt", dry_run=True)
+    assert dry.existing["Episode"] == 2 and dry.created["Episode"] == len(TURNS) - 2
+    report = container.export.import_rdf(target.tenant, target.user_id, data, "nt")
+    assert report.existing["Episode"] == 2 and report.created["Episode"] == len(TURNS) - 2
+    g = _state(container, target)
+    turns = {str(o) for s in g.subjects(ns.RDF.type, BMAM.Episode) for o in g.objects(s, ns.SDO.text)}
+    assert turns == {t[2] for t in TURNS}
+
+
+def test_cli_import_refuses_a_clashing_turn(container: Container, conversation: Conversation,
+                                            tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from bmam.cli import app
+    file = tmp_path / "alice.nt"
+    file.write_bytes(export(container, conversation.tenant, USER, "nt"))
+    target = Scope(_fresh(), "jade")
+    _ingest(container, target, [("s2", "user", "Something else entirely.")])
+    result = CliRunner().invoke(app, ["import", str(file), "--user", target.user_id, "--tenant", target.tenant])
+    assert result.exit_code == 1, result.output
+    assert "error [CONFLICT]: turn 0 of session 's2'" in result.output
+    assert "Traceback" not in result.output
 
 
 def test_restore_into_the_same_user_after_forgetting_keeps_ids(container: Container) -> None:
