@@ -5,7 +5,9 @@ Two rules, per (tenant, user, session), one "turn" per recall made with that ses
 - a memory surfaced in any of the last `window_turns` turns scores * `memory_damping`;
 - a term that dominated the surfaced memories (found in at least `dominance` of them) in each of the last
   `term_run` consecutive turns damps every candidate containing it by `term_damping`, unless the input
-  itself names that term (the user asked for it, the assistant is not pushing it).
+  itself names that term (the user asked for it, the assistant is not pushing it), and unless those turns
+  surfaced one and the same memory alone: then every word of it "dominated" (words such as "last" or "job"
+  would damp unrelated memories), and that memory is damped by the first rule.
 The two multiply. State lives in the process, bounded: at most `max_sessions` sessions (least recently
 used dropped first), each keeping only the turns the rules look at.
 """
@@ -93,7 +95,7 @@ class RepetitionTracker:
             recent_ids |= turn.ids
         run = history[-p.term_run:]
         pushed: frozenset[str] = frozenset()
-        if len(run) == p.term_run:
+        if len(run) == p.term_run and len(frozenset().union(*(t.ids for t in run))) > 1:
             pushed = frozenset.intersection(*(t.dominant_terms for t in run)) - set(terms(query))
         out: dict[str, Damping] = {}
         for memory_id, text in candidates:

@@ -262,6 +262,19 @@ def test_a_term_dominating_consecutive_turns_is_damped_unless_the_user_names_it(
     assert tracker.damping(key, new, "推荐一家火锅店") == {}  # the user asked for it: not pushed
 
 
+def test_one_memory_surfaced_alone_turn_after_turn_damps_itself_not_its_words() -> None:
+    """Two turns that surfaced the same memory alone: each of its words "dominated" both, so words such as
+    "last" and "job" damped memories the assistant never pushed. The memory itself is what was repeated."""
+    tracker = RepetitionTracker(RepetitionParams(window_turns=3, term_run=2, term_damping=0.7))
+    key = ("t", "u", "s")
+    zurich = ("m1", "I moved to Zurich last summer for a new job at Google")
+    tracker.record(key, [zurich])
+    tracker.record(key, [zurich])
+    others = [("m2", "My sister visited me last summer in Berlin"), ("m3", "I started a new job in March")]
+    damped = tracker.damping(key, [zurich, *others], "what did I do on holiday?")
+    assert damped.keys() == {"m1"} and damped["m1"].factor == pytest.approx(0.5)
+
+
 def test_sessions_are_separate_and_bounded() -> None:
     tracker = RepetitionTracker(RepetitionParams(max_sessions=3))
     for i in range(10):
