@@ -199,13 +199,22 @@ def build_server(container: Container, *, api_key: str | None = None) -> MCPServ
     @mcp.resource("bmam://users/{user_id}/core", name="core-memories", mime_type="application/json",
                   description="A user's core memories (locked, never evicted by the system), as JSON.")
     async def core_memories(user_id: str, ctx: Context | None = None) -> str:
+        # every core memory, a page at a time (core is bounded by its capacity; an import may have gone past it)
+        size = container.settings.limits.max_page_size
+        core: list[Memory] = []
+        after: str | None = None
         try:
             tenant = await keys.tenant(ctx)
-            page = await _call(container.memories.page, tenant, user_id, tiers=[Tier.CORE], first=100)
+            while True:
+                page = await _call(container.memories.page, tenant, user_id, tiers=[Tier.CORE], first=size,
+                                   after=after)
+                core += page.items
+                if page.next_cursor is None:
+                    break
+                after = page.next_cursor
         except BmamError as exc:
             raise ResourceError(f"[{exc.code}] {exc.message}") from exc
-        return json.dumps({"user_id": user_id, "memories": [memory_dict(m) for m in page.items]},
-                          ensure_ascii=False)
+        return json.dumps({"user_id": user_id, "memories": [memory_dict(m) for m in core]}, ensure_ascii=False)
 
     return mcp
 

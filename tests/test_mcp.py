@@ -20,6 +20,8 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 
 from bmam.container import Container
 from bmam.mcp_server import http_app
+from bmam.usecases.memories import RememberRequest
+from graph.model import Tier
 from tests.ops_support import served
 
 TOOLS = {"remember", "recall", "related", "context_prompt", "forget"}
@@ -107,6 +109,26 @@ def test_http_tools_remember_recall_and_core_resource(container: Container, tena
 
     forgotten = asyncio.run(_with_http(mcp_url, key, body))
     assert container.memories.get(tenant, "alice", forgotten) is None
+
+
+def test_the_core_resource_lists_every_core_memory_page_by_page(container: Container, tenant: str) -> None:
+    """The resource read one page of 100: refused outright under a page-size limit below 100, cut short above
+    100 core memories. It pages through them all."""
+    small = Container(container.settings.model_copy(update={
+        "limits": container.settings.limits.model_copy(update={"max_page_size": 2})}))
+    small.__dict__["store"] = container.store
+    small.__dict__["embedder"] = container.embedder
+    stored = [small.memories.remember(tenant, RememberRequest(user_id="bob", text=text, type="FACTUAL",
+                                                              tier=Tier.CORE)).id
+              for text in ("我对花生过敏", "My blood type is O negative", "我的生日是7月20日")]
+
+    async def body(client: Client) -> list[str]:
+        core = json.loads((await client.read_resource("bmam://users/bob/core")).contents[0].text)
+        return [m["id"] for m in core["memories"]]
+
+    with served(http_app(small)) as url:
+        listed = asyncio.run(_with_http(f"{url}/mcp", _key(small, tenant), body))
+    assert sorted(listed) == sorted(stored)
 
 
 def test_http_foreign_key_reads_nothing_of_another_tenant(container: Container, tenant: str, mcp_url: str) -> None:
