@@ -29,7 +29,9 @@ class SubscriptionsOverWebsocket(SchemaExtension):
         ec = self.execution_context
         request = getattr(ec.context, "request", None)
         over_websocket = getattr(request, "scope", {}).get("type") == "websocket"
-        if ec.pre_execution_errors is None and ec.operation_type is OperationType.SUBSCRIPTION and not over_websocket:
+        # [] too: a text kept by CheckedDocuments passed the checks over a websocket, perhaps; the transport is
+        # this request's, so it is checked every time
+        if not ec.pre_execution_errors and ec.operation_type is OperationType.SUBSCRIPTION and not over_websocket:
             ec.pre_execution_errors = [GraphQLError(
                 "subscriptions run over graphql-transport-ws (a websocket to /graphql), not plain HTTP",
                 extensions={"code": "BAD_USER_INPUT"})]

@@ -171,6 +171,34 @@ def test_a_subscription_over_plain_http_is_bad_input(api_url: str, api_key: str)
     assert refused.value.code == "BAD_USER_INPUT" and "websocket" in refused.value.message
 
 
+def test_a_subscription_text_kept_from_a_websocket_is_still_refused_over_http(
+    api_url: str, container: Container, make_api_key: Callable[[str], str]
+) -> None:
+    """A text that passed the checks over the websocket is kept (resolvers/documents.py) and skips them next
+    time; whether it came over the websocket is the request's, not the text's: over POST it is still refused."""
+    from bmam.client import MEMORY_EVENTS, BmamClient
+
+    tenant = f"test-sub-k-{uuid.uuid4().hex[:8]}"
+    key = make_api_key(tenant)
+    ws = AsyncBmamClient(ClientConfig(url=api_url, api_key=key))
+
+    async def subscribe_once() -> None:
+        stream = ws.memory_events("alice")
+        await _next_after_probes(stream, lambda: container.events.publish(_event(tenant, "alice", "probe")),
+                                 probe="probe")
+        await stream.aclose()
+        await ws.close()
+
+    asyncio.run(subscribe_once())
+    c = BmamClient(ClientConfig(url=api_url, api_key=key))
+    try:
+        with pytest.raises(BmamClientError) as refused:
+            c.execute(MEMORY_EVENTS, {"u": "alice"})
+    finally:
+        c.close()
+    assert refused.value.code == "BAD_USER_INPUT" and "websocket" in refused.value.message
+
+
 def test_malformed_websocket_messages_close_the_socket_cleanly(api_url: str, api_key: str) -> None:
     """A message Strawberry's handler would trip over (not an object; a subscribe without an object payload)
     closes the socket with 4400, the protocol's 'invalid message' (it was a TypeError: traceback, 1006);
