@@ -558,8 +558,11 @@ class ChangesetRepository:
             if any(e.after is None for entries in per_user.values() for e in entries):
                 raise Conflict(f"changeset {changeset.id} was recorded before bmam kept after-images of what a "
                                f"run changed, so undo cannot tell what changed since; it cannot be undone")
+            # memory/forget deleted what undo would need of a run of that user alone: refused, as for any memory
+            # deleted since. A tenant-wide run (user_id null) is left undoable for the other users: forget drops
+            # that user's entries of it, as forgetUser does (a mark from before that is ignored the same way).
             forgotten = list(rows[0]["changeset"].get("forgotten") or [])
-            if forgotten:  # memory/forget deleted what undo would need: refused, as for any memory deleted since
+            if forgotten and rows[0]["changeset"].get("user_id") is not None:
                 raise UndoRefused([f"changeset {changeset.id} cannot be undone, nothing was changed: memory "
                                    f"{', '.join(forgotten)} was forgotten since, with what the run kept of it "
                                    f"(undo never brings back a forgotten memory)"])

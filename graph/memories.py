@@ -210,7 +210,9 @@ class MemoryRepository:
         return Page(items=items, next_cursor=next_cursor)
 
     def forget(self, scope: Scope, memory_id: str, *, confirm_locked: bool) -> bool:
-        """Delete a memory; False when it exists but is locked and the user did not confirm."""
+        """Delete a memory; False when it exists but is locked and the user did not confirm. The same statement
+        deletes the user's conflicts naming it, the user's entities left with nothing after it, and the user's
+        maintenance entries of the runs that changed it (cypher/memory/forget.cypher)."""
         rows = self._store.write(
             "memory/forget", {**_scope(scope), "id": memory_id, "confirm_locked": confirm_locked}
         )

@@ -240,6 +240,51 @@ def test_review_holds_the_conflict_until_the_user_resolves_it(living: tuple[Cont
         c.conflicts.resolve(scope.tenant, scope.user_id, queued.id, new.id)
 
 
+def test_forgetting_a_memory_removes_the_conflicts_that_name_it(living: tuple[Container, FakeClock],
+                                                               scope: Scope) -> None:
+    """An open conflict naming a forgotten memory could never be resolved, and every conflict's reason quotes
+    the forgotten text: forget takes them away, open or resolved, of that user only."""
+    from tests.ops_support import store_rows
+
+    c, clock = living
+    bob = Scope(tenant=scope.tenant, user_id="bob")
+
+    def birthdays(who: Scope) -> tuple[Memory, Memory]:
+        old = store(c, who, "My birthday is March 3rd", triples=[("user", "birthday", "March 3rd", 1)])
+        clock.advance(timedelta(hours=1))
+        new = store(c, who, "My birthday is July 20th", triples=[("user", "birthday", "July 20th", 1)],
+                    strategy=ConflictStrategy.REVIEW)
+        return old, new
+
+    march, july = birthdays(scope)
+    bob_march, _ = birthdays(bob)
+    chengdu = store(c, scope, "我住在成都", triples=[("user", "lives_in", "成都", 1)])
+    clock.advance(timedelta(days=1))
+    beijing = store(c, scope, "我住在北京", triples=[("user", "lives_in", "北京", 1)])  # LATEST: Chengdu loses
+    [held] = c.conflicts.conflicts(scope.tenant, scope.user_id)
+    [settled] = [k for k in c.conflicts.conflicts(scope.tenant, scope.user_id, status=None) if k.id != held.id]
+    assert (settled.winner_id, settled.loser_id) == (beijing.id, chengdu.id)
+    [bob_held] = c.conflicts.conflicts(bob.tenant, bob.user_id)
+
+    # The open one: gone with the memory, and the other side is no longer held by it.
+    c.memories.forget(scope.tenant, scope.user_id, july.id)
+    assert c.conflicts.conflicts(scope.tenant, scope.user_id) == []
+    assert [k.id for k in c.conflicts.conflicts(scope.tenant, scope.user_id, status=None)] == [settled.id]
+    assert c.conflicts.get(scope.tenant, scope.user_id, held.id) is None
+    assert get(c, scope, march.id).valid_to is None
+    # The resolved one whose loser is forgotten: its history is about a forgotten thing.
+    c.memories.forget(scope.tenant, scope.user_id, chengdu.id)
+    assert c.conflicts.conflicts(scope.tenant, scope.user_id, status=None) == []
+    left = store_rows(c, "MATCH (k:Conflict) WHERE k.tenant = $t AND k.user_id = $u RETURN k.reason AS reason",
+                      t=scope.tenant, u=scope.user_id)
+    assert left == []
+    assert get(c, scope, beijing.id).valid_to is None  # the winner stays as it is
+
+    # Bob's conflict, recorded the same way, is untouched and still resolvable.
+    assert [k.id for k in c.conflicts.conflicts(bob.tenant, bob.user_id)] == [bob_held.id]
+    assert c.conflicts.resolve(bob.tenant, bob.user_id, bob_held.id, bob_march.id).status is ConflictStatus.RESOLVED
+
+
 def test_a_locked_memory_is_never_superseded_automatically(living: tuple[Container, FakeClock],
                                                            scope: Scope) -> None:
     c, clock = living

@@ -567,6 +567,60 @@ def test_undo_never_brings_back_a_memory_forgotten_since(living: tuple[Container
     assert kept == []
 
 
+def test_forgetting_one_users_memory_leaves_a_tenant_wide_run_undoable_for_the_others(
+        living: tuple[Container, FakeClock], tenant: str) -> None:
+    """A run over the whole tenant is every user's: one user forgetting a memory it merged drops that user's part
+    of the run (as forgetUser does), and the run stays undoable for the others."""
+    from tests.ops_support import store_rows
+
+    c, clock = living
+    alice, bob = Scope(tenant, "alice"), Scope(tenant, "bob")
+    made: dict[str, tuple[Memory, Memory]] = {}
+    for i, who in enumerate((alice, bob)):
+        a, b = near_duplicates(c, 20 + i)
+        made[who.user_id] = (store(c, who, "我现在住在成都", passive=0.9, active=0.6, embedding=a),
+                             store(c, who, "我住在成都", passive=0.3, embedding=b))
+    bob_before = snapshot(c, bob)
+    clock.advance(timedelta(days=1))
+    run = c.maintenance.run(tenant, "FULL").changeset
+    assert run is not None and run.user_id is None and sorted(run.users) == ["alice", "bob"]
+    assert sorted(m.survivor_id for m in run.merged) == sorted(s.id for s, _ in made.values())
+    clock.advance(timedelta(hours=1))
+    survivor, loser = made["alice"]
+    c.memories.forget(tenant, "alice", survivor.id)
+    alice_now = snapshot(c, alice)
+
+    assert c.maintenance.undo(tenant, run.id).undone
+    assert snapshot(c, bob) == bob_before  # bob's merge undone exactly
+    assert snapshot(c, alice) == alice_now  # nothing of alice's comes back, the merged-away text included
+    assert get(c, alice, survivor.id) is None and get(c, alice, loser.id) is None
+    kept = store_rows(c, "MATCH (e:ChangeEntry) WHERE e.tenant = $t AND e.user_id = $u RETURN e.memory_id AS id",
+                      t=tenant, u="alice")
+    assert kept == []
+
+
+def test_forget_keeps_an_entity_a_runs_undo_needs(living: tuple[Container, FakeClock], scope: Scope) -> None:
+    """An entity left with no relationship by a forget is kept while a run's kept before-image names it: undoing
+    that run re-creates a purged memory's triple there."""
+    from graph.triples import TripleRepository
+
+    c, clock = living
+    triples = TripleRepository(c.store)
+    core = store(c, scope, "My daughter is called Mia", tier=Tier.CORE)  # locked: no run touches it
+    faint = store(c, scope, "Mia had a cold on Tuesday", passive=0.0, active=0.0, preset_kind=PresetKind.TEMPORARY)
+    for m, predicate in ((core, "daughter"), (faint, "had_cold")):
+        triples.add(scope, memory_id=m.id, subject="user", subject_kind="person", predicate=predicate,
+                    object_="Mia", object_kind="person", polarity=1, now=clock.now())
+    clock.advance(timedelta(days=1))
+    run = c.maintenance.run(scope.tenant, "FULL", user_id=scope.user_id).changeset
+    assert run is not None and run.purged == [faint.id]
+    c.memories.forget(scope.tenant, scope.user_id, core.id, confirm=True)
+
+    assert c.maintenance.undo(scope.tenant, run.id).undone
+    restored = c.memories.triples(scope.tenant, scope.user_id, faint.id)
+    assert [(t.subject.name, t.predicate, t.object.name) for t in restored] == [("user", "had_cold", "Mia")]
+
+
 def test_a_later_recall_does_not_block_undoing_a_decay(living: tuple[Container, FakeClock], scope: Scope) -> None:
     c, clock = living
     recalled = store(c, scope, "My sister lives in Hangzhou", passive=0.7)

@@ -100,6 +100,35 @@ def test_triples_create_and_reuse_entities(container: Container, tenant: str) ->
     assert container.memories.triples(tenant, "alice", m1.id) == []
 
 
+def test_forget_deletes_the_entities_only_that_memory_named(container: Container, tenant: str) -> None:
+    """Entities the forgotten memory alone mentioned or named in its triples go with it; one still used by
+    another memory of the user stays, and another user's entity of the same name is never touched."""
+    from tests.ops_support import store_rows
+
+    def entities(user: str) -> list[str]:
+        rows = store_rows(container, "MATCH (e:Entity) WHERE e.tenant = $t AND e.user_id = $u RETURN e.name AS name",
+                          t=tenant, u=user)
+        return sorted(r["name"] for r in rows)
+
+    def triple(user: str, memory_id: str, subject: str, object_: str) -> None:
+        container.memories.add_triple(tenant, user, memory_id=memory_id, subject=subject, subject_kind="person",
+                                      predicate="diagnosed_with", object_=object_, object_kind="condition")
+
+    diagnosis = remember(container, tenant, "alice", "I was diagnosed with diabetes by Dr. Wu")
+    triple("alice", diagnosis.id, "user", "diabetes")
+    triple("alice", diagnosis.id, "Dr. Wu", "diabetes")
+    other = remember(container, tenant, "alice", "I was diagnosed with asthma as a child")
+    triple("alice", other.id, "user", "asthma")
+    bobs = remember(container, tenant, "bob", "I was diagnosed with diabetes by Dr. Wu")
+    triple("bob", bobs.id, "Dr. Wu", "diabetes")
+    assert entities("alice") == ["Dr. Wu", "asthma", "diabetes", "user"]
+
+    container.memories.forget(tenant, "alice", diagnosis.id)
+    assert entities("alice") == ["asthma", "user"]  # "user" is still named by the other memory
+    assert entities("bob") == ["Dr. Wu", "diabetes"]
+    assert [t.object.name for t in container.memories.triples(tenant, "bob", bobs.id)] == ["diabetes"]
+
+
 def test_associations(container: Container, tenant: str) -> None:
     a = remember(container, tenant, "alice", "my sister lives in Paris")
     b = remember(container, tenant, "alice", "我姐姐是医生")
