@@ -196,6 +196,7 @@ class Container:
         from ingest.extract import RuleTripleExtractor
 
         extractor = CachingExtractor(RuleTripleExtractor())
+        self.erasure.add_hook(extractor.forget_user)  # forgetUser: the raw turns it keeps go with the episodes
         model = load_type_model(self.settings.ingest.type_model_path, embedder=self.settings.embedding.model)
         classifier = TypeClassifier(RuleClassifier(extractor), model, None)
         w = self.settings.weights

@@ -173,9 +173,10 @@ def build_server(container: Container, *, api_key: str | None = None) -> MCPServ
         return await _recall(container, tenant, user_id, query, k=k, session_id=session_id)
 
     @mcp.tool(description="Memories related to one memory, following association and entity edges up to "
-              "`depth` hops (1..5, default 2), each with the strength of its best path.")
+              "`depth` hops (1..5), each with the strength of its best path. depth and limit left out take the "
+              "server's settings (recall.related_depth and related_limit: 2 and 20 unless configured).")
     @_tool_errors
-    async def related(user_id: str, memory_id: str, depth: int = 2, limit: int = 20,
+    async def related(user_id: str, memory_id: str, depth: int | None = None, limit: int | None = None,
                       ctx: Context | None = None) -> dict[str, Any]:
         tenant = await keys.tenant(ctx)
         return await _related(container, tenant, user_id, memory_id, depth=depth, limit=limit)
@@ -234,12 +235,12 @@ async def _recall(container: Container, tenant: str, user_id: str, query: str, *
     }
 
 
-async def _related(container: Container, tenant: str, user_id: str, memory_id: str, *, depth: int,
-                   limit: int) -> dict[str, Any]:
+async def _related(container: Container, tenant: str, user_id: str, memory_id: str, *, depth: int | None,
+                   limit: int | None) -> dict[str, Any]:
     found = await _call(container.recall.related, tenant, user_id, memory_id, depth=depth, limit=limit)
     return {
         "memory_id": memory_id,
-        "depth": depth,
+        "depth": depth if depth is not None else container.settings.recall.related_depth,  # the one searched
         "related": [{"memory": memory_dict(r.memory), "score": r.score, "path": plain(r.path)} for r in found],
     }
 

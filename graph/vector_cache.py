@@ -15,6 +15,12 @@ How it stays right without being told of every write:
   erased and written anew, memories written by older code) changes the user's memory_epoch or leaves
   more memories than cached rows: the user is read anew.
 Entries are evicted least recently used first, to stay within max_bytes.
+
+Erased users: forgetUser's hook (forget) drops the user's entry in the process that served it. Another
+worker is not told: its entry goes as soon as the store says the user has no memories or another epoch
+(user() and current(), at the user's next recall or cached scan). A read that began before the erasure
+committed (a catch-up, a full read, a background load) may still hold the erased rows: forget and those
+drops mark every entry of the user being read, and put() keeps no marked entry.
 """
 
 from __future__ import annotations
@@ -22,7 +28,8 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -69,8 +76,8 @@ class CachedUser:
     embeddings, in the order read. Rows are only appended (under the cache's lock); a reader works on a
     snapshot of the first n."""
 
-    __slots__ = ("_pairs", "_row_of", "_rows_of_key", "_text_bytes", "epoch", "ids", "lowered", "matrix", "n",
-                 "projection", "seq", "state")
+    __slots__ = ("_pairs", "_row_of", "_rows_of_key", "_text_bytes", "epoch", "erased", "ids", "lowered", "matrix",
+                 "n", "projection", "seq", "state")
 
     def __init__(self, epoch: str | None, seq: int, dimensions: int, capacity: int) -> None:
         self.epoch = epoch
@@ -78,6 +85,9 @@ class CachedUser:
         # The user's state when these rows were last found current (VectorCache.user): what the next
         # recall guesses it still is (graph/recall.py checks the guess in the statement reading the rows).
         self.state: UserState | None = None
+        # Set (under the cache's lock) when the user was erased or found without memories while these rows
+        # were held or being read: VectorCache.put keeps them no more.
+        self.erased = False
         self.ids: list[str] = []
         self.lowered: list[str] = []
         self.matrix = np.zeros((max(capacity, 16), dimensions), dtype=np.float32)
@@ -398,6 +408,8 @@ class VectorCache:
         self._users: OrderedDict[tuple[str, str], CachedUser] = OrderedDict()
         self._lock = threading.Lock()
         self._loading: dict[tuple[str, ...], threading.Thread] = {}  # (tenant, user) or ("projection", ...)
+        # The entries being read from the store and not put yet, by user: what forget() marks as erased.
+        self._reading: dict[tuple[str, str], list[CachedUser]] = {}
         self.loads = 0  # full reads of a user (for tests and metrics)
 
     @property
@@ -408,17 +420,21 @@ class VectorCache:
     def user(self, tx: Tx, scope: Scope, state: UserState) -> CachedUser | None:
         """The user's rows, brought up to date with the store inside tx; None when the user cannot be
         cached (empty, or larger than the whole cache)."""
-        if self.max_bytes <= 0 or state.mine == 0:
-            return None
-        if state.mine * self.dimensions * 4 > self.max_bytes:
-            return None
         key = (scope.tenant, scope.user_id)
+        if state.mine == 0:  # erased (perhaps through another worker), or never had a memory
+            self._drop(key)
+            return None
+        if self.max_bytes <= 0 or state.mine * self.dimensions * 4 > self.max_bytes:
+            return None
         with self._lock:
             cached = self._users.get(key)
             if cached is not None:
                 self._users.move_to_end(key)
-        if cached is not None and (cached.epoch != state.epoch or cached.seq > state.seq):
-            cached = None  # an undo, or the user erased and written anew
+        if cached is not None and cached.epoch != state.epoch:
+            self._drop(key, cached)  # an undo, or the user erased and written anew: these rows are not the user's
+            cached = None
+        if cached is not None and cached.seq > state.seq:
+            cached = None  # an undo, or read in a transaction older than a catch-up's: read anew
         if cached is not None and cached.seq < state.seq:
             if state.seq - cached.seq > self.CATCH_UP_MAX:
                 cached = None
@@ -431,14 +447,18 @@ class VectorCache:
                 self._load_in_background(key, scope, state)
                 return None
             cached = CachedUser(state.epoch, state.seq, self.dimensions, capacity=state.mine + 16)
-            self._read_all(tx, scope, cached)
-            self._project(cached)
-            self.loads += 1
-        elif self._wants_projection(cached):
-            self._project_in_background(key, cached)
-        cached.state = state
-        self.put(key, cached)
-        return cached
+            with self._being_read(key, cached):
+                self._read_all(tx, scope, cached)
+                self._project(cached)
+                self.loads += 1
+                cached.state = state
+                self.put(key, cached)
+        else:
+            if self._wants_projection(cached):
+                self._project_in_background(key, cached)
+            cached.state = state
+            self.put(key, cached)
+        return None if cached.erased else cached  # erased while read: not kept, and not used
 
     def _wants_projection(self, cached: CachedUser) -> bool:
         """A user past projection_min_rows without a projection, or whose projection has gone stale."""
@@ -495,6 +515,11 @@ class VectorCache:
         use as it is), marking the user recently used if so. Another thread may have caught the rows up
         since: what counts is what the ranking saw."""
         epoch, seq, n = ranked_as
+        if state.mine == 0 or cached.epoch != state.epoch:
+            # erased (perhaps through another worker), or erased and written anew, or an undo: these rows are
+            # not the user's any more (user() would read the user anew)
+            self._drop((scope.tenant, scope.user_id), cached)
+            return False
         if epoch != state.epoch or seq != state.seq:
             return False
         if not _holds_rows_for(n, state.mine):
@@ -512,10 +537,11 @@ class VectorCache:
         finds the rows and catches up on what was written meanwhile."""
         def load() -> None:
             cached = CachedUser(state.epoch, state.seq, self.dimensions, capacity=state.mine + 16)
-            self._read_all(None, scope, cached)
-            self._project(cached)
-            self.loads += 1
-            self.put(key, cached)
+            with self._being_read(key, cached):
+                self._read_all(None, scope, cached)
+                self._project(cached)
+                self.loads += 1
+                self.put(key, cached)
 
         self._in_background(key, f"bmam-cache-{scope.user_id}", load,
                             f"background read of {key[0]}/{key[1]} into the vector cache failed")
@@ -527,9 +553,28 @@ class VectorCache:
         for thread in running:
             thread.join(timeout_s)
 
-    def put(self, key: tuple[str, str], cached: CachedUser) -> None:
-        """Keep a user's rows as the most recently used, evicting the least recently used beyond max_bytes."""
+    @contextmanager
+    def _being_read(self, key: tuple[str, str], cached: CachedUser) -> Iterator[None]:
+        """Around a read of the user's rows into a new entry (registered before the first row is read): an
+        erasure committed meanwhile marks it (forget, _drop), and put() then leaves it out."""
         with self._lock:
+            self._reading.setdefault(key, []).append(cached)
+        try:
+            yield
+        finally:
+            with self._lock:
+                held = self._reading.get(key, [])
+                if cached in held:
+                    held.remove(cached)
+                if not held:
+                    self._reading.pop(key, None)
+
+    def put(self, key: tuple[str, str], cached: CachedUser) -> None:
+        """Keep a user's rows as the most recently used, evicting the least recently used beyond max_bytes;
+        rows marked erased (the user erased, or found without memories, while they were read) are not kept."""
+        with self._lock:
+            if cached.erased:
+                return
             self._users[key] = cached
             self._users.move_to_end(key)
             total = sum(u.nbytes for u in self._users.values())
@@ -557,6 +602,10 @@ class VectorCache:
                 # transaction wrote and these cannot see): what is numbered later is caught up.
                 seen = user_state(own, scope)
                 cached.seq, cached.epoch = seen.seq, seen.epoch
+                # What the next recall guesses (graph/recall.py _speculate, then current()): a user read in
+                # the background is checked against the store at its next recall, and dropped there once
+                # erased through another worker, like the others.
+                cached.state = seen
             run(state)
         for name, start in (("recall/user_vectors", (0, None)), ("recall/user_vectors_unnumbered", None)):
             after: Any = start
@@ -603,8 +652,21 @@ class VectorCache:
             return self._users.get((scope.tenant, scope.user_id))
 
     def forget(self, scope: Scope) -> None:
+        """forgetUser's hook: drop the user's rows, and mark the ones being read (put() leaves them out)."""
+        self._drop((scope.tenant, scope.user_id))
+
+    def _drop(self, key: tuple[str, str], only: CachedUser | None = None) -> None:
+        """Drop the user's entry (only: when it is still that one) and mark it and every entry of the user
+        being read as erased. A read marked by mistake (the user written anew meanwhile) is only read again."""
         with self._lock:
-            self._users.pop((scope.tenant, scope.user_id), None)
+            held = self._users.get(key)
+            if held is not None and (only is None or held is only):
+                del self._users[key]
+                held.erased = True
+            if only is not None:
+                only.erased = True
+            for reading in self._reading.get(key, ()):
+                reading.erased = True
 
 
 def _unit(embedding: Sequence[float] | np.ndarray) -> np.ndarray:

@@ -185,7 +185,8 @@ def create_app(
         max_depth=limits.max_query_depth, max_aliases=limits.max_aliases, max_tokens=limits.max_tokens,
         max_selections=limits.max_selections, max_cost=limits.max_query_cost, max_page_size=limits.max_page_size,
         null_sizes={"Query.recall": settings.recall.default_k,
-                    "Query.workingMemory": settings.ingest.working_memory_turns},
+                    "Query.workingMemory": settings.ingest.working_memory_turns,
+                    "Query.relatedSearch": settings.recall.related_limit},
         introspection=dev,
     )
     metrics = Metrics(tier_counts=lambda: memories_by_tier(container.store),

@@ -56,9 +56,10 @@ from strawberry.extensions import SchemaExtension
 
 _CAP = 1 << 40  # counts are capped (fragments can multiply them exponentially)
 SIZE_ARGUMENTS = ("first", "limit", "k", "n")  # an Int argument of one of these names sizes its field's list
-# The sizes recall (k) and workingMemory (n) use when not given: settings recall.default_k and
-# ingest.working_memory_turns (their defaults here; resolvers/app.py passes the configured ones).
-NULL_SIZES: Mapping[str, int] = {"Query.recall": 5, "Query.workingMemory": 5}
+# The sizes recall (k), workingMemory (n) and relatedSearch (limit) use when not given: settings
+# recall.default_k, ingest.working_memory_turns and recall.related_limit (their defaults here;
+# resolvers/app.py passes the configured ones).
+NULL_SIZES: Mapping[str, int] = {"Query.recall": 5, "Query.workingMemory": 5, "Query.relatedSearch": 20}
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +78,8 @@ class Limits:
     # Sizes above this are refused by their field (validate.page_size), so they count as this.
     max_page_size: int = 100
     # The size of a field whose size argument is null (omitted, no schema default), by "Type.field": the
-    # server's own default (recall's k, workingMemory's n). A field not listed counts max_page_size.
+    # server's own default (recall's k, workingMemory's n, relatedSearch's limit). A field not listed counts
+    # max_page_size.
     null_sizes: Mapping[str, int] = field(default_factory=lambda: dict(NULL_SIZES))
 
 

@@ -138,15 +138,18 @@ class RecallQuery:
 
     @strawberry.field(description="Memories related to one memory over ASSOCIATED edges and shared entities, at "
                                   "most depth hops (1..5; outside that BAD_USER_INPUT), best path first. "
-                                  "NOT_FOUND when the memory is not this user's.")
+                                  "NOT_FOUND when the memory is not this user's. depth, limit and minStrength "
+                                  "left out or null take the server's settings recall.related_depth, "
+                                  "recall.related_limit and recall.related_min_strength (2, 20 and 0.05 unless "
+                                  "configured).")
     async def related_search(
         self,
         info: Info,
         user_id: str,
         memory_id: strawberry.ID,
-        depth: int = 2,
-        limit: int = 20,
-        min_strength: float = 0.05,
+        depth: int | None = None,
+        limit: int | None = None,
+        min_strength: float | None = None,
         include_history: bool = False,
     ) -> list[RelatedMemory]:
         ctx = info.context

@@ -154,3 +154,52 @@ def test_forget_user_drops_working_memory_held_in_the_process(settings: Settings
         assert "E12345678" not in c.recall.context_prompt(tenant, "alice", "s1", "what do you know about me?").text
     finally:
         c.close()
+
+
+def test_forget_user_drops_the_turns_the_triple_extractor_keeps(container: Container, tenant: str) -> None:
+    """Ingest's extractor cache holds the raw text of recent turns: forgetUser drops the user's, not others'."""
+    from bmam.usecases.ingest import CachingExtractor
+    from ingest.turns import TurnInput
+
+    extractor = container.ingest._extractor
+    assert isinstance(extractor, CachingExtractor)
+    container.ingest.ingest_conversation(tenant, [
+        TurnInput(user_id="alice", session_id="s1", speaker="user", text="My passport number is E12345678"),
+        TurnInput(user_id="bob", session_id="s1", speaker="user", text="My sister lives in Berlin")])
+
+    def held(user: str) -> list[str]:
+        return [text for (t, u, text) in list(extractor._cache) if (t, u) == (tenant, user)]
+
+    assert held("alice") == ["My passport number is E12345678"] and held("bob") == ["My sister lives in Berlin"]
+    container.erasure.forget_user(tenant, "alice", confirm=True)
+    assert held("alice") == []
+    assert held("bob") == ["My sister lives in Berlin"]
+
+
+def test_the_extractor_cache_extracts_a_users_text_once_and_forgets_by_user() -> None:
+    from bmam.usecases.ingest import CachingExtractor, extracting_for
+    from ingest.extract import RuleTripleExtractor
+
+    calls: list[str] = []
+    rules = RuleTripleExtractor()
+
+    class Counting:
+        def extract(self, text: str):  # type: ignore[no-untyped-def]
+            calls.append(text)
+            return rules.extract(text)
+
+    cache = CachingExtractor(Counting())
+    alice, bob = Scope("t", "alice"), Scope("t", "bob")
+    text = "I live in Chengdu"
+    with extracting_for(alice):
+        first = cache.extract(text)
+        assert cache.extract(text) == first and len(calls) == 1
+    with extracting_for(bob):
+        assert cache.extract(text) == first and len(calls) == 2  # kept apart per user
+    cache.forget_user(alice)
+    with extracting_for(bob):
+        cache.extract(text)
+    with extracting_for(alice):
+        cache.extract(text)
+    assert len(calls) == 3  # alice's entry went, bob's stayed
+    assert cache.extract(text) == first and len(calls) == 4  # outside a user's ingest: not kept

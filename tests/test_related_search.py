@@ -234,3 +234,46 @@ def test_memories_sharing_a_rare_word_are_associated(container: Container, tenan
     assert linked == {frozenset((ids[3], ids[4])): pytest.approx(0.5)}  # "jack": one other memory holds it
     assert c.memories.associations(tenant, "alice", ids[5]) == []  # "today": three others hold it
     assert ids[4] in {r.memory.id for r in c.recall.related(tenant, "alice", ids[3], depth=1)}
+
+
+def test_graphql_related_search_takes_the_configured_defaults(container: Container, api_key: str,
+                                                               api_tenant: str) -> None:
+    """depth, limit and minStrength left out (or null) are the settings recall.related_*; given, they are used as
+    before, and refused as before."""
+    from typing import Any
+
+    from starlette.testclient import TestClient
+
+    from resolvers.app import create_app
+
+    user = f"alice-{uuid.uuid4().hex[:8]}"
+    # m0 -0.9- m1 -0.8- m3 (0.72 at depth 2); m0 -0.7- m4; m0 -0.3- m2 (below 0.6)
+    g = build(container, api_tenant, user, {"n": 5, "assoc": {(0, 1): 0.9, (1, 3): 0.8, (0, 4): 0.7, (0, 2): 0.3},
+                                           "triples": []})
+    configured = container.settings.model_copy(deep=True)
+    configured.recall.related_depth, configured.recall.related_limit = 1, 1
+    configured.recall.related_min_strength = 0.6
+    other = Container(configured)
+    try:
+        with TestClient(create_app(other, migrate=False, dev_key_enabled=False)) as http:
+            def related(args: str) -> Any:
+                doc = f'{{ relatedSearch(userId: "{user}", memoryId: "{g.memories[0]}"{args}) {{ memory {{ id }} }} }}'
+                return http.post("/graphql", json={"query": doc}, headers={"X-API-Key": api_key}).json()
+
+            def ids(args: str) -> list[str]:
+                answer = related(args)
+                assert "errors" not in answer, answer
+                return [r["memory"]["id"] for r in answer["data"]["relatedSearch"]]
+
+            m = g.memories
+            assert ids("") == [m[1]]  # depth 1, limit 1, minStrength 0.6
+            assert ids(", depth: null, limit: null, minStrength: null") == [m[1]]
+            assert ids(", limit: 10") == [m[1], m[4]]  # depth 1; minStrength 0.6 leaves m2 out
+            assert ids(", limit: 10, depth: 2") == [m[1], m[3], m[4]]
+            assert ids(", limit: 10, depth: 2, minStrength: 0.05") == [m[1], m[3], m[4], m[2]]
+            for args, name in ((", depth: 6", "depth"), (", limit: 0", "limit"), (", minStrength: 1.5", "minStrength")):
+                error = related(args)["errors"][0]
+                assert error["extensions"]["code"] == "BAD_USER_INPUT", error
+                assert error["extensions"].get("field") == name, error
+    finally:
+        other.close()

@@ -25,7 +25,7 @@ from graph.recall import (
 )
 from graph.store import Row, Tx
 from graph.text_key import text_key
-from graph.vector_cache import CachedUser, VectorCache
+from graph.vector_cache import CachedUser, UserState, VectorCache, user_state
 
 WORDS = ["tea", "hiking", "成都", "火锅", "python", "guitar", "sister", "rain", "bread", "train"]
 
@@ -742,3 +742,89 @@ def test_the_seeds_read_ahead_are_the_best_that_pass_the_filters(container: Cont
         assert ahead == [(n.seed_id, n.memory.id, n.strength, n.cosine) for n in plain] and ahead
     finally:
         container.store.timer.listeners.pop()
+
+
+# ----- erased users: other workers, and reads racing the erasure (review data.md #4) -------------------
+
+
+def test_a_user_erased_through_another_worker_leaves_this_workers_cache_at_its_next_recall(
+        container: Container, scope: Scope) -> None:
+    """Two workers on one store: the one that did not serve forgetUser drops the user's texts and embeddings
+    as soon as its next recall finds the user without memories (not at LRU eviction)."""
+    fill(container, scope, 12, seed=31)
+    other = Container(container.settings)  # another worker: its own cache, no erasure hook run in it
+    try:
+        cache = other.vector_cache
+        repo = RecallRepository(other.store, other.vector_dimensions, cache)
+        query = unit(np.random.default_rng(32), container.vector_dimensions)
+        assert len(dense_ids(repo, scope, query)) == 12
+        assert len(dense_ids(repo, scope, query)) == 12  # answered by the guess (recall/rows_checked)
+        assert cache.peek(scope) is not None
+        container.erasure.forget_user(scope.tenant, scope.user_id, confirm=True)
+        assert cache.peek(scope) is not None  # nothing told this worker
+        assert dense_ids(repo, scope, query) == set()
+        assert cache.peek(scope) is None
+    finally:
+        other.close()
+
+
+def test_a_user_found_without_memories_or_in_another_epoch_is_dropped(container: Container, scope: Scope) -> None:
+    fill(container, scope, 5, seed=33)
+    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20, store=container.store)
+    state = container.store.read_tx(lambda tx: user_state(tx, scope))
+    cached = container.store.read_tx(lambda tx: cache.user(tx, scope, state))
+    assert cached is not None and cache.peek(scope) is cached
+    empty = UserState(mine=0, total=state.total, seq=0, epoch=None)
+    assert container.store.read_tx(lambda tx: cache.user(tx, scope, empty)) is None
+    assert cache.peek(scope) is None and cached.erased
+    cache.put((scope.tenant, scope.user_id), cached)  # a put after the drop keeps nothing
+    assert cache.peek(scope) is None
+    again = container.store.read_tx(lambda tx: cache.user(tx, scope, state))
+    assert again is not None and again is not cached
+    other = UserState(mine=state.mine, total=state.total, seq=state.seq, epoch="another epoch")
+    assert not cache.current(scope, again, other, again.ranked_as())
+    assert cache.peek(scope) is None
+
+
+def test_a_background_read_that_ends_after_the_erasure_keeps_nothing(container: Container, scope: Scope,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A load that read the rows before forgetUser committed and puts them after the erasure hook ran."""
+    fill(container, scope, 40, seed=34)
+    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20, store=container.store, background_min=30)
+    repo = RecallRepository(container.store, container.vector_dimensions, cache)
+    query = unit(np.random.default_rng(35), container.vector_dimensions)
+    read, erased = threading.Event(), threading.Event()
+    read_all = cache._read_all
+
+    def read_then_wait(tx: Tx | None, scope: Scope, cached: CachedUser) -> None:
+        read_all(tx, scope, cached)
+        assert cached.n == 40
+        read.set()
+        assert erased.wait(30)
+
+    monkeypatch.setattr(cache, "_read_all", read_then_wait)
+    assert len(dense_ids(repo, scope, query)) == 40  # Neo4j answers; the cache reads in the background
+    assert read.wait(30)
+    container.erasure.forget_user(scope.tenant, scope.user_id, confirm=True)
+    cache.forget(scope)  # the erasure hook, as the container wires it
+    erased.set()
+    cache.wait_for_loads()
+    assert cache.loads == 1 and cache.peek(scope) is None
+
+
+def test_an_inline_read_that_ends_after_the_erasure_keeps_nothing(container: Container, scope: Scope,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    fill(container, scope, 10, seed=36)
+    cache = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20, store=container.store)
+    read_all = cache._read_all
+
+    def read_then_erase(tx: Tx | None, scope: Scope, cached: CachedUser) -> None:
+        read_all(tx, scope, cached)
+        assert cached.n == 10
+        container.erasure.forget_user(scope.tenant, scope.user_id, confirm=True)
+        cache.forget(scope)
+
+    monkeypatch.setattr(cache, "_read_all", read_then_erase)
+    state = container.store.read_tx(lambda tx: user_state(tx, scope))
+    assert container.store.read_tx(lambda tx: cache.user(tx, scope, state)) is None  # the erased rows not used
+    assert cache.peek(scope) is None

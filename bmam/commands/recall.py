@@ -62,9 +62,13 @@ def register(app: typer.Typer) -> None:
     def related_command(
         user: UserOpt,
         memory_id: Annotated[str, typer.Argument(help="The memory to start from.")],
-        depth: Annotated[int, typer.Option("--depth", "-d", help="Hops, 1..5.")] = 2,
-        limit: Annotated[int, typer.Option("--limit", "-n")] = 20,
-        min_strength: Annotated[float, typer.Option("--min-strength")] = 0.05,
+        depth: Annotated[int | None, typer.Option(
+            "--depth", "-d", help="Hops, 1..5 (default: the setting recall.related_depth, 2).")] = None,
+        limit: Annotated[int | None, typer.Option(
+            "--limit", "-n", help="At most this many (default: the setting recall.related_limit, 20).")] = None,
+        min_strength: Annotated[float | None, typer.Option(
+            "--min-strength", help="Weakest edge followed (default: the setting recall.related_min_strength, "
+                                   "0.05).")] = None,
         include_history: Annotated[bool, typer.Option("--include-history")] = False,
         tenant: TenantOpt = None,
     ) -> None:

@@ -25,6 +25,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
@@ -133,27 +134,54 @@ class IngestReport:
 # ----- helpers ------------------------------------------------------------------------------
 
 
+# Whose turns are being analysed (set by IngestUseCases around a user's batch): the key CachingExtractor
+# files their texts under. Salience and the rule classifier call the extractor with the text alone.
+_EXTRACTING_FOR: ContextVar[Scope | None] = ContextVar("bmam_extracting_for", default=None)
+
+
+@contextmanager
+def extracting_for(scope: Scope) -> Iterator[None]:
+    """The extractor calls in the block are for this user's turns (CachingExtractor keeps them under it)."""
+    token = _EXTRACTING_FOR.set(scope)
+    try:
+        yield
+    finally:
+        _EXTRACTING_FOR.reset(token)
+
+
 class CachingExtractor:
-    """Salience, the rule classifier and the pipeline all read a turn's triples: extract each text once."""
+    """Salience, the rule classifier and the pipeline all read a turn's triples: extract each text once.
+    The texts (raw turns) are kept per user, under the scope extracting_for() names, so that forgetUser
+    drops them (forget_user, an erasure hook); a call outside extracting_for() is not cached."""
 
     def __init__(self, inner: TripleExtractor, size: int = 4096) -> None:
         self._inner = inner
         self._size = size
-        self._cache: OrderedDict[str, tuple[ExtractedTriple, ...]] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, str, str], tuple[ExtractedTriple, ...]] = OrderedDict()
         self._lock = threading.Lock()
 
     def extract(self, text: str) -> list[ExtractedTriple]:
+        scope = _EXTRACTING_FOR.get()
+        if scope is None:
+            return list(self._inner.extract(text))
+        key = (scope.tenant, scope.user_id, text)
         with self._lock:
-            found = self._cache.get(text)
+            found = self._cache.get(key)
             if found is not None:
-                self._cache.move_to_end(text)
+                self._cache.move_to_end(key)
                 return list(found)
         result = tuple(self._inner.extract(text))
         with self._lock:
-            self._cache[text] = result
+            self._cache[key] = result
             while len(self._cache) > self._size:
                 self._cache.popitem(last=False)
         return list(result)
+
+    def forget_user(self, scope: Scope) -> None:
+        """forgetUser's hook: drop the user's texts and their triples."""
+        with self._lock:
+            for key in [k for k in self._cache if k[0] == scope.tenant and k[1] == scope.user_id]:
+                del self._cache[key]
 
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -650,10 +678,11 @@ class IngestUseCases:
         vectors = self._embedder.embed_passages([v.text for v in users]) if users else np.zeros((0, 0))
         out: dict[int, _Analysis] = {}
         for v, vec in zip(users, vectors, strict=True):
-            sal = assess(v.text, speaker=v.speaker.value, extractor=self._extractor)
-            a = _Analysis(embedding=np.asarray(vec, dtype=np.float32), salience=sal)
-            if sal.remember:
-                self._classify(v, a)
+            with extracting_for(v.scope):
+                sal = assess(v.text, speaker=v.speaker.value, extractor=self._extractor)
+                a = _Analysis(embedding=np.asarray(vec, dtype=np.float32), salience=sal)
+                if sal.remember:
+                    self._classify(v, a)
             out[v.index] = a
         return out
 
@@ -670,7 +699,8 @@ class IngestUseCases:
 
     def _batch(self, scope: Scope, batch: Sequence[_Valid], analysis: dict[int, _Analysis], *,
                append: bool) -> _BatchOutcome:
-        plan = self._store.write_tx(lambda tx: self._write(tx, scope, batch, analysis, append=append))
+        with extracting_for(scope):  # the write reads the turns' triples too (salience of a repeat, classifier)
+            plan = self._store.write_tx(lambda tx: self._write(tx, scope, batch, analysis, append=append))
         for event in plan.events:
             self._events.publish(event)
         if plan.hooks_left:  # the user's earlier memories left pending come first (seen by batch_start)
