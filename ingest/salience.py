@@ -136,8 +136,14 @@ class Salience:
     preset_kind: PresetKind
     emphasis: bool = False  # the user asked us to remember it: promote towards core
 
+    @property
+    def refused_by_user(self) -> bool:
+        """The user asked not to remember ("别记住", "don't remember that"): no engagement with what it names."""
+        return self.reason == ASKED_NOT_TO_REMEMBER
+
 
 _EXTRACTOR: TripleExtractor = RuleTripleExtractor()
+ASKED_NOT_TO_REMEMBER = "asked_not_to_remember"
 
 _WORD_RE = re.compile(r"\w")
 
@@ -151,7 +157,7 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
     if not norm:
         return Salience(False, "empty", False, PresetKind.DEFAULT)
     if NOT_TO_REMEMBER_RE.search(norm):
-        return Salience(False, "asked_not_to_remember", False, PresetKind.DEFAULT)
+        return Salience(False, ASKED_NOT_TO_REMEMBER, False, PresetKind.DEFAULT)
     emphasis = EMPHASIS_RE.search(norm) is not None
     if emphasis and not _WORD_RE.search(EMPHASIS_RE.sub(" ", norm)):
         # "记住：" / "remember this" alone: emphasis of nothing (it would lock an empty memory in core)

@@ -248,6 +248,18 @@ def test_a_later_turn_on_the_topic_promotes_a_temp_memory(c: Container, tenant: 
     assert got.weight.active == pytest.approx(c.settings.weights.initial_active + c.settings.tiers.implicit_feedback)
 
 
+@pytest.mark.parametrize("refusal", ["别记住我喜欢吃火锅", "Don't remember that I love hotpot"])
+def test_a_turn_asking_not_to_remember_picks_no_topic_up(c: Container, tenant: str, refusal: str) -> None:
+    """"Don't remember that ..." names the topic of a temp memory without engaging with it: no promotion (it
+    moved the memory it named to mid, +0.2, the reverse of what the user asked)."""
+    first = c.ingest.ingest_conversation(tenant, [turn("我最喜欢吃火锅", turn=0)])
+    [memory] = first.turns[0].memories
+    later = c.ingest.ingest_conversation(tenant, [turn(refusal, turn=1)])
+    assert not later.turns[0].remembered and later.turns[0].changes == []
+    got = c.memories.get(tenant, "alice", memory.id)
+    assert got is not None and got.tier is Tier.TEMP and got.weight.active == memory.weight.active
+
+
 def test_emphasis_goes_to_core_and_a_full_core_refuses(settings: Settings, clock: FakeClock, tenant: str) -> None:
     c = make_container(settings, clock, core_capacity=1)
     try:

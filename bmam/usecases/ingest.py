@@ -825,8 +825,10 @@ class IngestUseCases:
         elif sal.remember:
             self._classify(v, a)
             plan.new_memory(v, a, sal, key=key, turn_keys=turn_keys, preset=self._preset(sal.preset_kind))
-        # implicit engagement: this turn picks up the topic of temp memories said before it
-        plan.pick_up_topics(v, a.embedding)
+        # implicit engagement: this turn picks up the topic of temp memories said before it; a turn asking not
+        # to remember ("don't remember that about Paris") names the topic without engaging with it
+        if not sal.refused_by_user:
+            plan.pick_up_topics(v, a.embedding)
 
     def _write_plan(self, tx: Tx, plan: _BatchPlan, *,
                     now: datetime) -> tuple[dict[str, Memory], list[Triple], list[TierChange]]:
