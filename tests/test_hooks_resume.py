@@ -13,6 +13,7 @@ from bmam.clock import FakeClock
 from bmam.container import Container
 from bmam.settings import Settings
 from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook
+from graph.errors import StoreUnavailable
 from ingest.turns import TurnInput
 from tests.ops_support import store_rows
 
@@ -123,3 +124,26 @@ def test_a_hook_failing_on_one_part_leaves_only_that_part_pending(c: Container, 
     clock.advance(timedelta(minutes=10))
     assert c.ingest.resume_hooks(tenant, "alice") == 1
     assert seen == [berlin, piano, piano] and pending(c, tenant) == set()
+
+
+def test_neo4j_gone_after_the_commit_leaves_the_answer_and_the_earlier_hooks_pending(
+        c: Container, clock: FakeClock, tenant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The batch is committed before the user's earlier pending hooks run again: Neo4j gone for that read (the
+    repository's read of the pending memories stands in for it) leaves the batch's answer standing, and those
+    memories still marked for the next ingest; it was an error, and the caller retried what was stored."""
+    real = list(c.stored_memory_hooks)
+    with_outage(c, failures=10)
+    old = c.ingest.ingest_turn(tenant, turn("I don't eat spicy food", 0)).memories[0]
+    c.stored_memory_hooks[:] = real
+    clock.advance(timedelta(minutes=10))
+
+    def gone(*_args: object, **_kwargs: object) -> None:
+        raise StoreUnavailable("Neo4j went away")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(c.memory_repository, "hooks_pending", gone)
+        report = c.ingest.ingest_turn(tenant, turn("My sister lives in Berlin", 12))
+    assert report.stored and [m.text for m in report.memories] == ["My sister lives in Berlin"]
+    assert pending(c, tenant) == {old.id}  # left for the next ingest, which runs it
+    c.ingest.ingest_turn(tenant, turn("I play the piano every day", 13))
+    assert pending(c, tenant) == set()

@@ -39,7 +39,7 @@ from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook, marked_do
 from bmam.usecases.memories import EXACT_SCAN_MAX_MEMORIES
 from bmam.usecases.tiers import TierUseCases, change_event
 from graph.episodes import EpisodeRepository, EpisodeRow, SimilarMemory, TurnMatches, episode_id, memory_id_for
-from graph.errors import BadInput, BmamError, LimitExceeded
+from graph.errors import BadInput, BmamError, LimitExceeded, StoreUnavailable
 from graph.memories import MemoryRepository, PendingHooks
 from graph.model import (
     ClassifierLevel,
@@ -704,7 +704,13 @@ class IngestUseCases:
         for event in plan.events:
             self._events.publish(event)
         if plan.hooks_left:  # the user's earlier memories left pending come first (seen by batch_start)
-            self.resume_hooks(scope.tenant, scope.user_id)
+            try:
+                self.resume_hooks(scope.tenant, scope.user_id)
+            except StoreUnavailable:
+                # The batch is committed: its answer stands. The earlier memories stay marked, for the user's
+                # next ingest or the server's start (an error here made the caller retry what was stored).
+                log.warning("stored-memory hooks left pending for %s/%s: Neo4j unavailable after the commit",
+                            scope.tenant, scope.user_id)
         if plan.hooks:  # per memory in order, in segments, in one transaction (bmam/usecases/hooks.py run_hooks)
             run_hooks(list(self._hooks), plan.hooks, log, store=self._store, finish=marked_done(self._memories))
         for session, recorded in plan.recorded.items():
