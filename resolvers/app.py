@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import threading
+import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -163,6 +165,22 @@ def _log_warm_up(report: WarmUpReport, occasion: str) -> None:
                  report.recalls, report.related_depths, ", ".join(report.users), report.seconds)
 
 
+SHUTDOWN_WAIT_S = 30.0  # at most this long for background statements to end before the driver is closed
+
+
+async def _threads_done(executor: ThreadPoolExecutor, *, timeout_s: float) -> None:
+    """Shut the executor down (queued jobs cancelled) and wait, without blocking the loop, for its running jobs
+    to end, at most timeout_s."""
+    waiter = threading.Thread(target=executor.shutdown, kwargs={"wait": True, "cancel_futures": True},
+                              name="bmam-shutdown", daemon=True)
+    waiter.start()
+    deadline = time.monotonic() + timeout_s
+    while waiter.is_alive() and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    if waiter.is_alive():
+        log.warning("closing the Neo4j driver while background work still runs (waited %.0f s)", timeout_s)
+
+
 async def _resume_hooks(container: Container) -> None:
     try:
         resumed = await asyncio.to_thread(container.ingest.resume_hooks)
@@ -259,6 +277,9 @@ def create_app(
             container.store.timer.listeners.remove(metrics.observe_query)
             if isinstance(listeners, list):
                 listeners.remove(metrics.observe_embedding)
+            # A cancelled task's thread (a warm-up, a hooks resume) may still be inside a statement: the driver
+            # closing its connections under it failed the shutdown (BufferError in the driver's outbox).
+            await _threads_done(executor, timeout_s=SHUTDOWN_WAIT_S)
             container.close()
 
     routes = [

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from bmam.container import Container
+from bmam.settings import Settings
 from bmam.usecases.memories import RememberRequest
 from bmam.usecases.recall import RecallRequest
 from bmam.usecases.warm_up import REHEARSED_QUESTIONS, RestartWatch, WarmUpReport
@@ -103,3 +104,31 @@ def test_the_plans_are_warmed_again_only_after_neo4j_restarts() -> None:
     # same server, Neo4j silent, a restart (once), the restarted server again
     assert [r is not None for r in reports] == [False, False, False, True, False]
     assert len(runs) == 1
+
+
+def test_the_server_stops_after_a_warm_up_in_progress_ends_not_under_it(settings: Settings,
+                                                                        container: Container) -> None:
+    """Stopping cancels the warm-up's task, not its thread, which may be inside a statement: the driver was
+    closed under it (BufferError in the driver, the shutdown failed). The shutdown now waits for it."""
+    from starlette.testclient import TestClient
+
+    from resolvers.app import create_app
+
+    on = settings.model_copy(deep=True)
+    on.api.warm_up_plans, on.api.rewarm_check_s = True, 0
+    own = Container(on)  # the session's container (its fixture) makes sure Neo4j runs
+    ran: list[str] = []
+
+    def slow_warm_up() -> WarmUpReport:
+        ran.append("started")
+        time.sleep(1.5)  # still running when the test client leaves
+        ran.append("store answered" if own.store.ping() else "store closed")
+        return WarmUpReport(recalls=0, related_depths=0, seconds=1.5, users=())
+
+    own.__dict__["plan_warm_up"] = type("SlowWarmUp", (), {"run": staticmethod(slow_warm_up)})()
+    app = create_app(own, migrate=False, dev_key_enabled=False)
+    with TestClient(app):
+        deadline = time.monotonic() + 10
+        while not ran and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert ran == ["started", "store answered"]
