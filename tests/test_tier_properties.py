@@ -192,8 +192,10 @@ class TierMachine(RuleBasedStateMachine):
         assert all(m.locked == (m.tier is Tier.CORE) for m in self.state.values())
 
 
+# derandomize: the same 12 step sequences on every run, so CI's time for this test is the one measured (a random
+# draw of heavy sequences on a slow machine once ran past pytest-timeout's 300 s)
 TierMachine.TestCase.settings = settings(
-    max_examples=12, stateful_step_count=20, deadline=None,
+    max_examples=12, stateful_step_count=20, deadline=None, derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 
