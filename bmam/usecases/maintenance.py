@@ -239,11 +239,9 @@ class MaintenanceUseCases:
         A run for one user the tenant does not have is NOT_FOUND, whatever the kind, and writes nothing (no
         changeset: an empty one would only say that nobody was there)."""
         parsed = parse_kind(kind)
-        uid = validate.identifier(user_id, field="userId") if user_id is not None else None
-        if uid is not None and not self._repo.users(tenant, uid):
-            raise NotFound(f"user {uid!r} not found")
         if parsed is MaintenanceKind.CHECK:
-            return MaintenanceResult(kind=parsed, dry_run=dry_run, tenant=tenant, check=self.check(tenant, uid))
+            return MaintenanceResult(kind=parsed, dry_run=dry_run, tenant=tenant, check=self.check(tenant, user_id))
+        uid = self._known_user(tenant, user_id)
         now = self._clock.now()
         changeset_id = "cs_" + uuid.uuid4().hex
         if not dry_run:
@@ -366,13 +364,19 @@ class MaintenanceUseCases:
 
     # ----- the quick check -------------------------------------------------------------------------------
 
+    def _known_user(self, tenant: str, user_id: str | None) -> str | None:
+        """The user id checked (None: the whole tenant); NOT_FOUND for a user the tenant does not have."""
+        if user_id is None:
+            return None
+        uid = validate.identifier(user_id, field="userId")
+        if not self._repo.users(tenant, uid):
+            raise NotFound(f"user {uid!r} not found")
+        return uid
+
     def check(self, tenant: str, user_id: str | None = None) -> CheckReport:
         """The quick check of a tenant, or of one user of it: a user the tenant does not have is NOT_FOUND
         (as run() answers for any kind), never a healthy report about nobody."""
-        if user_id is not None:
-            user_id = validate.identifier(user_id, field="userId")
-            if not self._repo.users(tenant, user_id):
-                raise NotFound(f"user {user_id!r} not found")
+        user_id = self._known_user(tenant, user_id)
         problems: list[str] = []
         unreachable = self._repo.unreachable_core(tenant, user_id)
         for row in unreachable:
