@@ -201,7 +201,9 @@ NODE_PROPS: dict[NodeKind, dict[str, Check]] = {
     },
     NodeKind.ENTITY: {"kind": _identifier, "name": _text, "created_at": _TIME},
     NodeKind.SESSION: {"session_id": _identifier, "started_at": _TIME, "last_at": _TIME},
-    NodeKind.EPISODE: {"session_id": _identifier, "turn": _turn, "speaker": _one_of("user", "assistant", "system"),
+    # speaker: ingest/turns.py Speaker's values (graph/ may not import ingest/)
+    NodeKind.EPISODE: {"session_id": _identifier, "turn": _turn,
+                       "speaker": _one_of("user", "assistant", "system", "tool"),
                        "text": _text, "at": _TIME, "device_id": _identifier},
     NodeKind.CONFLICT: {
         "kind": _one_of(*ConflictKind), "status": _one_of(*ConflictStatus), "strategy": _one_of(*ConflictStrategy),
@@ -234,7 +236,7 @@ REL_ENDS: dict[str, tuple[NodeKind, NodeKind]] = {
 REL_PROPS: dict[str, dict[str, Check]] = {
     "ASSOCIATED": {"strength": _unit, "created_at": _TIME, "updated_at": _TIME, "co_recalled": _count,
                    "formed_by": _one_of("user", "stored", "terms", "recalled")},
-    "SUPERSEDES": {"at": _TIME, "conflict_id": _ref(NodeKind.CONFLICT)},
+    "SUPERSEDES": {"at": _TIME, "conflict_id": _ref(NodeKind.CONFLICT), "penalty": _unit},
     "REMAINS_OF": {"at": _TIME},
     "BETWEEN": {"role": _one_of("new", "old")},
 }

@@ -21,12 +21,13 @@ class WinnerFact:
 
 @dataclass(frozen=True, slots=True)
 class RemainsContext:
-    """A loser as deciding its remains needs it: the memory, its remains if stored already, and what its winner
-    states."""
+    """A loser as deciding its remains needs it: the memory, its remains if stored already, what its winner
+    states, and what the settlement took from its active part (None: settled before that was recorded)."""
 
     loser: Memory
     kept: Memory | None
     winner: tuple[WinnerFact, ...]
+    penalty: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +56,8 @@ class RemainsRepository:
             out[loser.id] = RemainsContext(
                 loser=loser, kept=memory_from_row(r["kept"]) if r["kept"] is not None else None,
                 winner=tuple(WinnerFact(w["subject"], w["predicate"], w["object"])
-                             for w in r["winner"] if w["predicate"] is not None))
+                             for w in r["winner"] if w["predicate"] is not None),
+                penalty=r["penalty"])
         return out
 
     def link_in(self, tx: Tx, scope: Scope, pairs: Sequence[tuple[str, str]], *, now: datetime) -> dict[str, Memory]:

@@ -21,7 +21,7 @@ from graph.model import Memory, Scope
 from graph.remains import RemainsRepository
 from ingest.turns import TurnInput
 from tests.ops_support import store_rows
-from tests.test_conflicts import living, store
+from tests.test_conflicts import get, living, store
 
 __all__ = ["living"]  # the fixture (a container on a fake clock), used by name
 
@@ -244,3 +244,34 @@ def test_the_remains_are_not_decayed_again_for_the_time_their_loser_was(
     c.maintenance.run(scope.tenant, "DECAY", user_id=scope.user_id)
     week_on = c.memories.get(scope.tenant, scope.user_id, kept.id)
     assert week_on is not None and week_on.weight.passive == pytest.approx(loser.weight.passive * 0.95)
+
+
+@pytest.mark.parametrize("by_user", [False, True], ids=["system-settles", "user-resolves"])
+def test_the_remains_get_back_only_what_the_penalty_took(living: tuple[Container, FakeClock],
+                                                         by_user: bool) -> None:
+    """A loser whose active part was under the penalty loses all of it (clamped at 0): its remains get back
+    what it had, not the whole penalty (which would leave them more active than the loser ever was). A loser
+    with more keeps the full give-back. Both the system's settlement and the user's record what they took."""
+    c, clock = living
+    penalty = c.weight_policy.loser_penalty
+    scope = Scope(f"test-{uuid.uuid4().hex[:12]}", "tom")
+    strategy = ConflictStrategy.REVIEW if by_user else None
+    low = store(c, scope, "I'm Tom, I live in Boston", triples=[("user", "name", "Tom", 1),
+                                                                 ("user", "lives_in", "Boston", 1)],
+                active=0.05, hook=False)
+    high = store(c, scope, "I'm a nurse, I work at Mercy", triples=[("user", "occupation", "nurse", 1),
+                                                                     ("user", "works_at", "Mercy", 1)],
+                 active=0.6, hook=False)
+    clock.advance(timedelta(days=1))
+    store(c, scope, "I live in Seattle now", triples=[("user", "lives_in", "Seattle", 1)],
+                  strategy=strategy)
+    store(c, scope, "I work at Kaiser now", triples=[("user", "works_at", "Kaiser", 1)], strategy=strategy)
+    if by_user:
+        for held in c.conflicts.conflicts(scope.tenant, scope.user_id):
+            c.conflicts.resolve(scope.tenant, scope.user_id, held.id, held.new_memory_id)
+    for old, had in ((low, 0.05), (high, 0.6)):
+        loser = get(c, scope, old.id)
+        kept = c.memories.get(scope.tenant, scope.user_id, remains_id(scope, old.id))
+        assert loser.valid_to is not None and kept is not None, old.text
+        assert loser.weight.active == pytest.approx(max(0.0, had - penalty))
+        assert kept.weight.active == pytest.approx(had), old.text  # what the loser had before the penalty

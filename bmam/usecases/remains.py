@@ -49,7 +49,8 @@ class SweepReport:
 
 @dataclass(frozen=True, slots=True)
 class RemainsSettings:
-    loser_penalty: float  # what the conflict took from the loser's active part (given back to the remains)
+    loser_penalty: float  # what a conflict takes from the loser's active part: given back to the remains when the
+    # settlement did not record what it took (the penalty is clamped at 0, so it may have taken less)
     max_active: float = 1.0
 
 
@@ -93,6 +94,7 @@ class RemainsUseCases:
         kept: dict[str, Memory] = {}
         nothing: list[str] = []
         found: list[tuple[Memory, Remains]] = []
+        taken: list[float] = []  # per found loser, what its settlement took from its active part
         for loser_id in dict(pairs):
             context = contexts.get(loser_id)
             if context is None or context.loser.valid_to is None:
@@ -106,9 +108,10 @@ class RemainsUseCases:
                 nothing.append(loser_id)
             else:
                 found.append((context.loser, left))
+                taken.append(self._settings.loser_penalty if context.penalty is None else context.penalty)
         self._remains.checked(scope, nothing, now=self._clock.now())
         if found:
-            kept.update(self._store_remains(scope, found))
+            kept.update(self._store_remains(scope, found, taken))
         return kept
 
     def sweep(self, *, tenant: str | None = None, user_id: str | None = None, batch: int = 500) -> SweepReport:
@@ -133,8 +136,10 @@ class RemainsUseCases:
             if len(unchecked) < batch or done == 0:
                 return SweepReport(looked=looked, kept=kept)
 
-    def _store_remains(self, scope: Scope, found: Sequence[tuple[Memory, Remains]]) -> dict[str, Memory]:
-        """Store the remains of these losers as new memories in one transaction, then their hooks in one run."""
+    def _store_remains(self, scope: Scope, found: Sequence[tuple[Memory, Remains]],
+                       taken: Sequence[float]) -> dict[str, Memory]:
+        """Store the remains of these losers as new memories in one transaction, then their hooks in one run; each
+        gets back what its loser's settlement took from the active part (taken, per loser)."""
         embeddings = self._embedder.embed_passages([left.text for _, left in found])
         news = [NewMemory(id=remains_id(scope, loser.id), text=left.text, type=loser.type,
                           embedding=[float(x) for x in embedding], tier=loser.tier, preset_kind=loser.preset_kind,
@@ -152,8 +157,8 @@ class RemainsUseCases:
             self._memories.store_many_in(
                 tx, scope, news, now=[loser.valid_from for loser, _ in found],
                 passive=[loser.weight.passive for loser, _ in found],
-                active=[min(self._settings.max_active, loser.weight.active + self._settings.loser_penalty)
-                        for loser, _ in found],
+                active=[min(self._settings.max_active, loser.weight.active + back)
+                        for (loser, _), back in zip(found, taken, strict=True)],
                 hooks_pending_at=now if hooked else None)
             triples = self._triples.add_many_in(tx, scope, specs)
             # read back once tied: remains_of, the loser's mentions and place are set there

@@ -11,6 +11,8 @@
 // resolved_by 'superseded' (graph/conflicts.py MOOT).
 // A locked winner keeps its weight when the system settles ($spare_locked: the system never changes a locked
 // memory on its own); the user's settlement gives it the bonus.
+// The SUPERSEDES edge keeps what the penalty took from the loser's active part (less than $loser_penalty when
+// clamped at 0): the loser's remains get back only that (bmam/usecases/remains.py).
 // Returns the settled conflict with both of its memories as they are now (what conflict/get reads).
 MATCH (c:Conflict {id: $id})
 WHERE c.tenant = $tenant AND c.user_id = $user_id AND c.status = 'OPEN'
@@ -22,14 +24,14 @@ CALL (c, w, l) {
   SET c.status = 'RESOLVED', c.resolved_at = $now, c.resolved_by = 'superseded'
 }
 CALL (c, w, l) {
-  WITH c, w, l
+  WITH c, w, l, l.active AS loser_active
   WHERE c.status = 'OPEN'
   SET w.active = CASE WHEN w.locked AND $spare_locked THEN w.active
                       WHEN w.active + $winner_bonus > 1.0 THEN 1.0 ELSE w.active + $winner_bonus END,
       l.active = CASE WHEN l.active - $loser_penalty < 0.0 THEN 0.0 ELSE l.active - $loser_penalty END,
       l.valid_to = CASE WHEN coalesce(w.valid_from, $now) > coalesce(l.valid_from, $now)
                        THEN coalesce(w.valid_from, $now) ELSE coalesce(l.valid_from, $now) END
-  WITH c, w, l,
+  WITH c, w, l, loser_active,
        $passive_share * w.passive + $active_share * w.active + $preset_share * w.preset AS ww,
        $passive_share * l.passive + $active_share * l.active + $preset_share * l.preset AS lw
   SET w.weight = CASE WHEN ww > 1.0 THEN 1.0 WHEN ww < 0.0 THEN 0.0 ELSE ww END,
@@ -37,7 +39,8 @@ CALL (c, w, l) {
       c.status = 'RESOLVED', c.winner_id = w.id, c.loser_id = l.id, c.resolved_at = $now,
       c.resolved_by = $resolved_by
   MERGE (w)-[s:SUPERSEDES]->(l)
-    ON CREATE SET s.tenant = $tenant, s.user_id = $user_id, s.conflict_id = c.id, s.at = $now
+    ON CREATE SET s.tenant = $tenant, s.user_id = $user_id, s.conflict_id = c.id, s.at = $now,
+                    s.penalty = loser_active - l.active
   WITH c, w, l
   CALL (l) {
     MATCH ()-[t:TRIPLE {memory_id: l.id}]->()

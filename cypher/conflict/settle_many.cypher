@@ -17,7 +17,7 @@
 //    conflict, or the pair's the other way round, reverse_id, OPEN and recorded by REVIEW: only the user settles
 //    it, through conflict/resolve; this statement settles for the system), or a memory gone, changes nothing and
 //    is left out. Per settled item its position and what conflict/resolve returns: the conflict with both memories
-//    right after.
+//    right after. The SUPERSEDES edge keeps the penalty taken, as conflict/resolve's does.
 // 0. First the memories $ids (none when empty) are decayed to $now exactly as weights/decay decays them (with its
 //    $skip_locked and $with_before): a settlement decays its memories before reading them, and in this statement
 //    that is no round trip of its own.
@@ -75,14 +75,14 @@ CALL () {
       SET c.status = 'RESOLVED', c.resolved_at = $now, c.resolved_by = 'superseded'
     }
     CALL (c, w, l) {
-      WITH c, w, l
+      WITH c, w, l, l.active AS loser_active
       WHERE c.status = 'OPEN'
       SET w.active = CASE WHEN w.locked AND $spare_locked THEN w.active
                           WHEN w.active + $winner_bonus > 1.0 THEN 1.0 ELSE w.active + $winner_bonus END,
           l.active = CASE WHEN l.active - $loser_penalty < 0.0 THEN 0.0 ELSE l.active - $loser_penalty END,
           l.valid_to = CASE WHEN coalesce(w.valid_from, $now) > coalesce(l.valid_from, $now)
                        THEN coalesce(w.valid_from, $now) ELSE coalesce(l.valid_from, $now) END
-      WITH c, w, l,
+      WITH c, w, l, loser_active,
            $passive_share * w.passive + $active_share * w.active + $preset_share * w.preset AS ww,
            $passive_share * l.passive + $active_share * l.active + $preset_share * l.preset AS lw
       SET w.weight = CASE WHEN ww > 1.0 THEN 1.0 WHEN ww < 0.0 THEN 0.0 ELSE ww END,
@@ -90,7 +90,8 @@ CALL () {
           c.status = 'RESOLVED', c.winner_id = w.id, c.loser_id = l.id, c.resolved_at = $now,
           c.resolved_by = $resolved_by
       MERGE (w)-[s:SUPERSEDES]->(l)
-        ON CREATE SET s.tenant = $tenant, s.user_id = $user_id, s.conflict_id = c.id, s.at = $now
+        ON CREATE SET s.tenant = $tenant, s.user_id = $user_id, s.conflict_id = c.id, s.at = $now,
+                        s.penalty = loser_active - l.active
       WITH c, w, l
       CALL (l) {
         MATCH ()-[t:TRIPLE {memory_id: l.id}]->()

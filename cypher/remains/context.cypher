@@ -1,7 +1,9 @@
 // What deciding superseded memories' remains reads (bmam/usecases/remains.py), for several losers of one user
 // in one statement: per item of $items ({loser_id, winner_id, remains_id}) the loser as memory/get reads it, its
 // remains if they are stored already (null otherwise), and the facts its winner states (each triple of the
-// winner: subject and object names, predicate). No row for a loser missing or someone else's.
+// winner: subject and object names, predicate), and what its settlement took from its active part (the
+// SUPERSEDES edge's penalty; null for a settlement older than that record). No row for a loser missing or
+// someone else's.
 UNWIND $items AS item
 MATCH (l:Memory {id: item.loser_id})
 WHERE l.tenant = $tenant AND l.user_id = $user_id
@@ -13,4 +15,5 @@ CALL (item) {
   RETURN collect({subject: s.name, predicate: t.predicate, object: o.name}) AS winner
 }
 RETURN l {.*, embedding: null} AS loser, CASE WHEN r IS NULL THEN null ELSE r {.*, embedding: null} END AS kept,
-       winner
+       winner,
+       [(w:Memory)-[s:SUPERSEDES]->(l) WHERE w.id = item.winner_id AND w.tenant = $tenant | s.penalty][0] AS penalty
