@@ -151,7 +151,7 @@ class Container:
     @cached_property
     def working_memory(self) -> WorkingMemory:
         from graph.episodes import EpisodeRepository
-        from ingest.working_memory import Turn, WorkingMemory
+        from ingest.working_memory import Turn, WorkingMemory, eviction_target
 
         episodes = EpisodeRepository(self.store, self.vector_dimensions)
 
@@ -161,7 +161,10 @@ class Container:
 
         i = self.settings.ingest
         held = self._working_memory_class(WorkingMemory)  # issue 8: shared (read through) or held locally
-        memory = held(load, turns_per_session=i.working_memory_turns, max_bytes=i.working_memory_max_bytes)
+        memory = held(load, turns_per_session=i.working_memory_turns, max_bytes=i.working_memory_max_bytes,
+                      idle_ttl=timedelta(seconds=i.working_memory_idle_ttl_s), clock=self.clock.now,
+                      # an eviction frees enough for the daily check's headroom line to hold afterwards
+                      evict_to=eviction_target(self.settings.maintenance.min_working_memory_headroom))
         self.erasure.add_hook(memory.forget_user)  # forgetUser: the turns held here go with the episodes
         return memory
 

@@ -279,6 +279,9 @@ class IngestSettings(BaseModel):
     # Working memory: the last N turns of each session, bounded in bytes across all sessions (LRU).
     working_memory_turns: int = Field(default=5, ge=1, le=1000)
     working_memory_max_bytes: int = Field(default=200 * 1024 * 1024, ge=1024)
+    # A session neither recorded to nor read for this long is dropped from working memory (DESIGN.md: per
+    # session and short-lived); its episodes stay, and it is rebuilt from them if asked for again.
+    working_memory_idle_ttl_s: float = Field(default=2 * 3600.0, ge=60.0, le=7 * 24 * 3600.0)
     # A user turn at least this similar (cosine) to a live memory of the user, or with the same
     # normalised text, is the same fact mentioned again: mention_count + 1, not a new memory.
     duplicate_similarity: float = Field(default=0.92, ge=0.0, le=1.0)
@@ -298,6 +301,9 @@ class IngestSettings(BaseModel):
     pipeline_switch_interval_ms: float = Field(default=0.5, ge=0.0, le=100.0)
     # Turns one ingestConversation request may carry.
     max_turns_per_request: int = Field(default=1000, ge=1)
+    # How far (seconds) a turn's `at` may be ahead of the server's clock: a client's clock may run a little
+    # ahead; later is refused (the memory would never go stale, decay or be evicted first).
+    clock_skew_s: float = Field(default=600.0, ge=0.0, le=86_400.0)
     # The level-2 classifier weights (bmam train-classifier writes them).
     type_model_path: Path = PROJECT_ROOT / "ingest" / "models" / "type_model.json"
 

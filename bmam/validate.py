@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from graph.errors import BadInput, LimitExceeded
 from graph.model import STORED_TYPES, MemoryType
@@ -81,6 +81,19 @@ def moment(value: datetime, *, field: str) -> datetime:
         return value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
     except OverflowError as exc:
         raise BadInput(f"{field} is out of range: years 1 to 9999 in UTC", field=field) from exc
+
+
+def past_moment(value: datetime, *, field: str, now: datetime, skew: timedelta) -> datetime:
+    """moment(), for a time that says when something happened (a turn's at, which becomes its memories'
+    created_at and last_mentioned_at): refused when later than now plus the allowed clock skew. A time in the
+    future would never go stale, never decay and be evicted last (a client whose clock runs ahead, or a time
+    in milliseconds read as seconds)."""
+    at = moment(value, field=field)
+    latest = now.astimezone(UTC) + skew
+    if at > latest:
+        raise BadInput(f"{field} {at.isoformat()} is in the future: the latest accepted is {latest.isoformat()} "
+                       f"(the server's clock plus {skew.total_seconds():g} s of allowed clock skew)", field=field)
+    return at
 
 
 def page_size(value: int, *, maximum: int, field: str = "first") -> int:

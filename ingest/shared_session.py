@@ -21,20 +21,32 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from graph.model import Scope
 from graph.session_state import SessionStateRepository
 from ingest.repetition import RepetitionParams, RepetitionTracker, SessionKey, SurfacedTurn, dominant_terms
-from ingest.working_memory import Turn, TurnLoader, WorkingMemory, WorkingMemoryStats
+from ingest.working_memory import (
+    DEFAULT_EVICT_TO,
+    DEFAULT_IDLE_TTL,
+    Turn,
+    TurnLoader,
+    WorkingMemory,
+    WorkingMemoryStats,
+)
 
 
 class SharedWorkingMemory(WorkingMemory):
     """Working memory read through to the episodes on every access; holds nothing in the process."""
 
-    def __init__(self, loader: TurnLoader, *, turns_per_session: int = 5, max_bytes: int = 200 * 1024 * 1024) -> None:
-        super().__init__(loader, turns_per_session=turns_per_session, max_bytes=max_bytes)
+    def __init__(self, loader: TurnLoader, *, turns_per_session: int = 5, max_bytes: int = 200 * 1024 * 1024,
+                 idle_ttl: timedelta = DEFAULT_IDLE_TTL, evict_to: float = DEFAULT_EVICT_TO,
+                 clock: Callable[[], datetime] | None = None) -> None:
+        # The same arguments as the local kind (the container builds either); expiry and eviction have
+        # nothing to act on here, as nothing is held.
+        super().__init__(loader, turns_per_session=turns_per_session, max_bytes=max_bytes, idle_ttl=idle_ttl,
+                         evict_to=evict_to, clock=clock)
         self._read = loader
 
     def recent(self, scope: Scope, session_id: str, n: int | None = None) -> list[Turn]:

@@ -9,10 +9,14 @@ JSONL format (one turn a line; blank lines are skipped)::
     {"user_id": "alice", "session_id": "s1", "speaker": "user", "text": "我住在成都",
      "at": "2026-11-30T09:00:00Z", "device_id": "phone", "turn": 0}
 
-`at`, `device_id` and `turn` are optional. Without `turn`, a line's turn index is its position among
-the file's lines of the same (user_id, session_id), counting from 0 and counting every line that
-names that user and session (even a line rejected for another reason), so fixing a bad line and
-ingesting the file again gives every line the same index: re-running a file changes nothing.
+`at`, `device_id` and `turn` are optional. `at` without a zone offset is read as UTC. A line without
+`turn` takes the index after the line before it of the same (user_id, session_id) (that line's own
+`turn`, or the index it took), and the session's first line 0: in a file without any `turn`, a line's
+index is its position among the session's lines; a line after `"turn": 5` is 6. Every line that names
+the user and session counts (a line rejected for another reason too, with its `turn` when that is
+readable), so fixing a bad line and ingesting the file again gives every line the same index:
+re-running a file changes nothing. Two lines of a session that end up with one index (`turn` 0 after
+a line without one, which took 0) are a collision the use-case refuses for the later line.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ class Speaker(StrEnum):
     USER = "user"
     ASSISTANT = "assistant"
     SYSTEM = "system"
+    TOOL = "tool"  # what a tool or function the assistant called returned (OpenAI's "tool" / "function" roles)
 
 
 _SPEAKER_ALIASES: dict[str, Speaker] = {
@@ -41,13 +46,17 @@ _SPEAKER_ALIASES: dict[str, Speaker] = {
     "ai": Speaker.ASSISTANT,
     "bot": Speaker.ASSISTANT,
     "system": Speaker.SYSTEM,
+    "developer": Speaker.SYSTEM,  # OpenAI's newer name for the system message
+    "tool": Speaker.TOOL,
+    "function": Speaker.TOOL,  # OpenAI's older name for a tool's result
 }
 
 SPEAKERS = ", ".join(sorted(_SPEAKER_ALIASES))
 
 
 def parse_speaker(value: str) -> Speaker | None:
-    """user / assistant / system (also human, ai, bot), any case; None when it is none of them."""
+    """user / assistant / system / tool (also human, ai, bot, developer, function), any case; None when it is
+    none of them."""
     return _SPEAKER_ALIASES.get(value.strip().lower()) if isinstance(value, str) else None
 
 
@@ -144,6 +153,9 @@ class ParsedLine:
     error: str | None = None
     # (user_id, session_id) when the line names them, even if it is bad otherwise (turn positions)
     key: tuple[str, str] | None = None
+    # the line's `turn` when it is a readable index, even if the line is bad otherwise (turn positions: the
+    # lines after it count on from it, whether or not it is fixed)
+    given: int | None = None
 
 
 def parse_line(line: str, line_no: int) -> ParsedLine:
@@ -156,14 +168,21 @@ def parse_line(line: str, line_no: int) -> ParsedLine:
     except ValueError as exc:  # e.g. an integer of more than 4300 digits (Python's int conversion limit)
         return ParsedLine(line_no, None, f"JSON value out of range: {str(exc).split(';')[0][:120]}")
     key = None
+    given = None
     try:
         if isinstance(obj, dict):
+            given = _readable_turn(obj.get("turn"))
             obj = snake_case_fields(obj)
             if isinstance(obj.get("user_id"), str) and isinstance(obj.get("session_id"), str):
                 key = (obj["user_id"], obj["session_id"])
-        return ParsedLine(line_no, turn_from_object(obj), None, key)
+        return ParsedLine(line_no, turn_from_object(obj), None, key, given)
     except TurnFormatError as exc:
-        return ParsedLine(line_no, None, exc.reason, key)
+        return ParsedLine(line_no, None, exc.reason, key, given)
+
+
+def _readable_turn(value: Any) -> int | None:
+    """A JSON `turn` that is an index (a non-negative integer, not a boolean), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def parse_lines(lines: Iterable[str]) -> Iterator[ParsedLine]:
@@ -190,26 +209,65 @@ def read_jsonl(path: str | Path) -> list[ParsedLine]:
 
 
 def positions(keys: Sequence[tuple[str, str] | None], given: Sequence[int | None]) -> list[int | None]:
-    """The turn index of each item of a request or file: the given one, else its position among the
-    items of the same (user, session) (ids compared trimmed), counting every item that names that user and
-    session.
-    None for an item that names neither (it cannot be placed, and is bad anyway)."""
-    seen: dict[tuple[str, str], int] = {}
+    """The turn index of each item of a request or file: the given one, else the one after the item before
+    it of the same (user, session) (its given index or the one it took), 0 for the session's first item.
+    So [None, None] is [0, 1] and [5, None] is [5, 6]; a turn given an index does not move the unnumbered
+    ones before it ([None, 0] is [0, 0], a collision the use-case refuses for the later item). Ids are
+    compared trimmed, as validate.identifier keeps them ("s1 " is session "s1"). Every item that names the
+    user and session counts, a bad one too, so fixing it keeps the indexes of the others.
+    An item that names neither keeps its given index (None without): it cannot be placed, and is bad anyway."""
+    after: dict[tuple[str, str], int] = {}  # the index the next unnumbered item of a (user, session) takes
     out: list[int | None] = []
     for key, turn in zip(keys, given, strict=True):
         if key is None:
             out.append(turn)
             continue
-        key = (key[0].strip(), key[1].strip())  # as validate.identifier keeps them: "s1 " is session "s1"
-        position = seen.get(key, 0)
-        seen[key] = position + 1
-        out.append(turn if turn is not None else position)
+        key = (key[0].strip(), key[1].strip())
+        index = turn if turn is not None else after.get(key, 0)
+        after[key] = index + 1
+        out.append(index)
     return out
 
 
-
 def placed_turns(lines: Sequence[ParsedLine]) -> list[tuple[ParsedLine, TurnInput]]:
-    """The good lines of a file, each with its turn placed (positions: the given index, else its place among
-    the file's lines of its user and session, bad lines counted): `bmam ingest` and `bmam remote ingest`."""
-    placed = positions([p.key for p in lines], [p.turn.turn if p.turn else None for p in lines])
+    """The good lines of a file, each with its turn placed (positions: the given index, else the one after
+    the line before it of its user and session, bad lines counted): `bmam ingest` and `bmam remote ingest`.
+    The ParsedLine keeps the line's own `turn` (None: the line gave none)."""
+    placed = positions([p.key for p in lines], [p.turn.turn if p.turn else p.given for p in lines])
     return [(p, replace(p.turn, turn=i)) for p, i in zip(lines, placed, strict=True) if p.turn is not None]
+
+
+def given_twice(turn: int | None, session: str, *, first: str, first_numbered: bool, numbered: bool) -> str:
+    """Why a turn is refused when an earlier one of its session has its index: `first` names the earlier turn
+    as the error does ("request index 0", "line 3"), first_numbered / numbered say whether the caller gave
+    each of the two that index. When an unnumbered turn is one of them, the index is one the caller did not
+    write, so the message says where it came from and how to avoid it."""
+    head = f"turn {turn} of session {session!r} is given twice"
+    if first_numbered and numbered:
+        return f"{head} in this request (first at {first})"
+    rule = "an unnumbered turn takes the index after the turn before it in its session, the first 0"
+    advice = "give every turn of a session an index, or none"
+    if numbered:
+        return f"{head}: the unnumbered turn at {first} takes {turn} ({rule}); {advice}"
+    holder = f"the turn at {first} gives it" if first_numbered else f"the unnumbered turn at {first} takes it too"
+    return f"{head}: this unnumbered turn takes {turn} ({rule}), and {holder}; {advice}"
+
+
+def clashes(placed: Sequence[tuple[ParsedLine, TurnInput]]) -> dict[int, str]:
+    """For placed_turns' lines: line number -> why, for each line placed on the index an earlier line of its
+    user and session has (given_twice; `bmam remote ingest`, which sends a file in several requests, so the
+    server would see two such lines only when they fall in one request)."""
+    seen: dict[tuple[str, str, int | None], ParsedLine] = {}
+    out: dict[int, str] = {}
+    for p, t in placed:
+        key = (t.user_id.strip(), t.session_id.strip(), t.turn)
+        first = seen.setdefault(key, p)
+        if first is not p:
+            out[p.line_no] = given_twice(t.turn, t.session_id.strip(), first=f"line {first.line_no}",
+                                         first_numbered=_numbered(first), numbered=_numbered(p))
+    return out
+
+
+def _numbered(p: ParsedLine) -> bool:
+    """The line gave its `turn` (placed_turns keeps the parsed turn as read)."""
+    return p.turn is not None and p.turn.turn is not None

@@ -25,14 +25,24 @@ ReactionSignal = strawberry.enum(
 )
 
 
-@strawberry.input(description="One conversation turn. speaker: user, assistant or system. Without turn, the "
-                              "index is the turn's position among the request's turns of its user and session.")
+# What `at` may be (ingestTurn's description points here).
+AT_DESCRIPTION = ("When the turn was said (default: now): ISO 8601; a time without a zone offset is read as UTC. "
+                  "Refused (BAD_USER_INPUT) when later than the server's clock plus the allowed skew "
+                  "(BMAM_INGEST__CLOCK_SKEW_S, 10 minutes by default).")
+
+
+@strawberry.input(description="One conversation turn. speaker: user, assistant, system or tool (also human, ai, "
+                              "bot; developer is system, function is tool); only the user's turns become "
+                              "memories. Without turn, the index is the one after the turn before it of its "
+                              "user and session in the request (0 for the first), so the unnumbered turns after "
+                              "turn 5 are 6, 7, ...; two turns of a session on one index are refused for the "
+                              "later one.")
 class TurnInput:
     user_id: str
     session_id: str
     speaker: str
     text: str
-    at: datetime | None = None
+    at: datetime | None = strawberry.field(default=None, description=AT_DESCRIPTION)
     device_id: str | None = None
     turn: int | None = None
 
@@ -172,7 +182,9 @@ class IngestQuery:
 
 @strawberry.type
 class IngestMutation:
-    @strawberry.mutation(description="Ingest one turn. Without turn it is appended to the session (a retry of the "
+    @strawberry.mutation(description="Ingest one turn (the arguments as TurnInput's fields: at without a zone "
+                                     "offset is UTC, and at most the allowed clock skew ahead of the server's "
+                                     "clock). Without turn it is appended to the session (a retry of the "
                                      "session's last turn changes nothing). Invalid input is an error.")
     async def ingest_turn(
         self, info: Info, user_id: str, session_id: str, speaker: str, text: str, at: datetime | None = None,

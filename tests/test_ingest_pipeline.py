@@ -199,11 +199,12 @@ def test_bad_turns_are_reported_one_by_one_and_the_good_ones_kept(c: Container, 
 # ----- identity, repetition, engagement, emphasis -----------------------------------------------
 
 
-def test_a_user_sees_one_set_of_memories_from_two_devices(c: Container, tenant: str) -> None:
+def test_a_user_sees_one_set_of_memories_from_two_devices(c: Container, clock: FakeClock, tenant: str) -> None:
     c.ingest.ingest_conversation(tenant, [
         turn("I love spicy food", session="phone-1", device_id="phone", minutes=0),
         turn("My sister lives in Berlin", session="phone-1", device_id="phone", minutes=1),
     ])
+    clock.advance(timedelta(minutes=60))  # an hour later, on the laptop (a turn's time is never ahead of the clock)
     report = c.ingest.ingest_conversation(tenant, [
         turn("I love spicy food", session="laptop-1", device_id="laptop", minutes=60),
     ])

@@ -112,10 +112,11 @@ def test_remote_ingest_cuts_requests_by_bytes_and_checks_each_line(
     long_cjk = _cjk(10_000, 5)  # 30,000 bytes in UTF-8 (under the server's 40,000), 60,000 escaped (over)
     rows: list[dict[str, object]] = [
         {**row, "text": _cjk(3000, 1)}, {**row, "text": _cjk(3000, 2)}, {**row, "text": _cjk(3000, 3)},
-        {**row, "text": "out of a GraphQL Int", "turn": 2**31},  # would fail its whole request: refused here
+        # in a session of their own: the unnumbered lines after a numbered one continue from it
+        {**row, "sessionId": "s2", "text": "out of a GraphQL Int", "turn": 2**31},  # would fail its whole request
         {**row, "text": long_cjk},
         {**row, "text": '"' * 20_000},  # 40,000 bytes as JSON: over the budget alone, never sent
-        {**row, "text": "the largest Int, over the server's last turn index", "turn": 2**31 - 1},
+        {**row, "sessionId": "s2", "text": "the largest Int, over the server's last turn index", "turn": 2**31 - 1},
         {**row, "text": "short"},
     ]
     file = _write(tmp_path / "sized.jsonl", rows)
@@ -132,8 +133,9 @@ def test_remote_ingest_cuts_requests_by_bytes_and_checks_each_line(
     assert result.stdout.strip() == ("8 lines: 5 turns stored, 0 already present, 0 memories created, 3 bad lines; "
                                      "6 turns sent in 2 requests")
     stored = _stored(container, tenant, user, "s1")
-    assert [t for t, _ in stored] == [0, 1, 2, 4, 7]  # each in its place: line 5 is turn 4, line 8 turn 7
+    assert [t for t, _ in stored] == [0, 1, 2, 3, 5]  # each in its place: line 5 is turn 3, line 8 turn 5
     assert stored[3][1] == long_cjk
+    assert _stored(container, tenant, user, "s2") == []
 
 
 def test_remote_ingest_splits_a_request_the_server_refuses_as_too_large(

@@ -41,7 +41,9 @@ def ingest_file(c: Container, tenant: str, path: Path, *, progress: bool = True)
     with Progress(TextColumn("ingesting"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   disable=not progress, transient=False, console=None) as bar:
         task = bar.add_task("ingest", total=len(turns))
-        report = c.ingest.ingest_indexed(tenant, turns, on_progress=lambda n: bar.advance(task, n))
+        report = c.ingest.ingest_indexed(tenant, turns, on_progress=lambda n: bar.advance(task, n),
+                                         numbered=[p.turn is not None and p.turn.turn is not None for p, _ in good],
+                                         names=[f"line {p.line_no}" for p, _ in good])
     for (p, _), result in zip(good, report.turns, strict=True):
         for e in result.errors:
             problems.append(f"line {p.line_no}: [{e.code}] {e.message}")

@@ -16,7 +16,7 @@ from gql.transport.exceptions import TransportConnectionFailed, TransportError
 from bmam.cli_support import UserOpt, echo, fail
 from bmam.client import INGEST_CONVERSATION, BmamClient, BmamClientError, ClientConfig, ClientConfigError
 from bmam.http_transport import encode_json
-from ingest.turns import TurnInput, placed_turns, read_jsonl
+from ingest.turns import TurnInput, clashes, placed_turns, read_jsonl
 
 T = TypeVar("T")
 
@@ -237,9 +237,17 @@ def register(app: typer.Typer) -> None:
         lines = read_jsonl(file)
         tally = _Tally(problems=[(p.line_no, str(p.error)) for p in lines if p.error])
         good: list[_Line] = []
-        for p, t in placed_turns(lines):
+        placed = placed_turns(lines)
+        twice = clashes(placed)
+        for p, t in placed:
+            if p.line_no in twice:  # checked here: the two lines may go in two requests
+                tally.problems.append((p.line_no, twice[p.line_no]))
+                continue
             if t.turn is not None and t.turn > GRAPHQL_INT_MAX:  # refused by the server's Int for the whole request
-                tally.problems.append((p.line_no, f"field 'turn' must be at most {GRAPHQL_INT_MAX} (got {t.turn})"))
+                tally.problems.append((p.line_no, f"field 'turn' must be at most {GRAPHQL_INT_MAX} (got {t.turn})"
+                                       if p.turn is not None and p.turn.turn is not None else
+                                       f"turn {t.turn} is over {GRAPHQL_INT_MAX}: this line gives no turn and takes "
+                                       f"the index after the line before it of its session ({t.turn - 1})"))
                 continue
             turn = _turn(t)
             item = _Line(p.line_no, turn, len(encode_json(turn)) + 1)

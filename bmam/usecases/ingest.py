@@ -65,6 +65,7 @@ from ingest.turns import (
     SPEAKERS,
     Speaker,
     TurnInput,
+    given_twice,
     parse_speaker,
     positions,
 )
@@ -588,18 +589,23 @@ class IngestUseCases:
             raise LimitExceeded(f"{len(turns)} turns in one request; the limit is {limit}", field="turns")
         indexes = positions([(t.user_id, t.session_id) for t in turns], [t.turn for t in turns])
         return self.ingest_indexed(tenant, [replace(t, turn=i) for t, i in zip(turns, indexes, strict=True)],
-                                   on_progress=on_progress)
+                                   on_progress=on_progress, numbered=[t.turn is not None for t in turns])
 
     def ingest_indexed(self, tenant: str, turns: Sequence[TurnInput],
-                       on_progress: Callable[[int], None] | None = None) -> IngestReport:
-        """Turns whose indexes are already decided (the CLI places a file's lines itself)."""
+                       on_progress: Callable[[int], None] | None = None, *, numbered: Sequence[bool] | None = None,
+                       names: Sequence[str] | None = None) -> IngestReport:
+        """Turns whose indexes are already decided (the CLI places a file's lines itself). `numbered` says which
+        of them the caller gave an index (None: all), `names` how the errors name them ("line 3"; default
+        "request index 3"): two turns of a session placed on one index are refused with why."""
         now = self._clock.now()
         results: dict[int, TurnResult] = {}
         valid: list[_Valid] = []
         seen: dict[tuple[Scope, str, int], int] = {}
+        given = list(numbered) if numbered is not None else [True] * len(turns)
+        named = list(names) if names is not None else [f"request index {i}" for i in range(len(turns))]
         for i, t in enumerate(turns):
             try:
-                v = self._validate(i, tenant, t, now=now)
+                v = self._validate(i, tenant, t, now=now, placed=not given[i])
             except BmamError as exc:
                 results[i] = TurnResult(index=i, user_id=t.user_id, session_id=t.session_id, turn=t.turn,
                                         errors=[TurnError("BAD_USER_INPUT", exc.message, exc.field)])
@@ -608,9 +614,11 @@ class IngestUseCases:
                 continue
             key = (v.scope, v.session_id, v.turn if v.turn is not None else -1)
             if key in seen:
-                results[i] = TurnResult(index=i, user_id=t.user_id, session_id=v.session_id, turn=v.turn, errors=[
-                    TurnError("BAD_USER_INPUT", f"turn {v.turn} of session {v.session_id!r} is given twice in this "
-                              f"request (first at position {seen[key]})", "turn")])
+                first = seen[key]
+                message = given_twice(v.turn, v.session_id, first=named[first], first_numbered=given[first],
+                                      numbered=given[i])
+                results[i] = TurnResult(index=i, user_id=t.user_id, session_id=v.session_id, turn=v.turn,
+                                        errors=[TurnError("BAD_USER_INPUT", message, "turn")])
                 if on_progress:
                     on_progress(1)
                 continue
@@ -623,7 +631,8 @@ class IngestUseCases:
 
     # ----- validation -----------------------------------------------------------------------
 
-    def _validate(self, index: int, tenant: str, t: TurnInput, *, now: datetime) -> _Valid:
+    def _validate(self, index: int, tenant: str, t: TurnInput, *, now: datetime, placed: bool = False) -> _Valid:
+        """The turn checked and normalised, or BadInput; placed: its index is not the caller's (positions)."""
         user = validate.identifier(t.user_id, field="userId")
         session = validate.identifier(t.session_id, field="sessionId")
         speaker = parse_speaker(t.speaker)
@@ -632,8 +641,15 @@ class IngestUseCases:
         text = validate.text(t.text, field="text", max_bytes=self._settings.limits.max_text_bytes)
         device = validate.identifier(t.device_id, field="deviceId") if t.device_id is not None else None
         if t.turn is not None and not 0 <= t.turn <= MAX_TURN:
+            if placed:  # the caller wrote no index: say where this one came from
+                raise BadInput(f"turn {t.turn} is over {MAX_TURN}: this unnumbered turn takes the index after the "
+                               f"turn before it in its session ({t.turn - 1}); continue in a new session",
+                               field="turn")
             raise BadInput(f"turn must be between 0 and {MAX_TURN}", field="turn")
-        at = validate.moment(t.at, field="at") if t.at else now
+        # a time ahead of the clock would make a memory that never goes stale, decays or is evicted first
+        at = (validate.past_moment(t.at, field="at", now=now,
+                                   skew=timedelta(seconds=self._settings.ingest.clock_skew_s))
+              if t.at else now)
         return _Valid(index=index, scope=Scope(tenant, user), session_id=session, speaker=speaker, text=text,
                       at=at, at_given=t.at is not None, device_id=device, turn=t.turn)
 
@@ -812,7 +828,7 @@ class IngestUseCases:
         r = plan.results[v.index]
         r.stored = True
         if v.speaker is not Speaker.USER:
-            r.reason = "assistant_turn" if v.speaker is Speaker.ASSISTANT else "system_turn"
+            r.reason = f"{v.speaker.value}_turn"  # assistant_turn, system_turn, tool_turn
             return
         a = analysis[v.index]
         key = text_key(v.text)
