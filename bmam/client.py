@@ -7,8 +7,8 @@ from __future__ import annotations
 import functools
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
-from typing import Any
-from urllib.parse import urlsplit
+from typing import IO, Any
+from urllib.parse import quote, urlsplit
 
 import requests
 from gql import Client, GraphQLRequest, gql
@@ -422,6 +422,33 @@ class BmamClient:
         """A user's knowledge as an RDF document; format: TURTLE | N_TRIPLES | JSON_LD | RDF_XML."""
         doc = "query($u: String!, $f: RdfFormat!) { exportRdf(userId: $u, format: $f) }"
         return str(self.execute(doc, {"u": user_id, "f": format})["exportRdf"])
+
+    def import_rdf(self, user_id: str, data: bytes | IO[bytes], ext: str = "ttl", *, source_user: str | None = None,
+                   dry_run: bool = False, read_timeout_s: float | None = 3600.0) -> dict[str, Any]:
+        """POST /import/{userId}.{ext} (ext: ttl | nt | jsonld | rdf): an RDF export, as bytes or an open binary
+        file (streamed, not read whole), into a user of the caller's app; the report as the server answers it
+        ({source, target, created, existing, triples, relationships, ignored, dry_run, capacity, hooks_run,
+        hooks_left}). read_timeout_s: how long to wait for the answer once the file is sent (a large import
+        embeds every memory: minutes, not the config's timeout_s). A refusal raises BmamClientError with the
+        server's code and the HTTP status."""
+        url = f"{self.config.url.rstrip('/')}/import/{quote(user_id, safe='')}.{quote(ext, safe='')}"
+        params = {"dryRun": "true" if dry_run else "false"}
+        if source_user is not None:
+            params["sourceUserId"] = source_user
+        resp = requests.post(url, data=data, params=params, timeout=(self.config.timeout_s, read_timeout_s),
+                             headers={**_headers(self.config), "Content-Type": "application/octet-stream"})
+        try:
+            body = resp.json()
+        except ValueError:  # not bmam's answer (a proxy's page)
+            raise BmamClientError(f"HTTP_{resp.status_code}", resp.text[:200] or resp.reason, [],
+                                  resp.status_code) from None
+        if resp.ok and isinstance(body, dict) and "errors" not in body:
+            return body
+        errors: list[dict[str, Any]] = [e for e in (body.get("errors") or []) if isinstance(e, dict)] \
+            if isinstance(body, dict) else []
+        first: dict[str, Any] = errors[0] if errors else {"message": resp.reason}
+        code = str((first.get("extensions") or {}).get("code") or f"HTTP_{resp.status_code}")
+        raise BmamClientError(code, str(first.get("message")), errors, resp.status_code)
 
     # ----- recall (issue 4) ------------------------------------------------------------------
 

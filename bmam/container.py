@@ -369,13 +369,17 @@ class Container:
     @cached_property
     def export(self) -> ExportUseCases:
         """Knowledge out (issue 7): RDF / GraphML export and RDF import."""
-        from bmam.usecases.export import ExportUseCases
+        from bmam.usecases.export import ExportUseCases, ImportFollowUp
         from graph.knowledge_io import KnowledgeRepository
+        from graph.nested import NestedReads
 
         x = self.settings.export
+        # an import keeps the tier capacities and runs the stored-memory hooks, as ingest does
+        follow_up = ImportFollowUp(store=self.store, tiers=self.tiers, memories=self.memory_repository,
+                                   nested=NestedReads(self.store), hooks=self.stored_memory_hooks, clock=self.clock)
         return ExportUseCases(
             repository=KnowledgeRepository(self.store, page_size=x.page_size, batch_size=x.import_batch_size),
-            settings=x, embedder=lambda: self.embedder, limits=self.settings.limits,
+            settings=x, embedder=lambda: self.embedder, follow_up=follow_up, limits=self.settings.limits,
         )
 
     # ----- operations (issue 8): session state shared by every worker and machine -----------------

@@ -383,6 +383,13 @@ class ExportSettings(BaseModel):
     # The GraphQL field exportRdf answers at most this many bytes; larger exports: GET /export/...
     graphql_max_bytes: int = Field(default=4 * 1024 * 1024, ge=1024)
     import_batch_size: int = Field(default=500, ge=1, le=10_000)  # rows per import write transaction
+    # The GraphQL mutation importRdf takes a file (its `data`, UTF-8) of at most this many bytes; larger files:
+    # POST /import/... Not graphql_max_bytes: a request body is at most limits.max_body_bytes (1 MiB) and
+    # JSON may write a character of the file as a 6-byte \uXXXX escape, so half of that fits whatever the client.
+    graphql_import_max_bytes: int = Field(default=512 * 1024, ge=1024, le=64 * 1024 * 1024)
+    # POST /import/{userId}.{ext} takes a body of at most this many bytes (HTTP 413 above it, counted while the
+    # body arrives): the whole file is parsed in memory first, about 1.4 KB per RDF triple (README "Import").
+    import_max_bytes: int = Field(default=256 * 1024 * 1024, ge=1024, le=16 * 1024**3)
 
 
 class DeploymentSettings(BaseModel):

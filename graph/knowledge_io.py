@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from graph.conflicts import conflict_id
@@ -16,6 +17,7 @@ from graph.ids import derived_id, entity_id, triple_id
 from graph.model import Scope
 from graph.rdf_records import Chunk, ImportPlan, NodeRecord, RelRecord, TripleRecord
 from graph.rdf_terms import PAGED_KINDS, REF_PROPS, UNDIRECTED, USER_REF, NodeKind, NodeRef, node_ref, user_iri
+from graph.records import time_param
 from graph.scope_token import scope_token
 from graph.store import GraphStore, Tx
 from graph.text_key import text_key
@@ -41,6 +43,13 @@ class ImportReport:
     relationships: int = 0
     ignored: int = 0
     dry_run: bool = False
+    # the file's memories as the target user holds them, created now or before (in file order): those still
+    # waiting for their stored-memory hooks have them run after the writes (bmam/usecases/export.py)
+    memory_ids: list[str] = field(default_factory=list)
+    # what the tier capacities moved afterwards: {memory_id, from, to (None: evicted), reason}
+    capacity: list[dict[str, str | None]] = field(default_factory=list)
+    hooks_run: int = 0  # created memories whose stored-memory hooks went through
+    hooks_left: int = 0  # ... and those left pending (run again at the user's next ingest, at server start)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -48,6 +57,7 @@ class ImportReport:
             "target": {"tenant": self.target.tenant, "user_id": self.target.user_id},
             "created": self.created, "existing": self.existing, "triples": self.triples,
             "relationships": self.relationships, "ignored": self.ignored, "dry_run": self.dry_run,
+            "capacity": self.capacity, "hooks_run": self.hooks_run, "hooks_left": self.hooks_left,
         }
 
 
@@ -257,15 +267,17 @@ class KnowledgeRepository:
         return {key for key, found in self._existing(scope, kind, ids).items() if key == found}
 
     def write(self, scope: Scope, plan: ImportPlan, ids: IdMap, embeddings: Mapping[NodeRef, Sequence[float]],
-              ) -> ImportReport:
+              *, hooks_pending_at: datetime | None = None) -> ImportReport:
         """Write the plan in batches, each its own transaction and idempotent (MERGE on derived ids):
         an interrupted import finishes when run again. Only a plan check_plan passed is written (a bad
-        file writes nothing, not even the user node)."""
+        file writes nothing, not even the user node). hooks_pending_at: the memories created wait for their
+        stored-memory hooks since then (the mark goes with each memory's write, as ingest's does, so hooks
+        that never ran are run again by IngestUseCases.resume_hooks)."""
         if not plan.checked:
             raise ValueError("an import plan is written only once graph.rdf_checks.check_plan has passed it")
         report = ImportReport(source=plan.source, target=scope, ignored=plan.ignored)
         self._store.write("import/user", {**_scope(scope), "props": plan.user_props})
-        self._write_memories(scope, plan, ids, embeddings, report)
+        self._write_memories(scope, plan, ids, embeddings, report, hooks_pending_at=hooks_pending_at)
         for kind in (NodeKind.ENTITY, NodeKind.SESSION, NodeKind.EPISODE, NodeKind.CONFLICT):
             nodes = plan.of_kind(kind)
             rows = [{"id": ids.ids[n.ref], "origin_id": ids.origin.get(n.ref), "labels": n.labels,
@@ -283,10 +295,12 @@ class KnowledgeRepository:
         return report
 
     def _write_memories(self, scope: Scope, plan: ImportPlan, ids: IdMap,
-                        embeddings: Mapping[NodeRef, Sequence[float]], report: ImportReport) -> None:
+                        embeddings: Mapping[NodeRef, Sequence[float]], report: ImportReport, *,
+                        hooks_pending_at: datetime | None) -> None:
         nodes = plan.of_kind(NodeKind.MEMORY)
         rows = [self._memory_row(scope, n, ids, embeddings) for n in nodes]
-        written = {r["id"]: bool(r["created"]) for r in self._rows("import/memories", scope, rows)}
+        mark = {"hooks_pending_at": time_param(hooks_pending_at)}
+        written = {r["id"]: bool(r["created"]) for r in self._rows("import/memories", scope, rows, mark)}
         taken = [n for n in nodes if ids.ids[n.ref] not in written]
         if taken:
             # Kept ids that another user holds (a memory restored into its first owner after it moved):
@@ -295,7 +309,8 @@ class KnowledgeRepository:
                 ids.ids[n.ref] = derived_id("m", scope, "rdf", n.ref.parts[0])
                 ids.origin[n.ref] = n.ref.parts[0]
             retry = [self._memory_row(scope, n, ids, embeddings) for n in taken]
-            written |= {r["id"]: bool(r["created"]) for r in self._rows("import/memories", scope, retry)}
+            written |= {r["id"]: bool(r["created"]) for r in self._rows("import/memories", scope, retry, mark)}
+        report.memory_ids = [ids.ids[n.ref] for n in nodes]
         created = sum(1 for n in nodes if written.get(ids.ids[n.ref]))
         report.created["Memory"] = created
         report.existing["Memory"] = len(nodes) - created
@@ -358,14 +373,17 @@ class KnowledgeRepository:
             written += sum(r["written"] for r in result)
         return written
 
-    def _rows(self, name: str, scope: Scope, rows: Sequence[dict[str, Any]], **splices: object) -> list[dict[str, Any]]:
+    def _rows(self, name: str, scope: Scope, rows: Sequence[dict[str, Any]], params: Mapping[str, Any] | None = None,
+              /, **splices: object) -> list[dict[str, Any]]:
+        """The rows written by the named statement in batches (each its own transaction), with params beside
+        $rows, the user's scope and its scope token; what the statement returns per batch, concatenated."""
         out: list[dict[str, Any]] = []
         for start in range(0, len(rows), self._batch):
             part = list(rows[start:start + self._batch])
 
             def work(tx: Tx, part: list[dict[str, Any]] = part) -> list[dict[str, Any]]:
                 return tx.run(name, {**_scope(scope), "scope_token": scope_token(scope.tenant, scope.user_id),
-                                     "rows": part}, **splices)
+                                     **(params or {}), "rows": part}, **splices)
 
             out += self._store.write_tx(work)
         return out

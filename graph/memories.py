@@ -110,6 +110,15 @@ class MemoryRepository:
         return [PendingHooks(memory=memory_from_row(r["memory"]), embedding=[float(x) for x in r["embedding"] or []])
                 for r in rows]
 
+    def hooks_pending_of(self, scope: Scope, ids: Sequence[str]) -> list[PendingHooks]:
+        """Which of these memories of one user still wait for their after-store hooks, in the order they were said
+        (an import runs its new memories' hooks right after it wrote them, with the mark ingest's resume reads)."""
+        if not ids:
+            return []
+        rows = self._store.read("memory/hooks_pending_of", {**_scope(scope), "ids": list(ids)})
+        return [PendingHooks(memory=memory_from_row(r["memory"]), embedding=[float(x) for x in r["embedding"] or []])
+                for r in rows]
+
     def _write_many(
         self, tx: Tx, scope: Scope, batch: Sequence[NewMemory], *, now: datetime | Sequence[datetime],
         passive: float | Sequence[float], active: float | Sequence[float], answer: bool,

@@ -1,27 +1,35 @@
-"""Knowledge out over HTTP: the GraphQL field exportRdf (small exports as one string), the streaming
-route GET /export/{userId}.{ttl|nt|jsonld|rdf|graphml|gexf} (API key as for /graphql), and the Neo4j
-Browser guide of the cypher/inspect/ queries at GET /guide/bmam.html (no data in it, so no key)."""
+"""Knowledge out and back in over HTTP: the GraphQL field exportRdf (small exports as one string), the streaming
+route GET /export/{userId}.{ttl|nt|jsonld|rdf|graphml|gexf} (API key as for /graphql); the GraphQL mutation
+importRdf (small files as one string) and the upload POST /import/{userId}.{ttl|nt|jsonld|rdf} (same key); and
+the Neo4j Browser guide of the cypher/inspect/ queries at GET /guide/bmam.html (no data in it, so no key)."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from enum import Enum
 from urllib.parse import quote
 
 import strawberry
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
 from bmam.container import Container
 from bmam.usecases.export import browser_guide_html
+from graph import knowledge_io
 from graph.errors import BmamError
 from graph.graph_export import GraphFormat
+from graph.model import Tier as TierValue
 from graph.rdf_writers import RdfFormat as RdfFileFormat
 from resolvers.auth import ApiError, authenticate, presented_key
 from resolvers.context import Info, call
-from resolvers.http_guard import error_body
+from resolvers.errors import INTERNAL_MESSAGE
+from resolvers.http_guard import Refused, drain_body, error_body
+from resolvers.ingest import TierChange
+
+log = logging.getLogger("bmam.api")
 
 GUIDE_PATH = "/guide/bmam.html"
 
@@ -45,13 +53,87 @@ class ExportQuery:
         return await call(ctx.container.export.export_rdf_text, ctx.tenant, user_id, RdfFileFormat(format.value))
 
 
+@strawberry.type(description="Nodes of one kind in an imported file: how many the import created, and how many "
+                             "the target user held already (left as they were).")
+class ImportCount:
+    kind: str = strawberry.field(description="Memory, Entity, Session, Episode or Conflict.")
+    created: int
+    existing: int
+
+
+@strawberry.type(description="A user an import read from (the file's) or wrote into (the caller's tenant).")
+class ImportUser:
+    tenant: str
+    user_id: str
+
+
+@strawberry.type(description="What importRdf (or POST /import) wrote, or with dryRun would write: per node kind "
+                             "created and existing, knowledge triples and relationships, what the file held that "
+                             "bmam does not read (ignored), the tier moves that brought mid and temp back within "
+                             "their capacities, and the stored-memory hooks run for the new memories.")
+class ImportReport:
+    source: ImportUser
+    target: ImportUser
+    counts: list[ImportCount]
+    created: int = strawberry.field(description="Nodes created, all kinds (0 when the file was imported before).")
+    triples: int
+    relationships: int
+    ignored: int
+    dry_run: bool
+    capacity: list[TierChange] = strawberry.field(
+        description="Memories moved by the mid and temp capacities after the writes (toTier null: evicted).")
+    hooks_run: int = strawberry.field(description="New memories whose conflict and association hooks went through.")
+    hooks_left: int = strawberry.field(
+        description="New memories whose hooks are left pending: they run at the user's next ingest or server start.")
+
+    @classmethod
+    def of(cls, r: knowledge_io.ImportReport) -> ImportReport:
+        kinds = list(dict.fromkeys([*r.created, *r.existing]))
+        return cls(
+            source=ImportUser(tenant=r.source.tenant, user_id=r.source.user_id),
+            target=ImportUser(tenant=r.target.tenant, user_id=r.target.user_id),
+            counts=[ImportCount(kind=k, created=r.created.get(k, 0), existing=r.existing.get(k, 0)) for k in kinds],
+            created=sum(r.created.values()), triples=r.triples, relationships=r.relationships, ignored=r.ignored,
+            dry_run=r.dry_run,
+            capacity=[TierChange(memory_id=strawberry.ID(str(c["memory_id"])), from_tier=TierValue(str(c["from"])),
+                                 to_tier=TierValue(c["to"]) if c["to"] is not None else None,
+                                 deleted=c["to"] is None, reason=str(c["reason"])) for c in r.capacity],
+            hooks_run=r.hooks_run, hooks_left=r.hooks_left)
+
+
+@strawberry.type
+class ExportMutation:
+    @strawberry.mutation(description=(
+        "Import an RDF export (as exportRdf or GET /export writes it) into a user of the caller's app: the whole "
+        "file is parsed and checked first (BAD_USER_INPUT naming the line, or the node and property; nothing "
+        "written), CONFLICT when its core memories do not fit in the user's core or its turns clash with the "
+        "user's; importing the same file again creates nothing. sourceUserId picks one user of a tenant-wide "
+        "export; dryRun checks and counts, writing nothing. For small files: LIMIT_EXCEEDED above the "
+        "configured size (BMAM_EXPORT__GRAPHQL_IMPORT_MAX_BYTES, 512 KiB); upload larger ones to "
+        "POST /import/{userId}.{ttl|nt|jsonld|rdf}."))
+    async def import_rdf(self, info: Info, user_id: str, data: str, format: RdfFormat = RdfFormat.TURTLE,
+                         source_user_id: str | None = None, dry_run: bool = False) -> ImportReport:
+        ctx = info.context
+        report = await call(ctx.container.export.import_rdf_text, ctx.tenant, user_id, data,
+                            RdfFileFormat(format.value), source_user=source_user_id, dry_run=dry_run)
+        return ImportReport.of(report)
+
+
 _STATUS = {"BAD_USER_INPUT": 400, "LIMIT_EXCEEDED": 413, "NOT_FOUND": 404, "UNAUTHENTICATED": 401,
-           "UNAVAILABLE": 503}
+           "CONFLICT": 409, "UNAVAILABLE": 503}
 
 
 def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> Response:
     return Response(error_body(message, code), status_code=status, headers=headers or {},
                     media_type="application/json")
+
+
+def _user_and_ext(name: str, route: str) -> tuple[str, str]:
+    """{userId}.{ext} of a route's path (the user id may hold dots: the extension is after the last one)."""
+    user_id, dot, ext = name.rpartition(".")
+    if not dot or not user_id:
+        raise Refused(404, "NOT_FOUND", f"use {route}")
+    return user_id, ext
 
 
 def export_endpoint(container: Container) -> Callable[[Request], Awaitable[Response]]:
@@ -63,10 +145,11 @@ def export_endpoint(container: Container) -> Callable[[Request], Awaitable[Respo
             principal = await authenticate(container, presented_key(request.headers))
         except ApiError as exc:
             return _error(exc.status_code, exc.code, exc.reason, exc.headers)
-        name = str(request.path_params["name"])
-        user_id, dot, ext = name.rpartition(".")
-        if not dot or not user_id:
-            return _error(404, "NOT_FOUND", "use /export/{userId}.{ttl|nt|jsonld|rdf|graphml|gexf}")
+        try:
+            user_id, ext = _user_and_ext(str(request.path_params["name"]),
+                                         "/export/{userId}.{ttl|nt|jsonld|rdf|graphml|gexf}")
+        except Refused as refused:
+            return _error(refused.status, refused.code, refused.message)
         filename = quote(f"{user_id}.{ext}", safe="")
         disposition = {"content-disposition": f"attachment; filename*=UTF-8''{filename}"}
         export = container.export
@@ -83,6 +166,85 @@ def export_endpoint(container: Container) -> Callable[[Request], Awaitable[Respo
         return StreamingResponse(pieces, media_type=rdf.media_type, headers=disposition)
 
     return export_route
+
+
+IMPORT_PARAMS = ("dryRun", "sourceUserId")
+_BOOLEAN = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+
+
+class _Upload:
+    """The request body of an upload, counted as it arrives and bounded: 413 from Content-Length before reading,
+    or as soon as the count passes the limit (nothing more is kept)."""
+
+    def __init__(self, request: Request) -> None:
+        self._request = request
+        self._complete = False  # the last piece arrived (or the client went away)
+
+    async def read(self, limit: int) -> bytes:
+        length = self._request.headers.get("content-length")
+        if length is not None and length.strip().isdigit() and int(length) > limit:
+            raise Refused(413, "LIMIT_EXCEEDED", f"the file is {int(length)} bytes, over the {limit} bytes an "
+                                                 "import takes (BMAM_EXPORT__IMPORT_MAX_BYTES)")
+        body = bytearray()
+        while not self._complete:
+            message = await self._request.receive()
+            if message["type"] == "http.disconnect":
+                self._complete = True
+                raise Refused(400, "BAD_USER_INPUT", "the client went away before the whole file arrived")
+            body += message.get("body", b"")
+            self._complete = not message.get("more_body", False)
+            if len(body) > limit:
+                raise Refused(413, "LIMIT_EXCEEDED", f"the file is over the {limit} bytes an import takes "
+                                                     "(BMAM_EXPORT__IMPORT_MAX_BYTES)")
+        return bytes(body)
+
+    async def drain(self) -> None:
+        """Read what is left of a refused body (bounded), so the client, still sending, gets to read the answer.
+        Not once it all arrived: the server would wait for another piece that never comes."""
+        if not self._complete:
+            self._complete = True
+            await drain_body(self._request.receive)
+
+
+def import_endpoint(container: Container) -> Callable[[Request], Awaitable[Response]]:
+    """POST /import/{userId}.{ext}: the file is the request body, its format the extension (as GET /export
+    names them), the tenant the API key's; ?dryRun=true checks and counts only, ?sourceUserId= picks one user
+    of a tenant-wide export. Answers the import's report as JSON, or an error in GET /export's shape."""
+
+    async def import_route(request: Request) -> Response:
+        upload = _Upload(request)
+        try:
+            try:
+                principal = await authenticate(container, presented_key(request.headers))
+            except ApiError as exc:
+                raise Refused(exc.status_code, exc.code, exc.reason, exc.headers) from exc
+            user_id, ext = _user_and_ext(str(request.path_params["name"]), "/import/{userId}.{ttl|nt|jsonld|rdf}")
+            # Refused before the body is read: a typo (dry_run=true) must not turn a dry run into an import.
+            unknown = sorted(set(request.query_params) - set(IMPORT_PARAMS))
+            if unknown:
+                raise Refused(400, "BAD_USER_INPUT", f"unknown query parameter {unknown[0]!r}; "
+                                                     f"one of {', '.join(IMPORT_PARAMS)}")
+            dry_run = _BOOLEAN.get(request.query_params.get("dryRun", "false").strip().lower())
+            if dry_run is None:
+                raise Refused(400, "BAD_USER_INPUT", "dryRun must be true or false")
+            source_user = request.query_params.get("sourceUserId")
+            fmt = RdfFileFormat.parse(ext)
+            data = await upload.read(container.settings.export.import_max_bytes)
+        except (Refused, BmamError) as exc:
+            refused = exc if isinstance(exc, Refused) else Refused(_STATUS.get(exc.code, 400), exc.code, exc.message)
+            await upload.drain()
+            return _error(refused.status, refused.code, refused.message, refused.headers)
+        try:
+            report = await asyncio.to_thread(container.export.import_rdf, principal.tenant, user_id, data, fmt,
+                                             source_user=source_user, dry_run=dry_run)
+        except BmamError as exc:
+            return _error(_STATUS.get(exc.code, 500), exc.code, exc.message)
+        except Exception:  # as /graphql does: the detail goes to the log, never to the client
+            log.exception("unexpected error in POST /import")
+            return _error(500, "INTERNAL_SERVER_ERROR", INTERNAL_MESSAGE)
+        return JSONResponse(report.as_dict())
+
+    return import_route
 
 
 _GUIDE_CORS = {
@@ -104,9 +266,11 @@ async def guide_route(request: Request) -> Response:
 
 
 def export_routes(container: Container) -> list[BaseRoute]:
-    """GET /export/{userId}.{ext} and GET /guide/bmam.html, for resolvers/app.py to mount."""
+    """GET /export/{userId}.{ext}, POST /import/{userId}.{ext} and GET /guide/bmam.html, for resolvers/app.py
+    to mount."""
     return [
         # :path, so a user id holding "/" (sent as %2F, which the server decodes before routing) still matches
         Route("/export/{name:path}", export_endpoint(container), methods=["GET"]),
+        Route("/import/{name:path}", import_endpoint(container), methods=["POST"]),
         Route(GUIDE_PATH, guide_route, methods=["GET", "OPTIONS"]),
     ]

@@ -112,7 +112,7 @@ class HttpGuard:
                 self.on_refused(refused.status)
             await send_error(send, refused.status, refused.code, refused.message, refused.headers)
             if refused.status == 413:
-                await _drain(receive)
+                await drain_body(receive)
             return
         if body is None:
             await self.app(scope, receive, send)
@@ -169,8 +169,9 @@ class HttpGuard:
         return bytes(body)
 
 
-async def _drain(receive: Receive) -> None:
-    """Read what is left of a refused body (up to a bound), so the client gets to read the 413."""
+async def drain_body(receive: Receive) -> None:
+    """Read what is left of a refused body (up to a bound), so the client gets to read the refusal: a 413, or
+    any answer given before the body was read (POST /import, resolvers/export.py)."""
     seen = 0
     while seen < _DRAIN_LIMIT:
         message = await receive()

@@ -15,7 +15,7 @@ from strawberry.types import ExecutionContext
 from resolvers.admin import AdminMutation, AdminQuery
 from resolvers.documents import CheckedDocuments, DocumentCache
 from resolvers.errors import ErrorCodes
-from resolvers.export import ExportQuery
+from resolvers.export import ExportMutation, ExportQuery
 from resolvers.ingest import IngestMutation, IngestQuery
 from resolvers.limits import NULL_SIZES, Limits, QueryLimits
 from resolvers.living import LivingMutation, LivingQuery
@@ -27,7 +27,7 @@ from resolvers.rules import OperationNameRequired, SelectionSetsNotEmpty, Subscr
 from resolvers.subscriptions import EventsSubscription
 
 Query = merge_types("Query", (MemoryQuery, AdminQuery, IngestQuery, LivingQuery, ExportQuery, RecallQuery))
-Mutation = merge_types("Mutation", (MemoryMutation, AdminMutation, IngestMutation, LivingMutation))
+Mutation = merge_types("Mutation", (MemoryMutation, AdminMutation, IngestMutation, LivingMutation, ExportMutation))
 Subscription = merge_types("Subscription", (EventsSubscription,))
 
 

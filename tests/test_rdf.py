@@ -8,6 +8,7 @@ import logging
 import math
 import uuid
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import neo4j.time
 import pyoxigraph as ox
@@ -22,6 +23,7 @@ from typer.testing import CliRunner
 
 from bmam.client import BmamClient, ClientConfig
 from bmam.container import Container
+from bmam.settings import Settings
 from bmam.usecases.memories import RememberRequest
 from graph.errors import BadInput, Conflict, LimitExceeded, NotFound
 from graph.knowledge_io import KnowledgeRepository
@@ -449,6 +451,142 @@ def test_cli_import_refuses_a_clashing_turn(container: Container, conversation: 
     assert result.exit_code == 1, result.output
     assert "error [CONFLICT]: turn 0 of session 's2'" in result.output
     assert "Traceback" not in result.output
+
+
+# ----- an import meets the target user's own memories: stored-memory hooks and tier capacities -----------------
+
+
+def _own(container: Container, scope: Scope, texts: list[str]) -> dict[str, str]:
+    """The target user's own memories, said a month before the fixture's (in session 'own'): text -> id."""
+    from datetime import timedelta
+    report = container.ingest.ingest_conversation(scope.tenant, [
+        TurnInput(user_id=scope.user_id, session_id="own", speaker="user", text=text,
+                  at=START - timedelta(days=30) + timedelta(minutes=i)) for i, text in enumerate(texts)])
+    assert report.failed == 0, report
+    return {m.text: m.id for m in container.memories.page(scope.tenant, scope.user_id, first=100).items}
+
+
+def _edges(container: Container, scope: Scope) -> list[tuple[str, str, float]]:
+    from tests.ops_support import store_rows
+    rows = store_rows(container, "MATCH (a:Memory)-[r:ASSOCIATED]-(b:Memory) WHERE a.tenant = $t AND a.user_id = $u "
+                                 "AND a.id < b.id RETURN a.id AS a, b.id AS b, r.strength AS s ORDER BY a, b",
+                      t=scope.tenant, u=scope.user_id)
+    return [(r["a"], r["b"], float(r["s"])) for r in rows]
+
+
+def test_import_into_a_user_with_memories_runs_the_stored_memory_hooks(container: Container,
+                                                                       conversation: Conversation) -> None:
+    """The file's "我叫小明，我住在成都。" (lives_in 成都) meets the target's own "我住在北京。" (lives_in 北京, said
+    earlier): the conflict is found and settled as for an ingested memory (LATEST: the file's is newer, the
+    target's superseded), and the imported memory is associated with the target's "我去过成都。" (the shared
+    entity 成都). The file's own conflicts are not recorded twice, and importing the file again changes nothing."""
+    from graph.conflicts import ConflictStatus
+    data = export(container, conversation.tenant, USER, "nt")
+    target = Scope(_fresh(), "kim")
+    own = _own(container, target, ["我住在北京。", "我去过成都。"])
+    beijing, visited = own["我住在北京。"], own["我去过成都。"]
+    report = container.export.import_rdf(target.tenant, target.user_id, data, "nt")
+    assert report.hooks_run == report.created["Memory"] > 0 and report.hooks_left == 0
+    page = container.memories.page(target.tenant, target.user_id, first=100, include_history=True).items
+    chengdu = next(m.id for m in page if m.text == "我叫小明，我住在成都。")
+    conflicts = container.conflicts.conflicts(target.tenant, target.user_id, status=None)
+    with_own = [c for c in conflicts if beijing in c.memory_ids]
+    assert [(c.kind.value, c.status, c.winner_id, c.loser_id) for c in with_own] == [
+        ("SINGLE_VALUED", ConflictStatus.RESOLVED, chengdu, beijing)]
+    lost = container.memories.get(target.tenant, target.user_id, beijing)
+    assert lost is not None and lost.valid_to is not None
+    # the file's conflicts (one settled, one held for review) came with it, each once
+    source = container.conflicts.conflicts(conversation.tenant, USER, status=None)
+    assert len(conflicts) == len(source) + 1
+    assert sorted(c.status.value for c in conflicts if c not in with_own) == sorted(c.status.value for c in source)
+    # associations formed between the imported memories and the target's own
+    linked = {x.memory_a if x.memory_b == visited else x.memory_b
+              for x in container.memories.associations(target.tenant, target.user_id, visited)}
+    assert chengdu in linked
+    # nothing waits for its hooks any more
+    from tests.ops_support import store_rows
+    assert store_rows(container, "MATCH (m:Memory) WHERE m.tenant = $t AND m.hooks_pending_at IS NOT NULL "
+                                 "RETURN m.id AS id", t=target.tenant) == []
+    # again: nothing created, no conflict or association recorded twice, the graph as it was
+    before, edges = _state(container, target), _edges(container, target)
+    again = container.export.import_rdf(target.tenant, target.user_id, data, "nt")
+    assert sum(again.created.values()) == 0 and again.hooks_run == 0 and again.capacity == []
+    assert len(container.conflicts.conflicts(target.tenant, target.user_id, status=None)) == len(conflicts)
+    assert _edges(container, target) == edges
+    assert_isomorphic(before, _state(container, target))
+
+
+def _small(settings: Settings, **tiers: int) -> Container:
+    return Container(settings.model_copy(update={"tiers": settings.tiers.model_copy(update=tiers)}))
+
+
+def test_import_refuses_core_past_its_capacity_and_writes_nothing(settings: Settings, container: Container,
+                                                                  conversation: Conversation) -> None:
+    """Core memories are locked and never evicted: a file whose core memories do not fit in the target's core is
+    refused before anything is written (a dry run too), naming the room left; one that fits is imported."""
+    from graph.model import Tier
+    data = export(container, conversation.tenant, USER, "nt")  # one core memory (the peanut allergy)
+    c = _small(settings, core_capacity=1)
+    try:
+        target = Scope(_fresh(), "liam")
+        c.memories.remember(target.tenant, RememberRequest(user_id=target.user_id, text="My blood type is 0 negative.",
+                                                           type="FACTUAL", tier=Tier.CORE))
+        before = _state(c, target)
+        for dry_run in (True, False):
+            with pytest.raises(Conflict, match=r"core is full: user 'liam' holds 1 of 1 core memories and the file "
+                                               r"brings 1 more \(room for 0\).*nothing was imported"):
+                c.export.import_rdf(target.tenant, target.user_id, data, "nt", dry_run=dry_run)
+        assert_isomorphic(before, _state(c, target))
+        assert c.tiers.usage(target.tenant, target.user_id).counts[Tier.CORE] == 1
+        fits = Scope(_fresh(), "mia")
+        c.export.import_rdf(fits.tenant, fits.user_id, data, "nt")
+        assert c.tiers.usage(fits.tenant, fits.user_id).counts[Tier.CORE] == 1
+    finally:
+        c.close()
+
+
+def test_import_restores_mid_and_temp_capacities(settings: Settings, container: Container,
+                                                 conversation: Conversation) -> None:
+    """Mid and temp past their capacity after an import give way by their least useful, as after an ingest (mid's
+    fall back to temp, temp's are evicted), with the moves in the report; a re-import ends within them too."""
+    from graph.model import Tier
+    data = export(container, conversation.tenant, USER, "nt")
+    c = _small(settings, mid_capacity=1, temp_capacity=2)
+    try:
+        target = Scope(_fresh(), "noor")
+        file_tiers = [m.tier for m in container.memories.page(conversation.tenant, USER, first=100).items]
+        assert file_tiers.count(Tier.TEMP) + file_tiers.count(Tier.MID) > 3  # more than fits
+        report = c.export.import_rdf(target.tenant, target.user_id, data, "nt")
+        usage = c.tiers.usage(target.tenant, target.user_id).counts
+        assert usage[Tier.MID] <= 1 and usage[Tier.TEMP] == 2
+        evicted = [m for m in report.capacity if m["to"] is None]
+        assert evicted and all(m["reason"] == "temp_full" for m in evicted)
+        for gone in evicted:
+            assert c.memories.get(target.tenant, target.user_id, str(gone["memory_id"])) is None
+        again = c.export.import_rdf(target.tenant, target.user_id, data, "nt")
+        assert again.created["Memory"] == len(evicted)  # what capacity evicted comes back, and gives way again
+        usage = c.tiers.usage(target.tenant, target.user_id).counts
+        assert usage[Tier.MID] <= 1 and usage[Tier.TEMP] == 2
+    finally:
+        c.close()
+
+
+def test_cli_import_refuses_core_past_its_capacity(container: Container, conversation: Conversation, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from bmam.cli import app
+    file = tmp_path / "alice.nt"
+    file.write_bytes(export(container, conversation.tenant, USER, "nt"))
+    from graph.model import Tier
+    target = Scope(_fresh(), "olga")
+    container.memories.remember(target.tenant, RememberRequest(
+        user_id=target.user_id, text="My blood type is 0 negative.", type="FACTUAL", tier=Tier.CORE))
+    monkeypatch.setenv("BMAM_TIERS__CORE_CAPACITY", "1")
+    result = CliRunner().invoke(app, ["import", str(file), "--user", target.user_id, "--tenant", target.tenant])
+    assert result.exit_code == 1, result.output
+    assert "error [CONFLICT]: core is full: user 'olga' holds 1 of 1 core memories and the file brings 1 more" \
+        in result.output
+    assert "Traceback" not in result.output
+    assert [m.tier for m in container.memories.page(target.tenant, target.user_id).items] == [Tier.CORE]
 
 
 def test_restore_into_the_same_user_after_forgetting_keeps_ids(container: Container) -> None:

@@ -18,8 +18,8 @@ from graph.graph_export import GraphFormat
 from graph.rdf_writers import RdfFormat
 
 FORMATS = "ttl, nt, jsonld, rdf (RDF/XML), graphml or gexf"
-_EXTENSIONS = {".ttl": "ttl", ".nt": "nt", ".jsonld": "jsonld", ".json": "jsonld", ".rdf": "rdf", ".xml": "rdf",
-               ".owl": "rdf"}
+RDF_EXTENSIONS = {".ttl": "ttl", ".nt": "nt", ".jsonld": "jsonld", ".json": "jsonld", ".rdf": "rdf",
+                  ".xml": "rdf", ".owl": "rdf"}
 
 
 def _write(output: Path | None, pieces: bytes | Iterable[bytes]) -> None:
@@ -39,6 +39,18 @@ def _write(output: Path | None, pieces: bytes | Iterable[bytes]) -> None:
         fail(f"cannot write {output}: {exc.strerror or exc}")
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def rdf_format_of(file: Path, given: str | None) -> RdfFormat:
+    """An import's format: --format, else the file's extension; one the CLI cannot tell is one line and exit 2
+    (`bmam import` and `bmam remote import`)."""
+    fmt = given or RDF_EXTENSIONS.get(file.suffix.lower())
+    if fmt is None:
+        fail(f"cannot tell the format of {file.name}; give --format ttl|nt|jsonld|rdf", 2)
+    try:
+        return RdfFormat.parse(fmt)
+    except BadInput as exc:
+        fail(f"error [{exc.code}]: {exc.message}", 2)
 
 
 def register(app: typer.Typer) -> None:
@@ -88,13 +100,10 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Load an RDF export into a user (the same one or another): parsed and checked whole first, so a
         malformed file imports nothing; importing the same file again changes nothing."""
-        fmt = format or _EXTENSIONS.get(file.suffix.lower())
-        if fmt is None:
-            fail(f"cannot tell the format of {file.name}; give --format ttl|nt|jsonld|rdf", 2)
-            return
+        fmt = rdf_format_of(file, format)
         with container() as c, clear_errors():
             report = c.export.import_rdf(tenant or c.settings.api.default_tenant, user, file.read_bytes(),
-                                         RdfFormat.parse(fmt), source_user=source_user, dry_run=dry_run)
+                                         fmt, source_user=source_user, dry_run=dry_run)
         echo(json.dumps(report.as_dict(), ensure_ascii=False))
 
     @app.command("inspect")

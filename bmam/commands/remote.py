@@ -15,6 +15,7 @@ from gql.transport.exceptions import TransportConnectionFailed, TransportError
 
 from bmam.cli_support import UserOpt, echo, fail
 from bmam.client import INGEST_CONVERSATION, BmamClient, BmamClientError, ClientConfig, ClientConfigError
+from bmam.commands.export import rdf_format_of
 from bmam.http_transport import encode_json
 from ingest.turns import TurnInput, clashes, placed_turns, read_jsonl
 
@@ -285,6 +286,29 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(stop[1])
         if tally.problems:
             raise typer.Exit(2)
+
+    @remote.command("import")
+    def import_(file: Annotated[Path, typer.Argument(help="An export written by `bmam export`, GET /export or "
+                                                         "exportRdf (ttl, nt, jsonld, rdf).", exists=True,
+                                                    dir_okay=False, readable=True)],
+                user: UserOpt,
+                format: Annotated[str | None, typer.Option("--format", "-f", help="Default: from the file's "
+                                                                                  "extension.")] = None,
+                source_user: Annotated[str | None, typer.Option(
+                    "--source-user", help="Which user of a tenant-wide export to import.")] = None,
+                dry_run: Annotated[bool, typer.Option("--dry-run", help="Parse, check and count; write nothing.")]
+                = False,
+                server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Load an RDF export into a user of your app through the server (POST /import/{user}.{ext}, the file
+        streamed as it is): checked whole first, so a refused file imports nothing; importing the same file
+        again creates nothing. Prints the server's report (as `bmam import` does)."""
+        ext = rdf_format_of(file, format).value
+
+        def send(c: BmamClient) -> dict[str, Any]:
+            with file.open("rb") as f:
+                return c.import_rdf(user, f, ext, source_user=source_user, dry_run=dry_run)
+
+        _echo(_call(server, api_key, send))
 
     @remote.command("forget-user")
     def forget_user(user: UserOpt, yes: Annotated[bool, typer.Option("--yes", help="Confirm.")] = False,

@@ -8,35 +8,110 @@ from __future__ import annotations
 import ast
 import html
 import io
+import logging
 import re
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from bmam import validate
+from bmam.clock import Clock
 from bmam.settings import ExportSettings, LimitSettings
+from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook, marked_done, run_hooks
+from bmam.usecases.tiers import TierUseCases
 from graph import cypher_library
-from graph.errors import LimitExceeded, NotFound
+from graph.errors import BadInput, LimitExceeded, NotFound
 from graph.graph_export import GraphFormat, build_graph, write_graph
-from graph.knowledge_io import ImportReport, KnowledgeRepository
-from graph.model import Scope
+from graph.knowledge_io import IdMap, ImportReport, KnowledgeRepository
+from graph.memories import MemoryRepository
+from graph.model import Scope, Tier
+from graph.nested import NestedReads
 from graph.rdf import parse_rdf, read_export
 from graph.rdf_checks import ValueRules, check_plan
-from graph.rdf_records import Chunk
+from graph.rdf_records import Chunk, ImportPlan
 from graph.rdf_terms import NodeKind
 from graph.rdf_writers import RdfFormat, serialize
+from graph.store import GraphStore
 from ingest.embedding import Embedder
 
 EMBED_BATCH = 256  # memory texts embedded per call during an import
+HOOKS_BATCH = 256  # imported memories handed to the stored-memory hooks at once (ingest's batches are of this size)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImportFollowUp:
+    """What an import sets off in the target user after its writes, as ingest does for the memories it stores:
+    the tier capacities (core checked before anything is written; mid and temp restored afterwards, as ingest
+    restores them) and the stored-memory hooks (conflicts and associations with the user's own memories).
+
+    The hooks run only when the target user has memories of their own besides the file's: the conflicts and
+    associations among the file's memories come with the file (a conflict held for review is found again under
+    the same id, which the import derives as detection does; an association keeps the stronger strength), so
+    into a user with nothing else they would find nothing the file does not hold, and the round trip stays exact.
+    The memories are written marked pending (graph/knowledge_io.py) and the mark is cleared with the hooks'
+    writes, so hooks that did not go through run again at the user's next ingest or at server start
+    (IngestUseCases.resume_hooks), or when the same file is imported again."""
+
+    store: GraphStore
+    tiers: TierUseCases
+    memories: MemoryRepository
+    nested: NestedReads
+    hooks: Sequence[StoredMemoryHook]  # the container's list: features append to it after construction
+    clock: Clock
+
+    def check_core(self, scope: Scope, plan: ImportPlan, ids: IdMap) -> None:
+        """CONFLICT before any write when the file's new live core memories do not fit in the user's core
+        (superseded history counts in no capacity; a memory the user already holds is not added again)."""
+        adding = sum(1 for n in plan.of_kind(NodeKind.MEMORY)
+                     if n.ref not in ids.existing and n.props.get("tier") == Tier.CORE.value
+                     and n.props.get("valid_to") is None)
+        self.tiers.check_core_room(scope, adding, what="the file brings")
+
+    def hooks_since(self, scope: Scope, plan: ImportPlan, ids: IdMap) -> datetime | None:
+        """When the memories the import creates start waiting for their hooks: now when the user holds memories
+        besides the file's (already imported ones count as the file's), else None (no hooks: see the class)."""
+        if not self.hooks:
+            return None
+        held_of_file = sum(1 for n in plan.of_kind(NodeKind.MEMORY) if n.ref in ids.existing)
+        return self.clock.now() if self.memories.count(scope) > held_of_file else None
+
+    def after_write(self, scope: Scope, report: ImportReport) -> None:
+        """Restore mid and temp capacities (the least useful give way, as after an ingest: imported memories
+        are not spared), then run the hooks of the file's memories still waiting for them, in batches."""
+        report.capacity = [{"memory_id": c.memory_id, "from": c.from_tier.value,
+                            "to": c.to_tier.value if c.to_tier is not None else None, "reason": c.reason.value}
+                           for c in self.tiers.restore_capacity(scope)]
+        if not self.hooks:
+            return
+        for start in range(0, len(report.memory_ids), HOOKS_BATCH):
+            part = report.memory_ids[start:start + HOOKS_BATCH]
+            pending = self.memories.hooks_pending_of(scope, part)  # an evicted memory is not among them
+            if not pending:
+                continue
+            triples = self.nested.triples(scope, [p.memory.id for p in pending])
+            contexts = [StoredMemoryContext(scope=scope, memory=p.memory, triples=triples.get(p.memory.id, []),
+                                            embedding=p.embedding, episode_id=p.memory.provenance.episode_id)
+                        for p in pending]
+            if run_hooks(list(self.hooks), contexts, log, store=self.store, finish=marked_done(self.memories)):
+                report.hooks_run += len(contexts)
+            else:  # some went through (marked done), the others wait for resume_hooks
+                left = len(self.memories.hooks_pending_of(scope, [c.memory.id for c in contexts]))
+                report.hooks_run += len(contexts) - left
+                report.hooks_left += left
 
 
 class ExportUseCases:
     def __init__(self, *, repository: KnowledgeRepository, settings: ExportSettings,
-                 embedder: Callable[[], Embedder], limits: LimitSettings | None = None) -> None:
+                 embedder: Callable[[], Embedder], follow_up: ImportFollowUp,
+                 limits: LimitSettings | None = None) -> None:
         self._repo = repository
         self._settings = settings
         self._embedder = embedder  # loaded only when an import needs it
+        self._follow_up = follow_up
         # The API's input limits (text size): an import takes what the API takes, no more.
         self._limits = limits if limits is not None else LimitSettings()
 
@@ -91,14 +166,17 @@ class ExportUseCases:
     def import_rdf(self, tenant: str, user_id: str, data: bytes, fmt: str | RdfFormat, *,
                    source_user: str | None = None, dry_run: bool = False) -> ImportReport:
         """Load an export into a user. The whole file is parsed and checked first (a bad file imports
-        nothing and says which line, or which node and property); then ids are derived for the target
+        nothing and says which line, or which node and property), and so is the room in the user's core
+        (CONFLICT when the file's core memories do not fit); then ids are derived for the target
         user and the nodes, triples and relationships are written in idempotent batches (a re-run
-        changes nothing)."""
+        changes nothing). Afterwards mid and temp are brought within their capacities and the stored-memory
+        hooks run for the new memories (ImportFollowUp)."""
         scope = self.scope(tenant, user_id)
         rdf_format = fmt if isinstance(fmt, RdfFormat) else RdfFormat.parse(fmt)
         plan = read_export(parse_rdf(data, rdf_format), source_user=source_user)
         check_plan(plan, self.value_rules())
         ids = self._repo.resolve(scope, plan)
+        self._follow_up.check_core(scope, plan, ids)
         if dry_run:
             report = ImportReport(source=plan.source, target=scope, ignored=plan.ignored, dry_run=True,
                                   triples=len(plan.triples), relationships=len(plan.rels))
@@ -117,7 +195,27 @@ class ExportUseCases:
                 part = todo[start:start + EMBED_BATCH]
                 vectors = embedder.embed_passages([str(n.props["text"]) for n in part])
                 embeddings.update({n.ref: [float(x) for x in v] for n, v in zip(part, vectors, strict=True)})
-        return self._repo.write(scope, plan, ids, embeddings)
+        report = self._repo.write(scope, plan, ids, embeddings,
+                                  hooks_pending_at=self._follow_up.hooks_since(scope, plan, ids))
+        self._follow_up.after_write(scope, report)
+        return report
+
+    def import_rdf_text(self, tenant: str, user_id: str, data: str, fmt: str | RdfFormat, *,
+                        source_user: str | None = None, dry_run: bool = False,
+                        max_bytes: int | None = None) -> ImportReport:
+        """A small file given as one string (the GraphQL mutation): LIMIT_EXCEEDED above the configured size,
+        which the HTTP upload does not have, else import_rdf."""
+        try:
+            raw = data.encode("utf-8")
+        except UnicodeEncodeError as exc:  # a lone surrogate (JSON can escape one): no UTF-8 file holds it
+            raise BadInput(f"data is not valid Unicode at character {exc.start} (a lone surrogate)",
+                           field="data") from exc
+        limit = max_bytes if max_bytes is not None else self._settings.graphql_import_max_bytes
+        if len(raw) > limit:
+            raise LimitExceeded(
+                f"the file is {len(raw)} bytes, over the {limit} bytes importRdf takes; upload it to "
+                "POST /import/{userId}.{ext} (ext: ttl, nt, jsonld, rdf) or use `bmam remote import`", field="data")
+        return self.import_rdf(tenant, user_id, raw, fmt, source_user=source_user, dry_run=dry_run)
 
 
 # ----- Cypher for people: cypher/inspect/ ---------------------------------------------------------

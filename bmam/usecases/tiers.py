@@ -150,6 +150,34 @@ class TierUseCases:
 
         return self._store.write_tx(work)
 
+    def check_core_room(self, scope: Scope, adding: int, *, what: str) -> None:
+        """CONFLICT when core has no room for `adding` more memories (`what`: what brings them, for the message).
+        Read before anything is written (an import writes in many transactions, so there is no one transaction to
+        roll back afterwards): core memories are locked and never evicted, so they are refused, not fitted."""
+        if adding <= 0:
+            return
+        held = self._store.read_tx(lambda tx: self._tiers.counts(tx, scope))[Tier.CORE]
+        capacity = self.rules.capacities.core
+        if held + adding > capacity:
+            raise Conflict(f"core is full: user {scope.user_id!r} holds {held} of {capacity} core memories and {what} "
+                           f"{adding} more (room for {max(0, capacity - held)}); core memories are locked and never "
+                           "evicted, so nothing was imported: unlock or forget some first", field="file")
+
+    def restore_capacity(self, scope: Scope) -> list[TierChange]:
+        """enforce in a transaction of its own under the user's lock, for memories placed in their tiers outside
+        ingest's and remember's transactions (an import, written in batches); the moves are published. A user that
+        does not exist is not created."""
+        now = self._clock.now()
+
+        def work(tx: Tx) -> list[TierChange]:
+            if not self._tiers.lock_known_user(tx, scope):
+                return []
+            return self.enforce(tx, scope)
+
+        changes = self._store.write_tx(work)
+        self.publish(scope, changes, now)
+        return changes
+
     def publish(self, scope: Scope, changes: Sequence[TierChange], at: datetime) -> None:
         for c in changes:
             self._events.publish(change_event(scope, c, at))

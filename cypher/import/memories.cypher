@@ -2,11 +2,14 @@
 // that exists is kept as it is). Labels come from the file, checked in graph/rdf.py; the embedding is
 // computed anew by the current model. A row whose id belongs to another user yields nothing (the
 // caller then gives it a derived id). $scope_token names the user in the full-text index (graph/scope_token.py);
-// r.text_key is the text's repeat key (graph/text_key.py), computed anew like the embedding.
+// r.text_key is the text's repeat key (graph/text_key.py), computed anew like the embedding. A memory created
+// here waits for its stored-memory hooks since $hooks_pending_at (null: none, the target user had no memories
+// of their own to meet), as ingest marks its new memories (bmam/usecases/hooks.py; hooks_done clears it).
 UNWIND $rows AS r
 MERGE (m:Memory {id: r.id})
   ON CREATE SET m += r.props, m.tenant = $tenant, m.user_id = $user_id, m.origin_id = r.origin_id,
-                m.scope_token = $scope_token, m.text_key = r.text_key, m.is_new = true
+                m.scope_token = $scope_token, m.text_key = r.text_key, m.is_new = true,
+                m.hooks_pending_at = datetime($hooks_pending_at)
 WITH m, r
 WHERE m.tenant = $tenant AND m.user_id = $user_id
 WITH m, r, coalesce(m.is_new, false) AS created

@@ -1,0 +1,416 @@
+"""Knowledge back in through the API (real Neo4j, the real app served by uvicorn): an export taken with
+GET /export imported into another user with POST /import/{userId}.{ext}, with the GraphQL mutation importRdf and
+with `bmam remote import`; the target's memories equal the source's, a second import creates nothing, a dry run
+writes nothing, a malformed file is BAD_USER_INPUT naming its line, the size limits (413 / LIMIT_EXCEEDED), a full
+core (CONFLICT), and tenancy (another app's key imports into its own user and sees nothing of this one)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from typer.testing import CliRunner
+
+from bmam.cli import app as cli_app
+from bmam.client import BmamClient, BmamClientError, ClientConfig
+from bmam.container import Container
+from bmam.usecases.memories import RememberRequest
+from graph.errors import NotFound
+from graph.model import Tier
+from tests.knowledge_fixture import USER, Conversation, load
+from tests.ops_support import served
+
+runner = CliRunner()
+
+REPORT_FIELDS = ("source { tenant userId } target { tenant userId } counts { kind created existing } created"
+                 " triples relationships ignored dryRun capacity { memoryId fromTier toTier deleted reason }"
+                 " hooksRun hooksLeft")
+IMPORT = ("mutation($u: String!, $d: String!, $f: RdfFormat!, $s: String, $dry: Boolean!) {"
+          f" importRdf(userId: $u, data: $d, format: $f, sourceUserId: $s, dryRun: $dry) {{ {REPORT_FIELDS} }} }}")
+
+
+def _fresh() -> str:
+    return f"test-imp-{uuid.uuid4().hex[:10]}"
+
+
+def _user() -> str:
+    return f"u-{uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture(scope="module")
+def source(container: Container) -> Conversation:
+    """The knowledge fixture's conversation (Chinese and English memories, a core one, triples, a conflict held
+    for review, a superseded memory) under its own tenant."""
+    return load(container, _fresh())
+
+
+@pytest.fixture(scope="module")
+def key(container: Container, source: Conversation) -> str:
+    return container.keys.create(source.tenant, "pytest").secret
+
+
+def _memories(container: Container, tenant: str, user: str) -> list[tuple[str, str, str, bool, bool]]:
+    """A user's memories, history included: (text, type, tier, locked, superseded), sorted."""
+    page = container.memories.page(tenant, user, first=100, include_history=True)
+    assert page.next_cursor is None
+    return sorted((m.text, m.type.value, m.tier.value, m.locked, m.valid_to is not None) for m in page.items)
+
+
+def _stored_nothing(container: Container, tenant: str, user: str) -> bool:
+    """Not even the user's node: the export of the user is NOT_FOUND."""
+    try:
+        container.export.chunks(tenant, user)
+    except NotFound:
+        return True
+    return False
+
+
+def _export(api_url: str, key: str, ext: str) -> bytes:
+    got = requests.get(f"{api_url}/export/{USER}.{ext}", headers={"X-API-Key": key}, timeout=60)
+    assert got.status_code == 200, got.text
+    return got.content
+
+
+def _post(api_url: str, key: str | None, user: str, ext: str, data: Any, **params: str) -> requests.Response:
+    headers = {"X-API-Key": key} if key else {}
+    return requests.post(f"{api_url}/import/{user}.{ext}", data=data, params=params, headers=headers, timeout=120)
+
+
+def _code(resp: requests.Response) -> str:
+    return str(resp.json()["errors"][0]["extensions"]["code"])
+
+
+def _message(resp: requests.Response) -> str:
+    return str(resp.json()["errors"][0]["message"])
+
+
+# ----- HTTP: POST /import/{userId}.{ext} ---------------------------------------------------------------------
+
+
+def test_http_import_of_an_http_export_copies_the_user_and_again_creates_nothing(
+        container: Container, source: Conversation, key: str, api_url: str) -> None:
+    data = _export(api_url, key, "ttl")
+    originals = _memories(container, source.tenant, USER)
+    target = _user()
+
+    dry = _post(api_url, key, target, "ttl", data, dryRun="true")
+    assert dry.status_code == 200, dry.text
+    assert dry.json()["dry_run"] is True and dry.json()["created"]["Memory"] == len(originals)
+    assert _stored_nothing(container, source.tenant, target)
+
+    first = _post(api_url, key, target, "ttl", data)
+    assert first.status_code == 200, first.text
+    report = first.json()
+    assert report["target"] == {"tenant": source.tenant, "user_id": target}
+    assert report["source"] == {"tenant": source.tenant, "user_id": USER}
+    assert report["dry_run"] is False and report["triples"] > 0 and report["relationships"] > 0
+    assert report["created"] == dry.json()["created"]  # the dry run counted what the import then wrote
+    assert report["created"]["Memory"] == len(originals) and report["existing"]["Memory"] == 0
+    assert _memories(container, source.tenant, target) == originals
+
+    again = _post(api_url, key, target, "ttl", data)
+    assert again.status_code == 200, again.text
+    assert sum(again.json()["created"].values()) == 0 and again.json()["existing"]["Memory"] == len(originals)
+    assert _memories(container, source.tenant, target) == originals
+
+
+def test_http_import_streams_a_chunked_body_and_takes_every_extension(
+        container: Container, source: Conversation, key: str, api_url: str) -> None:
+    originals = _memories(container, source.tenant, USER)
+    for ext in ("nt", "jsonld", "rdf"):
+        data = _export(api_url, key, ext)
+        target = _user()
+        pieces = (data[i:i + 4096] for i in range(0, len(data), 4096))  # no Content-Length: chunked
+        resp = _post(api_url, key, target, ext, pieces)
+        assert resp.status_code == 200, (ext, resp.text)
+        assert _memories(container, source.tenant, target) == originals, ext
+
+
+def test_http_import_refuses_a_malformed_file_with_its_line_and_writes_nothing(
+        container: Container, source: Conversation, key: str, api_url: str) -> None:
+    lines = _export(api_url, key, "nt").decode().splitlines(keepends=True)
+    lines[2] = '<https://bmam.dev/x> <https://bmam.dev/y> "never closed .\n'
+    target = _user()
+    resp = _post(api_url, key, target, "nt", "".join(lines).encode())
+    assert resp.status_code == 400 and _code(resp) == "BAD_USER_INPUT"
+    assert "line 3" in _message(resp), _message(resp)
+    # a value the model cannot hold: the node and the property are named
+    bad = _export(api_url, key, "nt").replace(b'#locked> "true"^^', b'#locked> "maybe"^^', 1)
+    assert bad != _export(api_url, key, "nt")
+    value = _post(api_url, key, target, "nt", bad)
+    assert value.status_code == 400 and _code(value) == "BAD_USER_INPUT", value.text
+    assert f"/memory/{source.core_id}: locked" in _message(value) and "'maybe'" in _message(value)
+    assert _stored_nothing(container, source.tenant, target)
+
+
+def test_http_import_refuses_before_reading_what_it_cannot_take(
+        container: Container, source: Conversation, key: str, api_url: str) -> None:
+    data = _export(api_url, key, "ttl")
+    target = _user()
+    no_key = _post(api_url, None, target, "ttl", data)
+    assert no_key.status_code == 401 and _code(no_key) == "UNAUTHENTICATED"
+    assert no_key.headers["www-authenticate"].startswith("Bearer")
+    assert _post(api_url, "bmam_0123456789abcdef_nope", target, "ttl", data).status_code == 401
+    bearer = requests.post(f"{api_url}/import/{target}.ttl", data=data, params={"dryRun": "true"}, timeout=60,
+                           headers={"Authorization": f"Bearer {key}"})
+    assert bearer.status_code == 200 and bearer.json()["dry_run"] is True
+    for ext, why in (("graphml", "unknown RDF format"), ("csv", "unknown RDF format")):
+        resp = _post(api_url, key, target, ext, data)
+        assert resp.status_code == 400 and why in _message(resp), resp.text
+    # a typo must not turn a dry run into an import
+    typo = _post(api_url, key, target, "ttl", data, dry_run="true")
+    assert typo.status_code == 400 and "dry_run" in _message(typo)
+    assert _post(api_url, key, target, "ttl", data, dryRun="perhaps").status_code == 400
+    unknown_source = _post(api_url, key, target, "ttl", data, sourceUserId="nobody")
+    assert unknown_source.status_code == 400 and "no user 'nobody'" in _message(unknown_source)
+    assert requests.get(f"{api_url}/import/{target}.ttl", headers={"X-API-Key": key}, timeout=60).status_code == 405
+    assert _stored_nothing(container, source.tenant, target)
+
+
+# ----- GraphQL: importRdf --------------------------------------------------------------------------------------
+
+
+def _import(c: BmamClient, user: str, data: str, fmt: str = "TURTLE", *, source_user: str | None = None,
+            dry_run: bool = False) -> dict[str, Any]:
+    return c.execute(IMPORT, {"u": user, "d": data, "f": fmt, "s": source_user, "dry": dry_run})["importRdf"]
+
+
+def _counts(report: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    return {c["kind"]: (c["created"], c["existing"]) for c in report["counts"]}
+
+
+def test_graphql_import_copies_the_user_and_again_creates_nothing(
+        container: Container, source: Conversation, key: str, api_url: str) -> None:
+    originals = _memories(container, source.tenant, USER)
+    c = BmamClient(ClientConfig(url=api_url, api_key=key))
+    try:
+        data = c.export_rdf(USER, "N_TRIPLES")
+        target = _user()
+        dry = _import(c, target, data, "N_TRIPLES", dry_run=True)
+        assert dry["dryRun"] is True and _counts(dry)["Memory"] == (len(originals), 0)
+        assert _stored_nothing(container, source.tenant, target)
+
+        report = _import(c, target, data, "N_TRIPLES")
+        assert report["target"] == {"tenant": source.tenant, "userId": target}
+        assert report["source"] == {"tenant": source.tenant, "userId": USER}
+        assert report["dryRun"] is False and report["created"] == dry["created"] > len(originals)
+        assert _counts(report) == _counts(dry)
+        assert report["triples"] > 0 and report["relationships"] > 0 and report["ignored"] == 0
+        assert report["capacity"] == [] and report["hooksRun"] == 0 and report["hooksLeft"] == 0  # nothing else
+        assert _memories(container, source.tenant, target) == originals
+
+        again = _import(c, target, data, "N_TRIPLES")
+        assert again["created"] == 0 and _counts(again)["Memory"] == (0, len(originals))
+        assert _memories(container, source.tenant, target) == originals
+    finally:
+        c.close()
+
+
+def test_graphql_import_refuses_a_malformed_file_with_its_line_and_writes_nothing(
+        container: Container, source: Conversation, key: str, api_url: str) -> None:
+    c = BmamClient(ClientConfig(url=api_url, api_key=key))
+    try:
+        lines = c.export_rdf(USER, "TURTLE").splitlines(keepends=True)
+        lines[4] = 'x:never "closed .\n'
+        target = _user()
+        with pytest.raises(BmamClientError) as err:
+            _import(c, target, "".join(lines))
+        assert err.value.code == "BAD_USER_INPUT" and "line 5" in err.value.message, err.value.message
+        assert "Traceback" not in err.value.message
+        with pytest.raises(BmamClientError) as surrogate:  # JSON can carry a lone surrogate; no file holds one
+            _import(c, target, "\ud800")
+        assert surrogate.value.code == "BAD_USER_INPUT"
+        with pytest.raises(BmamClientError) as missing:
+            _import(c, target, c.export_rdf(USER, "TURTLE"), source_user="nobody")
+        assert missing.value.code == "BAD_USER_INPUT" and "no user 'nobody'" in missing.value.message
+        assert _stored_nothing(container, source.tenant, target)
+    finally:
+        c.close()
+
+
+# ----- limits and a full core: a server of its own with small settings -----------------------------------------
+
+SMALL_UPLOAD = 16 * 1024  # export.import_max_bytes of the server below
+SMALL_GRAPHQL = 2048  # export.graphql_import_max_bytes
+
+
+@pytest.fixture(scope="module")
+def small_server(container: Container) -> Iterator[tuple[str, str, str]]:
+    """The real app on the same Neo4j with a container of its own (the app closes it when it stops), taking
+    uploads up to SMALL_UPLOAD bytes, importRdf files up to SMALL_GRAPHQL bytes, and one core memory per user:
+    (url, key, tenant)."""
+    from resolvers.app import create_app
+
+    base = container.settings
+    small = base.model_copy(update={
+        "export": base.export.model_copy(update={"import_max_bytes": SMALL_UPLOAD,
+                                                 "graphql_import_max_bytes": SMALL_GRAPHQL}),
+        "tiers": base.tiers.model_copy(update={"core_capacity": 1})})
+    own = Container(small)
+    tenant = _fresh()
+    key = own.keys.create(tenant, "pytest").secret
+    app = create_app(own, migrate=False, bind_host="127.0.0.1", dev_key_enabled=False)
+    with served(app) as url:
+        yield url, key, tenant
+
+
+def _one_core_memory(container: Container, tenant: str) -> tuple[str, bytes]:
+    """A user holding one core memory, and its export (small): (user, Turtle)."""
+    user = _user()
+    container.memories.remember(tenant, RememberRequest(user_id=user, text=f"记住：我对花生过敏 {user}",
+                                                        type="FACTUAL", tier=Tier.CORE))
+    return user, b"".join(container.export.export_rdf(tenant, user, "ttl"))
+
+
+def test_uploads_over_the_limit_are_413_and_write_nothing(
+        container: Container, small_server: tuple[str, str, str]) -> None:
+    url, key, tenant = small_server
+    _, data = _one_core_memory(container, tenant)
+    padded = data + b"\n# " + b"x" * SMALL_UPLOAD + b"\n"  # a comment: the file is good, only too large
+    target = _user()
+    told = _post(url, key, target, "ttl", padded)  # Content-Length says so: refused before reading
+    assert told.status_code == 413 and _code(told) == "LIMIT_EXCEEDED"
+    assert f"{len(padded)} bytes" in _message(told) and "BMAM_EXPORT__IMPORT_MAX_BYTES" in _message(told)
+    pieces = (padded[i:i + 1024] for i in range(0, len(padded), 1024))  # chunked: counted as it arrives
+    counted = _post(url, key, target, "ttl", pieces)
+    assert counted.status_code == 413 and _code(counted) == "LIMIT_EXCEEDED"
+    fits = _post(url, key, target, "ttl", data)
+    assert fits.status_code == 200 and fits.json()["created"]["Memory"] == 1
+    assert len(_memories(container, tenant, target)) == 1
+
+
+def test_graphql_import_over_its_limit_points_to_the_upload(
+        container: Container, small_server: tuple[str, str, str]) -> None:
+    url, key, tenant = small_server
+    _, data = _one_core_memory(container, tenant)
+    text = data.decode() + "\n# " + "好" * SMALL_GRAPHQL  # 3 bytes each in UTF-8
+    target = _user()
+    c = BmamClient(ClientConfig(url=url, api_key=key))
+    try:
+        with pytest.raises(BmamClientError) as err:
+            _import(c, target, text)
+        assert err.value.code == "LIMIT_EXCEEDED" and "POST /import/{userId}.{ext}" in err.value.message
+        assert _stored_nothing(container, tenant, target)
+    finally:
+        c.close()
+
+
+def test_a_file_whose_core_memories_do_not_fit_is_conflict(
+        container: Container, small_server: tuple[str, str, str]) -> None:
+    url, key, tenant = small_server
+    _, data = _one_core_memory(container, tenant)
+    full, _ = _one_core_memory(container, tenant)  # core capacity 1: full
+    before = _memories(container, tenant, full)
+    resp = _post(url, key, full, "ttl", data)
+    assert resp.status_code == 409 and _code(resp) == "CONFLICT" and "core is full" in _message(resp), resp.text
+    c = BmamClient(ClientConfig(url=url, api_key=key))
+    try:
+        with pytest.raises(BmamClientError) as err:
+            _import(c, full, data.decode(), dry_run=True)  # a dry run is refused too
+        assert err.value.code == "CONFLICT"
+    finally:
+        c.close()
+    assert _memories(container, tenant, full) == before
+
+
+# ----- tenancy ---------------------------------------------------------------------------------------------------
+
+
+def test_another_apps_key_imports_into_its_own_user_and_sees_nothing_of_this_one(
+        container: Container, source: Conversation, key: str, api_url: str,
+        make_api_key: Callable[[str], str]) -> None:
+    data = _export(api_url, key, "ttl")
+    originals = _memories(container, source.tenant, USER)
+    nodes = container.erasure.tenant_user_nodes(source.tenant)
+    other_tenant = _fresh()
+    other = make_api_key(other_tenant)
+
+    # B's dry run into its own "alice" finds nothing there: A's alice (same user id) is not B's.
+    dry = _post(api_url, other, USER, "ttl", data, dryRun="true")
+    assert dry.status_code == 200 and sum(dry.json()["existing"].values()) == 0
+    assert dry.json()["target"] == {"tenant": other_tenant, "user_id": USER}
+    done = _post(api_url, other, USER, "ttl", data)
+    assert done.status_code == 200 and done.json()["created"]["Memory"] == len(originals)
+    b = BmamClient(ClientConfig(url=api_url, api_key=other))
+    try:
+        report = _import(b, USER, data.decode())
+        assert report["target"]["tenant"] == other_tenant and report["created"] == 0  # B's own copy, again
+    finally:
+        b.close()
+    assert _memories(container, other_tenant, USER) == originals  # B holds a copy of its own ...
+    assert _memories(container, source.tenant, USER) == originals  # ... and A's alice is as it was
+    assert container.erasure.tenant_user_nodes(source.tenant) == nodes
+    # B cannot read A's users that B does not have
+    target = _user()
+    assert _post(api_url, key, target, "ttl", data).status_code == 200
+    assert requests.get(f"{api_url}/export/{target}.ttl", headers={"X-API-Key": other}, timeout=60).status_code == 404
+
+
+# ----- bmam remote import ----------------------------------------------------------------------------------------
+
+
+def test_remote_import_end_to_end(container: Container, source: Conversation, key: str, api_url: str,
+                                  api_key: str, api_tenant: str, tmp_path: Path) -> None:
+    import json
+
+    originals = _memories(container, source.tenant, USER)
+    file = tmp_path / "alice.ttl"
+    file.write_bytes(_export(api_url, key, "ttl"))
+    env = {"BMAM_SERVER": api_url, "BMAM_API_KEY": api_key}
+    target = _user()
+
+    dry = runner.invoke(cli_app, ["remote", "import", str(file), "--user", target, "--dry-run"], env=env)
+    assert dry.exit_code == 0, dry.output
+    assert json.loads(dry.stdout)["dry_run"] is True and _stored_nothing(container, api_tenant, target)
+
+    first = runner.invoke(cli_app, ["remote", "import", str(file), "-u", target, "--source-user", USER], env=env)
+    assert first.exit_code == 0, first.output
+    report = json.loads(first.stdout)
+    assert report["target"] == {"tenant": api_tenant, "user_id": target}  # the key's tenant, not the file's
+    assert report["created"]["Memory"] == len(originals)
+    assert _memories(container, api_tenant, target) == originals
+    again = runner.invoke(cli_app, ["remote", "import", str(file), "-u", target], env=env)
+    assert again.exit_code == 0 and sum(json.loads(again.stdout)["created"].values()) == 0
+
+    renamed = tmp_path / "alice.txt"  # no extension to go by: --format
+    renamed.write_bytes(file.read_bytes())
+    unknown = runner.invoke(cli_app, ["remote", "import", str(renamed), "-u", target], env=env)
+    assert unknown.exit_code == 2 and "give --format" in unknown.output
+    given = runner.invoke(cli_app, ["remote", "import", str(renamed), "-u", target, "--format", "turtle"], env=env)
+    assert given.exit_code == 0, given.output
+
+    broken = tmp_path / "broken.ttl"
+    broken.write_text("@prefix x: <https://x/> .\nx:a x:b x:c .\nx:a x:b \"open .\n", encoding="utf-8")
+    refused = runner.invoke(cli_app, ["remote", "import", str(broken), "-u", _user()], env=env)
+    assert refused.exit_code == 2
+    assert refused.output.strip().splitlines() == [refused.output.strip()]  # one line
+    assert refused.output.startswith("error [BAD_USER_INPUT]: ttl syntax error: line 3")
+    no_source = runner.invoke(cli_app, ["remote", "import", str(file), "-u", _user(), "--source-user", "zed"],
+                              env=env)
+    assert no_source.exit_code == 2 and "no user 'zed'" in no_source.output
+    bad_key = runner.invoke(cli_app, ["remote", "import", str(file), "-u", _user()],
+                            env={**env, "BMAM_API_KEY": "bmam_0123456789abcdef_nope"})
+    assert bad_key.exit_code == 1 and "UNAUTHENTICATED" in bad_key.output
+
+
+def test_remote_import_of_a_refused_file_exits_non_zero_with_one_line(
+        container: Container, small_server: tuple[str, str, str], tmp_path: Path) -> None:
+    url, key, tenant = small_server
+    env = {"BMAM_SERVER": url, "BMAM_API_KEY": key}
+    _, data = _one_core_memory(container, tenant)
+    large = tmp_path / "large.ttl"
+    large.write_bytes(data + b"\n# " + b"x" * SMALL_UPLOAD + b"\n")
+    too_large = runner.invoke(cli_app, ["remote", "import", str(large), "-u", _user()], env=env)
+    assert too_large.exit_code == 2 and too_large.output.startswith("error [LIMIT_EXCEEDED]:"), too_large.output
+    small = tmp_path / "small.ttl"
+    small.write_bytes(data)
+    full, _ = _one_core_memory(container, tenant)
+    conflict = runner.invoke(cli_app, ["remote", "import", str(small), "-u", full], env=env)
+    assert conflict.exit_code == 1 and conflict.output.startswith("error [CONFLICT]: core is full"), conflict.output
+    unreachable = runner.invoke(cli_app, ["remote", "import", str(small), "-u", full,
+                                          "--server", "http://127.0.0.1:9"], env=env)
+    assert unreachable.exit_code == 1 and "cannot reach http://127.0.0.1:9" in unreachable.output
