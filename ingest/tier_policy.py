@@ -160,24 +160,31 @@ def enforce_capacity(memories: Iterable[TierMemory], capacities: Capacities,
     """Bring mid and temp back within capacity: mid's least useful fall back to temp, then temp's
     least useful are evicted (a memory just demoted may be among them). Core is never touched:
     promotions into a full core are refused before they happen. Weights as of now (`decayed_to`);
-    superseded history is not counted. The memories in `keep` count but are not moved (the one a user
-    just remembered straight into its tier gives way to none)."""
+    superseded history is not counted. The memories in `keep` count and give way last (the one a user
+    just remembered straight into its tier gives way to none; of a batch that promoted more than the tier
+    holds, the least useful of those go too: the capacity is the rule, keep a preference)."""
     state = [m for m in memories if not m.superseded]
     changes: list[TierChange] = []
     mid = [m for m in state if m.tier is Tier.MID]
     overflow = len(mid) - capacities.mid
     demoted: set[str] = set()
     if overflow > 0:
-        for m in least_useful_first(m for m in mid if m.id not in keep)[:overflow]:
+        for m in _giving_way(mid, keep)[:overflow]:
             changes.append(TierChange(m.id, Tier.MID, Tier.TEMP, Reason.MID_FULL))
             demoted.add(m.id)
     temp = [replace(m, tier=Tier.TEMP) if m.id in demoted else m for m in state
             if m.tier is Tier.TEMP or m.id in demoted]
     overflow = len(temp) - capacities.temp
     if overflow > 0:
-        for m in least_useful_first(m for m in temp if m.id not in keep)[:overflow]:
+        for m in _giving_way(temp, keep)[:overflow]:
             changes.append(TierChange(m.id, Tier.TEMP, None, Reason.TEMP_FULL))
     return changes
+
+
+def _giving_way(tier: Sequence[TierMemory], keep: frozenset[str]) -> list[TierMemory]:
+    """The order a full tier gives way in: the least useful first, those in keep after all the others."""
+    return (least_useful_first(m for m in tier if m.id not in keep)
+            + least_useful_first(m for m in tier if m.id in keep))
 
 
 def core_has_room(core_count: int, capacities: Capacities) -> bool:

@@ -86,6 +86,21 @@ def test_a_demoted_memory_may_be_the_one_evicted() -> None:
         ("m3", Tier.TEMP), ("m3", None)]
 
 
+def test_what_was_just_promoted_gives_way_last_but_the_capacity_holds() -> None:
+    """keep (what the same turn promoted) is a preference: the others give way first; when the kept alone are
+    more than the tier holds, the least useful of them give way too (a batch repeating three temp memories
+    into a mid of two left mid over its capacity: CI, 2026-12-03)."""
+    ms = [mem("old", Tier.MID, 0.1), mem("p1", Tier.MID, 0.5), mem("p2", Tier.MID, 0.3), mem("p3", Tier.MID, 0.4)]
+    keep = frozenset({"p1", "p2", "p3"})
+    assert enforce_capacity(ms, RULES.capacities, keep) == [TierChange("old", Tier.MID, Tier.TEMP, Reason.MID_FULL),
+                                                            TierChange("p2", Tier.MID, Tier.TEMP, Reason.MID_FULL)]
+    assert enforce_capacity(ms[:3], RULES.capacities, keep) == [
+        TierChange("old", Tier.MID, Tier.TEMP, Reason.MID_FULL)]  # the kept fit: only the other goes
+    temp = [mem("t1", weight=0.1), *(mem(f"n{i}", weight=0.2 + i / 10) for i in range(4))]
+    assert enforce_capacity(temp, RULES.capacities, frozenset(f"n{i}" for i in range(4))) == [
+        TierChange("t1", Tier.TEMP, None, Reason.TEMP_FULL), TierChange("n0", Tier.TEMP, None, Reason.TEMP_FULL)]
+
+
 def test_sweep_deletes_stale_temp_and_lets_faded_mid_fall_back() -> None:
     ms = [
         mem("stale", Tier.TEMP, 0.2, days_ago=8),
@@ -272,6 +287,17 @@ def test_a_memory_promoted_by_a_repeat_keeps_its_promotion_when_it_is_mids_least
     c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s2", speaker="user", text=FACTS[2]))
     assert tier_of(c, tenant, d) is Tier.MID
     assert {tier_of(c, tenant, a), tier_of(c, tenant, b)} == {Tier.MID, Tier.TEMP}
+    assert c.tiers.usage(tenant, "alice").counts == {Tier.TEMP: 1, Tier.MID: 2, Tier.CORE: 0}
+
+
+def test_a_turn_repeating_more_than_mid_holds_leaves_mid_within_its_capacity(
+        c: Container, tenant: str, clock: FakeClock) -> None:
+    """Three temp memories said again in one request all go up (REPEATED) into a mid of two: the least useful of
+    them goes back down, mid holds two (it held three, over its capacity, when ingest spared all it promoted)."""
+    remember_facts(c, tenant, FACTS[:3], clock)
+    report = c.ingest.ingest_conversation(tenant, [TurnInput(user_id="alice", session_id="s2", speaker="user",
+                                                             text=text) for text in FACTS[:3]])
+    assert sum(ch.to_tier is Tier.MID for t in report.turns for ch in t.changes) == 3
     assert c.tiers.usage(tenant, "alice").counts == {Tier.TEMP: 1, Tier.MID: 2, Tier.CORE: 0}
 
 
