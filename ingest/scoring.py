@@ -26,7 +26,9 @@ from graph.related import Via
 # everything else into words of letters and digits. Only [\w] characters survive, so a term can never
 # carry Lucene syntax.
 _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+", re.UNICODE)
+# A CJK run holds word characters only: the blocks also hold punctuation (・, ゠) and unassigned code points
+# (U+D7A4..U+D7AF), which are no term (they split runs as any punctuation does).
+_TOKEN = re.compile(rf"(?:(?=\w)[{_CJK}])+|[^\W_{_CJK}]+", re.UNICODE)
 _CJK_RUN = re.compile(rf"^[{_CJK}]+$")
 
 

@@ -289,3 +289,11 @@ def test_sessions_are_separate_and_bounded() -> None:
 def test_dominant_terms_are_those_in_at_least_half_of_the_texts() -> None:
     assert dominant_terms(["火锅很好吃", "火锅店", "喝茶"], dominance=0.5, limit=8) == frozenset({"火锅"})
     assert dominant_terms([], dominance=0.5, limit=8) == frozenset()
+
+
+def test_punctuation_and_unassigned_code_points_in_cjk_blocks_are_no_terms() -> None:
+    """The CJK blocks hold punctuation (the katakana middle dot) and unassigned code points (U+D7A4, after the
+    last Hangul syllable: hypothesis found it in CI, 2026-12-03): they split a run, they are never a term."""
+    assert terms("\ud7a4") == []
+    assert terms("カタ・カナ") == ["カタ", "カナ"]
+    assert terms("한국\ud7a4어") == ["한국", "어"]  # two runs: a bigram, and a one-character run whole
