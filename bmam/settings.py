@@ -390,6 +390,9 @@ class ExportSettings(BaseModel):
     # POST /import/{userId}.{ext} takes a body of at most this many bytes (HTTP 413 above it, counted while the
     # body arrives): the whole file is parsed in memory first, about 1.4 KB per RDF triple (README "Import").
     import_max_bytes: int = Field(default=256 * 1024 * 1024, ge=1024, le=16 * 1024**3)
+    # Uploads POST /import runs at once per process: each holds its file and parse in memory (a 256 MiB file is
+    # a few GiB parsed), so more wait their turn as a 503 with Retry-After before their body is read.
+    max_concurrent_imports: int = Field(default=1, ge=1, le=64)
 
 
 class DeploymentSettings(BaseModel):

@@ -211,7 +211,19 @@ def import_endpoint(container: Container) -> Callable[[Request], Awaitable[Respo
     names them), the tenant the API key's; ?dryRun=true checks and counts only, ?sourceUserId= picks one user
     of a tenant-wide export. Answers the import's report as JSON, or an error in GET /export's shape."""
 
+    # Bounds the memory uploads take: a refused upload keeps none of its body (the client retries later).
+    running = asyncio.Semaphore(container.settings.export.max_concurrent_imports)
+
     async def import_route(request: Request) -> Response:
+        if running.locked():
+            await drain_body(request.receive)
+            return _error(503, "UNAVAILABLE", "another import is running in this server; send the file again in a "
+                                              "few seconds (BMAM_EXPORT__MAX_CONCURRENT_IMPORTS)",
+                          {"Retry-After": "5"})
+        async with running:
+            return await _import(request)
+
+    async def _import(request: Request) -> Response:
         upload = _Upload(request)
         try:
             try:

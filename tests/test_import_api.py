@@ -414,3 +414,42 @@ def test_remote_import_of_a_refused_file_exits_non_zero_with_one_line(
     unreachable = runner.invoke(cli_app, ["remote", "import", str(small), "-u", full,
                                           "--server", "http://127.0.0.1:9"], env=env)
     assert unreachable.exit_code == 1 and "cannot reach http://127.0.0.1:9" in unreachable.output
+
+
+def test_a_second_upload_while_one_imports_is_503_and_goes_through_after(
+        container: Container, source: Conversation, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One upload at a time per server (BMAM_EXPORT__MAX_CONCURRENT_IMPORTS, 1): each holds its file and parse in
+    memory, so another is refused with Retry-After before its body is kept, and goes through once the first ended."""
+    import threading
+
+    from resolvers.app import create_app
+
+    own = Container(container.settings)
+    tenant = _fresh()
+    key = own.keys.create(tenant, "pytest").secret
+    data = b"".join(container.export.export_rdf(source.tenant, USER, "ttl"))
+    entered, release = threading.Event(), threading.Event()
+    import_rdf = own.export.import_rdf
+
+    def held(*args: Any, **kwargs: Any) -> Any:  # the first import, kept running until the test lets it go
+        entered.set()
+        assert release.wait(60)
+        return import_rdf(*args, **kwargs)
+
+    monkeypatch.setattr(own.export, "import_rdf", held)
+    app = create_app(own, migrate=False, bind_host="127.0.0.1", dev_key_enabled=False)
+    with served(app) as url:
+        first: list[requests.Response] = []
+        sender = threading.Thread(target=lambda: first.append(_post(url, key, "first", "ttl", data)))
+        sender.start()
+        assert entered.wait(60)
+        busy = _post(url, key, "second", "ttl", data)
+        assert busy.status_code == 503 and _code(busy) == "UNAVAILABLE", busy.text
+        assert busy.headers["retry-after"] == "5" and "another import is running" in _message(busy)
+        assert _stored_nothing(own, tenant, "second")
+        release.set()
+        sender.join(60)
+        assert first[0].status_code == 200, first[0].text
+        monkeypatch.setattr(own.export, "import_rdf", import_rdf)
+        again = _post(url, key, "second", "ttl", data)
+        assert again.status_code == 200 and again.json()["created"]["Memory"] > 0, again.text
