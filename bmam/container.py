@@ -380,6 +380,7 @@ class Container:
         return ExportUseCases(
             repository=KnowledgeRepository(self.store, page_size=x.page_size, batch_size=x.import_batch_size),
             settings=x, embedder=lambda: self.embedder, follow_up=follow_up, limits=self.settings.limits,
+            clock_skew=timedelta(seconds=self.settings.ingest.clock_skew_s),
         )
 
     # ----- operations (issue 8): session state shared by every worker and machine -----------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import neo4j.time
@@ -28,10 +28,13 @@ class ValueRules:
     """How the service validates what callers send, passed in by the import use case (graph does not depend
     on bmam): `text(value, field)` is the API's text validation with its size limit (bmam.validate.text),
     `identifier(value, field)` its id validation (bmam.validate.identifier). Each raises a BmamError whose
-    message starts with the field it was given."""
+    message starts with the field it was given. `when(value, field)`, if given, is its check of a time that says
+    when something happened (bmam.validate.past_moment: not later than the server's clock plus the allowed
+    skew), which every time of a file goes through."""
 
     text: Callable[[str, str], object]
     identifier: Callable[[str, str], object]
+    when: Callable[[datetime, str], object] | None = None
 
 
 class Refused(Exception):
@@ -142,9 +145,14 @@ def _time(value: Any, name: str, rules: ValueRules | None = None) -> neo4j.time.
         raise Refused(f"{name} has an offset Neo4j cannot hold ({value.iso_format()}): whole minutes "
                        "within -18:00..+18:00")
     try:
-        value.to_native().astimezone(UTC)
+        native = value.to_native().astimezone(UTC)
     except (OverflowError, ValueError) as exc:
         raise Refused(f"{name} is out of range ({value.iso_format()}): years 1 to 9999 in UTC") from exc
+    if rules is not None and rules.when is not None:
+        try:  # a memory "said" in the future would never go stale, decay or be evicted first
+            rules.when(native, name)
+        except BmamError as exc:
+            raise Refused(exc.message) from exc
     return value
 
 

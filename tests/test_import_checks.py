@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Callable
-from datetime import UTC
+from datetime import UTC, datetime, timedelta
 
 import neo4j.time
 import pytest
@@ -209,12 +209,29 @@ def test_the_base_document_imports_and_maintenance_runs_over_it(container: Conta
 
 
 def test_times_at_the_edges_of_the_range_import(container: Container) -> None:
+    """Year 1 (in UTC), and up to the server's clock plus the allowed skew (BMAM_INGEST__CLOCK_SKEW_S, 600 s)."""
     target = _fresh()
+    soon = (datetime.now(UTC) + timedelta(minutes=5)).isoformat()
     data = broken(replaced(iri(M2), "valid_from", dt("0001-01-01T00:00:00-05:00")),
-                  replaced(iri(M2), "last_mentioned_at", dt("9999-12-31T23:59:59.999999999+00:00")),
+                  replaced(iri(M2), "last_mentioned_at", dt(soon)),
                   replaced(iri(M3), "valid_to", dt("2026-01-01T00:00:00+18:00")))
     container.export.import_rdf(target.tenant, target.user_id, data, "nt")
     assert stored(container, target) > 0
+
+
+@pytest.mark.parametrize("prop", ["last_mentioned_at", "created_at", "decayed_at"])
+def test_a_time_in_the_future_is_refused_as_ingest_refuses_it(container: Container, prop: str) -> None:
+    """A memory said, mentioned or decayed after now (a source whose clock ran ahead, a hand-made file) would
+    never go stale, decay or be evicted first: refused as an ingested turn's `at` is, naming the limit."""
+    later = (datetime.now(UTC) + timedelta(minutes=11)).isoformat()
+    for when in (later, "9999-12-31T23:59:59.999999999+00:00"):
+        data, target = broken(replaced(iri(M1), prop, dt(when))), _fresh()
+        for dry_run in (True, False):  # (the message names the limit, which moves with the clock)
+            with pytest.raises(BadInput, match="in the future") as err:
+                container.export.import_rdf(target.tenant, target.user_id, data, "nt", dry_run=dry_run)
+            assert str(iri(M1)) in err.value.message and prop in err.value.message
+            assert "clock skew" in err.value.message
+        assert stored(container, target) == 0
 
 
 # ----- finding 1: counts beyond Neo4j's 64-bit integers ----------------------------------------

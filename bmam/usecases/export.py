@@ -13,7 +13,7 @@ import re
 import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from bmam import validate
@@ -107,13 +107,14 @@ class ImportFollowUp:
 class ExportUseCases:
     def __init__(self, *, repository: KnowledgeRepository, settings: ExportSettings,
                  embedder: Callable[[], Embedder], follow_up: ImportFollowUp,
-                 limits: LimitSettings | None = None) -> None:
+                 limits: LimitSettings | None = None, clock_skew: timedelta = timedelta(minutes=10)) -> None:
         self._repo = repository
         self._settings = settings
         self._embedder = embedder  # loaded only when an import needs it
         self._follow_up = follow_up
         # The API's input limits (text size): an import takes what the API takes, no more.
         self._limits = limits if limits is not None else LimitSettings()
+        self._clock_skew = clock_skew  # how far ahead of the clock a time may be, as ingest allows a turn's at
 
     def scope(self, tenant: str, user_id: str) -> Scope:
         return Scope(tenant=tenant, user_id=validate.identifier(user_id, field="userId"))
@@ -158,10 +159,12 @@ class ExportUseCases:
     # ----- import -------------------------------------------------------------------------------
 
     def value_rules(self) -> ValueRules:
-        """The API's validation of text and ids, which every imported value goes through too."""
+        """The API's validation of text, ids and times, which every imported value goes through too."""
         max_bytes = self._limits.max_text_bytes
+        now, skew = self._follow_up.clock.now(), self._clock_skew
         return ValueRules(text=lambda value, field: validate.text(value, field=field, max_bytes=max_bytes),
-                          identifier=lambda value, field: validate.identifier(value, field=field))
+                          identifier=lambda value, field: validate.identifier(value, field=field),
+                          when=lambda value, field: validate.past_moment(value, field=field, now=now, skew=skew))
 
     def import_rdf(self, tenant: str, user_id: str, data: bytes, fmt: str | RdfFormat, *,
                    source_user: str | None = None, dry_run: bool = False) -> ImportReport:
