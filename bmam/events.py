@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from graph.errors import LimitExceeded
 from graph.model import MemoryType, Scope, Tier
 
 
@@ -40,12 +41,21 @@ class MemoryEvent:
                    detail={"tier": tier.value, "type": memory_type.value})
 
 
-_Subscriber = tuple[asyncio.AbstractEventLoop, "asyncio.Queue[MemoryEvent]"]
+@dataclass(eq=False, slots=True)
+class _Subscriber:
+    """One subscription: its loop, its bounded queue, and whether it fell behind (touched on its loop only)."""
+
+    loop: asyncio.AbstractEventLoop
+    queue: asyncio.Queue[MemoryEvent]
+    fell_behind: bool = False
 
 
 class EventBus:
-    """Publish from any thread; subscribers are asyncio queues on the server's loop. A slow subscriber
-    loses the oldest events (bounded queue) rather than slowing down writes."""
+    """Publish from any thread; subscribers are asyncio queues on the server's loop. A subscriber whose queue is
+    full (a slow reader, `queue_size` events behind) gets what was queued, then its stream ends with
+    LIMIT_EXCEEDED rather than slowing down writes: it used to lose the oldest events without a word, and a
+    client mirroring a user's memories (a UI) went on showing what had changed. Told, it subscribes again and
+    reloads."""
 
     def __init__(self, queue_size: int = 1000) -> None:
         self._lock = threading.Lock()
@@ -55,27 +65,33 @@ class EventBus:
     def publish(self, event: MemoryEvent) -> None:
         with self._lock:
             targets = list(self._subscribers.get((event.tenant, event.user_id), ()))
-        for loop, queue in targets:
-            loop.call_soon_threadsafe(_offer, queue, event)
+        for sub in targets:
+            sub.loop.call_soon_threadsafe(_offer, sub, event)
 
     async def subscribe(self, tenant: str, user_id: str) -> AsyncIterator[MemoryEvent]:
-        loop = asyncio.get_running_loop()
-        queue: asyncio.Queue[MemoryEvent] = asyncio.Queue(self._queue_size)
+        """The user's events in order; LimitExceeded once the queued ones are read, if any were lost."""
+        sub = _Subscriber(asyncio.get_running_loop(), asyncio.Queue(self._queue_size))
         key = (tenant, user_id)
-        entry = (loop, queue)
         with self._lock:
-            self._subscribers.setdefault(key, []).append(entry)
+            self._subscribers.setdefault(key, []).append(sub)
         try:
             while True:
-                yield await queue.get()
+                if sub.fell_behind and sub.queue.empty():
+                    raise LimitExceeded(f"this subscription fell more than {self._queue_size} events behind and "
+                                        "missed some: subscribe again and reload what it mirrors")
+                yield await sub.queue.get()
         finally:
             with self._lock:
-                self._subscribers[key].remove(entry)
+                self._subscribers[key].remove(sub)
                 if not self._subscribers[key]:
                     del self._subscribers[key]
 
 
-def _offer(queue: asyncio.Queue[MemoryEvent], event: MemoryEvent) -> None:
-    if queue.full():
-        queue.get_nowait()
-    queue.put_nowait(event)
+def _offer(sub: _Subscriber, event: MemoryEvent) -> None:
+    """On the subscriber's loop. Past a gap nothing more is queued: the stream ends at the gap."""
+    if sub.fell_behind:
+        return
+    if sub.queue.full():
+        sub.fell_behind = True
+        return
+    sub.queue.put_nowait(event)

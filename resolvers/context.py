@@ -50,6 +50,11 @@ class RequestContext:
             self._loaders = Loaders(self.container, self.tenant)
         return self._loaders
 
+    def reset_loaders(self) -> None:
+        """Fresh DataLoaders for the next operation of a websocket, which shares this context with the
+        connection's other operations (resolvers/ws_protocol.py)."""
+        self._loaders = None
+
 
 Info = StrawberryInfo[RequestContext, None]
 
