@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from graph.errors import BadInput, NotFound
+from graph.errors import BadInput, Conflict, NotFound
 from graph.model import Association, Scope
 from graph.store import GraphStore
 
@@ -25,6 +25,10 @@ class AssociationRepository:
         if not rows:
             raise NotFound("one or both memories not found")
         row = rows[0]
+        if row["superseded"]:
+            # History is not linked: the edge would be invisible (listings, relatedSearch) yet kept.
+            names = ", ".join(row["superseded"])
+            raise Conflict(f"memory {names} is superseded (history): associate the memory that replaced it")
         return Association(memory_a=row["memory_a"], memory_b=row["memory_b"], strength=float(row["strength"]))
 
     def for_memory(self, scope: Scope, memory_id: str, *, limit: int = 50) -> list[Association]:

@@ -2,7 +2,11 @@
 // memory in the order of $items (each {memory_id, episode_id, episode_mates, now, terms, han_terms,
 // latin_terms, lucene}; the per-memory subqueries run row after row, so each memory's MERGE sees the edges
 // of those before it). An existing edge keeps the stronger of its strength and the new one; one edge per
-// pair, both memories of the one user. Returns per memory (in $items order) the edges each part touched.
+// pair, both memories of the one user; an edge the user set (association/associate, formed_by 'user') is left
+// as the user set it. Returns per memory (in $items order) the edges each part touched.
+// Superseded memories (valid_to set) are history: a conflict's settlement moved their associations to the
+// winner, so none forms again, from one (its hooks run again by addTriple) or to one (an episode mate: the
+// remains of a loser derive from the loser's own turn).
 // 1. formed_by 'stored': with the other memories derived from the same episode (strength $same_episode),
 //    and with memories sharing an entity with it (the entity hop strength of related/search:
 //    min(1, $entity_base / sqrt(mentions - 1)), no hub above $max_degree and never the user themself, the
@@ -32,21 +36,21 @@ UNWIND $items AS raw
 WITH pool, mine, raw {.*, now: datetime(raw.now)} AS item
 CALL (item) {
   MATCH (m:Memory {id: item.memory_id})
-  WHERE m.tenant = $tenant AND m.user_id = $user_id
+  WHERE m.tenant = $tenant AND m.user_id = $user_id AND m.valid_to IS NULL
   CALL (m, item) {
     MATCH (m)-[:DERIVED_FROM]->(ep:Episode)<-[:DERIVED_FROM]-(o:Memory)
     WHERE ep.tenant = $tenant AND ep.user_id = $user_id AND o <> m
-      AND o.tenant = $tenant AND o.user_id = $user_id
+      AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
     RETURN o, $same_episode AS strength
     UNION ALL
     MATCH (ep:Episode {id: item.episode_id})<-[:DERIVED_FROM]-(o:Memory)
     WHERE ep.tenant = $tenant AND ep.user_id = $user_id AND o <> m
-      AND o.tenant = $tenant AND o.user_id = $user_id
+      AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
     RETURN o, $same_episode AS strength
     UNION ALL
     UNWIND coalesce(item.episode_mates, []) AS mate_id
     MATCH (o:Memory {id: mate_id})
-    WHERE o <> m AND o.tenant = $tenant AND o.user_id = $user_id
+    WHERE o <> m AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
     RETURN o, $same_episode AS strength
     UNION ALL
     MATCH (m)-[:MENTIONS]->(e:Entity)
@@ -69,6 +73,7 @@ CALL (item) {
                   r.formed_by = 'stored'
   SET r._lock = true
   REMOVE r._lock
+  WITH item, a, b, r, strength WHERE coalesce(r.formed_by, '') <> 'user'
   SET r.strength = CASE WHEN coalesce(r.strength, 0.0) < strength THEN strength ELSE r.strength END,
       r.updated_at = item.now
   RETURN collect({memory_a: a.id, memory_b: b.id, strength: r.strength}) AS by_form
@@ -76,7 +81,7 @@ CALL (item) {
 CALL (item, pool, mine) {
   WITH item WHERE item.terms AND mine >= $min_memories
   MATCH (m:Memory {id: item.memory_id})
-  WHERE m.tenant = $tenant AND m.user_id = $user_id
+  WHERE m.tenant = $tenant AND m.user_id = $user_id AND m.valid_to IS NULL
   CALL (m, pool, mine, item) {
     WITH m, pool WHERE mine <= $scan_max
     UNWIND pool AS p
@@ -107,6 +112,7 @@ CALL (item, pool, mine) {
                   r.formed_by = 'terms'
   SET r._lock = true
   REMOVE r._lock
+  WITH item, a, b, r, strength WHERE coalesce(r.formed_by, '') <> 'user'
   SET r.strength = CASE WHEN coalesce(r.strength, 0.0) < strength THEN strength ELSE r.strength END,
       r.updated_at = item.now
   RETURN collect({memory_a: a.id, memory_b: b.id, strength: r.strength}) AS by_terms

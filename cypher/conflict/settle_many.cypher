@@ -106,20 +106,23 @@ CALL () {
       CALL (w, l) {
         MATCH (l)-[r:ASSOCIATED]-(x:Memory)
         WHERE x.tenant = $tenant AND x.user_id = $user_id
-        WITH w, x, r, r.strength AS strength
+        // how each formed goes with it (formed_by: stored, terms, recalled, user), as every edge names it
+        WITH w, x, r, r.strength AS strength, r.formed_by AS formed_by
         DELETE r
-        WITH w, x, strength WHERE x <> w
-        CALL (w, x, strength) {
-          WITH w, x, strength WHERE w.id < x.id
+        WITH w, x, strength, formed_by WHERE x <> w
+        CALL (w, x, strength, formed_by) {
+          WITH w, x, strength, formed_by WHERE w.id < x.id
           MERGE (w)-[n:ASSOCIATED]->(x)
-            ON CREATE SET n.strength = strength, n.created_at = $now, n.tenant = $tenant, n.user_id = $user_id
+            ON CREATE SET n.strength = strength, n.created_at = $now, n.tenant = $tenant, n.user_id = $user_id,
+                          n.formed_by = formed_by
             ON MATCH SET n.strength = CASE WHEN n.strength < strength THEN strength ELSE n.strength END
           SET n.updated_at = $now
         }
-        CALL (w, x, strength) {
-          WITH w, x, strength WHERE x.id < w.id
+        CALL (w, x, strength, formed_by) {
+          WITH w, x, strength, formed_by WHERE x.id < w.id
           MERGE (x)-[n:ASSOCIATED]->(w)
-            ON CREATE SET n.strength = strength, n.created_at = $now, n.tenant = $tenant, n.user_id = $user_id
+            ON CREATE SET n.strength = strength, n.created_at = $now, n.tenant = $tenant, n.user_id = $user_id,
+                          n.formed_by = formed_by
             ON MATCH SET n.strength = CASE WHEN n.strength < strength THEN strength ELSE n.strength END
           SET n.updated_at = $now
         }

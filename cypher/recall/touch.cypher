@@ -4,11 +4,14 @@
 // recalls never deadlock) before the values are read, so concurrent recalls never lose an update.
 // First, the memories recalled together ($pairs, smaller id first): each pair's association gets + $delta,
 // clamped to [0, 1]; a pair not yet associated gets an edge of strength $delta (one edge per pair, as
-// association/associate stores it), locked before its strength is read.
+// association/associate stores it), locked before its strength is read. A pair with a superseded memory
+// (recalled with includeHistory or asOf) is left out: history keeps no associations (conflict/settle_many
+// moved them to the winner).
 CALL () {
   UNWIND $pairs AS pair
   MATCH (a:Memory {id: pair.low}), (b:Memory {id: pair.high})
   WHERE a.tenant = $tenant AND a.user_id = $user_id AND b.tenant = $tenant AND b.user_id = $user_id
+    AND a.valid_to IS NULL AND b.valid_to IS NULL
   MERGE (a)-[r:ASSOCIATED]-(b)
     ON CREATE SET r.created_at = $now, r.strength = 0.0, r.tenant = $tenant, r.user_id = $user_id,
                   r.formed_by = 'recalled'
