@@ -82,8 +82,10 @@ def build(c: Container, scope: Scope, graph: dict) -> None:  # type: ignore[type
             obj, polarity = spec["likes"]
             c.memories.add_triple(scope.tenant, scope.user_id, memory_id=m.id, subject="user", predicate="likes",
                                   object_=obj, polarity=polarity)
+    # links among live memories only: one a later "likes" superseded is history, which associate refuses
+    live = {m.id for m in c.memories.page(scope.tenant, scope.user_id, first=100).items}
     for a, b, strength in graph["links"]:
-        if a < len(ids) and b < len(ids) and a != b:
+        if a < len(ids) and b < len(ids) and a != b and ids[a] in live and ids[b] in live:
             c.memories.associate(scope.tenant, scope.user_id, ids[a], ids[b], strength)
 
 
