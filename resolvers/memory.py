@@ -120,7 +120,9 @@ class MemoryMutation:
         )
         return Triple.of(triple)
 
-    @strawberry.mutation(description="Associate two memories of a user with a strength in [0, 1].")
+    @strawberry.mutation(description="Associate two memories of a user with a strength in [0, 1] (the user's word "
+                                     "on the pair: forming again does not raise it). NOT_FOUND when either is not "
+                                     "the user's; CONFLICT when either is superseded (history is not linked).")
     async def associate(
         self, info: Info, user_id: str, memory_a: strawberry.ID, memory_b: strawberry.ID, strength: float
     ) -> Association:
