@@ -109,10 +109,16 @@ def _raise_from(exc: TransportError) -> BmamClientError:
             return BmamClientError("UNAUTHENTICATED", "the server refused the websocket: a valid API key is required",
                                    [])
         return BmamClientError("TRANSPORT", str(exc), [])
-    errors: list[dict[str, Any]] = [e for e in (exc.errors or []) if isinstance(e, dict)]
-    first: dict[str, Any] = errors[0] if errors else {"message": str(exc)}
+    return _from_errors(exc.errors, message=str(exc), code="UNKNOWN")
+
+
+def _from_errors(raw: Any, *, message: str, code: str, status: int | None = None) -> BmamClientError:
+    """A server's GraphQL-shaped errors ([{message, extensions: {code}}]) as a BmamClientError: the first one's
+    code and message, else `code` and `message`."""
+    errors: list[dict[str, Any]] = [e for e in (raw or []) if isinstance(e, dict)]
+    first: dict[str, Any] = errors[0] if errors else {"message": message}
     extensions: dict[str, Any] = first.get("extensions") or {}
-    return BmamClientError(str(extensions.get("code", "UNKNOWN")), str(first.get("message", exc)), errors)
+    return BmamClientError(str(extensions.get("code") or code), str(first.get("message", message)), errors, status)
 
 
 def _ws_close_code(exc: BaseException) -> int | None:
@@ -444,11 +450,8 @@ class BmamClient:
                                   resp.status_code) from None
         if resp.ok and isinstance(body, dict) and "errors" not in body:
             return body
-        errors: list[dict[str, Any]] = [e for e in (body.get("errors") or []) if isinstance(e, dict)] \
-            if isinstance(body, dict) else []
-        first: dict[str, Any] = errors[0] if errors else {"message": resp.reason}
-        code = str((first.get("extensions") or {}).get("code") or f"HTTP_{resp.status_code}")
-        raise BmamClientError(code, str(first.get("message")), errors, resp.status_code)
+        raise _from_errors(body.get("errors") if isinstance(body, dict) else None, message=resp.reason,
+                           code=f"HTTP_{resp.status_code}", status=resp.status_code)
 
     # ----- recall (issue 4) ------------------------------------------------------------------
 

@@ -264,10 +264,10 @@ def clashes(placed: Sequence[tuple[ParsedLine, TurnInput]]) -> dict[int, str]:
         first = seen.setdefault(key, p)
         if first is not p:
             out[p.line_no] = given_twice(t.turn, t.session_id.strip(), first=f"line {first.line_no}",
-                                         first_numbered=_numbered(first), numbered=_numbered(p))
+                                         first_numbered=numbered(first), numbered=numbered(p))
     return out
 
 
-def _numbered(p: ParsedLine) -> bool:
+def numbered(p: ParsedLine) -> bool:
     """The line gave its `turn` (placed_turns keeps the parsed turn as read)."""
     return p.turn is not None and p.turn.turn is not None

@@ -18,7 +18,7 @@ from graph.errors import BadInput
 from graph.model import Tier
 from ingest.classify import LabeledUtterance
 from ingest.tier_policy import Signal, TierChange
-from ingest.turns import ParsedLine, placed_turns, read_jsonl
+from ingest.turns import ParsedLine, numbered, placed_turns, read_jsonl
 
 DEFAULT_UTTERANCES = PROJECT_ROOT / "tests" / "data" / "utterances.jsonl"
 
@@ -42,7 +42,7 @@ def ingest_file(c: Container, tenant: str, path: Path, *, progress: bool = True)
                   disable=not progress, transient=False, console=None) as bar:
         task = bar.add_task("ingest", total=len(turns))
         report = c.ingest.ingest_indexed(tenant, turns, on_progress=lambda n: bar.advance(task, n),
-                                         numbered=[p.turn is not None and p.turn.turn is not None for p, _ in good],
+                                         numbered=[numbered(p) for p, _ in good],
                                          names=[f"line {p.line_no}" for p, _ in good])
     for (p, _), result in zip(good, report.turns, strict=True):
         for e in result.errors:

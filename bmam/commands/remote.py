@@ -17,7 +17,7 @@ from bmam.cli_support import UserOpt, echo, fail
 from bmam.client import INGEST_CONVERSATION, BmamClient, BmamClientError, ClientConfig, ClientConfigError
 from bmam.commands.export import rdf_format_of
 from bmam.http_transport import encode_json
-from ingest.turns import TurnInput, clashes, placed_turns, read_jsonl
+from ingest.turns import TurnInput, clashes, numbered, placed_turns, read_jsonl
 
 T = TypeVar("T")
 
@@ -246,7 +246,7 @@ def register(app: typer.Typer) -> None:
                 continue
             if t.turn is not None and t.turn > GRAPHQL_INT_MAX:  # refused by the server's Int for the whole request
                 tally.problems.append((p.line_no, f"field 'turn' must be at most {GRAPHQL_INT_MAX} (got {t.turn})"
-                                       if p.turn is not None and p.turn.turn is not None else
+                                       if numbered(p) else
                                        f"turn {t.turn} is over {GRAPHQL_INT_MAX}: this line gives no turn and takes "
                                        f"the index after the line before it of its session ({t.turn - 1})"))
                 continue
