@@ -6,6 +6,8 @@ only, as relatedSearch does. Forming again never overrides a strength the user s
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from bmam.container import Container
@@ -145,3 +147,54 @@ def test_a_settled_conflict_carries_the_losers_associations_as_they_formed(conta
                          "RETURN r.formed_by AS formed_by, r.strength AS strength", a=mems["paris"], b=mems["visit"],
                       t=tenant)
     assert rows == [{"formed_by": "stored", "strength": pytest.approx(0.5)}]  # Berlin's entity link, carried
+
+
+def _berlin_then_paris(c: Container, tenant: str, *, before_paris: Callable[[str, str, str], None]) -> dict[str, str]:
+    """Berlin (then visit, linked to it) stored; Paris stored without its triple, before_paris(berlin, visit, paris)
+    run, then Paris's triple added: the conflict settles with Paris the winner, carrying Berlin's edges."""
+    mems = {}
+    for key, text, predicate, place in (("berlin", "I live in Berlin", "lives_in", "Berlin"),
+                                        ("visit", "Anna visited me in Berlin", "visited", "Berlin")):
+        mems[key] = c.memories.remember(tenant, RememberRequest(user_id=USER, text=text, type="FACTUAL")).id
+        c.memories.add_triple(tenant, USER, memory_id=mems[key], subject="user", predicate=predicate, object_=place)
+    mems["paris"] = c.memories.remember(tenant, RememberRequest(user_id=USER, text="I live in Paris",
+                                                                type="FACTUAL")).id
+    before_paris(mems["berlin"], mems["visit"], mems["paris"])
+    c.memories.add_triple(tenant, USER, memory_id=mems["paris"], subject="user", predicate="lives_in", object_="Paris")
+    assert edges_of(c, tenant, mems["berlin"]) == []  # superseded by Paris, its edges carried
+    return mems
+
+
+def _edge(c: Container, tenant: str, a: str, b: str) -> list[dict[str, object]]:
+    return store_rows(c, "MATCH (a:Memory {id: $a})-[r:ASSOCIATED]-(b:Memory {id: $b}) WHERE a.tenant = $t "
+                         "RETURN r.formed_by AS formed_by, r.strength AS strength", a=a, b=b, t=tenant)
+
+
+def test_a_carried_association_leaves_the_strength_the_user_set_on_the_winner_s_pair(container: Container,
+                                                                                    tenant: str) -> None:
+    """The loser's edge to x lands on the winner's own edge to x: the stronger stood, even over a strength the user
+    set on the winner's pair (0.1 -> 0.8). The user's word on that pair stands."""
+    c = container
+
+    def links(berlin: str, visit: str, paris: str) -> None:
+        c.memories.associate(tenant, USER, berlin, visit, 0.8)
+        c.memories.associate(tenant, USER, paris, visit, 0.1)  # the user says: hardly related
+
+    mems = _berlin_then_paris(c, tenant, before_paris=links)
+    assert _edge(c, tenant, mems["paris"], mems["visit"]) == [{"formed_by": "user", "strength": pytest.approx(0.1)}]
+
+
+def test_a_carried_association_stronger_than_the_winner_s_names_who_formed_it(container: Container,
+                                                                             tenant: str) -> None:
+    """The loser's user-set 0.8 replaces the winner's 0.2 formed by shared terms: the edge then says the user set
+    it (it said 'terms' with the user's strength)."""
+    c = container
+
+    def links(berlin: str, visit: str, paris: str) -> None:
+        c.memories.associate(tenant, USER, berlin, visit, 0.8)
+        store_rows(c, "MATCH (a:Memory {id: $a}), (b:Memory {id: $b}) WHERE a.tenant = $t "
+                      "MERGE (a)-[r:ASSOCIATED]->(b) SET r.strength = 0.2, r.formed_by = 'terms', r.tenant = $t, "
+                      "r.user_id = $u", a=min(paris, visit), b=max(paris, visit), t=tenant, u=USER)
+
+    mems = _berlin_then_paris(c, tenant, before_paris=links)
+    assert _edge(c, tenant, mems["paris"], mems["visit"]) == [{"formed_by": "user", "strength": pytest.approx(0.8)}]

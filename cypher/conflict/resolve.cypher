@@ -1,90 +1,10 @@
-// Settle an open conflict of one user: winner active + $winner_bonus, loser active - $loser_penalty (both
-// clamped, weights recomputed in the same statement), (winner)-[:SUPERSEDES]->(loser), loser.valid_to and
-// its triples' valid_to set to when the winner was said (valid time, not when this runs: a conversation
-// ingested later keeps its history; a winner said before the loser leaves the loser an empty validity, its
-// valid_from), the loser's associations carried to the winner (strongest kept, one
-// edge per pair from the smaller id), the conflict marked RESOLVED, and the loser's other OPEN conflicts closed
-// as moot (with it superseded there is nothing left to choose). Run after weights/lock and weights/decay on both
-// memories in the same transaction. Nothing happens unless the conflict is OPEN.
-// History is never rewritten: when either memory is no longer live (superseded since the conflict was recorded)
-// neither is touched and the conflict is closed as moot instead. Moot: RESOLVED without winner or loser,
-// resolved_by 'superseded' (graph/conflicts.py MOOT).
-// A locked winner keeps its weight when the system settles ($spare_locked: the system never changes a locked
-// memory on its own); the user's settlement gives it the bonus.
-// The SUPERSEDES edge keeps what the penalty took from the loser's active part (less than $loser_penalty when
-// clamped at 0): the loser's remains get back only that (bmam/usecases/remains.py).
-// Returns the settled conflict with both of its memories as they are now (what conflict/get reads).
+// Settle an open conflict of one user, as the user or the system chose: conflict/settle_pair does it (the
+// winner's bonus, the loser's penalty and end of validity, SUPERSEDES, associations carried, the loser's other
+// conflicts closed as moot; nothing but a moot close when either memory is no longer live). Run after
+// weights/lock and weights/decay on both memories in the same transaction. Nothing happens unless the conflict is
+// OPEN. Returns the settled conflict with both of its memories as they are now (what conflict/get reads).
 MATCH (c:Conflict {id: $id})
 WHERE c.tenant = $tenant AND c.user_id = $user_id AND c.status = 'OPEN'
 MATCH (w:Memory {id: $winner_id}), (l:Memory {id: $loser_id})
 WHERE w.tenant = $tenant AND w.user_id = $user_id AND l.tenant = $tenant AND l.user_id = $user_id
-CALL (c, w, l) {
-  WITH c, w, l
-  WHERE w.valid_to IS NOT NULL OR l.valid_to IS NOT NULL
-  SET c.status = 'RESOLVED', c.resolved_at = $now, c.resolved_by = 'superseded'
-}
-CALL (c, w, l) {
-  WITH c, w, l, l.active AS loser_active
-  WHERE c.status = 'OPEN'
-  SET w.active = CASE WHEN w.locked AND $spare_locked THEN w.active
-                      WHEN w.active + $winner_bonus > 1.0 THEN 1.0 ELSE w.active + $winner_bonus END,
-      l.active = CASE WHEN l.active - $loser_penalty < 0.0 THEN 0.0 ELSE l.active - $loser_penalty END,
-      l.valid_to = CASE WHEN coalesce(w.valid_from, $now) > coalesce(l.valid_from, $now)
-                       THEN coalesce(w.valid_from, $now) ELSE coalesce(l.valid_from, $now) END
-  WITH c, w, l, loser_active,
-       $passive_share * w.passive + $active_share * w.active + $preset_share * w.preset AS ww,
-       $passive_share * l.passive + $active_share * l.active + $preset_share * l.preset AS lw
-  SET w.weight = CASE WHEN ww > 1.0 THEN 1.0 WHEN ww < 0.0 THEN 0.0 ELSE ww END,
-      l.weight = CASE WHEN lw > 1.0 THEN 1.0 WHEN lw < 0.0 THEN 0.0 ELSE lw END,
-      c.status = 'RESOLVED', c.winner_id = w.id, c.loser_id = l.id, c.resolved_at = $now,
-      c.resolved_by = $resolved_by
-  MERGE (w)-[s:SUPERSEDES]->(l)
-    ON CREATE SET s.tenant = $tenant, s.user_id = $user_id, s.conflict_id = c.id, s.at = $now,
-                    s.penalty = loser_active - l.active
-  WITH c, w, l
-  CALL (l) {
-    MATCH ()-[t:TRIPLE {memory_id: l.id}]->()
-    WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.valid_to IS NULL
-    SET t.valid_to = l.valid_to
-  }
-  CALL (l) {
-    MATCH (x:Conflict)-[:BETWEEN]->(l)
-    WHERE x.tenant = $tenant AND x.user_id = $user_id AND x.status = 'OPEN'
-    SET x.status = 'RESOLVED', x.resolved_at = $now, x.resolved_by = 'superseded'
-  }
-  CALL (w, l) {
-    MATCH (l)-[r:ASSOCIATED]-(x:Memory)
-    WHERE x.tenant = $tenant AND x.user_id = $user_id
-    // how each formed goes with it (formed_by: stored, terms, recalled, user), as every edge names it
-    WITH w, x, r, r.strength AS strength, r.formed_by AS formed_by
-    DELETE r
-    WITH w, x, strength, formed_by WHERE x <> w
-    CALL (w, x, strength, formed_by) {
-      WITH w, x, strength, formed_by WHERE w.id < x.id
-      MERGE (w)-[n:ASSOCIATED]->(x)
-        ON CREATE SET n.strength = strength, n.created_at = $now, n.tenant = $tenant, n.user_id = $user_id,
-                      n.formed_by = formed_by
-        ON MATCH SET n.strength = CASE WHEN n.strength < strength THEN strength ELSE n.strength END
-      SET n.updated_at = $now
-    }
-    CALL (w, x, strength, formed_by) {
-      WITH w, x, strength, formed_by WHERE x.id < w.id
-      MERGE (x)-[n:ASSOCIATED]->(w)
-        ON CREATE SET n.strength = strength, n.created_at = $now, n.tenant = $tenant, n.user_id = $user_id,
-                      n.formed_by = formed_by
-        ON MATCH SET n.strength = CASE WHEN n.strength < strength THEN strength ELSE n.strength END
-      SET n.updated_at = $now
-    }
-  }
-}
-WITH c, CASE WHEN w.id = c.new_id THEN w ELSE l END AS n, CASE WHEN w.id = c.new_id THEN l ELSE w END AS o
-// Timestamps as ISO strings (graph/records.py parses them): the driver's DateTime hydration is slow.
-RETURN c {.*, created_at: toString(c.created_at), resolved_at: toString(c.resolved_at)} AS conflict,
-       n {.*, embedding: null, created_at: toString(n.created_at), valid_from: toString(n.valid_from),
-          valid_to: toString(n.valid_to), last_mentioned_at: toString(n.last_mentioned_at),
-          last_recalled_at: toString(n.last_recalled_at), decayed_at: toString(n.decayed_at),
-          last_feedback_at: toString(n.last_feedback_at)} AS new_memory,
-       o {.*, embedding: null, created_at: toString(o.created_at), valid_from: toString(o.valid_from),
-          valid_to: toString(o.valid_to), last_mentioned_at: toString(o.last_mentioned_at),
-          last_recalled_at: toString(o.last_recalled_at), decayed_at: toString(o.decayed_at),
-          last_feedback_at: toString(o.last_feedback_at)} AS old_memory
+{{> conflict/settle_pair}}

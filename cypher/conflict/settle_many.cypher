@@ -17,7 +17,7 @@
 //    conflict, or the pair's the other way round, reverse_id, OPEN and recorded by REVIEW: only the user settles
 //    it, through conflict/resolve; this statement settles for the system), or a memory gone, changes nothing and
 //    is left out. Per settled item its position and what conflict/resolve returns: the conflict with both memories
-//    right after. The SUPERSEDES edge keeps the penalty taken, as conflict/resolve's does.
+//    right after (conflict/settle_pair, the text conflict/resolve runs too).
 // 0. First the memories $ids (none when empty) are decayed to $now exactly as weights/decay decays them (with its
 //    $skip_locked and $with_before): a settlement decays its memories before reading them, and in this statement
 //    that is no round trip of its own.
@@ -69,75 +69,7 @@ CALL () {
                          AND r.strategy = 'REVIEW' }
     MATCH (w:Memory {id: item.winner_id}), (l:Memory {id: item.loser_id})
     WHERE w.tenant = $tenant AND w.user_id = $user_id AND l.tenant = $tenant AND l.user_id = $user_id
-    CALL (c, w, l) {
-      WITH c, w, l
-      WHERE w.valid_to IS NOT NULL OR l.valid_to IS NOT NULL
-      SET c.status = 'RESOLVED', c.resolved_at = $now, c.resolved_by = 'superseded'
-    }
-    CALL (c, w, l) {
-      WITH c, w, l, l.active AS loser_active
-      WHERE c.status = 'OPEN'
-      SET w.active = CASE WHEN w.locked AND $spare_locked THEN w.active
-                          WHEN w.active + $winner_bonus > 1.0 THEN 1.0 ELSE w.active + $winner_bonus END,
-          l.active = CASE WHEN l.active - $loser_penalty < 0.0 THEN 0.0 ELSE l.active - $loser_penalty END,
-          l.valid_to = CASE WHEN coalesce(w.valid_from, $now) > coalesce(l.valid_from, $now)
-                       THEN coalesce(w.valid_from, $now) ELSE coalesce(l.valid_from, $now) END
-      WITH c, w, l, loser_active,
-           $passive_share * w.passive + $active_share * w.active + $preset_share * w.preset AS ww,
-           $passive_share * l.passive + $active_share * l.active + $preset_share * l.preset AS lw
-      SET w.weight = CASE WHEN ww > 1.0 THEN 1.0 WHEN ww < 0.0 THEN 0.0 ELSE ww END,
-          l.weight = CASE WHEN lw > 1.0 THEN 1.0 WHEN lw < 0.0 THEN 0.0 ELSE lw END,
-          c.status = 'RESOLVED', c.winner_id = w.id, c.loser_id = l.id, c.resolved_at = $now,
-          c.resolved_by = $resolved_by
-      MERGE (w)-[s:SUPERSEDES]->(l)
-        ON CREATE SET s.tenant = $tenant, s.user_id = $user_id, s.conflict_id = c.id, s.at = $now,
-                        s.penalty = loser_active - l.active
-      WITH c, w, l
-      CALL (l) {
-        MATCH ()-[t:TRIPLE {memory_id: l.id}]->()
-        WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.valid_to IS NULL
-        SET t.valid_to = l.valid_to
-      }
-      CALL (l) {
-        MATCH (x:Conflict)-[:BETWEEN]->(l)
-        WHERE x.tenant = $tenant AND x.user_id = $user_id AND x.status = 'OPEN'
-        SET x.status = 'RESOLVED', x.resolved_at = $now, x.resolved_by = 'superseded'
-      }
-      CALL (w, l) {
-        MATCH (l)-[r:ASSOCIATED]-(x:Memory)
-        WHERE x.tenant = $tenant AND x.user_id = $user_id
-        // how each formed goes with it (formed_by: stored, terms, recalled, user), as every edge names it
-        WITH w, x, r, r.strength AS strength, r.formed_by AS formed_by
-        DELETE r
-        WITH w, x, strength, formed_by WHERE x <> w
-        CALL (w, x, strength, formed_by) {
-          WITH w, x, strength, formed_by WHERE w.id < x.id
-          MERGE (w)-[n:ASSOCIATED]->(x)
-            ON CREATE SET n.strength = strength, n.created_at = $now, n.tenant = $tenant, n.user_id = $user_id,
-                          n.formed_by = formed_by
-            ON MATCH SET n.strength = CASE WHEN n.strength < strength THEN strength ELSE n.strength END
-          SET n.updated_at = $now
-        }
-        CALL (w, x, strength, formed_by) {
-          WITH w, x, strength, formed_by WHERE x.id < w.id
-          MERGE (x)-[n:ASSOCIATED]->(w)
-            ON CREATE SET n.strength = strength, n.created_at = $now, n.tenant = $tenant, n.user_id = $user_id,
-                          n.formed_by = formed_by
-            ON MATCH SET n.strength = CASE WHEN n.strength < strength THEN strength ELSE n.strength END
-          SET n.updated_at = $now
-        }
-      }
-    }
-    WITH c, CASE WHEN w.id = c.new_id THEN w ELSE l END AS n, CASE WHEN w.id = c.new_id THEN l ELSE w END AS o
-    RETURN c {.*, created_at: toString(c.created_at), resolved_at: toString(c.resolved_at)} AS conflict,
-           n {.*, embedding: null, created_at: toString(n.created_at), valid_from: toString(n.valid_from),
-              valid_to: toString(n.valid_to), last_mentioned_at: toString(n.last_mentioned_at),
-              last_recalled_at: toString(n.last_recalled_at), decayed_at: toString(n.decayed_at),
-              last_feedback_at: toString(n.last_feedback_at)} AS new_memory,
-           o {.*, embedding: null, created_at: toString(o.created_at), valid_from: toString(o.valid_from),
-              valid_to: toString(o.valid_to), last_mentioned_at: toString(o.last_mentioned_at),
-              last_recalled_at: toString(o.last_recalled_at), decayed_at: toString(o.decayed_at),
-              last_feedback_at: toString(o.last_feedback_at)} AS old_memory
+    {{> conflict/settle_pair}}
   }
   RETURN collect({i: i, conflict: conflict, new_memory: new_memory, old_memory: old_memory}) AS resolved
 }
