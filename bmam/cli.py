@@ -21,7 +21,7 @@ from graph.model import Memory, MemoryType, Tier
 MAX_WORKERS = 64
 
 # Each area's commands live in bmam/commands/<name>.py and expose register(app).
-COMMAND_MODULES: tuple[str, ...] = ("ingest", "mcp", "living", "export", "keys", "remote", "recall")
+COMMAND_MODULES: tuple[str, ...] = ("ingest", "mcp", "living", "export", "keys", "remote", "recall", "links")
 
 app = typer.Typer(help="bmam: a knowledge-memory service for conversational AI.", no_args_is_help=True,
                   pretty_exceptions_enable=False)

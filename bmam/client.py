@@ -276,6 +276,11 @@ class BmamClient:
                " associate(userId: $u, memoryA: $a, memoryB: $b, strength: $s) { memoryA memoryB strength } }")
         return self.execute(doc, {"u": user_id, "a": memory_a, "b": memory_b, "s": strength})["associate"]
 
+    def dissociate(self, user_id: str, memory_a: str, memory_b: str) -> dict[str, Any]:
+        doc = ("mutation($u: String!, $a: ID!, $b: ID!) {"
+               " dissociate(userId: $u, memoryA: $a, memoryB: $b) { memoryA memoryB removed } }")
+        return self.execute(doc, {"u": user_id, "a": memory_a, "b": memory_b})["dissociate"]
+
     def associations(self, user_id: str, memory_id: str) -> list[dict[str, Any]]:
         doc = ("query($u: String!, $m: ID!) { associations(userId: $u, memoryId: $m) {"
                " memoryA memoryB strength } }")

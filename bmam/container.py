@@ -131,7 +131,7 @@ class Container:
         from graph.erasure import ErasureRepository
 
         return ErasureUseCases(repository=ErasureRepository(
-            self.store, timeout_s=self.settings.neo4j.erasure_tx_timeout_s), clock=self.clock)
+            self.store, timeout_s=self.settings.neo4j.erasure_tx_timeout_s), clock=self.clock, events=self.events)
 
     @cached_property
     def nested(self) -> NestedUseCases:

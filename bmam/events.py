@@ -1,4 +1,5 @@
-"""Memory events (created, promoted, demoted, superseded, evicted, merged): published by use-cases,
+"""Memory events (created, promoted, demoted, superseded, evicted, merged, deleted; forgotten: all of a user's
+at once): published by use-cases,
 fanned out to subscribers (the GraphQL subscription) per (tenant, user)."""
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ class EventKind(StrEnum):
     EVICTED = "EVICTED"
     MERGED = "MERGED"
     DELETED = "DELETED"
+    FORGOTTEN = "FORGOTTEN"  # forgetUser erased every memory of the user (no memory id: it names none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +41,13 @@ class MemoryEvent:
         """A memory was stored (remember, ingest), with its tier and type."""
         return cls(kind=EventKind.CREATED, tenant=scope.tenant, user_id=scope.user_id, memory_id=memory_id, at=at,
                    detail={"tier": tier.value, "type": memory_type.value})
+
+    @classmethod
+    def forgotten(cls, scope: Scope, *, memories: int, at: datetime) -> MemoryEvent:
+        """forgetUser erased everything of the user: one event for all of it (erasure deletes in batches and
+        names no memory), so a client mirroring the user's memories drops them all. memory_id is empty."""
+        return cls(kind=EventKind.FORGOTTEN, tenant=scope.tenant, user_id=scope.user_id, memory_id="", at=at,
+                   detail={"memories": str(memories)})
 
 
 @dataclass(eq=False, slots=True)

@@ -10,6 +10,7 @@ from graph.paging import encode_cursor
 from resolvers.context import Info, call
 from resolvers.types import (
     Association,
+    Dissociation,
     ForgetResult,
     Memory,
     MemoryConnection,
@@ -121,8 +122,10 @@ class MemoryMutation:
         return Triple.of(triple)
 
     @strawberry.mutation(description="Associate two memories of a user with a strength in [0, 1] (the user's word "
-                                     "on the pair: forming again does not raise it). NOT_FOUND when either is not "
-                                     "the user's; CONFLICT when either is superseded (history is not linked).")
+                                     "on the pair: forming again does not raise it; strength 0 says 'not related', "
+                                     "and recalling them together no longer strengthens it). NOT_FOUND when either "
+                                     "is not the user's; CONFLICT when either is superseded (history is not "
+                                     "linked).")
     async def associate(
         self, info: Info, user_id: str, memory_a: strawberry.ID, memory_b: strawberry.ID, strength: float
     ) -> Association:
@@ -131,6 +134,17 @@ class MemoryMutation:
             ctx.container.memories.associate, ctx.tenant, user_id, str(memory_a), str(memory_b), strength
         )
         return Association.of(found)
+
+    @strawberry.mutation(description="Remove the association of two memories of a user (removed: false when they "
+                                     "had none). The system may form it again (same episode, shared terms, "
+                                     "recalled together); associate with strength 0 is the user's lasting 'not "
+                                     "related'. NOT_FOUND when either is not the user's.")
+    async def dissociate(
+        self, info: Info, user_id: str, memory_a: strawberry.ID, memory_b: strawberry.ID
+    ) -> Dissociation:
+        ctx = info.context
+        removed = await call(ctx.container.memories.dissociate, ctx.tenant, user_id, str(memory_a), str(memory_b))
+        return Dissociation(memory_a=str(memory_a), memory_b=str(memory_b), removed=removed)
 
     @strawberry.mutation(description="Forget a memory. A locked core memory needs confirm: true.")
     async def forget(self, info: Info, user_id: str, id: strawberry.ID, confirm: bool = False) -> ForgetResult:

@@ -1,5 +1,6 @@
 """Subscription memoryEvents(userId): a user's memory events (created, promoted, demoted, superseded,
-evicted, merged, deleted) as they happen, over graphql-transport-ws, for the caller's tenant only."""
+evicted, merged, deleted; forgotten: the user erased) as they happen, over graphql-transport-ws, for the
+caller's tenant only."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ from bmam.events import MemoryEvent as DomainEvent
 from graph.errors import Unauthenticated
 from resolvers.context import Info
 
-MemoryEventKind = strawberry.enum(EventKind, name="MemoryEventKind", description="What happened to a memory.")
+MemoryEventKind = strawberry.enum(EventKind, name="MemoryEventKind", description=(
+    "What happened to a memory; FORGOTTEN: forgetUser erased every memory of the user (that event's memoryId is "
+    "empty)."))
 
 
 @strawberry.type

@@ -135,6 +135,13 @@ class Association:
         return cls(memory_a=a.memory_a, memory_b=a.memory_b, strength=a.strength)
 
 
+@strawberry.type(description="The pair dissociate was asked about, and whether an association was removed.")
+class Dissociation:
+    memory_a: str
+    memory_b: str
+    removed: bool
+
+
 @strawberry.type(description="A memory reached over an association edge, with the edge's strength.")
 class AssociatedMemory:
     memory: Memory

@@ -243,3 +243,37 @@ def test_malformed_websocket_messages_close_the_socket_cleanly(api_url: str, api
             return ws.subprotocol, None
 
     assert asyncio.run(legacy()) == (None, 4406)  # subprotocol not acceptable
+
+
+def test_forget_user_tells_subscribers_every_memory_is_gone(
+    api_url: str, container: Container, make_api_key: Callable[[str], str]
+) -> None:
+    """forgetUser names no memory (it erases in batches): one FORGOTTEN event, after the erasure, with how many
+    memories went; a client mirroring the user's memories drops them all. Another user's stream hears nothing."""
+    tenant = f"test-sub-f-{uuid.uuid4().hex[:8]}"
+    client = AsyncBmamClient(ClientConfig(url=api_url, api_key=make_api_key(tenant)))
+
+    async def run() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        stream = client.memory_events("alice")
+        other = client.memory_events("bob")
+        await _next_after_probes(stream, lambda: container.events.publish(_event(tenant, "alice", "probe")),
+                                 probe="probe")
+        await _next_after_probes(other, lambda: container.events.publish(_event(tenant, "bob", "probe-b")),
+                                 probe="probe-b")
+        for text in ("My sister Anna lives in Berlin", "我住在成都"):
+            await client.remember("alice", text, "FACTUAL")
+            await _next_event(stream)
+        receipt = await client.forget_user("alice", confirm=True)
+        forgotten = await _next_event(stream)
+        container.events.publish(_event(tenant, "bob", "m_bob"))
+        heard_by_bob = await _next_event(other)  # the first thing bob's stream hears after alice was erased
+        await stream.aclose()
+        await other.aclose()
+        await client.close()
+        return receipt, forgotten, heard_by_bob
+
+    receipt, forgotten, heard_by_bob = asyncio.run(run())
+    assert receipt["verified"] is True
+    assert (forgotten["kind"], forgotten["memoryId"], forgotten["userId"]) == ("FORGOTTEN", "", "alice")
+    assert forgotten["detail"] == [{"key": "memories", "value": "2"}]
+    assert heard_by_bob["memoryId"] == "m_bob"

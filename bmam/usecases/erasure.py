@@ -9,6 +9,7 @@ from typing import Protocol
 
 from bmam import validate
 from bmam.clock import Clock
+from bmam.events import EventBus, MemoryEvent
 from graph.erasure import ErasureRepository
 from graph.errors import BadInput
 from graph.model import ErasureReceipt, Scope
@@ -23,10 +24,12 @@ class ErasureHook(Protocol):
 
 
 class ErasureUseCases:
-    def __init__(self, *, repository: ErasureRepository, clock: Clock, hooks: Sequence[ErasureHook] = ()) -> None:
+    def __init__(self, *, repository: ErasureRepository, clock: Clock, hooks: Sequence[ErasureHook] = (),
+                 events: EventBus | None = None) -> None:
         self._repo = repository
         self._clock = clock
         self._hooks = list(hooks)
+        self._events = events
 
     def add_hook(self, hook: ErasureHook) -> None:
         self._hooks.append(hook)
@@ -50,6 +53,8 @@ class ErasureUseCases:
             remaining_relationships=remaining_relationships,
             at=self._clock.now(),
         )
+        if self._events is not None:  # after the proof: what subscribers are told is gone, is
+            self._events.publish(MemoryEvent.forgotten(scope, memories=tally.labels.get("Memory", 0), at=receipt.at))
         log.info("erased user (tenant %s): %d nodes, %d relationships, verified=%s", scope.tenant,
                  tally.nodes, tally.relationships, receipt.verified)
         return receipt

@@ -276,6 +276,13 @@ class MemoryUseCases:
             now=self._clock.now(),
         )
 
+    def dissociate(self, tenant: str, user_id: str, memory_a: str, memory_b: str) -> bool:
+        """Remove the association of two memories of the user (True when there was one). The system may form
+        it again; strength 0 through associate is the user's lasting "not related"."""
+        return self._associations.dissociate(self.scope(tenant, user_id),
+                                             validate.identifier(memory_a, field="memoryA"),
+                                             validate.identifier(memory_b, field="memoryB"))
+
     def associations(self, tenant: str, user_id: str, memory_id: str) -> list[Association]:
         return self._associations.for_memory(self.scope(tenant, user_id),
                                              validate.identifier(memory_id, field="memoryId"))

@@ -10,7 +10,8 @@ CALL (a, b) {
   MERGE (a)-[r:ASSOCIATED]->(b)
     ON CREATE SET r.created_at = $now, r.tenant = $tenant, r.user_id = $user_id
   // The user's word on the pair from now on, however the edge formed: forming again (association/form_many)
-  // leaves it alone; memories recalled together still strengthen it (recall/touch), as any use does.
+  // leaves it alone; memories recalled together still strengthen it (recall/touch), as any use does, unless
+  // the user set 0: "not related" stays so.
   SET r.strength = $strength, r.updated_at = $now, r.formed_by = 'user'
   RETURN collect(r.strength) AS set_to  // [] when nothing was written
 }

@@ -4,9 +4,9 @@
 // recalls never deadlock) before the values are read, so concurrent recalls never lose an update.
 // First, the memories recalled together ($pairs, smaller id first): each pair's association gets + $delta,
 // clamped to [0, 1]; a pair not yet associated gets an edge of strength $delta (one edge per pair, as
-// association/associate stores it), locked before its strength is read. A pair with a superseded memory
-// (recalled with includeHistory or asOf) is left out: history keeps no associations (conflict/settle_many
-// moved them to the winner).
+// association/associate stores it), locked before its strength is read; an edge the user set to 0 stays 0.
+// A pair with a superseded memory (recalled with includeHistory or asOf) is left out: history keeps no
+// associations (conflict/settle_pair moved them to the winner).
 CALL () {
   UNWIND $pairs AS pair
   MATCH (a:Memory {id: pair.low}), (b:Memory {id: pair.high})
@@ -17,7 +17,9 @@ CALL () {
                   r.formed_by = 'recalled'
   SET r._lock = true
   REMOVE r._lock
-  WITH r, coalesce(r.strength, 0.0) + $delta AS s
+  // 0 from the user (association/associate) is their "not related": recalled together, it stays 0
+  WITH r, CASE WHEN r.formed_by = 'user' AND r.strength = 0.0 THEN 0.0
+               ELSE coalesce(r.strength, 0.0) + $delta END AS s
   SET r.strength = CASE WHEN s > 1.0 THEN 1.0 WHEN s < 0.0 THEN 0.0 ELSE s END,
       r.updated_at = $now, r.co_recalled = coalesce(r.co_recalled, 0) + 1
 }
