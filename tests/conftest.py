@@ -15,11 +15,6 @@ from tests.ops_support import served
 from tests.store_support import NumberingStore
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "ops: starts, kills or restarts servers of its own, mostly waiting on them "
-                                       "(deploy/test.sh runs these in a pytest of their own beside the rest)")
-
-
 @pytest.fixture(scope="session")
 def settings() -> Settings:
     # No plan warm-up in the apps tests start: a background rehearsal on some earlier test's user would add

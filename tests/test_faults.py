@@ -47,7 +47,7 @@ BAD_EVERY = 23  # every 23rd turn carries a speaker the API refuses: a write tha
 
 # The first test's time includes the module's rig and outage (a Neo4j started twice, the clients' writes):
 # ~150 s on a quiet machine, twice that on a busy one, too close to the suite's 300 s per test.
-pytestmark = [pytest.mark.timeout(900), pytest.mark.ops]
+pytestmark = pytest.mark.timeout(900)
 
 
 @dataclass

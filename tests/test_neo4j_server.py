@@ -12,8 +12,6 @@ from bmam.neo4j_server import LocalNeo4j, Neo4jServerError
 from bmam.settings import Settings
 from tests.ops_support import free_port
 
-pytestmark = pytest.mark.ops
-
 
 @pytest.fixture
 def server(settings: Settings, tmp_path: Path) -> LocalNeo4j:

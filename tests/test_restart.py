@@ -40,7 +40,6 @@ CLIENTS = 4
 TURNS = 30
 BIG = 600  # turns of the conversation in flight at SIGTERM (40 were ingested within the 1.5 s wait)
 ENV = {"BMAM_DEPLOYMENT__SESSION_STATE": "local"}
-pytestmark = pytest.mark.ops
 
 
 @pytest.fixture
