@@ -191,7 +191,7 @@ MEMORY_EVENTS = ("subscription($u: String!) { memoryEvents(userId: $u) {"
                  " kind userId memoryId at detail { key value } } }")
 ERASURE_FIELDS = ("userId nodesRemoved relationshipsRemoved nodesByLabel { label count }"
                   " relationshipsByType { label count } remainingNodes remainingRelationships verified erasedAt")
-API_KEY_FIELDS = "id name prefix createdAt revokedAt"
+API_KEY_FIELDS = "id name prefix createdAt revokedAt admin"
 CONFLICT_FIELDS = (f"id kind status strategy reason createdAt resolvedAt resolvedBy winnerId loserId"
                    f" newMemory {{ {MEMORY_FIELDS} }} oldMemory {{ {MEMORY_FIELDS} }}")
 CHANGESET_FIELDS = ("id kind status createdAt finishedAt dryRun undone undoneAt userId users usersDone decayed"
@@ -343,16 +343,17 @@ class BmamClient:
     # ----- the API frame (issue 6): who am I, keys, erasure, health, subscription ---------------
 
     def viewer(self) -> dict[str, Any]:
-        return self.execute("query { viewer { tenant keyId keyName } }")["viewer"]
+        return self.execute("query { viewer { tenant keyId keyName admin } }")["viewer"]
 
     def api_keys(self, *, include_revoked: bool = False) -> list[dict[str, Any]]:
         doc = f"query($r: Boolean!) {{ apiKeys(includeRevoked: $r) {{ {API_KEY_FIELDS} }} }}"
         return self.execute(doc, {"r": include_revoked})["apiKeys"]
 
-    def create_api_key(self, name: str | None = None) -> dict[str, Any]:
-        """{key (shown once), apiKey {...}} for the caller's own app."""
-        doc = f"mutation($n: String) {{ createApiKey(name: $n) {{ key apiKey {{ {API_KEY_FIELDS} }} }} }}"
-        return self.execute(doc, {"n": name})["createApiKey"]
+    def create_api_key(self, name: str | None = None, *, admin: bool = False) -> dict[str, Any]:
+        """{key (shown once), apiKey {...}} for the caller's own app (an app key unless admin)."""
+        doc = (f"mutation($n: String, $a: Boolean!) {{ createApiKey(name: $n, admin: $a) {{ key apiKey"
+               f" {{ {API_KEY_FIELDS} }} }} }}")
+        return self.execute(doc, {"n": name, "a": admin})["createApiKey"]
 
     def revoke_api_key(self, key_id: str) -> dict[str, Any]:
         doc = f"mutation($id: ID!) {{ revokeApiKey(id: $id) {{ {API_KEY_FIELDS} }} }}"

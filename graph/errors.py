@@ -34,6 +34,12 @@ class Unauthenticated(BmamError):
     code = "UNAUTHENTICATED"
 
 
+class Forbidden(BmamError):
+    """The caller is known but may not do this (an app key managing the tenant's keys)."""
+
+    code = "FORBIDDEN"
+
+
 class StoreUnavailable(BmamError):
     """Neo4j cannot be reached (down, restarting, or the transaction timed out)."""
 

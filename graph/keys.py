@@ -26,6 +26,8 @@ def _key(row: dict[str, Any]) -> ApiKey:
     return ApiKey(
         id=row["id"], tenant=row["tenant"], name=row["name"], prefix=row["prefix"], created_at=created,
         revoked_at=to_datetime(row.get("revoked_at")),
+        # A key stored before keys had roles was made by the operator, or by a key that could then make keys.
+        admin=row.get("admin") is not False,
     )
 
 
@@ -34,12 +36,13 @@ class KeyRepository:
         self._store = store
 
     def create(
-        self, *, key_id: str, tenant: str, name: str, prefix: str, salt: str, hash: str, now: datetime
+        self, *, key_id: str, tenant: str, name: str, prefix: str, salt: str, hash: str, now: datetime,
+        admin: bool = True,
     ) -> ApiKey:
         rows = self._store.write(
             "keys/create",
             {"id": key_id, "tenant": tenant, "name": name, "prefix": prefix, "salt": salt, "hash": hash,
-             "now": now},
+             "now": now, "admin": admin},
         )
         return _key(rows[0]["key"])
 

@@ -196,6 +196,7 @@ class ApiKey:
     prefix: str  # the non-secret start of the key ("bmam_<id>"), to recognise it in a list
     created_at: datetime
     revoked_at: datetime | None = None
+    admin: bool = True  # may create, list and revoke the tenant's keys; an app key (False) may not
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""The caller's own app: who am I, its API keys (create, list, revoke), and forgetUser (erasure)."""
+"""The caller's own app: who am I, its API keys (create, list, revoke: an admin key's), and forgetUser (erasure)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ class Viewer:
     tenant: str
     key_id: strawberry.ID
     key_name: str
+    admin: bool = strawberry.field(description="Whether this key may manage the app's keys.")
 
 
 @strawberry.type(description="An API key of the caller's app. The secret is shown once, at creation.")
@@ -24,11 +25,12 @@ class ApiKey:
     prefix: str = strawberry.field(description="The non-secret start of the key, to recognise it.")
     created_at: datetime
     revoked_at: datetime | None
+    admin: bool = strawberry.field(description="May create, list and revoke the app's keys (an app key may not).")
 
     @classmethod
     def of(cls, k: model.ApiKey) -> ApiKey:
         return cls(id=strawberry.ID(k.id), name=k.name, prefix=k.prefix, created_at=k.created_at,
-                   revoked_at=k.revoked_at)
+                   revoked_at=k.revoked_at, admin=k.admin)
 
 
 @strawberry.type
@@ -77,27 +79,32 @@ class AdminQuery:
         principal = info.context.principal
         tenant = info.context.tenant  # raises UNAUTHENTICATED without a principal
         assert principal is not None
-        return Viewer(tenant=tenant, key_id=strawberry.ID(principal.key_id), key_name=principal.key_name)
+        return Viewer(tenant=tenant, key_id=strawberry.ID(principal.key_id), key_name=principal.key_name,
+                      admin=principal.admin)
 
-    @strawberry.field(description="The API keys of the caller's app (never their secrets).")
+    @strawberry.field(description="The API keys of the caller's app (never their secrets). An admin key's only: "
+                                  "FORBIDDEN for an app key.")
     async def api_keys(self, info: Info, include_revoked: bool = False) -> list[ApiKey]:
         ctx = info.context
-        keys = await call(ctx.container.keys.list, ctx.tenant, include_revoked=include_revoked)
+        keys = await call(ctx.container.keys.list_by, ctx.caller, include_revoked=include_revoked)
         return [ApiKey.of(k) for k in keys]
 
 
 @strawberry.type
 class AdminMutation:
-    @strawberry.mutation(description="Create another API key for the caller's app; the key is shown once.")
-    async def create_api_key(self, info: Info, name: str | None = None) -> CreatedApiKey:
+    @strawberry.mutation(description="Create another API key for the caller's app; the key is shown once. An app "
+                                     "key (admin: false, the default) may do everything but manage keys. An admin "
+                                     "key's only: FORBIDDEN for an app key.")
+    async def create_api_key(self, info: Info, name: str | None = None, admin: bool = False) -> CreatedApiKey:
         ctx = info.context
-        created = await call(ctx.container.keys.create, ctx.tenant, name)
+        created = await call(ctx.container.keys.create_by, ctx.caller, name, admin=admin)
         return CreatedApiKey(key=created.secret, api_key=ApiKey.of(created.key))
 
-    @strawberry.mutation(description="Revoke one of the caller's app's API keys (effective at once here).")
+    @strawberry.mutation(description="Revoke one of the caller's app's API keys (effective at once here). An admin "
+                                     "key may revoke any of them, any key itself; FORBIDDEN otherwise.")
     async def revoke_api_key(self, info: Info, id: strawberry.ID) -> ApiKey:
         ctx = info.context
-        return ApiKey.of(await call(ctx.container.keys.revoke, str(id), tenant=ctx.tenant))
+        return ApiKey.of(await call(ctx.container.keys.revoke_by, ctx.caller, str(id)))
 
     @strawberry.mutation(
         description="Erase every node, edge, embedding and episode of one user of the caller's app. "

@@ -43,6 +43,13 @@ class RequestContext:
         return self.principal.tenant
 
     @property
+    def caller(self) -> Principal:
+        """The caller's verified key (UNAUTHENTICATED without one): what it may do is the use-cases' to say."""
+        if self.principal is None:
+            raise Unauthenticated(UNAUTHENTICATED_MESSAGE)
+        return self.principal
+
+    @property
     def loaders(self) -> Loaders:
         if self._loaders is None:
             from resolvers.loaders import Loaders

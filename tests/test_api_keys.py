@@ -20,6 +20,7 @@ from bmam.container import Container
 from bmam.usecases.keys import dev_key, hash_secret, parse_key
 from graph.errors import Unauthenticated
 from graph.keys import KeyRepository
+from tests.ops_support import store_rows
 
 
 def _tenant() -> str:
@@ -78,7 +79,8 @@ def test_keys_through_the_api_belong_to_the_callers_tenant(
     created = a.create_api_key("rotation")
     assert created["key"].startswith(created["apiKey"]["prefix"] + "_")
     second = BmamClient(ClientConfig(url=api_url, api_key=created["key"]))
-    assert second.viewer() == {"tenant": tenant_a, "keyId": created["apiKey"]["id"], "keyName": "rotation"}
+    assert second.viewer() == {"tenant": tenant_a, "keyId": created["apiKey"]["id"], "keyName": "rotation",
+                               "admin": False}
     listed = a.api_keys()
     assert {k["name"] for k in listed} == {"pytest", "rotation"}
     assert created["key"] not in json.dumps(listed)
@@ -98,6 +100,57 @@ def test_keys_through_the_api_belong_to_the_callers_tenant(
     assert {k["name"] for k in a.api_keys(include_revoked=True)} == {"pytest", "rotation"}
     for c in (a, b, second):
         c.close()
+
+
+def test_an_app_key_does_everything_but_manage_the_app_s_keys(
+    api_url: str, container: Container, make_api_key: Callable[[str], str]
+) -> None:
+    """createApiKey makes an app key unless admin: true: it remembers, recalls and erases users, but creating,
+    listing or revoking the app's keys is FORBIDDEN (a leaked app key cannot mint keys or lock the operator out);
+    it may revoke itself. An admin key may do all of it; the CLI's keys are admin keys unless --app."""
+    tenant = _tenant()
+    admin = BmamClient(ClientConfig(url=api_url, api_key=make_api_key(tenant)))
+    assert admin.viewer()["admin"] is True
+    made = admin.create_api_key("app")
+    assert made["apiKey"]["admin"] is False
+    app_key = BmamClient(ClientConfig(url=api_url, api_key=made["key"]))
+    assert app_key.viewer()["admin"] is False
+    assert app_key.remember("alice", "I drink green tea", "FACTUAL")["text"] == "I drink green tea"
+    assert app_key.forget_user("alice", confirm=True)["verified"] is True
+    admin_id = admin.viewer()["keyId"]
+    for refused in (lambda: app_key.create_api_key("minted"), lambda: app_key.create_api_key("boss", admin=True),
+                    lambda: app_key.api_keys(), lambda: app_key.revoke_api_key(admin_id)):
+        with pytest.raises(BmamClientError) as err:
+            refused()
+        assert err.value.code == "FORBIDDEN", err.value
+    assert {(k["name"], k["admin"]) for k in admin.api_keys()} == {("pytest", True), ("app", False)}
+    second_admin = admin.create_api_key("deputy", admin=True)
+    assert second_admin["apiKey"]["admin"] is True
+    assert BmamClient(ClientConfig(url=api_url, api_key=second_admin["key"])).revoke_api_key(
+        made["apiKey"]["id"])["revokedAt"] is not None
+    with pytest.raises(BmamClientError) as err:
+        app_key.viewer()
+    assert err.value.code == "UNAUTHENTICATED"
+
+    itself = BmamClient(ClientConfig(url=api_url, api_key=admin.create_api_key("leaked")["key"]))
+    assert itself.revoke_api_key(itself.viewer()["keyId"])["revokedAt"] is not None
+
+    runner = CliRunner()
+    cli = runner.invoke(cli_app, ["keys", "create", "--tenant", tenant, "--name", "cli-app", "--app"])
+    assert cli.exit_code == 0, cli.output
+    assert container.keys.authenticate(cli.stdout.strip().splitlines()[0]).admin is False
+    rows = [json.loads(x) for x in runner.invoke(cli_app, ["keys", "list", "--tenant", tenant]).stdout.splitlines()]
+    assert {(r["name"], r["admin"]) for r in rows} == {("pytest", True), ("deputy", True), ("cli-app", False)}
+    for c in (admin, app_key, itself):
+        c.close()
+
+
+def test_a_key_stored_before_keys_had_roles_is_an_admin_key(container: Container) -> None:
+    created = container.keys.create(_tenant(), "old")
+    store_rows(container, "MATCH (k:ApiKey {id: $id}) REMOVE k.admin", id=created.key.id)
+    [row] = store_rows(container, "MATCH (k:ApiKey {id: $id}) RETURN k.admin AS admin", id=created.key.id)
+    assert row["admin"] is None
+    assert container.keys.authenticate(created.secret).admin is True
 
 
 def test_websocket_needs_a_key(api_url: str) -> None:

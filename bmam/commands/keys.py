@@ -15,7 +15,8 @@ from graph.model import ApiKey, ErasureReceipt
 
 def key_json(k: ApiKey) -> dict[str, object]:
     return {"id": k.id, "tenant": k.tenant, "name": k.name, "prefix": k.prefix,
-            "created_at": k.created_at.isoformat(), "revoked_at": k.revoked_at.isoformat() if k.revoked_at else None}
+            "created_at": k.created_at.isoformat(), "revoked_at": k.revoked_at.isoformat() if k.revoked_at else None,
+            "admin": k.admin}
 
 
 def receipt_json(r: ErasureReceipt) -> dict[str, object]:
@@ -34,12 +35,15 @@ def register(app: typer.Typer) -> None:
     def create(
         tenant: Annotated[str, typer.Option("--tenant", help="The tenant (app) the key belongs to.")],
         name: Annotated[str | None, typer.Option("--name", help="A label to recognise the key by.")] = None,
+        app_key: Annotated[bool, typer.Option("--app", help="An app key: everything but managing the tenant's keys "
+                                                           "(default: an admin key, which may).")] = False,
     ) -> None:
         """Create a key and print it. It is shown this once: only its salted hash is stored."""
-        created = run(lambda c: c.keys.create(tenant, name))
+        created = run(lambda c: c.keys.create(tenant, name, admin=not app_key))
         echo(created.secret)
-        typer.secho(f"id {created.key.id}, tenant {created.key.tenant!r}; store the key now, it is not shown again",
-                    err=True)
+        role = "admin" if created.key.admin else "app"
+        typer.secho(f"id {created.key.id}, tenant {created.key.tenant!r}, {role} key; store the key now, it is not "
+                    "shown again", err=True)
 
     @keys_app.command("list")
     def list_keys(

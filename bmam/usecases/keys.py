@@ -20,7 +20,7 @@ from pathlib import Path
 
 from bmam import validate
 from bmam.clock import Clock
-from graph.errors import BadInput, NotFound, Unauthenticated
+from graph.errors import BadInput, Forbidden, NotFound, Unauthenticated
 from graph.keys import KeyRepository
 from graph.model import ApiKey
 
@@ -35,11 +35,12 @@ UNAUTHENTICATED_MESSAGE = "a valid API key is required (header X-API-Key or Auth
 
 @dataclass(frozen=True, slots=True)
 class Principal:
-    """Who is calling: the tenant (app) a verified key belongs to."""
+    """Who is calling: the tenant (app) a verified key belongs to, and whether the key may manage its keys."""
 
     tenant: str
     key_id: str
     key_name: str
+    admin: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +78,9 @@ class KeyUseCases:
         # key id -> (unrevoked?, known until): what an open subscription asks before each event.
         self._standing: dict[str, tuple[bool, float]] = {}
 
-    def create(self, tenant: str, name: str | None = None) -> CreatedKey:
+    def create(self, tenant: str, name: str | None = None, *, admin: bool = True) -> CreatedKey:
+        """A new key of the tenant. admin: it may manage the tenant's keys (the operator's CLI makes such keys by
+        default); an app key (False) may do everything else."""
         tenant = validate.identifier(tenant, field="tenant")
         name = _name(name)
         key_id = secrets.token_hex(8)
@@ -85,9 +88,27 @@ class KeyUseCases:
         salt = secrets.token_hex(16)
         key = self._repo.create(
             key_id=key_id, tenant=tenant, name=name, prefix=f"{KEY_PREFIX}_{key_id}", salt=salt,
-            hash=hash_secret(salt, secret), now=self._clock.now(),
+            hash=hash_secret(salt, secret), now=self._clock.now(), admin=admin,
         )
         return CreatedKey(key=key, secret=f"{KEY_PREFIX}_{key_id}_{secret}")
+
+    # ----- through the API: what a caller's key may do with its tenant's keys -----------------------------
+
+    def create_by(self, caller: Principal, name: str | None = None, *, admin: bool = False) -> CreatedKey:
+        """createApiKey: an admin key makes another key of its tenant (an app key unless admin)."""
+        _admin_only(caller, "create API keys")
+        return self.create(caller.tenant, name, admin=admin)
+
+    def list_by(self, caller: Principal, *, include_revoked: bool = False) -> list[ApiKey]:
+        """apiKeys: an admin key lists its tenant's keys."""
+        _admin_only(caller, "list the app's API keys")
+        return self.list(caller.tenant, include_revoked=include_revoked)
+
+    def revoke_by(self, caller: Principal, key_id: str) -> ApiKey:
+        """revokeApiKey: an admin key revokes any key of its tenant; any key may revoke itself (a leak noticed)."""
+        if key_id.strip() != caller.key_id:
+            _admin_only(caller, "revoke another API key")
+        return self.revoke(key_id, tenant=caller.tenant)
 
     def list(self, tenant: str | None, *, include_revoked: bool = False) -> list[ApiKey]:
         if tenant is not None:
@@ -156,12 +177,19 @@ class KeyUseCases:
             raise Unauthenticated(UNAUTHENTICATED_MESSAGE)
         if not hmac.compare_digest(hash_secret(stored.salt, secret), stored.hash):
             raise Unauthenticated(UNAUTHENTICATED_MESSAGE)
-        principal = Principal(tenant=stored.key.tenant, key_id=stored.key.id, key_name=stored.key.name)
+        principal = Principal(tenant=stored.key.tenant, key_id=stored.key.id, key_name=stored.key.name,
+                              admin=stored.key.admin)
         with self._lock:
             if len(self._cache) >= _CACHE_MAX:
                 self._cache.clear()
             self._cache[digest] = (principal, now + self._cache_s)
         return principal
+
+
+def _admin_only(caller: Principal, what: str) -> None:
+    if not caller.admin:
+        raise Forbidden(f"this API key is an app key: only an admin key may {what} (`bmam keys create` makes "
+                        "one; createApiKey(admin: true) from an admin key)")
 
 
 def _name(name: str | None) -> str:

@@ -3,4 +3,4 @@
 MATCH (k:ApiKey {id: $id})
 WHERE $tenant IS NULL OR k.tenant = $tenant
 SET k.revoked_at = coalesce(k.revoked_at, $now)
-RETURN k {.id, .tenant, .name, .prefix, .created_at, .revoked_at} AS key
+RETURN k {.id, .tenant, .name, .prefix, .created_at, .revoked_at, .admin} AS key
