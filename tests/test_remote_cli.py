@@ -202,3 +202,27 @@ def test_remote_ingest_to_a_server_it_cannot_reach_sends_nothing_and_says_so(tmp
         "4 lines: 0 turns stored, 0 already present, 0 memories created, 1 bad lines; 0 turns sent in 0 requests",
         "stopped at line 1: 3 turns from there on were not sent or not answered; run the same command again to "
         "send them (turns already stored count as already present)"]
+
+
+def test_remote_triples_and_associations(api_url: str, api_key: str) -> None:
+    """`bmam remote` reaches a memory's links as the local CLI does: add and list triples, set, list and remove
+    associations; a foreign memory is NOT_FOUND with a one-line error and exit 1."""
+    user = f"u-{uuid.uuid4().hex[:8]}"
+    env = {"BMAM_SERVER": api_url, "BMAM_API_KEY": api_key}
+
+    def call(*args: str) -> str:
+        out = runner.invoke(cli_app, ["remote", *args], env=env)
+        assert out.exit_code == 0, out.output
+        return str(out.stdout)
+
+    a = json.loads(call("remember", "-u", user, "Biscuit is my dog"))["id"]
+    b = json.loads(call("remember", "-u", user, "Biscuit loves tennis balls"))["id"]
+    added = json.loads(call("add-triple", "-u", user, a, "Biscuit", "is_a", "dog", "--negated"))
+    assert (added["predicate"], added["polarity"], added["object"]["name"]) == ("is_a", -1, "dog")
+    assert [json.loads(x)["id"] for x in call("triples", "-u", user, a).splitlines()] == [added["id"]]
+    assert json.loads(call("associate", "-u", user, a, b, "--strength", "0.9"))["strength"] == 0.9
+    assert [json.loads(x)["strength"] for x in call("associations", "-u", user, b).splitlines()] == [0.9]
+    assert json.loads(call("dissociate", "-u", user, b, a)) == {"memoryA": b, "memoryB": a, "removed": True}
+    assert call("associations", "-u", user, a) == ""
+    foreign = runner.invoke(cli_app, ["remote", "dissociate", "-u", "someone-else", a, b], env=env)
+    assert foreign.exit_code == 1 and "NOT_FOUND" in foreign.stderr and "Traceback" not in foreign.output

@@ -201,6 +201,44 @@ def register(app: typer.Typer) -> None:
         """Store a memory for a user (no salience filter, no extraction: `remote ingest` is the pipeline)."""
         _echo(_call(server, api_key, lambda c: c.remember(user, text, type.upper())))
 
+    @remote.command("triples")
+    def triples(user: UserOpt, memory_id: Annotated[str, typer.Argument()],
+                server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """The triples a memory asserts, one JSON object a line."""
+        for triple in _call(server, api_key, lambda c: c.triples(user, memory_id)):
+            _echo(triple)
+
+    @remote.command("add-triple")
+    def add_triple(user: UserOpt, memory_id: Annotated[str, typer.Argument()],
+                   subject: Annotated[str, typer.Argument()], predicate: Annotated[str, typer.Argument()],
+                   object_: Annotated[str, typer.Argument(metavar="OBJECT")],
+                   negated: Annotated[bool, typer.Option("--negated", help="The memory denies it.")] = False,
+                   server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Add a triple the memory asserts (its conflicts and associations are checked again)."""
+        _echo(_call(server, api_key, lambda c: c.add_triple(user, memory_id, subject, predicate, object_,
+                                                            **({"polarity": -1} if negated else {}))))
+
+    @remote.command("associations")
+    def associations(user: UserOpt, memory_id: Annotated[str, typer.Argument()],
+                     server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """A memory's associations, strongest first, one JSON object a line."""
+        for association in _call(server, api_key, lambda c: c.associations(user, memory_id)):
+            _echo(association)
+
+    @remote.command("associate")
+    def associate(user: UserOpt, memory_a: Annotated[str, typer.Argument()], memory_b: Annotated[str, typer.Argument()],
+                  strength: Annotated[float, typer.Option("--strength", "-s", help="In [0, 1]; 0: not related.")],
+                  server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Set the association of two memories (the user's word on the pair)."""
+        _echo(_call(server, api_key, lambda c: c.associate(user, memory_a, memory_b, strength)))
+
+    @remote.command("dissociate")
+    def dissociate(user: UserOpt, memory_a: Annotated[str, typer.Argument()],
+                   memory_b: Annotated[str, typer.Argument()],
+                   server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Remove the association of two memories ({removed: false} when they had none)."""
+        _echo(_call(server, api_key, lambda c: c.dissociate(user, memory_a, memory_b)))
+
     @remote.command("recall")
     def recall(user: UserOpt, query: Annotated[str, typer.Argument(help="What the user just said.")],
                k: Annotated[int | None, typer.Option("-k", help="At most this many memories.")] = None,
