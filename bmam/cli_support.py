@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
 import re
 import sys
@@ -117,6 +118,11 @@ def echo(text: str) -> None:
         typer.echo(text)
     except OSError as exc:
         stdout_failed(exc)
+
+
+def echo_json(obj: object) -> None:
+    """One JSON value on a line of its own (non-ASCII text as it is), as the commands print their answers."""
+    echo(json.dumps(obj, ensure_ascii=False))
 
 
 def write_stdout(pieces: Iterable[bytes]) -> None:

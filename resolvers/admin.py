@@ -76,11 +76,9 @@ class ErasureReceipt:
 class AdminQuery:
     @strawberry.field(description="The caller: its tenant (app) and the API key it used.")
     def viewer(self, info: Info) -> Viewer:
-        principal = info.context.principal
-        tenant = info.context.tenant  # raises UNAUTHENTICATED without a principal
-        assert principal is not None
-        return Viewer(tenant=tenant, key_id=strawberry.ID(principal.key_id), key_name=principal.key_name,
-                      admin=principal.admin)
+        caller = info.context.caller  # raises UNAUTHENTICATED without a verified key
+        return Viewer(tenant=caller.tenant, key_id=strawberry.ID(caller.key_id), key_name=caller.key_name,
+                      admin=caller.admin)
 
     @strawberry.field(description="The API keys of the caller's app (never their secrets). An admin key's only: "
                                   "FORBIDDEN for an app key.")

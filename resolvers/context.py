@@ -38,9 +38,7 @@ class RequestContext:
     @property
     def tenant(self) -> str:
         """The caller's tenant (app), known from its verified API key; nothing else ever sets it."""
-        if self.principal is None:
-            raise Unauthenticated(UNAUTHENTICATED_MESSAGE)
-        return self.principal.tenant
+        return self.caller.tenant
 
     @property
     def caller(self) -> Principal:

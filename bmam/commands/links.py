@@ -4,17 +4,12 @@ one line and exit non-zero (2 for bad input), as the GraphQL API answers them.""
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 import typer
 
-from bmam.cli_support import TenantOpt, UserOpt, echo, run
+from bmam.cli_support import TenantOpt, UserOpt, echo_json, run
 from graph.model import Association, Triple
-
-
-def _echo(obj: Any) -> None:
-    echo(json.dumps(obj, ensure_ascii=False))
 
 
 def _triple(t: Triple) -> dict[str, Any]:
@@ -35,7 +30,7 @@ def register(app: typer.Typer) -> None:
     def triples_command(user: UserOpt, memory_id: MemoryArg, tenant: TenantOpt = None) -> None:
         """The triples a memory asserts, one JSON object a line."""
         for t in run(lambda c: c.memories.triples(tenant or c.settings.api.default_tenant, user, memory_id)):
-            _echo(_triple(t))
+            echo_json(_triple(t))
 
     @app.command("add-triple")
     def add_triple_command(
@@ -55,13 +50,13 @@ def register(app: typer.Typer) -> None:
             tenant or c.settings.api.default_tenant, user, memory_id=memory_id, subject=subject,
             predicate=predicate, object_=object_, subject_kind=subject_kind, object_kind=object_kind,
             polarity=-1 if negated else 1))
-        _echo(_triple(triple))
+        echo_json(_triple(triple))
 
     @app.command("associations")
     def associations_command(user: UserOpt, memory_id: MemoryArg, tenant: TenantOpt = None) -> None:
         """A memory's associations with live memories, strongest first, one JSON object a line."""
         for a in run(lambda c: c.memories.associations(tenant or c.settings.api.default_tenant, user, memory_id)):
-            _echo(_association(a))
+            echo_json(_association(a))
 
     @app.command("associate")
     def associate_command(
@@ -72,7 +67,7 @@ def register(app: typer.Typer) -> None:
         tenant: TenantOpt = None,
     ) -> None:
         """Set the association of two memories (the user's word on the pair: forming again does not raise it)."""
-        _echo(_association(run(lambda c: c.memories.associate(tenant or c.settings.api.default_tenant, user,
+        echo_json(_association(run(lambda c: c.memories.associate(tenant or c.settings.api.default_tenant, user,
                                                                memory_a, memory_b, strength))))
 
     @app.command("dissociate")
@@ -81,4 +76,4 @@ def register(app: typer.Typer) -> None:
         again, `bmam associate --strength 0` keeps them apart."""
         removed = run(lambda c: c.memories.dissociate(tenant or c.settings.api.default_tenant, user, memory_a,
                                                       memory_b))
-        _echo({"memory_a": memory_a, "memory_b": memory_b, "removed": removed})
+        echo_json({"memory_a": memory_a, "memory_b": memory_b, "removed": removed})

@@ -3,13 +3,12 @@ line for lists); errors print one line and exit non-zero (2 for bad input)."""
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Annotated, Any
 
 import typer
 
-from bmam.cli_support import TenantOpt, UserOpt, echo, memory_json, run
+from bmam.cli_support import TenantOpt, UserOpt, echo, echo_json, memory_json, run
 from bmam.container import Container
 from bmam.usecases.recall import RecalledMemory, RecallRequest
 from graph.model import MemoryType, Tier
@@ -24,10 +23,6 @@ def _recalled(m: RecalledMemory) -> dict[str, Any]:
                    "relevance": round(s.relevance, 4), "damping": round(s.damping, 4), "final": round(s.final, 4)},
         "why": m.why,
     }
-
-
-def _echo(obj: Any) -> None:
-    echo(json.dumps(obj, ensure_ascii=False))
 
 
 def register(app: typer.Typer) -> None:
@@ -55,7 +50,7 @@ def register(app: typer.Typer) -> None:
                 include_history=include_history, as_of=as_of))
 
         result = run(work)
-        _echo({"gated": result.gated, "reason": result.reason, "best_similarity": result.best_similarity,
+        echo_json({"gated": result.gated, "reason": result.reason, "best_similarity": result.best_similarity,
                "memories": [_recalled(m) for m in result.memories]})
 
     @app.command("related")
@@ -77,7 +72,7 @@ def register(app: typer.Typer) -> None:
                                                limit=limit, min_strength=min_strength,
                                                include_history=include_history))
         for r in found:
-            _echo({"score": round(r.score, 6), **memory_json(r.memory),
+            echo_json({"score": round(r.score, 6), **memory_json(r.memory),
                    "path": [{"from": s.from_id, "to": s.to_id, "via": s.via.value, "strength": round(s.strength, 6),
                              "entity": s.entity} for s in r.path]})
 
@@ -96,7 +91,7 @@ def register(app: typer.Typer) -> None:
         if not as_json:
             echo(prompt.text)
             return
-        _echo({"text": prompt.text, "gated": prompt.gated, "reason": prompt.reason,
+        echo_json({"text": prompt.text, "gated": prompt.gated, "reason": prompt.reason,
                "memories": [_recalled(m) for m in prompt.memories],
                "turns": [{"speaker": t.speaker, "text": t.text, "at": t.at.isoformat(), "turn": t.turn}
                          for t in prompt.turns]})

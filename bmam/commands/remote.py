@@ -3,7 +3,6 @@ with --server URL and --api-key KEY (or BMAM_SERVER / BMAM_API_KEY)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -13,7 +12,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 from gql.transport.exceptions import TransportConnectionFailed, TransportError
 
-from bmam.cli_support import UserOpt, echo, fail
+from bmam.cli_support import UserOpt, echo, echo_json, fail
 from bmam.client import INGEST_CONVERSATION, BmamClient, BmamClientError, ClientConfig, ClientConfigError
 from bmam.commands.export import rdf_format_of
 from bmam.http_transport import encode_json
@@ -56,10 +55,6 @@ def _call(server: str, api_key: str | None, fn: Callable[[BmamClient], T]) -> T:
     except _CLIENT_ERRORS as exc:
         fail(*_failure(server, exc))
         raise  # unreachable: fail() exits
-
-
-def _echo(obj: Any) -> None:
-    echo(json.dumps(obj, ensure_ascii=False))
 
 
 def _turn(t: TurnInput) -> dict[str, Any]:
@@ -168,13 +163,13 @@ def register(app: typer.Typer) -> None:
     @remote.command("whoami")
     def whoami(server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """The tenant your key belongs to."""
-        _echo(_call(server, api_key, lambda c: c.viewer()))
+        echo_json(_call(server, api_key, lambda c: c.viewer()))
 
     @remote.command("health")
     def health(server: ServerOpt = "http://127.0.0.1:8000") -> None:
         """GET /healthz; exit 1 unless ok."""
         body = _call(server, None, lambda c: c.health())
-        _echo(body)
+        echo_json(body)
         if body.get("status") != "ok":
             raise typer.Exit(1)
 
@@ -184,14 +179,14 @@ def register(app: typer.Typer) -> None:
         """A user's memories, newest first, one JSON object a line."""
         page = _call(server, api_key, lambda c: c.memories(user, first=first))
         for edge in page["edges"]:
-            _echo(edge["node"])
+            echo_json(edge["node"])
 
     @remote.command("search")
     def search(user: UserOpt, query: Annotated[str, typer.Argument()], k: int = 5,
                server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Vector search over a user's memories."""
         for hit in _call(server, api_key, lambda c: c.search(user, query, k=k)):
-            _echo({"score": hit["score"], **hit["memory"]})
+            echo_json({"score": hit["score"], **hit["memory"]})
 
     @remote.command("remember")
     def remember(user: UserOpt, text: Annotated[str, typer.Argument()],
@@ -199,14 +194,14 @@ def register(app: typer.Typer) -> None:
                                                                       "EMOTIONAL")] = "FACTUAL",
                  server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Store a memory for a user (no salience filter, no extraction: `remote ingest` is the pipeline)."""
-        _echo(_call(server, api_key, lambda c: c.remember(user, text, type.upper())))
+        echo_json(_call(server, api_key, lambda c: c.remember(user, text, type.upper())))
 
     @remote.command("triples")
     def triples(user: UserOpt, memory_id: Annotated[str, typer.Argument()],
                 server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """The triples a memory asserts, one JSON object a line."""
         for triple in _call(server, api_key, lambda c: c.triples(user, memory_id)):
-            _echo(triple)
+            echo_json(triple)
 
     @remote.command("add-triple")
     def add_triple(user: UserOpt, memory_id: Annotated[str, typer.Argument()],
@@ -215,29 +210,29 @@ def register(app: typer.Typer) -> None:
                    negated: Annotated[bool, typer.Option("--negated", help="The memory denies it.")] = False,
                    server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Add a triple the memory asserts (its conflicts and associations are checked again)."""
-        _echo(_call(server, api_key, lambda c: c.add_triple(user, memory_id, subject, predicate, object_,
-                                                            **({"polarity": -1} if negated else {}))))
+        echo_json(_call(server, api_key, lambda c: c.add_triple(user, memory_id, subject, predicate, object_,
+                                                            polarity=-1 if negated else 1)))
 
     @remote.command("associations")
     def associations(user: UserOpt, memory_id: Annotated[str, typer.Argument()],
                      server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """A memory's associations, strongest first, one JSON object a line."""
         for association in _call(server, api_key, lambda c: c.associations(user, memory_id)):
-            _echo(association)
+            echo_json(association)
 
     @remote.command("associate")
     def associate(user: UserOpt, memory_a: Annotated[str, typer.Argument()], memory_b: Annotated[str, typer.Argument()],
                   strength: Annotated[float, typer.Option("--strength", "-s", help="In [0, 1]; 0: not related.")],
                   server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Set the association of two memories (the user's word on the pair)."""
-        _echo(_call(server, api_key, lambda c: c.associate(user, memory_a, memory_b, strength)))
+        echo_json(_call(server, api_key, lambda c: c.associate(user, memory_a, memory_b, strength)))
 
     @remote.command("dissociate")
     def dissociate(user: UserOpt, memory_a: Annotated[str, typer.Argument()],
                    memory_b: Annotated[str, typer.Argument()],
                    server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Remove the association of two memories ({removed: false} when they had none)."""
-        _echo(_call(server, api_key, lambda c: c.dissociate(user, memory_a, memory_b)))
+        echo_json(_call(server, api_key, lambda c: c.dissociate(user, memory_a, memory_b)))
 
     @remote.command("recall")
     def recall(user: UserOpt, query: Annotated[str, typer.Argument(help="What the user just said.")],
@@ -245,7 +240,7 @@ def register(app: typer.Typer) -> None:
                session: Annotated[str | None, typer.Option("--session", "-s", help="Enables anti-repetition.")] = None,
                server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Recall the memories that matter for QUERY: {gated, reason, bestSimilarity, memories}."""
-        _echo(_call(server, api_key, lambda c: c.recall(user, query, session_id=session, k=k)))
+        echo_json(_call(server, api_key, lambda c: c.recall(user, query, session_id=session, k=k)))
 
     @remote.command("context")
     def context(user: UserOpt, session: Annotated[str, typer.Option("--session", "-s", help="The session.")],
@@ -346,7 +341,7 @@ def register(app: typer.Typer) -> None:
             with file.open("rb") as f:
                 return c.import_rdf(user, f, ext, source_user=source_user, dry_run=dry_run)
 
-        _echo(_call(server, api_key, send))
+        echo_json(_call(server, api_key, send))
 
     @remote.command("forget-user")
     def forget_user(user: UserOpt, yes: Annotated[bool, typer.Option("--yes", help="Confirm.")] = False,
@@ -354,12 +349,12 @@ def register(app: typer.Typer) -> None:
         """Erase everything of one user of your app; prints the receipt."""
         if not yes:
             fail("forget-user erases everything of this user; pass --yes to confirm", 2)
-        _echo(_call(server, api_key, lambda c: c.forget_user(user, confirm=True)))
+        echo_json(_call(server, api_key, lambda c: c.forget_user(user, confirm=True)))
 
     @remote.command("events")
     def events(user: UserOpt, server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Follow a user's memory events (websocket subscription) until interrupted."""
         def follow(c: BmamClient) -> None:
             for event in c.memory_events(user):
-                _echo(event)
+                echo_json(event)
         _call(server, api_key, follow)
