@@ -546,15 +546,14 @@
   }
 
   // ----- view: memories by tier -------------------------------------------------------------
-  async function loadTier(tier, append = false) {
+  const TIERS = ["CORE", "MID", "TEMP"];
+
+  function fetchTier(tier, after) {
+    return run("memories", { userId: state.user, tiers: [tier], first: 50, after });
+  }
+
+  function drawTier(tier, conn, append) {
     const list = $(`[data-list=${tier}]`);
-    const after = append ? state.cursors[tier] : undefined;
-    // Two loads can overlap (a refresh after a lock while the view is still loading): only the latest
-    // one may draw, or both would append their cards to the same list.
-    state.tierLoads = state.tierLoads || {};
-    const load = (state.tierLoads[tier] = (state.tierLoads[tier] || 0) + 1);
-    const conn = await run("memories", { userId: state.user, tiers: [tier], first: 50, after });
-    if (load !== state.tierLoads[tier]) return;
     const items = listIn(conn).map((e) => (e.node ? e.node : e));
     if (!append) list.replaceChildren();
     list.append(...items.map((m) => memoryCard(m)));
@@ -564,9 +563,27 @@
     $(`[data-count=${tier}]`).textContent = `(${list.children.length}${pageInfo.hasNextPage ? "+" : ""})`;
   }
 
+  // Two loads can overlap (a refresh after a lock while the view is still loading): only the latest
+  // one may draw, or both would append their cards to the same lists.
+  function nextLoad() {
+    state.memoryLoads = (state.memoryLoads || 0) + 1;
+    return state.memoryLoads;
+  }
+
+  async function loadMoreOf(tier) {
+    const load = nextLoad();
+    const conn = await fetchTier(tier, state.cursors[tier]);
+    if (load === state.memoryLoads) drawTier(tier, conn, true);
+  }
+
   async function loadMemories() {
     delete $("#view-memories").dataset.loaded;
-    await Promise.all(["CORE", "MID", "TEMP"].map((t) => loadTier(t)));
+    const load = nextLoad();
+    // All tiers are fetched before any is drawn: a memory that moved between tiers (unlock sends a core
+    // memory to mid) would otherwise show twice, in its new tier and in the old one not yet redrawn.
+    const conns = await Promise.all(TIERS.map((t) => fetchTier(t)));
+    if (load !== state.memoryLoads) return;
+    TIERS.forEach((t, i) => drawTier(t, conns[i], false));
     const total = $$(".tiers .card").length;
     $("#view-memories").dataset.loaded = String(total);
     $("#memories-hint").textContent = total ? `${state.user}: ${total} memories shown.` : `${state.user} has no memories yet.`;
@@ -1082,7 +1099,7 @@
     for (const tab of $$(".tabs [role=tab]")) {
       tab.addEventListener("click", () => { show(tab.dataset.view); status(""); refreshCurrent(); });
     }
-    for (const more of $$("[data-more]")) more.addEventListener("click", () => loadTier(more.dataset.more, true));
+    for (const more of $$("[data-more]")) more.addEventListener("click", () => loadMoreOf(more.dataset.more));
     $("#recall-form").addEventListener("submit", recall);
     $("#graph-form").addEventListener("submit", drawNeighbourhood);
     $("#conflicts-refresh").addEventListener("click", loadConflicts);
