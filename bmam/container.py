@@ -76,6 +76,7 @@ class Container:
                 database=n.database,
                 tx_timeout_s=n.tx_timeout_s,
                 max_pool_size=n.max_pool_size,
+                retry_time_s=n.retry_time_s,
             )
         )
         store.timer.listeners.append(record_neo4j_query)  # per-request Neo4j time (X-Bmam-Timings)
@@ -350,7 +351,8 @@ class Container:
 
         n = self.settings.neo4j
         return MaintenanceStore(StoreConfig(uri=n.bolt_uri, user=n.user, password=n.password, database=n.database,
-                                      tx_timeout_s=self.settings.maintenance.tx_timeout_s, max_pool_size=4))
+                                      tx_timeout_s=self.settings.maintenance.tx_timeout_s, max_pool_size=4,
+                                      retry_time_s=n.retry_time_s))
 
     @cached_property
     def scheduler(self) -> MaintenanceScheduler:

@@ -33,6 +33,9 @@ class Neo4jSettings(BaseModel):
     # node and relationship of the store (2.5 s at 1.2M nodes and 6.4M relationships, seen 11-30).
     erasure_tx_timeout_s: float = Field(default=300.0, gt=0)
     max_pool_size: int = 50
+    # A failing transaction is retried this long (transient errors, a Neo4j restart) before the caller hears
+    # UNAVAILABLE.
+    retry_time_s: float = Field(default=10.0, gt=0)
     # The local server tells the driver to drop a connection that stays silent this long after a request
     # (Bolt's connection.recv_timeout_seconds hint: keep-alive x probes; a request running longer gets a NOOP
     # every keep-alive). Neo4j's default is 120 s: a connection whose answer never comes (a stalled network, a

@@ -61,6 +61,9 @@ class StoreConfig:
     tx_timeout_s: float = 15.0
     max_pool_size: int = 50
     connection_timeout_s: float = 5.0
+    # How long a failing transaction is retried (managed ones by the driver, single reads by _retried): a
+    # Neo4j restart shorter than this is not seen by callers; a longer outage answers UNAVAILABLE after it.
+    retry_time_s: float = 10.0
 
 
 # Neo4j went away, or a transaction could not finish in time: the caller sees UNAVAILABLE.
@@ -145,9 +148,6 @@ class QueryTimer:
             listener(name, seconds)
 
 
-# How long a failing transaction is retried (managed ones by the driver, single reads by _retried).
-RETRY_TIME_S = 10.0
-
 
 def _retried(attempt: Callable[[], T], retry_time_s: float, first_pause_s: float = 1.0) -> T:
     """attempt() until it succeeds or fails with an error the driver would not retry, or retry_time_s have
@@ -183,7 +183,7 @@ class GraphStore:
             auth=auth,
             max_connection_pool_size=config.max_pool_size,
             connection_timeout=config.connection_timeout_s,
-            max_transaction_retry_time=RETRY_TIME_S,
+            max_transaction_retry_time=config.retry_time_s,
             # A pooled connection idle for a minute is checked (one RESET round trip) before use; checking
             # every one cost each transaction a round trip (p95 0.5 -> 3.6 ms). One broken by a Neo4j
             # restart within the minute fails on use, and the managed transaction retries on a new one.
@@ -230,7 +230,7 @@ class GraphStore:
                 return _timed_rows(self.timer, name, lambda: session.run(query, params or {}))
 
         with self._translated():
-            return _retried(once, RETRY_TIME_S)
+            return _retried(once, self.config.retry_time_s)
 
     def write(self, name: str, params: dict[str, Any] | None = None, *, timeout_s: float | None = None,
               **splices: object) -> list[Row]:

@@ -82,7 +82,9 @@ def rig(settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> Iterato
 
     n = settings.neo4j.model_copy(update={
         "uri": None, "home": tmp_path_factory.mktemp("faults") / "neo4j", "bolt_port": free_port(),
-        "http_port": free_port(), "heap": "512m", "pagecache": "128m"})
+        "http_port": free_port(), "heap": "512m", "pagecache": "128m",
+        # Writes caught by the outage answer after this retry window (10 s by default): the test waits for one.
+        "retry_time_s": 3.0})
     server = LocalNeo4j(n)
     server.start()
     container = Container(settings.model_copy(update={"neo4j": n}))
@@ -151,9 +153,9 @@ def outage(rig: Rig) -> Outage:
     for t in run_clients(3, rig.url, rig.key, probe, timeout_s=90):
         t.join(timeout=120)
 
-    # Neo4j stays down until a write in flight has answered: the driver retries a transaction for up to
-    # ~18 s (10 s of retry time, then its last back-off), so a restart sooner can let every retry land on the
-    # new server and the outage catches nothing (this test failed so, now and then, on a quick machine).
+    # Neo4j stays down until a write in flight has answered: the driver retries a transaction for the rig's
+    # retry window and then its last back-off, so a restart sooner can let every retry land on the new server
+    # and the outage catches nothing (this test failed so, now and then, on a quick machine).
     caught = poll(lambda: log.count("unknown") > 0, timeout_s=60)
     probed_at = time.monotonic()
     print(f"a write in flight answered: {caught}")
