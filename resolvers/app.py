@@ -10,6 +10,7 @@ HTTP 401 with `{"errors": [{"extensions": {"code": "UNAUTHENTICATED"}}]}` (a web
 from __future__ import annotations
 
 import asyncio
+import gc
 import ipaddress
 import logging
 import threading
@@ -253,6 +254,9 @@ def create_app(
         if isinstance(listeners, list):
             listeners.append(metrics.observe_embedding)
         container.store.timer.listeners.append(metrics.observe_query)
+        if settings.api.freeze_startup_heap:
+            gc.collect()
+            gc.freeze()
         # In the background: a slow or absent Neo4j must not hold up the start.
         announcing = asyncio.create_task(_announce_dev_key(container)) if wants_dev_key else None
         # Hooks of memories stored before a stop and never finished (conflicts, associations): again, in the
@@ -281,6 +285,8 @@ def create_app(
             # closing its connections under it failed the shutdown (BufferError in the driver's outbox).
             await _threads_done(executor, timeout_s=SHUTDOWN_WAIT_S)
             container.close()
+            if settings.api.freeze_startup_heap:
+                gc.unfreeze()  # frozen objects are never freed at exit: native modules would report them leaked
 
     routes = [
         Route("/graphql", graphql, methods=["GET", "POST"]),
