@@ -3,19 +3,29 @@
 from __future__ import annotations
 
 import importlib
-import json
 import logging
 import sys
 from typing import Annotated
 
 import typer
 
-from bmam.cli_support import TenantOpt, UserOpt, clear_errors, echo, fail, memory_json, run, settings
+from bmam.cli_support import (
+    TenantOpt,
+    UserOpt,
+    clear_errors,
+    echo,
+    echo_json,
+    fail,
+    memory_json,
+    run,
+    run_for,
+    settings,
+)
 from bmam.container import Container, ensure_neo4j
 from bmam.neo4j_server import LocalNeo4j, Neo4jServerError
 from bmam.usecases.memories import RememberRequest
 from graph.migrations import DATA_STEPS
-from graph.model import Memory, MemoryType, Tier
+from graph.model import MemoryType, Tier
 
 # As settings.deployment.workers allows (BMAM_DEPLOYMENT__WORKERS).
 MAX_WORKERS = 64
@@ -132,10 +142,9 @@ def remember(
     tenant: TenantOpt = None,
 ) -> None:
     """Store a memory for a user and print it as JSON."""
-    def work(c: Container) -> Memory:
-        return c.memories.remember(tenant or c.settings.api.default_tenant,
-                                   RememberRequest(user_id=user, text=text, type=type, tier=tier))
-    echo(json.dumps(memory_json(run(work)), ensure_ascii=False))
+    memory = run_for(tenant, lambda c, t: c.memories.remember(
+        t, RememberRequest(user_id=user, text=text, type=type, tier=tier)))
+    echo_json(memory_json(memory))
 
 
 @app.command("memories")
@@ -147,10 +156,9 @@ def list_memories(
     tenant: TenantOpt = None,
 ) -> None:
     """List a user's memories, newest first, one JSON object a line."""
-    page = run(lambda c: c.memories.page(tenant or c.settings.api.default_tenant, user,
-                                          types=type, tiers=tier, first=first))
+    page = run_for(tenant, lambda c, t: c.memories.page(t, user, types=type, tiers=tier, first=first))
     for m in page.items:
-        echo(json.dumps(memory_json(m), ensure_ascii=False))
+        echo_json(memory_json(m))
 
 
 @app.command()
@@ -161,9 +169,9 @@ def search(
     tenant: TenantOpt = None,
 ) -> None:
     """Vector search over a user's memories."""
-    hits = run(lambda c: c.memories.search(tenant or c.settings.api.default_tenant, user, query, k=k))
+    hits = run_for(tenant, lambda c, t: c.memories.search(t, user, query, k=k))
     for hit in hits:
-        echo(json.dumps({"score": round(hit.score, 4), **memory_json(hit.memory)}, ensure_ascii=False))
+        echo_json({"score": round(hit.score, 4), **memory_json(hit.memory)})
 
 
 @app.command()
@@ -174,8 +182,7 @@ def forget(
     tenant: TenantOpt = None,
 ) -> None:
     """Forget one memory."""
-    forgotten = run(lambda c: c.memories.forget(tenant or c.settings.api.default_tenant, user, memory_id,
-                                                 confirm=confirm))
+    forgotten = run_for(tenant, lambda c, t: c.memories.forget(t, user, memory_id, confirm=confirm))
     echo(f"forgot {forgotten}")
 
 

@@ -144,6 +144,16 @@ def run(fn: Callable[[Container], T]) -> T:
         return fn(c)
 
 
+def tenant_of(c: Container, tenant: str | None) -> str:
+    """The command's tenant: --tenant as given, else settings.api.default_tenant (one rule for every command)."""
+    return tenant or c.settings.api.default_tenant
+
+
+def run_for(tenant: str | None, fn: Callable[[Container, str], T]) -> T:
+    """run(fn) with the command's tenant (tenant_of) handed to fn, so no command resolves it on its own."""
+    return run(lambda c: fn(c, tenant_of(c, tenant)))
+
+
 def memory_json(m: Memory) -> dict[str, object]:
     return {
         "id": m.id, "text": m.text, "type": m.type.value, "tier": m.tier.value, "weight": round(m.weight.final, 4),

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from bmam.cli_support import TenantOpt, UserOpt, clear_errors, container, echo, fail, settings, write_stdout
+from bmam.cli_support import TenantOpt, UserOpt, clear_errors, container, echo, fail, settings, tenant_of, write_stdout
 from bmam.usecases.export import browser_favourites_zip, browser_guide_html, inspect_queries
 from graph.errors import BadInput
 from graph.graph_export import GraphFormat
@@ -72,7 +72,7 @@ def register(app: typer.Typer) -> None:
         if output is not None and not output.parent.is_dir():  # before any reading, not after the whole export
             fail(f"cannot write {output}: no folder {output.parent}", 2)
         with container() as c, clear_errors():
-            t = tenant or c.settings.api.default_tenant
+            t = tenant_of(c, tenant)
             if format.strip().lower().lstrip(".") in {g.value for g in GraphFormat}:
                 if user is None:
                     raise BadInput("GraphML and GEXF export one user at a time; give --user", field="user")
@@ -102,8 +102,8 @@ def register(app: typer.Typer) -> None:
         malformed file imports nothing; importing the same file again changes nothing."""
         fmt = rdf_format_of(file, format)
         with container() as c, clear_errors():
-            report = c.export.import_rdf(tenant or c.settings.api.default_tenant, user, file.read_bytes(),
-                                         fmt, source_user=source_user, dry_run=dry_run)
+            report = c.export.import_rdf(tenant_of(c, tenant), user, file.read_bytes(), fmt, source_user=source_user,
+                                         dry_run=dry_run)
         echo(json.dumps(report.as_dict(), ensure_ascii=False))
 
     @app.command("inspect")

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from bmam.cli_support import TenantOpt, UserOpt, clear_errors, container, echo, fail, memory_json, run, settings
+from bmam.cli_support import TenantOpt, UserOpt, clear_errors, echo, fail, memory_json, run_for, settings
 from bmam.container import Container
 from bmam.settings import PROJECT_ROOT
 from bmam.usecases.ingest import IngestReport
@@ -94,8 +94,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Ingest a conversation file. Bad lines are reported with their line numbers and the good ones kept;
         exits 2 when any line was bad. Ingesting the same file again changes nothing."""
-        with container() as c, clear_errors():
-            problems, report, lines = ingest_file(c, tenant or c.settings.api.default_tenant, file, progress=progress)
+        problems, report, lines = run_for(tenant, lambda c, t: ingest_file(c, t, file, progress=progress))
         created = sum(len(t.memories) for t in report.turns)
         mentions = sum(len(t.mentioned) for t in report.turns)
         for problem in problems:
@@ -117,7 +116,7 @@ def register(app: typer.Typer) -> None:
         tenant: TenantOpt = None,
     ) -> None:
         """The user's reaction to a memory: ENGAGED promotes temp to mid, DISMISSED deletes a temp memory."""
-        result = run(lambda c: c.tiers.react(tenant or c.settings.api.default_tenant, user, memory_id, signal))
+        result = run_for(tenant, lambda c, t: c.tiers.react(t, user, memory_id, signal))
         echo(json.dumps({"memory_id": result.memory_id, "signal": result.signal.value,
                          "deleted": result.deleted,
                          "memory": memory_json(result.memory) if result.memory else None,
@@ -126,19 +125,19 @@ def register(app: typer.Typer) -> None:
     @app.command("lock")
     def lock_command(user: UserOpt, memory_id: Annotated[str, typer.Argument()], tenant: TenantOpt = None) -> None:
         """Move a memory to core and lock it (fails when core is full)."""
-        m = run(lambda c: c.tiers.lock(tenant or c.settings.api.default_tenant, user, memory_id))
+        m = run_for(tenant, lambda c, t: c.tiers.lock(t, user, memory_id))
         echo(json.dumps(memory_json(m), ensure_ascii=False))
 
     @app.command("unlock")
     def unlock_command(user: UserOpt, memory_id: Annotated[str, typer.Argument()], tenant: TenantOpt = None) -> None:
         """Unlock a core memory: it goes back to mid."""
-        m = run(lambda c: c.tiers.unlock(tenant or c.settings.api.default_tenant, user, memory_id))
+        m = run_for(tenant, lambda c, t: c.tiers.unlock(t, user, memory_id))
         echo(json.dumps(memory_json(m), ensure_ascii=False))
 
     @tiers_app.command("sweep")
     def sweep_command(user: UserOpt, tenant: TenantOpt = None) -> None:
         """Delete stale temp memories, let faded mid ones fall back to temp, restore the capacities."""
-        changes = run(lambda c: c.tiers.sweep(tenant or c.settings.api.default_tenant, user))
+        changes = run_for(tenant, lambda c, t: c.tiers.sweep(t, user))
         for change in changes:
             echo(json.dumps(_change_json(change), ensure_ascii=False))
         typer.echo(f"{len(changes)} changes", err=True)
@@ -146,7 +145,7 @@ def register(app: typer.Typer) -> None:
     @tiers_app.command("usage")
     def usage_command(user: UserOpt, tenant: TenantOpt = None) -> None:
         """Memories per tier and the capacities."""
-        usage = run(lambda c: c.tiers.usage(tenant or c.settings.api.default_tenant, user))
+        usage = run_for(tenant, lambda c, t: c.tiers.usage(t, user))
         for t in Tier:
             echo(f"{t.value:5} {usage.counts[t]:6} / {usage.capacities[t]}")
 
@@ -155,7 +154,7 @@ def register(app: typer.Typer) -> None:
         user: UserOpt, session: Annotated[str, typer.Argument()], tenant: TenantOpt = None,
     ) -> None:
         """The last turns of a session (rebuilt from its episodes), one JSON object a line."""
-        turns = run(lambda c: c.ingest.working_memory(tenant or c.settings.api.default_tenant, user, session))
+        turns = run_for(tenant, lambda c, t: c.ingest.working_memory(t, user, session))
         for t in turns:
             echo(json.dumps({"turn": t.turn, "speaker": t.speaker, "text": t.text, "at": t.at.isoformat()},
                             ensure_ascii=False))

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from bmam.cli_support import TenantOpt, UserOpt, echo, fail, run, tenant_option
+from bmam.cli_support import TenantOpt, UserOpt, echo, fail, run, tenant_of, tenant_option
 from bmam.container import Container
 from graph.model import ApiKey, ErasureReceipt
 
@@ -76,7 +76,7 @@ def register(app: typer.Typer) -> None:
             fail("forget-user erases everything of this user; pass --yes to confirm", 2)
 
         def work(c: Container) -> ErasureReceipt:
-            return c.erasure.forget_user(tenant or c.settings.api.default_tenant, user, confirm=True)
+            return c.erasure.forget_user(tenant_of(c, tenant), user, confirm=True)
 
         receipt = run(work)
         echo(json.dumps(receipt_json(receipt), ensure_ascii=False))

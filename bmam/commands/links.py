@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from bmam.cli_support import TenantOpt, UserOpt, echo_json, run
+from bmam.cli_support import TenantOpt, UserOpt, echo_json, run_for
 from graph.model import Association, Triple
 
 
@@ -29,8 +29,8 @@ def register(app: typer.Typer) -> None:
     @app.command("triples")
     def triples_command(user: UserOpt, memory_id: MemoryArg, tenant: TenantOpt = None) -> None:
         """The triples a memory asserts, one JSON object a line."""
-        for t in run(lambda c: c.memories.triples(tenant or c.settings.api.default_tenant, user, memory_id)):
-            echo_json(_triple(t))
+        for triple in run_for(tenant, lambda c, t: c.memories.triples(t, user, memory_id)):
+            echo_json(_triple(triple))
 
     @app.command("add-triple")
     def add_triple_command(
@@ -46,8 +46,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Add a triple the memory asserts, then run its conflict detection and association forming again (as
         addTriple does); prints the triple as the hooks left it."""
-        triple = run(lambda c: c.memories.add_triple(
-            tenant or c.settings.api.default_tenant, user, memory_id=memory_id, subject=subject,
+        triple = run_for(tenant, lambda c, t: c.memories.add_triple(
+            t, user, memory_id=memory_id, subject=subject,
             predicate=predicate, object_=object_, subject_kind=subject_kind, object_kind=object_kind,
             polarity=-1 if negated else 1))
         echo_json(_triple(triple))
@@ -55,7 +55,7 @@ def register(app: typer.Typer) -> None:
     @app.command("associations")
     def associations_command(user: UserOpt, memory_id: MemoryArg, tenant: TenantOpt = None) -> None:
         """A memory's associations with live memories, strongest first, one JSON object a line."""
-        for a in run(lambda c: c.memories.associations(tenant or c.settings.api.default_tenant, user, memory_id)):
+        for a in run_for(tenant, lambda c, t: c.memories.associations(t, user, memory_id)):
             echo_json(_association(a))
 
     @app.command("associate")
@@ -67,13 +67,12 @@ def register(app: typer.Typer) -> None:
         tenant: TenantOpt = None,
     ) -> None:
         """Set the association of two memories (the user's word on the pair: forming again does not raise it)."""
-        echo_json(_association(run(lambda c: c.memories.associate(tenant or c.settings.api.default_tenant, user,
-                                                               memory_a, memory_b, strength))))
+        echo_json(_association(run_for(tenant, lambda c, t: c.memories.associate(t, user, memory_a, memory_b,
+                                                                                 strength))))
 
     @app.command("dissociate")
     def dissociate_command(user: UserOpt, memory_a: MemoryArg, memory_b: MemoryArg, tenant: TenantOpt = None) -> None:
         """Remove the association of two memories ({removed: false} when they had none); the system may form it
         again, `bmam associate --strength 0` keeps them apart."""
-        removed = run(lambda c: c.memories.dissociate(tenant or c.settings.api.default_tenant, user, memory_a,
-                                                      memory_b))
+        removed = run_for(tenant, lambda c, t: c.memories.dissociate(t, user, memory_a, memory_b))
         echo_json({"memory_a": memory_a, "memory_b": memory_b, "removed": removed})

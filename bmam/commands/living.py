@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from bmam import validate
-from bmam.cli_support import TenantOpt, UserOpt, clear_errors, container, echo, fail, memory_json, run
+from bmam.cli_support import TenantOpt, UserOpt, echo, fail, memory_json, run, run_for, tenant_of
 from bmam.container import Container
 from bmam.usecases.maintenance import CheckReport, MaintenanceResult
 from bmam.usecases.remains import SweepReport
@@ -87,7 +87,7 @@ def register(app: typer.Typer) -> None:
             if extra:
                 fail(f"--undo takes no other maintenance option (got {', '.join(extra)}); it undoes the whole "
                      "changeset, in the tenant given by --tenant", 2)
-            undone = run(lambda c: c.maintenance.undo(tenant or c.settings.api.default_tenant, undo))
+            undone = run_for(tenant, lambda c, t: c.maintenance.undo(t, undo))
             if not quiet:
                 echo(f"undone: {changeset_summary(undone)}")
             return
@@ -99,8 +99,7 @@ def register(app: typer.Typer) -> None:
         def work(c: Container) -> list[MaintenanceResult]:
             if all_tenants:
                 return c.maintenance.run_all_tenants(chosen[0], dry_run=dry_run)
-            return [c.maintenance.run(tenant or c.settings.api.default_tenant, chosen[0], dry_run=dry_run,
-                                      user_id=user)]
+            return [c.maintenance.run(tenant_of(c, tenant), chosen[0], dry_run=dry_run, user_id=user)]
 
         for result in run(work):
             if result.changeset is None or quiet:
@@ -126,7 +125,7 @@ def register(app: typer.Typer) -> None:
             if all_tenants:
                 tenants = c.maintenance.tenants() or [c.settings.api.default_tenant]
                 return [c.maintenance.check(t) for t in tenants]
-            return [c.maintenance.check(tenant or c.settings.api.default_tenant, user)]
+            return [c.maintenance.check(tenant_of(c, tenant), user)]
 
         reports = run(work)
         for r in reports:
@@ -150,7 +149,7 @@ def register(app: typer.Typer) -> None:
         def work(c: Container) -> SweepReport:
             if all_tenants:
                 return c.remains.sweep()
-            return c.remains.sweep(tenant=tenant or c.settings.api.default_tenant,
+            return c.remains.sweep(tenant=tenant_of(c, tenant),
                                    user_id=validate.identifier(user, field="user") if user is not None else None)
 
         report = run(work)
@@ -164,7 +163,7 @@ def register(app: typer.Typer) -> None:
         tenant: TenantOpt = None,
     ) -> None:
         """Give feedback on a memory; prints it afterwards."""
-        m = run(lambda c: c.feedback.feedback(tenant or c.settings.api.default_tenant, user, memory_id, signal))
+        m = run_for(tenant, lambda c, t: c.feedback.feedback(t, user, memory_id, signal))
         echo(json.dumps({**memory_json(m), "active": m.weight.active, "passive": m.weight.passive},
                         ensure_ascii=False))
 
@@ -177,8 +176,8 @@ def register(app: typer.Typer) -> None:
         tenant: TenantOpt = None,
     ) -> None:
         """A user's conflicts, one JSON object a line."""
-        found = run(lambda c: c.conflicts.conflicts(tenant or c.settings.api.default_tenant, user,
-                                                    status=None if all_ else "OPEN", first=first))
+        found = run_for(tenant, lambda c, t: c.conflicts.conflicts(t, user, status=None if all_ else "OPEN",
+                                                                   first=first))
         for x in found:
             echo(json.dumps(conflict_json(x), ensure_ascii=False))
 
@@ -190,7 +189,7 @@ def register(app: typer.Typer) -> None:
         tenant: TenantOpt = None,
     ) -> None:
         """Settle a conflict held for review."""
-        x = run(lambda c: c.conflicts.resolve(tenant or c.settings.api.default_tenant, user, conflict_id, winner))
+        x = run_for(tenant, lambda c, t: c.conflicts.resolve(t, user, conflict_id, winner))
         echo(json.dumps(conflict_json(x), ensure_ascii=False))
 
     @app.command("history")
@@ -202,8 +201,8 @@ def register(app: typer.Typer) -> None:
         tenant: TenantOpt = None,
     ) -> None:
         """Superseded memories included, oldest first, with their validity."""
-        entries = run(lambda c: c.conflicts.history(tenant or c.settings.api.default_tenant, user, entity=entity,
-                                                    memory_id=memory, first=first))
+        entries = run_for(tenant, lambda c, t: c.conflicts.history(t, user, entity=entity, memory_id=memory,
+                                                                   first=first))
         for h in entries:
             m = h.memory
             echo(json.dumps({**memory_json(m), "valid_from": m.valid_from.isoformat(),
@@ -218,7 +217,6 @@ def register(app: typer.Typer) -> None:
         tenant: TenantOpt = None,
     ) -> None:
         """The tenant's maintenance changesets, newest first."""
-        with container() as c, clear_errors():
-            found = c.maintenance.changesets(tenant or c.settings.api.default_tenant, user_id=user, first=first)
+        found = run_for(tenant, lambda c, t: c.maintenance.changesets(t, user_id=user, first=first))
         for x in found:
             echo(changeset_summary(x))

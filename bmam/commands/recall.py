@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from bmam.cli_support import TenantOpt, UserOpt, echo, echo_json, memory_json, run
+from bmam.cli_support import TenantOpt, UserOpt, echo, echo_json, memory_json, run, run_for, tenant_of
 from bmam.container import Container
 from bmam.usecases.recall import RecalledMemory, RecallRequest
 from graph.model import MemoryType, Tier
@@ -45,7 +45,7 @@ def register(app: typer.Typer) -> None:
         """Recall the memories that matter for QUERY: {gated, reason, memories: [... scores, why]}."""
 
         def work(c: Container) -> Any:
-            return c.recall.recall(tenant or c.settings.api.default_tenant, RecallRequest(
+            return c.recall.recall(tenant_of(c, tenant), RecallRequest(
                 user_id=user, query=query, session_id=session, k=k, types=type, tiers=tier, min_score=min_score,
                 include_history=include_history, as_of=as_of))
 
@@ -68,9 +68,9 @@ def register(app: typer.Typer) -> None:
         tenant: TenantOpt = None,
     ) -> None:
         """Memories related to MEMORY_ID over associations and shared entities, best path first (one JSON a line)."""
-        found = run(lambda c: c.recall.related(tenant or c.settings.api.default_tenant, user, memory_id, depth=depth,
-                                               limit=limit, min_strength=min_strength,
-                                               include_history=include_history))
+        found = run_for(tenant, lambda c, t: c.recall.related(t, user, memory_id, depth=depth, limit=limit,
+                                                              min_strength=min_strength,
+                                                              include_history=include_history))
         for r in found:
             echo_json({"score": round(r.score, 6), **memory_json(r.memory),
                    "path": [{"from": s.from_id, "to": s.to_id, "via": s.via.value, "strength": round(s.strength, 6),
@@ -86,8 +86,7 @@ def register(app: typer.Typer) -> None:
         tenant: TenantOpt = None,
     ) -> None:
         """The context prompt for an LLM: relevant memories and the recent turns of the session."""
-        prompt = run(lambda c: c.recall.context_prompt(tenant or c.settings.api.default_tenant, user, session, text,
-                                                       budget))
+        prompt = run_for(tenant, lambda c, t: c.recall.context_prompt(t, user, session, text, budget))
         if not as_json:
             echo(prompt.text)
             return
