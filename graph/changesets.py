@@ -494,7 +494,7 @@ class ChangesetRepository:
     def recent(self, tenant: str, *, user_id: str | None, limit: int) -> list[Changeset]:
         rows = self._store.read("maintenance/changeset_list", {"tenant": tenant, "user_id": user_id,
                                                                "limit": limit})
-        return [_changeset(r["changeset"]) for r in rows]
+        return [_changeset(r["changeset"], r["users"]) for r in rows]
 
     # ----- entries ----------------------------------------------------------------------------------
 

@@ -3,7 +3,6 @@ user) and `bmam inspect` (the Neo4j Browser queries: how to open them, as a favo
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -11,7 +10,18 @@ from typing import Annotated
 
 import typer
 
-from bmam.cli_support import TenantOpt, UserOpt, clear_errors, container, echo, fail, settings, tenant_of, write_stdout
+from bmam.cli_support import (
+    TenantOpt,
+    UserOpt,
+    clear_errors,
+    container,
+    echo,
+    echo_json,
+    fail,
+    settings,
+    tenant_of,
+    write_stdout,
+)
 from bmam.usecases.export import browser_favourites_zip, browser_guide_html, inspect_queries
 from graph.errors import BadInput
 from graph.graph_export import GraphFormat
@@ -104,7 +114,7 @@ def register(app: typer.Typer) -> None:
         with container() as c, clear_errors():
             report = c.export.import_rdf(tenant_of(c, tenant), user, file.read_bytes(), fmt, source_user=source_user,
                                          dry_run=dry_run)
-        echo(json.dumps(report.as_dict(), ensure_ascii=False))
+        echo_json(report.as_dict())
 
     @app.command("inspect")
     def inspect_command(

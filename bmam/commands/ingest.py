@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from bmam.cli_support import TenantOpt, UserOpt, clear_errors, echo, fail, memory_json, run_for, settings
+from bmam.cli_support import TenantOpt, UserOpt, clear_errors, echo, echo_json, fail, memory_json, run_for, settings
 from bmam.container import Container
 from bmam.settings import PROJECT_ROOT
 from bmam.usecases.ingest import IngestReport
@@ -117,29 +117,28 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """The user's reaction to a memory: ENGAGED promotes temp to mid, DISMISSED deletes a temp memory."""
         result = run_for(tenant, lambda c, t: c.tiers.react(t, user, memory_id, signal))
-        echo(json.dumps({"memory_id": result.memory_id, "signal": result.signal.value,
-                         "deleted": result.deleted,
-                         "memory": memory_json(result.memory) if result.memory else None,
-                         "changes": [_change_json(c) for c in result.changes]}, ensure_ascii=False))
+        echo_json({"memory_id": result.memory_id, "signal": result.signal.value, "deleted": result.deleted,
+                   "memory": memory_json(result.memory) if result.memory else None,
+                   "changes": [_change_json(c) for c in result.changes]})
 
     @app.command("lock")
     def lock_command(user: UserOpt, memory_id: Annotated[str, typer.Argument()], tenant: TenantOpt = None) -> None:
         """Move a memory to core and lock it (fails when core is full)."""
         m = run_for(tenant, lambda c, t: c.tiers.lock(t, user, memory_id))
-        echo(json.dumps(memory_json(m), ensure_ascii=False))
+        echo_json(memory_json(m))
 
     @app.command("unlock")
     def unlock_command(user: UserOpt, memory_id: Annotated[str, typer.Argument()], tenant: TenantOpt = None) -> None:
         """Unlock a core memory: it goes back to mid."""
         m = run_for(tenant, lambda c, t: c.tiers.unlock(t, user, memory_id))
-        echo(json.dumps(memory_json(m), ensure_ascii=False))
+        echo_json(memory_json(m))
 
     @tiers_app.command("sweep")
     def sweep_command(user: UserOpt, tenant: TenantOpt = None) -> None:
         """Delete stale temp memories, let faded mid ones fall back to temp, restore the capacities."""
         changes = run_for(tenant, lambda c, t: c.tiers.sweep(t, user))
         for change in changes:
-            echo(json.dumps(_change_json(change), ensure_ascii=False))
+            echo_json(_change_json(change))
         typer.echo(f"{len(changes)} changes", err=True)
 
     @tiers_app.command("usage")
@@ -156,8 +155,7 @@ def register(app: typer.Typer) -> None:
         """The last turns of a session (rebuilt from its episodes), one JSON object a line."""
         turns = run_for(tenant, lambda c, t: c.ingest.working_memory(t, user, session))
         for t in turns:
-            echo(json.dumps({"turn": t.turn, "speaker": t.speaker, "text": t.text, "at": t.at.isoformat()},
-                            ensure_ascii=False))
+            echo_json({"turn": t.turn, "speaker": t.speaker, "text": t.text, "at": t.at.isoformat()})
 
     @app.command("train-classifier")
     def train_classifier(

@@ -3,12 +3,11 @@ operator's tool) and `bmam forget-user` (erase one user of a tenant, with a rece
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
 
-from bmam.cli_support import TenantOpt, UserOpt, echo, fail, run, tenant_of, tenant_option
+from bmam.cli_support import TenantOpt, UserOpt, echo, echo_json, fail, run, tenant_of, tenant_option
 from bmam.container import Container
 from graph.model import ApiKey, ErasureReceipt
 
@@ -53,7 +52,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """List keys (never their secrets), one JSON object a line."""
         for k in run(lambda c: c.keys.list(tenant, include_revoked=include_revoked)):
-            echo(json.dumps(key_json(k), ensure_ascii=False))
+            echo_json(key_json(k))
 
     @keys_app.command("revoke")
     def revoke(
@@ -63,7 +62,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Revoke a key. A running server trusts a verified key for up to api.key_cache_s (10 s) more."""
         revoked = run(lambda c: c.keys.revoke(key_id, tenant=tenant))
-        echo(json.dumps(key_json(revoked), ensure_ascii=False))
+        echo_json(key_json(revoked))
 
     @app.command("forget-user")
     def forget_user(
@@ -79,6 +78,6 @@ def register(app: typer.Typer) -> None:
             return c.erasure.forget_user(tenant_of(c, tenant), user, confirm=True)
 
         receipt = run(work)
-        echo(json.dumps(receipt_json(receipt), ensure_ascii=False))
+        echo_json(receipt_json(receipt))
         if not receipt.verified:
             fail("the re-query still finds data of this user", 1)

@@ -3,13 +3,12 @@ remains, feedback, conflicts, resolve, history and changesets."""
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
 
 from bmam import validate
-from bmam.cli_support import TenantOpt, UserOpt, echo, fail, memory_json, run, run_for, tenant_of
+from bmam.cli_support import TenantOpt, UserOpt, echo, echo_json, fail, memory_json, run, run_for, tenant_of
 from bmam.container import Container
 from bmam.usecases.maintenance import CheckReport, MaintenanceResult
 from bmam.usecases.remains import SweepReport
@@ -105,7 +104,7 @@ def register(app: typer.Typer) -> None:
             if result.changeset is None or quiet:
                 continue
             if as_json:
-                echo(json.dumps(changeset_json(result.changeset), ensure_ascii=False))
+                echo_json(changeset_json(result.changeset))
             else:
                 echo(changeset_summary(result.changeset))
 
@@ -164,8 +163,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Give feedback on a memory; prints it afterwards."""
         m = run_for(tenant, lambda c, t: c.feedback.feedback(t, user, memory_id, signal))
-        echo(json.dumps({**memory_json(m), "active": m.weight.active, "passive": m.weight.passive},
-                        ensure_ascii=False))
+        echo_json({**memory_json(m), "active": m.weight.active, "passive": m.weight.passive})
 
     @app.command("conflicts")
     def conflicts(
@@ -179,7 +177,7 @@ def register(app: typer.Typer) -> None:
         found = run_for(tenant, lambda c, t: c.conflicts.conflicts(t, user, status=None if all_ else "OPEN",
                                                                    first=first))
         for x in found:
-            echo(json.dumps(conflict_json(x), ensure_ascii=False))
+            echo_json(conflict_json(x))
 
     @app.command("resolve")
     def resolve(
@@ -190,7 +188,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Settle a conflict held for review."""
         x = run_for(tenant, lambda c, t: c.conflicts.resolve(t, user, conflict_id, winner))
-        echo(json.dumps(conflict_json(x), ensure_ascii=False))
+        echo_json(conflict_json(x))
 
     @app.command("history")
     def history(
@@ -205,18 +203,21 @@ def register(app: typer.Typer) -> None:
                                                                    first=first))
         for h in entries:
             m = h.memory
-            echo(json.dumps({**memory_json(m), "valid_from": m.valid_from.isoformat(),
-                             "valid_to": m.valid_to.isoformat() if m.valid_to else None,
-                             "supersedes": h.supersedes, "superseded_by": h.superseded_by},
-                            ensure_ascii=False))
+            echo_json({**memory_json(m), "valid_from": m.valid_from.isoformat(),
+                       "valid_to": m.valid_to.isoformat() if m.valid_to else None,
+                       "supersedes": h.supersedes, "superseded_by": h.superseded_by})
 
     @app.command("changesets")
     def changesets(
         user: Annotated[str | None, typer.Option("--user", "-u")] = None,
         first: int = 20,
+        as_json: Annotated[bool, typer.Option("--json", help="One JSON object a line (as maintain --json).")] = False,
         tenant: TenantOpt = None,
     ) -> None:
         """The tenant's maintenance changesets, newest first."""
         found = run_for(tenant, lambda c, t: c.maintenance.changesets(t, user_id=user, first=first))
         for x in found:
-            echo(changeset_summary(x))
+            if as_json:
+                echo_json(changeset_json(x))
+            else:
+                echo(changeset_summary(x))

@@ -181,7 +181,8 @@ class MemoryUseCases:
         scope = self.scope(tenant, user_id)
         memory_id = validate.identifier(memory_id, field="id")
         if not self._memories.forget(scope, memory_id, confirm_locked=confirm):
-            raise Conflict(f"memory {memory_id} is a locked core memory; pass confirm: true to forget it")
+            raise Conflict(f"memory {memory_id} is a locked core memory; forgetting it needs confirm: true "
+                           "(bmam forget --confirm)")
         if self._events is not None:  # after the commit, as the tier rules' and maintenance's deletions
             self._events.publish(MemoryEvent(kind=EventKind.DELETED, tenant=scope.tenant, user_id=scope.user_id,
                                              memory_id=memory_id, at=self._clock.now(),

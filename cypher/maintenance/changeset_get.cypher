@@ -2,7 +2,5 @@
 // maintenance/tenant_lock).
 MATCH (c:Changeset {id: $id})
 WHERE c.tenant = $tenant AND NOT c:ChangesetCounter AND ($user_id IS NULL OR c.user_id = $user_id OR c.user_id IS NULL)
-OPTIONAL MATCH (e:ChangeEntry {changeset_id: c.id})
-WHERE e.tenant = $tenant AND ($user_id IS NULL OR e.user_id = $user_id)
-WITH c, collect(DISTINCT e.user_id) AS users
+{{> maintenance/changeset_users}}
 RETURN c {.*} AS changeset, users
