@@ -374,17 +374,18 @@ class ConflictRepository:
 
     def resolve(self, scope: Scope, conflict: Conflict, *, choose: Callable[[Memory, Memory], str | None],
                 params: Mapping[str, float], winner_bonus: float, loser_penalty: float, resolved_by: str,
-                now: datetime, decay_locked: bool = False) -> Conflict | None:
+                now: datetime, change_locked: bool = False) -> Conflict | None:
         """Settle an open conflict in one transaction: lock and decay both memories, let `choose(new, old)`
         (both as of now, under the lock) name the winner's id, then apply conflict/resolve. When `choose`
         names nobody the conflict stays OPEN (held for review) and is returned as it is; when a memory of it is
         no longer live it is closed as moot instead (Conflict.moot), neither memory touched. None when the
-        conflict is no longer open or a memory is gone. A locked memory is decayed only when
-        `decay_locked` (the user settles it); the system never changes a locked memory on its own."""
+        conflict is no longer open or a memory is gone. A locked memory's weight changes only when
+        `change_locked` (the user settles it); the system never changes a locked memory on its own, and a locked
+        memory does not decay (weights/decay)."""
 
         return self._store.write_tx(lambda tx: _resolve_in(
             tx, scope, conflict, choose=choose, params=params, winner_bonus=winner_bonus,
-            loser_penalty=loser_penalty, resolved_by=resolved_by, now=now, decay_locked=decay_locked))
+            loser_penalty=loser_penalty, resolved_by=resolved_by, now=now, change_locked=change_locked))
 
     def history(self, scope: Scope, *, entity: str | None, memory_id: str | None, limit: int) -> list[HistoryEntry]:
         rows = self._store.read("conflict/history", {**_scope(scope), "entity": entity, "memory_id": memory_id,
@@ -474,7 +475,7 @@ class _Settle:
             if conflict.status is ConflictStatus.OPEN and self.choose is not None and not conflict.held_for_review:
                 settled = _resolve_in(tx, self.scope, conflict, choose=self.choose, params=self.params,
                                       winner_bonus=self.winner_bonus, loser_penalty=self.loser_penalty,
-                                      resolved_by=self.resolved_by, now=self.now, decay_locked=False,
+                                      resolved_by=self.resolved_by, now=self.now, change_locked=False,
                                       locked=True)  # conflict/record locked both memories
                 if settled is not None:
                     conflict, settled_now = settled, settled.status is ConflictStatus.RESOLVED
@@ -532,7 +533,7 @@ class _Settle:
                          and not _held_for_review(r["conflict"]["status"], r["conflict"].get("strategy"))}
             else:
                 decay(tx, scope, self.params, self.now, ids=[self.new_id, *(c.old_memory_id for c in settling)],
-                      skip_locked=True, with_before=False)  # its before-images (hydrated DateTimes) are not used
+                      with_before=False)  # its before-images (hydrated DateTimes) are not used
                 fresh = {r["conflict"]["id"]: r for r in tx.run("conflict/get_many", {
                     **_scope(scope), "ids": [c.id for c in settling]})}
         # A choice that only looks at what settling does not change is made for all of them first, and they are
@@ -595,7 +596,7 @@ class _Settle:
         forming first, in the same statement (conflict/form_settle_many)."""
         row = tx.run("conflict/settle_many" if forming is None else "conflict/form_settle_many", {
             **(forming.params() if forming is not None else {}),
-            **_scope(self.scope), **self.params, "ids": list(dict.fromkeys(decay_ids)), "skip_locked": True,
+            **_scope(self.scope), **self.params, "ids": list(dict.fromkeys(decay_ids)),
             "with_before": False, "new_id": self.new_id, "record": list(items),
             "strategy": self.strategy.value, "with_memories": with_memories, "resolve": list(resolve),
             "winner_bonus": self.winner_bonus, "loser_penalty": self.loser_penalty, "spare_locked": True,
@@ -690,13 +691,13 @@ def _record_in(tx: Tx, scope: Scope, *, new_id: str, old_id: str, kind: Conflict
 
 def _resolve_in(tx: Tx, scope: Scope, conflict: Conflict, *, choose: Callable[[Memory, Memory], str | None],
                 params: Mapping[str, float], winner_bonus: float, loser_penalty: float, resolved_by: str,
-                now: datetime, decay_locked: bool, locked: bool = False) -> Conflict | None:
+                now: datetime, change_locked: bool, locked: bool = False) -> Conflict | None:
     """Settle one conflict inside tx (ConflictRepository.resolve). locked: conflict/record has just found and
     write-locked both memories in this transaction (what weights/lock would do here)."""
     ids = [conflict.new_memory_id, conflict.old_memory_id]
     if not locked and len(lock(tx, scope, ids)) != 2:
         return None
-    decay(tx, scope, params, now, ids=ids, skip_locked=not decay_locked, with_before=False)
+    decay(tx, scope, params, now, ids=ids, with_before=False)
     current = tx.run("conflict/get", {**_scope(scope), "id": conflict.id})
     if not current or current[0]["conflict"]["status"] != ConflictStatus.OPEN.value:
         return None
@@ -709,6 +710,6 @@ def _resolve_in(tx: Tx, scope: Scope, conflict: Conflict, *, choose: Callable[[M
     rows = tx.run("conflict/resolve", {
         **_scope(scope), **params, "id": conflict.id, "winner_id": winner_id, "loser_id": loser_id,
         "winner_bonus": winner_bonus, "loser_penalty": loser_penalty, "resolved_by": resolved_by,
-        "now": now, "spare_locked": not decay_locked,  # the user's settlement may change a locked memory
+        "now": now, "spare_locked": not change_locked,  # the user's settlement may change a locked memory
     })
     return _conflict(rows[0]) if rows else None  # as conflict/get would read it now

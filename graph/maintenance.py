@@ -237,7 +237,7 @@ class MaintenanceRepository:
                                               props=present_props(before))
 
             if decay_step:
-                for d in decay(tx, scope, weight_params, now, skip_locked=True):
+                for d in decay(tx, scope, weight_params, now):
                     note(d.id, d.before, "decay")
                     result.decayed += 1
             for survivor, losers in plan.merges:

@@ -507,7 +507,7 @@ class RecallRepository:
         }
         if decay is not None:
             # One statement, one set of names: the policy's shares are the settings' shares, as the touch's.
-            params = {**decay, **params, "skip_locked": False, "with_before": False}
+            params = {**decay, **params, "with_before": False}
         rows = tx.run("recall/use" if decay is not None else "recall/touch", params)
         memories = [memory_from_row(r["memory"]) for r in rows]
         return {m.id: m for m in memories}

@@ -132,9 +132,9 @@ class TierRepository:
             return []
         return [r["id"] for r in tx.run("tier/delete", {**_scope(scope), "ids": list(ids)})]
 
-    def unlock(self, tx: Tx, scope: Scope, memory_id: str) -> bool:
-        """core -> mid, unlocked (the user's explicit mutation)."""
-        return bool(tx.run("tier/unlock", {**_scope(scope), "id": memory_id}))
+    def unlock(self, tx: Tx, scope: Scope, memory_id: str, *, now: datetime) -> bool:
+        """core -> mid, unlocked (the user's explicit mutation); its weight decays again from now."""
+        return bool(tx.run("tier/unlock", {**_scope(scope), "id": memory_id, "now": now}))
 
     def memory(self, tx: Tx, scope: Scope, memory_id: str) -> Memory | None:
         """The memory as stored now (inside the transaction that changed it)."""

@@ -37,14 +37,15 @@ def lock(tx: Tx, scope: Scope, ids: Sequence[str]) -> dict[str, bool]:
 
 
 def decay(tx: Tx, scope: Scope, params: Mapping[str, float], now: datetime, *, ids: Sequence[str] | None = None,
-          skip_locked: bool = False, with_before: bool = True) -> list[DecayedMemory]:
-    """Decay memories of one user to `now` inside a transaction (all of them when ids is None).
+          with_before: bool = True) -> list[DecayedMemory]:
+    """Decay memories of one user to `now` inside a transaction (all of them when ids is None); locked ones are
+    write-locked with the rest but do not decay (weights/decay).
     with_before=False leaves each one's before-image out (empty): recall has no use for it, and reading
     its timestamps back costs ~1.5 ms a recall."""
     if ids is None:
         ids = [r["id"] for r in tx.run("weights/user_memory_ids", _scope(scope))]
     rows = tx.run("weights/decay", {**_scope(scope), **params, "ids": list(dict.fromkeys(ids)), "now": now,
-                                     "skip_locked": skip_locked, "with_before": with_before})
+                                     "with_before": with_before})
     return [DecayedMemory(id=r["id"], before=present_props(r["before"] or {}), weight=float(r["weight"])) for r in rows]
 
 

@@ -7,6 +7,7 @@ final = 0.6 * passive + 0.3 * active + 0.1 * preset, every part and the result c
   at t1 and again at t2 equals applying it once at t2 (path independent): the store keeps
   `decayed_at`, and any step may bring a memory up to `now` (maintenance, feedback, conflicts) without
   changing the result. Elapsed time is counted in whole milliseconds, as Neo4j's `epochMillis` does.
+  A locked (core) memory does not decay at all (cypher/weights/decay): callers of `decayed` weigh unlocked ones.
 - active: explicit feedback (LIKE / DISLIKE) +/-0.5, implicit feedback (DWELL / SKIP) +/-0.2;
   conflict winner +0.2, loser -0.3.
 - preset by kind: safety-critical fixed at 1.0 (never damped, never purged), temporary 0.3, default from

@@ -513,12 +513,16 @@ def test_undo_refuses_to_touch_a_memory_the_user_locked_since(living: tuple[Cont
     assert m.id in message and "locked" in message
     again = c.maintenance.changeset(scope.tenant, run.id)
     assert again is not None and not again.undone
-    # Unlocked by the user, the memory is the system's again: undo puts back the run's keys only.
+    # Unlocked by the user, the memory is the system's again: undo runs. Locking brought its weight to its own
+    # time (a locked memory does not decay), a decay after the run's: decay is path independent, so the run no
+    # longer shows in the memory and undo leaves its weight as the lock and unlock left it.
     c.tiers.unlock(scope.tenant, scope.user_id, m.id)
+    unlocked = get(c, scope, m.id)
+    assert unlocked is not None and unlocked.weight.passive < m.weight.passive
     assert c.maintenance.undo(scope.tenant, run.id).undone
     got = get(c, scope, m.id)
     assert got is not None and got.tier is Tier.MID and not got.locked
-    assert got.weight.passive == m.weight.passive and got.weight.final == m.weight.final
+    assert got.weight == unlocked.weight
 
 
 def test_undo_keeps_later_feedback(living: tuple[Container, FakeClock], scope: Scope) -> None:

@@ -232,3 +232,40 @@ def test_maintenance_decay_matches_the_formulas_and_leaves_locked_memories(livin
     assert got is not None
     assert_parts(got, decayed(Parts(0.7, 0.5, 0.5), MemoryType.FACTUAL, 10 * DAY_MS, c.weight_policy), c.weight_policy)
     assert c.memory_repository.get(scope, core.id) == core
+
+
+def test_a_locked_memory_does_not_decay_and_unlock_restarts_its_clock(living: tuple[Container, FakeClock],
+                                                                      scope: Scope) -> None:
+    """Core is locked: only the user changes it, and time is not the user. Its weight is brought to now as it
+    enters core, then no path decays it (a decay pass, recall's ranking and usage write, feedback), while
+    recall and feedback still move it; unlock starts its decay from the unlock, never charging the locked time."""
+    from bmam.usecases.recall import RecallRequest
+
+    c, clock = living
+    policy = c.weight_policy
+    m = store_memory(c, scope, "My daughter Mei was born in Qingdao", passive=0.8, active=0.5, tier=Tier.MID)
+    clock.advance(timedelta(weeks=2))
+    c.tiers.lock(scope.tenant, scope.user_id, m.id)
+    at_lock = decayed(Parts(0.8, 0.5, 0.5), MemoryType.FACTUAL, 2 * WEEK_MS, policy)
+    locked = c.memory_repository.get(scope, m.id)
+    assert locked is not None and locked.locked
+    assert_parts(locked, at_lock, policy)  # brought to the lock's instant, not frozen at its creation weight
+
+    clock.advance(timedelta(weeks=6))
+    assert c.feedback.decay(scope.tenant, scope.user_id) == 0
+    assert c.memory_repository.get(scope, m.id) == locked
+    found = c.recall.recall(scope.tenant, RecallRequest(user_id=scope.user_id, query="Where was my daughter Mei born?"))
+    [hit] = [r for r in found.memories if r.memory.id == m.id]
+    assert hit.scores.weight == pytest.approx(final_weight(at_lock, policy), abs=1e-6)  # ranked as stored
+    used = recalled(at_lock, policy)  # the recall's +0.1, on the undecayed parts
+    assert_parts(hit.memory, used, policy)
+    liked = c.feedback.feedback(scope.tenant, scope.user_id, m.id, "LIKE")
+    assert_parts(liked, with_active(used, 0.5), policy)
+
+    clock.advance(timedelta(weeks=3))
+    c.tiers.unlock(scope.tenant, scope.user_id, m.id)
+    clock.advance(timedelta(weeks=1))
+    assert c.feedback.decay(scope.tenant, scope.user_id, [m.id]) == 1
+    got = c.memory_repository.get(scope, m.id)
+    assert got is not None and not got.locked and got.tier is Tier.MID
+    assert_parts(got, decayed(with_active(used, 0.5), MemoryType.FACTUAL, WEEK_MS, policy), policy)  # 1 week, not 10

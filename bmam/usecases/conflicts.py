@@ -490,7 +490,7 @@ class ConflictUseCases:
                                           params=self._policy.cypher_params(),
                                           winner_bonus=self._policy.winner_bonus,
                                           loser_penalty=self._policy.loser_penalty, resolved_by="user",
-                                          now=self._clock.now(), decay_locked=True)
+                                          now=self._clock.now(), change_locked=True)
         if settled is None:
             again = self._conflicts.get(scope, conflict_id)
             if again is None or any(m is None for m in (again.new_memory, again.old_memory)):

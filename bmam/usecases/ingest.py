@@ -866,8 +866,10 @@ class IngestUseCases:
         # provenance (DERIVED_FROM), the counts capacity enforcement starts from and the memories to answer with, in
         # one statement; read again after the rare enforcement that moves or evicts something
         wanted = plan.wanted()
-        # engagement's active +0.2 lands on weights brought to now (a statement only when some turn engaged)
-        self._tier_cases.decay_in(tx, scope, [u.id for u in plan.updates.values() if u.active_delta], now=now)
+        # engagement's active +0.2 lands on weights brought to now, and a memory entering core is brought to now
+        # before it locks (a locked memory no longer decays); a statement only when some turn did either
+        self._tier_cases.decay_in(tx, scope, [u.id for u in plan.updates.values()
+                                              if u.active_delta or u.tier is Tier.CORE], now=now)
         counts, final = self._episodes.batch_end(tx, scope, wanted, plan.derived,
                                                  tier_updates=self._tiers.update_params(list(plan.updates.values())),
                                                  episodes=plan.episode_rows())

@@ -86,9 +86,12 @@ class TierUseCases:
 
     # ----- shared inside a transaction -----------------------------------------------------
 
-    def apply(self, tx: Tx, scope: Scope, changes: Sequence[TierChange], *,
+    def apply(self, tx: Tx, scope: Scope, changes: Sequence[TierChange], *, now: datetime,
               active_delta: dict[str, float] | None = None) -> list[TierChange]:
-        """Apply decided moves (deletions unlocked-only, moves never out of core); returns those done."""
+        """Apply decided moves (deletions unlocked-only, moves never out of core); returns those done. A memory
+        entering core has its weight brought to now first: locked, it no longer decays (weights/decay)."""
+        entering_core = [c.memory_id for c in changes if c.to_tier is Tier.CORE and c.from_tier is not Tier.CORE]
+        self.decay_in(tx, scope, entering_core, now=now)
         deleted = [c.memory_id for c in changes if c.to_tier is None]
         gone = set(self._tiers.delete(tx, scope, deleted))
         moves: dict[str, Tier] = {}
@@ -115,9 +118,9 @@ class TierUseCases:
         if counts[Tier.MID] <= caps.mid and counts[Tier.TEMP] <= caps.temp:
             return []
         # decay computed from the stored parts, not written: no extra writes on ingest's hot path
-        candidates = decayed_to(self._tiers.memories(tx, scope, [Tier.TEMP, Tier.MID]), self.rules.weights,
-                                self._clock.now())
-        return self.apply(tx, scope, enforce_capacity(candidates, caps, keep))
+        now = self._clock.now()
+        candidates = decayed_to(self._tiers.memories(tx, scope, [Tier.TEMP, Tier.MID]), self.rules.weights, now)
+        return self.apply(tx, scope, enforce_capacity(candidates, caps, keep), now=now)
 
     def decay_in(self, tx: Tx, scope: Scope, ids: Sequence[str], *, now: datetime) -> None:
         """Bring these memories' weights to now (ingest/weights.py) before an active-weight change lands on
@@ -204,7 +207,8 @@ class TierUseCases:
             if outcome.active_delta:
                 self.decay_in(tx, scope, [memory_id], now=now)
             if outcome.change is not None:
-                changes = self.apply(tx, scope, [outcome.change], active_delta={memory_id: outcome.active_delta})
+                changes = self.apply(tx, scope, [outcome.change], now=now,
+                                     active_delta={memory_id: outcome.active_delta})
             elif outcome.active_delta:
                 self._tiers.update(tx, scope, [MemoryUpdate(id=memory_id, active_delta=outcome.active_delta)])
             # The memory just engaged keeps its promotion: a full mid gives way by another (as admit's keep).
@@ -219,7 +223,7 @@ class TierUseCases:
     def lock(self, tenant: str, user_id: str, memory_id: str) -> Memory:
         """The user marks a memory important: it moves to core and is locked. CONFLICT when core is full."""
 
-        def change(tx: Tx, scope: Scope, state: TierMemory) -> list[TierChange]:
+        def change(tx: Tx, scope: Scope, state: TierMemory, now: datetime) -> list[TierChange]:
             if state.superseded:  # as a dismissal of history is refused: history is outside the tiers
                 raise Conflict(f"memory {memory_id} is superseded history (validTo set), kept outside the tiers: "
                                "it cannot be locked (forget removes it)")
@@ -227,7 +231,8 @@ class TierUseCases:
                 return []
             if not core_has_room(self._tiers.counts(tx, scope)[Tier.CORE], self.rules.capacities):
                 raise Conflict(f"core is full ({self.rules.capacities.core} memories); unlock or forget one first")
-            return self.apply(tx, scope, [TierChange(state.id, state.tier, Tier.CORE, Reason.LOCKED_BY_USER)])
+            return self.apply(tx, scope, [TierChange(state.id, state.tier, Tier.CORE, Reason.LOCKED_BY_USER)],
+                              now=now)
 
         return self._change_one(tenant, user_id, memory_id, change)
 
@@ -235,15 +240,15 @@ class TierUseCases:
         """The user's explicit unlock: a core memory goes back to mid (unlocked), where the system
         manages it again (mid over capacity then demotes its least useful)."""
 
-        def change(tx: Tx, scope: Scope, state: TierMemory) -> list[TierChange]:
-            if state.tier is not Tier.CORE or not self._tiers.unlock(tx, scope, state.id):
+        def change(tx: Tx, scope: Scope, state: TierMemory, now: datetime) -> list[TierChange]:
+            if state.tier is not Tier.CORE or not self._tiers.unlock(tx, scope, state.id, now=now):
                 return []
             return [TierChange(state.id, Tier.CORE, Tier.MID, Reason.UNLOCKED_BY_USER), *self.enforce(tx, scope)]
 
         return self._change_one(tenant, user_id, memory_id, change)
 
     def _change_one(self, tenant: str, user_id: str, memory_id: str,
-                    change: Callable[[Tx, Scope, TierMemory], list[TierChange]]) -> Memory:
+                    change: Callable[[Tx, Scope, TierMemory, datetime], list[TierChange]]) -> Memory:
         """One user-asked tier change of one memory, under the user's lock, its events published after the
         commit: NOT_FOUND for a memory that is not the user's, CONFLICT (rolled back) when the change would
         evict the memory at once (only an unlock can: a locked memory is never evicted)."""
@@ -256,7 +261,7 @@ class TierUseCases:
             state = self._tiers.get(tx, scope, memory_id)
             if state is None:
                 raise NotFound(f"memory {memory_id} not found")
-            changes = change(tx, scope, state)
+            changes = change(tx, scope, state, now)
             memory = self._tiers.memory(tx, scope, memory_id)
             if memory is None:  # it would be the least useful of a full mid and temp: refuse (rolls back)
                 raise Conflict(f"unlocking memory {memory_id} would evict it at once (mid and temp are full); "
@@ -276,7 +281,7 @@ class TierUseCases:
             if not self._tiers.lock_known_user(tx, scope):  # an unknown user: nothing to sweep, nothing created
                 return []
             candidates = self._tiers.memories(tx, scope, [Tier.TEMP, Tier.MID])
-            return self.apply(tx, scope, sweep(candidates, self.rules, at))
+            return self.apply(tx, scope, sweep(candidates, self.rules, at), now=at)
 
         changes = self._store.write_tx(work)
         self.publish(scope, changes, at)

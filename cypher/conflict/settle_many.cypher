@@ -19,7 +19,7 @@
 //    is left out. Per settled item its position and what conflict/resolve returns: the conflict with both memories
 //    right after (conflict/settle_pair, the text conflict/resolve runs too).
 // 0. First the memories $ids (none when empty) are decayed to $now exactly as weights/decay decays them (with its
-//    $skip_locked and $with_before): a settlement decays its memories before reading them, and in this statement
+//    $with_before; locked ones do not decay): a settlement decays its memories before reading them, and in this statement
 //    that is no round trip of its own.
 CALL () {
   {{> weights/decay}}

@@ -4,20 +4,20 @@
 // recomputed in the same SET and decayed_at moves to $now. Decay is path independent (decaying at t1 then
 // t2 equals decaying once at t2). The memories are named by $ids and found by the unique id index (a
 // "$ids IS NULL OR" disjunction made the planner filter all of a user's memories: 161 ms per recall for a
-// 100k-memory user; weights/user_memory_ids lists a whole user). $skip_locked leaves locked memories alone
-// (maintenance never touches them). Returns the before-image of every changed memory (null unless
+// 100k-memory user; weights/user_memory_ids lists a whole user). A locked (core) memory does not decay:
+// only the user changes it (DESIGN.md "Tiers"), and time is not the user; its decay clock stops while it is
+// locked (tier/unlock restarts it). Returns the before-image of every changed memory (null unless
 // $with_before).
 // Each memory is write-locked (in id order, so two transactions never wait on each other in a cycle)
 // before its parts are read: a concurrent update is never lost (what weights/lock does, in this statement).
 UNWIND $ids AS wanted
 MATCH (m:Memory {id: wanted})
 WHERE m.tenant = $tenant AND m.user_id = $user_id
-  AND NOT ($skip_locked AND m.locked)
 WITH m ORDER BY m.id
 SET m._lock = true
 REMOVE m._lock
 WITH m, $now.epochMillis - coalesce(m.decayed_at, m.created_at).epochMillis AS ms
-WHERE ms > 0
+WHERE ms > 0 AND NOT m.locked
 WITH m, CASE WHEN $with_before THEN m {.*, embedding: null} END AS before, ms / $week_ms AS weeks,
      ms / $day_ms AS days, m.type = 'EMOTIONAL' AS emotional
 WITH m, before, weeks, emotional, CASE WHEN emotional THEN $emotional_factor ^ days ELSE 1.0 END AS fade
