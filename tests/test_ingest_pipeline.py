@@ -26,6 +26,7 @@ from graph.model import ClassifierLevel, MemoryType, NewMemory, PresetKind, Scop
 from graph.text_key import normalized_text
 from graph.vector_cache import VectorCache
 from ingest.turns import TurnInput, parse_speaker, positions
+from tests.ops_support import store_rows
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -228,6 +229,25 @@ def test_repetition_promotes_to_mid_then_core_and_locks(c: Container, tenant: st
     assert [(e.kind, e.detail.get("to")) for e in events] == [
         (EventKind.CREATED, None), (EventKind.PROMOTED, "mid"), (EventKind.PROMOTED, "core")]
     assert len(c.memories.page(tenant, "alice").items) == 1
+
+
+def test_a_memory_repetition_locks_in_core_is_weighed_as_of_then_and_decays_no_more(c: Container, clock: FakeClock,
+                                                                                      tenant: str) -> None:
+    """Ingest's promotion into core brings the weight to the promoting turn's time (its decay clock stops there:
+    a locked memory does not decay, README "Weights"), so the weeks before the lock are charged and none after."""
+    week = 7 * 24 * 60
+    for i, text in enumerate(["I love spicy food", "I love spicy food!", "i really love spicy food"]):
+        clock.advance(timedelta(minutes=2 * week if i else 0))
+        report = c.ingest.ingest_conversation(tenant, [turn(text, turn=i, minutes=2 * week * i)])
+    [m] = report.turns[0].mentioned
+    assert m.tier is Tier.CORE and m.locked
+    promoted = T0 + timedelta(minutes=4 * week)
+    query = "MATCH (m:Memory {id: $id}) RETURN toString(m.decayed_at) AS decayed_at, m.weight AS weight"
+    [row] = store_rows(c, query, id=m.id)
+    assert row["decayed_at"] == promoted.isoformat().replace("+00:00", "Z")
+    clock.advance(timedelta(weeks=8))
+    assert c.feedback.decay(tenant, "alice") == 0
+    assert store_rows(c, query, id=m.id) == [row]
 
 
 def test_a_contradiction_is_a_new_memory_not_a_repeat(c: Container, tenant: str) -> None:
