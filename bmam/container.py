@@ -21,6 +21,7 @@ from graph.triples import TripleRepository
 from ingest.embedding import Embedder, embedding_dim, load_embedder
 
 if TYPE_CHECKING:
+    from bmam.event_relay import EventRelay
     from bmam.scheduler import MaintenanceScheduler
     from bmam.usecases.associations import AssociationForming
     from bmam.usecases.conflicts import ConflictUseCases
@@ -62,6 +63,17 @@ class Container:
     @cached_property
     def events(self) -> EventBus:
         return EventBus()
+
+    @cached_property
+    def event_relay(self) -> EventRelay:
+        """Carries this process's memory events to the others and theirs to its subscribers, once started
+        (the serving process starts it when settings.deployment.events is "shared")."""
+        from bmam.event_relay import EventRelay
+        from graph.events import EventLog
+
+        d = self.settings.deployment
+        return EventRelay(self.events, EventLog(self.store), now=self.clock.now, poll_s=d.event_poll_s,
+                          keep_s=d.event_keep_s)
 
     @cached_property
     def store(self) -> GraphStore:

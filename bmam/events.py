@@ -1,6 +1,6 @@
 """Memory events (created, promoted, demoted, superseded, evicted, merged, deleted; forgotten: all of a user's
-at once): published by use-cases,
-fanned out to subscribers (the GraphQL subscription) per (tenant, user)."""
+at once): published by use-cases, fanned out to this process's subscribers (the GraphQL subscription) per
+(tenant, user), and kept for the relay that carries them to the other processes (bmam/event_relay.py)."""
 
 from __future__ import annotations
 
@@ -70,12 +70,46 @@ class EventBus:
         self._lock = threading.Lock()
         self._subscribers: dict[tuple[str, str], list[_Subscriber]] = {}
         self._queue_size = queue_size
+        # Events published here since the relay last took them (None: no relay, nothing kept).
+        self._outbox: list[MemoryEvent] | None = None
 
     def publish(self, event: MemoryEvent) -> None:
+        """A change made in this process: to its subscribers, and to the relay's outbox when one is attached
+        (bmam/event_relay.py carries it to the other processes)."""
+        with self._lock:
+            if self._outbox is not None:
+                self._outbox.append(event)
+        self.deliver(event)
+
+    def deliver(self, event: MemoryEvent) -> None:
+        """To this process's subscribers only (an event the relay brought from another process)."""
         with self._lock:
             targets = list(self._subscribers.get((event.tenant, event.user_id), ()))
         for sub in targets:
             sub.loop.call_soon_threadsafe(_offer, sub, event)
+
+    def keep_outbox(self) -> None:
+        """From now on keep what is published for the relay (EventRelay.start)."""
+        with self._lock:
+            if self._outbox is None:
+                self._outbox = []
+
+    def take_outbox(self) -> list[MemoryEvent]:
+        """What was published since the last take, in order (empty without a relay)."""
+        with self._lock:
+            taken, self._outbox = self._outbox or [], ([] if self._outbox is not None else None)
+        return taken
+
+    def put_back(self, events: list[MemoryEvent]) -> None:
+        """Events taken that the relay could not append: first in the outbox again, in their order."""
+        with self._lock:
+            if self._outbox is not None:
+                self._outbox[:0] = events
+
+    def listened(self) -> list[tuple[str, str]]:
+        """The (tenant, user) pairs someone in this process is subscribed to."""
+        with self._lock:
+            return list(self._subscribers)
 
     async def subscribe(self, tenant: str, user_id: str) -> AsyncIterator[MemoryEvent]:
         """The user's events in order; LimitExceeded once the queued ones are read, if any were lost."""

@@ -412,6 +412,14 @@ class DeploymentSettings(BaseModel):
     # the session) are read from Neo4j on every access, so any worker on any machine serves any session
     # and a restart loses nothing; "local": held in the process (faster by one small read, one worker only).
     session_state: Literal["shared", "local"] = "shared"
+    # "shared": a serving process appends the memory events it publishes to a log in Neo4j and relays the
+    # other processes' events to its own subscribers (bmam/event_relay.py), so a subscription hears every
+    # change of its user whichever worker or machine made it; "local": only its own process's changes.
+    events: Literal["shared", "local"] = "shared"
+    # How often the relay appends and reads (an event reaches another process within ~2 polls), and how long
+    # the log keeps an event (it carries events between running processes; it is not their history).
+    event_poll_s: float = Field(default=0.2, gt=0, le=10)
+    event_keep_s: float = Field(default=600.0, ge=10)
     # Whether each process applies cypher/schema/ when it starts; `bmam serve --workers N` migrates once in
     # the parent and turns this off for its workers.
     migrate_at_start: bool = True

@@ -8,6 +8,7 @@ from typing import Any
 
 from graph.cypher_library import ERASURE_LABELS
 from graph.model import Scope
+from graph.scope_token import scope_token
 from graph.store import GraphStore
 
 
@@ -49,6 +50,11 @@ class ErasureRepository:
             while tally.add_batch(self._store.write("erasure/batch_label", params, timeout_s=self._timeout_s,
                                                     label=label)[0]):
                 pass
+        # The shared event log names the user by scope token, not (tenant, user_id): swept by that.
+        forgotten = int(self._store.write("events/forget_scope", {"scope": scope_token(scope.tenant, scope.user_id)},
+                                          timeout_s=self._timeout_s)[0]["forgotten"])
+        tally.nodes += forgotten
+        tally.labels.update({"MemoryEvent": forgotten} if forgotten else {})
         tally.remaining = self.remaining(scope)
         if tally.remaining == (0, 0):
             return tally

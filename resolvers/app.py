@@ -268,11 +268,17 @@ def create_app(
         scheduler = container.scheduler if settings.maintenance.schedule else None
         if scheduler is not None:
             scheduler.start()
+        # Memory events to and from the other processes serving this store (subscriptions hear them all).
+        relay = container.event_relay if settings.deployment.events == "shared" else None
+        if relay is not None:
+            await asyncio.to_thread(relay.start)
         try:
             yield
         finally:
             if scheduler is not None:
                 await asyncio.to_thread(scheduler.stop)
+            if relay is not None:
+                await asyncio.to_thread(relay.stop)
             if announcing is not None:
                 announcing.cancel()
             resuming.cancel()

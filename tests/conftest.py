@@ -18,9 +18,12 @@ from tests.store_support import NumberingStore
 @pytest.fixture(scope="session")
 def settings() -> Settings:
     # No plan warm-up in the apps tests start: a background rehearsal on some earlier test's user would add
-    # its statements to the shared store's timer (tests/test_warm_up.py runs it on purpose).
+    # its statements to the shared store's timer (tests/test_warm_up.py runs it on purpose). No event relay
+    # either, for the same reason (its polls); tests/test_event_relay.py drives relays step by step, and the
+    # servers tests/test_workers.py starts relay as deployed.
     base = load_settings()
-    return base.model_copy(update={"api": base.api.model_copy(update={"warm_up_plans": False})})
+    return base.model_copy(update={"api": base.api.model_copy(update={"warm_up_plans": False}),
+                                   "deployment": base.deployment.model_copy(update={"events": "local"})})
 
 
 @pytest.fixture(scope="session")

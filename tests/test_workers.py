@@ -16,6 +16,8 @@ same, and the control: with session_state = "local" the two disagree.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -24,8 +26,10 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
-from bmam.client import BmamClient, ClientConfig
+from bmam.cli import app
+from bmam.client import AsyncBmamClient, BmamClient, ClientConfig
 from bmam.container import Container
 from bmam.settings import Settings
 from bmam.usecases.memories import RememberRequest
@@ -246,3 +250,56 @@ def test_tracker_history_round_trips_through_neo4j(container: Container, tenant:
     container.erasure.forget_user(tenant, "alice", confirm=True)
     assert history.load(key) == []
 
+
+
+def test_a_subscription_hears_the_changes_every_worker_makes(workers: BmamProcess, key: tuple[str, str]) -> None:
+    """settings.deployment.events = "shared" (the default): a subscriber connected to one worker hears the memories
+    stored through either, and through the CLI (bmam/event_relay.py). Before the relay it heard only its own
+    worker's."""
+    user = f"w-events-{uuid.uuid4().hex[:6]}"
+
+    def remember(text: str) -> tuple[str, str]:
+        client = BmamClient(ClientConfig(url=workers.url, api_key=key[1]))  # a fresh connection: either worker
+        try:
+            stored = client.remember(user, text)["id"]
+            worker = client.served_by()
+        finally:
+            client.close()
+        assert worker is not None
+        return stored, worker
+
+    async def run() -> tuple[dict[str, str], set[str]]:
+        subscriber = AsyncBmamClient(ClientConfig(url=workers.url, api_key=key[1]))
+        stream = subscriber.memory_events(user)
+        heard: set[str] = set()
+        waiting = asyncio.ensure_future(stream.__anext__())
+        # The subscription registers asynchronously: probe until one probe is heard (from either worker).
+        for i in range(100):
+            await asyncio.to_thread(remember, f"probe number {i} about the weather")
+            done, _ = await asyncio.wait({waiting}, timeout=0.5)
+            if done:
+                break
+        assert waiting.done(), "the subscription never started"
+        stored: dict[str, str] = {}  # memory id -> the worker that stored it
+        deadline = time.monotonic() + 60
+        while (len(set(stored.values())) < 2 or len(stored) < 4) and time.monotonic() < deadline:
+            memory_id, worker = await asyncio.to_thread(remember, f"My friend number {len(stored)} lives in Lyon")
+            stored[memory_id] = worker
+        # and a change made by another process altogether: the CLI's, appended to the log when it ends
+        printed = await asyncio.to_thread(CliRunner().invoke, app, ["remember", "-u", user, "--tenant", key[0],
+                                                                    "My cousin teaches piano in Porto"])
+        assert printed.exit_code == 0, printed.output
+        stored[json.loads(printed.stdout)["id"]] = "the CLI"
+        try:
+            while not set(stored) <= heard:
+                event = await asyncio.wait_for(stream.__anext__(), 20)
+                heard.add(event["memoryId"])
+        except TimeoutError:
+            pass
+        await stream.aclose()
+        await subscriber.close()
+        return stored, heard
+
+    stored, heard = asyncio.run(run())
+    assert len(set(stored.values())) == 3, "one worker served every write: the test proves nothing"
+    assert set(stored) <= heard, {memory_id: worker for memory_id, worker in stored.items() if memory_id not in heard}

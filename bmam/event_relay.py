@@ -1,0 +1,120 @@
+"""The event relay: carries memory events between the processes serving one store (workers, machines), through
+the shared event log in Neo4j (graph/events.py), so a subscription hears every change of its user, whichever
+process made it (settings.deployment.events = "shared").
+
+Each process appends what it published to the log and reads, every poll, what the others appended for the
+users its own subscribers listen to; its own events it has already delivered. A thread does both, off the
+request path: a write waits for nothing, and an event reaches another process's subscribers within about two
+polls. The log is kept minutes (it carries events, it is not their history) and names users by their scope
+token only."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from bmam.events import EventBus, EventKind, MemoryEvent
+from graph.events import EventLog, LoggedEvent
+from graph.scope_token import scope_token
+
+log = logging.getLogger(__name__)
+
+
+def logged(event: MemoryEvent) -> LoggedEvent:
+    return LoggedEvent(scope=scope_token(event.tenant, event.user_id), kind=event.kind.value,
+                       memory_id=event.memory_id, at=event.at.isoformat(), detail=dict(event.detail))
+
+
+class EventRelay:
+    def __init__(self, bus: EventBus, events: EventLog, *, now: Callable[[], datetime], poll_s: float = 0.2,
+                 keep_s: float = 600.0, page: int = 500) -> None:
+        self._bus = bus
+        self._log = events
+        self._now = now
+        self._poll_s = poll_s
+        self._keep_s = keep_s
+        self._page = page
+        self.origin = uuid.uuid4().hex  # this process, for as long as it runs
+        self._cursor: int | None = None  # the log's head as last read: what this process has seen
+        self._pruned_at = 0.0
+        self._failing = False
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Keep what is published from now on, and relay in a thread until stop()."""
+        self._bus.keep_outbox()
+        self._safely(self.poll)  # where the log is now: what a subscriber hears starts here
+        self._thread = threading.Thread(target=self._run, name="bmam-event-relay", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """End the thread, after appending what is still in the outbox."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10.0)
+            self._thread = None
+        self._safely(self.flush)
+
+    def flush(self) -> int:
+        """Append what this process published since the last flush; how many."""
+        events = self._bus.take_outbox()
+        if events:
+            try:
+                self._log.append(self.origin, [logged(e) for e in events], now=self._now())
+            except Exception:
+                self._bus.put_back(events)  # appended next time, still before anything published since
+                raise
+        return len(events)
+
+    def poll(self) -> int:
+        """Deliver to this process's subscribers what the other processes appended for their users since the
+        last poll; how many. The first poll only finds where the log is: nothing before it is relayed."""
+        listened = {scope_token(tenant, user_id): (tenant, user_id) for tenant, user_id in self._bus.listened()}
+        while True:
+            page = self._log.after(self._cursor or 0, origin=self.origin, scopes=list(listened) if
+                                   self._cursor is not None else [], limit=self._page)
+            if self._cursor is None:
+                self._cursor = page.head
+                return 0
+            delivered = 0
+            for e in page.events:
+                tenant, user_id = listened[e.scope]
+                self._bus.deliver(MemoryEvent(kind=EventKind(e.kind), tenant=tenant, user_id=user_id,
+                                              memory_id=e.memory_id, at=datetime.fromisoformat(e.at),
+                                              detail=e.detail))
+                delivered += 1
+            if len(page.events) < self._page:
+                self._cursor = page.head
+                return delivered
+            self._cursor = page.events[-1].seq  # a full page: read on from its last event
+
+    def prune(self) -> int:
+        """Drop the log's events older than keep_s (what every process has long read)."""
+        return self._log.prune(self._now() - timedelta(seconds=self._keep_s))
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._poll_s):
+            self._safely(self.flush)
+            self._safely(self.poll)
+            if time.monotonic() - self._pruned_at > self._keep_s / 10:
+                self._pruned_at = time.monotonic()
+                self._safely(self.prune)
+
+    def _safely(self, step: Callable[[], int]) -> None:
+        # Neo4j away (a restart, a fault): the events wait in the outbox, the cursor stays; try again next poll.
+        # Said once when it starts failing and once when it works again, not five times a second.
+        try:
+            step()
+        except Exception as exc:  # the relay must outlive any one failure
+            if not self._failing:
+                log.warning("event relay: %s failed, retrying every poll: %s", getattr(step, "__name__", step), exc)
+            self._failing = True
+            return
+        if self._failing:
+            log.warning("event relay: working again")
+            self._failing = False
