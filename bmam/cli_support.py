@@ -91,16 +91,16 @@ def container(start_neo4j: bool = True) -> Iterator[Container]:
         if start_neo4j:
             ensure_neo4j(settings_)
         c = Container(settings_)
-        # What the command publishes goes to the shared event log, so a server's subscribers hear the CLI's
-        # changes too (bmam/event_relay.py); only a command that used the store can have published anything.
-        relaying = settings_.deployment.events == "shared"
-        if relaying:
-            c.events.keep_outbox()
+        # What the command publishes goes to the shared event log as it goes (a long ingest too) and at its end,
+        # so a server's subscribers hear the CLI's changes (bmam/event_relay.py); nothing published, nothing run.
+        relay = c.event_relay if settings_.deployment.events == "shared" else None
+        if relay is not None:
+            relay.start(listen=False)
         try:
             yield c
         finally:
-            if relaying and "store" in c.__dict__:
-                c.event_relay.stop()
+            if relay is not None:
+                relay.stop()
             c.close()
 
 

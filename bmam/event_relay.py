@@ -42,13 +42,17 @@ class EventRelay:
         self._cursor: int | None = None  # the log's head as last read: what this process has seen
         self._pruned_at = 0.0
         self._failing = False
+        self._listen = True
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def start(self) -> None:
-        """Keep what is published from now on, and relay in a thread until stop()."""
+    def start(self, *, listen: bool = True) -> None:
+        """Keep what is published from now on, and relay in a thread until stop(). listen=False: append only, for
+        a process nobody subscribes to (the CLI, the MCP server), which then reads nothing of the log."""
         self._bus.keep_outbox()
-        self._safely(self.poll)  # where the log is now: what a subscriber hears starts here
+        self._listen = listen
+        if listen:
+            self._safely(self.poll)  # where the log is now: what a subscriber hears starts here
         self._thread = threading.Thread(target=self._run, name="bmam-event-relay", daemon=True)
         self._thread.start()
 
@@ -100,6 +104,8 @@ class EventRelay:
     def _run(self) -> None:
         while not self._stop.wait(self._poll_s):
             self._safely(self.flush)
+            if not self._listen:
+                continue
             self._safely(self.poll)
             if time.monotonic() - self._pruned_at > self._keep_s / 10:
                 self._pruned_at = time.monotonic()

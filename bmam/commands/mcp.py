@@ -52,6 +52,8 @@ def register(app: typer.Typer) -> None:
                 if api_key:
                     container.keys.authenticate(api_key)  # a bad key fails here, with one clear line
                 _ = container.embedder  # load the model before the first call, not during it
+            if cfg.deployment.events == "shared":  # what agents change, a server's subscribers hear
+                container.event_relay.start(listen=False)
             if transport is Transport.stdio:
                 os.environ.pop("BMAM_API_KEY", None)
                 build_server(container, api_key=api_key).run("stdio")
@@ -62,4 +64,6 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"bmam MCP (streamable HTTP) at http://{bind}:{port}{path}; send X-API-Key", err=True)
                 uvicorn.run(http_app(container, path=path, host=bind), host=bind, port=port, log_level="warning")
         finally:
+            if "event_relay" in container.__dict__:
+                container.event_relay.stop()
             container.close()
