@@ -93,9 +93,7 @@ def container(start_neo4j: bool = True) -> Iterator[Container]:
         c = Container(settings_)
         # What the command publishes goes to the shared event log as it goes (a long ingest too) and at its end,
         # so a server's subscribers hear the CLI's changes (bmam/event_relay.py); nothing published, nothing run.
-        relay = c.event_relay if settings_.deployment.events == "shared" else None
-        if relay is not None:
-            relay.start(listen=False)
+        relay = c.start_event_relay(listen=False)
         try:
             yield c
         finally:

@@ -75,6 +75,14 @@ class Container:
         return EventRelay(self.events, EventLog(self.store), now=self.clock.now, poll_s=d.event_poll_s,
                           keep_s=d.event_keep_s)
 
+    def start_event_relay(self, *, listen: bool) -> EventRelay | None:
+        """Start the relay when settings.deployment.events is "shared" (None when "local"): listen=True for a
+        serving process (its subscribers hear the others), False for one nobody subscribes to (the CLI, MCP)."""
+        if self.settings.deployment.events != "shared":
+            return None
+        self.event_relay.start(listen=listen)
+        return self.event_relay
+
     @cached_property
     def store(self) -> GraphStore:
         from bmam.timing import record_neo4j_query

@@ -78,14 +78,13 @@ class EventRelay:
     def poll(self) -> int:
         """Deliver to this process's subscribers what the other processes appended for their users since the
         last poll; how many. The first poll only finds where the log is: nothing before it is relayed."""
+        if self._cursor is None:
+            self._cursor = self._log.after(0, origin=self.origin, scopes=[], limit=0).head
+            return 0
         listened = {scope_token(tenant, user_id): (tenant, user_id) for tenant, user_id in self._bus.listened()}
+        delivered = 0
         while True:
-            page = self._log.after(self._cursor or 0, origin=self.origin, scopes=list(listened) if
-                                   self._cursor is not None else [], limit=self._page)
-            if self._cursor is None:
-                self._cursor = page.head
-                return 0
-            delivered = 0
+            page = self._log.after(self._cursor, origin=self.origin, scopes=list(listened), limit=self._page)
             for e in page.events:
                 tenant, user_id = listened[e.scope]
                 self._bus.deliver(MemoryEvent(kind=EventKind(e.kind), tenant=tenant, user_id=user_id,

@@ -97,7 +97,9 @@ class EventBus:
     def take_outbox(self) -> list[MemoryEvent]:
         """What was published since the last take, in order (empty without a relay)."""
         with self._lock:
-            taken, self._outbox = self._outbox or [], ([] if self._outbox is not None else None)
+            if self._outbox is None:
+                return []
+            taken, self._outbox = self._outbox, []
         return taken
 
     def put_back(self, events: list[MemoryEvent]) -> None:

@@ -53,8 +53,9 @@ class ErasureRepository:
         # The shared event log names the user by scope token, not (tenant, user_id): swept by that.
         forgotten = int(self._store.write("events/forget_scope", {"scope": scope_token(scope.tenant, scope.user_id)},
                                           timeout_s=self._timeout_s)[0]["forgotten"])
-        tally.nodes += forgotten
-        tally.labels.update({"MemoryEvent": forgotten} if forgotten else {})
+        if forgotten:
+            tally.nodes += forgotten
+            tally.labels["MemoryEvent"] += forgotten
         tally.remaining = self.remaining(scope)
         if tally.remaining == (0, 0):
             return tally

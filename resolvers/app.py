@@ -269,9 +269,7 @@ def create_app(
         if scheduler is not None:
             scheduler.start()
         # Memory events to and from the other processes serving this store (subscriptions hear them all).
-        relay = container.event_relay if settings.deployment.events == "shared" else None
-        if relay is not None:
-            await asyncio.to_thread(relay.start)
+        relay = await asyncio.to_thread(lambda: container.start_event_relay(listen=True))
         try:
             yield
         finally:

@@ -46,14 +46,14 @@ def register(app: typer.Typer) -> None:
         with clear_errors():
             ensure_neo4j(cfg)
         container = Container(cfg)
+        relay = None
         try:
             with clear_errors():
                 container.migrate()
                 if api_key:
                     container.keys.authenticate(api_key)  # a bad key fails here, with one clear line
                 _ = container.embedder  # load the model before the first call, not during it
-            if cfg.deployment.events == "shared":  # what agents change, a server's subscribers hear
-                container.event_relay.start(listen=False)
+            relay = container.start_event_relay(listen=False)  # what agents change, a server's subscribers hear
             if transport is Transport.stdio:
                 os.environ.pop("BMAM_API_KEY", None)
                 build_server(container, api_key=api_key).run("stdio")
@@ -64,6 +64,6 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"bmam MCP (streamable HTTP) at http://{bind}:{port}{path}; send X-API-Key", err=True)
                 uvicorn.run(http_app(container, path=path, host=bind), host=bind, port=port, log_level="warning")
         finally:
-            if "event_relay" in container.__dict__:
-                container.event_relay.stop()
+            if relay is not None:
+                relay.stop()
             container.close()
