@@ -261,21 +261,25 @@ def test_context_prints_the_session_s_recent_turns_and_relevant_memories(module_
     [prompt] = json_lines(ok("context", *base, "where does my sister live", "--json"))
     assert [(t["speaker"], t["text"], t["turn"]) for t in prompt["turns"]] == [
         (speaker, text, i) for i, (speaker, text) in enumerate(turns)]
-    assert prompt["gated"] is False
-    assert prompt["memories"][0]["text"] == "My sister lives in Berlin"
-    assert {m["text"] for m in prompt["memories"]} == {"My sister lives in Berlin", "I live in Chengdu and love hotpot"}
-    assert all("final" in m["scores"] for m in prompt["memories"])
+    # the session's own turns say both memories already: the prompt does not repeat them
+    assert prompt["gated"] is False and prompt["memories"] == []
+    assert "2 said in the recent turns shown" in prompt["reason"]
     text = prompt["text"]
-    assert "- [FACTUAL, just now] My sister lives in Berlin" in text
-    assert text.index("Relevant memories:") < text.index("Recent conversation:")
-    assert "\n".join(f"{speaker}: {said}" for speaker, said in turns) in text
-
+    assert text == "Recent conversation:\n" + "\n".join(f"{speaker}: {said}" for speaker, said in turns)
     plain = ok("context", *base, "where does my sister live")
     assert plain == text + "\n"  # without --json: the prompt text alone
+
+    # another session of the user: the turns are that session's (none), the memories the user's
+    other_session = ["-u", TALKER, "--tenant", module_tenant, "-s", "s2"]
+    [other] = json_lines(ok("context", *other_session, "where does my sister live", "--json"))
+    assert other["turns"] == []
+    assert other["memories"][0]["text"] == "My sister lives in Berlin"
+    assert {m["text"] for m in other["memories"]} == {"My sister lives in Berlin", "I live in Chengdu and love hotpot"}
+    assert all("final" in m["scores"] for m in other["memories"])
+    assert "- [FACTUAL, just now] My sister lives in Berlin" in other["text"]
+    assert "Recent conversation:" not in other["text"]
     assert refused(2, "context", *base, "hi", "--budget", "0") == \
         "error [BAD_USER_INPUT]: budget must be at least 100 characters"
-    other = json_lines(ok("context", "-u", TALKER, "--tenant", module_tenant, "-s", "s2", "hi", "--json"))[0]
-    assert other["turns"] == []  # the turns are the session's, not the user's
 
 
 # ----- recall on the default tenant ----------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from bmam.usecases.memories import RememberRequest
 from bmam.usecases.recall import ContextTurn, RecalledMemory, RecallResult, humanize_age, render_context
 from graph.model import ClassifierLevel, Memory, MemoryType, PresetKind, Provenance, Tier, WeightParts
 from ingest.scoring import Scores
+from ingest.turns import TurnInput
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
@@ -141,3 +142,36 @@ def test_a_memory_the_budget_leaves_out_is_not_recalled(container: Container, te
     after = {m.id: m for m in container.memories.page(tenant, user).items}
     assert after[short.id].recall_count == 1 and after[long.id].recall_count == 0
     assert after[long.id].weight == long.weight
+
+
+def test_a_memory_a_recent_turn_shown_says_is_left_out_for_the_others() -> None:
+    """The prompt carries a recent turn's words already: the memory made of them (or of a part of them) gives
+    its line to the next memory. A memory only an older turn says, one the first half of the budget did not
+    take whole, stays: that turn may not fit."""
+    said = memory("I started eating fish again")
+    other = memory("I live in Hangzhou")
+    turns = [turn(0, "user", "I started eating fish again, so I'm pescatarian now."), turn(1, "assistant", "Noted!")]
+    p = render_context(turns, RecallResult(gated=False, reason="", memories=[said, other]), budget=2000, now=NOW)
+    assert [m.memory.text for m in p.memories] == ["I live in Hangzhou"]
+    assert p.text.count("eating fish") == 1 and [t.turn for t in p.turns] == [0, 1]
+
+    older = [turn(0, "user", "I started eating fish again " + "z" * 200), turn(1, "user", "y" * 110)]
+    p = render_context(older, RecallResult(gated=False, reason="", memories=[said]), budget=300, now=NOW)
+    assert [m.memory.text for m in p.memories] == ["I started eating fish again"]
+
+
+def test_context_prompt_leaves_out_what_the_recent_turns_say_and_does_not_recall_it(
+        container: Container, tenant: str) -> None:
+    user, session = "zoe", "s1"
+    container.ingest.ingest_turn(tenant, TurnInput(
+        user_id=user, session_id=session, speaker="user", text="I'm allergic to peanuts, please remember that."))
+    kept = container.memories.remember(tenant, RememberRequest(
+        user_id=user, text="Peanut butter cookies gave me a rash as a child", type="EPISODIC"))
+    repeated = [m for m in container.memories.page(tenant, user).items if m.id != kept.id]
+    assert len(repeated) == 1 and "peanuts" in repeated[0].text
+    p = container.recall.context_prompt(tenant, user, session, "Can I eat peanuts?")
+    assert [m.memory.id for m in p.memories] == [kept.id]
+    assert "1 said in the recent turns shown" in p.reason and "over the budget" not in p.reason
+    assert p.text.count("allergic to peanuts") == 1
+    after = {m.id: m for m in container.memories.page(tenant, user).items}
+    assert after[repeated[0].id].recall_count == 0 and after[kept.id].recall_count == 1

@@ -117,6 +117,15 @@ class ContextPrompt:
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class Fitted:
+    """What contextPrompt shows of the memories recall chose: their ids, and how many it left out because a
+    recent turn it shows says them already (the rest left out did not fit the budget)."""
+
+    shown: list[str]
+    repeats: int = 0
+
+
 @dataclass
 class _Pool:
     """Candidates by id while they are gathered from the stages."""
@@ -223,9 +232,10 @@ class RecallUseCases:
         return self._repo.rehearsal_subjects(limit)
 
     def _recall(self, tenant: str, request: RecallRequest, *, rehearsal: bool,
-                fit: Callable[[Sequence[Memory]], Sequence[str]] | None = None) -> RecallResult:
-        """fit: given the chosen memories as stored, the ids of those the caller will show (contextPrompt's
-        budget); only they are recalled: their use recorded, their pairs strengthened, their turn remembered."""
+                fit: Callable[[Sequence[Memory]], Fitted] | None = None) -> RecallResult:
+        """fit: given the chosen memories as stored, those the caller will show (contextPrompt's budget, less
+        what its recent turns say already); only they are recalled: their use recorded, their pairs strengthened,
+        their turn remembered."""
         scope = self.scope(tenant, request.user_id)
         s = self._settings
         query = validate.text(request.query, field="query", max_bytes=s.limits.max_text_bytes)
@@ -277,11 +287,14 @@ class RecallUseCases:
                                     best_similarity=best_sim, best_coverage=cov), []
             reason = decision.reason
             if fit is not None:
-                shown = set(fit(self._repo.chosen(tx, scope, [c.candidate.id for c in chosen])))
-                left_out = sum(1 for c in chosen if c.candidate.id not in shown)
+                fitted = fit(self._repo.chosen(tx, scope, [c.candidate.id for c in chosen]))
+                shown = set(fitted.shown)
+                over_budget = sum(1 for c in chosen if c.candidate.id not in shown) - fitted.repeats
                 chosen = [c for c in chosen if c.candidate.id in shown]
-                if left_out:
-                    reason = f"{reason}; {left_out} more left out (over the budget)"
+                if fitted.repeats:
+                    reason = f"{reason}; {fitted.repeats} said in the recent turns shown"
+                if over_budget:
+                    reason = f"{reason}; {over_budget} more left out (over the budget)"
                 if not chosen:
                     return RecallResult(gated=False, reason=reason, memories=[], best_similarity=best_sim,
                                         best_coverage=cov), []
@@ -392,11 +405,10 @@ class RecallUseCases:
             raise LimitExceeded(f"budget must be at most {r.max_context_budget} characters", field="budget")
         turns = self.recent_turns(scope, session, r.context_turns)
         now = self._clock.now()  # one "now" for the ages fitted and the ages shown
-        turn_lines = [_turn_line(t) for t in reversed(turns)]
 
-        def fit(chosen: Sequence[Memory]) -> list[str]:
-            kept, _ = pack_context([_memory_line(m, now) for m in chosen], turn_lines, budget=budget)
-            return [chosen[i].id for i in kept]
+        def fit(chosen: Sequence[Memory]) -> Fitted:
+            kept, _, repeats = _pack(chosen, turns, budget=budget, now=now)
+            return Fitted(shown=[chosen[i].id for i in kept], repeats=len(repeats))
 
         result = self._recall(tenant, RecallRequest(user_id=user_id, query=text, session_id=session),
                               rehearsal=False, fit=fit)
@@ -470,12 +482,15 @@ def _turn_line(turn: ContextTurn) -> str:
     return f"{turn.speaker}: {_one_line(turn.text)}"
 
 
-def pack_context(memory_lines: Sequence[str], turn_lines_newest_first: Sequence[str], *,
-                 budget: int) -> tuple[list[int], list[str]]:
+def pack_context(memory_lines: Sequence[str], turn_lines_newest_first: Sequence[str], *, budget: int,
+                 memory_texts: Sequence[str] = (), turn_texts_newest_first: Sequence[str] = (),
+                 ) -> tuple[list[int], list[str], list[int]]:
     """What of the memory lines (best first, whole lines only: their indexes) and the turn lines (newest first)
-    fits in `budget` characters of the composed text. The newest turns take up to half the budget first (the
-    newest alone cut to that half when it is longer), the memories the rest, and what the memories leave goes
-    to older turns; the turn that no longer fits whole is cut with an ellipsis."""
+    fits in `budget` characters of the composed text, and which memory lines were left out as repeats. The
+    newest turns take up to half the budget first (the newest alone cut to that half when it is longer), the
+    memories the rest, and what the memories leave goes to older turns; the turn that no longer fits whole is
+    cut with an ellipsis. A memory whose text (memory_texts, one-lined) a turn of the first part says whole
+    (turn_texts_newest_first) is left out: the prompt carries its words already, the budget goes to others."""
     kept_m: list[int] = []
     kept_t: list[str] = []
 
@@ -486,15 +501,19 @@ def pack_context(memory_lines: Sequence[str], turn_lines_newest_first: Sequence[
         room = limit - length(kept_m, [*kept_t, ""])
         return line[: room - 1] + "…" if room >= 16 else None
 
+    whole = 0  # the turns of the first part kept whole: what a memory may repeat
     for line in turn_lines_newest_first:  # 1: the newest turns, whole, within half the budget
         if length(kept_m, [*kept_t, line]) <= budget // 2:
             kept_t.append(line)
+            whole += 1
             continue
         if not kept_t and (newest := cut(line, budget // 2)) is not None:
             kept_t.append(newest)  # the conversation's last word is never crowded out by memories
         break
+    said = turn_texts_newest_first[:whole]
+    repeats = [i for i, text in enumerate(memory_texts) if text and any(text in turn for turn in said)]
     for i in range(len(memory_lines)):  # 2: the memories, best first, whole
-        if length([*kept_m, i], kept_t) <= budget:
+        if i not in repeats and length([*kept_m, i], kept_t) <= budget:
             kept_m.append(i)
     for line in turn_lines_newest_first[len(kept_t):]:  # 3: older turns with what is left; the last one cut
         if length(kept_m, [*kept_t, line]) <= budget:
@@ -503,20 +522,28 @@ def pack_context(memory_lines: Sequence[str], turn_lines_newest_first: Sequence[
         if (older := cut(line, budget)) is not None:
             kept_t.append(older)
         break
-    return kept_m, kept_t
+    return kept_m, kept_t, repeats
 
 
 def render_context(turns: Sequence[ContextTurn], result: RecallResult, *, budget: int,
                    now: datetime) -> ContextPrompt:
     """The memories (best first, whole lines only) and the recent turns (oldest first), within `budget`
     characters, as pack_context fits them."""
-    memory_lines = [_memory_line(m.memory, now) for m in result.memories]
-    kept_m, kept_t = pack_context(memory_lines, [_turn_line(t) for t in reversed(turns)], budget=budget)
+    kept_m, kept_t, _ = _pack([m.memory for m in result.memories], turns, budget=budget, now=now)
     kept_turns = list(reversed(turns))[: len(kept_t)]
     return ContextPrompt(
-        text=_compose([memory_lines[i] for i in kept_m], kept_t),
+        text=_compose([_memory_line(result.memories[i].memory, now) for i in kept_m], kept_t),
         memories=[result.memories[i] for i in kept_m],
         turns=list(reversed(kept_turns)),
         gated=result.gated,
         reason=result.reason,
     )
+
+
+def _pack(memories: Sequence[Memory], turns: Sequence[ContextTurn], *, budget: int,
+          now: datetime) -> tuple[list[int], list[str], list[int]]:
+    """pack_context over memories and turns (oldest first), the fit recall applies and the text shown alike."""
+    newest_first = list(reversed(turns))
+    return pack_context([_memory_line(m, now) for m in memories], [_turn_line(t) for t in newest_first],
+                        budget=budget, memory_texts=[_one_line(m.text) for m in memories],
+                        turn_texts_newest_first=[_one_line(t.text) for t in newest_first])
