@@ -18,7 +18,7 @@ from graph.memories import MemoryRepository, WeightShares
 from graph.migrations import MigrationReport, apply_schema
 from graph.store import GraphStore, StoreConfig
 from graph.triples import TripleRepository
-from ingest.embedding import Embedder, embedding_dim, load_embedder
+from ingest.embedding import Embedder, LazyEmbedder, embedding_dim
 
 if TYPE_CHECKING:
     from bmam.event_relay import EventRelay
@@ -108,11 +108,25 @@ class Container:
 
     @cached_property
     def embedder(self) -> Embedder:
+        """The embedding model, loaded at its first use (load_embedding_model loads it now). Timed: per-request
+        embedding time (X-Bmam-Timings) and the /metrics histogram."""
         from bmam.timing import TimedEmbedder
 
+        return TimedEmbedder(self._lazy_embedder)
+
+    @cached_property
+    def _lazy_embedder(self) -> LazyEmbedder:
         e = self.settings.embedding
-        # Timed: per-request embedding time (X-Bmam-Timings) and the /metrics histogram.
-        return TimedEmbedder(load_embedder(e.model, threads=e.threads, batch_size=e.batch_size))
+        return LazyEmbedder(e.model, threads=e.threads, batch_size=e.batch_size)
+
+    @property
+    def embedding_model_loaded(self) -> bool:
+        return self._lazy_embedder.loaded
+
+    def load_embedding_model(self) -> Embedder:
+        """Load the embedding model now (a server before its first request, not during it); the embedder."""
+        self._lazy_embedder.load()
+        return self.embedder
 
     @cached_property
     def memory_repository(self) -> MemoryRepository:

@@ -249,7 +249,7 @@ def create_app(
         if migrate:
             await asyncio.to_thread(container.migrate)
         # Load the embedding model before the first request, not during it.
-        embedder = await asyncio.to_thread(lambda: container.embedder)
+        embedder = await asyncio.to_thread(container.load_embedding_model)
         listeners = getattr(embedder, "listeners", None)
         if isinstance(listeners, list):
             listeners.append(metrics.observe_embedding)

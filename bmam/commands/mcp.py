@@ -52,7 +52,7 @@ def register(app: typer.Typer) -> None:
                 container.migrate()
                 if api_key:
                     container.keys.authenticate(api_key)  # a bad key fails here, with one clear line
-                _ = container.embedder  # load the model before the first call, not during it
+                container.load_embedding_model()  # before the first call, not during it
             relay = container.start_event_relay(listen=False)  # what agents change, a server's subscribers hear
             if transport is Transport.stdio:
                 os.environ.pop("BMAM_API_KEY", None)
