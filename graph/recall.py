@@ -156,6 +156,7 @@ class SlotQuestion:
 
     predicates: tuple[str, ...]
     limit: int = 10
+    asked: tuple[str, ...] = ()  # as the question asked them (ingest/slots.py: OCCUPATION for a job's is_a)
 
     def params(self, scope: Scope) -> dict[str, Any]:
         subjects = [entity_id(scope, kind, "user") for kind in USER_ENTITY_KINDS] if self.predicates else []

@@ -19,10 +19,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
+
+from ingest.extract_core import is_occupation
 
 # The kin predicates: a question asking for these alone also reads the memories naming the family members
 # (cypher/recall/slot_match.cypher lists them again; tests/test_recall_slots.py checks the two agree).
 FAMILY = ("spouse", "partner", "mother", "father", "sister", "brother", "child")
+# A job question's is_a: the user's job (nurse, 软件工程师; ingest/extract_core.py is_occupation), not any is_a
+# ("I'm a vegetarian" states is_a vegetarian, no answer to "What's my job?"). Read as is_a (stored_predicates),
+# kept as an answer only by a memory naming an occupation (answered).
+OCCUPATION = "is_a (occupation)"
 # "What do you know about me?": the facts that describe a person, and what they like.
 _ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_at", *FAMILY, "pet",
              "allergic_to", "likes")
@@ -37,7 +44,7 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bwhere (?:am|was) i (?:from|born)\b|\bmy hometown\b|\bwhere did i grow up\b", ("hometown",)),
     (r"\bwhere (?:do|did) i work\b|\bwho (?:do|did) i work for\b|\bmy (?:employer|company|workplace)\b"
      r"|\bwhat (?:do|did) i do for (?:a )?(?:living|work)\b|\bmy (?:job|occupation|profession)\b"
-     r"|\bwhat(?:'s| is) my (?:role|position)\b", ("works_at", "is_a")),
+     r"|\bwhat(?:'s| is) my (?:role|position)\b", ("works_at", OCCUPATION)),
     (r"\bwhere (?:do|did) i (?:study|go to school|go to college)\b|\bmy (?:school|university|college)\b",
      ("studies_at",)),
     (r"\bwhat (?:do|did) i (?:study|major in)\b|\bmy major\b", ("major",)),
@@ -68,7 +75,7 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
      ("lives_in",)),
     (r"我(?:是)?哪(?:里|儿)?人|我的?老家|我的家乡", ("hometown",)),
     (r"我在哪(?:里|儿|个公司|家公司)?(?:工作|上班)|我在什么(?:公司|单位)|我的(?:工作|职业|公司|单位)"
-     r"|我(?:是)?做什么(?:工作)?的|我做什么工作", ("works_at", "is_a")),
+     r"|我(?:是)?做什么(?:工作)?的|我做什么工作", ("works_at", OCCUPATION)),
     (r"我在哪(?:里|儿|个学校)?(?:上学|读书|念书)|我的(?:学校|大学)", ("studies_at",)),
     (r"我(?:学|读)的?什么专业|我的专业", ("major",)),
     (r"我(?:今年)?(?:多大|几岁)|我的年龄", ("age",)),
@@ -104,3 +111,23 @@ def asked_slots(question: str) -> tuple[str, ...]:
         if pattern.search(text):
             found.extend(p for p in predicates if p not in found)
     return tuple(found)
+
+
+def stored_predicates(asked: Sequence[str]) -> tuple[str, ...]:
+    """The predicates of the triples that may answer: OCCUPATION is is_a."""
+    out: list[str] = []
+    for p in asked:
+        stored = "is_a" if p == OCCUPATION else p
+        if stored not in out:
+            out.append(stored)
+    return tuple(out)
+
+
+def answered(asked: Sequence[str], answers: Sequence[str], names: Sequence[str]) -> tuple[str, ...]:
+    """What a memory stating `answers` (stored predicates) answers of `asked`: an is_a asked only as OCCUPATION
+    counts when the memory names an occupation (`names`: the entities it mentions)."""
+    if "is_a" not in answers or "is_a" in asked or OCCUPATION not in asked:
+        return tuple(answers)
+    if any(is_occupation(n) for n in names):
+        return tuple(answers)
+    return tuple(a for a in answers if a != "is_a")

@@ -28,6 +28,10 @@ INJECTIONS = (
     "{{type_label}} $tenant ${user_id} \\' \\\" ;",
     "火锅 🙂 '; DROP CONSTRAINT memory_id; //",
 )
+# Every string argument of every root field gets these two: a lone backtick, and every breakout above in one
+# string (an argument spliced into Cypher fails at the first; stored, it must read back whole). 7 strings an
+# argument took 560 calls and 15-39 s; the seven each still go through remember and addTriple below.
+ARGUMENT_INJECTIONS = (INJECTIONS[0], " ".join(INJECTIONS))
 ACCEPTED_CODES = {"BAD_USER_INPUT", "NOT_FOUND", "CONFLICT", "LIMIT_EXCEEDED"}
 
 
@@ -399,7 +403,7 @@ def test_injection_strings_are_refused_or_stored_verbatim(
         for path in string_paths(f):
             if path[0] in base:
                 calls += [(name, tuple(path), injection, doc, replace_at(base, path, injection))
-                          for injection in INJECTIONS]
+                          for injection in ARGUMENT_INJECTIONS]
 
     # Four clients side by side (one each: a client is not shared between threads); the calls are independent.
     local = threading.local()
@@ -427,7 +431,7 @@ def test_injection_strings_are_refused_or_stored_verbatim(
     finally:
         for client in clients:
             client.close()
-    assert len(calls) >= 100 and stored > 0
+    assert len(calls) >= 150 and stored > 0
 
     # What remember and addTriple stored reads back verbatim, predicates included.
     for injection in INJECTIONS:

@@ -34,11 +34,12 @@ def _probe(*args: str) -> str:
     return done.stderr.strip().splitlines()[-1]
 
 
-def test_listing_memories_does_not_load_the_model_and_recalling_does(container: Container, tenant: str) -> None:
+def test_listing_memories_does_not_load_the_model(container: Container, tenant: str) -> None:
     container.memories.remember(tenant, RememberRequest(user_id="zoe", text="I keep bees on my roof", type="FACTUAL"))
     assert _probe("memories", "-u", "zoe", "--tenant", tenant) == "embedding library imported: False exit: 0"
     assert _probe("tiers", "usage", "-u", "zoe", "--tenant", tenant) == "embedding library imported: False exit: 0"
-    assert _probe("recall", "-u", "zoe", "bees?", "--tenant", tenant) == "embedding library imported: True exit: 0"
+    # (a command that embeds loads it: the probe can tell, `bmam recall` in the same probe says True; not run
+    # here, it costs a model load, ~12 s; the container test below checks the first embedding loads it)
 
 
 def test_a_container_loads_the_model_at_its_first_embedding(settings: Settings, tenant: str) -> None:

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from ingest.scoring import Candidate, ScoringParams, gate, score_candidates, terms
-from ingest.slots import asked_slots
+from ingest.slots import OCCUPATION, answered, asked_slots, stored_predicates
 
 ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_at", "spouse", "partner", "mother",
             "father", "sister", "brother", "child", "pet", "allergic_to", "likes")
@@ -24,10 +24,10 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("我们搬到哪了", ("lives_in",)),
         ("Where am I from?", ("hometown",)),
         ("我是哪里人", ("hometown",)),
-        ("Where do I work?", ("works_at", "is_a")),
-        ("What do I do for a living?", ("works_at", "is_a")),
-        ("我在哪上班", ("works_at", "is_a")),
-        ("我是做什么的？", ("works_at", "is_a")),
+        ("Where do I work?", ("works_at", OCCUPATION)),
+        ("What do I do for a living?", ("works_at", OCCUPATION)),
+        ("我在哪上班", ("works_at", OCCUPATION)),
+        ("我是做什么的？", ("works_at", OCCUPATION)),
         ("How old am I?", ("age",)),
         ("我今年多大了", ("age",)),
         ("When is my birthday?", ("birthday",)),
@@ -76,3 +76,18 @@ def test_a_memory_stating_the_asked_fact_opens_the_gate_and_ranks_first() -> Non
     assert scored[0].scores.relevance == pytest.approx(P.slot_share)
     assert "states the user's lives_in" in scored[0].why
 
+
+
+def test_a_job_question_asks_for_an_occupation_not_any_is_a() -> None:
+    """"What's my job?" reads is_a triples, and keeps as answers only the memories naming a job: "I'm a
+    vegetarian" (is_a vegetarian) answers nothing there, 我是一名软件工程师 does; "Who am I?" takes any is_a."""
+    job = asked_slots("do you remember my job?")
+    assert job == ("works_at", OCCUPATION) and stored_predicates(job) == ("works_at", "is_a")
+    assert answered(job, ("is_a",), ("user", "vegetarian")) == ()
+    assert answered(job, ("is_a",), ("user", "软件工程师")) == ("is_a",)
+    assert answered(job, ("works_at", "is_a"), ("user", "上海", "pescatarian")) == ("works_at",)
+    about_me = asked_slots("who am I?")
+    assert "is_a" in about_me and answered(about_me, ("is_a",), ("user", "vegetarian")) == ("is_a",)
+    both = asked_slots("who am I and what's my job?")
+    assert answered(both, ("is_a",), ("user", "vegetarian")) == ("is_a",)
+    assert stored_predicates(both).count("is_a") == 1

@@ -50,7 +50,7 @@ from ingest.scoring import (
     select,
     terms,
 )
-from ingest.slots import asked_slots
+from ingest.slots import answered, asked_slots, stored_predicates
 from ingest.weights import WeightPolicy
 
 log = logging.getLogger(__name__)
@@ -262,7 +262,7 @@ class RecallUseCases:
         embedding = [float(x) for x in self._embedder.embed_query(query)]
         query_terms = terms(query)
         slots = asked_slots(query) if self.scoring.slot_share > 0 else ()
-        asked = SlotQuestion(slots, s.recall.slot_candidates) if slots else None
+        asked = SlotQuestion(stored_predicates(slots), s.recall.slot_candidates, asked=slots) if slots else None
         reference = as_of or now
         key = (scope.tenant, scope.user_id, session) if session else None
 
@@ -339,9 +339,12 @@ class RecallUseCases:
             else:
                 pool.items[t.memory.id] = _replace(existing, text_rank=t.rank, text_score=t.score)
         for a in answers:
+            stated = answered(asked.asked, a.answers, a.memory.entities) if asked is not None else a.answers
+            if not stated:
+                continue  # "I'm a vegetarian" asked for a job
             existing = pool.items.get(a.memory.id)
-            pool.items[a.memory.id] = _candidate(a.memory, a.cosine, reference, answers=a.answers) \
-                if existing is None else _replace(existing, answers=a.answers)
+            pool.items[a.memory.id] = _candidate(a.memory, a.cosine, reference, answers=stated) \
+                if existing is None else _replace(existing, answers=stated)
         return pool, found.prefetched
 
     def _expand(self, tx: Tx, scope: Scope, embedding: list[float], query: str, query_terms: list[str],
