@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graph.cypher_library import ERASURE_LABELS
+from graph.events import EventLog
 from graph.model import Scope
 from graph.scope_token import scope_token
 from graph.store import GraphStore
@@ -51,8 +52,8 @@ class ErasureRepository:
                                                     label=label)[0]):
                 pass
         # The shared event log names the user by scope token, not (tenant, user_id): swept by that.
-        forgotten = int(self._store.write("events/forget_scope", {"scope": scope_token(scope.tenant, scope.user_id)},
-                                          timeout_s=self._timeout_s)[0]["forgotten"])
+        forgotten = EventLog(self._store).forget_scope(scope_token(scope.tenant, scope.user_id),
+                                                       timeout_s=self._timeout_s)
         if forgotten:
             tally.nodes += forgotten
             tally.labels["MemoryEvent"] += forgotten

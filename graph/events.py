@@ -54,6 +54,6 @@ class EventLog:
         """Drop events logged before `before` (at most batch a call); how many went."""
         return int(self._store.write("events/prune", {"before": before, "batch": batch})[0]["pruned"])
 
-    def forget_scope(self, scope: str) -> int:
+    def forget_scope(self, scope: str, *, timeout_s: float | None = None) -> int:
         """Drop every event of one user (forgetUser); how many went."""
-        return int(self._store.write("events/forget_scope", {"scope": scope})[0]["forgotten"])
+        return int(self._store.write("events/forget_scope", {"scope": scope}, timeout_s=timeout_s)[0]["forgotten"])
