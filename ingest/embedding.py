@@ -313,8 +313,8 @@ def load_embedder(name: str, threads: int | None = None, batch_size: int = 32) -
 
 class LazyEmbedder:
     """An ``Embedder`` that loads its model (``load_embedder``) on first use: a command that embeds nothing
-    (listing memories, forgetting, the tiers...) starts in ~1.5 s instead of ~12 (importing
-    sentence-transformers and torch alone takes ~9 s on 2 cores). ``load()`` loads it now, for a server that
+    (listing memories, forgetting, the tiers...) takes ~2 s instead of ~13 (importing sentence-transformers and
+    torch alone takes ~9 s on 2 cores; BENCHMARKS.md "CLI start-up"). ``load()`` loads it now, for a server that
     must not load it during its first request."""
 
     def __init__(self, name: str, threads: int | None = None, batch_size: int = 32) -> None:
