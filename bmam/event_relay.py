@@ -40,6 +40,8 @@ class EventRelay:
         self._page = page
         self.origin = uuid.uuid4().hex  # this process, for as long as it runs
         self._cursor: int | None = None  # the log's head as last read: what this process has seen
+        self._polled_from: int | None = None  # where the last poll's range began, and the users it read for
+        self._polled_scopes: set[str] = set()
         self._pruned_at = 0.0
         self._failing = False
         self._listen = True
@@ -77,24 +79,46 @@ class EventRelay:
 
     def poll(self) -> int:
         """Deliver to this process's subscribers what the other processes appended for their users since the
-        last poll; how many. The first poll only finds where the log is: nothing before it is relayed."""
+        last poll; how many. The first poll only finds where the log is: nothing before it is relayed.
+
+        A user subscribed while the last poll ran (after it took the listened users, before it read the log) had
+        events of theirs passed over by that read: a user new to this poll also gets what the last poll's range
+        held for them (so a subscriber may hear an event up to one poll older than the subscription, never miss
+        one)."""
         if self._cursor is None:
             self._cursor = self._log.after(0, origin=self.origin, scopes=[], limit=0).head
             return 0
         listened = {scope_token(tenant, user_id): (tenant, user_id) for tenant, user_id in self._bus.listened()}
+        new = [scope for scope in listened if scope not in self._polled_scopes]
+        delivered = 0
+        if new and self._polled_from is not None:
+            delivered += self._deliver(self._polled_from, listened, new, upto=self._cursor)
+        self._polled_scopes = set(listened)
+        self._polled_from = self._cursor
+        delivered += self._deliver(self._cursor, listened, list(listened), upto=None)
+        return delivered
+
+    def _deliver(self, after: int, listened: dict[str, tuple[str, str]], scopes: list[str], *,
+                 upto: int | None) -> int:
+        """Deliver the events of these scopes after seq `after`, up to seq `upto` (None: to the head, which then
+        becomes the cursor); how many."""
         delivered = 0
         while True:
-            page = self._log.after(self._cursor, origin=self.origin, scopes=list(listened), limit=self._page)
-            for e in page.events:
+            page = self._log.after(after, origin=self.origin, scopes=scopes, limit=self._page)
+            events = [e for e in page.events if upto is None or e.seq <= upto]
+            for e in events:
                 tenant, user_id = listened[e.scope]
                 self._bus.deliver(MemoryEvent(kind=EventKind(e.kind), tenant=tenant, user_id=user_id,
                                               memory_id=e.memory_id, at=datetime.fromisoformat(e.at),
                                               detail=e.detail))
                 delivered += 1
-            if len(page.events) < self._page:
-                self._cursor = page.head
+            if len(page.events) < self._page or len(events) < len(page.events):
+                if upto is None:
+                    self._cursor = page.head
                 return delivered
-            self._cursor = page.events[-1].seq  # a full page: read on from its last event
+            after = page.events[-1].seq  # a full page: read on from its last event
+            if upto is None:
+                self._cursor = after
 
     def prune(self) -> int:
         """Drop the log's events older than keep_s (what every process has long read)."""

@@ -89,6 +89,36 @@ def test_a_subscriber_hears_a_change_another_process_published_once_and_in_order
             (EventKind.PROMOTED, tenant, "alice", "m1", AT, {"tier": "temp", "type": "FACTUAL"})]
 
 
+def test_a_subscription_made_while_a_poll_runs_misses_nothing(container: Container, tenant: str) -> None:
+    """A poll takes the listened users, then reads the log to its head: a user who subscribes in between, and
+    whose event another process appends in between, is not in that read, and the cursor passes the event. The
+    next poll reads the passed range again for the users new to it (the race seen with 2 workers under load)."""
+    bus_a, bus_b = EventBus(), EventBus()
+    relay_a, relay_b = relay(container, bus_a), relay(container, bus_b)
+    relay_b.poll()  # a first full poll: nobody listens in b yet
+    listened = bus_b.listened
+
+    async def run() -> tuple[list[int], list[MemoryEvent]]:
+        heard = bus_b.subscribe(tenant, "alice")
+        waiting = asyncio.ensure_future(next_event(heard))
+        await asyncio.sleep(0.05)  # registered
+        bus_b.listened = lambda: []  # type: ignore[method-assign]  # the poll took its users just before
+        bus_a.publish(event(tenant, "alice", "m-between"))
+        await asyncio.to_thread(relay_a.flush)
+        counts = [await asyncio.to_thread(relay_b.poll)]  # reads past m-between for nobody
+        bus_b.listened = listened  # type: ignore[method-assign]
+        counts.append(await asyncio.to_thread(relay_b.poll))
+        counts.append(await asyncio.to_thread(relay_b.poll))  # once only
+        got = [await waiting]
+        with pytest.raises(asyncio.TimeoutError):
+            await next_event(heard, within_s=0.3)
+        return counts, got
+
+    counts, got = asyncio.run(run())
+    assert counts == [0, 1, 0]
+    assert [e.memory_id for e in got] == ["m-between"]
+
+
 def test_events_before_a_process_started_are_not_replayed_to_it(container: Container, tenant: str) -> None:
     bus_a = EventBus()
     relay_a = relay(container, bus_a)
