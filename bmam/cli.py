@@ -80,7 +80,7 @@ def serve(
 @app.command()
 def migrate() -> None:
     """Apply the schema in cypher/schema/ (idempotent) and the data steps not yet done (graph/migrations.py)."""
-    report = run(lambda c: c.migrate())
+    report = run(lambda c: c.migrate(), schema=False)
     steps = [name for name in report.applied if name in DATA_STEPS]
     echo(f"applied {len(report.applied) - len(steps)} schema files ({report.statements_run} statements)"
          + (f" and the data steps {', '.join(steps)}" if steps else ""))

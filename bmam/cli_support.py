@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from typing import Annotated, NoReturn, TypeVar
 
 import typer
+from neo4j.exceptions import Neo4jError
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
 
@@ -58,6 +59,8 @@ def clear_errors() -> Iterator[None]:
         fail(f"error [{exc.code}]: {exc.message}", 2 if exc.code in ("BAD_USER_INPUT", "LIMIT_EXCEEDED") else 1)
     except Neo4jServerError as exc:
         fail(f"neo4j: {exc}")
+    except Neo4jError as exc:  # a statement Neo4j refused for a reason bmam does not know (not bad input)
+        fail(f"neo4j refused a statement [{exc.code}]: {exc.message}")
 
 
 def settings_problem(exc: ValidationError | SettingsError) -> str:
@@ -84,13 +87,36 @@ def settings() -> Settings:
         raise  # clear_errors has exited
 
 
+def ensure_schema(c: Container) -> None:
+    """Apply cypher/schema/ when the store lacks some of it (a new local Neo4j, a newer bmam), as `bmam serve`
+    does at start: a command run first on a fresh store wrote without the uniqueness constraints, and a recall
+    failed on the missing full-text index. With settings.deployment.migrate_at_start off, the command stops
+    and says to run `bmam migrate`."""
+    missing = c.missing_migrations()
+    if not missing:
+        return
+    if not c.settings.deployment.migrate_at_start:
+        fail(f"the store lacks {len(missing)} schema steps ({', '.join(missing)}): run `bmam migrate` "
+             "(BMAM_DEPLOYMENT__MIGRATE_AT_START is off, so commands do not apply it)")
+    typer.secho(f"applying the schema to the store ({len(missing)} steps missing)", err=True)
+    c.migrate()
+
+
 @contextmanager
-def container(start_neo4j: bool = True) -> Iterator[Container]:
+def container(start_neo4j: bool = True, *, schema: bool = True) -> Iterator[Container]:
+    """A container for one command, the local Neo4j started and the schema applied where missing (schema=False
+    for `bmam migrate` itself)."""
     settings_ = settings()
     with clear_errors():
         if start_neo4j:
             ensure_neo4j(settings_)
         c = Container(settings_)
+        if schema:
+            try:
+                ensure_schema(c)
+            except BaseException:
+                c.close()
+                raise
         # What the command publishes goes to the shared event log as it goes (a long ingest too) and at its end,
         # so a server's subscribers hear the CLI's changes (bmam/event_relay.py); nothing published, nothing run.
         relay = c.start_event_relay(listen=False)
@@ -144,8 +170,8 @@ def write_stdout(pieces: Iterable[bytes]) -> None:
         stdout_failed(exc)
 
 
-def run(fn: Callable[[Container], T]) -> T:
-    with container() as c, clear_errors():
+def run(fn: Callable[[Container], T], *, schema: bool = True) -> T:
+    with container(schema=schema) as c, clear_errors():
         return fn(c)
 
 

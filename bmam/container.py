@@ -15,7 +15,7 @@ from bmam.settings import Settings
 from bmam.usecases.memories import MemoryUseCases
 from graph.associations import AssociationRepository
 from graph.memories import MemoryRepository, WeightShares
-from graph.migrations import MigrationReport, apply_schema
+from graph.migrations import MigrationReport, apply_schema, missing_migrations
 from graph.store import GraphStore, StoreConfig
 from graph.triples import TripleRepository
 from ingest.embedding import Embedder, LazyEmbedder, embedding_dim
@@ -448,6 +448,10 @@ class Container:
 
     def migrate(self) -> MigrationReport:
         return apply_schema(self.store, vector_dimensions=self.vector_dimensions, now=self.clock.now())
+
+    def missing_migrations(self) -> list[str]:
+        """Schema files and data steps the store has not recorded as applied."""
+        return missing_migrations(self.store)
 
     def close(self) -> None:
         if "store" in self.__dict__:

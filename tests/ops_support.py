@@ -251,7 +251,7 @@ def start_bmam(log_path: Path, *, workers: int = 1, env: dict[str, str] | None =
 class Inspector:
     """Counts in Neo4j for verification: every query filters on the test's tenant. Read-only, except
     forget_scope_tokens and forget_text_keys, which make a tenant's data look as written before the tokens
-    or the text keys existed."""
+    or the text keys existed, and unapply_fulltext_schema, which makes the store look never migrated."""
 
     def __init__(self, bolt_uri: str, user: str = "neo4j", password: str = "") -> None:
         self._driver = GraphDatabase.driver(bolt_uri, auth=(user, password) if password else None)
@@ -270,6 +270,12 @@ class Inspector:
     def forget_text_keys(self, tenant: str) -> None:
         """Remove the text keys of a tenant's memories (a store written before them)."""
         self._driver.execute_query("MATCH (m:Memory) WHERE m.tenant = $t REMOVE m.text_key", {"t": tenant})
+
+    def unapply_fulltext_schema(self) -> None:
+        """Drop the full-text index and the record of cypher/schema/003_fulltext (a store bmam never migrated);
+        the caller applies the schema again afterwards."""
+        self._driver.execute_query("DROP INDEX memory_text_scoped IF EXISTS")
+        self._driver.execute_query("MATCH (m:SchemaMigration {name: 'schema/003_fulltext'}) DELETE m")
 
     def episode_counts(self, tenant: str, user: str) -> dict[tuple[str, int], int]:
         """(session, turn) -> how many Episode nodes hold it."""
