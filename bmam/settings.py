@@ -154,7 +154,9 @@ class RecallSettings(BaseModel):
     entity_share: float = Field(default=0.7, ge=0.0, le=1.0)
     # A memory stating the user's fact a question asks for ("Where do I live?": its (user, lives_in, X)
     # triple; ingest/slots.py) is a candidate with this relevance, whatever its wording; 0: no slot stage.
-    slot_share: float = Field(default=0.7, ge=0.0, le=1.0)
+    # Above text_share: the stated fact outranks a memory that only shares the question's one word ("What's
+    # my job?": "...moved to Beijing for a new job" over "I now work at Alibaba"; BENCHMARKS "Recall quality").
+    slot_share: float = Field(default=0.85, ge=0.0, le=1.0)
     slot_candidates: int = Field(default=10, ge=1, le=100)
     gate_coverage: float = Field(default=0.5, ge=0.0, le=1.0)
     gate_min_terms: int = Field(default=2, ge=1)

@@ -246,7 +246,7 @@ class ScoringParams:
     text_exponent: float = 1.0
     text_share: float = 0.8  # full-text relevance counts at most this much next to a perfect cosine
     entity_share: float = 0.7  # relevance of a memory mentioning an entity the input names
-    slot_share: float = 0.7  # relevance of a memory stating the user's fact the input asks for (lives_in ...)
+    slot_share: float = 0.85  # relevance of a memory stating the user's fact the input asks for (lives_in ...)
 
 
 @dataclass(frozen=True, slots=True)

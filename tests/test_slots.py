@@ -77,6 +77,19 @@ def test_a_memory_stating_the_asked_fact_opens_the_gate_and_ranks_first() -> Non
     assert "states the user's lives_in" in scored[0].why
 
 
+def test_a_stated_fact_outranks_a_memory_sharing_the_questions_one_word() -> None:
+    """"What's my job?" has one term, so a memory holding "job" covers all of it (text_share): the memory stating
+    the job (works_at) must still come first, at default settings."""
+    question = "What's my job?"
+    defaults = ScoringParams()
+    assert defaults.slot_share > defaults.text_share
+    moved = _c("moved", "Hi! I'm Mei, I just moved from Chengdu to Beijing for a new job.", 0.26, text_rank=1)
+    works = _c("works", "Actually I now work at Alibaba, I left ByteDance last week.", 0.25, answers=("works_at",))
+    scored = score_candidates([moved, works], question, terms(question), defaults)
+    assert [s.candidate.id for s in scored][0] == "works"
+    assert scored[0].scores.relevance > scored[1].scores.relevance
+
+
 
 def test_a_job_question_asks_for_an_occupation_not_any_is_a() -> None:
     """"What's my job?" reads is_a triples, and keeps as answers only the memories naming a job: "I'm a
