@@ -86,7 +86,7 @@ def test_a_stated_fact_outranks_a_memory_sharing_the_questions_one_word() -> Non
     moved = _c("moved", "Hi! I'm Mei, I just moved from Chengdu to Beijing for a new job.", 0.26, text_rank=1)
     works = _c("works", "Actually I now work at Alibaba, I left ByteDance last week.", 0.25, answers=("works_at",))
     scored = score_candidates([moved, works], question, terms(question), defaults)
-    assert [s.candidate.id for s in scored][0] == "works"
+    assert [s.candidate.id for s in scored] == ["works", "moved"]
     assert scored[0].scores.relevance > scored[1].scores.relevance
 
 
