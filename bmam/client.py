@@ -408,6 +408,14 @@ class BmamClient:
                f" resolveConflict(userId: $u, id: $id, winner: $w) {{ {CONFLICT_FIELDS} }} }}")
         return self.execute(doc, {"u": user_id, "id": conflict_id, "w": winner})["resolveConflict"]
 
+    def correct_memory(self, user_id: str, memory_id: str, text: str, *,
+                       memory_type: str | None = None) -> dict[str, Any]:
+        """correctMemory: {memory, corrected, conflict} (the correction, the memory it superseded, the conflict)."""
+        doc = ("mutation($u: String!, $m: ID!, $t: String!, $ty: MemoryType) {"
+               f" correctMemory(userId: $u, memoryId: $m, text: $t, type: $ty) {{ memory {{ {MEMORY_FIELDS} }}"
+               f" corrected {{ {MEMORY_FIELDS} }} conflict {{ {CONFLICT_FIELDS} }} }} }}")
+        return self.execute(doc, {"u": user_id, "m": memory_id, "t": text, "ty": memory_type})["correctMemory"]
+
     def history(self, user_id: str, *, entity: str | None = None, memory_id: str | None = None,
                 first: int = 50) -> list[dict[str, Any]]:
         doc = ("query($u: String!, $e: String, $m: ID, $f: Int!) {"

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from bmam.scheduler import MaintenanceScheduler
     from bmam.usecases.associations import AssociationForming
     from bmam.usecases.conflicts import ConflictUseCases
+    from bmam.usecases.corrections import CorrectionUseCases
     from bmam.usecases.erasure import ErasureUseCases
     from bmam.usecases.export import ExportUseCases
     from bmam.usecases.feedback import FeedbackUseCases
@@ -354,6 +355,21 @@ class Container:
             memories=self.memory_repository, triples=TripleRepository(self.store), tiers=self.tiers,
             events=self.events, store=self.store, hooks=self.stored_memory_hooks,
             settings=RemainsSettings(loser_penalty=self.weight_policy.loser_penalty),
+        )
+
+    @cached_property
+    def corrections(self) -> CorrectionUseCases:
+        from bmam.usecases.corrections import CorrectionUseCases
+        from graph.conflicts import ConflictRepository
+        from graph.remains import RemainsRepository
+        from ingest.extract import RuleTripleExtractor
+
+        return CorrectionUseCases(
+            clock=self.clock, embedder=self.embedder, extractor=RuleTripleExtractor(),
+            memories=self.memory_repository, triples=TripleRepository(self.store),
+            conflicts=ConflictRepository(self.store, self.vector_cache), remains=RemainsRepository(self.store),
+            tiers=self.tiers, events=self.events, store=self.store, hooks=self.stored_memory_hooks,
+            policy=self.weight_policy, max_text_bytes=self.settings.limits.max_text_bytes,
         )
 
     @cached_property

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from graph.conflicts import Conflict
 from graph.errors import LimitExceeded
 from graph.model import MemoryType, Scope, Tier
 
@@ -41,6 +42,16 @@ class MemoryEvent:
         """A memory was stored (remember, ingest), with its tier and type."""
         return cls(kind=EventKind.CREATED, tenant=scope.tenant, user_id=scope.user_id, memory_id=memory_id, at=at,
                    detail={"tier": tier.value, "type": memory_type.value})
+
+    @classmethod
+    def superseded(cls, scope: Scope, conflict: Conflict) -> MemoryEvent | None:
+        """A settled conflict superseded its loser (a rule's settlement, the user's resolution or correction); None
+        for a conflict not settled with a loser (held for review, moot)."""
+        if conflict.loser_id is None or conflict.resolved_at is None:
+            return None
+        return cls(kind=EventKind.SUPERSEDED, tenant=scope.tenant, user_id=scope.user_id, memory_id=conflict.loser_id,
+                   at=conflict.resolved_at, detail={"superseded_by": conflict.winner_id or "",
+                                                    "conflict_id": conflict.id, "kind": conflict.kind.value})
 
     @classmethod
     def forgotten(cls, scope: Scope, *, memories: int, at: datetime) -> MemoryEvent:

@@ -197,6 +197,17 @@ def build_server(container: Container, *, api_key: str | None = None) -> MCPServ
         forgotten = await _call(container.memories.forget, tenant, user_id, memory_id, confirm=confirm)
         return {"id": forgotten, "forgotten": True}
 
+    @mcp.tool(description="Correct a memory of a user that is wrong: the text (and type, if given) becomes a memory "
+              "of its own that supersedes it, in its tier with its lock and weight; the old one stays in the user's "
+              "history. Returns the correction and the id it corrects.")
+    @_tool_errors
+    async def correct(user_id: str, memory_id: str, text: str, type: MemoryTypeName | None = None,
+                      ctx: Context | None = None) -> dict[str, Any]:
+        tenant = await keys.tenant(ctx)
+        done = await _call(container.corrections.correct, tenant, user_id, memory_id, text,
+                           MemoryType[type] if type is not None else None)
+        return {**memory_dict(done.memory), "corrects": done.corrected.id}
+
     @mcp.resource("bmam://users/{user_id}/core", name="core-memories", mime_type="application/json",
                   description="A user's core memories (locked, never evicted by the system), as JSON.")
     async def core_memories(user_id: str, ctx: Context | None = None) -> str:

@@ -44,6 +44,7 @@ class ConflictKind(StrEnum):
     SINGLE_VALUED = "SINGLE_VALUED"  # same subject, single-valued predicate, another value
     POLARITY = "POLARITY"  # opposite polarity on the same (or an overlapping) object
     NEGATION = "NEGATION"  # embedding similarity >= threshold with one side negated
+    CORRECTION = "CORRECTION"  # the user corrected the old memory (bmam/usecases/corrections.py), not a rule
 
 
 class ConflictStatus(StrEnum):
@@ -386,6 +387,19 @@ class ConflictRepository:
         return self._store.write_tx(lambda tx: _resolve_in(
             tx, scope, conflict, choose=choose, params=params, winner_bonus=winner_bonus,
             loser_penalty=loser_penalty, resolved_by=resolved_by, now=now, change_locked=change_locked))
+
+    def correct_in(self, tx: Tx, scope: Scope, *, new_id: str, old_id: str, reason: str,
+                   params: Mapping[str, float], now: datetime) -> Conflict | None:
+        """A user's correction inside tx: the pair's conflict recorded (kind CORRECTION) and settled at once for
+        the new memory, by the user, a locked old memory too (conflict/resolve: SUPERSEDES, the old one's valid_to,
+        its associations carried over); no bonus or penalty (the correction carries the old memory's weight). The
+        conflict as settled (moot when the old memory was superseded meanwhile), or None when a memory is gone."""
+        recorded = _record_in(tx, scope, new_id=new_id, old_id=old_id, kind=ConflictKind.CORRECTION,
+                              strategy=ConflictStrategy.REVIEW, reason=reason, now=now)
+        if recorded is None:
+            return None
+        return _resolve_in(tx, scope, recorded[0], choose=lambda new, old: new.id, params=params, winner_bonus=0.0,
+                           loser_penalty=0.0, resolved_by="user", now=now, change_locked=True, locked=True)
 
     def history(self, scope: Scope, *, entity: str | None, memory_id: str | None, limit: int) -> list[HistoryEntry]:
         rows = self._store.read("conflict/history", {**_scope(scope), "entity": entity, "memory_id": memory_id,

@@ -71,8 +71,12 @@ class RemainsRepository:
     def checked(self, scope: Scope, loser_ids: Sequence[str], *, now: datetime) -> None:
         """Nothing remains of these losers: the sweep passes them by."""
         if loser_ids:
-            self._store.write("remains/checked", {**_scope(scope), "loser_ids": list(loser_ids),
-                                                  "now": time_param(now)})
+            self._store.write_tx(lambda tx: self.checked_in(tx, scope, loser_ids, now=now))
+
+    def checked_in(self, tx: Tx, scope: Scope, loser_ids: Sequence[str], *, now: datetime) -> None:
+        """checked in the caller's transaction (a correction: nothing of what the user corrected remains)."""
+        if loser_ids:
+            tx.run("remains/checked", {**_scope(scope), "loser_ids": list(loser_ids), "now": time_param(now)})
 
     def unchecked(self, *, tenant: str | None = None, user_id: str | None = None,
                   limit: int = 500) -> list[Unchecked]:

@@ -6,18 +6,20 @@ from datetime import datetime
 
 import strawberry
 
+from bmam.usecases import corrections as correction_model
 from bmam.usecases.maintenance import CheckReport as CheckReportModel
 from bmam.usecases.maintenance import MaintenanceResult
 from graph import changesets as cs_model
 from graph import conflicts as conflict_model
 from ingest import weights as weight_model
 from resolvers.context import Info, call
-from resolvers.types import Memory
+from resolvers.types import Memory, MemoryType
 
 FeedbackSignal = strawberry.enum(
     weight_model.FeedbackSignal,
     description="LIKE / DISLIKE: explicit feedback, active +/-0.5; DWELL / SKIP: implicit, active +/-0.2.")
-ConflictKind = strawberry.enum(conflict_model.ConflictKind, description="Which rule found the conflict.")
+ConflictKind = strawberry.enum(conflict_model.ConflictKind,
+                               description="Which rule found the conflict (CORRECTION: the user corrected a memory).")
 ConflictStatus = strawberry.enum(conflict_model.ConflictStatus, description="OPEN: held for review.")
 ConflictStrategy = strawberry.enum(
     conflict_model.ConflictStrategy,
@@ -53,6 +55,17 @@ class Conflict:
             new_memory=Memory.of(c.new_memory) if c.new_memory else None,
             old_memory=Memory.of(c.old_memory) if c.old_memory else None,
         )
+
+
+@strawberry.type(description="A memory corrected by the user: the correction, live, and the memory it superseded.")
+class Correction:
+    memory: Memory
+    corrected: Memory
+    conflict: Conflict
+
+    @classmethod
+    def of(cls, c: correction_model.Correction) -> Correction:
+        return cls(memory=Memory.of(c.memory), corrected=Memory.of(c.corrected), conflict=Conflict.of(c.conflict))
 
 
 @strawberry.type(description="A memory in the history of the user's knowledge (validFrom / validTo on it).")
@@ -226,6 +239,17 @@ class LivingMutation:
     async def resolve_conflict(self, info: Info, user_id: str, id: strawberry.ID, winner: strawberry.ID) -> Conflict:
         ctx = info.context
         return Conflict.of(await call(ctx.container.conflicts.resolve, ctx.tenant, user_id, str(id), str(winner)))
+
+    @strawberry.mutation(description=(
+        "Correct a live memory: the text (and type, if given) becomes a memory of its own that supersedes it, in its "
+        "tier with its lock and weight, its triples extracted from the new text; the old one stays in the history "
+        "(a CORRECTION conflict, resolved by the user). NOT_FOUND: no such memory of the user; CONFLICT: it is no "
+        "longer live; BAD_USER_INPUT: the text says what the memory says."))
+    async def correct_memory(self, info: Info, user_id: str, memory_id: strawberry.ID, text: str,
+                             type: MemoryType | None = None) -> Correction:  # type: ignore[valid-type]
+        ctx = info.context
+        return Correction.of(await call(ctx.container.corrections.correct, ctx.tenant, user_id, str(memory_id), text,
+                                        type))
 
     @strawberry.mutation(description="Run maintenance over the tenant (or one user): DECAY, REBALANCE, FULL or "
                                      "CHECK; dryRun reports the changeset without changing anything.")

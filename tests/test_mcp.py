@@ -24,7 +24,7 @@ from bmam.usecases.memories import RememberRequest
 from graph.model import Tier
 from tests.ops_support import served
 
-TOOLS = {"remember", "recall", "related", "context_prompt", "forget"}
+TOOLS = {"remember", "recall", "related", "context_prompt", "forget", "correct"}
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -99,6 +99,15 @@ def test_http_tools_remember_recall_and_core_resource(container: Container, tena
         core = await client.read_resource("bmam://users/alice/core")
         payload = json.loads(core.contents[0].text)
         assert [m["id"] for m in payload["memories"]] == [stored["id"]]
+
+        # A wrong memory is corrected: the correction takes its place (core, locked), the old one is history.
+        fixed = _data(await client.call_tool("correct", {"user_id": "alice", "memory_id": stored["id"],
+                                                         "text": "我住在重庆，最喜欢吃火锅"}))
+        assert fixed["corrects"] == stored["id"] and fixed["text"] == "我住在重庆，最喜欢吃火锅"
+        assert fixed["tier"] == "CORE" and fixed["locked"] is True
+        again = await client.call_tool("correct", {"user_id": "alice", "memory_id": stored["id"], "text": "x"})
+        assert again.is_error and "CONFLICT" in again.content[0].text
+        stored = fixed
 
         # A locked core memory is forgotten only with confirm.
         refused = await client.call_tool("forget", {"user_id": "alice", "memory_id": stored["id"]})

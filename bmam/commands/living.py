@@ -190,6 +190,20 @@ def register(app: typer.Typer) -> None:
         x = run_for(tenant, lambda c, t: c.conflicts.resolve(t, user, conflict_id, winner))
         echo_json(conflict_json(x))
 
+    @app.command("correct")
+    def correct(
+        user: UserOpt,
+        memory_id: Annotated[str, typer.Argument(help="The live memory to correct.")],
+        text: Annotated[str, typer.Argument(help="What the memory should say.")],
+        type: Annotated[str | None, typer.Option("--type", "-t", help="Another type (default: the memory's).")]
+        = None,
+        tenant: TenantOpt = None,
+    ) -> None:
+        """Correct a memory: the text becomes a memory of its own that supersedes it (same tier, lock and weight);
+        prints the correction as JSON with the id it corrects."""
+        x = run_for(tenant, lambda c, t: c.corrections.correct(t, user, memory_id, text, type))
+        echo_json({**memory_json(x.memory), "corrects": x.corrected.id, "conflict_id": x.conflict.id})
+
     @app.command("history")
     def history(
         user: UserOpt,

@@ -18,7 +18,7 @@ from typing import Any
 
 from bmam import validate
 from bmam.clock import Clock
-from bmam.events import EventBus, EventKind, MemoryEvent
+from bmam.events import EventBus, MemoryEvent
 from bmam.usecases.hooks import Deferred, StoredMemoryContext
 from graph.conflicts import (
     FACT_LIMIT,
@@ -424,13 +424,8 @@ class ConflictUseCases:
     # ----- settling ---------------------------------------------------------------------------
 
     def _publish(self, scope: Scope, conflict: Conflict) -> None:
-        if conflict.loser_id is None or conflict.resolved_at is None:
-            return
-        self._events.publish(MemoryEvent(
-            kind=EventKind.SUPERSEDED, tenant=scope.tenant, user_id=scope.user_id, memory_id=conflict.loser_id,
-            at=conflict.resolved_at,
-            detail={"superseded_by": conflict.winner_id or "", "conflict_id": conflict.id,
-                    "kind": conflict.kind.value}))
+        if (event := MemoryEvent.superseded(scope, conflict)) is not None:
+            self._events.publish(event)
 
     def _then_after_commit(self, tx: Tx, after: list[Callable[[], None]],
                            settled: Sequence[tuple[Scope, Conflict]]) -> None:

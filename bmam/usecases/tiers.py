@@ -138,14 +138,15 @@ class TierUseCases:
         return self.admit_many(scope, {memory_id: tier}, now=now, write=write)
 
     def admit_many(self, scope: Scope, tiers: Mapping[str, Tier], *, now: datetime,
-                   write: Callable[[Tx], T]) -> tuple[T, list[TierChange]]:
+                   write: Callable[[Tx], T], leaving_core: int = 0) -> tuple[T, list[TierChange]]:
         """admit for several memories (id -> tier) written at once: CONFLICT when core has no room for those
-        going there."""
+        going there. leaving_core: core memories the write itself supersedes (a correction of a core memory takes
+        its place)."""
 
         def work(tx: Tx) -> tuple[T, list[TierChange]]:
             self._tiers.lock_user(tx, scope, now=now)
-            to_core = sum(tier is Tier.CORE for tier in tiers.values())
-            if to_core and not core_has_room(self._tiers.counts(tx, scope)[Tier.CORE] + to_core - 1,
+            to_core = sum(tier is Tier.CORE for tier in tiers.values()) - leaving_core
+            if to_core > 0 and not core_has_room(self._tiers.counts(tx, scope)[Tier.CORE] + to_core - 1,
                                              self.rules.capacities):
                 raise Conflict(f"core is full ({self.rules.capacities.core} memories); unlock or forget one first")
             written = write(tx)
