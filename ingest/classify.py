@@ -32,6 +32,8 @@ from ingest.lexicon import (
     PREFERENCE_ZH_RE,
     PROCEDURAL_EN_RE,
     PROCEDURAL_ZH_RE,
+    RELATIONS_EN,
+    RELATIONS_ZH,
     SAFETY_RE,
     SECOND_PERSON_RE,
     TEMPORARY_RE,
@@ -80,6 +82,9 @@ _PREDICATE_TYPE: dict[str, tuple[MemoryType, float]] = {
     "located_in": (MemoryType.SEMANTIC, 0.93),
     "capital_of": (MemoryType.SEMANTIC, 0.93),
 }
+
+# The relations between the user and a person (kin, friends, colleagues, pets): RELATIONS_ZH / RELATIONS_EN.
+_RELATION_PREDICATES = frozenset(RELATIONS_ZH.values()) | frozenset(RELATIONS_EN.values())
 
 _PROC_STRONG_RE = re.compile(
     r"先.{0,24}(?:再|然后|接着|最后)|步骤|流程|方法是|方法就是|办法|方式是|习惯|每天|每周|每次|每晚|每逢|每个(?:月|周|星期)"
@@ -144,8 +149,13 @@ class RuleClassifier:
         body = " , ".join(statements)
         first_person = has_first_person(body)
 
+        episodic = EPISODIC_ZH_RE.search(body) or EPISODIC_EN_RE.search(body)
         for triple in self.extractor.extract(norm):
             t, s = _PREDICATE_TYPE.get(triple.predicate, (MemoryType.FACTUAL, 0.8))
+            if episodic and triple.predicate in _RELATION_PREDICATES:
+                # who was there is a side fact of an event at a time ("last weekend I went hiking with my
+                # colleague Tom", 我的好朋友阿珍下个月结婚): the event's own evidence (0.86-0.9) decides
+                s = 0.85
             vote(t, s)
         if SAFETY_RE.search(body) and first_person:
             vote(MemoryType.FACTUAL, 0.92)
@@ -159,7 +169,6 @@ class RuleClassifier:
         if PREFERENCE_ZH_RE.search(body) or PREFERENCE_EN_RE.search(body):
             vote(MemoryType.EMOTIONAL, 0.88)
 
-        episodic = EPISODIC_ZH_RE.search(body) or EPISODIC_EN_RE.search(body)
         past = _STATE_PAST_ZH_RE.search(body) or PAST_EN_RE.search(body)
         if episodic:
             vote(MemoryType.EPISODIC, 0.9 if past else 0.86)
