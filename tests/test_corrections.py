@@ -78,6 +78,16 @@ def test_a_correction_may_change_the_type(client: BmamClient, user: str) -> None
     assert done["memory"]["type"] == "EPISODIC" and done["memory"]["text"] == old["text"]
 
 
+def test_texts_with_quotes_read_back_verbatim(client: BmamClient, user: str) -> None:
+    """The answer quotes both texts as said (a repr of them escaped quotes and backslashes: the API abuse test's
+    check that an echoed string is never a mangled form of what was sent)."""
+    old = client.remember(user, "My password hint is 'tea'", "FACTUAL")
+    text = 'My password hint is "coffee" \\ not \'tea\''
+    done = client.correct_memory(user, old["id"], text)
+    assert done["memory"]["text"] == text
+    assert done["conflict"]["reason"] == f"corrected by the user: {old['text']} -> {text}"
+
+
 def test_refused_corrections_write_nothing(client: BmamClient, user: str) -> None:
     old = client.remember(user, "I'm allergic to shellfish.", "FACTUAL")
     other = client.remember(f"{user}-other", "I'm allergic to pollen.", "FACTUAL")

@@ -317,6 +317,31 @@ def test_dismissed_deletes_temp_and_sends_mid_back(c: Container, tenant: str, cl
         c.tiers.react(tenant, "alice", b, "LOVED")
 
 
+def test_a_memory_the_tier_rules_delete_leaves_nothing_naming_it(c: Container, tenant: str, clock: FakeClock) -> None:
+    """As forget does: a dismissed (or evicted, or stale) memory takes with it the settled conflicts it was in (one
+    left its winner's id and a single BETWEEN edge behind) and the entities only it named; what another memory
+    names stays."""
+    from tests.ops_support import Inspector
+
+    for text in ("I live in Beijing.", "We moved to Seattle last month."):
+        clock.advance(timedelta(minutes=1))
+        c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user", text=text))
+    [settled] = c.conflicts.conflicts(tenant, "alice", status=None)
+    assert settled.status is ConflictStatus.RESOLVED and settled.winner_id is not None
+    assert c.tiers.react(tenant, "alice", settled.winner_id, "DISMISSED").deleted
+    assert c.conflicts.conflicts(tenant, "alice", status=None) == []
+    config = c.store.config
+    inspector = Inspector(config.uri, config.user, config.password)
+    try:
+        names = {r["name"] for r in inspector.rows(
+            "MATCH (e:Entity) WHERE e.tenant = $t AND e.user_id = 'alice' RETURN e.name AS name", t=tenant)}
+        conflicts = inspector.rows("MATCH (k:Conflict) WHERE k.tenant = $t RETURN k.id AS id", t=tenant)
+    finally:
+        inspector.close()
+    assert "Seattle" not in names and "Beijing" in names  # the superseded memory still names Beijing
+    assert conflicts == []
+
+
 def test_lock_unlock_and_a_full_core(c: Container, tenant: str, clock: FakeClock) -> None:
     a, b = remember_facts(c, tenant, FACTS[:2], clock)
     locked = c.tiers.lock(tenant, "alice", a)

@@ -94,7 +94,7 @@ class CorrectionUseCases:
                                          active=old.weight.active, hooks_pending_at=now if hooked else None)
             triples = self._triples.add_many_in(tx, scope, specs)
             settled = self._conflicts.correct_in(tx, scope, new_id=new.id, old_id=old.id,
-                                                 reason=f"corrected by the user: {old.text!r} -> {text!r}",
+                                                 reason=f"corrected by the user: {old.text} -> {text}",
                                                  params=self._policy.cypher_params(), now=now)
             if settled is None:
                 raise NotFound(f"memory {old_id} not found")  # forgotten meanwhile: rolled back

@@ -8,9 +8,7 @@
 //   (its undo leaves this user's memories as they are), as after forgetUser.
 // - The user's conflicts that name it (a BETWEEN edge, or new_id / old_id / winner_id / loser_id), open or
 //   resolved: their reason quotes its text, and an open one could never be resolved.
-// - The user's entities that only it mentioned or named in its triples: those left with no relationship at
-//   all, unless a kept maintenance entry of the user names them by element id (a run's undo re-creates its
-//   triples and MENTIONS edges there: maintenance/restore_triples, restore_rels).
+// - The user's entities that only it mentioned or named in its triples (memory/orphan_entities).
 // The episode it came from is kept (it is the conversation's record, not this memory).
 MATCH (m:Memory {id: $id})
 WHERE m.tenant = $tenant AND m.user_id = $user_id AND (NOT m.locked OR $confirm_locked)
@@ -43,13 +41,5 @@ FOREACH (t IN triples | DELETE t)
 WITH m, m.id AS id, size(triples) AS triples_removed, conflicts_removed, entities
 DETACH DELETE m
 WITH id, triples_removed, conflicts_removed, entities
-CALL (entities) {
-  UNWIND entities AS e
-  WITH DISTINCT e
-  WHERE e.tenant = $tenant AND e.user_id = $user_id AND NOT EXISTS { (e)--() }
-    AND NOT EXISTS { MATCH (x:ChangeEntry {tenant: $tenant, user_id: $user_id})
-                     WHERE x.op = 'full' AND x.before CONTAINS ('"' + elementId(e) + '"') }
-  DELETE e
-  RETURN count(e) AS entities_removed
-}
+{{> memory/orphan_entities}}
 RETURN id, triples_removed, conflicts_removed, entities_removed
