@@ -31,6 +31,25 @@ def write(path: Path, lines: list[str]) -> Path:
     return path
 
 
+def test_a_stored_line_whose_core_promotion_was_refused_is_a_note_not_a_bad_line(
+        container: Container, tenant: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Core holds one: the second "remember this" line is stored (in temp) but not promoted. That line is in the
+    store, so it is a note on stderr, not a bad line, and the exit is 0 (it was 2, "1 bad lines")."""
+    monkeypatch.setenv("BMAM_TIERS__CORE_CAPACITY", "1")
+    file = write(tmp_path / "emphasis.jsonl", [
+        line("Remember this: I'm allergic to peanuts.", at="2026-11-30T09:00:00Z"),
+        line("Remember this: my blood type is O negative.", at="2026-11-30T09:01:00Z"),
+    ])
+    result = runner.invoke(app, ["ingest", str(file), "--tenant", tenant, "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip().endswith("0 bad lines, 1 notes on stored lines")
+    assert "2 turns stored" in result.stdout
+    [note] = result.stderr.splitlines()
+    assert note.startswith("note: line 2: [CONFLICT] memory ") and "not promoted to core: core is full" in note
+    tiers = sorted(m.tier.value for m in container.memories.page(tenant, "alice").items)
+    assert tiers == ["core", "temp"]
+
+
 def test_good_lines_go_in_and_bad_ones_are_reported(container: Container, tenant: str, tmp_path: Path) -> None:
     scope = Scope(tenant, "alice")
     file = write(tmp_path / "conversation.jsonl", [

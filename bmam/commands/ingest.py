@@ -28,10 +28,11 @@ def _change_json(c: TierChange) -> dict[str, object]:
             "reason": c.reason.value}
 
 
-def ingest_file(c: Container, tenant: str, path: Path, *, progress: bool = True) -> tuple[list[str], IngestReport,
-                                                                                            list[ParsedLine]]:
-    """Ingest the good lines of a JSONL file; returns the problems (one line each, with line numbers),
-    the report of the good lines and the parsed lines."""
+def ingest_file(c: Container, tenant: str, path: Path, *, progress: bool = True
+                ) -> tuple[list[str], list[str], IngestReport, list[ParsedLine]]:
+    """Ingest the good lines of a JSONL file; returns the problems (bad lines: not stored; one line each, with line
+    numbers), the notes (what went wrong for a line that was stored: a core promotion refused), the report of the
+    good lines and the parsed lines."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     lines = read_jsonl(path)
@@ -44,11 +45,12 @@ def ingest_file(c: Container, tenant: str, path: Path, *, progress: bool = True)
         report = c.ingest.ingest_indexed(tenant, turns, on_progress=lambda n: bar.advance(task, n),
                                          numbered=[numbered(p) for p, _ in good],
                                          names=[f"line {p.line_no}" for p, _ in good])
+    notes: list[str] = []
     for (p, _), result in zip(good, report.turns, strict=True):
         for e in result.errors:
-            problems.append(f"line {p.line_no}: [{e.code}] {e.message}")
+            (notes if result.stored else problems).append(f"line {p.line_no}: [{e.code}] {e.message}")
     problems.sort(key=lambda s: int(s.split(":")[0].split()[1]))
-    return problems, report, lines
+    return problems, notes, report, lines
 
 
 def read_utterances(path: Path) -> list[LabeledUtterance]:
@@ -94,16 +96,19 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Ingest a conversation file. Bad lines are reported with their line numbers and the good ones kept;
         exits 2 when any line was bad. Ingesting the same file again changes nothing."""
-        problems, report, lines = run_for(tenant, lambda c, t: ingest_file(c, t, file, progress=progress))
+        problems, notes, report, lines = run_for(tenant, lambda c, t: ingest_file(c, t, file, progress=progress))
         created = sum(len(t.memories) for t in report.turns)
         mentions = sum(len(t.mentioned) for t in report.turns)
         for problem in problems:
             typer.secho(problem, fg=typer.colors.RED, err=True)
+        for note in notes:  # the line is stored: not a bad line
+            typer.secho(f"note: {note}", fg=typer.colors.YELLOW, err=True)
         bad_lines = len({p.split(":")[0] for p in problems})
         echo(
             f"{len(lines)} lines: {report.stored} turns stored, {report.duplicates} already present, "
             f"{created} memories created, {mentions} mentions of existing memories, "
             f"{len(report.changes)} capacity moves, {bad_lines} bad lines"
+            + (f", {len(notes)} notes on stored lines" if notes else "")
         )
         if problems:
             raise typer.Exit(2)

@@ -119,6 +119,7 @@ class _Tally:
     splits: int = 0  # requests refused as too large and sent again in halves
     done: int = 0  # the file's good lines dealt with (answered, or refused alone as too large), in order
     problems: list[tuple[int, str]] = field(default_factory=list)
+    notes: list[tuple[int, str]] = field(default_factory=list)  # errors of stored lines (a core promotion refused)
 
 
 def _too_large(exc: BmamClientError) -> bool:
@@ -153,7 +154,8 @@ def _send(c: BmamClient, chunk: list[_Line], tally: _Tally) -> None:
     tally.stored, tally.duplicates = tally.stored + report["stored"], tally.duplicates + report["duplicates"]
     for line, result in zip(chunk, report["turns"], strict=True):
         tally.created += len(result["memories"])
-        tally.problems += [(line.line_no, f"[{e['code']}] {e['message']}") for e in result["errors"]]
+        found = tally.notes if result["stored"] else tally.problems
+        found += [(line.line_no, f"[{e['code']}] {e['message']}") for e in result["errors"]]
 
 
 def register(app: typer.Typer) -> None:
@@ -305,12 +307,15 @@ def register(app: typer.Typer) -> None:
 
         for line_no, problem in sorted(tally.problems):
             typer.secho(f"line {line_no}: {problem}", fg=typer.colors.RED, err=True)
+        for line_no, note in sorted(tally.notes):  # the line is stored: not a bad line
+            typer.secho(f"note: line {line_no}: {note}", fg=typer.colors.YELLOW, err=True)
         if stop is not None:
             typer.secho(stop[0], fg=typer.colors.RED, err=True)
         echo(f"{len(lines)} lines: {tally.stored} turns stored, {tally.duplicates} already present, "
                    f"{tally.created} memories created, {len({n for n, _ in tally.problems})} bad lines; "
                    f"{tally.sent} turns sent in {tally.requests} requests"
-                   + (f" ({tally.splits} split after HTTP 413)" if tally.splits else ""))
+                   + (f" ({tally.splits} split after HTTP 413)" if tally.splits else "")
+                   + (f"; {len(tally.notes)} notes on stored lines" if tally.notes else ""))
         if stop is not None:
             unsent = good[tally.done:]
             echo(f"stopped at line {unsent[0].line_no}: {len(unsent)} turns from there on were not sent or "
