@@ -152,7 +152,8 @@ def read_export(g: Graph, *, source_user: str | None = None) -> ImportPlan:
         raise BadInput("not a bmam export: no bmam:User in the file", field="file")
     if len(users) > 1:
         names = ", ".join(f"{u}@{t}" for t, u in users[:10])
-        raise BadInput(f"the file holds {len(users)} users ({names}); choose one with --source-user",
+        raise BadInput(f"the file holds {len(users)} users ({names}); choose one (sourceUserId in the API and "
+                       "POST /import, --source-user on the CLI)",
                        field="sourceUser")
     tenant, user = users[0]
     base = user_iri(tenant, user)

@@ -661,8 +661,9 @@ def test_a_whole_tenant_exports_every_user(container: Container) -> None:
     data = b"".join(container.export.export_rdf(tenant, None, "ttl"))
     g = parse_rdf(data, RdfFormat.TURTLE)
     assert set(g.subjects(ns.RDF.type, BMAM.User)) == {URIRef(user_iri(tenant, u)) for u in ("bob", "碧")}
-    with pytest.raises(BadInput, match="--source-user"):
+    with pytest.raises(BadInput, match="--source-user") as several:
         container.export.import_rdf(tenant, "zoe", data, "ttl")
+    assert "sourceUserId in the API and POST /import" in several.value.message  # not only the CLI's flag
     report = container.export.import_rdf(tenant, "zoe", data, "ttl", source_user="碧")
     assert report.created["Memory"] == 1 and report.triples == 1
     with pytest.raises(NotFound):
