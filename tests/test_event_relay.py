@@ -164,6 +164,12 @@ def test_forget_user_drops_the_users_events_from_the_log(container: Container, t
     # what may follow is the erasure's own FORGOTTEN (a count, no memory id), relayed if a server runs here
     left = log.after(start, origin="reader", scopes=[scope], limit=10).events
     assert [(e.kind, e.memory_id) for e in left if e.kind != "FORGOTTEN"] == []
+    # the erasure's FORGOTTEN, as a server's relay logs it: no data of the user's, so an erasure again finds
+    # nothing to remove (it removed that event and answered "1 node removed", on every call after the first)
+    log.append("a", [LoggedEvent(scope, "FORGOTTEN", "", AT.isoformat(), {"memories": "1"})], now=datetime.now(UTC))
+    again = container.erasure.forget_user(tenant, user, confirm=True)
+    assert again.nodes_removed == 0 and again.verified
+    assert [e.kind for e in log.after(start, origin="reader", scopes=[scope], limit=10).events][-1:] == ["FORGOTTEN"]
 
 
 def test_events_a_failed_append_could_not_log_go_with_the_next_flush(container: Container, tenant: str) -> None:
