@@ -267,12 +267,13 @@ class KnowledgeRepository:
         return {key for key, found in self._existing(scope, kind, ids).items() if key == found}
 
     def write(self, scope: Scope, plan: ImportPlan, ids: IdMap, embeddings: Mapping[NodeRef, Sequence[float]],
-              *, hooks_pending_at: datetime | None = None) -> ImportReport:
+              *, now: datetime, hooks_pending_at: datetime | None = None) -> ImportReport:
         """Write the plan in batches, each its own transaction and idempotent (MERGE on derived ids):
         an interrupted import finishes when run again. Only a plan check_plan passed is written (a bad
         file writes nothing, not even the user node). hooks_pending_at: the memories created wait for their
         stored-memory hooks since then (the mark goes with each memory's write, as ingest's does, so hooks
-        that never ran are run again by IngestUseCases.resume_hooks)."""
+        that never ran are run again by IngestUseCases.resume_hooks). Last, an open conflict of the file whose
+        memory is no longer live here is closed as moot (import/moot_conflicts), at `now`."""
         if not plan.checked:
             raise ValueError("an import plan is written only once graph.rdf_checks.check_plan has passed it")
         report = ImportReport(source=plan.source, target=scope, ignored=plan.ignored)
@@ -292,6 +293,7 @@ class KnowledgeRepository:
                                 "props": {k: v for k, v in t.props.items() if k not in ("memory_id", "predicate")}})
         report.triples = sum(r["written"] for r in self._rows("import/triples", scope, triple_rows))
         report.relationships = self._write_rels(scope, plan.rels, ids)
+        self._store.write("import/moot_conflicts", {**_scope(scope), "now": now})
         return report
 
     def _write_memories(self, scope: Scope, plan: ImportPlan, ids: IdMap,

@@ -494,7 +494,7 @@ def test_an_unchecked_plan_is_never_written(container: Container) -> None:
     repo = KnowledgeRepository(container.store)
     target = _fresh()
     with pytest.raises(ValueError, match="check"):
-        repo.write(target, plan, repo.resolve(target, plan), {})
+        repo.write(target, plan, repo.resolve(target, plan), {}, now=container.clock.now())
     assert stored(container, target) == 0
 
 

@@ -794,3 +794,30 @@ def test_cli_export_and_import(container: Container, conversation: Conversation,
     assert result.exit_code == 2 and "line 1:" in result.output
     result = runner.invoke(app, ["export", "--tenant", target, "-f", "ttl"])
     assert result.exit_code == 2  # neither --user nor --all-users
+
+
+def test_an_open_conflict_of_the_file_whose_memory_was_superseded_since_is_imported_closed(
+        container: Container) -> None:
+    """Exported while held for review (Microsoft against a locked Google); since then the conflict went with the
+    forgotten Microsoft and Google was corrected. Imported again, the conflict came back OPEN, though resolving it
+    could only be refused as moot: it is closed as moot instead (resolved_by superseded, no winner)."""
+    from graph.conflicts import ConflictStatus
+    from graph.model import Tier
+
+    tenant = _fresh()
+    google = container.memories.remember(tenant, RememberRequest(user_id="ann", text="I work at Google",
+                                                                 type="FACTUAL", tier=Tier.CORE))
+    container.memories.add_triple(tenant, "ann", memory_id=google.id, subject="user", predicate="works_at",
+                                  object_="Google")
+    microsoft = container.memories.remember(tenant, RememberRequest(user_id="ann", text="I work at Microsoft",
+                                                                    type="FACTUAL"))
+    container.memories.add_triple(tenant, "ann", memory_id=microsoft.id, subject="user", predicate="works_at",
+                                  object_="Microsoft")
+    [held] = container.conflicts.conflicts(tenant, "ann")  # the locked Google would lose: held for review
+    data = b"".join(container.export.export_rdf(tenant, "ann", "ttl"))
+    container.memories.forget(tenant, "ann", microsoft.id)
+    container.corrections.correct(tenant, "ann", google.id, "I like hiking on weekends")
+    container.export.import_rdf(tenant, "ann", data, "ttl")
+    assert container.conflicts.conflicts(tenant, "ann") == []  # nothing open that could only be refused
+    back = container.conflicts.get(tenant, "ann", held.id)
+    assert back is not None and back.status is ConflictStatus.RESOLVED and back.moot

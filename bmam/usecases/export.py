@@ -198,7 +198,7 @@ class ExportUseCases:
                 part = todo[start:start + EMBED_BATCH]
                 vectors = embedder.embed_passages([str(n.props["text"]) for n in part])
                 embeddings.update({n.ref: [float(x) for x in v] for n, v in zip(part, vectors, strict=True)})
-        report = self._repo.write(scope, plan, ids, embeddings,
+        report = self._repo.write(scope, plan, ids, embeddings, now=self._follow_up.clock.now(),
                                   hooks_pending_at=self._follow_up.hooks_since(scope, plan, ids))
         self._follow_up.after_write(scope, report)
         return report
