@@ -89,6 +89,10 @@ class MemoryRepository:
         self._write_many(tx, scope, batch, now=now, passive=passive, active=active, answer=False,
                          hooks_pending_at=hooks_pending_at)
 
+    def hold_since_in(self, tx: Tx, scope: Scope, memory_id: str, valid_from: datetime) -> None:
+        """A stored memory's validity starts at valid_from (a correction takes its corrected memory's)."""
+        tx.run("memory/hold_since", {**_scope(scope), "id": memory_id, "valid_from": time_param(valid_from)})
+
     def hooks_done_in(self, tx: Tx, scope: Scope, ids: Sequence[str]) -> None:
         """The after-store hooks of these memories went through (in the hooks' own transaction when they ran
         in one: the mark goes with their writes)."""

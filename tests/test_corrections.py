@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -28,9 +29,9 @@ def user() -> str:
     return f"corr-{uuid.uuid4().hex[:10]}"
 
 
-def _ingested(client: BmamClient, user: str, text: str) -> dict[str, Any]:
+def _ingested(client: BmamClient, user: str, text: str, **at: Any) -> dict[str, Any]:
     """The one memory a user turn became."""
-    turn = client.ingest_turn(user, "s1", "user", text)
+    turn = client.ingest_turn(user, "s1", "user", text, **at)
     [memory] = turn["memories"]
     found = client.memory(user, memory["id"])
     assert found is not None
@@ -42,7 +43,8 @@ def _live_ids(client: BmamClient, user: str) -> set[str]:
 
 
 def test_a_correction_supersedes_the_memory_and_takes_its_place(client: BmamClient, user: str) -> None:
-    old = _ingested(client, user, "I work at ByteDance as a data scientist.")
+    said = datetime.now(UTC) - timedelta(days=3)
+    old = _ingested(client, user, "I work at ByteDance as a data scientist.", at=said.isoformat())
     client.feedback(user, old["id"], "LIKE")  # a weight of its own, which the correction keeps
     old = client.memory(user, old["id"]) or {}
     done = client.correct_memory(user, old["id"], "I work at Alibaba as a data scientist.")
@@ -52,6 +54,10 @@ def test_a_correction_supersedes_the_memory_and_takes_its_place(client: BmamClie
     assert new["weight"]["active"] == pytest.approx(old["weight"]["active"])
     assert new["weight"]["preset"] == pytest.approx(old["weight"]["preset"])
     assert new["validTo"] is None and corrected["id"] == old["id"] and corrected["validTo"] is not None
+    # it fixes what was recorded: it holds since the old one did, which is left no validity at all
+    assert new["validFrom"] == old["validFrom"] == corrected["validTo"]
+    as_of = client.recall(user, "Where do I work?", asOf=(said + timedelta(days=1)).isoformat())
+    assert [m["memory"]["id"] for m in as_of["memories"]][:1] == [new["id"]]
     assert (conflict["kind"], conflict["status"], conflict["resolvedBy"]) == ("CORRECTION", "RESOLVED", "user")
     assert (conflict["winnerId"], conflict["loserId"]) == (new["id"], old["id"])
     assert "ByteDance" in conflict["reason"] and "Alibaba" in conflict["reason"]

@@ -5,7 +5,9 @@ says next contradicts it by a rule. The correction is a conflict between the two
 (DESIGN.md "Conflicts": SUPERSEDES from the correction, the old memory's valid_to set and its history kept, its
 associations carried over), of kind CORRECTION. The correction takes the old memory's place: its type (unless
 the user gives another), tier and lock, weight parts and preset; its triples are what the rule extractor finds in
-the new text. Nothing of the old memory remains (ingest/remains.py keeps what a winner did not contest; here the
+the new text. It holds since the old memory did (valid_from: it fixes what was recorded, not a change in the
+world), so the old memory is left no validity and `asOf` a past time reads the correction. Nothing of the old
+memory remains (ingest/remains.py keeps what a winner did not contest; here the
 user rewrote all of it). Then the stored-memory hooks run on the correction as on any new memory (associations,
 conflicts with the user's other memories)."""
 
@@ -84,14 +86,17 @@ class CorrectionUseCases:
                         preset_kind=old.preset_kind, preset=old.weight.preset, classified_by=ClassifierLevel.USER,
                         confidence=1.0)
         now = self._clock.now()
+        # what the correction states holds since the old memory did (its triples too): it fixes what was recorded
+        since = old.valid_from
         specs = [TripleSpec(memory_id=new.id, subject=t.subject, subject_kind=t.subject_kind, predicate=t.predicate,
-                            object=t.object, object_kind=t.object_kind, polarity=t.polarity, now=now)
+                            object=t.object, object_kind=t.object_kind, polarity=t.polarity, now=since)
                  for t in self._extractor.extract(text)]
         hooked = bool(self._hooks)
 
         def write(tx: Tx) -> tuple[Conflict, list[Triple]]:
             self._memories.store_many_in(tx, scope, [new], now=now, passive=old.weight.passive,
                                          active=old.weight.active, hooks_pending_at=now if hooked else None)
+            self._memories.hold_since_in(tx, scope, new.id, since)
             triples = self._triples.add_many_in(tx, scope, specs)
             settled = self._conflicts.correct_in(tx, scope, new_id=new.id, old_id=old.id,
                                                  reason=f"corrected by the user: {old.text} -> {text}",
