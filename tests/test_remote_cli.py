@@ -226,3 +226,8 @@ def test_remote_triples_and_associations(api_url: str, api_key: str) -> None:
     assert call("associations", "-u", user, a) == ""
     foreign = runner.invoke(cli_app, ["remote", "dissociate", "-u", "someone-else", a, b], env=env)
     assert foreign.exit_code == 1 and "NOT_FOUND" in foreign.stderr and "Traceback" not in foreign.output
+    fixed = json.loads(call("correct", "-u", user, b, "Biscuit loves squeaky toys", "--type", "emotional"))
+    assert (fixed["corrected"]["id"], fixed["memory"]["text"], fixed["memory"]["type"]) == (
+        b, "Biscuit loves squeaky toys", "EMOTIONAL")
+    again = runner.invoke(cli_app, ["remote", "correct", "-u", user, b, "Biscuit loves sticks"], env=env)
+    assert again.exit_code == 1 and "CONFLICT" in again.stderr and "Traceback" not in again.output

@@ -198,6 +198,16 @@ def register(app: typer.Typer) -> None:
         """Store a memory for a user (no salience filter, no extraction: `remote ingest` is the pipeline)."""
         echo_json(_call(server, api_key, lambda c: c.remember(user, text, type.upper())))
 
+    @remote.command("correct")
+    def correct(user: UserOpt, memory_id: Annotated[str, typer.Argument(help="The live memory to correct.")],
+                text: Annotated[str, typer.Argument(help="What the memory should say.")],
+                type: Annotated[str | None, typer.Option("--type", "-t", help="Another type (default: the memory's).")]
+                = None,
+                server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Correct a memory (correctMemory): prints {memory, corrected, conflict}."""
+        echo_json(_call(server, api_key, lambda c: c.correct_memory(user, memory_id, text,
+                                                                    memory_type=type.upper() if type else None)))
+
     @remote.command("triples")
     def triples(user: UserOpt, memory_id: Annotated[str, typer.Argument()],
                 server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
