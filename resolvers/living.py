@@ -197,7 +197,8 @@ class LivingQuery:
         return Conflict.of(found) if found else None
 
     @strawberry.field(description="Superseded memories included: the memories about an entity or one memory, with "
-                                  "their supersession chains and validity; neither: every superseding chain.")
+                                  "their supersession chains and validity; neither: every superseding chain and "
+                                  "every superseded memory.")
     async def history(self, info: Info, user_id: str, entity: str | None = None,
                       memory_id: strawberry.ID | None = None, first: int = 50) -> list[HistoryEntry]:
         ctx = info.context

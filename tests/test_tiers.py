@@ -340,6 +340,9 @@ def test_a_memory_the_tier_rules_delete_leaves_nothing_naming_it(c: Container, t
         inspector.close()
     assert "Seattle" not in names and "Beijing" in names  # the superseded memory still names Beijing
     assert conflicts == []
+    # the loser stays history, listed though its successor is gone (it dropped out of the listing with the edge)
+    [entry] = c.conflicts.history(tenant, "alice")
+    assert entry.memory.id == settled.loser_id and entry.memory.valid_to is not None and entry.superseded_by == []
 
 
 def test_lock_unlock_and_a_full_core(c: Container, tenant: str, clock: FakeClock) -> None:

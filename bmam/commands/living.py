@@ -213,8 +213,9 @@ def register(app: typer.Typer) -> None:
         tenant: TenantOpt = None,
     ) -> None:
         """Superseded memories included, oldest first, with their validity: the memories about --entity, or
-        --memory, each with its supersession chain; neither: every memory in a supersession chain (one
-        never superseded and superseding nothing is not history: `bmam memories` lists it)."""
+        --memory, each with its supersession chain; neither: every memory in a supersession chain and every
+        superseded one (also one whose successor was deleted since; one never superseded and superseding nothing
+        is not history: `bmam memories` lists it)."""
         entries = run_for(tenant, lambda c, t: c.conflicts.history(t, user, entity=entity, memory_id=memory,
                                                                    first=first))
         for h in entries:

@@ -1,5 +1,6 @@
 // The history of one user's knowledge, superseded memories included: the memories about an entity (by
-// name, case-insensitive), or one memory, or (neither given) every memory in a SUPERSEDES chain; each
+// name, case-insensitive), or one memory, or (neither given) every memory in a SUPERSEDES chain and every
+// superseded one (valid_to set: also one whose successor was deleted since, by forget or the tiers); each
 // widened to its whole supersession chain (up to 10 steps either way), oldest first, with what it
 // supersedes and what superseded it.
 CALL () {
@@ -12,8 +13,9 @@ CALL () {
     AND e.tenant = $tenant AND e.user_id = $user_id AND toLower(e.name) = toLower($entity)
   RETURN m
   UNION
-  MATCH (m:Memory)-[:SUPERSEDES]-(:Memory)
+  MATCH (m:Memory)
   WHERE $memory_id IS NULL AND $entity IS NULL AND m.tenant = $tenant AND m.user_id = $user_id
+    AND (m.valid_to IS NOT NULL OR EXISTS { (m)-[:SUPERSEDES]-(:Memory) })
   RETURN m
 }
 MATCH (m)-[:SUPERSEDES*0..10]-(h:Memory)
