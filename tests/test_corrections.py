@@ -162,3 +162,33 @@ def test_the_cli_corrects_and_refuses(container: Container, tenant: str) -> None
     refused = runner.invoke(app, ["correct", "-u", "bo", "--tenant", tenant, old.id, "I live in Xi'an."])
     assert refused.exit_code == 1 and refused.stdout == "" and "Traceback" not in refused.output
     assert refused.stderr.startswith("error [CONFLICT]: memory ")
+
+
+def test_two_corrections_of_one_memory_at_once_one_wins_the_other_writes_nothing(
+        container: Container, tenant: str) -> None:
+    """Both read the memory live; the second to settle finds it superseded (its settlement moot), is refused
+    (CONFLICT) and rolled back whole: one correction stands, no second memory half-written beside it."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    old = container.memories.remember(tenant, RememberRequest(user_id="cy", text="My car is a red Honda.",
+                                                              type="FACTUAL"))
+    texts = ["My car is a blue Honda.", "My car is a red Toyota."]
+
+    def correct(text: str) -> str:
+        try:
+            return container.corrections.correct(tenant, "cy", old.id, text).memory.id
+        except ConflictError as exc:
+            return f"refused: {exc.message}"
+
+    for _ in range(3):  # the race is not forced: a few rounds make both orders likely
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            outcomes = list(pool.map(correct, texts))
+        won = [o for o in outcomes if not o.startswith("refused")]
+        assert len(won) == 1, outcomes
+        live = container.memories.page(tenant, "cy").items
+        assert [m.id for m in live] == won
+        assert all(m.text in texts for m in live)
+        container.memories.forget(tenant, "cy", won[0])
+        old = container.memories.remember(tenant, RememberRequest(user_id="cy", text="My car is a red Honda.",
+                                                                  type="FACTUAL"))
+    container.erasure.forget_user(tenant, "cy", confirm=True)
