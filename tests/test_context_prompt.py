@@ -175,3 +175,26 @@ def test_context_prompt_leaves_out_what_the_recent_turns_say_and_does_not_recall
     assert p.text.count("allergic to peanuts") == 1
     after = {m.id: m for m in container.memories.page(tenant, user).items}
     assert after[repeated[0].id].recall_count == 0 and after[kept.id].recall_count == 1
+
+
+def test_a_repeat_leaves_its_place_among_the_k_to_the_next_memory(container: Container, tenant: str) -> None:
+    """contextPrompt shows recall's k memories less what the recent turns say: the repeat was left out after the k
+    were chosen, so one fewer memory was shown (k - 1); now it is left out before, and the next one is shown."""
+    user, session = "zoe", "s1"
+    container.ingest.ingest_turn(tenant, TurnInput(
+        user_id=user, session_id=session, speaker="user", text="I drink green tea every morning."))
+    others = [container.memories.remember(tenant, RememberRequest(user_id=user, text=text, type="FACTUAL")).id
+              for text in ("I take my coffee black at work.", "I bought a new glass kettle last week.")]
+    k = 2
+    small = container.settings.model_copy(update={"recall": container.settings.recall.model_copy(
+        update={"default_k": k})})
+    own = Container(small)
+    own.__dict__["store"] = container.store
+    own.__dict__["embedder"] = container.embedder
+    p = own.recall.context_prompt(tenant, user, session, "What do I drink in the morning?")
+    shown = [m.memory.id for m in p.memories]
+    assert len(shown) == k and set(shown) <= set(others), (p.reason, [m.memory.text for m in p.memories])
+    assert "1 said in the recent turns shown" in p.reason
+    assert p.text.count("green tea every morning") == 1  # the turn says it; no memory line repeats it
+    after = {m.id: m for m in container.memories.page(tenant, user).items}
+    assert [m.recall_count for i, m in after.items() if i not in others] == [0]  # the repeat is not recalled

@@ -232,10 +232,11 @@ class RecallUseCases:
         return self._repo.rehearsal_subjects(limit)
 
     def _recall(self, tenant: str, request: RecallRequest, *, rehearsal: bool,
-                fit: Callable[[Sequence[Memory]], Fitted] | None = None) -> RecallResult:
+                fit: Callable[[Sequence[Memory]], Fitted] | None = None, said: Sequence[str] = ()) -> RecallResult:
         """fit: given the chosen memories as stored, those the caller will show (contextPrompt's budget, less
         what its recent turns say already); only they are recalled: their use recorded, their pairs strengthened,
-        their turn remembered."""
+        their turn remembered. said: the one-lined texts of the turns the caller shows whole; a memory one of them
+        says is left out before the k are chosen (the next one takes its place) and is not recalled."""
         scope = self.scope(tenant, request.user_id)
         s = self._settings
         query = validate.text(request.query, field="query", max_bytes=s.limits.max_text_bytes)
@@ -281,11 +282,16 @@ class RecallUseCases:
                 damping={i: d.factor for i, d in damping.items()},
                 damping_why={i: d.reason for i, d in damping.items()},
             )
+            repeated = 0
+            if said:  # scored after the relative cut, so leaving the repeats out lets in nothing that cut
+                repeats = {c.candidate.id for c in scored if _said(_one_line(c.candidate.text), said)}
+                repeated = sum(1 for c in select(scored, k=k, min_score=min_score) if c.candidate.id in repeats)
+                scored = [c for c in scored if c.candidate.id not in repeats]
             chosen = select(scored, k=k, min_score=min_score)
+            reason = decision.reason + (f"; {repeated} said in the recent turns shown" if repeated else "")
             if not chosen:
-                return RecallResult(gated=False, reason=_nothing_left(decision, min_score), memories=[],
-                                    best_similarity=best_sim, best_coverage=cov), []
-            reason = decision.reason
+                return RecallResult(gated=False, reason=reason if repeated else _nothing_left(decision, min_score),
+                                    memories=[], best_similarity=best_sim, best_coverage=cov), []
             if fit is not None:
                 fitted = fit(self._repo.chosen(tx, scope, [c.candidate.id for c in chosen]))
                 shown = set(fitted.shown)
@@ -414,7 +420,7 @@ class RecallUseCases:
             return Fitted(shown=[chosen[i].id for i in kept], repeats=len(repeats))
 
         result = self._recall(tenant, RecallRequest(user_id=user_id, query=text, session_id=session),
-                              rehearsal=False, fit=fit)
+                              rehearsal=False, fit=fit, said=said_in_turns(turns, budget))
         return render_context(turns, result, budget=budget, now=now)
 
     def recent_turns(self, scope: Scope, session_id: str, n: int) -> list[ContextTurn]:
@@ -504,17 +510,9 @@ def pack_context(memory_lines: Sequence[str], turn_lines_newest_first: Sequence[
         room = limit - length(kept_m, [*kept_t, ""])
         return line[: room - 1] + "…" if room >= 16 else None
 
-    whole = 0  # the turns of the first part kept whole: what a memory may repeat
-    for line in turn_lines_newest_first:  # 1: the newest turns, whole, within half the budget
-        if length(kept_m, [*kept_t, line]) <= budget // 2:
-            kept_t.append(line)
-            whole += 1
-            continue
-        if not kept_t and (newest := cut(line, budget // 2)) is not None:
-            kept_t.append(newest)  # the conversation's last word is never crowded out by memories
-        break
+    kept_t, whole = _first_part(turn_lines_newest_first, budget)  # 1: the newest turns, within half the budget
     said = turn_texts_newest_first[:whole]
-    repeats = [i for i, text in enumerate(memory_texts) if text and any(text in turn for turn in said)]
+    repeats = [i for i, text in enumerate(memory_texts) if _said(text, said)]
     for i in range(len(memory_lines)):  # 2: the memories, best first, whole
         if i not in repeats and length([*kept_m, i], kept_t) <= budget:
             kept_m.append(i)
@@ -526,6 +524,36 @@ def pack_context(memory_lines: Sequence[str], turn_lines_newest_first: Sequence[
             kept_t.append(older)
         break
     return kept_m, kept_t, repeats
+
+
+def _first_part(turn_lines_newest_first: Sequence[str], budget: int) -> tuple[list[str], int]:
+    """pack_context's first part, before any memory: the newest turns whole within half the budget (the newest
+    alone cut to that half when it is longer), and how many of them are whole (what a memory may repeat)."""
+    kept_t: list[str] = []
+    whole = 0
+    for line in turn_lines_newest_first:
+        if len(_compose([], [*kept_t, line])) <= budget // 2:
+            kept_t.append(line)
+            whole += 1
+            continue
+        room = budget // 2 - len(_compose([], [*kept_t, ""]))
+        if not kept_t and room >= 16:
+            kept_t.append(line[: room - 1] + "…")  # the conversation's last word is never crowded out by memories
+        break
+    return kept_t, whole
+
+
+def _said(text: str, turns: Sequence[str]) -> bool:
+    """Whether a memory's one-lined text is said whole in one of these one-lined turns."""
+    return bool(text) and any(text in turn for turn in turns)
+
+
+def said_in_turns(turns: Sequence[ContextTurn], budget: int) -> list[str]:
+    """The one-lined texts of the recent turns (oldest first) that contextPrompt shows whole whatever the
+    memories: a memory one of them says is a repeat, left out before recall chooses its k."""
+    newest_first = list(reversed(turns))
+    _, whole = _first_part([_turn_line(t) for t in newest_first], budget)
+    return [_one_line(t.text) for t in newest_first[:whole]]
 
 
 def render_context(turns: Sequence[ContextTurn], result: RecallResult, *, budget: int,
