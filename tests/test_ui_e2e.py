@@ -38,7 +38,9 @@ SEED = [  # text, type, tier
     ("My sister Anna lives in Berlin", "FACTUAL", "TEMP"),
     ("今天有点累，心情不好", "EMOTIONAL", "TEMP"),
     ("To brew green tea: water at 80°C, wait two minutes", "PROCEDURAL", "TEMP"),
+    ("I have a meeting with Li Wei on Friday", "EPISODIC", "TEMP"),
 ]
+CORRECTED = "I have a meeting with Li Wei on Thursday"
 
 
 def _driver_ready() -> None:
@@ -84,7 +86,7 @@ def test_inspector_in_headless_chromium(api_url: str, container: Container, tena
     key = container.keys.create(tenant, "ui-e2e").secret
     client = BmamClient(ClientConfig(url=api_url, api_key=key))
     ids = [client.remember(USER, text, type_, tier=tier)["id"] for text, type_, tier in SEED]
-    core, spicy, hotpot, sister, tired, tea = ids
+    core, spicy, hotpot, sister, tired, tea, meeting = ids
     client.associate(USER, core, spicy, 0.9)
     client.associate(USER, core, hotpot, 0.6)
     client.associate(USER, hotpot, spicy, 0.35)
@@ -99,7 +101,7 @@ def test_inspector_in_headless_chromium(api_url: str, container: Container, tena
     config: dict[str, Any] = {
         "baseUrl": api_url, "apiKey": key, "userId": USER, "screenshots": str(SCREENSHOTS),
         "chromium": str(CHROMIUM), "lockId": spicy, "forgetId": sister, "graphId": core,
-        "reactId": tired, "feedbackId": tea, "unlockId": core,
+        "reactId": tired, "feedbackId": tea, "unlockId": core, "correctId": meeting, "correctText": CORRECTED,
         "recallQuery": "推荐一个火锅店", "gatedQuery": "How do I replace a bicycle chain?",
         "conflictId": conflict[0] if conflict else None, "conflictWinner": conflict[1] if conflict else None,
         "recall": "recall" in fields, "maintenance": "runMaintenance" in fields,
@@ -117,6 +119,11 @@ def test_inspector_in_headless_chromium(api_url: str, container: Container, tena
     seen = result["seen"]
     assert result["consoleErrors"] == []
 
+    # Correct opened the memory's text to edit; the correction took its card's place, the old one is history.
+    assert seen["correctPrefill"] == SEED[-1][0] and seen["correctedCards"] == 1
+    corrected = client.memory(USER, meeting)
+    assert corrected is not None and corrected["validTo"] is not None
+    assert CORRECTED in {e["node"]["text"] for e in client.memories(USER, first=50)["edges"]}
     # The page showed the user's memories by tier, with Chinese marked as Chinese.
     assert seen["cards"] == len(SEED) + (2 if conflict else 0)
     assert seen["coreCards"] >= 1 and seen["hasChinese"]

@@ -132,6 +132,7 @@
     react: { kind: "mutation", names: ["react"] },
     feedback: { kind: "mutation", names: ["feedback"] },
     forget: { kind: "mutation", names: ["forget"] },
+    correct: { kind: "mutation", names: ["correctMemory"] },
     resolveConflict: { kind: "mutation", names: ["resolveConflict"] },
     runMaintenance: { kind: "mutation", names: ["runMaintenance"] },
     undoChangeset: { kind: "mutation", names: ["undoChangeset", "undoMaintenance"] },
@@ -291,6 +292,8 @@
       "{ memoryId deleted }"],
     feedback: ["mutation", "feedback", { userId: "String!", memoryId: "ID!", signal: "FeedbackSignal!" }, MEMORY_SEL],
     forget: ["mutation", "forget", { userId: "String!", id: "ID!", confirm: "Boolean!" }, "{ id forgotten }"],
+    correct: ["mutation", "correctMemory", { userId: "String!", memoryId: "ID!", text: "String!" },
+      "{ memory { id text } corrected { id } }"],
     resolveConflict: ["mutation", "resolveConflict", { userId: "String!", id: "ID!", winner: "ID!" },
       "{ id status winnerId }"],
     runMaintenance: ["mutation", "runMaintenance", { kind: "MaintenanceKind!", dryRun: "Boolean!", userId: "String" },
@@ -501,6 +504,7 @@
     feedback.addEventListener("change", () => { if (feedback.value) act("feedback", m, { signal: feedback.value }); });
     box.append(react, feedback,
       el("button", { type: "button", title: "neighbourhood graph", "data-action": "graph", onclick: () => openGraph(m.id) }, "◎ graph"),
+      el("button", { type: "button", "data-op": "correct", "data-action": "correct", onclick: () => correct(m) }, "Correct"),
       el("button", { type: "button", class: "danger", "data-op": "forget", "data-action": "forget", onclick: () => forget(m) }, "Forget"));
     for (const node of $$("[data-op]", box)) {
       if (has(node.dataset.op) === false) {
@@ -531,6 +535,28 @@
       dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true });
       dialog.showModal();
     });
+  }
+
+  /** The user corrects a wrong memory: the new text supersedes it in its place (correctMemory). */
+  async function correct(m) {
+    const dialog = $("#correct");
+    const box = $("#correct-text");
+    box.value = m.text;
+    if (HAN.test(m.text)) box.lang = "zh-Hans";
+    dialog.returnValue = "";
+    const ok = await new Promise((resolve) => {
+      dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true });
+      dialog.showModal();
+    });
+    const text = box.value.trim();
+    if (!ok || !text || text === m.text) { status("nothing corrected"); return; }
+    try {
+      await run("correct", { userId: state.user, memoryId: m.id, text });
+      status(`corrected: ${text.slice(0, 40)}`, "ok");
+    } catch (err) {
+      status(`correct failed [${err.code}]: ${err.message}`, "error");
+    }
+    await refreshCurrent();
   }
 
   async function forget(m) {

@@ -104,6 +104,18 @@ async function main() {
     await page.click("#confirm-ok");
     await page.waitForSelector(card(cfg.forgetId), { state: "detached" });
 
+    if (cfg.correctId) {
+      step = "correct";
+      await page.locator(`${card(cfg.correctId)} [data-action=correct]`).click();
+      await page.waitForSelector("#correct[open]");
+      seen.correctPrefill = await page.inputValue("#correct-text");
+      await page.fill("#correct-text", cfg.correctText);
+      await page.click("#correct-ok");
+      await page.waitForSelector(card(cfg.correctId), { state: "detached" });
+      await page.locator(".tiers .card .text", { hasText: cfg.correctText }).first().waitFor();
+      seen.correctedCards = await page.locator(".tiers .card .text", { hasText: cfg.correctText }).count();
+    }
+
     step = "recall";
     await tab(page, "recall");
     await page.fill("#recall-query", cfg.recallQuery);
