@@ -117,15 +117,6 @@ class ContextPrompt:
     reason: str = ""
 
 
-@dataclass(frozen=True)
-class Fitted:
-    """What contextPrompt shows of the memories recall chose: their ids, and how many it left out because a
-    recent turn it shows says them already (the rest left out did not fit the budget)."""
-
-    shown: list[str]
-    repeats: int = 0
-
-
 @dataclass
 class _Pool:
     """Candidates by id while they are gathered from the stages."""
@@ -232,11 +223,11 @@ class RecallUseCases:
         return self._repo.rehearsal_subjects(limit)
 
     def _recall(self, tenant: str, request: RecallRequest, *, rehearsal: bool,
-                fit: Callable[[Sequence[Memory]], Fitted] | None = None, said: Sequence[str] = ()) -> RecallResult:
-        """fit: given the chosen memories as stored, those the caller will show (contextPrompt's budget, less
-        what its recent turns say already); only they are recalled: their use recorded, their pairs strengthened,
-        their turn remembered. said: the one-lined texts of the turns the caller shows whole; a memory one of them
-        says is left out before the k are chosen (the next one takes its place) and is not recalled."""
+                fit: Callable[[Sequence[Memory]], list[str]] | None = None, said: Sequence[str] = ()) -> RecallResult:
+        """fit: given the chosen memories as stored, the ids of those the caller will show (contextPrompt's
+        budget); only they are recalled: their use recorded, their pairs strengthened, their turn remembered.
+        said: the one-lined texts of the turns the caller shows whole; a memory one of them says is left out
+        before the k are chosen (the next one takes its place) and is not recalled."""
         scope = self.scope(tenant, request.user_id)
         s = self._settings
         query = validate.text(request.query, field="query", max_bytes=s.limits.max_text_bytes)
@@ -293,12 +284,9 @@ class RecallUseCases:
                 return RecallResult(gated=False, reason=reason if repeated else _nothing_left(decision, min_score),
                                     memories=[], best_similarity=best_sim, best_coverage=cov), []
             if fit is not None:
-                fitted = fit(self._repo.chosen(tx, scope, [c.candidate.id for c in chosen]))
-                shown = set(fitted.shown)
-                over_budget = sum(1 for c in chosen if c.candidate.id not in shown) - fitted.repeats
+                shown = set(fit(self._repo.chosen(tx, scope, [c.candidate.id for c in chosen])))
+                over_budget = sum(1 for c in chosen if c.candidate.id not in shown)
                 chosen = [c for c in chosen if c.candidate.id in shown]
-                if fitted.repeats:
-                    reason = f"{reason}; {fitted.repeats} said in the recent turns shown"
                 if over_budget:
                     reason = f"{reason}; {over_budget} more left out (over the budget)"
                 if not chosen:
@@ -415,9 +403,9 @@ class RecallUseCases:
         turns = self.recent_turns(scope, session, r.context_turns)
         now = self._clock.now()  # one "now" for the ages fitted and the ages shown
 
-        def fit(chosen: Sequence[Memory]) -> Fitted:
-            kept, _, repeats = _pack(chosen, turns, budget=budget, now=now)
-            return Fitted(shown=[chosen[i].id for i in kept], repeats=len(repeats))
+        def fit(chosen: Sequence[Memory]) -> list[str]:  # the repeats were left out before the choice (said)
+            kept, _, _ = _pack(chosen, turns, budget=budget, now=now)
+            return [chosen[i].id for i in kept]
 
         result = self._recall(tenant, RecallRequest(user_id=user_id, query=text, session_id=session),
                               rehearsal=False, fit=fit, said=said_in_turns(turns, budget))
