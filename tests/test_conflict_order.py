@@ -23,3 +23,20 @@ def test_a_change_of_mind_in_a_later_session_of_one_upload_wins(container: Conta
     assert [(c.winner_id, c.loser_id) for c in settled] == [(seattle.id, boston.id)]
     live = {m.text for m in container.memories.page(tenant, "zoe").items}
     assert live == {"Big news: we moved to Seattle last month."}
+
+
+def test_a_conflict_inside_one_upload_is_recorded_the_way_it_was_said(container: Container, tenant: str) -> None:
+    """The hooks of an upload run after all its memories were stored, so the earlier turn's detection could
+    find the later one: the pair is recorded by the later turn's detection (new = the later memory, the
+    reason from old to new), as if the turns had come one by one; LATEST's winner is the later either way."""
+    said = ["My favourite colour is blue.", "My favourite colour is green now.", "I live in Boston.",
+            "I moved to Seattle."]
+    report = container.ingest.ingest_conversation(tenant, [
+        TurnInput(user_id="zoe", session_id="s1", speaker="user", text=text) for text in said])
+    blue, green, boston, seattle = (r.memories[0] for r in report.turns)
+    settled = container.conflicts.conflicts(tenant, "zoe", status=ConflictStatus.RESOLVED)
+    assert sorted((c.new_memory_id, c.old_memory_id, c.winner_id) for c in settled) == sorted(
+        [(green.id, blue.id, green.id), (seattle.id, boston.id, seattle.id)])
+    for c in settled:
+        old_text, new_text = ("blue", "green") if c.new_memory_id == green.id else ("Boston", "Seattle")
+        assert c.reason.index(old_text) < c.reason.index(new_text), c.reason

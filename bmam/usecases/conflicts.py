@@ -132,6 +132,15 @@ def _newer(a: Memory, b: Memory) -> bool:
     return True
 
 
+def _said_later_in_batch(context: StoredMemoryContext, candidate_id: str) -> bool:
+    """Whether the candidate was stored with the memory being checked, is newer and has its hooks still to run:
+    its own detection finds this memory and records the pair the way it was said (new = the later memory,
+    the reason from old to new), as when the turns come one at a time; found from the earlier memory, the
+    pair would be recorded the wrong way round."""
+    later = context.hooked_after(candidate_id)
+    return later is not None and _newer(later, context.memory)
+
+
 class ConflictUseCases:
     def __init__(self, *, clock: Clock, events: EventBus, conflicts: ConflictRepository,
                  memories: MemoryRepository, triples: TripleRepository, policy: WeightPolicy,
@@ -152,7 +161,7 @@ class ConflictUseCases:
 
     def on_memory_stored(self, context: StoredMemoryContext) -> None:
         """The stored-memory hook: detect and settle conflicts of a memory the pipeline just stored."""
-        self.detect(context.scope, context.memory, context.triples, context.embedding)
+        self._detect(context, parse_strategy(None, self.settings.strategy))
 
     __call__ = on_memory_stored
 
@@ -290,8 +299,10 @@ class ConflictUseCases:
             return []
         memory = context.memory
         new_facts, _ = _new_facts(memory.id, context.triples)
-        old_facts = [Fact(c.memory_id, c.subject, c.predicate, c.object, c.polarity) for c in screening.facts]
-        similar = [Similar(s.memory_id, s.text, s.cosine) for s in screening.similar] if context.embedding else []
+        old_facts = [Fact(c.memory_id, c.subject, c.predicate, c.object, c.polarity) for c in screening.facts
+                     if not _said_later_in_batch(context, c.memory_id)]
+        similar = [Similar(s.memory_id, s.text, s.cosine) for s in screening.similar
+                   if not _said_later_in_batch(context, s.memory_id)] if context.embedding else []
         return detect(new_memory_id=memory.id, new_text=screening.text, new_facts=new_facts, old_facts=old_facts,
                       similar=similar, similarity_threshold=self.settings.similarity_threshold,
                       favourite_threshold=self.settings.favourite_threshold)
@@ -361,8 +372,11 @@ class ConflictUseCases:
                strategy: str | ConflictStrategy | None = None) -> list[Conflict]:
         """Find every live memory the given one contradicts, record each conflict and settle it by the
         strategy (the setting unless given). Returns the conflicts as they stand afterwards."""
-        chosen = parse_strategy(strategy, self.settings.strategy)
         context = StoredMemoryContext(scope=scope, memory=memory, triples=list(triples), embedding=list(embedding))
+        return self._detect(context, parse_strategy(strategy, self.settings.strategy))
+
+    def _detect(self, context: StoredMemoryContext, chosen: ConflictStrategy) -> list[Conflict]:
+        scope, memory = context.scope, context.memory
         screening = self._conflicts.screen(scope, [self._screen_item(context)],
                                            threshold=self.settings.screen_threshold)[memory.id]
         findings = self._findings(context, screening)  # none when the memory is gone or already superseded

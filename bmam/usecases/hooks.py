@@ -27,8 +27,8 @@ larger strength."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Protocol, runtime_checkable
 
 from graph.memories import MemoryRepository
@@ -37,14 +37,39 @@ from graph.store import GraphStore, Tx
 
 
 @dataclass(frozen=True, slots=True)
+class HookBatch:
+    """The memories handed to run_hooks together, in the order their hooks run (one object shared by their
+    contexts): all of them are stored before the first one's hooks run."""
+
+    memories: Sequence[Memory]
+    position: Mapping[str, int]
+
+    @classmethod
+    def of(cls, memories: Sequence[Memory]) -> HookBatch:
+        return cls(memories=tuple(memories), position={m.id: i for i, m in enumerate(memories)})
+
+    def hooked_after(self, memory_id: str, other_id: str) -> Memory | None:
+        """The batch's memory other_id when its hooks run after memory_id's; else None."""
+        i, j = self.position.get(memory_id), self.position.get(other_id)
+        return self.memories[j] if i is not None and j is not None and j > i else None
+
+
+@dataclass(frozen=True, slots=True)
 class StoredMemoryContext:
-    """What a hook may look at: the new memory, its triples, its embedding and the episode it came from."""
+    """What a hook may look at: the new memory, its triples, its embedding and the episode it came from; and
+    the batch it was stored with (set by run_hooks), whose later memories are already stored while their
+    hooks are still to run."""
 
     scope: Scope
     memory: Memory
     triples: list[Triple]
     embedding: list[float]
     episode_id: str | None = None
+    batch: HookBatch | None = field(default=None, compare=False, repr=False)
+
+    def hooked_after(self, other_id: str) -> Memory | None:
+        """The memory other_id when it was stored with this one and its hooks run after this one's."""
+        return self.batch.hooked_after(self.memory.id, other_id) if self.batch is not None else None
 
 
 class StoredMemoryHook(Protocol):
@@ -136,6 +161,9 @@ def run_hooks(hooks: Sequence[StoredMemoryHook], contexts: Sequence[StoredMemory
     store and hooks that can, all in one transaction). A failing hook is logged and does not stop the others
     (nor undo anything stored). With the store and `finish`, the memories whose hooks all went through are
     marked done (see the module's docstring). True when every hook went through on every memory."""
+    if len(contexts) > 1:
+        batch = HookBatch.of([c.memory for c in contexts])
+        contexts = [replace(c, batch=batch) for c in contexts]
     if (store is not None and hooks and contexts and all(isinstance(hook, TxStoredMemoryHook) for hook in hooks)
             and all(isinstance(hook, TxSegmentingHook) for hook in hooks if isinstance(hook, SegmentingHook))):
 
