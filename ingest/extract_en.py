@@ -78,6 +78,8 @@ def en_clause(c: str, st: _State) -> None:
         _en_person_attributes(c, st.last_person, st)  # "My sister Maria lives in Denver, she's a teacher"
         return
     _en_relations(c, st)
+    if _en_named_person(c, st):
+        return
     for pattern, handler in _EN_RULES:
         for m in pattern.finditer(c):
             if st.free(m.start(), m.end()) and handler(m, st) is False:
@@ -211,6 +213,40 @@ def _en_relations(c: str, st: _State) -> None:
         st.spans.append((m.start(), m.end()))
 
 
+# Verbs whose subject is a person whatever the name ("Lily works at Mercy Hospital", "Tom moved to Berlin"); the
+# others of _en_person_attributes only after a person named in the same turn: "Pizza is from Italy" is knowledge
+# (originates_from), "Python is a language" no fact about anyone.
+_EN_PERSON_VERBS = (r"lives in|works (?:at|for)|(?:just |recently )?moved to"
+                    r"|is (?:severely |very |mildly )?allergic to")
+_EN_NAMED_PERSON_VERBS = _EN_PERSON_VERBS + r"|(?:is|comes) (?:originally )?from|is an? |(?:just |recently )?turned"
+# Capitalised words that open a clause without naming anyone.
+_EN_NOT_A_PERSON = frozenset({
+    "Yesterday", "Today", "Tomorrow", "Tonight", "Now", "Then", "Also", "Apparently", "Actually", "Finally",
+    "Recently", "Last", "Next", "Sadly", "Luckily", "Anyway", "Well", "Oh", "Btw", "Everyone", "Everybody",
+    "Nobody", "Someone", "Somebody", "Our", "Your", "His", "Her", "Their", "There", "Here", "You", "Who",
+    *(word.capitalize() for word in RELATIONS_EN),
+})
+
+
+def _en_named_person(c: str, st: _State) -> bool:
+    """A clause that says something of a person by name: "Lily works at Mercy Hospital" -> (Lily, works_at, ...),
+    with the verbs any person takes; "Anna is a nurse", "Tom is from Leeds" only of a person named earlier in
+    the turn. True when it gave a triple (the clause is read)."""
+    m = re.match(rf"(?P<n>{_EN_NAME}) (?P<t>.+)$", c.strip())
+    if m is None or not _en_name_ok(m["n"]) or m["n"].split()[0] in _EN_NOT_A_PERSON:
+        return False
+    verbs = _EN_NAMED_PERSON_VERBS if m["n"] == st.last_person else _EN_PERSON_VERBS
+    if not re.match(rf"(?i:{verbs})", m["t"]):
+        return False
+    before = len(st.out)
+    _en_person_attributes(m["t"], m["n"], st)
+    if len(st.out) == before:
+        return False
+    st.last_person = m["n"]
+    st.spans.append((0, len(c)))
+    return True
+
+
 def _en_person_attributes(tail: str, name: str, st: _State) -> None:
     tail = tail.strip()
     # "... and she's 12" / "..., he is a chef": the pronoun is the person just named
@@ -218,8 +254,13 @@ def _en_person_attributes(tail: str, name: str, st: _State) -> None:
     tail = re.sub(r"(?i)^(?:and |,\s*)?(?:he|she|they) (?=lives|works|is)", "", tail)
     if m := re.match(r"(?i)lives in (?P<o>.+)", tail):
         st.add(name, "lives_in", _en_cut(m["o"], _EN_TAIL_PLACE))
+    elif m := re.match(r"(?i)(?:just |recently )?moved to (?P<o>.+)", tail):
+        if re.match(rf"{_EN_NAME}|[{HAN}]", m["o"]):  # a named place, not "moved to a new flat"
+            st.add(name, "lives_in", _en_cut(m["o"], _EN_TAIL_PLACE))
     elif m := re.match(r"(?i)works (?:at|for) (?P<o>.+)", tail):
-        st.add(name, "works_at", _en_cut(m["o"], _EN_TAIL_PLACE))
+        org = _en_cut(m["o"], _EN_TAIL_PLACE)
+        if not _EN_INDEFINITE_RE.match(org):  # unnamed organisations give no triple ("a small startup")
+            st.add(name, "works_at", org)
     elif m := re.match(r"(?i)is an? (?P<o>[\w -]+)$", tail):
         st.add(name, "is_a", _en_cut(m["o"], _EN_TAIL_PLACE))
     elif m := re.match(rf"(?i)(?:is|comes) (?:originally )?from (?P<o>{_EN_NAME})", tail):

@@ -153,6 +153,22 @@ def _looks_like_zh_venue(s: str) -> bool:
     )
 
 
+# A person's name opening a clause about where they live or work (李雷在腾讯工作, 小美住在杭州): a surname and one
+# or two characters, or 小/阿/老 and one, right before the verb (the person need not be named before).
+_ZH_PERSON_LEAD_RE = re.compile(
+    rf"(?P<n>[{_ZH_SURNAMES}][{HAN}]{{1,2}}|[小阿老][{HAN}])"
+    rf"(?=(?:现在|目前|一直|也|还)?(?:住在|在[^，]{{1,16}}?(?:工作|上班)))"
+)
+
+
+def _zh_person_lead(c: str, st: _State) -> str | None:
+    """The person a clause opens with: the one named earlier in the turn, or a name before 住在 / 在X工作."""
+    if st.last_person and c.startswith(st.last_person) and len(c) > len(st.last_person):
+        return st.last_person
+    m = _ZH_PERSON_LEAD_RE.match(c)
+    return m["n"] if m and _looks_like_zh_name(m["n"]) else None
+
+
 def _looks_like_zh_place(s: str) -> bool:
     s = s.strip()
     if not s or s in GENERIC_PLACES_ZH:
@@ -185,6 +201,9 @@ _ZhHandler = Callable[[re.Match[str], str, _State, int], None]
 
 
 def zh_clause(c: str, st: _State, episodic: bool) -> None:
+    if name := _zh_person_lead(c, st):
+        st.last_person = name
+        c = "她" + c[len(name):]  # 我姐姐叫小美，小美在腾讯工作: the person named, read as 她 would be
     if _zh_follow_up(c, st) or _zh_whole_clause(c, st):
         return
     m = re.search(r"(我们|咱们|俺们|本人|我|俺|咱|他|她)", c)
@@ -1041,5 +1060,5 @@ _ZH_KNOWLEDGE: list[tuple[re.Pattern[str], str]] = [
     # 巴西的首都不是里约: a denied capital (a following 是Y names the real one)
     (re.compile(r"(?P<o>[^，]{1,10}?)的(?:首都|首府|省会)(?P<neg>不是)(?P<s>[^，]{1,10})"), "capital_of"),
     (re.compile(r"(?P<s>[^，]{1,12}?)(?:位于|坐落在|坐落于)(?P<o>[^，]+)"), "located_in"),
-    (re.compile(r"(?P<s>[^，]{1,12}?)(?<![现正存实所自])在(?P<o>[^，]{2,10})"), "located_in"),
+    (re.compile(r"(?P<s>[^，]{1,12}?)(?<![现正存实所自住活待呆])在(?P<o>[^，]{2,10})"), "located_in"),
 ]

@@ -531,3 +531,38 @@ def test_rule_families_third_round(text: str, expected: set[tuple[str, str, str,
 def test_a_speaker_starting_again_after_and_makes_two_clauses(text: str,
                                                               expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a person by name, with a verb only people take: no relation phrase needed
+        ("Lily works at Mercy Hospital.", {("Lily", "works_at", "Mercy Hospital", 1)}),
+        ("Tom moved to Berlin last month.", {("Tom", "lives_in", "Berlin", 1)}),
+        ("Tom lives in Paris.", {("Tom", "lives_in", "Paris", 1)}),
+        ("Emma is allergic to peanuts.", {("Emma", "allergic_to", "peanuts", 1)}),
+        ("Tom Hanks lives in LA", {("Tom Hanks", "lives_in", "LA", 1)}),
+        # ... and the person named earlier in the turn, with any of their attributes
+        ("My sister Anna lives in Rome. Anna works at Gucci.", {
+            (USER, "sister", "Anna", 1), ("Anna", "lives_in", "Rome", 1), ("Anna", "works_at", "Gucci", 1)}),
+        ("My friend Sam is from Leeds. Sam is a nurse.", {
+            (USER, "friend", "Sam", 1), ("Sam", "hometown", "Leeds", 1), ("Sam", "is_a", "nurse", 1)}),
+        ("我姐姐叫小美，小美在腾讯工作。", {(USER, "sister", "小美", 1), ("小美", "works_at", "腾讯", 1)}),
+        ("我姐姐叫小美。小美住在杭州", {(USER, "sister", "小美", 1), ("小美", "lives_in", "杭州", 1)}),
+        ("李雷在腾讯工作", {("李雷", "works_at", "腾讯", 1)}),
+        ("老王现在住在北京", {("老王", "lives_in", "北京", 1)}),
+        # not a person, or not a fact about one
+        ("Tom is from Canada.", set()),  # unknown Tom: "Pizza is from Italy" reads the same
+        ("Paris is a beautiful city.", set()),
+        ("Lily works at a hospital.", set()),  # an unnamed organisation
+        ("Tom moved to a new flat", set()),
+        ("Yesterday Tom moved to Berlin", set()),
+        ("Mom works at a bank", set()),
+        ("Sushi comes from Japan", {("Sushi", "originates_from", "Japan", 1)}),
+        ("Tom住在北京", set()),  # was (Tom住, located_in, 北京)
+        ("小孩在学校上班", set()),
+        ("故宫在北京", {("故宫", "located_in", "北京", 1)}),
+    ],
+)
+def test_facts_about_a_person_by_name(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+    assert spo(text) == expected
