@@ -10,6 +10,11 @@ name, home, employer, occupation) or speaks of what the winner speaks of (subjec
 polarity). A clause
 that states no fact is not kept (the remains hold facts, not chatter); nor is anything when no clause is
 contested (the conflict was found by meaning, e.g. a negation: the whole memory is what the winner contradicts).
+
+A contested clause may still state a fact that stands on its own: who the speaker's people and pets are, and the
+speaker's occupation. Such a fact, uncontested, is said again in a sentence of its own (restated): "My colleague
+Tom lives in Paris" superseded by "Tom moved to Berlin" keeps "Tom is my colleague"; "I work at ByteDance as a
+data scientist" superseded by "I now work at Alibaba" keeps "I'm a data scientist".
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ingest.extract_core import ExtractedTriple, normalize_term, single_valued_slot
+from ingest.extract_core import USER, ExtractedTriple, normalize_term, single_valued_slot
 from ingest.lexicon import has_han
 
 
@@ -61,12 +66,44 @@ def contested(clause_facts: Sequence[ExtractedTriple], winner: Sequence[Fact]) -
     return False
 
 
+# The speaker's people and pets by predicate (ingest/extract_core.py PREDICATES): the word for them in English and
+# in Chinese.
+_PEOPLE_WORDS: dict[str, tuple[str, str]] = {
+    "spouse": ("spouse", "爱人"), "partner": ("partner", "对象"), "mother": ("mother", "妈妈"),
+    "father": ("father", "爸爸"), "sister": ("sister", "姐妹"), "brother": ("brother", "兄弟"),
+    "child": ("child", "孩子"), "friend": ("friend", "朋友"), "colleague": ("colleague", "同事"),
+    "boss": ("boss", "领导"), "pet": ("pet", "宠物"), "emergency_contact": ("emergency contact", "紧急联系人"),
+}
+
+
+def restated(fact: ExtractedTriple, chinese: bool) -> str | None:
+    """A fact that stands on its own said as a sentence (in Chinese or English, as its clause was): one of the
+    speaker's people or pets, or the speaker's occupation; None for any other fact."""
+    if fact.subject != USER or fact.polarity != 1:
+        return None
+    if words := _PEOPLE_WORDS.get(fact.predicate):
+        return f"{fact.object}是我的{words[1]}" if chinese else f"{fact.object} is my {words[0]}"
+    if fact.predicate == "is_a":
+        article = "an" if fact.object[:1].lower() in "aeiou" else "a"
+        return f"我是{fact.object}" if chinese else f"I'm {article} {fact.object}"
+    return None
+
+
 def remains(clauses: Sequence[tuple[str, Sequence[ExtractedTriple]]], winner: Sequence[Fact]) -> Remains | None:
     """The remains of a loser read clause by clause (ClauseExtractor.by_clause), given the winner's facts: None when
-    nothing is left (no clause contested, or none uncontested that states a fact)."""
+    nothing is left (no clause contested, or none uncontested that states a fact, and no fact to restate)."""
     stating = [(text, facts, contested(facts, winner)) for text, facts in clauses if facts]
-    kept = [(text, facts) for text, facts, hit in stating if not hit]
-    if not kept or len(kept) == len(stating):
+    if not any(hit for _, _, hit in stating):
+        return None
+    kept: list[tuple[str, Sequence[ExtractedTriple]]] = []
+    for text, facts, hit in stating:
+        if not hit:
+            kept.append((text, facts))
+            continue
+        for fact in facts:
+            if not contested([fact], winner) and (said := restated(fact, has_han(text))):
+                kept.append((said, (fact,)))
+    if not kept:
         return None
     joiner = "，" if any(has_han(text) for text, _ in kept) else ", "
     return Remains(text=joiner.join(text for text, _ in kept),

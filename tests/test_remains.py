@@ -103,13 +103,36 @@ def _speaks_of(t: ExtractedTriple, w: Fact) -> bool:
                                  st.sampled_from(_OBJECTS)), max_size=3))
 def test_the_remains_are_the_clauses_stating_facts_the_winner_does_not_speak_of(
         clause_facts: list[list[ExtractedTriple]], winner: list[Fact]) -> None:
+    """Every free clause and, from a clause the winner speaks of, the speaker's pets it does not speak of (said
+    again: "Max is my pet"), in order, and nothing else."""
     clauses = [(f"clause {i}", facts) for i, facts in enumerate(clause_facts)]
     found = remains(clauses, winner)
     spoken = [any(_speaks_of(t, w) for t in facts for w in winner) for _, facts in clauses]
-    free = [text for (text, facts), hit in zip(clauses, spoken, strict=True) if facts and not hit]
+    left: list[str] = []
+    for (text, facts), hit in zip(clauses, spoken, strict=True):
+        if facts and not hit:
+            left.append(text)
+        elif hit:
+            left += [f"{t.object} is my pet" for t in facts if t.subject == "user" and t.predicate == "pet"
+                     and t.polarity == 1 and not any(_speaks_of(t, w) for w in winner)]
     if found is None:
         # nothing left, or the winner speaks of no clause (then the whole memory is what it contradicts)
-        assert not free or not any(spoken)
+        assert not left or not any(spoken)
         return
-    assert any(spoken) and found.text.split(", ") == free  # every free clause, in order, and nothing else
+    assert any(spoken) and found.text.split(", ") == left
     assert not any(_speaks_of(t, w) for t in found.facts for w in winner)
+
+
+@pytest.mark.parametrize(("loser", "winner", "left"), [
+    # who the speaker's people are outlives the contested clause that named them
+    ("My colleague Tom lives in Paris.", "Tom moved to Berlin.", "Tom is my colleague"),
+    ("我姐姐小美在腾讯工作", "小美在阿里巴巴工作", "小美是我的姐妹"),
+    # and so does the speaker's occupation, said with the employer
+    ("I work at ByteDance as a data scientist.", "I now work at Alibaba", "I'm a data scientist"),
+    ("I work at Amazon as an engineer.", "I work at Google now", "I'm an engineer"),
+    # a contested occupation is not restated
+    ("I work at Amazon as an engineer.", "I'm a nurse now and I work at a hospital", None),
+])
+def test_a_fact_that_stands_on_its_own_is_restated_from_a_contested_clause(loser: str, winner: str,
+                                                                          left: str | None) -> None:
+    assert remains_text(loser, winner) == left

@@ -95,6 +95,21 @@ def test_nothing_remains_of_a_memory_contradicted_whole(container: Container, te
     assert rows == [] and settled.loser_id is not None
 
 
+def test_a_friends_move_keeps_who_the_friend_is(container: Container, tenant: str) -> None:
+    """A fact about a person by name ("Tom moved to Berlin") supersedes where the person lived; who the person is to
+    the speaker, said in the same clause, lives on restated, with its triple."""
+    container.ingest.ingest_conversation(tenant, [
+        TurnInput(user_id="zoe", session_id="s1", speaker="user", text="My colleague Tom lives in Paris."),
+        TurnInput(user_id="zoe", session_id="s2", speaker="user", text="Tom moved to Berlin last month."),
+    ])
+    [settled] = container.conflicts.conflicts(tenant, "zoe", status=ConflictStatus.RESOLVED)
+    assert "Paris" in settled.reason and "Berlin" in settled.reason
+    assert live_texts(container, tenant, "zoe") == {"Tom moved to Berlin last month.", "Tom is my colleague"}
+    live = {(t.subject.name, t.predicate, t.object.name) for m in container.memories.page(tenant, "zoe").items
+            for t in container.memories.triples(tenant, "zoe", m.id) if t.valid_to is None}
+    assert live == {("Tom", "lives_in", "Berlin"), ("user", "colleague", "Tom")}
+
+
 def test_the_remains_through_graphql(client: BmamClient, api_tenant: str) -> None:
     user = "u" + uuid.uuid4().hex[:10]
     turns = [{"userId": user, "sessionId": s, "speaker": "user", "text": t}
@@ -185,7 +200,8 @@ def test_the_remains_stand_where_the_loser_stood_in_a_tie_of_times(container: Co
     ])
     assert live_texts(container, tenant, "tom") == {
         "I quit Google last week, I'm joining Stripe now.", "We moved to Beijing last year.",
-        "I'm Tom, I have a golden retriever named Max"}
+        # the occupation said with the employer is restated: quitting Google leaves the engineer
+        "I'm Tom, I'm a software engineer, I have a golden retriever named Max"}
 
 
 def test_a_batchs_settlements_get_their_remains_at_once(container: Container, tenant: str,
