@@ -216,6 +216,31 @@ def test_history_of_a_conversation_ingested_later_is_in_its_own_time(container: 
     assert texts_as_of(datetime(2026, 3, 1, tzinfo=UTC)) == ["我住在成都"]
 
 
+def test_a_look_at_the_past_is_no_use_of_what_no_longer_holds(container: Container, tenant: str) -> None:
+    """A superseded memory recalled asOf a past time (or with includeHistory) comes back as it is: its recall count,
+    last recall and weight untouched; the live memories recalled with it record the recall."""
+    said = {"I live in Lisbon": datetime(2026, 1, 10, 9, 0, tzinfo=UTC),
+            "I moved to Porto": datetime(2026, 6, 10, 9, 0, tzinfo=UTC),
+            "I work at Farfetch": datetime(2026, 1, 11, 9, 0, tzinfo=UTC)}
+    for i, (text, at) in enumerate(said.items()):
+        container.ingest.ingest_indexed(tenant, [TurnInput(user_id="alice", session_id="s1", speaker="user",
+                                                           text=text, turn=i, at=at)])
+    by_text = {m.text: m for m in container.memories.page(tenant, "alice", include_history=True).items}
+    lisbon, job = by_text["I live in Lisbon"], by_text["I work at Farfetch"]
+    assert lisbon.valid_to is not None and job.valid_to is None
+    question = "Where do I live and work?"
+    for request in (RecallRequest(user_id="alice", query=question, as_of=datetime(2026, 3, 1, tzinfo=UTC)),
+                    RecallRequest(user_id="alice", query=question, include_history=True)):
+        found = {m.memory.id: m.memory for m in container.recall.recall(tenant, request).memories}
+        assert lisbon.id in found and job.id in found
+        assert (found[lisbon.id].recall_count, found[lisbon.id].last_recalled_at) == (0, None)
+        assert found[lisbon.id].weight == lisbon.weight
+    after = container.memories.get(tenant, "alice", lisbon.id)
+    assert after is not None and (after.recall_count, after.weight.passive) == (0, lisbon.weight.passive)
+    kept = container.memories.get(tenant, "alice", job.id)
+    assert kept is not None and kept.recall_count == 2 and kept.weight.passive > job.weight.passive
+
+
 def test_forget_user_drops_the_session_state(container: Container, tenant: str) -> None:
     container.memories.remember(tenant, RememberRequest(user_id="alice", text="I live in Lisbon", type="FACTUAL"))
     container.recall.recall(tenant, RecallRequest(user_id="alice", query="Where do I live?", session_id="s1"))

@@ -1,4 +1,4 @@
-// Recall's final read, and its usage update in the same statement: each recalled memory of one user
+// Recall's final read, and its usage update in the same statement: each recalled live memory of one user
 // (in $ids order) gets recall_count + 1, last_recalled_at = $now and passive + $boost (clamped to 1), and
 // its weight recomputed from its parts (clamped to [0, 1]). The write lock is taken (in id order, so two
 // recalls never deadlock) before the values are read, so concurrent recalls never lose an update.
@@ -23,19 +23,24 @@ CALL () {
   SET r.strength = CASE WHEN s > 1.0 THEN 1.0 WHEN s < 0.0 THEN 0.0 ELSE s END,
       r.updated_at = $now, r.co_recalled = coalesce(r.co_recalled, 0) + 1
 }
+// A superseded memory (recalled with includeHistory or asOf) is read back untouched: looking at the past is no
+// use of what no longer holds.
 UNWIND $ids AS id
 MATCH (m:Memory {id: id})
 WHERE m.tenant = $tenant AND m.user_id = $user_id
 WITH m ORDER BY m.id
-SET m._recall_lock = true
-REMOVE m._recall_lock
-WITH m, coalesce(m.passive, 0.0) + $boost AS p
-SET m.passive = CASE WHEN p > 1.0 THEN 1.0 WHEN p < 0.0 THEN 0.0 ELSE p END,
-    m.recall_count = coalesce(m.recall_count, 0) + 1,
-    m.last_recalled_at = $now
-WITH m, $passive_share * m.passive + $active_share * coalesce(m.active, 0.0)
-        + $preset_share * coalesce(m.preset, 0.0) AS w
-SET m.weight = CASE WHEN w > 1.0 THEN 1.0 WHEN w < 0.0 THEN 0.0 ELSE w END
+CALL (m) {
+  WITH m WHERE m.valid_to IS NULL
+  SET m._recall_lock = true
+  REMOVE m._recall_lock
+  WITH m, coalesce(m.passive, 0.0) + $boost AS p
+  SET m.passive = CASE WHEN p > 1.0 THEN 1.0 WHEN p < 0.0 THEN 0.0 ELSE p END,
+      m.recall_count = coalesce(m.recall_count, 0) + 1,
+      m.last_recalled_at = $now
+  WITH m, $passive_share * m.passive + $active_share * coalesce(m.active, 0.0)
+          + $preset_share * coalesce(m.preset, 0.0) AS w
+  SET m.weight = CASE WHEN w > 1.0 THEN 1.0 WHEN w < 0.0 THEN 0.0 ELSE w END
+}
 // Timestamps as ISO strings (graph/records.py parses them): the driver's DateTime hydration is slow.
 RETURN m {.*, embedding: null, created_at: toString(m.created_at), valid_from: toString(m.valid_from),
           valid_to: toString(m.valid_to), last_mentioned_at: toString(m.last_mentioned_at),
