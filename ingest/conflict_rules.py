@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from graph.conflicts import ConflictKind
 from ingest.extract import OCCUPATION_SLOT, favourite_statements, normalize_term, single_valued_slot
+from ingest.lexicon import split_clauses
 
 # Predicates that state the user's attitude to an object; polarity is for (+1) or against (-1).
 ATTITUDE_PREDICATES: frozenset[str] = frozenset({"likes", "eats", "drinks"})
@@ -247,12 +248,22 @@ def polarity_conflict(new: Fact, old: Fact) -> str | None:
             f"{sign.get(new.polarity, '?')}{new.predicate} {new.object!r}")
 
 
+def said_no_to(text: str) -> set[str]:
+    """The content terms of what a negated text says no to: those of its negated clauses ("Tom's not in Berlin,
+    he moved to Munich" says no to Tom and Berlin, not to Munich); all of its terms when no clause alone is
+    negated."""
+    clauses = [c for c in split_clauses(text) if is_negated(c)]
+    return set().union(*(content_terms(c) for c in clauses)) if clauses else content_terms(text)
+
+
 def negation_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
     if old.cosine < threshold:
         return None
-    if is_negated(new_text) == is_negated(old.text):
+    new_negated = is_negated(new_text)
+    if new_negated == is_negated(old.text):
         return None
-    shared = content_terms(new_text) & content_terms(old.text)
+    negated, other = (new_text, old.text) if new_negated else (old.text, new_text)
+    shared = said_no_to(negated) & content_terms(other)
     if not shared:
         return None
     return f"similarity {old.cosine:.2f} >= {threshold:.2f} with one side negated (shared: {', '.join(sorted(shared))})"
@@ -296,6 +307,11 @@ def detect(
             if reason:
                 found[old.memory_id] = Finding(old.memory_id, ConflictKind.POLARITY, reason)
                 break
+    # an old memory that affirms a fact the new one affirms agrees with it, whatever else either says no to
+    affirmed = {(normalize_term(f.subject), f.predicate, normalize_term(f.object))
+                for f in new_facts if f.polarity == 1}
+    agreeing = {old.memory_id for old in old_facts if old.polarity == 1
+                and (normalize_term(old.subject), old.predicate, normalize_term(old.object)) in affirmed}
     for candidate in similar:
         if candidate.memory_id == new_memory_id or candidate.memory_id in found:
             continue
@@ -304,7 +320,8 @@ def detect(
         if reason:
             found[candidate.memory_id] = Finding(candidate.memory_id, ConflictKind.SINGLE_VALUED, reason)
             continue
-        reason = negation_conflict(new_text, candidate, similarity_threshold)
+        reason = None if candidate.memory_id in agreeing else negation_conflict(new_text, candidate,
+                                                                                 similarity_threshold)
         if reason:
             found[candidate.memory_id] = Finding(candidate.memory_id, ConflictKind.NEGATION, reason)
     return [found[k] for k in sorted(found)]

@@ -5,7 +5,7 @@ GraphQL face through the gql client."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -31,6 +31,7 @@ from ingest.conflict_rules import (
     is_negated,
     objects_overlap,
     polarity_conflict,
+    said_no_to,
     single_valued_conflict,
 )
 from ingest.turns import TurnInput
@@ -88,6 +89,25 @@ def test_negation_rule_needs_similarity_one_negated_side_and_shared_content() ->
     assert found("我喜欢狗", "我喜欢猫", 0.90) == []  # nobody negated
     assert found("我不喜欢猫", "我住在成都", 0.95) == []  # nothing shared, however close the vectors
     assert content_terms("我不喜欢猫") & content_terms("我喜欢猫")
+
+
+def test_negation_is_about_what_the_negated_clause_says_no_to() -> None:
+    """The shared content must be in a negated clause: "I don't eat meat, but I love fish" says no to meat, and
+    "I love fish" agrees with it; a memory that affirms a fact the other affirms agrees whatever else it denies."""
+    def found(new: str, old: str, new_facts: Sequence[Fact] = (), old_facts: Sequence[Fact] = ()) -> list[ConflictKind]:
+        return [f.kind for f in detect(new_memory_id="n", new_text=new, new_facts=list(new_facts),
+                                       old_facts=list(old_facts), similar=[Similar("o", old, 0.85)],
+                                       similarity_threshold=0.75)]
+
+    assert found("I love fish", "I don't eat meat, but I love fish") == []
+    assert found("我喜欢吃甜的", "我不吃辣，但是喜欢甜的") == []
+    assert found("我喜欢吃辣", "我不吃辣，但是喜欢甜的") == [ConflictKind.NEGATION]
+    assert found("I don't eat meat, but I love fish", "I eat meat every day") == [ConflictKind.NEGATION]
+    munich = "Correction: Tom is not in Berlin, he moved to Munich."
+    assert said_no_to(munich) == content_terms("Tom is not in Berlin") == {"tom", "berlin"}
+    assert found("Tom moved to Munich.", munich) == [ConflictKind.NEGATION]  # shared: Tom, said no to
+    assert found("Tom moved to Munich.", munich, [Fact("n", "Tom", "lives_in", "Munich")],
+                 [Fact("o", "Tom", "lives_in", "Munich")]) == []  # both affirm where Tom lives
 
 
 def test_detect_reports_one_finding_per_old_memory_first_rule_first() -> None:
