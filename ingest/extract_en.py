@@ -74,16 +74,24 @@ def en_clause(c: str, st: _State) -> None:
     c = _en_restore_subject(c)
     if _en_follow_up(c, st):
         return
-    if st.last_person and not st.spans and re.match(r"(?i)(?:and )?(?:he|she)(?:'s| is| lives| works)\b", c):
+    if st.last_person and not st.spans and re.match(
+            rf"(?i)(?:and )?(?:he|she)(?:'s| is|(?: {_EN_PERSON_ADVERBS})? (?:lives|works|moved))\b", c):
         _en_person_attributes(c, st.last_person, st)  # "My sister Maria lives in Denver, she's a teacher"
         return
     _en_relations(c, st)
     if _en_named_person(c, st):
         return
-    for pattern, handler in _EN_RULES:
-        for m in pattern.finditer(c):
-            if st.free(m.start(), m.end()) and handler(m, st) is False:
-                st.spans.pop()  # the rule declined: leave the words to the rules after it
+    if (m := re.match(rf"(?P<n>{_EN_NAME})(?:['’]s)? [a-z]", c.strip())) and _en_name_ok(m["n"]) \
+            and m["n"].split()[0] not in _EN_NOT_A_PERSON and not st.spans:
+        st.last_person = m["n"].removesuffix("'s")  # "Sarah got a new job, she now works at ...": she is Sarah
+    # a person named late in the clause ("I live in London with my wife and our dog Max") leaves what comes
+    # before it to the rules: read on its own too (a rule's match over the whole clause would cover the name)
+    named_at = [start for start, _ in st.spans if start > 0]
+    for text in (c, c[:min(named_at)]) if named_at else (c,):
+        for pattern, handler in _EN_RULES:
+            for m in pattern.finditer(text):
+                if st.free(m.start(), m.end()) and handler(m, st) is False:
+                    st.spans.pop()  # the rule declined: leave the words to the rules after it
     _en_knowledge(c, st)
 
 
@@ -216,6 +224,7 @@ def _en_relations(c: str, st: _State) -> None:
 # Verbs whose subject is a person whatever the name ("Lily works at Mercy Hospital", "Tom moved to Berlin"); the
 # others of _en_person_attributes only after a person named in the same turn: "Pizza is from Italy" is knowledge
 # (originates_from), "Python is a language" no fact about anyone.
+_EN_PERSON_ADVERBS = r"now|currently|recently|just|also|still"
 _EN_PERSON_VERBS = (r"lives in|works (?:at|for)|(?:just |recently )?moved to"
                     r"|is (?:severely |very |mildly )?allergic to")
 _EN_NAMED_PERSON_VERBS = _EN_PERSON_VERBS + r"|(?:is|comes) (?:originally )?from|is an? |(?:just |recently )?turned"
@@ -251,7 +260,14 @@ def _en_person_attributes(tail: str, name: str, st: _State) -> None:
     tail = tail.strip()
     # "... and she's 12" / "..., he is a chef": the pronoun is the person just named
     tail = re.sub(r"(?i)^(?:and |,\s*)?(?:he|she|they)(?:'s| is| are)\b", "is", tail)
-    tail = re.sub(r"(?i)^(?:and |,\s*)?(?:he|she|they) (?=lives|works|is)", "", tail)
+    tail = re.sub(rf"(?i)^(?:and |,\s*)?(?:he|she|they) (?:(?:{_EN_PERSON_ADVERBS}) )?(?=lives|works|is|moved)", "",
+                  tail)
+    # "lives in Oslo and works at Equinor": each attribute in turn
+    if more := re.search(rf"(?i)\s+and (?:(?:he|she|they) )?(?:(?:{_EN_PERSON_ADVERBS}) )?(?=(?:lives|works|moved) )",
+                         tail):
+        _en_person_attributes(tail[:more.start()], name, st)
+        _en_person_attributes(tail[more.end():], name, st)
+        return
     if m := re.match(r"(?i)lives in (?P<o>.+)", tail):
         st.add(name, "lives_in", _en_cut(m["o"], _EN_TAIL_PLACE))
     elif m := re.match(r"(?i)(?:just |recently )?moved to (?P<o>.+)", tail):

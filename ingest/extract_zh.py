@@ -153,11 +153,12 @@ def _looks_like_zh_venue(s: str) -> bool:
     )
 
 
-# A person's name opening a clause about where they live or work (李雷在腾讯工作, 小美住在杭州): a surname and one
+# A person's name opening a clause about where they live or work (李雷在腾讯工作, 小美住在杭州, 老王搬到深圳了,
+# 小美跳槽去了阿里): a surname and one
 # or two characters, or 小/阿/老 and one, right before the verb (the person need not be named before).
 _ZH_PERSON_LEAD_RE = re.compile(
-    rf"(?P<n>[{_ZH_SURNAMES}][{HAN}]{{1,2}}|[小阿老][{HAN}])"
-    rf"(?=(?:现在|目前|一直|也|还)?(?:住在|在[^，]{{1,16}}?(?:工作|上班)))"
+    rf"(?P<n>[{_ZH_SURNAMES}][{HAN}]{{1,2}}?|[小阿老][{HAN}])"
+    rf"(?=(?:现在|目前|一直|也|还|刚|已经)?(?:住在|在[^，]{{1,16}}?(?:工作|上班)|搬(?:到|去|回)|跳槽))"
 )
 
 

@@ -192,3 +192,34 @@ def test_two_corrections_of_one_memory_at_once_one_wins_the_other_writes_nothing
         old = container.memories.remember(tenant, RememberRequest(user_id="cy", text="My car is a red Honda.",
                                                                   type="FACTUAL"))
     container.erasure.forget_user(tenant, "cy", confirm=True)
+
+
+def test_a_correction_said_in_conversation_supersedes_the_fact(container: Container, tenant: str) -> None:
+    """"Correction: Tom's not in Berlin, he moved to Munich." says where Tom lives (the pronoun is Tom): it
+    supersedes "Tom moved to Berlin" as a change of value."""
+    said = datetime(2026, 11, 15, 9, 0, tzinfo=UTC)
+    report = container.ingest.ingest_indexed(tenant, [
+        TurnInput(user_id="zoe", session_id="s1", speaker="user", text=text, turn=i, at=said + timedelta(days=16 * i))
+        for i, text in enumerate(["Tom moved to Berlin last week.",
+                                  "Correction: Tom's not in Berlin, he moved to Munich."])])
+    berlin, munich = (r.memories[0] for r in report.turns)
+    [settled] = container.conflicts.conflicts(tenant, "zoe", status=None)
+    assert (settled.winner_id, settled.loser_id) == (munich.id, berlin.id)
+
+
+def test_a_correction_agrees_with_what_is_said_after_it(container: Container, tenant: str) -> None:
+    """The user corrects "Tom moved to Berlin" to "Tom moved to Munich."; then says "Correction: Tom's not in
+    Berlin, he moved to Munich.": the two agree (both say where Tom lives: Munich; what is said no to is Berlin), so
+    no conflict supersedes the user's correction."""
+    said = datetime(2026, 11, 15, 9, 0, tzinfo=UTC)
+    turn = TurnInput(user_id="zoe", session_id="s1", speaker="user", text="Tom moved to Berlin last week.", turn=0,
+                     at=said)
+    [berlin] = container.ingest.ingest_indexed(tenant, [turn]).turns[0].memories
+    correction = container.corrections.correct(tenant, "zoe", berlin.id, "Tom moved to Munich.")
+    container.ingest.ingest_indexed(tenant, [TurnInput(
+        user_id="zoe", session_id="s1", speaker="user", text="Correction: Tom's not in Berlin, he moved to Munich.",
+        turn=1, at=said + timedelta(days=16))])
+    live = {m.text for m in container.memories.page(tenant, "zoe").items}
+    assert live == {"Tom moved to Munich.", "Correction: Tom's not in Berlin, he moved to Munich."}, live
+    assert [c.kind.value for c in container.conflicts.conflicts(tenant, "zoe", status=None)] == ["CORRECTION"]
+    assert correction.memory.valid_to is None

@@ -551,8 +551,20 @@ def test_a_speaker_starting_again_after_and_makes_two_clauses(text: str,
         ("我姐姐叫小美。小美住在杭州", {(USER, "sister", "小美", 1), ("小美", "lives_in", "杭州", 1)}),
         ("李雷在腾讯工作", {("李雷", "works_at", "腾讯", 1)}),
         ("老王现在住在北京", {("老王", "lives_in", "北京", 1)}),
+        ("小美跳槽去了阿里", {("小美", "works_at", "阿里", 1)}),
+        ("老王搬到深圳了", {("老王", "lives_in", "深圳", 1)}),
+        ("张伟刚搬到成都", {("张伟", "lives_in", "成都", 1)}),  # 刚 is no part of the name
+        # the pronoun after a person opening a clause, with an adverb; two attributes in one clause
+        ("Sarah got a new job, she now works at King's College Hospital.",
+         {("Sarah", "works_at", "King's College Hospital", 1)}),
+        ("Correction: Tom's not in Berlin, he moved to Munich.", {("Tom", "lives_in", "Munich", 1)}),
+        ("My sister Amy lives in Oslo and works at Equinor.", {
+            (USER, "sister", "Amy", 1), ("Amy", "lives_in", "Oslo", 1), ("Amy", "works_at", "Equinor", 1)}),
+        # a person named late in the clause leaves the words before it to the rules
+        ("I live in London with my wife and our dog Max.", {(USER, "pet", "Max", 1), (USER, "lives_in", "London", 1)}),
         # not a person, or not a fact about one
-        ("Tom is from Canada.", set()),  # unknown Tom: "Pizza is from Italy" reads the same
+        ("Tom is from Canada.", set()),
+        ("Paris is lovely, she said", set()),  # unknown Tom: "Pizza is from Italy" reads the same
         ("Paris is a beautiful city.", set()),
         ("Lily works at a hospital.", set()),  # an unnamed organisation
         ("Tom moved to a new flat", set()),
