@@ -82,6 +82,7 @@ class Container:
         if self.settings.deployment.events != "shared":
             return None
         self.event_relay.start(listen=listen)
+        self.erasure.add_hook(self.event_relay.forget)  # forgetUser: the user's events not yet logged go too
         return self.event_relay
 
     @cached_property

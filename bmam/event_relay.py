@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 
 from bmam.events import EventBus, EventKind, MemoryEvent
 from graph.events import EventLog, LoggedEvent
+from graph.model import Scope
 from graph.scope_token import scope_token
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,7 @@ class EventRelay:
         self._listen = True
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._appending = threading.Lock()  # one flush at a time (the thread's, stop's, forget's wait for it)
 
     def start(self, *, listen: bool = True) -> None:
         """Keep what is published from now on, and relay in a thread until stop(). listen=False: append only, for
@@ -68,14 +70,23 @@ class EventRelay:
 
     def flush(self) -> int:
         """Append what this process published since the last flush; how many."""
-        events = self._bus.take_outbox()
-        if events:
-            try:
-                self._log.append(self.origin, [logged(e) for e in events], now=self._now())
-            except Exception:
-                self._bus.put_back(events)  # appended next time, still before anything published since
-                raise
-        return len(events)
+        with self._appending:
+            events = self._bus.take_outbox()
+            if events:
+                try:
+                    self._log.append(self.origin, [logged(e) for e in events], now=self._now())
+                except Exception:
+                    self._bus.put_back(events)  # appended next time, still before anything published since
+                    raise
+            return len(events)
+
+    def forget(self, scope: Scope) -> None:
+        """forgetUser (an erasure hook): the user's events not appended yet are dropped, and an append under way is
+        waited for, so once this returns nothing of the user's is on its way to the log (the erasure then sweeps
+        the log again)."""
+        with self._appending:
+            events = self._bus.take_outbox()
+            self._bus.put_back([e for e in events if (e.tenant, e.user_id) != (scope.tenant, scope.user_id)])
 
     def poll(self) -> int:
         """Deliver to this process's subscribers what the other processes appended for their users since the

@@ -51,12 +51,7 @@ class ErasureRepository:
             while tally.add_batch(self._store.write("erasure/batch_label", params, timeout_s=self._timeout_s,
                                                     label=label)[0]):
                 pass
-        # The shared event log names the user by scope token, not (tenant, user_id): swept by that.
-        forgotten = EventLog(self._store).forget_scope(scope_token(scope.tenant, scope.user_id),
-                                                       timeout_s=self._timeout_s)
-        if forgotten:
-            tally.nodes += forgotten
-            tally.labels["MemoryEvent"] += forgotten
+        self.forget_events(scope, tally)
         tally.remaining = self.remaining(scope)
         if tally.remaining == (0, 0):
             return tally
@@ -71,6 +66,15 @@ class ErasureRepository:
             tally.types.update(str(t) for t in row["rel_types"])
         tally.remaining = self.remaining(scope)
         return tally
+
+    def forget_events(self, scope: Scope, tally: ErasureTally) -> None:
+        """Sweep the user's events from the shared event log, which names the user by scope token, not (tenant,
+        user_id); counted in the tally."""
+        forgotten = EventLog(self._store).forget_scope(scope_token(scope.tenant, scope.user_id),
+                                                       timeout_s=self._timeout_s)
+        if forgotten:
+            tally.nodes += forgotten
+            tally.labels["MemoryEvent"] += forgotten
 
     def remaining(self, scope: Scope) -> tuple[int, int]:
         """(nodes, relationships) still stamped with the scope: the receipt's proof."""

@@ -191,3 +191,29 @@ def test_events_a_failed_append_could_not_log_go_with_the_next_flush(container: 
     assert relay_up.flush() == 2
     logged = EventLog(container.store).after(start, origin="reader", scopes=[scope_token(tenant, "alice")], limit=10)
     assert [e.memory_id for e in logged.events] == ["m1", "m2"]
+
+
+def test_forget_user_drops_the_events_the_relay_has_not_logged_yet(container: Container, tenant: str) -> None:
+    """A serving process's relay appends what was published at its next poll: events of a user published just
+    before forgetUser (remember, then erase at once) are dropped from its outbox, not logged after the sweep
+    (they were, with a receipt saying verified). The relay's thread polls every minute here, so the outbox is
+    what stop() appends."""
+    shared = container.settings.model_copy(update={"deployment": container.settings.deployment.model_copy(
+        update={"events": "shared", "event_poll_s": 60.0})})
+    serving = Container(shared)
+    user = f"erased-{uuid.uuid4().hex[:6]}"
+    scope = scope_token(tenant, user)
+    log = EventLog(container.store)
+    start = log.after(0, origin="reader", scopes=[], limit=1).head
+    try:
+        relay_ = serving.start_event_relay(listen=False)
+        assert relay_ is not None
+        serving.memories.remember(tenant, RememberRequest(user_id=user, text="My sister lives in Berlin",
+                                                          type="FACTUAL"))
+        receipt = serving.erasure.forget_user(tenant, user, confirm=True)
+        assert receipt.verified
+        relay_.stop()  # appends what is left in the outbox: the erasure's FORGOTTEN
+        logged = [e.kind for e in log.after(start, origin="reader", scopes=[scope], limit=10).events]
+        assert logged == ["FORGOTTEN"], logged
+    finally:
+        serving.close()

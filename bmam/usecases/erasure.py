@@ -41,6 +41,8 @@ class ErasureUseCases:
         tally = self._repo.erase(scope)
         for hook in self._hooks:  # caches outside Neo4j: nothing they drop is in the proof
             hook(scope)
+        # The event relay's hook waited for an append under way: what it logged of the user after the sweep goes now.
+        self._repo.forget_events(scope, tally)
         remaining_nodes, remaining_relationships = tally.remaining  # re-queried after the last deletion
         receipt = ErasureReceipt(
             tenant=scope.tenant,
