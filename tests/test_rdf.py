@@ -821,3 +821,21 @@ def test_an_open_conflict_of_the_file_whose_memory_was_superseded_since_is_impor
     assert container.conflicts.conflicts(tenant, "ann") == []  # nothing open that could only be refused
     back = container.conflicts.get(tenant, "ann", held.id)
     assert back is not None and back.status is ConflictStatus.RESOLVED and back.moot
+
+
+def test_an_association_of_the_file_with_a_memory_superseded_since_is_not_imported(container: Container) -> None:
+    """History is never linked: exported with the user's link between two memories, one of them corrected since
+    (its associations went to the correction), the file imported again brings no edge back to the superseded one."""
+    tenant = _fresh()
+    a = container.memories.remember(tenant, RememberRequest(user_id="ann", text="My sister Lily lives in Hangzhou",
+                                                            type="FACTUAL"))
+    b = container.memories.remember(tenant, RememberRequest(user_id="ann", text="West Lake is beautiful in spring",
+                                                            type="SEMANTIC"))
+    container.memories.associate(tenant, "ann", a.id, b.id, 0.77)
+    data = b"".join(container.export.export_rdf(tenant, "ann", "ttl"))
+    correction = container.corrections.correct(tenant, "ann", a.id, "My sister Lily lives in Suzhou")
+    scope = Scope(tenant, "ann")
+    before = _edges(container, scope)
+    assert [sorted((x, y)) for x, y, _ in before] == [sorted((b.id, correction.memory.id))]
+    container.export.import_rdf(tenant, "ann", data, "ttl")
+    assert _edges(container, scope) == before
