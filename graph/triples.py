@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from graph.errors import NotFound
+from graph.errors import Conflict, NotFound
 from graph.ids import entity_id, triple_id
 from graph.model import Scope, Triple
 from graph.records import time_param, triple_from_row
@@ -50,7 +50,7 @@ class TripleRepository:
 
     def add_many_in(self, tx: Tx, scope: Scope, specs: Sequence[TripleSpec]) -> list[Triple]:
         """Add several triples inside the caller's transaction (ingest writes a turn's triples with its
-        memory), in order; NotFound when a memory is missing or foreign."""
+        memory), in order; NotFound when a memory is missing or foreign, Conflict when one is superseded."""
         if not specs:
             return []
         rows = []
@@ -71,6 +71,9 @@ class TripleRepository:
                 "now": time_param(spec.now),
             })
         found = tx.run("triple/add", {"tenant": scope.tenant, "user_id": scope.user_id, "rows": rows})[0]["rows"]
+        if history := sorted({str(r["memory_id"]) for r in found if r.get("history")}):
+            raise Conflict(f"memory {', '.join(history)} is superseded (history, validTo set): add the triple to the "
+                           "memory that replaced it")
         by_id = {r["id"]: triple_from_row(r) for r in found}
         out = []
         for row in rows:

@@ -18,6 +18,7 @@ from bmam.container import Container
 from bmam.events import EventKind
 from bmam.usecases.memories import RememberRequest
 from graph.conflicts import ConflictKind, ConflictStatus, ConflictStrategy
+from graph.errors import Conflict as ConflictError
 from graph.errors import NotFound
 from graph.model import Memory, Scope, Tier
 from tests.ops_support import store_rows
@@ -155,12 +156,13 @@ def test_a_triple_for_the_older_memory_supersedes_it_and_comes_back_closed(
     assert closed.valid_to == new.valid_from == get(c, scope, old.id).valid_to
     assert get(c, scope, new.id).valid_to is None
     assert superseded(c) == [(old.id, new.id)]
-    # a triple for a memory that is history: stored, no hooks (nothing to settle; its associations went to its
-    # winner, and sharing Munich with a live memory forms none), no mark left
+    # a triple for a memory that is history: refused (CONFLICT), nothing written: no triple, no association
+    # (sharing Munich with a live memory), no mark left
     munich = remember(c, scope, "Munich has great beer gardens")
     c.memories.add_triple(t, u, memory_id=munich.id, subject="Munich", predicate="has", object_="beer gardens")
-    c.memories.add_triple(t, u, memory_id=old.id, subject="Siemens", predicate="located_in", object_="Munich")
-    assert len(c.memories.triples(t, u, old.id)) == 2
+    with pytest.raises(ConflictError, match="superseded"):
+        c.memories.add_triple(t, u, memory_id=old.id, subject="Siemens", predicate="located_in", object_="Munich")
+    assert len(c.memories.triples(t, u, old.id)) == 1
     assert c.memories.associations(t, u, old.id) == [] and pending(c, t) == []
 
 

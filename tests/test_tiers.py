@@ -179,6 +179,10 @@ def test_reactions() -> None:
     # dismissing deletes a temp memory, but never history or one held for review (forget removes them)
     assert react(mem("h", held=True), Signal.DISMISSED, RULES).refused
     assert react(mem("s", superseded=True), Signal.DISMISSED, RULES).refused
+    # history is outside the tiers: engaging it is refused too (it promoted temp history to mid)
+    assert react(mem("s", superseded=True), Signal.ENGAGED, RULES).refused
+    assert react(mem("sm", Tier.MID, superseded=True), Signal.DISMISSED, RULES).refused
+    assert not react(mem("s", superseded=True), Signal.IGNORED, RULES).refused
     held_mid = react(mem("hm", Tier.MID, held=True), Signal.DISMISSED, RULES)
     assert held_mid.change == TierChange("hm", Tier.MID, Tier.TEMP, Reason.DISMISSED)
 
@@ -431,6 +435,15 @@ def test_superseded_history_is_kept_and_takes_no_room(c: Container, scope: Scope
     kept = c.memory_repository.get(scope, old.id)
     assert kept is not None and kept.valid_to is not None
     assert old.id in {h.memory.id for h in c.conflicts.history(scope.tenant, "alice", memory_id=new.id)}
+    # nor does the user move it: a reaction, an unlock, a triple on history are refused and change nothing
+    for refused in (lambda: c.tiers.react(scope.tenant, "alice", old.id, "ENGAGED"),
+                    lambda: c.tiers.unlock(scope.tenant, "alice", old.id),
+                    lambda: c.memories.add_triple(scope.tenant, "alice", memory_id=old.id, subject="user",
+                                                  predicate="works_at", object_="Siemens AG")):
+        with pytest.raises(Conflict, match="superseded"):
+            refused()
+    assert tier_of(c, scope.tenant, old.id) == Tier.TEMP
+    assert [t.object.name for t in c.memories.triples(scope.tenant, "alice", old.id)] == ["Siemens"]
 
 
 def test_sweep_and_eviction_weigh_memories_decayed_to_now(c: Container, tenant: str, clock: FakeClock) -> None:

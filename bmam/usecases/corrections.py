@@ -77,7 +77,8 @@ class CorrectionUseCases:
             raise NotFound(f"memory {old_id} not found")
         if old.valid_to is not None:
             raise ConflictError(f"memory {old_id} is no longer live (superseded at {old.valid_to.isoformat()}): "
-                                "correct the memory that holds now (history -m shows which)")
+                                "correct the memory that holds now (the history query, `bmam history --memory`, "
+                                "shows which)")
         new_type = old.type if memory_type is None else validate.memory_type(memory_type)
         if text == old.text and new_type is old.type:
             raise BadInput(f"the correction says what memory {old_id} says: nothing to correct", field="text")

@@ -242,6 +242,9 @@ class TierUseCases:
         manages it again (mid over capacity then demotes its least useful)."""
 
         def change(tx: Tx, scope: Scope, state: TierMemory, now: datetime) -> list[TierChange]:
+            if state.superseded:  # as locking it is refused: history is outside the tiers
+                raise Conflict(f"memory {memory_id} is superseded history (validTo set), kept outside the tiers: "
+                               "it cannot be unlocked (forget removes it)")
             if state.tier is not Tier.CORE or not self._tiers.unlock(tx, scope, state.id, now=now):
                 return []
             return [TierChange(state.id, Tier.CORE, Tier.MID, Reason.UNLOCKED_BY_USER), *self.enforce(tx, scope)]

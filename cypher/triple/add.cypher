@@ -1,6 +1,7 @@
 // Add triples (subject)-[:TRIPLE {predicate}]->(object), one per row of $rows, each asserted by one
 // memory of one user. Entities are created or reused per (tenant, user, kind, name); the memory
-// MENTIONS both. A single add is a list of one; ingest adds a batch at once.
+// MENTIONS both. A single add is a list of one; ingest adds a batch at once. Each row says whether its memory is
+// superseded (history: the caller refuses, rolling back).
 // Times come as ISO text (p.now; graph/records.py time_param).
 UNWIND $rows AS row
 WITH row {.*, now: datetime(row.now)} AS p
@@ -22,4 +23,4 @@ MERGE (m)-[:MENTIONS]->(o)
 // One row, the results collected in a list: the driver handles each record in Python (~12 us a row).
 RETURN collect({id: t.id, subject: s {.id, .name, .kind}, predicate: t.predicate, object: o {.id, .name, .kind},
                 polarity: t.polarity, memory_id: t.memory_id, created_at: toString(t.created_at),
-                valid_to: toString(t.valid_to)}) AS rows
+                valid_to: toString(t.valid_to), history: m.valid_to IS NOT NULL}) AS rows
