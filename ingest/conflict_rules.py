@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from graph.conflicts import ConflictKind
 from ingest.extract import OCCUPATION_SLOT, favourite_statements, normalize_term, single_valued_slot
-from ingest.lexicon import split_clauses
+from ingest.lexicon import SOMETIMES_RE, split_clauses
 
 # Predicates that state the user's attitude to an object; polarity is for (+1) or against (-1).
 ATTITUDE_PREDICATES: frozenset[str] = frozenset({"likes", "eats", "drinks"})
@@ -263,6 +263,8 @@ def negation_conflict(new_text: str, old: Similar, threshold: float) -> str | No
     if new_negated == is_negated(old.text):
         return None
     negated, other = (new_text, old.text) if new_negated else (old.text, new_text)
+    if SOMETIMES_RE.search(negated):
+        return None  # "I don't drink coffee after 3pm": a rule for some times contradicts no "I drink coffee"
     shared = said_no_to(negated) & content_terms(other)
     if not shared:
         return None

@@ -32,7 +32,16 @@ from ingest.extract_core import (
 )
 from ingest.extract_en import en_clause, en_favourites
 from ingest.extract_zh import zh_clause, zh_favourites, zh_subclauses
-from ingest.lexicon import EPISODIC_EN_RE, EPISODIC_ZH_RE, HAN, PAST_EN_RE, is_question, is_request, split_clauses
+from ingest.lexicon import (
+    EPISODIC_EN_RE,
+    EPISODIC_ZH_RE,
+    HAN,
+    PAST_EN_RE,
+    SOMETIMES_RE,
+    is_question,
+    is_request,
+    split_clauses,
+)
 
 __all__ = [
     "OCCUPATION_SLOT",
@@ -81,10 +90,14 @@ class RuleTripleExtractor:
                     st.pending_rel = None
                     continue
                 st.spans = []
+                read_from = len(st.out)
                 zh = _join_han(clause)
                 if re.search(f"[{HAN}]", zh):
                     zh_clause(zh, st, episodic)
                 en_clause(clause, st)
+                if SOMETIMES_RE.search(clause):  # "I never eat breakfast on weekdays": no plain no to breakfast
+                    st.out[read_from:] = [t for t in st.out[read_from:]
+                                          if not (t.predicate in ("eats", "drinks") and t.polarity == -1)]
             out.append((whole, _dedupe(st.out[start:])))
         return out
 

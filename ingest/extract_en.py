@@ -25,7 +25,14 @@ from ingest.extract_core import (
     normalize_term,
     phone_ok,
 )
-from ingest.lexicon import CONDITIONS_EN_RE, EPISODIC_EN_RE, HAN, NATIONALITIES_EN, PAST_EN_RE, RELATIONS_EN
+from ingest.lexicon import (
+    CONDITIONS_EN_RE,
+    EPISODIC_EN_RE,
+    HAN,
+    NATIONALITIES_EN,
+    PAST_EN_RE,
+    RELATIONS_EN,
+)
 
 # ---------------------------------------------------------------------------------------------
 # object cleaning

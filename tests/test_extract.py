@@ -578,3 +578,18 @@ def test_a_speaker_starting_again_after_and_makes_two_clauses(text: str,
 )
 def test_facts_about_a_person_by_name(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a diet rule for some times is no plain no (it contradicted "I eat breakfast with my kids on weekends")
+    ("I never eat breakfast on weekdays.", set()),
+    ("I don't drink coffee after 3pm", set()),
+    ("我晚上不喝咖啡", set()),
+    ("我周一不吃肉", set()),
+    # a plain no, and a yes said with a time, stay
+    ("I don't eat meat", {(USER, "eats", "meat", -1)}),
+    ("我不喝咖啡", {(USER, "drinks", "咖啡", -1)}),
+    ("I eat breakfast with my kids on weekends.", {(USER, "eats", "breakfast", 1)}),
+])
+def test_a_no_for_some_times_is_no_diet_triple(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+    assert spo(text) == expected
