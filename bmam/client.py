@@ -30,7 +30,7 @@ INGEST_TURN_FIELDS = f"""
   memories {{ {MEMORY_FIELDS} }} mentioned {{ {MEMORY_FIELDS} }}
   triples {{ id predicate polarity memoryId subject {{ id name kind }} object {{ id name kind }} }}
   tierChanges {{ memoryId fromTier toTier deleted reason }}
-  errors {{ code message field }}
+  errors {{ code message field }} forgotten
 """
 
 # ingest_conversation's document (`bmam remote ingest` sizes its requests with it)

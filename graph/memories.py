@@ -235,6 +235,11 @@ class MemoryRepository:
             raise NotFound(f"memory {memory_id} not found")
         return False
 
+    def taken_back(self, scope: Scope, session_id: str, turn: int) -> list[str]:
+        """The memories made from the user's last turn before `turn` in the session (cypher/memory/taken_back)."""
+        rows = self._store.read("memory/taken_back", {**_scope(scope), "session_id": session_id, "turn": turn})
+        return [str(r["id"]) for r in rows]
+
     def count(self, scope: Scope) -> int:
         return int(self._store.read("memory/count_for_user", _scope(scope))[0]["n"])
 

@@ -470,6 +470,24 @@ NOT_TO_REMEMBER_RE = re.compile(
     re.IGNORECASE,
 )
 
+# The user takes back what they said just before ("forget what I just said", 别记住我刚才说的, 当我没说): never a
+# memory either; a turn that says nothing else (TAKE_BACK_FILLER_RE aside) also has the memories of the user's
+# turn before it forgotten (bmam/usecases/ingest.py). "Forget it" alone is left out: it is mostly "never mind".
+TAKE_BACK_RE = re.compile(
+    r"(?:忘(?:掉|了|记)|别记(?:住|着)?|不要记(?:住|着)?|删(?:掉|除)?)(?:我)?刚(?:才|刚)(?:说的|讲的|那句|的话)(?:话|内容)?"
+    r"|(?:就)?当我没(?:说|讲)(?:过)?|刚(?:才|刚)(?:说的|讲的|那句|的话)?(?:别记|不要记|忘了吧|忘掉吧|不算|作废)"
+    r"|(?<![A-Za-z])(?:forget|disregard|ignore|delete|erase|scratch|strike)\s+(?:about\s+)?(?:what i (?:just )?"
+    r"(?:said|told you|wrote|typed|mentioned)|my last (?:message|sentence)"
+    r"|the last (?:thing|message) i (?:said|sent|wrote)|that|this)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+TAKE_BACK_FILLER_RE = re.compile(
+    r"(?<![A-Za-z])(?:please|pls|ok|okay|oh|actually|sorry|never ?mind|wait|hmm+|um+|just|you can|can you|could you"
+    r"|thanks|thank you|i mean|no|nope|that|this|it|you)(?![A-Za-z])"
+    r"|算了|哦|嗯|好吧|其实|请|麻烦|吧|啊|呀|这个|那个|这些|那些",
+    re.IGNORECASE,
+)
+
 FEELING_ZH = [
     "难过",
     "伤心",

@@ -37,6 +37,8 @@ from ingest.lexicon import (
     PROCEDURAL_ZH_RE,
     SAFETY_RE,
     SECOND_PERSON_RE,
+    TAKE_BACK_FILLER_RE,
+    TAKE_BACK_RE,
     TEMPORARY_RE,
     has_feeling,
     has_first_person,
@@ -135,6 +137,7 @@ class Salience:
     emotional: bool
     preset_kind: PresetKind
     emphasis: bool = False  # the user asked us to remember it: promote towards core
+    takes_back: bool = False  # the turn only asks to forget what the user said before it (TAKE_BACK_RE)
 
     @property
     def refused_by_user(self) -> bool:
@@ -156,8 +159,12 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
     norm = normalize_text(text)
     if not norm:
         return Salience(False, "empty", False, PresetKind.DEFAULT)
-    if NOT_TO_REMEMBER_RE.search(norm):
-        return Salience(False, ASKED_NOT_TO_REMEMBER, False, PresetKind.DEFAULT)
+    # Nothing but "forget / don't remember what I just said": it takes back the turn before it. "Don't remember
+    # that" with more is still no memory; "Scratch that, I live in Paris" says something new.
+    takes_back = not _WORD_RE.search(TAKE_BACK_FILLER_RE.sub(" ", NOT_TO_REMEMBER_RE.sub(" ", TAKE_BACK_RE.sub(
+        " ", norm)))) and (NOT_TO_REMEMBER_RE.search(norm) is not None or TAKE_BACK_RE.search(norm) is not None)
+    if takes_back or NOT_TO_REMEMBER_RE.search(norm):
+        return Salience(False, ASKED_NOT_TO_REMEMBER, False, PresetKind.DEFAULT, takes_back=takes_back)
     emphasis = EMPHASIS_RE.search(norm) is not None
     if emphasis and not _WORD_RE.search(EMPHASIS_RE.sub(" ", norm)):
         # "记住：" / "remember this" alone: emphasis of nothing (it would lock an empty memory in core)

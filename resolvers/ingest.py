@@ -91,6 +91,9 @@ class IngestTurnResult:
     triples: list[Triple]
     tier_changes: list[TierChange]
     errors: list[TurnError]
+    forgotten: list[strawberry.ID] = strawberry.field(description=(
+        "Memories this turn took back: a turn that only asks to forget what the user just said ('forget what I just "
+        "said', 当我没说) forgets the memories made from the user's turn before it in the session."))
 
     @classmethod
     def of(cls, r: ingest_cases.TurnResult) -> IngestTurnResult:
@@ -101,6 +104,7 @@ class IngestTurnResult:
             memories=[Memory.of(m) for m in r.memories], mentioned=[Memory.of(m) for m in r.mentioned],
             triples=[Triple.of(t) for t in r.triples], tier_changes=[TierChange.of(c) for c in r.changes],
             errors=[TurnError(code=e.code, message=e.message, field=e.field) for e in r.errors],
+            forgotten=[strawberry.ID(i) for i in r.forgotten],
         )
 
 

@@ -350,6 +350,24 @@ def test_asked_not_to_remember_is_never_kept(text: str) -> None:
     assert not verdict.remember and not verdict.emphasis and verdict.reason == "asked_not_to_remember"
 
 
+@pytest.mark.parametrize(("text", "takes_back"), [
+    # nothing but "forget what I just said": it takes back the turn before it
+    ("forget what I just said", True), ("Please don't remember that.", True), ("别记住我刚才说的", True),
+    ("忘掉我刚才说的吧", True), ("就当我没说", True), ("Sorry, please ignore my last message", True),
+    # with more said, the request is about this turn, or something new is said
+    ("My PIN is 1234, don't remember that", False), ("Please don't remember that, it's nothing", False),
+])
+def test_a_turn_that_only_asks_to_forget_takes_back_the_one_before(text: str, takes_back: bool) -> None:
+    verdict = assess(text, speaker="user")
+    assert not verdict.remember and verdict.reason == "asked_not_to_remember" and verdict.takes_back is takes_back
+
+
+@pytest.mark.parametrize("text", ["Scratch that, I live in Paris", "I can't forget that day"])
+def test_forget_words_with_a_statement_are_a_memory(text: str) -> None:
+    verdict = assess(text, speaker="user")
+    assert verdict.remember and not verdict.takes_back
+
+
 @pytest.mark.parametrize("text", ["记住：", "remember this", "Remember this!"])
 def test_emphasis_of_nothing_is_no_memory(text: str) -> None:
     assert not assess(text, speaker="user").remember

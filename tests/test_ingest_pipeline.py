@@ -481,3 +481,32 @@ def test_superseded_history_takes_no_room_in_core(settings: Settings, clock: Fak
         assert emphasised.errors == [] and emphasised.memories[0].tier is Tier.CORE
     finally:
         c.close()
+
+
+def live_texts(client: BmamClient, user: str) -> set[str]:
+    return {e["node"]["text"] for e in client.memories(user, first=50)["edges"]}
+
+
+def test_a_turn_that_takes_back_the_one_before_forgets_its_memories(client: BmamClient) -> None:
+    """"Forget what I just said" (or 当我没说) right after a statement: the memories that statement made are
+    forgotten (their triples with them), the request itself is no memory, and what was said before stays. Sent
+    again, it takes nothing more back; "Scratch that, I live in Paris" says something new."""
+    user = f"take-back-{uuid.uuid4().hex[:8]}"
+    first = client.ingest_turn(user, "s1", "user", "I love hiking in the Alps")
+    said = client.ingest_turn(user, "s1", "user", "My ex-boyfriend Mark lives in Boston.")
+    client.ingest_turn(user, "s1", "assistant", "Got it.")
+    back = client.ingest_turn(user, "s1", "user", "Please forget what I just said.")
+    assert not back["remembered"] and back["memories"] == []
+    assert back["forgotten"] == [m["id"] for m in said["memories"]] != []
+    assert live_texts(client, user) == {"I love hiking in the Alps"}
+    assert [client.triples(user, m["id"]) for m in said["memories"]] == [[]]
+    again = client.ingest_turn(user, "s1", "user", "Please forget what I just said.", turn=back["turn"])
+    assert again["duplicate"] and again["forgotten"] == []
+    # in Chinese, inside one conversation: the turn before it only
+    zh = client.ingest_conversation([
+        {"userId": user, "sessionId": "s2", "speaker": "user", "text": text}
+        for text in ("我对花生过敏", "我前男友叫小刚，住在杭州", "当我没说")])
+    allergy, ex, took = zh["turns"]
+    assert took["forgotten"] == [m["id"] for m in ex["memories"]] != []
+    assert live_texts(client, user) == {"I love hiking in the Alps", "我对花生过敏"}
+    assert first["memories"] and allergy["memories"]

@@ -33,13 +33,13 @@ import numpy as np
 
 from bmam import validate
 from bmam.clock import Clock
-from bmam.events import EventBus, MemoryEvent
+from bmam.events import EventBus, EventKind, MemoryEvent
 from bmam.settings import IngestSettings, Settings
 from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook, marked_done, run_hooks
 from bmam.usecases.memories import EXACT_SCAN_MAX_MEMORIES
 from bmam.usecases.tiers import TierUseCases, change_event
 from graph.episodes import EpisodeRepository, EpisodeRow, SimilarMemory, TurnMatches, episode_id, memory_id_for
-from graph.errors import BadInput, BmamError, LimitExceeded, StoreUnavailable
+from graph.errors import BadInput, BmamError, LimitExceeded, NotFound, StoreUnavailable
 from graph.memories import MemoryRepository, PendingHooks
 from graph.model import (
     ClassifierLevel,
@@ -110,6 +110,7 @@ class TurnResult:
     triples: list[Triple] = field(default_factory=list)
     changes: list[TierChange] = field(default_factory=list)  # promotions this turn caused
     errors: list[TurnError] = field(default_factory=list)
+    forgotten: list[str] = field(default_factory=list)  # memories it took back ("forget what I just said")
 
 
 @dataclass
@@ -729,9 +730,33 @@ class IngestUseCases:
                             scope.tenant, scope.user_id)
         if plan.hooks:  # per memory in order, in segments, in one transaction (bmam/usecases/hooks.py run_hooks)
             run_hooks(list(self._hooks), plan.hooks, log, store=self._store, finish=marked_done(self._memories))
+        for v in batch:  # after the hooks: what the turn takes back may have been stored in this batch
+            if v.index in analysis and analysis[v.index].salience.takes_back:
+                self._take_back(scope, plan.results[v.index])
         for session, recorded in plan.recorded.items():
             self._wm.record(scope, session, recorded)
         return plan
+
+    def _take_back(self, scope: Scope, result: TurnResult) -> None:
+        """A user's turn that only asks to forget what they just said ("forget what I just said", 当我没说): the
+        memories made from their turn before it in the session are forgotten as `forget` takes one (locked ones
+        too: the user asked), each a DELETED event. A turn seen before (a repeated request) takes nothing back."""
+        if not result.stored or result.duplicate or result.session_id is None or result.turn is None:
+            return
+        try:
+            for memory_id in self._memories.taken_back(scope, result.session_id, result.turn):
+                try:
+                    self._memories.forget(scope, memory_id, confirm_locked=True)
+                except NotFound:
+                    continue  # forgotten meanwhile
+                result.forgotten.append(memory_id)
+                self._events.publish(MemoryEvent(kind=EventKind.DELETED, tenant=scope.tenant, user_id=scope.user_id,
+                                                 memory_id=memory_id, at=self._clock.now(),
+                                                 detail={"reason": "taken back by the user"}))
+        except StoreUnavailable:  # the turn is stored: its answer stands; `forget` removes what is left
+            log.warning("could not take back the turn before %s/%d: Neo4j unavailable", result.session_id, result.turn)
+        if result.forgotten:
+            log.info("turn %s/%d took back %d memories", result.session_id, result.turn, len(result.forgotten))
 
     def resume_hooks(self, tenant: str | None = None, user_id: str | None = None, *,
                      older_than: timedelta | None = None) -> int:
