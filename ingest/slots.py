@@ -34,6 +34,11 @@ OCCUPATION = "is_a (occupation)"
 _ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_at", *FAMILY, "pet",
              "allergic_to", "likes")
 
+# What the user must not or cannot eat: asked by any request for food advice ("Any dessert ideas for tonight?",
+# 晚饭吃什么), whose answer must respect an allergy or a condition however far the words are from it.
+_FOOD_SAFETY = ("allergic_to", "has_condition")
+_FOOD = r"(?:dessert|dinner|lunch|breakfast|meal|recipe|snack|food|dish|restaurant|cake|cookie|takeout|takeaway)s?"
+
 # (pattern, predicates): English on the lower-cased question, Chinese on its characters.
 _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bwhat (?:do|did) you (?:know|remember) about me\b|\btell me about (?:me|myself)\b|\bwho am i\b"
@@ -63,6 +68,10 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bmy (?:boss|manager)\b", ("boss",)),
     (r"\bmy (?:pets?|dogs?|cats?)\b", ("pet",)),
     (r"\b(?:am i|i'm|i am) allergic\b|\bmy allerg(?:y|ies)\b", ("allergic_to",)),
+    (rf"\bwhat (?:should|can|could|shall) (?:i|we) (?:eat|cook|make|bake|order|have for (?:dinner|lunch|breakfast))\b"
+     rf"|\bwhat to (?:eat|cook|make|bake|order)\b|\b{_FOOD} (?:ideas?|suggestions?|recommendations?)\b"
+     rf"|\b(?:recommend|suggest) (?:a |an |some |me )?(?:good )?{_FOOD}\b|\bwhere (?:should|can|could) (?:i|we) eat\b",
+     _FOOD_SAFETY),
     (r"\bmy (?:health|medical) (?:conditions?|issues?|problems?)\b", ("has_condition",)),
     (r"\bmy (?:phone|cell|mobile)(?: number)?\b", ("phone",)),
     (r"\bmy e-?mail\b", ("email",)),
@@ -93,6 +102,9 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:的)?(?:老板|领导|上司)", ("boss",)),
     (r"我(?:的)?(?:宠物|狗|猫)", ("pet",)),
     (r"我对什么过敏|我的?过敏", ("allergic_to",)),
+    (r"吃(?:点)?什么|做(?:点)?什么(?:菜|吃的|饭)|点(?:点)?什么(?:菜|吃的|外卖)|推荐[^，。？]{0,6}(?:餐厅|饭店|菜|吃的|甜点|零食|馆子|饭馆)"
+     r"|推荐[^，。？]{0,4}(?:饭|菜|餐|面|小吃|甜品|火锅|烧烤)店"
+     r"|(?:晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|甜点)(?:有什么推荐|怎么安排)", _FOOD_SAFETY),
     (r"我的(?:手机|电话)", ("phone",)),
     (r"我的邮箱", ("email",)),
     (r"我的紧急联系人", ("emergency_contact",)),

@@ -72,6 +72,19 @@ def test_what_do_you_know_about_me_answers_with_what_describes_the_user(client: 
                                                                       "I work at Moderna"]
 
 
+def test_food_advice_brings_the_users_allergy_along(client: BmamClient, user: str) -> None:
+    """"Any dessert ideas for tonight?" shares hardly a word or a meaning with "I'm allergic to peanuts" (cosine
+    ~0.2: gated before), yet the answer must respect it: food advice asks for the user's allergies and conditions."""
+    client.ingest_conversation([
+        {"userId": user, "sessionId": "s1", "speaker": "user", "text": text}
+        for text in ("I'm allergic to peanuts.", "I love dark chocolate.", "I work at Moderna.")])
+    for question in ("Any dessert ideas for tonight?", "Can you recommend a restaurant for dinner?", "晚饭吃什么好？"):
+        r = client.recall(user, question)
+        assert r["gated"] is False, (question, r["reason"])
+        texts = [m["memory"]["text"] for m in r["memories"]]
+        assert "I'm allergic to peanuts." in texts and "I work at Moderna." not in texts, (question, texts)
+
+
 def test_a_slot_with_no_memory_stating_it_is_still_gated(client: BmamClient, user: str) -> None:
     client.ingest_conversation(_conversation(user))
     for question in ("How old am I?", "When is my birthday?", "Where is the Eiffel Tower?"):

@@ -156,6 +156,9 @@ def test_is_personal(text: str, personal: bool) -> None:
 @pytest.mark.parametrize(("text", "advice"), [
     ("推荐一个火锅店", True), ("周末去哪玩比较好？", True), ("Can you recommend a hot pot place?", True),
     ("What should I cook tonight?", True), ("火锅是哪里的菜？", False), ("What is the capital of France?", False),
+    # ideas asked for depend on the user's tastes and needs too (an allergy among them)
+    ("Any dessert ideas for tonight?", True), ("What can we make for dinner?", True), ("晚饭做什么菜好？", True),
+    ("Any ideas?", True), ("What is an idea in philosophy?", False), ("Who invented the telephone?", False),
 ])
 def test_wants_advice(text: str, advice: bool) -> None:
     assert wants_advice(text) is advice

@@ -40,6 +40,13 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("Tell me about myself", ABOUT_ME),
         ("你知道我哪些事？", ABOUT_ME),
         ("介绍一下我自己", ABOUT_ME),
+        # food advice asks for what the user must not or cannot eat, however far its words are from it
+        ("Any dessert ideas for tonight?", ("allergic_to", "has_condition")),
+        ("Can you recommend a restaurant for dinner?", ("allergic_to", "has_condition")),
+        ("What should I cook tonight?", ("allergic_to", "has_condition")),
+        ("晚饭吃什么好？", ("allergic_to", "has_condition")),
+        ("推荐一家火锅店", ("allergic_to", "has_condition")),
+        ("推荐一家书店", ()),
         # not the speaker's own fact, or no slot a question can name
         ("What do you know about Paris?", ()),
         ("Tell me about black holes", ()),
