@@ -321,11 +321,23 @@ class Favourite(NamedTuple):
     clause: str
 
 
+# A favourite's kind said in Chinese or in other English words, as its English comparison form: a favourite said
+# in one language is changed in the other ("我最喜欢的电影是 Inception", then "my favorite movie is Interstellar now").
+_FAVOURITE_KINDS = {
+    "颜色": "colour", "电影": "movie", "film": "movie", "歌手": "singer", "乐队": "band", "书": "book", "歌": "song",
+    "歌曲": "song", "食物": "food", "菜": "dish", "运动": "sport", "水果": "fruit", "动物": "animal", "城市": "city",
+    "国家": "country", "游戏": "game", "饮料": "drink", "作家": "author", "writer": "author", "演员": "actor",
+    "电视剧": "show", "tv show": "show", "tv series": "show", "series": "show", "季节": "season", "花": "flower",
+    "球队": "team", "品牌": "brand", "甜点": "dessert", "零食": "snack", "导演": "director", "画家": "painter",
+}
+
+
 def favourite_category(words: str) -> str:
-    """The comparison form of a favourite's kind: colour / color / colours -> colour; 颜色 as written."""
+    """The comparison form of a favourite's kind: colour / color / colours / 颜色 -> colour (_FAVOURITE_KINDS)."""
     t = normalize_term(words)
     t = re.sub(r"\bcolor\b", "colour", t)
-    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in t.split())
+    t = " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in t.split())
+    return _FAVOURITE_KINDS.get(t, t)
 
 
 # Predicates a follow-up clause ("especially X", 尤其是X) may extend.

@@ -129,8 +129,14 @@ def test_favourite_statements() -> None:
     assert kinds("My favourite colour is green") == kinds("my favorite color is green now") == {("colour", "green")}
     assert kinds("Jazz is my favourite genre") == {("genre", "jazz")}
     assert kinds("My favourite colours are green and blue") == {("colour", "green"), ("colour", "blue")}
-    assert kinds("我最喜欢的颜色是蓝色") == {("颜色", "蓝色")}
-    assert kinds("周杰伦是我最喜欢的歌手") == {("歌手", "周杰伦")}
+    # a kind said in Chinese or with another English word compares in its English form: changed in the other
+    # language, a favourite is still one value at a time
+    assert kinds("我最喜欢的颜色是蓝色") == {("colour", "蓝色")}
+    assert kinds("周杰伦是我最喜欢的歌手") == {("singer", "周杰伦")}
+    assert kinds("我最喜欢的电影是 Inception") == {("movie", "inception")} == kinds("My favorite film is Inception")
+    assert favourite_conflict("Actually my favorite movie is Interstellar now",
+                              Similar("o", "我最喜欢的电影是 Inception", 0.69), 0.55) == \
+        "user favourite movie: inception -> interstellar"
     assert kinds("我最喜欢吃的是火锅") == {("吃", "火锅")}
     for text in ("I like green", "Thai food is my absolute favorite", "My favourite thing is sleeping",
                  "what's your favourite colour?", "我的爱好是摄影和爬山", "下雨天我最喜欢看书了", "我喜欢蓝色"):
