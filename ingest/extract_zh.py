@@ -662,6 +662,9 @@ def _zh_is_a(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
     obj = re.sub(r"^(?:一名|一个|一位|个|名|位|土生土长的|地道的|正宗的|纯正的)", "", obj)
     if not obj or re.search(r"我|你|的员工$", obj):
         return
+    if allergy := re.fullmatch(r"对(?P<o>[^，]{1,16}?)过敏", obj):
+        st.add(subject, "allergic_to", allergy["o"], polarity)  # 我不是对海鲜过敏，是对芒果过敏
+        return
     if obj.endswith("人") and obj[:-1] in GENERIC_PLACES_ZH:
         return  # 我不是本地人: says where they are not from, without a place
     if obj.endswith("人") and len(obj) >= 3 and not ROLE_SUFFIX_ZH_RE.search(obj[:-1]):

@@ -593,3 +593,10 @@ def test_facts_about_a_person_by_name(text: str, expected: set[tuple[str, str, s
 ])
 def test_a_no_for_some_times_is_no_diet_triple(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
+
+
+def test_an_allergy_said_with_shi_is_an_allergy_not_an_identity() -> None:
+    """是对X过敏 read as is_a "对X过敏" before: the correction of an allergy contradicted nothing."""
+    assert spo("其实我不是对海鲜过敏，是对芒果过敏") == {
+        (USER, "allergic_to", "海鲜", -1), (USER, "allergic_to", "芒果", 1)}
+    assert spo("我是对花粉过敏") == {(USER, "allergic_to", "花粉", 1)}
