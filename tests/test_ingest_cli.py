@@ -217,3 +217,25 @@ def test_a_byte_order_mark_and_an_out_of_range_time(container: Container, tenant
     assert bad == ["line 2: [BAD_USER_INPUT] at is out of range: years 1 to 9999 in UTC"]
     texts = {m.text for m in container.memories.page(tenant, "alice").items}
     assert texts == {"My sister lives in Berlin", "I play the piano every day"}
+
+
+def test_a_bad_line_holds_its_index_against_a_later_line_giving_it(container: Container, tenant: str,
+                                                                   tmp_path: Path) -> None:
+    """Line 3 (a bad speaker) takes index 1 of the session, as it would fixed; line 5 gives "turn": 1. Refused
+    at once as given twice (it was stored at 1, and once line 3 was fixed the file could not go in again)."""
+    rows = ['{"user_id": "c1", "session_id": "s1", "speaker": "user", "text": "I love green tea"}',
+            '{"user_id": "c1", "session_id": "s1", "speaker": "user", "text":',
+            '{"user_id": "c1", "session_id": "s1", "speaker": "robot", "text": "x"}',
+            "[1, 2]",
+            '{"user_id": "c1", "session_id": "s1", "speaker": "user", "text": "My dog is named Rex", "turn": 1}']
+    file = write(tmp_path / "bad.jsonl", rows)
+    result = runner.invoke(app, ["ingest", str(file), "--tenant", tenant, "--no-progress"])
+    assert result.exit_code == 2, result.output
+    bad = {ln.split(":")[0]: ln for ln in result.stderr.splitlines() if ln.startswith("line ")}
+    assert list(bad) == ["line 2", "line 3", "line 4", "line 5"], result.stderr
+    assert "given twice" in bad["line 5"] and "line 3" in bad["line 5"]
+    fixed = write(tmp_path / "fixed.jsonl", [rows[0], rows[2].replace("robot", "user")])
+    again = runner.invoke(app, ["ingest", str(fixed), "--tenant", tenant, "--no-progress"])
+    assert again.exit_code == 0, again.output
+    episodes = EpisodeRepository(container.store, container.vector_dimensions).recent(Scope(tenant, "c1"), "s1", 20)
+    assert [(e.turn, e.text) for e in episodes] == [(0, "I love green tea"), (1, "x")]

@@ -610,6 +610,8 @@ class IngestUseCases:
             except BmamError as exc:
                 results[i] = TurnResult(index=i, user_id=t.user_id, session_id=t.session_id, turn=t.turn,
                                         errors=[TurnError("BAD_USER_INPUT", exc.message, exc.field)])
+                if t.turn is not None:  # a bad turn holds its index too: fixed and sent again, it takes it
+                    seen.setdefault((Scope(tenant, t.user_id.strip()), t.session_id.strip(), t.turn), i)
                 if on_progress:
                     on_progress(1)
                 continue
