@@ -19,6 +19,7 @@ data scientist" superseded by "I now work at Alibaba" keeps "I'm a data scientis
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -76,6 +77,12 @@ _PEOPLE_WORDS: dict[str, tuple[str, str]] = {
 }
 
 
+# A clause that only extends the one before it ("I love Italian food, especially carbonara"; the extractor reads
+# it in that context): kept only with that clause.
+_FOLLOW_UP_RE = re.compile(r"(?i)(?:and )?(?:especially|particularly|mostly|above all|even|plus)\b|尤其|特别是|比如")
+_PRONOUN_OPENING_RE = re.compile(r"^(?:He|She|They|It|We|His|Her|Their|Our|The|This|That)\b")
+
+
 def restated(fact: ExtractedTriple, chinese: bool) -> str | None:
     """A fact that stands on its own said as a sentence (in Chinese or English, as its clause was): one of the
     speaker's people or pets, or the speaker's occupation; None for any other fact."""
@@ -96,7 +103,13 @@ def remains(clauses: Sequence[tuple[str, Sequence[ExtractedTriple]]], winner: Se
     if not any(hit for _, _, hit in stating):
         return None
     kept: list[tuple[str, Sequence[ExtractedTriple]]] = []
+    anchor_kept = True  # whether the clause a follow-up extends was kept
     for text, facts, hit in stating:
+        if _FOLLOW_UP_RE.match(text):
+            if anchor_kept and not hit:  # "especially carbonara" goes with "I love Italian food"
+                kept.append((text, facts))
+            continue
+        anchor_kept = not hit
         if not hit:
             kept.append((text, facts))
             continue
@@ -105,6 +118,9 @@ def remains(clauses: Sequence[tuple[str, Sequence[ExtractedTriple]]], winner: Se
                 kept.append((said, (fact,)))
     if not kept:
         return None
-    joiner = "，" if any(has_han(text) for text, _ in kept) else ", "
-    return Remains(text=joiner.join(text for text, _ in kept),
-                   facts=tuple(t for _, facts in kept for t in facts))
+    if any(has_han(text) for text, _ in kept):
+        joined = "，".join(text for text, _ in kept)
+    else:  # "Tom is my colleague, he works at Airbus": a pronoun opening a later sentence is mid-sentence now
+        joined = ", ".join([kept[0][0], *(_PRONOUN_OPENING_RE.sub(lambda m: m[0].lower(), text)
+                                          for text, _ in kept[1:])])
+    return Remains(text=joined, facts=tuple(t for _, facts in kept for t in facts))

@@ -130,6 +130,12 @@ def test_the_remains_are_the_clauses_stating_facts_the_winner_does_not_speak_of(
     # and so does the speaker's occupation, said with the employer
     ("I work at ByteDance as a data scientist.", "I now work at Alibaba", "I'm a data scientist"),
     ("I work at Amazon as an engineer.", "I work at Google now", "I'm an engineer"),
+    # a clause extending a contested one goes with it; a pronoun opening a later sentence is mid-sentence now
+    ("I love Italian food, especially carbonara. I live in Rome", "I don't really like Italian food anymore",
+     "I live in Rome"),
+    ("I live in Rome. I love pasta, especially carbonara.", "I moved to Milan", "I love pasta, especially carbonara"),
+    ("My colleague Tom lives in Paris. He works at Airbus as an engineer.", "Tom moved to Berlin.",
+     "Tom is my colleague, he works at Airbus as an engineer"),
     # a contested occupation is not restated
     ("I work at Amazon as an engineer.", "I'm a nurse now and I work at a hospital", None),
 ])
