@@ -239,3 +239,12 @@ def test_a_bad_line_holds_its_index_against_a_later_line_giving_it(container: Co
     assert again.exit_code == 0, again.output
     episodes = EpisodeRepository(container.store, container.vector_dimensions).recent(Scope(tenant, "c1"), "s1", 20)
     assert [(e.turn, e.text) for e in episodes] == [(0, "I love green tea"), (1, "x")]
+
+
+def test_a_line_taking_back_the_one_before_is_counted(container: Container, tenant: str, tmp_path: Path) -> None:
+    file = write(tmp_path / "f.jsonl", [line("My ex-boyfriend Mark lives in Boston."),
+                                        line("Please forget what I just said.")])
+    result = runner.invoke(app, ["ingest", str(file), "--tenant", tenant, "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "1 memories created" in result.stdout and "1 memories taken back" in result.stdout, result.stdout
+    assert container.memories.page(tenant, "alice").items == []

@@ -99,6 +99,7 @@ def register(app: typer.Typer) -> None:
         problems, notes, report, lines = run_for(tenant, lambda c, t: ingest_file(c, t, file, progress=progress))
         created = sum(len(t.memories) for t in report.turns)
         mentions = sum(len(t.mentioned) for t in report.turns)
+        taken_back = sum(len(t.forgotten) for t in report.turns)
         for problem in problems:
             typer.secho(problem, fg=typer.colors.RED, err=True)
         for note in notes:  # the line is stored: not a bad line
@@ -109,6 +110,7 @@ def register(app: typer.Typer) -> None:
             f"{created} memories created, {mentions} mentions of existing memories, "
             f"{len(report.changes)} capacity moves, {bad_lines} bad lines"
             + (f", {len(notes)} notes on stored lines" if notes else "")
+            + (f", {taken_back} memories taken back ('forget what I just said')" if taken_back else "")
         )
         if problems:
             raise typer.Exit(2)

@@ -114,6 +114,7 @@ class _Tally:
     stored: int = 0
     duplicates: int = 0
     created: int = 0
+    taken_back: int = 0  # memories forgotten by turns that took the one before back
     sent: int = 0  # turns the server answered for
     requests: int = 0  # requests it answered with a report (a 413 not counted)
     splits: int = 0  # requests refused as too large and sent again in halves
@@ -154,6 +155,7 @@ def _send(c: BmamClient, chunk: list[_Line], tally: _Tally) -> None:
     tally.stored, tally.duplicates = tally.stored + report["stored"], tally.duplicates + report["duplicates"]
     for line, result in zip(chunk, report["turns"], strict=True):
         tally.created += len(result["memories"])
+        tally.taken_back += len(result.get("forgotten") or [])
         found = tally.notes if result["stored"] else tally.problems
         found += [(line.line_no, f"[{e['code']}] {e['message']}") for e in result["errors"]]
 
@@ -325,7 +327,9 @@ def register(app: typer.Typer) -> None:
                    f"{tally.created} memories created, {len({n for n, _ in tally.problems})} bad lines; "
                    f"{tally.sent} turns sent in {tally.requests} requests"
                    + (f" ({tally.splits} split after HTTP 413)" if tally.splits else "")
-                   + (f"; {len(tally.notes)} notes on stored lines" if tally.notes else ""))
+                   + (f"; {len(tally.notes)} notes on stored lines" if tally.notes else "")
+                   + (f"; {tally.taken_back} memories taken back ('forget what I just said')"
+                      if tally.taken_back else ""))
         if stop is not None:
             unsent = good[tally.done:]
             echo(f"stopped at line {unsent[0].line_no}: {len(unsent)} turns from there on were not sent or "
