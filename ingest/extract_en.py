@@ -213,6 +213,14 @@ def _en_relations(c: str, st: _State) -> None:
         return
     if m := re.search(rf"(?i:\b(?:with|and) my (?P<r>{_EN_REL_ALT}))$", c.strip(" .!")):
         st.pending_rel = RELATIONS_EN[m["r"].lower()]  # "I live in Leeds with my partner, Sam": named next
+    if m := re.match(rf"(?i:(?:i'm|i am|im) (?:now |currently )?(?:dating|going out with)) (?P<n>{_EN_NAME})?",
+                     c.strip(" .!")):
+        if m["n"] and _en_name_ok(m["n"]):
+            st.add(USER, "partner", m["n"])  # "I'm dating Sofia"
+            st.last_person = m["n"]
+        else:
+            st.pending_rel = "partner"  # "I'm dating someone new, her name is Sofia": named next
+        st.spans.append((m.start(), m.end()))
     if m := re.search(
         rf"(?i:\b(?:i|we)(?: have|'ve got|'ve| got| own| adopted| just adopted| just got) (?:an?|one|two|three"
         rf"|four|\d+)"
@@ -721,10 +729,16 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     ),
     (
         re.compile(
-            rf"{_IM} (?:a|an) (?P<role>(?!(?i:huge|big|massive|great|fan)\b)[\w -]+?) (?i:at|with) "
-            rf"(?P<org>{_EN_NAME})"
+            rf"{_IM} (?i:(?:now|currently|still) )?(?:a|an) (?P<role>(?!(?i:huge|big|massive|great|fan)\b)[\w -]+?)"
+            rf" (?i:at|with) (?P<org>{_EN_NAME})"
         ),
         _en_role_at,
+    ),
+    # "I got a new job at Google": the employer
+    (
+        re.compile(rf"{_I}(?i: (?:just |finally )?(?:got|landed|accepted|started|took) (?:a |my )?(?:new )?job"
+                   rf" (?:at|with)) (?P<o>{_EN_NAME})"),
+        lambda m, st: st.add(USER, "works_at", _en_cut(m["o"], _EN_TAIL_PLACE)),
     ),
     (
         re.compile(

@@ -248,6 +248,25 @@ CHITCHAT = [
     "same",
     "whatever",
     "either is fine",
+    # coming back or about to ask: about the conversation, not the user ("Hey, I'm back. Can you recommend ...")
+    "i'm back",
+    "i am back",
+    "back again",
+    "i'm here",
+    "i'm wondering",
+    "i was wondering",
+    "i'm curious",
+    "just curious",
+    "quick question",
+    "i have a question",
+    "one more question",
+    "i need help",
+    "i need your help",
+    "我回来了",
+    "我有个问题",
+    "问你个问题",
+    "我想问一下",
+    "我想问问",
 ]
 _CHITCHAT_SET = {w.lower() for w in CHITCHAT} | {w.lower() for w in GREETINGS}
 _TOKEN_SPLIT_RE = re.compile(r"[\s,.!?;:。！？，~…]+")

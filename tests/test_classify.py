@@ -362,6 +362,15 @@ def test_a_turn_that_only_asks_to_forget_takes_back_the_one_before(text: str, ta
     assert not verdict.remember and verdict.reason == "asked_not_to_remember" and verdict.takes_back is takes_back
 
 
+@pytest.mark.parametrize("text", ["Hey, I'm back. Can you recommend a restaurant for dinner tonight?",
+                                  "I'm wondering, can you help me plan a trip?",
+                                  "我回来了，我想问一下明天天气怎么样？"])
+def test_coming_back_to_ask_is_no_memory(text: str) -> None:
+    """"I'm back" before a request is about the conversation: the request was stored as a FACTUAL memory."""
+    verdict = assess(text, speaker="user")
+    assert not verdict.remember, verdict
+
+
 @pytest.mark.parametrize("text", ["Scratch that, I live in Paris", "I can't forget that day"])
 def test_forget_words_with_a_statement_are_a_memory(text: str) -> None:
     verdict = assess(text, speaker="user")

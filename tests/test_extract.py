@@ -600,3 +600,17 @@ def test_an_allergy_said_with_shi_is_an_allergy_not_an_identity() -> None:
     assert spo("其实我不是对海鲜过敏，是对芒果过敏") == {
         (USER, "allergic_to", "海鲜", -1), (USER, "allergic_to", "芒果", 1)}
     assert spo("我是对花粉过敏") == {(USER, "allergic_to", "花粉", 1)}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # common ways of saying a change of job or partner (they gave no fact: the old one stayed current)
+    ("I'm now a pediatric nurse at Boston Children's Hospital.",
+     {(USER, "is_a", "pediatric nurse", 1), (USER, "works_at", "Boston Children's Hospital", 1)}),
+    ("I got a new job at Google.", {(USER, "works_at", "Google", 1)}),
+    ("I just started a new job at Stripe", {(USER, "works_at", "Stripe", 1)}),
+    ("I'm dating someone new, her name is Sofia.", {(USER, "partner", "Sofia", 1)}),
+    ("I'm dating Sofia", {(USER, "partner", "Sofia", 1)}),
+    ("I'm seeing a therapist, her name is Dr. Lee", set()),
+])
+def test_a_new_job_or_partner_said_plainly(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+    assert spo(text) == expected
