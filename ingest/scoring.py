@@ -47,6 +47,24 @@ STOP_EN: frozenset[str] = frozenset(
     those through to too under until up us ve very want was we well were what when where which while
     who whom why will with would yes yet you your yours yourself yourselves""")
 )
+# Everyday words that two memories share without being about one thing ("I found an apartment" and "I found out
+# I'm allergic to shellfish"): never a rare-term link between memories (bmam/usecases/associations.py), however
+# rare in a small user's memories. Verbs of every day, times, amounts and plain judgements; names and things stay.
+COMMON_EN: frozenset[str] = frozenset(
+    _words("""able add added ago already always another anymore anything around ask asked away back bad be became
+    become began begin best better big bit bought bring brought call called came can't cannot come comes coming
+    couldn't day days decided didn't different doesn't doing done don't else end enjoy enjoyed enough even every
+    everything feel feeling feels felt finally find finding finds finished first found friday gave getting give
+    given giving go goes going gone good great guess happy hard hate hated help hour hours i'd i'll i'm i've idea
+    isn't keep kept kind last later least left less let's life little live lived lives living long look looked
+    looking lot lots love loved loves made make makes making many maybe mean means meet might minute minutes
+    monday month months morning much need needed needs never new next nice night nights often ok okay old once
+    one ones part past pretty put quite rather read ready recently right said saturday saw says second see seen
+    seems sometimes soon start started starting stay still stop stopped sunday sure take taken takes taking
+    thursday time times today told tomorrow tonight took tried try trying tuesday turn turned two usually wait
+    wanted wants wasn't way wednesday week weekend weekends weeks went whole won't work worked working works
+    wouldn't year years yesterday""")
+)
 # Chinese bigrams of pronouns, question words and fillers (a bigram made of them matches any sentence).
 STOP_ZH: frozenset[str] = frozenset(
     _words("""我们 你们 他们 她们 它们 我的 你的 他的 她的 什么 怎么 怎样 为什么 哪里 哪儿 哪个 哪些 多少 几个

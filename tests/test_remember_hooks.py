@@ -36,3 +36,21 @@ def test_a_remembered_memory_is_associated_and_its_hooks_marked_done(container: 
     pending = store_rows(container, "MATCH (m:Memory) WHERE m.tenant = $t AND m.hooks_pending_at IS NOT NULL "
                                     "RETURN m.id AS id", t=tenant)
     assert pending == []
+
+
+def test_everyday_words_link_nothing(container: Container, tenant: str) -> None:
+    """"found" and "week" are rare among a small user's memories, yet two memories sharing them are about nothing
+    in common: no rare-term link (one formed and, recalled together, grew to 0.8 and pulled the move into every
+    prompt). A name they share still links them."""
+    for i in range(container.settings.recall.term_link_min_memories):
+        container.memories.remember(tenant, RememberRequest(user_id="alice", type="FACTUAL",
+                                                            text=f"filler note number {i} about errands"))
+    moving = container.memories.remember(tenant, RememberRequest(
+        user_id="alice", type="EPISODIC", text="Moving to Cambridge next week, I found an apartment"))
+    allergy = container.memories.remember(tenant, RememberRequest(
+        user_id="alice", type="FACTUAL", text="Last week I found out that shellfish makes me sick"))
+    assert container.memories.associations(tenant, "alice", allergy.id) == []
+    visit = container.memories.remember(tenant, RememberRequest(
+        user_id="alice", type="EPISODIC", text="Priyanka will visit me in Cambridge"))
+    linked = {frozenset((x.memory_a, x.memory_b)) for x in container.memories.associations(tenant, "alice", visit.id)}
+    assert frozenset((moving.id, visit.id)) in linked
