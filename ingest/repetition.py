@@ -14,6 +14,7 @@ used dropped first), each keeping only the turns the rules look at.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import Counter, OrderedDict, deque
 from collections.abc import Iterable, Sequence
@@ -61,6 +62,16 @@ def dominant_terms(texts: Sequence[str], *, dominance: float, limit: int) -> fro
     return frozenset(ranked[:limit])
 
 
+_NAME_IN_INPUT = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z'’-]+")
+
+
+def named_in_input(query: str) -> frozenset[str]:
+    """The names an input says: capitalised Latin words past its first word, as terms ("Where does Emma live?" ->
+    emma); the first word of a sentence and "I" are no names."""
+    return frozenset(t for w in _NAME_IN_INPUT.findall(query.strip()) if w != "I"
+                     for t in terms(w.removesuffix("'s").removesuffix("’s")))
+
+
 class RepetitionTracker:
     """Thread-safe, bounded per-session memory of what recall surfaced."""
 
@@ -85,7 +96,8 @@ class RepetitionTracker:
             return list(turns)
 
     def damping(self, key: SessionKey, candidates: Iterable[tuple[str, str]], query: str) -> dict[str, Damping]:
-        """Multipliers (< 1) for the candidates (id, text) the session surfaced recently; others absent."""
+        """Multipliers (< 1) for the candidates (id, text) the session surfaced recently; others absent. A memory
+        holding a name the input says (named_in_input) is not damped for having surfaced: the user asks for it."""
         history = self._history(key)
         if not history:
             return {}
@@ -97,10 +109,12 @@ class RepetitionTracker:
         pushed: frozenset[str] = frozenset()
         if len(run) == p.term_run and len(frozenset().union(*(t.ids for t in run))) > 1:
             pushed = frozenset.intersection(*(t.dominant_terms for t in run)) - set(terms(query))
+        named = named_in_input(query)
         out: dict[str, Damping] = {}
         for memory_id, text in candidates:
             factor, reasons = 1.0, []
-            if memory_id in recent_ids:
+            # "Where does Emma live?" after Emma's memory came up: the user asks for it by name, no push of ours
+            if memory_id in recent_ids and not (named and named & set(terms(text, limit=256))):
                 factor *= p.memory_damping
                 reasons.append(f"surfaced in the last {p.window_turns} turns")
             if pushed:

@@ -253,6 +253,17 @@ def test_a_memory_surfaced_in_the_last_turns_is_damped_until_it_leaves_the_windo
     assert tracker.damping(key, [("m1", "I live in Berlin")], "where") == {}
 
 
+def test_a_memory_the_input_asks_for_by_name_is_not_damped_for_having_surfaced() -> None:
+    """"Tell me about my sister Emma", then "Where does Emma live?": Emma's memory surfaced a turn ago, yet the
+    user asks for it by name (damped, it lost its place to the mother's and the prompt said Seattle)."""
+    tracker = RepetitionTracker(RepetitionParams(window_turns=3, memory_damping=0.5, term_run=5))
+    key = ("t", "u", "s")
+    emma, mom = ("m1", "My sister Emma lives in Hangzhou"), ("m2", "My mom Linda lives in Seattle")
+    tracker.record(key, [emma, mom])
+    assert tracker.damping(key, [emma, mom], "Where does Emma live?").keys() == {"m2"}
+    assert tracker.damping(key, [emma, mom], "Where does she live?").keys() == {"m1", "m2"}
+
+
 def test_a_term_dominating_consecutive_turns_is_damped_unless_the_user_names_it() -> None:
     tracker = RepetitionTracker(RepetitionParams(window_turns=0, term_run=2, term_damping=0.7))
     key = ("t", "u", "s")
