@@ -324,6 +324,7 @@ class Container:
     @cached_property
     def conflicts(self) -> ConflictUseCases:
         from bmam.usecases.conflicts import (
+            CANCEL_SIMILARITY_BY_MODEL,
             CONFLICT_SIMILARITY_BY_MODEL,
             FAVOURITE_SIMILARITY_BY_MODEL,
             ConflictSettings,
@@ -334,11 +335,13 @@ class Container:
         lv, model = self.settings.living, self.settings.embedding.model
         threshold = lv.conflict_similarity or CONFLICT_SIMILARITY_BY_MODEL.get(model, 0.75)
         favourite = lv.favourite_similarity or FAVOURITE_SIMILARITY_BY_MODEL.get(model, threshold)
+        cancel = lv.cancel_similarity or CANCEL_SIMILARITY_BY_MODEL.get(model, threshold)
         conflicts = ConflictUseCases(
             clock=self.clock, events=self.events, conflicts=ConflictRepository(self.store, self.vector_cache),
             memories=self.memory_repository, triples=TripleRepository(self.store), policy=self.weight_policy,
             settings=ConflictSettings(strategy=ConflictStrategy(lv.conflict_strategy), similarity_threshold=threshold,
-                                      favourite_threshold=favourite, max_page=self.settings.limits.max_page_size),
+                                      favourite_threshold=favourite, cancel_threshold=cancel,
+                                      max_page=self.settings.limits.max_page_size),
         )
         # a loser's uncontested facts live on (looked up when called: the remains run the hooks, which hold this)
         conflicts.superseded.append(lambda scope, settled: self.remains.on_superseded(scope, settled))

