@@ -498,3 +498,24 @@ def test_settle_many_settles_no_conflict_of_a_pair_held_the_other_way_round(livi
     assert_held(c, scope, held, before)
     again = c.conflicts.get(scope.tenant, scope.user_id, locked.id)
     assert again is not None and again.status is ConflictStatus.OPEN
+
+
+def test_a_pair_held_over_a_locked_memory_is_not_recorded_again_the_other_way(
+        living: tuple[Container, FakeClock], scope: Scope) -> None:
+    """checkConflicts (LATEST) on the locked older memory of a pair held OPEN by LATEST answers that conflict: a
+    second OPEN conflict of the pair, the other way round, filled the review queue twice. Once the memory is
+    unlocked, the same check settles the pair (the newer wins), one conflict in all."""
+    c, clock = living
+    t, u = scope.tenant, scope.user_id
+    core = store(c, scope, "I work at Google", triples=[("user", "works_at", "Google", 1)], tier=Tier.CORE, hook=False)
+    clock.advance(timedelta(days=1))
+    new = store(c, scope, "I work at Microsoft", triples=[("user", "works_at", "Microsoft", 1)])
+    [locked] = c.conflicts.conflicts(t, u)
+    assert (locked.status, locked.new_memory_id) == (ConflictStatus.OPEN, new.id)
+    [again] = c.conflicts.check(t, u, core.id, strategy="LATEST")
+    assert again.id == locked.id and again.status is ConflictStatus.OPEN
+    assert [x.id for x in c.conflicts.conflicts(t, u, status=None)] == [locked.id]
+    c.tiers.unlock(t, u, core.id)
+    [settled] = c.conflicts.check(t, u, core.id, strategy="LATEST")
+    assert (settled.id, settled.status, settled.winner_id) == (locked.id, ConflictStatus.RESOLVED, new.id)
+    assert [x.id for x in c.conflicts.conflicts(t, u, status=None)] == [locked.id]

@@ -1,11 +1,13 @@
 // (Included by conflict/record and conflict/settle_many.) Record the conflict of one pair of one user: given the
 // new memory n, the old memory o and item {id, reverse_id, kind, reason, old_id} (its derived id and that of the
 // pair the other way round), the conflict is MERGEd on item.id (idempotent; BETWEEN {role} edges to both sides)
-// unless the pair is held for review the other way round (r: the conflict item.reverse_id, OPEN and recorded by
-// REVIEW, while item.id is not held too): then nothing is recorded. Leaves r, c (null when held that way) and
+// unless the pair is held the other way round (r: the conflict item.reverse_id, OPEN and recorded by REVIEW, or
+// OPEN by any strategy when this one is not REVIEW: a locked loser's, tried again as found; while item.id is not
+// held for review too): then nothing is recorded. Leaves r, c (null when held that way) and
 // created; the caller answers coalesce(c, r).
 OPTIONAL MATCH (r:Conflict {id: item.reverse_id})
-WHERE r.tenant = $tenant AND r.user_id = $user_id AND r.status = 'OPEN' AND r.strategy = 'REVIEW'
+WHERE r.tenant = $tenant AND r.user_id = $user_id AND r.status = 'OPEN'
+  AND (r.strategy = 'REVIEW' OR $strategy <> 'REVIEW')
   AND NOT EXISTS { MATCH (f:Conflict {id: item.id})
                    WHERE f.tenant = $tenant AND f.user_id = $user_id AND f.status = 'OPEN' AND f.strategy = 'REVIEW' }
 OPTIONAL CALL (n, o, item, r) {
