@@ -72,6 +72,21 @@ def test_what_do_you_know_about_me_answers_with_what_describes_the_user(client: 
                                                                       "I work at Moderna"]
 
 
+def test_what_do_you_know_about_me_reads_each_fact_not_the_ten_newest_likings(container: Container,
+                                                                             tenant: str) -> None:
+    """Name and home said first, then a dozen likings: the ten newest memories stating any fact asked for were all
+    likings, so the name and the home were never read (in a long conversation, "Hi! I'm Mia Chen" was not among the
+    first 20). Each fact asked for has its newest memory read first."""
+    texts = ["Hi! I'm Mia Chen.", "I live in Cambridge now."] + [
+        f"I love {thing}." for thing in ("sushi", "jazz", "hiking", "tea", "chess", "yoga", "ramen", "tennis", "opera",
+                                         "kayaking", "pottery", "sci-fi novels")]
+    container.ingest.ingest_conversation(tenant, [
+        TurnInput(user_id="mia", session_id="s1", speaker="user", text=t) for t in texts])
+    found = container.recall.recall(tenant, RecallRequest(user_id="mia", query="What do you know about me?", k=10))
+    shown = [m.memory.text for m in found.memories]
+    assert "Hi! I'm Mia Chen." in shown and "I live in Cambridge now." in shown, shown
+
+
 def test_food_advice_brings_the_users_allergy_along(client: BmamClient, user: str) -> None:
     """"Any dessert ideas for tonight?" shares hardly a word or a meaning with "I'm allergic to peanuts" (cosine
     ~0.2: gated before), yet the answer must respect it: food advice asks for the user's allergies and conditions."""

@@ -11,7 +11,7 @@
 // then the text checked to hold the name as written, so a daughter named Hope is not "I hope ..." and a son
 // named Will is not William). Such a
 // memory answers with the kin predicates (child) it was reached through, as if it stated them. The memories
-// stating the facts come first, then the mentions, newest first in each; at most $slot_limit in all.
+// stating the facts come first, then the mentions, each predicate's newest first in each; at most $slot_limit.
 CALL () {
   UNWIND $slot_subject_ids AS subject_id
   MATCH (:Entity {id: subject_id})-[t:TRIPLE]->(:Entity)
@@ -58,5 +58,13 @@ WITH m, answer, via
 WHERE m.tenant = $tenant AND m.user_id = $user_id
   AND {{> recall/visible}}
 WITH m, min(via) AS via, collect(DISTINCT answer) AS answers
-ORDER BY via, m.created_at DESC, m.id
+// Each predicate asked has its newest memory in first ("What do you know about me?" asks for a dozen: the ten
+// newest of all were likings, the user's name and home left out), then the rest, newest first.
+UNWIND answers AS answer
+WITH m, via, answers, answer ORDER BY m.created_at DESC, m.id
+WITH answer, collect({m: m, via: via, answers: answers}) AS newest_first
+UNWIND range(0, size(newest_first) - 1) AS rank
+WITH newest_first[rank] AS row, rank
+WITH row.m AS m, row.via AS via, row.answers AS answers, min(rank) AS rank
+ORDER BY via, rank, m.created_at DESC, m.id
 LIMIT $slot_limit
