@@ -169,6 +169,7 @@ def export_endpoint(container: Container) -> Callable[[Request], Awaitable[Respo
 
 
 IMPORT_PARAMS = ("dryRun", "sourceUserId")
+UPLOAD_IDLE_S = 30.0  # the longest an import waits for the next piece of its file
 _BOOLEAN = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
 
 
@@ -180,14 +181,23 @@ class _Upload:
         self._request = request
         self._complete = False  # the last piece arrived (or the client went away)
 
-    async def read(self, limit: int) -> bytes:
+    def check_length(self, limit: int) -> None:
+        """413 from Content-Length, before anything is read."""
         length = self._request.headers.get("content-length")
         if length is not None and length.strip().isdigit() and int(length) > limit:
             raise Refused(413, "LIMIT_EXCEEDED", f"the file is {int(length)} bytes, over the {limit} bytes an "
                                                  "import takes (BMAM_EXPORT__IMPORT_MAX_BYTES)")
+
+    async def read(self, limit: int, *, idle_s: float = UPLOAD_IDLE_S) -> bytes:
+        self.check_length(limit)
         body = bytearray()
         while not self._complete:
-            message = await self._request.receive()
+            try:  # a client that stops sending does not hold the import slot
+                message = await asyncio.wait_for(self._request.receive(), idle_s)
+            except TimeoutError:
+                self._complete = True
+                raise Refused(408, "BAD_USER_INPUT", f"no part of the file arrived for {idle_s:.0f} s; send it "
+                                                     "again") from None
             if message["type"] == "http.disconnect":
                 self._complete = True
                 raise Refused(400, "BAD_USER_INPUT", "the client went away before the whole file arrived")
@@ -215,39 +225,53 @@ def import_endpoint(container: Container) -> Callable[[Request], Awaitable[Respo
     running = asyncio.Semaphore(container.settings.export.max_concurrent_imports)
 
     async def import_route(request: Request) -> Response:
-        if running.locked():
-            await drain_body(request.receive)
-            return _error(503, "UNAVAILABLE", "another import is running in this server; send the file again in a "
-                                              "few seconds (BMAM_EXPORT__MAX_CONCURRENT_IMPORTS)",
-                          {"Retry-After": "5"})
-        async with running:
-            return await _import(request)
-
-    async def _import(request: Request) -> Response:
         upload = _Upload(request)
+        limit = container.settings.export.import_max_bytes
         try:
+            # Everything but the body is checked before the import slot is taken: a client with no key, or
+            # announcing a file over the limit, never holds it.
             try:
                 principal = await authenticate(container, presented_key(request.headers))
             except ApiError as exc:
                 raise Refused(exc.status_code, exc.code, exc.reason, exc.headers) from exc
             user_id, ext = _user_and_ext(str(request.path_params["name"]), "/import/{userId}.{ttl|nt|jsonld|rdf}")
-            # Refused before the body is read: a typo (dry_run=true) must not turn a dry run into an import.
+            # Refused before the body is read: a typo (dry_run=true), or the flag given twice with two values, must
+            # not turn a dry run into an import.
             unknown = sorted(set(request.query_params) - set(IMPORT_PARAMS))
             if unknown:
                 raise Refused(400, "BAD_USER_INPUT", f"unknown query parameter {unknown[0]!r}; "
                                                      f"one of {', '.join(IMPORT_PARAMS)}")
+            twice = sorted(p for p in IMPORT_PARAMS if len(request.query_params.getlist(p)) > 1)
+            if twice:
+                raise Refused(400, "BAD_USER_INPUT", f"query parameter {twice[0]!r} is given twice; give it once")
             dry_run = _BOOLEAN.get(request.query_params.get("dryRun", "false").strip().lower())
             if dry_run is None:
                 raise Refused(400, "BAD_USER_INPUT", "dryRun must be true or false")
             source_user = request.query_params.get("sourceUserId")
             fmt = RdfFileFormat.parse(ext)
-            data = await upload.read(container.settings.export.import_max_bytes)
+            upload.check_length(limit)
+            if running.locked():
+                raise Refused(503, "UNAVAILABLE", "another import is running in this server; send the file again in "
+                                                  "a few seconds (BMAM_EXPORT__MAX_CONCURRENT_IMPORTS)",
+                              {"Retry-After": "5"})
         except (Refused, BmamError) as exc:
-            refused = exc if isinstance(exc, Refused) else Refused(_STATUS.get(exc.code, 400), exc.code, exc.message)
-            await upload.drain()
-            return _error(refused.status, refused.code, refused.message, refused.headers)
+            return await _refuse(upload, exc)
+        async with running:
+            try:
+                data = await upload.read(limit)
+            except Refused as exc:
+                return await _refuse(upload, exc)
+            return await _import(principal.tenant, user_id, data, fmt, source_user=source_user, dry_run=dry_run)
+
+    async def _refuse(upload: _Upload, exc: Refused | BmamError) -> Response:
+        refused = exc if isinstance(exc, Refused) else Refused(_STATUS.get(exc.code, 400), exc.code, exc.message)
+        await upload.drain()
+        return _error(refused.status, refused.code, refused.message, refused.headers)
+
+    async def _import(tenant: str, user_id: str, data: bytes, fmt: RdfFileFormat, *, source_user: str | None,
+                      dry_run: bool) -> Response:
         try:
-            report = await asyncio.to_thread(container.export.import_rdf, principal.tenant, user_id, data, fmt,
+            report = await asyncio.to_thread(container.export.import_rdf, tenant, user_id, data, fmt,
                                              source_user=source_user, dry_run=dry_run)
         except BmamError as exc:
             return _error(_STATUS.get(exc.code, 500), exc.code, exc.message)

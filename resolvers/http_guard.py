@@ -13,6 +13,7 @@ otherwise. What passes reaches the app with the body replayed unchanged.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Collection
 from typing import Any
@@ -23,6 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 JSON_TYPES = frozenset({"application/json"})
 _DRAIN_LIMIT = 64 * 1024 * 1024  # after a 413, read (and drop) at most this much so the client sees the answer
+_DRAIN_SECONDS = 5.0  # and for at most this long
 
 
 class Refused(Exception):
@@ -169,14 +171,19 @@ class HttpGuard:
         return bytes(body)
 
 
-async def drain_body(receive: Receive) -> None:
-    """Read what is left of a refused body (up to a bound), so the client gets to read the refusal: a 413, or
-    any answer given before the body was read (POST /import, resolvers/export.py)."""
+async def drain_body(receive: Receive, *, within_s: float = _DRAIN_SECONDS) -> None:
+    """Read what is left of a refused body (up to a bound in bytes and in time: a client that stops sending is
+    not waited for), so the client gets to read the refusal: a 413, or any answer given before the body was read
+    (POST /import, resolvers/export.py)."""
     seen = 0
-    while seen < _DRAIN_LIMIT:
-        message = await receive()
-        if message["type"] != "http.request":
-            return
-        seen += len(message.get("body", b""))
-        if not message.get("more_body", False):
-            return
+    try:
+        async with asyncio.timeout(within_s):
+            while seen < _DRAIN_LIMIT:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return
+                seen += len(message.get("body", b""))
+                if not message.get("more_body", False):
+                    return
+    except TimeoutError:
+        return

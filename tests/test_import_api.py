@@ -453,3 +453,43 @@ def test_a_second_upload_while_one_imports_is_503_and_goes_through_after(
         monkeypatch.setattr(own.export, "import_rdf", import_rdf)
         again = _post(url, key, "second", "ttl", data)
         assert again.status_code == 200 and again.json()["created"]["Memory"] > 0, again.text
+
+
+def test_a_stalled_upload_without_a_key_or_over_the_limit_never_holds_the_import_slot(
+        container: Container, source: Conversation) -> None:
+    """A client announcing 1000 bytes, sending 10 and then nothing, with no key (or with a key and a Content-Length
+    over the limit), held the server's one import slot until it hung up: every other import was 503. It is refused
+    (401 / 413) without taking the slot, and is not waited for beyond a few seconds; a dry run goes through beside
+    it. A flag given twice (dryRun=true&dryRun=false) is refused, not read as its last value."""
+    import socket
+    import time
+
+    from resolvers.app import create_app
+
+    own = Container(container.settings)
+    tenant = _fresh()
+    key = own.keys.create(tenant, "pytest").secret
+    data = b"".join(container.export.export_rdf(source.tenant, USER, "ttl"))
+    app = create_app(own, migrate=False, bind_host="127.0.0.1", dev_key_enabled=False)
+    with served(app) as url:
+        host, port = url.removeprefix("http://").split(":")
+        stalled = []
+        for headers in (b"", f"X-API-Key: {key}\r\n".encode()):
+            length = b"1000" if not headers else str(10 ** 10).encode()
+            s = socket.create_connection((host, int(port)), timeout=30)
+            s.sendall(b"POST /import/stalled.ttl HTTP/1.1\r\nHost: x\r\n" + headers + b"Content-Length: " + length
+                      + b"\r\n\r\n0123456789")
+            stalled.append(s)
+        time.sleep(0.5)
+        started = time.monotonic()
+        ok = _post(url, key, "dry", "ttl", data, dryRun="true")
+        assert ok.status_code == 200 and ok.json()["dry_run"] is True, ok.text
+        for s, status in zip(stalled, (b"401", b"413"), strict=True):
+            answer = s.recv(4096)
+            assert answer.split(b" ")[1] == status, answer[:200]
+            s.close()
+        assert time.monotonic() - started < 20
+        twice = requests.post(f"{url}/import/dupq.ttl?dryRun=true&dryRun=false", data=data, timeout=60,
+                              headers={"X-API-Key": key})
+        assert twice.status_code == 400 and "given twice" in _message(twice), twice.text
+    assert _stored_nothing(container, tenant, "dupq") and _stored_nothing(container, tenant, "dry")
