@@ -8,15 +8,15 @@ from datetime import UTC, datetime, timedelta
 from graph.errors import BadInput, LimitExceeded
 from graph.model import STORED_TYPES, MemoryType
 
-# In a text: the C0 controls and DEL but tab, line feed and carriage return (XML 1.0 cannot hold them, the
-# exports would break on them, and nobody types them).
-_TEXT_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# In a text: the C0 controls and DEL but tab, line feed and carriage return, the C1 controls, and the
+# noncharacters U+FFFE / U+FFFF (XML 1.0 cannot hold them, the exports would break on them, and nobody types them).
+_TEXT_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 # In an id: every control (C0, DEL, C1; tab and newlines too) and the invisible characters that make two
 # ids look alike or reorder what is shown around them: zero-width space and direction marks (U+200B,
 # U+200E, U+200F), bidi embeddings and overrides (U+202A-U+202E), bidi isolates (U+2066-U+2069) and the
-# zero-width no-break space / byte order mark (U+FEFF). Not the zero-width (non-)joiners U+200C / U+200D:
-# Persian and Indic names and emoji sequences need them.
-_ID_REFUSED = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+# zero-width no-break space / byte order mark (U+FEFF), and the noncharacters U+FFFE / U+FFFF. Not the
+# zero-width (non-)joiners U+200C / U+200D: Persian and Indic names and emoji sequences need them.
+_ID_REFUSED = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ufffe\uffff]")
 MAX_ID_CHARS = 256
 
 

@@ -228,11 +228,10 @@ _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]
 
 
 def _xml_text(text: str, where: str) -> str:
-    bad = _XML_INVALID.search(text)
-    if bad:
-        raise RdfEncodingError(
-            f"{where} holds the control character U+{ord(bad.group()):04X}, which XML 1.0 cannot carry; "
-            "export as ttl, nt or jsonld instead", field="format")
+    """Text as XML 1.0 carries it; a character it cannot hold (one input refuses, kept from before) as U+FFFD, as
+    the GraphML and GEXF writers do: refused here, it broke a download already under way (ttl, nt and jsonld keep
+    it exactly)."""
+    text = _XML_INVALID.sub("\ufffd", text)
     return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\r", "&#13;")
             .replace('"', "&quot;"))
 

@@ -93,7 +93,8 @@ def test_a_turn_index_must_leave_every_stored_turn_within_graphql_int(client: Bm
 
 
 def test_text_refuses_control_characters_but_keeps_tabs_and_newlines() -> None:
-    for bad in ("a\x01b", "a\x1bb", "a\x7fb", "a\x0bb", "a\x00b"):
+    # C1 controls and the noncharacters U+FFFE / U+FFFF too: they were stored, and broke the RDF/XML download
+    for bad in ("a\x01b", "a\x1bb", "a\x7fb", "a\x0bb", "a\x00b", "a\x85b", "a\x9fb", "a\ufffeb", "a\uffffb"):
         with pytest.raises(BadInput) as err:
             validate.text(bad, field="text", max_bytes=100)
         assert err.value.field == "text"
@@ -101,7 +102,7 @@ def test_text_refuses_control_characters_but_keeps_tabs_and_newlines() -> None:
 
 
 @pytest.mark.parametrize("value", ["a\tb", "a\nb", "a\rb", "a\x01b", "a\x85b", "a\u200bb", "a\u200fb",
-                                   "a\u202eb", "a\u2066b", "a\u2069b", "\ufeffa"])
+                                   "a\u202eb", "a\u2066b", "a\u2069b", "\ufeffa", "a\uffffb", "a\ufffeb"])
 def test_identifiers_refuse_every_control_and_invisible_direction_character(value: str) -> None:
     with pytest.raises(BadInput) as err:
         validate.identifier(value, field="userId")
