@@ -12,5 +12,5 @@ CALL (nodes) {
 WITH nodes, rels, [r IN rels | type(r)] AS rel_types,
      reduce(acc = [], n IN nodes | acc + labels(n)) AS node_labels
 FOREACH (r IN rels | DELETE r)
-FOREACH (n IN nodes | DELETE n)
+FOREACH (n IN nodes | DETACH DELETE n)  // as erasure/batch_label: a relationship added since goes too
 RETURN size(nodes) AS nodes, node_labels, rel_types
