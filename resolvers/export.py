@@ -9,7 +9,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from enum import Enum
-from urllib.parse import quote
+from urllib.parse import quote, unquote_to_bytes
 
 import strawberry
 from starlette.requests import Request
@@ -128,9 +128,15 @@ def _error(status: int, code: str, message: str, headers: dict[str, str] | None 
                     media_type="application/json")
 
 
-def _user_and_ext(name: str, route: str) -> tuple[str, str]:
-    """{userId}.{ext} of a route's path (the user id may hold dots: the extension is after the last one)."""
-    user_id, dot, ext = name.rpartition(".")
+def _user_and_ext(request: Request, route: str) -> tuple[str, str]:
+    """{userId}.{ext} of a route's path (the user id may hold dots: the extension is after the last one). A path
+    whose percent-escapes are no UTF-8 is refused (the server decodes them with U+FFFD, which would name another
+    user, as the GraphQL API refuses such an id)."""
+    try:
+        unquote_to_bytes(request.scope.get("raw_path") or b"").decode("utf-8")
+    except UnicodeDecodeError:
+        raise Refused(400, "BAD_USER_INPUT", "the path is not valid UTF-8 once its %-escapes are decoded") from None
+    user_id, dot, ext = str(request.path_params["name"]).rpartition(".")
     if not dot or not user_id:
         raise Refused(404, "NOT_FOUND", f"use {route}")
     return user_id, ext
@@ -146,8 +152,7 @@ def export_endpoint(container: Container) -> Callable[[Request], Awaitable[Respo
         except ApiError as exc:
             return _error(exc.status_code, exc.code, exc.reason, exc.headers)
         try:
-            user_id, ext = _user_and_ext(str(request.path_params["name"]),
-                                         "/export/{userId}.{ttl|nt|jsonld|rdf|graphml|gexf}")
+            user_id, ext = _user_and_ext(request, "/export/{userId}.{ttl|nt|jsonld|rdf|graphml|gexf}")
         except Refused as refused:
             return _error(refused.status, refused.code, refused.message)
         filename = quote(f"{user_id}.{ext}", safe="")
@@ -234,7 +239,7 @@ def import_endpoint(container: Container) -> Callable[[Request], Awaitable[Respo
                 principal = await authenticate(container, presented_key(request.headers))
             except ApiError as exc:
                 raise Refused(exc.status_code, exc.code, exc.reason, exc.headers) from exc
-            user_id, ext = _user_and_ext(str(request.path_params["name"]), "/import/{userId}.{ttl|nt|jsonld|rdf}")
+            user_id, ext = _user_and_ext(request, "/import/{userId}.{ttl|nt|jsonld|rdf}")
             # Refused before the body is read: a typo (dry_run=true), or the flag given twice with two values, must
             # not turn a dry run into an import.
             unknown = sorted(set(request.query_params) - set(IMPORT_PARAMS))

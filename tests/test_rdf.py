@@ -721,6 +721,20 @@ def test_http_route_exports_a_user_whose_id_holds_a_slash(container: Container, 
     assert "I keep bees" in got.text
 
 
+def test_http_route_refuses_a_path_that_is_no_utf_8(container: Container, api_url: str,
+                                                    make_api_key: Callable[[str], str]) -> None:
+    """/export/a%FFb.ttl was read as user "a\ufffdb" (404 "has nothing stored"; a user so named would have been
+    exported); the GraphQL API refuses such an id. A %-escaped UTF-8 id still works (中 as %E4%B8%AD)."""
+    tenant = _fresh()
+    key = make_api_key(tenant)
+    container.memories.remember(tenant, RememberRequest(user_id="中", text="I keep bees", type="FACTUAL"))
+    for path in ("a%FFb.ttl", "a%ED%A0%80b.ttl"):
+        got = requests.get(f"{api_url}/export/{path}", headers={"X-API-Key": key}, timeout=60)
+        assert got.status_code == 400 and "not valid UTF-8" in got.text, got.text
+    ok = requests.get(f"{api_url}/export/%E4%B8%AD.ttl", headers={"X-API-Key": key}, timeout=60)
+    assert ok.status_code == 200 and "I keep bees" in ok.text
+
+
 def test_an_imported_user_is_recalled_related_and_locked(container: Container, conversation: Conversation) -> None:
     """An export imported unchanged into another user serves every read and write of that user: its times
     are stored at a fixed offset, as bmam writes them (they came back in a named zone, 'Z[UTC]', which broke
