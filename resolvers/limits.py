@@ -12,8 +12,8 @@ the cost of its page sizes.
   each count again); at most 50,000. A size above the page-size limit counts as that limit (the field
   refuses it and builds nothing). The cost depends on the variables, so a kept document (resolvers/documents.py)
   with an Int variable is measured again on every request.
-Introspection fields (`__schema`, `__type`, `__typename`) are not counted: introspection is off in
-production and its standard query is deeper than any data query.
+Introspection fields (`__schema`, `__type`, `__typename`) are not counted but for their aliases: introspection is
+off in production and its standard query is deeper than any data query (and aliases none).
 Each fragment is measured once (memoised), so fragments that multiply each other cost linear time.
 Tokens (at most 5,000) are limited by the parser (strawberry's MaxTokensLimiter).
 """
@@ -95,6 +95,9 @@ class _Measure:
         for selection in node.selections:
             if isinstance(selection, FieldNode):
                 if selection.name.value.startswith("__"):
+                    # not measured inside, but an alias of one counts: 100 aliased __schema took 12 s each and
+                    # held the event loop (the standard introspection query aliases none)
+                    aliases += 1 if selection.alias else 0
                     continue
                 sub = self.selection_set(selection.selection_set, stack)
                 depth = max(depth, 1 + sub.depth)

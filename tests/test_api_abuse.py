@@ -79,6 +79,9 @@ def test_measure_counts_after_fragment_expansion() -> None:
                 "{ x: memory { ...F } y: memory { ...F ... on Memory { c: id } } }")
     assert measure(doc) == Cost(depth=2, aliases=7, selections=7)
     assert measure(parse(get_introspection_query())) == Cost()  # introspection is not counted
+    many = parse("{ " + " ".join(f"s{i}: __schema {{ types {{ name }} }}" for i in range(16)) + " }")
+    assert measure(many).aliases == 16  # but its aliases are
+    assert [e.extensions["limit"] for e in violations(many, Limits())] == ["aliases"]
     chain = "\n".join(f"fragment F{i} on Q {{ ...F{i + 1} ...F{i + 1} }}" for i in range(60))
     huge = measure(parse(chain + "\nfragment F60 on Q { a: x }\n{ ...F0 }"))
     assert huge.aliases == huge.selections == 2**40  # 2**60 really: computed in linear time, capped
