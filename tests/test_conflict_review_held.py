@@ -262,17 +262,26 @@ def test_the_hook_outside_a_transaction_leaves_a_held_conflict_open(living: tupl
 # ----- a conflict held because a memory is locked behaves as before --------------------------------------------
 
 
+def held_by_a_lock(c: Container, clock: FakeClock, scope: Scope, predicate: str, old_value: str, new_value: str
+                   ) -> tuple[Memory, Memory, Conflict]:
+    """A locked core memory and, a day later, one contradicting it, stored with its hooks: their conflict is recorded
+    OPEN by LATEST (the loser would be the locked one: nobody chosen). (core, new, conflict)"""
+    core = store(c, scope, f"My {predicate} is {old_value}", triples=[("user", predicate, old_value, 1)],
+                 tier=Tier.CORE, hook=False)
+    clock.advance(timedelta(days=1))
+    new = store(c, scope, f"My {predicate} is {new_value}", triples=[("user", predicate, new_value, 1)])
+    [held] = c.conflicts.conflicts(scope.tenant, scope.user_id)
+    assert (held.status, held.strategy, held.new_memory_id) == (ConflictStatus.OPEN, ConflictStrategy.LATEST, new.id)
+    return core, new, held
+
+
 def test_a_conflict_held_by_a_locked_memory_is_settled_once_it_is_unlocked(living: tuple[Container, FakeClock],
                                                                            scope: Scope) -> None:
     """Recorded OPEN by LATEST (choose named nobody: the old memory is locked), it is tried again whenever found:
     once the memory is unlocked, addTriple's hooks settle it."""
     c, clock = living
     t, u = scope.tenant, scope.user_id
-    core = store(c, scope, "My name is Li Lei", triples=[("user", "name", "Li Lei", 1)], tier=Tier.CORE, hook=False)
-    clock.advance(timedelta(days=1))
-    new = store(c, scope, "My name is Han Meimei", triples=[("user", "name", "Han Meimei", 1)])
-    [held] = c.conflicts.conflicts(t, u)
-    assert (held.status, held.strategy) == (ConflictStatus.OPEN, ConflictStrategy.LATEST)
+    core, new, held = held_by_a_lock(c, clock, scope, "name", "Li Lei", "Han Meimei")
     c.memories.add_triple(t, u, memory_id=new.id, subject="Han Meimei", predicate="is_a", object_="teacher")
     again = c.conflicts.get(t, u, held.id)
     assert again is not None and again.status is ConflictStatus.OPEN  # still locked
@@ -507,11 +516,7 @@ def test_a_pair_held_over_a_locked_memory_is_not_recorded_again_the_other_way(
     unlocked, the same check settles the pair (the newer wins), one conflict in all."""
     c, clock = living
     t, u = scope.tenant, scope.user_id
-    core = store(c, scope, "I work at Google", triples=[("user", "works_at", "Google", 1)], tier=Tier.CORE, hook=False)
-    clock.advance(timedelta(days=1))
-    new = store(c, scope, "I work at Microsoft", triples=[("user", "works_at", "Microsoft", 1)])
-    [locked] = c.conflicts.conflicts(t, u)
-    assert (locked.status, locked.new_memory_id) == (ConflictStatus.OPEN, new.id)
+    core, new, locked = held_by_a_lock(c, clock, scope, "works_at", "Google", "Microsoft")
     [again] = c.conflicts.check(t, u, core.id, strategy="LATEST")
     assert again.id == locked.id and again.status is ConflictStatus.OPEN
     assert [x.id for x in c.conflicts.conflicts(t, u, status=None)] == [locked.id]
