@@ -123,7 +123,8 @@ def test_what_one_worker_surfaced_is_damped_by_the_other(workers: BmamProcess, k
             client.remember("w-dave", text)
     finally:
         client.close()
-    ask = "where can I eat hotpot in Chengdu?"
+    # naming no place or person: a memory holding a name the input says is not damped (ingest/repetition.py)
+    ask = "where can I eat spicy hotpot tonight?"
     first_worker, top = None, None
     deadline = time.monotonic() + 60.0
     while time.monotonic() < deadline:  # recall in one session on fresh connections until both workers answered
@@ -164,7 +165,8 @@ def _recall_twice(container: Container, pair: tuple[Container, Container], tenan
     for text in ("I live in Chengdu and love spicy hotpot", "My sister Anna works as a nurse in Berlin",
                  "I play tennis every Saturday morning"):
         container.memories.remember(tenant, RememberRequest(user_id="alice", text=text, type="FACTUAL"))
-    ask = RecallRequest(user_id="alice", query="where can I eat hotpot in Chengdu?", session_id="s1")
+    # naming no place or person: a memory holding a name the input says is not damped (ingest/repetition.py)
+    ask = RecallRequest(user_id="alice", query="where can I eat spicy hotpot tonight?", session_id="s1")
     first = pair[0].recall.recall(tenant, ask)
     assert first.memories and first.memories[0].scores.damping == 1.0
     top = first.memories[0].memory.id
