@@ -1,6 +1,6 @@
 """Conflict detection, pure (DESIGN.md "Conflicts"): does a new memory contradict an old one?
 
-Three rules, tried in this order for every pair (new memory, old live memory):
+Three rules, tried in this order for every pair (new memory, old live memory), then a fourth:
 
 1. SINGLE_VALUED: the same subject and a single-valued slot (ingest.extract.single_valued_slot), both affirmed,
    with different objects. A slot is a single-valued predicate (name, birthday, lives_in, works_at, phone, email...,
@@ -18,7 +18,10 @@ Three rules, tried in this order for every pair (new memory, old live memory):
    (不/没/别/未/never/don't/not...), guarded by a shared content term (a Han bigram or an English word
    that is neither a pronoun, a negation nor a common verb), so two negated-vs-affirmed sentences
    about different things ("我不喜欢猫" / "我住在成都") are not a conflict even for an embedding model
-   whose cosines all crowd near 0.9.
+   whose cosines all crowd near 0.9. The shared term must be in what the negated side says no to (its negated
+   clauses); two memories affirming one fact agree; a no for some times ("after 3pm") contradicts no plain yes.
+4. CANCELLATION (recorded as NEGATION): the new memory cancels a plan the old one makes ("We cancelled the Japan
+   trip" / "planning a trip to Japan next month"): cancel and plan words, two shared terms, a lower cosine line.
 """
 
 from __future__ import annotations
