@@ -54,6 +54,12 @@ class MemoryEvent:
                                                     "conflict_id": conflict.id, "kind": conflict.kind.value})
 
     @classmethod
+    def deleted(cls, scope: Scope, memory_id: str, *, reason: str, at: datetime) -> MemoryEvent:
+        """A memory was deleted: forgotten by the user, taken back by a turn, purged by maintenance (why: reason)."""
+        return cls(kind=EventKind.DELETED, tenant=scope.tenant, user_id=scope.user_id, memory_id=memory_id, at=at,
+                   detail={"reason": reason})
+
+    @classmethod
     def forgotten(cls, scope: Scope, *, memories: int, at: datetime) -> MemoryEvent:
         """forgetUser erased everything of the user: one event for all of it (erasure deletes in batches and
         names no memory), so a client mirroring the user's memories drops them all. memory_id is empty."""

@@ -33,7 +33,7 @@ import numpy as np
 
 from bmam import validate
 from bmam.clock import Clock
-from bmam.events import EventBus, EventKind, MemoryEvent
+from bmam.events import EventBus, MemoryEvent
 from bmam.settings import IngestSettings, Settings
 from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook, marked_done, run_hooks
 from bmam.usecases.memories import EXACT_SCAN_MAX_MEMORIES
@@ -752,9 +752,8 @@ class IngestUseCases:
                 except NotFound:
                     continue  # forgotten meanwhile
                 result.forgotten.append(memory_id)
-                self._events.publish(MemoryEvent(kind=EventKind.DELETED, tenant=scope.tenant, user_id=scope.user_id,
-                                                 memory_id=memory_id, at=self._clock.now(),
-                                                 detail={"reason": "taken back by the user"}))
+                self._events.publish(MemoryEvent.deleted(scope, memory_id, reason="taken back by the user",
+                                                         at=self._clock.now()))
         except StoreUnavailable:  # the turn is stored: its answer stands; `forget` removes what is left
             log.warning("could not take back the turn before %s/%d: Neo4j unavailable", result.session_id, result.turn)
         if result.forgotten:

@@ -332,9 +332,8 @@ class MaintenanceUseCases:
                 self._events.publish(MemoryEvent(kind=EventKind.MERGED, tenant=scope.tenant, user_id=scope.user_id,
                                                  memory_id=loser, at=now, detail={"merged_into": record.survivor_id}))
         for purged in result.purged:
-            self._events.publish(MemoryEvent(kind=EventKind.DELETED, tenant=scope.tenant, user_id=scope.user_id,
-                                             memory_id=purged, at=now, detail={"reason": "purged: weight < "
-                                                                               f"{self.policy.purge_below}"}))
+            self._events.publish(MemoryEvent.deleted(
+                scope, purged, reason=f"purged: weight < {self.policy.purge_below}", at=now))
 
     # ----- changesets ----------------------------------------------------------------------------------
 

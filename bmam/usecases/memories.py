@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from bmam import validate
 from bmam.clock import Clock
-from bmam.events import EventBus, EventKind, MemoryEvent
+from bmam.events import EventBus, MemoryEvent
 from bmam.settings import Settings
 from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook, marked_done, run_hooks
 from bmam.usecases.tiers import TierUseCases
@@ -184,9 +184,8 @@ class MemoryUseCases:
             raise Conflict(f"memory {memory_id} is a locked core memory; forgetting it needs confirm: true "
                            "(bmam forget --confirm)")
         if self._events is not None:  # after the commit, as the tier rules' and maintenance's deletions
-            self._events.publish(MemoryEvent(kind=EventKind.DELETED, tenant=scope.tenant, user_id=scope.user_id,
-                                             memory_id=memory_id, at=self._clock.now(),
-                                             detail={"reason": "forgotten by the user"}))
+            self._events.publish(MemoryEvent.deleted(scope, memory_id, reason="forgotten by the user",
+                                                     at=self._clock.now()))
         return memory_id
 
     def add_triple(
