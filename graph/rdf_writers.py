@@ -4,7 +4,6 @@ Turtle, JSON-LD and RDF/XML, written chunk by chunk (serialize), with the prefix
 from __future__ import annotations
 
 import json
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from enum import StrEnum
@@ -14,6 +13,7 @@ from rdflib import Literal, URIRef
 from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SDO, XSD
 
 from graph.errors import BadInput
+from graph.graph_export import xml_safe
 from graph.rdf_records import Chunk, Triple3, chunk_triples
 from graph.rdf_terms import BMAM, PRED, is_ncname
 
@@ -224,14 +224,11 @@ class JsonLdWriter(ChunkWriter):
         return "\n]\n}\n"
 
 
-_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-
-
-def _xml_text(text: str, where: str) -> str:
+def _xml_text(text: str) -> str:
     """Text as XML 1.0 carries it; a character it cannot hold (one input refuses, kept from before) as U+FFFD, as
-    the GraphML and GEXF writers do: refused here, it broke a download already under way (ttl, nt and jsonld keep
-    it exactly)."""
-    text = _XML_INVALID.sub("\ufffd", text)
+    the GraphML and GEXF writers do (xml_safe): refused here, it broke a download already under way (ttl, nt and
+    jsonld keep it exactly)."""
+    text = xml_safe(text)
     return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\r", "&#13;")
             .replace('"', "&quot;"))
 
@@ -255,15 +252,15 @@ class RdfXmlWriter(ChunkWriter):
     def chunk(self, triples: Iterable[Triple3]) -> str:
         out: list[str] = []
         for subject, pairs in _by_subject(triples).items():
-            out.append(f'  <rdf:Description rdf:about="{_xml_text(subject, subject)}">\n')
+            out.append(f'  <rdf:Description rdf:about="{_xml_text(subject)}">\n')
             for p, o in pairs:
                 q = _qname(str(p))
                 if isinstance(o, URIRef):
-                    out.append(f'    <{q} rdf:resource="{_xml_text(str(o), subject)}"/>\n')
+                    out.append(f'    <{q} rdf:resource="{_xml_text(str(o))}"/>\n')
                 elif o.datatype is None or o.datatype == XSD.string:
-                    out.append(f"    <{q}>{_xml_text(str(o), subject)}</{q}>\n")
+                    out.append(f"    <{q}>{_xml_text(str(o))}</{q}>\n")
                 else:
-                    out.append(f'    <{q} rdf:datatype="{o.datatype}">{_xml_text(str(o), subject)}</{q}>\n')
+                    out.append(f'    <{q} rdf:datatype="{o.datatype}">{_xml_text(str(o))}</{q}>\n')
             out.append("  </rdf:Description>\n")
         return "".join(out)
 
