@@ -161,10 +161,12 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
         return Salience(False, "empty", False, PresetKind.DEFAULT)
     # Nothing but "forget / don't remember what I just said": it takes back the turn before it. "Don't remember
     # that" with more is still no memory; "Scratch that, I live in Paris" says something new.
-    takes_back = not _WORD_RE.search(TAKE_BACK_FILLER_RE.sub(" ", NOT_TO_REMEMBER_RE.sub(" ", TAKE_BACK_RE.sub(
-        " ", norm)))) and (NOT_TO_REMEMBER_RE.search(norm) is not None or TAKE_BACK_RE.search(norm) is not None)
-    if takes_back or NOT_TO_REMEMBER_RE.search(norm):
-        return Salience(False, ASKED_NOT_TO_REMEMBER, False, PresetKind.DEFAULT, takes_back=takes_back)
+    asked_not = NOT_TO_REMEMBER_RE.search(norm) is not None
+    if asked_not or TAKE_BACK_RE.search(norm):
+        rest = TAKE_BACK_FILLER_RE.sub(" ", NOT_TO_REMEMBER_RE.sub(" ", TAKE_BACK_RE.sub(" ", norm)))
+        takes_back = not _WORD_RE.search(rest)
+        if takes_back or asked_not:
+            return Salience(False, ASKED_NOT_TO_REMEMBER, False, PresetKind.DEFAULT, takes_back=takes_back)
     emphasis = EMPHASIS_RE.search(norm) is not None
     if emphasis and not _WORD_RE.search(EMPHASIS_RE.sub(" ", norm)):
         # "记住：" / "remember this" alone: emphasis of nothing (it would lock an empty memory in core)
