@@ -113,12 +113,14 @@ class RepetitionTracker:
         out: dict[str, Damping] = {}
         for memory_id, text in candidates:
             factor, reasons = 1.0, []
+            recent = memory_id in recent_ids
+            held = set(terms(text, limit=256)) if pushed or (recent and named) else set()
             # "Where does Emma live?" after Emma's memory came up: the user asks for it by name, no push of ours
-            if memory_id in recent_ids and not (named and named & set(terms(text, limit=256))):
+            if recent and not named & held:
                 factor *= p.memory_damping
                 reasons.append(f"surfaced in the last {p.window_turns} turns")
             if pushed:
-                hit = sorted(pushed & set(terms(text, limit=256)))
+                hit = sorted(pushed & held)
                 if hit:
                     factor *= p.term_damping
                     reasons.append(f"'{hit[0]}' dominated the last {p.term_run} turns")
