@@ -44,14 +44,14 @@ class ErasureRepository:
         hits the transaction timeout); repeat until a batch finds nothing. The label-free sweeps scan every
         node and relationship of the store (seconds at a million memories), so they run only when the
         re-query after the indexed sweeps finds something left (a label outside ERASURE_LABELS); that
-        re-query, or the one after them, is the tally's `remaining`."""
+        re-query, or the one after them, is the tally's `remaining`. The shared event log, which names the user by
+        scope token, is swept by forget_events, once whatever could still append to it was told (the caller's)."""
         tally = ErasureTally()
         params = {"tenant": scope.tenant, "user_id": scope.user_id, "batch": self._batch}
         for label in ERASURE_LABELS:
             while tally.add_batch(self._store.write("erasure/batch_label", params, timeout_s=self._timeout_s,
                                                     label=label)[0]):
                 pass
-        self.forget_events(scope, tally)
         tally.remaining = self.remaining(scope)
         if tally.remaining == (0, 0):
             return tally

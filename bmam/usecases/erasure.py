@@ -41,7 +41,8 @@ class ErasureUseCases:
         tally = self._repo.erase(scope)
         for hook in self._hooks:  # caches outside Neo4j: nothing they drop is in the proof
             hook(scope)
-        # The event relay's hook waited for an append under way: what it logged of the user after the sweep goes now.
+        # The shared event log, last: the event relay's hook dropped the user's events not appended yet and waited
+        # for an append under way, so what it logged of the user goes too.
         self._repo.forget_events(scope, tally)
         remaining_nodes, remaining_relationships = tally.remaining  # re-queried after the last deletion
         receipt = ErasureReceipt(
