@@ -495,8 +495,7 @@ def pack_context(memory_lines: Sequence[str], turn_lines_newest_first: Sequence[
         return len(_compose([memory_lines[i] for i in m], t))
 
     def cut(line: str, limit: int) -> str | None:
-        room = limit - length(kept_m, [*kept_t, ""])
-        return line[: room - 1] + "…" if room >= 16 else None
+        return _cut(line, limit - length(kept_m, [*kept_t, ""]))
 
     kept_t, whole = _first_part(turn_lines_newest_first, budget)  # 1: the newest turns, within half the budget
     said = turn_texts_newest_first[:whole]
@@ -524,11 +523,16 @@ def _first_part(turn_lines_newest_first: Sequence[str], budget: int) -> tuple[li
             kept_t.append(line)
             whole += 1
             continue
-        room = budget // 2 - len(_compose([], [*kept_t, ""]))
-        if not kept_t and room >= 16:
-            kept_t.append(line[: room - 1] + "…")  # the conversation's last word is never crowded out by memories
+        newest = _cut(line, budget // 2 - len(_compose([], [*kept_t, ""]))) if not kept_t else None
+        if newest is not None:
+            kept_t.append(newest)  # the conversation's last word is never crowded out by memories
         break
     return kept_t, whole
+
+
+def _cut(line: str, room: int) -> str | None:
+    """A turn line cut to `room` characters with an ellipsis; None when the room is too small to say anything."""
+    return line[: room - 1] + "…" if room >= 16 else None
 
 
 def _said(text: str, turns: Sequence[str]) -> bool:
