@@ -88,8 +88,7 @@ def en_clause(c: str, st: _State) -> None:
     _en_relations(c, st)
     if _en_named_person(c, st):
         return
-    if (m := re.match(rf"(?P<n>{_EN_NAME})(?:['’]s)? [a-z]", c.strip())) and _en_name_ok(m["n"]) \
-            and m["n"].split()[0] not in _EN_NOT_A_PERSON and not st.spans:
+    if not st.spans and (m := _en_opening_name(c)) and re.match("[a-z]", m["t"]):
         st.last_person = m["n"].removesuffix("'s")  # "Sarah got a new job, she now works at ...": she is Sarah
     # a person named late in the clause ("I live in London with my wife and our dog Max") leaves what comes
     # before it to the rules: read on its own too (a rule's match over the whole clause would cover the name)
@@ -252,12 +251,21 @@ _EN_NOT_A_PERSON = frozenset({
 })
 
 
+def _en_opening_name(c: str) -> re.Match[str] | None:
+    """A clause opening with a person's name: the name as written (n) and what follows it (t), past a possessive
+    ("Tom’s not in Berlin")."""
+    m = re.match(rf"(?P<n>{_EN_NAME})(?:['’]s)? (?P<t>.+)$", c.strip())
+    if m is None or not _en_name_ok(m["n"]) or m["n"].split()[0] in _EN_NOT_A_PERSON:
+        return None
+    return m
+
+
 def _en_named_person(c: str, st: _State) -> bool:
     """A clause that says something of a person by name: "Lily works at Mercy Hospital" -> (Lily, works_at, ...),
     with the verbs any person takes; "Anna is a nurse", "Tom is from Leeds" only of a person named earlier in
     the turn. True when it gave a triple (the clause is read)."""
-    m = re.match(rf"(?P<n>{_EN_NAME}) (?P<t>.+)$", c.strip())
-    if m is None or not _en_name_ok(m["n"]) or m["n"].split()[0] in _EN_NOT_A_PERSON:
+    m = _en_opening_name(c)
+    if m is None:
         return False
     verbs = _EN_NAMED_PERSON_VERBS if m["n"] == st.last_person else _EN_PERSON_VERBS
     if not re.match(rf"(?i:{verbs})", m["t"]):
