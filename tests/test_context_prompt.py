@@ -79,8 +79,12 @@ def test_a_newest_turn_longer_than_half_the_budget_keeps_half_not_what_the_memor
     assert len(p.text) <= 2000
     newest = p.text[p.text.index("user: yyy"):]
     assert newest.endswith("…") and len("Recent conversation:\n" + newest) == 1000  # half the budget, alone
-    assert len(p.memories) == 2  # the memories take the other half; the short older turns what they leave
-    assert [t.turn for t in p.turns] == [0, 1, 2]
+    # the memories take the other half, in rank order, the third cut to what the first two leave: the older
+    # turns come after the memories, and nothing is left for them
+    assert len(p.memories) == 3 and p.text.split("\n\n")[0].endswith("m…")
+    assert [t.turn for t in p.turns] == [2]
+    fewer = render_context(turns, RecallResult(gated=False, reason="", memories=mems[:2]), budget=2000, now=NOW)
+    assert len(fewer.memories) == 2 and [t.turn for t in fewer.turns] == [0, 1, 2]  # what they leave
 
 
 @given(
@@ -94,8 +98,18 @@ def test_the_budget_is_never_exceeded(turns: list[str], mems: list[str], budget:
     result = RecallResult(gated=False, reason="", memories=[memory(m) for m in mems])
     p = render_context(ts, result, budget=budget, now=NOW)
     assert len(p.text) <= budget
-    for m in p.memories:
-        assert " ".join(m.memory.text.split()) in p.text
+    for i, m in enumerate(p.memories):
+        line = f"- [FACTUAL, 3 days ago] {' '.join(m.memory.text.split())}"
+        if i < len(p.memories) - 1:
+            assert line in p.text  # whole, all but the last
+        else:
+            assert line in p.text or p.text.endswith("…") and line.startswith(p.text.splitlines()[-1][:-1])
+    shown = {m.memory.id for m in p.memories}
+    # a prefix of the ranking but for repeats of a turn: never a lower one in a better one's place
+    said = [" ".join(t.text.split()) for t in ts]
+    passed = [i for i, m in enumerate(result.memories) if m.memory.id not in shown
+              and not any(" ".join(m.memory.text.split()) in t for t in said)]
+    assert all(i > j for i in passed for j, m in enumerate(result.memories) if m.memory.id in shown)
 
 
 @pytest.mark.parametrize(("delta", "expected"), [
@@ -130,18 +144,43 @@ def test_context_prompt_over_http(client: BmamClient) -> None:
 
 def test_a_memory_the_budget_leaves_out_is_not_recalled(container: Container, tenant: str) -> None:
     """contextPrompt records the use (recall_count, passive + 0.1, the session's anti-repetition) only of the
-    memories its text shows: one left out by the budget is not counted as recalled, and the reason says so."""
+    memories its text shows: one left out by the budget is not counted as recalled, and the reason says so.
+    Three long memories in 200 characters: the best is cut to fit, the other two left out."""
     user, session = "zoe", "s1"
-    short = container.memories.remember(tenant, RememberRequest(
-        user_id=user, text="I love spicy hotpot", type="FACTUAL"))
-    long = container.memories.remember(tenant, RememberRequest(
-        user_id=user, text="I love spicy hotpot " + "with extra chili oil and numbing peppers " * 8, type="FACTUAL"))
+    made = [container.memories.remember(tenant, RememberRequest(
+        user_id=user, text=f"I love spicy hotpot {kind} " + "with extra chili oil and numbing peppers " * 8,
+        type="FACTUAL")) for kind in ("in Chengdu", "at home", "with friends")]
     p = container.recall.context_prompt(tenant, user, session, "Which spicy hotpot do I love?", budget=200)
-    assert [m.memory.id for m in p.memories] == [short.id] and "left out (over the budget)" in p.reason
-    assert "chili oil" not in p.text and len(p.text) <= 200
+    assert len(p.memories) == 1 and "2 more left out (over the budget)" in p.reason
+    assert len(p.text) <= 200 and p.text.endswith("…") and "I love spicy hotpot" in p.text
+    shown = p.memories[0].memory.id
     after = {m.id: m for m in container.memories.page(tenant, user).items}
-    assert after[short.id].recall_count == 1 and after[long.id].recall_count == 0
-    assert after[long.id].weight == long.weight
+    assert after[shown].recall_count == 1
+    for left_out in (m for m in made if m.id != shown):
+        assert after[left_out.id].recall_count == 0 and after[left_out.id].weight == left_out.weight
+
+
+def test_a_shorter_lower_ranked_memory_never_takes_a_better_ones_place() -> None:
+    """The memories go in rank order: the first that does not fit whole is cut (it was skipped, and a shorter,
+    lower-ranked one took its room: a friend's birthday shown, the user's allergy not), and nothing after it
+    is shown; when too little of it would fit, it is left out with everything after it."""
+    allergy = memory("I'm severely allergic to peanuts and tree nuts, even traces, so always check labels " * 2)
+    birthday = memory("Tom's birthday is May 3")
+    p = render_context([], RecallResult(gated=False, reason="", memories=[allergy, birthday]), budget=150, now=NOW)
+    assert [m.memory for m in p.memories] == [allergy.memory]
+    assert "birthday" not in p.text and p.text.endswith("…") and len(p.text) == 150
+    assert "- [FACTUAL, 3 days ago] I'm severely allergic to peanuts" in p.text
+
+    roomy = render_context([], RecallResult(gated=False, reason="", memories=[birthday, allergy, birthday]),
+                           budget=150, now=NOW)
+    assert [m.memory for m in roomy.memories] == [birthday.memory, allergy.memory]  # cut after the first
+
+    # too little room for the allergy after the birthday: left out, and the third is not shown in its place
+    other = memory("Tom likes jazz")
+    tight = render_context([], RecallResult(gated=False, reason="", memories=[birthday, allergy, other]),
+                           budget=90, now=NOW)
+    assert [m.memory for m in tight.memories] == [birthday.memory]
+    assert "jazz" not in tight.text and "allergic" not in tight.text
 
 
 def test_a_memory_a_recent_turn_shown_says_is_left_out_for_the_others() -> None:

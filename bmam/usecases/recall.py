@@ -404,8 +404,7 @@ class RecallUseCases:
         now = self._clock.now()  # one "now" for the ages fitted and the ages shown
 
         def fit(chosen: Sequence[Memory]) -> list[str]:  # the repeats were left out before the choice (said)
-            kept, _, _ = _pack(chosen, turns, budget=budget, now=now)
-            return [chosen[i].id for i in kept]
+            return [chosen[i].id for i in _pack(chosen, turns, budget=budget, now=now).memories]
 
         result = self._recall(tenant, RecallRequest(user_id=user_id, query=text, session_id=session),
                               rehearsal=False, fit=fit, said=said_in_turns(turns, budget))
@@ -479,38 +478,61 @@ def _turn_line(turn: ContextTurn) -> str:
     return f"{turn.speaker}: {_one_line(turn.text)}"
 
 
+@dataclass(frozen=True, slots=True)
+class Packed:
+    """What pack_context fits: the memories shown (their indexes, best first) and their lines (the last one maybe
+    cut), the turn lines shown (newest first), and the memories left out as repeats."""
+
+    memories: list[int]
+    memory_lines: list[str]
+    turn_lines: list[str]
+    repeats: list[int]
+
+
+# A memory line cut to fit keeps at least this many characters after its "- [TYPE, age] " (else it is left out).
+MIN_CUT_MEMORY = 24
+
+
 def pack_context(memory_lines: Sequence[str], turn_lines_newest_first: Sequence[str], *, budget: int,
-                 memory_texts: Sequence[str] = (), turn_texts_newest_first: Sequence[str] = (),
-                 ) -> tuple[list[int], list[str], list[int]]:
-    """What of the memory lines (best first, whole lines only: their indexes) and the turn lines (newest first)
-    fits in `budget` characters of the composed text, and which memory lines were left out as repeats. The
-    newest turns take up to half the budget first (the newest alone cut to that half when it is longer), the
-    memories the rest, and what the memories leave goes to older turns; the turn that no longer fits whole is
-    cut with an ellipsis. A memory whose text (memory_texts, one-lined) a turn of the first part says whole
-    (turn_texts_newest_first) is left out: the prompt carries its words already, the budget goes to others."""
+                 memory_texts: Sequence[str] = (), turn_texts_newest_first: Sequence[str] = ()) -> Packed:
+    """What of the memory lines (best first) and the turn lines (newest first) fits in `budget` characters of the
+    composed text, and which memory lines were left out as repeats. The newest turns take up to half the budget
+    first (the newest alone cut to that half when it is longer), the memories the rest, and what the memories
+    leave goes to older turns; the turn that no longer fits whole is cut with an ellipsis. The memories go in
+    rank order: the first that does not fit whole is cut with an ellipsis (when MIN_CUT_MEMORY of its characters
+    fit) and the rest left out, so a shorter, lower-ranked memory never takes a better one's place (a friend's
+    birthday in place of the user's allergy). A memory whose text (memory_texts, one-lined) a turn of the first
+    part says whole (turn_texts_newest_first) is left out: the prompt carries its words already, the budget goes
+    to others."""
     kept_m: list[int] = []
-    kept_t: list[str] = []
+    lines: list[str] = []
 
-    def length(m: list[int], t: list[str]) -> int:
-        return len(_compose([memory_lines[i] for i in m], t))
-
-    def cut(line: str, limit: int) -> str | None:
-        return _cut(line, limit - length(kept_m, [*kept_t, ""]))
+    def length(m: list[str], t: list[str]) -> int:
+        return len(_compose(m, t))
 
     kept_t, whole = _first_part(turn_lines_newest_first, budget)  # 1: the newest turns, within half the budget
     said = turn_texts_newest_first[:whole]
     repeats = [i for i, text in enumerate(memory_texts) if _said(text, said)]
-    for i in range(len(memory_lines)):  # 2: the memories, best first, whole
-        if i not in repeats and length([*kept_m, i], kept_t) <= budget:
+    for i, line in enumerate(memory_lines):  # 2: the memories, best first; the first that does not fit is cut
+        if i in repeats:
+            continue
+        if length([*lines, line], kept_t) <= budget:
             kept_m.append(i)
+            lines.append(line)
+            continue
+        room = budget - length([*lines, ""], kept_t)
+        if room >= line.find("] ") + 2 + MIN_CUT_MEMORY and (cut := _cut(line, room)) is not None:
+            kept_m.append(i)
+            lines.append(cut)
+        break
     for line in turn_lines_newest_first[len(kept_t):]:  # 3: older turns with what is left; the last one cut
-        if length(kept_m, [*kept_t, line]) <= budget:
+        if length(lines, [*kept_t, line]) <= budget:
             kept_t.append(line)
             continue
-        if (older := cut(line, budget)) is not None:
+        if (older := _cut(line, budget - length(lines, [*kept_t, ""]))) is not None:
             kept_t.append(older)
         break
-    return kept_m, kept_t, repeats
+    return Packed(memories=kept_m, memory_lines=lines, turn_lines=kept_t, repeats=repeats)
 
 
 def _first_part(turn_lines_newest_first: Sequence[str], budget: int) -> tuple[list[str], int]:
@@ -531,7 +553,7 @@ def _first_part(turn_lines_newest_first: Sequence[str], budget: int) -> tuple[li
 
 
 def _cut(line: str, room: int) -> str | None:
-    """A turn line cut to `room` characters with an ellipsis; None when the room is too small to say anything."""
+    """A line cut to `room` characters with an ellipsis; None when the room is too small to say anything."""
     return line[: room - 1] + "…" if room >= 16 else None
 
 
@@ -550,21 +572,20 @@ def said_in_turns(turns: Sequence[ContextTurn], budget: int) -> list[str]:
 
 def render_context(turns: Sequence[ContextTurn], result: RecallResult, *, budget: int,
                    now: datetime) -> ContextPrompt:
-    """The memories (best first, whole lines only) and the recent turns (oldest first), within `budget`
-    characters, as pack_context fits them."""
-    kept_m, kept_t, _ = _pack([m.memory for m in result.memories], turns, budget=budget, now=now)
-    kept_turns = list(reversed(turns))[: len(kept_t)]
+    """The memories (best first) and the recent turns (oldest first), within `budget` characters, as pack_context
+    fits them."""
+    packed = _pack([m.memory for m in result.memories], turns, budget=budget, now=now)
+    kept_turns = list(reversed(turns))[: len(packed.turn_lines)]
     return ContextPrompt(
-        text=_compose([_memory_line(result.memories[i].memory, now) for i in kept_m], kept_t),
-        memories=[result.memories[i] for i in kept_m],
+        text=_compose(packed.memory_lines, packed.turn_lines),
+        memories=[result.memories[i] for i in packed.memories],
         turns=list(reversed(kept_turns)),
         gated=result.gated,
         reason=result.reason,
     )
 
 
-def _pack(memories: Sequence[Memory], turns: Sequence[ContextTurn], *, budget: int,
-          now: datetime) -> tuple[list[int], list[str], list[int]]:
+def _pack(memories: Sequence[Memory], turns: Sequence[ContextTurn], *, budget: int, now: datetime) -> Packed:
     """pack_context over memories and turns (oldest first), the fit recall applies and the text shown alike."""
     newest_first = list(reversed(turns))
     return pack_context([_memory_line(m, now) for m in memories], [_turn_line(t) for t in newest_first],
