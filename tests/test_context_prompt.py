@@ -103,7 +103,8 @@ def test_the_budget_is_never_exceeded(turns: list[str], mems: list[str], budget:
         if i < len(p.memories) - 1:
             assert line in p.text  # whole, all but the last
         else:
-            assert line in p.text or p.text.endswith("…") and line.startswith(p.text.splitlines()[-1][:-1])
+            shown_line = p.text.split("\n\n" + "Recent conversation:")[0].splitlines()[-1]
+            assert shown_line == line or (shown_line.endswith("…") and line.startswith(shown_line[:-1]))
     shown = {m.memory.id for m in p.memories}
     # a prefix of the ranking but for repeats of a turn: never a lower one in a better one's place
     said = [" ".join(t.text.split()) for t in ts]
