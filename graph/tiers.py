@@ -39,6 +39,8 @@ class TierMemory:
     decayed_at: datetime | None = None
     superseded: bool = False  # valid_to set: the loser of a resolved conflict, kept as history
     in_open_conflict: bool = False  # held for review: one side of an OPEN conflict
+    # the winner of a conflict with a mid or core memory: the user's current word on something kept
+    succeeds_kept: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +81,7 @@ def tier_memory_from_row(row: dict[str, Any]) -> TierMemory:
         decayed_at=to_datetime(row.get("decayed_at")) or created,
         superseded=bool(row.get("superseded")),
         in_open_conflict=bool(row.get("in_open_conflict")),
+        succeeds_kept=bool(row.get("succeeds_kept")),
     )
 
 

@@ -13,7 +13,9 @@ The rules:
   unmentioned longer than `mid_fallback_after` with its weight below `mid_fallback_max_weight`;
 - temp -> deleted: temp over capacity (its least useful), react DISMISSED, or the sweep finds it
   unmentioned longer than `temp_stale_after` with its weight below `temp_stale_max_weight`
-  (safety-critical memories are never stale);
+  (safety-critical memories are never stale, nor the winner of a conflict with a mid or core memory: "we
+  moved to Seattle" in temp, superseding the mid "I live in Beijing", is what the user now says of a thing
+  kept, and its going stale left the user with no home at all, only history);
 - core -> mid: only the user's unlock; a locked memory is never moved or removed by the system.
 "Least useful" is: unlocked only, lowest weight first, then longest unmentioned, then oldest, then id.
 
@@ -200,6 +202,7 @@ def is_stale(m: TierMemory, rules: TierRules, now: datetime) -> bool:
         m.tier is Tier.TEMP
         and evictable(m)
         and m.preset_kind is not PresetKind.SAFETY
+        and not m.succeeds_kept
         and now - last_mentioned(m) > rules.temp_stale_after
         and current_weight(m, rules.weights, now) < rules.temp_stale_max_weight
     )

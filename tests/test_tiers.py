@@ -44,11 +44,11 @@ RULES = TierRules(capacities=Capacities(core=2, mid=2, temp=3))
 
 def mem(id: str, tier: Tier = Tier.TEMP, weight: float = 0.2, days_ago: float = 0.0, *, locked: bool | None = None,
         preset: PresetKind = PresetKind.DEFAULT, created_days_ago: float | None = None, superseded: bool = False,
-        held: bool = False) -> TierMemory:
+        held: bool = False, succeeds_kept: bool = False) -> TierMemory:
     created = T0 - timedelta(days=created_days_ago if created_days_ago is not None else days_ago)
     return TierMemory(id=id, tier=tier, locked=(tier is Tier.CORE) if locked is None else locked, weight=weight,
                       last_mentioned_at=T0 - timedelta(days=days_ago), created_at=created, preset_kind=preset,
-                      superseded=superseded, in_open_conflict=held)
+                      superseded=superseded, in_open_conflict=held, succeeds_kept=succeeds_kept)
 
 
 def weighed(m: TierMemory, passive: float, active: float, *, decayed_days_ago: float,
@@ -107,6 +107,7 @@ def test_sweep_deletes_stale_temp_and_lets_faded_mid_fall_back() -> None:
         mem("fresh", Tier.TEMP, 0.2, days_ago=6),
         mem("heavy", Tier.TEMP, 0.31, days_ago=30),
         mem("safety", Tier.TEMP, 0.25, days_ago=30, preset=PresetKind.SAFETY),
+        mem("winner", Tier.TEMP, 0.22, days_ago=30, succeeds_kept=True),
         mem("faded", Tier.MID, 0.35, days_ago=31),
         mem("kept", Tier.MID, 0.45, days_ago=60),
         mem("recent", Tier.MID, 0.1, days_ago=29),
@@ -117,7 +118,8 @@ def test_sweep_deletes_stale_temp_and_lets_faded_mid_fall_back() -> None:
                                     TierChange("faded", Tier.MID, Tier.TEMP, Reason.FADED)]
     # the temp tier with the fallen memory is over a capacity of 3: its least useful goes
     small = sweep(ms, TierRules(capacities=Capacities(core=5, mid=5, temp=3)), T0)
-    assert small[-1] == TierChange("fresh", Tier.TEMP, None, Reason.TEMP_FULL)
+    assert small[-2:] == [TierChange("fresh", Tier.TEMP, None, Reason.TEMP_FULL),
+                          TierChange("winner", Tier.TEMP, None, Reason.TEMP_FULL)]  # never stale, evictable
 
 
 def test_history_and_memories_held_for_review_are_never_swept_or_evicted() -> None:
@@ -347,6 +349,28 @@ def test_a_memory_the_tier_rules_delete_leaves_nothing_naming_it(c: Container, t
     # the loser stays history, listed though its successor is gone (it dropped out of the listing with the edge)
     [entry] = c.conflicts.history(tenant, "alice")
     assert entry.memory.id == settled.loser_id and entry.memory.valid_to is not None and entry.superseded_by == []
+
+
+def test_the_winner_of_a_conflict_with_a_kept_memory_never_goes_stale(c: Container, tenant: str,
+                                                                        clock: FakeClock) -> None:
+    """"We moved to Seattle" (temp) superseding the mid "I live in Beijing" is what the user now says of a thing
+    kept: were it stale after a week unmentioned, the user would have no home, only history. The winner over a
+    temp memory goes stale as any temp memory does."""
+    said = {}
+    for user, kept in (("alice", True), ("bob", False)):
+        for text in ("I live in Beijing.", "We moved to Seattle last month."):
+            clock.advance(timedelta(minutes=1))
+            r = c.ingest.ingest_turn(tenant, TurnInput(user_id=user, session_id="s1", speaker="user", text=text))
+            said[(user, text)] = r.memories[0].id
+            if kept and "Beijing" in text:
+                assert c.tiers.react(tenant, user, r.memories[0].id, "ENGAGED").memory.tier is Tier.MID  # type: ignore[union-attr]
+        [settled] = c.conflicts.conflicts(tenant, user, status=None)
+        assert settled.winner_id == said[(user, "We moved to Seattle last month.")]
+    clock.advance(timedelta(days=8))
+    assert [x.reason for x in c.tiers.sweep(tenant, "alice")] == []
+    assert tier_of(c, tenant, said[("alice", "We moved to Seattle last month.")]) is Tier.TEMP
+    assert [(x.memory_id, x.reason) for x in c.tiers.sweep(tenant, "bob")] == [
+        (said[("bob", "We moved to Seattle last month.")], Reason.STALE)]
 
 
 def test_lock_unlock_and_a_full_core(c: Container, tenant: str, clock: FakeClock) -> None:
