@@ -63,8 +63,31 @@ COMMON_EN: frozenset[str] = frozenset(
     seems sometimes soon start started starting stay still stop stopped sunday sure take taken takes taking
     thursday time times today told tomorrow tonight took tried try trying tuesday turn turned two usually wait
     wanted wants wasn't way wednesday week weekend weekends weeks went whole won't work worked working works
-    wouldn't year years yesterday""")
+    wouldn't year years yesterday
+    actually anyway awesome basically btw cool definitely fine gonna gotta haha hey hello honestly kinda lol
+    literally nothing nope omg oh people person probably seriously something somehow sorry stuff super thank
+    thanks though top totally wanna yeah yep""")
 )
+# The same for Chinese: everyday words ("早上", "自己", "工作") and particles, pronouns and other function
+# characters are blanked before a text's rare terms are taken (link_text), so neither they nor the bigrams
+# straddling them ("上了", "我不", "天早" of 今天早上 and 每天早上) link anything.
+COMMON_ZH_CHARS = frozenset("了着不没我你他她它们自己对吧呢吗啊呀哦嗯哈也都就还很又在是有和的地得这那个些么啥谁哪怎"
+                            "去来到说想")
+COMMON_ZH: frozenset[str] = frozenset(
+    _words("""早上 晚上 中午 下午 上午 今天 明天 昨天 后天 今年 去年 明年 时候 时间 周末 每天 天天 一天 两天 最近 现在
+    以后 以前 开始 一起 觉得 喜欢 工作 东西 事情 感觉 非常 特别 真的 有点 一点 不错 挺好 好的 上班 下班 回家
+    出去 老是 经常 有时 总是 然后 因为 所以 但是 不过 而且 已经 终于 一般 比较 一样 可能 大概 应该 需要 打算
+    准备 希望 知道 问题 方便 朋友 每周 周六 周日 星期 今晚 明早 刚才 刚刚 一下 一次 上次 下次 好吃 好玩
+    开心 高兴 起来 出来 回来 下来 过来 地方 生活 感谢 谢谢 辛苦""")
+)
+_COMMON_ZH_BLANK = re.compile("|".join(map(re.escape, sorted(COMMON_ZH, key=len, reverse=True)))
+                              + "|[" + "".join(sorted(COMMON_ZH_CHARS)) + "]")
+
+
+def link_text(text: str) -> str:
+    """The text a rare-term link may be made of: its everyday Chinese words and function characters blanked
+    (bmam/usecases/associations.py; Latin words are filtered by COMMON_EN once split)."""
+    return _COMMON_ZH_BLANK.sub(" ", text)
 # Chinese bigrams of pronouns, question words and fillers (a bigram made of them matches any sentence).
 STOP_ZH: frozenset[str] = frozenset(
     _words("""我们 你们 他们 她们 它们 我的 你的 他的 她的 什么 怎么 怎样 为什么 哪里 哪儿 哪个 哪些 多少 几个

@@ -14,6 +14,7 @@ from bmam.cli import app
 from bmam.client import BmamClient, BmamClientError
 from bmam.container import Container
 from bmam.usecases.memories import RememberRequest
+from bmam.usecases.recall import RecallRequest
 from graph.errors import BadInput, NotFound
 from graph.memories import WeightShares
 from graph.model import Scope
@@ -138,3 +139,19 @@ def test_the_cli_s_errors_are_one_line_and_a_non_zero_exit(container: Container,
     assert says in out.stderr and "Traceback" not in out.output
     assert len(out.stderr.strip().splitlines()) == 1
     assert strengths(container, tenant, a) == [] and container.memories.triples(tenant, USER, a) == []
+
+
+def test_a_memory_recalled_through_an_association_alone_does_not_strengthen_it(container: Container,
+                                                                              tenant: str) -> None:
+    """Recall strengthens the pairs of its direct hits: a memory here only through an edge strengthening that
+    edge would feed itself (a link on a filler word grew 0.5 -> 0.95 and rode along every recall)."""
+    c = container
+    dog = c.memories.remember(tenant, RememberRequest(user_id=USER, text="Biscuit is my dog, a beagle",
+                                                      type="FACTUAL")).id
+    kettle = c.memories.remember(tenant, RememberRequest(user_id=USER, text="I bought a red kettle",
+                                                         type="FACTUAL")).id
+    c.memories.associate(tenant, USER, dog, kettle, 0.9)
+    result = c.recall.recall(tenant, RecallRequest(user_id=USER, query="What breed is my dog Biscuit?"))
+    by_id = {r.memory.id: r for r in result.memories}
+    assert dog in by_id and kettle in by_id and "linked to" in by_id[kettle].why  # through the edge alone
+    assert strengths(c, tenant, dog) == [0.9]

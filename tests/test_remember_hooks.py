@@ -38,6 +38,29 @@ def test_a_remembered_memory_is_associated_and_its_hooks_marked_done(container: 
     assert pending == []
 
 
+def test_fillers_and_chinese_function_bigrams_link_nothing(container: Container, tenant: str) -> None:
+    """"yeah" and 早上 / 上了 are rare among a small user's memories too: links on them (a physio visit with the
+    beagle, yoga with a stomach medicine) grew with every recall and brought the one along with the other. A
+    Han name they share still links them."""
+    for i in range(container.settings.recall.term_link_min_memories):
+        container.memories.remember(tenant, RememberRequest(user_id="mei", type="FACTUAL",
+                                                            text=f"filler note number {i} about errands"))
+    yoga = container.memories.remember(tenant, RememberRequest(
+        user_id="mei", type="EPISODIC", text="今天早上去上了瑜伽课，感觉不错"))
+    pills = container.memories.remember(tenant, RememberRequest(
+        user_id="mei", type="FACTUAL", text="还要吃一个月的奥美拉唑，每天早上饭前吃"))
+    physio = container.memories.remember(tenant, RememberRequest(
+        user_id="mei", type="FACTUAL", text="yeah honestly the physio said rest it"))
+    beagle = container.memories.remember(tenant, RememberRequest(
+        user_id="mei", type="FACTUAL", text="yeah honestly he's our beagle"))
+    for m in (pills, beagle):
+        assert container.memories.associations(tenant, "mei", m.id) == []
+    coach = container.memories.remember(tenant, RememberRequest(
+        user_id="mei", type="EPISODIC", text="瑜伽老师说我进步很快"))
+    linked = {frozenset((x.memory_a, x.memory_b)) for x in container.memories.associations(tenant, "mei", coach.id)}
+    assert frozenset((yoga.id, coach.id)) in linked and physio.id not in {i for p in linked for i in p}
+
+
 def test_everyday_words_link_nothing(container: Container, tenant: str) -> None:
     """"found" and "week" are rare among a small user's memories, yet two memories sharing them are about nothing
     in common: no rare-term link (one formed and, recalled together, grew to 0.8 and pulled the move into every

@@ -293,7 +293,9 @@ class RecallUseCases:
                     return RecallResult(gated=False, reason=reason, memories=[], best_similarity=best_sim,
                                         best_coverage=cov), []
             ids = [c.candidate.id for c in chosen]
-            top = ids[: s.recall.co_recall_top]
+            # Pairs of direct hits only: a memory here through an association alone strengthening that same
+            # edge would feed itself (a link on a filler word grew 0.5 -> 0.95 and rode along every recall).
+            top = [c.candidate.id for c in chosen if c.link is None][: s.recall.co_recall_top]
             pairs = [(a, b) for i, a in enumerate(top) for b in top[i + 1:]]
             # With the weight policy the weights are decayed to now (locked in id order) before the boost.
             touched = self._repo.touch(tx, scope, ids, now=now, boost=self._boost, shares=self._shares,
