@@ -327,8 +327,10 @@ class Container:
             CANCEL_SIMILARITY_BY_MODEL,
             CONFLICT_SIMILARITY_BY_MODEL,
             FAVOURITE_SIMILARITY_BY_MODEL,
+            TRANSLATED_SIMILARITY_BY_MODEL,
             ConflictSettings,
             ConflictUseCases,
+            TranslatedValue,
         )
         from graph.conflicts import ConflictRepository, ConflictStrategy
 
@@ -336,12 +338,14 @@ class Container:
         threshold = lv.conflict_similarity or CONFLICT_SIMILARITY_BY_MODEL.get(model, 0.75)
         favourite = lv.favourite_similarity or FAVOURITE_SIMILARITY_BY_MODEL.get(model, threshold)
         cancel = lv.cancel_similarity or CANCEL_SIMILARITY_BY_MODEL.get(model, threshold)
+        translated = lv.translated_similarity or TRANSLATED_SIMILARITY_BY_MODEL.get(model)
         conflicts = ConflictUseCases(
             clock=self.clock, events=self.events, conflicts=ConflictRepository(self.store, self.vector_cache),
             memories=self.memory_repository, triples=TripleRepository(self.store), policy=self.weight_policy,
             settings=ConflictSettings(strategy=ConflictStrategy(lv.conflict_strategy), similarity_threshold=threshold,
                                       favourite_threshold=favourite, cancel_threshold=cancel,
                                       max_page=self.settings.limits.max_page_size),
+            translated=TranslatedValue(self.embedder, translated) if translated is not None else None,
         )
         # a loser's uncontested facts live on (looked up when called: the remains run the hooks, which hold this)
         conflicts.superseded.append(lambda scope, settled: self.remains.on_superseded(scope, settled))

