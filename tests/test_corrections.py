@@ -223,3 +223,21 @@ def test_a_correction_agrees_with_what_is_said_after_it(container: Container, te
     assert live == {"Tom moved to Munich.", "Correction: Tom's not in Berlin, he moved to Munich."}, live
     assert [c.kind.value for c in container.conflicts.conflicts(tenant, "zoe", status=None)] == ["CORRECTION"]
     assert correction.memory.valid_to is None
+
+
+def test_a_correction_is_newer_than_what_was_said_after_the_memory_it_corrects(container: Container,
+                                                                              tenant: str) -> None:
+    """The correction holds since the memory it corrects did (its validFrom), yet it is the user's word as of now:
+    "I live in Berlin.", said after the corrected memory, overruled the correction's "I live in Hamburg now"
+    (LATEST by validFrom), and recall answered Berlin."""
+    said = datetime(2025, 1, 1, 9, 0, tzinfo=UTC)
+    report = container.ingest.ingest_indexed(tenant, [
+        TurnInput(user_id="zoe", session_id="s1", speaker="user", text=text, turn=i, at=said + timedelta(days=31 * i))
+        for i, text in enumerate(["I work at Siemens.", "I live in Berlin."])])
+    siemens, berlin = (r.memories[0] for r in report.turns)
+    correction = container.corrections.correct(tenant, "zoe", siemens.id, "I work at BMW and I live in Hamburg now.")
+    live = {m.id for m in container.memories.page(tenant, "zoe").items}
+    assert correction.memory.id in live and berlin.id not in live
+    settled = {c.kind.value: c for c in container.conflicts.conflicts(tenant, "zoe", status=None)}
+    assert (settled["SINGLE_VALUED"].winner_id, settled["SINGLE_VALUED"].loser_id) == (correction.memory.id, berlin.id)
+    assert container.memories.get(tenant, "zoe", correction.memory.id).valid_to is None  # type: ignore[union-attr]

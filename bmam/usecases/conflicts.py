@@ -306,6 +306,7 @@ class ConflictUseCases:
                 pending.clear()
                 # the screening is what detect's own reads would read now: settle what it found
                 found = self._record_and_settle(context.scope, context.memory.id, findings, chosen, tx=tx,
+                                                said_now=context.correction,
                                                 after=after, foreseen=self._foreseen(
                                                     tx, context.scope, context.memory.id, findings),
                                                 forming=forming, settled=settled)
@@ -412,7 +413,8 @@ class ConflictUseCases:
                                            threshold=self.settings.screen_threshold)[memory.id]
         findings = self._findings(context, screening)  # none when the memory is gone or already superseded
         settled: list[tuple[Scope, Conflict]] = []
-        found = self._record_and_settle(scope, memory.id, findings, chosen, settled=settled)
+        found = self._record_and_settle(scope, memory.id, findings, chosen, settled=settled,
+                                        said_now=context.correction)
         self._then(settled)
         return found
 
@@ -421,10 +423,13 @@ class ConflictUseCases:
                            after: list[Callable[[], None]] | None = None,
                            foreseen: Sequence[Mapping[str, Any]] | None = None,
                            forming: FormBatch | None = None,
-                           settled: list[tuple[Scope, Conflict]] | None = None) -> list[Conflict]:
+                           settled: list[tuple[Scope, Conflict]] | None = None,
+                           said_now: bool = False) -> list[Conflict]:
         """Record each finding and settle it by the strategy, in order, in one write transaction (stops
         once the new memory lost); then publish what was settled. Given tx: in tx, and the publishing is
-        appended to `after` (for after its commit)."""
+        appended to `after` (for after its commit). said_now: the new memory is the user's correction, newer
+        than any it meets (a correction holds since the memory it corrects, yet "I live in Berlin", said after
+        that one, must not overrule the user's "... I live in Hamburg now")."""
         if not findings:
             return []
 
@@ -432,7 +437,7 @@ class ConflictUseCases:
             if chosen is ConflictStrategy.STRONGER and new.weight.final != old.weight.final:
                 winner = new if new.weight.final > old.weight.final else old
             else:
-                winner = new if _newer(new, old) else old
+                winner = new if said_now or _newer(new, old) else old
             loser = old if winner is new else new
             # Held for review when the loser is locked: only the user supersedes a locked memory. A locked winner
             # is settled (superseding the other changes nothing of it; its weight is spared: spare_locked).

@@ -119,7 +119,8 @@ class CorrectionUseCases:
         log.info("memory %s of %s/%s corrected by %s", old.id, scope.tenant, scope.user_id, new.id)
         if hooked:
             run_hooks(list(self._hooks), [StoredMemoryContext(scope=scope, memory=conflict.new_memory,
-                                                              triples=triples, embedding=embedding)],
+                                                              triples=triples, embedding=embedding,
+                                                              correction=True)],
                       log, store=self._store, finish=marked_done(self._memories))
         memory = self._memories.get(scope, new.id) or conflict.new_memory  # as the hooks left it
         return Correction(memory=memory, corrected=conflict.old_memory, conflict=conflict)

@@ -66,6 +66,9 @@ class StoredMemoryContext:
     embedding: list[float]
     episode_id: str | None = None
     batch: HookBatch | None = field(default=None, compare=False, repr=False)
+    # The user's correction (bmam/usecases/corrections.py): their word as of now, newer than any memory it meets,
+    # though it holds since the memory it corrects did (valid_from).
+    correction: bool = False
 
     def hooked_after(self, other_id: str) -> Memory | None:
         """The memory other_id when it was stored with this one and its hooks run after this one's."""
