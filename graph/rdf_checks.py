@@ -203,7 +203,7 @@ NODE_PROPS: dict[NodeKind, dict[str, Check]] = {
         "last_recalled_at": _TIME, "last_feedback_at": _TIME, "decayed_at": _TIME, "merged_at": _TIME,
         "recall_count": _count, "mention_count": _count, "feedback_count": _count,
         "session_id": _identifier, "turn": _turn, "device_id": _identifier, "episode_id": _ref(NodeKind.EPISODE),
-        "remains_of": _ref(NodeKind.MEMORY), "remains_checked_at": _TIME,
+        "remains_of": _ref(NodeKind.MEMORY), "remains_checked_at": _TIME, "tier_since": _TIME,
         "merged_ids": _list(_identifier), "merged_texts": _list(_text), "merged_session_ids": _list(_identifier),
         "merged_device_ids": _list(_identifier), "merged_episode_ids": _list(_identifier),
     },

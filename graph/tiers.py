@@ -41,6 +41,7 @@ class TierMemory:
     in_open_conflict: bool = False  # held for review: one side of an OPEN conflict
     # the winner of a conflict with a mid or core memory: the user's current word on something kept
     succeeds_kept: bool = False
+    tier_since: datetime | None = None  # when it entered its tier (None: not recorded, read as ever)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +53,7 @@ class MemoryUpdate:
     mentions: int = 0
     mentioned_at: datetime | None = None
     active_delta: float = 0.0
+    moved_at: datetime | None = None  # when a tier move happens (None: at the mention, mentioned_at)
 
 
 def _scope(scope: Scope) -> dict[str, str]:
@@ -82,6 +84,7 @@ def tier_memory_from_row(row: dict[str, Any]) -> TierMemory:
         superseded=bool(row.get("superseded")),
         in_open_conflict=bool(row.get("in_open_conflict")),
         succeeds_kept=bool(row.get("succeeds_kept")),
+        tier_since=to_datetime(row.get("tier_since")),
     )
 
 
@@ -124,7 +127,8 @@ class TierRepository:
             "preset_share": self._shares.preset,
             "updates": [
                 {"id": u.id, "tier": u.tier.value if u.tier else None, "mentions": u.mentions,
-                 "mentioned_at": time_param(u.mentioned_at), "active_delta": float(u.active_delta)}
+                 "mentioned_at": time_param(u.mentioned_at), "moved_at": time_param(u.moved_at),
+                 "active_delta": float(u.active_delta)}
                 for u in updates
             ],
         }

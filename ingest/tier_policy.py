@@ -11,13 +11,15 @@ The rules:
   temp -> core directly on emphasis; a user's lock mutation; refused when core is full;
 - mid -> temp: mid over capacity (its least useful), react DISMISSED, or the sweep finds it
   unmentioned longer than `mid_fallback_after` with its weight below `mid_fallback_max_weight`;
-- temp -> deleted: temp over capacity (its least useful), react DISMISSED, or the sweep finds it
+- temp -> deleted: temp over capacity (its least useful; never a safety memory), react DISMISSED, or the sweep finds it
   unmentioned longer than `temp_stale_after` with its weight below `temp_stale_max_weight`
   (safety-critical memories are never stale, nor the winner of a conflict with a mid or core memory: "we
   moved to Seattle" in temp, superseding the mid "I live in Beijing", is what the user now says of a thing
   kept, and its going stale left the user with no home at all, only history);
 - core -> mid: only the user's unlock; a locked memory is never moved or removed by the system.
 "Least useful" is: unlocked only, lowest weight first, then longest unmentioned, then oldest, then id.
+"Unmentioned" for the stale and fade rules counts from the last mention or from the memory's move into its tier,
+whichever is later (quiet_since): the user's ENGAGED or unlock, or a fall back to temp, starts the clock again.
 
 Two kinds of memory that sweeps and capacities never demote or delete (the user's forget removes them):
 - superseded history (valid_to set: the loser of a resolved conflict, kept per DESIGN "Conflicts") is
@@ -135,6 +137,13 @@ def last_mentioned(m: TierMemory) -> datetime:
     return m.last_mentioned_at or m.created_at
 
 
+def quiet_since(m: TierMemory) -> datetime:
+    """Where the stale and fade clocks start: the last mention, or the move into its tier when later (a memory
+    the user just engaged with, unlocked, or that just fell back to temp is not judged on the time before)."""
+    mentioned = last_mentioned(m)
+    return m.tier_since if m.tier_since is not None and m.tier_since > mentioned else mentioned
+
+
 def held(m: TierMemory) -> bool:
     """History or held for review: never moved or removed by the system."""
     return m.superseded or m.in_open_conflict
@@ -177,8 +186,8 @@ def enforce_capacity(memories: Iterable[TierMemory], capacities: Capacities,
     temp = [replace(m, tier=Tier.TEMP) if m.id in demoted else m for m in state
             if m.tier is Tier.TEMP or m.id in demoted]
     overflow = len(temp) - capacities.temp
-    if overflow > 0:
-        for m in _giving_way(temp, keep)[:overflow]:
+    if overflow > 0:  # a safety memory counts but is never evicted (a full temp evicted a bee-sting allergy)
+        for m in _giving_way([m for m in temp if m.preset_kind is not PresetKind.SAFETY], keep)[:overflow]:
             changes.append(TierChange(m.id, Tier.TEMP, None, Reason.TEMP_FULL))
     return changes
 
@@ -203,7 +212,7 @@ def is_stale(m: TierMemory, rules: TierRules, now: datetime) -> bool:
         and evictable(m)
         and m.preset_kind is not PresetKind.SAFETY
         and not m.succeeds_kept
-        and now - last_mentioned(m) > rules.temp_stale_after
+        and now - quiet_since(m) > rules.temp_stale_after
         and current_weight(m, rules.weights, now) < rules.temp_stale_max_weight
     )
 
@@ -213,14 +222,15 @@ def has_faded(m: TierMemory, rules: TierRules, now: datetime) -> bool:
     return (
         m.tier is Tier.MID
         and evictable(m)
-        and now - last_mentioned(m) > rules.mid_fallback_after
+        and now - quiet_since(m) > rules.mid_fallback_after
         and current_weight(m, rules.weights, now) < rules.mid_fallback_max_weight
     )
 
 
 def sweep(memories: Sequence[TierMemory], rules: TierRules, now: datetime) -> list[TierChange]:
     """The periodic sweep: delete stale temp memories, let faded mid memories fall back to temp, then
-    restore capacities. (A memory that falls back now is judged stale no earlier than the next sweep.)"""
+    restore capacities. (A memory that falls back now is judged stale `temp_stale_after` after it fell back:
+    its tier_since.)"""
     memories = decayed_to(memories, rules.weights, now)
     changes = [TierChange(m.id, Tier.TEMP, None, Reason.STALE) for m in memories if is_stale(m, rules, now)]
     deleted = {c.memory_id for c in changes}

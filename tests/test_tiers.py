@@ -79,6 +79,16 @@ def test_capacity_demotes_mid_then_evicts_temp() -> None:
     assert enforce_capacity(ms[:2] + ms[3:5], RULES.capacities) == []
 
 
+def test_a_safety_memory_counts_in_temp_but_is_never_evicted() -> None:
+    """A full temp evicted "I'm allergic to bee stings" (SAFETY, the lightest): it counts, the next one goes; a
+    temp full of safety memories stays over its capacity."""
+    ms = [mem("bees", Tier.TEMP, 0.1, 3, preset=PresetKind.SAFETY), mem("t1", Tier.TEMP, 0.2, 3),
+          mem("t2", Tier.TEMP, 0.25, 1), mem("t3", Tier.TEMP, 0.35, 1)]
+    assert enforce_capacity(ms, RULES.capacities) == [TierChange("t1", Tier.TEMP, None, Reason.TEMP_FULL)]
+    only_safety = [replace(m, preset_kind=PresetKind.SAFETY) for m in ms]
+    assert enforce_capacity(only_safety, RULES.capacities) == []
+
+
 def test_a_demoted_memory_may_be_the_one_evicted() -> None:
     ms = [mem("m1", Tier.MID, 0.5), mem("m2", Tier.MID, 0.5), mem("m3", Tier.MID, 0.01),
           mem("t1", Tier.TEMP, 0.2), mem("t2", Tier.TEMP, 0.2), mem("t3", Tier.TEMP, 0.2)]
@@ -120,6 +130,18 @@ def test_sweep_deletes_stale_temp_and_lets_faded_mid_fall_back() -> None:
     small = sweep(ms, TierRules(capacities=Capacities(core=5, mid=5, temp=3)), T0)
     assert small[-2:] == [TierChange("fresh", Tier.TEMP, None, Reason.TEMP_FULL),
                           TierChange("winner", Tier.TEMP, None, Reason.TEMP_FULL)]  # never stale, evictable
+
+
+def test_the_stale_and_fade_clocks_start_again_on_a_move() -> None:
+    """A memory long unmentioned that the user just engaged with (temp -> mid) or unlocked, or that just fell
+    back to temp, is judged from its move (tier_since), not swept back down or away at once."""
+    rules = TierRules(capacities=Capacities(core=5, mid=5, temp=5))
+    engaged = replace(mem("engaged", Tier.MID, 0.26, days_ago=40), tier_since=T0 - timedelta(minutes=3))
+    fallen = replace(mem("fallen", Tier.TEMP, 0.2, days_ago=40), tier_since=T0 - timedelta(days=1))
+    assert sweep([engaged, fallen], rules, T0) == []
+    later = T0 + timedelta(days=31)
+    assert sweep([engaged, fallen], rules, later) == [TierChange("fallen", Tier.TEMP, None, Reason.STALE),
+                                                      TierChange("engaged", Tier.MID, Tier.TEMP, Reason.FADED)]
 
 
 def test_history_and_memories_held_for_review_are_never_swept_or_evicted() -> None:
@@ -371,6 +393,44 @@ def test_the_winner_of_a_conflict_with_a_kept_memory_never_goes_stale(c: Contain
     assert tier_of(c, tenant, said[("alice", "We moved to Seattle last month.")]) is Tier.TEMP
     assert [(x.memory_id, x.reason) for x in c.tiers.sweep(tenant, "bob")] == [
         (said[("bob", "We moved to Seattle last month.")], Reason.STALE)]
+
+
+def test_what_the_user_engaged_with_or_unlocked_is_not_swept_back_at_once(c: Container, tenant: str,
+                                                                         clock: FakeClock) -> None:
+    """ENGAGED on a memory said 40 days ago moved it to mid, and the next sweep sent it back to temp (unmentioned
+    30 days, weight 0.26 < 0.4), the one after deleted it; an unlocked memory likewise. The move starts the
+    clocks again."""
+    a, b = remember_facts(c, tenant, FACTS[:2], clock)
+    c.tiers.lock(tenant, "alice", b)
+    clock.advance(timedelta(days=40))
+    assert c.tiers.react(tenant, "alice", a, "ENGAGED").memory.tier is Tier.MID  # type: ignore[union-attr]
+    assert c.tiers.unlock(tenant, "alice", b).tier is Tier.MID
+    clock.advance(timedelta(minutes=3))
+    assert c.tiers.sweep(tenant, "alice") == []
+    clock.advance(timedelta(days=31))  # now long unmentioned in mid, and light: they fall back, and wait there
+    assert {(x.memory_id, x.reason) for x in c.tiers.sweep(tenant, "alice")} == {(a, Reason.FADED),
+                                                                                  (b, Reason.FADED)}
+    clock.advance(timedelta(days=1))
+    assert c.tiers.sweep(tenant, "alice") == []
+    assert tier_of(c, tenant, a) is Tier.TEMP and tier_of(c, tenant, b) is Tier.TEMP
+
+
+def test_remember_this_refused_by_a_full_core_stays_in_a_full_temp(c: Container, tenant: str,
+                                                                   clock: FakeClock) -> None:
+    """README: a memory said with emphasis when core is full stays in temp (lock it once core has room). With temp
+    full too, it was evicted the moment it was said (the newest and lightest): what a turn says gives way last."""
+    ids = remember_facts(c, tenant, FACTS[:1], clock)
+    c.tiers.lock(tenant, "alice", ids[0])
+    older = remember_facts(c, tenant, [*PLAIN[1:], "I go swimming on Sundays"], clock)  # temp full
+    for m in older:  # each recalled: heavier than what is said next
+        c.recall.recall(tenant, RecallRequest(user_id="alice", query=c.memories.get(tenant, "alice", m).text))  # type: ignore[union-attr]
+    r = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
+                                               text="Remember this: I take warfarin every day."))
+    assert any("core is full" in e.message for e in r.errors)
+    [said] = r.memories
+    assert tier_of(c, tenant, said.id) is Tier.TEMP
+    assert c.tiers.usage(tenant, "alice").counts[Tier.TEMP] == 4
+    assert sum(tier_of(c, tenant, m) is None for m in older) == 1
 
 
 def test_lock_unlock_and_a_full_core(c: Container, tenant: str, clock: FakeClock) -> None:

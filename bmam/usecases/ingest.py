@@ -899,9 +899,11 @@ class IngestUseCases:
         counts, final = self._episodes.batch_end(tx, scope, wanted, plan.derived,
                                                  tier_updates=self._tiers.update_params(list(plan.updates.values())),
                                                  episodes=plan.episode_rows())
-        # what this batch promoted counts but is not moved back (as a reaction's promotion: TierUseCases.react)
-        promoted = frozenset(u.id for u in plan.updates.values() if u.tier is Tier.MID)
-        capacity = self._tier_cases.enforce(tx, scope, counts, keep=promoted)
+        # what this batch said or promoted counts but gives way last (as a reaction's promotion, TierUseCases.react,
+        # and remember's new memory): a full temp evicted "Remember this: I take warfarin every day", refused by a
+        # full core, the moment it was said (the newest and lightest)
+        keep = frozenset(plan.batch_new) | frozenset(u.id for u in plan.updates.values() if u.tier is Tier.MID)
+        capacity = self._tier_cases.enforce(tx, scope, counts, keep=keep)
         plan.events += [change_event(scope, c, now) for c in capacity]
         if capacity:
             final = self._episodes.memories(tx, scope, wanted)

@@ -99,7 +99,7 @@ class TierUseCases:
             if c.to_tier is not None and c.memory_id not in gone and c.memory_id not in deleted:
                 moves[c.memory_id] = c.to_tier
         deltas = active_delta or {}
-        updates = [MemoryUpdate(id=m, tier=t, active_delta=deltas.get(m, 0.0)) for m, t in moves.items()]
+        updates = [MemoryUpdate(id=m, tier=t, active_delta=deltas.get(m, 0.0), moved_at=now) for m, t in moves.items()]
         done = self._tiers.update(tx, scope, updates)
         # a memory demoted and then evicted in one go reports both moves
         return [c for c in changes
