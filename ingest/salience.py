@@ -64,6 +64,19 @@ _RELATIVE_RE = re.compile(
     r"|daughter|son|kids?|wife|husband|mom|dad|mother|father)",
     re.IGNORECASE,
 )
+# A safety fact about someone the user speaks of, by pronoun or by name ("She has asthma", 她有哮喘, "Lily is
+# allergic to cats", "Mark is diabetic", 小美对牛奶过敏): the user's circle, as safety-critical as a relative's
+# (a friend's shellfish allergy went stale in a week). A general statement ("Peanut allergies are common") names
+# no one.
+_SOMEONE_SAFETY_RE = re.compile(
+    r"(?<![A-Za-z])(?:he|she|they)(?:'s|'re)?(?![A-Za-z])|[他她]"
+    r"|(?<![A-Za-z])(?!(?:I|It|The|This|That|My|Our|Your|His|Her|Their|A|An)\b)[A-Z][a-z]+"
+    r"(?:'s|\s+(?:is|was|has|had|takes|took|carries|needs|gets|got))\s+(?:\w+\s+){0,2}?"
+    r"(?:allergic|diabetic|asthmatic|epileptic|pregnant|anaphyla\w*|asthma|diabetes|epilepsy|seizures?|insulin"
+    r"|an? (?:epipen|inhaler)|blood thinners?|heart condition|celiac)"
+    r"|(?:[小阿老][\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3}?)(?:对[^，。,.！!？?]{1,10}过敏|有(?:哮喘|糖尿病|高血压|心脏病|癫痫)"
+    r"|怀孕了|得了(?:哮喘|糖尿病|高血压|心脏病|癫痫))",
+)
 
 
 _CONVERSATIONAL_OPINION_RE = re.compile(
@@ -187,7 +200,9 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
     triples = (extractor or _EXTRACTOR).extract(norm)
     emotional = has_feeling(body) or _STRONG_AFFECT_RE.search(body) is not None
     first_person = has_first_person(body) or any(t.subject == USER for t in triples)
-    safety = SAFETY_RE.search(body) is not None and (first_person or _RELATIVE_RE.search(body) is not None)
+    safety = SAFETY_RE.search(body) is not None and (
+        first_person or _RELATIVE_RE.search(body) is not None or _SOMEONE_SAFETY_RE.search(body) is not None
+        or any(t.subject_kind == "person" for t in triples))
     durable = any(t.predicate in _DURABLE_PREDICATES for t in triples)
     temporary = not safety and not durable and TEMPORARY_RE.search(body) is not None
     preset = PresetKind.SAFETY if safety else PresetKind.TEMPORARY if temporary else PresetKind.DEFAULT

@@ -396,11 +396,20 @@ def test_remembering_words_that_are_not_a_refusal(text: str) -> None:
         "我的紧急联系人是我姐姐，电话13800001111",
         "I take blood thinners every day",
         "我女儿对牛奶过敏",
+        # someone the user speaks of, by name or pronoun: a friend's allergy went stale in a week as DEFAULT
+        "Lily is allergic to cats.", "Tom is allergic to shellfish.", "Mark is diabetic and always carries insulin.",
+        "小美对牛奶过敏。", "她有哮喘。", "she's severely allergic to tree nuts, like epipen level",
     ],
 )
 def test_safety_critical_content(text: str) -> None:
     verdict = assess(text, speaker="user")
     assert verdict.remember and verdict.preset_kind is PresetKind.SAFETY
+
+
+@pytest.mark.parametrize("text", ["Peanut allergies are common in kids", "Asthma is a chronic disease",
+                                  "Diabetes is common in older people", "Penicillin is an antibiotic"])
+def test_a_general_statement_about_a_condition_is_no_safety_fact(text: str) -> None:
+    assert assess(text, speaker="user").preset_kind is not PresetKind.SAFETY
 
 
 @pytest.mark.parametrize(
