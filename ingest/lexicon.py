@@ -683,13 +683,15 @@ PAST_EN_RE = re.compile(
 )
 
 # A time a rule holds at, not always ("I never eat breakfast on weekdays", "I don't drink coffee after 3pm",
-# 我晚上不喝咖啡): a "no" said with one is no plain no (the extractor gives no diet triple, the negation rule
-# contradicts nothing with it).
+# 我晚上不喝咖啡), or a bounded while ("I'm not drinking this week", 这周我不喝咖啡, 今天我不吃肉): a "no" said with one
+# is no plain no (the extractor gives no diet triple, the negation rule contradicts nothing with it).
 SOMETIMES_RE = re.compile(
     r"(?i)\b(?:on (?:week ?days|weekends?|work ?days|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|school nights)"
     r"|(?:after|before) (?:\d|noon|midnight|bed|dinner|lunch|work|\w+ ?[ap]m)|at night|in the (?:evenings?|mornings?)"
-    r"|during (?:the week|lent|ramadan|the day)|on an empty stomach)\b"
+    r"|during (?:the week|lent|ramadan|the day)|on an empty stomach|today|tonight|tomorrow"
+    r"|this (?:week|weekend|month))\b"
     r"|周末|工作日|晚上|早上|上午|下午|夜里|睡前|睡觉前|饭后|饭前|空腹|[一两三四五六七八九十\d]+点(?:以|之)?后"
+    r"|今天|今晚|今早|明天|这周|本周|这个?(?:星期|礼拜|月)|本月|这几天|这两天"
     r"|(?:周|星期|礼拜)[一二三四五六日天]"
 )
 

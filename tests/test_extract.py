@@ -586,6 +586,10 @@ def test_facts_about_a_person_by_name(text: str, expected: set[tuple[str, str, s
     ("I don't drink coffee after 3pm", set()),
     ("我晚上不喝咖啡", set()),
     ("我周一不吃肉", set()),
+    # a no for a bounded while: 这周我不喝咖啡 superseded 我每天都喝咖啡
+    ("这周我不喝咖啡", set()), ("今天我不吃肉", set()), ("这几天我不吃辣", set()),
+    ("I'm not drinking coffee this week", set()),
+    ("最近我不喝酒", {(USER, "drinks", "酒", -1)}),  # lately: a change, not a while
     # a plain no, and a yes said with a time, stay
     ("I don't eat meat", {(USER, "eats", "meat", -1)}),
     ("我不喝咖啡", {(USER, "drinks", "咖啡", -1)}),
