@@ -793,20 +793,46 @@ _ZH_NAMED_CONDITIONS = CONDITIONS_ZH_RE.pattern.split("|[")[0].removeprefix("(?:
 _STOP_TAIL_ZH = r"，|已经|了|工作|上班|生活|的时候|这个|一定|每天|吃了|不能"
 
 _P = _ZH_ADV
+
+# A move still to come (我明年可能会搬到上海, 我打算搬到深圳): no home yet, as "I might move to Berlin next year"
+# is not.
+_ZH_MOVE_TO_COME_RE = re.compile(
+    r"(?:可能|也许|或许|大概|打算|准备|计划|考虑|想|要|会|将|即将|快)(?:会|要)?搬"
+    r"|明年|下个?月|下周|下星期|下礼拜|将来|以后|过几天|过段时间|年底前"
+)
+# Where one lives now, said beside a trip (我们全家去年去杭州玩了一周，住在西湖边: a stay, not a home, unless said so).
+_ZH_HOME_NOW_RE = re.compile(r"现在|目前|一直|如今|平时|家(?:在|住)")
+
+
+def _zh_lives(*, tails: str) -> _ZhHandler:
+    """lives_in, but not where the turn's trip stayed (a visit read before it, no word of now) nor a move to come."""
+    lives = _zh("lives_in", tails=tails, check=_zh_home_ok)
+
+    def handle(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+        said = m.string[: m.end()]
+        if "搬" in m.group(0) and _ZH_MOVE_TO_COME_RE.search(said):
+            return
+        if any(t.predicate == "visited" and t.subject == subject for t in st.out) and not _ZH_HOME_NOW_RE.search(said):
+            return
+        lives(m, subject, st, polarity)
+
+    return handle
+
+
 # Where one lives and works, and how to reach one: read of the speaker and of an unnamed relative (_ZH_KIN_RULES).
 _ZH_LIVES_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     (
         re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:住在|住|生活在|定居在|定居|居住在)(?P<o>[^，]+)"),
-        _zh("lives_in", tails=_STOP_TAIL_ZH + r"|附近|那边|这边", check=_zh_home_ok),
+        _zh_lives(tails=_STOP_TAIL_ZH + r"|附近|那边|这边"),
     ),
     (
         re.compile(
             r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,12}?)(?:生活|定居|居住|住过|租房子?住|租房"
             r"|租了?房子?|安家|住(?=了?$|了?[\d一两二三四五六七八九十几半]+年))"
         ),
-        _zh("lives_in", check=_zh_home_ok),
+        _zh_lives(tails=""),
     ),
-    (re.compile(r"搬(?:到|去|来)了?(?P<o>[^，]+)"), _zh("lives_in", tails=_STOP_TAIL_ZH + r"|住", check=_zh_home_ok)),
+    (re.compile(r"搬(?:到|去|来)了?(?P<o>[^，]+)"), _zh_lives(tails=_STOP_TAIL_ZH + r"|住")),
 ]
 _ZH_WORKS_AT_RULE: tuple[re.Pattern[str], _ZhHandler] = (
     re.compile(

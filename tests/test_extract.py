@@ -581,6 +581,18 @@ def test_facts_about_a_person_by_name(text: str, expected: set[tuple[str, str, s
 
 
 @pytest.mark.parametrize(("text", "expected"), [
+    # where a trip stayed is no home (it superseded 我住在成都), nor a move still to come
+    ("我们全家去年去杭州玩了一周，住在西湖边。", {(USER, "visited", "杭州", 1)}),
+    ("我明年可能会搬到上海。", set()), ("我打算搬到深圳", set()), ("我下个月要搬到北京了", set()),
+    # said beside a trip as where one lives now, or a move done, it is
+    ("去年去杭州玩了，我现在住在上海", {(USER, "visited", "杭州", 1), (USER, "lives_in", "上海", 1)}),
+    ("我刚搬到上海", {(USER, "lives_in", "上海", 1)}), ("我们搬到了杭州", {(USER, "lives_in", "杭州", 1)}),
+])
+def test_a_stay_or_a_move_to_come_is_no_home(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+    assert spo(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
     # a diet rule for some times is no plain no (it contradicted "I eat breakfast with my kids on weekends")
     ("I never eat breakfast on weekdays.", set()),
     ("I don't drink coffee after 3pm", set()),
