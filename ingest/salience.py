@@ -79,6 +79,12 @@ _SOMEONE_SAFETY_RE = re.compile(
 )
 
 
+_TODAY_RE = re.compile(r"今天|今晚|今早|现在|这会儿|(?<![A-Za-z])(?:today|tonight|right now"
+                       r"|this (?:morning|afternoon|evening))(?![A-Za-z])", re.IGNORECASE)
+_ANOTHER_DAY_RE = re.compile(r"明天|后天|下周|下个?月|下星期|明年|周末"
+                             r"|(?<![A-Za-z])(?:tomorrow|next (?:week|month|year)|this weekend|weekend)(?![A-Za-z])",
+                             re.IGNORECASE)
+
 _CONVERSATIONAL_OPINION_RE = re.compile(
     r"^(?:我觉得|我认为|我感觉|我想|嗯|i think|i guess|i believe|i feel like|i mean)\s*"
     r"(?:that'?s?|this|it'?s?|so|these|those|这个|那个|这样|那样|你说的|挺好|不错|可以|有道理|也是|没问题)(?![A-Za-z])",
@@ -209,6 +215,15 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
 
     def keep(reason: str) -> Salience:
         return Salience(True, reason, emotional, preset, emphasis)
+
+    # "今晚想自己做饭，做什么好？", "I'm cooking tonight, any ideas?": what is said only sets up a question about today,
+    # no fact (no triple, feeling or safety): no memory. Stored, it was the newest memory and, a question close to
+    # the next questions, led every recall of the hour ("What's my job?"). A plan for another day asked about stays
+    # (我下周去青岛，有啥推荐的？).
+    asks = "?" in norm or "？" in norm or any(is_request(c) for c in clauses)
+    if temporary and asks and not triples and not emotional and not emphasis and _TODAY_RE.search(body) \
+            and not _ANOTHER_DAY_RE.search(body):
+        return Salience(False, "question", False, PresetKind.DEFAULT, emphasis)
 
     if safety:
         return keep("safety")

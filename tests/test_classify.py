@@ -412,6 +412,22 @@ def test_a_general_statement_about_a_condition_is_no_safety_fact(text: str) -> N
     assert assess(text, speaker="user").preset_kind is not PresetKind.SAFETY
 
 
+@pytest.mark.parametrize("text", ["今晚想自己做饭，做什么好？", "I'm cooking tonight, any ideas?",
+                                  "I'm going to the gym today, what should I train?"])
+def test_a_question_about_today_set_up_by_what_is_said_is_no_memory(text: str) -> None:
+    """Stored, "今晚想自己做饭，做什么好？" was the newest memory and led the next questions' recalls ("What's my
+    job?")."""
+    verdict = assess(text, speaker="user")
+    assert not verdict.remember and verdict.reason == "question"
+
+
+@pytest.mark.parametrize("text", [
+    "我下周去青岛，有啥推荐的？", "I have a job interview tomorrow, can you help me prepare?",
+    "今天有点累，推荐个电影吧", "我这边今天下了一整天的雨，哪儿也去不了"])
+def test_a_plan_a_feeling_or_a_statement_beside_a_question_stays(text: str) -> None:
+    assert assess(text, speaker="user").remember
+
+
 @pytest.mark.parametrize(
     "text", ["今天北京下大雨，出不了门", "明天下午我要去医院复查", "It's pouring here today, so I'm stuck at home"]
 )
