@@ -265,7 +265,7 @@ class EpisodeRepository:
                     mention_count=int(r["mention_count"] or 0), cosine=_cosine(s),
                     triples=tuple((str(a), str(p), str(o), int(pol)) for a, p, o, pol in r["triples"])))
             temp = sorted(((float(score[c, j]), ids[j]) for j in topic_hits[c]
-                           if ids[j] in found and found[ids[j]]["live"]
+                           if ids[j] in found and found[ids[j]]["live"] and not found[ids[j]]["temporary"]
                            and found[ids[j]]["tier"] == Tier.TEMP.value),
                           key=lambda sm: (-sm[0], sm[1]))
             topics += [(i, mid, _cosine(s)) for s, mid in temp]

@@ -223,8 +223,8 @@ def damped(parts: Parts, preset_kind: PresetKind, locked: bool, policy: WeightPo
 
 
 def is_valuable_low_frequency(parts: Parts, *, mention_count: int, recall_count: int, locked: bool,
-                              policy: WeightPolicy, rebalance: RebalancePolicy) -> bool:
-    if locked:
+                              policy: WeightPolicy, rebalance: RebalancePolicy, temporary: bool = False) -> bool:
+    if locked or temporary:  # a temporary preset (weather, a one-off) is not for keeping
         return False
     valuable = parts.active >= rebalance.lift_active_min or mention_count >= rebalance.lift_mentions_min
     low_frequency = recall_count <= rebalance.lift_max_recalls

@@ -381,6 +381,23 @@ def test_a_superseded_temp_memory_is_no_topic_to_pick_up(c: Container, clock: Fa
     assert old not in {s.id for s in found.similar}
 
 
+@pytest.mark.parametrize("cached", [True, False], ids=["vector cache", "neo4j scan"])
+def test_a_temporary_memory_is_no_topic_to_pick_up(c: Container, clock: FakeClock, tenant: str, cached: bool) -> None:
+    """"It's sunny today" after "It's raining today" is no interest in the rain: weather picked up went to mid with
+    active 0.7, was lifted by every rebalance and outlived the user's job."""
+    scope = Scope(tenant, "alice")
+    [rain] = c.ingest.ingest_turn(tenant, turn("It's raining today, ugh", minutes=0)).memories
+    [sushi] = c.ingest.ingest_turn(tenant, turn("I love sushi", minutes=1)).memories
+    assert rain.preset_kind is PresetKind.TEMPORARY and rain.tier is Tier.TEMP
+    embedding = {m: ConflictRepository(c.store).embedding(scope, m) for m in (rain.id, sushi.id)}
+    repo = EpisodeRepository(c.store, c.vector_dimensions,
+                             VectorCache(c.vector_dimensions, max_bytes=64 * 2**20) if cached else None)
+    found = c.store.read_tx(lambda tx: repo.matches(
+        tx, scope, [(0, "It's raining today, ugh", embedding[rain.id]), (1, "I love sushi", embedding[sushi.id])],
+        duplicate=0.999, engagement=c.settings.ingest.engagement_similarity, exact_max=20_000))
+    assert [(i, m) for i, m, _ in found.topics if m in (rain.id, sushi.id)] == [(1, sushi.id)]
+
+
 def test_the_entity_names_of_a_superseded_temp_memory_pick_nothing_up(c: Container, clock: FakeClock,
                                                                       tenant: str) -> None:
     scope = Scope(tenant, "alice")

@@ -243,6 +243,8 @@ def test_rebalance_damps_heavy_and_lifts_valuable_rare_memories(living: tuple[Co
     locked = store(c, scope, "My name is Wang Fang", passive=1.0, active=1.0, tier=Tier.CORE)
     liked = store(c, scope, "I enjoyed the Lisbon trip", passive=0.0, active=0.7)
     plain = store(c, scope, "I have a blue umbrella", passive=0.0, active=0.5)
+    # engaged with, but weather: a temporary preset is not for keeping (lifted thrice, it outlived the user's job)
+    rain = store(c, scope, "It's raining today", passive=0.0, active=0.7, preset_kind=PresetKind.TEMPORARY)
     result = c.maintenance.run(scope.tenant, "REBALANCE", user_id=scope.user_id)
     assert result.changeset is not None
     assert result.changeset.damped == [heavy.id]
@@ -255,7 +257,7 @@ def test_rebalance_damps_heavy_and_lifts_valuable_rare_memories(living: tuple[Co
     assert lifted is not None
     assert lifted.weight.final == pytest.approx(final_weight(Parts(0.5, 0.7, 0.5), policy), abs=TOL)
     assert get(c, scope, safety.id) == safety and get(c, scope, locked.id) == locked
-    assert get(c, scope, plain.id) == plain
+    assert get(c, scope, plain.id) == plain and get(c, scope, rain.id) == rain
     # Idempotent: a second rebalance at the same time changes nothing.
     second = c.maintenance.run(scope.tenant, "REBALANCE", user_id=scope.user_id)
     assert second.changeset is not None and not second.changeset.damped and not second.changeset.lifted

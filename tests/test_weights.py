@@ -140,6 +140,8 @@ def test_valuable_low_frequency_means_engaged_or_repeated_but_rarely_recalled() 
     assert not is_valuable_low_frequency(plain, mention_count=1, recall_count=0, locked=False, policy=P, rebalance=R)
     assert not is_valuable_low_frequency(liked, mention_count=1, recall_count=2, locked=False, policy=P, rebalance=R)
     assert not is_valuable_low_frequency(liked, mention_count=1, recall_count=0, locked=True, policy=P, rebalance=R)
+    assert not is_valuable_low_frequency(liked, mention_count=1, recall_count=0, locked=False, policy=P, rebalance=R,
+                                         temporary=True)  # weather picked up again is no value
     assert lifted(liked, R).passive == 0.5 and lifted(lifted(liked, R), R) == lifted(liked, R)
 
 

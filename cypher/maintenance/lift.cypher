@@ -1,9 +1,11 @@
 // Rebalance, lift: live, unlocked memories of one user that are valuable (active >= $lift_active_min: the
 // user engaged with it; or mentioned >= $lift_mentions_min times) but low-frequency (recalled at most
 // $lift_max_recalls times) and weigh less than $lift_below get their passive part raised to
-// $lift_passive_floor (ingest/weights.py `lifted`; raising to a floor is idempotent).
+// $lift_passive_floor (ingest/weights.py `lifted`; raising to a floor is idempotent). Never a temporary one
+// (weather, a one-off plan): its preset says it is not for keeping.
 MATCH (m:Memory)
 WHERE m.tenant = $tenant AND m.user_id = $user_id AND NOT m.locked AND m.valid_to IS NULL
+  AND coalesce(m.preset_kind, '') <> 'temporary'
   AND (m.active >= $lift_active_min OR coalesce(m.mention_count, 0) >= $lift_mentions_min)
   AND coalesce(m.recall_count, 0) <= $lift_max_recalls
   AND m.weight < $lift_below AND m.passive < $lift_passive_floor
