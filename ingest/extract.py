@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Protocol
 
 from ingest.extract_core import (
@@ -79,12 +80,25 @@ class RuleTripleExtractor:
 
     def by_clause(self, text: str) -> list[tuple[str, list[ExtractedTriple]]]:
         """extract, clause by clause (split_clauses' clauses, normalised): what each clause states, read in the
-        context of the clauses before it (a carried subject, a named person), as extract reads it."""
+        context of the clauses before it (a carried subject, a named person), as extract reads it. A correction of
+        the speaker's own words ("我住在北京，不对，是天津", "I work at Siemens, I mean BMW") puts its value in the
+        statement before it (its clause states nothing of its own)."""
         st = _State()
         episodic = bool(EPISODIC_ZH_RE.search(text) or EPISODIC_EN_RE.search(text) or PAST_EN_RE.search(text))
-        out: list[tuple[str, list[ExtractedTriple]]] = []
+        spans: list[tuple[str, int, int]] = []
+        correcting = False
         for whole in split_clauses(text):
             start = len(st.out)
+            if _CORRECTION_MARK_RE.fullmatch(whole.strip()) and st.out:
+                correcting = True
+                spans.append((whole, start, start))
+                continue
+            value = _corrected_value(whole, after_mark=correcting)
+            correcting = False
+            if value is not None and st.out:
+                st.out[-1] = replace(st.out[-1], object=value)
+                spans.append((whole, start, start))
+                continue
             for clause in zh_subclauses(whole):
                 if is_question(clause) or is_request(clause):
                     st.pending_rel = None
@@ -98,8 +112,34 @@ class RuleTripleExtractor:
                 if SOMETIMES_RE.search(clause):  # "I never eat breakfast on weekdays": no plain no to breakfast
                     st.out[read_from:] = [t for t in st.out[read_from:]
                                           if not (t.predicate in ("eats", "drinks") and t.polarity == -1)]
-            out.append((whole, _dedupe(st.out[start:])))
-        return out
+            spans.append((whole, start, len(st.out)))
+        return [(whole, _dedupe(st.out[a:b])) for whole, a, b in spans]
+
+
+# The speaker correcting what they just said: a clause of its own ("不对", "说错了", "sorry", "no wait") before the
+# right value, or the value said with it ("是天津" after 不对; "I mean BMW"; "Hamburg" after "sorry").
+_CORRECTION_MARK_RE = re.compile(r"(?:哦|噢|啊|呃)?(?:不对|不是不是|说错了|我说错了|打错了|写错了)"
+                                 r"|(?i:sorry|no wait|wait|oops|sorry,? no|no,? sorry)")
+_SAID_WITH_MARK_RE = re.compile(r"(?i:(?:sorry|oops|no wait|wait),?\s+)?(?i:i mean|i meant|i mean to say|make that)"
+                                r"\s+(?P<v>.+)"
+                                r"|(?:我是说|我的意思是|应该是)(?P<z>.+)")
+_BARE_VALUE_EN_RE = re.compile(r"(?:(?i:it's|its|it is)\s+)?(?P<v>[A-Z0-9][\w.'&-]*(?:\s+[\w.'&-]+){0,3})")
+_BARE_VALUE_ZH_RE = re.compile(rf"是?(?P<v>[{HAN}A-Za-z0-9]{{1,12}})")
+
+
+def _corrected_value(clause: str, *, after_mark: bool) -> str | None:
+    """The value a correction clause gives, or None when the clause is no correction: "I mean BMW" alone, or a bare
+    value ("Hamburg", "May 15th", 是天津) right after a correction mark."""
+    c = clause.strip().rstrip("。.!！")
+    if m := _SAID_WITH_MARK_RE.fullmatch(c):
+        value = (m["v"] or m["z"] or "").strip()
+    elif after_mark and ((m := _BARE_VALUE_EN_RE.fullmatch(c)) or (m := _BARE_VALUE_ZH_RE.fullmatch(c))):
+        value = m["v"].strip()
+    else:
+        return None
+    if not value or re.search(r"[我你他她]|(?i:\b(?:i|i'm|am|is|are|was|not|don't)\b)", value) or len(value) > 40:
+        return None
+    return value
 
 
 def _join_han(text: str) -> str:

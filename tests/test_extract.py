@@ -581,6 +581,22 @@ def test_facts_about_a_person_by_name(text: str, expected: set[tuple[str, str, s
 
 
 @pytest.mark.parametrize(("text", "expected"), [
+    # the speaker correcting themself: the right value in the statement ("name 天津" was read of 是天津)
+    ("我住在北京，不对，是天津。", {(USER, "lives_in", "天津", 1)}),
+    ("我在腾讯工作，哦不对，是阿里", {(USER, "works_at", "阿里", 1)}),
+    ("I live in Berlin — sorry, Hamburg.", {(USER, "lives_in", "Hamburg", 1)}),
+    ("My birthday is May 5th, no wait, May 15th.", {(USER, "birthday", "May 15th", 1)}),
+    ("I work at Siemens, I mean BMW.", {(USER, "works_at", "BMW", 1)}),
+    # a mark before a statement of its own is no correction of a value
+    ("Sorry, I live in Paris", {(USER, "lives_in", "Paris", 1)}),
+    ("I live in Berlin. Sorry, I'm tired today", {(USER, "lives_in", "Berlin", 1)}),
+])
+def test_a_self_correction_puts_its_value_in_the_statement(text: str,
+                                                           expected: set[tuple[str, str, str, int]]) -> None:
+    assert spo(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
     # where a trip stayed is no home (it superseded 我住在成都), nor a move still to come
     ("我们全家去年去杭州玩了一周，住在西湖边。", {(USER, "visited", "杭州", 1)}),
     ("我明年可能会搬到上海。", set()), ("我打算搬到深圳", set()), ("我下个月要搬到北京了", set()),
