@@ -14,6 +14,7 @@ from bmam.neo4j_server import LocalNeo4j
 from bmam.settings import Settings
 from bmam.usecases.memories import MemoryUseCases
 from graph.associations import AssociationRepository
+from graph.errors import Conflict as ConflictError
 from graph.memories import MemoryRepository, WeightShares
 from graph.migrations import MigrationReport, apply_schema, missing_migrations
 from graph.store import GraphStore, StoreConfig
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from bmam.usecases.remains import RemainsUseCases
     from bmam.usecases.tiers import TierUseCases
     from bmam.usecases.warm_up import PlanWarmUp
+    from graph.conflicts import Conflict
     from graph.model import Scope
     from graph.vector_cache import VectorCache
     from ingest.repetition import RepetitionParams, RepetitionTracker
@@ -349,7 +351,23 @@ class Container:
         )
         # a loser's uncontested facts live on (looked up when called: the remains run the hooks, which hold this)
         conflicts.superseded.append(lambda scope, settled: self.remains.on_superseded(scope, settled))
+        conflicts.resolved_by_user.append(self._winner_takes_core)
         return conflicts
+
+    def _winner_takes_core(self, scope: Scope, settled: Conflict) -> None:
+        """The user chose a memory over a locked core one (a conflict held for review): it takes the loser's place,
+        in core and locked, as a correction does (it stayed in temp and went stale: the user was left no home). The
+        loser, now history, takes no room in core; should core be full all the same, the winner stays where it is
+        (never stale: ingest/tier_policy.py) and the refusal is logged."""
+        memories = {m.id: m for m in (settled.new_memory, settled.old_memory) if m is not None}
+        loser, winner = memories.get(settled.loser_id or ""), memories.get(settled.winner_id or "")
+        if loser is None or winner is None or not loser.locked or winner.locked:
+            return
+        try:
+            self.tiers.lock(scope.tenant, scope.user_id, winner.id)
+        except ConflictError as exc:
+            log.warning("winner %s of %s/%s stays in %s: %s", winner.id, scope.tenant, scope.user_id,
+                        winner.tier.value, exc)
 
     @cached_property
     def remains(self) -> RemainsUseCases:

@@ -433,6 +433,27 @@ def test_remember_this_refused_by_a_full_core_stays_in_a_full_temp(c: Container,
     assert sum(tier_of(c, tenant, m) is None for m in older) == 1
 
 
+def test_the_users_choice_over_a_locked_core_memory_takes_its_place(c: Container, tenant: str,
+                                                                    clock: FakeClock) -> None:
+    """Resolving a held conflict for the new memory over a locked core one left the winner in temp, unlocked, and
+    the next sweep deleted it: the user was left no home. It takes the loser's place (core of one: the loser, now
+    history, takes no room)."""
+    [berlin] = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
+                                                      text="I live in Berlin.")).memories
+    c.tiers.lock(tenant, "alice", berlin.id)
+    clock.advance(timedelta(minutes=1))
+    [hamburg] = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
+                                                       text="I moved, I live in Hamburg now.")).memories
+    [held] = c.conflicts.conflicts(tenant, "alice")
+    settled = c.conflicts.resolve(tenant, "alice", held.id, hamburg.id)
+    assert settled.winner_id == hamburg.id and settled.new_memory is not None and settled.new_memory.locked
+    won = c.memories.get(tenant, "alice", hamburg.id)
+    assert won is not None and won.tier is Tier.CORE and won.locked
+    clock.advance(timedelta(days=60))
+    assert c.tiers.sweep(tenant, "alice") == []
+    assert c.tiers.usage(tenant, "alice").counts[Tier.CORE] == 1
+
+
 def test_lock_unlock_and_a_full_core(c: Container, tenant: str, clock: FakeClock) -> None:
     a, b = remember_facts(c, tenant, FACTS[:2], clock)
     locked = c.tiers.lock(tenant, "alice", a)

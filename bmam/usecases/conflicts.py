@@ -185,6 +185,9 @@ class ConflictUseCases:
         # Called with the conflicts settled together (a batch's hooks, one detection, one resolve), once they are
         # committed and published (the container's remains: bmam/usecases/remains.py)
         self.superseded: list[Callable[[Scope, Sequence[Conflict]], None]] = []
+        # Called with a conflict the user settled (resolve), once committed and published (the container's: a
+        # winner over a locked core memory takes its place in core, bmam/container.py)
+        self.resolved_by_user: list[Callable[[Scope, Conflict], None]] = []
         self._local = threading.local()  # the screening of the batch in progress, per thread (many())
 
     # ----- detection ---------------------------------------------------------------------------
@@ -557,7 +560,10 @@ class ConflictUseCases:
             raise ConflictError(self._moot(scope, settled))
         self._publish(scope, settled)
         self._then([(scope, settled)])
-        return settled
+        for then in self.resolved_by_user:
+            then(scope, settled)
+        # as it stands after them (the winner may have moved to core)
+        return (self._conflicts.get(scope, settled.id) or settled) if self.resolved_by_user else settled
 
     def _moot(self, scope: Scope, conflict: Conflict) -> str:
         """Why a conflict cannot be resolved any more: which of its memories was superseded, by what and when."""
