@@ -46,14 +46,15 @@ def load(container: Container, tenant: str, user: str = USER) -> Conversation:
     m = container.memories
     core = m.remember(tenant, RememberRequest(user_id=user, text="记住：我对花生过敏 (peanut allergy)", type="FACTUAL",
                                               tier=Tier.CORE, session_id="s1"))
-    m.add_triple(tenant, user, memory_id=core.id, subject="user", subject_kind="person", predicate="allergic to",
+    # a predicate of the app's own, with a space (outside the extractor's vocabulary: kept as written)
+    m.add_triple(tenant, user, memory_id=core.id, subject="user", subject_kind="person", predicate="is allergic to",
                  object_="花生", object_kind="food")
     no = m.remember(tenant, RememberRequest(user_id=user, text="I don't eat pork.", type="FACTUAL", tier=Tier.MID))
     m.add_triple(tenant, user, memory_id=no.id, subject="user", subject_kind="person", predicate="eats",
                  object_="pork", object_kind="food", polarity=-1)
     yes = m.remember(tenant, RememberRequest(user_id=user, text="These days I eat pork every day.", type="FACTUAL"))
     # written as ingest writes a triple: addTriple would settle the pair at once (LATEST), not hold it for review
-    TripleRepository(container.store).add(Scope(tenant, user), memory_id=yes.id, subject="user", subject_kind="person",
+    TripleRepository(container.store).add(Scope(tenant, user), memory_id=yes.id, subject="user", subject_kind="user",
                                           predicate="eats", object_="pork", object_kind="food", polarity=1,
                                           now=container.clock.now())
     m.associate(tenant, user, core.id, no.id, 0.8)

@@ -266,3 +266,26 @@ def test_add_triple_over_graphql_settles_a_change_of_mind(client: BmamClient) ->
     assert foreign.value.code == "NOT_FOUND"
     assert [x["id"] for x in client.triples(user, new["id"])] == [added["id"]]
     assert client.conflicts(user, status=None) == [conflict]
+
+
+@pytest.mark.parametrize(("subject", "predicate"), [("I", "lives in"), ("我", "lives_in"), ("me", "Lives-In"),
+                                                    ("user", "lives in")])
+def test_the_user_said_as_i_and_a_predicate_with_spaces_are_the_users_and_the_vocabularys(
+        living: tuple[Container, FakeClock], scope: Scope, subject: str, predicate: str) -> None:
+    """addTriple(subject "I" / 我, predicate "lives in") made an entity "I" beside the user's and a predicate no rule
+    knew: five live homes, no conflict. Both are the user's and lives_in now: the change of mind is found."""
+    c, clock = living
+    old, new = beijing_then_shanghai(c, clock, scope)
+    added = c.memories.add_triple(scope.tenant, scope.user_id, memory_id=new.id, subject=subject,
+                                  predicate=predicate, object_="Shanghai")
+    assert (added.subject.name, added.subject.kind, added.predicate) == ("user", "user", "lives_in")
+    [conflict] = c.conflicts.conflicts(scope.tenant, scope.user_id, status=None)
+    assert (conflict.winner_id, conflict.loser_id) == (new.id, old.id)
+
+
+def test_a_predicate_of_the_apps_own_is_kept_as_written(living: tuple[Container, FakeClock], scope: Scope) -> None:
+    c, _ = living
+    m = remember(c, scope, "I'm allergic to peanuts")
+    added = c.memories.add_triple(scope.tenant, scope.user_id, memory_id=m.id, subject="user",
+                                  predicate="is allergic to", object_="peanuts")
+    assert added.predicate == "is allergic to"

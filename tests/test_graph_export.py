@@ -42,7 +42,7 @@ def test_written_graph_reads_back_whole(container: Container, conversation: Conv
     labels = {d.get("label") for _, d in g.nodes(data=True)}
     assert "我不吃辣。" in labels and "花生" in labels
     predicates = {d.get("predicate") for _, _, d in g.edges(data=True)}
-    assert {"allergic to", "eats"} <= predicates
+    assert {"is allergic to", "eats"} <= predicates
     assert nx.is_weakly_connected(g)  # everything hangs off the user
 
 

@@ -375,8 +375,8 @@ def test_export_carries_provenance_supersession_and_conflicts(container: Contain
     assert g.value(core, BMAM.tier) == Literal("core") and g.value(core, BMAM.locked) == to_literal(True)
     statuses = {str(o) for s in g.subjects(ns.RDF.type, BMAM.Conflict) for o in g.objects(s, BMAM.status)}
     assert "OPEN" in statuses
-    allergic = URIRef(str(PRED) + predicate_local("allergic to"))
-    assert (URIRef(f"{base}/entity/person/user"), allergic, URIRef(f"{base}/entity/food/花生")) in g
+    allergic = URIRef(str(PRED) + predicate_local("is allergic to"))
+    assert (URIRef(f"{base}/entity/user/user"), allergic, URIRef(f"{base}/entity/food/花生")) in g
 
 
 def test_import_again_changes_nothing(container: Container, conversation: Conversation) -> None:

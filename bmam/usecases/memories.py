@@ -42,6 +42,7 @@ from graph.model import (
 from graph.store import GraphStore, Tx
 from graph.triples import TripleRepository, TripleSpec
 from ingest.embedding import Embedder
+from ingest.extract import PREDICATES, USER
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,18 @@ class RememberRequest:
     preset_kind: PresetKind = PresetKind.DEFAULT
     session_id: str | None = None
     device_id: str | None = None
+
+
+# Subjects of addTriple that are the user themself: "I" / 我 made entities of their own, beside the user's, and a
+# lives_in of "I" contradicted nothing the user had said.
+_THE_USER = frozenset({USER, "i", "me", "myself", "我", "我自己", "本人"})
+
+
+def _vocabulary_form(predicate: str) -> str:
+    """A predicate of the extractor's vocabulary written with spaces or hyphens ("lives in") in its stored form
+    (lives_in), so conflicts and slot questions find it; any other predicate as given."""
+    snake = "_".join(predicate.strip().casefold().replace("-", " ").split())
+    return snake if snake in PREDICATES else predicate
 
 
 class MemoryUseCases:
@@ -212,11 +225,15 @@ class MemoryUseCases:
         if polarity not in (1, -1):
             raise BadInput("polarity must be 1 or -1", field="polarity")
         now = self._clock.now()
+        subject = validate.text(subject, field="subject", max_bytes=limit)
+        subject_kind = validate.identifier(subject_kind, field="subjectKind")
+        if subject.strip().casefold() in _THE_USER:  # the user's entity, as ingest writes it
+            subject, subject_kind = USER, "user"
         spec = TripleSpec(
             memory_id=validate.identifier(memory_id, field="memoryId"),
-            subject=validate.text(subject, field="subject", max_bytes=limit),
-            subject_kind=validate.identifier(subject_kind, field="subjectKind"),
-            predicate=validate.text(predicate, field="predicate", max_bytes=limit),
+            subject=subject,
+            subject_kind=subject_kind,
+            predicate=_vocabulary_form(validate.text(predicate, field="predicate", max_bytes=limit)),
             object=validate.text(object_, field="object", max_bytes=limit),
             object_kind=validate.identifier(object_kind, field="objectKind"),
             polarity=polarity,
