@@ -147,6 +147,8 @@ def write_graph(g: nx.MultiDiGraph, fmt: GraphFormat) -> bytes:
     buffer = io.BytesIO()
     if fmt is GraphFormat.GRAPHML:
         nx.write_graphml(g, buffer, encoding="utf-8", prettyprint=True)
-    else:
-        nx.write_gexf(g, buffer, encoding="utf-8", prettyprint=True)
+        # networkx writes a CR raw, and every XML parser reads it back as LF ("a\r\nb" came back "a\nb"); the
+        # document itself holds none (its line ends are LF), so each one is a text's and goes as a reference
+        return buffer.getvalue().replace(b"\r", b"&#13;")
+    nx.write_gexf(g, buffer, encoding="utf-8", prettyprint=True)
     return buffer.getvalue()

@@ -10,6 +10,7 @@ import networkx as nx
 import pytest
 
 from bmam.container import Container
+from bmam.usecases.memories import RememberRequest
 from graph.errors import BadInput, NotFound
 from graph.graph_export import GraphFormat, build_graph, node_key, write_graph
 from tests.knowledge_fixture import USER, Conversation, load
@@ -87,3 +88,13 @@ def test_bad_format_and_unknown_user(container: Container, conversation: Convers
     assert write_graph(nx.MultiDiGraph(), GraphFormat.GEXF).startswith(b"<?xml")
     # the refusals above are the format's and the unknown user's: the fixture user exports in a known format
     assert _read(container.export.export_graph(conversation.tenant, USER, "graphml"), GraphFormat.GRAPHML)
+
+
+@pytest.mark.parametrize("fmt", list(GraphFormat))
+def test_a_carriage_return_in_a_text_reads_back(container: Container, tenant: str, fmt: GraphFormat) -> None:
+    """GraphML wrote a CR raw and every parser read "Line one\\r\\nLine two" back as "Line one\\nLine two"."""
+    text = "Line one\r\nLine two: my sister lives in Lyon"
+    made = container.memories.remember(tenant, RememberRequest(user_id="cr", text=text, type="FACTUAL"))
+    g = _read(container.export.export_graph(tenant, "cr", fmt), fmt)
+    assert [d.get("text") for _, d in g.nodes(data=True) if d.get("id", made.id) == made.id
+            and d.get("node_type") == "Memory"] == [text]
