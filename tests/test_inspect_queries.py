@@ -95,6 +95,9 @@ def test_the_rows_say_what_they_should(container: Container, conversation: Conve
     assert "火锅" in str(paths[0]["path"])
     provenance = run("provenance")
     assert {r["said"] for r in provenance} >= {"我不吃辣。"}
+    # every memory, a remembered one too (with no turn: its own time, the source "remember"; it was left out)
+    assert len(provenance) == len(listed)
+    assert [r["speaker"] for r in provenance if r["memory"] == "I don't eat pork."] == ["remember"]
     assert run("neighbourhood", memory=conversation.core_id)
 
 

@@ -9,6 +9,7 @@ WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.valid_to IS NULL
 MATCH (m:Memory {id: t.memory_id})
 WHERE m.tenant = $tenant AND m.user_id = $user_id AND m.valid_to IS NULL
 RETURN s.name AS subject, t.predicate AS predicate, t.polarity AS polarity, o.name AS object,
-       m.text AS asserted_by, m.tier AS tier, m.weight AS weight
+       CASE WHEN size(m.text) > 200 THEN left(m.text, 199) + '…' ELSE m.text END AS asserted_by,
+       m.tier AS tier, m.weight AS weight
 ORDER BY subject, predicate, object
 LIMIT 500
