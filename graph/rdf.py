@@ -34,6 +34,7 @@ from graph.rdf_terms import (
     from_literal,
     parse_path,
     predicate_from_local,
+    predicate_local,
     show,
     user_iri,
 )
@@ -165,6 +166,7 @@ def read_export(g: Graph, *, source_user: str | None = None) -> ImportPlan:
     described: dict[NodeRef, str] = {}  # node -> the IRI that describes it
     user_props: dict[str, Any] = {}
     ignored = 0
+    plain: list[tuple[NodeRef, str, Any]] = []  # plain knowledge statements: the record is the reified triple
 
     def ref_of(term: Any, where: str) -> NodeRef:
         parsed = _user_of(str(term)) if isinstance(term, URIRef) else None
@@ -189,6 +191,7 @@ def read_export(g: Graph, *, source_user: str | None = None) -> ImportPlan:
                 raise BadInput(f"{where}: names the same node as {show(described[ref])}", field="file")
             described[ref] = str(s)
             props, node_rels, skipped = _node_body(ref, pairs, ref_of, where)
+            plain += [(ref, str(p), o) for p, o in pairs if str(p).startswith(str(PRED))]
             if ref.kind is NodeKind.USER:
                 user_props = props
             else:
@@ -215,6 +218,16 @@ def read_export(g: Graph, *, source_user: str | None = None) -> ImportPlan:
             rels.setdefault((rel.type, rel.start, rel.end), RelRecord(rel.type, rel.start, rel.end))
         else:
             ignored += len(pairs)
+    # a plain statement without its reified triple (added by hand: "Portland p:near X") is not imported: counted
+    recorded = {(t.subject, str(PRED) + predicate_local(t.predicate), t.object) for t in triples}
+
+    def object_of(o: Any) -> NodeRef | None:
+        try:
+            return ref_of(o, "")
+        except BadInput:
+            return None
+
+    ignored += sum(1 for ref, p, o in plain if (ref, p, object_of(o)) not in recorded)
     for key, props in rel_props.items():
         rels[key].props = props
     for (rel_type, start, end) in rels:

@@ -320,6 +320,17 @@ def _fresh() -> str:
     return f"test-{uuid.uuid4().hex[:12]}"
 
 
+def test_a_plain_fact_added_by_hand_is_counted_as_ignored(container: Container, conversation: Conversation) -> None:
+    """Knowledge imports from the reified triples; a plain statement written by hand has none and is not imported:
+    the report said ignored 0."""
+    g = parse_rdf(export(container, conversation.tenant, USER, "ttl"), RdfFormat("ttl"))
+    entities = sorted({s for s in g.subjects() if isinstance(s, URIRef) and "/entity/" in str(s)}, key=str)
+    g.add((entities[0], PRED[predicate_local("near")], entities[1]))
+    target = Scope(_fresh(), "bob")
+    report = container.export.import_rdf(target.tenant, target.user_id, g.serialize(format="turtle").encode(), "ttl")
+    assert report.ignored == 1
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_export_import_export_is_isomorphic(container: Container, conversation: Conversation, fmt: str) -> None:
     first = export(container, conversation.tenant, USER, fmt)
