@@ -4,7 +4,7 @@ after taking the user's lock, so capacities hold under concurrent writers."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -42,6 +42,7 @@ class TierMemory:
     # the winner of a conflict with a mid or core memory: the user's current word on something kept
     succeeds_kept: bool = False
     tier_since: datetime | None = None  # when it entered its tier (None: not recorded, read as ever)
+    durable: bool = False  # it affirms a triple with one of the durable predicates asked for (tier/memories)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +86,7 @@ def tier_memory_from_row(row: dict[str, Any]) -> TierMemory:
         in_open_conflict=bool(row.get("in_open_conflict")),
         succeeds_kept=bool(row.get("succeeds_kept")),
         tier_since=to_datetime(row.get("tier_since")),
+        durable=bool(row.get("durable")),
     )
 
 
@@ -104,8 +106,12 @@ class TierRepository:
     def counts(self, tx: Tx, scope: Scope) -> dict[Tier, int]:
         return tier_counts(tx.run("tier/counts", _scope(scope)))
 
-    def memories(self, tx: Tx, scope: Scope, tiers: Sequence[Tier]) -> list[TierMemory]:
-        rows = tx.run("tier/memories", {**_scope(scope), "tiers": [t.value for t in tiers]})
+    def memories(self, tx: Tx, scope: Scope, tiers: Sequence[Tier],
+                 durable_predicates: Iterable[str] = ()) -> list[TierMemory]:
+        """The tier state of the user's memories in these tiers; durable: whether each affirms a live triple with one
+        of durable_predicates."""
+        rows = tx.run("tier/memories", {**_scope(scope), "tiers": [t.value for t in tiers],
+                                        "durable_predicates": sorted(durable_predicates)})
         return [tier_memory_from_row(r) for r in rows]
 
     def get(self, tx: Tx, scope: Scope, memory_id: str) -> TierMemory | None:

@@ -13,7 +13,8 @@ The rules:
   unmentioned longer than `mid_fallback_after` with its weight below `mid_fallback_max_weight`;
 - temp -> deleted: temp over capacity (its least useful; never a safety memory), react DISMISSED, or the sweep finds it
   unmentioned longer than `temp_stale_after` with its weight below `temp_stale_max_weight`
-  (safety-critical memories are never stale, nor the winner of a conflict with a mid or core memory: "we
+  (safety-critical memories are never stale, nor one stating the user's lasting knowledge, DURABLE_PREDICATES,
+  nor the winner of a conflict with a mid or core memory: "we
   moved to Seattle" in temp, superseding the mid "I live in Beijing", is what the user now says of a thing
   kept, and its going stale left the user with no home at all, only history);
 - core -> mid: only the user's unlock; a locked memory is never moved or removed by the system.
@@ -44,7 +45,15 @@ from enum import StrEnum
 
 from graph.model import PresetKind, Tier
 from graph.tiers import TierMemory
+from ingest.extract import PERSONAL_FACT_PREDICATES
 from ingest.weights import Parts, WeightPolicy, decayed, elapsed_ms, final_weight
+
+# What a memory states that makes it the user's lasting knowledge, never stale (DESIGN "Two filters": keep what is
+# specific to the user, their preferences and the facts about them): an affirmed triple with one of these predicates
+# (their home, work, family, pets, health, contact; likes and diet). Unmentioned for a week it is not unimportant:
+# "I started a new job at Microsoft" was deleted 8 days after it was said, and "What's my job?" answered
+# "我有点饿了". Trivia and one-offs still go stale; capacity may still evict any of them.
+DURABLE_PREDICATES: frozenset[str] = PERSONAL_FACT_PREDICATES | {"likes", "eats", "drinks"}
 
 
 class Signal(StrEnum):
@@ -108,6 +117,7 @@ class TierRules:
     temp_stale_max_weight: float = 0.3
     explicit_feedback: float = 0.5
     implicit_feedback: float = 0.2
+    durable_predicates: frozenset[str] = DURABLE_PREDICATES
     # the decay the weights are brought to now with (the deployment's, from the composition root)
     weights: WeightPolicy = field(default_factory=WeightPolicy)
 
@@ -212,6 +222,7 @@ def is_stale(m: TierMemory, rules: TierRules, now: datetime) -> bool:
         and evictable(m)
         and m.preset_kind is not PresetKind.SAFETY
         and not m.succeeds_kept
+        and not m.durable
         and now - quiet_since(m) > rules.temp_stale_after
         and current_weight(m, rules.weights, now) < rules.temp_stale_max_weight
     )

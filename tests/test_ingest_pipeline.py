@@ -486,14 +486,16 @@ def test_graphql_ingest_turn_react_lock_unlock_and_sweep(client: BmamClient, use
 
 def test_superseded_history_takes_no_room_in_core(settings: Settings, clock: FakeClock, tenant: str) -> None:
     """A core memory the user let a newer one supersede is history: an emphasised turn finds core's room free,
-    as lock() does (ingest counts tiers as tier/counts: history left out)."""
-    c = make_container(settings, clock, core_capacity=1)
+    as lock() does (ingest counts tiers as tier/counts: history left out). The user's choice takes the loser's
+    place in core: one of two taken, were history counted both."""
+    c = make_container(settings, clock, core_capacity=2)
     try:
         [old] = c.ingest.ingest_turn(tenant, turn("记住：我住在成都", minutes=0)).memories
         assert old.tier is Tier.CORE
         [new] = c.ingest.ingest_turn(tenant, turn("我住在北京", minutes=1)).memories
         [held] = c.conflicts.conflicts(tenant, "alice")  # a locked memory: held for the user
         c.conflicts.resolve(tenant, "alice", held.id, new.id)
+        assert c.tiers.usage(tenant, "alice").counts[Tier.CORE] == 1
         emphasised = c.ingest.ingest_turn(tenant, turn("Remember this: my daughter's name is Lily", minutes=2))
         assert emphasised.errors == [] and emphasised.memories[0].tier is Tier.CORE
     finally:

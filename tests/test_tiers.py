@@ -375,24 +375,27 @@ def test_a_memory_the_tier_rules_delete_leaves_nothing_naming_it(c: Container, t
 
 def test_the_winner_of_a_conflict_with_a_kept_memory_never_goes_stale(c: Container, tenant: str,
                                                                         clock: FakeClock) -> None:
-    """"We moved to Seattle" (temp) superseding the mid "I live in Beijing" is what the user now says of a thing
-    kept: were it stale after a week unmentioned, the user would have no home, only history. The winner over a
-    temp memory goes stale as any temp memory does."""
+    """"We moved to Seattle" superseding the mid "I live in Beijing" is what the user now says of a thing kept (a
+    home is lasting knowledge anyway); so is a cancellation of a plan kept in mid, which states no lasting fact:
+    were it stale after a week unmentioned, the plan would be gone and its end too (the pure rule above: a winner
+    over a temp memory stating nothing lasting goes stale as any such temp memory does)."""
     said = {}
-    for user, kept in (("alice", True), ("bob", False)):
-        for text in ("I live in Beijing.", "We moved to Seattle last month."):
+    pairs = {"alice": ("I live in Beijing.", "We moved to Seattle last month."),
+             "carol": ("I'm planning a trip to Japan next month.", "We cancelled the Japan trip.")}
+    for user, (old, new) in pairs.items():
+        for text in (old, new):
             clock.advance(timedelta(minutes=1))
             r = c.ingest.ingest_turn(tenant, TurnInput(user_id=user, session_id="s1", speaker="user", text=text))
             said[(user, text)] = r.memories[0].id
-            if kept and "Beijing" in text:
+            if text == old:
                 assert c.tiers.react(tenant, user, r.memories[0].id, "ENGAGED").memory.tier is Tier.MID  # type: ignore[union-attr]
         [settled] = c.conflicts.conflicts(tenant, user, status=None)
-        assert settled.winner_id == said[(user, "We moved to Seattle last month.")]
+        assert settled.winner_id == said[(user, new)], user
     clock.advance(timedelta(days=8))
-    assert [x.reason for x in c.tiers.sweep(tenant, "alice")] == []
-    assert tier_of(c, tenant, said[("alice", "We moved to Seattle last month.")]) is Tier.TEMP
-    assert [(x.memory_id, x.reason) for x in c.tiers.sweep(tenant, "bob")] == [
-        (said[("bob", "We moved to Seattle last month.")], Reason.STALE)]
+    for user in ("alice", "carol"):
+        assert [x.reason for x in c.tiers.sweep(tenant, user)] == []
+        kept = c.memories.get(tenant, user, said[(user, pairs[user][1])])
+        assert kept is not None and kept.tier is Tier.TEMP
 
 
 def test_what_the_user_engaged_with_or_unlocked_is_not_swept_back_at_once(c: Container, tenant: str,
@@ -481,13 +484,17 @@ def test_a_full_temp_evicts_and_core_is_never_touched(c: Container, tenant: str,
 
 
 def test_sweep_with_a_fake_clock(c: Container, tenant: str, clock: FakeClock) -> None:
-    a, b, d = remember_facts(c, tenant, FACTS[:3], clock)
+    """Trivia unmentioned for a week goes; the user's lasting knowledge (their sister's home) does not, however
+    light: "I started a new job at Microsoft" was deleted 8 days after it was said."""
+    a, b, d, sister = remember_facts(c, tenant, ["I watched a documentary about octopuses", *FACTS[1:3], FACTS[0]],
+                                     clock)
     c.tiers.react(tenant, "alice", b, "ENGAGED")  # mid, weight 0.35
     c.tiers.lock(tenant, "alice", d)
     clock.advance(timedelta(days=6))
     assert c.tiers.sweep(tenant, "alice") == []
     clock.advance(timedelta(days=2))
     assert [(x.memory_id, x.reason) for x in c.tiers.sweep(tenant, "alice")] == [(a, Reason.STALE)]
+    assert tier_of(c, tenant, sister) is Tier.TEMP
     clock.advance(timedelta(days=23))
     assert [(x.memory_id, x.to_tier) for x in c.tiers.sweep(tenant, "alice")] == [(b, Tier.TEMP)]
     clock.advance(timedelta(days=3650))
@@ -512,10 +519,9 @@ def test_memories_held_for_review_outlive_eviction_and_sweeps(c: Container, scop
     facts = remember_facts(c, scope.tenant, PLAIN, clock)
     assert [tier_of(c, scope.tenant, m) for m in (old.id, new.id, *facts)] == [
         Tier.TEMP, Tier.TEMP, None, None, Tier.TEMP, Tier.TEMP]
-    # stale by age and weight, held all the same
+    # stale by age and weight, held all the same (the cat, a pet of the user's, is lasting knowledge: never stale)
     clock.advance(timedelta(days=8))
-    assert {(x.memory_id, x.reason) for x in c.tiers.sweep(scope.tenant, "alice")} == {
-        (facts[2], Reason.STALE), (facts[3], Reason.STALE)}
+    assert {(x.memory_id, x.reason) for x in c.tiers.sweep(scope.tenant, "alice")} == {(facts[2], Reason.STALE)}
     with pytest.raises(Conflict, match="open conflict"):  # a dismissal would delete it
         c.tiers.react(scope.tenant, "alice", old.id, "DISMISSED")
     settled = c.conflicts.resolve(scope.tenant, "alice", held.id, new.id)

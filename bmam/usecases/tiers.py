@@ -284,7 +284,7 @@ class TierUseCases:
         def work(tx: Tx) -> list[TierChange]:
             if not self._tiers.lock_known_user(tx, scope):  # an unknown user: nothing to sweep, nothing created
                 return []
-            candidates = self._tiers.memories(tx, scope, [Tier.TEMP, Tier.MID])
+            candidates = self._tiers.memories(tx, scope, [Tier.TEMP, Tier.MID], self.rules.durable_predicates)
             return self.apply(tx, scope, sweep(candidates, self.rules, at), now=at)
 
         changes = self._store.write_tx(work)
