@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bmam.container import Container
 from bmam.usecases.memories import RememberRequest
+from graph.model import Memory
 from tests.ops_support import store_rows
 
 
@@ -38,26 +39,29 @@ def test_a_remembered_memory_is_associated_and_its_hooks_marked_done(container: 
     assert pending == []
 
 
+def stored_among_fillers(container: Container, tenant: str, user: str, *said: tuple[str, str]) -> list[Memory]:
+    """The memories said ((type, text) each), after enough filler for rare-term links to form
+    (term_link_min_memories)."""
+    for i in range(container.settings.recall.term_link_min_memories):
+        container.memories.remember(tenant, RememberRequest(user_id=user, type="FACTUAL",
+                                                            text=f"filler note number {i} about errands"))
+    return [container.memories.remember(tenant, RememberRequest(user_id=user, type=t, text=text)) for t, text in said]
+
+
+def linked_to(container: Container, tenant: str, user: str, memory: Memory) -> set[frozenset[str]]:
+    return {frozenset((x.memory_a, x.memory_b)) for x in container.memories.associations(tenant, user, memory.id)}
+
+
 def test_fillers_and_chinese_function_bigrams_link_nothing(container: Container, tenant: str) -> None:
     """"yeah" and 早上 / 上了 are rare among a small user's memories too: links on them (a physio visit with the
     beagle, yoga with a stomach medicine) grew with every recall and brought the one along with the other. A
     Han name they share still links them."""
-    for i in range(container.settings.recall.term_link_min_memories):
-        container.memories.remember(tenant, RememberRequest(user_id="mei", type="FACTUAL",
-                                                            text=f"filler note number {i} about errands"))
-    yoga = container.memories.remember(tenant, RememberRequest(
-        user_id="mei", type="EPISODIC", text="今天早上去上了瑜伽课，感觉不错"))
-    pills = container.memories.remember(tenant, RememberRequest(
-        user_id="mei", type="FACTUAL", text="还要吃一个月的奥美拉唑，每天早上饭前吃"))
-    physio = container.memories.remember(tenant, RememberRequest(
-        user_id="mei", type="FACTUAL", text="yeah honestly the physio said rest it"))
-    beagle = container.memories.remember(tenant, RememberRequest(
-        user_id="mei", type="FACTUAL", text="yeah honestly he's our beagle"))
-    for m in (pills, beagle):
-        assert container.memories.associations(tenant, "mei", m.id) == []
-    coach = container.memories.remember(tenant, RememberRequest(
-        user_id="mei", type="EPISODIC", text="瑜伽老师说我进步很快"))
-    linked = {frozenset((x.memory_a, x.memory_b)) for x in container.memories.associations(tenant, "mei", coach.id)}
+    yoga, pills, physio, beagle, coach = stored_among_fillers(
+        container, tenant, "mei", ("EPISODIC", "今天早上去上了瑜伽课，感觉不错"),
+        ("FACTUAL", "还要吃一个月的奥美拉唑，每天早上饭前吃"), ("FACTUAL", "yeah honestly the physio said rest it"),
+        ("FACTUAL", "yeah honestly he's our beagle"), ("EPISODIC", "瑜伽老师说我进步很快"))
+    assert linked_to(container, tenant, "mei", pills) == set() and linked_to(container, tenant, "mei", beagle) == set()
+    linked = linked_to(container, tenant, "mei", coach)
     assert frozenset((yoga.id, coach.id)) in linked and physio.id not in {i for p in linked for i in p}
 
 
@@ -65,15 +69,9 @@ def test_everyday_words_link_nothing(container: Container, tenant: str) -> None:
     """"found" and "week" are rare among a small user's memories, yet two memories sharing them are about nothing
     in common: no rare-term link (one formed and, recalled together, grew to 0.8 and pulled the move into every
     prompt). A name they share still links them."""
-    for i in range(container.settings.recall.term_link_min_memories):
-        container.memories.remember(tenant, RememberRequest(user_id="alice", type="FACTUAL",
-                                                            text=f"filler note number {i} about errands"))
-    moving = container.memories.remember(tenant, RememberRequest(
-        user_id="alice", type="EPISODIC", text="Moving to Cambridge next week, I found an apartment"))
-    allergy = container.memories.remember(tenant, RememberRequest(
-        user_id="alice", type="FACTUAL", text="Last week I found out that shellfish makes me sick"))
-    assert container.memories.associations(tenant, "alice", allergy.id) == []
-    visit = container.memories.remember(tenant, RememberRequest(
-        user_id="alice", type="EPISODIC", text="Priyanka will visit me in Cambridge"))
-    linked = {frozenset((x.memory_a, x.memory_b)) for x in container.memories.associations(tenant, "alice", visit.id)}
-    assert frozenset((moving.id, visit.id)) in linked
+    moving, allergy, visit = stored_among_fillers(
+        container, tenant, "alice", ("EPISODIC", "Moving to Cambridge next week, I found an apartment"),
+        ("FACTUAL", "Last week I found out that shellfish makes me sick"),
+        ("EPISODIC", "Priyanka will visit me in Cambridge"))
+    assert linked_to(container, tenant, "alice", allergy) == set()
+    assert frozenset((moving.id, visit.id)) in linked_to(container, tenant, "alice", visit)
