@@ -480,6 +480,12 @@ def _en_works_at(m: re.Match[str], st: _State) -> None:
         st.add(USER, "is_a", _en_cut(role["r"], _EN_TAIL_PLACE))  # "I work at Google as a data scientist"
 
 
+def _en_switched(m: re.Match[str], st: _State) -> None:
+    """I've switched from coffee to tea: coffee no longer, tea now."""
+    st.add(USER, "likes", _en_cut(m["old"], _EN_TAIL_THING), -1)
+    st.add(USER, "likes", _en_cut(m["o"], _EN_TAIL_THING), 1)
+
+
 def _en_moved_from(m: re.Match[str], st: _State) -> None:
     """I moved from Lagos to London: lives in London, no longer in Lagos."""
     if re.match(rf"{_EN_NAME}|[{HAN}]", m["o"]):  # not "moved here from Ohio to be near family"
@@ -727,7 +733,8 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         ),
         _en_moved_from,
     ),
-    (re.compile(rf"{_IWE}(?i: (?:just |recently |finally )?moved (?:to|back to)) (?P<o>.+)"), _en("lives_in")),
+    (re.compile(rf"{_IWE}(?i: (?:just |recently |finally )?(?:moved|relocated) (?:to|back to)) (?P<o>.+)"),
+     _en("lives_in")),
     (
         re.compile(
             rf"(?:{_IM}(?i: (?:originally )?from)|{_I}(?i: (?:grew up|was born|was raised) in| come from))"
@@ -757,7 +764,8 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         _en_works_at,
     ),
     (
-        re.compile(rf"{_I}(?i: (?:quit|left) my job (?:at|with)| (?:quit|left)) (?P<o>{_EN_NAME})"),
+        re.compile(rf"{_I}(?i: (?:just |recently |finally )?(?:quit|left) my job (?:at|with)"
+                   rf"| (?:just |recently |finally )?(?:quit|left)) (?P<o>{_EN_NAME})"),
         lambda m, st: st.add(USER, "works_at", _en_cut(m["o"], _EN_TAIL_PLACE), -1),
     ),
     (
@@ -883,6 +891,17 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
             r"|(?:'ve| have) always (?:loved|liked|enjoyed|been a fan of)) (?P<o>.+)"
         ),
         _en("likes", tails=_EN_TAIL_THING, polarity_group="flip", strip=r"^(?:eating|drinking)\s+"),
+    ),
+    # a liking that was ("I used to love coffee, but now I prefer tea"): no longer, as 我以前喜欢 reads
+    (
+        re.compile(rf"{_I}(?i: used to (?:really )?(?:love|like|enjoy|adore)) (?P<o>.+)"),
+        lambda m, st: st.add(USER, "likes", _en_cut(m["o"], _EN_TAIL_THING), -1),
+    ),
+    # "I've switched from coffee to tea": the one no longer, the other now
+    (
+        re.compile(rf"{_I}(?i:(?:'ve| have)? (?:just |recently |finally )?switched from) (?P<old>[\w -]+?) (?i:to)"
+                   r" (?P<o>.+)"),
+        _en_switched,
     ),
     # "X is disgusting" / "X isn't my thing": a taste stated about the thing
     (

@@ -331,3 +331,16 @@ def test_a_fact_said_again_in_the_other_language_is_no_change(container: Contain
     old_id, new_id = ingest_pair(container, tenant, "moved", "I live in Beijing.", "我住在上海。")
     [conflict] = container.conflicts.conflicts(tenant, "moved", status=None)
     assert (conflict.winner_id, conflict.loser_id) == (new_id, old_id)
+
+
+@pytest.mark.parametrize(("old_text", "new_text", "kind"), [
+    ("I love coffee.", "I used to love coffee, but now I prefer tea.", ConflictKind.POLARITY),
+    ("I love coffee.", "Lately I've switched from coffee to tea.", ConflictKind.POLARITY),
+    ("I live in Berlin.", "I relocated to Hamburg last month.", ConflictKind.SINGLE_VALUED),
+])
+def test_a_change_of_mind_in_other_words_through_ingest(container: Container, tenant: str, old_text: str,
+                                                        new_text: str, kind: ConflictKind) -> None:
+    """None of these was found: "Which city do I live in?" ranked Berlin first, a coffee order "I love coffee"."""
+    old_id, new_id = ingest_pair(container, tenant, "alice", old_text, new_text)
+    [conflict] = container.conflicts.conflicts(tenant, "alice", status=None)
+    assert (conflict.kind, conflict.winner_id, conflict.loser_id) == (kind, new_id, old_id)

@@ -581,6 +581,17 @@ def test_facts_about_a_person_by_name(text: str, expected: set[tuple[str, str, s
 
 
 @pytest.mark.parametrize(("text", "expected"), [
+    # changes of mind said in other words (none was found: the old fact stayed current)
+    ("I relocated to Hamburg last month.", {(USER, "lives_in", "Hamburg", 1)}),
+    ("I used to love coffee, but now I prefer tea.", {(USER, "likes", "coffee", -1), (USER, "likes", "tea", 1)}),
+    ("Lately I've switched from coffee to tea.", {(USER, "likes", "coffee", -1), (USER, "likes", "tea", 1)}),
+    ("I just quit Google. Starting at Microsoft next Monday!", {(USER, "works_at", "Google", -1)}),
+])
+def test_a_change_of_mind_in_other_words(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+    assert spo(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
     # the speaker correcting themself: the right value in the statement ("name 天津" was read of 是天津)
     ("我住在北京，不对，是天津。", {(USER, "lives_in", "天津", 1)}),
     ("我在腾讯工作，哦不对，是阿里", {(USER, "works_at", "阿里", 1)}),
