@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
 
@@ -86,6 +86,8 @@ class TurnMatches:
 
     similar: list[SimilarMemory]
     topics: list[tuple[int, str, float]]  # (candidate index, temp memory id, cosine)
+    # the live triples of the temp memories picked up, (subject, predicate, object, polarity) names each
+    topic_triples: dict[str, tuple[tuple[str, str, str, int], ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +152,11 @@ def write_params(scope: Scope, episodes: Sequence[EpisodeRow]) -> dict[str, Any]
             for e in episodes]
     links = [{"id": session_node_id(scope, s), "from_turn": low} for s, (_, _, low) in spans.items()]
     return {"sessions": sessions, "episodes": rows, "links": links}
+
+
+def _triples(rows: Sequence[Sequence[Any]]) -> tuple[tuple[str, str, str, int], ...]:
+    """Triples as the statements read them: [subject, predicate, object, polarity] names each."""
+    return tuple((str(s), str(p), str(o), int(pol)) for s, p, o, pol in rows)
 
 
 class EpisodeRepository:
@@ -224,9 +231,11 @@ class EpisodeRepository:
                 return self._cached_matches(tx, scope, cached, candidates, duplicate=duplicate,
                                             engagement=engagement, k=k)
         exact = self.memory_count(tx, scope) <= exact_max
+        topics, topic_triples = self.temp_topics(tx, scope, [(i, emb) for i, _, emb in candidates],
+                                                 min_cosine=engagement)
         return TurnMatches(
             similar=self.similar_memories(tx, scope, candidates, min_cosine=duplicate, k=k, exact=exact),
-            topics=self.temp_topics(tx, scope, [(i, emb) for i, _, emb in candidates], min_cosine=engagement))
+            topics=topics, topic_triples=topic_triples)
 
     def _cached_matches(
         self, tx: Tx, scope: Scope, cached: CachedScan, candidates: Sequence[tuple[int, str, Vector]], *,
@@ -248,7 +257,7 @@ class EpisodeRepository:
             similar_hits.append(sorted({*np.flatnonzero(row >= dup_threshold).tolist(),
                                         *(j for j in rows_of.rows_of_key(text_key(text)) if j < len(ids))}))
             topic_hits.append(np.flatnonzero(row >= topic_threshold).tolist())
-        with_triples = {ids[j] for hits in similar_hits for j in hits}
+        with_triples = {ids[j] for hits in (*similar_hits, *topic_hits) for j in hits}
         wanted = list(dict.fromkeys(ids[j] for hits in (*similar_hits, *topic_hits) for j in hits))
         rows = tx.run("episode/cached_rows", {**_scope(scope), "rows": [
             {"id": m, "triples": m in with_triples} for m in wanted]})[0]["rows"] if wanted else []
@@ -269,7 +278,8 @@ class EpisodeRepository:
                            and found[ids[j]]["tier"] == Tier.TEMP.value),
                           key=lambda sm: (-sm[0], sm[1]))
             topics += [(i, mid, _cosine(s)) for s, mid in temp]
-        return TurnMatches(similar=similar, topics=topics)
+        topic_triples = {mid: _triples(found[mid]["triples"]) for _, mid, _ in topics}
+        return TurnMatches(similar=similar, topics=topics, topic_triples=topic_triples)
 
     def similar_memories(
         self, tx: Tx, scope: Scope, candidates: Sequence[tuple[int, str, Vector]], *,
@@ -298,16 +308,18 @@ class EpisodeRepository:
 
     def temp_topics(
         self, tx: Tx, scope: Scope, candidates: Sequence[tuple[int, Vector]], *, min_cosine: float
-    ) -> list[tuple[int, str, float]]:
+    ) -> tuple[list[tuple[int, str, float]], dict[str, tuple[tuple[str, str, str, int], ...]]]:
         """(candidate index, temp memory id, cosine) for live temp memories at least min_cosine alike, per
-        candidate best first (equal scores by id); scanned in Neo4j (matches() asks the vector cache first)."""
+        candidate best first (equal scores by id), and each one's live triples; scanned in Neo4j (matches() asks
+        the vector cache first)."""
         if not candidates:
-            return []
+            return [], {}
         rows = tx.run("episode/temp_topics", {
             **_scope(scope), "threshold": _score(min_cosine),
             "candidates": [{"i": i, "embedding": Floats(map(float, emb))} for i, emb in candidates],
         })
-        return [(int(r["i"]), r["id"], _cosine(r["score"])) for r in rows]
+        return ([(int(r["i"]), r["id"], _cosine(r["score"])) for r in rows],
+                {r["id"]: _triples(r["triples"]) for r in rows})
 
     def memory_count(self, tx: Tx, scope: Scope) -> int:
         return int(tx.run("memory/count_for_user", _scope(scope))[0]["n"])

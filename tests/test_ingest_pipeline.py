@@ -529,3 +529,25 @@ def test_a_turn_that_takes_back_the_one_before_forgets_its_memories(client: Bmam
     assert took["forgotten"] == [m["id"] for m in ex["memories"]] != []
     assert live_texts(client, user) == {"I love hiking in the Alps", "我对花生过敏"}
     assert first["memories"] and allergy["memories"]
+
+
+@pytest.mark.parametrize("strategy", ["STRONGER", "REVIEW"])
+def test_a_turn_contradicting_a_temp_memory_does_not_engage_with_it(settings: Settings, clock: FakeClock,
+                                                                    tenant: str, strategy: str) -> None:
+    """"I live in Hamburg now" picked up the topic of "I live in Berlin" (temp -> mid, active +0.2) before the
+    conflict was settled: under STRONGER the old fact won every tie, under REVIEW it led recall from mid."""
+    c = Container(settings.model_copy(update={"living": settings.living.model_copy(
+        update={"conflict_strategy": strategy})}), clock=clock)
+    try:
+        [berlin] = c.ingest.ingest_turn(tenant, turn("I live in Berlin.", minutes=0)).memories
+        hamburg_turn = c.ingest.ingest_turn(tenant, turn("I live in Hamburg now.", minutes=1))
+        assert hamburg_turn.changes == []
+        old = c.memories.get(tenant, "alice", berlin.id)
+        assert old is not None and old.tier is Tier.TEMP
+        [conflict] = c.conflicts.conflicts(tenant, "alice", status=None)
+        if strategy == "STRONGER":  # a tie: the newer
+            assert conflict.winner_id == hamburg_turn.memories[0].id and old.valid_to is not None
+        else:  # held, both as they were said
+            assert conflict.winner_id is None and old.weight.active == pytest.approx(berlin.weight.active)
+    finally:
+        c.close()
