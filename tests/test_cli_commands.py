@@ -156,6 +156,7 @@ def test_a_conflict_held_for_review_is_listed_resolved_and_shown_in_history(modu
 
     [held] = json_lines(ok("conflicts", *base))
     assert (held["status"], held["strategy"], held["winner"], held["loser"]) == ("OPEN", "REVIEW", None, None)
+    assert (held["resolved_by"], held["resolved_at"]) == (None, None)
     assert held["new"] == {"id": beijing["id"], "text": "I live in Beijing"}
     assert held["old"] == {"id": chengdu["id"], "text": "I live in Chengdu"}
     assert "lives_in" in held["reason"]
@@ -165,7 +166,8 @@ def test_a_conflict_held_for_review_is_listed_resolved_and_shown_in_history(modu
                            f"{held['id']}"), said
     [settled] = json_lines(ok("resolve", *base, held["id"], chengdu["id"]))
     assert (settled["id"], settled["status"]) == (held["id"], "RESOLVED")
-    assert (settled["winner"], settled["loser"]) == (chengdu["id"], beijing["id"])
+    assert (settled["winner"], settled["loser"], settled["resolved_by"]) == (chengdu["id"], beijing["id"], "user")
+    assert settled["resolved_at"] is not None
     said = refused(1, "resolve", *base, held["id"], chengdu["id"])
     assert said == f"error [CONFLICT]: conflict {held['id']} is already resolved (winner {chengdu['id']})"
 

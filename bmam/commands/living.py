@@ -56,6 +56,8 @@ def conflict_json(c: Conflict) -> dict[str, object]:
         "new": {"id": c.new_memory_id, "text": c.new_memory.text if c.new_memory else None},
         "old": {"id": c.old_memory_id, "text": c.old_memory.text if c.old_memory else None},
         "winner": c.winner_id, "loser": c.loser_id, "created_at": c.created_at.isoformat(),
+        # as the API says them: who settled it (a strategy, "user", or "superseded": closed as moot) and when
+        "resolved_by": c.resolved_by, "resolved_at": c.resolved_at.isoformat() if c.resolved_at else None,
     }
 
 
