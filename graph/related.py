@@ -76,6 +76,7 @@ class FormRequest:
     episode_id: str | None
     now: datetime
     episode_mates: Sequence[str] = ()
+    follows_up: bool = False  # it opens with a pronoun: about someone the user's turn before named
     han_terms: Sequence[str] = ()
     latin_terms: Sequence[str] = ()
     lucene: str | None = None
@@ -101,6 +102,7 @@ class FormBatch:
             "user_id": self.scope.user_id,
             "items": [{
                 "memory_id": r.memory_id, "episode_id": r.episode_id, "episode_mates": list(r.episode_mates),
+                "follows_up": r.follows_up,
                 "now": time_param(r.now), "terms": bool(r.han_terms or r.latin_terms),
                 "han_terms": list(r.han_terms), "latin_terms": list(r.latin_terms),
                 "lucene": scoped_query(self.scope, r.lucene),

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from bmam.container import Container
 from bmam.usecases.memories import RememberRequest
+from bmam.usecases.recall import RecallRequest
 from graph.model import Memory
+from ingest.turns import TurnInput
 from tests.ops_support import store_rows
 
 
@@ -75,3 +77,19 @@ def test_everyday_words_link_nothing(container: Container, tenant: str) -> None:
         ("EPISODIC", "Priyanka will visit me in Cambridge"))
     assert linked_to(container, tenant, "alice", allergy) == set()
     assert frozenset((moving.id, visit.id)) in linked_to(container, tenant, "alice", visit)
+
+
+def test_a_follow_up_opening_with_a_pronoun_is_linked_to_the_turn_before(container: Container, tenant: str) -> None:
+    """"she lives in Denver. she's a nurse there" after "my sister Jess is flying in next month" named no one:
+    "What does Jess do for work?" missed it. It is linked to the memories of the user's turn before it (an
+    assistant's reply between), and recall reaches it from Jess."""
+    said = [("user", "My sister Jess is flying in to visit next month."),
+            ("assistant", "How lovely! Tell me about her."),
+            ("user", "she lives in Denver. she's a nurse there"), ("user", "I bought new running shoes")]
+    made = [container.ingest.ingest_turn(tenant, TurnInput(user_id="dan", session_id="s1", speaker=speaker,
+                                                           text=text)).memories for speaker, text in said]
+    jess, nurse, shoes = made[0][0], made[2][0], made[3][0]
+    assert frozenset((jess.id, nurse.id)) in linked_to(container, tenant, "dan", nurse)
+    assert frozenset((nurse.id, shoes.id)) not in linked_to(container, tenant, "dan", shoes)  # opens with no pronoun
+    result = container.recall.recall(tenant, RecallRequest(user_id="dan", query="What does Jess do for work?"))
+    assert nurse.id in [r.memory.id for r in result.memories]

@@ -18,6 +18,11 @@ from graph.store import Tx
 from ingest.scoring import COMMON_EN, link_text, lucene_query, terms
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+# A turn opening with a pronoun is about someone the turn before named ("she lives in Denver. she's a nurse
+# there" after "my sister Jess is flying in"): linked to that turn's memories, or "What does Jess do?" missed it.
+_FOLLOW_UP_RE = re.compile(r"\s*(?:(?:and|but|so|oh|yeah|also|well)[,.!]?\s+)?"
+                           r"(?:he|she|they|his|her|their|him|them)(?:'s|'re|'ll|'d)?(?![A-Za-z])|\s*(?:他|她)",
+                           re.IGNORECASE)
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +53,7 @@ class AssociationForming:
             han = [t for t in found if _CJK.match(t) and len(t) >= 2]
             latin = [t for t in found if not _CJK.match(t) and len(t) >= 3 and not t.isdigit() and t not in COMMON_EN]
         return FormRequest(memory_id=memory_id, episode_id=episode_id, episode_mates=tuple(episode_mates),
+                           follows_up=bool(text and episode_id and _FOLLOW_UP_RE.match(text)),
                            now=self._clock.now(), han_terms=han, latin_terms=latin,
                            lucene=lucene_query(han + latin) if han or latin else None)
 

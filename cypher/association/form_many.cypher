@@ -7,7 +7,8 @@
 // Superseded memories (valid_to set) are history: a conflict's settlement moved their associations to the
 // winner, so none forms again, from one (its hooks run again by addTriple) or to one (an episode mate: the
 // remains of a loser derive from the loser's own turn).
-// 1. formed_by 'stored': with the other memories derived from the same episode (strength $same_episode),
+// 1. formed_by 'stored': with the other memories derived from the same episode (strength $same_episode), and
+//    for a follow-up opening with a pronoun (item.follows_up) those of the user's turn before it in the session,
 //    and with memories sharing an entity with it (the entity hop strength of related/search:
 //    min(1, $entity_base / sqrt(mentions - 1)), no hub above $max_degree and never the user themself, the
 //    entity 'user'), the most recent $per_entity per entity (ties by id: the same edges on every store).
@@ -51,6 +52,14 @@ CALL (item) {
     UNWIND coalesce(item.episode_mates, []) AS mate_id
     MATCH (o:Memory {id: mate_id})
     WHERE o <> m AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
+    RETURN o, $same_episode AS strength
+    UNION ALL
+    // a follow-up ("she's a nurse there" after "my sister Jess lives in Denver"): the memories of the user's
+    // turn before it in the session (one or two turns back: an assistant's reply may stand between)
+    MATCH (ep:Episode {id: item.episode_id})<-[:NEXT*1..2]-(prev:Episode)<-[:DERIVED_FROM]-(o:Memory)
+    WHERE item.follows_up AND ep.tenant = $tenant AND ep.user_id = $user_id AND prev.speaker = 'user'
+      AND prev.tenant = $tenant AND prev.user_id = $user_id
+      AND o <> m AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
     RETURN o, $same_episode AS strength
     UNION ALL
     MATCH (m)-[:MENTIONS]->(e:Entity)
