@@ -163,7 +163,7 @@ _EN_SELF = re.compile(r"\b(my|mine|myself)\b")
 _EN_ME = re.compile(r"\bme\b")
 _EN_REQUEST = re.compile(r"^\W*(please\s+)?(tell|write|give|show|help|make|find|draft|translate|explain|recommend|"
                          r"teach|let|send|can you|could you|would you|will you)\b")
-_EN_SELF_QUESTION = re.compile(r"\b(am|did|have|was|were|do|should)\s+i\b")
+_EN_SELF_QUESTION = re.compile(r"\b(am|did|have|was|were|do|should|can|could|may)\s+i\b")
 _EN_HOW_TO = re.compile(r"^\W*how (do|can|should|would) i\b")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 
