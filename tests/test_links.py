@@ -155,3 +155,17 @@ def test_a_memory_recalled_through_an_association_alone_does_not_strengthen_it(c
     by_id = {r.memory.id: r for r in result.memories}
     assert dog in by_id and kettle in by_id and "linked to" in by_id[kettle].why  # through the edge alone
     assert strengths(c, tenant, dog) == [0.9]
+
+
+def test_triples_and_associations_of_a_memory_the_user_does_not_have_are_not_found(container: Container,
+                                                                                 tenant: str) -> None:
+    """They answered [] for another user's memory or a forgotten one, as if it asserted nothing; relatedSearch
+    says NOT_FOUND, and so do they now (the other user's data is never read)."""
+    a, _ = two(container, tenant)
+    for user, memory in (("mallory", a), (USER, "m_nope")):
+        with pytest.raises(NotFound):
+            container.memories.triples(tenant, user, memory)
+        with pytest.raises(NotFound):
+            container.memories.associations(tenant, user, memory)
+    out = runner.invoke(app, ["triples", "-u", "mallory", "--tenant", tenant, a])
+    assert out.exit_code == 1 and "NOT_FOUND" in out.stderr

@@ -95,9 +95,13 @@ def test_triples_create_and_reuse_entities(container: Container, tenant: str) ->
                                           subject_kind="person", predicate="likes", object_="辣", object_kind="food")
     assert again.id == t1.id  # idempotent
     assert [t.id for t in container.memories.triples(tenant, "alice", m1.id)] == [t1.id]
-    # Forgetting the memory removes the triples it asserted.
+    # Forgetting the memory removes the triples it asserted (and the memory: its triples are NOT_FOUND).
+    from tests.ops_support import store_rows
+
     container.memories.forget(tenant, "alice", m1.id)
-    assert container.memories.triples(tenant, "alice", m1.id) == []
+    with pytest.raises(NotFound):
+        container.memories.triples(tenant, "alice", m1.id)
+    assert store_rows(container, "MATCH ()-[t:TRIPLE {memory_id: $id}]->() RETURN t.id AS id", id=m1.id) == []
 
 
 def test_forget_deletes_the_entities_only_that_memory_named(container: Container, tenant: str) -> None:

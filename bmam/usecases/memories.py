@@ -22,7 +22,7 @@ from bmam.settings import Settings
 from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook, marked_done, run_hooks
 from bmam.usecases.tiers import TierUseCases
 from graph.associations import AssociationRepository
-from graph.errors import BadInput, Conflict, StoreUnavailable
+from graph.errors import BadInput, Conflict, NotFound, StoreUnavailable
 from graph.ids import new_memory_id
 from graph.memories import MemoryRepository
 from graph.model import (
@@ -281,7 +281,10 @@ class MemoryUseCases:
         return self._store.write_tx(write)
 
     def triples(self, tenant: str, user_id: str, memory_id: str) -> list[Triple]:
-        return self._triples.for_memory(self.scope(tenant, user_id), validate.identifier(memory_id, field="memoryId"))
+        """The triples a memory of the user asserts; NOT_FOUND for a memory the user does not have (it answered []
+        for another user's or a forgotten memory, as if it asserted nothing; relatedSearch says NOT_FOUND)."""
+        scope = self.scope(tenant, user_id)
+        return self._triples.for_memory(scope, self._known(scope, memory_id))
 
     def associate(self, tenant: str, user_id: str, memory_a: str, memory_b: str, strength: float) -> Association:
         scope = self.scope(tenant, user_id)
@@ -301,8 +304,16 @@ class MemoryUseCases:
                                              validate.identifier(memory_b, field="memoryB"))
 
     def associations(self, tenant: str, user_id: str, memory_id: str) -> list[Association]:
-        return self._associations.for_memory(self.scope(tenant, user_id),
-                                             validate.identifier(memory_id, field="memoryId"))
+        """A memory's associations, strongest first; NOT_FOUND for a memory the user does not have."""
+        scope = self.scope(tenant, user_id)
+        return self._associations.for_memory(scope, self._known(scope, memory_id))
+
+    def _known(self, scope: Scope, memory_id: str) -> str:
+        """The id of a memory the user has (history too), else NOT_FOUND."""
+        memory_id = validate.identifier(memory_id, field="memoryId")
+        if self._memories.get(scope, memory_id) is None:
+            raise NotFound(f"memory {memory_id} not found")
+        return memory_id
 
     def search(self, tenant: str, user_id: str, query: str, *, k: int = 5) -> list[ScoredMemory]:
         """Plain vector search (recall with fusion and gating builds on this)."""
