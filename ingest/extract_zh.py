@@ -999,7 +999,7 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     # diet: what they cannot eat or drink, what they gave up (戒酒), then plain 吃 / 喝 with negation
     (
         re.compile(
-            r"^(?P<pre>" + _P + r")(?:(?:不能|不敢|没法|不可以|不太能|不怎么能)(?P<v>吃|喝)"
+            r"^(?P<pre>" + _P + r")(?:(?:不能|不敢|没法|不可以|不太能|不怎么能)再?(?P<v>吃|喝)"
             r"|(?P<v2>吃|喝)(?:不了|不惯|不得))"
             r"(?P<o>[^，]+)"
         ),
@@ -1013,6 +1013,10 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         _zh_cannot,
     ),
     (re.compile(r"^(?P<pre>" + _P + r")(?:已经|正在|在)?戒(?:掉了?|了)?(?P<o>" + _ZH_GIVE_UP + ")"), _zh_gave_up),
+    # 我超级能吃辣: the user handles spicy food (能吃 alone is eating a lot); 不能再吃辣了 above is its no (the
+    # labelled data reads no diet of another person's 能吃辣: 我同事小赵是四川人，特别能吃辣)
+    (re.compile(r"^(?P<pre>" + _P + r")(?:很|超级|超|特别|挺|比较|非常|还挺|还算)?能吃(?P<o>辣)"),
+     lambda m, s, st, p: st.add(s, "eats", "辣", 1) if s == USER else None),
     (
         re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + r"吃(?P<o>[^，了]+)"),
         _zh("eats", strip_verb=True, tails=r"，|已经|了|也|的|啊"),

@@ -586,6 +586,8 @@ def test_facts_about_a_person_by_name(text: str, expected: set[tuple[str, str, s
     ("I used to love coffee, but now I prefer tea.", {(USER, "likes", "coffee", -1), (USER, "likes", "tea", 1)}),
     ("Lately I've switched from coffee to tea.", {(USER, "likes", "coffee", -1), (USER, "likes", "tea", 1)}),
     ("I just quit Google. Starting at Microsoft next Monday!", {(USER, "works_at", "Google", -1)}),
+    ("我是四川人，超级能吃辣", {(USER, "hometown", "四川", 1), (USER, "eats", "辣", 1)}),
+    ("我不能再吃辣了", {(USER, "eats", "辣", -1)}),
 ])
 def test_a_change_of_mind_in_other_words(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
