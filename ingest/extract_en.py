@@ -892,6 +892,18 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         ),
         _en("likes", tails=_EN_TAIL_THING, polarity_group="flip", strip=r"^(?:eating|drinking)\s+"),
     ),
+    # a partner or spouse no longer ("Anna and I broke up", "I broke up with Mark", "Tom and I got divorced"),
+    # and a spouse said so ("I'm married to Tom")
+    (
+        re.compile(rf"(?P<o>{_EN_NAME}) (?i:and i) (?:(?i:just|recently|finally) )?(?P<how>(?i:broke up|split up"
+                   rf"|separated|got divorced|are divorced|divorced))\b"
+                   rf"|{_I}(?i: (?:just |recently |finally )?(?P<how2>broke up|split up|divorced|separated)"
+                   rf"(?: with| from)?) (?P<o2>{_EN_NAME})\b"),
+        lambda m, st: st.add(USER, "spouse" if "divorc" in (m["how"] or m["how2"] or "").lower() else "partner",
+                             m["o"] or m["o2"], -1),
+    ),
+    (re.compile(rf"{_IM}(?i: (?:now |happily )?married to) (?P<o>{_EN_NAME})\b"),
+     lambda m, st: st.add(USER, "spouse", m["o"], 1)),
     # a liking that was ("I used to love coffee, but now I prefer tea"): no longer, as 我以前喜欢 reads
     (
         re.compile(rf"{_I}(?i: used to (?:really )?(?:love|like|enjoy|adore)) (?P<o>.+)"),

@@ -859,8 +859,17 @@ _ZH_CONTACT_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     ),
 ]
 _ZH_KIN_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [*_ZH_LIVES_RULES, _ZH_WORKS_AT_RULE, *_ZH_CONTACT_RULES]
+def _zh_parted(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    """我和小美分手了 -> (partner, 小美, -1); 我和王强离婚了 -> (spouse, 王强, -1)."""
+    name = _zh_clean(m["o"])
+    if subject == USER and _looks_like_zh_name(name):
+        st.add(subject, "spouse" if m["how"] == "离婚" else "partner", name, -1)
+
+
 _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     *_ZH_CONTACT_RULES,
+    (re.compile(rf"^(?:已经)?(?:和|跟)(?P<o>[{HAN}A-Za-z]{{2,4}}?)(?:已经|上个月|前段时间|最近)?(?P<how>分手|离婚)"),
+     _zh_parted),
     (
         re.compile(r"^的?(?:英文名字?|小名|外号|网名|昵称|绰号|花名)(?:是|叫)(?P<o>[^，]{1,16})$"),
         _zh("nickname", tails=r"，|就行|就好"),

@@ -340,6 +340,8 @@ def test_a_fact_said_again_in_the_other_language_is_no_change(container: Contain
     ("I love coffee.", "Lately I've switched from coffee to tea.", ConflictKind.POLARITY),
     ("I live in Berlin.", "I relocated to Hamburg last month.", ConflictKind.SINGLE_VALUED),
     ("我是四川人，超级能吃辣", "我胃不好，不能再吃辣了", ConflictKind.POLARITY),
+    ("I have a girlfriend named Anna.", "Anna and I broke up last month.", ConflictKind.POLARITY),
+    ("我男朋友叫小李", "我和小李分手了", ConflictKind.POLARITY),
 ])
 def test_a_change_of_mind_in_other_words_through_ingest(container: Container, tenant: str, old_text: str,
                                                         new_text: str, kind: ConflictKind) -> None:

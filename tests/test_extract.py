@@ -588,6 +588,10 @@ def test_facts_about_a_person_by_name(text: str, expected: set[tuple[str, str, s
     ("I just quit Google. Starting at Microsoft next Monday!", {(USER, "works_at", "Google", -1)}),
     ("我是四川人，超级能吃辣", {(USER, "hometown", "四川", 1), (USER, "eats", "辣", 1)}),
     ("我不能再吃辣了", {(USER, "eats", "辣", -1)}),
+    ("Anna and I broke up last month.", {(USER, "partner", "Anna", -1)}),
+    ("Tom and I got divorced.", {(USER, "spouse", "Tom", -1)}), ("I'm married to Tom.", {(USER, "spouse", "Tom", 1)}),
+    ("我和小美分手了", {(USER, "partner", "小美", -1)}), ("我跟王强离婚了", {(USER, "spouse", "王强", -1)}),
+    ("我和朋友分开走了", set()),
 ])
 def test_a_change_of_mind_in_other_words(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
