@@ -157,8 +157,9 @@ def _looks_like_zh_venue(s: str) -> bool:
 # 小美跳槽去了阿里): a surname and one
 # or two characters, or 小/阿/老 and one, right before the verb (the person need not be named before).
 _ZH_PERSON_LEAD_RE = re.compile(
-    rf"(?P<n>[{_ZH_SURNAMES}][{HAN}]{{1,2}}?|[小阿老][{HAN}])"
-    rf"(?=(?:现在|目前|一直|也|还|刚|已经)?(?:住在|在[^，]{{1,16}}?(?:工作|上班)|搬(?:到|去|回)|跳槽))"
+    rf"(?P<n>[{_ZH_SURNAMES}][{HAN}]{{1,2}}?|[小阿老][{HAN}]|([{HAN}])\2)"
+    rf"(?=(?:现在|目前|一直|也|还|刚|已经)?(?:住在|在[^，]{{1,16}}?(?:工作|上班)|搬(?:到|去|回)|跳槽"
+    rf"|对[^，]{{1,12}}?过敏|有(?:哮喘|高血压|低血压|糖尿病|心脏病|癫痫)))"
 )
 
 
@@ -199,9 +200,12 @@ _PAST_STATE_RE = re.compile(r"以前|曾经|原来|之前|过去")
 _ZH_FUTURE_RE = re.compile(r"要去|要飞|打算|准备|计划|想去|将要|会去|下周|下个?月|明天|明年|后天")
 
 _ZhHandler = Callable[[re.Match[str], str, _State, int], None]
+# Discourse openers before a statement ("对了", "话说", "还有"): not part of what it says.
+_ZH_OPENER_RE = re.compile(r"^(?:哦对了|对了|话说|还有|另外|顺便说一下|顺便说下)[，,]?(?=[^，,])")
 
 
 def zh_clause(c: str, st: _State, episodic: bool) -> None:
+    c = _ZH_OPENER_RE.sub("", c)  # 对了朵朵对花生过敏: what follows the opener is the statement
     if name := _zh_person_lead(c, st):
         st.last_person = name
         c = "她" + c[len(name):]  # 我姐姐叫小美，小美在腾讯工作: the person named, read as 她 would be
@@ -483,6 +487,10 @@ def _zh_visited(c: str, st: _State, episodic: bool) -> None:
                 continue
             if pattern is _ZH_VISITED[7] and not _ZH_PAST_TIME_RE.search(c):
                 continue
+            if re.search(r"(?:没|没有|从没|从来没|未曾|还没)去", c[: m.start("o")]):
+                continue  # 我没去过厦门: never went
+            if c[max(0, m.start() - 1): m.start()] in {"现", "正", "实", "存", "所"} and m.group(0).startswith("在"):
+                continue  # 我现在可以吃辣了: 在 of 现在 is no place
             if st.free(m.start("o"), m.end("o")):
                 st.add(USER, "visited", place)
 
@@ -697,6 +705,7 @@ def _zh_org_ok(obj: str) -> bool:
         bool(obj)
         and obj not in GENERIC_PLACES_ZH
         and re.search(r"[我你他她这那]|家$|^家|^(?:一家|一个|一所|某)", obj) is None
+        and re.search(r"考虑|打算|准备|想|换|找", obj) is None  # 我在考虑换工作: a thought, no employer
     )
 
 
@@ -744,6 +753,11 @@ def _zh_job_change(m: re.Match[str], subject: str, st: _State, polarity: int) ->
 # What one gives up (戒酒, 戒了咖啡, 戒糖): drinks, else foods; 戒烟 has no predicate.
 _ZH_DRINKS = r"酒|白酒|啤酒|红酒|咖啡|奶茶|可乐|饮料|茶|碳酸饮料"
 _ZH_GIVE_UP = _ZH_DRINKS + r"|糖|甜食|碳水|肉|零食|夜宵|宵夜|辣|油炸食品|烟酒"
+
+
+# What is eaten or drunk, to the clause's end: not 过 (我没吃过榴莲), nor a clause going on with a person
+# (不喝咖啡我上班会死的 says the opposite of a no to coffee).
+_ZH_DIET_OBJECT = r"(?P<o>[^，了过我你他她][^，了我你他她]*)(?=$|[，了])"
 
 
 def _zh_school_and_major(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
@@ -823,7 +837,7 @@ def _zh_lives(*, tails: str) -> _ZhHandler:
 _ZH_LIVES_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     (
         re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:住在|住|生活在|定居在|定居|居住在)(?P<o>[^，]+)"),
-        _zh_lives(tails=_STOP_TAIL_ZH + r"|附近|那边|这边"),
+        _zh_lives(tails=_STOP_TAIL_ZH + r"|附近|那边|这边|(?:好|这)?几年|多年|[一两三四五六七八九十\d]+年(?:多)?"),
     ),
     (
         re.compile(
@@ -856,6 +870,17 @@ _ZH_CONTACT_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
             r"(?:是|为|换成了?|改成了?)(?P<o>" + EMAIL_PATTERN + ")"
         ),
         lambda m, s, st, p: st.add(s, "email", m["o"], p),
+    ),
+]
+# Allergies and conditions, of the speaker or a person named (朵朵对花生过敏); an unnamed relative's are not read
+# (tests/data/README.md: 我女儿对牛奶过敏 is labelled without a triple). "什么都不过敏" is no allergy.
+_ZH_HEALTH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
+    (re.compile(r"对(?P<o>(?!什么|啥|任何)[^，]{1,16}?)" + _ZH_NEG + r"过敏"), _zh("allergic_to", coord=True)),
+    (re.compile(r"^(?P<pre>" + _P + r")(?P<o>(?![^，]*(?:什么|啥|任何)[^，]*都)[^，对]{1,10}?)过敏"),
+     _zh("allergic_to", coord=True)),
+    (
+        re.compile(r"(?:(?P<neg>没)有|患有|得了|患了|确诊了?|有)(?P<o>" + CONDITIONS_ZH_RE.pattern + ")"),
+        _zh("has_condition"),
     ),
 ]
 _ZH_KIN_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [*_ZH_LIVES_RULES, _ZH_WORKS_AT_RULE, *_ZH_CONTACT_RULES]
@@ -964,12 +989,7 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         ),
         _zh_is_a,
     ),
-    (re.compile(r"对(?P<o>[^，]{1,16}?)" + _ZH_NEG + r"过敏"), _zh("allergic_to", coord=True)),
-    (re.compile(r"^(?P<pre>" + _P + r")(?P<o>[^，对]{1,10}?)过敏"), _zh("allergic_to", coord=True)),
-    (
-        re.compile(r"(?:(?P<neg>没)有|患有|得了|患了|确诊了?|有)(?P<o>" + CONDITIONS_ZH_RE.pattern + ")"),
-        _zh("has_condition"),
-    ),
+    *_ZH_HEALTH_RULES,
     (re.compile(r"(?P<neg>不|不太)?会(?:说|讲)(?P<o>[^，]+)"), _zh("speaks", coord=True)),
     # 还会一点上海话: 会 + a language without 说
     (re.compile(r"(?P<neg>不|不太)?会(?:一点|一些|点)?(?P<o>[^，说讲]{1,6}(?:话|语|文))$"), _zh("speaks")),
@@ -1027,11 +1047,11 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     (re.compile(r"^(?P<pre>" + _P + r")(?:很|超级|超|特别|挺|比较|非常|还挺|还算)?能吃(?P<o>辣)"),
      lambda m, s, st, p: st.add(s, "eats", "辣", 1) if s == USER else None),
     (
-        re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + r"吃(?P<o>[^，了]+)"),
+        re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + r"吃过?" + _ZH_DIET_OBJECT),
         _zh("eats", strip_verb=True, tails=r"，|已经|了|也|的|啊"),
     ),
     (
-        re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + r"喝(?P<o>[^，了]+)"),
+        re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + r"喝过?" + _ZH_DIET_OBJECT),
         _zh("drinks", strip_verb=True, tails=r"，|已经|了|也|的|啊"),
     ),
 ]

@@ -29,7 +29,9 @@ LATIN_WORD_RE = re.compile(r"[A-Za-z]{2,}")
 _CLAUSE_SPLIT_RE = re.compile(
     r"(?<=\?)\s*|[,!;:。！；…\n~]+|(?<!\bSt)(?<!\bMt)(?<!\bDr)\.(?=\s|$)|\s+-\s+|\s*—\s*"
     r"|(?:但是|不过(?!敏)|可是|而且|并且)"
-    r"|\s+(?:but|and then|though)\s+",
+    r"|\s+(?:but|and then|though)\s+"
+    # chat puts a space where a comma goes between two Chinese clauses ("我没去过厦门 老陈去过好几次了")
+    rf"|(?<=[{HAN}])\s+(?=[{HAN}])",
     re.IGNORECASE,
 )
 
@@ -287,6 +289,16 @@ def is_greeting(text: str) -> bool:
     """A turn made of a greeting only (可以带语气词)."""
     rest = _residue_after(_GREETING_RE, text)
     return rest == "" or rest in {"呀", "啊", "哦", "there", "啦", "你", "您"}
+
+
+# Love sent to the assistant ("晚安啦 爱你么么哒" was kept as a preference): small talk. (Signing off to do something
+# now, "谢啦 去吃早饭了", is labelled a memory in tests/data: 刚下班，准备回家做饭; 等一下，我去倒杯水.)
+_AFFECTION_ZH_RE = re.compile(r"(?:爱你|想你)(?:么么哒|哦|呀|哟|啦)?|么么哒|mua+|比心")
+
+
+def is_affection(clause: str) -> bool:
+    """A clause that only sends love or kisses to the assistant."""
+    return _AFFECTION_ZH_RE.fullmatch(normalize_text(clause).rstrip("~～!！。.❤️💕😘")) is not None
 
 
 def is_chitchat(text: str) -> bool:

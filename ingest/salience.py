@@ -42,6 +42,7 @@ from ingest.lexicon import (
     TEMPORARY_RE,
     has_feeling,
     has_first_person,
+    is_affection,
     is_chitchat,
     is_greeting,
     is_question,
@@ -195,7 +196,8 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
     statements = [
         c
         for c in clauses
-        if not (is_question(c) or is_request(c) or is_chitchat(c) or is_greeting(c) or is_discourse_only(c))
+        if not (is_question(c) or is_request(c) or is_chitchat(c) or is_greeting(c) or is_discourse_only(c)
+                or is_affection(c))
     ]
     if statements and all(_CONVERSATIONAL_OPINION_RE.search(c) and len(c) < 40 for c in statements):
         statements = []  # "I think that's a good idea": about the conversation, not about the user

@@ -581,6 +581,22 @@ def test_facts_about_a_person_by_name(text: str, expected: set[tuple[str, str, s
 
 
 @pytest.mark.parametrize(("text", "expected"), [
+    # colloquial Chinese: a space for a comma, 没 before a trip, 过 and a duration, 现在's 在, a named person's
+    # allergy after an opener, "什么都不过敏", a job being thought about, a condition and its consequence
+    ("我没去过厦门 老陈去过好几次了", set()),
+    ("我从来没吃过榴莲", {(USER, "eats", "榴莲", -1)}),
+    ("我们住在滨江好几年了", {(USER, "lives_in", "滨江", 1)}),
+    ("我现在可以吃辣了", set()),
+    ("对了朵朵对花生过敏！！很严重的那种", {("朵朵", "allergic_to", "花生", 1)}),
+    ("我自己倒是什么都不过敏", set()),
+    ("其实我最近在考虑换工作", set()),
+    ("不喝咖啡我上班会死的", set()),
+])
+def test_colloquial_chinese(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+    assert spo(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
     # changes of mind said in other words (none was found: the old fact stayed current)
     ("I relocated to Hamburg last month.", {(USER, "lives_in", "Hamburg", 1)}),
     ("I used to love coffee, but now I prefer tea.", {(USER, "likes", "coffee", -1), (USER, "likes", "tea", 1)}),
