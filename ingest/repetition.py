@@ -95,9 +95,11 @@ class RepetitionTracker:
             self._sessions.move_to_end(key)
             return list(turns)
 
-    def damping(self, key: SessionKey, candidates: Iterable[tuple[str, str]], query: str) -> dict[str, Damping]:
+    def damping(self, key: SessionKey, candidates: Iterable[tuple[str, str]], query: str,
+                names: Iterable[str] = ()) -> dict[str, Damping]:
         """Multipliers (< 1) for the candidates (id, text) the session surfaced recently; others absent. A memory
-        holding a name the input says (named_in_input) is not damped for having surfaced: the user asks for it."""
+        holding a name the input says (named_in_input, and `names`: the entity names the caller found in it, a
+        Chinese name too: 朵朵, 王姐) is not damped for having surfaced: the user asks for it."""
         history = self._history(key)
         if not history:
             return {}
@@ -109,7 +111,7 @@ class RepetitionTracker:
         pushed: frozenset[str] = frozenset()
         if len(run) == p.term_run and len(frozenset().union(*(t.ids for t in run))) > 1:
             pushed = frozenset.intersection(*(t.dominant_terms for t in run)) - set(terms(query))
-        named = named_in_input(query)
+        named = named_in_input(query) | frozenset(t for n in names for t in terms(n))
         out: dict[str, Damping] = {}
         for memory_id, text in candidates:
             factor, reasons = 1.0, []

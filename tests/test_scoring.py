@@ -265,6 +265,12 @@ def test_a_memory_the_input_asks_for_by_name_is_not_damped_for_having_surfaced()
     tracker.record(key, [emma, mom])
     assert tracker.damping(key, [emma, mom], "Where does Emma live?").keys() == {"m2"}
     assert tracker.damping(key, [emma, mom], "Where does she live?").keys() == {"m1", "m2"}
+    # a Chinese name, which no capital marks: the caller names the entities it finds in the input (朵朵's
+    # allergy was damped while the user asked about 朵朵)
+    duoduo, cat = ("m3", "对了朵朵对花生过敏"), ("m4", "家里还有只猫叫煤球")
+    tracker.record(key, [duoduo, cat])
+    assert tracker.damping(key, [duoduo, cat], "朵朵能吃花生酱面包吗", names=["朵朵"]).keys() == {"m4"}
+    assert tracker.damping(key, [duoduo, cat], "朵朵能吃花生酱面包吗").keys() == {"m3", "m4"}
 
 
 def test_a_term_dominating_consecutive_turns_is_damped_unless_the_user_names_it() -> None:

@@ -267,7 +267,9 @@ class RecallUseCases:
                 return RecallResult(gated=True, reason=decision.reason, memories=[], best_similarity=best_sim,
                                     best_coverage=cov), []
             self._expand(tx, scope, embedding, query, query_terms, filters, reference, pool, prefetched)
-            damping = self.repetition.damping(key, [(c.id, c.text) for c in pool.items.values()], query) if key else {}
+            said_names = {e for c in pool.items.values() for e in c.entities if len(e) > 1 and e in query}
+            damping = self.repetition.damping(key, [(c.id, c.text) for c in pool.items.values()], query,
+                                              said_names) if key else {}
             scored = score_candidates(
                 list(pool.items.values()), query, query_terms, self.scoring,
                 damping={i: d.factor for i, d in damping.items()},
