@@ -82,6 +82,11 @@ _SOMEONE_SAFETY_RE = re.compile(
 
 _TODAY_RE = re.compile(r"今天|今晚|今早|现在|这会儿|(?<![A-Za-z])(?:today|tonight|right now"
                        r"|this (?:morning|afternoon|evening))(?![A-Za-z])", re.IGNORECASE)
+# What the user means to do today ("今晚想自己做饭", "I'm cooking tonight", "going to the gym today"), as opposed
+# to what happened ("I started a new job today", 今天是我的生日, 我今天被裁员了: events, kept).
+_INTENT_NOW_RE = re.compile(r"想|打算|准备|计划|要(?!是)|(?<![A-Za-z])(?:want(?:s|ed)? to|wanna|going to|gonna"
+                            r"|planning|plan to|thinking (?:of|about)|(?:i'm|i am|we're|we are) \w+ing)(?![A-Za-z])",
+                            re.IGNORECASE)
 _ANOTHER_DAY_RE = re.compile(r"明天|后天|下周|下个?月|下星期|明年|周末"
                              r"|(?<![A-Za-z])(?:tomorrow|next (?:week|month|year)|this weekend|weekend)(?![A-Za-z])",
                              re.IGNORECASE)
@@ -224,7 +229,7 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
     # (我下周去青岛，有啥推荐的？).
     asks = "?" in norm or "？" in norm or any(is_request(c) for c in clauses)
     if temporary and asks and not triples and not emotional and not emphasis and _TODAY_RE.search(body) \
-            and not _ANOTHER_DAY_RE.search(body):
+            and _INTENT_NOW_RE.search(body) and not _ANOTHER_DAY_RE.search(body):
         return Salience(False, "question", False, PresetKind.DEFAULT, emphasis)
 
     if safety:
