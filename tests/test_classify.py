@@ -425,8 +425,8 @@ def test_a_question_about_today_set_up_by_what_is_said_is_no_memory(text: str) -
     "我下周去青岛，有啥推荐的？", "I have a job interview tomorrow, can you help me prepare?",
     "今天有点累，推荐个电影吧", "我这边今天下了一整天的雨，哪儿也去不了",
     # what happened today, said before a question, is an event to keep (they were dropped as questions)
-    "I started a new job today, what should I wear?", "今天是我的生日，晚上吃什么好？", "Today my dog died, how do I cope?",
-    "我今天搬进了新家，晚上做什么好？", "今天我被裁员了，接下来该怎么办？"])
+    "I started a new job today, what should I wear?", "今天是我的生日，晚上吃什么好？",
+    "Today my dog died, how do I cope?", "我今天搬进了新家，晚上做什么好？", "今天我被裁员了，接下来该怎么办？"])
 def test_a_plan_a_feeling_or_a_statement_beside_a_question_stays(text: str) -> None:
     assert assess(text, speaker="user").remember
 
