@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from graph.conflicts import ConflictKind
 from ingest.extract import OCCUPATION_SLOT, favourite_statements, normalize_term, single_valued_slot
-from ingest.lexicon import CANCEL_RE, PLAN_RE, SOMETIMES_RE, split_clauses
+from ingest.lexicon import CANCEL_RE, PLAN_RE, SOMETIMES_RE, said_for_some_times, split_clauses
 
 # Predicates that state the user's attitude to an object; polarity is for (+1) or against (-1).
 ATTITUDE_PREDICATES: frozenset[str] = frozenset({"likes", "eats", "drinks"})
@@ -276,8 +276,10 @@ def negation_conflict(new_text: str, old: Similar, threshold: float) -> str | No
     if new_negated == is_negated(old.text):
         return None
     negated, other = (new_text, old.text) if new_negated else (old.text, new_text)
-    if SOMETIMES_RE.search(negated):
-        return None  # "I don't drink coffee after 3pm": a rule for some times contradicts no "I drink coffee"
+    if said_for_some_times(negated) and not SOMETIMES_RE.search(other):
+        # "I don't drink coffee after 3pm" contradicts no plain "I drink coffee"; "I'm not going to Paris tomorrow
+        # anymore" does contradict "I'm going to Paris tomorrow": both are said of a time
+        return None
     shared = said_no_to(negated) & content_terms(other)
     if not shared:
         return None

@@ -38,9 +38,9 @@ from ingest.lexicon import (
     EPISODIC_ZH_RE,
     HAN,
     PAST_EN_RE,
-    SOMETIMES_RE,
     is_question,
     is_request,
+    said_for_some_times,
     split_clauses,
 )
 
@@ -109,7 +109,7 @@ class RuleTripleExtractor:
                 if re.search(f"[{HAN}]", zh):
                     zh_clause(zh, st, episodic)
                 en_clause(clause, st)
-                if SOMETIMES_RE.search(clause):  # "I never eat breakfast on weekdays": no plain no to breakfast
+                if said_for_some_times(clause):  # "I never eat breakfast on weekdays": no plain no to breakfast
                     st.out[read_from:] = [t for t in st.out[read_from:]
                                           if not (t.predicate in ("eats", "drinks") and t.polarity == -1)]
             spans.append((whole, start, len(st.out)))

@@ -707,6 +707,17 @@ SOMETIMES_RE = re.compile(
     r"|(?:周|星期|礼拜)[一二三四五六日天]"
 )
 
+# ... unless it says the no lasts from then on ("Starting today I don't drink coffee anymore", 从今天起不喝了).
+_LASTING_RE = re.compile(r"(?i)\b(?:starting|from|as of|beginning)\s+(?:today|tonight|tomorrow|this week|now)\b"
+                         r"|\b(?:anymore|any more|no longer|from now on)\b"
+                         r"|从(?:今天|明天|这周|本周|现在)(?:起|开始)|不再|再也|以后")
+
+
+def said_for_some_times(text: str) -> bool:
+    """A rule or a no for some times or a bounded while (SOMETIMES_RE), not one said to last (_LASTING_RE)."""
+    return SOMETIMES_RE.search(text) is not None and _LASTING_RE.search(text) is None
+
+
 # A plan ("planning a trip to Japan next month", 打算下个月去日本玩) and its cancellation ("We cancelled the Japan
 # trip", 日本不去了): the conflict rules let a cancellation end the plan it names (ingest/conflict_rules.py).
 PLAN_RE = re.compile(

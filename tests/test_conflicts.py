@@ -107,6 +107,9 @@ def test_negation_is_about_what_the_negated_clause_says_no_to() -> None:
     assert found("我每天早上喝咖啡", "我晚上不喝咖啡") == []  # a no for some times
     assert found("这周我不喝咖啡", "我每天都喝咖啡") == []  # or for a while
     assert found("今天我不吃肉", "我很喜欢吃肉") == []
+    # a plan for a time, and its no for the same time, do contradict (both are said of a time)
+    assert found("I'm not going to Paris tomorrow anymore", "I'm going to Paris tomorrow") == [ConflictKind.NEGATION]
+    assert found("明天我不去北京出差了", "明天我要去北京出差") == [ConflictKind.NEGATION]
     munich = "Correction: Tom is not in Berlin, he moved to Munich."
     assert said_no_to(munich) == content_terms("Tom is not in Berlin") == {"tom", "berlin"}
     assert found("Tom moved to Munich.", munich) == [ConflictKind.NEGATION]  # shared: Tom, said no to

@@ -651,6 +651,7 @@ def test_a_stay_or_a_move_to_come_is_no_home(text: str, expected: set[tuple[str,
     ("这周我不喝咖啡", set()), ("今天我不吃肉", set()), ("这几天我不吃辣", set()),
     ("I'm not drinking coffee this week", set()),
     ("最近我不喝酒", {(USER, "drinks", "酒", -1)}),  # lately: a change, not a while
+    ("Starting today I don't drink coffee anymore", {(USER, "drinks", "coffee", -1)}),  # said to last
     # a plain no, and a yes said with a time, stay
     ("I don't eat meat", {(USER, "eats", "meat", -1)}),
     ("我不喝咖啡", {(USER, "drinks", "咖啡", -1)}),
