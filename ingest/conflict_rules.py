@@ -269,6 +269,11 @@ def said_no_to(text: str) -> set[str]:
     return set().union(*(content_terms(c) for c in clauses)) if clauses else content_terms(text)
 
 
+def _times(text: str) -> set[str]:
+    """The times a text says its rule or plan holds at (SOMETIMES_RE), as written, lower-cased."""
+    return {m.group(0).lower() for m in SOMETIMES_RE.finditer(text)}
+
+
 def negation_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
     if old.cosine < threshold:
         return None
@@ -276,9 +281,9 @@ def negation_conflict(new_text: str, old: Similar, threshold: float) -> str | No
     if new_negated == is_negated(old.text):
         return None
     negated, other = (new_text, old.text) if new_negated else (old.text, new_text)
-    if said_for_some_times(negated) and not SOMETIMES_RE.search(other):
-        # "I don't drink coffee after 3pm" contradicts no plain "I drink coffee"; "I'm not going to Paris tomorrow
-        # anymore" does contradict "I'm going to Paris tomorrow": both are said of a time
+    if said_for_some_times(negated) and not _times(negated) & _times(other):
+        # "I don't drink coffee after 3pm" contradicts no plain "I drink coffee", nor 晚上 不喝 a 早上 喝; "I'm not
+        # going to Paris tomorrow anymore" does contradict "I'm going to Paris tomorrow": said of the same time
         return None
     shared = said_no_to(negated) & content_terms(other)
     if not shared:
