@@ -123,8 +123,16 @@ _CORRECTION_MARK_RE = re.compile(r"(?:哦|噢|啊|呃)?(?:不对|不是不是|�
 _SAID_WITH_MARK_RE = re.compile(r"(?i:(?:sorry|oops|no wait|wait),?\s+)?(?i:i mean|i meant|i mean to say|make that)"
                                 r"\s+(?P<v>.+)"
                                 r"|(?:我是说|我的意思是|应该是)(?P<z>.+)")
-_BARE_VALUE_EN_RE = re.compile(r"(?:(?i:it's|its|it is)\s+)?(?P<v>[A-Z0-9][\w.'&-]*(?:\s+[\w.'&-]+){0,3})")
+# A value as a correction gives it: a name or a date ("Hamburg", "May 15th", "New York"), or one plain word after
+# "I mean" ("I mean ramen"); not a phrase ("I mean the city", "Wait, Tom just called", "I mean seriously").
+_VALUE_WORD = r"(?:[A-Z][\w.'&-]*|\d[\w.]*)"
+_BARE_VALUE_EN_RE = re.compile(rf"(?:(?i:it's|its|it is)\s+)?"
+                               rf"(?P<v>{_VALUE_WORD}(?:\s+(?:{_VALUE_WORD}|of|de|la)){{0,3}})")
+_ONE_WORD_EN_RE = re.compile(r"(?P<v>[a-z][a-z'-]{1,30})")
+_NOT_A_VALUE_EN = frozenset({"seriously", "really", "literally", "honestly", "like", "it", "that", "this", "yes",
+                             "no", "well", "totally", "basically", "actually", "obviously", "exactly", "whatever"})
 _BARE_VALUE_ZH_RE = re.compile(rf"是?(?P<v>[{HAN}A-Za-z0-9]{{1,12}})")
+_NOT_A_VALUE_ZH_RE = re.compile(r"[我你他她那这]|非常|很|特别|太|以前|现在|之前|不是|一点|真的|开玩笑")
 
 
 def _corrected_value(clause: str, *, after_mark: bool) -> str | None:
@@ -132,12 +140,14 @@ def _corrected_value(clause: str, *, after_mark: bool) -> str | None:
     value ("Hamburg", "May 15th", 是天津) right after a correction mark."""
     c = clause.strip().rstrip("。.!！")
     if m := _SAID_WITH_MARK_RE.fullmatch(c):
-        value = (m["v"] or m["z"] or "").strip()
-    elif after_mark and ((m := _BARE_VALUE_EN_RE.fullmatch(c)) or (m := _BARE_VALUE_ZH_RE.fullmatch(c))):
-        value = m["v"].strip()
+        said = (m["v"] or m["z"] or "").strip()
+        v = _BARE_VALUE_EN_RE.fullmatch(said) or _ONE_WORD_EN_RE.fullmatch(said) or _BARE_VALUE_ZH_RE.fullmatch(said)
+    elif after_mark:
+        v = _BARE_VALUE_EN_RE.fullmatch(c) or _BARE_VALUE_ZH_RE.fullmatch(c)
     else:
         return None
-    if not value or re.search(r"[我你他她]|(?i:\b(?:i|i'm|am|is|are|was|not|don't)\b)", value) or len(value) > 40:
+    value = v["v"].strip() if v else ""
+    if not value or value.lower() in _NOT_A_VALUE_EN or _NOT_A_VALUE_ZH_RE.search(value) or len(value) > 40:
         return None
     return value
 

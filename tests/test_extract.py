@@ -623,6 +623,13 @@ def test_a_change_of_mind_in_other_words(text: str, expected: set[tuple[str, str
     # a mark before a statement of its own is no correction of a value
     ("Sorry, I live in Paris", {(USER, "lives_in", "Paris", 1)}),
     ("I live in Berlin. Sorry, I'm tired today", {(USER, "lives_in", "Berlin", 1)}),
+    # nor a phrase after "I mean" / "wait" (each put its words in the fact before it)
+    ("I live in Berlin. Wait, Tom just called", {(USER, "lives_in", "Berlin", 1)}),
+    ("I live in Boston, I mean the city, not the state", {(USER, "lives_in", "Boston", 1)}),
+    ("I'm allergic to peanuts, I mean seriously", {(USER, "allergic_to", "peanuts", 1)}),
+    ("I love sushi, I mean really love it", {(USER, "likes", "sushi", 1)}),
+    ("我对花生过敏，我的意思是非常严重", {(USER, "allergic_to", "花生", 1)}),
+    ("I love sushi, sorry I mean ramen", {(USER, "likes", "ramen", 1)}),
 ])
 def test_a_self_correction_puts_its_value_in_the_statement(text: str,
                                                            expected: set[tuple[str, str, str, int]]) -> None:
