@@ -68,11 +68,12 @@ COMMON_EN: frozenset[str] = frozenset(
     literally nothing nope omg oh people person probably seriously something somehow sorry stuff super thank
     thanks though top totally wanna yeah yep""")
 )
-# The same for Chinese: everyday words ("早上", "自己", "工作") and particles, pronouns and other function
-# characters are blanked before a text's rare terms are taken (link_text), so neither they nor the bigrams
-# straddling them ("上了", "我不", "天早" of 今天早上 and 每天早上) link anything.
-COMMON_ZH_CHARS = frozenset("了着不没我你他她它们自己对吧呢吗啊呀哦嗯哈也都就还很又在是有和的地得这那个些么啥谁哪怎"
-                            "去来到说想")
+# The same for Chinese: everyday words ("早上", "自己", "工作") are blanked before a text's rare terms are taken
+# (link_text), so neither they nor the bigrams straddling them ("天早" of 今天早上 and 每天早上) link anything; and a
+# bigram that starts with a pronoun or particle ("我不", "了一", "在学") or ends with a particle ("上了", "对了") is
+# no term (link_term). By position, not by character: 吉他, 小说, 地铁, 成都, 哈佛 are words.
+_LINK_FIRST_NOT = frozenset("我你他她它们的了着吗呢吧啊呀哦嗯也都就还很又在是有和不没这那个些么说想")
+_LINK_LAST_NOT = frozenset("了着的吗呢吧啊呀哦嗯们么是在有和也就我你很")
 COMMON_ZH: frozenset[str] = frozenset(
     _words("""早上 晚上 中午 下午 上午 今天 明天 昨天 后天 今年 去年 明年 时候 时间 周末 每天 天天 一天 两天 最近 现在
     以后 以前 开始 一起 觉得 喜欢 工作 东西 事情 感觉 非常 特别 真的 有点 一点 不错 挺好 好的 上班 下班 回家
@@ -80,14 +81,19 @@ COMMON_ZH: frozenset[str] = frozenset(
     准备 希望 知道 问题 方便 朋友 每周 周六 周日 星期 今晚 明早 刚才 刚刚 一下 一次 上次 下次 好吃 好玩
     开心 高兴 起来 出来 回来 下来 过来 地方 生活 感谢 谢谢 辛苦 平时 好几 几次 已经""")
 )
-_COMMON_ZH_BLANK = re.compile("|".join(map(re.escape, sorted(COMMON_ZH, key=len, reverse=True)))
-                              + "|[" + "".join(sorted(COMMON_ZH_CHARS)) + "]")
+_COMMON_ZH_BLANK = re.compile("|".join(map(re.escape, sorted(COMMON_ZH, key=len, reverse=True))))
 
 
 def link_text(text: str) -> str:
-    """The text a rare-term link may be made of: its everyday Chinese words and function characters blanked
-    (bmam/usecases/associations.py; Latin words are filtered by COMMON_EN once split)."""
+    """The text a rare-term link may be made of: its everyday Chinese words blanked (bmam/usecases/associations.py;
+    Latin words are filtered by COMMON_EN once split)."""
     return _COMMON_ZH_BLANK.sub(" ", text)
+
+
+def link_term(term: str) -> bool:
+    """Whether a Han term may make a rare-term link: two characters at least, not starting with a pronoun or
+    particle, not ending with a particle."""
+    return len(term) >= 2 and term[0] not in _LINK_FIRST_NOT and term[-1] not in _LINK_LAST_NOT
 # Chinese bigrams of pronouns, question words and fillers (a bigram made of them matches any sentence).
 STOP_ZH: frozenset[str] = frozenset(
     _words("""我们 你们 他们 她们 它们 我的 你的 他的 她的 什么 怎么 怎样 为什么 哪里 哪儿 哪个 哪些 多少 几个

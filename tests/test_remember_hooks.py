@@ -65,6 +65,10 @@ def test_fillers_and_chinese_function_bigrams_link_nothing(container: Container,
     assert linked_to(container, tenant, "mei", pills) == set() and linked_to(container, tenant, "mei", beagle) == set()
     linked = linked_to(container, tenant, "mei", coach)
     assert frozenset((yoga.id, coach.id)) in linked and physio.id not in {i for p in linked for i in p}
+    # a word holding a pronoun or particle character is still a word (吉他, 地铁: a character list broke them)
+    guitar, teacher = stored_among_fillers(container, tenant, "lin", ("EPISODIC", "我在学吉他"),
+                                           ("FACTUAL", "我的吉他老师姓王"))
+    assert frozenset((guitar.id, teacher.id)) in linked_to(container, tenant, "lin", teacher)
 
 
 def test_everyday_words_link_nothing(container: Container, tenant: str) -> None:

@@ -15,7 +15,7 @@ from bmam.usecases.hooks import StoredMemoryContext
 from graph.model import Association, Scope
 from graph.related import FormBatch, FormRequest, FormSettings, RelatedRepository, TraversalParams
 from graph.store import Tx
-from ingest.scoring import COMMON_EN, link_text, lucene_query, terms
+from ingest.scoring import COMMON_EN, link_term, link_text, lucene_query, terms
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 # A turn opening with a pronoun is about someone the turn before named ("she lives in Denver. she's a nurse
@@ -50,7 +50,7 @@ class AssociationForming:
         latin: list[str] = []
         if text and s.term_link_max_df > 0:
             found = terms(link_text(text), limit=s.term_link_terms)
-            han = [t for t in found if _CJK.match(t) and len(t) >= 2]
+            han = [t for t in found if _CJK.match(t) and link_term(t)]
             latin = [t for t in found if not _CJK.match(t) and len(t) >= 3 and not t.isdigit() and t not in COMMON_EN]
         return FormRequest(memory_id=memory_id, episode_id=episode_id, episode_mates=tuple(episode_mates),
                            follows_up=bool(text and episode_id and _FOLLOW_UP_RE.match(text)),
