@@ -97,3 +97,16 @@ def test_a_follow_up_opening_with_a_pronoun_is_linked_to_the_turn_before(contain
     assert frozenset((nurse.id, shoes.id)) not in linked_to(container, tenant, "dan", shoes)  # opens with no pronoun
     result = container.recall.recall(tenant, RecallRequest(user_id="dan", query="What does Jess do for work?"))
     assert nurse.id in [r.memory.id for r in result.memories]
+
+
+def test_a_follow_up_links_only_to_the_person_the_turn_before_named(container: Container, tenant: str) -> None:
+    """The pronoun's person is in the user's turn just before: "She's a nurse in Denver" was linked to the allergy
+    said two turns back too, "They say it will rain all week" to the beagle."""
+    said = ["I'm allergic to peanuts", "My sister Jess is flying in next month", "She's a nurse in Denver",
+            "I adopted a beagle named Max", "They say it will rain all week here"]
+    made = [container.ingest.ingest_turn(tenant, TurnInput(user_id="kim", session_id="s1", speaker="user",
+                                                           text=text)).memories[0] for text in said]
+    allergy, jess, nurse, max_, rain = made
+    nurse_links = linked_to(container, tenant, "kim", nurse)
+    assert frozenset((jess.id, nurse.id)) in nurse_links and frozenset((allergy.id, nurse.id)) not in nurse_links
+    assert frozenset((max_.id, rain.id)) not in linked_to(container, tenant, "kim", rain)

@@ -21,7 +21,7 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-
 # A turn opening with a pronoun is about someone the turn before named ("she lives in Denver. she's a nurse
 # there" after "my sister Jess is flying in"): linked to that turn's memories, or "What does Jess do?" missed it.
 _FOLLOW_UP_RE = re.compile(r"\s*(?:(?:and|but|so|oh|yeah|also|well)[,.!]?\s+)?"
-                           r"(?:he|she|they|his|her|their|him|them)(?:'s|'re|'ll|'d)?(?![A-Za-z])|\s*(?:他|她)",
+                           r"(?:he|she|his|her|him)(?:'s|'ll|'d)?(?![A-Za-z])|\s*(?:他|她)(?!们)",
                            re.IGNORECASE)
 
 log = logging.getLogger(__name__)

@@ -55,11 +55,16 @@ CALL (item) {
     RETURN o, $same_episode AS strength
     UNION ALL
     // a follow-up ("she's a nurse there" after "my sister Jess lives in Denver"): the memories of the user's
-    // turn before it in the session (one or two turns back: an assistant's reply may stand between)
-    MATCH (ep:Episode {id: item.episode_id})<-[:NEXT*1..2]-(prev:Episode)<-[:DERIVED_FROM]-(o:Memory)
-    WHERE item.follows_up AND ep.tenant = $tenant AND ep.user_id = $user_id AND prev.speaker = 'user'
-      AND prev.tenant = $tenant AND prev.user_id = $user_id
+    // turn just before it in the session (an assistant's reply may stand between) that name a person or a pet:
+    // the one the pronoun points to ("They say it will rain" linked to a beagle, "She's a nurse" to an allergy)
+    MATCH (ep:Episode {id: item.episode_id})<-[:NEXT]-(p1:Episode)
+    WHERE item.follows_up AND ep.tenant = $tenant AND ep.user_id = $user_id
+    OPTIONAL MATCH (p1)<-[:NEXT]-(p2:Episode)
+    WITH m, CASE WHEN p1.speaker = 'user' THEN p1 WHEN p2.speaker = 'user' THEN p2 END AS prev
+    MATCH (prev)<-[:DERIVED_FROM]-(o:Memory)
+    WHERE prev.tenant = $tenant AND prev.user_id = $user_id
       AND o <> m AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
+      AND EXISTS { MATCH (o)-[:MENTIONS]->(e:Entity) WHERE e.kind IN ['person', 'animal'] AND e.name <> 'user' }
     RETURN o, $same_episode AS strength
     UNION ALL
     MATCH (m)-[:MENTIONS]->(e:Entity)
