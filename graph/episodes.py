@@ -86,8 +86,9 @@ class TurnMatches:
 
     similar: list[SimilarMemory]
     topics: list[tuple[int, str, float]]  # (candidate index, temp memory id, cosine)
-    # the live triples of the temp memories picked up, (subject, predicate, object, polarity) names each
+    # the live triples of the temp memories picked up, (subject, predicate, object, polarity) names each; their texts
     topic_triples: dict[str, tuple[tuple[str, str, str, int], ...]] = field(default_factory=dict)
+    topic_texts: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,11 +232,11 @@ class EpisodeRepository:
                 return self._cached_matches(tx, scope, cached, candidates, duplicate=duplicate,
                                             engagement=engagement, k=k)
         exact = self.memory_count(tx, scope) <= exact_max
-        topics, topic_triples = self.temp_topics(tx, scope, [(i, emb) for i, _, emb in candidates],
-                                                 min_cosine=engagement)
+        topics, topic_triples, topic_texts = self.temp_topics(tx, scope, [(i, emb) for i, _, emb in candidates],
+                                                              min_cosine=engagement)
         return TurnMatches(
             similar=self.similar_memories(tx, scope, candidates, min_cosine=duplicate, k=k, exact=exact),
-            topics=topics, topic_triples=topic_triples)
+            topics=topics, topic_triples=topic_triples, topic_texts=topic_texts)
 
     def _cached_matches(
         self, tx: Tx, scope: Scope, cached: CachedScan, candidates: Sequence[tuple[int, str, Vector]], *,
@@ -279,7 +280,8 @@ class EpisodeRepository:
                           key=lambda sm: (-sm[0], sm[1]))
             topics += [(i, mid, _cosine(s)) for s, mid in temp]
         topic_triples = {mid: _triples(found[mid]["triples"]) for _, mid, _ in topics}
-        return TurnMatches(similar=similar, topics=topics, topic_triples=topic_triples)
+        return TurnMatches(similar=similar, topics=topics, topic_triples=topic_triples,
+                           topic_texts={mid: str(found[mid]["text"]) for _, mid, _ in topics})
 
     def similar_memories(
         self, tx: Tx, scope: Scope, candidates: Sequence[tuple[int, str, Vector]], *,
@@ -308,18 +310,18 @@ class EpisodeRepository:
 
     def temp_topics(
         self, tx: Tx, scope: Scope, candidates: Sequence[tuple[int, Vector]], *, min_cosine: float
-    ) -> tuple[list[tuple[int, str, float]], dict[str, tuple[tuple[str, str, str, int], ...]]]:
+    ) -> tuple[list[tuple[int, str, float]], dict[str, tuple[tuple[str, str, str, int], ...]], dict[str, str]]:
         """(candidate index, temp memory id, cosine) for live temp memories at least min_cosine alike, per
-        candidate best first (equal scores by id), and each one's live triples; scanned in Neo4j (matches() asks
-        the vector cache first)."""
+        candidate best first (equal scores by id), and each one's live triples and text; scanned in Neo4j
+        (matches() asks the vector cache first)."""
         if not candidates:
-            return [], {}
+            return [], {}, {}
         rows = tx.run("episode/temp_topics", {
             **_scope(scope), "threshold": _score(min_cosine),
             "candidates": [{"i": i, "embedding": Floats(map(float, emb))} for i, emb in candidates],
         })
         return ([(int(r["i"]), r["id"], _cosine(r["score"])) for r in rows],
-                {r["id"]: _triples(r["triples"]) for r in rows})
+                {r["id"]: _triples(r["triples"]) for r in rows}, {r["id"]: str(r["text"]) for r in rows})
 
     def memory_count(self, tx: Tx, scope: Scope) -> int:
         return int(tx.run("memory/count_for_user", _scope(scope))[0]["n"])

@@ -518,7 +518,10 @@ def test_a_turn_that_takes_back_the_one_before_forgets_its_memories(client: Bmam
     assert not back["remembered"] and back["memories"] == []
     assert back["forgotten"] == [m["id"] for m in said["memories"]] != []
     assert live_texts(client, user) == {"I love hiking in the Alps"}
-    assert [client.triples(user, m["id"]) for m in said["memories"]] == [[]]
+    for m in said["memories"]:  # gone with their triples
+        with pytest.raises(BmamClientError) as gone:
+            client.triples(user, m["id"])
+        assert gone.value.code == "NOT_FOUND"
     again = client.ingest_turn(user, "s1", "user", "Please forget what I just said.", turn=back["turn"])
     assert again["duplicate"] and again["forgotten"] == []
     # in Chinese, inside one conversation: the turn before it only
@@ -549,5 +552,20 @@ def test_a_turn_contradicting_a_temp_memory_does_not_engage_with_it(settings: Se
             assert conflict.winner_id == hamburg_turn.memories[0].id and old.valid_to is not None
         else:  # held, both as they were said
             assert conflict.winner_id is None and old.weight.active == pytest.approx(berlin.weight.active)
+    finally:
+        c.close()
+
+
+def test_a_new_favourite_does_not_lift_the_old_one(settings: Settings, clock: FakeClock, tenant: str) -> None:
+    """Under STRONGER "Actually my favorite singer is Taylor Swift now" picked up 我最喜欢的歌手是周杰伦 (+0.2),
+    then lost to it: recall answered 周杰伦."""
+    c = Container(settings.model_copy(update={"living": settings.living.model_copy(
+        update={"conflict_strategy": "STRONGER"})}), clock=clock)
+    try:
+        [old] = c.ingest.ingest_turn(tenant, turn("我最喜欢的歌手是周杰伦", minutes=0)).memories
+        new = c.ingest.ingest_turn(tenant, turn("Actually my favorite singer is Taylor Swift now.", minutes=1))
+        assert new.changes == []
+        [conflict] = c.conflicts.conflicts(tenant, "alice", status=None)
+        assert (conflict.winner_id, conflict.loser_id) == (new.memories[0].id, old.id)
     finally:
         c.close()

@@ -57,7 +57,7 @@ from graph.text_key import text_key
 from graph.tiers import MemoryUpdate, TierRepository
 from graph.triples import TripleRepository, TripleSpec
 from ingest.classify import Classification, TypeClassifier
-from ingest.conflict_rules import Fact, polarity_conflict, single_valued_conflict
+from ingest.conflict_rules import Fact, Similar, favourite_conflict, polarity_conflict, single_valued_conflict
 from ingest.embedding import Embedder
 from ingest.extract import USER, ExtractedTriple, TripleExtractor, normalize_term
 from ingest.salience import Salience, assess
@@ -326,6 +326,7 @@ class _BatchPlan:
     similar: dict[int, list[SimilarMemory]] = field(default_factory=dict)  # stored memories a user turn may repeat
     topics: dict[int, list[str]] = field(default_factory=dict)  # stored temp memories whose topic it picks up
     topic_triples: dict[str, tuple[tuple[str, str, str, int], ...]] = field(default_factory=dict)  # theirs
+    topic_texts: dict[str, str] = field(default_factory=dict)
     temp_names: NameIndex = field(default_factory=lambda: NameIndex({}))  # the temp memories' entity names
     states: dict[str, _State] = field(default_factory=dict)  # every memory the batch touches
     updates: dict[str, MemoryUpdate] = field(default_factory=dict)  # mentions and tier moves, by memory
@@ -369,6 +370,7 @@ class _BatchPlan:
         for i, mid, _ in matches.topics:
             self.topics.setdefault(i, []).append(mid)
         self.topic_triples = dict(matches.topic_triples)
+        self.topic_texts = dict(matches.topic_texts)
         self.temp_names = NameIndex(temp_entities)
         for rows in self.similar.values():
             for s in rows:
@@ -497,7 +499,8 @@ class _BatchPlan:
                 continue
             theirs = self.topic_triples.get(mid) or tuple(
                 (t.subject, t.predicate, t.object, t.polarity) for t in self.new_specs.get(mid, []))
-            if said and _contradicts(said, theirs):
+            their_text = self.topic_texts.get(mid) or next((n.text for n in self.new_memories if n.id == mid), "")
+            if (said and _contradicts(said, theirs)) or (their_text and _favourite_changed(v.text, their_text)):
                 continue  # "I live in Hamburg now" is no interest in "I live in Berlin": the conflict settles them
             step = on_topic(self.states[mid].tier)
             if step is not None:
@@ -537,6 +540,12 @@ class _BatchPlan:
                          episode_id=r.episode_id))
         return _BatchOutcome(results=self.results, changes=capacity, events=self.events, hooks=hooks, recorded=recorded,
                              hooks_left=self.hooks_left)
+
+
+def _favourite_changed(text: str, theirs: str) -> bool:
+    """Whether a turn names another favourite of a kind the memory names (the favourite rule, cosine aside): under
+    STRONGER, "Actually my favorite singer is Taylor Swift now" lifted 我最喜欢的歌手是周杰伦 and lost to it."""
+    return favourite_conflict(text, Similar("theirs", theirs, 1.0), 0.0) is not None
 
 
 def _contradicts(said: Sequence[TripleSpec], theirs: Sequence[tuple[str, str, str, int]]) -> bool:

@@ -11,7 +11,7 @@ WHERE m.tenant = $tenant AND m.user_id = $user_id AND m.tier = 'temp' AND m.vali
   AND size(m.embedding) = size(c.embedding)
 WITH c, m, vector.similarity.cosine(m.embedding, c.embedding) AS score
 WHERE score >= $threshold
-RETURN c.i AS i, m.id AS id, score,
+RETURN c.i AS i, m.id AS id, score, m.text AS text,
        [(s:Entity)-[t:TRIPLE]->(o:Entity) WHERE t.memory_id = m.id AND t.tenant = $tenant AND t.valid_to IS NULL
         | [s.name, t.predicate, o.name, t.polarity]] AS triples
 ORDER BY i, score DESC, id
