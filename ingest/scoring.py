@@ -169,7 +169,10 @@ _EN_SELF = re.compile(r"\b(my|mine|myself)\b")
 _EN_ME = re.compile(r"\bme\b")
 _EN_REQUEST = re.compile(r"^\W*(please\s+)?(tell|write|give|show|help|make|find|draft|translate|explain|recommend|"
                          r"teach|let|send|can you|could you|would you|will you)\b")
-_EN_SELF_QUESTION = re.compile(r"\b(am|did|have|was|were|do|should|can|could|may)\s+i\b")
+_EN_SELF_QUESTION = re.compile(r"\b(am|did|have|was|were|do|should|can|could|may)\s+i\b"
+                               r"|\b(?:is it|it's) (?:ok|okay|alright|fine|safe) (?:if|for) (?:i|me)\b")
+# 明天早上可以去跑步吗？: whether the (unnamed) speaker may do something
+_ZH_MAY_I = re.compile(r"(?:可以|能不能|能|可不可以)[^，。？?吗]{1,12}吗")
 _EN_HOW_TO = re.compile(r"^\W*how (do|can|should|would) i\b")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 
@@ -179,7 +182,7 @@ def is_personal(text: str) -> bool:
     request or a general question; memories are about the user, so such input relates more easily."""
     t = _normalize(text)
     if _HAN.search(t):
-        return "我" in _ZH_REQUEST.sub("", t)
+        return "我" in _ZH_REQUEST.sub("", t) or (_ZH_MAY_I.search(t) is not None and "你" not in t)
     if _EN_SELF.search(t) or (_EN_ME.search(t) and not _EN_REQUEST.match(t)):
         return True
     return bool(_EN_SELF_QUESTION.search(t)) and not _EN_HOW_TO.match(t)

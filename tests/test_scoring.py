@@ -150,7 +150,8 @@ def test_gate_with_no_memories_says_so() -> None:
     ("How do I reverse a linked list?", False), ("帮我写一首诗", False), ("What is the capital of France?", False),
     # whether the user may do something depends on them (a tendinitis, a cholesterol): it was gated at 0.29
     ("can I go for a run tomorrow morning?", True), ("Could I have a beer tonight?", True),
-    ("How can I fix a flat tyre?", False),
+    ("How can I fix a flat tyre?", False), ("Is it ok if I go jogging later?", True),
+    ("明天早上可以去跑步吗？", True), ("你可以帮我查一下天气吗？", False),
 ])
 def test_is_personal(text: str, personal: bool) -> None:
     assert is_personal(text) is personal
