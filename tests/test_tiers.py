@@ -457,6 +457,17 @@ def test_the_users_choice_over_a_locked_core_memory_takes_its_place(c: Container
     assert c.tiers.usage(tenant, "alice").counts[Tier.CORE] == 1
 
 
+def test_what_the_user_dismissed_from_mid_does_not_wait_a_week_more_in_temp(c: Container, tenant: str,
+                                                                            clock: FakeClock) -> None:
+    """DISMISSED sends a mid memory back to temp; unlike a fall back, it does not start the stale clock again."""
+    [a] = remember_facts(c, tenant, ["I watched a documentary about octopuses"], clock)
+    assert c.tiers.react(tenant, "alice", a, "ENGAGED").memory.tier is Tier.MID  # type: ignore[union-attr]
+    clock.advance(timedelta(days=10))
+    assert c.tiers.react(tenant, "alice", a, "DISMISSED").memory.tier is Tier.TEMP  # type: ignore[union-attr]
+    clock.advance(timedelta(minutes=5))
+    assert [(x.memory_id, x.reason) for x in c.tiers.sweep(tenant, "alice")] == [(a, Reason.STALE)]
+
+
 def test_lock_unlock_and_a_full_core(c: Container, tenant: str, clock: FakeClock) -> None:
     a, b = remember_facts(c, tenant, FACTS[:2], clock)
     locked = c.tiers.lock(tenant, "alice", a)

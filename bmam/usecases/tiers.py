@@ -95,11 +95,17 @@ class TierUseCases:
         deleted = [c.memory_id for c in changes if c.to_tier is None]
         gone = set(self._tiers.delete(tx, scope, deleted))
         moves: dict[str, Tier] = {}
+        dismissed: set[str] = set()
         for c in changes:
             if c.to_tier is not None and c.memory_id not in gone and c.memory_id not in deleted:
                 moves[c.memory_id] = c.to_tier
+                if c.reason is Reason.DISMISSED:
+                    dismissed.add(c.memory_id)
         deltas = active_delta or {}
-        updates = [MemoryUpdate(id=m, tier=t, active_delta=deltas.get(m, 0.0), moved_at=now) for m, t in moves.items()]
+        # a move starts the stale and fade clocks again, but not the user's DISMISSED: what they waved away does not
+        # linger a week more in temp
+        updates = [MemoryUpdate(id=m, tier=t, active_delta=deltas.get(m, 0.0),
+                                moved_at=None if m in dismissed else now) for m, t in moves.items()]
         done = self._tiers.update(tx, scope, updates)
         # a memory demoted and then evicted in one go reports both moves
         return [c for c in changes
