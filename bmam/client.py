@@ -68,7 +68,7 @@ class ClientConfigError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class ClientConfig:
-    url: str  # e.g. http://127.0.0.1:8000 (the /graphql path is added)
+    url: str  # e.g. http://127.0.0.1:8000 (the /graphql path is added; one given with it is the same server)
     api_key: str | None = None
     timeout_s: float = 60.0
 
@@ -89,6 +89,9 @@ class ClientConfig:
         if self.api_key is not None and not all("!" <= c <= "~" for c in self.api_key):
             raise ClientConfigError("the API key must be printable ASCII without spaces, control characters or "
                                     "line breaks (a key reads bmam_<id>_<secret>)", field="api_key")
+        # http://host:8000/graphql (the GraphiQL address) went to .../graphql/graphql: a bare HTTP_404, no hint
+        base = url.strip().rstrip("/")
+        object.__setattr__(self, "url", base.removesuffix("/graphql") if base.endswith("/graphql") else base)
 
 
 def _headers(config: ClientConfig) -> dict[str, str]:

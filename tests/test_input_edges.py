@@ -268,6 +268,13 @@ def test_the_client_refuses_a_bad_config() -> None:
         BmamClient(ClientConfig(url="http://127.0.0.1:8000", api_key="a\nb"))
 
 
+def test_the_client_takes_the_graphql_address_for_the_server(client: BmamClient, api_url: str, api_key: str) -> None:
+    """http://host:8000/graphql (GraphiQL's address) went to .../graphql/graphql and answered a bare HTTP_404."""
+    config = ClientConfig(url=api_url.rstrip("/") + "/graphql/", api_key=api_key)
+    assert config.url == api_url.rstrip("/")
+    assert BmamClient(config).viewer() == client.viewer()
+
+
 # ----- 6. lock on history ---------------------------------------------------------------------------------
 
 
