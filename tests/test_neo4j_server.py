@@ -16,6 +16,7 @@ from tests.ops_support import free_port
 @pytest.fixture
 def server(settings: Settings, tmp_path: Path) -> LocalNeo4j:
     s = settings.neo4j.model_copy()
+    s.uri = None  # this server's own ports: with NEO4J_URI set, bolt_uri named the suite's server (its probe count)
     s.home = tmp_path / "neo4j"
     s.bolt_port = free_port()
     s.http_port = free_port()
