@@ -425,6 +425,7 @@ _ZH_QUESTION_RE = re.compile(
     r"(?!都|也)"
 )
 _ZH_QUESTION_END_RE = re.compile(r"(?:吗|嘛|么|呢)[\s?？]*$")
+_ZH_A_FEW_RE = re.compile(r"(?<=[住待玩呆休请歇忙过])几(?:天|个月|周|个星期|年)")
 _EN_QUESTION_START_RE = re.compile(
     r"^(?:what|what's|whats|how|why|where|when|who|whom|which|can|could|would|will|do|does|did|is|are"
     r"|should|shall|any|may|have you|has)(?![A-Za-z])",
@@ -445,8 +446,10 @@ def is_question(clause: str) -> bool:
     if c.endswith("?"):
         return True
     if has_han(c) and (_ZH_QUESTION_END_RE.search(c) or _ZH_QUESTION_RE.search(c)):
-        # "什么都不想做" / "哪儿也去不了" are statements, handled by the (?!都|也) guards above
-        return True
+        # "什么都不想做" / "哪儿也去不了" are statements, handled by the (?!都|也) guards above; so is "a few days"
+        # after a verb, said of someone but the listener (我妈要来杭州住几天 was no memory, as a question)
+        return not (_ZH_A_FEW_RE.search(c) and not _ZH_QUESTION_END_RE.search(c) and "你" not in c and "您" not in c
+                    and not _ZH_QUESTION_RE.search(_ZH_A_FEW_RE.sub("", c)))
     # An English wh/aux start without a first-person statement in it ("When I was in Rome" is not).
     return (bool(_EN_QUESTION_START_RE.search(c)) and not _NAME_NOT_AUX_RE.search(c)
             and not re.search(r"(?<![A-Za-z])i(?![A-Za-z'])", c, re.IGNORECASE))

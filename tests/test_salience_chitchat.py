@@ -237,3 +237,13 @@ def test_long_discourse_looking_text_stays_linear() -> None:
     assert not is_discourse_only(long_zh)
     assert is_discourse_only("that is really interesting " * 7)
     assert time.perf_counter() - started < 1.0
+
+
+@pytest.mark.parametrize(("text", "asks"), [
+    # 几天 after a verb is "a few days" when said of someone but the listener (the mother's visit was dropped as a
+    # question); asked of the listener, or with 吗 / ?, it asks
+    ("下周我妈要来杭州住几天", False), ("我们在北京玩几天", False),
+    ("你要住几天", True), ("住几天？", True), ("我在北京待几天吗", True),
+])
+def test_a_few_days_is_no_question(text: str, asks: bool) -> None:
+    assert is_question(text) is asks
