@@ -279,6 +279,9 @@ def test_the_user_said_as_i_and_a_predicate_with_spaces_are_the_users_and_the_vo
     added = c.memories.add_triple(scope.tenant, scope.user_id, memory_id=new.id, subject=subject,
                                   predicate=predicate, object_="Shanghai")
     assert (added.subject.name, added.subject.kind, added.predicate) == ("user", "user", "lives_in")
+    friend = c.memories.add_triple(scope.tenant, scope.user_id, memory_id=new.id, subject="Tom", predicate="friend",
+                                   object_="me")
+    assert (friend.object.name, friend.object.kind) == ("user", "user")
     [conflict] = c.conflicts.conflicts(scope.tenant, scope.user_id, status=None)
     assert (conflict.winner_id, conflict.loser_id) == (new.id, old.id)
 

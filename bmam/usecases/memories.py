@@ -229,13 +229,17 @@ class MemoryUseCases:
         subject_kind = validate.identifier(subject_kind, field="subjectKind")
         if subject.strip().casefold() in _THE_USER:  # the user's entity, as ingest writes it
             subject, subject_kind = USER, "user"
+        object_ = validate.text(object_, field="object", max_bytes=limit)
+        object_kind = validate.identifier(object_kind, field="objectKind")
+        if object_.strip().casefold() in _THE_USER:  # (Tom, friend, me): an entity named "me" beside the user's
+            object_, object_kind = USER, "user"
         spec = TripleSpec(
             memory_id=validate.identifier(memory_id, field="memoryId"),
             subject=subject,
             subject_kind=subject_kind,
             predicate=_vocabulary_form(validate.text(predicate, field="predicate", max_bytes=limit)),
-            object=validate.text(object_, field="object", max_bytes=limit),
-            object_kind=validate.identifier(object_kind, field="objectKind"),
+            object=object_,
+            object_kind=object_kind,
             polarity=polarity,
             now=now,
         )
