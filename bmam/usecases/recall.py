@@ -36,6 +36,7 @@ from graph.recall import (
 from graph.related import MAX_DEPTH, MIN_DEPTH, RelatedMemory, RelatedRepository, TraversalParams, Via
 from graph.store import Tx
 from ingest.embedding import Embedder
+from ingest.lexicon import has_han
 from ingest.repetition import RepetitionParams, RepetitionTracker
 from ingest.scoring import (
     Candidate,
@@ -267,7 +268,9 @@ class RecallUseCases:
                 return RecallResult(gated=True, reason=decision.reason, memories=[], best_similarity=best_sim,
                                     best_coverage=cov), []
             self._expand(tx, scope, embedding, query, query_terms, filters, reference, pool, prefetched)
-            said_names = {e for c in pool.items.values() for e in c.entities if len(e) > 1 and e in query}
+            # Chinese names the input says (朵朵): no capital marks them, and as words they are found as written
+            said_names = {e for c in pool.items.values() for e in c.entities
+                          if len(e) > 1 and has_han(e) and e in query}
             damping = self.repetition.damping(key, [(c.id, c.text) for c in pool.items.values()], query,
                                               said_names) if key else {}
             scored = score_candidates(
