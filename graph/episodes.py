@@ -273,7 +273,7 @@ class EpisodeRepository:
                 similar.append(SimilarMemory(
                     candidate=i, id=mid, text=r["text"], tier=Tier(r["tier"]), locked=bool(r["locked"]),
                     mention_count=int(r["mention_count"] or 0), cosine=_cosine(s),
-                    triples=tuple((str(a), str(p), str(o), int(pol)) for a, p, o, pol in r["triples"])))
+                    triples=_triples(r["triples"])))
             temp = sorted(((float(score[c, j]), ids[j]) for j in topic_hits[c]
                            if ids[j] in found and found[ids[j]]["live"] and not found[ids[j]]["temporary"]
                            and found[ids[j]]["tier"] == Tier.TEMP.value),
@@ -305,7 +305,7 @@ class EpisodeRepository:
         return [SimilarMemory(candidate=int(r["i"]), id=r["id"], text=r["text"], tier=Tier(r["tier"]),
                               locked=bool(r["locked"]), mention_count=int(r["mention_count"] or 0),
                               cosine=_cosine(r["score"]),
-                              triples=tuple((str(s), str(p), str(o), int(pol)) for s, p, o, pol in r["triples"]))
+                              triples=_triples(r["triples"]))
                 for r in rows]
 
     def temp_topics(
