@@ -42,7 +42,7 @@ class TierMemory:
     # the winner of a conflict with a mid or core memory: the user's current word on something kept
     succeeds_kept: bool = False
     tier_since: datetime | None = None  # when it entered its tier (None: not recorded, read as ever)
-    durable: bool = False  # it affirms a triple with one of the durable predicates asked for (tier/memories)
+    durable: bool = False  # it states a live triple with one of the durable predicates asked for (tier/memories)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,11 +107,13 @@ class TierRepository:
         return tier_counts(tx.run("tier/counts", _scope(scope)))
 
     def memories(self, tx: Tx, scope: Scope, tiers: Sequence[Tier],
-                 durable_predicates: Iterable[str] = ()) -> list[TierMemory]:
-        """The tier state of the user's memories in these tiers; durable: whether each affirms a live triple with one
-        of durable_predicates."""
+                 durable_predicates: Iterable[str] | None = None) -> list[TierMemory]:
+        """The tier state of the user's memories in these tiers. With durable_predicates (the sweep) also what only
+        staleness looks at: succeeds_kept, and durable (a live triple with one of them); without (capacity), both
+        false and not read."""
         rows = tx.run("tier/memories", {**_scope(scope), "tiers": [t.value for t in tiers],
-                                        "durable_predicates": sorted(durable_predicates)})
+                                        "durable_predicates": None if durable_predicates is None
+                                        else sorted(durable_predicates)})
         return [tier_memory_from_row(r) for r in rows]
 
     def get(self, tx: Tx, scope: Scope, memory_id: str) -> TierMemory | None:

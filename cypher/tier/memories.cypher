@@ -1,10 +1,11 @@
 // The tier state of one user's memories in the given tiers: what the tier rules decide on. The weight
 // parts, type and last decay (decayed_at, else created_at) let the rules weigh each memory as of now
 // (ingest/tier_policy.py); superseded (valid_to set: history) and in_open_conflict (held for review) mark
-// the memories the system never removes; succeeds_kept the winners of conflicts with mid or core memories
-// (never stale); durable the memories stating a live triple with one of $durable_predicates (the user's
-// lasting knowledge: never stale; through the triple_memory index). The open conflicts are read once through the conflict_scope index instead of a pattern
-// test per memory. Times as ISO text (graph/records.py parses them).
+// the memories the system never removes. For the sweep ($durable_predicates not null; capacity enforcement on
+// ingest's path reads none of it): succeeds_kept, the winners of conflicts with mid or core memories, and
+// durable, the memories stating a live triple with one of $durable_predicates (the user's lasting knowledge;
+// through the triple_memory index): never stale. The open conflicts are read once through the conflict_scope
+// index instead of a pattern test per memory. Times as ISO text (graph/records.py parses them).
 CALL () {
   OPTIONAL MATCH (c:Conflict)-[:BETWEEN]->(x:Memory)
   WHERE c.tenant = $tenant AND c.user_id = $user_id AND c.status = 'OPEN'
@@ -18,7 +19,9 @@ RETURN m.id AS id, m.tier AS tier, m.locked AS locked, m.weight AS weight, m.typ
        toString(m.created_at) AS created_at, toString(coalesce(m.decayed_at, m.created_at)) AS decayed_at,
        toString(m.tier_since) AS tier_since,
        m.valid_to IS NOT NULL AS superseded, m.id IN held AS in_open_conflict,
-       EXISTS { MATCH (m)-[:SUPERSEDES]->(l:Memory) WHERE l.tier IN ['mid', 'core'] } AS succeeds_kept,
-       EXISTS { MATCH ()-[t:TRIPLE {memory_id: m.id}]->()
-                WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.valid_to IS NULL
-                  AND t.predicate IN $durable_predicates } AS durable
+       CASE WHEN $durable_predicates IS NULL THEN false
+            ELSE EXISTS { MATCH (m)-[:SUPERSEDES]->(l:Memory) WHERE l.tier IN ['mid', 'core'] } END AS succeeds_kept,
+       CASE WHEN $durable_predicates IS NULL THEN false
+            ELSE EXISTS { MATCH ()-[t:TRIPLE {memory_id: m.id}]->()
+                          WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.valid_to IS NULL
+                            AND t.predicate IN $durable_predicates } END AS durable
