@@ -62,9 +62,14 @@ class RememberRequest:
     device_id: str | None = None
 
 
-# Subjects of addTriple that are the user themself: "I" / 我 made entities of their own, beside the user's, and a
+# Names in addTriple that are the user themself: "I" / 我 made entities of their own, beside the user's, and a
 # lives_in of "I" contradicted nothing the user had said.
 _THE_USER = frozenset({USER, "i", "me", "myself", "我", "我自己", "本人"})
+
+
+def _entity(name: str, kind: str) -> tuple[str, str]:
+    """A triple end as addTriple stores it: the user's own entity, as ingest writes it, for a name of the user."""
+    return (USER, "user") if name.strip().casefold() in _THE_USER else (name, kind)
 
 
 def _vocabulary_form(predicate: str) -> str:
@@ -225,14 +230,10 @@ class MemoryUseCases:
         if polarity not in (1, -1):
             raise BadInput("polarity must be 1 or -1", field="polarity")
         now = self._clock.now()
-        subject = validate.text(subject, field="subject", max_bytes=limit)
-        subject_kind = validate.identifier(subject_kind, field="subjectKind")
-        if subject.strip().casefold() in _THE_USER:  # the user's entity, as ingest writes it
-            subject, subject_kind = USER, "user"
-        object_ = validate.text(object_, field="object", max_bytes=limit)
-        object_kind = validate.identifier(object_kind, field="objectKind")
-        if object_.strip().casefold() in _THE_USER:  # (Tom, friend, me): an entity named "me" beside the user's
-            object_, object_kind = USER, "user"
+        subject, subject_kind = _entity(validate.text(subject, field="subject", max_bytes=limit),
+                                        validate.identifier(subject_kind, field="subjectKind"))
+        object_, object_kind = _entity(validate.text(object_, field="object", max_bytes=limit),
+                                       validate.identifier(object_kind, field="objectKind"))
         spec = TripleSpec(
             memory_id=validate.identifier(memory_id, field="memoryId"),
             subject=subject,
