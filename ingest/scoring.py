@@ -79,7 +79,7 @@ COMMON_ZH: frozenset[str] = frozenset(
     以后 以前 开始 一起 觉得 喜欢 工作 东西 事情 感觉 非常 特别 真的 有点 一点 不错 挺好 好的 上班 下班 回家
     出去 老是 经常 有时 总是 然后 因为 所以 但是 不过 而且 已经 终于 一般 比较 一样 可能 大概 应该 需要 打算
     准备 希望 知道 问题 方便 朋友 每周 周六 周日 星期 今晚 明早 刚才 刚刚 一下 一次 上次 下次 好吃 好玩
-    开心 高兴 起来 出来 回来 下来 过来 地方 生活 感谢 谢谢 辛苦 平时 好几 几次 已经""")
+    开心 高兴 起来 出来 回来 下来 过来 地方 生活 感谢 谢谢 辛苦 平时 好几 几次""")
 )
 _COMMON_ZH_BLANK = re.compile("|".join(map(re.escape, sorted(COMMON_ZH, key=len, reverse=True))))
 
@@ -94,6 +94,8 @@ def link_term(term: str) -> bool:
     """Whether a Han term may make a rare-term link: two characters at least, not starting with a pronoun or
     particle, not ending with a particle."""
     return len(term) >= 2 and term[0] not in _LINK_FIRST_NOT and term[-1] not in _LINK_LAST_NOT
+
+
 # Chinese bigrams of pronouns, question words and fillers (a bigram made of them matches any sentence).
 STOP_ZH: frozenset[str] = frozenset(
     _words("""我们 你们 他们 她们 它们 我的 你的 他的 她的 什么 怎么 怎样 为什么 哪里 哪儿 哪个 哪些 多少 几个

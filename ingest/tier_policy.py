@@ -11,12 +11,11 @@ The rules:
   temp -> core directly on emphasis; a user's lock mutation; refused when core is full;
 - mid -> temp: mid over capacity (its least useful), react DISMISSED, or the sweep finds it
   unmentioned longer than `mid_fallback_after` with its weight below `mid_fallback_max_weight`;
-- temp -> deleted: temp over capacity (its least useful; never a safety memory), react DISMISSED, or the sweep finds it
-  unmentioned longer than `temp_stale_after` with its weight below `temp_stale_max_weight`
+- temp -> deleted: temp over capacity (its least useful; never a safety memory), react DISMISSED, or the
+  sweep finds it unmentioned longer than `temp_stale_after` with its weight below `temp_stale_max_weight`
   (safety-critical memories are never stale, nor one stating the user's lasting knowledge, DURABLE_PREDICATES,
-  nor the winner of a conflict with a mid or core memory: "we
-  moved to Seattle" in temp, superseding the mid "I live in Beijing", is what the user now says of a thing
-  kept, and its going stale left the user with no home at all, only history);
+  nor the winner of a conflict with a mid or core memory: "We cancelled the Japan trip" ending a plan kept in
+  mid is what the user now says of a thing kept);
 - core -> mid: only the user's unlock; a locked memory is never moved or removed by the system.
 "Least useful" is: unlocked only, lowest weight first, then longest unmentioned, then oldest, then id.
 "Unmentioned" for the stale and fade rules counts from the last mention or from the memory's move into its tier,
@@ -49,8 +48,8 @@ from ingest.extract import PERSONAL_FACT_PREDICATES
 from ingest.weights import Parts, WeightPolicy, decayed, elapsed_ms, final_weight
 
 # What a memory states that makes it the user's lasting knowledge, never stale (DESIGN "Two filters": keep what is
-# specific to the user, their preferences and the facts about them): an affirmed triple with one of these predicates
-# (their home, work, family, pets, health, contact; likes and diet). Unmentioned for a week it is not unimportant:
+# specific to the user, their preferences and the facts about them): a live triple with one of these predicates,
+# either polarity ("I don't eat pork" is diet too: their home, work, family, pets, health, contact; likes and diet). Unmentioned for a week it is not unimportant:
 # "I started a new job at Microsoft" was deleted 8 days after it was said, and "What's my job?" answered
 # "我有点饿了". Trivia and one-offs still go stale; capacity may still evict any of them.
 DURABLE_PREDICATES: frozenset[str] = PERSONAL_FACT_PREDICATES | {"likes", "eats", "drinks"}
