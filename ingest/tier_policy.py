@@ -49,9 +49,9 @@ from ingest.weights import Parts, WeightPolicy, decayed, elapsed_ms, final_weigh
 
 # What a memory states that makes it the user's lasting knowledge, never stale (DESIGN "Two filters": keep what is
 # specific to the user, their preferences and the facts about them): a live triple with one of these predicates,
-# either polarity ("I don't eat pork" is diet too: their home, work, family, pets, health, contact; likes and diet). Unmentioned for a week it is not unimportant:
-# "I started a new job at Microsoft" was deleted 8 days after it was said, and "What's my job?" answered
-# "我有点饿了". Trivia and one-offs still go stale; capacity may still evict any of them.
+# either polarity ("I don't eat pork" is diet too): their home, work, family, pets, health, contact; likes and diet.
+# Unmentioned for a week it is not unimportant: "I started a new job at Microsoft" was deleted 8 days after it was
+# said, and "What's my job?" answered "我有点饿了". Trivia and one-offs still go stale; capacity may still evict any.
 DURABLE_PREDICATES: frozenset[str] = PERSONAL_FACT_PREDICATES | {"likes", "eats", "drinks"}
 
 
