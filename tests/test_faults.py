@@ -120,16 +120,28 @@ def outage(rig: Rig) -> Outage:
     users = [f"u{i}" for i in range(CLIENTS)]
     plans = {i: conversation(users[i], "s1", TURNS, seed=i, bad_every=BAD_EVERY, user_every=3) for i in range(CLIENTS)}
     log = WriteLog()
+    # When each client's write now in flight was sent (None between writes): the kill waits for one that has
+    # been running a while, so it is inside a resolver, past the API-key check (a check that cannot reach
+    # Neo4j refuses the request as a whole: "failed", not caught in flight).
+    sent_at: list[float | None] = [None] * CLIENTS
 
     def work(i: int, client: BmamClient) -> None:
         for write in plans[i]:
-            log.add(attempt(client, write))
+            sent_at[i] = time.monotonic()
+            outcome = attempt(client, write)
+            sent_at[i] = None
+            log.add(outcome)
+
+    def in_flight(for_s: float) -> int:
+        now = time.monotonic()
+        return sum(1 for t in list(sent_at) if t is not None and now - t >= for_s)
 
     driver_before = rig.container.store
     started = time.monotonic()
     threads = run_clients(CLIENTS, rig.url, rig.key, work, timeout_s=90)
-    # Mid-ingest: once a fifth of the writes are acknowledged, kill -9 the Neo4j JVM.
+    # Mid-ingest: once a fifth of the writes are acknowledged and two are in flight, kill -9 the Neo4j JVM.
     assert poll(lambda: log.count("ok") >= CLIENTS * TURNS // 5, timeout_s=600), "ingest made no progress"
+    assert poll(lambda: in_flight(0.03) >= 2, timeout_s=60, every_s=0.005), "no two writes were in flight"
     pid = rig.server.status().pid
     assert pid is not None
     os.kill(pid, signal.SIGKILL)
