@@ -78,7 +78,7 @@ _EN_REL_ALT = "|".join(sorted(map(re.escape, RELATIONS_EN), key=len, reverse=Tru
 
 
 def en_clause(c: str, st: _State) -> None:
-    c = _en_restore_subject(c)
+    c = _en_without_adverbs(_en_restore_subject(c))
     if _en_follow_up(c, st):
         return
     if st.last_person and not st.spans and re.match(
@@ -395,6 +395,20 @@ def _en_restore_subject(c: str) -> str:
     if m := re.match(r"(?i)^(?P<lead>(?:honestly|actually|also|just|and|so)\s+)*(?P<v>been (?:living|working))\b", c):
         return c[: m.start("v")] + "I've " + c[m.start("v") :]
     return c
+
+
+# Adverbs a speaker puts between "I" and the verb that change no fact: "I'm also allergic to shellfish", "I actually
+# don't drink coffee anymore" read as the same clause without them (the rules list a few such words each, never
+# all). Negations, "used to" and times stay: they change the fact.
+_EN_FILLER_ADVERBS_RE = re.compile(
+    r"(?i)\b(?P<s>i|i'm|i am|im|i've|i have|we|we're|we are|we've|we have)"
+    r"(?:\s+(?:also|actually|really|honestly|just|still|now|currently|recently|finally|totally|definitely"
+    r"|basically|literally|kinda|seriously|already|officially|obviously|personally))+(?=\s)"
+)
+
+
+def _en_without_adverbs(c: str) -> str:
+    return _EN_FILLER_ADVERBS_RE.sub(lambda m: m["s"], c)
 
 
 # A handler returns False when it declines the match (the span is then left to later rules).
@@ -749,6 +763,13 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         ),
         _en_role_at,
     ),
+    # "First day at Northwind today!", "my first week at Stripe": the new employer (not a school's first day)
+    (
+        re.compile(rf"(?i:^(?:(?:it's|it is|today is|today's) )?(?:my |our )?first (?:day|week) (?:at|with)) "
+                   rf"(?P<o>{_EN_NAME})"),
+        lambda m, st: st.add(USER, "works_at", _en_cut(m["o"], _EN_TAIL_PLACE))
+        if not re.search(r"(?i)school|college|university|kindergarten|class|camp|gym", m["o"]) else False,
+    ),
     # "I got a new job at Google": the employer
     (
         re.compile(rf"{_I}(?i: (?:just |finally )?(?:got|landed|accepted|started|took) (?:a |my )?(?:new )?job"
@@ -960,6 +981,12 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
             r"(?P<o>vegan|vegetarian|pescatarian|pescetarian|flexitarian|teetotal))\b"
         ),
         lambda m, st: st.add(USER, "is_a", m["o"].lower(), -1 if m["neg"] else 1),
+    ),
+    # "I've decided to go vegetarian", "I went vegan": a diet taken up is one held
+    (
+        re.compile(rf"{_I}(?i:(?:'ve| have)? (?:decided to go|went|gone|(?:'m|am) going)) "
+                   r"(?P<o>(?i:vegan|vegetarian|pescatarian|pescetarian|flexitarian))\b(?!(?i: for| this| next))"),
+        lambda m, st: st.add(USER, "is_a", m["o"].lower()),
     ),
     (
         re.compile(

@@ -687,3 +687,21 @@ def test_an_allergy_said_with_shi_is_an_allergy_not_an_identity() -> None:
 ])
 def test_a_new_job_or_partner_said_plainly(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # an adverb between "I" and the verb changes no fact (each gave nothing: the allergy never reached a prompt)
+    ("I'm also allergic to shellfish.", {(USER, "allergic_to", "shellfish", 1)}),
+    ("I actually don't drink coffee anymore.", {(USER, "drinks", "coffee", -1)}),
+    ("We just moved to Seattle.", {(USER, "lives_in", "Seattle", 1)}),
+    ("I really love sushi", {(USER, "likes", "sushi", 1)}),
+    ("I used to live in Paris", {(USER, "lives_in", "Paris", -1)}),  # "used to" is no filler
+    # a diet taken up, a first day at work
+    ("I've decided to go vegetarian.", {(USER, "is_a", "vegetarian", 1)}),
+    ("I'm going vegetarian for a week", set()),
+    ("First day at Northwind today!", {(USER, "works_at", "Northwind", 1)}),
+    ("It's my first day at Acme Logistics.", {(USER, "works_at", "Acme Logistics", 1)}),
+    ("First day at school for Maya", set()),
+])
+def test_said_conversationally(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+    assert spo(text) == expected
