@@ -382,7 +382,14 @@ DISCOURSE_AUX_EN = frozenset({
     "surely", "totally", "actually", "still", "then", "now", "even", "again",
 })
 # Interjection idioms that contain "my": the only places where "my" is discourse.
-DISCOURSE_IDIOMS_EN = ("oh my god", "oh my gosh", "oh my", "my god", "my gosh", "my bad", "my pleasure")
+DISCOURSE_IDIOMS_EN = ("oh my god", "oh my gosh", "oh my", "my god", "my gosh", "my bad", "my pleasure",
+                       # signing off ("thanks, gotta run", "ok that's it for today": both were kept as knowledge)
+                       "gotta run", "gotta go", "got to go", "got to run", "have to run", "have to go", "gtg",
+                       "ttyl", "talk later", "talk to you later", "catch you later", "see you later", "see ya",
+                       "it for today", "all for today", "it for now", "all for now",
+                       # thanks for the assistant's help, and judging its answer ("Right, thanks for reminding
+                       # me", "Perfect, that's exactly the format", "Good call")
+                       "for reminding me", "the reminder", "the format", "good call")
 # Chinese: no word boundaries, so these are removed as substrings (longest first) and a clause is
 # discourse when no Han character is left. First person only inside the compounds listed (我明白 / 我们聊):
 # a lone 我 is left over and keeps the clause.
@@ -467,6 +474,22 @@ _REQUEST_RE = re.compile(
     r"|you are now|forget everything)(?![A-Za-z])",
     re.IGNORECASE,
 )
+
+
+# A reminder the user asks for ("Remind me to send the case study by Thursday", 提醒我明天给妈妈打电话): a task, and
+# a plan of theirs (salience keeps one for another day). Asking to be told a fact ("remind me what her name is",
+# 提醒我一下她叫什么) is a question, not a reminder.
+REMINDER_RE = re.compile(
+    r"^(?:(?:please|pls|hey|ok|okay|oh|and|also|can you|could you|would you|will you)[\s,]+)*remind me"
+    r"(?: [^,.;:?!]{1,30}?)? (?:to|that|about) (?=\w)"
+    r"|^(?:请|麻烦|记得|你)?提醒我(?!.*(?:什么|谁|哪|几[点个号天]|多少|吗|么|呢))",
+    re.IGNORECASE,
+)
+
+
+def is_reminder(clause: str) -> bool:
+    c = normalize_text(clause)
+    return REMINDER_RE.search(c) is not None  # "Can you remind me to water the plants?" too
 
 
 def is_request(clause: str) -> bool:

@@ -46,6 +46,7 @@ from ingest.lexicon import (
     is_chitchat,
     is_greeting,
     is_question,
+    is_reminder,
     is_request,
     normalize_text,
     split_clauses,
@@ -90,6 +91,23 @@ _INTENT_NOW_RE = re.compile(r"想|打算|准备|计划|要(?!是)|(?<![A-Za-z])(
 _ANOTHER_DAY_RE = re.compile(r"明天|后天|下周|下个?月|下星期|明年|周末"
                              r"|(?<![A-Za-z])(?:tomorrow|next (?:week|month|year)|this weekend|weekend)(?![A-Za-z])",
                              re.IGNORECASE)
+
+# A reminder for another day ("Remind me to send the case study by Thursday", 提醒我明天给妈妈打电话) is a plan of
+# the user's, kept (temporary) though said as a task: it was dropped, and Thursday came without it. One for today
+# ("remind me to call the dentist at 3") is the session's working memory (tests/data labels it so), as is any task.
+_LATER_RE = re.compile(
+    _ANOTHER_DAY_RE.pattern + r"|周[一二三四五六日天]|星期[一二三四五六日天]|礼拜|\d+\s*[号日]|月底|过几天"
+    r"|(?<![A-Za-z])(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|jan(?:uary)?|feb(?:ruary)?"
+    r"|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+    r"|in (?:a|two|three|\d+) (?:days?|weeks?|months?)|end of the (?:week|month)|the \d+(?:st|nd|rd|th))(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def _reminder_for_later(clause: str) -> bool:
+    return is_reminder(clause) and (_LATER_RE.search(clause) is not None
+                                    or re.search(r"(?i)remind me that", clause) is not None)
+
 
 _CONVERSATIONAL_OPINION_RE = re.compile(
     r"^(?:我觉得|我认为|我感觉|我想|嗯|i think|i guess|i believe|i feel like|i mean)\s*"
@@ -201,8 +219,8 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
     statements = [
         c
         for c in clauses
-        if not (is_question(c) or is_request(c) or is_chitchat(c) or is_greeting(c) or is_discourse_only(c)
-                or is_affection(c))
+        if _reminder_for_later(c) or not (is_question(c) or is_request(c) or is_chitchat(c) or is_greeting(c)
+                                          or is_discourse_only(c) or is_affection(c))
     ]
     if statements and all(_CONVERSATIONAL_OPINION_RE.search(c) and len(c) < 40 for c in statements):
         statements = []  # "I think that's a good idea": about the conversation, not about the user
@@ -217,7 +235,8 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
         first_person or _RELATIVE_RE.search(body) is not None or _SOMEONE_SAFETY_RE.search(body) is not None
         or any(t.subject_kind == "person" for t in triples))
     durable = any(t.predicate in _DURABLE_PREDICATES for t in triples)
-    temporary = not safety and not durable and TEMPORARY_RE.search(body) is not None
+    reminder = any(_reminder_for_later(c) for c in statements)  # a plan for some time: temporary
+    temporary = not safety and not durable and (reminder or TEMPORARY_RE.search(body) is not None)
     preset = PresetKind.SAFETY if safety else PresetKind.TEMPORARY if temporary else PresetKind.DEFAULT
 
     def keep(reason: str) -> Salience:
@@ -238,6 +257,8 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
         return keep("preference")
     if emotional:
         return keep("emotion")
+    if reminder and not triples:
+        return keep("reminder")
     if triples and any(t.subject == USER and t.predicate != "visited" for t in triples):
         return keep("personal")
     if EPISODIC_ZH_RE.search(body) or EPISODIC_EN_RE.search(body) or any(t.predicate == "visited" for t in triples):

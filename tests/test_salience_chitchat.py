@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from graph.model import PresetKind
 from ingest.lexicon import is_question
 from ingest.salience import assess, is_discourse_only
 
@@ -247,3 +248,39 @@ def test_long_discourse_looking_text_stays_linear() -> None:
 ])
 def test_a_few_days_is_no_question(text: str, asks: bool) -> None:
     assert is_question(text) is asks
+
+
+@pytest.mark.parametrize("text", [
+    # signing off and thanking the assistant: each was kept as a memory and recalled for the next "thanks!"
+    "thanks, gotta run", "ok that's it for today", "Perfect, that's exactly the format.",
+    "Right, thanks for reminding me.", "thanks for the reminder", "Good call", "see you later!",
+])
+def test_signing_off_and_thanks_are_small_talk(text: str) -> None:
+    assert not assess(text, speaker="user").remember
+
+
+@pytest.mark.parametrize("text", [
+    "I gotta run to the vet with Biscuit", "That's it for today, I have a meeting with Anna tomorrow",
+    "I have to go to Berlin next week",
+])
+def test_a_sign_off_with_news_is_kept(text: str) -> None:
+    assert assess(text, speaker="user").remember
+
+
+@pytest.mark.parametrize("text", [
+    # a reminder for another day is the user's plan (it was dropped as a request, and Thursday came without it)
+    "Remind me to prepare a portfolio case study by Thursday.", "remind me to call mom tomorrow",
+    "Could you remind me about the dentist on Friday?", "remind me to pay rent on the 1st", "提醒我明天给妈妈打电话",
+    "提醒我周五交报告",
+])
+def test_a_reminder_for_another_day_is_a_temporary_memory(text: str) -> None:
+    verdict = assess(text, speaker="user")
+    assert (verdict.remember, verdict.reason, verdict.preset_kind) == (True, "reminder", PresetKind.TEMPORARY)
+
+
+@pytest.mark.parametrize("text", [
+    "remind me to call the dentist at 3",  # today: the session's working memory (tests/data d244)
+    "提醒我喝水", "remind me what her name is", "提醒我一下她叫什么",  # a task; asking for a fact
+])
+def test_a_reminder_for_today_or_a_question_is_no_memory(text: str) -> None:
+    assert not assess(text, speaker="user").remember
