@@ -658,7 +658,10 @@ FEELING_EN = [
     "disappointed",
     "hurt",
 ]
-FEELING_ZH_RE = re.compile("(?<!麻)(?<!积)(?<!劳)(?:" + "|".join(sorted(FEELING_ZH, key=len, reverse=True)) + ")")
+# Latin letters around a Chinese feeling word make it part of an English word: "emo" (slang, 我好emo) is not the
+# "emo" of remove, memo, demo, lemon (each typed EMOTIONAL, fading by the emotional factor each day).
+FEELING_ZH_RE = re.compile("(?<!麻)(?<!积)(?<!劳)(?<![A-Za-z])(?:" + "|".join(sorted(FEELING_ZH, key=len, reverse=True))
+                           + ")(?![A-Za-z])")
 FEELING_EN_RE = words_re(FEELING_EN, en=True)
 
 

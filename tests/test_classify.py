@@ -29,6 +29,7 @@ from ingest.classify import (
     load_type_model,
     train_type_model,
 )
+from ingest.lexicon import has_feeling
 from ingest.salience import Salience, assess
 
 RULES = RuleClassifier()
@@ -464,3 +465,15 @@ def test_instructions_to_the_assistant_are_tasks_not_memories(text: str) -> None
 
 def test_a_preference_about_how_to_be_addressed_is_still_kept() -> None:
     assert assess("From now on you can call me Bob, I prefer it", speaker="user").remember
+
+
+@pytest.mark.parametrize("text", [
+    "To clean the oven: remove the racks, spray the cleaner, wait an hour, then wipe it down",
+    "I wrote a memo to my team about the demo schedule", "I put lemon in my tea every morning",
+    "I work remotely for a small startup",
+])
+def test_emo_inside_an_english_word_is_no_feeling(text: str) -> None:
+    # the slang "emo" (我好emo) matched inside remove / memo / demo / lemon / remotely: each was typed EMOTIONAL
+    assert not has_feeling(text)
+    assert assess(text, speaker="user").emotional is False
+    assert has_feeling("我今天好emo")
