@@ -21,7 +21,8 @@ Three rules, tried in this order for every pair (new memory, old live memory), t
    whose cosines all crowd near 0.9. The shared term must be in what the negated side says no to (its negated
    clauses); two memories affirming one fact agree; a no for some times ("after 3pm") contradicts no plain yes.
 4. CANCELLATION (recorded as NEGATION): the new memory cancels a plan the old one makes ("We cancelled the Japan
-   trip" / "planning a trip to Japan next month"): cancel and plan words, two shared terms, a lower cosine line.
+   trip" / "planning a trip to Japan next month"): cancel and plan words, two shared terms, a lower cosine line;
+   or moves it to another time ("My dentist appointment moved to Dec 15" / "... on Dec 12 at 3pm", 改到周五).
 """
 
 from __future__ import annotations
@@ -33,7 +34,16 @@ from dataclasses import dataclass
 
 from graph.conflicts import ConflictKind
 from ingest.extract import OCCUPATION_SLOT, favourite_statements, normalize_term, single_valued_slot
-from ingest.lexicon import CANCEL_RE, PLAN_RE, SOMETIMES_RE, said_for_some_times, split_clauses
+from ingest.lexicon import (
+    CALENDAR_WORD_RE,
+    CANCEL_RE,
+    PLAN_RE,
+    RESCHEDULE_RE,
+    SOMETIMES_RE,
+    TIME_SAID_RE,
+    said_for_some_times,
+    split_clauses,
+)
 
 # Predicates that state the user's attitude to an object; polarity is for (+1) or against (-1).
 ATTITUDE_PREDICATES: frozenset[str] = frozenset({"likes", "eats", "drinks"})
@@ -305,6 +315,30 @@ def cancellation_conflict(new_text: str, old: Similar, threshold: float) -> str 
             f"(shared: {', '.join(sorted(shared))})")
 
 
+_NAME_RE = re.compile(r"(?<![.!?]\s)(?<!^)(?<!\w)[A-Z][a-z]+\b")  # a capitalised word not opening a sentence
+_TIME_TERM_RE = re.compile(rf"{TIME_SAID_RE.pattern}|^(?:am|pm|at|on|moved|again|time)$|^\d+$", re.IGNORECASE)
+
+
+def reschedule_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
+    """The new text moves a plan or an appointment the old one gives a time for to another time ("My dentist
+    appointment moved to Dec 15" / "I have a dentist appointment on Dec 12 at 3pm", 看牙医改到周五了 / 我下周三下午三点
+    看牙医): a move to a time in the new one, a time in the old one, the cancellation's cosine line, a thing in
+    common that is not a time word, and no person named in one and not the other ("My meeting with Anna moved to
+    Friday" leaves the meeting with Tom on Thursday)."""
+    if old.cosine < threshold or not RESCHEDULE_RE.search(new_text) or not TIME_SAID_RE.search(old.text):
+        return None
+    shared = {t for t in content_terms(new_text) & content_terms(old.text)
+              if not (_TIME_TERM_RE.search(t) or CALENDAR_WORD_RE.fullmatch(t))}
+    if not shared:
+        return None
+    names_new, names_old = ({w for w in _NAME_RE.findall(t) if not CALENDAR_WORD_RE.fullmatch(w)}
+                            for t in (new_text, old.text))
+    if names_new ^ names_old:
+        return None
+    return (f"rescheduled: similarity {old.cosine:.2f} >= {threshold:.2f} with a time said before "
+            f"(shared: {', '.join(sorted(shared))})")
+
+
 def detect(
     *,
     new_memory_id: str,
@@ -362,7 +396,8 @@ def detect(
         reason = None if candidate.memory_id in agreeing else negation_conflict(new_text, candidate,
                                                                                  similarity_threshold)
         if not reason and cancel_threshold is not None:
-            reason = cancellation_conflict(new_text, candidate, cancel_threshold)
+            reason = (cancellation_conflict(new_text, candidate, cancel_threshold)
+                      or reschedule_conflict(new_text, candidate, cancel_threshold))
         if reason:
             found[candidate.memory_id] = Finding(candidate.memory_id, ConflictKind.NEGATION, reason)
     return [found[k] for k in sorted(found)]

@@ -761,6 +761,27 @@ CANCEL_RE = re.compile(
     r"|取消|不去了|去不了了|泡汤|黄了|延期|推迟"
 )
 
+# A time said of a plan or an appointment ("on Dec 12 at 3pm", "Friday", "the 20th", 20号, 周三, 下午三点).
+_WEEKDAYS_EN = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+_MONTHS_EN = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
+              r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+CALENDAR_WORD_RE = re.compile(rf"(?i){_WEEKDAYS_EN}|{_MONTHS_EN}\.?")  # fullmatch: a weekday or a month name
+TIME_SAID_RE = re.compile(
+    rf"(?i)\b(?:{_WEEKDAYS_EN}|tomorrow|tonight|next (?:week|month|{_WEEKDAYS_EN})|noon|midnight"
+    rf"|{_MONTHS_EN}\.? \d{{1,2}}(?:st|nd|rd|th)?|the \d{{1,2}}(?:st|nd|rd|th)|\d{{1,2}}(?::\d\d)? ?(?:am|pm)"
+    rf"|\d{{1,2}}:\d\d)\b"
+    r"|(?:\d+|[一二三四五六七八九十]+)月(?:\d+|[一二三四五六七八九十]+)[号日]|\d+[号日]|[周礼拜]\S?[一二三四五六日天]"
+    r"|星期[一二三四五六日天]|明天|后天|下周|下个?月|[上下]午|晚上|早上|中午|\d+点|[一二三四五六七八九十]+点|春节|元旦|国庆"
+)
+# A plan or an appointment moved to another time ("My dentist appointment moved to Dec 15", "dinner got pushed to
+# Saturday", 看牙医改到周五了): the time said before no longer holds (ingest/conflict_rules.py reschedule_conflict).
+RESCHEDULE_RE = re.compile(
+    r"(?i)\b(?:moved|rescheduled|pushed(?: back)?|changed|shifted|bumped|postponed|delayed|brought forward"
+    r"|moving|rescheduling|pushing)(?: it| them)?(?: again)? (?:to|until|till|for) (?:the |next |this )?"
+    rf"(?={TIME_SAID_RE.pattern.removeprefix('(?i)')})"
+    r"|(?:改到|改成|改在|推到|挪到|提前到|延到|推迟到|延期到|调到|换到)"
+)
+
 # ---------------------------------------------------------------------------------------------
 # procedures and routines
 

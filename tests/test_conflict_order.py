@@ -60,3 +60,24 @@ def test_a_cancelled_plan_is_no_longer_current(container: Container, tenant: str
     live = {m.text for m in container.memories.page(tenant, "zoe").items}
     # who Jake is stays (restated from the plan, which said it)
     assert live == {"I love ramen.", "We cancelled the Japan trip, obviously.", "Jake is my partner"}
+
+
+def test_a_rescheduled_appointment_is_no_longer_current(container: Container, tenant: str) -> None:
+    """"My dentist appointment moved to Dec 15" two days after "... on Dec 12 at 3pm": the old time is history, and
+    recall answers with the new one alone (both came back, the old one first)."""
+    from datetime import UTC, datetime, timedelta
+
+    from bmam.usecases.recall import RecallRequest
+
+    said = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+    texts = ["I have a dentist appointment on Dec 12 at 3pm", "I love ramen.",
+             "My dentist appointment moved to Dec 15 at 10am"]
+    report = container.ingest.ingest_indexed(tenant, [
+        TurnInput(user_id="zoe", session_id="s1", speaker="user", text=text, turn=i, at=said + timedelta(days=i))
+        for i, text in enumerate(texts)])
+    old, _, moved = (r.memories[0] for r in report.turns)
+    [settled] = container.conflicts.conflicts(tenant, "zoe", status=ConflictStatus.RESOLVED)
+    assert (settled.winner_id, settled.loser_id) == (moved.id, old.id)
+    assert settled.reason.startswith("rescheduled")
+    answer = container.recall.recall(tenant, RecallRequest(user_id="zoe", query="When is my dentist appointment?"))
+    assert [m.memory.id for m in answer.memories if "dentist" in m.memory.text] == [moved.id]

@@ -620,3 +620,25 @@ def test_resolving_a_moot_conflict_over_graphql_is_a_conflict(client: BmamClient
     history = client.history(user, entity="Chengdu")
     assert [(h["memory"]["id"], h["supersededBy"]) for h in history if h["memory"]["id"] in ids[:2]] == [
         (ids[0], [ids[2]]), (ids[1], [ids[2]])]
+
+
+def test_a_reschedule_ends_the_time_said_before() -> None:
+    """A plan or an appointment moved to another time (both were recalled, the old time first)."""
+    def found(new: str, old: str, cosine: float) -> list[ConflictKind]:
+        return [f.kind for f in detect(new_memory_id="n", new_text=new, new_facts=[], old_facts=[],
+                                       similar=[Similar("o", old, cosine)], similarity_threshold=0.75,
+                                       cancel_threshold=0.35)]
+
+    dentist = "I have a dentist appointment on Dec 12 at 3pm"
+    assert found("My dentist appointment moved to Dec 15 at 10am", dentist, 0.88) == [ConflictKind.NEGATION]
+    assert found("Dinner with Sarah got moved to Saturday", "Dinner with Sarah on Friday at 7", 0.76) == [
+        ConflictKind.NEGATION]
+    assert found("理发改到22号了", "我20号下午去理发", 0.67) == [ConflictKind.NEGATION]
+    assert found("看牙医改到周五了", "我下周三下午三点看牙医", 0.74) == [ConflictKind.NEGATION]
+    # another person's meeting, another thing, a home move, no time said before, below the line
+    assert found("My meeting with Anna moved to Friday", "I have a meeting with Tom on Thursday", 0.55) == []
+    assert found("My dentist appointment moved to Dec 15", "I have yoga on Monday at 6pm", 0.60) == []
+    assert found("We moved to Seattle last week", "I live in Portland", 0.48) == []
+    assert found("My dentist appointment moved to Dec 15", "I like my dentist a lot", 0.70) == []
+    assert found("和小李的会改到周四了", "我周五要和老王开会", 0.44) == []
+    assert found("My dentist appointment moved to Dec 15", dentist, 0.30) == []
