@@ -163,10 +163,11 @@ class RecallSettings(BaseModel):
     # A memory is returned only when its relevance is above 0 and reaches this ...
     min_relevance: float = Field(default=0.0, ge=0.0, le=1.0)
     # ... and this share of the best candidate's direct relevance, unless linked to a memory that reaches it
-    # (what barely relates next to what clearly does is left out). On bench/recall_eval.py 0.15 kept recall@10
-    # above plain dense search on both seeds (0.2 tied it on seed 11) and took precision 0.18 -> 0.23
-    # (BENCHMARKS.md "Recall quality").
-    min_relative_relevance: float = Field(default=0.15, ge=0.0, le=1.0)
+    # (what barely relates next to what clearly does is left out). On bench/recall_eval.py (2026-12-05, seeds 7
+    # and 11) 0.45 took precision 0.26 -> 0.44 and 0.26 -> 0.43 with recall@10 within 0.003 (0.15 was chosen on
+    # 2026-12-01, when 0.3 already cost recall; the slot stage and quieter links since made the cut cheap;
+    # BENCHMARKS.md "Recall quality").
+    min_relative_relevance: float = Field(default=0.45, ge=0.0, le=1.0)
     # Candidates per stage. The exact cosine scan of the user's memories is used up to exact_scan_max
     # memories, and beyond that while the user has at most exact_scan_per_candidate memories per
     # candidate the global vector index would have to return (k * all / the user's * oversample): at

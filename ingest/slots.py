@@ -47,7 +47,8 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\bwhere (?:did|have) (?:i|we) move(?:d)?\b|\b(?:what|which) city (?:do|did) (?:i|we) live\b"
      r"|\bmy (?:home )?address\b|\bwhere(?:'s| is) my (?:home|house|place)\b", ("lives_in",)),
     (r"\bwhere (?:am|was) i (?:from|born)\b|\bmy hometown\b|\bwhere did i grow up\b", ("hometown",)),
-    (r"\bwhere (?:do|did) i work\b|\bwho (?:do|did) i work for\b|\bmy (?:employer|company|workplace)\b"
+    (r"\bwhere (?:do|did) i (?:live (?:and|or|&) )?work\b|\bwho (?:do|did) i work for\b"
+     r"|\bmy (?:employer|company|workplace)\b"
      r"|\bwhat (?:do|did) i do for (?:a )?(?:living|work)\b|\bmy (?:job|occupation|profession)\b"
      r"|\bwhat(?:'s| is) my (?:role|position)\b", ("works_at", OCCUPATION)),
     (r"\bwhere (?:do|did) i (?:study|go to school|go to college)\b|\bmy (?:school|university|college)\b",

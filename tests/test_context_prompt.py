@@ -227,7 +227,7 @@ def test_a_repeat_leaves_its_place_among_the_k_to_the_next_memory(container: Con
               for text in ("I take my coffee black at work.", "I bought a new glass kettle last week.")]
     k = 2
     small = container.settings.model_copy(update={"recall": container.settings.recall.model_copy(
-        update={"default_k": k})})
+        update={"default_k": k, "min_relative_relevance": 0.0})})  # the kettle barely relates: not cut here
     own = Container(small)
     own.__dict__["store"] = container.store
     own.__dict__["embedder"] = container.embedder
@@ -238,3 +238,17 @@ def test_a_repeat_leaves_its_place_among_the_k_to_the_next_memory(container: Con
     assert p.text.count("green tea every morning") == 1  # the turn says it; no memory line repeats it
     after = {m.id: m for m in container.memories.page(tenant, user).items}
     assert [m.recall_count for i, m in after.items() if i not in others] == [0]  # the repeat is not recalled
+
+
+def test_what_barely_relates_stays_out_of_the_prompt(container: Container, tenant: str) -> None:
+    """Beside a memory that clearly relates, the ones a cosine of ~0.25 brings stay out (recall's relative cut,
+    0.45 of the best direct relevance: at 0.15 the coffee and the boss filled the prompt about a mother's blood
+    pressure, as in a 100-turn assistant loop)."""
+    user = "mei"
+    texts = ["My mom lives in Shaoxing, she has high blood pressure and takes amlodipine every day",
+             "Had three coffees already today, otherwise I can't keep going",
+             "My boss Wang is okay, just a bit pushy sometimes", "I love hiking in the hills on weekends"]
+    ids = [container.memories.remember(tenant, RememberRequest(user_id=user, text=t, type="FACTUAL")).id
+           for t in texts]
+    p = container.recall.context_prompt(tenant, user, "s1", "My mom's blood pressure was over 160, a bit high")
+    assert [m.memory.id for m in p.memories] == [ids[0]], [(m.memory.text, m.scores) for m in p.memories]

@@ -25,6 +25,7 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("Where am I from?", ("hometown",)),
         ("我是哪里人", ("hometown",)),
         ("Where do I work?", ("works_at", OCCUPATION)),
+        ("Where do I live and work?", ("lives_in", "works_at", OCCUPATION)),  # both asked
         ("What do I do for a living?", ("works_at", OCCUPATION)),
         ("我在哪上班", ("works_at", OCCUPATION)),
         ("我是做什么的？", ("works_at", OCCUPATION)),
