@@ -45,8 +45,11 @@ STOP_EN: frozenset[str] = frozenset(
     or other our ours ourselves out over own please re really remember s same say she should so some
     such tell than that the their theirs them themselves then there these they thing things think this
     those through to too under until up us ve very want was we well were what when where which while
-    who whom why will with would yes yet you your yours yourself yourselves""")
+    who whom why will with would yes yet you your yours yourself yourselves
+    today little bit lot lots case one two three four five six seven eight nine ten""")
 )
+# (The last line: everyday words a query shares with unrelated memories. "Last day at Acme today" found "It's
+# raining like crazy in Portland today" by its "today", "Emma has two boys" any memory with "two" in it.)
 # Everyday words that two memories share without being about one thing ("I found an apartment" and "I found out
 # I'm allergic to shellfish"): never a rare-term link between memories (bmam/usecases/associations.py), however
 # rare in a small user's memories. Verbs of every day, times, amounts and plain judgements; names and things stay.
@@ -66,7 +69,9 @@ COMMON_EN: frozenset[str] = frozenset(
     wouldn't year years yesterday
     actually anyway awesome basically btw cool definitely fine gonna gotta haha hey hello honestly kinda lol
     literally nothing nope omg oh people person probably seriously something somehow sorry stuff super thank
-    thanks though top totally wanna yeah yep""")
+    thanks though top totally wanna yeah yep
+    january february march april may june july august september october november december jan feb mar apr jun
+    jul aug sep sept oct nov dec christmas cases couple bunch half earlier early late""")
 )
 # The same for Chinese: everyday words ("早上", "自己", "工作") are blanked before a text's rare terms are taken
 # (link_text), so neither they nor the bigrams straddling them ("天早" of 今天早上 and 每天早上) link anything; and a

@@ -83,6 +83,17 @@ def test_everyday_words_link_nothing(container: Container, tenant: str) -> None:
     assert frozenset((moving.id, visit.id)) in linked_to(container, tenant, "alice", visit)
 
 
+def test_months_and_case_link_nothing(container: Container, tenant: str) -> None:
+    """"case" (in case / case study) and "December" linked a birthday to an interview and a jazz show to a first day
+    at work; each link brought the one into prompts about the other."""
+    _birthday, study, _jazz, job = stored_among_fillers(
+        container, tenant, "sam", ("FACTUAL", "My birthday is March 14, in case you need that"),
+        ("EPISODIC", "The case study for the interview is done btw"),
+        ("EPISODIC", "Going to a jazz show in December with Jordan"),
+        ("FACTUAL", "I start on December 1st as Senior Product Manager"))
+    assert linked_to(container, tenant, "sam", study) == set() and linked_to(container, tenant, "sam", job) == set()
+
+
 def test_a_follow_up_opening_with_a_pronoun_is_linked_to_the_turn_before(container: Container, tenant: str) -> None:
     """"she lives in Denver. she's a nurse there" after "my sister Jess is flying in next month" named no one:
     "What does Jess do for work?" missed it. It is linked to the memories of the user's turn before it (an

@@ -321,3 +321,9 @@ def test_punctuation_and_unassigned_code_points_in_cjk_blocks_are_no_terms() -> 
     assert terms("\ud7a4") == []
     assert terms("カタ・カナ") == ["カタ", "カナ"]
     assert terms("한국\ud7a4어") == ["한국", "어"]  # two runs: a bigram, and a one-character run whole
+
+
+def test_everyday_words_are_no_query_terms() -> None:
+    # "Last day at Acme today" matched "It's raining like crazy in Portland today" on "today" (ranked first)
+    assert terms("It's raining like crazy in Portland today") == ["raining", "crazy", "portland"]
+    assert terms("Emma has two boys, a little wild") == ["emma", "boys", "wild"]
