@@ -346,6 +346,7 @@ class Container:
             memories=self.memory_repository, triples=TripleRepository(self.store), policy=self.weight_policy,
             settings=ConflictSettings(strategy=ConflictStrategy(lv.conflict_strategy), similarity_threshold=threshold,
                                       favourite_threshold=favourite, cancel_threshold=cancel,
+                                      revision_threshold=self.settings.ingest.duplicate_similarity,
                                       max_page=self.settings.limits.max_page_size),
             translated=TranslatedValue(self.embedder, translated) if translated is not None else None,
         )

@@ -22,7 +22,8 @@ Three rules, tried in this order for every pair (new memory, old live memory), t
    clauses); two memories affirming one fact agree; a no for some times ("after 3pm") contradicts no plain yes.
 4. CANCELLATION (recorded as NEGATION): the new memory cancels a plan the old one makes ("We cancelled the Japan
    trip" / "planning a trip to Japan next month"): cancel and plan words, two shared terms, a lower cosine line;
-   or moves it to another time ("My dentist appointment moved to Dec 15" / "... on Dec 12 at 3pm", 改到周五).
+   or moves it to another time ("My dentist appointment moved to Dec 15" / "... on Dec 12 at 3pm", 改到周五);
+   or restates it with a detail changed at a near-duplicate's cosine ("first run make release" / "... make build").
 """
 
 from __future__ import annotations
@@ -157,6 +158,26 @@ def content_terms(text: str) -> set[str]:
             continue
         terms.add(_stem(word.strip("'")))
     return terms
+
+
+def _variants(a: str, b: str) -> bool:
+    """Two forms of one word (live / living, build / builds): all but the shorter one's last letter in common."""
+    short = min(len(a), len(b))
+    return short >= 3 and a[: short - 1] == b[: short - 1]
+
+
+_NUMBER_RE = re.compile(r"\d+(?:[.,:]\d+)*")  # "50 mcg" -> "75 mcg" changes a number, which names no word
+
+
+def changed_detail(new_text: str, old_text: str) -> tuple[set[str], set[str]]:
+    """What the new text says instead of the old one's words when it restates it ("first run make release" for
+    "first run make build", 最后加盐 for 最后加糖): its content terms the old lacks and the old's it lacks, each
+    without another form of a word of the other side. Empty on either side: a rewording or an addition, no
+    change."""
+    new_terms, old_terms = (content_terms(t) | set(_NUMBER_RE.findall(t)) for t in (new_text, old_text))
+    added = {t for t in new_terms - old_terms if not any(_variants(t, o) for o in old_terms - new_terms)}
+    dropped = {t for t in old_terms - new_terms if not any(_variants(t, n) for n in new_terms - old_terms)}
+    return (added, dropped) if added and dropped else (set(), set())
 
 
 # ----- objects -----------------------------------------------------------------------------------------
@@ -339,6 +360,20 @@ def reschedule_conflict(new_text: str, old: Similar, threshold: float) -> str | 
             f"(shared: {', '.join(sorted(shared))})")
 
 
+def revision_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
+    """The new text restates the old one with a detail changed ("To deploy the blog: first run make release, ..."
+    after "... make build, ...", "levothyroxine 75 mcg" after "50 mcg", 最后加盐 after 最后加糖): at the cosine of a
+    near-duplicate (the ingest's repeat line) with words of the old replaced by others, the newer is what holds.
+    Two distinct things said alike score lower ("my sister / my brother lives in Denver" 0.88)."""
+    if old.cosine < threshold:
+        return None
+    added, dropped = changed_detail(new_text, old.text)
+    if not added:
+        return None
+    return (f"restated with a change: similarity {old.cosine:.2f} >= {threshold:.2f}, "
+            f"{', '.join(sorted(added))} for {', '.join(sorted(dropped))}")
+
+
 def detect(
     *,
     new_memory_id: str,
@@ -350,6 +385,7 @@ def detect(
     favourite_threshold: float | None = None,
     cancel_threshold: float | None = None,
     translated: Translated | None = None,
+    revision_threshold: float | None = None,
 ) -> list[Finding]:
     """Every old memory the new one contradicts, at most one finding per old memory (the first rule that
     fires), ordered by old memory id so the result is deterministic. similarity_threshold is the negation
@@ -398,6 +434,8 @@ def detect(
         if not reason and cancel_threshold is not None:
             reason = (cancellation_conflict(new_text, candidate, cancel_threshold)
                       or reschedule_conflict(new_text, candidate, cancel_threshold))
+        if not reason and revision_threshold is not None:
+            reason = revision_conflict(new_text, candidate, revision_threshold)
         if reason:
             found[candidate.memory_id] = Finding(candidate.memory_id, ConflictKind.NEGATION, reason)
     return [found[k] for k in sorted(found)]

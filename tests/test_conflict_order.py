@@ -81,3 +81,26 @@ def test_a_rescheduled_appointment_is_no_longer_current(container: Container, te
     assert settled.reason.startswith("rescheduled")
     answer = container.recall.recall(tenant, RecallRequest(user_id="zoe", query="When is my dentist appointment?"))
     assert [m.memory.id for m in answer.memories if "dentist" in m.memory.text] == [moved.id]
+
+
+def test_a_procedure_restated_with_a_step_changed_replaces_the_old_one(container: Container, tenant: str) -> None:
+    """"... first run make release, ..." after "... first run make build, ...": at cosine 0.96 it was a repeat (a
+    mention of the old text), and "Remember this!" then locked the old steps into core. It is a memory of its own,
+    and the revision supersedes the old steps; so does a dose said again with another number."""
+    from bmam.usecases.recall import RecallRequest
+
+    texts = ["To deploy the blog: first run make build, then rsync public/ to the server, then purge the CDN",
+             "To deploy the blog: first run make release, then rsync public/ to the server, then purge the CDN",
+             "I take levothyroxine 50 mcg every morning", "I take levothyroxine 75 mcg every morning",
+             "I take levothyroxine 75 mcg every morning!"]
+    report = container.ingest.ingest_conversation(tenant, [
+        TurnInput(user_id="zoe", session_id="s1", speaker="user", text=text) for text in texts])
+    build, release, dose50, dose75, again = report.turns
+    assert release.memories and not release.mentioned and dose75.memories and not dose75.mentioned
+    assert not again.memories and [m.id for m in again.mentioned] == [dose75.memories[0].id]  # a plain repeat
+    settled = container.conflicts.conflicts(tenant, "zoe", status=ConflictStatus.RESOLVED)
+    assert sorted((c.winner_id, c.loser_id) for c in settled) == sorted(
+        [(release.memories[0].id, build.memories[0].id), (dose75.memories[0].id, dose50.memories[0].id)])
+    assert all(c.reason.startswith("restated with a change") for c in settled)
+    answer = container.recall.recall(tenant, RecallRequest(user_id="zoe", query="How do I deploy the blog?"))
+    assert [m.memory.id for m in answer.memories if "deploy" in m.memory.text] == [release.memories[0].id]

@@ -102,6 +102,7 @@ class ConflictSettings:
     similarity_threshold: float = 0.75
     favourite_threshold: float = 0.75
     cancel_threshold: float = 0.75
+    revision_threshold: float | None = None  # a near-duplicate's cosine (IngestSettings.duplicate_similarity)
     max_page: int = 100
 
     @property
@@ -342,7 +343,8 @@ class ConflictUseCases:
         return detect(new_memory_id=memory.id, new_text=screening.text, new_facts=new_facts, old_facts=old_facts,
                       similar=similar, similarity_threshold=self.settings.similarity_threshold,
                       favourite_threshold=self.settings.favourite_threshold,
-                      cancel_threshold=self.settings.cancel_threshold, translated=self._translated)
+                      cancel_threshold=self.settings.cancel_threshold, translated=self._translated,
+                      revision_threshold=self.settings.revision_threshold)
 
     def _cache(self, tx: Tx | None) -> list[tuple[_Key, Screening | None]]:
         """This thread's screening in progress, if it was read the same way (outside any transaction, or in tx)."""

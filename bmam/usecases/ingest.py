@@ -57,7 +57,14 @@ from graph.text_key import text_key
 from graph.tiers import MemoryUpdate, TierRepository
 from graph.triples import TripleRepository, TripleSpec
 from ingest.classify import Classification, TypeClassifier
-from ingest.conflict_rules import Fact, Similar, favourite_conflict, polarity_conflict, single_valued_conflict
+from ingest.conflict_rules import (
+    Fact,
+    Similar,
+    changed_detail,
+    favourite_conflict,
+    polarity_conflict,
+    single_valued_conflict,
+)
 from ingest.embedding import Embedder
 from ingest.extract import USER, ExtractedTriple, TripleExtractor, normalize_term
 from ingest.salience import Salience, assess
@@ -293,6 +300,7 @@ class _State:
     names: list[str] = field(default_factory=list)
     name_index: NameIndex | None = None  # NameIndex of names, built once (memories created in this batch)
     keys: set[tuple[str, str, str, int]] = field(default_factory=set)  # its triples, normalised
+    text: str | None = None  # memories created in this batch
 
 
 @dataclass
@@ -416,17 +424,20 @@ class _BatchPlan:
 
     def repeated_memory(self, v: _Valid, embedding: np.ndarray, key: str,
                         turn_keys: set[tuple[str, str, str, int]]) -> str | None:
-        """The most similar live memory the turn repeats, stored or created earlier in the batch, if any."""
+        """The most similar live memory the turn repeats, stored or created earlier in the batch, if any. A turn
+        saying one of its words otherwise ("first run make release" for "... make build") repeats nothing, however
+        close its embedding: it is stored, and the conflict rules read it as a revision."""
         best: tuple[float, str] | None = None
         for s in self.similar.get(v.index, []):
-            if (best is None or s.cosine > best[0]) and repeats(turn_keys, s.triples):
+            if (best is None or s.cosine > best[0]) and repeats(turn_keys, s.triples) \
+                    and not changed_detail(v.text, s.text)[0]:
                 best = (s.cosine, s.id)
         for mid in self.batch_new:
             st = self.states[mid]
             assert st.embedding is not None
             cos = float(np.dot(st.embedding, embedding))
             if ((cos >= self.ingest.duplicate_similarity or st.key == key) and (best is None or cos > best[0])
-                    and turn_keys <= st.keys):
+                    and turn_keys <= st.keys and not (st.text and changed_detail(v.text, st.text)[0])):
                 best = (cos, mid)
         return best[1] if best else None
 
@@ -464,7 +475,7 @@ class _BatchPlan:
         self.new_times.append(v.at)
         names = sorted({n for t in a.triples for n in (t.subject, t.object) if n != USER})
         self.states[mid] = _State(tier=Tier.TEMP, mention_count=1, embedding=a.embedding, key=key, names=names,
-                                  keys=turn_keys)
+                                  keys=turn_keys, text=v.text)
         self.new_specs[mid] = [TripleSpec(memory_id=mid, subject=t.subject, subject_kind=t.subject_kind,
                                           predicate=t.predicate, object=t.object, object_kind=t.object_kind,
                                           polarity=t.polarity, now=v.at) for t in a.triples]
