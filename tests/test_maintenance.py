@@ -318,10 +318,13 @@ def test_an_interrupted_run_then_a_new_run_equals_one_run(living: tuple[Containe
 
 def test_quick_check(living: tuple[Container, FakeClock], scope: Scope) -> None:
     c, _ = living
-    store(c, scope, "My name is Zhang Wei", tier=Tier.CORE)
+    name = store(c, scope, "My name is Zhang Wei", tier=Tier.CORE)
     report = c.maintenance.check(scope.tenant, scope.user_id)
     assert report.healthy, report.problems
     assert report.core_memories == 1 and report.working_memory is not None and report.working_memory.headroom > 0.2
+    # A corrected core memory is history (it keeps tier 'core'): the correction is the one core memory.
+    c.corrections.correct(scope.tenant, scope.user_id, name.id, "My name is Zhang Wen")
+    assert c.maintenance.check(scope.tenant, scope.user_id).core_memories == 1
     # A core memory nobody owns (no HAS_MEMORY edge): unhealthy, and said so.
     orphan = "m_" + uuid.uuid4().hex
     c.store.write("maintenance/restore_nodes", {

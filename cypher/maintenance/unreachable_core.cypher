@@ -2,6 +2,7 @@
 // their user, or no embedding (so recall cannot find them).
 MATCH (m:Memory)
 WHERE m.tenant = $tenant AND ($user_id IS NULL OR m.user_id = $user_id) AND m.tier = 'core'
+  AND m.valid_to IS NULL  // superseded history is outside the tiers (a corrected core memory keeps tier 'core')
 WITH m,
      EXISTS { MATCH (u:User)-[:HAS_MEMORY]->(m) WHERE u.tenant = m.tenant AND u.user_id = m.user_id } AS owned,
      m.embedding IS NOT NULL AS embedded
