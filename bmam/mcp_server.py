@@ -18,11 +18,12 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from pydantic import BeforeValidator
 from starlette.applications import Starlette
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.requests import Request
@@ -46,8 +47,10 @@ INSTRUCTIONS = (
     "user_id of the person inside your app."
 )
 UNAUTHENTICATED_MESSAGE = "a valid bmam API key is required (X-API-Key or Authorization: Bearer; stdio: BMAM_API_KEY)"
-MemoryTypeName = Literal["FACTUAL", "PROCEDURAL", "EPISODIC", "SEMANTIC", "EMOTIONAL"]
-TierName = Literal["TEMP", "MID", "CORE"]
+# Any case is taken ("core", as the CLI prints tiers); the tool's schema still lists the values.
+_UPPER = BeforeValidator(lambda v: v.strip().upper() if isinstance(v, str) else v)
+MemoryTypeName = Annotated[Literal["FACTUAL", "PROCEDURAL", "EPISODIC", "SEMANTIC", "EMOTIONAL"], _UPPER]
+TierName = Annotated[Literal["TEMP", "MID", "CORE"], _UPPER]
 
 
 def presented_key(headers: Any) -> str | None:

@@ -19,7 +19,7 @@ from starlette.routing import BaseRoute, Route
 from bmam.container import Container
 from bmam.usecases.export import browser_guide_html
 from graph import knowledge_io
-from graph.errors import BmamError
+from graph.errors import BadInput, BmamError
 from graph.graph_export import GraphFormat
 from graph.model import Tier as TierValue
 from graph.rdf_writers import RdfFormat as RdfFileFormat
@@ -163,7 +163,11 @@ def export_endpoint(container: Container) -> Callable[[Request], Awaitable[Respo
                 fmt = GraphFormat.parse(ext)
                 body = await asyncio.to_thread(export.export_graph, principal.tenant, user_id, fmt)
                 return Response(body, media_type=fmt.media_type, headers=disposition)
-            rdf = RdfFileFormat.parse(ext)
+            try:
+                rdf = RdfFileFormat.parse(ext)
+            except BadInput:  # the route serves the graph formats too: name them all
+                return _error(400, "BAD_USER_INPUT", f"unknown export format {ext!r}; one of ttl, nt, jsonld, rdf, "
+                              "graphml, gexf")
             # The user is checked before the first byte is sent (NOT_FOUND is still a status then).
             pieces = await asyncio.to_thread(export.export_rdf, principal.tenant, user_id, rdf)
         except BmamError as exc:

@@ -80,6 +80,10 @@ def test_http_tools_remember_recall_and_core_resource(container: Container, tena
         other = _data(await client.call_tool(
             "remember", {"user_id": "alice", "text": "My sister Anna works as a nurse in Berlin"}))
         assert other["tier"] == "TEMP"
+        assert set(remember_schema["properties"]["tier"]["enum"]) == {"TEMP", "MID", "CORE"}
+        lower = _data(await client.call_tool(  # any case, as the CLI prints tiers ("core" was a validation error)
+            "remember", {"user_id": "alice", "text": "I use vim", "type": "procedural", "tier": "mid"}))
+        assert (lower["tier"], lower["type"]) == ("MID", "PROCEDURAL")
 
         answer = _data(await client.call_tool("recall", {"user_id": "alice", "query": "成都的火锅", "k": 3}))
         assert answer.get("gated") is False

@@ -718,6 +718,7 @@ def test_http_route_streams_with_the_api_key(container: Container, conversation:
     assert other.status_code == 404
     bad = requests.get(f"{api_url}/export/{USER}.csv", headers={"X-API-Key": key}, timeout=60)
     assert bad.status_code == 400 and bad.json()["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
+    assert "graphml, gexf" in bad.json()["errors"][0]["message"]  # the route's formats, not only RDF's
 
 
 def test_http_route_exports_a_user_whose_id_holds_a_slash(container: Container, api_url: str,

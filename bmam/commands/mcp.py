@@ -31,7 +31,7 @@ def register(app: typer.Typer) -> None:
         path: Annotated[str, typer.Option(help="HTTP path of the MCP endpoint.")] = "/mcp",
     ) -> None:
         """Serve bmam's memory to agents over the Model Context Protocol: tools remember, recall, related,
-        context_prompt, forget; resource bmam://users/{user_id}/core."""
+        context_prompt, correct, forget; resource bmam://users/{user_id}/core."""
         from bmam.container import Container, ensure_neo4j
         from bmam.mcp_server import build_server, http_app
 
