@@ -92,6 +92,16 @@ _PROC_STRONG_RE = re.compile(
     r"|my method|the way i|my process|to deploy)(?![A-Za-z])",
     re.IGNORECASE,
 )
+# A how-to with its steps after a colon ("How to make my coffee: grind 18g, ...", "To clean the fridge: take out
+# the shelves, ...", "Steps to reset my router: 1. ...") or steps numbered in the text, read on the whole turn
+# (its heading alone reads as a question, its steps as requests: typed SEMANTIC or FACTUAL before).
+_HOW_TO_RE = re.compile(
+    r"^(?:here's |here is )?(?:how (?:to|i)|(?:the )?steps? (?:to|for)"
+    r"|to (?!(?:me|you|us|him|her|them|be|date|this|that|sum|summarize|clarify|conclude|recap)\b)[a-z]+)"
+    r"\b[^:：.!?]{0,50}[:：]\s*\S"
+    r"|(?:^|\s)1[.)、]\s*\S.{0,120}?\s2[.)、]\s*\S",
+    re.IGNORECASE,
+)
 # Facts about the user that the extractor has no predicate for (body, belongings, family details).
 _FACT_HINT_RE = re.compile(
     r"血型|身高|体重|近视|戴眼镜|开的是|我有(?:一|两|三|\d)|我(?:的)?(?:妈妈|爸爸|母亲|父亲|女儿|儿子|孩子|男朋友|女朋友|老婆"
@@ -175,7 +185,7 @@ class RuleClassifier:
         elif past and first_person:
             vote(MemoryType.EPISODIC, 0.7)
 
-        if _PROC_STRONG_RE.search(body):
+        if _PROC_STRONG_RE.search(body) or _HOW_TO_RE.search(norm):
             vote(MemoryType.PROCEDURAL, 0.9)
         elif PROCEDURAL_ZH_RE.search(body) or PROCEDURAL_EN_RE.search(body):
             vote(MemoryType.PROCEDURAL, 0.85)

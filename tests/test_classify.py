@@ -477,3 +477,16 @@ def test_emo_inside_an_english_word_is_no_feeling(text: str) -> None:
     assert not has_feeling(text)
     assert assess(text, speaker="user").emotional is False
     assert has_feeling("我今天好emo")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a how-to with its steps after a colon, or numbered steps (typed SEMANTIC / FACTUAL: their heading reads as a
+    # question, their steps as requests)
+    ("How to make my coffee: grind 18g, pour 36g, wait 30 seconds", MemoryType.PROCEDURAL),
+    ("Steps to reset my router: 1. unplug it 2. wait 30 seconds 3. plug it back in", MemoryType.PROCEDURAL),
+    ("To clean the fridge: take out the shelves, wash them, then wipe it down", MemoryType.PROCEDURAL),
+    ("To me: family comes first", MemoryType.FACTUAL),  # no how-to (a first-person view, left to the model)
+])
+def test_a_how_to_with_its_steps_is_procedural(text: str, expected: MemoryType) -> None:
+    got = RuleClassifier().classify(text)
+    assert got is not None and got[0] is expected
