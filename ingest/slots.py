@@ -136,9 +136,23 @@ def stored_predicates(asked: Sequence[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+# Allergens no meal holds: a drug or pollen allergy answers no request for food advice ("Recommend a restaurant"
+# brought "I'm allergic to penicillin", not the shellfish allergy the user had also told).
+_NOT_FOOD_ALLERGEN_RE = re.compile(
+    r"(?i)penicillin|amoxicillin|antibiotics?|sulfa\w*|aspirin|ibuprofen|nsaids?|codeine|morphine|latex|bees?"
+    r"|bee stings?|wasps?|pollen|hay ?fever|dust(?: mites?)?|mold|mould|cats?|dogs?|horses?|grass|nickel|perfume"
+    r"|青霉素|头孢|磺胺|阿司匹林|布洛芬|花粉|尘螨|灰尘|霉菌|猫毛?|狗毛?|乳胶|蜜蜂"
+)
+
+
 def answered(asked: Sequence[str], answers: Sequence[str], names: Sequence[str]) -> tuple[str, ...]:
     """What a memory stating `answers` (stored predicates) answers of `asked`: an is_a asked only as OCCUPATION
-    counts when the memory names an occupation (`names`: the entities it mentions)."""
+    counts when the memory names an occupation (`names`: the entities it mentions); an allergy asked by a request
+    for food advice counts when the memory names an allergen a meal may hold."""
+    if tuple(asked) == _FOOD_SAFETY and "allergic_to" in answers:
+        named = [n for n in names if n != "user"]
+        if named and all(_NOT_FOOD_ALLERGEN_RE.fullmatch(n.strip()) for n in named):
+            answers = tuple(a for a in answers if a != "allergic_to")
     if "is_a" not in answers or "is_a" in asked or OCCUPATION not in asked:
         return tuple(answers)
     if any(is_occupation(n) for n in names):

@@ -112,3 +112,15 @@ def test_a_job_question_asks_for_an_occupation_not_any_is_a() -> None:
     both = asked_slots("who am I and what's my job?")
     assert answered(both, ("is_a",), ("user", "vegetarian")) == ("is_a",)
     assert stored_predicates(both).count("is_a") == 1
+
+
+def test_food_advice_asks_for_allergies_a_meal_may_hold() -> None:
+    """"Recommend a restaurant" brought "I'm allergic to penicillin" (and not the shellfish allergy)."""
+    food = asked_slots("Recommend a restaurant for us tonight in Portland.")
+    assert answered(food, ("allergic_to",), ("user", "penicillin")) == ()
+    assert answered(food, ("allergic_to",), ("user", "花粉")) == ()
+    assert answered(food, ("allergic_to",), ("user", "shellfish")) == ("allergic_to",)
+    assert answered(food, ("allergic_to",), ("user", "penicillin", "peanuts")) == ("allergic_to",)
+    # asked for the allergies themselves, every one answers
+    assert answered(asked_slots("Am I allergic to anything?"), ("allergic_to",), ("user", "penicillin")) == (
+        "allergic_to",)
