@@ -684,7 +684,10 @@ SAFETY_RE = re.compile(
     r"过敏|哮喘|高血压|低血压|糖尿病|心脏病|癫痫|抑郁症|胰岛素|降压药|药物|吃药|服药|紧急联系人|急救|血型|怀孕|孕"
     r"|(?<![A-Za-z])(?:allerg\w*|anaphyla\w*|epipen|asthma|diabetes|diabetic|epilepsy|seizures?|insulin"
     r"|blood thinners?|medication|meds|heart condition|heart disease|hypertension|pregnan\w*"
-    r"|emergency contact|blood type|inhaler|celiac|penicillin)(?![A-Za-z])",
+    r"|emergency contact|blood type|inhaler|celiac|penicillin)(?![A-Za-z])"
+    # a medicine taken in doses ("I take levothyroxine 50 mcg every morning", 每天吃5毫克): what a doctor or a
+    # drug interaction must know (the medicine's name is no word a list can hold)
+    r"|\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ug|毫克|微克)(?![A-Za-z])",
     re.IGNORECASE,
 )
 

@@ -284,3 +284,13 @@ def test_a_reminder_for_another_day_is_a_temporary_memory(text: str) -> None:
 ])
 def test_a_reminder_for_today_or_a_question_is_no_memory(text: str) -> None:
     assert not assess(text, speaker="user").remember
+
+
+@pytest.mark.parametrize("text", [
+    "I take levothyroxine 50 mcg every morning for my thyroid.", "My doctor increased my levothyroxine to 75 mcg.",
+    "我每天早上吃5毫克的氨氯地平",
+])
+def test_a_medicine_taken_in_doses_is_safety(text: str) -> None:
+    # it was a DEFAULT memory (PROCEDURAL), left to fade: what a doctor or a drug interaction must know
+    assert assess(text, speaker="user").preset_kind is PresetKind.SAFETY
+    assert assess("The tablet has 200mg of caffeine", speaker="user").preset_kind is not PresetKind.SAFETY
