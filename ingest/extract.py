@@ -72,6 +72,9 @@ class TripleExtractor(Protocol):
 # the extractor
 
 
+_AGE_IN_A_LIST_RE = re.compile(r"(?i:who(?:'s| is)) \d{1,3}(?i: years? old)?")
+
+
 class RuleTripleExtractor:
     """Regex rules over clauses, zh and en (mixed turns go through both rule sets)."""
 
@@ -100,7 +103,9 @@ class RuleTripleExtractor:
                 spans.append((whole, start, start))
                 continue
             for clause in zh_subclauses(whole):
-                if is_question(clause) or is_request(clause):
+                # ", who is 7," inside a list of names ("two kids: Maya, who is 7, and Leo") is her age, no question
+                if (is_question(clause) and not (st.listing_rel and _AGE_IN_A_LIST_RE.fullmatch(clause.strip()))) \
+                        or is_request(clause):
                     st.pending_rel = None
                     continue
                 st.spans = []

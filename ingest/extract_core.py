@@ -264,6 +264,7 @@ class _State:
     subject: str | None = None
     last_person: str | None = None
     pending_rel: str | None = None
+    listing_rel: str | None = None  # the relation of a list being named ("two kids: Maya, who is 7, and Leo")
     out: list[ExtractedTriple] = field(default_factory=list)
     spans: list[tuple[int, int]] = field(default_factory=list)
 

@@ -153,7 +153,27 @@ def _en_follow_up(c: str, st: _State) -> bool:
     return False
 
 
+def _en_listing(c: str, st: _State) -> bool:
+    """The clauses after a list's first name ("We have two kids: Maya, who is 7, and Leo, who is 4"): an age said
+    of the one just named, and the next name of the list (only Maya was a child before)."""
+    rel, st.listing_rel = st.listing_rel, None
+    if rel is None:
+        return False
+    if (m := re.fullmatch(r"(?i:who(?:'s| is)) (?P<n>\d{1,3})(?i: years? old)?", c.strip())) and st.last_person:
+        st.add(st.last_person, "age", m["n"])
+    elif (m := re.fullmatch(rf"(?i:and) (?P<n>{_EN_NAME})", c.strip())) and m["n"] not in _EN_NON_NAMES:
+        st.add(USER, rel, m["n"])
+        st.last_person = m["n"]
+    else:
+        return False
+    st.listing_rel = rel
+    st.spans.append((0, len(c)))
+    return True
+
+
 def _en_relations(c: str, st: _State) -> None:
+    if _en_listing(c, st):
+        return
     # pending relation from "I have two kids," -> "Emma and Leo"
     if st.pending_rel and re.fullmatch(
         rf"(?:(?:one|the other|the older|the younger) (?:is )?(?:named |called )?"
@@ -171,7 +191,8 @@ def _en_relations(c: str, st: _State) -> None:
         ):
             if name and name not in _EN_NON_NAMES:
                 st.add(USER, st.pending_rel, name)
-        st.pending_rel = None
+                st.last_person = name
+        st.listing_rel, st.pending_rel = st.pending_rel, None
         st.spans.append((0, len(c)))
         return
     if m := re.search(rf"(?i:\bmy emergency contact is )(?:(?i:my )(?P<r>{_EN_REL_ALT}) )?(?P<n>{_EN_NAME})", c):

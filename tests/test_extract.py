@@ -702,6 +702,10 @@ def test_a_new_job_or_partner_said_plainly(text: str, expected: set[tuple[str, s
     ("First day at Northwind today!", {(USER, "works_at", "Northwind", 1)}),
     ("It's my first day at Acme Logistics.", {(USER, "works_at", "Acme Logistics", 1)}),
     ("First day at school for Maya", set()),
+    # a list of names with their ages (only Maya was a child)
+    ("We have two kids: Maya, who is 7, and Leo, who is 4.", {(USER, "child", "Maya", 1), ("Maya", "age", "7", 1),
+                                                              (USER, "child", "Leo", 1), ("Leo", "age", "4", 1)}),
+    ("I have two sisters, Anna and Beth", {(USER, "sister", "Anna", 1), (USER, "sister", "Beth", 1)}),
 ])
 def test_said_conversationally(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
