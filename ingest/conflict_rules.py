@@ -23,6 +23,7 @@ Three rules, tried in this order for every pair (new memory, old live memory), t
 4. CANCELLATION (recorded as NEGATION): the new memory cancels a plan the old one makes ("We cancelled the Japan
    trip" / "planning a trip to Japan next month"): cancel and plan words, two shared terms, a lower cosine line;
    or moves it to another time ("My dentist appointment moved to Dec 15" / "... on Dec 12 at 3pm", 改到周五);
+   or puts another in its place ("soccer on Saturdays instead of piano" / "Maya takes piano lessons on Saturdays");
    or restates it with a detail changed at a near-duplicate's cosine ("first run make release" / "... make build").
 """
 
@@ -360,6 +361,35 @@ def reschedule_conflict(new_text: str, old: Similar, threshold: float) -> str | 
             f"(shared: {', '.join(sorted(shared))})")
 
 
+_INSTEAD_OF_RE = re.compile(r"(?i)\b(?:instead of|rather than) (?P<y>[\w' -]{2,40}?)(?=[,.;!?]|$| now| from now)"
+                            r"|而不是(?P<y2>[^，。,.；;！!？?]{1,12})")
+_ROUTINE_OR_PLAN_RE = re.compile(
+    r"(?i)\b(?:on (?:mon|tues|wednes|thurs|fri|satur|sun)days|every|each|most days|usually|always|daily|weekly"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b|每天|每周|每个|平时|一般|通常|总是|周[一二三四五六日天]"
+)
+_BOUNDED_TIME_RE = re.compile(r"(?i)\b(?:today|tonight|this (?:morning|afternoon|evening|time|once)|just once"
+                              r"|for now)\b|今天|今晚|这次|这一次")
+
+
+def replacement_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
+    """The new text puts something in the place of what an old routine or plan says ("she'll do soccer on
+    Saturday mornings instead of piano" / "Maya takes piano lessons on Saturdays at 10", "I'll bike instead of
+    driving" / "I drive to work every day"): what comes after "instead of" is the old one's thing (a word or
+    another form of it), the old one is a routine or a plan, the new one is not said for one time only ("tea
+    instead of coffee this morning"), and the cancellation's cosine line."""
+    m = _INSTEAD_OF_RE.search(new_text)
+    if m is None or old.cosine < threshold or _BOUNDED_TIME_RE.search(new_text) or _INSTEAD_OF_RE.search(old.text):
+        return None
+    if not (_ROUTINE_OR_PLAN_RE.search(old.text) or PLAN_RE.search(old.text)):
+        return None
+    replaced = content_terms(m["y"] or m["y2"] or "")
+    old_terms = content_terms(old.text)
+    if not replaced or not all(any(t == o or _variants(t, o) for o in old_terms) for t in replaced):
+        return None
+    return (f"replaced: similarity {old.cosine:.2f} >= {threshold:.2f}, instead of "
+            f"{', '.join(sorted(replaced))}")
+
+
 def revision_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
     """The new text restates the old one with a detail changed ("To deploy the blog: first run make release, ..."
     after "... make build, ...", "levothyroxine 75 mcg" after "50 mcg", 最后加盐 after 最后加糖): at the cosine of a
@@ -433,7 +463,8 @@ def detect(
                                                                                  similarity_threshold)
         if not reason and cancel_threshold is not None:
             reason = (cancellation_conflict(new_text, candidate, cancel_threshold)
-                      or reschedule_conflict(new_text, candidate, cancel_threshold))
+                      or reschedule_conflict(new_text, candidate, cancel_threshold)
+                      or replacement_conflict(new_text, candidate, cancel_threshold))
         if not reason and revision_threshold is not None:
             reason = revision_conflict(new_text, candidate, revision_threshold)
         if reason:

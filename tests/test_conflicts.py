@@ -664,3 +664,24 @@ def test_a_restatement_with_a_detail_changed_is_a_revision() -> None:
     assert found("I live in Berlin, Germany", "I live in Berlin", 0.95) == []
     assert found("My brother lives in Denver", "My sister lives in Denver", 0.88) == []
     assert changed_detail("I really love my dog Max", "I love my dog Max") == (set(), set())
+
+
+def test_a_replacement_ends_the_routine_it_names() -> None:
+    """"she'll do soccer on Saturday mornings instead of piano" left "Maya takes piano lessons on Saturdays" current
+    (ranked first for "What does Maya do on Saturdays?")."""
+    def found(new: str, old: str, cosine: float) -> list[ConflictKind]:
+        return [f.kind for f in detect(new_memory_id="n", new_text=new, new_facts=[], old_facts=[],
+                                       similar=[Similar("o", old, cosine)], similarity_threshold=0.75,
+                                       cancel_threshold=0.35)]
+
+    piano = "Maya takes piano lessons on Saturdays at 10."
+    assert found("Yeah we decided she'll do soccer on Saturday mornings instead of piano.", piano, 0.42) == [
+        ConflictKind.NEGATION]
+    assert found("I'll take the bus to work instead of biking from now on", "I commute by bike most days", 0.5) == [
+        ConflictKind.NEGATION]
+    assert found("我们决定周六上午去踢足球，而不是钢琴", "朵朵每周六上午学钢琴", 0.5) == [ConflictKind.NEGATION]
+    # once only, no routine or plan said before, another thing, below the line
+    assert found("I had tea instead of coffee this morning", "I drink coffee every morning", 0.6) == []
+    assert found("I'll have tea instead of coffee", "I love coffee", 0.5) == []
+    assert found("She'll do soccer instead of chess", piano, 0.4) == []
+    assert found("She'll do soccer instead of piano", piano, 0.3) == []
