@@ -165,7 +165,7 @@ def list_memories(
 def search(
     user: UserOpt,
     query: Annotated[str, typer.Argument()],
-    k: int = 5,
+    k: Annotated[int, typer.Option("-k", "--k", help="At most this many memories.")] = 5,
     tenant: TenantOpt = None,
 ) -> None:
     """Vector search over a user's memories."""

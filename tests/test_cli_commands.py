@@ -82,6 +82,7 @@ def test_search_finds_a_remembered_memory_with_a_score(module_tenant: str) -> No
     assert [h["score"] for h in hits] == sorted((h["score"] for h in hits), reverse=True)
     assert {k: hits[0][k] for k in home} == home  # the memory as remember printed it, with the score beside it
     assert len(json_lines(ok("search", *base, "where do I live", "--k", "1"))) == 1
+    assert len(json_lines(ok("search", *base, "where do I live", "-k", "1"))) == 1  # as recall takes it
     assert refused(2, "search", *base, "") == "error [BAD_USER_INPUT]: query must not be empty"
     assert refused(2, "search", *base, "kettle", "--k", "0") == "error [BAD_USER_INPUT]: k must be at least 1"
 

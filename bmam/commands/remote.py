@@ -186,7 +186,8 @@ def register(app: typer.Typer) -> None:
             echo_json(edge["node"])
 
     @remote.command("search")
-    def search(user: UserOpt, query: Annotated[str, typer.Argument()], k: int = 5,
+    def search(user: UserOpt, query: Annotated[str, typer.Argument()],
+               k: Annotated[int, typer.Option("-k", "--k", help="At most this many memories.")] = 5,
                server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Vector search over a user's memories."""
         for hit in _call(server, api_key, lambda c: c.search(user, query, k=k)):
