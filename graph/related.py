@@ -66,6 +66,9 @@ class FormSettings:
     scan_max: int
     limit: int
     min_memories: int
+    # A user turn opening with a step word (a Java regex, matched whole against an Episode's text: the turns a
+    # sequence's link reaches back through are steps too; bmam/usecases/associations.py)
+    sequence_pattern: str = "(?!)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +80,7 @@ class FormRequest:
     now: datetime
     episode_mates: Sequence[str] = ()
     follows_up: bool = False  # it opens with a pronoun: about someone the user's turn before named
+    continues: bool = False  # it opens with a step word ("Then ...", 然后): the next step of the turns before
     han_terms: Sequence[str] = ()
     latin_terms: Sequence[str] = ()
     lucene: str | None = None
@@ -102,12 +106,13 @@ class FormBatch:
             "user_id": self.scope.user_id,
             "items": [{
                 "memory_id": r.memory_id, "episode_id": r.episode_id, "episode_mates": list(r.episode_mates),
-                "follows_up": r.follows_up,
+                "follows_up": r.follows_up, "continues": r.continues,
                 "now": time_param(r.now), "terms": bool(r.han_terms or r.latin_terms),
                 "han_terms": list(r.han_terms), "latin_terms": list(r.latin_terms),
                 "lucene": scoped_query(self.scope, r.lucene),
             } for r in self.requests],
             "same_episode": settings.same_episode,
+            "sequence_pattern": settings.sequence_pattern,
             "entity_base": settings.traversal.entity_base,
             "max_degree": settings.traversal.max_degree,
             "per_entity": settings.per_entity,

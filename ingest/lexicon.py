@@ -476,6 +476,15 @@ _REQUEST_RE = re.compile(
 )
 
 
+# A turn that tells the next step of what the turns before began ("First, I run make build." / "Then I rsync ..." /
+# "Finally I purge the CDN.", 然后 / 最后 / 第二步): written so Java (Cypher's =~, whole text) reads it as Python does.
+SEQUENCE_STEP_PATTERN = (
+    r"(?is)\s*(?:(?:and|ok|okay|so|oh)[,.]?\s+)?(?:first(?:ly)?|then|next|after that|afterwards|finally|lastly"
+    r"|second(?:ly)?|third(?:ly)?|step \d+|首先|然后|接着|之后|最后|第[一二三四五六七八九十\d]步)(?![a-z]).*"
+)
+SEQUENCE_STEP_RE = re.compile(SEQUENCE_STEP_PATTERN)
+
+
 # A reminder the user asks for ("Remind me to send the case study by Thursday", 提醒我明天给妈妈打电话): a task, and
 # a plan of theirs (salience keeps one for another day). Asking to be told a fact ("remind me what her name is",
 # 提醒我一下她叫什么) is a question, not a reminder.

@@ -121,3 +121,21 @@ def test_a_follow_up_links_only_to_the_person_the_turn_before_named(container: C
     nurse_links = linked_to(container, tenant, "kim", nurse)
     assert frozenset((jess.id, nurse.id)) in nurse_links and frozenset((allergy.id, nurse.id)) not in nurse_links
     assert frozenset((max_.id, rain.id)) not in linked_to(container, tenant, "kim", rain)
+
+
+def test_the_steps_of_something_told_over_several_turns_are_one_hop_from_its_heading(container: Container,
+                                                                                      tenant: str) -> None:
+    """"Let me tell you how I deploy the blog." / "First, I run make build." / "Then I rsync ..." / "Finally I purge
+    the CDN.": recall of "How do I deploy the blog?" found the heading alone (the steps share no word with it). Each
+    step is linked to the heading and to the steps before it; a turn after the run opening with no step word is not."""
+    said = [("user", "Let me tell you how I deploy the blog."), ("assistant", "Sure, go ahead."),
+            ("user", "First, I run make build."), ("user", "Then I rsync public/ to the server."),
+            ("assistant", "Got it."), ("user", "Finally I purge the CDN."), ("user", "I had pasta for lunch today.")]
+    made = [container.ingest.ingest_turn(tenant, TurnInput(user_id="ops", session_id="s1", speaker=speaker,
+                                                           text=text)).memories for speaker, text in said]
+    heading, build, rsync, purge, lunch = made[0][0], made[2][0], made[3][0], made[5][0], made[6][0]
+    links = linked_to(container, tenant, "ops", purge)
+    assert {frozenset((purge.id, x.id)) for x in (heading, build, rsync)} <= links
+    assert not any(lunch.id in pair for pair in linked_to(container, tenant, "ops", lunch))
+    result = container.recall.recall(tenant, RecallRequest(user_id="ops", query="How do I deploy the blog?", k=10))
+    assert {heading.id, build.id, rsync.id, purge.id} <= {r.memory.id for r in result.memories}

@@ -15,6 +15,7 @@ from bmam.usecases.hooks import StoredMemoryContext
 from graph.model import Association, Scope
 from graph.related import FormBatch, FormRequest, FormSettings, RelatedRepository, TraversalParams
 from graph.store import Tx
+from ingest.lexicon import SEQUENCE_STEP_PATTERN, SEQUENCE_STEP_RE
 from ingest.scoring import COMMON_EN, link_term, link_text, lucene_query, terms
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
@@ -41,6 +42,7 @@ class AssociationForming:
             per_entity=settings.associate_per_entity, term_base=settings.term_link_strength,
             max_df=settings.term_link_max_df, scan_max=settings.term_link_scan_max,
             limit=settings.term_link_index_limit, min_memories=settings.term_link_min_memories,
+            sequence_pattern=SEQUENCE_STEP_PATTERN,
         )
 
     def _request(self, memory_id: str, *, text: str | None, episode_id: str | None,
@@ -54,6 +56,7 @@ class AssociationForming:
             latin = [t for t in found if not _CJK.match(t) and len(t) >= 3 and not t.isdigit() and t not in COMMON_EN]
         return FormRequest(memory_id=memory_id, episode_id=episode_id, episode_mates=tuple(episode_mates),
                            follows_up=bool(text and episode_id and _FOLLOW_UP_RE.match(text)),
+                           continues=bool(text and episode_id and SEQUENCE_STEP_RE.fullmatch(text)),
                            now=self._clock.now(), han_terms=han, latin_terms=latin,
                            lucene=lucene_query(han + latin) if han or latin else None)
 

@@ -9,6 +9,7 @@
 // remains of a loser derive from the loser's own turn).
 // 1. formed_by 'stored': with the other memories derived from the same episode (strength $same_episode), and
 //    for a follow-up opening with a pronoun (item.follows_up) those of the user's turn before it in the session,
+//    for a step of a sequence (item.continues) those of the user's turns back to the sequence's head,
 //    and with memories sharing an entity with it (the entity hop strength of related/search:
 //    min(1, $entity_base / sqrt(mentions - 1)), no hub above $max_degree and never the user themself, the
 //    entity 'user'), the most recent $per_entity per entity (ties by id: the same edges on every store).
@@ -65,6 +66,18 @@ CALL (item) {
     WHERE prev.tenant = $tenant AND prev.user_id = $user_id
       AND o <> m AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
       AND EXISTS { MATCH (o)-[:MENTIONS]->(e:Entity) WHERE e.kind IN ['person', 'animal'] AND e.name <> 'user' }
+    RETURN o, $same_episode AS strength
+    UNION ALL
+    // a step of something told over several turns (item.continues: "Let me tell you how I deploy the blog." /
+    // "First, I run make build." / "Then I rsync ..." / "Finally I purge the CDN."): the memories of the user's turns
+    // back to the run's head, every user turn between a step too ($sequence_pattern), so each step is one hop from
+    // the heading and from the other steps (recall expands one hop: a chain reached only the first step)
+    MATCH path = (ep:Episode {id: item.episode_id})<-[:NEXT*1..12]-(p:Episode)
+    WHERE item.continues AND ep.tenant = $tenant AND ep.user_id = $user_id AND p.speaker = 'user'
+      AND all(x IN nodes(path)[1..-1] WHERE x.speaker <> 'user' OR x.text =~ $sequence_pattern)
+    MATCH (p)<-[:DERIVED_FROM]-(o:Memory)
+    WHERE p.tenant = $tenant AND p.user_id = $user_id
+      AND o <> m AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
     RETURN o, $same_episode AS strength
     UNION ALL
     MATCH (m)-[:MENTIONS]->(e:Entity)
