@@ -392,14 +392,15 @@ def replacement_conflict(new_text: str, old: Similar, threshold: float) -> str |
 
 def revision_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
     """The new text restates the old one with a detail changed ("To deploy the blog: first run make release, ..."
-    after "... make build, ...", "levothyroxine 75 mcg" after "50 mcg", 最后加盐 after 最后加糖): at the cosine of a
-    near-duplicate (the ingest's repeat line) with words of the old replaced by others, the newer is what holds.
-    Two distinct things said alike score lower ("my sister / my brother lives in Denver" 0.88)."""
+    after "... make build, ...", 最后加盐 after 最后加糖): at the cosine of a near-duplicate (the ingest's repeat line)
+    with words of the old replaced by others, the newer is what holds. Two distinct things said alike score lower
+    ("my sister / my brother lives in Denver" 0.88); a changed number alone is no word changed (it is no repeat
+    either: both are kept)."""
     if old.cosine < threshold:
         return None
     added, dropped = changed_detail(new_text, old.text)
-    if not added:
-        return None
+    if not any(not _NUMBER_RE.fullmatch(t) for t in added):
+        return None  # a number alone ("memory 3" / "memory 4", "8000 steps today" / "10000 steps today"): two things
     return (f"restated with a change: similarity {old.cosine:.2f} >= {threshold:.2f}, "
             f"{', '.join(sorted(added))} for {', '.join(sorted(dropped))}")
 
