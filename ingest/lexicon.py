@@ -468,7 +468,8 @@ _REQUEST_RE = re.compile(
     r"|再来|再说|再详细|再简单|继续|用\s?\S+\s?写|告诉我|解释一下|搜一下|生成|列出|提醒我|忽略|假装|扮演)"
     r"|(?<![A-Za-z])(?:please|help me|translate|calculate|compute|write me|write a|tell me|give me|set a timer"
     r"|set an alarm|summari[sz]e|make it|explain|continue|show me|find me|remind me|recommend|list|rewrite"
-    r"|draft|convert|generate|search for|look up"
+    r"|draft|convert|generate|search for|look up|make me|make (?:a|an|my) (?:list|checklist|plan|schedule|table"
+    r"|summary|shopping list|packing list|to-?do list)"
     # instructions to the assistant about itself (prompt injection): a task, never a fact about the user
     r"|ignore (?:all |any |the |your )?(?:previous|prior|above|earlier)|disregard|act as|pretend|role-?play"
     r"|you are now|forget everything)(?![A-Za-z])",

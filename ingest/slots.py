@@ -71,7 +71,12 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\b(?:am i|i'm|i am) allergic\b|\bmy allerg(?:y|ies)\b", ("allergic_to",)),
     (rf"\bwhat (?:should|can|could|shall) (?:i|we) (?:eat|cook|make|bake|order|have for (?:dinner|lunch|breakfast))\b"
      rf"|\bwhat to (?:eat|cook|make|bake|order)\b|\b{_FOOD} (?:ideas?|suggestions?|recommendations?)\b"
-     rf"|\b(?:recommend|suggest) (?:a |an |some |me )?(?:good )?{_FOOD}\b|\bwhere (?:should|can|could) (?:i|we) eat\b",
+     rf"|\b(?:recommend|suggest) (?:a |an |some |me )?(?:good )?{_FOOD}\b|\bwhere (?:should|can|could) (?:i|we) eat\b"
+     # "Can you suggest something for dinner tonight?", "anything I should avoid eating at the team lunch?", "is it
+     # safe for me to eat sushi?" (each was gated or answered without the shellfish allergy)
+     r"|\b(?:suggest|recommend|ideas?) (?:something|anything|some(?:thing)? ideas?)? ?for (?:dinner|lunch|breakfast"
+     r"|brunch|supper)\b|\bwhat(?:'s| is) for (?:dinner|lunch|breakfast)\b|\bavoid eating\b"
+     r"|\b(?:should|can|could|may) (?:i|we) (?:not |safely )?eat\b|\b(?:safe|ok|okay) (?:for me )?to eat\b",
      _FOOD_SAFETY),
     (r"\bmy (?:health|medical) (?:conditions?|issues?|problems?)\b", ("has_condition",)),
     (r"\bmy (?:phone|cell|mobile)(?: number)?\b", ("phone",)),
@@ -105,7 +110,8 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我对什么过敏|我的?过敏", ("allergic_to",)),
     (r"吃(?:点)?什么|做(?:点)?什么(?:菜|吃的|饭)|点(?:点)?什么(?:菜|吃的|外卖)|推荐[^，。？]{0,6}(?:餐厅|饭店|菜|吃的|甜点|零食|馆子|饭馆)"
      r"|推荐[^，。？]{0,4}(?:饭|菜|餐|面|小吃|甜品|火锅|烧烤)店"
-     r"|(?:晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|甜点)(?:有什么推荐|怎么安排)", _FOOD_SAFETY),
+     r"|(?:晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|甜点)(?:有什么推荐|怎么安排)|能不能吃|可以吃[^，。？]{0,8}吗|能吃[^，。？]{0,8}吗"
+     r"|不能吃什么|要忌口", _FOOD_SAFETY),
     (r"我的(?:手机|电话)", ("phone",)),
     (r"我的邮箱", ("email",)),
     (r"我的紧急联系人", ("emergency_contact",)),

@@ -48,6 +48,13 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("晚饭吃什么好？", ("allergic_to", "has_condition")),
         ("推荐一家火锅店", ("allergic_to", "has_condition")),
         ("推荐一家书店", ()),
+        # each was gated or answered without the user's shellfish allergy
+        ("Is there anything I should avoid eating at the team lunch? It's a seafood place.",
+         ("allergic_to", "has_condition")),
+        ("Can you suggest something for dinner tonight?", ("allergic_to", "has_condition")),
+        ("Is it safe for me to eat sushi?", ("allergic_to", "has_condition")),
+        ("我能吃海鲜吗？", ("allergic_to", "has_condition")),
+        ("What did I eat yesterday?", ()),
         # not the speaker's own fact, or no slot a question can name
         ("What do you know about Paris?", ()),
         ("Tell me about black holes", ()),
