@@ -294,3 +294,11 @@ def test_a_medicine_taken_in_doses_is_safety(text: str) -> None:
     # it was a DEFAULT memory (PROCEDURAL), left to fade: what a doctor or a drug interaction must know
     assert assess(text, speaker="user").preset_kind is PresetKind.SAFETY
     assert assess("The tablet has 200mg of caffeine", speaker="user").preset_kind is not PresetKind.SAFETY
+
+
+@pytest.mark.parametrize("text", ["Make me a moving checklist for a family of four with a dog.",
+                                  "Make a packing list for Denver"])
+def test_make_me_a_list_is_a_request(text: str) -> None:
+    # stored as a FACTUAL memory, it came back for "Do I have any pets?"
+    assert assess(text, speaker="user").reason == "request"
+    assert assess("I make my own bread every weekend", speaker="user").remember
