@@ -29,6 +29,7 @@ Three rules, tried in this order for every pair (new memory, old live memory), t
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
@@ -161,24 +162,43 @@ def content_terms(text: str) -> set[str]:
     return terms
 
 
+_TOKEN_RE = re.compile(r"[\u4e00-\u9fff]|[^\W_]+(?:'[^\W_]+)?")  # a Han character, or a word or number
+_NUMBER_RE = re.compile(r"\d+(?:[.,:]\d+)*")
+# A restatement with one detail changed: at least this many tokens (short sentences are reworded freely: "My wife is
+# called Anna" / "My wife's name is Anna", "learning / studying Spanish"), and at most this many changed in a row.
+_RESTATED_MIN_TOKENS = 8
+_RESTATED_MAX_CHANGED = 3
+_FILLER_WORDS = frozenset({
+    "a", "an", "the", "at", "of", "to", "in", "on", "is", "are", "was", "am", "be", "it's", "i'm", "right", "now",
+    "moment", "currently", "these", "days", "lately", "recently", "nowadays", "just", "really", "actually", "also",
+    "still", "today", "very", "so", "quite", "pretty", "kind", "sort", "bit"})
+
+
 def _variants(a: str, b: str) -> bool:
-    """Two forms of one word (live / living, build / builds): all but the shorter one's last letter in common."""
+    """Two forms of one word (bike / biking, build / builds): all but the shorter one's last letter in common."""
     short = min(len(a), len(b))
     return short >= 3 and a[: short - 1] == b[: short - 1]
 
 
-_NUMBER_RE = re.compile(r"\d+(?:[.,:]\d+)*")  # "50 mcg" -> "75 mcg" changes a number, which names no word
-
-
-def changed_detail(new_text: str, old_text: str) -> tuple[set[str], set[str]]:
-    """What the new text says instead of the old one's words when it restates it ("first run make release" for
-    "first run make build", 最后加盐 for 最后加糖): its content terms the old lacks and the old's it lacks, each
-    without another form of a word of the other side. Empty on either side: a rewording or an addition, no
-    change."""
-    new_terms, old_terms = (content_terms(t) | set(_NUMBER_RE.findall(t)) for t in (new_text, old_text))
-    added = {t for t in new_terms - old_terms if not any(_variants(t, o) for o in old_terms - new_terms)}
-    dropped = {t for t in old_terms - new_terms if not any(_variants(t, n) for n in new_terms - old_terms)}
-    return (added, dropped) if added and dropped else (set(), set())
+def changed_detail(new_text: str, old_text: str) -> tuple[list[str], list[str]]:
+    """What the new text says instead of the old one's words when it restates it word for word but one place ("To
+    deploy the blog: first run make release, ..." for "... make build, ...", 最后加盐 for 最后加糖, "75 mcg" for "50
+    mcg"): the new tokens and the old ones they replace, ([], []) when the texts differ otherwise (a rewording,
+    an addition, a word order, two places) or are short."""
+    new = [t.casefold() for t in _TOKEN_RE.findall(unicodedata.normalize("NFKC", new_text))]
+    old = [t.casefold() for t in _TOKEN_RE.findall(unicodedata.normalize("NFKC", old_text))]
+    ops = [op for op in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if len(ops) != 1 or ops[0][0] != "replace":
+        return [], []
+    _, i1, i2, j1, j2 = ops[0]
+    added, dropped = new[j1:j2], old[i1:i2]
+    if max(len(added), len(dropped)) > _RESTATED_MAX_CHANGED:
+        return [], []
+    if all(_NUMBER_RE.fullmatch(t) for t in added + dropped):  # "75 mcg" for "50 mcg": a number, in any length
+        return (added, dropped) if min(len(new), len(old)) >= 3 else ([], [])
+    if min(len(new), len(old)) < _RESTATED_MIN_TOKENS or set(added + dropped) <= _FILLER_WORDS:
+        return [], []  # short sentences are reworded freely; "right now" for "at the moment" changes nothing
+    return added, dropped
 
 
 # ----- objects -----------------------------------------------------------------------------------------
@@ -399,7 +419,7 @@ def revision_conflict(new_text: str, old: Similar, threshold: float) -> str | No
     if old.cosine < threshold:
         return None
     added, dropped = changed_detail(new_text, old.text)
-    if not any(not _NUMBER_RE.fullmatch(t) for t in added):
+    if all(_NUMBER_RE.fullmatch(t) for t in added):
         return None  # a number alone ("memory 3" / "memory 4", "8000 steps today" / "10000 steps today"): two things
     return (f"restated with a change: similarity {old.cosine:.2f} >= {threshold:.2f}, "
             f"{', '.join(sorted(added))} for {', '.join(sorted(dropped))}")
