@@ -668,10 +668,10 @@ FEELING_EN = [
     "disappointed",
     "hurt",
 ]
-# Latin letters around a Chinese feeling word make it part of an English word: "emo" (slang, 我好emo) is not the
-# "emo" of remove, memo, demo, lemon (each typed EMOTIONAL, fading by the emotional factor each day).
-FEELING_ZH_RE = re.compile("(?<!麻)(?<!积)(?<!劳)(?<![A-Za-z])(?:" + "|".join(sorted(FEELING_ZH, key=len, reverse=True))
-                           + ")(?![A-Za-z])")
+# "emo" (slang, 我好emo) is a word of its own, not the "emo" of remove, memo, demo, lemon (each typed EMOTIONAL, fading
+# by the emotional factor each day); the Han feeling words may touch Latin letters (今天的meeting烦死了).
+_FEELING_HAN = sorted(set(FEELING_ZH) - {"emo"}, key=len, reverse=True)
+FEELING_ZH_RE = re.compile("(?<!麻)(?<!积)(?<!劳)(?:" + "|".join(_FEELING_HAN) + ")|(?<![A-Za-z])emo(?![A-Za-z])")
 FEELING_EN_RE = words_re(FEELING_EN, en=True)
 
 
