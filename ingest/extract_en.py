@@ -153,6 +153,9 @@ def _en_follow_up(c: str, st: _State) -> bool:
     return False
 
 
+_EN_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, **{str(n): n for n in range(1, 10)}}
+
+
 def _en_listing(c: str, st: _State) -> bool:
     """The clauses after a list's first name ("We have two kids: Maya, who is 7, and Leo, who is 4"): an age said
     of the one just named, and the next name of the list (only Maya was a child before)."""
@@ -161,9 +164,11 @@ def _en_listing(c: str, st: _State) -> bool:
         return False
     if (m := re.fullmatch(r"(?i:who(?:'s| is)) (?P<n>\d{1,3})(?i: years? old)?", c.strip())) and st.last_person:
         st.add(st.last_person, "age", m["n"])
-    elif (m := re.fullmatch(rf"(?i:and) (?P<n>{_EN_NAME})", c.strip())) and m["n"] not in _EN_NON_NAMES:
+    elif (m := re.fullmatch(rf"(?i:and) (?P<n>{_EN_NAME})", c.strip())) and m["n"] not in _EN_NON_NAMES \
+            and st.listing_left > 0:  # "two kids: Maya and Leo, and Max": Max is no third child
         st.add(USER, rel, m["n"])
         st.last_person = m["n"]
+        st.listing_left -= 1
     else:
         return False
     st.listing_rel = rel
@@ -192,7 +197,11 @@ def _en_relations(c: str, st: _State) -> None:
             if name and name not in _EN_NON_NAMES:
                 st.add(USER, st.pending_rel, name)
                 st.last_person = name
-        st.listing_rel, st.pending_rel = st.pending_rel, None
+                st.pending_count -= 1
+        # a list goes on past its first clause only as far as the count said ("We have two kids: Maya, who is 7,
+        # and Leo"); no count, no list
+        st.listing_rel, st.listing_left = (st.pending_rel, st.pending_count) if st.pending_count > 0 else (None, 0)
+        st.pending_rel, st.pending_count = None, 0
         st.spans.append((0, len(c)))
         return
     if m := re.search(rf"(?i:\bmy emergency contact is )(?:(?i:my )(?P<r>{_EN_REL_ALT}) )?(?P<n>{_EN_NAME})", c):
@@ -242,8 +251,8 @@ def _en_relations(c: str, st: _State) -> None:
             st.pending_rel = "partner"  # "I'm dating someone new, her name is Sofia": named next
         st.spans.append((m.start(), m.end()))
     if m := re.search(
-        rf"(?i:\b(?:i|we)(?: have|'ve got|'ve| got| own| adopted| just adopted| just got) (?:an?|one|two|three"
-        rf"|four|\d+)"
+        rf"(?i:\b(?:i|we)(?: have|'ve got|'ve| got| own| adopted| just adopted| just got) (?P<count>an?|one|two"
+        rf"|three|four|\d+)"
         rf" (?:[\w-]+ )?)(?P<r>(?i:{_EN_REL_ALT}))"
         rf"(?:(?i: named| called) (?P<n>{_EN_NAME}))?",
         c,
@@ -253,6 +262,7 @@ def _en_relations(c: str, st: _State) -> None:
             st.last_person = m["n"]
         else:
             st.pending_rel = RELATIONS_EN[m["r"].lower()]
+            st.pending_count = _EN_COUNTS.get(m["count"].lower(), 0) if m["count"] else 0
         st.spans.append((m.start(), m.end()))
 
 
@@ -420,11 +430,11 @@ def _en_restore_subject(c: str) -> str:
 
 # Adverbs a speaker puts between "I" and the verb that change no fact: "I'm also allergic to shellfish", "I actually
 # don't drink coffee anymore" read as the same clause without them (the rules list a few such words each, never
-# all). Negations, "used to" and times stay: they change the fact.
+# all). Negations, "used to" and times stay: they change the fact; so do hedges and hyperbole ("I'm basically a chef
+# at home", "I'm literally allergic to mondays", "I'm already a member at Equinox": no job, no allergy).
 _EN_FILLER_ADVERBS_RE = re.compile(
     r"(?i)\b(?P<s>i|i'm|i am|im|i've|i have|we|we're|we are|we've|we have)"
-    r"(?:\s+(?:also|actually|really|honestly|just|still|now|currently|recently|finally|totally|definitely"
-    r"|basically|literally|kinda|seriously|already|officially|obviously|personally))+(?=\s)"
+    r"(?:\s+(?:also|actually|really|just|still|now|currently|recently|finally|definitely|officially))+(?=\s)"
 )
 
 
@@ -784,12 +794,21 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         ),
         _en_role_at,
     ),
-    # "First day at Northwind today!", "my first week at Stripe": the new employer (not a school's first day)
+    # "First day at my new job at Northwind!", "first week of work at Stripe", "First day at Northwind, the new team
+    # is great": the new employer, when the turn speaks of work ("first day at Disneyland", "... at Mayo Clinic for
+    # my chemo" are no job)
     (
-        re.compile(rf"(?i:^(?:(?:it's|it is|today is|today's) )?(?:my |our )?first (?:day|week) (?:at|with)) "
-                   rf"(?P<o>{_EN_NAME})"),
+        re.compile(rf"(?i:^(?:(?:it's|it is|today is|today's) )?(?:my |our )?first (?:day|week)"
+                   rf"(?: of work| at work| at (?:my|the) new job)? (?:at|with)) (?P<o>{_EN_NAME})"),
         lambda m, st: st.add(USER, "works_at", _en_cut(m["o"], _EN_TAIL_PLACE))
-        if not re.search(r"(?i)school|college|university|kindergarten|class|camp|gym", m["o"]) else False,
+        if re.search(r"(?i)\b(?:work|job|office|team|onboarding|boss|manager|colleagues?|coworkers?|orientation)\b",
+                     m.string) else False,
+    ),
+    # "I accepted an offer from Stripe": the employer to be
+    (
+        re.compile(rf"{_I}(?i: (?:just |finally )?accepted (?:an|the|their|a job) (?:job )?offer (?:from|at|with))"
+                   rf" (?P<o>{_EN_NAME})"),
+        lambda m, st: st.add(USER, "works_at", _en_cut(m["o"], _EN_TAIL_PLACE)),
     ),
     # "I got a new job at Google": the employer
     (
@@ -1003,9 +1022,10 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         ),
         lambda m, st: st.add(USER, "is_a", m["o"].lower(), -1 if m["neg"] else 1),
     ),
-    # "I've decided to go vegetarian", "I went vegan": a diet taken up is one held
+    # "I've decided to go vegetarian", "I've gone vegan": a diet taken up is one held ("I went vegan last year" may
+    # have ended: "... but stopped" is a clause of its own)
     (
-        re.compile(rf"{_I}(?i:(?:'ve| have)? (?:decided to go|went|gone|(?:'m|am) going)) "
+        re.compile(rf"{_I}(?i:(?:'ve| have)? (?:decided to go|gone|(?:'m|am) going)) "
                    r"(?P<o>(?i:vegan|vegetarian|pescatarian|pescetarian|flexitarian))\b(?!(?i: for| this| next))"),
         lambda m, st: st.add(USER, "is_a", m["o"].lower()),
     ),
