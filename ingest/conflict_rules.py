@@ -357,25 +357,45 @@ def cancellation_conflict(new_text: str, old: Similar, threshold: float) -> str 
             f"(shared: {', '.join(sorted(shared))})")
 
 
-_NAME_RE = re.compile(r"(?<![.!?]\s)(?<!^)(?<!\w)[A-Z][a-z]+\b")  # a capitalised word not opening a sentence
+_NAME_RE = re.compile(r"(?<![.!?]\s)(?<!^)(?<!\w)[A-Z][a-z]+\b|^[A-Z][a-z]+(?='s\b)")  # not opening a sentence,
+# unless it is a possessive there ("Maya's party")
 _TIME_TERM_RE = re.compile(rf"{TIME_SAID_RE.pattern}|^(?:am|pm|at|on|moved|again|time)$|^\d+$", re.IGNORECASE)
+# The people an event or a routine belongs to: "the kids' dentist appt" is not "my dentist appointment", 女儿的钢琴课
+# not 儿子的钢琴课 (compared as sets of these words, plural s and possessive dropped).
+_PEOPLE_RE = re.compile(
+    r"(?i)\b(kid|child|children|son|daughter|wife|husband|partner|mom|mum|mother|dad|father|sister|brother|boyfriend"
+    r"|girlfriend|coworker|colleague|friend|boss|manager|neighbou?r|roommate)(?:s|'s|s')?\b"
+    r"|(女儿|儿子|孩子|老婆|老公|妈妈|爸爸|姐姐|妹妹|哥哥|弟弟|同事|朋友|老板|邻居|室友)"
+)
+# Said of one time only ("gym got moved to Tuesday this week", "tea instead of coffee this morning", 这次): no change
+# of a routine or a plan that holds.
+_ONE_TIME_RE = re.compile(r"(?i)\b(?:today|tonight|this (?:morning|afternoon|evening|time|once|week|weekend|year)"
+                          r"|just (?:this )?once|for now|for once)\b|今天|今晚|这次|这一次|这周|本周|今年")
+# A date that is a fact, not an event that moves ("Maya's birthday is on May 5th": her party may move, not it).
+_FIXED_DATE_RE = re.compile(r"(?i)\b(?:birthday|anniversary|birth ?date)(?:'s| is| falls)\b|生日是|纪念日是")
+
+
+def _people(text: str) -> set[str]:
+    return {(m[1] or m[2]).lower() for m in _PEOPLE_RE.finditer(text)}
+
+
+def _names(text: str) -> set[str]:
+    return {w for w in _NAME_RE.findall(text) if not CALENDAR_WORD_RE.fullmatch(w)}
 
 
 def reschedule_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
     """The new text moves a plan or an appointment the old one gives a time for to another time ("My dentist
     appointment moved to Dec 15" / "I have a dentist appointment on Dec 12 at 3pm", 看牙医改到周五了 / 我下周三下午三点
-    看牙医): a move to a time in the new one, a time in the old one, the cancellation's cosine line, a thing in
-    common that is not a time word, and no person named in one and not the other ("My meeting with Anna moved to
-    Friday" leaves the meeting with Tom on Thursday)."""
-    if old.cosine < threshold or not RESCHEDULE_RE.search(new_text) or not TIME_SAID_RE.search(old.text):
+    看牙医): a move to a time in the new one, not for one time only ("gym moved to Tuesday this week"); a time in the
+    old one, which is no date that is a fact (a birthday); the cancellation's cosine line; two things in common
+    that are not time words (a meeting, lunch with mom, a review alone name no one event); the same people and no
+    name said in one only ("My meeting with Anna moved to Friday" leaves the meeting with Tom on Thursday)."""
+    if old.cosine < threshold or not RESCHEDULE_RE.search(new_text) or not TIME_SAID_RE.search(old.text) \
+            or _ONE_TIME_RE.search(new_text) or _FIXED_DATE_RE.search(old.text):
         return None
     shared = {t for t in content_terms(new_text) & content_terms(old.text)
               if not (_TIME_TERM_RE.search(t) or CALENDAR_WORD_RE.fullmatch(t))}
-    if not shared:
-        return None
-    names_new, names_old = ({w for w in _NAME_RE.findall(t) if not CALENDAR_WORD_RE.fullmatch(w)}
-                            for t in (new_text, old.text))
-    if names_new ^ names_old:
+    if len(shared) < 2 or _names(new_text) ^ _names(old.text) or _people(new_text) != _people(old.text):
         return None
     return (f"rescheduled: similarity {old.cosine:.2f} >= {threshold:.2f} with a time said before "
             f"(shared: {', '.join(sorted(shared))})")
@@ -387,20 +407,28 @@ _ROUTINE_OR_PLAN_RE = re.compile(
     r"(?i)\b(?:on (?:mon|tues|wednes|thurs|fri|satur|sun)days|every|each|most days|usually|always|daily|weekly"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b|每天|每周|每个|平时|一般|通常|总是|周[一二三四五六日天]"
 )
-_BOUNDED_TIME_RE = re.compile(r"(?i)\b(?:today|tonight|this (?:morning|afternoon|evening|time|once)|just once"
-                              r"|for now)\b|今天|今晚|这次|这一次")
+# A change from now on ("we decided she'll do soccer ...", "I'll take the bus ... from now on", 决定, 以后), not what
+# happened once ("I had tea instead of coffee yesterday", "We got takeout instead of cooking") or a preference
+# ("I prefer python rather than java").
+_GOING_FORWARD_RE = re.compile(r"(?i)\b(?:will|'ll|going to|gonna|decided|from now on|anymore|switch(?:ed|ing)?"
+                               r"|starting|these days|nowadays)\b|决定|以后|从现在|从今天|开始|改成")
+_ONCE_DONE_RE = re.compile(r"(?i)\b(?:yesterday|last (?:night|week|time)|had|went|got|did|ate|drank|took)\b|昨天|上次")
 
 
 def replacement_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
-    """The new text puts something in the place of what an old routine or plan says ("she'll do soccer on
-    Saturday mornings instead of piano" / "Maya takes piano lessons on Saturdays at 10", "I'll bike instead of
-    driving" / "I drive to work every day"): what comes after "instead of" is the old one's thing (a word or
-    another form of it), the old one is a routine or a plan, the new one is not said for one time only ("tea
-    instead of coffee this morning"), and the cancellation's cosine line."""
+    """The new text puts something in the place of what an old routine or plan says from now on ("we decided she'll
+    do soccer on Saturday mornings instead of piano" / "Maya takes piano lessons on Saturdays at 10", "I'll take the
+    bus instead of biking from now on" / "I commute by bike most days"): what comes after "instead of" is the old
+    one's thing (a word or another form of it), the old one is a routine or a plan, the new one a change from now on
+    (not one time, not what happened once), of the same people (no name or person the old does not say: "my wife
+    takes the train instead of the bus" is hers), and the cancellation's cosine line."""
     m = _INSTEAD_OF_RE.search(new_text)
-    if m is None or old.cosine < threshold or _BOUNDED_TIME_RE.search(new_text) or _INSTEAD_OF_RE.search(old.text):
+    if m is None or old.cosine < threshold or _INSTEAD_OF_RE.search(old.text) or _ONE_TIME_RE.search(new_text) \
+            or not _GOING_FORWARD_RE.search(new_text) or _ONCE_DONE_RE.search(new_text):
         return None
     if not (_ROUTINE_OR_PLAN_RE.search(old.text) or PLAN_RE.search(old.text)):
+        return None
+    if _names(new_text) - _names(old.text) or _people(new_text) - _people(old.text):
         return None
     replaced = content_terms(m["y"] or m["y2"] or "")
     old_terms = content_terms(old.text)

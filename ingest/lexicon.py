@@ -793,6 +793,7 @@ RESCHEDULE_RE = re.compile(
     r"|moving|rescheduling|pushing)(?: it| them)?(?: again)? (?:to|until|till|for) (?:the |next |this )?"
     rf"(?={TIME_SAID_RE.pattern.removeprefix('(?i)')})"
     r"|(?:改到|改成|改在|推到|挪到|提前到|延到|推迟到|延期到|调到|换到)"
+    rf"(?={TIME_SAID_RE.pattern.removeprefix('(?i)')})"  # 改成短发, 改成13800001111: no time, no move
 )
 
 # ---------------------------------------------------------------------------------------------
