@@ -93,13 +93,13 @@ _PROC_STRONG_RE = re.compile(
     re.IGNORECASE,
 )
 # A how-to with its steps after a colon ("How to make my coffee: grind 18g, ...", "To clean the fridge: take out
-# the shelves, ...", "Steps to reset my router: 1. ...") or steps numbered in the text, read on the whole turn
-# (its heading alone reads as a question, its steps as requests: typed SEMANTIC or FACTUAL before).
+# the shelves, ...", "Steps to reset my router: 1. ..."), read on the whole turn (its heading alone reads as a
+# question, its steps as requests: typed SEMANTIC or FACTUAL before). A numbered list alone is no how-to (goals,
+# kids, restaurants), nor "how I met my wife: ...", "To do list: ...", "To buy: ...".
 _HOW_TO_RE = re.compile(
-    r"^(?:here's |here is )?(?:how (?:to|i)|(?:the )?steps? (?:to|for)"
-    r"|to (?!(?:me|you|us|him|her|them|be|date|this|that|sum|summarize|clarify|conclude|recap)\b)[a-z]+)"
-    r"\b[^:：.!?]{0,50}[:：]\s*\S"
-    r"|(?:^|\s)1[.)、]\s*\S.{0,120}?\s2[.)、]\s*\S",
+    r"^(?:here's |here is )?(?:how to|(?:the )?steps? (?:to|for)"
+    r"|to (?!(?:me|you|us|him|her|them|be|date|this|that|sum|summarize|clarify|conclude|recap|do|buy|whom|get"
+    r"|read|watch|visit|pack|try|see)\b)[a-z]+)\b[^:：.!?]{0,50}[:：]\s*\S",
     re.IGNORECASE,
 )
 # Facts about the user that the extractor has no predicate for (body, belongings, family details).

@@ -491,7 +491,7 @@ SEQUENCE_STEP_RE = re.compile(SEQUENCE_STEP_PATTERN)
 # 提醒我一下她叫什么) is a question, not a reminder.
 REMINDER_RE = re.compile(
     r"^(?:(?:please|pls|hey|ok|okay|oh|and|also|can you|could you|would you|will you)[\s,]+)*remind me"
-    r"(?: [^,.;:?!]{1,30}?)? (?:to|that|about) (?=\w)"
+    r"(?: (?:(?!what|who|where|when|how|why|which|if|whether)\b[^,.;:?!\s]+ ){0,5}?)?(?:to|that|about) (?=\w)"
     r"|^(?:请|麻烦|记得|你)?提醒我(?!.*(?:什么|谁|哪|几[点个号天]|多少|吗|么|呢))",
     re.IGNORECASE,
 )
@@ -695,9 +695,13 @@ SAFETY_RE = re.compile(
     r"|(?<![A-Za-z])(?:allerg\w*|anaphyla\w*|epipen|asthma|diabetes|diabetic|epilepsy|seizures?|insulin"
     r"|blood thinners?|medication|meds|heart condition|heart disease|hypertension|pregnan\w*"
     r"|emergency contact|blood type|inhaler|celiac|penicillin)(?![A-Za-z])"
-    # a medicine taken in doses ("I take levothyroxine 50 mcg every morning", 每天吃5毫克): what a doctor or a
-    # drug interaction must know (the medicine's name is no word a list can hold)
-    r"|\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ug|毫克|微克)(?![A-Za-z])",
+    # a medicine taken in doses ("I take levothyroxine 50 mcg every morning", 每天吃5毫克的药): what a doctor or a
+    # drug interaction must know (the medicine's name is no word a list can hold); not an amount eaten or drunk
+    # ("200 mg of caffeine", "sodium under 2300 mg")
+    r"|(?<![A-Za-z])(?:take|takes|taking|took|on|prescribed|dose|dosage|increased|decreased|raised|lowered|upped)"
+    r"(?![A-Za-z])(?:(?![.!?。！？]|caffeine|sodium|protein|sugar|calorie|fat|carb|fiber|fibre).){0,40}?"
+    r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ug)(?![A-Za-z])"
+    r"|[吃服用](?:(?![。！？]|咖啡因|钠|蛋白|糖).){0,12}?\d+(?:\.\d+)?\s?(?:mg|毫克|微克)",
     re.IGNORECASE,
 )
 

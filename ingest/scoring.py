@@ -46,10 +46,11 @@ STOP_EN: frozenset[str] = frozenset(
     such tell than that the their theirs them themselves then there these they thing things think this
     those through to too under until up us ve very want was we well were what when where which while
     who whom why will with would yes yet you your yours yourself yourselves
-    today little bit lot lots case one two three four five six seven eight nine ten""")
+    today two three four five six seven eight nine ten""")
 )
 # (The last line: everyday words a query shares with unrelated memories. "Last day at Acme today" found "It's
-# raining like crazy in Portland today" by its "today", "Emma has two boys" any memory with "two" in it.)
+# raining like crazy in Portland today" by its "today", "Emma has two boys" any memory with "two" in it. "one",
+# "case", "little" stay terms: Capital One, a court case, Little League.)
 # Everyday words that two memories share without being about one thing ("I found an apartment" and "I found out
 # I'm allergic to shellfish"): never a rare-term link between memories (bmam/usecases/associations.py), however
 # rare in a small user's memories. Verbs of every day, times, amounts and plain judgements; names and things stay.

@@ -145,9 +145,9 @@ def stored_predicates(asked: Sequence[str]) -> tuple[str, ...]:
 # Allergens no meal holds: a drug or pollen allergy answers no request for food advice ("Recommend a restaurant"
 # brought "I'm allergic to penicillin", not the shellfish allergy the user had also told).
 _NOT_FOOD_ALLERGEN_RE = re.compile(
-    r"(?i)penicillin|amoxicillin|antibiotics?|sulfa\w*|aspirin|ibuprofen|nsaids?|codeine|morphine|latex|bees?"
+    r"(?i)penicillin|amoxicillin|antibiotics?|sulfa\w*|aspirin|ibuprofen|nsaids?|codeine|morphine|bees?"
     r"|bee stings?|wasps?|pollen|hay ?fever|dust(?: mites?)?|mold|mould|cats?|dogs?|horses?|grass|nickel|perfume"
-    r"|青霉素|头孢|磺胺|阿司匹林|布洛芬|花粉|尘螨|灰尘|霉菌|猫毛?|狗毛?|乳胶|蜜蜂"
+    r"|青霉素|头孢|磺胺|阿司匹林|布洛芬|花粉|尘螨|灰尘|霉菌|猫毛?|狗毛?|蜜蜂"
 )
 
 

@@ -486,6 +486,10 @@ def test_emo_inside_an_english_word_is_no_feeling(text: str) -> None:
     ("Steps to reset my router: 1. unplug it 2. wait 30 seconds 3. plug it back in", MemoryType.PROCEDURAL),
     ("To clean the fridge: take out the shelves, wash them, then wipe it down", MemoryType.PROCEDURAL),
     ("To me: family comes first", MemoryType.FACTUAL),  # no how-to (a first-person view, left to the model)
+    # a numbered list, a story, a list of things to do or buy: no how-to
+    ("My kids are 1. Maya and 2. Leo", MemoryType.FACTUAL),
+    ("how I met my wife: we were at a concert in 2015", MemoryType.EPISODIC),
+    ("To buy: eggs, milk, bread", MemoryType.SEMANTIC),
 ])
 def test_a_how_to_with_its_steps_is_procedural(text: str, expected: MemoryType) -> None:
     got = RuleClassifier().classify(text)

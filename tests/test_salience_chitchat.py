@@ -281,6 +281,7 @@ def test_a_reminder_for_another_day_is_a_temporary_memory(text: str) -> None:
 @pytest.mark.parametrize("text", [
     "remind me to call the dentist at 3",  # today: the session's working memory (tests/data d244)
     "提醒我喝水", "remind me what her name is", "提醒我一下她叫什么",  # a task; asking for a fact
+    "remind me what I said about the trip next week", "Remind me next week what we discussed about my budget",
 ])
 def test_a_reminder_for_today_or_a_question_is_no_memory(text: str) -> None:
     assert not assess(text, speaker="user").remember
@@ -293,7 +294,9 @@ def test_a_reminder_for_today_or_a_question_is_no_memory(text: str) -> None:
 def test_a_medicine_taken_in_doses_is_safety(text: str) -> None:
     # it was a DEFAULT memory (PROCEDURAL), left to fade: what a doctor or a drug interaction must know
     assert assess(text, speaker="user").preset_kind is PresetKind.SAFETY
-    assert assess("The tablet has 200mg of caffeine", speaker="user").preset_kind is not PresetKind.SAFETY
+    for amount in ("The tablet has 200mg of caffeine", "I had 200 mg of caffeine today",
+                   "I try to keep my sodium under 2300 mg a day"):  # an amount eaten or drunk is no dose
+        assert assess(amount, speaker="user").preset_kind is not PresetKind.SAFETY
 
 
 @pytest.mark.parametrize("text", ["Make me a moving checklist for a family of four with a dog.",
