@@ -471,9 +471,13 @@ def score_candidates(
                           matched_terms=tuple(matched), link=link if graph > rel else None))
     if out and p.min_relative_relevance > 0:
         # Judged on direct relevance: a memory reached through the graph from a seed that passes stays (the
-        # second memory of a multi-hop answer shares little with the question itself).
-        floor = p.min_relative_relevance * max(direct[s.candidate.id][0] for s in out)
-        out = [s for s in out if direct[s.candidate.id][0] >= floor
+        # second memory of a multi-hop answer shares little with the question itself). The best is taken among
+        # the memories that relate by their words and meaning: a slot answer's set relevance (0.85 and up, a
+        # stated allergy for "Any dinner ideas?") would raise the bar over "My favourite cuisine is Thai"; slot
+        # answers themselves always stay.
+        by_meaning = [direct[s.candidate.id][0] for s in out if not s.candidate.answers]
+        floor = p.min_relative_relevance * max(by_meaning or [direct[s.candidate.id][0] for s in out])
+        out = [s for s in out if direct[s.candidate.id][0] >= floor or s.candidate.answers
                or any(lk.seed_id != s.candidate.id and lk.seed_id in direct and direct[lk.seed_id][0] >= floor
                       for lk in s.candidate.links)]
     out.sort(key=lambda s: (-s.scores.final, -s.scores.relevance, s.candidate.id))

@@ -218,6 +218,19 @@ def test_what_barely_relates_next_to_what_clearly_does_is_left_out() -> None:
     assert cut == {"best", "fair", "hop"}
 
 
+def test_a_slot_answer_does_not_raise_the_relative_cut() -> None:
+    """"Any dinner ideas for tonight?": the stated allergy answers at 0.85 and up, and at 0.45 of it the favourite
+    cuisine (relating by meaning, 0.4) was cut; the bar is set by what relates by meaning, slot answers stay."""
+    from dataclasses import replace
+
+    found = [cand("allergy", "I'm allergic to shellfish", 0.1, answers=("allergic_to",)),
+             cand("thai", "My favourite cuisine is Thai", 0.28, dense_rank=1),  # 0.4
+             cand("carbs", "Cutting down on carbs this month", 0.27, dense_rank=2),  # 0.35
+             cand("stray", "I repaired my bike", 0.215, dense_rank=3)]  # 0.075
+    kept = [s.candidate.id for s in score_candidates(found, "q", [], replace(P, min_relative_relevance=0.45))]
+    assert set(kept) == {"allergy", "thai", "carbs"}
+
+
 def test_rrf_fusion_rewards_agreement_of_both_lists() -> None:
     p = ScoringParams(fusion=Fusion.RRF, sim_floor=0.0)
     both = cand("both", "spicy hotpot", 0.5, dense_rank=2, text_rank=1)
