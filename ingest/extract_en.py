@@ -179,6 +179,10 @@ def _en_listing(c: str, st: _State) -> bool:
 def _en_relations(c: str, st: _State) -> None:
     if _en_listing(c, st):
         return
+    if re.match(r"(?i)(?:my|our) (?:new |home |current )?address is \d", c):
+        st.pending_rel = "lives_in"  # "Our new address is 2417 NW 64th Street, Seattle.": the city comes next
+        st.spans.append((0, len(c)))
+        return
     # pending relation from "I have two kids," -> "Emma and Leo"
     if st.pending_rel and re.fullmatch(
         rf"(?:(?:one|the other|the older|the younger) (?:is )?(?:named |called )?"

@@ -716,6 +716,11 @@ def test_a_new_job_or_partner_said_plainly(text: str, expected: set[tuple[str, s
     ("First day at Mayo Clinic for my chemo", set()), ("I went vegan last year but stopped", set()),
     ("First day at my new job at Northwind!", {(USER, "works_at", "Northwind", 1)}),
     ("I accepted an offer from Stripe", {(USER, "works_at", "Stripe", 1)}),
+    # a new address names the city lived in (the move to Seattle was never read)
+    ("Our new address is 2417 NW 64th Street, Seattle.", {(USER, "lives_in", "Seattle", 1)}),
+    ("My address is 12 Baker Street", set()),
+    ("我的新地址是上海市浦东新区世纪大道100号", {(USER, "lives_in", "上海", 1)}),
+    ("公司地址是北京市海淀区", set()),
 ])
 def test_said_conversationally(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
