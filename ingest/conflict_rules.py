@@ -24,6 +24,7 @@ Three rules, tried in this order for every pair (new memory, old live memory), t
    trip" / "planning a trip to Japan next month"): cancel and plan words, two shared terms, a lower cosine line;
    or moves it to another time ("My dentist appointment moved to Dec 15" / "... on Dec 12 at 3pm", 改到周五);
    or puts another in its place ("soccer on Saturdays instead of piano" / "Maya takes piano lessons on Saturdays");
+   or reports it done ("The case study is done" / "Remind me to prepare a case study by Thursday");
    or restates it with a detail changed at a near-duplicate's cosine ("first run make release" / "... make build").
 """
 
@@ -41,6 +42,7 @@ from ingest.lexicon import (
     CALENDAR_WORD_RE,
     CANCEL_RE,
     PLAN_RE,
+    REMINDER_RE,
     RESCHEDULE_RE,
     SOMETIMES_RE,
     TIME_SAID_RE,
@@ -438,6 +440,31 @@ def replacement_conflict(new_text: str, old: Similar, threshold: float) -> str |
             f"{', '.join(sorted(replaced))}")
 
 
+# A task reported done ("The case study for the interview is done btw", 报告交了, 搞定了)
+_DONE_RE = re.compile(r"(?i)\b(?:is|'s|are|was|got) (?:all |finally )?(?:done|finished|completed?|submitted|sent off)\b"
+                      r"|\bI (?:finally |just )?(?:finished|completed|submitted|sent off)\b"
+                      r"|搞定了|完成了|做完了|弄完了|弄好了|交了|提交了")
+
+
+def done_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
+    """The new text reports done what a reminder or a plan the old one made asks for ("The case study for the
+    interview is done btw" / "Remind me to prepare a portfolio case study by Thursday"): done words in the new one,
+    the old one a reminder or a plan, the cancellation's cosine line and two things in common (the reminder, kept
+    live, came back in every prompt about Friday)."""
+    m = _DONE_RE.search(new_text)
+    if m is None or old.cosine < threshold or _DONE_RE.search(old.text):
+        return None
+    if not (REMINDER_RE.search(old.text) or PLAN_RE.search(old.text)) or _people(new_text) != _people(old.text):
+        return None
+    # what is done is the task: every word of what is said done ("The case study [for the interview]", 报告) is
+    # the old one's ("My sister's wedding dress is done" ends no plan to go to her wedding)
+    done = content_terms(re.split(r"(?i)\b(?:for|of|with|at|from|about)\b", new_text[: m.start()])[0])
+    old_terms = content_terms(old.text)
+    if not done or not all(any(t == o or _variants(t, o) for o in old_terms) for t in done):
+        return None
+    return f"done: similarity {old.cosine:.2f} >= {threshold:.2f} with a task (done: {', '.join(sorted(done))})"
+
+
 def revision_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
     """The new text restates the old one with a detail changed ("To deploy the blog: first run make release, ..."
     after "... make build, ...", 最后加盐 after 最后加糖): at the cosine of a near-duplicate (the ingest's repeat line)
@@ -513,7 +540,8 @@ def detect(
         if not reason and cancel_threshold is not None:
             reason = (cancellation_conflict(new_text, candidate, cancel_threshold)
                       or reschedule_conflict(new_text, candidate, cancel_threshold)
-                      or replacement_conflict(new_text, candidate, cancel_threshold))
+                      or replacement_conflict(new_text, candidate, cancel_threshold)
+                      or done_conflict(new_text, candidate, cancel_threshold))
         if not reason and revision_threshold is not None:
             reason = revision_conflict(new_text, candidate, revision_threshold)
         if reason:

@@ -711,3 +711,22 @@ def test_a_replacement_ends_the_routine_it_names() -> None:
     assert found("Maya's friend Lily does violin instead of piano", piano, 0.5) == []
     assert found("下雨了所以打车而不是坐地铁", "我平时坐地铁上班", 0.5) == []
     assert found("I prefer python rather than java", "At work I always write java", 0.5) == []
+
+
+def test_a_task_reported_done_ends_its_reminder() -> None:
+    """"The case study for the interview is done btw" left "Remind me to prepare a portfolio case study by Thursday"
+    live: it came back in every prompt about Friday."""
+    def found(new: str, old: str, cosine: float) -> list[ConflictKind]:
+        return [f.kind for f in detect(new_memory_id="n", new_text=new, new_facts=[], old_facts=[],
+                                       similar=[Similar("o", old, cosine)], similarity_threshold=0.75,
+                                       cancel_threshold=0.35)]
+
+    reminder = "Remind me to prepare a portfolio case study by Thursday."
+    assert found("The case study for the interview is done btw.", reminder, 0.6) == [ConflictKind.NEGATION]
+    assert found("报告交了", "提醒我周五交报告", 0.6) == [ConflictKind.NEGATION]
+    assert found("The kitchen renovation is finally done!", "We're planning to renovate the kitchen next month",
+                 0.5) == [ConflictKind.NEGATION]
+    # something else done; no task said before; nothing said done
+    assert found("My sister's wedding dress is done", "I'm going to my sister's wedding next month", 0.5) == []
+    assert found("The case study is done", "I love case studies", 0.6) == []
+    assert found("I finished it", "Remind me to finish the report by Friday", 0.5) == []
