@@ -703,8 +703,8 @@ def _en_contact(m: re.Match[str], st: _State) -> bool | None:
 
 
 _EN_FUTURE_RE = re.compile(
-    r"(?i)\b(?:tomorrow|next (?:week|month|year|summer)|going to|will|'ll|(?:'m|am) (?:flying|going"
-    r"|driving|heading|leaving)|plan(?:ning)? to)\b"
+    r"(?i)\b(?:tomorrow|next (?:week|month|year|summer)|going to|will|'ll|(?:'m|am|'re|are) (?:flying|going"
+    r"|driving|heading|leaving)|plan(?:ning|s)? (?:to|a|an|our|my)|(?:'re|are|'m|am) planning)\b"
 )
 _I = r"(?i:\bi)"
 _IM = r"(?i:\b(?:i'm|i am|im))"

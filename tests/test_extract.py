@@ -721,6 +721,8 @@ def test_a_new_job_or_partner_said_plainly(text: str, expected: set[tuple[str, s
     ("My address is 12 Baker Street", set()),
     ("我的新地址是上海市浦东新区世纪大道100号", {(USER, "lives_in", "上海", 1)}),
     ("公司地址是北京市海淀区", set()),
+    # a trip planned is no visit yet
+    ("We're planning a family trip to Denver over Christmas to see my sister Emma.", {(USER, "sister", "Emma", 1)}),
 ])
 def test_said_conversationally(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
