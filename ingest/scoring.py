@@ -429,6 +429,10 @@ def direct_relevance(c: Candidate, query_terms: Sequence[str], p: ScoringParams,
     return clamp01(parts[0] + 0.25 * (parts[1] + parts[2])), text_part, matched
 
 
+# Slot answers that constrain an answer rather than give it (what the user must not eat, ingest/slots.py)
+CONSTRAINT_ANSWERS = frozenset({"allergic_to", "has_condition"})
+
+
 def score_candidates(
     candidates: Sequence[Candidate],
     query: str,
@@ -471,11 +475,12 @@ def score_candidates(
                           matched_terms=tuple(matched), link=link if graph > rel else None))
     if out and p.min_relative_relevance > 0:
         # Judged on direct relevance: a memory reached through the graph from a seed that passes stays (the
-        # second memory of a multi-hop answer shares little with the question itself). The best is taken among
-        # the memories that relate by their words and meaning: a slot answer's set relevance (0.85 and up, a
-        # stated allergy for "Any dinner ideas?") would raise the bar over "My favourite cuisine is Thai"; slot
-        # answers themselves always stay.
-        by_meaning = [direct[s.candidate.id][0] for s in out if not s.candidate.answers]
+        # second memory of a multi-hop answer shares little with the question itself). A stated allergy or
+        # condition brought along by a request for food advice (a constraint on the answer, not the answer: set
+        # at 0.85 and up) sets no bar ("Any dinner ideas?" lost "My favourite cuisine is Thai"); slot answers
+        # always stay.
+        by_meaning = [direct[s.candidate.id][0] for s in out
+                      if not (s.candidate.answers and set(s.candidate.answers) <= CONSTRAINT_ANSWERS)]
         floor = p.min_relative_relevance * max(by_meaning or [direct[s.candidate.id][0] for s in out])
         out = [s for s in out if direct[s.candidate.id][0] >= floor or s.candidate.answers
                or any(lk.seed_id != s.candidate.id and lk.seed_id in direct and direct[lk.seed_id][0] >= floor

@@ -218,7 +218,7 @@ def test_what_barely_relates_next_to_what_clearly_does_is_left_out() -> None:
     assert cut == {"best", "fair", "hop"}
 
 
-def test_a_slot_answer_does_not_raise_the_relative_cut() -> None:
+def test_a_food_constraint_does_not_raise_the_relative_cut() -> None:
     """"Any dinner ideas for tonight?": the stated allergy answers at 0.85 and up, and at 0.45 of it the favourite
     cuisine (relating by meaning, 0.4) was cut; the bar is set by what relates by meaning, slot answers stay."""
     from dataclasses import replace
