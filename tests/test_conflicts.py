@@ -44,6 +44,14 @@ TOL = 1e-9
 # ----- the rules, pure ----------------------------------------------------------------------------------
 
 
+
+def found_by_meaning(new: str, old: str, cosine: float, *, cancel_threshold: float | None = None,
+                     revision_threshold: float | None = None) -> list[ConflictKind]:
+    """The kinds of conflict the rules reading meaning find between two texts at a cosine (no facts)."""
+    return [f.kind for f in detect(new_memory_id="n", new_text=new, new_facts=[], old_facts=[],
+                                   similar=[Similar("o", old, cosine)], similarity_threshold=0.75,
+                                   cancel_threshold=cancel_threshold, revision_threshold=revision_threshold)]
+
 def test_negation_in_chinese_and_english() -> None:
     for text in ("我不吃辣", "我没去过北京", "别给我推荐香菜", "I don't eat spicy food", "I never drink coffee",
                  "I do not like cats", "I can’t stand jazz", "I no longer live in Berlin"):
@@ -121,9 +129,7 @@ def test_negation_is_about_what_the_negated_clause_says_no_to() -> None:
 def test_a_cancellation_ends_the_plan_it_names() -> None:
     """A plan and its cancellation share words but no negation the negation rule reads, at a cosine of 0.4-0.6."""
     def found(new: str, old: str, cosine: float) -> list[ConflictKind]:
-        return [f.kind for f in detect(new_memory_id="n", new_text=new, new_facts=[], old_facts=[],
-                                       similar=[Similar("o", old, cosine)], similarity_threshold=0.75,
-                                       cancel_threshold=0.35)]
+        return found_by_meaning(new, old, cosine, cancel_threshold=0.35)
 
     plan = "My boyfriend Jake and I are planning a trip to Japan next month."
     assert found("We cancelled the Japan trip, obviously.", plan, 0.44) == [ConflictKind.NEGATION]
@@ -628,9 +634,7 @@ def test_resolving_a_moot_conflict_over_graphql_is_a_conflict(client: BmamClient
 def test_a_reschedule_ends_the_time_said_before() -> None:
     """A plan or an appointment moved to another time (both were recalled, the old time first)."""
     def found(new: str, old: str, cosine: float) -> list[ConflictKind]:
-        return [f.kind for f in detect(new_memory_id="n", new_text=new, new_facts=[], old_facts=[],
-                                       similar=[Similar("o", old, cosine)], similarity_threshold=0.75,
-                                       cancel_threshold=0.35)]
+        return found_by_meaning(new, old, cosine, cancel_threshold=0.35)
 
     dentist = "I have a dentist appointment on Dec 12 at 3pm"
     assert found("My dentist appointment moved to Dec 15 at 10am", dentist, 0.88) == [ConflictKind.NEGATION]
@@ -658,9 +662,7 @@ def test_a_reschedule_ends_the_time_said_before() -> None:
 
 def test_a_restatement_with_a_detail_changed_is_a_revision() -> None:
     def found(new: str, old: str, cosine: float) -> list[ConflictKind]:
-        return [f.kind for f in detect(new_memory_id="n", new_text=new, new_facts=[], old_facts=[],
-                                       similar=[Similar("o", old, cosine)], similarity_threshold=0.75,
-                                       revision_threshold=0.92)]
+        return found_by_meaning(new, old, cosine, revision_threshold=0.92)
 
     build = "To deploy the blog: first run make build, then rsync public/ to the server, then purge the CDN"
     assert found(build.replace("build", "release"), build, 0.96) == [ConflictKind.NEGATION]
@@ -688,9 +690,7 @@ def test_a_replacement_ends_the_routine_it_names() -> None:
     """"she'll do soccer on Saturday mornings instead of piano" left "Maya takes piano lessons on Saturdays" current
     (ranked first for "What does Maya do on Saturdays?")."""
     def found(new: str, old: str, cosine: float) -> list[ConflictKind]:
-        return [f.kind for f in detect(new_memory_id="n", new_text=new, new_facts=[], old_facts=[],
-                                       similar=[Similar("o", old, cosine)], similarity_threshold=0.75,
-                                       cancel_threshold=0.35)]
+        return found_by_meaning(new, old, cosine, cancel_threshold=0.35)
 
     piano = "Maya takes piano lessons on Saturdays at 10."
     assert found("Yeah we decided she'll do soccer on Saturday mornings instead of piano.", piano, 0.42) == [
@@ -717,9 +717,7 @@ def test_a_task_reported_done_ends_its_reminder() -> None:
     """"The case study for the interview is done btw" left "Remind me to prepare a portfolio case study by Thursday"
     live: it came back in every prompt about Friday."""
     def found(new: str, old: str, cosine: float) -> list[ConflictKind]:
-        return [f.kind for f in detect(new_memory_id="n", new_text=new, new_facts=[], old_facts=[],
-                                       similar=[Similar("o", old, cosine)], similarity_threshold=0.75,
-                                       cancel_threshold=0.35)]
+        return found_by_meaning(new, old, cosine, cancel_threshold=0.35)
 
     reminder = "Remind me to prepare a portfolio case study by Thursday."
     assert found("The case study for the interview is done btw.", reminder, 0.6) == [ConflictKind.NEGATION]
