@@ -182,11 +182,18 @@ def _variants(a: str, b: str) -> bool:
     return short >= 3 and a[: short - 1] == b[: short - 1]
 
 
+# Steps told in order ("first run make build, then rsync ...", 先炒蛋再炒番茄最后加糖, "Step 2"): a procedure, which a
+# restatement with one place changed revises. Elsewhere one place changed is as often a second fact ("I love hotpot
+# in Chengdu / at home") or a synonym ("love / enjoy hiking", 老婆 / 妻子) as a change of mind.
+_STEPS_RE = re.compile(r"(?is)\bfirst\b.{0,80}\bthen\b|\bthen\b.{0,80}\b(?:then|finally)\b|\bstep\s*\d"
+                       r"|先.{0,24}(?:再|然后|接着|最后)|然后.{0,30}(?:然后|最后)|步骤|第[一二三1-3]步")
+
+
 def changed_detail(new_text: str, old_text: str) -> tuple[list[str], list[str]]:
-    """What the new text says instead of the old one's words when it restates it word for word but one place ("To
-    deploy the blog: first run make release, ..." for "... make build, ...", 最后加盐 for 最后加糖, "75 mcg" for "50
-    mcg"): the new tokens and the old ones they replace, ([], []) when the texts differ otherwise (a rewording,
-    an addition, a word order, two places) or are short."""
+    """What the new text says instead of the old one's words when it restates a procedure word for word but one
+    place ("To deploy the blog: first run make release, ..." for "... make build, ...", 最后加盐 for 最后加糖), or any
+    text with only a number changed ("75 mcg" for "50 mcg"): the new tokens and the old ones they replace, ([], [])
+    otherwise (a rewording, an addition, a word order, two places, a short text, a text of no steps)."""
     new = [t.casefold() for t in _TOKEN_RE.findall(unicodedata.normalize("NFKC", new_text))]
     old = [t.casefold() for t in _TOKEN_RE.findall(unicodedata.normalize("NFKC", old_text))]
     ops = [op for op in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes() if op[0] != "equal"]
@@ -198,7 +205,8 @@ def changed_detail(new_text: str, old_text: str) -> tuple[list[str], list[str]]:
         return [], []
     if all(_NUMBER_RE.fullmatch(t) for t in added + dropped):  # "75 mcg" for "50 mcg": a number, in any length
         return (added, dropped) if min(len(new), len(old)) >= 3 else ([], [])
-    if min(len(new), len(old)) < _RESTATED_MIN_TOKENS or set(added + dropped) <= _FILLER_WORDS:
+    if min(len(new), len(old)) < _RESTATED_MIN_TOKENS or set(added + dropped) <= _FILLER_WORDS \
+            or not (_STEPS_RE.search(new_text) and _STEPS_RE.search(old_text)):
         return [], []  # short sentences are reworded freely; "right now" for "at the moment" changes nothing
     return added, dropped
 
@@ -466,11 +474,10 @@ def done_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
 
 
 def revision_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
-    """The new text restates the old one with a detail changed ("To deploy the blog: first run make release, ..."
+    """The new text restates an old procedure with a step changed ("To deploy the blog: first run make release, ..."
     after "... make build, ...", 最后加盐 after 最后加糖): at the cosine of a near-duplicate (the ingest's repeat line)
-    with words of the old replaced by others, the newer is what holds. Two distinct things said alike score lower
-    ("my sister / my brother lives in Denver" 0.88); a changed number alone is no word changed (it is no repeat
-    either: both are kept)."""
+    with words of the old replaced by others (changed_detail), the newer is what holds. A changed number alone is
+    no revision (it is no repeat either: both are kept, "8000 / 10000 steps today" being two days)."""
     if old.cosine < threshold:
         return None
     added, dropped = changed_detail(new_text, old.text)

@@ -72,7 +72,7 @@ COMMON_EN: frozenset[str] = frozenset(
     literally nothing nope omg oh people person probably seriously something somehow sorry stuff super thank
     thanks though top totally wanna yeah yep
     january february march april may june july august september october november december jan feb mar apr jun
-    jul aug sep sept oct nov dec christmas cases couple bunch half earlier early late""")
+    jul aug sep sept oct nov dec christmas case cases couple bunch half earlier early late""")
 )
 # The same for Chinese: everyday words ("早上", "自己", "工作") are blanked before a text's rare terms are taken
 # (link_text), so neither they nor the bigrams straddling them ("天早" of 今天早上 and 每天早上) link anything; and a

@@ -684,6 +684,11 @@ def test_a_restatement_with_a_detail_changed_is_a_revision() -> None:
     assert found("I'm reading Dune right now, it is slow at first", "I'm reading Dune at the moment, it is slow at "
                  "first", 0.94) == []
     assert changed_detail("I really love my dog Max", "I love my dog Max") == ([], [])
+    # one place changed outside a procedure: a second fact or a synonym as often as a change (both kept)
+    assert changed_detail("I enjoy hiking in the mountains with my dog every weekend",
+                          "I love hiking in the mountains with my dog every weekend") == ([], [])
+    assert changed_detail("I love spicy hotpot at home with extra chili oil", "I love spicy hotpot in Chengdu with "
+                          "extra chili oil") == ([], [])
 
 
 def test_a_replacement_ends_the_routine_it_names() -> None:
