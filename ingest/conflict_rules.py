@@ -381,6 +381,9 @@ _PEOPLE_RE = re.compile(
 # of a routine or a plan that holds.
 _ONE_TIME_RE = re.compile(r"(?i)\b(?:today|tonight|this (?:morning|afternoon|evening|time|once|week|weekend|year)"
                           r"|just (?:this )?once|for now|for once)\b|今天|今晚|这次|这一次|这周|本周|今年")
+# What comes back ("every Thursday", "on the first Monday of the month", 每周四): a move names its new rhythm too
+_RECURRING_RE = re.compile(r"(?i)\b(?:every|each|weekly|daily|monthly|from now on|permanently|of (?:the|every|each)"
+                           r" month|on (?:mon|tues|wednes|thurs|fri|satur|sun)days)\b|每[天周月个]|以后|从现在")
 # A date that is a fact, not an event that moves ("Maya's birthday is on May 5th": her party may move, not it).
 _FIXED_DATE_RE = re.compile(r"(?i)\b(?:birthday|anniversary|birth ?date)(?:'s| is| falls)\b|生日是|纪念日是")
 
@@ -407,6 +410,8 @@ def reschedule_conflict(new_text: str, old: Similar, threshold: float) -> str | 
               if not (_TIME_TERM_RE.search(t) or CALENDAR_WORD_RE.fullmatch(t))}
     if len(shared) < 2 or _names(new_text) ^ _names(old.text) or _people(new_text) != _people(old.text):
         return None
+    if _RECURRING_RE.search(old.text) and not _RECURRING_RE.search(new_text):
+        return None  # "Book club moved to next Thursday": this once; it still meets on the first Monday
     return (f"rescheduled: similarity {old.cosine:.2f} >= {threshold:.2f} with a time said before "
             f"(shared: {', '.join(sorted(shared))})")
 
@@ -422,7 +427,12 @@ _ROUTINE_OR_PLAN_RE = re.compile(
 # ("I prefer python rather than java").
 _GOING_FORWARD_RE = re.compile(r"(?i)\b(?:will|'ll|going to|gonna|decided|from now on|anymore|switch(?:ed|ing)?"
                                r"|starting|these days|nowadays)\b|决定|以后|从现在|从今天|开始|改成")
-_ONCE_DONE_RE = re.compile(r"(?i)\b(?:yesterday|last (?:night|week|time)|had|went|got|did|ate|drank|took)\b|昨天|上次")
+_ONCE_DONE_RE = re.compile(r"(?i)\b(?:yesterday|last (?:night|week|time)|had|went|got|did|ate|drank|took)\b|昨天|上次"
+                           # a thought, a question, one occasion ("... instead of lifting on Saturday", next Friday)
+                           r"|(?i:\b(?:maybe|might|thinking (?:about|of)|considering|what do you think)\b)|[?？]"
+                           r"|(?i:\b(?:on|this|next) (?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
+                           r"(?!s|\s+(?:mornings|afternoons|evenings|nights)))"
+                           r"|也许|可能|要不要|考虑")
 
 
 def replacement_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
@@ -451,7 +461,13 @@ def replacement_conflict(new_text: str, old: Similar, threshold: float) -> str |
 # A task reported done ("The case study for the interview is done btw", 报告交了, 搞定了)
 _DONE_RE = re.compile(r"(?i)\b(?:is|'s|are|was|got) (?:all |finally )?(?:done|finished|completed?|submitted|sent off)\b"
                       r"|\bI (?:finally |just )?(?:finished|completed|submitted|sent off)\b"
-                      r"|搞定了|完成了|做完了|弄完了|弄好了|交了|提交了")
+                      r"|搞定了|完成了|[做弄写改读看学]完了|弄好了|交了|提交了")
+
+
+# What is left of a task said done ("The report is done, but I still need to send it", 报告完成了，明天再交), or a
+# question: the reminder stays.
+_STILL_TO_DO_RE = re.compile(r"(?i)\b(?:still|yet to|not yet|but|need to|have to|has to|tomorrow)\b|[?？]"
+                             r"|还要|还得|还没|再交|再发|明天|但是|不过")
 
 
 def done_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
@@ -460,7 +476,7 @@ def done_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
     the old one a reminder or a plan, the cancellation's cosine line and two things in common (the reminder, kept
     live, came back in every prompt about Friday)."""
     m = _DONE_RE.search(new_text)
-    if m is None or old.cosine < threshold or _DONE_RE.search(old.text):
+    if m is None or old.cosine < threshold or _DONE_RE.search(old.text) or _STILL_TO_DO_RE.search(new_text):
         return None
     if not (REMINDER_RE.search(old.text) or PLAN_RE.search(old.text)) or _people(new_text) != _people(old.text):
         return None
@@ -470,6 +486,8 @@ def done_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
     old_terms = content_terms(old.text)
     if not done or not all(any(t == o or _variants(t, o) for o in old_terms) for t in done):
         return None
+    if len(content_terms(new_text) & old_terms) < 2 or _names(new_text) ^ _names(old.text):
+        return None  # "The project is done" ends no plan to start a new project; "The wedding is done", not Tom's
     return f"done: similarity {old.cosine:.2f} >= {threshold:.2f} with a task (done: {', '.join(sorted(done))})"
 
 

@@ -658,6 +658,7 @@ def test_a_reschedule_ends_the_time_said_before() -> None:
     assert found("女儿的钢琴课调到周六了", "儿子的钢琴课在周三晚上", 0.80) == []
     assert found("Lunch with mom moved to Sunday", "Dinner with mom on Saturday at 7pm", 0.69) == []
     assert found("电话号码改成13800001111了", "我明天给妈妈打电话", 0.38) == []
+    assert found("Book club moved to next Thursday", "Book club meets on the first Monday of the month", 0.71) == []
 
 
 def test_a_restatement_with_a_detail_changed_is_a_revision() -> None:
@@ -716,6 +717,11 @@ def test_a_replacement_ends_the_routine_it_names() -> None:
     assert found("Maya's friend Lily does violin instead of piano", piano, 0.5) == []
     assert found("下雨了所以打车而不是坐地铁", "我平时坐地铁上班", 0.5) == []
     assert found("I prefer python rather than java", "At work I always write java", 0.5) == []
+    # one occasion, a thought
+    assert found("I'm going to skip the gym and go hiking instead of lifting on Saturday", "I lift weights at the gym "
+                 "every Saturday", 0.73) == []
+    assert found("Maybe I'll start running instead of cycling, what do you think?", "I go cycling every weekend",
+                 0.56) == []
 
 
 def test_a_task_reported_done_ends_its_reminder() -> None:
@@ -726,10 +732,17 @@ def test_a_task_reported_done_ends_its_reminder() -> None:
 
     reminder = "Remind me to prepare a portfolio case study by Thursday."
     assert found("The case study for the interview is done btw.", reminder, 0.6) == [ConflictKind.NEGATION]
-    assert found("报告交了", "提醒我周五交报告", 0.6) == [ConflictKind.NEGATION]
+    assert found("年终总结写完了", "提醒我周五前写完年终总结", 0.6) == [ConflictKind.NEGATION]
     assert found("The kitchen renovation is finally done!", "We're planning to renovate the kitchen next month",
                  0.5) == [ConflictKind.NEGATION]
     # something else done; no task said before; nothing said done
     assert found("My sister's wedding dress is done", "I'm going to my sister's wedding next month", 0.5) == []
     assert found("The case study is done", "I love case studies", 0.6) == []
     assert found("I finished it", "Remind me to finish the report by Friday", 0.5) == []
+    # what is left to do, a question, one word in common, someone else's
+    assert found("The report is done, but I still need to send it to Anna", "Remind me to send the report to Anna "
+                 "on Friday", 0.73) == []
+    assert found("报告完成了，明天再交", "提醒我明天交报告", 0.72) == []
+    assert found("the report is done?", "Remind me to finish the report", 0.48) == []
+    assert found("The project is done", "planning to start a new project next month", 0.48) == []
+    assert found("The wedding is done", "going to Tom's wedding in June", 0.41) == []
