@@ -486,7 +486,8 @@ def done_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
     old_terms = content_terms(old.text)
     if not done or not all(any(t == o or _variants(t, o) for o in old_terms) for t in done):
         return None
-    if len(content_terms(new_text) & old_terms) < 2 or _names(new_text) ^ _names(old.text):
+    shared = [t for t in content_terms(new_text) if any(t == o or _variants(t, o) for o in old_terms)]
+    if len(shared) < 2 or _names(new_text) ^ _names(old.text):
         return None  # "The project is done" ends no plan to start a new project; "The wedding is done", not Tom's
     return f"done: similarity {old.cosine:.2f} >= {threshold:.2f} with a task (done: {', '.join(sorted(done))})"
 
