@@ -97,9 +97,11 @@ _PROC_STRONG_RE = re.compile(
 # question, its steps as requests: typed SEMANTIC or FACTUAL before). A numbered list alone is no how-to (goals,
 # kids, restaurants), nor "how I met my wife: ...", "To do list: ...", "To buy: ...".
 _HOW_TO_RE = re.compile(
-    r"^(?:here's |here is )?(?:how to|(?:the )?steps? (?:to|for)"
-    r"|to (?!(?:me|you|us|him|her|them|be|date|this|that|sum|summarize|clarify|conclude|recap|do|buy|whom|get"
-    r"|read|watch|visit|pack|try|see)\b)[a-z]+)\b[^:：.!?]{0,50}[:：]\s*\S",
+    r"^(?:here's |here is )?(?:how to|(?:the )?steps? (?:to|for))\b[^:：.!?]{0,50}[:：]\s*\S"
+    # "To clean the fridge: take out the shelves, wash them, then wipe it down": a "to" heading needs steps after
+    # it ("To make matters worse: my car broke down", "To celebrate: we went to Paris" are none)
+    r"|^to (?!(?:do|buy|get|pack|read|watch|visit|try|see|bring|whom|me|you|us|him|her|them|my|all)\b)[a-z]+\b"
+    r"[^:：.!?]{0,50}[:：](?=[^,，]*[,，][^,，]*[,，]|.*\bthen\b|.*然后)\s*\S",  # (a list to buy is no how-to)
     re.IGNORECASE,
 )
 # Facts about the user that the extractor has no predicate for (body, belongings, family details).

@@ -267,6 +267,7 @@ class _State:
     listing_rel: str | None = None  # the relation of a list being named ("two kids: Maya, who is 7, and Leo")
     listing_left: int = 0  # how many of the list's stated count are still to be named
     pending_count: int = 0  # the count said with the pending relation ("two kids": 2; none said: 0)
+    address_before: bool = False  # the clause before gave a street address: the city may follow
     out: list[ExtractedTriple] = field(default_factory=list)
     spans: list[tuple[int, int]] = field(default_factory=list)
 

@@ -179,10 +179,15 @@ def _en_listing(c: str, st: _State) -> bool:
 def _en_relations(c: str, st: _State) -> None:
     if _en_listing(c, st):
         return
-    if re.match(r"(?i)(?:my|our) (?:new |home |current )?address is \d", c):
-        st.pending_rel = "lives_in"  # "Our new address is 2417 NW 64th Street, Seattle.": the city comes next
+    address_before, st.address_before = st.address_before, False
+    if address_before and (m := re.fullmatch(rf"(?P<o>{_EN_NAME})(?: [A-Z]{{2}})?(?: \d{{4,6}})?", c.strip())) \
+            and m["o"] not in _EN_NON_NAMES:
+        # "Our new address is 2417 NW 64th Street, Seattle[, WA 98107].", "..., Toronto ON"
+        st.add(USER, "lives_in", re.sub(r" [A-Z]{2}$", "", m["o"]))
         st.spans.append((0, len(c)))
         return
+    if re.match(r"(?i)(?:my|our) (?:new |home |current )?address is \d", c):
+        st.address_before = True  # the city, if any, is the next clause ("... 64th Street, Seattle")
     # pending relation from "I have two kids," -> "Emma and Leo"
     if st.pending_rel and re.fullmatch(
         rf"(?:(?:one|the other|the older|the younger) (?:is )?(?:named |called )?"
@@ -438,7 +443,7 @@ def _en_restore_subject(c: str) -> str:
 # at home", "I'm literally allergic to mondays", "I'm already a member at Equinox": no job, no allergy).
 _EN_FILLER_ADVERBS_RE = re.compile(
     r"(?i)\b(?P<s>i|i'm|i am|im|i've|i have|we|we're|we are|we've|we have)"
-    r"(?:\s+(?:also|actually|really|just|still|now|currently|recently|finally|definitely|officially))+(?=\s)"
+    r"(?:\s+(?:also|actually|really|still|now|currently|recently|finally|definitely|officially))+(?=\s)"
 )
 
 
@@ -812,7 +817,9 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     (
         re.compile(rf"{_I}(?i: (?:just |finally )?accepted (?:an|the|their|a job) (?:job )?offer (?:from|at|with))"
                    rf" (?P<o>{_EN_NAME})"),
-        lambda m, st: st.add(USER, "works_at", _en_cut(m["o"], _EN_TAIL_PLACE)),
+        lambda m, st: st.add(USER, "works_at", _en_cut(m["o"], _EN_TAIL_PLACE))  # not one for the old car
+        if re.search(r"(?i)\bjob offer|\b(?:job|role|position|team|salary|start(?:ing)? (?:on|in|next))\b", m.string)
+        else False,
     ),
     # "I got a new job at Google": the employer
     (
@@ -1030,7 +1037,8 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     # have ended: "... but stopped" is a clause of its own)
     (
         re.compile(rf"{_I}(?i:(?:'ve| have)? (?:decided to go|gone|(?:'m|am) going)) "
-                   r"(?P<o>(?i:vegan|vegetarian|pescatarian|pescetarian|flexitarian))\b(?!(?i: for| this| next))"),
+                   r"(?P<o>(?i:vegan|vegetarian|pescatarian|pescetarian|flexitarian))\b"
+                   r"(?!(?i: for| this| next| before| once| a few times))"),
         lambda m, st: st.add(USER, "is_a", m["o"].lower()),
     ),
     (

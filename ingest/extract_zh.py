@@ -874,8 +874,9 @@ _ZH_CONTACT_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     # 我的新地址是上海市浦东新区...: the city the address is in is where the speaker lives
     (
         re.compile(r"^(?:" + _P + r")(?:新|家庭|家里的|现在的|家)?(?:住址|地址)(?:也|还|现在|已经)*"
-                   r"(?:是|为|换成了?|改成了?)(?P<o>[\u4e00-\u9fff]{2,4}?)市"),
-        lambda m, s, st, p: st.add(s, "lives_in", m["o"], p),
+                   r"(?:是|为|换成了?|改成了?)(?:中国)?(?P<o>[\u4e00-\u9fff]{2,3}?)市(?!场)"),
+        # 华联超市楼上 names a supermarket, no city
+        lambda m, s, st, p: st.add(s, "lives_in", m["o"], p) if not m["o"].endswith("超") else None,
     ),
 ]
 # Allergies and conditions, of the speaker or a person named (朵朵对花生过敏); an unnamed relative's are not read

@@ -480,8 +480,12 @@ _REQUEST_RE = re.compile(
 # A turn that tells the next step of what the turns before began ("First, I run make build." / "Then I rsync ..." /
 # "Finally I purge the CDN.", 然后 / 最后 / 第二步): written so Java (Cypher's =~, whole text) reads it as Python does.
 SEQUENCE_STEP_PATTERN = (
-    r"(?is)\s*(?:(?:and|ok|okay|so|oh)[,.]?\s+)?(?:first(?:ly)?|then|next|after that|afterwards|finally|lastly"
-    r"|second(?:ly)?|third(?:ly)?|step \d+|首先|然后|接着|之后|最后|第[一二三四五六七八九十\d]步)(?![a-z]).*"
+    r"(?is)\s*(?:(?:and|ok|okay|so|oh)[,.]?\s+)?"
+    # a step word then a comma or the one doing the step ("Then I rsync", "First, run ..."): not "Finally got my
+    # license!", "Next week I'm moving", "Then again", "Second-hand smoke"
+    r"(?:(?:first(?:ly)?|then(?! again)|next|after that|afterwards|finally|lastly|second(?:ly)?|third(?:ly)?)"
+    r"(?:\s*,|\s+(?:i|we|you)\b)|step \d+"
+    r"|(?:然后|接着|之后)|最后(?!一次|一天|一个|一回)|首先(?!我想说|要感谢|谢谢)|第[一二三四五六七八九十\d]步).*"
 )
 SEQUENCE_STEP_RE = re.compile(SEQUENCE_STEP_PATTERN)
 
@@ -701,7 +705,7 @@ SAFETY_RE = re.compile(
     r"|(?<![A-Za-z])(?:take|takes|taking|took|on|prescribed|dose|dosage|increased|decreased|raised|lowered|upped)"
     r"(?![A-Za-z])(?:(?![.!?。！？]|caffeine|sodium|protein|sugar|calorie|fat|carb|fiber|fibre).){0,40}?"
     r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ug)(?![A-Za-z])"
-    r"|[吃服用](?:(?![。！？]|咖啡因|钠|蛋白|糖).){0,12}?\d+(?:\.\d+)?\s?(?:mg|毫克|微克)",
+    r"|[吃服用](?:(?![。！？]|含|咖啡因|钠|蛋白|糖|胆固醇|热量|卡路里|脂肪).){0,12}?\d+(?:\.\d+)?\s?(?:mg|毫克|微克)",
     re.IGNORECASE,
 )
 

@@ -265,6 +265,7 @@ class Candidate:
     links: tuple[GraphLink, ...] = ()
     entities: tuple[str, ...] = ()  # names of the entities the memory mentions
     answers: tuple[str, ...] = ()  # the user's facts the input asks for that it states (ingest/slots.py)
+    constrains: bool = False  # those facts constrain the answer (an allergy for food advice), not give it
 
 
 class Fusion(StrEnum):
@@ -429,10 +430,6 @@ def direct_relevance(c: Candidate, query_terms: Sequence[str], p: ScoringParams,
     return clamp01(parts[0] + 0.25 * (parts[1] + parts[2])), text_part, matched
 
 
-# Slot answers that constrain an answer rather than give it (what the user must not eat, ingest/slots.py)
-CONSTRAINT_ANSWERS = frozenset({"allergic_to", "has_condition"})
-
-
 def score_candidates(
     candidates: Sequence[Candidate],
     query: str,
@@ -479,8 +476,7 @@ def score_candidates(
         # condition brought along by a request for food advice (a constraint on the answer, not the answer: set
         # at 0.85 and up) sets no bar ("Any dinner ideas?" lost "My favourite cuisine is Thai"); slot answers
         # always stay.
-        by_meaning = [direct[s.candidate.id][0] for s in out
-                      if not (s.candidate.answers and set(s.candidate.answers) <= CONSTRAINT_ANSWERS)]
+        by_meaning = [direct[s.candidate.id][0] for s in out if not s.candidate.constrains]
         floor = p.min_relative_relevance * max(by_meaning or [direct[s.candidate.id][0] for s in out])
         out = [s for s in out if direct[s.candidate.id][0] >= floor or s.candidate.answers
                or any(lk.seed_id != s.candidate.id and lk.seed_id in direct and direct[lk.seed_id][0] >= floor

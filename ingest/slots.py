@@ -76,7 +76,8 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      # safe for me to eat sushi?" (each was gated or answered without the shellfish allergy)
      r"|\b(?:suggest|recommend|ideas?) (?:something|anything|some(?:thing)? ideas?)? ?for (?:dinner|lunch|breakfast"
      r"|brunch|supper)\b|\bwhat(?:'s| is) for (?:dinner|lunch|breakfast)\b|\bavoid eating\b"
-     r"|\b(?:should|can|could|may) (?:i|we) (?:not |safely )?eat\b|\b(?:safe|ok|okay) (?:for me )?to eat\b",
+     r"|\b(?:should|can|could|may) (?:i|we) (?:not |safely )?eat\b(?! the loss| into| at \d| out\b| in\b| later)"
+     r"|\b(?:safe|ok|okay) (?:for me )?to eat\b(?! into)",
      _FOOD_SAFETY),
     (r"\bmy (?:health|medical) (?:conditions?|issues?|problems?)\b", ("has_condition",)),
     (r"\bmy (?:phone|cell|mobile)(?: number)?\b", ("phone",)),
@@ -110,8 +111,8 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我对什么过敏|我的?过敏", ("allergic_to",)),
     (r"吃(?:点)?什么|做(?:点)?什么(?:菜|吃的|饭)|点(?:点)?什么(?:菜|吃的|外卖)|推荐[^，。？]{0,6}(?:餐厅|饭店|菜|吃的|甜点|零食|馆子|饭馆)"
      r"|推荐[^，。？]{0,4}(?:饭|菜|餐|面|小吃|甜品|火锅|烧烤)店"
-     r"|(?:晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|甜点)(?:有什么推荐|怎么安排)|能不能吃|可以吃[^，。？]{0,8}吗|能吃[^，。？]{0,8}吗"
-     r"|不能吃什么|要忌口", _FOOD_SAFETY),
+     r"|(?:晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|甜点)(?:有什么推荐|怎么安排)|我(?:能不能|能|可以)吃(?!完)[^，。？]{0,8}吗?"
+     r"|我不能吃什么|我要忌口", _FOOD_SAFETY),
     (r"我的(?:手机|电话)", ("phone",)),
     (r"我的邮箱", ("email",)),
     (r"我的紧急联系人", ("emergency_contact",)),
@@ -151,11 +152,17 @@ _NOT_FOOD_ALLERGEN_RE = re.compile(
 )
 
 
+def is_food_advice(asked: Sequence[str]) -> bool:
+    """The slots asked are those of a request for food advice: the allergies and conditions that constrain the
+    answer (recall lets them set no bar for what relates by meaning), not the answer."""
+    return tuple(asked) == _FOOD_SAFETY
+
+
 def answered(asked: Sequence[str], answers: Sequence[str], names: Sequence[str]) -> tuple[str, ...]:
     """What a memory stating `answers` (stored predicates) answers of `asked`: an is_a asked only as OCCUPATION
     counts when the memory names an occupation (`names`: the entities it mentions); an allergy asked by a request
     for food advice counts when the memory names an allergen a meal may hold."""
-    if tuple(asked) == _FOOD_SAFETY and "allergic_to" in answers:
+    if is_food_advice(asked) and "allergic_to" in answers:
         named = [n for n in names if n != "user"]
         if named and all(_NOT_FOOD_ALLERGEN_RE.fullmatch(n.strip()) for n in named):
             answers = tuple(a for a in answers if a != "allergic_to")

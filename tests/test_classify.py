@@ -490,6 +490,8 @@ def test_emo_inside_an_english_word_is_no_feeling(text: str) -> None:
     ("My kids are 1. Maya and 2. Leo", MemoryType.FACTUAL),
     ("how I met my wife: we were at a concert in 2015", MemoryType.EPISODIC),
     ("To buy: eggs, milk, bread", MemoryType.SEMANTIC),
+    ("To make matters worse: my car broke down", MemoryType.EPISODIC),  # a "to" heading with no steps after it
+    ("To celebrate: we went to Paris", MemoryType.EPISODIC),
 ])
 def test_a_how_to_with_its_steps_is_procedural(text: str, expected: MemoryType) -> None:
     got = RuleClassifier().classify(text)

@@ -715,12 +715,18 @@ def test_a_new_job_or_partner_said_plainly(text: str, expected: set[tuple[str, s
     ("I'm already a member at Equinox", set()), ("first day at Disneyland!!", set()),
     ("First day at Mayo Clinic for my chemo", set()), ("I went vegan last year but stopped", set()),
     ("First day at my new job at Northwind!", {(USER, "works_at", "Northwind", 1)}),
-    ("I accepted an offer from Stripe", {(USER, "works_at", "Stripe", 1)}),
     # a new address names the city lived in (the move to Seattle was never read)
     ("Our new address is 2417 NW 64th Street, Seattle.", {(USER, "lives_in", "Seattle", 1)}),
     ("My address is 12 Baker Street", set()),
     ("我的新地址是上海市浦东新区世纪大道100号", {(USER, "lives_in", "上海", 1)}),
-    ("公司地址是北京市海淀区", set()),
+    ("公司地址是北京市海淀区", set()), ("我家地址是华联超市楼上", set()), ("我的地址是湖滨市场对面", set()),
+    ("My address is 1 King St W, Toronto ON", {(USER, "lives_in", "Toronto", 1)}),
+    # the clause after an address without a city is read as itself
+    ("My address is 9 Elm St. We have two kids, Emma and Leo", {(USER, "child", "Emma", 1), (USER, "child", "Leo", 1)}),
+    ("My address is 12 Oak St. I work at Google.", {(USER, "works_at", "Google", 1)}),
+    ("I accepted an offer from Carvana for my old car", set()), ("I accepted a job offer from Stripe",
+                                                                 {(USER, "works_at", "Stripe", 1)}),
+    ("I'm just allergic to stupid people lol", set()), ("I've gone vegan before and it didn't stick", set()),
     # a trip planned is no visit yet
     ("We're planning a family trip to Denver over Christmas to see my sister Emma.", {(USER, "sister", "Emma", 1)}),
 ])

@@ -223,12 +223,16 @@ def test_a_food_constraint_does_not_raise_the_relative_cut() -> None:
     cuisine (relating by meaning, 0.4) was cut; the bar is set by what relates by meaning, slot answers stay."""
     from dataclasses import replace
 
-    found = [cand("allergy", "I'm allergic to shellfish", 0.1, answers=("allergic_to",)),
+    found = [cand("allergy", "I'm allergic to shellfish", 0.1, answers=("allergic_to",), constrains=True),
              cand("thai", "My favourite cuisine is Thai", 0.28, dense_rank=1),  # 0.4
              cand("carbs", "Cutting down on carbs this month", 0.27, dense_rank=2),  # 0.35
              cand("stray", "I repaired my bike", 0.215, dense_rank=3)]  # 0.075
     kept = [s.candidate.id for s in score_candidates(found, "q", [], replace(P, min_relative_relevance=0.45))]
     assert set(kept) == {"allergy", "thai", "carbs"}
+    # asked for the allergies themselves ("What am I allergic to?"), the answer sets the bar
+    found[0] = replace(found[0], constrains=False)
+    kept = [s.candidate.id for s in score_candidates(found, "q", [], replace(P, min_relative_relevance=0.45))]
+    assert kept == ["allergy"]
 
 
 def test_rrf_fusion_rewards_agreement_of_both_lists() -> None:

@@ -55,6 +55,8 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("Is it safe for me to eat sushi?", ("allergic_to", "has_condition")),
         ("我能吃海鲜吗？", ("allergic_to", "has_condition")),
         ("What did I eat yesterday?", ()),
+        ("Should I eat the loss on this stock?", ()), ("Can we eat at 7 instead?", ()), ("你能吃辣吗", ()),
+        ("我能吃完再走吗", ()), ("我女儿能吃蜂蜜吗", ("child",)),
         # not the speaker's own fact, or no slot a question can name
         ("What do you know about Paris?", ()),
         ("Tell me about black holes", ()),

@@ -51,7 +51,7 @@ from ingest.scoring import (
     select,
     terms,
 )
-from ingest.slots import answered, asked_slots, stored_predicates
+from ingest.slots import answered, asked_slots, is_food_advice, stored_predicates
 from ingest.weights import WeightPolicy
 
 log = logging.getLogger(__name__)
@@ -344,8 +344,9 @@ class RecallUseCases:
             if not stated:
                 continue  # "I'm a vegetarian" asked for a job
             existing = pool.items.get(a.memory.id)
-            pool.items[a.memory.id] = _candidate(a.memory, a.cosine, reference, answers=stated) \
-                if existing is None else _replace(existing, answers=stated)
+            constrains = asked is not None and is_food_advice(asked.asked)
+            pool.items[a.memory.id] = _candidate(a.memory, a.cosine, reference, answers=stated, constrains=constrains) \
+                if existing is None else _replace(existing, answers=stated, constrains=constrains)
         return pool, found.prefetched
 
     def _expand(self, tx: Tx, scope: Scope, embedding: list[float], query: str, query_terms: list[str],
