@@ -25,7 +25,8 @@ Three rules, tried in this order for every pair (new memory, old live memory), t
    or moves it to another time ("My dentist appointment moved to Dec 15" / "... on Dec 12 at 3pm", 改到周五);
    or puts another in its place ("soccer on Saturdays instead of piano" / "Maya takes piano lessons on Saturdays");
    or reports it done ("The case study is done" / "Remind me to prepare a case study by Thursday");
-   or restates it with a detail changed at a near-duplicate's cosine ("first run make release" / "... make build").
+   or, at a near-duplicate's cosine, restates a procedure with a step changed ("first run make release" / "... make
+   build").
 """
 
 from __future__ import annotations
@@ -427,12 +428,13 @@ _ROUTINE_OR_PLAN_RE = re.compile(
 # ("I prefer python rather than java").
 _GOING_FORWARD_RE = re.compile(r"(?i)\b(?:will|'ll|going to|gonna|decided|from now on|anymore|switch(?:ed|ing)?"
                                r"|starting|these days|nowadays)\b|决定|以后|从现在|从今天|开始|改成")
-_ONCE_DONE_RE = re.compile(r"(?i)\b(?:yesterday|last (?:night|week|time)|had|went|got|did|ate|drank|took)\b|昨天|上次"
-                           # a thought, a question, one occasion ("... instead of lifting on Saturday", next Friday)
-                           r"|(?i:\b(?:maybe|might|thinking (?:about|of)|considering|what do you think)\b)|[?？]"
-                           r"|(?i:\b(?:on|this|next) (?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
-                           r"(?!s|\s+(?:mornings|afternoons|evenings|nights)))"
-                           r"|也许|可能|要不要|考虑")
+# No lasting change: what happened once, a thought, a question, one occasion ("... instead of lifting on Saturday")
+_NO_LASTING_CHANGE_RE = re.compile(r"(?i)\b(?:yesterday|last (?:night|week|time)|had|went|got|did|ate|drank|took)\b"
+                                   r"|昨天|上次|[?？]"
+                                   r"|(?i:\b(?:maybe|might|thinking (?:about|of)|considering|what do you think)\b)"
+                                   r"|(?i:\b(?:on|this|next) (?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
+                                   r"(?!s|\s+(?:mornings|afternoons|evenings|nights)))"
+                                   r"|也许|可能|要不要|考虑")
 
 
 def replacement_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
@@ -444,7 +446,7 @@ def replacement_conflict(new_text: str, old: Similar, threshold: float) -> str |
     takes the train instead of the bus" is hers), and the cancellation's cosine line."""
     m = _INSTEAD_OF_RE.search(new_text)
     if m is None or old.cosine < threshold or _INSTEAD_OF_RE.search(old.text) or _ONE_TIME_RE.search(new_text) \
-            or not _GOING_FORWARD_RE.search(new_text) or _ONCE_DONE_RE.search(new_text):
+            or not _GOING_FORWARD_RE.search(new_text) or _NO_LASTING_CHANGE_RE.search(new_text):
         return None
     if not (_ROUTINE_OR_PLAN_RE.search(old.text) or PLAN_RE.search(old.text)):
         return None
@@ -458,7 +460,7 @@ def replacement_conflict(new_text: str, old: Similar, threshold: float) -> str |
             f"{', '.join(sorted(replaced))}")
 
 
-# A task reported done ("The case study for the interview is done btw", 报告交了, 搞定了)
+# A task reported done ("The case study for the interview is done btw", 年终总结写完了, 搞定了)
 _DONE_RE = re.compile(r"(?i)\b(?:is|'s|are|was|got) (?:all |finally )?(?:done|finished|completed?|submitted|sent off)\b"
                       r"|\bI (?:finally |just )?(?:finished|completed|submitted|sent off)\b"
                       r"|搞定了|完成了|[做弄写改读看学]完了|弄好了|交了|提交了")
