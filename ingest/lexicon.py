@@ -786,7 +786,8 @@ CANCEL_RE = re.compile(
 _WEEKDAYS_EN = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
 _MONTHS_EN = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
               r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
-CALENDAR_WORD_RE = re.compile(rf"(?i){_WEEKDAYS_EN}|{_MONTHS_EN}\.?")  # fullmatch: a weekday or a month name
+CALENDAR_WORDS = rf"{_WEEKDAYS_EN}|{_MONTHS_EN}"  # a weekday or a month name (a pattern, to be put in others)
+CALENDAR_WORD_RE = re.compile(rf"(?i){CALENDAR_WORDS}\.?")  # fullmatch
 TIME_SAID_RE = re.compile(
     rf"(?i)\b(?:{_WEEKDAYS_EN}|tomorrow|tonight|next (?:week|month|{_WEEKDAYS_EN})|noon|midnight"
     rf"|{_MONTHS_EN}\.? \d{{1,2}}(?:st|nd|rd|th)?|the \d{{1,2}}(?:st|nd|rd|th)|\d{{1,2}}(?::\d\d)? ?(?:am|pm)"

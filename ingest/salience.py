@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from graph.model import PresetKind
 from ingest.extract import PERSONAL_FACT_PREDICATES, USER, RuleTripleExtractor, TripleExtractor
 from ingest.lexicon import (
+    CALENDAR_WORDS,
     DISCOURSE_AUX_EN,
     DISCOURSE_CHANGE_VERBS_EN,
     DISCOURSE_IDIOMS_EN,
@@ -97,8 +98,7 @@ _ANOTHER_DAY_RE = re.compile(r"明天|后天|下周|下个?月|下星期|明年|
 # ("remind me to call the dentist at 3") is the session's working memory (tests/data labels it so), as is any task.
 _LATER_RE = re.compile(
     _ANOTHER_DAY_RE.pattern + r"|周[一二三四五六日天]|星期[一二三四五六日天]|礼拜|\d+\s*[号日]|月底|过几天"
-    r"|(?<![A-Za-z])(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|jan(?:uary)?|feb(?:ruary)?"
-    r"|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+    rf"|(?<![A-Za-z])(?:{CALENDAR_WORDS}"
     r"|in (?:a|two|three|\d+) (?:days?|weeks?|months?)|end of the (?:week|month)|the \d+(?:st|nd|rd|th))(?![A-Za-z])",
     re.IGNORECASE,
 )
