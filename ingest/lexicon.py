@@ -795,14 +795,15 @@ TIME_SAID_RE = re.compile(
     r"|(?:\d+|[一二三四五六七八九十]+)月(?:\d+|[一二三四五六七八九十]+)[号日]|\d+[号日]|[周礼拜]\S?[一二三四五六日天]"
     r"|星期[一二三四五六日天]|明天|后天|下周|下个?月|[上下]午|晚上|早上|中午|\d+点|[一二三四五六七八九十]+点|春节|元旦|国庆"
 )
+_A_TIME_NEXT = f"(?={TIME_SAID_RE.pattern.removeprefix('(?i)')})"  # a time said right after (RESCHEDULE_RE is (?i))
 # A plan or an appointment moved to another time ("My dentist appointment moved to Dec 15", "dinner got pushed to
 # Saturday", 看牙医改到周五了): the time said before no longer holds (ingest/conflict_rules.py reschedule_conflict).
 RESCHEDULE_RE = re.compile(
     r"(?i)\b(?:moved|rescheduled|pushed(?: back)?|changed|shifted|bumped|postponed|delayed|brought forward"
     r"|moving|rescheduling|pushing)(?: it| them)?(?: again)? (?:to|until|till|for) (?:the |next |this )?"
-    rf"(?={TIME_SAID_RE.pattern.removeprefix('(?i)')})"
-    r"|(?:改到|改成|改在|推到|挪到|提前到|延到|推迟到|延期到|调到|换到)"
-    rf"(?={TIME_SAID_RE.pattern.removeprefix('(?i)')})"  # 改成短发, 改成13800001111: no time, no move
+    rf"{_A_TIME_NEXT}"
+    # 改成短发, 改成13800001111: no time after it, no move
+    rf"|(?:改到|改成|改在|推到|挪到|提前到|延到|推迟到|延期到|调到|换到){_A_TIME_NEXT}"
 )
 
 # ---------------------------------------------------------------------------------------------

@@ -339,12 +339,12 @@ class RecallUseCases:
                 pool.items[t.memory.id] = _candidate(t.memory, cos, reference, text_rank=t.rank, text_score=t.score)
             else:
                 pool.items[t.memory.id] = _replace(existing, text_rank=t.rank, text_score=t.score)
+        constrains = asked is not None and is_food_advice(asked.asked)  # the question's, so every answer's
         for a in answers:
             stated = answered(asked.asked, a.answers, a.memory.entities) if asked is not None else a.answers
             if not stated:
                 continue  # "I'm a vegetarian" asked for a job
             existing = pool.items.get(a.memory.id)
-            constrains = asked is not None and is_food_advice(asked.asked)
             pool.items[a.memory.id] = _candidate(a.memory, a.cosine, reference, answers=stated, constrains=constrains) \
                 if existing is None else _replace(existing, answers=stated, constrains=constrains)
         return pool, found.prefetched
