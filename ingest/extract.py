@@ -31,7 +31,7 @@ from ingest.extract_core import (
     normalize_term,
     single_valued_slot,
 )
-from ingest.extract_en import en_clause, en_favourites
+from ingest.extract_en import AGE_IN_A_LIST_RE, en_clause, en_favourites
 from ingest.extract_zh import zh_clause, zh_favourites, zh_subclauses
 from ingest.lexicon import (
     EPISODIC_EN_RE,
@@ -72,9 +72,6 @@ class TripleExtractor(Protocol):
 # the extractor
 
 
-_AGE_IN_A_LIST_RE = re.compile(r"(?i:who(?:'s| is)) \d{1,3}(?i: years? old)?")
-
-
 class RuleTripleExtractor:
     """Regex rules over clauses, zh and en (mixed turns go through both rule sets)."""
 
@@ -104,7 +101,7 @@ class RuleTripleExtractor:
                 continue
             for clause in zh_subclauses(whole):
                 # ", who is 7," inside a list of names ("two kids: Maya, who is 7, and Leo") is her age, no question
-                if (is_question(clause) and not (st.listing_rel and _AGE_IN_A_LIST_RE.fullmatch(clause.strip()))) \
+                if (is_question(clause) and not (st.listing_rel and AGE_IN_A_LIST_RE.fullmatch(clause.strip()))) \
                         or is_request(clause):
                     st.pending_rel = None
                     continue

@@ -154,6 +154,8 @@ def _en_follow_up(c: str, st: _State) -> bool:
 
 
 _EN_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, **{str(n): n for n in range(1, 10)}}
+# ", who is 7," after a name in a list: that one's age (ingest/extract.py reads it as no question inside a list)
+AGE_IN_A_LIST_RE = re.compile(r"(?i:who(?:'s| is)) (?P<n>\d{1,3})(?i: years? old)?")
 
 
 def _en_listing(c: str, st: _State) -> bool:
@@ -162,7 +164,7 @@ def _en_listing(c: str, st: _State) -> bool:
     rel, st.listing_rel = st.listing_rel, None
     if rel is None:
         return False
-    if (m := re.fullmatch(r"(?i:who(?:'s| is)) (?P<n>\d{1,3})(?i: years? old)?", c.strip())) and st.last_person:
+    if (m := AGE_IN_A_LIST_RE.fullmatch(c.strip())) and st.last_person:
         st.add(st.last_person, "age", m["n"])
     elif (m := re.fullmatch(rf"(?i:and) (?P<n>{_EN_NAME})", c.strip())) and m["n"] not in _EN_NON_NAMES \
             and st.listing_left > 0:  # "two kids: Maya and Leo, and Max": Max is no third child
@@ -803,9 +805,9 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         ),
         _en_role_at,
     ),
-    # "First day at my new job at Northwind!", "first week of work at Stripe", "First day at Northwind, the new team
-    # is great": the new employer, when the turn speaks of work ("first day at Disneyland", "... at Mayo Clinic for
-    # my chemo" are no job)
+    # "First day at my new job at Northwind!", "first week of work at Stripe": the new employer, when the clause
+    # speaks of work ("first day at Disneyland", "... at Mayo Clinic for my chemo" are no job; "First day at
+    # Northwind today!" says nothing of work either, and gives none)
     (
         re.compile(rf"(?i:^(?:(?:it's|it is|today is|today's) )?(?:my |our )?first (?:day|week)"
                    rf"(?: of work| at work| at (?:my|the) new job)? (?:at|with)) (?P<o>{_EN_NAME})"),
