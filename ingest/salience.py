@@ -216,11 +216,12 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
         return Salience(False, "nothing_specific", False, PresetKind.DEFAULT)
     clauses = split_clauses(norm)
     # clauses that only acknowledge, react or steer the talk ("Sure", "That is interesting") hold no fact
+    reminders = [c for c in clauses if _reminder_for_later(c)]  # statements, though said as tasks
     statements = [
         c
         for c in clauses
-        if _reminder_for_later(c) or not (is_question(c) or is_request(c) or is_chitchat(c) or is_greeting(c)
-                                          or is_discourse_only(c) or is_affection(c))
+        if c in reminders or not (is_question(c) or is_request(c) or is_chitchat(c) or is_greeting(c)
+                                  or is_discourse_only(c) or is_affection(c))
     ]
     if statements and all(_CONVERSATIONAL_OPINION_RE.search(c) and len(c) < 40 for c in statements):
         statements = []  # "I think that's a good idea": about the conversation, not about the user
@@ -235,7 +236,7 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
         first_person or _RELATIVE_RE.search(body) is not None or _SOMEONE_SAFETY_RE.search(body) is not None
         or any(t.subject_kind == "person" for t in triples))
     durable = any(t.predicate in _DURABLE_PREDICATES for t in triples)
-    reminder = any(_reminder_for_later(c) for c in statements)  # a plan for some time: temporary
+    reminder = bool(reminders)  # a plan for some time: temporary
     temporary = not safety and not durable and (reminder or TEMPORARY_RE.search(body) is not None)
     preset = PresetKind.SAFETY if safety else PresetKind.TEMPORARY if temporary else PresetKind.DEFAULT
 
