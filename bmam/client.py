@@ -40,6 +40,7 @@ INGEST_CONVERSATION = (
     " tierChanges { memoryId fromTier toTier deleted reason } } }"
 )
 
+PERIOD_FIELDS = "period { start end words openQuestion }"
 RECALLED_FIELDS = (
     "why scores { vector fulltext graph freshness weight relevance damping final }"
     f" memory {{ {MEMORY_FIELDS} }}"
@@ -474,18 +475,19 @@ class BmamClient:
 
     def recall(self, user_id: str, query: str, *, session_id: str | None = None, k: int | None = None,
                **extra: Any) -> dict[str, Any]:
-        """recall: {gated, reason, bestSimilarity, memories: [{memory, scores, why}]}. extra: types, tiers,
-        minScore, includeHistory, asOf (ISO string)."""
+        """recall: {gated, reason, bestSimilarity, period, memories: [{memory, scores, why}]}. extra: types, tiers,
+        minScore, includeHistory, asOf (ISO string), timeZone (IANA name)."""
         doc = (
             "query($u: String!, $q: String!, $s: String, $k: Int, $types: [MemoryType!], $tiers: [Tier!],"
-            " $min: Float! = 0, $hist: Boolean! = false, $asOf: DateTime) {"
+            " $min: Float! = 0, $hist: Boolean! = false, $asOf: DateTime, $tz: String) {"
             " recall(userId: $u, query: $q, sessionId: $s, k: $k, types: $types, tiers: $tiers, minScore: $min,"
-            " includeHistory: $hist, asOf: $asOf) { gated reason bestSimilarity memories {"
-            f" {RECALLED_FIELDS} }} }} }}"
+            f" includeHistory: $hist, asOf: $asOf, timeZone: $tz) {{ gated reason bestSimilarity {PERIOD_FIELDS}"
+            f" memories {{ {RECALLED_FIELDS} }} }} }}"
         )
         variables = {"u": user_id, "q": query, "s": session_id, "k": k, "types": extra.get("types"),
                      "tiers": extra.get("tiers"), "min": extra.get("minScore", 0.0),
-                     "hist": extra.get("includeHistory", False), "asOf": extra.get("asOf")}
+                     "hist": extra.get("includeHistory", False), "asOf": extra.get("asOf"),
+                     "tz": extra.get("timeZone")}
         return self.execute(doc, variables)["recall"]
 
     def related_search(self, user_id: str, memory_id: str, *, depth: int = 2, limit: int = 20,
@@ -499,15 +501,16 @@ class BmamClient:
         variables = {"u": user_id, "m": memory_id, "d": depth, "l": limit, "s": min_strength, "h": include_history}
         return self.execute(doc, variables)["relatedSearch"]
 
-    def context_prompt(self, user_id: str, session_id: str, text: str, *, budget: int | None = None
-                       ) -> dict[str, Any]:
-        """contextPrompt: {text, gated, reason, memories, turns} for an LLM within budget characters."""
+    def context_prompt(self, user_id: str, session_id: str, text: str, *, budget: int | None = None,
+                       time_zone: str | None = None) -> dict[str, Any]:
+        """contextPrompt: {text, gated, reason, period, memories, turns} for an LLM within budget characters."""
         doc = (
-            "query($u: String!, $s: String!, $i: String!, $b: Int) {"
-            " contextPrompt(userId: $u, sessionId: $s, input: $i, budget: $b) { text gated reason"
-            f" turns {{ speaker text at turn }} memories {{ {RECALLED_FIELDS} }} }} }}"
+            "query($u: String!, $s: String!, $i: String!, $b: Int, $tz: String) {"
+            " contextPrompt(userId: $u, sessionId: $s, input: $i, budget: $b, timeZone: $tz) { text gated reason"
+            f" {PERIOD_FIELDS} turns {{ speaker text at turn }} memories {{ {RECALLED_FIELDS} }} }} }}"
         )
-        return self.execute(doc, {"u": user_id, "s": session_id, "i": text, "b": budget})["contextPrompt"]
+        return self.execute(doc, {"u": user_id, "s": session_id, "i": text, "b": budget,
+                                  "tz": time_zone})["contextPrompt"]
 
     # ----- operations (issue 8) --------------------------------------------------------------
 

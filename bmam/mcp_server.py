@@ -168,12 +168,13 @@ def build_server(container: Container, *, api_key: str | None = None) -> MCPServ
 
     @mcp.tool(description="Recall what the user's memory holds about the input: the few memories that relate, "
               "best first, each with its score. `gated` is true when nothing relates: then memories is empty "
-              "on purpose. Pass session_id so memories surfaced in the last turns are damped.")
+              "on purpose. Pass session_id so memories surfaced in the last turns are damped, and time_zone (the "
+              "user's IANA zone, e.g. Europe/Berlin) so 'What did I do yesterday?' means the user's yesterday.")
     @_tool_errors
     async def recall(user_id: str, query: str, k: int = 5, session_id: str | None = None,
-                     ctx: Context | None = None) -> dict[str, Any]:
+                     time_zone: str | None = None, ctx: Context | None = None) -> dict[str, Any]:
         tenant = await keys.tenant(ctx)
-        return await _recall(container, tenant, user_id, query, k=k, session_id=session_id)
+        return await _recall(container, tenant, user_id, query, k=k, session_id=session_id, time_zone=time_zone)
 
     @mcp.tool(description="Memories related to one memory, following association and entity edges up to "
               "`depth` hops (1..5), each with the strength of its best path. depth and limit left out take the "
@@ -185,12 +186,13 @@ def build_server(container: Container, *, api_key: str | None = None) -> MCPServ
         return await _related(container, tenant, user_id, memory_id, depth=depth, limit=limit)
 
     @mcp.tool(description="Text ready for an LLM prompt: the session's recent turns plus the relevant (gated) "
-              "memories, each marked with its type and age, within a character budget.")
+              "memories, each marked with its type and age, within a character budget (time_zone: as recall's).")
     @_tool_errors
     async def context_prompt(user_id: str, session_id: str, input: str, budget: int = 2000,
-                             ctx: Context | None = None) -> dict[str, Any]:
+                             time_zone: str | None = None, ctx: Context | None = None) -> dict[str, Any]:
         tenant = await keys.tenant(ctx)
-        return await _context_prompt(container, tenant, user_id, session_id, input, budget=budget)
+        return await _context_prompt(container, tenant, user_id, session_id, input, budget=budget,
+                                     time_zone=time_zone)
 
     @mcp.tool(description="Forget one memory of a user. A locked core memory needs confirm=true.")
     @_tool_errors
@@ -238,12 +240,13 @@ def build_server(container: Container, *, api_key: str | None = None) -> MCPServ
 
 
 async def _recall(container: Container, tenant: str, user_id: str, query: str, *, k: int,
-                  session_id: str | None) -> dict[str, Any]:
-    request = RecallRequest(user_id=user_id, query=query, k=k, session_id=session_id)
+                  session_id: str | None, time_zone: str | None = None) -> dict[str, Any]:
+    request = RecallRequest(user_id=user_id, query=query, k=k, session_id=session_id, time_zone=time_zone)
     result = await _call(container.recall.recall, tenant, request)
     return {
         "gated": result.gated,
         "reason": result.reason,
+        "period": plain(result.period),
         "memories": [{"memory": memory_dict(r.memory), "scores": plain(r.scores), "why": r.why}
                      for r in result.memories],
     }
@@ -260,12 +263,14 @@ async def _related(container: Container, tenant: str, user_id: str, memory_id: s
 
 
 async def _context_prompt(container: Container, tenant: str, user_id: str, session_id: str, text: str, *,
-                          budget: int) -> dict[str, Any]:
-    prompt = await _call(container.recall.context_prompt, tenant, user_id, session_id, text, budget=budget)
+                          budget: int, time_zone: str | None = None) -> dict[str, Any]:
+    prompt = await _call(container.recall.context_prompt, tenant, user_id, session_id, text, budget=budget,
+                         time_zone=time_zone)
     return {
         "prompt": prompt.text,
         "gated": prompt.gated,
         "reason": prompt.reason,
+        "period": plain(prompt.period),
         "memory_ids": [r.memory.id for r in prompt.memories],
         "turns": len(prompt.turns),
     }

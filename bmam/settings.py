@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -158,6 +159,13 @@ class RecallSettings(BaseModel):
     # my job?": "...moved to Beijing for a new job" over "I now work at Alibaba"; BENCHMARKS "Recall quality").
     slot_share: float = Field(default=0.85, ge=0.0, le=1.0)
     slot_candidates: int = Field(default=10, ge=1, le=100)
+    # A question about a past period ("What did I do yesterday?", 上周末我去了哪里？; ingest/periods.py) is answered
+    # from the memories said or said again then (their turns' times): at most period_candidates of them, the
+    # newest first; when it asks only what happened, each relates with period_share. Days are counted in
+    # time_zone (an IANA name) unless the request names the user's own.
+    period_candidates: int = Field(default=50, ge=1, le=1000)
+    period_share: float = Field(default=0.85, ge=0.0, le=1.0)
+    time_zone: str = "UTC"
     gate_coverage: float = Field(default=0.5, ge=0.0, le=1.0)
     gate_min_terms: int = Field(default=2, ge=1)
     # A memory is returned only when its relevance is above 0 and reaches this ...
@@ -246,6 +254,15 @@ class RecallSettings(BaseModel):
     context_turns: int = Field(default=5, ge=0, le=100)
     context_budget: int = Field(default=2000, ge=100)
     max_context_budget: int = Field(default=100_000, ge=100)
+
+    @field_validator("time_zone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
+            raise ValueError(f"unknown time zone {value!r} (an IANA name such as Europe/Berlin)") from exc
+        return value
 
     def calibration_for(self, model: str) -> ModelCalibration:
         return self.calibration.get(model) or self.calibration.get("usem3") or _default_calibrations()["usem3"]

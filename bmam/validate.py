@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from graph.errors import BadInput, LimitExceeded
 from graph.model import STORED_TYPES, MemoryType
@@ -94,6 +95,19 @@ def past_moment(value: datetime, *, field: str, now: datetime, skew: timedelta) 
         raise BadInput(f"{field} {at.isoformat()} is in the future: the latest accepted is {latest.isoformat()} "
                        f"(the server's clock plus {skew.total_seconds():g} s of allowed clock skew)", field=field)
     return at
+
+
+def time_zone(value: str, *, field: str) -> ZoneInfo:
+    """An IANA time zone name ("Europe/Berlin", "Asia/Shanghai", "UTC"), the user's days are counted in."""
+    name = value.strip()
+    # ZoneInfo reads a file named by the key: a path ("../x"), a control or a very long name is no zone
+    if not name or len(name) > 64 or not re.fullmatch(r"[A-Za-z0-9_+\-]+(?:/[A-Za-z0-9_+\-]+)*", name):
+        raise BadInput(f"{field} must be an IANA time zone name such as Europe/Berlin, got {value!r}", field=field)
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
+        raise BadInput(f"{field}: unknown time zone {name!r} (an IANA name such as Europe/Berlin)",
+                       field=field) from exc
 
 
 def page_size(value: int, *, maximum: int, field: str = "first") -> int:

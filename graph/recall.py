@@ -145,6 +145,14 @@ class SlotHit:
     answers: tuple[str, ...]  # the asked predicates it states
 
 
+@dataclass(frozen=True, slots=True)
+class PeriodHit:
+    """A memory said in the period a question asks about (recall/in_period)."""
+
+    memory: Found
+    cosine: float | None  # None: a vector of another size (an earlier model's)
+
+
 # The kinds a triple's subject "user" may carry: ingest's "user"; addTriple's default "thing"; "person".
 USER_ENTITY_KINDS = ("user", "person", "thing")
 
@@ -324,6 +332,14 @@ class RecallRepository:
         rows = tx.run("recall/slot_answers", {**_scope(scope), **filters.params(), **asked.params(scope),
                                               "embedding": Floats(embedding)})
         return [_slot_hit(r) for r in rows]
+
+    def in_period(self, tx: Tx, scope: Scope, start: datetime, end: datetime, embedding: Sequence[float],
+                  filters: RecallFilters, limit: int) -> list[PeriodHit]:
+        """The user's memories said (or said again) at start <= t < end, the most recently mentioned first, at
+        most `limit`, with their cosines to the query (recall/in_period: a question about a past period)."""
+        rows = tx.run("recall/in_period", {**_scope(scope), **filters.params(), "start": start, "end": end,
+                                           "limit": limit, "embedding": Floats(embedding)})
+        return [PeriodHit(memory=_found(r), cosine=cosine_of(r["sim"])) for r in rows]
 
     def _speculate(self, tx: Tx, scope: Scope, embedding: Sequence[float], query_terms: Sequence[str],
                    lucene: str | None, filters: RecallFilters, limits: RetrievalLimits,

@@ -266,6 +266,8 @@ class Candidate:
     entities: tuple[str, ...] = ()  # names of the entities the memory mentions
     answers: tuple[str, ...] = ()  # the user's facts the input asks for that it states (ingest/slots.py)
     constrains: bool = False  # those facts constrain the answer (an allergy for food advice), not give it
+    # said in the past period the input asks about, when it asks only what happened then (ingest/periods.py)
+    period_answer: bool = False
 
 
 class Fusion(StrEnum):
@@ -309,6 +311,7 @@ class ScoringParams:
     text_share: float = 0.8  # full-text relevance counts at most this much next to a perfect cosine
     entity_share: float = 0.7  # relevance of a memory mentioning an entity the input names
     slot_share: float = 0.85  # relevance of a memory stating the user's fact the input asks for (lives_in ...)
+    period_share: float = 0.85  # relevance of a memory said in the period the input asks about ("yesterday")
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,7 +419,7 @@ def direct_relevance(c: Candidate, query_terms: Sequence[str], p: ScoringParams,
     text_part = p.text_share * cov**p.text_exponent if matched else 0.0
     entity_part = p.entity_share if named and any(_normalize(n) in named for n in c.entities) else 0.0
     # a stated fact the input asks for counts as an entity the input names: the better of the two
-    entity_part = max(entity_part, p.slot_share if c.answers else 0.0)
+    entity_part = max(entity_part, p.slot_share if c.answers else 0.0, p.period_share if c.period_answer else 0.0)
     if p.fusion is Fusion.RRF:
         best = 2.0 / (p.rrf_k + 1)
         rrf = 0.0
@@ -478,7 +481,7 @@ def score_candidates(
         # always stay.
         by_meaning = [direct[s.candidate.id][0] for s in out if not s.candidate.constrains]
         floor = p.min_relative_relevance * max(by_meaning or [direct[s.candidate.id][0] for s in out])
-        out = [s for s in out if direct[s.candidate.id][0] >= floor or s.candidate.answers
+        out = [s for s in out if direct[s.candidate.id][0] >= floor or s.candidate.answers or s.candidate.period_answer
                or any(lk.seed_id != s.candidate.id and lk.seed_id in direct and direct[lk.seed_id][0] >= floor
                       for lk in s.candidate.links)]
     out.sort(key=lambda s: (-s.scores.final, -s.scores.relevance, s.candidate.id))
@@ -494,6 +497,8 @@ def _why(c: Candidate, s: Scores, matched: Sequence[str], names: Sequence[str], 
         parts.append("mentions " + ", ".join(names[:3]))
     if c.answers:
         parts.append("states the user's " + ", ".join(c.answers[:3]))
+    if c.period_answer:
+        parts.append("said in the period the input asks about")
     if matched:
         parts.append("shares the words " + ", ".join(matched[:5]))
     if link is not None:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import Enum
+from typing import Annotated
 
 import strawberry
 
 from bmam.usecases import recall as recall_cases
 from graph import related as related_model
+from ingest.periods import Period
 from resolvers.context import Info, call
 from resolvers.types import Memory, MemoryType, Tier
 
@@ -42,6 +44,23 @@ class RecalledMemory:
                                        weight=s.weight, relevance=s.relevance, damping=s.damping, final=s.final))
 
 
+@strawberry.type(description="The past period an input asks about ('What did I do yesterday?', 上周末我去了哪里？): "
+                             "only memories said (or said again) at start <= t < end were recalled; days counted "
+                             "in the time zone asked for (timeZone, else the server's recall.time_zone).")
+class RecallPeriod:
+    start: datetime
+    end: datetime
+    words: str = strawberry.field(description="The time words of the input ('last weekend').")
+    open_question: bool = strawberry.field(description="The input asks only what happened then: every memory "
+                                                       "said then answers it.")
+
+    @classmethod
+    def of(cls, p: Period | None) -> RecallPeriod | None:
+        if p is None:
+            return None
+        return cls(start=p.start, end=p.end, words=p.words, open_question=p.open_question)
+
+
 @strawberry.type(description="gated: nothing the user said before relates to the input, so no memories (never "
                              "'the nearest anyway'); reason says why either way.")
 class RecallResult:
@@ -49,11 +68,12 @@ class RecallResult:
     reason: str
     memories: list[RecalledMemory]
     best_similarity: float | None = strawberry.field(description="The best cosine any memory had with the input.")
+    period: RecallPeriod | None = strawberry.field(description="The past period the input asks about, if any.")
 
     @classmethod
     def of(cls, r: recall_cases.RecallResult) -> RecallResult:
         return cls(gated=r.gated, reason=r.reason, memories=[RecalledMemory.of(m) for m in r.memories],
-                   best_similarity=r.best_similarity)
+                   best_similarity=r.best_similarity, period=RecallPeriod.of(r.period))
 
 
 @strawberry.enum(description="How one memory reaches the next: an ASSOCIATED edge, or an ENTITY both mention.")
@@ -103,11 +123,17 @@ class ContextPrompt:
     turns: list[ContextTurn]
     gated: bool
     reason: str
+    period: RecallPeriod | None = strawberry.field(description="The past period the input asks about, if any.")
 
     @classmethod
     def of(cls, p: recall_cases.ContextPrompt) -> ContextPrompt:
         return cls(text=p.text, memories=[RecalledMemory.of(m) for m in p.memories], gated=p.gated, reason=p.reason,
-                   turns=[ContextTurn(speaker=t.speaker, text=t.text, at=t.at, turn=t.turn) for t in p.turns])
+                   turns=[ContextTurn(speaker=t.speaker, text=t.text, at=t.at, turn=t.turn) for t in p.turns],
+                   period=RecallPeriod.of(p.period))
+
+
+_TIME_ZONE = ("The user's IANA time zone (Europe/Berlin): how the days of a question about a past period are counted "
+              "('yesterday'); null: the server's recall.time_zone (UTC unless configured).")
 
 
 @strawberry.type
@@ -128,11 +154,12 @@ class RecallQuery:
         min_score: float = 0.0,
         include_history: bool = False,
         as_of: datetime | None = None,
+        time_zone: Annotated[str | None, strawberry.argument(description=_TIME_ZONE)] = None,
     ) -> RecallResult:
         ctx = info.context
         request = recall_cases.RecallRequest(
             user_id=user_id, query=query, session_id=session_id, k=k, types=types, tiers=tiers, min_score=min_score,
-            include_history=include_history, as_of=as_of,
+            include_history=include_history, as_of=as_of, time_zone=time_zone,
         )
         return RecallResult.of(await call(ctx.container.recall.recall, ctx.tenant, request))
 
@@ -160,8 +187,10 @@ class RecallQuery:
     @strawberry.field(description="The recent turns of the session and the (gated) relevant memories as text for "
                                   "an LLM, within budget characters. Counts as a recall turn of the session.")
     async def context_prompt(
-        self, info: Info, user_id: str, session_id: str, input: str, budget: int | None = None
+        self, info: Info, user_id: str, session_id: str, input: str, budget: int | None = None,
+        time_zone: Annotated[str | None, strawberry.argument(description=_TIME_ZONE)] = None,
     ) -> ContextPrompt:
         ctx = info.context
-        prompt = await call(ctx.container.recall.context_prompt, ctx.tenant, user_id, session_id, input, budget)
+        prompt = await call(ctx.container.recall.context_prompt, ctx.tenant, user_id, session_id, input, budget,
+                            time_zone)
         return ContextPrompt.of(prompt)

@@ -12,6 +12,7 @@ from bmam.cli_support import TenantOpt, UserOpt, echo, echo_json, memory_json, r
 from bmam.container import Container
 from bmam.usecases.recall import RecalledMemory, RecallRequest
 from graph.model import MemoryType, Tier
+from ingest.periods import Period
 
 
 def _recalled(m: RecalledMemory) -> dict[str, Any]:
@@ -23,6 +24,17 @@ def _recalled(m: RecalledMemory) -> dict[str, Any]:
                    "relevance": round(s.relevance, 4), "damping": round(s.damping, 4), "final": round(s.final, 4)},
         "why": m.why,
     }
+
+
+def _period(p: Period | None) -> dict[str, Any] | None:
+    if p is None:
+        return None
+    return {"start": p.start.isoformat(), "end": p.end.isoformat(), "words": p.words, "open_question": p.open_question}
+
+
+TimeZoneOpt = Annotated[str | None, typer.Option(
+    "--time-zone", help="The user's IANA time zone (Europe/Berlin) for questions about a past period ('What did I "
+                        "do yesterday?'); default: the setting recall.time_zone (UTC).")]
 
 
 def register(app: typer.Typer) -> None:
@@ -40,18 +52,19 @@ def register(app: typer.Typer) -> None:
                                                       help="Superseded memories too.")] = False,
         as_of: Annotated[datetime | None, typer.Option("--as-of", help="Memories valid at this time (ISO, "
                                                                         "with zone).")] = None,
+        time_zone: TimeZoneOpt = None,
         tenant: TenantOpt = None,
     ) -> None:
-        """Recall the memories that matter for QUERY: {gated, reason, memories: [... scores, why]}."""
+        """Recall the memories that matter for QUERY: {gated, reason, period, memories: [... scores, why]}."""
 
         def work(c: Container) -> Any:
             return c.recall.recall(tenant_of(c, tenant), RecallRequest(
                 user_id=user, query=query, session_id=session, k=k, types=type, tiers=tier, min_score=min_score,
-                include_history=include_history, as_of=as_of))
+                include_history=include_history, as_of=as_of, time_zone=time_zone))
 
         result = run(work)
         echo_json({"gated": result.gated, "reason": result.reason, "best_similarity": result.best_similarity,
-               "memories": [_recalled(m) for m in result.memories]})
+                   "period": _period(result.period), "memories": [_recalled(m) for m in result.memories]})
 
     @app.command("related")
     def related_command(
@@ -83,14 +96,16 @@ def register(app: typer.Typer) -> None:
         text: Annotated[str, typer.Argument(help="The user's new input.")],
         budget: Annotated[int | None, typer.Option("--budget", "-b", help="Characters (default 2000).")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="The whole answer as JSON.")] = False,
+        time_zone: TimeZoneOpt = None,
         tenant: TenantOpt = None,
     ) -> None:
         """The context prompt for an LLM: relevant memories and the recent turns of the session."""
-        prompt = run_for(tenant, lambda c, t: c.recall.context_prompt(t, user, session, text, budget))
+        prompt = run_for(tenant, lambda c, t: c.recall.context_prompt(t, user, session, text, budget, time_zone))
         if not as_json:
             echo(prompt.text)
             return
         echo_json({"text": prompt.text, "gated": prompt.gated, "reason": prompt.reason,
+                   "period": _period(prompt.period),
                "memories": [_recalled(m) for m in prompt.memories],
                "turns": [{"speaker": t.speaker, "text": t.text, "at": t.at.isoformat(), "turn": t.turn}
                          for t in prompt.turns]})

@@ -253,17 +253,23 @@ def register(app: typer.Typer) -> None:
     def recall(user: UserOpt, query: Annotated[str, typer.Argument(help="What the user just said.")],
                k: Annotated[int | None, typer.Option("-k", help="At most this many memories.")] = None,
                session: Annotated[str | None, typer.Option("--session", "-s", help="Enables anti-repetition.")] = None,
+               time_zone: Annotated[str | None, typer.Option(
+                   "--time-zone", help="The user's IANA time zone, for 'What did I do yesterday?'.")] = None,
                server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
-        """Recall the memories that matter for QUERY: {gated, reason, bestSimilarity, memories}."""
-        echo_json(_call(server, api_key, lambda c: c.recall(user, query, session_id=session, k=k)))
+        """Recall the memories that matter for QUERY: {gated, reason, bestSimilarity, period, memories}."""
+        echo_json(_call(server, api_key, lambda c: c.recall(user, query, session_id=session, k=k,
+                                                            timeZone=time_zone)))
 
     @remote.command("context")
     def context(user: UserOpt, session: Annotated[str, typer.Option("--session", "-s", help="The session.")],
                 text: Annotated[str, typer.Argument(help="What the user just said.")],
                 budget: Annotated[int | None, typer.Option("--budget", help="Characters.")] = None,
+                time_zone: Annotated[str | None, typer.Option(
+                    "--time-zone", help="The user's IANA time zone, for 'What did I do yesterday?'.")] = None,
                 server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """The context prompt for an LLM (relevant memories and the session's recent turns), as text."""
-        echo(_call(server, api_key, lambda c: c.context_prompt(user, session, text, budget=budget))["text"])
+        echo(_call(server, api_key, lambda c: c.context_prompt(user, session, text, budget=budget,
+                                                               time_zone=time_zone))["text"])
 
     @remote.command("ingest")
     def ingest(file: Annotated[Path, typer.Argument(help="A JSONL file, one turn a line (README: Ingesting "

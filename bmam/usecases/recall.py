@@ -14,7 +14,7 @@ import logging
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta, tzinfo
 from typing import Any, Protocol
 
 from bmam import validate
@@ -37,6 +37,7 @@ from graph.related import MAX_DEPTH, MIN_DEPTH, RelatedMemory, RelatedRepository
 from graph.store import Tx
 from ingest.embedding import Embedder
 from ingest.lexicon import has_han
+from ingest.periods import Period, asked_period
 from ingest.repetition import RepetitionParams, RepetitionTracker
 from ingest.scoring import (
     Candidate,
@@ -68,6 +69,7 @@ class RecallRequest:
     min_score: float = 0.0
     include_history: bool = False
     as_of: datetime | None = None
+    time_zone: str | None = None  # the user's (IANA name): how days are counted ("yesterday"); None: the setting's
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +86,7 @@ class RecallResult:
     memories: list[RecalledMemory]
     best_similarity: float | None = None  # the best cosine any memory had with the input (None: no memories)
     best_coverage: float = 0.0  # the largest share of the input's terms one full-text hit held
+    period: Period | None = None  # the past period the input asks about: only memories said then were candidates
 
 
 class TurnLike(Protocol):
@@ -116,6 +119,7 @@ class ContextPrompt:
     turns: list[ContextTurn]
     gated: bool
     reason: str = ""
+    period: Period | None = None  # the past period the input asks about (RecallResult.period)
 
 
 @dataclass
@@ -147,6 +151,7 @@ def scoring_params(settings: Settings) -> ScoringParams:
         text_share=r.text_share,
         entity_share=r.entity_share,
         slot_share=r.slot_share,
+        period_share=r.period_share,
     )
 
 
@@ -184,6 +189,7 @@ class RecallUseCases:
         self.repetition = repetition
         self._turn_source = turn_source
         self.scoring = scoring or scoring_params(settings)
+        self._zone = validate.time_zone(settings.recall.time_zone, field="recall.time_zone")
         # With the weight policy (issue 5) the recalled memories' weights are decayed to now before the
         # recall boost lands, in the same transaction; without it the boost lands on the stored parts.
         self._policy = weight_policy
@@ -257,17 +263,23 @@ class RecallUseCases:
         slots = asked_slots(query) if self.scoring.slot_share > 0 else ()
         asked = SlotQuestion(stored_predicates(slots), s.recall.slot_candidates, asked=slots) if slots else None
         reference = as_of or now
+        zone = validate.time_zone(request.time_zone, field="timeZone") if request.time_zone is not None \
+            else self._zone
+        period = asked_period(query, reference, zone)
         key = (scope.tenant, scope.user_id, session) if session else None
 
         def work(tx: Tx) -> tuple[RecallResult, list[tuple[str, str]]]:
             pool, prefetched = self._gather(tx, scope, embedding, query_terms, filters, reference, asked)
-            decision = gate(list(pool.items.values()), query, query_terms, self.scoring)
+            if period is not None:
+                self._keep_period(tx, scope, embedding, filters, reference, pool, period)
+            decision = self._gate(pool, query, query_terms, period, zone)
             best_sim = decision.best_similarity if pool.items else None
             cov = decision.best_coverage
             if decision.gated:
                 return RecallResult(gated=True, reason=decision.reason, memories=[], best_similarity=best_sim,
-                                    best_coverage=cov), []
-            self._expand(tx, scope, embedding, query, query_terms, filters, reference, pool, prefetched)
+                                    best_coverage=cov, period=period), []
+            if period is None:  # a neighbour said at another time does not answer for the period
+                self._expand(tx, scope, embedding, query, query_terms, filters, reference, pool, prefetched)
             # Chinese names the input says (朵朵): no capital marks them, and as words they are found as written
             said_names = {e for c in pool.items.values() for e in c.entities
                           if len(e) > 1 and has_han(e) and e in query}
@@ -287,7 +299,7 @@ class RecallUseCases:
             reason = decision.reason + (f"; {repeated} said in the recent turns shown" if repeated else "")
             if not chosen:
                 return RecallResult(gated=False, reason=reason if repeated else _nothing_left(decision, min_score),
-                                    memories=[], best_similarity=best_sim, best_coverage=cov), []
+                                    memories=[], best_similarity=best_sim, best_coverage=cov, period=period), []
             if fit is not None:
                 shown = set(fit(self._repo.chosen(tx, scope, [c.candidate.id for c in chosen])))
                 over_budget = sum(1 for c in chosen if c.candidate.id not in shown)
@@ -296,7 +308,7 @@ class RecallUseCases:
                     reason = f"{reason}; {over_budget} more left out (over the budget)"
                 if not chosen:
                     return RecallResult(gated=False, reason=reason, memories=[], best_similarity=best_sim,
-                                        best_coverage=cov), []
+                                        best_coverage=cov, period=period), []
             ids = [c.candidate.id for c in chosen]
             # Pairs of direct hits only: a memory here through an association alone strengthening that same
             # edge would feed itself (a link on a filler word grew 0.5 -> 0.95 and rode along every recall).
@@ -310,7 +322,7 @@ class RecallUseCases:
             recalled = [RecalledMemory(memory=touched[c.candidate.id], scores=c.scores, why=c.why)
                         for c in chosen if c.candidate.id in touched]
             return (RecallResult(gated=False, reason=reason, memories=recalled, best_similarity=best_sim,
-                                 best_coverage=cov),
+                                 best_coverage=cov, period=period),
                     [(c.candidate.id, c.candidate.text) for c in chosen])
 
         result, surfaced = self._repo.rehearse(work) if rehearsal else self._repo.write(work)
@@ -348,6 +360,36 @@ class RecallUseCases:
             pool.items[a.memory.id] = _candidate(a.memory, a.cosine, reference, answers=stated, constrains=constrains) \
                 if existing is None else _replace(existing, answers=stated, constrains=constrains)
         return pool, found.prefetched
+
+    def _keep_period(self, tx: Tx, scope: Scope, embedding: list[float], filters: RecallFilters,
+                     reference: datetime, pool: _Pool, period: Period) -> None:
+        """Only memories said in the period asked about stay candidates ("What did I eat yesterday?" is not
+        answered by last month's meals), with those of its memories the stages did not find; when the input
+        asks only what happened then, each of them answers it."""
+        hits = self._repo.in_period(tx, scope, period.start, period.end, embedding, filters,
+                                    self._settings.recall.period_candidates)
+        said = {h.memory.id for h in hits}
+        for memory_id in [i for i in pool.items if i not in said]:
+            del pool.items[memory_id]
+        for h in hits:
+            existing = pool.items.get(h.memory.id)
+            if existing is None:
+                existing = _candidate(h.memory, -1.0 if h.cosine is None else h.cosine, reference)
+            pool.items[h.memory.id] = _replace(existing, period_answer=period.open_question)
+
+    def _gate(self, pool: _Pool, query: str, query_terms: list[str], period: Period | None,
+              zone: tzinfo) -> GateDecision:
+        candidates = list(pool.items.values())
+        decision = gate(candidates, query, query_terms, self.scoring)
+        if period is None:
+            return decision
+        when = f"{period.words} ({period_dates(period, zone)})"
+        if not candidates:
+            return replace(decision, gated=True, reason=f"nothing was said {when}")
+        if period.open_question:
+            return replace(decision, gated=False,
+                           reason=f"the input asks what happened {when}: {len(candidates)} memories said then")
+        return replace(decision, reason=f"{decision.reason}; of the memories said {when}")
 
     def _expand(self, tx: Tx, scope: Scope, embedding: list[float], query: str, query_terms: list[str],
                 filters: RecallFilters, reference: datetime, pool: _Pool, prefetched: Prefetched | None) -> None:
@@ -397,7 +439,7 @@ class RecallUseCases:
     # ----- context prompt --------------------------------------------------------------------
 
     def context_prompt(self, tenant: str, user_id: str, session_id: str, text: str,
-                       budget: int | None = None) -> ContextPrompt:
+                       budget: int | None = None, time_zone: str | None = None) -> ContextPrompt:
         """The session's recent turns plus the gated relevant memories, as text within `budget` chars."""
         scope = self.scope(tenant, user_id)
         session = validate.identifier(session_id, field="sessionId")
@@ -414,7 +456,8 @@ class RecallUseCases:
         def fit(chosen: Sequence[Memory]) -> list[str]:  # the repeats were left out before the choice (said)
             return [chosen[i].id for i in _pack(chosen, turns, budget=budget, now=now).memories]
 
-        result = self._recall(tenant, RecallRequest(user_id=user_id, query=text, session_id=session),
+        result = self._recall(tenant, RecallRequest(user_id=user_id, query=text, session_id=session,
+                                                    time_zone=time_zone),
                               rehearsal=False, fit=fit, said=said_in_turns(turns, budget))
         return render_context(turns, result, budget=budget, now=now)
 
@@ -428,6 +471,13 @@ class RecallUseCases:
 
 
 # ----- helpers ------------------------------------------------------------------------------------
+
+
+def period_dates(period: Period, zone: tzinfo) -> str:
+    """The days of a period in the user's zone: "2026-12-04", or "2026-11-28 to 2026-11-29"."""
+    first = period.start.astimezone(zone).date()
+    last = (period.end - timedelta(microseconds=1)).astimezone(zone).date()
+    return first.isoformat() if first == last else f"{first.isoformat()} to {last.isoformat()}"
 
 
 def _candidate(found: Found, cosine: float, reference: datetime, **ranks: Any) -> Candidate:
@@ -590,6 +640,7 @@ def render_context(turns: Sequence[ContextTurn], result: RecallResult, *, budget
         turns=list(reversed(kept_turns)),
         gated=result.gated,
         reason=result.reason,
+        period=result.period,
     )
 
 
