@@ -53,6 +53,7 @@ from ingest.lexicon import (
     split_clauses,
     words_re,
 )
+from ingest.pastes import introduces_paste, is_code_only, prose, unsplittable
 
 USER_SPEAKERS = frozenset({"user", "human"})
 
@@ -171,6 +172,85 @@ def _speaker_changes(tokens: list[str]) -> bool:
     return False
 
 
+# The session's own talk, no fact in it (a coding assistant's user says these between the real statements):
+# the speaker steps away to check ("hmm let me check what the CI matrix says", 嗯，我查一下),
+_CHECKING_RE = re.compile(
+    r"(?:(?:hmm+|ok|okay|wait|hold on|so)\s+)?let me (?:check|look|see|try|test|verify|find out|dig|google|search"
+    r"|run)(?![A-Za-z]).*"
+    r"|(?:那|等等|稍等)?(?:我|让我)(?:先|再|去)?(?:查|看|试|找|搜|问)(?:一下|一查|查|看看|看|试|找|搜|问)[吧哈啊哦]*",
+    re.IGNORECASE,
+)
+# judges the assistant's answer ("好的，正是我需要的", "perfect, that's exactly what I needed"),
+_ANSWER_JUDGED_RE = re.compile(
+    r"(?:(?:this|that|it)(?:'s| is| was)?\s+)?(?:exactly |just |precisely )?what i (?:needed|wanted|was looking for"
+    r"|asked for|meant)"
+    r"|(?:这|这个|那|那个)?(?:正是|就是|正好是|刚好是)我(?:想要|需要|要|想找|要找)的(?:东西)?[了啊呀]*",
+    re.IGNORECASE,
+)
+# announces the question that follows ("最后一个问题：...", "last question:"),
+_QUESTION_LEAD_IN_RE = re.compile(
+    r"(?:最后|还有|另外|再)?问?(?:一|两|几)?个?小?问题"
+    r"|(?:one |a )?(?:last|final|quick|another|more|follow-?up|small|silly|dumb)(?: quick)? question",
+    re.IGNORECASE,
+)
+# or says the session's problem is solved ("works now", "resolved it, pushed", 搞定了): a status of the hour.
+_RESOLVED_RE = re.compile(
+    r"(?:(?:it|that|everything|all|the build|ci|the tests?)(?:'s| is)?\s+)?(?:works|working|passes|passing|green"
+    r"|runs|running)\s+(?:now|again)"
+    r"|(?:(?:i|we)\s+)?(?:just\s+)?(?:resolved|fixed|solved|sorted|pushed|merged|committed)(?:\s+(?:it|that|them"
+    r"|out))?(?:\s+now)?"
+    r"|that (?:did it|fixed it|did the trick|worked)|(?:all )?good now|all set|problem solved"
+    r"|(?:已经|终于|现在)?(?:搞定|解决|修好|跑通|能用|能跑)了",
+    re.IGNORECASE,
+)
+# A task on what was pasted or said just before ("Refactor this: `...`", "clean it up"): for the session.
+_TASK_ON_THIS_RE = re.compile(
+    r"(?:(?:please|pls|now|ok|okay|so)\s+)?(?:refactor|fix|debug|review|optimi[sz]e|simplify|clean up|tidy up"
+    r"|improve|rewrite|shorten|speed up|document|annotate|lint|format|test|check|modernize|comment)"
+    r"\s+(?:this|that|it|these|those|the following|this code|this function|this snippet|this query)"
+    r"(?:\s+(?:up|please|for me|too|again))*",
+    re.IGNORECASE,
+)
+# What a task goes on to ask for after a comma ("Write me a function that ..., with tests"): part of the task.
+_TASK_TAIL_RE = re.compile(r"(?:with|without|using|plus|including|in)\s+\S.*", re.IGNORECASE)
+# The time the user asks at ("It's almost 5pm, should I ship the hotfix now?", 现在快五点了，...): it sets up the
+# question, and is stale within the hour.
+_TIME_NOW_RE = re.compile(
+    r"it'?s\s+(?:almost|nearly|already|just|about|past|after|around|gone)?\s*"
+    r"(?:\d{1,2}(?:\.\d\d)?\s*(?:am|pm|a\.m\.?|p\.m\.?|o'clock)|noon|midnight|late)"
+    r"|(?:现在)?(?:已经|都|快|马上|将近)*(?:早上|上午|中午|下午|晚上|凌晨)?[\d一二三四五六七八九十两]+点(?:半|多|钟)?了?",
+    re.IGNORECASE,
+)
+# A realisation reacting to the assistant's answer ("ah, it's the map. got it", "ha, that's actually the expected
+# behavior"): with a thanks or a remark on "it" / "that", what it says is about the session's problem ("Ah, Paris
+# was amazing" and "ah, the cat is sick again" are neither, and stay).
+_REALISING_RE = re.compile(r"ah+|aha|ha+|hah|right|oh right|oh wait|oh i see|d'oh|duh", re.IGNORECASE)
+_ON_THE_ANSWER_RE = re.compile(r"(?:it|that|this)(?:'s| is| was)\s", re.IGNORECASE)
+_SESSION_REMARK_MAX_WORDS = 10
+_CAPITAL_AFTER_START_RE = re.compile(r"(?<=.)[A-Z]")  # a name ("Priya", "Docker Hub") is more than a remark
+
+
+def _session_talk(clause: str, pasted: bool) -> bool:
+    """The clause only manages the session: code or the words handing a paste over, checking, judging, a lead-in."""
+    c = clause.strip().rstrip("?.!")
+    return (
+        is_code_only(c)
+        or (pasted and introduces_paste(c))
+        or any(p.fullmatch(c) for p in (_CHECKING_RE, _ANSWER_JUDGED_RE, _QUESTION_LEAD_IN_RE, _RESOLVED_RE))
+    )
+
+
+def _is_task(clause: str) -> bool:
+    return is_request(clause) or _TASK_ON_THIS_RE.fullmatch(clause.strip().rstrip("?.!")) is not None
+
+
+def _session_remark(clause: str) -> bool:
+    """A short remark with no one and nothing named in it ("docker wasn't running", "the test was wrong")."""
+    return (not has_first_person(clause) and not HAN_RE.search(clause) and not re.search(r"\d", clause)
+            and not _CAPITAL_AFTER_START_RE.search(clause) and not has_feeling(clause)
+            and not SAFETY_RE.search(clause) and len(clause.split()) <= _SESSION_REMARK_MAX_WORDS)
+
+
 @dataclass(frozen=True, slots=True)
 class Salience:
     """The verdict of filter 1 on one turn."""
@@ -199,7 +279,10 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
     if speaker.strip().lower() not in USER_SPEAKERS:
         # what the assistant says is not a fact about the user (it may be wrong, or a question)
         return Salience(False, "assistant_turn", False, PresetKind.DEFAULT)
-    norm = normalize_text(text)
+    said = prose(text)  # pasted code and logs are not the user's statements: the prose around them is judged
+    norm = said.text
+    if said.pasted and not _WORD_RE.search(norm):
+        return Salience(False, "paste", False, PresetKind.DEFAULT)
     if not norm:
         return Salience(False, "empty", False, PresetKind.DEFAULT)
     # Nothing but "forget / don't remember what I just said": it takes back the turn before it. "Don't remember
@@ -212,21 +295,33 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
             return Salience(False, ASKED_NOT_TO_REMEMBER, False, PresetKind.DEFAULT, takes_back=takes_back)
     emphasis = EMPHASIS_RE.search(norm) is not None
     if emphasis and not _WORD_RE.search(EMPHASIS_RE.sub(" ", norm)):
+        if said.pasted:  # "Remember this: ```...```": the user asks to keep what they pasted
+            return Salience(True, "emphasis", False, PresetKind.DEFAULT, emphasis)
         # "记住：" / "remember this" alone: emphasis of nothing (it would lock an empty memory in core)
         return Salience(False, "nothing_specific", False, PresetKind.DEFAULT)
-    clauses = split_clauses(norm)
+    clauses = split_clauses(unsplittable(norm))
     # clauses that only acknowledge, react or steer the talk ("Sure", "That is interesting") hold no fact
     reminders = [c for c in clauses if _reminder_for_later(c)]  # statements, though said as tasks
     statements = [
         c
         for c in clauses
-        if c in reminders or not (is_question(c) or is_request(c) or is_chitchat(c) or is_greeting(c)
-                                  or is_discourse_only(c) or is_affection(c))
+        if c in reminders or not (is_question(c) or _is_task(c) or is_chitchat(c) or is_greeting(c)
+                                  or is_discourse_only(c) or is_affection(c) or _session_talk(c, said.pasted))
     ]
+    asking = [c for c in clauses if (is_question(c) or _is_task(c)) and c not in reminders]
+    if asking:
+        statements = [c for c in statements if not _TIME_NOW_RE.fullmatch(c.strip().rstrip(".!"))]
+    tails = {c for i, c in enumerate(clauses) if _continues_task(clauses, i)}
+    statements = [c for c in statements if c not in tails]
+    if statements and not emphasis and all(_session_remark(c) for c in statements) and (
+            any(_RESOLVED_RE.fullmatch(c.strip().rstrip("?.!")) for c in clauses)  # "..., works now"
+            or (_REALISING_RE.fullmatch(clauses[0].strip()) and any(
+                is_chitchat(c) or _ON_THE_ANSWER_RE.match(c) for c in clauses[1:]))):
+        statements = []  # the session's problem, found or solved
     if statements and all(_CONVERSATIONAL_OPINION_RE.search(c) and len(c) < 40 for c in statements):
         statements = []  # "I think that's a good idea": about the conversation, not about the user
     if is_greeting(norm) or is_chitchat(norm) or not statements:
-        return Salience(False, _no_memory_reason(norm, clauses), False, PresetKind.DEFAULT, emphasis)
+        return Salience(False, _no_memory_reason(norm, clauses, said.pasted), False, PresetKind.DEFAULT, emphasis)
 
     body = " , ".join(statements)
     triples = (extractor or _EXTRACTOR).extract(norm)
@@ -277,7 +372,16 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
     return Salience(False, "nothing_specific", emotional, PresetKind.DEFAULT, emphasis)
 
 
-def _no_memory_reason(norm: str, clauses: list[str]) -> str:
+def _continues_task(clauses: list[str], i: int) -> bool:
+    """Clause i is a tail of the task said just before it ("..., with tests"), itself maybe the tail of one."""
+    while i > 0 and _TASK_TAIL_RE.fullmatch(clauses[i]) and not has_first_person(clauses[i]):
+        i -= 1
+        if _is_task(clauses[i]) or is_question(clauses[i]):
+            return True
+    return False
+
+
+def _no_memory_reason(norm: str, clauses: list[str], pasted: bool = False) -> str:
     if is_greeting(norm):
         return "greeting"
     if is_chitchat(norm):
@@ -288,6 +392,8 @@ def _no_memory_reason(norm: str, clauses: list[str]) -> str:
         is_request(c) for c in clauses
     ):
         return "chitchat"  # an acknowledgement or reaction, maybe with "go on" / "tell me more": small talk
-    if any(is_request(c) for c in clauses):
+    if any(_is_task(c) for c in clauses):
         return "request"
+    if pasted:
+        return "paste"  # a paste handed over with no question: what it is for comes in the next turn
     return "chitchat"
