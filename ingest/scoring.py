@@ -266,7 +266,9 @@ class Candidate:
     entities: tuple[str, ...] = ()  # names of the entities the memory mentions
     answers: tuple[str, ...] = ()  # the user's facts the input asks for that it states (ingest/slots.py)
     constrains: bool = False  # those facts constrain the answer (an allergy for food advice), not give it
-    # said in the past period the input asks about, when it asks only what happened then (ingest/periods.py)
+    # said in the past period the input asks about (ingest/periods.py); an answer when the input asks only what
+    # happened then
+    said_in_period: bool = False
     period_answer: bool = False
 
 
@@ -311,7 +313,10 @@ class ScoringParams:
     text_share: float = 0.8  # full-text relevance counts at most this much next to a perfect cosine
     entity_share: float = 0.7  # relevance of a memory mentioning an entity the input names
     slot_share: float = 0.85  # relevance of a memory stating the user's fact the input asks for (lives_in ...)
-    period_share: float = 0.85  # relevance of a memory said in the period the input asks about ("yesterday")
+    period_share: float = 0.85  # relevance of a memory said in the period the input asks only about ("yesterday")
+    # final *= 1 + period_bonus for a memory said in a period the input asks something of ("What did I eat
+    # yesterday?": yesterday's lunch ahead of Monday's, both of relevance 1)
+    period_bonus: float = 0.2
 
 
 @dataclass(frozen=True, slots=True)
@@ -467,6 +472,8 @@ def score_candidates(
         fresh = freshness(c.hours, p.freshness_lambda_per_hour)
         d = damping.get(c.id, 1.0)
         final = final_score(relevance, fresh, c.weight, p, d)
+        if c.said_in_period and not c.period_answer:
+            final = clamp01(final * (1.0 + p.period_bonus))
         scores = Scores(vector=c.cosine, fulltext=text_part, graph=graph, freshness=fresh, weight=c.weight,
                         relevance=relevance, damping=d, final=final)
         names = [n for n in c.entities if _normalize(n) in named]
@@ -497,7 +504,7 @@ def _why(c: Candidate, s: Scores, matched: Sequence[str], names: Sequence[str], 
         parts.append("mentions " + ", ".join(names[:3]))
     if c.answers:
         parts.append("states the user's " + ", ".join(c.answers[:3]))
-    if c.period_answer:
+    if c.said_in_period:
         parts.append("said in the period the input asks about")
     if matched:
         parts.append("shares the words " + ", ".join(matched[:5]))

@@ -45,11 +45,8 @@ def days(question: str, now: datetime = NOW, zone: ZoneInfo = BERLIN) -> tuple[s
     ("What did I do on Monday?", "2026-11-30", "2026-11-30"),
     ("What did I do last Saturday?", "2026-11-28", "2026-11-28"),
     ("上周三我见了谁？", "2026-11-25", "2026-11-25"),
-    ("What happened last month?", "2026-11-01", "2026-11-30"),
-    ("上个月发生了什么事", "2026-11-01", "2026-11-30"),
     ("Who did I meet in the past 10 days?", "2026-11-25", "2026-12-05"),
-    ("What have I been up to lately?", "2026-11-28", "2026-12-05"),
-    ("最近我都在忙什么", "2026-11-28", "2026-12-05"),
+    ("What did I do two weeks ago?", "2026-11-16", "2026-11-22"),
     ("And yesterday?", "2026-12-04", "2026-12-04"),
 ])
 def test_the_words_name_these_days(question: str, first: str, last: str) -> None:
@@ -71,6 +68,14 @@ def test_on_a_weekday_last_weekend_is_the_one_just_gone() -> None:
     "What should I get Jenny? Yesterday she said she likes tea.",  # the time words are in another sentence
     "Where do I live?",  # no time words
     "我住在哪里？",
+    # months, years and "lately": told any time after, so no period of days ("Where did I go on holiday last year?"
+    # is answered by what was said this year)
+    "Where did I go on holiday last year?",
+    "我去年去哪里旅行了？",
+    "What happened last month?",
+    "What has my best friend been into lately?",
+    "最近我都在忙什么",
+    "What did I do 20 days ago?",
 ])
 def test_statements_and_questions_about_what_comes_ask_for_no_period(text: str) -> None:
     assert asked_period(text, NOW, BERLIN) is None
@@ -101,13 +106,11 @@ def test_a_day_of_a_daylight_saving_change_is_23_hours_long() -> None:
 
 @pytest.mark.parametrize("question, open_question", [
     ("What did I do yesterday?", True),
-    ("What have I been up to lately?", True),
     ("What did we talk about yesterday?", True),
     ("Where did I go last weekend?", True),
     ("昨天我做了什么？", True),
     ("我上周末去了哪里？", True),
     ("What did I eat yesterday?", False),  # asks for meals, not for everything
-    ("Did I see a movie recently?", False),
     ("我昨天吃了什么？", False),
     ("上周三我见了谁？", False),
 ])

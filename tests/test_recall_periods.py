@@ -79,17 +79,21 @@ def test_without_the_period_the_same_question_is_gated(living: tuple[Container, 
     assert recall(c, tenant, "ann", "What did I do?").gated is True
 
 
-def test_a_question_about_something_in_the_period_ranks_it_and_leaves_other_days_out(
+def test_a_question_about_something_in_the_period_ranks_what_was_said_then_first(
         living: tuple[Container, FakeClock], tenant: str) -> None:
+    """The other days' memories stay candidates (a lunch told the morning after was said another day), behind."""
     c, clock = living
     a_week(c, clock, tenant, "ann")
+    friday, monday = "Then I had lunch with my sister Jenny at a Thai place.", \
+        "Had pho with my coworkers for lunch, it was great."
     r = recall(c, tenant, "ann", "What did I eat for lunch yesterday?")
     assert r.period is not None and not r.period.open_question
-    assert texts(r)[0] == "Then I had lunch with my sister Jenny at a Thai place."
-    assert "Had pho with my coworkers for lunch, it was great." not in texts(r)  # Monday's lunch
-    monday = recall(c, tenant, "ann", "What did I eat for lunch on Monday?")
-    assert texts(monday)[0] == "Had pho with my coworkers for lunch, it was great."
-    assert not FRIDAY & set(texts(monday))
+    assert texts(r)[0] == friday
+    assert "said yesterday (2026-03-06) ranked ahead" in r.reason
+    asked_monday = recall(c, tenant, "ann", "What did I eat for lunch on Monday?")
+    assert texts(asked_monday)[0] == monday
+    assert texts(asked_monday).index(monday) < texts(asked_monday).index(friday) \
+        if friday in texts(asked_monday) else True
 
 
 def test_nothing_said_in_the_period_is_gated_and_says_so(living: tuple[Container, FakeClock], tenant: str) -> None:

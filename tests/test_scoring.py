@@ -345,3 +345,23 @@ def test_everyday_words_are_no_query_terms() -> None:
     assert terms("It's raining like crazy in Portland today") == ["raining", "crazy", "portland"]
     assert terms("Emma has two boys") == ["emma", "boys"]
     assert terms("When is my Capital One payment due?") == ["capital", "one", "payment", "due"]  # a name's word
+
+
+def test_a_memory_said_in_the_period_asked_about_ranks_ahead_of_its_twin() -> None:
+    """"What did I eat for lunch yesterday?": two lunches as relevant and as fresh; the one said yesterday first."""
+    twins = [cand("monday", "Had pho for lunch", cosine=0.5, dense_rank=1),
+             cand("friday", "Had Thai food for lunch", cosine=0.5, dense_rank=2, said_in_period=True)]
+    ranked = score_candidates(twins, "What did I eat for lunch yesterday?", ["eat", "lunch", "yesterday"], P)
+    assert [s.candidate.id for s in ranked] == ["friday", "monday"]
+    assert ranked[0].scores.final == pytest.approx(min(1.0, ranked[1].scores.final * (1 + P.period_bonus)))
+    assert "said in the period the input asks about" in ranked[0].why
+
+
+def test_a_memory_said_in_the_period_answers_a_question_asking_only_what_happened() -> None:
+    """"What did I do yesterday?" shares no meaning with "Watched Dune" (cosine 0.1), yet answers it."""
+    said = cand("dune", "Watched Dune in the evening", cosine=0.1, dense_rank=1, said_in_period=True,
+                period_answer=True)
+    [scored] = score_candidates([said], "What did I do yesterday?", ["yesterday"], P)
+    assert scored.scores.relevance >= P.period_share
+    assert score_candidates([cand("dune", "Watched Dune in the evening", cosine=0.1, dense_rank=1)],
+                            "What did I do yesterday?", ["yesterday"], P) == []  # unrelated without the period

@@ -152,6 +152,7 @@ def scoring_params(settings: Settings) -> ScoringParams:
         entity_share=r.entity_share,
         slot_share=r.slot_share,
         period_share=r.period_share,
+        period_bonus=r.period_bonus,
     )
 
 
@@ -278,7 +279,7 @@ class RecallUseCases:
             if decision.gated:
                 return RecallResult(gated=True, reason=decision.reason, memories=[], best_similarity=best_sim,
                                     best_coverage=cov, period=period), []
-            if period is None:  # a neighbour said at another time does not answer for the period
+            if period is None or not period.open_question:  # a neighbour said another day does not answer
                 self._expand(tx, scope, embedding, query, query_terms, filters, reference, pool, prefetched)
             # Chinese names the input says (朵朵): no capital marks them, and as words they are found as written
             said_names = {e for c in pool.items.values() for e in c.entities
@@ -363,19 +364,21 @@ class RecallUseCases:
 
     def _keep_period(self, tx: Tx, scope: Scope, embedding: list[float], filters: RecallFilters,
                      reference: datetime, pool: _Pool, period: Period) -> None:
-        """Only memories said in the period asked about stay candidates ("What did I eat yesterday?" is not
-        answered by last month's meals), with those of its memories the stages did not find; when the input
-        asks only what happened then, each of them answers it."""
+        """The memories said in the period asked about join the candidates. When the input asks only what happened
+        then ("What did I do yesterday?"), they are the only ones and each answers it; otherwise ("What did I eat
+        yesterday?") they rank ahead of the others, which stay (a meal told the morning after was said another
+        day)."""
         hits = self._repo.in_period(tx, scope, period.start, period.end, embedding, filters,
                                     self._settings.recall.period_candidates)
         said = {h.memory.id for h in hits}
-        for memory_id in [i for i in pool.items if i not in said]:
-            del pool.items[memory_id]
+        if period.open_question:
+            for memory_id in [i for i in pool.items if i not in said]:
+                del pool.items[memory_id]
         for h in hits:
             existing = pool.items.get(h.memory.id)
             if existing is None:
                 existing = _candidate(h.memory, -1.0 if h.cosine is None else h.cosine, reference)
-            pool.items[h.memory.id] = _replace(existing, period_answer=period.open_question)
+            pool.items[h.memory.id] = _replace(existing, said_in_period=True, period_answer=period.open_question)
 
     def _gate(self, pool: _Pool, query: str, query_terms: list[str], period: Period | None,
               zone: tzinfo) -> GateDecision:
@@ -384,12 +387,13 @@ class RecallUseCases:
         if period is None:
             return decision
         when = f"{period.words} ({period_dates(period, zone)})"
-        if not candidates:
-            return replace(decision, gated=True, reason=f"nothing was said {when}")
+        said = sum(1 for c in candidates if c.said_in_period)
         if period.open_question:
+            if not said:
+                return replace(decision, gated=True, reason=f"nothing was said {when}")
             return replace(decision, gated=False,
-                           reason=f"the input asks what happened {when}: {len(candidates)} memories said then")
-        return replace(decision, reason=f"{decision.reason}; of the memories said {when}")
+                           reason=f"the input asks what happened {when}: {said} memories said then")
+        return replace(decision, reason=f"{decision.reason}; {said} memories said {when} ranked ahead")
 
     def _expand(self, tx: Tx, scope: Scope, embedding: list[float], query: str, query_terms: list[str],
                 filters: RecallFilters, reference: datetime, pool: _Pool, prefetched: Prefetched | None) -> None:
