@@ -17,6 +17,7 @@ class WinnerFact:
     subject: str
     predicate: str
     object: str
+    polarity: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +29,7 @@ class RemainsContext:
     kept: Memory | None
     winner: tuple[WinnerFact, ...]
     penalty: float | None = None
+    winner_text: str = ""  # what the winner says (a pet's death ends the fact naming the pet: ingest/remains.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +57,9 @@ class RemainsRepository:
             loser = memory_from_row(r["loser"])
             out[loser.id] = RemainsContext(
                 loser=loser, kept=memory_from_row(r["kept"]) if r["kept"] is not None else None,
-                winner=tuple(WinnerFact(w["subject"], w["predicate"], w["object"])
+                winner=tuple(WinnerFact(w["subject"], w["predicate"], w["object"], int(w["polarity"] or 1))
                              for w in r["winner"] if w["predicate"] is not None),
-                penalty=r["penalty"])
+                penalty=r["penalty"], winner_text=r["winner_text"] or "")
         return out
 
     def link_in(self, tx: Tx, scope: Scope, pairs: Sequence[tuple[str, str]], *, now: datetime) -> dict[str, Memory]:

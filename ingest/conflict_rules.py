@@ -53,6 +53,8 @@ from ingest.lexicon import (
 
 # Predicates that state the user's attitude to an object; polarity is for (+1) or against (-1).
 ATTITUDE_PREDICATES: frozenset[str] = frozenset({"likes", "eats", "drinks"})
+# A diet (is_a vegetarian) and what is eaten: diet_conflict compares the two.
+DIET_PREDICATES: frozenset[str] = frozenset({"is_a", "eats"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,6 +326,60 @@ def polarity_conflict(new: Fact, old: Fact) -> str | None:
             f"{sign.get(new.polarity, '?')}{new.predicate} {new.object!r}")
 
 
+# Meat and fish, as what a vegetarian diet rules out ("我现在吃肉了" ends "我是素食者"; a pescatarian eats fish).
+_MEAT_RE = re.compile(r"(?i)(?:red )?meat|chicken|beef|pork|steaks?|bacon|lamb|turkey|ham|sausages?|burgers?"
+                      r"|肉|猪肉|牛肉|鸡肉|羊肉|荤菜?|大鱼大肉")
+_FISH_RE = re.compile(r"(?i)fish|seafood|salmon|tuna|shrimps?|鱼|海鲜")
+_MEATLESS_DIETS = frozenset({"vegetarian", "vegan", "pescatarian", "pescetarian", "lacto-vegetarian", "ovo-vegetarian",
+                             "素食者", "素食主义者", "纯素食者", "吃素的", "素食主义", "纯素主义者"})
+_FISHLESS_DIETS = _MEATLESS_DIETS - {"pescatarian", "pescetarian"}
+
+
+def diet_conflict(new: Fact, old: Fact) -> str | None:
+    """A meatless diet and eating meat (or fish, but for a pescatarian), the user's both, one said after the other:
+    "我现在吃肉了" after "我是素食者", "I'm a vegetarian now" after "I eat chicken every day"."""
+    facts = {new.predicate: new, old.predicate: old}
+    diet, eaten = facts.get("is_a"), facts.get("eats")
+    if diet is None or eaten is None or new.predicate == old.predicate:
+        return None
+    if diet.polarity != 1 or eaten.polarity != 1 or normalize_term(new.subject) != normalize_term(old.subject):
+        return None
+    kind, food = normalize_term(diet.object), normalize_term(eaten.object)
+    if (kind in _MEATLESS_DIETS and _MEAT_RE.fullmatch(food)) or (kind in _FISHLESS_DIETS and _FISH_RE.fullmatch(food)):
+        return f"{new.subject} {new.predicate} {new.object!r} ends {old.predicate} {old.object!r}"
+    return None
+
+
+# A pet's death, or its leaving the home, ends "I have a dog named Biscuit" (rehomed, given away, ran away).
+_PET_GONE_EN = r"(?:passed away|passed|died|was put down|was put to sleep|crossed the rainbow bridge|ran away)"
+_PET_GONE_BEFORE_EN = r"(?:lost|put down|had to put down|rehomed|had to rehome|gave away|buried)"
+_PET_GONE_ZH = r"(?:去世|走了|死了|没了|离开了我们|送人了|送走了|丢了|跑丢了)"
+
+
+_PET_GONE_RE = re.compile(rf"(?i)\b{_PET_GONE_EN}\b|\b{_PET_GONE_BEFORE_EN} (?:our |my )?(?:\w+ )?[A-Z]|{_PET_GONE_ZH}")
+
+
+def tells_a_pet_gone(text: str) -> bool:
+    """Whether a text may tell a pet died or left (conflict detection then reads the user's pets)."""
+    return _PET_GONE_RE.search(text) is not None
+
+
+def pet_gone_conflict(new_text: str, old: Fact) -> str | None:
+    """The new memory tells the user's pet named in the old one died or left ("Biscuit passed away last week",
+    "We had to rehome Mochi", 旺财上个月走了)."""
+    if old.predicate != "pet" or old.polarity != 1 or normalize_term(old.subject) != "user":
+        return None
+    name = re.escape(old.object.strip())
+    if not name:
+        return None
+    pattern = (rf"(?<!\w){name}(?!\w)[^.!?。！？]{{0,24}}?\b{_PET_GONE_EN}\b"
+               rf"|\b{_PET_GONE_BEFORE_EN} (?:our |my )?(?:\w+ )?{name}(?!\w)"
+               rf"|{name}[^。！？，,]{{0,8}}?{_PET_GONE_ZH}")
+    if re.search(pattern, new_text, re.IGNORECASE):
+        return f"user pet {old.object!r} is gone"
+    return None
+
+
 def said_no_to(text: str) -> set[str]:
     """The content terms of what a negated text says no to: those of its negated clauses ("Tom's not in Berlin,
     he moved to Munich" says no to Tom and Berlin, not to Munich); all of its terms when no clause alone is
@@ -545,10 +601,14 @@ def detect(
         if old.memory_id in found:
             continue
         for new in new_facts:
-            reason = polarity_conflict(new, old)
+            reason = polarity_conflict(new, old) or diet_conflict(new, old)
             if reason:
                 found[old.memory_id] = Finding(old.memory_id, ConflictKind.POLARITY, reason)
                 break
+        if old.memory_id in found:
+            continue
+        if reason := pet_gone_conflict(new_text, old):
+            found[old.memory_id] = Finding(old.memory_id, ConflictKind.NEGATION, reason)
     # an old memory that affirms a fact the new one affirms agrees with it, whatever else either says no to
     affirmed = {(normalize_term(f.subject), f.predicate, normalize_term(f.object))
                 for f in new_facts if f.polarity == 1}

@@ -32,6 +32,7 @@ from ingest.extract_core import (
     single_valued_slot,
 )
 from ingest.extract_en import AGE_IN_A_LIST_RE, en_clause, en_favourites
+from ingest.extract_routines import DOSE_PREDICATE, routine_facts
 from ingest.extract_zh import zh_clause, zh_favourites, zh_subclauses
 from ingest.lexicon import (
     EPISODIC_EN_RE,
@@ -111,6 +112,7 @@ class RuleTripleExtractor:
                 if re.search(f"[{HAN}]", zh):
                     zh_clause(zh, st, episodic)
                 en_clause(clause, st)
+                _routines(clause, st, read_from)
                 if said_for_some_times(clause):  # "I never eat breakfast on weekdays": no plain no to breakfast
                     st.out[read_from:] = [t for t in st.out[read_from:]
                                           if not (t.predicate in ("eats", "drinks") and t.polarity == -1)]
@@ -152,6 +154,17 @@ def _corrected_value(clause: str, *, after_mark: bool) -> str | None:
     if not value or value.lower() in _NOT_A_VALUE_EN or _NOT_A_VALUE_ZH_RE.search(value) or len(value) > 40:
         return None
     return value
+
+
+def _routines(clause: str, st: _State, read_from: int) -> None:
+    """The user's dose of a medicine and way to work the clause states (ingest/extract_routines.py); a dose read
+    by the diet rules as something eaten (我每天吃二甲双胍500毫克: eats 二甲双胍500毫克) is the dose, not food."""
+    facts = routine_facts(clause)
+    if any(p == DOSE_PREDICATE for p, _ in facts):
+        st.out[read_from:] = [t for t in st.out[read_from:]
+                              if not (t.predicate in ("eats", "drinks") and re.search(r"\d", t.object))]
+    for predicate, obj in facts:
+        st.add(USER, predicate, obj)
 
 
 def _join_han(text: str) -> str:

@@ -11,6 +11,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from ingest.extract_routines import DOSE_PREDICATE, medicine_of
 from ingest.lexicon import PLACES_ZH
 
 USER = "user"
@@ -73,6 +74,8 @@ PREDICATES: dict[str, PredicateSpec] = {
         PredicateSpec("drinks", "food", "diet: what they (don't) drink"),
         PredicateSpec("allergic_to", "allergen", "allergy (safety-critical)"),
         PredicateSpec("has_condition", "condition", "medical condition (safety-critical)"),
+        PredicateSpec("takes_dose", "dose", "a medicine and its dose now: levothyroxine 75 mcg / 二甲双胍 500毫克"),
+        PredicateSpec("commutes_by", "transport", "how they get to work now: bus, bike, car, subway, foot"),
         PredicateSpec("visited", "place", "a named place they went to or were at (past events only)"),
         PredicateSpec("originates_from", "place", "general knowledge: X originated in Y"),
         PredicateSpec("located_in", "place", "general knowledge: X is in Y"),
@@ -81,12 +84,12 @@ PREDICATES: dict[str, PredicateSpec] = {
 }
 
 # Durable facts about the user: their identity, attributes, people, pets and health (a FACTUAL memory;
-# a time word in the same turn does not make it temporary).
+# a time word in the same turn does not make it temporary). Not the way to work: a routine (PROCEDURAL).
 PERSONAL_FACT_PREDICATES: frozenset[str] = frozenset(
     {
         "name", "nickname", "age", "birthday", "lives_in", "hometown", "works_at", "studies_at", "major", "is_a",
         "speaks", "spouse", "partner", "mother", "father", "sister", "brother", "child", "friend", "colleague",
-        "boss", "pet", "emergency_contact", "allergic_to", "has_condition", "phone", "email",
+        "boss", "pet", "emergency_contact", "allergic_to", "has_condition", "phone", "email", "takes_dose",
     }
 )
 
@@ -109,21 +112,32 @@ SINGLE_VALUED_PREDICATES: frozenset[str] = frozenset(
         "phone",
         "email",
         "capital_of",
+        "commutes_by",
     }
 )
 
 # One value at a time for some objects of a many-valued predicate: is_a holds many identities at once (a nurse,
 # a mother, a vegetarian), but one occupation. single_valued_slot names the slot a new value replaces the old in.
 OCCUPATION_SLOT = "occupation"
+# ... and one diet: "I'm pescatarian now" replaces "I'm a vegetarian" (being a mother and a vegetarian is no change)
+DIET_SLOT = "diet"
+DIETS: frozenset[str] = frozenset({"vegetarian", "vegan", "pescatarian", "pescetarian", "flexitarian", "carnivore",
+                                   "lacto-vegetarian", "ovo-vegetarian", "素食者", "素食主义者", "纯素食者", "吃素的",
+                                   "素食主义", "纯素主义者"})
 
 
 def single_valued_slot(predicate: str, obj: str) -> str | None:
     """The slot in which a (subject, predicate, obj) statement holds one value at a time, or None: the predicate
-    itself for a single-valued one (lives_in, phone...), OCCUPATION_SLOT for is_a with a job (nurse, 老师)."""
+    itself for a single-valued one (lives_in, phone...), OCCUPATION_SLOT for is_a with a job (nurse, 老师), DIET_SLOT
+    for is_a with a diet (vegetarian, 素食者), the medicine for a dose (takes_dose:levothyroxine)."""
     if predicate in SINGLE_VALUED_PREDICATES:
         return predicate
+    if predicate == DOSE_PREDICATE:  # one dose of each medicine at a time
+        return f"{DOSE_PREDICATE}:{normalize_term(medicine_of(obj))}"
     if predicate == "is_a" and is_occupation(obj):
         return OCCUPATION_SLOT
+    if predicate == "is_a" and normalize_term(obj) in DIETS:
+        return DIET_SLOT
     return None
 
 

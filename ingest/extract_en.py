@@ -45,7 +45,7 @@ _EN_INDEFINITE_RE = re.compile(r"^(?:a|an|one|some)\s", re.IGNORECASE)
 
 # Where an English object ends: the start of an adverbial the object does not include.
 _EN_TAIL_COMMON = (
-    r"because|since|but|so|now|lately|these days|by the way|right now|too|as well|anymore|any more"
+    r"because|since|but|so|now|again|lately|these days|by the way|right now|too|as well|anymore|any more"
     r"|actually|though|haha|lol|a lot|so much|very much|really much|every \w+|each \w+|on weekends"
     r"|at weekends|on the weekend|whenever|when|while|if|which|who|that's|and i|i think|at all|online|offline"
     r"|at home|alone|sometimes|often|occasionally|nowadays|recently|daily|regularly|in my (?:free|spare) time"

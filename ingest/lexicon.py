@@ -704,8 +704,13 @@ SAFETY_RE = re.compile(
     # ("200 mg of caffeine", "sodium under 2300 mg")
     r"|(?<![A-Za-z])(?:take|takes|taking|took|on|prescribed|dose|dosage|increased|decreased|raised|lowered|upped)"
     r"(?![A-Za-z])(?:(?![.!?。！？]|caffeine|sodium|protein|sugar|calorie|fat|carb|fiber|fibre).){0,40}?"
-    r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ug)(?![A-Za-z])"
-    r"|[吃服用](?:(?![。！？]|含|咖啡因|钠|蛋白|糖|胆固醇|热量|卡路里|脂肪).){0,12}?\d+(?:\.\d+)?\s?(?:mg|毫克|微克)",
+    r"\d+(?:\.\d+)?\s?(?:(?:mg|mcg|µg|ug)(?![A-Za-z])|units? of [A-Za-z])"
+    r"|[吃服用](?:(?![。！？]|含|咖啡因|钠|蛋白|糖|胆固醇|热量|卡路里|脂肪).){0,12}?\d+(?:\.\d+)?\s?(?:mg|毫克|微克)"
+    # a dose changed ("We bumped my Lantus up to 24 units", 医生把我的二甲双胍加到了每天1000毫克): the new dose is as
+    # critical as the old one was
+    r"|(?<![A-Za-z])(?:bumped|increased|decreased|raised|lowered|upped|reduced|adjusted|changed) my [A-Za-z-]+"
+    r"(?: dose| dosage)?(?: up| down)? to \d+(?:\.\d+)?\s?(?:mg|mcg|µg|ug|units?|iu)(?![A-Za-z])"
+    r"|(?:加到|减到|调到|调整到|增加到|减少到)了?(?:每天|每次)?\d+(?:\.\d+)?\s?(?:mg|毫克|微克|单位)",
     re.IGNORECASE,
 )
 

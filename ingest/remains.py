@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from ingest.conflict_rules import Fact as RuleFact
+from ingest.conflict_rules import diet_conflict, pet_gone_conflict
 from ingest.extract_core import USER, ExtractedTriple, normalize_term, single_valued_slot
 from ingest.lexicon import has_han
 
@@ -43,10 +45,13 @@ class Fact:
     subject: str
     object: str
     slot: str | None
+    predicate: str = ""
+    polarity: int = 1
 
     @classmethod
-    def of(cls, subject: str, predicate: str, obj: str) -> Fact:
-        return cls(normalize_term(subject), normalize_term(obj), single_valued_slot(predicate, obj))
+    def of(cls, subject: str, predicate: str, obj: str, polarity: int = 1) -> Fact:
+        return cls(normalize_term(subject), normalize_term(obj), single_valued_slot(predicate, obj), predicate,
+                   polarity)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,15 +60,22 @@ class Remains:
     facts: tuple[ExtractedTriple, ...]  # what the kept clauses state, in the clauses' order
 
 
-def contested(clause_facts: Sequence[ExtractedTriple], winner: Sequence[Fact]) -> bool:
+def contested(clause_facts: Sequence[ExtractedTriple], winner: Sequence[Fact], winner_text: str = "") -> bool:
     """Whether any of a clause's facts is one the winner's facts speak about: the same single-valued slot of the same
     subject (another name, home, employer, occupation), or the same subject and object (liking what one now
-    dislikes)."""
+    dislikes); or one the winner ends (a vegetarian diet by eating meat, a pet by its death: ingest/conflict_rules.py
+    diet_conflict and pet_gone_conflict, so the remains never contradict their own winner)."""
     slots = {(f.subject, f.slot) for f in winner if f.slot is not None}
     things = {(f.subject, f.object) for f in winner}
     for t in clause_facts:
         subject, slot = normalize_term(t.subject), single_valued_slot(t.predicate, t.object)
         if (slot is not None and (subject, slot) in slots) or (subject, normalize_term(t.object)) in things:
+            return True
+        said = RuleFact("remains", t.subject, t.predicate, t.object, t.polarity)
+        if winner_text and pet_gone_conflict(winner_text, said):
+            return True
+        if any(diet_conflict(RuleFact("winner", f.subject, f.predicate, f.object, f.polarity), said)
+               for f in winner if f.predicate):
             return True
     return False
 
@@ -97,10 +109,12 @@ def restated(fact: ExtractedTriple, chinese: bool) -> str | None:
     return None
 
 
-def remains(clauses: Sequence[tuple[str, Sequence[ExtractedTriple]]], winner: Sequence[Fact]) -> Remains | None:
-    """The remains of a loser read clause by clause (ClauseExtractor.by_clause), given the winner's facts: None when
-    nothing is left (no clause contested, or none uncontested that states a fact, and no fact to restate)."""
-    stating = [(text, facts, contested(facts, winner)) for text, facts in clauses if facts]
+def remains(clauses: Sequence[tuple[str, Sequence[ExtractedTriple]]], winner: Sequence[Fact],
+            winner_text: str = "") -> Remains | None:
+    """The remains of a loser read clause by clause (ClauseExtractor.by_clause), given the winner's facts and text:
+    None when nothing is left (no clause contested, or none uncontested that states a fact, and no fact to
+    restate)."""
+    stating = [(text, facts, contested(facts, winner, winner_text)) for text, facts in clauses if facts]
     if not any(hit for _, _, hit in stating):
         # contradicted by meaning (a negation, a cancelled plan): no clause stands, but who the people named are
         # and what the user does do ("... planning a trip to Japan with my boyfriend Jake" keeps "Jake is my
@@ -118,7 +132,7 @@ def remains(clauses: Sequence[tuple[str, Sequence[ExtractedTriple]]], winner: Se
             kept.append((text, facts))
             continue
         for fact in facts:
-            if not contested([fact], winner) and (said := restated(fact, has_han(text))):
+            if not contested([fact], winner, winner_text) and (said := restated(fact, has_han(text))):
                 kept.append((said, (fact,)))
     if not kept:
         return None

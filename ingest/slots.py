@@ -80,6 +80,12 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\b(?:safe|ok|okay) (?:for me )?to eat\b(?! into)",
      _FOOD_SAFETY),
     (r"\bmy (?:health|medical) (?:conditions?|issues?|problems?)\b", ("has_condition",)),
+    (r"\bhow (?:do|did|should) i (?:get|go|travel|commute) to (?:work|the office)\b|\bhow (?:do|did) i commute\b"
+     r"|\bmy commute\b", ("commutes_by",)),
+    (r"\bhow much (?:[a-z-]+ )?(?:do|should) i take\b|\bmy (?:[a-z-]+ )?(?:dose|dosage)\b"
+     r"|\bwhat (?:dose|dosage|amount) of [a-z-]+ (?:do i take|am i on)\b"
+     r"|\bwhat (?:meds|medications?|medicines?|pills) (?:do i take|am i on)\b|\bmy (?:meds|medications?|medicines?)\b",
+     ("takes_dose",)),
     (r"\bmy (?:phone|cell|mobile)(?: number)?\b", ("phone",)),
     (r"\bmy e-?mail\b", ("email",)),
     (r"\bmy emergency contact\b", ("emergency_contact",)),
@@ -113,6 +119,9 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|推荐[^，。？]{0,4}(?:饭|菜|餐|面|小吃|甜品|火锅|烧烤)店"
      r"|(?:晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|甜点)(?:有什么推荐|怎么安排)|我(?:能不能|能|可以)吃(?!完)[^，。？]{0,8}吗?"
      r"|我不能吃什么|我要忌口", _FOOD_SAFETY),
+    (r"我(?:每天|平时)?(?:怎么|如何)(?:去)?上班|我的通勤|我(?:每天|平时)?(?:坐|乘)什么(?:车)?上班", ("commutes_by",)),
+    (r"我(?:每天|现在)?(?:吃|服用|打)(?:多少|几)|我的(?:药量|剂量|用药)|我(?:在|现在)?(?:吃|服用)(?:什么|哪些)药",
+     ("takes_dose",)),
     (r"我的(?:手机|电话)", ("phone",)),
     (r"我的邮箱", ("email",)),
     (r"我的紧急联系人", ("emergency_contact",)),

@@ -87,7 +87,8 @@ def test_a_procedure_restated_with_a_step_changed_replaces_the_old_one(container
     """"... first run make release, ..." after "... first run make build, ...": at cosine 0.96 it was a repeat (a
     mention of the old text), and "Remember this!" then locked the old steps into core. It is a memory of its own,
     and the revision supersedes the old steps. A dose said again with another number is no repeat either (it was
-    lost as a mention of the old dose); a number alone supersedes nothing (two days' steps are two things)."""
+    lost as a mention of the old dose), and the new dose replaces the old: one dose of a medicine at a time
+    (takes_dose, ingest/extract_routines.py)."""
     from bmam.usecases.recall import RecallRequest
 
     texts = ["To deploy the blog: first run make build, then rsync public/ to the server, then purge the CDN",
@@ -99,9 +100,12 @@ def test_a_procedure_restated_with_a_step_changed_replaces_the_old_one(container
     build, release, dose50, dose75, again = report.turns
     assert release.memories and not release.mentioned and dose75.memories and not dose75.mentioned
     assert not again.memories and [m.id for m in again.mentioned] == [dose75.memories[0].id]  # a plain repeat
-    settled = container.conflicts.conflicts(tenant, "zoe", status=ConflictStatus.RESOLVED)
-    assert [(c.winner_id, c.loser_id) for c in settled] == [(release.memories[0].id, build.memories[0].id)]
-    assert dose50.memories
-    assert all(c.reason.startswith("restated with a change") for c in settled)
+    settled = {(c.winner_id, c.loser_id): c.reason
+               for c in container.conflicts.conflicts(tenant, "zoe", status=ConflictStatus.RESOLVED)}
+    assert settled.keys() == {(release.memories[0].id, build.memories[0].id),
+                              (dose75.memories[0].id, dose50.memories[0].id)}
+    assert settled[(release.memories[0].id, build.memories[0].id)].startswith("restated with a change")
+    assert settled[(dose75.memories[0].id, dose50.memories[0].id)] == \
+        "user takes_dose: 'levothyroxine 50 mcg' -> 'levothyroxine 75 mcg'"
     answer = container.recall.recall(tenant, RecallRequest(user_id="zoe", query="How do I deploy the blog?"))
     assert [m.memory.id for m in answer.memories if "deploy" in m.memory.text] == [release.memories[0].id]

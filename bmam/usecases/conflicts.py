@@ -39,7 +39,16 @@ from graph.model import Memory, Scope, Triple
 from graph.related import FormBatch
 from graph.store import Tx
 from graph.triples import TripleRepository
-from ingest.conflict_rules import ATTITUDE_PREDICATES, Fact, Finding, Similar, Translated, detect
+from ingest.conflict_rules import (
+    ATTITUDE_PREDICATES,
+    DIET_PREDICATES,
+    Fact,
+    Finding,
+    Similar,
+    Translated,
+    detect,
+    tells_a_pet_gone,
+)
 from ingest.embedding import Embedder
 from ingest.extract import SINGLE_VALUED_PREDICATES
 from ingest.lexicon import has_han
@@ -120,7 +129,9 @@ def _new_facts(memory_id: str, triples: Sequence[Triple]) -> tuple[list[Fact], l
         predicates.add(f.predicate)
         if f.predicate in ATTITUDE_PREDICATES:
             predicates |= ATTITUDE_PREDICATES
-    predicates &= SINGLE_VALUED_PREDICATES | ATTITUDE_PREDICATES | {f.predicate for f in new_facts}
+        if f.predicate in DIET_PREDICATES:  # a diet and what is eaten (diet_conflict)
+            predicates |= DIET_PREDICATES
+    predicates &= SINGLE_VALUED_PREDICATES | ATTITUDE_PREDICATES | DIET_PREDICATES | {f.predicate for f in new_facts}
     return new_facts, sorted(predicates)
 
 
@@ -380,8 +391,11 @@ class ConflictUseCases:
     @staticmethod
     def _screen_item(context: StoredMemoryContext) -> ScreenItem:
         new_facts, predicates = _new_facts(context.memory.id, context.triples)
-        return ScreenItem(memory_id=context.memory.id, subjects=[f.subject for f in new_facts],
-                          predicates=predicates, embedding=context.embedding)
+        subjects = [f.subject for f in new_facts]
+        if tells_a_pet_gone(context.memory.text):  # "Biscuit passed away" states no triple: the user's pets are read
+            subjects, predicates = [*subjects, "user"], sorted({*predicates, "pet"})
+        return ScreenItem(memory_id=context.memory.id, subjects=subjects, predicates=predicates,
+                          embedding=context.embedding)
 
     def _forget_losers(self, scope: Scope, losers: set[str], *, after: list[_Key], tx: Tx | None) -> None:
         """Drop the handled contexts from the screening in progress and apply the settlement to the rest:

@@ -102,8 +102,8 @@ class RemainsUseCases:
             if context.kept is not None:
                 kept[loser_id] = context.kept
                 continue
-            winner = [Fact.of(f.subject, f.predicate, f.object) for f in context.winner]
-            left = remains(self._extractor.by_clause(context.loser.text), winner)
+            winner = [Fact.of(f.subject, f.predicate, f.object, f.polarity) for f in context.winner]
+            left = remains(self._extractor.by_clause(context.loser.text), winner, winner_text=context.winner_text)
             if left is None:
                 nothing.append(loser_id)
             else:

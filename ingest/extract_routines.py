@@ -1,0 +1,91 @@
+"""The user's standing routines that hold one value at a time, read from a clause (pure): the dose of a medicine
+they take ("I take levothyroxine 50 mcg", "My doctor increased my levothyroxine to 75 mcg", 我每天吃二甲双胍500毫克)
+and how they get to work ("I bike to work", "I'll take the bus to work from now on", 我坐地铁上班). A new value
+replaces the old one (ingest/extract_core.py single_valued_slot: one dose per medicine, one way to work), so a
+changed dose or commute supersedes what was said before instead of standing beside it."""
+
+from __future__ import annotations
+
+import re
+
+from ingest.lexicon import HAN
+
+DOSE_PREDICATE = "takes_dose"
+COMMUTE_PREDICATE = "commutes_by"
+
+_AMOUNT_EN = r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ug|iu|units?)(?![A-Za-z])"
+_AMOUNT_ZH = r"\d+(?:\.\d+)?\s?(?:毫克|微克|mg|mcg|单位|IU)"
+# a medicine's name: one word, not a food or a measure ("200 mg of caffeine" is no dose of a medicine)
+_MEDICINE_EN = r"[A-Za-z][A-Za-z-]{2,30}"
+_NOT_A_MEDICINE = frozenset({"caffeine", "sodium", "protein", "sugar", "calories", "fat", "carbs", "fiber", "fibre",
+                             "salt", "it", "that", "this", "them", "dose", "dosage", "meds", "medication", "medicine",
+                             "pills", "vitamins", "the", "my", "a", "an"})
+_ADVERBS_EN = r"(?:(?:now|still|currently|also|usually|only|just) )?"
+_DOSE_EN = (
+    # I take levothyroxine 50 mcg / I'm on lisinopril 10 mg
+    re.compile(rf"(?i:\bi(?:'m| am)? {_ADVERBS_EN}(?:take|taking|on)) (?P<m>{_MEDICINE_EN}),? (?P<d>{_AMOUNT_EN})"),
+    # I take 20 units of Lantus / I'm on 10 mg of lisinopril
+    re.compile(rf"(?i:\bi(?:'m| am)? {_ADVERBS_EN}(?:take|taking|on)) (?P<d>{_AMOUNT_EN}) (?i:of)"
+               rf" (?P<m>{_MEDICINE_EN})"),
+    # (my doctor) increased my levothyroxine to 75 mcg / we bumped my Lantus up to 24 units / my Lantus went up to
+    re.compile(rf"(?i:\b(?:increased|decreased|raised|lowered|upped|bumped|reduced|cut|changed|adjusted|moved) my)"
+               rf" (?P<m>{_MEDICINE_EN})(?i: dose| dosage)?(?i: (?:up|down))? (?i:to) (?P<d>{_AMOUNT_EN})"),
+    re.compile(rf"(?i:\bmy) (?P<m>{_MEDICINE_EN})(?i: dose| dosage)?(?i: (?:is|was|went|got) (?:now )?"
+               rf"(?:(?:increased|decreased|raised|lowered|reduced|changed|up|down) )?to) (?P<d>{_AMOUNT_EN})"),
+)
+_DOSE_ZH = (
+    # 我每天早上吃二甲双胍500毫克 / 我在服用左甲状腺素50微克
+    re.compile(rf"我(?:现在|目前|每天|每晚|早上|晚上|一直|在|都)*(?:吃|服用|服|打)(?P<m>[{HAN}A-Za-z]{{2,8}}?)"
+               rf"(?:每次|每天|一次)?(?P<d>{_AMOUNT_ZH})"),
+    # 医生把我的二甲双胍加到了每天1000毫克 / 我的胰岛素调到了24单位
+    re.compile(rf"我的(?P<m>[{HAN}A-Za-z]{{2,8}}?)(?:的?(?:剂量|药量|用量))?(?:已经)?(?:加到|减到|调到|调整到|增加到|减少到|"
+               rf"改成|改为|换成)了?(?:每天|每次|一次)?(?P<d>{_AMOUNT_ZH})"),
+)
+_NOT_A_MEDICINE_ZH = re.compile(r"咖啡|钠|蛋白|糖|盐|脂肪|热量|卡路里|维生素|饭|菜|肉")
+
+# The ways to work, by their words: the object is the way, in one word.
+_COMMUTE_EN = re.compile(
+    r"(?i:\bi(?:'ll| will|'m going to| am going to)? (?:(?:usually|normally|always|mostly|now|still|just|often"
+    r"|generally) )?)(?P<v>drive|bike|cycle|ride (?:my|a) bike|walk|take the (?:bus|train|subway|metro|tube|tram"
+    r"|ferry)|ride the (?:bus|train|subway|metro|tube|tram)|commute by (?:bus|train|subway|metro|car|bike|bicycle"
+    r"|tram|ferry))(?i: to (?:work|the office)\b)"
+)
+_COMMUTE_ZH = re.compile(
+    r"我(?:现在|以后|平时|一般|每天|都|改|就|还是|也|开始)*(?P<v>开车|骑车|骑自行车|骑电动车|坐地铁|乘地铁|搭地铁|坐公交车?|乘公交车?"
+    r"|坐公车|坐班车|坐火车|坐高铁|走路|步行)(?:去)?(?:上班|去公司|通勤)"
+)
+_WAY = {"drive": "car", "开车": "car", "bike": "bike", "cycle": "bike", "ride my bike": "bike", "ride a bike": "bike",
+        "骑车": "bike", "骑自行车": "bike", "骑电动车": "e-bike", "walk": "foot", "走路": "foot", "步行": "foot",
+        "坐地铁": "subway", "乘地铁": "subway", "搭地铁": "subway", "坐公交": "bus", "坐公交车": "bus", "乘公交": "bus",
+        "乘公交车": "bus", "坐公车": "bus", "坐班车": "shuttle", "坐火车": "train", "坐高铁": "train"}
+
+
+def _way(said: str) -> str:
+    s = said.lower()
+    if s in _WAY:
+        return _WAY[s]
+    return re.split(r"\s+", s)[-1].replace("bicycle", "bike").replace("metro", "subway").replace("tube", "subway")
+
+
+def routine_facts(clause: str) -> list[tuple[str, str]]:
+    """The (predicate, object) pairs of the user's routines the clause states: ("takes_dose", "levothyroxine 75 mcg"),
+    ("commutes_by", "bus"). A negated or one-off clause states none ("I took the bus today" reads no "take")."""
+    out: list[tuple[str, str]] = []
+    for pattern in _DOSE_EN:
+        for m in pattern.finditer(clause):
+            if m["m"].lower() not in _NOT_A_MEDICINE:
+                amount = " ".join(m["d"].lower().split())
+                out.append((DOSE_PREDICATE, f"{m['m']} {amount}"))
+    for pattern in _DOSE_ZH:
+        for m in pattern.finditer(clause):
+            if not _NOT_A_MEDICINE_ZH.search(m["m"]):
+                out.append((DOSE_PREDICATE, f"{m['m']} {m['d']}"))
+    for m in (*_COMMUTE_EN.finditer(clause), *_COMMUTE_ZH.finditer(clause)):
+        if not re.search(r"(?i)\b(?:don't|do not|never|no longer|not)\b|不|没", clause[: m.start("v")][-12:]):
+            out.append((COMMUTE_PREDICATE, _way(m["v"])))
+    return list(dict.fromkeys(out))
+
+
+def medicine_of(dose: str) -> str:
+    """The medicine of a takes_dose object ("levothyroxine 75 mcg" -> "levothyroxine"): one dose per medicine."""
+    return re.sub(rf"\s*{_AMOUNT_EN}\s*$|\s*{_AMOUNT_ZH}\s*$", "", dose.strip(), flags=re.IGNORECASE).strip()
