@@ -169,9 +169,10 @@ def build_server(container: Container, *, api_key: str | None = None) -> MCPServ
     @mcp.tool(description="Recall what the user's memory holds about the input: the few memories that relate, "
               "best first, each with its score. `gated` is true when nothing relates: then memories is empty "
               "on purpose. Pass session_id so memories surfaced in the last turns are damped, and time_zone (the "
-              "user's IANA zone, e.g. Europe/Berlin) so 'What did I do yesterday?' means the user's yesterday.")
+              "user's IANA zone, e.g. Europe/Berlin) so 'What did I do yesterday?' means the user's yesterday. k "
+              "left out takes the server's recall.default_k (5 unless configured).")
     @_tool_errors
-    async def recall(user_id: str, query: str, k: int = 5, session_id: str | None = None,
+    async def recall(user_id: str, query: str, k: int | None = None, session_id: str | None = None,
                      time_zone: str | None = None, ctx: Context | None = None) -> dict[str, Any]:
         tenant = await keys.tenant(ctx)
         return await _recall(container, tenant, user_id, query, k=k, session_id=session_id, time_zone=time_zone)
@@ -186,9 +187,10 @@ def build_server(container: Container, *, api_key: str | None = None) -> MCPServ
         return await _related(container, tenant, user_id, memory_id, depth=depth, limit=limit)
 
     @mcp.tool(description="Text ready for an LLM prompt: the session's recent turns plus the relevant (gated) "
-              "memories, each marked with its type and age, within a character budget (time_zone: as recall's).")
+              "memories, each marked with its type and age, within a character budget (left out: the server's "
+              "recall.context_budget, 2000 unless configured; time_zone: as recall's).")
     @_tool_errors
-    async def context_prompt(user_id: str, session_id: str, input: str, budget: int = 2000,
+    async def context_prompt(user_id: str, session_id: str, input: str, budget: int | None = None,
                              time_zone: str | None = None, ctx: Context | None = None) -> dict[str, Any]:
         tenant = await keys.tenant(ctx)
         return await _context_prompt(container, tenant, user_id, session_id, input, budget=budget,
@@ -239,7 +241,7 @@ def build_server(container: Container, *, api_key: str | None = None) -> MCPServ
 # ----- the read use-cases (container.recall, the same ones the GraphQL recall fields call) -------------
 
 
-async def _recall(container: Container, tenant: str, user_id: str, query: str, *, k: int,
+async def _recall(container: Container, tenant: str, user_id: str, query: str, *, k: int | None,
                   session_id: str | None, time_zone: str | None = None) -> dict[str, Any]:
     request = RecallRequest(user_id=user_id, query=query, k=k, session_id=session_id, time_zone=time_zone)
     result = await _call(container.recall.recall, tenant, request)
@@ -263,7 +265,7 @@ async def _related(container: Container, tenant: str, user_id: str, memory_id: s
 
 
 async def _context_prompt(container: Container, tenant: str, user_id: str, session_id: str, text: str, *,
-                          budget: int, time_zone: str | None = None) -> dict[str, Any]:
+                          budget: int | None, time_zone: str | None = None) -> dict[str, Any]:
     prompt = await _call(container.recall.context_prompt, tenant, user_id, session_id, text, budget=budget,
                          time_zone=time_zone)
     return {

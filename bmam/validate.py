@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -54,6 +55,10 @@ def identifier(value: str | None, *, field: str) -> str:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise BadInput(f"{field} is not valid Unicode text", field=field) from exc
+    if unicodedata.normalize("NFC", value) != value:
+        # "José" written as e + U+0301 would be another user than "José" with é: forgetUser erased nothing of one
+        # and said verified
+        raise BadInput(f"{field} must be in Unicode NFC form (é as one character, not e + U+0301)", field=field)
     return value.strip()
 
 

@@ -55,11 +55,15 @@ class WeightRepository:
 
     def adjust_active(self, scope: Scope, memory_id: str, delta: float, params: Mapping[str, float],
                       now: datetime, *, count: int = 1) -> Memory | None:
-        """Decay to now, then active += delta (clamped), weight recomputed; None when no such memory."""
+        """Decay to now, then active += delta (clamped), weight recomputed; None when no such memory. A superseded
+        memory (history, valid_to set) is returned as it is, unchanged: the caller refuses feedback on it."""
 
         def work(tx: Tx) -> Memory | None:
             if not lock(tx, scope, [memory_id]):
                 return None
+            current = tx.run("memory/get", {**_scope(scope), "id": memory_id})
+            if current and (stored := memory_from_row(current[0]["memory"])).valid_to is not None:
+                return stored
             decay(tx, scope, params, now, ids=[memory_id])
             rows = tx.run("weights/adjust_active", {**_scope(scope), **params, "id": memory_id, "delta": delta,
                                                     "count": count, "now": now})

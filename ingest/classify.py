@@ -36,6 +36,7 @@ from ingest.lexicon import (
     RELATIONS_ZH,
     SAFETY_RE,
     SECOND_PERSON_RE,
+    STEP_VERBS_EN,
     TEMPORARY_RE,
     WEATHER_RE,
     has_first_person,
@@ -87,9 +88,13 @@ _PREDICATE_TYPE: dict[str, tuple[MemoryType, float]] = {
 _RELATION_PREDICATES = frozenset(RELATIONS_ZH.values()) | frozenset(RELATIONS_EN.values())
 
 _PROC_STRONG_RE = re.compile(
-    r"先.{0,24}(?:再|然后|接着|最后)|步骤|流程|方法是|方法就是|办法|方式是|习惯|每天|每周|每次|每晚|每逢|每个(?:月|周|星期)"
+    r"先.{0,40}(?:再|然后|接着|最后)|步骤|流程|方法是|方法就是|办法|方式是|习惯|每天|每周|每次|每晚|每逢|每个(?:月|周|星期)"
     r"|(?<![A-Za-z])(?:first\b.{0,60}\bthen|routine|every (?:morning|night|day|week|evening|sunday|other day|time)"
-    r"|my method|the way i|my process|to deploy)(?![A-Za-z])",
+    r"|my method|the way i|my process|to deploy"
+    # a team's way of working ("Here's how we release tidectl: first ...", "Hotfix procedure, so you know it: ...",
+    # "Then tag the commit and push the tag": a step told as an order; lexicon SEQUENCE_STEP_PATTERN)
+    r"|here(?:'s| is) how (?:i|we|you)|procedure|runbook|playbook|release process"
+    r"|^(?:and )?(?:then|next|after that|afterwards|finally|lastly),?\s+" + STEP_VERBS_EN + r")(?![A-Za-z])",
     re.IGNORECASE,
 )
 # A how-to with its steps after a colon ("How to make my coffee: grind 18g, ...", "To clean the fridge: take out

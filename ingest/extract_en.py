@@ -457,6 +457,10 @@ def _en_without_adverbs(c: str) -> str:
 _EnHandler = Callable[[re.Match[str], _State], bool | None]
 
 
+_EN_NOT_A_HOME = frozenset({"together", "alone", "here", "there", "nearby", "abroad", "close by", "on my own",
+                            "by myself", "with my parents", "with roommates", "separately"})
+
+
 def _en(
     predicate: str,
     *,
@@ -471,8 +475,13 @@ def _en(
         obj = _en_cut(m[group], tails)
         if strip:
             obj = re.sub(strip, "", obj, flags=re.IGNORECASE).strip()
+        if predicate == "lives_in" and _EN_INDEFINITE_RE.match(obj) and (
+                place := re.search(r"\bin (?P<p>[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,2})$", obj)):
+            obj = place["p"]  # "a studio apartment in Brooklyn": the home is in Brooklyn
         if _EN_INDEFINITE_RE.match(obj) and predicate in {"works_at", "studies_at", "lives_in", "visited", "hometown"}:
             return  # "a small startup": not a named organisation
+        if predicate == "lives_in" and obj.lower() in _EN_NOT_A_HOME:
+            return  # "Anna and I live together": how, not where
         if re.match(r"(?i)(?:it|this|that|them|you|him|her|when|whenever|if|how|what)\b", obj):
             return  # "I love it here", "I hate when people are late": not a thing
         if predicate in {"lives_in", "hometown", "works_at", "studies_at"} and re.match(r"the [a-z]", obj):

@@ -171,6 +171,12 @@ def _zh_person_lead(c: str, st: _State) -> str | None:
     return m["n"] if m and _looks_like_zh_name(m["n"]) else None
 
 
+# A role ending in 人 (自由撰稿人, 经纪人, 创始人): what one is, not where one is from (it read hometown 自由撰稿).
+_ROLE_PERSON_ZH_RE = re.compile(r"(?:撰稿|经纪|主持|负责|合伙|创始|制片|候选|代言|发言|承包|继承|投资|监护|联系"
+                                r"|介绍|证|手艺|诗|媒|创业|打工|带货|接班|领路|守护|策划|出品|监制|收件|寄件|当事|法"
+                                r"|年轻|老|病|客)人$")
+
+
 def _looks_like_zh_place(s: str) -> bool:
     s = s.strip()
     if not s or s in GENERIC_PLACES_ZH:
@@ -675,7 +681,8 @@ def _zh_is_a(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
         return
     if obj.endswith("人") and obj[:-1] in GENERIC_PLACES_ZH:
         return  # 我不是本地人: says where they are not from, without a place
-    if obj.endswith("人") and len(obj) >= 3 and not ROLE_SUFFIX_ZH_RE.search(obj[:-1]):
+    if obj.endswith("人") and len(obj) >= 3 and not ROLE_SUFFIX_ZH_RE.search(obj[:-1]) \
+            and not _ROLE_PERSON_ZH_RE.search(obj):
         st.add(subject, "hometown", obj[:-1], polarity)  # 我是四川人 -> hometown 四川
         return
     if re.search(r"第.次|[了过着来去]$", obj):
@@ -846,7 +853,7 @@ _ZH_LIVES_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         ),
         _zh_lives(tails=""),
     ),
-    (re.compile(r"搬(?:到|去|来)了?(?P<o>[^，]+)"), _zh_lives(tails=_STOP_TAIL_ZH + r"|住")),
+    (re.compile(r"搬(?:到|去|来)了?(?P<o>[^，]+)"), _zh_lives(tails=_STOP_TAIL_ZH + r"|住|去了?$|来了?$")),
 ]
 _ZH_WORKS_AT_RULE: tuple[re.Pattern[str], _ZhHandler] = (
     re.compile(
@@ -1005,7 +1012,9 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     # preferences
     (
         re.compile(
-            r"最喜欢的[^，是]{0,6}是(?P<o>[^，]+)|最爱的[^，是]{0,6}是(?P<o2>[^，]+)|(?:爱好|兴趣)是(?P<o3>[^，]+)"
+            # 最爱吃的水果是芒果: the verb before 的 too (it read likes 的水果是芒果)
+            r"最喜欢(?:吃|喝|看|听|玩|去)?的[^，是]{0,6}是(?P<o>[^，]+)|最爱(?:吃|喝|看|听|玩|去)?的[^，是]{0,6}是(?P<o2>[^，]+)"
+            r"|(?:爱好|兴趣)是(?P<o3>[^，]+)"
         ),
         _zh_favourite,
     ),

@@ -479,12 +479,18 @@ _REQUEST_RE = re.compile(
 
 # A turn that tells the next step of what the turns before began ("First, I run make build." / "Then I rsync ..." /
 # "Finally I purge the CDN.", 然后 / 最后 / 第二步): written so Java (Cypher's =~, whole text) reads it as Python does.
+# Verbs a step is told with as an order ("Then tag the commit and push the tag", "Finally, CI publishes" has its
+# comma): not a past tense ("Then went home" is a story).
+STEP_VERBS_EN = (r"(?:tag|push|pull|run|bump|build|deploy|merge|open|click|add|install|copy|move|set|restart|wait"
+                  r"|check|commit|create|update|upload|rsync|purge|publish|release|cherry-pick|branch|rebase|test"
+                  r"|mix|stir|boil|bake|pour|chop|heat|put|remove|delete|select|type|enter|save|close|turn|press"
+                  r"|log in|sign in|go to|send|email|call|fill|submit|attach|sign|print|rinse|drain|serve|let it)")
 SEQUENCE_STEP_PATTERN = (
     r"(?is)\s*(?:(?:and|ok|okay|so|oh)[,.]?\s+)?"
     # a step word then a comma or the one doing the step ("Then I rsync", "First, run ..."): not "Finally got my
     # license!", "Next week I'm moving", "Then again", "Second-hand smoke"
     r"(?:(?:first(?:ly)?|then(?! again)|next|after that|afterwards|finally|lastly|second(?:ly)?|third(?:ly)?)"
-    r"(?:\s*,|\s+(?:i|we|you)\b)|step \d+"
+    r"(?:\s*,|\s+(?:i|we|you)\b|\s+(?=" + STEP_VERBS_EN + r"\b))|step \d+"
     r"|(?:然后|接着|之后)|最后(?!一次|一天|一个|一回)|首先(?!我想说|要感谢|谢谢)|第[一二三四五六七八九十\d]步).*"
 )
 SEQUENCE_STEP_RE = re.compile(SEQUENCE_STEP_PATTERN)
@@ -783,8 +789,9 @@ PLAN_RE = re.compile(
 )
 CANCEL_RE = re.compile(
     r"(?i)\b(?:cancel(?:l?ed|ling|s)?|called (?:it )?off|calling (?:it )?off|(?:is|are|was|'s) off|scrapped"
-    r"|not going (?:to \w+ )?anymore|no longer going|won't be going|postponed|fell through)\b"
-    r"|取消|不去了|去不了了|泡汤|黄了|延期|推迟"
+    r"|not going (?:to \w+ )?anymore|no longer going|won't be going|postponed|fell through|shelved)\b"
+    # 不去云南了: the place between 不去 and 了 (it needed 不去了 together)
+    r"|取消|不去了|不去[\u4e00-\u9fffA-Za-z]{1,8}?了|去不了了|泡汤|黄了|延期|推迟"
 )
 
 # A time said of a plan or an appointment ("on Dec 12 at 3pm", "Friday", "the 20th", 20号, 周三, 下午三点).

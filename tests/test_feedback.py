@@ -137,3 +137,18 @@ def test_feedback_over_graphql(client: BmamClient) -> None:
     with pytest.raises(BmamClientError) as bad:
         client.execute("mutation { feedback(userId: \"x\", memoryId: \"m\", signal: LOVE) { id } }")
     assert bad.value.code == "BAD_USER_INPUT"
+
+
+def test_feedback_on_superseded_history_is_refused_and_changes_nothing(container: Container, tenant: str) -> None:
+    """As react, lock and correct refuse history: a LIKE moved the active part of a corrected memory (0.5 -> 1.0)."""
+    from bmam.usecases.memories import RememberRequest
+    from graph.errors import Conflict
+
+    old = container.memories.remember(tenant, RememberRequest(user_id="ann", text="I live in Berlin", type="FACTUAL"))
+    container.corrections.correct(tenant, "ann", old.id, "I live in Hamburg")
+    before = container.memories.get(tenant, "ann", old.id)
+    assert before is not None and before.valid_to is not None
+    with pytest.raises(Conflict, match="superseded history"):
+        container.feedback.feedback(tenant, "ann", old.id, "LIKE")
+    after = container.memories.get(tenant, "ann", old.id)
+    assert after is not None and after.weight == before.weight

@@ -548,3 +548,16 @@ def test_maintain_undo_refuses_scope_options(container: Container, tenant: str, 
     assert after.id == changeset.id and not after.undone
     undone = runner.invoke(app, ["maintain", "--undo", changeset.id, "--tenant", tenant])
     assert undone.exit_code == 0 and undone.stdout.startswith("undone: "), undone.output
+
+
+def test_an_id_in_another_unicode_form_is_refused_not_another_user(client: BmamClient) -> None:
+    """"José" with e + U+0301 was another user than "José" with é: forgetUser of one erased nothing and said
+    verified. Only the composed form (NFC) is an id."""
+    composed, decomposed = "s-Jos\u00e9", "s-Jose\u0301"
+    assert validate.identifier(composed, field="userId") == composed
+    with pytest.raises(BadInput, match="NFC") as err:
+        validate.identifier(decomposed, field="userId")
+    assert err.value.field == "userId"
+    doc = "mutation($u: String!) { forgetUser(userId: $u, confirm: true) { verified } }"
+    code, _, got = _refusal(client, doc, {"u": decomposed})
+    assert (code, got) == ("BAD_USER_INPUT", "userId")

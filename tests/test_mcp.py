@@ -210,3 +210,21 @@ def _only_memory_id(container: Container, tenant: str, user_id: str) -> str:
     page = container.memories.page(tenant, user_id, first=10)
     assert len(page.items) == 1
     return page.items[0].id
+
+
+def test_recall_and_context_prompt_take_the_servers_defaults(container: Container, tenant: str) -> None:
+    """They hard-coded k = 5 and a budget of 2000: with recall.default_k = 1 the CLI returned 1 memory and MCP 4."""
+    from bmam.mcp_server import _context_prompt, _recall
+    from bmam.usecases.memories import RememberRequest
+
+    settings = container.settings.model_copy(update={"recall": container.settings.recall.model_copy(
+        update={"default_k": 1, "context_budget": 150})})
+    c = Container(settings)
+    c.__dict__["store"] = container.store
+    c.__dict__["embedder"] = container.embedder
+    for text in ("I love hiking in the Alps", "I went hiking in Norway last summer", "Hiking boots are my hobby"):
+        c.memories.remember(tenant, RememberRequest(user_id="kim", text=text, type="FACTUAL"))
+    answer = asyncio.run(_recall(c, tenant, "kim", "Do I like hiking?", k=None, session_id=None))
+    assert len(answer["memories"]) == 1
+    prompt = asyncio.run(_context_prompt(c, tenant, "kim", "s1", "Do I like hiking?", budget=None))
+    assert 0 < len(prompt["prompt"]) <= 150

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from bmam import validate
 from bmam.clock import Clock
-from graph.errors import BadInput, NotFound
+from graph.errors import BadInput, Conflict, NotFound
 from graph.model import Memory, Scope
 from graph.weights import WeightRepository
 from ingest.weights import FeedbackSignal, WeightPolicy, feedback_delta
@@ -37,6 +37,9 @@ class FeedbackUseCases:
                                               self.policy.cypher_params(), self._clock.now())
         if updated is None:
             raise NotFound(f"memory {memory_id} not found")
+        if updated.valid_to is not None:  # as react, lock and correct refuse history: its weight is no one's use
+            raise Conflict(f"memory {memory_id} is superseded history (validTo set): feedback on it is refused "
+                           "(its successor takes feedback; forget removes it)")
         return updated
 
     def decay(self, tenant: str, user_id: str, memory_ids: Sequence[str] | None = None) -> int:
