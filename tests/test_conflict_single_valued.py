@@ -245,10 +245,14 @@ def test_the_favourite_rule_has_its_own_line() -> None:
     assert kinds(at_069, None) == []
     assert kinds(at_069, 0.55) == [ConflictKind.SINGLE_VALUED]
     assert kinds([Similar("old", "My favorite band is Queen.", 0.5)], 0.55) == []
-    negated = [f.kind for f in detect(new_memory_id="new", new_text="I don't like Queen anymore",
-                                      new_facts=[], old_facts=[], similar=[Similar("old", "I like Queen", 0.69)],
-                                      similarity_threshold=THRESHOLD, favourite_threshold=0.55)]
-    assert negated == []
+    def negated(text: str) -> list[ConflictKind]:
+        return [f.kind for f in detect(new_memory_id="new", new_text=text, new_facts=[], old_facts=[],
+                                       similar=[Similar("old", "I like Queen", 0.69)],
+                                       similarity_threshold=THRESHOLD, favourite_threshold=0.55)]
+
+    assert negated("I don't like Queen") == []
+    # a no that says something stopped has a line of its own, a little lower (CESSATION_ALLOWANCE: 0.68)
+    assert negated("I don't like Queen anymore") == [ConflictKind.NEGATION]
 
 
 # ----- through ingest, against the real Neo4j ------------------------------------------------------------------
