@@ -419,6 +419,35 @@ def negation_conflict(new_text: str, old: Similar, threshold: float) -> str | No
     return f"similarity {old.cosine:.2f} >= {threshold:.2f} with one side negated (shared: {', '.join(sorted(shared))})"
 
 
+# The user stopped a habit or pursuit ("I stopped keto in February", "I gave up on Spanish", 我已经戒烟半年了): not
+# "stopped by the bakery", not someone else's ("my wife quit her job").
+_STOPPED_RE = re.compile(
+    r"(?i)\b(?:i|we)(?:'ve| have| had)?(?: (?:finally|just|completely|totally|already))? (?:stopped|quit|gave up"
+    r"|given up)(?: on)?(?! by\b| at\b| in\b| over\b| to\b| for good\b) (?P<x>[^,.;!?]{2,40})"
+    r"|(?:我|我们)(?:已经|终于|早就|现在)?(?:戒了|戒掉了?|放弃了|停了)(?P<z>[\u4e00-\u9fff]{1,8})"
+    r"|(?:我|我们)(?:已经|终于|早就|现在)?戒(?P<w>烟|酒|糖|咖啡|奶茶|可乐|游戏)"
+)
+_STOP_WORDS_OF_STOPPING = frozenset({"stopped", "quit", "gave", "given", "up", "on"})
+
+
+def stopped_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
+    """The new text says the user stopped what the old one says they do ("I stopped keto in February" / "I'm doing
+    keto, no bread or pasta for me"): a thing of the stopped clause in the old text, a cosine at the cancel line."""
+    if old.cosine < threshold:
+        return None
+    m = _STOPPED_RE.search(new_text)
+    if m is None:
+        return None
+    if m["w"]:
+        return f"stopped: {m['w']}" if m["w"] in old.text else None
+    # what the old text does, not what it says no to ("I'm doing keto, no bread": keto)
+    refused = said_no_to(old.text) if is_negated(old.text) else set()
+    shared = (content_terms(m["x"] or m["z"] or "") - _STOP_WORDS_OF_STOPPING) & (content_terms(old.text) - refused)
+    if not shared:
+        return None
+    return f"stopped: similarity {old.cosine:.2f} >= {threshold:.2f} (shared: {', '.join(sorted(shared))})"
+
+
 def cancellation_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
     """The new text cancels a plan the old one makes ("We cancelled the Japan trip" / "planning a trip to Japan
     next month"): cancel words in the new one, plan words and none in the old, a cosine of at least the threshold
@@ -636,6 +665,7 @@ def detect(
                                                                                  similarity_threshold)
         if not reason and cancel_threshold is not None:
             reason = (cancellation_conflict(new_text, candidate, cancel_threshold)
+                      or stopped_conflict(new_text, candidate, cancel_threshold)
                       or reschedule_conflict(new_text, candidate, cancel_threshold)
                       or replacement_conflict(new_text, candidate, cancel_threshold)
                       or done_conflict(new_text, candidate, cancel_threshold))

@@ -162,3 +162,19 @@ def test_the_change_supersedes_and_recall_answers_with_the_new(container: Contai
     if question is not None:
         answer = container.recall.recall(tenant, RecallRequest(user_id="ann", query=question))
         assert [m.memory.text for m in answer.memories] == [new]
+
+
+@pytest.mark.parametrize(("new", "old", "stopped"), [
+    ("I stopped keto in February, I eat carbs again.", "I'm doing keto, no bread or pasta for me.", True),
+    ("I gave up on Spanish, I'm doing Japanese now.", "I'm learning Spanish on Duolingo.", True),
+    ("我已经戒烟半年了。", "我每天抽一包烟。", True),
+    ("I stopped by the bakery on Main St today", "I love the bakery on Main St", False),  # a visit
+    ("My wife quit her job at the bank", "My wife works at the bank", False),  # someone else's
+    ("I stopped eating bread", "I'm doing keto, no bread or pasta for me.", False),  # what it said no to
+    ("I quit for good.", "I smoke about half a pack a day.", False),  # nothing named
+])
+def test_a_habit_the_user_stopped(new: str, old: str, stopped: bool) -> None:
+    from ingest.conflict_rules import stopped_conflict
+
+    assert (stopped_conflict(new, Similar("old", old, 0.5), 0.35) is not None) is stopped
+    assert stopped_conflict(new, Similar("old", old, 0.3), 0.35) is None  # under the line: unrelated
