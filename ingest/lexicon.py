@@ -812,7 +812,9 @@ _A_TIME_NEXT = f"(?={TIME_SAID_RE.pattern.removeprefix('(?i)')})"  # a time said
 # Saturday", 看牙医改到周五了): the time said before no longer holds (ingest/conflict_rules.py reschedule_conflict).
 RESCHEDULE_RE = re.compile(
     r"(?i)\b(?:moved|rescheduled|pushed(?: back)?|changed|shifted|bumped|postponed|delayed|brought forward"
-    r"|moving|rescheduling|pushing)(?: it| them)?(?: again)? (?:to|until|till|for) (?:the |next |this )?"
+    # "The studio moved my yoga class to Wednesday mornings": what was moved may sit between
+    r"|moving|rescheduling|pushing)(?: it| them| (?:my|our|the|his|her|their) [\w' -]{1,30}?)?(?: again)?"
+    r" (?:to|until|till|for) (?:the |next |this )?"
     rf"{_A_TIME_NEXT}"
     # 改成短发, 改成13800001111: no time after it, no move
     rf"|(?:改到|改成|改在|推到|挪到|提前到|延到|推迟到|延期到|调到|换到){_A_TIME_NEXT}"

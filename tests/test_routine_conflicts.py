@@ -178,3 +178,13 @@ def test_a_habit_the_user_stopped(new: str, old: str, stopped: bool) -> None:
 
     assert (stopped_conflict(new, Similar("old", old, 0.5), 0.35) is not None) is stopped
     assert stopped_conflict(new, Similar("old", old, 0.3), 0.35) is None  # under the line: unrelated
+
+
+def test_a_move_with_what_was_moved_between_the_words() -> None:
+    """"The studio moved my yoga class to Wednesday mornings" (it needed "my yoga class moved to ...")."""
+    from ingest.conflict_rules import reschedule_conflict
+
+    old = Similar("old", "My yoga class is on Thursday evenings.", 0.6)
+    assert reschedule_conflict("The studio moved my yoga class to Wednesday mornings.", old, 0.35)
+    assert reschedule_conflict("I moved my car to the garage", Similar("old", "I park my car on the street", 0.6),
+                               0.35) is None
