@@ -22,6 +22,7 @@ from ingest.extract_core import (
     Favourite,
     _State,
     favourite_category,
+    is_occupation,
     normalize_term,
     phone_ok,
 )
@@ -128,6 +129,14 @@ def _en_follow_up(c: str, st: _State) -> bool:
         if not re.search(r"(?i)\b(?:i|my|me|we|you|he|she|it|they|is|are|was|am|do|did|don't|can|will)\b", o):
             st.add(last.subject, last.predicate, o, last.polarity)  # "I speak English, and some Spanish"
             return True
+    if last.predicate == "name" and last.subject == USER and (
+        m := re.fullmatch(rf"(?i:(?:and )?(?:an? )?)(?P<role>[a-z][a-z -]{{1,40}}?)"
+                          rf"(?: (?i:at|for|with) (?P<org>{_EN_NAME}))?", c.strip(" .!"))
+    ) and (m["org"] or is_occupation(m["role"])):
+        st.add(USER, "is_a", m["role"])  # "I'm Dana, a backend engineer at Kestrel Labs": who she is, where she works
+        if m["org"]:
+            st.add(USER, "works_at", m["org"])
+        return True
     if last.predicate == "works_at" and (
         m := re.fullmatch(rf"(?i:i'm|i am|im) (?i:now )?(?i:at|with) (?P<o>{_EN_NAME})(?i: now)?", c.strip(" .!"))
     ):

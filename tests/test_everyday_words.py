@@ -30,6 +30,14 @@ def triples(text: str) -> set[tuple[str, str, str, int]]:
     ("My girlfriend Anna and I live together.", {("user", "partner", "Anna", 1)}),  # it read lives_in together
     ("I live in a studio apartment in Brooklyn.", {("user", "lives_in", "Brooklyn", 1)}),  # it read nothing
     ("I live in a small town.", set()),
+    # who one is, said after the name: it read the name alone
+    ("I'm Dana, a backend engineer at Kestrel Labs.", {("user", "name", "Dana", 1),
+                                                      ("user", "is_a", "backend engineer", 1),
+                                                      ("user", "works_at", "Kestrel Labs", 1)}),
+    ("Hi, I'm Tom, software engineer at Google.", {("user", "name", "Tom", 1), ("user", "is_a", "software engineer", 1),
+                                                   ("user", "works_at", "Google", 1)}),
+    ("I'm Dana, a nurse.", {("user", "name", "Dana", 1), ("user", "is_a", "nurse", 1)}),
+    ("I'm Dana, the one who called yesterday.", {("user", "name", "Dana", 1)}),
     ("I live alone.", set()),
 ])
 def test_what_each_sentence_yields(text: str, expected: set[tuple[str, str, str, int]]) -> None:
