@@ -251,6 +251,15 @@ def _session_remark(clause: str) -> bool:
             and not SAFETY_RE.search(clause) and len(clause.split()) <= _SESSION_REMARK_MAX_WORDS)
 
 
+# A decision that lasts, though said with the day it was taken ("Big decision today: we're moving tidectl from
+# Postgres to SQLite", 从今天起我们改用 uv): no temporary memory.
+_LASTING_DECISION_RE = re.compile(
+    r"(?i)\b(?:from now on|going forward|from today on|(?:big |final )?decision|we're moving \w[\w-]* "
+    r"(?:from|to)|we are moving \w[\w-]* (?:from|to)|switch(?:ed|ing)? (?:\w+ )?(?:from \w+ )?to|migrat(?:e|ed|ing) "
+    r"(?:\w+ )?(?:from|to))\b|从今天起|从现在起|以后都|改用|换成了?"
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Salience:
     """The verdict of filter 1 on one turn."""
@@ -330,7 +339,7 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
     safety = SAFETY_RE.search(body) is not None and (
         first_person or _RELATIVE_RE.search(body) is not None or _SOMEONE_SAFETY_RE.search(body) is not None
         or any(t.subject_kind == "person" for t in triples))
-    durable = any(t.predicate in _DURABLE_PREDICATES for t in triples)
+    durable = any(t.predicate in _DURABLE_PREDICATES for t in triples) or _LASTING_DECISION_RE.search(body) is not None
     reminder = bool(reminders)  # a plan for some time: temporary
     temporary = not safety and not durable and (reminder or TEMPORARY_RE.search(body) is not None)
     preset = PresetKind.SAFETY if safety else PresetKind.TEMPORARY if temporary else PresetKind.DEFAULT

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from graph.model import PresetKind
 from ingest.salience import assess
 
 _NOISE = [
@@ -105,3 +106,15 @@ def test_statements_stay_memories(text: str) -> None:
 def test_reason_names_what_the_turn_was(text: str, reason: str) -> None:
     assert assess(text, speaker="user").reason == reason
 
+
+
+@pytest.mark.parametrize(("text", "preset"), [
+    # a lasting decision said with the day it was taken was a temporary memory (weight 0.3, first to go)
+    ("Big decision today: we're moving tidectl from Postgres to SQLite for the CLI tool.", PresetKind.DEFAULT),
+    ("从今天起我们改用 uv 管理依赖。", PresetKind.DEFAULT),
+    ("I decided to take the bus today because of the rain.", PresetKind.TEMPORARY),  # today only
+    ("It's raining today.", PresetKind.TEMPORARY),
+])
+def test_a_lasting_decision_said_today_is_no_temporary_memory(text: str, preset: PresetKind) -> None:
+    verdict = assess(text, speaker="user")
+    assert verdict.remember and verdict.preset_kind is preset
