@@ -247,6 +247,9 @@ _ADDS_A_JOB_RE = re.compile(
 )
 
 
+# A second one of a thing one usually has one of (a car, a phone): an addition, no replacement.
+_ONE_MORE_RE = re.compile(r"\b(?:second|another|also|too|as well|extra|spare|work phone|for work)\b"
+                          r"|第二|又买了|也有|备用", re.IGNORECASE)
 _SPACING_RE = re.compile(r"[\s\-]+")
 
 
@@ -284,6 +287,8 @@ def single_valued_conflict(new: Fact, old: Fact, *, new_text: str = "",
     if same_value(new.predicate, new.object, old.object) or (translated is not None
                                                              and translated(new.object, old.object)):
         return None
+    if new.predicate in ("uses_phone", "drives") and _ONE_MORE_RE.search(_normalize(new_text)):
+        return None  # "We got a second car, a Toyota Corolla": the Civic stays
     if slot == OCCUPATION_SLOT:
         if objects_overlap(new.object, old.object) or _ADDS_A_JOB_RE.search(_normalize(new_text)):
             return None  # a nurse / a registered nurse; a second job

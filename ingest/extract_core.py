@@ -76,6 +76,8 @@ PREDICATES: dict[str, PredicateSpec] = {
         PredicateSpec("has_condition", "condition", "medical condition (safety-critical)"),
         PredicateSpec("takes_dose", "dose", "a medicine and its dose now: levothyroxine 75 mcg / 二甲双胍 500毫克"),
         PredicateSpec("commutes_by", "transport", "how they get to work now: bus, bike, car, subway, foot"),
+        PredicateSpec("uses_phone", "device", "the phone they use now, by its model: iPhone 15 / 华为Mate 40"),
+        PredicateSpec("drives", "vehicle", "the car they drive now, by its model: 2015 Honda Civic / 比亚迪汉"),
         PredicateSpec("visited", "place", "a named place they went to or were at (past events only)"),
         PredicateSpec("originates_from", "place", "general knowledge: X originated in Y"),
         PredicateSpec("located_in", "place", "general knowledge: X is in Y"),
@@ -90,6 +92,7 @@ PERSONAL_FACT_PREDICATES: frozenset[str] = frozenset(
         "name", "nickname", "age", "birthday", "lives_in", "hometown", "works_at", "studies_at", "major", "is_a",
         "speaks", "spouse", "partner", "mother", "father", "sister", "brother", "child", "friend", "colleague",
         "boss", "pet", "emergency_contact", "allergic_to", "has_condition", "phone", "email", "takes_dose",
+        "uses_phone", "drives",
     }
 )
 
@@ -113,6 +116,8 @@ SINGLE_VALUED_PREDICATES: frozenset[str] = frozenset(
         "email",
         "capital_of",
         "commutes_by",
+        "uses_phone",
+        "drives",
     }
 )
 

@@ -1,8 +1,11 @@
-"""The user's standing routines that hold one value at a time, read from a clause (pure): the dose of a medicine
-they take ("I take levothyroxine 50 mcg", "My doctor increased my levothyroxine to 75 mcg", 我每天吃二甲双胍500毫克)
-and how they get to work ("I bike to work", "I'll take the bus to work from now on", 我坐地铁上班). A new value
-replaces the old one (ingest/extract_core.py single_valued_slot: one dose per medicine, one way to work), so a
-changed dose or commute supersedes what was said before instead of standing beside it."""
+"""The user's standing routines and things that hold one value at a time, read from a clause (pure): the dose of a
+medicine they take ("I take levothyroxine 50 mcg", "My doctor increased my levothyroxine to 75 mcg", 我每天吃二甲双胍
+500毫克), how they get to work ("I bike to work", "I'll take the bus to work from now on", 我坐地铁上班), the phone
+they use ("I use an iPhone 12", "I switched to a Pixel 8", 手机换成iPhone 15了) and the car they drive ("I drive a
+2015 Honda Civic", "We sold the Civic and got a Model 3", 换了一辆比亚迪汉). A new value replaces the old one
+(ingest/extract_core.py single_valued_slot: one dose per medicine, one way to work, one phone, one car), so a change
+supersedes what was said before instead of standing beside it; a second car or phone ("another", "also", 第二辆)
+replaces nothing (ingest/conflict_rules.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +15,8 @@ from ingest.lexicon import HAN
 
 DOSE_PREDICATE = "takes_dose"
 COMMUTE_PREDICATE = "commutes_by"
+PHONE_PREDICATE = "uses_phone"
+CAR_PREDICATE = "drives"
 
 _AMOUNT_EN = r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ug|iu|units?)(?![A-Za-z])"
 _AMOUNT_ZH = r"\d+(?:\.\d+)?\s?(?:毫克|微克|mg|mcg|单位|IU)"
@@ -60,6 +65,35 @@ _WAY = {"drive": "car", "开车": "car", "bike": "bike", "cycle": "bike", "ride 
         "乘公交车": "bus", "坐公车": "bus", "坐班车": "shuttle", "坐火车": "train", "坐高铁": "train"}
 
 
+# Phones and cars by their makers and models: a thing named, so "I got a new phone" or "I drive a lot" read none.
+_PHONE_MODEL = (r"(?:iPhone|Pixel|Galaxy|OnePlus|Xiaomi|Redmi|Huawei|Honor|Motorola|Moto|Nokia|Xperia|Nothing Phone"
+                r"|华为|小米|荣耀|OPPO|vivo|一加|苹果)(?:[ -]?[\w+]{1,12}){0,3}")
+_CAR_MODEL = (r"(?:(?:19|20)\d\d )?(?:Honda|Toyota|Tesla|Model [3SXY]|Ford|Chevy|Chevrolet|BMW|Audi|Mercedes|VW"
+              r"|Volkswagen|Subaru|Mazda|Kia|Hyundai|Nissan|Jeep|Volvo|Lexus|Prius|Civic|Corolla|Camry|RAV4|Golf"
+              r"|Mini|Porsche|Rivian|Polestar|大众|丰田|本田|比亚迪|特斯拉|宝马|奔驰|奥迪|蔚来|理想|小鹏|吉利|长城|哈弗"
+              r"|朗逸|帕萨特|卡罗拉|凯美瑞|雅阁|思域|轩逸)(?:[ -]?[\w]{1,12}){0,3}")
+_PHONE_EN = re.compile(rf"(?i:\b(?:i|we)(?:'ve| have)?(?: just| finally| now)? (?:use|using|have|got|bought|switched"
+                       rf" to|upgraded to|carry)(?: an?| the| my| a new)?|\bmy (?:phone|cell|mobile) is(?: an?)?) "
+                       rf"(?P<x>{_PHONE_MODEL})")
+_PHONE_ZH = re.compile(rf"(?:我用的是|我的手机是|手机换成了?|换了(?:一部|个|部)?(?:新的)?|我用|买了(?:一部|个|部)?)"
+                       rf"(?P<x>{_PHONE_MODEL})")
+_CAR_EN = re.compile(rf"(?i:\b(?:i|we)(?:'ve| have)?(?: just| finally| now)? (?:drive|own|have|got|bought|switched to"
+                     rf"|leased|traded (?:it |\w+ )?in for)(?: an?| the| my| our| a new)?) (?P<x>{_CAR_MODEL})")
+# "We sold the Civic and got a Model 3": the new car after the sale of the old
+_CAR_AFTER_SALE_EN = re.compile(rf"(?i:\b(?:sold|traded in) (?:the |our |my )?[\w -]{{1,20}}? and (?:got|bought|leased)"
+                                rf"(?: an?| a new)?) (?P<x>{_CAR_MODEL})")
+_NOT_HAD_RE = re.compile(r"(?i)\b(?:don't|do not|never|no longer|not|want|wants|would|might|thinking|considering)\b"
+                         r"|不|没|想|打算")
+_CAR_ZH = re.compile(rf"(?:我开(?:的是)?|我家的车是|我的车是|换了一辆|买了一辆|我们开)(?:一辆)?(?P<x>{_CAR_MODEL})")
+_MODEL_TAIL = re.compile(r"(?i)\s+(?:last|this|next|yesterday|today|now|and|but|because|since|for|from|to|instead"
+                         r"|already|too|as)\b.*$|了$")
+
+
+def _model(said: str) -> str:
+    """The model as named, without what the pattern's last words took after it ("Pixel 8 last week")."""
+    return _MODEL_TAIL.sub("", said).strip()
+
+
 def _way(said: str) -> str:
     s = said.lower()
     if s in _WAY:
@@ -83,6 +117,13 @@ def routine_facts(clause: str) -> list[tuple[str, str]]:
     for m in (*_COMMUTE_EN.finditer(clause), *_COMMUTE_ZH.finditer(clause)):
         if not re.search(r"(?i)\b(?:don't|do not|never|no longer|not)\b|不|没", clause[: m.start("v")][-12:]):
             out.append((COMMUTE_PREDICATE, _way(m["v"])))
+    for predicate, patterns in ((PHONE_PREDICATE, (_PHONE_EN, _PHONE_ZH)),
+                                (CAR_PREDICATE, (_CAR_EN, _CAR_AFTER_SALE_EN, _CAR_ZH))):
+        for pattern in patterns:
+            for m in pattern.finditer(clause):
+                wished = _NOT_HAD_RE.search(clause[: m.start("x")][-24:])  # "I want to get an iPhone 15"
+                if not wished and (model := _model(m["x"])):
+                    out.append((predicate, model))
     return list(dict.fromkeys(out))
 
 

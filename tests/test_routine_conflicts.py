@@ -188,3 +188,31 @@ def test_a_move_with_what_was_moved_between_the_words() -> None:
     assert reschedule_conflict("The studio moved my yoga class to Wednesday mornings.", old, 0.35)
     assert reschedule_conflict("I moved my car to the garage", Similar("old", "I park my car on the street", 0.6),
                                0.35) is None
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I use an iPhone 12.", {("user", "uses_phone", "iPhone 12", 1)}),
+    ("I switched to a Pixel 8 last week.", {("user", "uses_phone", "Pixel 8", 1)}),
+    ("我用的是华为Mate 40。", {("user", "uses_phone", "华为Mate 40", 1)}),
+    ("手机换成iPhone 15了。", {("user", "uses_phone", "iPhone 15", 1)}),
+    ("I drive a 2015 Honda Civic.", {("user", "drives", "2015 Honda Civic", 1)}),
+    ("We sold the Civic and got a Model 3 last month.", {("user", "drives", "Model 3", 1)}),
+    ("朗逸卖了，换了一辆比亚迪汉。", {("user", "drives", "比亚迪汉", 1)}),
+    ("I want to get an iPhone 15", set()),  # a wish
+    ("I got a new phone", set()),  # no model named
+    ("My wife drives a Toyota", set()),  # someone else's
+])
+def test_the_phone_and_the_car(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+    assert {t for t in triples(text) if t[1] in ("uses_phone", "drives")} == expected
+
+
+@pytest.mark.parametrize(("old", "new", "replaced"), [
+    ("I use an iPhone 12.", "I switched to a Pixel 8 last week.", True),
+    ("我用的是华为Mate 40。", "手机换成iPhone 15了。", True),
+    ("I drive a 2015 Honda Civic.", "We sold the Civic and got a Model 3 last month.", True),
+    ("我开一辆大众朗逸。", "朗逸卖了，换了一辆比亚迪汉。", True),
+    ("I drive a 2015 Honda Civic.", "We got a second car, a Toyota Corolla.", False),  # one more
+    ("I drive a 2015 Honda Civic.", "We also bought a Toyota Corolla for my wife.", False),
+])
+def test_a_new_phone_or_car_replaces_the_old_one_more_does_not(old: str, new: str, replaced: bool) -> None:
+    assert ([k for k, _ in found(old, new)] == [ConflictKind.SINGLE_VALUED]) is replaced
