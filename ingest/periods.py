@@ -49,7 +49,7 @@ _PHRASES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.IGNO
 ))
 
 # Asking, in the past: "did", "was", "happened" ..., and a question's form ("?", a question word first, "tell me
-# what"). Chinese: 了 / 过 and a question word or mark.
+# what"). Chinese: 了 / 过 (or 在忙, 在做) and a question word or mark.
 _PAST_EN = re.compile(r"\b(did|was|were|had|happened|went|been|have i|have we|said|told|mentioned|talked|ate|"
                       r"drank|met|saw|bought|watched|read|visited)\b", re.IGNORECASE)
 _QUESTION_EN = re.compile(r"\?\s*$|^\W*(what|where|who|whom|when|which|how|did|was|were|tell me|remind me|do you "
@@ -59,12 +59,12 @@ _QUESTION_ZH = re.compile(r"[吗么哪谁啥几？?]|多少|怎样|怎么样")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]*")
 # Phrases that name a time gone by themselves ("yesterday", 上周): asked about, they need no past tense ("And
-# yesterday?"); the others ("today", "this week", 最近) are asked about in the past ("What did I eat today?").
+# yesterday?"); the others ("today", "this week", 周末) are asked about in the past ("What did I eat today?").
 _PAST_BY_ITSELF = frozenset({"days_before", "last_night", "yesterday", "days_ago", "past_days", "weeks_ago",
                              "last_weekend", "last_weekday", "last_week"})
 
 # What is left of a question that asks only what happened once its period is taken out: no word of its own
-# ("What did I do yesterday?", "What have I been up to lately?", 上周末我去了哪里？).
+# ("What did I do yesterday?", "What have I been up to this week?", 上周末我去了哪里？).
 _ACTIVITY_EN = frozenset(re.findall(r"\S+", """a about again all am and anything are be been did do doing done else
     everything get got go going gone had happen happened happening have how i in is me my of on or over say said so
     something stuff talk talked tell then told the to up us was we went were what where which who you remind
