@@ -88,13 +88,17 @@ _PREDICATE_TYPE: dict[str, tuple[MemoryType, float]] = {
 _RELATION_PREDICATES = frozenset(RELATIONS_ZH.values()) | frozenset(RELATIONS_EN.values())
 
 _PROC_STRONG_RE = re.compile(
-    r"先.{0,40}(?:再|然后|接着|最后)|步骤|流程|方法是|方法就是|办法|方式是|习惯|每天|每周|每次|每晚|每逢|每个(?:月|周|星期)"
+    r"先(?!生).{0,40}(?:再|然后|接着|最后)|步骤|流程|方法是|方法就是|办法|方式是|习惯|每天|每周|每次|每晚|每逢|每个(?:月|周|星期)"
     r"|(?<![A-Za-z])(?:first\b.{0,60}\bthen|routine|every (?:morning|night|day|week|evening|sunday|other day|time)"
     r"|my method|the way i|my process|to deploy"
     # a team's way of working ("Here's how we release tidectl: first ...", "Hotfix procedure, so you know it: ...",
     # "Then tag the commit and push the tag": a step told as an order; lexicon SEQUENCE_STEP_PATTERN)
-    r"|here(?:'s| is) how (?:i|we|you)|procedure|runbook|playbook|release process"
-    r"|^(?:and )?(?:then|next|after that|afterwards|finally|lastly),?\s+" + STEP_VERBS_EN + r")(?![A-Za-z])",
+    r"|here(?:'s| is) how (?:i|we|you)(?! (?:met|got together|ended up|found|know|feel|felt)\b)"
+    # a team's procedure, not a medical one ("I had a procedure on my knee")
+    r"|(?:release|deploy(?:ment)?|hotfix|rollback|onboarding|escalation|backup|on-call|review|incident) (?:procedure"
+    r"|process)|runbook|playbook"
+    r"|^(?:and )?(?:then|after that|afterwards),?\s+" + STEP_VERBS_EN
+    + r"(?!\s+(?:is|was|are|were|will|went|'s)\b))(?![A-Za-z])",
     re.IGNORECASE,
 )
 # A how-to with its steps after a colon ("How to make my coffee: grind 18g, ...", "To clean the fridge: take out

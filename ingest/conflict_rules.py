@@ -356,9 +356,16 @@ def diet_conflict(new: Fact, old: Fact) -> str | None:
 
 
 # A pet's death, or its leaving the home, ends "I have a dog named Biscuit" (rehomed, given away, ran away).
-_PET_GONE_EN = r"(?:passed away|passed|died|was put down|was put to sleep|crossed the rainbow bridge|ran away)"
-_PET_GONE_BEFORE_EN = r"(?:lost|put down|had to put down|rehomed|had to rehome|gave away|buried)"
-_PET_GONE_ZH = r"(?:去世|走了|死了|没了|离开了我们|送人了|送走了|丢了|跑丢了)"
+# Not "passed" alone ("passed her vet exam"), not "ran away" or 跑丢了 (found again), 走了 only closing its clause
+# ("小白走了好久才到家" walked).
+_PET_GONE_EN = r"(?:passed away|died|was put down|was put to sleep|crossed the rainbow bridge)"
+_PET_GONE_BEFORE_EN = r"(?:had to put down|put down|had to rehome|rehomed|gave away|buried)"
+_PET_GONE_ZH = r"(?:去世|死了|离开了我们|送人了|送走了|没了|走了(?=[，。！,.!]|$))"
+# Someone else of that name ("My grandpa Max passed away", "my neighbour's dog Max died"), or a thing of the pet's
+# ("put down Milo's favourite toy")
+_NOT_THE_PET_BEFORE = re.compile(r"(?i)(?:grandpa|grandma|grandfather|grandmother|granddad|uncle|aunt|cousin|friend"
+                                 r"|neighbou?r(?:'s)?(?: \w+)?|colleague|boss|teacher|coach|'s (?:dog|cat|pet))\s*$"
+                                 r"|(?:爷爷|奶奶|外公|外婆|姥姥|姥爷|叔叔|阿姨|舅舅|朋友|邻居|同事|老师)(?:家的?\S{0,2})?$")
 
 
 _PET_GONE_RE = re.compile(rf"(?i)\b{_PET_GONE_EN}\b|\b{_PET_GONE_BEFORE_EN} (?:our |my )?(?:\w+ )?[A-Z]|{_PET_GONE_ZH}")
@@ -377,11 +384,14 @@ def pet_gone_conflict(new_text: str, old: Fact) -> str | None:
     name = re.escape(old.object.strip())
     if not name:
         return None
-    pattern = (rf"(?<!\w){name}(?!\w)[^.!?。！？]{{0,24}}?\b{_PET_GONE_EN}\b"
-               rf"|\b{_PET_GONE_BEFORE_EN} (?:our |my )?(?:\w+ )?{name}(?!\w)"
+    pattern = (rf"(?<!\w){name}(?!\w)(?!'s)[^.!?。！？]{{0,24}}?\b{_PET_GONE_EN}\b"
+               rf"|\b{_PET_GONE_BEFORE_EN} (?:our |my )?(?:\w+ )?{name}(?!\w)(?!'s)"
                rf"|{name}[^。！？，,]{{0,8}}?{_PET_GONE_ZH}")
-    if re.search(pattern, new_text, re.IGNORECASE):
-        return f"user pet {old.object!r} is gone"
+    for m in re.finditer(pattern, new_text, re.IGNORECASE):
+        named_at = re.search(name, m.group(0), re.IGNORECASE)
+        before = new_text[: m.start() + (named_at.start() if named_at else 0)]
+        if not _NOT_THE_PET_BEFORE.search(before):
+            return f"user pet {old.object!r} is gone"
     return None
 
 
@@ -410,8 +420,9 @@ def negation_conflict(new_text: str, old: Similar, threshold: float) -> str | No
     if new_negated == is_negated(old.text):
         return None
     negated, other = (new_text, old.text) if new_negated else (old.text, new_text)
-    if _CESSATION_RE.search(negated):
-        threshold -= CESSATION_ALLOWANCE
+    if _CESSATION_RE.search(negated) and _others(new_text) == _others(old.text) \
+            and not (_ONE_TIME_RE.search(negated) or _FOR_A_WHILE_RE.search(negated)):
+        threshold -= CESSATION_ALLOWANCE  # the user's own change, for good ("My mom no longer drives" is hers)
     if old.cosine < threshold:
         return None
     if said_for_some_times(negated) and not _times(negated) & _times(other):
@@ -428,11 +439,21 @@ def negation_conflict(new_text: str, old: Similar, threshold: float) -> str | No
 # "stopped by the bakery", not someone else's ("my wife quit her job").
 _STOPPED_RE = re.compile(
     r"(?i)\b(?:i|we)(?:'ve| have| had)?(?: (?:finally|just|completely|totally|already))? (?:stopped|quit|gave up"
-    r"|given up)(?: on)?(?! by\b| at\b| in\b| over\b| to\b| for good\b) (?P<x>[^,.;!?]{2,40})"
+    r"|given up)(?: on)?(?! by\b| at\b| in\b| over\b| to\b| for good\b)"
+    # what was stopped, not why or for how long ("stopped running because of my knee", "quit my job to focus on ...")
+    r" (?P<x>(?:(?! (?:because|since|for|to|after|before|when|so|but|and|until)\b)[^,.;!?]){2,40})"
     r"|(?:我|我们)(?:已经|终于|早就|现在)?(?:戒了|戒掉了?|放弃了|停了)(?P<z>[\u4e00-\u9fff]{1,8})"
     r"|(?:我|我们)(?:已经|终于|早就|现在)?戒(?P<w>烟|酒|糖|咖啡|奶茶|可乐|游戏)"
 )
 _STOP_WORDS_OF_STOPPING = frozenset({"stopped", "quit", "gave", "given", "up", "on"})
+_FOR_A_WHILE_RE = re.compile(r"(?i)\bfor (?:lent|a while|a bit|a week|a month|the week|the month|now|today|this week"
+                             r"|the holidays|ramadan)\b|\bthis month\b|暂时|这段时间|这周|这个月")
+# Whose a memory is: the people it names, and he / she ("他", "我妈"): the user's own says none of them.
+_OTHERS_RE = re.compile(r"(?i)\b(?:he|she|they|his|her|their)\b|男朋友|女朋友|爷爷|奶奶|外公|外婆|我妈|我爸|他|她")
+
+
+def _others(text: str) -> set[str]:
+    return _people(text) | {m.group(0).lower() for m in _OTHERS_RE.finditer(text)}
 
 
 def stopped_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
@@ -441,8 +462,10 @@ def stopped_conflict(new_text: str, old: Similar, threshold: float) -> str | Non
     if old.cosine < threshold:
         return None
     m = _STOPPED_RE.search(new_text)
-    if m is None:
-        return None
+    if m is None or said_for_some_times(new_text) or _FOR_A_WHILE_RE.search(new_text):
+        return None  # "stopped drinking coffee after 2pm", "quit Instagram for Lent": not the habit
+    if _others(old.text) - _others(new_text):
+        return None  # "My brother works at Google": his, not what the user quit
     if m["w"]:
         return f"stopped: {m['w']}" if m["w"] in old.text else None
     # what the old text does, not what it says no to ("I'm doing keto, no bread": keto)
@@ -463,6 +486,8 @@ def cancellation_conflict(new_text: str, old: Similar, threshold: float) -> str 
     shared = content_terms(new_text) & content_terms(old.text)
     if len(shared) < 2:
         return None
+    if _others(new_text) - _others(old.text) or (_ONE_TIME_RE.search(new_text) and not _ONE_TIME_RE.search(old.text)):
+        return None  # 他不去北京了, 我老公这周末不去钓鱼了: someone else's; 我们今天不去超市了: today only
     return (f"cancelled: similarity {old.cosine:.2f} >= {threshold:.2f} with a plan "
             f"(shared: {', '.join(sorted(shared))})")
 

@@ -132,7 +132,7 @@ def _en_follow_up(c: str, st: _State) -> bool:
     if last.predicate == "name" and last.subject == USER and (
         m := re.fullmatch(rf"(?i:(?:and )?(?:an? )?)(?P<role>[a-z][a-z -]{{1,40}}?)"
                           rf"(?: (?i:at|for|with) (?P<org>{_EN_NAME}))?", c.strip(" .!"))
-    ) and (m["org"] or is_occupation(m["role"])):
+    ) and is_occupation(m["role"]):  # not "a student at Stanford", "a member at Equinox": no employer
         st.add(USER, "is_a", m["role"])  # "I'm Dana, a backend engineer at Kestrel Labs": who she is, where she works
         if m["org"]:
             st.add(USER, "works_at", m["org"])

@@ -22,7 +22,9 @@ _AMOUNT_EN = r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ug|iu|units?)(?![A-Za-z])"
 _AMOUNT_ZH = r"\d+(?:\.\d+)?\s?(?:毫克|微克|mg|mcg|单位|IU)"
 # a medicine's name: one word, not a food or a measure ("200 mg of caffeine" is no dose of a medicine)
 _MEDICINE_EN = r"[A-Za-z][A-Za-z-]{2,30}"
-_NOT_A_MEDICINE = frozenset({"caffeine", "sodium", "protein", "sugar", "calories", "fat", "carbs", "fiber", "fibre",
+_NOT_A_MEDICINE = frozenset({"about", "around", "approximately", "roughly", "like", "over", "under", "up", "down",
+                             "vitamin", "caffeine", "sodium", "protein", "sugar", "calories", "fat", "carbs", "fiber",
+                             "fibre",
                              "salt", "it", "that", "this", "them", "dose", "dosage", "meds", "medication", "medicine",
                              "pills", "vitamins", "the", "my", "a", "an"})
 _ADVERBS_EN = r"(?:(?:now|still|currently|also|usually|only|just) )?"
@@ -30,8 +32,8 @@ _DOSE_EN = (
     # I take levothyroxine 50 mcg / I'm on lisinopril 10 mg
     re.compile(rf"(?i:\bi(?:'m| am)? {_ADVERBS_EN}(?:take|taking|on)) (?P<m>{_MEDICINE_EN}),? (?P<d>{_AMOUNT_EN})"),
     # I take 20 units of Lantus / I'm on 10 mg of lisinopril
-    re.compile(rf"(?i:\bi(?:'m| am)? {_ADVERBS_EN}(?:take|taking|on)) (?P<d>{_AMOUNT_EN}) (?i:of)"
-               rf" (?P<m>{_MEDICINE_EN})"),
+    re.compile(rf"(?i:\bi(?:'m| am)? {_ADVERBS_EN}(?:take|taking|on)) (?i:(?:about|around|roughly) )?"
+               rf"(?P<d>{_AMOUNT_EN}) (?i:of) (?P<m>{_MEDICINE_EN})"),
     # (my doctor) increased my levothyroxine to 75 mcg / we bumped my Lantus up to 24 units / my Lantus went up to
     re.compile(rf"(?i:\b(?:increased|decreased|raised|lowered|upped|bumped|reduced|cut|changed|adjusted|moved) my)"
                rf" (?P<m>{_MEDICINE_EN})(?i: dose| dosage)?(?i: (?:up|down))? (?i:to) (?P<d>{_AMOUNT_EN})"),
@@ -46,6 +48,7 @@ _DOSE_ZH = (
     re.compile(rf"我的(?P<m>[{HAN}A-Za-z]{{2,8}}?)(?:的?(?:剂量|药量|用量))?(?:已经)?(?:加到|减到|调到|调整到|增加到|减少到|"
                rf"改成|改为|换成)了?(?:每天|每次|一次)?(?P<d>{_AMOUNT_ZH})"),
 )
+_PET_WORDS_RE = re.compile(r"(?i)\b(?:vet|vets|dog|dogs|cat|cats|puppy|kitten|pet)\b|兽医|猫|狗|宠物")
 _NOT_A_MEDICINE_ZH = re.compile(r"咖啡|钠|蛋白|糖|盐|脂肪|热量|卡路里|维生素|饭|菜|肉")
 
 # The ways to work, by their words: the object is the way, in one word.
@@ -59,6 +62,11 @@ _COMMUTE_ZH = re.compile(
     r"我(?:现在|以后|平时|一般|每天|都|改|就|还是|也|开始)*(?P<v>开车|骑车|骑自行车|骑电动车|坐地铁|乘地铁|搭地铁|坐公交车?|乘公交车?"
     r"|坐公车|坐班车|坐火车|坐高铁|走路|步行)(?:去)?(?:上班|去公司|通勤)"
 )
+# A way to work for some days only ("tomorrow because my car is in the shop", "when it rains", "on Fridays", 下雨天):
+# not the way the user goes.
+_NOT_EVERY_DAY_RE = re.compile(r"(?i)\b(?:today|tonight|tomorrow|this (?:morning|week)|when|whenever|if|unless"
+                               r"|on (?:mon|tues|wednes|thurs|fri|satur|sun)days?|sometimes|once in a while"
+                               r"|occasionally)\b|今天|明天|下雨天|有时|偶尔|如果|的时候|周[一二三四五六日]")
 _WAY = {"drive": "car", "开车": "car", "bike": "bike", "cycle": "bike", "ride my bike": "bike", "ride a bike": "bike",
         "骑车": "bike", "骑自行车": "bike", "骑电动车": "e-bike", "walk": "foot", "走路": "foot", "步行": "foot",
         "坐地铁": "subway", "乘地铁": "subway", "搭地铁": "subway", "坐公交": "bus", "坐公交车": "bus", "乘公交": "bus",
@@ -69,8 +77,8 @@ _WAY = {"drive": "car", "开车": "car", "bike": "bike", "cycle": "bike", "ride 
 _PHONE_MODEL = (r"(?:iPhone|Pixel|Galaxy|OnePlus|Xiaomi|Redmi|Huawei|Honor|Motorola|Moto|Nokia|Xperia|Nothing Phone"
                 r"|华为|小米|荣耀|OPPO|vivo|一加|苹果)(?:[ -]?[\w+]{1,12}){0,3}")
 _CAR_MODEL = (r"(?:(?:19|20)\d\d )?(?:Honda|Toyota|Tesla|Model [3SXY]|Ford|Chevy|Chevrolet|BMW|Audi|Mercedes|VW"
-              r"|Volkswagen|Subaru|Mazda|Kia|Hyundai|Nissan|Jeep|Volvo|Lexus|Prius|Civic|Corolla|Camry|RAV4|Golf"
-              r"|Mini|Porsche|Rivian|Polestar|大众|丰田|本田|比亚迪|特斯拉|宝马|奔驰|奥迪|蔚来|理想|小鹏|吉利|长城|哈弗"
+              r"|Volkswagen|Subaru|Mazda|Kia|Hyundai|Nissan|Jeep|Volvo|Lexus|Prius|Civic|Corolla|Camry|RAV4"
+              r"|Porsche|Rivian|Polestar|大众|丰田|本田|比亚迪|特斯拉|宝马|奔驰|奥迪|蔚来|理想|小鹏|吉利|长城|哈弗"
               r"|朗逸|帕萨特|卡罗拉|凯美瑞|雅阁|思域|轩逸)(?:[ -]?[\w]{1,12}){0,3}")
 _PHONE_EN = re.compile(rf"(?i:\b(?:i|we)(?:'ve| have)?(?: just| finally| now)? (?:use|using|have|got|bought|switched"
                        rf" to|upgraded to|carry)(?: an?| the| my| a new)?|\bmy (?:phone|cell|mobile) is(?: an?)?) "
@@ -89,9 +97,21 @@ _MODEL_TAIL = re.compile(r"(?i)\s+(?:last|this|next|yesterday|today|now|and|but|
                          r"|already|too|as)\b.*$|了$")
 
 
+# A thing of the maker that is no phone or car ("Pixel Buds", "Galaxy Watch", "an iPhone case", 小米手环, "a Honda
+# generator", "Tesla stock"): no phone or car named.
+_NOT_THE_THING_RE = re.compile(r"(?i)\b(?:buds|watch|case|charger|cable|tablet|tab|pad|ipad|book|laptop|tv|fridge"
+                               r"|generator|mower|lawnmower|stock|stocks|shares|lesson|lessons|bike|scooter|ad|ads"
+                               r"|router|speaker|headphones|earbuds|band)\b"
+                               r"|手环|手表|耳机|平板|电脑|笔记本|路由器|充电器|音箱|电视|股票|冰箱|自行车|电动车")
+# For someone else: "我给我爸买了一部华为Mate 60", "买了一辆小鹏给老婆", "I got my mom an iPhone"
+_FOR_SOMEONE_RE = re.compile(r"给|送给|(?i:\bfor (?:my|his|her|our) \w+|\bgot (?:my|his|her) \w+ an?\b)")
+
+
 def _model(said: str) -> str:
-    """The model as named, without what the pattern's last words took after it ("Pixel 8 last week")."""
-    return _MODEL_TAIL.sub("", said).strip()
+    """The model as named, without what the pattern's last words took after it ("Pixel 8 last week"); "" for a
+    thing of the maker that is no phone or car."""
+    model = re.split(r"给|送给", _MODEL_TAIL.sub("", said))[0].strip()
+    return "" if _NOT_THE_THING_RE.search(model) else model
 
 
 def _way(said: str) -> str:
@@ -105,24 +125,30 @@ def routine_facts(clause: str) -> list[tuple[str, str]]:
     """The (predicate, object) pairs of the user's routines the clause states: ("takes_dose", "levothyroxine 75 mcg"),
     ("commutes_by", "bus"). A negated or one-off clause states none ("I took the bus today" reads no "take")."""
     out: list[tuple[str, str]] = []
-    for pattern in _DOSE_EN:
+    pet = _PET_WORDS_RE.search(clause)  # "The vet increased my Rex to 10 mg", 我的猫吃的药: the pet's medicine
+    for pattern in _DOSE_EN if not pet else ():
         for m in pattern.finditer(clause):
             if m["m"].lower() not in _NOT_A_MEDICINE:
                 amount = " ".join(m["d"].lower().split())
                 out.append((DOSE_PREDICATE, f"{m['m']} {amount}"))
-    for pattern in _DOSE_ZH:
+    for pattern in _DOSE_ZH if not pet else ():
         for m in pattern.finditer(clause):
             if not _NOT_A_MEDICINE_ZH.search(m["m"]):
                 out.append((DOSE_PREDICATE, f"{m['m']} {m['d']}"))
     for m in (*_COMMUTE_EN.finditer(clause), *_COMMUTE_ZH.finditer(clause)):
-        if not re.search(r"(?i)\b(?:don't|do not|never|no longer|not)\b|不|没", clause[: m.start("v")][-12:]):
+        if not re.search(r"(?i)\b(?:don't|do not|never|no longer|not)\b|不|没", clause[: m.start("v")][-12:]) \
+                and not _NOT_EVERY_DAY_RE.search(clause):
             out.append((COMMUTE_PREDICATE, _way(m["v"])))
     for predicate, patterns in ((PHONE_PREDICATE, (_PHONE_EN, _PHONE_ZH)),
                                 (CAR_PREDICATE, (_CAR_EN, _CAR_AFTER_SALE_EN, _CAR_ZH))):
         for pattern in patterns:
             for m in pattern.finditer(clause):
                 wished = _NOT_HAD_RE.search(clause[: m.start("x")][-24:])  # "I want to get an iPhone 15"
-                if not wished and (model := _model(m["x"])):
+                after = clause[m.end("x"):][:30]
+                if wished or _FOR_SOMEONE_RE.search(clause[: m.start("x")][-16:] + m["x"] + after) \
+                        or _NOT_THE_THING_RE.match(after.strip()):
+                    continue
+                if model := _model(m["x"]):
                     out.append((predicate, model))
     return list(dict.fromkeys(out))
 

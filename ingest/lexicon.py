@@ -490,7 +490,8 @@ SEQUENCE_STEP_PATTERN = (
     # a step word then a comma or the one doing the step ("Then I rsync", "First, run ..."): not "Finally got my
     # license!", "Next week I'm moving", "Then again", "Second-hand smoke"
     r"(?:(?:first(?:ly)?|then(?! again)|next|after that|afterwards|finally|lastly|second(?:ly)?|third(?:ly)?)"
-    r"(?:\s*,|\s+(?:i|we|you)\b|\s+(?=" + STEP_VERBS_EN + r"\b))|step \d+"
+    r"(?:\s*,|\s+(?:i|we|you)\b)|(?:then(?! again)|after that|afterwards)\s+(?=" + STEP_VERBS_EN
+    + r"\b(?!\s+(?:is|was|are|were|will|went|'s)\b))|step \d+"
     r"|(?:然后|接着|之后)|最后(?!一次|一天|一个|一回)|首先(?!我想说|要感谢|谢谢)|第[一二三四五六七八九十\d]步).*"
 )
 SEQUENCE_STEP_RE = re.compile(SEQUENCE_STEP_PATTERN)
@@ -813,7 +814,7 @@ _A_TIME_NEXT = f"(?={TIME_SAID_RE.pattern.removeprefix('(?i)')})"  # a time said
 RESCHEDULE_RE = re.compile(
     r"(?i)\b(?:moved|rescheduled|pushed(?: back)?|changed|shifted|bumped|postponed|delayed|brought forward"
     # "The studio moved my yoga class to Wednesday mornings": what was moved may sit between
-    r"|moving|rescheduling|pushing)(?: it| them| (?:my|our|the|his|her|their) [\w' -]{1,30}?)?(?: again)?"
+    r"|moving|rescheduling|pushing)(?: it| them| (?:my|our|the) [\w' -]{1,30}?)?(?: again)?"
     r" (?:to|until|till|for) (?:the |next |this )?"
     rf"{_A_TIME_NEXT}"
     # 改成短发, 改成13800001111: no time after it, no move

@@ -24,6 +24,9 @@ _LOG_LINE_RE = re.compile(
     r"|[A-Za-z_][\w.]*(?:Error|Exception)(?::|$)"
     r"|\$ [A-Za-z./~]"
 )
+# A line shaped like a log that speaks of the user ("warning: I'm pregnant, don't suggest alcohol", "ERROR: I can't
+# eat gluten"): the user's words, not a program's.
+_SAID_BY_THE_USER_RE = re.compile(r"(?i)\b(?:i|i'm|i've|i'd|i'll|my|me|we|we're|our)\b|我")
 _TRACEBACK_RE = re.compile(r"Traceback \(most recent call last\):")
 # A tool's output quoted inline ("git says 'error: could not apply ...'"): a paste on one line.
 # An apostrophe before a letter is inside a word ('error: can't open file'), not the closing quote.
@@ -54,7 +57,7 @@ def prose(text: str) -> Prose:
     logged = False
     in_traceback = False
     for line in rest.split("\n"):
-        if _LOG_LINE_RE.match(line):
+        if _LOG_LINE_RE.match(line) and not _SAID_BY_THE_USER_RE.search(line):
             logged = True
             in_traceback = in_traceback or _TRACEBACK_RE.match(line) is not None
             lines.append(".")

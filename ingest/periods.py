@@ -27,7 +27,7 @@ _MAX_DAYS_BACK = 14
 _N_EN = r"(\d{1,2}|one|a|two|three|four|five|six|seven|eight|nine|ten)"
 _N_ZH = r"(\d{1,2}|[一两二三四五六七八九十])"
 _DAY_EN = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-_DAY_ZH = r"(?:周|星期|礼拜)([一二三四五六日天])"
+_DAY_ZH = r"(?:周|星期|礼拜)([一二三四五六日天])(?![直共起样定些下])"  # not 上周一直 / 一共 / 一起
 
 # (pattern, kind), tried in order: the longer phrase first ("the day before yesterday" before "yesterday",
 # 上周末 before 上周, 上周三 before 上周).
@@ -41,7 +41,7 @@ _PHRASES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.IGNO
     (rf"\b{_N_EN} weeks? ago\b|{_N_ZH}(?:个)?(?:星期|礼拜|周)前", "weeks_ago"),
     (r"\blast weekend\b|上个?周末|上个?礼拜末", "last_weekend"),
     (r"\b(?:this|over the|on the|at the) (?:past )?weekend\b|这个?周末|周末", "this_weekend"),
-    (rf"\blast {_DAY_EN}\b|上个?(?:周|星期|礼拜)([一二三四五六日天])", "last_weekday"),
+    (rf"\blast {_DAY_EN}\b|上个?(?:周|星期|礼拜)([一二三四五六日天])(?![直共起样定些下])", "last_weekday"),
     (rf"\b(?:on )?{_DAY_EN}\b|这个?{_DAY_ZH}|{_DAY_ZH}", "weekday"),
     (r"\blast week\b|上个?(?:周|星期|礼拜)", "last_week"),
     (r"\b(?:in|over|during) the (?:past|last) (?:week|seven days)\b", "past_days"),
@@ -57,6 +57,8 @@ _QUESTION_EN = re.compile(r"\?\s*$|^\W*(what|where|who|whom|when|which|how|did|w
 _PAST_ZH = re.compile(r"[了过]|在忙|在做|在干")
 _QUESTION_ZH = re.compile(r"[吗么哪谁啥几？?]|多少|怎样|怎么样")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+_PLAN_RE = re.compile(r"(?i)\b(?:going to|gonna|planning|plan|planned|supposed to|meant to|will|would)\b"
+                      r"|打算|准备|计划|要去|本来要")
 _SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]*")
 # Phrases that name a time gone by themselves ("yesterday", 上周): asked about, they need no past tense ("And
 # yesterday?"); the others ("today", "this week", 周末) are asked about in the past ("What did I eat today?").
@@ -87,6 +89,8 @@ def asked_period(question: str, now: datetime, zone: tzinfo = UTC) -> Period | N
     comes). `now` is aware; days are counted in `zone`. The time words, the asking and the past are looked for
     in one sentence ("What should I get Jenny? Yesterday she said she likes tea" asks for no period)."""
     for sentence in _SENTENCE.findall(question):
+        if _PLAN_RE.search(sentence):
+            continue  # "What was I going to do this weekend?": a plan, told before the period
         han = bool(_HAN.search(sentence))
         asking = _QUESTION_ZH.search(sentence) if han else _QUESTION_EN.search(sentence.strip())
         if not asking:

@@ -176,7 +176,8 @@ def _speaker_changes(tokens: list[str]) -> bool:
 # the speaker steps away to check ("hmm let me check what the CI matrix says", 嗯，我查一下),
 _CHECKING_RE = re.compile(
     r"(?:(?:hmm+|ok|okay|wait|hold on|so)\s+)?let me (?:check|look|see|try|test|verify|find out|dig|google|search"
-    r"|run)(?![A-Za-z]).*"
+    # ... and no more: not "let me check with my wife Anna", "let me search for one since I'm celiac"
+    r"|run)(?![A-Za-z])(?:(?! (?:i|i'm|my|me|we|our|with|since|because)\b|(?-i: [A-Z][a-z])).)*"
     r"|(?:那|等等|稍等)?(?:我|让我)(?:先|再|去)?(?:查|看|试|找|搜|问)(?:一下|一查|查|看看|看|试|找|搜|问)[吧哈啊哦]*",
     re.IGNORECASE,
 )
@@ -254,10 +255,14 @@ def _session_remark(clause: str) -> bool:
 # A decision that lasts, though said with the day it was taken ("Big decision today: we're moving tidectl from
 # Postgres to SQLite", 从今天起我们改用 uv): no temporary memory.
 _LASTING_DECISION_RE = re.compile(
-    r"(?i)\b(?:from now on|going forward|from today on|(?:big |final )?decision|we're moving \w[\w-]* "
+    r"(?i)\b(?:from now on|going forward|from today on|big decision|we're moving \w[\w-]* "
     r"(?:from|to)|we are moving \w[\w-]* (?:from|to)|switch(?:ed|ing)? (?:\w+ )?(?:from \w+ )?to|migrat(?:e|ed|ing) "
-    r"(?:\w+ )?(?:from|to))\b|从今天起|从现在起|以后都|改用|换成了?"
+    r"(?:\w+ )?(?:from|to))\b|从今天起|从现在起|以后都|改用"
 )
+# ... but not one for tonight, tomorrow or a while ("Decision: I'm skipping the gym tonight", "switching to decaf
+# for this week")
+_FOR_A_TIME_RE = re.compile(r"(?i)\b(?:tonight|tomorrow|this (?:week|weekend|month|evening|afternoon)|for now|for a"
+                            r" while|for (?:the|this|a) (?:week|month|day|weekend))\b|今晚|明天|这周|暂时")
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,7 +344,8 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
     safety = SAFETY_RE.search(body) is not None and (
         first_person or _RELATIVE_RE.search(body) is not None or _SOMEONE_SAFETY_RE.search(body) is not None
         or any(t.subject_kind == "person" for t in triples))
-    durable = any(t.predicate in _DURABLE_PREDICATES for t in triples) or _LASTING_DECISION_RE.search(body) is not None
+    durable = any(t.predicate in _DURABLE_PREDICATES for t in triples) or (
+        _LASTING_DECISION_RE.search(body) is not None and _FOR_A_TIME_RE.search(body) is None)
     reminder = bool(reminders)  # a plan for some time: temporary
     temporary = not safety and not durable and (reminder or TEMPORARY_RE.search(body) is not None)
     preset = PresetKind.SAFETY if safety else PresetKind.TEMPORARY if temporary else PresetKind.DEFAULT

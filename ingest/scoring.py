@@ -173,10 +173,13 @@ def lucene_query(query_terms: Sequence[str]) -> str | None:
 
 # Requests to the assistant ("help me", "tell me") use the first person without being about the user.
 _ZH_REQUEST = re.compile(r"(帮我|给我|替我|为我|教我|跟我|和我|让我|请我|告诉我)")
-# "our" too ("What's our runbook?", "our release process"), but not of everyone ("our planet", "our ancestors")
-_EN_SELF = re.compile(r"\b(my|mine|myself)\b|\bour\b(?! (?:planet|universe|world|solar system|galaxy|sun|moon|species"
-                      r"|ancestors|society|civili[sz]ation|environment|oceans?|brains?|bodies|immune system|economy"
-                      r"|democracy|history|generation|era|children's future|future)\b)")
+# "our" too, of what a user, a family or a team has ("What's our runbook?", "our release process", "our kids"), not
+# of everyone ("our planet", "our body", "our national anthem")
+_EN_SELF = re.compile(r"\b(my|mine|myself)\b|\bour (?:\w+ )?(?:team|project|company|product|release|runbook|playbook"
+                      r"|process|codebase|code|repo|app|service|stack|database|deploy\w*|office|kids|children|son"
+                      r"|daughter|family|house|home|apartment|flat|car|dog|cat|wedding|anniversary|trip|vacation|plans?"
+                      r"|budget|landlord|neighbou?rs?|standup|meetings?|sprint|roadmap|deadline|ci|pipeline|server"
+                      r"|customers?|clients?|users?|manager|boss|startup|business|shop|store|garden|baby)\b")
 _EN_ME = re.compile(r"\bme\b")
 _EN_REQUEST = re.compile(r"^\W*(please\s+)?(tell|write|give|show|help|make|find|draft|translate|explain|recommend|"
                          r"teach|let|send|can you|could you|would you|will you)\b")

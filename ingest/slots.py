@@ -80,9 +80,11 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\b(?:safe|ok|okay) (?:for me )?to eat\b(?! into)",
      _FOOD_SAFETY),
     (r"\bmy (?:health|medical) (?:conditions?|issues?|problems?)\b", ("has_condition",)),
-    (r"\bhow (?:do|did|should) i (?:get|go|travel|commute) to (?:work|the office)\b|\bhow (?:do|did) i commute\b"
+    (r"\bhow (?:do|did) i (?:usually |normally )?(?:get|go|travel|commute) to work\b|\bhow (?:do|did) i commute\b"
      r"|\bmy commute\b", ("commutes_by",)),
-    (r"\bhow much (?:[a-z-]+ )?(?:do|should) i take\b|\bmy (?:[a-z-]+ )?(?:dose|dosage)\b"
+    # a medicine by name, not "how much water should I take on a hike", "how much time should I take off"
+    (r"\bhow much (?!water\b|time\b|money\b|vacation\b|leave\b|cash\b|food\b)[a-z-]+ do i take\b"
+     r"|\bmy (?:[a-z-]+ )?(?:dose|dosage)\b"
      r"|\bwhat (?:dose|dosage|amount) of [a-z-]+ (?:do i take|am i on)\b"
      r"|\bwhat (?:meds|medications?|medicines?|pills) (?:do i take|am i on)\b|\bmy (?:meds|medications?|medicines?)\b",
      ("takes_dose",)),
@@ -120,7 +122,8 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|(?:晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|甜点)(?:有什么推荐|怎么安排)|我(?:能不能|能|可以)吃(?!完)[^，。？]{0,8}吗?"
      r"|我不能吃什么|我要忌口", _FOOD_SAFETY),
     (r"我(?:每天|平时)?(?:怎么|如何)(?:去)?上班|我的通勤|我(?:每天|平时)?(?:坐|乘)什么(?:车)?上班", ("commutes_by",)),
-    (r"我(?:每天|现在)?(?:吃|服用|打)(?:多少|几)|我的(?:药量|剂量|用药)|我(?:在|现在)?(?:吃|服用)(?:什么|哪些)药",
+    (r"我(?:每天|现在)?(?:吃|服用|打)(?:多少|几)(?:片|粒|毫克|单位|mg)|我(?:每天|现在)?(?:吃|服用|打)[^，。？]{1,8}?(?:多少|几)"
+     r"(?:片|粒|毫克|单位|mg)|我的(?:药量|剂量|用药)|我(?:在|现在)?(?:吃|服用)(?:什么|哪些)药|我每天吃多少[^，。？]{0,6}药",
      ("takes_dose",)),
     (r"我的(?:手机|电话)", ("phone",)),
     (r"我的邮箱", ("email",)),
