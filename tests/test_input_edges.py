@@ -561,3 +561,23 @@ def test_an_id_in_another_unicode_form_is_refused_not_another_user(client: BmamC
     doc = "mutation($u: String!) { forgetUser(userId: $u, confirm: true) { verified } }"
     code, _, got = _refusal(client, doc, {"u": decomposed})
     assert (code, got) == ("BAD_USER_INPUT", "userId")
+
+
+def test_a_predicate_refuses_invisible_characters_as_ids_do(container: Container, tenant: str) -> None:
+    """"li\\u200bkes" was stored and showed as "likes", matching no rule or slot."""
+    from bmam.usecases.memories import RememberRequest
+
+    m = container.memories.remember(tenant, RememberRequest(user_id="ann", text="I like tea", type="FACTUAL"))
+    with pytest.raises(BadInput) as err:
+        container.memories.add_triple(tenant, "ann", memory_id=m.id, subject="user", predicate="li\u200bkes",
+                                      object_="tea")
+    assert err.value.field == "predicate"
+    assert container.memories.triples(tenant, "ann", m.id) == []
+
+
+def test_a_correction_with_a_bad_type_is_bad_input_whatever_the_memory(container: Container, tenant: str) -> None:
+    """It answered NOT_FOUND for an unknown id and CONFLICT for history before looking at the type."""
+    for memory_id in ("m_does_not_exist", "m_0123456789abcdef0123456789abcdef"):
+        with pytest.raises(BadInput) as err:
+            container.corrections.correct(tenant, "ann", memory_id, "I live in Hamburg", memory_type="WORKING")
+        assert err.value.field == "type"

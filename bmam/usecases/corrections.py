@@ -72,6 +72,7 @@ class CorrectionUseCases:
         scope = Scope(tenant=tenant, user_id=validate.identifier(user_id, field="userId"))
         old_id = validate.identifier(memory_id, field="memoryId")
         text = validate.text(text, field="text", max_bytes=self._max_text_bytes)
+        asked_type = None if memory_type is None else validate.memory_type(memory_type)  # bad input before lookups
         old = self._memories.get(scope, old_id)
         if old is None:
             raise NotFound(f"memory {old_id} not found")
@@ -79,7 +80,7 @@ class CorrectionUseCases:
             raise ConflictError(f"memory {old_id} is no longer live (superseded at {old.valid_to.isoformat()}): "
                                 "correct the memory that holds now (the history query, `bmam history --memory`, "
                                 "shows which)")
-        new_type = old.type if memory_type is None else validate.memory_type(memory_type)
+        new_type = old.type if asked_type is None else asked_type
         if text == old.text and new_type is old.type:
             raise BadInput(f"the correction says what memory {old_id} says: nothing to correct", field="text")
         embedding = [float(x) for x in self._embedder.embed_passages([text])[0]]

@@ -238,7 +238,8 @@ class MemoryUseCases:
             memory_id=validate.identifier(memory_id, field="memoryId"),
             subject=subject,
             subject_kind=subject_kind,
-            predicate=_vocabulary_form(validate.text(predicate, field="predicate", max_bytes=limit)),
+            # as an id: no zero-width or direction characters ("li\u200bkes" showed as likes and matched nothing)
+            predicate=_vocabulary_form(validate.identifier(predicate, field="predicate")),
             object=object_,
             object_kind=object_kind,
             polarity=polarity,
