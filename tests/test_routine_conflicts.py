@@ -147,6 +147,8 @@ def test_a_changed_dose_is_a_safety_memory_too() -> None:
     ("I drive to work every morning, it's usually about 25 minutes.",
      "I'll take the bus to work from now on, parking downtown got way too expensive.", "How do I get to work?"),
     ("我是素食者，不吃肉。", "我现在吃肉了。", "我吃素吗？"),
+    ("I drive a 2015 Honda Civic.", "We sold the Civic and got a Model 3 last month.", "What car do I drive?"),
+    ("我用的是华为Mate 40。", "手机换成iPhone 15了。", "我用什么手机？"),
     ("I have a dog named Biscuit.", "Biscuit passed away last week, the house feels so empty without him.", None),
 ])
 def test_the_change_supersedes_and_recall_answers_with_the_new(container: Container, tenant: str, old: str,
@@ -216,3 +218,14 @@ def test_the_phone_and_the_car(text: str, expected: set[tuple[str, str, str, int
 ])
 def test_a_new_phone_or_car_replaces_the_old_one_more_does_not(old: str, new: str, replaced: bool) -> None:
     assert ([k for k, _ in found(old, new)] == [ConflictKind.SINGLE_VALUED]) is replaced
+
+
+@pytest.mark.parametrize(("question", "slot"), [
+    ("What car do I drive?", "drives"), ("我开什么车？", "drives"), ("What phone do I have?", "uses_phone"),
+    ("我用什么手机？", "uses_phone"), ("Do I have a dog?", "pet"), ("我有狗吗？", "pet"),
+    ("How do I get to work?", "commutes_by"), ("How much Lantus do I take?", "takes_dose"),
+])
+def test_the_questions_that_ask_for_them(question: str, slot: str) -> None:
+    from ingest.slots import asked_slots
+
+    assert slot in asked_slots(question)
