@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Literal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bmam import validate
+from graph.errors import BadInput
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -261,9 +263,9 @@ class RecallSettings(BaseModel):
     @classmethod
     def _known_zone(cls, value: str) -> str:
         try:
-            ZoneInfo(value)
-        except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
-            raise ValueError(f"unknown time zone {value!r} (an IANA name such as Europe/Berlin)") from exc
+            validate.time_zone(value, field="recall.time_zone")  # the one check of a zone name, as timeZone gets
+        except BadInput as exc:
+            raise ValueError(str(exc)) from exc
         return value
 
     def calibration_for(self, model: str) -> ModelCalibration:

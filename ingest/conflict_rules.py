@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from graph.conflicts import ConflictKind
 from ingest.extract import OCCUPATION_SLOT, favourite_statements, normalize_term, single_valued_slot
+from ingest.extract_core import DIETS
 from ingest.lexicon import (
     CALENDAR_WORD_RE,
     CANCEL_RE,
@@ -335,8 +336,7 @@ def polarity_conflict(new: Fact, old: Fact) -> str | None:
 _MEAT_RE = re.compile(r"(?i)(?:red )?meat|chicken|beef|pork|steaks?|bacon|lamb|turkey|ham|sausages?|burgers?"
                       r"|肉|猪肉|牛肉|鸡肉|羊肉|荤菜?|大鱼大肉")
 _FISH_RE = re.compile(r"(?i)fish|seafood|salmon|tuna|shrimps?|鱼|海鲜")
-_MEATLESS_DIETS = frozenset({"vegetarian", "vegan", "pescatarian", "pescetarian", "lacto-vegetarian", "ovo-vegetarian",
-                             "素食者", "素食主义者", "纯素食者", "吃素的", "素食主义", "纯素主义者"})
+_MEATLESS_DIETS = DIETS - {"flexitarian", "carnivore"}
 _FISHLESS_DIETS = _MEATLESS_DIETS - {"pescatarian", "pescetarian"}
 
 
@@ -355,7 +355,7 @@ def diet_conflict(new: Fact, old: Fact) -> str | None:
     return None
 
 
-# A pet's death, or its leaving the home, ends "I have a dog named Biscuit" (rehomed, given away, ran away).
+# A pet's death, or its leaving the home, ends "I have a dog named Biscuit" (rehomed, given away).
 # Not "passed" alone ("passed her vet exam"), not "ran away" or 跑丢了 (found again), 走了 only closing its clause
 # ("小白走了好久才到家" walked).
 _PET_GONE_EN = r"(?:passed away|died|was put down|was put to sleep|crossed the rainbow bridge)"
@@ -366,8 +366,6 @@ _PET_GONE_ZH = r"(?:去世|死了|离开了我们|送人了|送走了|没了|走
 _NOT_THE_PET_BEFORE = re.compile(r"(?i)(?:grandpa|grandma|grandfather|grandmother|granddad|uncle|aunt|cousin|friend"
                                  r"|neighbou?r(?:'s)?(?: \w+)?|colleague|boss|teacher|coach|'s (?:dog|cat|pet))\s*$"
                                  r"|(?:爷爷|奶奶|外公|外婆|姥姥|姥爷|叔叔|阿姨|舅舅|朋友|邻居|同事|老师)(?:家的?\S{0,2})?$")
-
-
 _PET_GONE_RE = re.compile(rf"(?i)\b{_PET_GONE_EN}\b|\b{_PET_GONE_BEFORE_EN} (?:our |my )?(?:\w+ )?[A-Z]|{_PET_GONE_ZH}")
 
 

@@ -24,9 +24,8 @@ _AMOUNT_ZH = r"\d+(?:\.\d+)?\s?(?:毫克|微克|mg|mcg|单位|IU)"
 _MEDICINE_EN = r"[A-Za-z][A-Za-z-]{2,30}"
 _NOT_A_MEDICINE = frozenset({"about", "around", "approximately", "roughly", "like", "over", "under", "up", "down",
                              "vitamin", "caffeine", "sodium", "protein", "sugar", "calories", "fat", "carbs", "fiber",
-                             "fibre",
-                             "salt", "it", "that", "this", "them", "dose", "dosage", "meds", "medication", "medicine",
-                             "pills", "vitamins", "the", "my", "a", "an"})
+                             "fibre", "salt", "it", "that", "this", "them", "dose", "dosage", "meds", "medication",
+                             "medicine", "pills", "vitamins", "the", "my", "a", "an"})
 _ADVERBS_EN = r"(?:(?:now|still|currently|also|usually|only|just) )?"
 _DOSE_EN = (
     # I take levothyroxine 50 mcg / I'm on lisinopril 10 mg
@@ -110,7 +109,7 @@ _FOR_SOMEONE_RE = re.compile(r"给|送给|(?i:\bfor (?:my|his|her|our) \w+|\bgot
 def _model(said: str) -> str:
     """The model as named, without what the pattern's last words took after it ("Pixel 8 last week"); "" for a
     thing of the maker that is no phone or car."""
-    model = re.split(r"给|送给", _MODEL_TAIL.sub("", said))[0].strip()
+    model = _MODEL_TAIL.sub("", said).strip()  # one bought for someone (给) was left out before (_FOR_SOMEONE_RE)
     return "" if _NOT_THE_THING_RE.search(model) else model
 
 

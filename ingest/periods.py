@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
+from ingest.lexicon import HAN_RE
+
 _NUMBER_EN = {"one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
               "nine": 9, "ten": 10}
 _NUMBER_ZH = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
@@ -56,7 +58,6 @@ _QUESTION_EN = re.compile(r"\?\s*$|^\W*(what|where|who|whom|when|which|how|did|w
                           r"remember|can you remind|could you remind|list|summari[sz]e|recap)\b", re.IGNORECASE)
 _PAST_ZH = re.compile(r"[了过]|在忙|在做|在干")
 _QUESTION_ZH = re.compile(r"[吗么哪谁啥几？?]|多少|怎样|怎么样")
-_HAN = re.compile(r"[\u4e00-\u9fff]")
 _PLAN_RE = re.compile(r"(?i)\b(?:going to|gonna|planning|plan|planned|supposed to|meant to|will|would)\b"
                       r"|打算|准备|计划|要去|本来要")
 _SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]*")
@@ -91,7 +92,7 @@ def asked_period(question: str, now: datetime, zone: tzinfo = UTC) -> Period | N
     for sentence in _SENTENCE.findall(question):
         if _PLAN_RE.search(sentence):
             continue  # "What was I going to do this weekend?": a plan, told before the period
-        han = bool(_HAN.search(sentence))
+        han = bool(HAN_RE.search(sentence))
         asking = _QUESTION_ZH.search(sentence) if han else _QUESTION_EN.search(sentence.strip())
         if not asking:
             continue
@@ -114,7 +115,7 @@ def asked_period(question: str, now: datetime, zone: tzinfo = UTC) -> Period | N
 
 def _asks_only_what_happened(rest: str, han: bool) -> bool:
     if han:
-        return not _HAN.search(_ACTIVITY_ZH.sub("", rest)) and not re.search(r"[A-Za-z]{2,}", rest)
+        return not HAN_RE.search(_ACTIVITY_ZH.sub("", rest)) and not re.search(r"[A-Za-z]{2,}", rest)
     return all(w in _ACTIVITY_EN for w in re.findall(r"[a-z']+", rest.lower()) if len(w) > 1 or w in ("i", "a"))
 
 
@@ -168,7 +169,7 @@ def _span(kind: str, match: re.Match[str], now: datetime) -> tuple[datetime, dat
         wanted = _WEEKDAY_EN.get(name.lower(), _WEEKDAY_ZH.get(name))
         if wanted is None:
             return None
-        if kind == "last_weekday" and _HAN.search(said):  # 上周三: Wednesday of last week
+        if kind == "last_weekday" and HAN_RE.search(said):  # 上周三: Wednesday of last week
             return days(monday - timedelta(weeks=1) + timedelta(days=wanted))
         back = (today.weekday() - wanted) % 7 or 7  # the last such day before today
         return days(today - timedelta(days=back))

@@ -86,7 +86,7 @@ class RecallResult:
     memories: list[RecalledMemory]
     best_similarity: float | None = None  # the best cosine any memory had with the input (None: no memories)
     best_coverage: float = 0.0  # the largest share of the input's terms one full-text hit held
-    period: Period | None = None  # the past period the input asks about: only memories said then were candidates
+    period: Period | None = None  # the past period the input asks about (what was said then was read for it)
 
 
 class TurnLike(Protocol):
