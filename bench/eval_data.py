@@ -305,8 +305,10 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int) ->
         name = _pick(rng, ZH_NAMES, taken)
         (scity, sdish) = _pick(rng, ZH_CITIES, taken)  # type: ignore[misc]
         sjob = rng.choice(ZH_JOBS)
+        # the kin predicate as the extractor names it (哥哥 -> brother: ingest/extract_core.py PREDICATES)
+        kin = {"姐姐": "sister", "妹妹": "sister", "哥哥": "brother", "弟弟": "brother"}[rel]
         k_sib = b.mem(f"我{rel}叫{name}，{pron}在{scity}当{sjob}", "FACTUAL", s(),
-                      [("user", "user", rel, name, "person", 1), (name, "person", "lives_in", scity, "place", 1),
+                      [("user", "user", kin, name, "person", 1), (name, "person", "lives_in", scity, "place", 1),
                        (name, "person", "job", sjob, "role", 1)], lang="zh")
         k_dish = b.mem(f"{scity}的{sdish}特别好吃，每次去都要吃", "SEMANTIC", s(),
                        [("user", "user", "likes", sdish, "food", 1), (sdish, "food", "from", scity, "place", 1)],

@@ -125,7 +125,7 @@ class ModelCalibration(BaseModel):
 
 def _default_calibrations() -> dict[str, ModelCalibration]:
     return {
-        "usem3": ModelCalibration(sim_floor=0.20, sim_ceiling=0.40, gate_similarity=0.22,
+        "usem3": ModelCalibration(sim_floor=0.20, sim_ceiling=0.40, gate_similarity=0.28,
                                   gate_similarity_general=0.35),
         "e5-small-q4": ModelCalibration(sim_floor=0.80, sim_ceiling=0.92, gate_similarity=0.84,
                                         gate_similarity_general=0.86),

@@ -218,6 +218,10 @@ def wants_advice(text: str) -> bool:
     return bool(_ZH_ADVICE.search(t) or _EN_ADVICE.search(t))
 
 
+# A letter or digit of a word around a Latin name, not a Han character: 我是和谁一起去的Iceland？ names Iceland.
+_NOT_HAN_WORD = r"[^\W\u3400-\u4dbf\u4e00-\u9fff]"
+
+
 def named_in(query: str, names: Iterable[str]) -> list[str]:
     """The entity names the input mentions (whole words for Latin names, 2+ characters, never the user)."""
     q = _normalize(query)
@@ -229,7 +233,8 @@ def named_in(query: str, names: Iterable[str]) -> list[str]:
         if _CJK_RUN.match(n[:1] or "x"):
             if len(n) >= 2 and n in q:
                 found.append(n)
-        elif len(n) >= 3 and n not in STOP_EN and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", q):
+        elif len(n) >= 3 and n not in STOP_EN \
+                and re.search(rf"(?<!{_NOT_HAN_WORD}){re.escape(n)}(?!{_NOT_HAN_WORD})", q):
             found.append(n)
     return found
 
@@ -454,7 +459,8 @@ def score_candidates(
     damping_why: Mapping[str, str] | None = None,
 ) -> list[Scored]:
     """Score every candidate (direct relevance, then graph expansion from the directly relevant ones),
-    drop those that do not relate, and rank by the final score (ties: relevance, then id)."""
+    drop those that do not relate, and rank by the final score (ties: relevance, the signals agreeing, the cosine,
+    then id)."""
     damping = damping or {}
     damping_why = damping_why or {}
     named = frozenset(named_in(query, {n for c in candidates for n in c.entities}))
@@ -497,7 +503,12 @@ def score_candidates(
         out = [s for s in out if direct[s.candidate.id][0] >= floor or s.candidate.answers or s.candidate.period_answer
                or any(lk.seed_id != s.candidate.id and lk.seed_id in direct and direct[lk.seed_id][0] >= floor
                       for lk in s.candidate.links)]
-    out.sort(key=lambda s: (-s.scores.final, -s.scores.relevance, s.candidate.id))
+    # Relevance is clamped at 1, so two memories well past the ceiling tie on it ("I don't eat cilantro" and "I eat
+    # sushi every week" for "What don't I eat?": both 1.0): the tie goes to the one more signals agree on (the
+    # full-text part and a stated fact asked for), then to the closer meaning, and only then to the id.
+    out.sort(key=lambda s: (-s.scores.final, -s.scores.relevance,
+                            -(s.scores.fulltext + (p.slot_share if s.candidate.answers else 0.0)),
+                            -s.candidate.cosine, s.candidate.id))
     return out
 
 

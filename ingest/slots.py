@@ -37,6 +37,11 @@ _ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies
 # What the user must not or cannot eat: asked by any request for food advice ("Any dessert ideas for tonight?",
 # 晚饭吃什么), whose answer must respect an allergy or a condition however far the words are from it.
 _FOOD_SAFETY = ("allergic_to", "has_condition")
+# "What don't I eat?", 我忌口什么: the foods the user said no to, a denied triple (user, eats, cilantro, -1). A slot
+# "not P" reads P's denied triples (cypher/recall/slot_match.cypher), every other slot the affirmed ones.
+REFUSED_FOOD = "not eats"
+# "my older brother", "my little sister": the sibling asked for all the same
+_SIBLING_AGE = r"(?:older|younger|big|little|elder|baby|twin|kid) "
 _FOOD = r"(?:dessert|dinner|lunch|breakfast|meal|recipe|snack|food|dish|restaurant|cake|cookie|takeout|takeaway)s?"
 
 # (pattern, predicates): English on the lower-cased question, Chinese on its characters.
@@ -48,7 +53,7 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\bmy (?:home )?address\b|\bwhere(?:'s| is) my (?:home|house|place)\b", ("lives_in",)),
     (r"\bwhere (?:am|was) i (?:from|born)\b|\bmy hometown\b|\bwhere did i grow up\b", ("hometown",)),
     (r"\bwhere (?:do|did) i (?:live (?:and|or|&) )?work\b|\bwho (?:do|did) i work for\b"
-     r"|\bmy (?:employer|company|workplace)\b"
+     r"|\bmy (?:employer|company|workplace|office)\b|\bwhere do i commute to\b"
      r"|\bwhat (?:do|did) i do for (?:a )?(?:living|work)\b|\bmy (?:job|occupation|profession)\b"
      r"|\bwhat(?:'s| is) my (?:role|position)\b", ("works_at", OCCUPATION)),
     (r"\bwhere (?:do|did) i (?:study|go to school|go to college)\b|\bmy (?:school|university|college)\b",
@@ -62,8 +67,8 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bmy (?:girlfriend|boyfriend|partner|fianc[ée]e?)\b", ("partner",)),
     (r"\bmy (?:mom|mum|mother)\b", ("mother",)),
     (r"\bmy (?:dad|father)\b", ("father",)),
-    (r"\bmy (?:sisters?)\b", ("sister",)),
-    (r"\bmy (?:brothers?)\b", ("brother",)),
+    (rf"\bmy (?:{_SIBLING_AGE})?(?:sisters?)\b", ("sister",)),
+    (rf"\bmy (?:{_SIBLING_AGE})?(?:brothers?)\b", ("brother",)),
     (r"\bmy (?:son|daughter|sons|daughters|kids?|child|children)\b", ("child",)),
     (r"\bmy (?:family|parents|siblings)\b", FAMILY),
     (r"\bmy (?:boss|manager)\b", ("boss",)),
@@ -90,6 +95,14 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\bwhat (?:dose|dosage|amount) of [a-z-]+ (?:do i take|am i on)\b"
      r"|\bwhat (?:meds|medications?|medicines?|pills) (?:do i take|am i on)\b|\bmy (?:meds|medications?|medicines?)\b",
      ("takes_dose",)),
+    (r"\bwhere (?:did|have) (?:i|we) (?:go|gone|been|fl[oy]w?n?) (?:on|for) (?:(?:a|my|our) )?"
+     r"(?:holiday|vacation|trip)s?\b|\bwhere (?:did|have) (?:i|we) travel(?:l?ed)?\b|\bwhere have (?:i|we) been\b"
+     r"|\b(?:which|what) (?:places|cities|countries) have (?:i|we) (?:visited|been to)\b"
+     r"|\b(?:where|which (?:city|country|place)) (?:was|were) (?:my|our) (?:last |latest |most recent |previous )"
+     r"?(?:big |long |summer |winter )?(?:trip|holiday|vacation|getaway)s?\b", ("visited",)),
+    (r"\b(?:what|which) (?:foods? )?(?:do|don't|can't) i (?:avoid|not eat|never eat|refuse to eat)\b"
+     r"|\b(?:what|which) foods? do i (?:avoid|not eat|never eat|refuse)\b|\bwhat (?:don't|can't|won't) i eat\b"
+     r"|\b(?:is there )?anything i (?:refuse to|don't|can't|won't|never) eat\b", (REFUSED_FOOD, *_FOOD_SAFETY)),
     (r"\bmy (?:phone|cell|mobile)(?: number)?\b", ("phone",)),
     (r"\bmy e-?mail\b", ("email",)),
     (r"\bmy emergency contact\b", ("emergency_contact",)),
@@ -112,6 +125,11 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:的)?(?:女朋友|男朋友|对象|未婚妻|未婚夫)", ("partner",)),
     (r"我(?:的)?(?:妈妈|母亲|妈)", ("mother",)),
     (r"我(?:的)?(?:爸爸|父亲|爸)", ("father",)),
+    (r"我(?:去年|上次|之前|以前|最近)?(?:去|到)(?:了)?哪(?:里|儿)(?:旅行|旅游|度假|玩)(?:了|过)|我(?:去年|上次|之前|以前|最近)?(?:出去|出门)?"
+     r"(?:旅行|旅游|度假|玩)(?:去)?(?:的是|去了|去的是)哪(?:里|儿)|我(?:都)?去过(?:哪些|哪里|哪儿|什么)(?:地方|城市|国家)?",
+     ("visited",)),
+    (r"我(?:有)?(?:什么|哪些)忌口|我忌口(?:什么|哪些)|(?:有)?什么(?:东西|食物)?是我不(?:吃|能吃)的|我不吃(?:什么|哪些)",
+     (REFUSED_FOOD, *_FOOD_SAFETY)),
     (r"我(?:的)?(?:姐姐|妹妹|姐|妹)", ("sister",)),
     (r"我(?:的)?(?:哥哥|弟弟|哥|弟)", ("brother",)),
     (r"我(?:的)?(?:儿子|女儿|孩子)", ("child",)),

@@ -100,6 +100,35 @@ def test_food_advice_brings_the_users_allergy_along(client: BmamClient, user: st
         assert "I'm allergic to peanuts." in texts and "I work at Moderna." not in texts, (question, texts)
 
 
+def test_the_food_the_user_refuses_is_answered_by_the_denied_triple(client: BmamClient, user: str) -> None:
+    """"Which food do I avoid?" asks for the user's no to a food: (user, eats, cilantro, -1), a denied triple, where
+    every other slot reads affirmed ones; "I eat sushi every week" (eats, affirmed) is no answer."""
+    client.ingest_conversation([
+        {"userId": user, "sessionId": "s1", "speaker": "user", "text": text}
+        for text in ("I don't eat cilantro, never could stand the taste.", "I eat sushi every week.",
+                     "I work at Moderna.")])
+    for question in ("Which food do I avoid?", "What don't I eat?", "我忌口什么？"):
+        r = client.recall(user, question)
+        assert r["gated"] is False, (question, r["reason"])
+        texts = [m["memory"]["text"] for m in r["memories"]]
+        assert texts[0] == "I don't eat cilantro, never could stand the taste.", (question, texts)
+        assert "states the user's not eats" in r["memories"][0]["why"]
+        assert "I work at Moderna." not in texts
+        assert all("not eats" not in m["why"] for m in r["memories"][1:]), (question, r["memories"])
+
+
+def test_a_trip_asked_after_is_answered_by_what_the_user_visited(client: BmamClient, user: str) -> None:
+    client.ingest_conversation([
+        {"userId": user, "sessionId": "s1", "speaker": "user", "text": text}
+        for text in ("Last May I went to Lisbon with Anna and we ate custard tarts.",
+                     "I work at Moderna.")])
+    for question in ("Where did I travel last year?", "Where was my last big trip?"):
+        r = client.recall(user, question)
+        texts = [m["memory"]["text"] for m in r["memories"]]
+        assert texts[:1] == ["Last May I went to Lisbon with Anna and we ate custard tarts."], (question, r)
+        assert "states the user's visited" in r["memories"][0]["why"]
+
+
 def test_a_slot_with_no_memory_stating_it_is_still_gated(client: BmamClient, user: str) -> None:
     client.ingest_conversation(_conversation(user))
     for question in ("How old am I?", "When is my birthday?", "Where is the Eiffel Tower?"):

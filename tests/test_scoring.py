@@ -179,6 +179,11 @@ def test_named_in_matches_whole_latin_names_and_han_names() -> None:
     assert named_in("What does Max like?", ["Max", "user", "maximum"]) == ["max"]
     assert named_in("Maxwell's equations", ["Max"]) == []
     assert named_in("豆豆喜欢玩什么", ["豆豆", "user"]) == ["豆豆"]
+    # a Latin name beside Han characters is a whole word (it was not: Han characters are word characters)
+    assert named_in("我是和谁一起去的Iceland？", ["Iceland"]) == ["iceland"]
+    assert named_in("我和Cape Town的朋友", ["Cape Town"]) == ["cape town"]
+    assert named_in("Icelandic food", ["Iceland"]) == []
+    assert named_in("我喜欢Maxwell", ["Max"]) == []
 
 
 # ----- fusion, expansion, ranking ------------------------------------------------------------------
@@ -365,3 +370,16 @@ def test_a_memory_said_in_the_period_answers_a_question_asking_only_what_happene
     assert scored.scores.relevance >= P.period_share
     assert score_candidates([cand("dune", "Watched Dune in the evening", cosine=0.1, dense_rank=1)],
                             "What did I do yesterday?", ["yesterday"], P) == []  # unrelated without the period
+
+
+def test_a_tie_past_the_ceiling_goes_to_the_memory_more_signals_agree_on_then_to_the_closer_meaning() -> None:
+    """Both past the similarity ceiling, both relevance 1: the id decided which came first (a flaky order)."""
+    q = "What don't I eat?"
+    refused = cand("a-refused", "I don't eat cilantro", 0.70, dense_rank=2, answers=("not eats",))
+    liked = cand("b-liked", "I eat sushi every week", 0.75, dense_rank=1)
+    ranked = score_candidates([liked, refused], q, terms(q), P)
+    assert [s.scores.relevance for s in ranked] == [1.0, 1.0]
+    assert [s.candidate.id for s in ranked] == ["a-refused", "b-liked"]  # the stated fact asked for
+    close = cand("z-close", "I eat sushi", 0.80, dense_rank=1)
+    far = cand("a-far", "I eat rice", 0.70, dense_rank=2)
+    assert [s.candidate.id for s in score_candidates([far, close], q, terms(q), P)] == ["z-close", "a-far"]

@@ -57,6 +57,27 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("What did I eat yesterday?", ()),
         ("Should I eat the loss on this stock?", ()), ("Can we eat at 7 instead?", ()), ("你能吃辣吗", ()),
         ("我能吃完再走吗", ()), ("我女儿能吃蜂蜜吗", ("child",)),
+        # a trip asked after: what the user visited (each question's answer shared no slot and was gated at 0.28)
+        ("Where did I travel last year?", ("visited",)),
+        ("Where was my last big trip?", ("visited",)),
+        ("Where did I go on holiday last year?", ("visited",)),
+        ("Which countries have I visited?", ("visited",)),
+        ("我去年去哪里旅行了？", ("visited",)),
+        ("我上次出去玩去的是哪儿？", ("visited",)),
+        ("我都去过哪些地方？", ("visited",)),
+        ("Where is my next trip?", ()), ("Where should we go on vacation?", ()), ("Where did I go for lunch?", ()),
+        ("我去哪里玩比较好？", ()), ("我明天去哪里玩？", ()),
+        # the food the user refuses: the denied triples of eats, with the allergies and conditions
+        ("Which food do I avoid?", ("not eats", "allergic_to", "has_condition")),
+        ("Is there anything I refuse to eat?", ("not eats", "allergic_to", "has_condition")),
+        ("What don't I eat?", ("not eats", "allergic_to", "has_condition")),
+        ("我忌口什么？", ("not eats", "allergic_to", "has_condition")),
+        ("有什么东西是我不吃的？", ("not eats", "allergic_to", "has_condition")),
+        # a sibling by age, the office
+        ("What's my older brother's name?", ("brother",)),
+        ("What does my little sister do for work?", ("sister",)),
+        ("Which part of town is my office in?", ("works_at", OCCUPATION)),
+        ("Where do I commute to every day?", ("works_at", OCCUPATION)),
         # not the speaker's own fact, or no slot a question can name
         ("What do you know about Paris?", ()),
         ("Tell me about black holes", ()),

@@ -1,7 +1,8 @@
 // (Included by recall/slot_answers and recall/rows_checked.) The memories of one user that state a fact of
 // the user a question asks for (ingest/slots.py): those asserting an affirmed triple
-// (user)-[predicate IN $slot_predicates]->(value), where the user's entity is any of $slot_subject_ids (the
-// entity named "user" of each kind a triple's subject may have been given; none: no rows), with recall's
+// (user)-[predicate IN $slot_predicates]->(value), or a denied one of P for a slot "not P" ("What don't I eat?"),
+// where the user's entity is any of $slot_subject_ids (the entity named "user" of each kind a triple's subject
+// may have been given; none: no rows), with recall's
 // filters (types, tiers, validity as recall/rows); as m and the predicates it states (answers).
 // A question about the user's family and nothing else ("my family", "my daughter", 我女儿: every predicate
 // asked is a kin one, ingest/slots.py FAMILY) also reads the memories mentioning a family member: the
@@ -15,9 +16,10 @@
 CALL () {
   UNWIND $slot_subject_ids AS subject_id
   MATCH (:Entity {id: subject_id})-[t:TRIPLE]->(:Entity)
-  WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.predicate IN $slot_predicates AND t.polarity = 1
+  WHERE t.tenant = $tenant AND t.user_id = $user_id
+    AND (t.polarity = 1 AND t.predicate IN $slot_predicates OR t.polarity = -1 AND 'not ' + t.predicate IN $slot_predicates)
   MATCH (m:Memory {id: t.memory_id})
-  RETURN m, t.predicate AS answer, 0 AS via
+  RETURN m, CASE WHEN t.polarity = 1 THEN t.predicate ELSE 'not ' + t.predicate END AS answer, 0 AS via
   UNION ALL
   UNWIND CASE WHEN all(p IN $slot_predicates WHERE p IN ['spouse', 'partner', 'mother', 'father', 'sister',
                                                            'brother', 'child'])
