@@ -50,6 +50,7 @@ from ingest.lexicon import (
     TIME_SAID_RE,
     has_han,
     is_question,
+    is_request,
     said_for_some_times,
     split_clauses,
 )
@@ -667,13 +668,16 @@ _DECISION_CHANGE_RES: tuple[re.Pattern[str], ...] = (
     re.compile(r"(?:不用|不再用|弃用)(?P<x>[^，。,.；;！!？?了]{1,15})了?[，,]\s*(?:改用|换用|换成)(?P<y>[^，。,；;！!？?了的]{1,15})"),
 )
 _VERSION_RE = re.compile(r"v?\d+(?:\.\d+)*")
+_THIS_ONE_RE = re.compile(r"(?i)(?:this|that|these|those|it)\b|这|那|上面|下面|前面|后面")  # the text at hand
 # a change thought about, asked about or planned, not made ("we might switch", "thinking of moving", 考虑换成, 要不要);
 # not lexicon PLAN_RE ("we're moving tidectl to SQLite" is a change made) nor _NO_LASTING_CHANGE_RE (a switch made
 # "last week" lasts)
-_TENTATIVE_RE = re.compile(r"(?i)\b(?:might|may|maybe|perhaps|could|would|should|thinking|considering|consider"
-                           r"|plan(?:s|ning)? to|want to|wanna|hope|hoping|if|whether|eventually|someday|at some point"
-                           r"|going to|gonna|will|'ll|next (?:week|month|year|quarter|sprint)|tomorrow"
-                           r"|proposal|proposed|suggest(?:ed|s)?|idea)\b|可能|也许|考虑|打算|计划|想|要不要|是否|会不会|下周|下个月|明年|明天|建议")
+_THOUGHT_OF = (r"(?i)\b(?:might|may|maybe|perhaps|could|would|should|thinking|considering|consider|plan(?:s|ning)? to"
+               r"|want to|wanna|hope|hoping|if|whether|eventually|someday|at some point|proposal|proposed"
+               r"|suggest(?:ed|s)?|idea)\b|可能|也许|考虑|打算|计划|想|要不要|是否|会不会|建议")
+_THOUGHT_OF_RE = re.compile(_THOUGHT_OF)
+_TENTATIVE_RE = re.compile(_THOUGHT_OF + r"|(?i:\b(?:going to|gonna|will|'ll|next (?:week|month|year|quarter|sprint)"
+                           r"|tomorrow)\b)|下周|下个月|明年|明天")
 # for one occasion or a while ("switched to the staging DB for this demo", 暂时, 临时): the choice still holds after it
 _FOR_A_TIME_RE = re.compile(r"(?i)\b(?:this time|just once|for now|for today|temporarily|for the time being|for a while"
                             r"|for (?:this|the) (?:demo|test|sprint|week|one|experiment|branch|spike)|just for)\b"
@@ -731,7 +735,7 @@ def _held_at(old_text: str, value: str) -> list[str]:
             if at is None or _MENTION_BEFORE_RE.search(clause[: at.start()]) \
                     or _MENTION_AFTER_RE.search(clause[at.end():]):
                 continue
-        if is_question(clause) or is_negated(clause) or _TENTATIVE_RE.search(clause) \
+        if is_question(clause) or is_request(clause) or is_negated(clause) or _TENTATIVE_RE.search(clause) \
                 or _others_in(clause, pronouns=not dates):
             continue  # a date's "he" is who set it ("he set the launch for January 15"), not whose it is
         # the old's own change: what it changed to holds ("we moved from pip to poetry" holds poetry), not from
@@ -796,9 +800,10 @@ def decision_changed(new_text: str, old_text: str) -> tuple[str, str, list[str]]
             continue
         x, y, m = told
         said = clause[: m.start()] + " " + clause[m.end():]  # the clause but the values: what says when and whose
-        if is_question(clause) or _TENTATIVE_RE.search(said) or _FOR_A_TIME_RE.search(said) \
-                or _REPORTED_RE.search(clause[: m.start()]) or _others_in(clause[: m.start()]):
-            return None
+        if is_question(clause) or is_request(clause) or _TENTATIVE_RE.search(said) or _FOR_A_TIME_RE.search(said) \
+                or _REPORTED_RE.search(clause[: m.start()]) or _others_in(clause[: m.start()]) \
+                or _THIS_ONE_RE.match(x):
+            return None  # 帮我把这段话改成正式一点的email: a task on the words at hand, no choice
         if is_negated(clause[: m.start()]):
             return None  # "We didn't switch from poetry to uv", 我们没有从poetry换成uv (不用X了，改用Y says no to X)
         groups = m.groupdict()
@@ -830,6 +835,60 @@ def decision_changed(new_text: str, old_text: str) -> tuple[str, str, list[str]]
         if held:
             return x, y, held
     return None
+
+# Someone takes over what a named person did, and that person goes ("Team news: Marco is leaving at the end of the
+# week. Aisha takes over the frontend and will review all harbor-ui PRs from now on." / "Marco does the frontend and
+# reviews all frontend PRs."; 李文离职了，由Priya接手on-call): the old memory's holder of the duty no longer holds it.
+_TAKES_OVER_RE = re.compile(
+    r"\b(?P<y>[A-Z][a-z]+) (?:takes|took|is taking|has taken|'s taking|will take) over (?:the |all |as )?"
+    r"(?P<duty>[\w' -]{2,40}?)(?=$| and\b| from\b| starting\b| now\b| for\b|[,.;!])"
+    # on-call 由 Priya 接手: the duty before 由
+    r"|(?P<duty2>[^，。,.；;！!？?]{0,12}?)\s*由\s*(?P<y2>[A-Za-z]+|[\u4e00-\u9fff]{2,3})\s*(?:来)?(?:接手|接管)"
+    r"|(?P<y3>[A-Za-z]+|[\u4e00-\u9fff]{2,3})\s*(?:接手|接管)了(?P<duty3>[^，。,.；;！!？?]{1,12})")
+# the holder goes: "Marco is leaving", "Marco left", 李文离职了, "from Marco", "instead of Marco", 接替李文
+_GOES_EN = r"(?:is leaving|has left|left|quit|is gone|is moving on|is moving to|moved to|retired|was let go)"
+_GOES_ZH = r"(?:离职|走了|辞职|退休|调走|不干了)"
+# the holder away for a while ("while Marco is on vacation", 休产假, 暂时): the duty comes back to them
+_AWAY_FOR_A_WHILE_RE = re.compile(r"(?i)\b(?:while|until|during|on (?:leave|vacation|holiday|pto|parental leave)"
+                                  r"|out sick|away|covering|cover for|fill(?:s|ing)? in)\b"
+                                  r"|休假|产假|病假|请假|出差|代班|暂代")
+_NOT_A_NAME = frozenset({"Team", "News", "The", "I", "We", "Our", "Oh", "Btw", "So", "Also", "From", "Big", "Update",
+                         "Heads", "And", "But", "Then", "Now", "Starting", "Monday", "Tuesday", "Wednesday",
+                         "Thursday", "Friday", "Saturday", "Sunday", "PRs", "PR", "CI", "API"})
+
+
+def _person_names(text: str) -> set[str]:
+    return {w for w in re.findall(r"\b[A-Z][a-z]+\b", text) if w not in _NOT_A_NAME} | set(
+        re.findall(r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]{2,3}(?=是|负责|做|管)", text))
+
+
+def handover_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
+    """The new text hands a duty the old one gives a named person to another, that person going ("Marco is leaving
+    ... Aisha takes over the frontend" / "Marco does the frontend and reviews all frontend PRs."): the holder named in
+    both and said to go in the new one, a word of the duty in the old one's clause naming the holder. Not a hand-over
+    for a while ("while Marco is on vacation", 暂时, 休产假), thought of or asked about; at the cancellation's line."""
+    if old.cosine < threshold:
+        return None
+    m = _TAKES_OVER_RE.search(new_text)
+    if m is None or is_question(new_text) or _FOR_A_TIME_RE.search(new_text) \
+            or _AWAY_FOR_A_WHILE_RE.search(new_text) or _THOUGHT_OF_RE.search(new_text):
+        return None  # not _TENTATIVE_RE: "Aisha ... will review all harbor-ui PRs from now on" is done
+    taker = m["y"] or m["y2"] or m["y3"]
+    duty = content_terms(m["duty"] or m["duty2"] or m["duty3"] or "")
+    for holder in sorted(_person_names(old.text) - {taker}):
+        h = re.escape(holder)
+        if not re.search(rf"\b{h} {_GOES_EN}\b|\b(?:from|instead of|replacing|replaces) {h}\b|{h}{_GOES_ZH}"
+                         rf"|接替{h}", new_text):
+            continue
+        # the holder's clause, or all of them when the old names no one else (李文是我们的SRE，负责on-call和监控)
+        clauses = [old.text] if _person_names(old.text) == {holder} else split_clauses(old.text)
+        for clause in clauses:
+            if holder in clause and not (is_question(clause) or is_negated(clause) or _PAST_CHOICE_RE.search(clause)) \
+                    and (shared := {t for t in content_terms(clause) if any(t == d or _variants(t, d) for d in duty)}):
+                return (f"handed over: {holder} to {taker}, similarity {old.cosine:.2f} >= {threshold:.2f}"
+                        f" (shared: {', '.join(sorted(shared))})")
+    return None
+
 
 def detect(
     *,
@@ -898,7 +957,8 @@ def detect(
                       or reschedule_conflict(new_text, candidate, cancel_threshold)
                       or replacement_conflict(new_text, candidate, cancel_threshold)
                       or done_conflict(new_text, candidate, cancel_threshold)
-                      or decision_change_conflict(new_text, candidate, cancel_threshold))
+                      or decision_change_conflict(new_text, candidate, cancel_threshold)
+                      or handover_conflict(new_text, candidate, cancel_threshold))
         if not reason and revision_threshold is not None:
             reason = revision_conflict(new_text, candidate, revision_threshold)
         if reason:

@@ -134,3 +134,39 @@ def test_a_version_left_in_the_remains_is_changed_by_the_upgrade() -> None:
     assert kept is not None
     assert found(kept.text, "We upgraded all Python repos to 3.12 yesterday.", 0.5)[0][1].startswith(
         "decision changed: python 3.11 to 3.12")
+
+
+MARCO = "Marco does the frontend and reviews all frontend PRs."
+LI_WEN = "李文是我们的SRE，负责on-call和监控。"
+
+
+@pytest.mark.parametrize(("old_text", "new_text", "cosine", "holder"), [
+    # R's run, turns 10 -> 69
+    (MARCO, "Team news: Marco is leaving at the end of the week. Aisha takes over the frontend and will review all "
+            "harbor-ui PRs from now on.", 0.509, "Marco"),
+    (MARCO, "Marco left, and Aisha took over his frontend work.", 0.5, "Marco"),
+    (LI_WEN, "李文离职了，on-call 由 Priya 接手。", 0.5, "李文"),
+])
+def test_a_duty_handed_over_ends_the_old_holder(old_text: str, new_text: str, cosine: float, holder: str) -> None:
+    [(kind, reason)] = found(old_text, new_text, cosine)
+    assert kind is ConflictKind.NEGATION
+    assert reason.startswith(f"handed over: {holder} to ")
+
+
+@pytest.mark.parametrize(("old_text", "new_text"), [
+    # R's turn 75: for a while (暂时, 产假), the duty comes back
+    (LI_WEN, "李文下个月休产假，on-call 由 Priya 暂时接手。"),
+    (MARCO, "Aisha takes over the frontend while Marco is on vacation."),
+    # thought of, not done
+    (MARCO, "Aisha might take over the frontend when Marco leaves."),
+    # the holder is not said to go; another duty
+    (MARCO, "Aisha takes over the frontend."),
+    (MARCO, "Marco is leaving. Aisha takes over the backend."),
+    # the old one does not give Marco the duty
+    ("Marco didn't do the frontend.", "Marco is leaving. Aisha takes over the frontend."),
+    ("Who does the frontend, Marco?", "Marco is leaving. Aisha takes over the frontend."),
+    # requests on the text at hand are no changed choice (labelled utterances)
+    ("帮我把这段话翻译成英文", "帮我把这段话改成正式一点的email"),
+])
+def test_no_hand_over(old_text: str, new_text: str) -> None:
+    assert found(old_text, new_text) == []
