@@ -645,7 +645,7 @@ _CHANGE_VERBS_EN = (r"(?:switch(?:ed|ing)?|mov(?:ed|ing)|migrat(?:ed|ing)|chang(
 _VALUE = r"[\w.+#/%-]+(?: [\w.+#/%-]+){0,3}?"  # a choice: one to four words ("GitHub Actions", "Postgres 15")
 # where the value ends: the clause, or what says for what, when or why after it
 _VALUE_END = (r"(?=$| (?:for|in|on|at|across|last|this|yesterday|today|because|since|after|as|and|but|so|now"
-              r"|everywhere|from|starting|recently|already|too)\b)")
+              r"|everywhere|from|starting|recently|already|too|which|that|who|where|when|with|instead)\b)")
 _DECISION_CHANGE_RES: tuple[re.Pattern[str], ...] = (
     # "we switched from poetry to uv", "moving tidectl from Postgres to SQLite", "upgraded Python from 3.11 to 3.12"
     re.compile(rf"(?i)\b{_CHANGE_VERBS_EN}(?P<obj>(?: (?!from\b)[\w.'-]+){{0,4}})? from (?P<x>{_VALUE}) to"
@@ -748,6 +748,29 @@ def _held_at(old_text: str, value: str) -> list[str]:
             continue  # "We used poetry last year"; a date set before still holds ("he set the launch for Jan 15")
         held.append(clause)
     return held
+
+
+def restated_with(clause: str, old_value: str, new_value: str) -> str | None:
+    """A clause that held the old choice said with the new one ("and poetry for dependency management" -> "and uv for
+    dependency management", "We're on Python 3.11 everywhere" -> "... Python 3.12 ...", "he set the ledgerline v2 launch
+    for January 15" -> "... for 1月29日"): the remains of a changed decision keep what the clause was about. None when
+    the new choice is not said ("moved off Heroku"), is more than a name (three words or more), or the clause tells a
+    change of its own ("we moved from pip to poetry" is no sentence with uv in it)."""
+    if not new_value or len(new_value.split()) > 2 or _change_told(clause) is not None:
+        return None
+    if dates := _dates(old_value):
+        for pattern in (_DATE_EN_RE, _DATE_ZH_RE):
+            for m in pattern.finditer(clause):
+                if _dates(m.group(0)) & dates:
+                    return clause[: m.start()] + new_value + clause[m.end():]
+        return None
+    version = re.fullmatch(r"(?i)(?P<thing>.+) (?P<v>v?\d+(?:\.\d+)*)", old_value)
+    new_version = _VERSION_RE.search(new_value)
+    if version is not None and new_version is not None:  # Python 3.11 -> Python 3.12: the number only
+        at = re.search(rf"(?i)\b{re.escape(version['thing'])} {re.escape(version['v'])}\b", clause)
+        return None if at is None else clause[: at.end() - len(version["v"])] + new_version.group(0) + clause[at.end():]
+    at = re.search(rf"(?i)(?<![A-Za-z0-9_.]){re.escape(old_value)}(?![A-Za-z0-9_]|\.\d)", clause)
+    return None if at is None else clause[: at.start()] + new_value + clause[at.end():]
 
 
 def _others_in(clause: str, *, pronouns: bool = True) -> bool:

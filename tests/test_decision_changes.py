@@ -109,15 +109,24 @@ EXTRACTOR = RuleTripleExtractor()
 
 
 @pytest.mark.parametrize(("loser", "winner", "left"), [
-    # R's turn 37 after 59: the Python version still holds (and turn 76 changes it in its turn)
-    (PYTHON_AND_POETRY, POETRY_TO_UV, "We're on Python 3.11 everywhere"),
+    # R's turn 37 after 59: the Python version still holds (and turn 76 changes it in its turn); the clause that held
+    # poetry is said with uv, so "What do we use for dependency management?" still finds it
+    (PYTHON_AND_POETRY, POETRY_TO_UV, "We're on Python 3.11 everywhere, and uv for dependency management"),
+    ("We're on Python 3.11 everywhere, and uv for dependency management",
+     "We upgraded all Python repos to 3.12 yesterday.",
+     "We're on Python 3.12 everywhere, and uv for dependency management"),
     (TIDECTL, POSTGRES_TO_SQLITE,
-     "Our second project is tidectl, a command-line tool in Python for managing tide-gauge data files"),
-    (LAUNCH, "我们的上线日期从1月15日推迟到1月29日了，Tom 刚通知的。", "Tom is the PM"),
-    ("我叫李明，我们用poetry管理依赖。", "我们从poetry换成了uv。", "我叫李明"),
+     "Our second project is tidectl, a command-line tool in Python for managing tide-gauge data files, "
+     "it also talks to SQLite right now"),
+    (LAUNCH, "我们的上线日期从1月15日推迟到1月29日了，Tom 刚通知的。",
+     "Tom is the PM，he set the ledgerline v2 launch for 1月29日"),
+    ("我叫李明，我们用poetry管理依赖。", "我们从poetry换成了uv。", "我叫李明，我们用uv管理依赖"),
     # what goes on from the old choice goes with it
     ("We use Postgres, a relational database, for tidectl. Priya chose it.",
-     "we moved tidectl from Postgres to SQLite", None),
+     "we moved tidectl from Postgres to SQLite", "We use SQLite"),
+    # no new choice said, or the old memory's own change: nothing to say it with
+    ("We use Heroku for hosting.", "We moved off Heroku.", None),
+    ("We moved from pip to poetry in 2023.", POETRY_TO_UV, None),
 ])
 def test_the_remains_of_a_changed_decision_keep_the_other_clauses(loser: str, winner: str, left: str | None) -> None:
     kept = decision_remains(EXTRACTOR.by_clause(loser), winner)
