@@ -700,6 +700,13 @@ _MENTION_BEFORE_RE = re.compile(r"(?i)(?:\b(?:about|regarding|than|over|vs\.?|ve
                                 r"|instead of|rather than|not|no|or|off|replace|replaced|like|between)\s+(?:the |a )?"
                                 r"|而不是|不用|不是|除了|对比|比)$")
 _MENTION_AFTER_RE = re.compile(r"(?i)^\s*(?:or|vs\.?|versus|and \w+ are|alternatives?)\b|^(?:还是|或者|或)")
+# where a choice is said as what is used: after a verb of using ("uses Postgres 15", "talks to Postgres", "We're on
+# Python 3.11", 用poetry), or before what it is used for ("poetry for dependency management", "Postgres is our DB")
+_CHOICE_BEFORE_RE = re.compile(r"(?i)\b(?:use|uses|using|on|onto|to|with|via|in|is|are|'s|'re|pinned to|deployed to"
+                               r"|hosted on|built with|written in|stick with|sticking with|rely on|relies on)"
+                               r"(?: (?:the|a|an|our))?\s+$|(?:用|使用|在用|是|跑在|部署在|放在|基于)\s*$")
+_CHOICE_AFTER_RE = re.compile(r"(?i)\s+(?:for|as|is (?:our|the|what)|are (?:our|the|what)|handles|manages|runs|builds"
+                              r"|deploys|does)\b|\s*(?:管理|来|做|作为|负责)")
 _MONTH_NUMBERS = {m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep",
                                                   "oct", "nov", "dec"))}
 _DATE_EN_RE = re.compile(r"(?i)\b(?P<m>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? (?P<d>\d{1,2})"
@@ -732,9 +739,15 @@ def _held_at(old_text: str, value: str) -> list[str]:
         else:
             # a whole word or name, in Chinese too (用poetry管理依赖: Han characters are \w)
             at = re.search(rf"(?i)(?<![A-Za-z0-9_.]){re.escape(value)}(?![A-Za-z0-9_]|\.\d)", clause)
-            if at is None or _MENTION_BEFORE_RE.search(clause[: at.start()]) \
-                    or _MENTION_AFTER_RE.search(clause[at.end():]):
+            if at is None or _MENTION_BEFORE_RE.search(clause[: at.start()]):
                 continue
+            # a version after what it numbers: "We're on Python 3.11" holds 3.11 as "on" holds Python
+            before = re.sub(r"[A-Za-z][\w.+#-]* $", "", clause[: at.start()]) if _VERSION_RE.fullmatch(value) \
+                else clause[: at.start()]
+            if _MENTION_AFTER_RE.search(clause[at.end():]) \
+                    or not (_CHOICE_BEFORE_RE.search(before) or _CHOICE_AFTER_RE.match(clause[at.end():])):
+                continue  # said as what is used ("uses Postgres 15", "poetry for dependency management"), not
+                # "poetry's lockfile format is annoying"
         if is_question(clause) or is_request(clause) or is_negated(clause) or _TENTATIVE_RE.search(clause) \
                 or _others_in(clause, pronouns=not dates):
             continue  # a date's "he" is who set it ("he set the launch for January 15"), not whose it is

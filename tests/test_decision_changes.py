@@ -48,6 +48,8 @@ def found(old_text: str, new_text: str, cosine: float = 0.5) -> list[tuple[Confl
     (PYTHON_AND_POETRY, "We moved off poetry last month.", 0.5, "poetry"),
     (PYTHON_AND_POETRY, "We upgraded Python from 3.11 to 3.12.", 0.5, "3.11"),
     (PYTHON_AND_POETRY, "We upgraded to Python 3.12.", 0.5, "python 3.11"),
+    ("Postgres is our main database.", "We migrated from Postgres to MySQL.", 0.5, "Postgres"),
+    ("我们用poetry管理依赖。", POETRY_TO_UV, 0.5, "poetry"),
     (LAUNCH, "The launch got pushed from January 15 to January 29.", 0.5, "January 15"),
     # what an old change changed to is what held: it changes again
     ("We moved from pip to poetry in 2023.", POETRY_TO_UV, 0.5, "poetry"),
@@ -85,6 +87,8 @@ def test_a_changed_decision_ends_the_old_choice(old_text: str, new_text: str, co
     ("We don't use poetry, pip-tools is enough.", POETRY_TO_UV),
     ("Should we use poetry or uv?", POETRY_TO_UV),
     ("My brother uses poetry for his side projects.", POETRY_TO_UV),
+    ("poetry's lockfile format is annoying.", POETRY_TO_UV),
+    ("I love how fast Postgres is.", "We migrated from Postgres to MySQL."),
     (POETRY_TO_UV, POETRY_TO_UV),
     # a day that does not move, and another event on the same day
     ("My birthday is January 15.", "The launch got pushed from January 15 to January 29."),
