@@ -680,7 +680,8 @@ _TENTATIVE_RE = re.compile(_THOUGHT_OF + r"|(?i:\b(?:going to|gonna|will|'ll|nex
                            r"|tomorrow)\b)|下周|下个月|明年|明天")
 # for one occasion or a while ("switched to the staging DB for this demo", 暂时, 临时): the choice still holds after it
 _FOR_A_TIME_RE = re.compile(r"(?i)\b(?:this time|just once|for now|for today|temporarily|for the time being|for a while"
-                            r"|for (?:this|the) (?:demo|test|sprint|week|one|experiment|branch|spike)|just for)\b"
+                            r"|for (?:this|the) (?:demo|test|sprint|week|one|experiment|branch|spike)|just for"
+                            r"|(?:this|next|last) week's|today's|tonight's|tomorrow's)(?!\w)"
                             r"|暂时|临时|这次|先用|试试|试用")
 # how a sentence tells of a change that is not the speaker's team's ("I read how Stripe moved from ...", "Tom said")
 _REPORTED_RE = re.compile(r"(?i)\b(?:how|why|when|that|about|article|post|blog|talk|video|heard|read|said|says|told"
@@ -835,7 +836,10 @@ def decision_changed(new_text: str, old_text: str) -> tuple[str, str, list[str]]
         if told is None:
             continue
         x, y, m = told
-        said = clause[: m.start()] + " " + clause[m.end():]  # the clause but the values: what says when and whose
+        said = clause  # the clause but the values: what says when and whose ("this week's standup")
+        for name in ("y", "x"):
+            if m.groupdict().get(name):
+                said = said[: m.start(name)] + " " + said[m.end(name):]
         if is_question(clause) or is_request(clause) or _TENTATIVE_RE.search(said) or _FOR_A_TIME_RE.search(said) \
                 or _REPORTED_RE.search(clause[: m.start()]) or _others_in(clause[: m.start()]) \
                 or _THIS_ONE_RE.match(x):

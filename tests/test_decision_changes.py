@@ -74,6 +74,7 @@ def test_a_changed_decision_ends_the_old_choice(old_text: str, new_text: str, co
     # for one occasion or a while
     (PYTHON_AND_POETRY, "I switched from poetry to uv just for this demo."),
     (PYTHON_AND_POETRY, "我们暂时从poetry换成了uv。"),
+    ("Standup is on Monday at 10.", "We moved this week's standup from Monday to Tuesday."),
     # said no to
     (PYTHON_AND_POETRY, "We didn't switch from poetry to uv in the end."),
     # another part: ledgerline stays on Postgres when tidectl moves off it
