@@ -685,11 +685,13 @@ _FOR_A_TIME_RE = re.compile(r"(?i)\b(?:this time|just once|for now|for today|tem
                             r"|暂时|临时|这次|先用|试试|试用")
 # how a sentence tells of a change that is not the speaker's team's ("I read how Stripe moved from ...", "Tom said")
 _REPORTED_RE = re.compile(r"(?i)\b(?:how|why|when|that|about|article|post|blog|talk|video|heard|read|said|says|told"
-                          r"|asked|wonder|friend|company|they|their|them|he|she|his|her)\b|听说|看到|文章|他们|他|她")
+                          r"|asked|wonder|friend|they|their|them|he|she|his|her)\b|听说|看到|文章|他们|他|她")
 _SUBJECT_FILLERS = frozenset({"oh", "btw", "so", "well", "also", "ok", "okay", "and", "but", "actually", "fyi",
                               "finally", "just", "officially", "now", "all", "update", "news", "heads", "up",
                               "i", "we", "we're", "we've", "i've", "i'm", "have", "has", "are", "am", "our", "the",
-                              "team", "whole", "already", "recently", "decided", "to", "we'd", "had"})
+                              "team", "whole", "already", "recently", "decided", "to", "we'd", "had", "got",
+                              "was", "were", "been", "is", "today", "yesterday", "week", "last", "this"})
+_OUR_SIDE = frozenset({"team", "company", "org", "everyone", "everybody"})  # a change of the user's own side
 # a scope that covers every part ("for all Python repos", "everywhere"): no part need be named in the old memory
 _EVERY_RE = re.compile(r"(?i)\b(?:all|every|each|everything|everywhere|whole|entire)\b|所有|全部|都")
 _SCOPE_RE = re.compile(r"(?i)\b(?:for|in|on|across|at) (?P<s>[\w.'-]+(?: [\w.'-]+){0,3})")
@@ -723,8 +725,11 @@ def _dates(text: str) -> set[tuple[int, int]]:
     return found | {(int(m["m"]), int(m["d"])) for m in _DATE_ZH_RE.finditer(text)}
 
 
-def _subject_words(subject: str) -> list[str]:
-    return [w for w in re.findall(r"[\w']+", subject.casefold()) if w not in _SUBJECT_FILLERS]
+def _subject_words(subject: str) -> set[str]:
+    """The words of who or what a change is told of, in the old memory's terms (Chinese, 我们的上线日期, is read for
+    the people it names only: _others_in)."""
+    return content_terms(" ".join(w for w in re.findall(r"[A-Za-z][\w'-]*", subject.casefold())
+                                  if w not in _SUBJECT_FILLERS))
 
 
 def _held_at(old_text: str, value: str) -> list[str]:
@@ -848,9 +853,10 @@ def decision_changed(new_text: str, old_text: str) -> tuple[str, str, list[str]]
             return None  # "We didn't switch from poetry to uv", 我们没有从poetry换成uv (不用X了，改用Y says no to X)
         groups = m.groupdict()
         names = [w for w in re.findall(r"\b[A-Z][\w-]*", clause[: m.start()]) if w not in ("I", "We", "Our", "The")]
-        if any(not re.search(rf"\b{re.escape(w)}\b", old_text) for w in names) or len(_subject_words(
-                clause[: m.start()])) > 3:
-            return None  # "Priya switched from vim to neovim": hers, unless the old memory is about Priya
+        if any(not re.search(rf"\b{re.escape(w)}\b", old_text) for w in names) \
+                or not _subject_words(clause[: m.start()]) <= content_terms(old_text) | _OUR_SIDE:
+            return None  # "Priya switched from vim to neovim", "Our client moved from AWS to GCP": theirs, unless
+            # the old memory is about them ("The launch got pushed ..." after "... the launch for January 15")
         scope = " ".join(filter(None, [groups.get("obj"), *(s["s"] for s in _SCOPE_RE.finditer(clause[m.end():]))]))
         parts = content_terms(scope) - _GENERIC_SCOPE
         if not x:  # an upgrade to a version: the old value is the same thing's other version ("Python 3.11")

@@ -57,6 +57,7 @@ def found(old_text: str, new_text: str, cosine: float = 0.5) -> list[tuple[Confl
     (PYTHON_AND_POETRY, "We upgraded to Python 3.12.", 0.5, "python 3.11"),
     ("Postgres is our main database.", "We migrated from Postgres to MySQL.", 0.5, "Postgres"),
     ("我们用poetry管理依赖。", POETRY_TO_UV, 0.5, "poetry"),
+    ("We use Slack for chat.", "Our company switched from Slack to Teams.", 0.5, "Slack"),
     (LAUNCH, "The launch got pushed from January 15 to January 29.", 0.5, "January 15"),
     # what an old change changed to is what held: it changes again
     ("We moved from pip to poetry in 2023.", POETRY_TO_UV, 0.5, "poetry"),
@@ -78,6 +79,7 @@ def test_a_changed_decision_ends_the_old_choice(old_text: str, new_text: str, co
     (PYTHON_AND_POETRY, "My brother switched from poetry to uv."),
     (PYTHON_AND_POETRY, "Priya switched from poetry to uv on her laptop."),
     (PYTHON_AND_POETRY, "I read a blog post about how Stripe moved from poetry to uv."),
+    ("We use AWS for hosting.", "Our client moved from AWS to GCP."),
     # for one occasion or a while
     (PYTHON_AND_POETRY, "I switched from poetry to uv just for this demo."),
     (PYTHON_AND_POETRY, "我们暂时从poetry换成了uv。"),
