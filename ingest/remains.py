@@ -171,14 +171,15 @@ def decision_remains(clauses: Sequence[tuple[str, Sequence[ExtractedTriple]]], w
         kept.append((text, facts))
     if kept:  # "and uv for dependency management" opening the remains
         kept[0] = (re.sub(r"(?i)^(?:and|but|plus)\s+", "", kept[0][0]), kept[0][1])
-    return _joined(kept)
+    # joined as the loser was said ("Tom is the PM, he set ... for 1月29日": a Chinese date is no Chinese sentence)
+    return _joined(kept, chinese=any(has_han(text) for text, _ in clauses))
 
 
-def _joined(kept: Sequence[tuple[str, Sequence[ExtractedTriple]]]) -> Remains | None:
-    """The kept clauses as one memory (None when none is kept)."""
+def _joined(kept: Sequence[tuple[str, Sequence[ExtractedTriple]]], chinese: bool | None = None) -> Remains | None:
+    """The kept clauses as one memory (None when none is kept), joined as Chinese is when told so or when any is."""
     if not kept:
         return None
-    if any(has_han(text) for text, _ in kept):
+    if chinese if chinese is not None else any(has_han(text) for text, _ in kept):
         joined = "，".join(text for text, _ in kept)
     else:  # "Tom is my colleague, he works at Airbus": a pronoun opening a later sentence is mid-sentence now
         joined = ", ".join([kept[0][0], *(_PRONOUN_OPENING_RE.sub(lambda m: m[0].lower(), text)

@@ -133,7 +133,7 @@ EXTRACTOR = RuleTripleExtractor()
      "Our second project is tidectl, a command-line tool in Python for managing tide-gauge data files, "
      "it also talks to SQLite right now"),
     (LAUNCH, "我们的上线日期从1月15日推迟到1月29日了，Tom 刚通知的。",
-     "Tom is the PM，he set the ledgerline v2 launch for 1月29日"),
+     "Tom is the PM, he set the ledgerline v2 launch for 1月29日"),
     ("我叫李明，我们用poetry管理依赖。", "我们从poetry换成了uv。", "我叫李明，我们用uv管理依赖"),
     # what goes on from the old choice goes with it
     ("We use Postgres, a relational database, for tidectl. Priya chose it.",
