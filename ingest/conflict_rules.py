@@ -26,7 +26,13 @@ Three rules, tried in this order for every pair (new memory, old live memory), t
    or puts another in its place ("soccer on Saturdays instead of piano" / "Maya takes piano lessons on Saturdays");
    or reports it done ("The case study is done" / "Remind me to prepare a case study by Thursday");
    or, at a near-duplicate's cosine, restates a procedure with a step changed ("first run make release" / "... make
-   build").
+   build");
+   or changes a choice of the user's team saying what it was ("we switched from poetry to uv" / "... and poetry for
+   dependency management", 上线日期从1月15日推迟到1月29日, "upgraded all Python repos to 3.12" / "Python 3.11"), the old
+   memory saying that choice as what is used (decision_change_conflict; the remains keep its other clauses and say the
+   changed one with the new choice, ingest/remains.py decision_remains);
+   or hands a named person's duty to another as that person goes ("Marco is leaving ... Aisha takes over the
+   frontend" / "Marco does the frontend and reviews all frontend PRs.", handover_conflict).
 """
 
 from __future__ import annotations
