@@ -838,8 +838,16 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         re.compile(rf"{_I}(?i: (?:just |finally )?accepted (?:an|the|their|a job) (?:job )?offer (?:from|at|with))"
                    rf" (?P<o>{_EN_NAME})"),
         lambda m, st: st.add(USER, "works_at", _en_cut(m["o"], _EN_TAIL_PLACE))  # not one for the old car
-        if re.search(r"(?i)\bjob offer|\b(?:job|role|position|team|salary|start(?:ing)? (?:on|in|next))\b", m.string)
-        else False,
+        # (or said with the job left: "I'm leaving Acme at the end of the month, I accepted an offer from Brightline")
+        if re.search(r"(?i)\bjob offer|\b(?:job|role|position|team|salary|start(?:ing)? (?:on|in|next))\b"
+                     r"|\b(?:i'm|i am) (?:leaving|quitting)\b|\b(?:resign(?:ed|ing)?|two weeks' notice|last day)\b",
+                     f"{m.string} {st.turn}") else False,
+    ),
+    # "I got promoted to senior engineer": the job now (a role that is no job, "promoted to the fraud team", is none)
+    (
+        re.compile(rf"{_I}(?i: (?:just |finally |recently )?(?:got |was |have been |'ve been )?promoted to)"
+                   r" (?:(?i:a|an|the) )?(?P<o>[\w -]+)"),
+        lambda m, st: st.add(USER, "is_a", o) if is_occupation(o := _en_cut(m["o"], _EN_TAIL_PLACE)) else False,
     ),
     # "I got a new job at Google": the employer
     (

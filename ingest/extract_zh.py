@@ -22,6 +22,7 @@ from ingest.extract_core import (
     Favourite,
     _State,
     favourite_category,
+    is_occupation,
     normalize_term,
     phone_ok,
 )
@@ -592,7 +593,9 @@ _ZH_DROPPED_SUBJECT_RE = re.compile(
     r"^(?P<lead>" + _ZH_TIME_LEAD + ")" + _ZH_ADV + r"(?:不太|不怎么|一点都不|不|没)?"
     r"(?:紧急联系人|迷上|爱上|喜欢|热爱|爱(?=[吃喝看玩听去打逛])|讨厌|受不了|接受不了|戒|吃不了|喝不了|吃不惯|不吃|不喝|不能吃|不能喝|住在|来自|会说|会讲"
     r"|养了|沉迷|对[^，]{1,12}?(?:过敏|感兴趣|不感兴趣|情有独钟)|在[^，]{1,16}?(?:工作|上班|实习|任职|读研|读博|读书|上学"
-    r"|做|当|干)|base在?|搬到|搬去|老家|回老家|学的是|读的是|专业是)(?![就啦吧呀啊你您的]|了?$)"
+    r"|做|当|干)|base在?|搬到|搬去|老家|回老家|学的是|读的是|专业是"
+    r"|(?:被)?(?:调到|调去|调往|派到)(?=了?[^，]{1,10}?(?:分公司|子公司|分部|分行|分店|办事处|分院|总部)))"
+    r"(?![就啦吧呀啊你您的]|了?$)"
 )
 
 _ZH_PREFIX_OK_RE = re.compile(
@@ -843,7 +846,9 @@ def _zh_lives(*, tails: str) -> _ZhHandler:
 # Where one lives and works, and how to reach one: read of the speaker and of an unnamed relative (_ZH_KIN_RULES).
 _ZH_LIVES_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     (
-        re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:住在|住|生活在|定居在|定居|居住在)(?P<o>[^，]+)"),
+        # (我租房住在海淀: rented, still where one lives)
+        re.compile(r"^(?P<pre>" + _P + r")(?:租房子?|租了?房子?)?" + _ZH_NEG + r"(?:住在|住|生活在|定居在|定居|居住在)"
+                   r"(?P<o>[^，]+)"),
         _zh_lives(tails=_STOP_TAIL_ZH + r"|附近|那边|这边|(?:好|这)?几年|多年|[一两三四五六七八九十\d]+年(?:多)?"),
     ),
     (
@@ -958,6 +963,18 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         _zh_job_at,
     ),
     (re.compile(r"入职了?(?P<o>[^，]{1,12})"), _zh("works_at", check=_zh_org_ok)),
+    # 现在调到深圳分公司了: the branch one works at now (not a move still to come: 明年要调到...)
+    (
+        re.compile(r"^(?P<pre>" + _P + r")(?:被)?(?:公司)?(?:调到|调去|调往|派到|派驻到?|外派到)了?"
+                   r"(?P<o>[^，]{1,10}?(?:分公司|子公司|分部|分行|分店|办事处|分院|总部))了?$"),
+        lambda m, s, st, p: st.add(s, "works_at", _zh_clean(m["o"]))
+        if not _ZH_FUTURE_RE.search(m.string) and re.search(r"要|会|想|可能", m["pre"]) is None else None,
+    ),
+    # 现在在做自由撰稿人 / 我做了老师: the job one does (在做饭, 做了一个梦 name none)
+    (
+        re.compile(r"^(?P<pre>" + _P + r")(?:在做|在当|做了|当了)(?:一名|一个|一位)?(?P<o>[^，]{2,10})$"),
+        _zh("is_a", check=is_occupation),
+    ),
     (
         re.compile(r"(?:从(?P<old>[^，]{1,12}?))?跳槽(?:到|去)了?(?P<o>[^，]{1,12})"),
         _zh_job_change,
