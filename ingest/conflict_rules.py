@@ -288,13 +288,35 @@ def single_valued_conflict(new: Fact, old: Fact, *, new_text: str = "",
     if same_value(new.predicate, new.object, old.object) or (translated is not None
                                                              and translated(new.object, old.object)):
         return None
-    if new.predicate in ("uses_phone", "drives") and _ONE_MORE_RE.search(_normalize(new_text)):
+    if new.predicate in ("uses_phone", "drives", "on_team") and _ONE_MORE_RE.search(_normalize(new_text)):
         return None  # "We got a second car, a Toyota Corolla": the Civic stays
     if slot == OCCUPATION_SLOT:
         if objects_overlap(new.object, old.object) or _ADDS_A_JOB_RE.search(_normalize(new_text)):
             return None  # a nurse / a registered nurse; a second job
         return f"{new.subject} occupation ({new.predicate}): {old.object!r} -> {new.object!r}"
     return f"{new.subject} {new.predicate}: {old.object!r} -> {new.object!r}"
+
+
+# A relationship's status, one at a time: single, a partner, a spouse ("I'm single" -> "I've been seeing someone named
+# Priya"; "My girlfriend Anna" -> "Anna and I got married"; "My boyfriend Mark" -> "I'm single again").
+_SINGLE = "single"
+
+
+def relationship_conflict(new: Fact, old: Fact) -> str | None:
+    """The user's relationship changed: a partner where they were single, single where they had a partner, or the
+    partner now their spouse (the same name). Another partner beside a spouse, or a spouse's name after a partner's,
+    is not read as a change (two people's names say too little)."""
+    if normalize_term(new.subject) != normalize_term(old.subject) or new.polarity != 1 or old.polarity != 1:
+        return None
+    single_new = new.predicate == "is_a" and normalize_term(new.object) == _SINGLE
+    single_old = old.predicate == "is_a" and normalize_term(old.object) == _SINGLE
+    if single_old and new.predicate in ("partner", "spouse"):
+        return f"{new.subject} {new.predicate}: single -> {new.object!r}"
+    if single_new and old.predicate == "partner":
+        return f"{new.subject} partner: {old.object!r} -> single"
+    if new.predicate == "spouse" and old.predicate == "partner" and same_value("", new.object, old.object):
+        return f"{new.subject} partner {old.object!r} -> spouse {new.object!r}"
+    return None
 
 
 def favourite_conflict(new_text: str, old: Similar, threshold: float,
@@ -658,7 +680,8 @@ def detect(
         if old.memory_id == new_memory_id or old.memory_id in found:
             continue
         for new in new_facts:
-            reason = single_valued_conflict(new, old, new_text=new_text, translated=translated)
+            reason = (single_valued_conflict(new, old, new_text=new_text, translated=translated)
+                      or relationship_conflict(new, old))
             slot = single_valued_slot(new.predicate, new.object)
             if reason and normalize_term(new.object) not in held.get(
                     (old.memory_id, normalize_term(new.subject), slot or ""), set()):

@@ -78,6 +78,8 @@ PREDICATES: dict[str, PredicateSpec] = {
         PredicateSpec("commutes_by", "transport", "how they get to work now: bus, bike, car, subway, foot"),
         PredicateSpec("uses_phone", "device", "the phone they use now, by its model: iPhone 15 / 华为Mate 40"),
         PredicateSpec("drives", "vehicle", "the car they drive now, by its model: 2015 Honda Civic / 比亚迪汉"),
+        PredicateSpec("number_of_children", "number",
+                      "how many children they have, digits: we have two kids / our third baby"),
         PredicateSpec("on_team", "team", "the team or department they are in at work now: payments team / 市场部"),
         PredicateSpec("visited", "place", "a named place they went to or were at (past events only)"),
         PredicateSpec("originates_from", "place", "general knowledge: X originated in Y"),
@@ -93,7 +95,7 @@ PERSONAL_FACT_PREDICATES: frozenset[str] = frozenset(
         "name", "nickname", "age", "birthday", "lives_in", "hometown", "works_at", "studies_at", "major", "is_a",
         "speaks", "spouse", "partner", "mother", "father", "sister", "brother", "child", "friend", "colleague",
         "boss", "pet", "emergency_contact", "allergic_to", "has_condition", "phone", "email", "takes_dose",
-        "uses_phone", "drives", "on_team",
+        "uses_phone", "drives", "on_team", "number_of_children",
     }
 )
 
@@ -120,6 +122,7 @@ SINGLE_VALUED_PREDICATES: frozenset[str] = frozenset(
         "uses_phone",
         "drives",
         "on_team",
+        "number_of_children",
     }
 )
 

@@ -18,6 +18,7 @@ COMMUTE_PREDICATE = "commutes_by"
 PHONE_PREDICATE = "uses_phone"
 CAR_PREDICATE = "drives"
 TEAM_PREDICATE = "on_team"
+CHILDREN_PREDICATE = "number_of_children"
 
 _AMOUNT_EN = r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ug|iu|units?)(?![A-Za-z])"
 _AMOUNT_ZH = r"\d+(?:\.\d+)?\s?(?:毫克|微克|mg|mcg|单位|IU)"
@@ -120,23 +121,41 @@ _TEAM_ZH = re.compile(
     rf"(?:在(?:公司|单位)?的?|(?:调到|调去|调进|调往|转到|转岗到|换到)了?)"
     rf"(?P<x>[{HAN}A-Za-z]{{1,6}}?(?:部门|事业部|部|团队|组))(?:工作|上班|任职|了)?[。！!]?$"
 )
-_NOT_A_DEPARTMENT_ZH = re.compile(r"俱乐部|总部|全部|内部|外部|[东南西北中]部|干部|局部|[这那一哪]部|[底顶头腹胸背腰脚面眼]部"
+_NOT_A_DEPARTMENT_ZH = re.compile(r"俱乐部|总部|全部|内部|外部|[东南西北中]部|干部|局部|[这那一哪]部"
+                                  r"|[底顶头腹胸背腰脚面眼]部"
                                   r"|小组|[这那一哪]组|剧组|机组")
-_WILL_RE = re.compile(r"(?i)\b(?:will|'ll|going to|might|may|could|would|if|when)\b|要|会|将|打算|准备|想|可能|如果|下个?月|明年")
+_WILL_RE = re.compile(r"(?i)\b(?:will|'ll|going to|might|could|would|if|when)\b"
+                      r"|要|会|将|打算|准备|想|可能|如果|下个?月|明年")
 
 
 # A new home said by the lease or purchase and the move into it ("I just signed a lease on a two-bedroom in Queens and
 # moved in on Saturday", 我们在朝阳买了房，已经搬进去了): where the user lives now. Only with the move done, in the
 # same sentence (a flat bought to let, "we're moving in next month" give none), and not one for someone else ("for
 # my parents", 给爸妈, "they moved in").
-_HOME_EN = re.compile(r"(?i:\b(?:i|we)(?: just| finally| recently)? (?:signed (?:a|the) lease (?:on|for)|bought|closed on"
+_HOME_EN = re.compile(r"(?i:\b(?:i|we)(?: just| finally| recently)? (?:signed (?:a|the) lease (?:on|for)|bought"
+                      r"|closed on"
                       r"|rented))(?P<what>[^,.;!?]{0,40}?) (?i:in) (?P<x>[A-Z][a-zA-Z'-]+(?: [A-Z][a-zA-Z'-]+){0,2})")
 _HOME_WORD_EN = re.compile(r"(?i)\b(?:apartment|flat|place|house|home|condo|townhouse|bedroom|studio|loft|unit)\b")
 _MOVED_IN_EN = re.compile(r"(?i)\b(?<!they )(?<!he )(?<!she )moved in\b|\bmoved into (?:it|the (?:new )?place)\b")
-_HOME_ZH = re.compile(rf"我(?:们|家)?(?:已经|刚|去年|今年|终于)*在(?P<x>[{HAN}]{{2,6}}?)(?:买了|租了|买|租)(?:一套)?(?:新)?"
+_HOME_ZH = re.compile(rf"我(?:们|家)?(?:已经|刚|去年|今年|终于)*在(?P<x>[{HAN}]{{2,6}}?)(?:买了|租了|买|租)"
+                      rf"(?:一套)?(?:新)?"
                       rf"(?:房子?|公寓|新房)")
-_MOVED_IN_ZH = re.compile(r"(?:^|[，。,；;]|我们?|我家)(?:已经|刚|都|也|就|上周|上个月|终于)*(?:搬进去|住进去|搬进来|搬过去|入住)了")
+_MOVED_IN_ZH = re.compile(r"(?:^|[，。,；;]|我们?|我家)(?:已经|刚|都|也|就|上周|上个月|终于)*"
+                          r"(?:搬进去|住进去|搬进来|搬过去|入住)了")
 _NOT_A_PLACE_ZH = re.compile(r"[我你他她这那]|附近|老家|公司")
+
+
+# How many children the user has ("We have two kids", "We had our third baby in August!"): one number at a time, so
+# a birth replaces it; not "two kids in college" (some of them), "two kids' birthdays", someone else's ("my sister has
+# two kids").
+_COUNTS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+_CHILDREN_EN = re.compile(
+    rf"(?i:\b(?:i|we) (?:now |also )?(?:have|'ve got|have got)) (?P<n>\d|{'|'.join(_COUNTS)})"
+    r"(?i: (?:little |young |grown |beautiful |wonderful )?(?:kids|children))\b"
+    r"(?!['’]| (?i:in|at|under|over|still|who|that|from|with)\b)"
+    rf"|(?i:\b(?:i|we) (?:just |finally )?(?:had|welcomed) our) (?P<ord>{'|'.join(_ORDINALS)})"
+    r"(?i: (?:baby|child|kid|son|daughter))\b")
 
 
 # A thing of the maker that is no phone or car ("Pixel Buds", "Galaxy Watch", "an iPhone case", 小米手环, "a Honda
@@ -202,6 +221,11 @@ def routine_facts(clause: str, sentence: str = "") -> list[tuple[str, str]]:
         if _MOVED_IN_ZH.search(sentence) and not _NOT_A_PLACE_ZH.search(m["x"]) and not _WILL_RE.search(sentence) \
                 and not _FOR_SOMEONE_RE.search(sentence):
             out.append(("lives_in", m["x"]))
+    for m in _CHILDREN_EN.finditer(clause):
+        if not _WILL_RE.search(clause[: m.start()]):
+            n = m["n"] or m["ord"]
+            out.append((CHILDREN_PREDICATE, n if n.isdigit() else
+                        str((_COUNTS.index(n.lower()) if m["n"] else _ORDINALS.index(n.lower())) + 1)))
     for m in _TEAM_EN.finditer(clause):
         if not _NOT_A_WORK_TEAM_RE.search(m["x"]) and not _WILL_RE.search(clause[: m.start("x")]):
             out.append((TEAM_PREDICATE, f"{m['x']} {'department' if m['t'].lower() == 'dept' else m['t'].lower()}"))

@@ -218,6 +218,8 @@ def zh_clause(c: str, st: _State, episodic: bool) -> None:
         c = "她" + c[len(name):]  # 我姐姐叫小美，小美在腾讯工作: the person named, read as 她 would be
     if _zh_follow_up(c, st) or _zh_whole_clause(c, st):
         return
+    if re.match(r"(?:大|小|二)?(?:女儿|儿子|闺女)(?![们节])", c):
+        c = "我" + c  # 女儿转学了，现在在外国语学校读书: chat leaves out the 我 of 我女儿
     m = re.search(r"(我们|咱们|俺们|本人|我|俺|咱|他|她)", c)
     subject: str | None = None
     rest = c
@@ -902,7 +904,15 @@ _ZH_HEALTH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         _zh("has_condition"),
     ),
 ]
-_ZH_KIN_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [*_ZH_LIVES_RULES, _ZH_WORKS_AT_RULE, *_ZH_CONTACT_RULES]
+# An unnamed child's school, by a school's name (我女儿在实验小学上三年级, 现在在外国语学校读书): one at a time
+_ZH_KIN_SCHOOL_RULE: tuple[re.Pattern[str], _ZhHandler] = (
+    re.compile(r"^(?P<pre>" + _P + r")在(?P<o>[^，在]{1,10}?(?:小学|中学|学校|幼儿园|学院|大学|附小|附中"
+               r"|[一二三四五六七八九十]中|高中|初中))"
+               r"(?:上学|读书|念书|上课|读|上|念)"),
+    _zh("studies_at", check=_zh_org_ok),
+)
+_ZH_KIN_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [*_ZH_LIVES_RULES, _ZH_WORKS_AT_RULE, *_ZH_CONTACT_RULES,
+                                                           _ZH_KIN_SCHOOL_RULE]
 def _zh_parted(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
     """我和小美分手了 -> (partner, 小美, -1); 我和王强离婚了 -> (spouse, 王强, -1)."""
     name = _zh_clean(m["o"])
