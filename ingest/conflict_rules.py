@@ -56,6 +56,8 @@ from ingest.lexicon import (
 ATTITUDE_PREDICATES: frozenset[str] = frozenset({"likes", "eats", "drinks"})
 # A diet (is_a vegetarian) and what is eaten: diet_conflict compares the two.
 DIET_PREDICATES: frozenset[str] = frozenset({"is_a", "eats"})
+# Being single, a partner and a spouse: relationship_conflict compares them.
+RELATIONSHIP_PREDICATES: frozenset[str] = frozenset({"is_a", "partner", "spouse"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +302,11 @@ def single_valued_conflict(new: Fact, old: Fact, *, new_text: str = "",
 # A relationship's status, one at a time: single, a partner, a spouse ("I'm single" -> "I've been seeing someone named
 # Priya"; "My girlfriend Anna" -> "Anna and I got married"; "My boyfriend Mark" -> "I'm single again").
 _SINGLE = "single"
+
+
+def about_relationship(predicate: str, obj: str) -> bool:
+    """Whether a fact says the user's relationship status (a partner, a spouse, single): relationship_conflict."""
+    return predicate in ("partner", "spouse") or (predicate == "is_a" and normalize_term(obj) == _SINGLE)
 
 
 def relationship_conflict(new: Fact, old: Fact) -> str | None:

@@ -147,7 +147,7 @@ _NOT_A_PLACE_ZH = re.compile(r"[我你他她这那]|附近|老家|公司")
 
 # How many children the user has ("We have two kids", "We had our third baby in August!"): one number at a time, so
 # a birth replaces it; not "two kids in college" (some of them), "two kids' birthdays", someone else's ("my sister has
-# two kids").
+# two kids"), nor kids then named ("two kids, Emma and Leo": their child triples tell who and how many).
 _COUNTS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 _CHILDREN_EN = re.compile(
@@ -222,7 +222,8 @@ def routine_facts(clause: str, sentence: str = "") -> list[tuple[str, str]]:
                 and not _FOR_SOMEONE_RE.search(sentence):
             out.append(("lives_in", m["x"]))
     for m in _CHILDREN_EN.finditer(clause):
-        if not _WILL_RE.search(clause[: m.start()]):
+        named = re.search(rf"{re.escape(m[0])}\s*(?:[,:;(–-]\s*[A-Z]|(?i:named|called)\b)", sentence)
+        if not _WILL_RE.search(clause[: m.start()]) and not named:  # the kids named say how many (child triples)
             n = m["n"] or m["ord"]
             out.append((CHILDREN_PREDICATE, n if n.isdigit() else
                         str((_COUNTS.index(n.lower()) if m["n"] else _ORDINALS.index(n.lower())) + 1)))
