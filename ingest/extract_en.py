@@ -1022,8 +1022,9 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     (re.compile(rf"{_I}(?i:'ve been|'m| am| have been| started| just started)(?i: (?:now |currently |also )?)"
                 rf"(?:(?i:seeing|dating) (?i:someone|a (?:guy|girl|man|woman)) (?i:named|called)"
                 rf"|(?i:dating)) (?P<o>{_EN_NAME})\b"),
-     lambda m, st: st.add(USER, "partner", m["o"], 1)
-     if _en_name_ok(m["o"]) and not re.search(r"(?i)\b(?:might|maybe|thinking|want|hope|if)\b", m.string) else False),
+     lambda m, st: st.add(USER, "partner", m["o"], 1)  # (not "dating Priya's brother")
+     if _en_name_ok(m["o"]) and not re.search(r"['’]", m["o"])
+     and not re.search(r"(?i)\b(?:might|maybe|thinking|want|hope|if)\b", m.string) else False),
     # "I'm single": no partner now (not "a single mom", "single-handedly")
     (re.compile(rf"{_IM}(?i: (?:still |currently |happily |now |totally )?single)\b(?![ -](?i:mom|mother|dad|father"
                 r"|parent|handed|income|person|player|malt|room|bed|use|digit|file|day|time|event))"),

@@ -104,7 +104,7 @@ _MODEL_TAIL = re.compile(r"(?i)\s+(?:last|this|next|yesterday|today|now|and|but|
 # teams", "I'm moving to the X team next month" read none. Not a sports or school team ("I'm on the soccer team"),
 # nor "the same / new / other team", which names none.
 _TEAM_EN = re.compile(
-    r"(?i:\bi(?:'m| am)(?: now| currently| still)? (?:on|in|part of)"
+    r"(?i:\bi(?:'m| am)(?: now| currently| still)? (?:on|(?P<in>in|part of))"
     r"|\bi (?:now |currently |still )?work (?:on|in|for)"
     r"|\bi (?:just |recently |finally )?(?:got |was |have been |'ve been )?(?:moved|transferred|reassigned|switched"
     r"|shifted|rotated)(?: over)? (?:to|onto|into)"
@@ -115,7 +115,13 @@ _NOT_A_WORK_TEAM_RE = re.compile(
     r"(?i)\b(?:soccer|football|basketball|volleyball|baseball|hockey|rugby|swim(?:ming)?|track|debate|chess"
     r"|bowling|softball|tennis|cricket|quiz|trivia|dance|cheer(?:leading)?|rowing|running|cycling|golf|lacrosse"
     r"|wrestling|ski|netball|ultimate|robotics|school|varsity|college|national|olympic|same|other|whole|entire|new"
-    r"|wrong|right|winning|losing|home|away|a|an|his|her|their|our|my)\b")
+    r"|wrong|right|winning|losing|home|away|a|an|his|her|their|our|my|volunteer(?:ing)?|church|choir|band|book"
+    r"|hiking|climbing|community|neighbou?rhood|parent|pta|fantasy|e?sports|gaming|relay|dragon boat"
+    # a hospital's or a shop's department one is in for the day ("I'm in the emergency department with my son")
+    r"|emergency|accident|casualty|maternity|outpatient|inpatient|radiology|paediatric|pediatric|trauma|shoe"
+    r"|produce|electronics|toy|menswear|womenswear|clothing)\b")
+# "I'm in the X department" is where one works only said of work (not "I'm in the cosmetics department at Macy's")
+_WORK_SAID_RE = re.compile(r"(?i)\b(?:work|job|company|office|employer|colleagues?|coworkers?|boss|manager)\b")
 _TEAM_ZH = re.compile(
     rf"(?:^|我)(?:现在|目前|还|也|已经|就|被|又|从[^，我]{{1,8}}(?:起|开始))*"
     rf"(?:在(?:公司|单位)?的?|(?:调到|调去|调进|调往|转到|转岗到|换到)了?)"
@@ -133,8 +139,11 @@ _WILL_RE = re.compile(r"(?i)\b(?:will|'ll|going to|might|could|would|if|when)\b"
 # same sentence (a flat bought to let, "we're moving in next month" give none), and not one for someone else ("for
 # my parents", 给爸妈, "they moved in").
 _HOME_EN = re.compile(r"(?i:\b(?:i|we)(?: just| finally| recently)? (?:signed (?:a|the) lease (?:on|for)|bought"
-                      r"|closed on"
-                      r"|rented))(?P<what>[^,.;!?]{0,40}?) (?i:in) (?P<x>[A-Z][a-zA-Z'-]+(?: [A-Z][a-zA-Z'-]+){0,2})")
+                      r"|closed on))(?P<what>[^,.;!?]{0,40}?) (?i:in)"
+                      r" (?P<x>[A-Z][a-zA-Z'-]+(?: [A-Z][a-zA-Z'-]+){0,2})")
+# a stay ("for the summer", 去三亚度假): no home
+_HOLIDAY_RE = re.compile(r"(?i)\b(?:for the (?:week|weekend|summer|winter|holidays?|month)|vacation|holiday|airbnb"
+                         r"|trip)\b|度假|旅游|旅行|假期|暑假|寒假|民宿")
 _HOME_WORD_EN = re.compile(r"(?i)\b(?:apartment|flat|place|house|home|condo|townhouse|bedroom|studio|loft|unit)\b")
 _MOVED_IN_EN = re.compile(r"(?i)\b(?<!they )(?<!he )(?<!she )moved in\b|\bmoved into (?:it|the (?:new )?place)\b")
 _HOME_ZH = re.compile(rf"我(?:们|家)?(?:已经|刚|去年|今年|终于)*在(?P<x>[{HAN}]{{2,6}}?)(?:买了|租了|买|租)"
@@ -153,9 +162,9 @@ _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", 
 _CHILDREN_EN = re.compile(
     rf"(?i:\b(?:i|we) (?:now |also )?(?:have|'ve got|have got)) (?P<n>\d|{'|'.join(_COUNTS)})"
     r"(?i: (?:little |young |grown |beautiful |wonderful )?(?:kids|children))\b"
-    r"(?!['’]| (?i:in|at|under|over|still|who|that|from|with)\b)"
+    r"(?=\s*(?:$|[.!,;:(]|(?i:and|now|so|but|together|already|of our own)\b))"
     rf"|(?i:\b(?:i|we) (?:just |finally )?(?:had|welcomed) our) (?P<ord>{'|'.join(_ORDINALS)})"
-    r"(?i: (?:baby|child|kid|son|daughter))\b")
+    r"(?i: (?:baby|child|kid|son|daughter))\b(?!['’])")
 
 
 # A thing of the maker that is no phone or car ("Pixel Buds", "Galaxy Watch", "an iPhone case", 小米手环, "a Honda
@@ -215,11 +224,11 @@ def routine_facts(clause: str, sentence: str = "") -> list[tuple[str, str]]:
     sentence = sentence or clause
     for m in _HOME_EN.finditer(clause):
         if _HOME_WORD_EN.search(m["what"]) and _MOVED_IN_EN.search(sentence) and not _WILL_RE.search(sentence) \
-                and not _FOR_SOMEONE_RE.search(sentence):
+                and not _FOR_SOMEONE_RE.search(sentence) and not _HOLIDAY_RE.search(sentence):
             out.append(("lives_in", m["x"]))
     for m in _HOME_ZH.finditer(clause):
         if _MOVED_IN_ZH.search(sentence) and not _NOT_A_PLACE_ZH.search(m["x"]) and not _WILL_RE.search(sentence) \
-                and not _FOR_SOMEONE_RE.search(sentence):
+                and not _FOR_SOMEONE_RE.search(sentence) and not _HOLIDAY_RE.search(sentence):
             out.append(("lives_in", m["x"]))
     for m in _CHILDREN_EN.finditer(clause):
         named = re.search(rf"{re.escape(m[0])}\s*(?:[,:;(–-]\s*[A-Z]|(?i:named|called)\b)", sentence)
@@ -228,7 +237,8 @@ def routine_facts(clause: str, sentence: str = "") -> list[tuple[str, str]]:
             out.append((CHILDREN_PREDICATE, n if n.isdigit() else
                         str((_COUNTS.index(n.lower()) if m["n"] else _ORDINALS.index(n.lower())) + 1)))
     for m in _TEAM_EN.finditer(clause):
-        if not _NOT_A_WORK_TEAM_RE.search(m["x"]) and not _WILL_RE.search(clause[: m.start("x")]):
+        if not _NOT_A_WORK_TEAM_RE.search(m["x"]) and not _WILL_RE.search(clause[: m.start("x")]) \
+                and (not m["in"] or _WORK_SAID_RE.search(sentence)):
             out.append((TEAM_PREDICATE, f"{m['x']} {'department' if m['t'].lower() == 'dept' else m['t'].lower()}"))
     for m in _TEAM_ZH.finditer(clause):
         if not _NOT_A_DEPARTMENT_ZH.search(m["x"]) and not _WILL_RE.search(clause[: m.start("x")]) \

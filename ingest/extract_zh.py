@@ -911,6 +911,8 @@ _ZH_KIN_SCHOOL_RULE: tuple[re.Pattern[str], _ZhHandler] = (
                r"(?:上学|读书|念书|上课|读|上|念)"),
     _zh("studies_at", check=_zh_org_ok),
 )
+# Job words that also name a task (我在做测试: testing today): no job read from 在做 / 做了
+_ZH_WORK_OF_THE_DAY = frozenset({"测试", "开发", "设计", "运营", "产品", "销售", "翻译", "编辑", "前端", "后端"})
 _ZH_KIN_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [*_ZH_LIVES_RULES, _ZH_WORKS_AT_RULE, *_ZH_CONTACT_RULES,
                                                            _ZH_KIN_SCHOOL_RULE]
 def _zh_parted(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
@@ -980,10 +982,11 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         lambda m, s, st, p: st.add(s, "works_at", _zh_clean(m["o"]))
         if not _ZH_FUTURE_RE.search(m.string) and re.search(r"要|会|想|可能", m["pre"]) is None else None,
     ),
-    # 现在在做自由撰稿人 / 我做了老师: the job one does (在做饭, 做了一个梦 name none)
+    # 现在在做自由撰稿人 / 我做了老师: the job one does (在做饭, 做了一个梦 name none; nor 在做测试, 在做设计: the work
+    # of the day, said in a job's words)
     (
         re.compile(r"^(?P<pre>" + _P + r")(?:在做|在当|做了|当了)(?:一名|一个|一位)?(?P<o>[^，]{2,10})$"),
-        _zh("is_a", check=is_occupation),
+        _zh("is_a", check=lambda o: is_occupation(o) and o not in _ZH_WORK_OF_THE_DAY),
     ),
     (
         re.compile(r"(?:从(?P<old>[^，]{1,12}?))?跳槽(?:到|去)了?(?P<o>[^，]{1,12})"),

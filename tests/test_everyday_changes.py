@@ -93,11 +93,26 @@ def test_what_each_sentence_yields(text: str, expected: set[tuple[str, str, str,
     "Leo goes to the park on Sundays.",
     "我在做饭。",
     "会议调到周五了。",
+    "I'm in the emergency department with my son.",  # a hospital visit, no team
+    "I'm in the marketing department.",  # "in" a department only said of work
+    "I joined the volunteer team at church.",
+    "We rented a house in Tahoe for the weekend and moved in on Friday.",  # a stay
+    "We bought a place in Tahoe for the summer and moved in.",
+    "We have two kids coming over tonight.",
+    "We had our second kid's birthday party.",
+    "I have two kids, Emma and Leo",  # the names tell how many (child triples, as labelled)
+    "我在做测试。",  # the work of the day
+    "I've been dating Priya's brother.",
 ])
 def test_near_misses_yield_no_such_fact(text: str) -> None:
     got = triples(text)
     assert not {t for t in got if t[1] in ("on_team", "number_of_children", "partner", "spouse", "studies_at")
                 or (t[1] in ("works_at", "lives_in", "is_a") and t[0] == "user" and t[3] == 1)}, got
+
+
+def test_a_department_said_of_work_is_the_team() -> None:
+    assert triples("I'm in the marketing department at work.") == {("user", "on_team", "marketing department", 1)}
+    assert triples("I work in the marketing department.") == {("user", "on_team", "marketing department", 1)}
 
 
 @pytest.mark.parametrize(("old", "new", "reason"), [
