@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ingest.lexicon import HAN
+from ingest.lexicon import HAN, PLAN_RE
 
 DOSE_PREDICATE = "takes_dose"
 COMMUTE_PREDICATE = "commutes_by"
@@ -130,8 +130,9 @@ _TEAM_ZH = re.compile(
 _NOT_A_DEPARTMENT_ZH = re.compile(r"俱乐部|总部|全部|内部|外部|[东南西北中]部|干部|局部|[这那一哪]部"
                                   r"|[底顶头腹胸背腰脚面眼]部"
                                   r"|小组|[这那一哪]组|剧组|机组")
-_WILL_RE = re.compile(r"(?i)\b(?:will|'ll|going to|might|could|would|if|when)\b"
-                      r"|要|会|将|打算|准备|想|可能|如果|下个?月|明年")
+# A change still to come or only thought of: a plan (ingest/lexicon.py PLAN_RE: "going to", next month, 明年, 打算),
+# or a maybe ("might", "if", 可能, 要, 会)
+_WILL_RE = re.compile(rf"{PLAN_RE.pattern}|(?i:\b(?:might|could|would|if|when)\b)|要|会|将|想|可能|如果")
 
 
 # A new home said by the lease or purchase and the move into it ("I just signed a lease on a two-bedroom in Queens and

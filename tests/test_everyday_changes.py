@@ -12,28 +12,11 @@ import pytest
 from bmam.usecases.conflicts import _new_facts
 from graph.conflicts import ConflictKind
 from graph.model import Entity, Triple
-from ingest.conflict_rules import Fact, Similar, detect, relationship_conflict
-from ingest.extract import RuleTripleExtractor
+from ingest.conflict_rules import Fact, relationship_conflict
 from ingest.remains import Fact as WinnerFact
 from ingest.remains import remains
 from ingest.slots import asked_slots
-
-EXTRACTOR = RuleTripleExtractor()
-
-
-def triples(text: str) -> set[tuple[str, str, str, int]]:
-    return {(t.subject, t.predicate, t.object, t.polarity) for t in EXTRACTOR.extract(text)}
-
-
-def facts(memory_id: str, text: str) -> list[Fact]:
-    return [Fact(memory_id, t.subject, t.predicate, t.object, t.polarity) for t in EXTRACTOR.extract(text)]
-
-
-def found(old_text: str, new_text: str) -> list[tuple[ConflictKind, str]]:
-    findings = detect(new_memory_id="new", new_text=new_text, new_facts=facts("new", new_text),
-                      old_facts=facts("old", old_text), similar=[Similar("old", old_text, 0.5)],
-                      similarity_threshold=0.75)
-    return [(f.kind, f.reason) for f in findings]
+from tests.test_routine_conflicts import EXTRACTOR, found, triples
 
 
 @pytest.mark.parametrize(("text", "expected"), [
