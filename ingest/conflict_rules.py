@@ -513,7 +513,9 @@ def cancellation_conflict(new_text: str, old: Similar, threshold: float) -> str 
     shared = content_terms(new_text) & content_terms(old.text)
     if len(shared) < 2:
         return None
-    if _others(new_text) - _others(old.text) or (_ONE_TIME_RE.search(new_text) and not _ONE_TIME_RE.search(old.text)):
+    # (a plan called off "for now" is off: "We cancelled the house plans, we're going to keep renting for now")
+    one_time = _ONE_TIME_RE.search(_FOR_NOW_RE.sub("", new_text))
+    if _others(new_text) - _others(old.text) or (one_time and not _ONE_TIME_RE.search(old.text)):
         return None  # 他不去北京了, 我老公这周末不去钓鱼了: someone else's; 我们今天不去超市了: today only
     return (f"cancelled: similarity {old.cosine:.2f} >= {threshold:.2f} with a plan "
             f"(shared: {', '.join(sorted(shared))})")
@@ -533,6 +535,7 @@ _PEOPLE_RE = re.compile(
 # of a routine or a plan that holds.
 _ONE_TIME_RE = re.compile(r"(?i)\b(?:today|tonight|this (?:morning|afternoon|evening|time|once|week|weekend|year)"
                           r"|just (?:this )?once|for now|for once)\b|今天|今晚|这次|这一次|这周|本周|今年")
+_FOR_NOW_RE = re.compile(r"(?i)\bfor now\b")
 # What comes back ("every Thursday", "on the first Monday of the month", 每周四): a move names its new rhythm too
 _RECURRING_RE = re.compile(r"(?i)\b(?:every|each|weekly|daily|monthly|from now on|permanently|of (?:the|every|each)"
                            r" month|on (?:mon|tues|wednes|thurs|fri|satur|sun)days)\b|每[天周月个]|以后|从现在")

@@ -12,7 +12,7 @@ import pytest
 from bmam.usecases.conflicts import _new_facts
 from graph.conflicts import ConflictKind
 from graph.model import Entity, Triple
-from ingest.conflict_rules import Fact, relationship_conflict
+from ingest.conflict_rules import Fact, Similar, cancellation_conflict, relationship_conflict
 from ingest.remains import Fact as WinnerFact
 from ingest.remains import remains
 from ingest.slots import asked_slots
@@ -174,3 +174,16 @@ def test_remains_do_not_keep_single_beside_the_partner() -> None:
     new = "I've been seeing someone named Priya since October, it's going really well."
     winner = [WinnerFact.of(t.subject, t.predicate, t.object, t.polarity) for t in EXTRACTOR.extract(new)]
     assert remains(EXTRACTOR.by_clause("I'm single and not really looking."), winner, new) is None
+
+
+@pytest.mark.parametrize(("old", "new", "cancels"), [
+    # a plan called off "for now" is off (it had been kept beside the cancellation)
+    ("We're planning to buy a house next year.", "We've shelved the house plans, we're going to keep renting for now.",
+     True),
+    ("We're planning to buy a house next year.", "We cancelled the house plans, we're going to keep renting for now.",
+     True),
+    ("We're planning to go to the beach this weekend.", "We're not going to the beach today.", False),  # today only
+])
+def test_a_plan_called_off_for_now_is_off(old: str, new: str, cancels: bool) -> None:
+    got = cancellation_conflict(new, Similar("old", old, 0.64), 0.35)
+    assert (got is not None) == cancels, got
