@@ -301,12 +301,12 @@ def single_valued_conflict(new: Fact, old: Fact, *, new_text: str = "",
 
 # A relationship's status, one at a time: single, a partner, a spouse ("I'm single" -> "I've been seeing someone named
 # Priya"; "My girlfriend Anna" -> "Anna and I got married"; "My boyfriend Mark" -> "I'm single again").
-_SINGLE = "single"
+_SINGLE = frozenset({"single", "单身"})
 
 
 def about_relationship(predicate: str, obj: str) -> bool:
     """Whether a fact says the user's relationship status (a partner, a spouse, single): relationship_conflict."""
-    return predicate in ("partner", "spouse") or (predicate == "is_a" and normalize_term(obj) == _SINGLE)
+    return predicate in ("partner", "spouse") or (predicate == "is_a" and normalize_term(obj) in _SINGLE)
 
 
 def relationship_conflict(new: Fact, old: Fact) -> str | None:
@@ -315,8 +315,8 @@ def relationship_conflict(new: Fact, old: Fact) -> str | None:
     is not read as a change (two people's names say too little)."""
     if normalize_term(new.subject) != normalize_term(old.subject) or new.polarity != 1 or old.polarity != 1:
         return None
-    single_new = new.predicate == "is_a" and normalize_term(new.object) == _SINGLE
-    single_old = old.predicate == "is_a" and normalize_term(old.object) == _SINGLE
+    single_new = new.predicate == "is_a" and normalize_term(new.object) in _SINGLE
+    single_old = old.predicate == "is_a" and normalize_term(old.object) in _SINGLE
     if single_old and new.predicate in ("partner", "spouse"):
         return f"{new.subject} {new.predicate}: single -> {new.object!r}"
     if single_new and old.predicate == "partner":

@@ -926,6 +926,14 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     *_ZH_CONTACT_RULES,
     (re.compile(rf"^(?:已经)?(?:和|跟)(?P<o>[{HAN}A-Za-z]{{2,4}}?)(?:已经|上个月|前段时间|最近)?(?P<how>分手|离婚)"),
      _zh_parted),
+    # 我和小王结婚了 / 我最近在和小王谈恋爱: the spouse, the partner now (not 想和小王在一起, 下个月结婚: to come)
+    (re.compile(rf"^(?:最近|现在|已经|去年|今年|上个月)*在?(?:和|跟)(?P<o>[{HAN}A-Za-z]{{2,4}}?)(?:已经|去年|今年|上个月|最近)?"
+                rf"(?P<how>结婚了|领证了|谈恋爱|交往|在一起了)"),
+     lambda m, s, st, p: st.add(s, "spouse" if m["how"] in ("结婚了", "领证了") else "partner", m["o"])
+     if s == USER and _looks_like_zh_name(m["o"]) and not _ZH_FUTURE_RE.search(m.string) else None),
+    # 我现在单身 / 我是单身: no partner now (relationship_conflict)
+    (re.compile(r"^(?:现在|目前|还|还是|一直|也)*(?P<neg>不是|并不是)?(?:是)?单身(?:狗|一人)?(?:了|呢|啊)?$"),
+     lambda m, s, st, p: st.add(s, "is_a", "单身", -1 if m["neg"] else 1) if s == USER else None),
     (
         re.compile(r"^的?(?:英文名字?|小名|外号|网名|昵称|绰号|花名)(?:是|叫)(?P<o>[^，]{1,16})$"),
         _zh("nickname", tails=r"，|就行|就好"),

@@ -187,3 +187,25 @@ def test_remains_do_not_keep_single_beside_the_partner() -> None:
 def test_a_plan_called_off_for_now_is_off(old: str, new: str, cancels: bool) -> None:
     got = cancellation_conflict(new, Similar("old", old, 0.64), 0.35)
     assert (got is not None) == cancels, got
+
+
+@pytest.mark.parametrize(("old", "new", "reason"), [
+    ("我现在单身。", "我最近在和小王谈恋爱。", "user partner: single -> '小王'"),
+    ("我男朋友叫张伟。", "我现在单身了。", "user partner: '张伟' -> single"),
+    ("我女朋友叫小美。", "我和小美结婚了。", "user partner '小美' -> spouse '小美'"),
+])
+def test_a_relationship_changes_in_chinese(old: str, new: str, reason: str) -> None:
+    assert found(old, new) == [(ConflictKind.SINGLE_VALUED, reason)]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("我现在单身。", "我姐姐和小王结婚了。"),  # someone else's wedding
+    ("我现在单身。", "我想和小王在一起。"),  # a wish
+    ("我女朋友叫小美。", "我们下个月和小美结婚。"),  # to come (the partner is still the partner)
+])
+def test_a_relationship_not_changed_in_chinese(old: str, new: str) -> None:
+    assert found(old, new) == []
+
+
+def test_not_single_is_no_name() -> None:
+    assert triples("我不是单身。") == {("user", "is_a", "单身", -1)}  # it read name 单身
