@@ -158,6 +158,8 @@ def test_a_spouse_after_a_partner_of_another_name_is_no_change_read() -> None:
     ("How many kids do I have?", ("number_of_children", "child")),
     ("Am I in a relationship?", ("partner", "spouse")),
     ("我在哪个城市工作？", ("works_at", "is_a (occupation)")),
+    ("我有对象吗？", ("partner", "spouse")),
+    ("我们家有几个孩子？", ("number_of_children", "child")),
 ])
 def test_the_questions_ask_for_the_slots(question: str, slots: tuple[str, ...]) -> None:
     assert asked_slots(question) == slots
