@@ -65,6 +65,8 @@ from ingest.lexicon import (
 ATTITUDE_PREDICATES: frozenset[str] = frozenset({"likes", "eats", "drinks"})
 # A diet (is_a vegetarian) and what is eaten: diet_conflict compares the two.
 DIET_PREDICATES: frozenset[str] = frozenset({"is_a", "eats"})
+# Being single, a partner and a spouse: relationship_conflict compares them.
+RELATIONSHIP_PREDICATES: frozenset[str] = frozenset({"is_a", "partner", "spouse"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,13 +299,40 @@ def single_valued_conflict(new: Fact, old: Fact, *, new_text: str = "",
     if same_value(new.predicate, new.object, old.object) or (translated is not None
                                                              and translated(new.object, old.object)):
         return None
-    if new.predicate in ("uses_phone", "drives") and _ONE_MORE_RE.search(_normalize(new_text)):
+    if new.predicate in ("uses_phone", "drives", "on_team") and _ONE_MORE_RE.search(_normalize(new_text)):
         return None  # "We got a second car, a Toyota Corolla": the Civic stays
     if slot == OCCUPATION_SLOT:
         if objects_overlap(new.object, old.object) or _ADDS_A_JOB_RE.search(_normalize(new_text)):
             return None  # a nurse / a registered nurse; a second job
         return f"{new.subject} occupation ({new.predicate}): {old.object!r} -> {new.object!r}"
     return f"{new.subject} {new.predicate}: {old.object!r} -> {new.object!r}"
+
+
+# A relationship's status, one at a time: single, a partner, a spouse ("I'm single" -> "I've been seeing someone named
+# Priya"; "My girlfriend Anna" -> "Anna and I got married"; "My boyfriend Mark" -> "I'm single again").
+_SINGLE = frozenset({"single", "单身"})
+
+
+def about_relationship(predicate: str, obj: str) -> bool:
+    """Whether a fact says the user's relationship status (a partner, a spouse, single): relationship_conflict."""
+    return predicate in ("partner", "spouse") or (predicate == "is_a" and normalize_term(obj) in _SINGLE)
+
+
+def relationship_conflict(new: Fact, old: Fact) -> str | None:
+    """The user's relationship changed: a partner where they were single, single where they had a partner, or the
+    partner now their spouse (the same name). Another partner beside a spouse, or a spouse's name after a partner's,
+    is not read as a change (two people's names say too little)."""
+    if normalize_term(new.subject) != normalize_term(old.subject) or new.polarity != 1 or old.polarity != 1:
+        return None
+    single_new = new.predicate == "is_a" and normalize_term(new.object) in _SINGLE
+    single_old = old.predicate == "is_a" and normalize_term(old.object) in _SINGLE
+    if single_old and new.predicate in ("partner", "spouse"):
+        return f"{new.subject} {new.predicate}: single -> {new.object!r}"
+    if single_new and old.predicate == "partner":
+        return f"{new.subject} partner: {old.object!r} -> single"
+    if new.predicate == "spouse" and old.predicate == "partner" and same_value("", new.object, old.object):
+        return f"{new.subject} partner {old.object!r} -> spouse {new.object!r}"
+    return None
 
 
 def favourite_conflict(new_text: str, old: Similar, threshold: float,
@@ -493,7 +522,9 @@ def cancellation_conflict(new_text: str, old: Similar, threshold: float) -> str 
     shared = content_terms(new_text) & content_terms(old.text)
     if len(shared) < 2:
         return None
-    if _others(new_text) - _others(old.text) or (_ONE_TIME_RE.search(new_text) and not _ONE_TIME_RE.search(old.text)):
+    # (a plan called off "for now" is off: "We cancelled the house plans, we're going to keep renting for now")
+    one_time = _ONE_TIME_RE.search(_FOR_NOW_RE.sub("", new_text))
+    if _others(new_text) - _others(old.text) or (one_time and not _ONE_TIME_RE.search(old.text)):
         return None  # 他不去北京了, 我老公这周末不去钓鱼了: someone else's; 我们今天不去超市了: today only
     return (f"cancelled: similarity {old.cosine:.2f} >= {threshold:.2f} with a plan "
             f"(shared: {', '.join(sorted(shared))})")
@@ -513,6 +544,7 @@ _PEOPLE_RE = re.compile(
 # of a routine or a plan that holds.
 _ONE_TIME_RE = re.compile(r"(?i)\b(?:today|tonight|this (?:morning|afternoon|evening|time|once|week|weekend|year)"
                           r"|just (?:this )?once|for now|for once)\b|今天|今晚|这次|这一次|这周|本周|今年")
+_FOR_NOW_RE = re.compile(r"(?i)\bfor now\b")
 # What comes back ("every Thursday", "on the first Monday of the month", 每周四): a move names its new rhythm too
 _RECURRING_RE = re.compile(r"(?i)\b(?:every|each|weekly|daily|monthly|from now on|permanently|of (?:the|every|each)"
                            r" month|on (?:mon|tues|wednes|thurs|fri|satur|sun)days)\b|每[天周月个]|以后|从现在")
@@ -970,7 +1002,8 @@ def detect(
         if old.memory_id == new_memory_id or old.memory_id in found:
             continue
         for new in new_facts:
-            reason = single_valued_conflict(new, old, new_text=new_text, translated=translated)
+            reason = (single_valued_conflict(new, old, new_text=new_text, translated=translated)
+                      or relationship_conflict(new, old))
             slot = single_valued_slot(new.predicate, new.object)
             if reason and normalize_term(new.object) not in held.get(
                     (old.memory_id, normalize_term(new.subject), slot or ""), set()):

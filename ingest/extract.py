@@ -32,7 +32,7 @@ from ingest.extract_core import (
     single_valued_slot,
 )
 from ingest.extract_en import AGE_IN_A_LIST_RE, en_clause, en_favourites
-from ingest.extract_routines import DOSE_PREDICATE, routine_facts
+from ingest.extract_routines import DOSE_PREDICATE, TEAM_PREDICATE, routine_facts
 from ingest.extract_zh import zh_clause, zh_favourites, zh_subclauses
 from ingest.lexicon import (
     EPISODIC_EN_RE,
@@ -84,7 +84,7 @@ class RuleTripleExtractor:
         context of the clauses before it (a carried subject, a named person), as extract reads it. A correction of
         the speaker's own words ("我住在北京，不对，是天津", "I work at Siemens, I mean BMW") puts its value in the
         statement before it (its clause states nothing of its own)."""
-        st = _State()
+        st = _State(turn=text)
         episodic = bool(EPISODIC_ZH_RE.search(text) or EPISODIC_EN_RE.search(text) or PAST_EN_RE.search(text))
         spans: list[tuple[str, int, int]] = []
         correcting = False
@@ -159,10 +159,14 @@ def _corrected_value(clause: str, *, after_mark: bool) -> str | None:
 def _routines(clause: str, st: _State, read_from: int) -> None:
     """The user's dose of a medicine and way to work the clause states (ingest/extract_routines.py); a dose read
     by the diet rules as something eaten (我每天吃二甲双胍500毫克: eats 二甲双胍500毫克) is the dose, not food."""
-    facts = routine_facts(clause)
+    facts = routine_facts(clause, st.turn or clause)
     if any(p == DOSE_PREDICATE for p, _ in facts):
         st.out[read_from:] = [t for t in st.out[read_from:]
                               if not (t.predicate in ("eats", "drinks") and re.search(r"\d", t.object))]
+    # 我在市场部工作: the department, not an employer (it would replace 腾讯)
+    teams = {normalize_term(o) for p, o in facts if p == TEAM_PREDICATE}
+    st.out[read_from:] = [t for t in st.out[read_from:]
+                          if not (t.predicate == "works_at" and normalize_term(t.object) in teams)]
     for predicate, obj in facts:
         st.add(USER, predicate, obj)
 

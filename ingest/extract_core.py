@@ -78,6 +78,9 @@ PREDICATES: dict[str, PredicateSpec] = {
         PredicateSpec("commutes_by", "transport", "how they get to work now: bus, bike, car, subway, foot"),
         PredicateSpec("uses_phone", "device", "the phone they use now, by its model: iPhone 15 / 华为Mate 40"),
         PredicateSpec("drives", "vehicle", "the car they drive now, by its model: 2015 Honda Civic / 比亚迪汉"),
+        PredicateSpec("number_of_children", "number",
+                      "how many children they have, digits: we have two kids / our third baby"),
+        PredicateSpec("on_team", "team", "the team or department they are in at work now: payments team / 市场部"),
         PredicateSpec("visited", "place", "a named place they went to or were at (past events only)"),
         PredicateSpec("originates_from", "place", "general knowledge: X originated in Y"),
         PredicateSpec("located_in", "place", "general knowledge: X is in Y"),
@@ -92,7 +95,7 @@ PERSONAL_FACT_PREDICATES: frozenset[str] = frozenset(
         "name", "nickname", "age", "birthday", "lives_in", "hometown", "works_at", "studies_at", "major", "is_a",
         "speaks", "spouse", "partner", "mother", "father", "sister", "brother", "child", "friend", "colleague",
         "boss", "pet", "emergency_contact", "allergic_to", "has_condition", "phone", "email", "takes_dose",
-        "uses_phone", "drives",
+        "uses_phone", "drives", "on_team", "number_of_children",
     }
 )
 
@@ -118,6 +121,8 @@ SINGLE_VALUED_PREDICATES: frozenset[str] = frozenset(
         "commutes_by",
         "uses_phone",
         "drives",
+        "on_team",
+        "number_of_children",
     }
 )
 
@@ -180,7 +185,7 @@ _ZH_OCCUPATIONS = (
     "音乐家", "经理", "总监", "主管", "老板", "教授", "农民", "工人", "保安", "保姆", "码农", "程序猿", "开发",
     "设计", "销售", "运营", "产品", "测试", "前端", "后端", "家庭主妇", "全职妈妈", "全职太太", "全职爸爸",
     "自由职业者", "主播", "博主", "军人", "空姐", "空乘", "导游", "店主", "教练", "翻译", "法官", "模特", "歌手",
-    "秘书", "助理", "前台", "实习生", "外卖小哥", "快递小哥", "up主",
+    "秘书", "助理", "前台", "实习生", "外卖小哥", "快递小哥", "up主", "撰稿人", "主持人", "经纪人", "制片人",
 )
 _ZH_OCCUPATION_SUFFIX_RE = re.compile(r"(?<!大)师$|(?<![会党团成队学])员$")
 # Not a job one has now: a judgement (a good cook, a terrible singer), a hope, a hobby or a past one.
@@ -287,6 +292,7 @@ class _State:
     listing_left: int = 0  # how many of the list's stated count are still to be named
     pending_count: int = 0  # the count said with the pending relation ("two kids": 2; none said: 0)
     address_before: bool = False  # the clause before gave a street address: the city may follow
+    turn: str = ""  # the whole turn, for a rule whose clause is read by what another clause says
     out: list[ExtractedTriple] = field(default_factory=list)
     spans: list[tuple[int, int]] = field(default_factory=list)
 

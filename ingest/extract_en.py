@@ -291,7 +291,12 @@ def _en_relations(c: str, st: _State) -> None:
 # (originates_from), "Python is a language" no fact about anyone.
 _EN_PERSON_ADVERBS = r"now|currently|recently|just|also|still"
 _EN_PERSON_VERBS = (r"lives in|works (?:at|for)|(?:just |recently )?moved to"
-                    r"|is (?:severely |very |mildly )?allergic to")
+                    r"|is (?:severely |very |mildly )?allergic to"
+                    r"|(?:now |just |recently )?(?:goes to|attends|started (?:at|attending)|transferred to"
+                    r"|switched to)")
+# A school by its name ("Oakwood Elementary", "Riverside Middle School"): where a child goes to school.
+_EN_SCHOOL = (r"(?:[A-Z][\w'.-]+ ){1,4}(?:School|Elementary|Academy|High|Middle|Primary|Preschool|Kindergarten"
+              r"|Montessori|Prep|College|University)\b")
 _EN_NAMED_PERSON_VERBS = _EN_PERSON_VERBS + r"|(?:is|comes) (?:originally )?from|is an? |(?:just |recently )?turned"
 # Capitalised words that open a clause without naming anyone.
 _EN_NOT_A_PERSON = frozenset({
@@ -342,7 +347,10 @@ def _en_person_attributes(tail: str, name: str, st: _State) -> None:
         _en_person_attributes(tail[:more.start()], name, st)
         _en_person_attributes(tail[more.end():], name, st)
         return
-    if m := re.match(r"(?i)lives in (?P<o>.+)", tail):
+    if m := re.match(rf"(?i:(?:now |just |recently )?(?:goes to|attends|started (?:at|attending)|transferred to"
+                     rf"|switched to|moved to)) (?P<o>{_EN_SCHOOL})", tail):
+        st.add(name, "studies_at", m["o"])  # "Leo started at Riverside Middle School this fall"
+    elif m := re.match(r"(?i)lives in (?P<o>.+)", tail):
         st.add(name, "lives_in", _en_cut(m["o"], _EN_TAIL_PLACE))
     elif m := re.match(r"(?i)(?:just |recently )?moved to (?P<o>.+)", tail):
         if re.match(rf"{_EN_NAME}|[{HAN}]", m["o"]):  # a named place, not "moved to a new flat"
@@ -838,8 +846,16 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         re.compile(rf"{_I}(?i: (?:just |finally )?accepted (?:an|the|their|a job) (?:job )?offer (?:from|at|with))"
                    rf" (?P<o>{_EN_NAME})"),
         lambda m, st: st.add(USER, "works_at", _en_cut(m["o"], _EN_TAIL_PLACE))  # not one for the old car
-        if re.search(r"(?i)\bjob offer|\b(?:job|role|position|team|salary|start(?:ing)? (?:on|in|next))\b", m.string)
-        else False,
+        # (or said with the job left: "I'm leaving Acme at the end of the month, I accepted an offer from Brightline")
+        if re.search(r"(?i)\bjob offer|\b(?:job|role|position|team|salary|start(?:ing)? (?:on|in|next))\b"
+                     r"|\b(?:i'm|i am) (?:leaving|quitting)\b|\b(?:resign(?:ed|ing)?|two weeks' notice|last day)\b",
+                     f"{m.string} {st.turn}") else False,
+    ),
+    # "I got promoted to senior engineer": the job now (a role that is no job, "promoted to the fraud team", is none)
+    (
+        re.compile(rf"{_I}(?i: (?:just |finally |recently )?(?:got |was |have been |'ve been )?promoted to)"
+                   r" (?:(?i:a|an|the) )?(?P<o>[\w -]+)"),
+        lambda m, st: st.add(USER, "is_a", o) if is_occupation(o := _en_cut(m["o"], _EN_TAIL_PLACE)) else False,
     ),
     # "I got a new job at Google": the employer
     (
@@ -996,6 +1012,23 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     ),
     (re.compile(rf"{_IM}(?i: (?:now |happily )?married to) (?P<o>{_EN_NAME})\b"),
      lambda m, st: st.add(USER, "spouse", m["o"], 1)),
+    # a wedding said as done ("Anna and I got married in May", "I married Tom last year"): the spouse now
+    (re.compile(rf"(?P<o>{_EN_NAME}) (?i:and i) (?:(?i:just|finally|recently) )?(?i:got married|were married"
+                rf"|tied the knot)\b|{_I}(?i: (?:just |finally |recently )?(?:got married to|married))"
+                rf" (?P<o2>{_EN_NAME})\b"),
+     lambda m, st: st.add(USER, "spouse", m["o"] or m["o2"], 1) if _en_name_ok(m["o"] or m["o2"]) else False),
+    # a partner by the dating ("I've been seeing someone named Priya since October", "I'm dating Sam"): "seeing"
+    # only with "someone named" ("I'm seeing Dr. Nguyen", "seeing Tom tomorrow" are no partner)
+    (re.compile(rf"{_I}(?i:'ve been|'m| am| have been| started| just started)(?i: (?:now |currently |also )?)"
+                rf"(?:(?i:seeing|dating) (?i:someone|a (?:guy|girl|man|woman)) (?i:named|called)"
+                rf"|(?i:dating)) (?P<o>{_EN_NAME})\b"),
+     lambda m, st: st.add(USER, "partner", m["o"], 1)  # (not "dating Priya's brother")
+     if _en_name_ok(m["o"]) and not re.search(r"['’]", m["o"])
+     and not re.search(r"(?i)\b(?:might|maybe|thinking|want|hope|if)\b", m.string) else False),
+    # "I'm single": no partner now (not "a single mom", "single-handedly")
+    (re.compile(rf"{_IM}(?i: (?:still |currently |happily |now |totally )?single)\b(?![ -](?i:mom|mother|dad|father"
+                r"|parent|handed|income|person|player|malt|room|bed|use|digit|file|day|time|event))"),
+     lambda m, st: st.add(USER, "is_a", "single", 1)),
     # a liking that was ("I used to love coffee, but now I prefer tea"): no longer, as 我以前喜欢 reads
     (
         re.compile(rf"{_I}(?i: used to (?:really )?(?:love|like|enjoy|adore)) (?P<o>.+)"),

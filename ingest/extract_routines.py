@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 
-from ingest.lexicon import HAN
+from ingest.lexicon import HAN, PLAN_RE
 
 DOSE_PREDICATE = "takes_dose"
 COMMUTE_PREDICATE = "commutes_by"
 PHONE_PREDICATE = "uses_phone"
 CAR_PREDICATE = "drives"
+TEAM_PREDICATE = "on_team"
+CHILDREN_PREDICATE = "number_of_children"
 
 _AMOUNT_EN = r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ug|iu|units?)(?![A-Za-z])"
 _AMOUNT_ZH = r"\d+(?:\.\d+)?\s?(?:毫克|微克|mg|mcg|单位|IU)"
@@ -96,6 +98,76 @@ _MODEL_TAIL = re.compile(r"(?i)\s+(?:last|this|next|yesterday|today|now|and|but|
                          r"|already|too|as)\b.*$|了$")
 
 
+# The team or department the user is in at work, by its name ("I'm on the payments team", "I got moved to the fraud
+# detection team", 我在公司的市场部, 从三月份起我调到了销售部): one at a time, so a move replaces the old one. Only the
+# user's own ("My colleague got moved to ..." and 我同事调到了 open with someone else), said as done: "I might switch
+# teams", "I'm moving to the X team next month" read none. Not a sports or school team ("I'm on the soccer team"),
+# nor "the same / new / other team", which names none.
+_TEAM_EN = re.compile(
+    r"(?i:\bi(?:'m| am)(?: now| currently| still)? (?:on|(?P<in>in|part of))"
+    r"|\bi (?:now |currently |still )?work (?:on|in|for)"
+    r"|\bi (?:just |recently |finally )?(?:got |was |have been |'ve been )?(?:moved|transferred|reassigned|switched"
+    r"|shifted|rotated)(?: over)? (?:to|onto|into)"
+    r"|\bi (?:just |recently |finally )?joined)"
+    r" the (?P<x>[\w&/'-]+(?: [\w&/'-]+){0,3}?) (?P<t>(?i:team|department|dept|division))\b"
+)
+_NOT_A_WORK_TEAM_RE = re.compile(
+    r"(?i)\b(?:soccer|football|basketball|volleyball|baseball|hockey|rugby|swim(?:ming)?|track|debate|chess"
+    r"|bowling|softball|tennis|cricket|quiz|trivia|dance|cheer(?:leading)?|rowing|running|cycling|golf|lacrosse"
+    r"|wrestling|ski|netball|ultimate|robotics|school|varsity|college|national|olympic|same|other|whole|entire|new"
+    r"|wrong|right|winning|losing|home|away|a|an|his|her|their|our|my|volunteer(?:ing)?|church|choir|band|book"
+    r"|hiking|climbing|community|neighbou?rhood|parent|pta|fantasy|e?sports|gaming|relay|dragon boat"
+    # a hospital's or a shop's department one is in for the day ("I'm in the emergency department with my son")
+    r"|emergency|accident|casualty|maternity|outpatient|inpatient|radiology|paediatric|pediatric|trauma|shoe"
+    r"|produce|electronics|toy|menswear|womenswear|clothing)\b")
+# "I'm in the X department" is where one works only said of work (not "I'm in the cosmetics department at Macy's")
+_WORK_SAID_RE = re.compile(r"(?i)\b(?:work|job|company|office|employer|colleagues?|coworkers?|boss|manager)\b")
+_TEAM_ZH = re.compile(
+    rf"(?:^|我)(?:现在|目前|还|也|已经|就|被|又|从[^，我]{{1,8}}(?:起|开始))*"
+    rf"(?:在(?:公司|单位)?的?|(?:调到|调去|调进|调往|转到|转岗到|换到)了?)"
+    rf"(?P<x>[{HAN}A-Za-z]{{1,6}}?(?:部门|事业部|部|团队|组))(?:工作|上班|任职|了)?[。！!]?$"
+)
+_NOT_A_DEPARTMENT_ZH = re.compile(r"俱乐部|总部|全部|内部|外部|[东南西北中]部|干部|局部|[这那一哪]部"
+                                  r"|[底顶头腹胸背腰脚面眼]部"
+                                  r"|小组|[这那一哪]组|剧组|机组")
+# A change still to come or only thought of: a plan (ingest/lexicon.py PLAN_RE: "going to", next month, 明年, 打算),
+# or a maybe ("might", "if", 可能, 要, 会)
+_WILL_RE = re.compile(rf"{PLAN_RE.pattern}|(?i:\b(?:might|could|would|if|when)\b)|要|会|将|想|可能|如果")
+
+
+# A new home said by the lease or purchase and the move into it ("I just signed a lease on a two-bedroom in Queens and
+# moved in on Saturday", 我们在朝阳买了房，已经搬进去了): where the user lives now. Only with the move done, in the
+# same sentence (a flat bought to let, "we're moving in next month" give none), and not one for someone else ("for
+# my parents", 给爸妈, "they moved in").
+_HOME_EN = re.compile(r"(?i:\b(?:i|we)(?: just| finally| recently)? (?:signed (?:a|the) lease (?:on|for)|bought"
+                      r"|closed on))(?P<what>[^,.;!?]{0,40}?) (?i:in)"
+                      r" (?P<x>[A-Z][a-zA-Z'-]+(?: [A-Z][a-zA-Z'-]+){0,2})")
+# a stay ("for the summer", 去三亚度假): no home
+_HOLIDAY_RE = re.compile(r"(?i)\b(?:for the (?:week|weekend|summer|winter|holidays?|month)|vacation|holiday|airbnb"
+                         r"|trip)\b|度假|旅游|旅行|假期|暑假|寒假|民宿")
+_HOME_WORD_EN = re.compile(r"(?i)\b(?:apartment|flat|place|house|home|condo|townhouse|bedroom|studio|loft|unit)\b")
+_MOVED_IN_EN = re.compile(r"(?i)\b(?<!they )(?<!he )(?<!she )moved in\b|\bmoved into (?:it|the (?:new )?place)\b")
+_HOME_ZH = re.compile(rf"我(?:们|家)?(?:已经|刚|去年|今年|终于)*在(?P<x>[{HAN}]{{2,6}}?)(?:买了|租了|买|租)"
+                      rf"(?:一套)?(?:新)?"
+                      rf"(?:房子?|公寓|新房)")
+_MOVED_IN_ZH = re.compile(r"(?:^|[，。,；;]|我们?|我家)(?:已经|刚|都|也|就|上周|上个月|终于)*"
+                          r"(?:搬进去|住进去|搬进来|搬过去|入住)了")
+_NOT_A_PLACE_ZH = re.compile(r"[我你他她这那]|附近|老家|公司")
+
+
+# How many children the user has ("We have two kids", "We had our third baby in August!"): one number at a time, so
+# a birth replaces it; not "two kids in college" (some of them), "two kids' birthdays", someone else's ("my sister has
+# two kids"), nor kids then named ("two kids, Emma and Leo": their child triples tell who and how many).
+_COUNTS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+_CHILDREN_EN = re.compile(
+    rf"(?i:\b(?:i|we) (?:now |also )?(?:have|'ve got|have got)) (?P<n>\d|{'|'.join(_COUNTS)})"
+    r"(?i: (?:little |young |grown |beautiful |wonderful )?(?:kids|children))\b"
+    r"(?=\s*(?:$|[.!,;:(]|(?i:and|now|so|but|together|already|of our own)\b))"
+    rf"|(?i:\b(?:i|we) (?:just |finally )?(?:had|welcomed) our) (?P<ord>{'|'.join(_ORDINALS)})"
+    r"(?i: (?:baby|child|kid|son|daughter))\b(?!['’])")
+
+
 # A thing of the maker that is no phone or car ("Pixel Buds", "Galaxy Watch", "an iPhone case", 小米手环, "a Honda
 # generator", "Tesla stock"): no phone or car named.
 _NOT_THE_THING_RE = re.compile(r"(?i)\b(?:buds|watch|case|charger|cable|tablet|tab|pad|ipad|book|laptop|tv|fridge"
@@ -120,9 +192,10 @@ def _way(said: str) -> str:
     return re.split(r"\s+", s)[-1].replace("bicycle", "bike").replace("metro", "subway").replace("tube", "subway")
 
 
-def routine_facts(clause: str) -> list[tuple[str, str]]:
+def routine_facts(clause: str, sentence: str = "") -> list[tuple[str, str]]:
     """The (predicate, object) pairs of the user's routines the clause states: ("takes_dose", "levothyroxine 75 mcg"),
-    ("commutes_by", "bus"). A negated or one-off clause states none ("I took the bus today" reads no "take")."""
+    ("commutes_by", "bus"). A negated or one-off clause states none ("I took the bus today" reads no "take").
+    sentence: the turn the clause is part of (a home bought in one clause and moved into in the next)."""
     out: list[tuple[str, str]] = []
     pet = _PET_WORDS_RE.search(clause)  # "The vet increased my Rex to 10 mg", 我的猫吃的药: the pet's medicine
     for pattern in _DOSE_EN if not pet else ():
@@ -149,6 +222,29 @@ def routine_facts(clause: str) -> list[tuple[str, str]]:
                     continue
                 if model := _model(m["x"]):
                     out.append((predicate, model))
+    sentence = sentence or clause
+    for m in _HOME_EN.finditer(clause):
+        if _HOME_WORD_EN.search(m["what"]) and _MOVED_IN_EN.search(sentence) and not _WILL_RE.search(sentence) \
+                and not _FOR_SOMEONE_RE.search(sentence) and not _HOLIDAY_RE.search(sentence):
+            out.append(("lives_in", m["x"]))
+    for m in _HOME_ZH.finditer(clause):
+        if _MOVED_IN_ZH.search(sentence) and not _NOT_A_PLACE_ZH.search(m["x"]) and not _WILL_RE.search(sentence) \
+                and not _FOR_SOMEONE_RE.search(sentence) and not _HOLIDAY_RE.search(sentence):
+            out.append(("lives_in", m["x"]))
+    for m in _CHILDREN_EN.finditer(clause):
+        named = re.search(rf"{re.escape(m[0])}\s*(?:[,:;(–-]\s*[A-Z]|(?i:named|called)\b)", sentence)
+        if not _WILL_RE.search(clause[: m.start()]) and not named:  # the kids named say how many (child triples)
+            n = m["n"] or m["ord"]
+            out.append((CHILDREN_PREDICATE, n if n.isdigit() else
+                        str((_COUNTS.index(n.lower()) if m["n"] else _ORDINALS.index(n.lower())) + 1)))
+    for m in _TEAM_EN.finditer(clause):
+        if not _NOT_A_WORK_TEAM_RE.search(m["x"]) and not _WILL_RE.search(clause[: m.start("x")]) \
+                and (not m["in"] or _WORK_SAID_RE.search(sentence)):
+            out.append((TEAM_PREDICATE, f"{m['x']} {'department' if m['t'].lower() == 'dept' else m['t'].lower()}"))
+    for m in _TEAM_ZH.finditer(clause):
+        if not _NOT_A_DEPARTMENT_ZH.search(m["x"]) and not _WILL_RE.search(clause[: m.start("x")]) \
+                and not _NOT_HAD_RE.search(clause[: m.start("x")]):
+            out.append((TEAM_PREDICATE, m["x"]))
     return list(dict.fromkeys(out))
 
 

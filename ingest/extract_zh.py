@@ -22,6 +22,7 @@ from ingest.extract_core import (
     Favourite,
     _State,
     favourite_category,
+    is_occupation,
     normalize_term,
     phone_ok,
 )
@@ -217,6 +218,8 @@ def zh_clause(c: str, st: _State, episodic: bool) -> None:
         c = "她" + c[len(name):]  # 我姐姐叫小美，小美在腾讯工作: the person named, read as 她 would be
     if _zh_follow_up(c, st) or _zh_whole_clause(c, st):
         return
+    if re.match(r"(?:大|小|二)?(?:女儿|儿子|闺女)(?![们节])", c):
+        c = "我" + c  # 女儿转学了，现在在外国语学校读书: chat leaves out the 我 of 我女儿
     m = re.search(r"(我们|咱们|俺们|本人|我|俺|咱|他|她)", c)
     subject: str | None = None
     rest = c
@@ -592,7 +595,9 @@ _ZH_DROPPED_SUBJECT_RE = re.compile(
     r"^(?P<lead>" + _ZH_TIME_LEAD + ")" + _ZH_ADV + r"(?:不太|不怎么|一点都不|不|没)?"
     r"(?:紧急联系人|迷上|爱上|喜欢|热爱|爱(?=[吃喝看玩听去打逛])|讨厌|受不了|接受不了|戒|吃不了|喝不了|吃不惯|不吃|不喝|不能吃|不能喝|住在|来自|会说|会讲"
     r"|养了|沉迷|对[^，]{1,12}?(?:过敏|感兴趣|不感兴趣|情有独钟)|在[^，]{1,16}?(?:工作|上班|实习|任职|读研|读博|读书|上学"
-    r"|做|当|干)|base在?|搬到|搬去|老家|回老家|学的是|读的是|专业是)(?![就啦吧呀啊你您的]|了?$)"
+    r"|做|当|干)|base在?|搬到|搬去|老家|回老家|学的是|读的是|专业是"
+    r"|(?:被)?(?:调到|调去|调往|派到)(?=了?[^，]{1,10}?(?:分公司|子公司|分部|分行|分店|办事处|分院|总部)))"
+    r"(?![就啦吧呀啊你您的]|了?$)"
 )
 
 _ZH_PREFIX_OK_RE = re.compile(
@@ -843,7 +848,9 @@ def _zh_lives(*, tails: str) -> _ZhHandler:
 # Where one lives and works, and how to reach one: read of the speaker and of an unnamed relative (_ZH_KIN_RULES).
 _ZH_LIVES_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     (
-        re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:住在|住|生活在|定居在|定居|居住在)(?P<o>[^，]+)"),
+        # (我租房住在海淀: rented, still where one lives)
+        re.compile(r"^(?P<pre>" + _P + r")(?:租房子?|租了?房子?)?" + _ZH_NEG + r"(?:住在|住|生活在|定居在|定居|居住在)"
+                   r"(?P<o>[^，]+)"),
         _zh_lives(tails=_STOP_TAIL_ZH + r"|附近|那边|这边|(?:好|这)?几年|多年|[一两三四五六七八九十\d]+年(?:多)?"),
     ),
     (
@@ -897,7 +904,17 @@ _ZH_HEALTH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         _zh("has_condition"),
     ),
 ]
-_ZH_KIN_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [*_ZH_LIVES_RULES, _ZH_WORKS_AT_RULE, *_ZH_CONTACT_RULES]
+# An unnamed child's school, by a school's name (我女儿在实验小学上三年级, 现在在外国语学校读书): one at a time
+_ZH_KIN_SCHOOL_RULE: tuple[re.Pattern[str], _ZhHandler] = (
+    re.compile(r"^(?P<pre>" + _P + r")在(?P<o>[^，在]{1,10}?(?:小学|中学|学校|幼儿园|学院|大学|附小|附中"
+               r"|[一二三四五六七八九十]中|高中|初中))"
+               r"(?:上学|读书|念书|上课|读|上|念)"),
+    _zh("studies_at", check=_zh_org_ok),
+)
+# Job words that also name a task (我在做测试: testing today): no job read from 在做 / 做了
+_ZH_WORK_OF_THE_DAY = frozenset({"测试", "开发", "设计", "运营", "产品", "销售", "翻译", "编辑", "前端", "后端"})
+_ZH_KIN_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [*_ZH_LIVES_RULES, _ZH_WORKS_AT_RULE, *_ZH_CONTACT_RULES,
+                                                           _ZH_KIN_SCHOOL_RULE]
 def _zh_parted(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
     """我和小美分手了 -> (partner, 小美, -1); 我和王强离婚了 -> (spouse, 王强, -1)."""
     name = _zh_clean(m["o"])
@@ -909,6 +926,14 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     *_ZH_CONTACT_RULES,
     (re.compile(rf"^(?:已经)?(?:和|跟)(?P<o>[{HAN}A-Za-z]{{2,4}}?)(?:已经|上个月|前段时间|最近)?(?P<how>分手|离婚)"),
      _zh_parted),
+    # 我和小王结婚了 / 我最近在和小王谈恋爱: the spouse, the partner now (not 想和小王在一起, 下个月结婚: to come)
+    (re.compile(rf"^(?:最近|现在|已经|去年|今年|上个月)*在?(?:和|跟)(?P<o>[{HAN}A-Za-z]{{2,4}}?)(?:已经|去年|今年|上个月|最近)?"
+                rf"(?P<how>结婚了|领证了|谈恋爱|交往|在一起了)"),
+     lambda m, s, st, p: st.add(s, "spouse" if m["how"] in ("结婚了", "领证了") else "partner", m["o"])
+     if s == USER and _looks_like_zh_name(m["o"]) and not _ZH_FUTURE_RE.search(m.string) else None),
+    # 我现在单身 / 我是单身: no partner now (relationship_conflict)
+    (re.compile(r"^(?:现在|目前|还|还是|一直|也)*(?P<neg>不是|并不是)?(?:是)?单身(?:狗|一人)?(?:了|呢|啊)?$"),
+     lambda m, s, st, p: st.add(s, "is_a", "单身", -1 if m["neg"] else 1) if s == USER else None),
     (
         re.compile(r"^的?(?:英文名字?|小名|外号|网名|昵称|绰号|花名)(?:是|叫)(?P<o>[^，]{1,16})$"),
         _zh("nickname", tails=r"，|就行|就好"),
@@ -958,6 +983,19 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         _zh_job_at,
     ),
     (re.compile(r"入职了?(?P<o>[^，]{1,12})"), _zh("works_at", check=_zh_org_ok)),
+    # 现在调到深圳分公司了: the branch one works at now (not a move still to come: 明年要调到...)
+    (
+        re.compile(r"^(?P<pre>" + _P + r")(?:被)?(?:公司)?(?:调到|调去|调往|派到|派驻到?|外派到)了?"
+                   r"(?P<o>[^，]{1,10}?(?:分公司|子公司|分部|分行|分店|办事处|分院|总部))了?$"),
+        lambda m, s, st, p: st.add(s, "works_at", _zh_clean(m["o"]))
+        if not _ZH_FUTURE_RE.search(m.string) and re.search(r"要|会|想|可能", m["pre"]) is None else None,
+    ),
+    # 现在在做自由撰稿人 / 我做了老师: the job one does (在做饭, 做了一个梦 name none; nor 在做测试, 在做设计: the work
+    # of the day, said in a job's words)
+    (
+        re.compile(r"^(?P<pre>" + _P + r")(?:在做|在当|做了|当了)(?:一名|一个|一位)?(?P<o>[^，]{2,10})$"),
+        _zh("is_a", check=lambda o: is_occupation(o) and o not in _ZH_WORK_OF_THE_DAY),
+    ),
     (
         re.compile(r"(?:从(?P<old>[^，]{1,12}?))?跳槽(?:到|去)了?(?P<o>[^，]{1,12})"),
         _zh_job_change,

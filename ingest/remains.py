@@ -26,7 +26,13 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ingest.conflict_rules import Fact as RuleFact
-from ingest.conflict_rules import decision_changed, diet_conflict, pet_gone_conflict, restated_with
+from ingest.conflict_rules import (
+    decision_changed,
+    diet_conflict,
+    pet_gone_conflict,
+    relationship_conflict,
+    restated_with,
+)
 from ingest.extract_core import USER, ExtractedTriple, normalize_term, single_valued_slot
 from ingest.lexicon import has_han
 
@@ -63,8 +69,9 @@ class Remains:
 def contested(clause_facts: Sequence[ExtractedTriple], winner: Sequence[Fact], winner_text: str = "") -> bool:
     """Whether any of a clause's facts is one the winner's facts speak about: the same single-valued slot of the same
     subject (another name, home, employer, occupation), or the same subject and object (liking what one now
-    dislikes); or one the winner ends (a vegetarian diet by eating meat, a pet by its death: ingest/conflict_rules.py
-    diet_conflict and pet_gone_conflict, so the remains never contradict their own winner)."""
+    dislikes); or one the winner ends (a vegetarian diet by eating meat, a pet by its death, being single by a partner:
+    ingest/conflict_rules.py diet_conflict, pet_gone_conflict and relationship_conflict, so the remains never
+    contradict their own winner)."""
     slots = {(f.subject, f.slot) for f in winner if f.slot is not None}
     things = {(f.subject, f.object) for f in winner}
     for t in clause_facts:
@@ -74,7 +81,8 @@ def contested(clause_facts: Sequence[ExtractedTriple], winner: Sequence[Fact], w
         said = RuleFact("remains", t.subject, t.predicate, t.object, t.polarity)
         if winner_text and pet_gone_conflict(winner_text, said):
             return True
-        if any(diet_conflict(RuleFact("winner", f.subject, f.predicate, f.object, f.polarity), said)
+        if any(diet_conflict(winning := RuleFact("winner", f.subject, f.predicate, f.object, f.polarity), said)
+               or relationship_conflict(winning, said)  # "I'm single" after "I've been seeing Priya"
                for f in winner if f.predicate):
             return True
     return False

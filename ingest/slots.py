@@ -75,6 +75,11 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bmy (?:pets?|dogs?|cats?)\b|\bdo (?:i|we) (?:still )?have (?:a |any )?(?:pets?|dogs?|cats?)\b", ("pet",)),
     (r"\bwhat (?:car|vehicle) do (?:i|we) (?:drive|have|own)\b|\bwhat do (?:i|we) drive\b|\bmy car\b", ("drives",)),
     (r"\b(?:what|which) (?:phone|cell ?phone|mobile|smartphone) do i (?:have|use|own)\b", ("uses_phone",)),
+    (r"\b(?:what|which) (?:team|department|dept|division) (?:am i|do i work) (?:on|in)\b"
+     r"|\bmy (?:team|department) at work\b", ("on_team",)),
+    (r"\bhow many (?:kids|children) do (?:i|we) have\b", ("number_of_children", "child")),
+    (r"\bam i (?:in a relationship|seeing (?:anyone|someone)|dating (?:anyone|someone)|single|married)\b"
+     r"|\bdo i have a (?:partner|girlfriend|boyfriend|wife|husband)\b", ("partner", "spouse")),
     (r"\b(?:am i|i'm|i am) allergic\b|\bmy allerg(?:y|ies)\b", ("allergic_to",)),
     (rf"\bwhat (?:should|can|could|shall) (?:i|we) (?:eat|cook|make|bake|order|have for (?:dinner|lunch|breakfast))\b"
      rf"|\bwhat to (?:eat|cook|make|bake|order)\b|\b{_FOOD} (?:ideas?|suggestions?|recommendations?)\b"
@@ -113,7 +118,7 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:们)?(?:现在)?住(?:在)?(?:哪|什么地方)|我(?:们)?家在哪|我(?:们)?搬(?:到|去)(?:了)?哪|我的(?:家庭)?地址",
      ("lives_in",)),
     (r"我(?:是)?哪(?:里|儿)?人|我的?老家|我的家乡", ("hometown",)),
-    (r"我在哪(?:里|儿|个公司|家公司)?(?:工作|上班)|我在什么(?:公司|单位)|我的(?:工作|职业|公司|单位)"
+    (r"我在哪(?:里|儿|个公司|家公司|个城市)?(?:工作|上班)|我在什么(?:公司|单位)|我的(?:工作|职业|公司|单位)"
      r"|我(?:是)?做什么(?:工作)?的|我做什么工作", ("works_at", OCCUPATION)),
     (r"我在哪(?:里|儿|个学校)?(?:上学|读书|念书)|我的(?:学校|大学)", ("studies_at",)),
     (r"我(?:学|读)的?什么专业|我的专业", ("major",)),
@@ -138,6 +143,10 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:的)?(?:宠物|狗|猫)|我(?:家)?(?:还)?(?:有|养)(?:没有)?(?:宠物|狗|猫)", ("pet",)),
     (r"我开(?:的是)?什么车|我的车是什么", ("drives",)),
     (r"我用(?:的是)?什么手机|我的手机是什么(?:牌子|型号)?", ("uses_phone",)),
+    (r"我在(?:哪个|什么)(?:部门|组|团队)|我(?:是)?哪个部门的", ("on_team",)),
+    (r"我(?:们)?(?:家)?有(?:几个|多少个?)(?:孩子|小孩)", ("number_of_children", "child")),
+    (r"我(?:现在)?(?:有没有|有)(?:女朋友|男朋友|对象)|我(?:现在)?(?:还是|是)?单身|我结婚了(?:吗|没)",
+     ("partner", "spouse")),
     (r"我对什么过敏|我的?过敏", ("allergic_to",)),
     (r"吃(?:点)?什么|做(?:点)?什么(?:菜|吃的|饭)|点(?:点)?什么(?:菜|吃的|外卖)|推荐[^，。？]{0,6}(?:餐厅|饭店|菜|吃的|甜点|零食|馆子|饭馆)"
      r"|推荐[^，。？]{0,4}(?:饭|菜|餐|面|小吃|甜品|火锅|烧烤)店"

@@ -42,10 +42,12 @@ from graph.triples import TripleRepository
 from ingest.conflict_rules import (
     ATTITUDE_PREDICATES,
     DIET_PREDICATES,
+    RELATIONSHIP_PREDICATES,
     Fact,
     Finding,
     Similar,
     Translated,
+    about_relationship,
     detect,
     tells_a_pet_gone,
 )
@@ -131,7 +133,10 @@ def _new_facts(memory_id: str, triples: Sequence[Triple]) -> tuple[list[Fact], l
             predicates |= ATTITUDE_PREDICATES
         if f.predicate in DIET_PREDICATES:  # a diet and what is eaten (diet_conflict)
             predicates |= DIET_PREDICATES
-    predicates &= SINGLE_VALUED_PREDICATES | ATTITUDE_PREDICATES | DIET_PREDICATES | {f.predicate for f in new_facts}
+        if about_relationship(f.predicate, f.object):  # single, a partner, a spouse (relationship_conflict)
+            predicates |= RELATIONSHIP_PREDICATES
+    predicates &= (SINGLE_VALUED_PREDICATES | ATTITUDE_PREDICATES | DIET_PREDICATES | RELATIONSHIP_PREDICATES
+                   | {f.predicate for f in new_facts})
     return new_facts, sorted(predicates)
 
 

@@ -65,6 +65,7 @@ from ingest.conflict_rules import (
     favourite_conflict,
     handover_conflict,
     polarity_conflict,
+    relationship_conflict,
     single_valued_conflict,
 )
 from ingest.embedding import Embedder
@@ -576,7 +577,8 @@ def _contradicts(said: Sequence[TripleSpec], theirs: Sequence[tuple[str, str, st
     about to settle: under STRONGER the old fact, +0.2 for being contradicted, won every tie."""
     new = [Fact("new", t.subject, t.predicate, t.object, t.polarity) for t in said]
     old = [Fact("old", s, p, o, pol) for s, p, o, pol in theirs]
-    return any(single_valued_conflict(n, o) or polarity_conflict(n, o) for n in new for o in old)
+    return any(single_valued_conflict(n, o) or polarity_conflict(n, o) or relationship_conflict(n, o)
+               for n in new for o in old)
 
 
 # ----- the use-cases -------------------------------------------------------------------------
