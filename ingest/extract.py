@@ -32,7 +32,7 @@ from ingest.extract_core import (
     single_valued_slot,
 )
 from ingest.extract_en import AGE_IN_A_LIST_RE, en_clause, en_favourites
-from ingest.extract_routines import DOSE_PREDICATE, routine_facts
+from ingest.extract_routines import DOSE_PREDICATE, routine_facts, stopped_medicines
 from ingest.extract_zh import zh_clause, zh_favourites, zh_subclauses
 from ingest.lexicon import (
     EPISODIC_EN_RE,
@@ -165,6 +165,8 @@ def _routines(clause: str, st: _State, read_from: int) -> None:
                               if not (t.predicate in ("eats", "drinks") and re.search(r"\d", t.object))]
     for predicate, obj in facts:
         st.add(USER, predicate, obj)
+    for medicine in stopped_medicines(clause):  # "took me off lisinopril": the dose said before ends
+        st.add(USER, DOSE_PREDICATE, medicine, -1)
 
 
 def _join_han(text: str) -> str:

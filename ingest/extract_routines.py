@@ -39,6 +39,18 @@ _DOSE_EN = (
     re.compile(rf"(?i:\bmy) (?P<m>{_MEDICINE_EN})(?i: dose| dosage)?(?i: (?:is|was|went|got) (?:now )?"
                rf"(?:(?:increased|decreased|raised|lowered|reduced|changed|up|down) )?to) (?P<d>{_AMOUNT_EN})"),
 )
+# A doctor's switch to another medicine: "My cardiologist took me off lisinopril and put me on amlodipine 5 mg",
+# "started me on metformin 500 mg" (the doctor's, said of "me"; not one they only might make, _WISHED_RE)
+_DOSE_SWITCH_EN = (
+    re.compile(rf"(?i:\b(?:put|started|switched|moved|changed) me (?:on|to|over to)) (?P<m>{_MEDICINE_EN}),? "
+               rf"(?P<d>{_AMOUNT_EN})"),
+    re.compile(rf"(?i:\b(?:put|started|switched|moved|changed) me (?:on|to|over to)) (?P<d>{_AMOUNT_EN}) (?i:of) "
+               rf"(?P<m>{_MEDICINE_EN})"),
+)
+# A change only thought of or asked about: "wants to put me on statins", "might take me off lisinopril"
+_WISHED_RE = re.compile(r"(?i)\b(?:want|wants|wanted|might|may|could|would|will|'ll|going to|thinking|considering"
+                        r"|if|whether|talk(?:ed|ing)? about|suggest(?:ed|s)?|plan(?:s|ning)? to)\b|[?？]"
+                        r"|想|打算|要不要|考虑")
 _DOSE_ZH = (
     # 我每天早上吃二甲双胍500毫克 / 我在服用左甲状腺素50微克
     re.compile(rf"我(?:现在|目前|每天|每晚|早上|晚上|一直|在|都)*(?:吃|服用|服|打)(?P<m>[{HAN}A-Za-z]{{2,8}}?)"
@@ -47,6 +59,36 @@ _DOSE_ZH = (
     re.compile(rf"我的(?P<m>[{HAN}A-Za-z]{{2,8}}?)(?:的?(?:剂量|药量|用量))?(?:已经)?(?:加到|减到|调到|调整到|增加到|减少到|"
                rf"改成|改为|换成)了?(?:每天|每次|一次)?(?P<d>{_AMOUNT_ZH})"),
 )
+# A pill counted, of a medicine named by the ending of its kind (阿托伐他汀, 氨氯地平, 二甲双胍, 胰岛素):
+# 我每天晚上吃一片阿托伐他汀 (a count with no medicine ending, 吃一片面包, is no dose); the name holds no particle or
+# pronoun (血脂正常了阿托伐他汀 names 阿托伐他汀)
+_MEDICINE_ZH = (r"[^\W\dA-Za-z_了的是说在把吃我你他她们和就都也要不没再]{0,6}?(?:他汀|沙坦|普利|地平|洛尔|双胍|胰岛素"
+                r"|甲状腺素|霉素|西林|拉唑|替丁|褪黑素|阿司匹林|布洛芬|华法林|氯吡格雷)")
+_COUNT_ZH = r"[一两二三四\d](?:片|粒|颗)"
+_COUNTED_DOSE_ZH = re.compile(rf"我(?:现在|目前|每天|每晚|早上|晚上|一直|在|都)*(?:吃|服用|服)(?P<d>{_COUNT_ZH})"
+                              rf"(?P<m>{_MEDICINE_ZH})")
+# A medicine the user stopped for good, said by name: "took me off lisinopril", "I stopped taking melatonin", "I
+# don't need the melatonin anymore", 阿托伐他汀不用再吃了, 我停了氨氯地平 (ends the dose said before; not "for a
+# week", "before the surgery", not someone else's, not a thought of it)
+_STOPPED_MEDICINE_EN = re.compile(
+    rf"(?i:\b(?:took|taken|take|taking) me off (?:of )?(?:my |the )?)(?P<m>{_MEDICINE_EN})"
+    rf"|(?i:\bi(?:'ve| have)? (?:finally |just |already |completely )?(?:stopped|quit) taking (?:my |the )?)"
+    rf"(?P<m2>{_MEDICINE_EN})"
+    rf"|(?i:\bi (?:don't|do not) (?:need|take) (?:my |the )?)(?P<m3>{_MEDICINE_EN})(?i: (?:anymore|any more)\b)"
+    rf"|(?i:\bi(?:'m| am) no longer (?:on|taking) (?:my |the )?)(?P<m4>{_MEDICINE_EN})"
+)
+_STOPPED_MEDICINE_ZH = re.compile(
+    rf"(?P<m>{_MEDICINE_ZH})(?:已经|就|可以)?(?:不用再?吃了|不用再?服用?了|不再吃了|不吃了|停了|停掉了|可以停了)"
+    rf"|我(?:已经|现在)?(?:停了|停掉了|不再吃|停用了)(?P<m2>{_MEDICINE_ZH})"
+)
+# a drug by the ending of its kind, or a brand name: not "took me off the waitlist"
+_DRUG_EN_RE = re.compile(r"(?i)(?:pril|sartan|olol|statin|dipine|formin|azole|tidine|cillin|mycin|cycline|oxetine"
+                         r"|traline|pram|azepam|azolam|sone|lone|tonin|sulin|pirin|profen|gliptin|glutide|flozin|xine"
+                         r"|done|pine|zide|mide|rone|thyroxine|arin|fil)$")
+_NOT_FOR_GOOD_RE = re.compile(r"(?i)\b(?:for (?:a|the|now|this|\d+|one|two|three)|before (?:the |my )?\w+|until"
+                              r"|till|today|tonight|this week)\b|暂时|这几天|这周|手术前|先停")
+_OTHERS_MEDICINE_RE = re.compile(r"(?i)\b(?:my (?:mom|mum|mother|dad|father|wife|husband|son|daughter|kid|grandma"
+                                 r"|grandpa|partner|sister|brother)|his|her|their|he|she)\b|我妈|我爸|他|她|孩子|老公|老婆")
 _PET_WORDS_RE = re.compile(r"(?i)\b(?:vet|vets|dog|dogs|cat|cats|puppy|kitten|pet)\b|兽医|猫|狗|宠物")
 _NOT_A_MEDICINE_ZH = re.compile(r"咖啡|钠|蛋白|糖|盐|脂肪|热量|卡路里|维生素|饭|菜|肉")
 
@@ -130,10 +172,16 @@ def routine_facts(clause: str) -> list[tuple[str, str]]:
             if m["m"].lower() not in _NOT_A_MEDICINE:
                 amount = " ".join(m["d"].lower().split())
                 out.append((DOSE_PREDICATE, f"{m['m']} {amount}"))
+    for pattern in _DOSE_SWITCH_EN if not pet else ():
+        for m in pattern.finditer(clause):
+            if m["m"].lower() not in _NOT_A_MEDICINE and not _WISHED_RE.search(clause[: m.start()]):
+                out.append((DOSE_PREDICATE, f"{m['m']} {' '.join(m['d'].lower().split())}"))
     for pattern in _DOSE_ZH if not pet else ():
         for m in pattern.finditer(clause):
             if not _NOT_A_MEDICINE_ZH.search(m["m"]):
                 out.append((DOSE_PREDICATE, f"{m['m']} {m['d']}"))
+    for m in _COUNTED_DOSE_ZH.finditer(clause) if not pet else ():
+        out.append((DOSE_PREDICATE, f"{m['m']} {_zh_count(m['d'])}"))
     for m in (*_COMMUTE_EN.finditer(clause), *_COMMUTE_ZH.finditer(clause)):
         if not re.search(r"(?i)\b(?:don't|do not|never|no longer|not)\b|不|没", clause[: m.start("v")][-12:]) \
                 and not _NOT_EVERY_DAY_RE.search(clause):
@@ -152,6 +200,32 @@ def routine_facts(clause: str) -> list[tuple[str, str]]:
     return list(dict.fromkeys(out))
 
 
+def _zh_count(said: str) -> str:
+    """一片 -> 1片, as digits: one count said two ways is one dose."""
+    return said.translate(str.maketrans({"一": "1", "两": "2", "二": "2", "三": "3", "四": "4"}))
+
+
+def stopped_medicines(clause: str) -> list[str]:
+    """The medicines the clause says the user stopped taking for good ("My cardiologist took me off lisinopril":
+    lisinopril; 阿托伐他汀不用再吃了): each a (user, takes_dose, medicine) denied, which ends the dose said before
+    (ingest/conflict_rules.py polarity_conflict)."""
+    if _PET_WORDS_RE.search(clause) or _NOT_FOR_GOOD_RE.search(clause):
+        return []
+    out: list[str] = []
+    for m in (*_STOPPED_MEDICINE_EN.finditer(clause), *_STOPPED_MEDICINE_ZH.finditer(clause)):
+        said = next(v for v in m.groupdict().values() if v)
+        before = clause[: m.start()]
+        if _WISHED_RE.search(before) or _OTHERS_MEDICINE_RE.search(before[-30:]) or _NOT_HAD_RE.search(
+                before[-12:]):
+            continue
+        if re.search(f"[{HAN}]", said) or (said.lower() not in _NOT_A_MEDICINE
+                                             and (_DRUG_EN_RE.search(said) or said[0].isupper())):
+            out.append(said)
+    return list(dict.fromkeys(out))
+
+
 def medicine_of(dose: str) -> str:
-    """The medicine of a takes_dose object ("levothyroxine 75 mcg" -> "levothyroxine"): one dose per medicine."""
-    return re.sub(rf"\s*{_AMOUNT_EN}\s*$|\s*{_AMOUNT_ZH}\s*$", "", dose.strip(), flags=re.IGNORECASE).strip()
+    """The medicine of a takes_dose object ("levothyroxine 75 mcg" -> "levothyroxine", "阿托伐他汀 1片" -> 阿托伐他汀):
+    one dose per medicine."""
+    return re.sub(rf"\s*{_AMOUNT_EN}\s*$|\s*{_AMOUNT_ZH}\s*$|\s*\d(?:片|粒|颗)$", "", dose.strip(),
+                  flags=re.IGNORECASE).strip()

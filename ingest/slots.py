@@ -88,7 +88,9 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bhow much (?!water\b|time\b|money\b|vacation\b|leave\b|cash\b|food\b)[a-z-]+ do i take\b"
      r"|\bmy (?:[a-z-]+ )?(?:dose|dosage)\b"
      r"|\bwhat (?:dose|dosage|amount) of [a-z-]+ (?:do i take|am i on)\b"
-     r"|\bwhat (?:meds|medications?|medicines?|pills) (?:do i take|am i on)\b|\bmy (?:meds|medications?|medicines?)\b",
+     # "What blood pressure medication do I take?": the medicine's use before it
+     r"|\bwhat (?:[a-z-]+ ){0,3}(?:meds|medications?|medicines?|pills) (?:do i take|am i on)\b"
+     r"|\bmy (?:meds|medications?|medicines?)\b",
      ("takes_dose",)),
     (r"\bmy (?:phone|cell|mobile)(?: number)?\b", ("phone",)),
     (r"\bmy e-?mail\b", ("email",)),
