@@ -17,6 +17,9 @@ DOSE_PREDICATE = "takes_dose"
 COMMUTE_PREDICATE = "commutes_by"
 PHONE_PREDICATE = "uses_phone"
 CAR_PREDICATE = "drives"
+# A routine that holds one way or time at a time, keyed by what it is ("bedtime: 10", "gym: tue thu", "shift:
+# day", "lunch: packed"): the object is "<routine>: <value>" and each routine is its own slot (routine_of).
+ROUTINE_PREDICATE = "has_routine"
 
 _AMOUNT_EN = r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ug|iu|units?)(?![A-Za-z])"
 _AMOUNT_ZH = r"\d+(?:\.\d+)?\s?(?:毫克|微克|mg|mcg|单位|IU)"
@@ -48,7 +51,8 @@ _DOSE_SWITCH_EN = (
                rf"(?P<m>{_MEDICINE_EN})"),
 )
 # A change only thought of or asked about: "wants to put me on statins", "might take me off lisinopril"
-_WISHED_RE = re.compile(r"(?i)\b(?:want|wants|wanted|might|may|could|would|will|'ll|going to|thinking|considering"
+_WISHED_RE = re.compile(r"(?i)\b(?:want|wants|wanted|might|may|could|would|will|'ll"
+                        r"|going to(?! (?:bed|sleep|the gym)\b)|thinking|considering"
                         r"|if|whether|talk(?:ed|ing)? about|suggest(?:ed|s)?|plan(?:s|ning)? to)\b|[?？]"
                         r"|想|打算|要不要|考虑")
 _DOSE_ZH = (
@@ -148,6 +152,135 @@ _NOT_THE_THING_RE = re.compile(r"(?i)\b(?:buds|watch|case|charger|cable|tablet|t
 _FOR_SOMEONE_RE = re.compile(r"给|送给|(?i:\bfor (?:my|his|her|our) \w+|\bgot (?:my|his|her) \w+ an?\b)")
 
 
+# ----- routines with a time, days or a way: bedtime, waking, the shift, the gym's days, lunch ---------------------
+
+_ADV_EN = r"(?:(?:usually|normally|always|generally|typically|now|mostly|often|still|just|tend to|try to) )*"
+_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+                 "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "midnight": "12",
+                 "noon": "12"}
+_CLOCK_EN = (r"(?:\d{1,2}(?::\d{2})?(?:\s?(?:am|pm|a\.m\.|p\.m\.))?|midnight|noon|one|two|three|four|five|six|seven"
+             r"|eight|nine|ten|eleven|twelve)(?:\s?o'clock)?")
+_AT = r"(?: (?:at|around|by|about|before|between))+ "
+_BEDTIME_EN = re.compile(rf"(?i:\bi(?:'ve been| have been)? {_ADV_EN}(?:go|going|get|getting|head|heading) to"
+                         rf" (?:bed|sleep){_AT})(?P<t>{_CLOCK_EN})(?![\w:])")
+_WAKE_EN = re.compile(rf"(?i:\bi(?:'ve been| have been)? {_ADV_EN}(?:wake up|wake|get up|waking up|getting up){_AT})"
+                      rf"(?P<t>{_CLOCK_EN})(?![\w:])"
+                      rf"|(?i:\bi (?:get to |can |now |usually )?sleep in (?:till|until|to) )"
+                      rf"(?P<t2>{_CLOCK_EN})(?![\w:])")
+_CLOCK_ZH = r"[零一二两三四五六七八九十\d]{1,3}点(?:半|\d{1,2}分?|[一二三四五]十分?)?"
+_ADV_ZH = r"(?:一般|平时|通常|每天|每晚|都|现在|最近|基本上?|一直|总是|差不多|大概|这段时间|晚上|夜里|早上|早晨)*"
+_BEDTIME_ZH = re.compile(rf"我{_ADV_ZH}(?P<t>{_CLOCK_ZH})(?:左右|多|以前|之前)?(?:就|才|准时)?(?:睡觉|睡了|睡|上床)")
+_WAKE_ZH = re.compile(rf"我{_ADV_ZH}(?P<t>{_CLOCK_ZH})(?:左右|多)?(?:就|才|准时)?(?:起床|起来|醒)")
+_SHIFTS = {"night": "night", "graveyard": "night", "overnight": "night", "day": "day", "morning": "early",
+           "early": "early", "evening": "late", "late": "late", "swing": "late", "afternoon": "late",
+           "夜班": "night", "大夜班": "night", "白班": "day", "早班": "early", "晚班": "late", "中班": "late"}
+_SHIFT_EN = re.compile(r"(?i:\b(?:i(?:'m| am)? (?:(?:now|still|usually|currently|mostly|always) )?(?:work|working|on|do"
+                       r"|doing)|(?:put|moved|switched|transferred) me (?:on|to|back to)|i (?:switched|moved|changed"
+                       r"|went back|got moved) to) (?:the |a )?)(?P<s>night|day|morning|evening|early|late|graveyard"
+                       r"|swing|overnight|afternoon)(?i: shifts?)\b")
+_SHIFT_ZH = re.compile(r"我(?:现在|一直|都|平时|一般|已经)*(?:上|值|调到了?|改上|换到了?|改成了?)"
+                       r"(?P<s>大夜班|夜班|白班|早班|晚班|中班)")
+_DAY_EN = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+_GYM_EN = re.compile(rf"(?i:\bi(?:'ve been| have been)? {_ADV_EN}(?:(?:go|going|hit|hitting) (?:to )?the gym|work out"
+                     rf"|working out|lift|lifting)(?: on| every)? |\bmy gym days are (?:now )?)"
+                     rf"(?P<d>(?i:{_DAY_EN}(?:(?:,? and |, | & |/|,)(?:{_DAY_EN}))*))")
+_DAY_ZH = r"(?:周|星期|礼拜)[一二三四五六日天](?:(?:和|、|跟|，)?(?:周|星期|礼拜)?[一二三四五六日天])*"
+_GYM_ZH = re.compile(rf"(?:每周|每个?星期|每个?礼拜)(?P<d>[一二三四五六日天、和]+)(?:都|会)?去健身房"
+                     rf"|我(?:每周|每个?星期)?(?:都)?(?P<d2>{_DAY_ZH})(?:都|会)?去健身房"
+                     rf"|(?:去)?健身房(?:的)?(?:时间)?(?:改到|改成|换到|调到|改在|换成)了?(?:每周|每个?星期)?(?P<d3>{_DAY_ZH})")
+_LUNCH_EN = re.compile(rf"(?i:\bi(?:'ve been| have been)? {_ADV_EN})(?:(?P<packed>(?i:bring|bringing|pack|packing) "
+                       rf"(?i:my )?(?i:own )?lunch)|(?P<v>(?i:buy|buying|get|getting|grab|grabbing|eat|eating|have"
+                       rf"|having)) (?i:my )?(?i:lunch)(?P<p> (?i:at|from|in) (?i:the |a )?(?i:cafeteria|canteen"
+                       rf"|food court))?)\b")
+_LUNCH_ZH = re.compile(r"(?:中午|午饭|午餐)[^，。,.!！?？]{0,8}?(?:(?P<c>食堂吃)|(?P<p>带饭|带午饭|带便当)"
+                       r"|(?P<t>点外卖|叫外卖))")
+# A routine of some days or one time only ("I went to bed at 2 last night", "on Saturdays I sleep in till 10",
+# 周末十一点起床, "I'm on the night shift this week"), or someone else's (my husband's shift, 儿子在食堂吃)
+_NOT_THE_ROUTINE_RE = re.compile(
+    r"(?i)\b(?:today|tonight|tomorrow|yesterday|last night|this (?:morning|week|weekend|month)|next week"
+    r"|weekends?|when|whenever|if|unless|sometimes|occasionally|once|vacation|holidays?|extra|covering|cover"
+    r"|picked up)\b|今天|明天|昨天|今晚|昨晚|这周|本周|下周|这次|周末|有时|偶尔|如果|的时候|放假|假期")
+_SOME_DAYS_RE = re.compile(rf"(?i)\b(?:on )?{_DAY_EN}\b|周[一二三四五六日天]|星期[一二三四五六日天]")
+_OTHERS_ROUTINE_RE = re.compile(
+    r"(?i)\b(?:my (?:mom|mum|mother|dad|father|wife|husband|son|daughter|kids?|children|partner|boyfriend"
+    r"|girlfriend|roommate|friend|coworker|colleague|boss|sister|brother)|his|her|their|he|she)\b"
+    r"|我妈|我爸|妈妈|爸爸|他|她|孩子|儿子|女儿|老公|老婆|同事|朋友|室友|爷爷|奶奶")
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_ZH_WEEKDAYS = {"一": "mon", "二": "tue", "三": "wed", "四": "thu", "五": "fri", "六": "sat", "日": "sun", "天": "sun"}
+
+
+def _clock_en(said: str) -> str:
+    """A time said as the same value however written: "10pm", "10", "ten o'clock" -> 10; midnight -> 12."""
+    s = re.sub(r"\s*(?:o'clock|a\.m\.|p\.m\.|am|pm)\s*$", "", said.lower().strip()).strip()
+    return re.sub(r":00$", "", _NUMBER_WORDS.get(s, s))
+
+
+def _zh_number(said: str) -> str:
+    if said.isdigit():
+        return str(int(said))
+    digits = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+    if "十" in said:
+        tens, _, ones = said.partition("十")
+        return str(digits.get(tens, 1) * 10 + digits.get(ones, 0))
+    return str(digits.get(said, 0))
+
+
+def _clock_zh(said: str) -> str:
+    """十二点 -> 12, 六点半 -> 6:30, 十点十分 -> 10:10: one time with the English form's value."""
+    hour, _, minutes = said.partition("点")
+    minutes = minutes.rstrip("分")
+    if minutes == "半":
+        return f"{_zh_number(hour)}:30"
+    return f"{_zh_number(hour)}:{int(_zh_number(minutes)):02d}" if minutes else _zh_number(hour)
+
+
+def _days(said: str) -> str:
+    """The days of a weekly routine in week order, three letters each: "Tuesdays and Thursdays", 周二和周四 -> tue
+    thu."""
+    low = said.lower()
+    found = {d for d in _WEEKDAYS if re.search(rf"\b{d}", low)} | {v for k, v in _ZH_WEEKDAYS.items() if k in said}
+    return " ".join(d for d in _WEEKDAYS if d in found)
+
+
+def _routines(clause: str) -> list[tuple[str, str]]:
+    """The user's routines the clause states, as (ROUTINE_PREDICATE, "<routine>: <value>")."""
+    if _NOT_THE_ROUTINE_RE.search(clause) or _OTHERS_ROUTINE_RE.search(clause) or _WISHED_RE.search(clause):
+        return []
+    some_days = _SOME_DAYS_RE.search(clause) is not None  # "On Saturdays I sleep in till 10": not every day's
+    out: list[str] = []
+    for m in _BEDTIME_EN.finditer(clause) if not some_days else ():
+        out.append(f"bedtime: {_clock_en(m['t'])}")
+    for m in _WAKE_EN.finditer(clause) if not some_days else ():
+        out.append(f"wake-up: {_clock_en(m['t'] or m['t2'])}")
+    for m in _BEDTIME_ZH.finditer(clause) if not some_days else ():
+        out.append(f"bedtime: {_clock_zh(m['t'])}")
+    for m in _WAKE_ZH.finditer(clause) if not some_days else ():
+        out.append(f"wake-up: {_clock_zh(m['t'])}")
+    for m in (*_SHIFT_EN.finditer(clause), *_SHIFT_ZH.finditer(clause)) if not some_days else ():
+        out.append(f"shift: {_SHIFTS[m['s'].lower()]}")
+    for m in _GYM_EN.finditer(clause):
+        said = m["d"]
+        if re.search(r"(?i)days\b", said) or re.search(r"(?i)\bevery $", clause[: m.start("d")]):
+            out.append(f"gym: {_days(said)}")  # "on Mondays", "every Monday"; "on Monday" is one Monday
+    for m in _GYM_ZH.finditer(clause):
+        out.append(f"gym: {_days(m['d'] or m['d2'] or m['d3'])}")
+    for m in _LUNCH_EN.finditer(clause) if not some_days else ():
+        if m["packed"]:
+            out.append("lunch: packed")
+        elif m["p"]:
+            out.append("lunch: cafeteria")
+        elif m["v"].lower().startswith(("buy", "get", "grab")):
+            out.append("lunch: bought")
+    for m in _LUNCH_ZH.finditer(clause) if not some_days else ():
+        out.append(f"lunch: {'cafeteria' if m['c'] else 'packed' if m['p'] else 'takeout'}")
+    return [(ROUTINE_PREDICATE, o) for o in out if not o.endswith(": ")]
+
+
+def routine_of(obj: str) -> str:
+    """The routine of a has_routine object ("gym: tue thu" -> "gym"): one value per routine."""
+    return obj.partition(":")[0].strip()
+
+
 def _model(said: str) -> str:
     """The model as named, without what the pattern's last words took after it ("Pixel 8 last week"); "" for a
     thing of the maker that is no phone or car."""
@@ -197,12 +330,13 @@ def routine_facts(clause: str) -> list[tuple[str, str]]:
                     continue
                 if model := _model(m["x"]):
                     out.append((predicate, model))
+    out.extend(_routines(clause))
     return list(dict.fromkeys(out))
 
 
 def _zh_count(said: str) -> str:
     """一片 -> 1片, as digits: one count said two ways is one dose."""
-    return said.translate(str.maketrans({"一": "1", "两": "2", "二": "2", "三": "3", "四": "4"}))
+    return said.translate(str.maketrans("一两二三四", "12234"))
 
 
 def stopped_medicines(clause: str) -> list[str]:

@@ -21,7 +21,8 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from ingest.extract_core import is_occupation
+from ingest.extract_core import is_occupation, normalize_term
+from ingest.extract_routines import ROUTINE_PREDICATE, routine_of
 
 # The kin predicates: a question asking for these alone also reads the memories naming the family members
 # (cypher/recall/slot_match.cypher lists them again; tests/test_recall_slots.py checks the two agree).
@@ -30,6 +31,11 @@ FAMILY = ("spouse", "partner", "mother", "father", "sister", "brother", "child")
 # ("I'm a vegetarian" states is_a vegetarian, no answer to "What's my job?"). Read as is_a (stored_predicates),
 # kept as an answer only by a memory naming an occupation (answered).
 OCCUPATION = "is_a (occupation)"
+# A routine asked for by what it is ("When do I go to bed?": bedtime): read as has_routine (stored_predicates), kept
+# as an answer only by a memory naming that routine (answered), not the gym's days for a bedtime.
+BEDTIME, WAKE_UP, SHIFT, GYM, LUNCH = (f"{ROUTINE_PREDICATE} ({r})" for r in ("bedtime", "wake-up", "shift", "gym",
+                                                                              "lunch"))
+_ROUTINE_ASKED_RE = re.compile(rf"^{ROUTINE_PREDICATE} \((?P<r>[^)]+)\)$")
 # "What do you know about me?": the facts that describe a person, and what they like.
 _ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_at", *FAMILY, "pet",
              "allergic_to", "likes")
@@ -92,6 +98,13 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\bwhat (?:[a-z-]+ ){0,3}(?:meds|medications?|medicines?|pills) (?:do i take|am i on)\b"
      r"|\bmy (?:meds|medications?|medicines?)\b",
      ("takes_dose",)),
+    (r"\b(?:when|what time) do i (?:usually |normally )?(?:go to bed|go to sleep|sleep)\b|\bmy bedtime\b", (BEDTIME,)),
+    (r"\b(?:when|what time) do i (?:usually |normally )?(?:wake up|get up)\b", (WAKE_UP,)),
+    (r"\bwhat shifts? do i (?:work|have)\b|\bmy (?:work )?shifts?\b", (SHIFT,)),
+    (r"\b(?:which|what) days? do i (?:go to the gym|work out|lift)\b|\bwhen do i (?:go to the gym|work out)\b"
+     r"|\bmy gym days\b", (GYM,)),
+    (r"\bwhat do i (?:usually |normally )?(?:do|eat) for lunch\b|\bwhere do i (?:usually |normally )?(?:eat|get|have)"
+     r" lunch\b|\bdo i (?:bring|pack|buy) (?:my )?lunch\b", (LUNCH,)),
     (r"\bmy (?:phone|cell|mobile)(?: number)?\b", ("phone",)),
     (r"\bmy e-?mail\b", ("email",)),
     (r"\bmy emergency contact\b", ("emergency_contact",)),
@@ -131,6 +144,12 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:每天|现在)?(?:吃|服用|打)(?:多少|几)(?:片|粒|毫克|单位|mg)|我(?:每天|现在)?(?:吃|服用|打)[^，。？]{1,8}?(?:多少|几)"
      r"(?:片|粒|毫克|单位|mg)|我的(?:药量|剂量|用药)|我(?:在|现在)?(?:吃|服用)(?:什么|哪些)药|我每天吃多少[^，。？]{0,6}药",
      ("takes_dose",)),
+    (r"我(?:一般|平时|每天|现在)?(?:几点|什么时候)(?:睡觉|睡|上床)", (BEDTIME,)),
+    (r"我(?:一般|平时|每天|现在)?(?:几点|什么时候)(?:起床|起来|醒)", (WAKE_UP,)),
+    (r"我(?:现在)?上什么班|我的班次", (SHIFT,)),
+    (r"我(?:每周|现在)?(?:哪(?:几)?天|星期几|周几|什么时候)去健身房", (GYM,)),
+    (r"我(?:一般|平时|每天|现在)?中午(?:一般|平时|都)?(?:在哪(?:里|儿)?|去哪(?:里|儿)?|怎么)吃"
+     r"|我的?午饭(?:怎么解决|在哪吃)", (LUNCH,)),
     (r"我的(?:手机|电话)", ("phone",)),
     (r"我的邮箱", ("email",)),
     (r"我的紧急联系人", ("emergency_contact",)),
@@ -155,7 +174,7 @@ def stored_predicates(asked: Sequence[str]) -> tuple[str, ...]:
     """The predicates of the triples that may answer: OCCUPATION is is_a."""
     out: list[str] = []
     for p in asked:
-        stored = "is_a" if p == OCCUPATION else p
+        stored = "is_a" if p == OCCUPATION else ROUTINE_PREDICATE if _ROUTINE_ASKED_RE.match(p) else p
         if stored not in out:
             out.append(stored)
     return tuple(out)
@@ -184,6 +203,10 @@ def answered(asked: Sequence[str], answers: Sequence[str], names: Sequence[str])
         named = [n for n in names if n != "user"]
         if named and all(_NOT_FOOD_ALLERGEN_RE.fullmatch(n.strip()) for n in named):
             answers = tuple(a for a in answers if a != "allergic_to")
+    routines = {m["r"] for p in asked if (m := _ROUTINE_ASKED_RE.match(p))}
+    if routines and ROUTINE_PREDICATE in answers and not any(
+            normalize_term(routine_of(n)) in routines for n in names if ":" in n):
+        answers = tuple(a for a in answers if a != ROUTINE_PREDICATE)  # the gym's days answer no bedtime
     if "is_a" not in answers or "is_a" in asked or OCCUPATION not in asked:
         return tuple(answers)
     if any(is_occupation(n) for n in names):

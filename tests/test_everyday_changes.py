@@ -76,3 +76,82 @@ def test_a_medicine_question_naming_its_use_asks_for_the_dose() -> None:
     from ingest.slots import asked_slots
     assert asked_slots("What blood pressure medication do I take?") == ("takes_dose",)
     assert "takes_dose" not in asked_slots("What medication does my dad take?")
+
+
+# ----- routines: bedtime, waking, the shift, the gym's days, lunch -----------------------------------------------
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I go to the gym on Mondays and Wednesdays.", "gym: mon wed"),
+    ("These days I go to the gym on Tuesdays and Thursdays instead.", "gym: tue thu"),
+    ("我每周一三五去健身房。", "gym: mon wed fri"),
+    ("健身房时间改到周二和周四了。", "gym: tue thu"),
+    ("I usually go to bed around midnight.", "bedtime: 12"),
+    ("I've been going to bed at 10 since the baby arrived.", "bedtime: 10"),
+    ("我一般晚上十二点睡觉。", "bedtime: 12"),
+    ("这段时间我都十点就睡了，早睡早起。", "bedtime: 10"),
+    ("I wake up at 6:30 every day for work.", "wake-up: 6:30"),
+    ("With the new job I get to sleep in till 8.", "wake-up: 8"),
+    ("我每天六点半起床。", "wake-up: 6:30"),
+    ("I work the night shift, 11pm to 7am.", "shift: night"),
+    ("They put me on day shifts now, 7 to 3.", "shift: day"),
+    ("I bring lunch from home every day.", "lunch: packed"),
+    ("I've been buying lunch at the cafeteria since they opened the new one.", "lunch: cafeteria"),
+    ("我中午一般在公司食堂吃饭。", "lunch: cafeteria"),
+    ("现在中午都自己带饭了。", "lunch: packed"),
+])
+def test_a_routine_is_read(text: str, expected: str) -> None:
+    assert {o for p, o, _ in triples(text) if p == "has_routine"} == {expected}
+
+
+@pytest.mark.parametrize("text", [
+    "I went to bed at 2 last night.",  # one time
+    "I'm going to bed at 10 tonight.",
+    "On Saturdays I sleep in till 10.",  # some days
+    "我周末十一点起床。",
+    "My husband works the night shift.",  # someone else's
+    "我老公每天六点起床。",
+    "I'm on the night shift this week.",  # this week only
+    "I'm going to the gym on Monday.",  # one Monday
+    "这周健身房改到周二了。",
+    "我今天中午点外卖了。",
+    "I brought lunch from home today.",
+    "Should I go to bed at 10?",  # a question
+    "I might start going to bed at 10.",  # a thought
+    "I'm thinking about going to the gym on Tuesdays.",
+])
+def test_no_routine_is_read_from_a_near_miss(text: str) -> None:
+    assert not {o for p, o, _ in triples(text) if p == "has_routine"}
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I go to the gym on Mondays and Wednesdays.", "These days I go to the gym on Tuesdays and Thursdays instead."),
+    ("我每周一三五去健身房。", "健身房时间改到周二和周四了。"),
+    ("I usually go to bed around midnight.", "I've been going to bed at 10 since the baby arrived."),
+    ("我一般晚上十二点睡觉。", "这段时间我都十点就睡了，早睡早起。"),
+    ("I wake up at 6:30 every day for work.", "With the new job I get to sleep in till 8."),
+    ("I work the night shift, 11pm to 7am.", "They put me on day shifts now, 7 to 3."),
+    ("I bring lunch from home every day.", "I've been buying lunch at the cafeteria since they opened the new one."),
+    ("我中午一般在公司食堂吃饭。", "现在中午都自己带饭了。"),
+])
+def test_a_routine_changed_supersedes(old: str, new: str) -> None:
+    assert kinds(old, new) == [ConflictKind.SINGLE_VALUED]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I go to the gym on Mondays and Wednesdays.", "I hit the gym on Saturdays too."),  # more of it
+    ("I usually go to bed around midnight.", "I go to bed at 12 most nights."),  # the same time
+    ("I usually go to bed around midnight.", "I wake up at 8."),  # another routine
+    ("I wake up at 6:30 every day for work.", "I wake up at 6:30am."),
+])
+def test_no_routine_change(old: str, new: str) -> None:
+    assert kinds(old, new) == []
+
+
+def test_a_routine_question_is_answered_by_that_routine_only() -> None:
+    from ingest.slots import answered, asked_slots, stored_predicates
+    asked = asked_slots("When do I go to bed?")
+    assert stored_predicates(asked) == ("has_routine",)
+    assert answered(asked, ("has_routine",), ["user", "bedtime: 10"]) == ("has_routine",)
+    assert answered(asked, ("has_routine",), ["user", "gym: mon wed"]) == ()
+    assert stored_predicates(asked_slots("我哪天去健身房？")) == ("has_routine",)
+    assert stored_predicates(asked_slots("What should I have for lunch?")) == ("allergic_to", "has_condition")
