@@ -32,7 +32,7 @@ from ingest.extract_core import (
     single_valued_slot,
 )
 from ingest.extract_en import AGE_IN_A_LIST_RE, en_clause, en_favourites
-from ingest.extract_routines import DOSE_PREDICATE, routine_facts, stopped_medicines
+from ingest.extract_routines import DOSE_PREDICATE, ended_facts, routine_facts
 from ingest.extract_zh import zh_clause, zh_favourites, zh_subclauses
 from ingest.lexicon import (
     EPISODIC_EN_RE,
@@ -88,6 +88,7 @@ class RuleTripleExtractor:
         episodic = bool(EPISODIC_ZH_RE.search(text) or EPISODIC_EN_RE.search(text) or PAST_EN_RE.search(text))
         spans: list[tuple[str, int, int]] = []
         correcting = False
+        before = ""  # the clause before, for a routine or provider it completes
         for whole in split_clauses(text):
             start = len(st.out)
             if _CORRECTION_MARK_RE.fullmatch(whole.strip()) and st.out:
@@ -112,7 +113,8 @@ class RuleTripleExtractor:
                 if re.search(f"[{HAN}]", zh):
                     zh_clause(zh, st, episodic)
                 en_clause(clause, st)
-                _routines(clause, st, read_from)
+                _routines(clause, st, read_from, before)
+                before = clause
                 if said_for_some_times(clause):  # "I never eat breakfast on weekdays": no plain no to breakfast
                     st.out[read_from:] = [t for t in st.out[read_from:]
                                           if not (t.predicate in ("eats", "drinks") and t.polarity == -1)]
@@ -156,17 +158,18 @@ def _corrected_value(clause: str, *, after_mark: bool) -> str | None:
     return value
 
 
-def _routines(clause: str, st: _State, read_from: int) -> None:
-    """The user's dose of a medicine and way to work the clause states (ingest/extract_routines.py); a dose read
-    by the diet rules as something eaten (我每天吃二甲双胍500毫克: eats 二甲双胍500毫克) is the dose, not food."""
-    facts = routine_facts(clause)
+def _routines(clause: str, st: _State, read_from: int, before: str) -> None:
+    """The user's dose of a medicine, way to work, routines and providers the clause states
+    (ingest/extract_routines.py; `before`: the clause before it); a dose read by the diet rules as something eaten
+    (我每天吃二甲双胍500毫克: eats 二甲双胍500毫克) is the dose, not food."""
+    facts = routine_facts(clause, before)
     if any(p == DOSE_PREDICATE for p, _ in facts):
         st.out[read_from:] = [t for t in st.out[read_from:]
                               if not (t.predicate in ("eats", "drinks") and re.search(r"\d", t.object))]
     for predicate, obj in facts:
         st.add(USER, predicate, obj)
-    for medicine in stopped_medicines(clause):  # "took me off lisinopril": the dose said before ends
-        st.add(USER, DOSE_PREDICATE, medicine, -1)
+    for predicate, obj in ended_facts(clause):  # "took me off lisinopril": the dose said before ends
+        st.add(USER, predicate, obj, -1)
 
 
 def _join_han(text: str) -> str:

@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ingest.extract_routines import DOSE_PREDICATE, ROUTINE_PREDICATE, medicine_of, routine_of
+from ingest.extract_routines import DOSE_PREDICATE, PROVIDER_PREDICATE, ROUTINE_PREDICATE, medicine_of, routine_of
 from ingest.lexicon import PLACES_ZH
 
 USER = "user"
@@ -78,6 +78,8 @@ PREDICATES: dict[str, PredicateSpec] = {
         PredicateSpec("commutes_by", "transport", "how they get to work now: bus, bike, car, subway, foot"),
         PredicateSpec("uses_phone", "device", "the phone they use now, by its model: iPhone 15 / 华为Mate 40"),
         PredicateSpec("drives", "vehicle", "the car they drive now, by its model: 2015 Honda Civic / 比亚迪汉"),
+        PredicateSpec("has_provider", "provider", "who serves them now, one of each kind: carrier: T-Mobile / bank:"
+                      " Chase / gp: Dr. Nguyen"),
         PredicateSpec("has_routine", "routine", "a routine's time, days or way now, keyed by the routine: bedtime: 10"
                       " / wake-up: 6:30 / shift: night / gym: mon wed fri / lunch: packed"),
         PredicateSpec("visited", "place", "a named place they went to or were at (past events only)"),
@@ -94,7 +96,7 @@ PERSONAL_FACT_PREDICATES: frozenset[str] = frozenset(
         "name", "nickname", "age", "birthday", "lives_in", "hometown", "works_at", "studies_at", "major", "is_a",
         "speaks", "spouse", "partner", "mother", "father", "sister", "brother", "child", "friend", "colleague",
         "boss", "pet", "emergency_contact", "allergic_to", "has_condition", "phone", "email", "takes_dose",
-        "uses_phone", "drives",
+        "uses_phone", "drives", "has_provider",
     }
 )
 
@@ -141,7 +143,7 @@ def single_valued_slot(predicate: str, obj: str) -> str | None:
         return predicate
     if predicate == DOSE_PREDICATE:  # one dose of each medicine at a time
         return f"{DOSE_PREDICATE}:{normalize_term(medicine_of(obj))}"
-    if predicate == ROUTINE_PREDICATE:  # one time or way of each routine at a time
+    if predicate in (ROUTINE_PREDICATE, PROVIDER_PREDICATE):  # one time or way of each routine, one bank...
         return f"{ROUTINE_PREDICATE}:{normalize_term(routine_of(obj))}"
     if predicate == "is_a" and is_occupation(obj):
         return OCCUPATION_SLOT

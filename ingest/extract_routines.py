@@ -20,6 +20,9 @@ CAR_PREDICATE = "drives"
 # A routine that holds one way or time at a time, keyed by what it is ("bedtime: 10", "gym: tue thu", "shift:
 # day", "lunch: packed"): the object is "<routine>: <value>" and each routine is its own slot (routine_of).
 ROUTINE_PREDICATE = "has_routine"
+# Who serves the user, one of each kind at a time: "carrier: T-Mobile", "bank: Chase", "gp: Dr. Nguyen" (the object
+# "<kind>: <name>", each kind its own slot, routine_of)
+PROVIDER_PREDICATE = "has_provider"
 
 _AMOUNT_EN = r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ug|iu|units?)(?![A-Za-z])"
 _AMOUNT_ZH = r"\d+(?:\.\d+)?\s?(?:毫克|微克|mg|mcg|单位|IU)"
@@ -163,14 +166,18 @@ _CLOCK_EN = (r"(?:\d{1,2}(?::\d{2})?(?:\s?(?:am|pm|a\.m\.|p\.m\.))?|midnight|noo
 _AT = r"(?: (?:at|around|by|about|before|between))+ "
 _BEDTIME_EN = re.compile(rf"(?i:\bi(?:'ve been| have been)? {_ADV_EN}(?:go|going|get|getting|head|heading) to"
                          rf" (?:bed|sleep){_AT})(?P<t>{_CLOCK_EN})(?![\w:])")
-_WAKE_EN = re.compile(rf"(?i:\bi(?:'ve been| have been)? {_ADV_EN}(?:wake up|wake|get up|waking up|getting up){_AT})"
+# "... and wake up at 8": the same speaker, after their bedtime
+_WAKE_EN = re.compile(rf"(?i:\b(?:i(?:'ve been| have been)?|and) {_ADV_EN}(?:wake up|wake|get up|waking up|getting up)"
+                      rf"{_AT})"
                       rf"(?P<t>{_CLOCK_EN})(?![\w:])"
                       rf"|(?i:\bi (?:get to |can |now |usually )?sleep in (?:till|until|to) )"
                       rf"(?P<t2>{_CLOCK_EN})(?![\w:])")
 _CLOCK_ZH = r"[零一二两三四五六七八九十\d]{1,3}点(?:半|\d{1,2}分?|[一二三四五]十分?)?"
 _ADV_ZH = r"(?:一般|平时|通常|每天|每晚|都|现在|最近|基本上?|一直|总是|差不多|大概|这段时间|晚上|夜里|早上|早晨)*"
-_BEDTIME_ZH = re.compile(rf"我{_ADV_ZH}(?P<t>{_CLOCK_ZH})(?:左右|多|以前|之前)?(?:就|才|准时)?(?:睡觉|睡了|睡|上床)")
-_WAKE_ZH = re.compile(rf"我{_ADV_ZH}(?P<t>{_CLOCK_ZH})(?:左右|多)?(?:就|才|准时)?(?:起床|起来|醒)")
+# said by the user (我), or with no subject at the clause's start after the user's own clause (早上七点起床)
+_BEDTIME_ZH = re.compile(rf"(?:我|^){_ADV_ZH}(?P<t>{_CLOCK_ZH})(?:左右|多|以前|之前)?(?:就|才|准时)?"
+                         rf"(?:睡觉|睡了|睡|上床)")
+_WAKE_ZH = re.compile(rf"(?:我|^){_ADV_ZH}(?P<t>{_CLOCK_ZH})(?:左右|多)?(?:就|才|准时)?(?:起床|起来|醒)")
 _SHIFTS = {"night": "night", "graveyard": "night", "overnight": "night", "day": "day", "morning": "early",
            "early": "early", "evening": "late", "late": "late", "swing": "late", "afternoon": "late",
            "夜班": "night", "大夜班": "night", "白班": "day", "早班": "early", "晚班": "late", "中班": "late"}
@@ -209,6 +216,69 @@ _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _ZH_WEEKDAYS = {"一": "mon", "二": "tue", "三": "wed", "四": "thu", "五": "fri", "六": "sat", "日": "sun", "天": "sun"}
 
 
+# ----- providers: the phone carrier, the bank, the doctor ---------------------------------------------------------
+
+_CARRIERS_EN = (r"(?:Verizon|AT&T|T-Mobile|Sprint|Mint Mobile|Mint|Visible|Google Fi|Cricket(?: Wireless)?"
+                r"|Boost(?: Mobile)?|Metro by T-Mobile|MetroPCS|US Cellular|Xfinity Mobile|Spectrum Mobile|Vodafone|EE"
+                r"|O2|Giffgaff|Telstra|Optus|Rogers|Telus|Fido)")
+_CARRIER_EN = re.compile(
+    rf"(?i:\bmy (?:phone|cell|mobile|wireless)(?: phone)? (?:plan|carrier|provider|service|contract)(?: is|'s)"
+    rf"(?: now)? (?:with |through |on )?)(?P<c>{_CARRIERS_EN})\b"
+    rf"|(?i:\bi(?:'ve| have)? (?:just |finally )?(?:ported|moved|transferred|switched) (?:my (?:phone )?(?:number|line"
+    rf"|plan|service) )?(?:over )?(?:to|from \S+ to) )(?P<c2>{_CARRIERS_EN})\b"
+    rf"|(?i:\bi(?:'m| am) (?:now )?(?:with|on) )(?P<c3>{_CARRIERS_EN})\b(?! (?:plus|unlimited)\b)")
+_CARRIER_ZH = re.compile(
+    r"(?:我的)?(?:手机号码?|号码|手机卡|手机)(?:是|用的是)(?:中国)?(?P<c>移动|联通|电信|广电)(?:的)?"
+    r"|我(?:已经)?把(?:手机)?(?:号码|号|手机号码?)(?:携号)?(?:转到|转成|换到|转网到|迁到)了?(?:中国)?(?P<c2>移动|联通|电信|广电)"
+    r"|(?:携号转网|转网)(?:到|去|成)了?(?:中国)?(?P<c3>移动|联通|电信|广电)")
+_NAME_EN = r"[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*){0,3}"
+_BANK_EN = re.compile(
+    rf"(?i:\bi(?:'ve| have)? (?:now |still )?bank(?:ed)? with )(?P<b>{_NAME_EN})"
+    rf"|(?i:\bmy bank is (?:now )?)(?P<b2>{_NAME_EN})"
+    rf"|(?i:(?:\bi(?:'ve| have)?|\band) (?:just |finally )?(?:moved|switched|transferred) (?:all |everything"
+    rf"|all my (?:money|accounts?|savings|banking)|my (?:banking|accounts?|money|savings))(?: over)? to )"
+    rf"(?P<b3>(?i:(?:a |an |the )?(?:local )?credit union)|{_NAME_EN})"
+    rf"|(?i:\bi(?:'ve| have)? switched banks,? (?:to )?)(?P<b4>{_NAME_EN})")
+# "I closed my Chase account": the bank said before no longer serves the user
+_CLOSED_BANK_EN = re.compile(rf"(?i:\bi(?:'ve| have)? (?:just |finally )?closed (?:my|our) )(?P<b>{_NAME_EN})"
+                             rf"(?i: (?:bank |checking |savings )?accounts?)\b")
+_DOCTOR_KINDS = r"GPs?|family doctors?|primary care (?:doctors?|physicians?)|PCPs?|doctors?|dentists?|therapists?"
+_DOCTOR_NAME = r"Dr\.? [A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
+_DOCTOR_EN = re.compile(rf"(?i:\bmy (?:new )?)(?P<k>(?i:{_DOCTOR_KINDS}))(?i: (?:is|'s)(?: now)? )"
+                        rf"(?P<d>{_DOCTOR_NAME})")
+# "I changed GPs, I see Dr. Nguyen now": the kind in the clause before, the doctor in this one
+_CHANGED_DOCTOR_EN = re.compile(rf"(?i:\bi(?:'ve| have)? (?:just |finally )?(?:changed|switched) )(?P<k>(?i:"
+                                rf"{_DOCTOR_KINDS}))\b")
+_SEE_DOCTOR_EN = re.compile(rf"(?i:\b(?:i(?:'m| am)? (?:now )?(?:see|seeing|go to|going to)|my new one is|it's) )"
+                            rf"(?P<d>{_DOCTOR_NAME})")
+_NOT_THE_PROVIDER_RE = re.compile(r"(?i)\b(?:for (?:my|his|her|our) (?:mom|mum|dad|kids?|son|daughter|wife|husband"
+                                  r"|parents)|for work|business|also|too|as well|second|another|extra)\b|也|第二|副卡")
+
+
+def _doctor_kind(said: str) -> str:
+    k = said.lower().rstrip("s")
+    return k if k in ("dentist", "therapist") else "gp"  # a GP, a family doctor, a PCP: the user's own doctor
+
+
+def _providers(clause: str, before: str) -> list[tuple[str, str]]:
+    """Who serves the user, as (PROVIDER_PREDICATE, "<kind>: <name>"); `before` is the clause before this one."""
+    if _WISHED_RE.search(clause) or _OTHERS_ROUTINE_RE.search(clause) or _NOT_THE_PROVIDER_RE.search(clause):
+        return []
+    out: list[str] = []
+    for m in (*_CARRIER_EN.finditer(clause), *_CARRIER_ZH.finditer(clause)):
+        out.append(f"carrier: {m['c'] or m['c2'] or m['c3']}")
+    for m in _BANK_EN.finditer(clause):
+        out.append(f"bank: {re.sub(r'(?i)^(?:a|an|the|local) |^local ', '', m['b'] or m['b2'] or m['b3'] or m['b4'])}")
+    for m in _DOCTOR_EN.finditer(clause):
+        out.append(f"{_doctor_kind(m['k'])}: {m['d']}")
+    changed = _CHANGED_DOCTOR_EN.search(clause) or (
+        _CHANGED_DOCTOR_EN.search(before) if not (_WISHED_RE.search(before) or _OTHERS_ROUTINE_RE.search(before))
+        else None)
+    if changed is not None:
+        out.extend(f"{_doctor_kind(changed['k'])}: {m['d']}" for m in _SEE_DOCTOR_EN.finditer(clause))
+    return [(PROVIDER_PREDICATE, o) for o in out]
+
+
 def _clock_en(said: str) -> str:
     """A time said as the same value however written: "10pm", "10", "ten o'clock" -> 10; midnight -> 12."""
     s = re.sub(r"\s*(?:o'clock|a\.m\.|p\.m\.|am|pm)\s*$", "", said.lower().strip()).strip()
@@ -242,9 +312,12 @@ def _days(said: str) -> str:
     return " ".join(d for d in _WEEKDAYS if d in found)
 
 
-def _routines(clause: str) -> list[tuple[str, str]]:
-    """The user's routines the clause states, as (ROUTINE_PREDICATE, "<routine>: <value>")."""
+def _routines(clause: str, before: str) -> list[tuple[str, str]]:
+    """The user's routines the clause states, as (ROUTINE_PREDICATE, "<routine>: <value>"); `before`: the clause
+    before it, whose subject one with none goes on with (我老公十一点睡，早上七点起床: his)."""
     if _NOT_THE_ROUTINE_RE.search(clause) or _OTHERS_ROUTINE_RE.search(clause) or _WISHED_RE.search(clause):
+        return []
+    if not re.search(r"我|(?i:\bi\b)", clause) and _OTHERS_ROUTINE_RE.search(before):
         return []
     some_days = _SOME_DAYS_RE.search(clause) is not None  # "On Saturdays I sleep in till 10": not every day's
     out: list[str] = []
@@ -277,7 +350,8 @@ def _routines(clause: str) -> list[tuple[str, str]]:
 
 
 def routine_of(obj: str) -> str:
-    """The routine of a has_routine object ("gym: tue thu" -> "gym"): one value per routine."""
+    """The routine of a has_routine object ("gym: tue thu" -> "gym"), the kind of a has_provider one ("bank: Chase"
+    -> "bank"): one value of each."""
     return obj.partition(":")[0].strip()
 
 
@@ -295,9 +369,10 @@ def _way(said: str) -> str:
     return re.split(r"\s+", s)[-1].replace("bicycle", "bike").replace("metro", "subway").replace("tube", "subway")
 
 
-def routine_facts(clause: str) -> list[tuple[str, str]]:
+def routine_facts(clause: str, before: str = "") -> list[tuple[str, str]]:
     """The (predicate, object) pairs of the user's routines the clause states: ("takes_dose", "levothyroxine 75 mcg"),
-    ("commutes_by", "bus"). A negated or one-off clause states none ("I took the bus today" reads no "take")."""
+    ("commutes_by", "bus"). A negated or one-off clause states none ("I took the bus today" reads no "take").
+    `before` is the clause said before it ("I changed GPs" before "I see Dr. Nguyen now")."""
     out: list[tuple[str, str]] = []
     pet = _PET_WORDS_RE.search(clause)  # "The vet increased my Rex to 10 mg", 我的猫吃的药: the pet's medicine
     for pattern in _DOSE_EN if not pet else ():
@@ -330,13 +405,23 @@ def routine_facts(clause: str) -> list[tuple[str, str]]:
                     continue
                 if model := _model(m["x"]):
                     out.append((predicate, model))
-    out.extend(_routines(clause))
+    out.extend(_routines(clause, before))
+    out.extend(_providers(clause, before))
     return list(dict.fromkeys(out))
 
 
 def _zh_count(said: str) -> str:
     """一片 -> 1片, as digits: one count said two ways is one dose."""
     return said.translate(str.maketrans("一两二三四", "12234"))
+
+
+def ended_facts(clause: str) -> list[tuple[str, str]]:
+    """What the clause says no longer holds for the user, as (predicate, object) to deny: a medicine stopped
+    (stopped_medicines), a bank account closed ("I closed my Chase account": bank: Chase)."""
+    out = [(DOSE_PREDICATE, m) for m in stopped_medicines(clause)]
+    if not (_WISHED_RE.search(clause) or _OTHERS_ROUTINE_RE.search(clause)):
+        out.extend((PROVIDER_PREDICATE, f"bank: {m['b']}") for m in _CLOSED_BANK_EN.finditer(clause))
+    return out
 
 
 def stopped_medicines(clause: str) -> list[str]:

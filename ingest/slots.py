@@ -22,7 +22,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from ingest.extract_core import is_occupation, normalize_term
-from ingest.extract_routines import ROUTINE_PREDICATE, routine_of
+from ingest.extract_routines import PROVIDER_PREDICATE, ROUTINE_PREDICATE, routine_of
 
 # The kin predicates: a question asking for these alone also reads the memories naming the family members
 # (cypher/recall/slot_match.cypher lists them again; tests/test_recall_slots.py checks the two agree).
@@ -31,11 +31,13 @@ FAMILY = ("spouse", "partner", "mother", "father", "sister", "brother", "child")
 # ("I'm a vegetarian" states is_a vegetarian, no answer to "What's my job?"). Read as is_a (stored_predicates),
 # kept as an answer only by a memory naming an occupation (answered).
 OCCUPATION = "is_a (occupation)"
-# A routine asked for by what it is ("When do I go to bed?": bedtime): read as has_routine (stored_predicates), kept
-# as an answer only by a memory naming that routine (answered), not the gym's days for a bedtime.
+# A routine or a provider asked for by what it is ("When do I go to bed?": bedtime; "Which bank do I use?": bank):
+# read as has_routine / has_provider (stored_predicates), kept as an answer only by a memory naming that routine or
+# kind (answered), not the gym's days for a bedtime.
 BEDTIME, WAKE_UP, SHIFT, GYM, LUNCH = (f"{ROUTINE_PREDICATE} ({r})" for r in ("bedtime", "wake-up", "shift", "gym",
                                                                               "lunch"))
-_ROUTINE_ASKED_RE = re.compile(rf"^{ROUTINE_PREDICATE} \((?P<r>[^)]+)\)$")
+CARRIER, BANK, GP = (f"{PROVIDER_PREDICATE} ({k})" for k in ("carrier", "bank", "gp"))
+_KEYED_ASKED_RE = re.compile(rf"^(?P<p>{ROUTINE_PREDICATE}|{PROVIDER_PREDICATE}) \((?P<r>[^)]+)\)$")
 # "What do you know about me?": the facts that describe a person, and what they like.
 _ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_at", *FAMILY, "pet",
              "allergic_to", "likes")
@@ -105,6 +107,13 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\bmy gym days\b", (GYM,)),
     (r"\bwhat do i (?:usually |normally )?(?:do|eat) for lunch\b|\bwhere do i (?:usually |normally )?(?:eat|get|have)"
      r" lunch\b|\bdo i (?:bring|pack|buy) (?:my )?lunch\b", (LUNCH,)),
+    (r"\bwho(?:'s| is) my (?:phone |cell |cellphone |mobile |wireless )?(?:carrier|provider)\b|\b(?:which|what)"
+     r" (?:phone |cell |mobile |wireless )?(?:carrier|network) (?:am i (?:with|on)|do i (?:use|have))\b"
+     r"|\bmy (?:phone |cell |mobile )?carrier\b", (CARRIER,)),
+    (r"\b(?:which|what) bank do i (?:use|bank with|have|go to)\b|\bwhere do i bank\b|\bwho do i bank with\b",
+     (BANK,)),
+    (r"\bwho(?:'s| is) my (?:doctor|gp|family doctor|primary care (?:doctor|physician)|pcp)\b"
+     r"|\b(?:which|what) (?:doctor|gp) do i (?:see|go to|have)\b", (GP,)),
     (r"\bmy (?:phone|cell|mobile)(?: number)?\b", ("phone",)),
     (r"\bmy e-?mail\b", ("email",)),
     (r"\bmy emergency contact\b", ("emergency_contact",)),
@@ -150,6 +159,7 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:每周|现在)?(?:哪(?:几)?天|星期几|周几|什么时候)去健身房", (GYM,)),
     (r"我(?:一般|平时|每天|现在)?中午(?:一般|平时|都)?(?:在哪(?:里|儿)?|去哪(?:里|儿)?|怎么)吃"
      r"|我的?午饭(?:怎么解决|在哪吃)", (LUNCH,)),
+    (r"我(?:的手机号?)?(?:用的是|是|用)?(?:哪个|哪家|什么)运营商|我的运营商", (CARRIER,)),
     (r"我的(?:手机|电话)", ("phone",)),
     (r"我的邮箱", ("email",)),
     (r"我的紧急联系人", ("emergency_contact",)),
@@ -174,7 +184,7 @@ def stored_predicates(asked: Sequence[str]) -> tuple[str, ...]:
     """The predicates of the triples that may answer: OCCUPATION is is_a."""
     out: list[str] = []
     for p in asked:
-        stored = "is_a" if p == OCCUPATION else ROUTINE_PREDICATE if _ROUTINE_ASKED_RE.match(p) else p
+        stored = "is_a" if p == OCCUPATION else m["p"] if (m := _KEYED_ASKED_RE.match(p)) else p
         if stored not in out:
             out.append(stored)
     return tuple(out)
@@ -203,10 +213,10 @@ def answered(asked: Sequence[str], answers: Sequence[str], names: Sequence[str])
         named = [n for n in names if n != "user"]
         if named and all(_NOT_FOOD_ALLERGEN_RE.fullmatch(n.strip()) for n in named):
             answers = tuple(a for a in answers if a != "allergic_to")
-    routines = {m["r"] for p in asked if (m := _ROUTINE_ASKED_RE.match(p))}
-    if routines and ROUTINE_PREDICATE in answers and not any(
-            normalize_term(routine_of(n)) in routines for n in names if ":" in n):
-        answers = tuple(a for a in answers if a != ROUTINE_PREDICATE)  # the gym's days answer no bedtime
+    keys = {m["r"] for p in asked if (m := _KEYED_ASKED_RE.match(p))}
+    if keys and not any(normalize_term(routine_of(n)) in keys for n in names if ":" in n):
+        # the gym's days answer no bedtime, the bank no question about the doctor
+        answers = tuple(a for a in answers if a not in (ROUTINE_PREDICATE, PROVIDER_PREDICATE))
     if "is_a" not in answers or "is_a" in asked or OCCUPATION not in asked:
         return tuple(answers)
     if any(is_occupation(n) for n in names):

@@ -155,3 +155,83 @@ def test_a_routine_question_is_answered_by_that_routine_only() -> None:
     assert answered(asked, ("has_routine",), ["user", "gym: mon wed"]) == ()
     assert stored_predicates(asked_slots("我哪天去健身房？")) == ("has_routine",)
     assert stored_predicates(asked_slots("What should I have for lunch?")) == ("allergic_to", "has_condition")
+
+
+# ----- providers: the phone carrier, the bank, the doctor ---------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("My GP is Dr. Patel at the Elm Street Clinic.", {("has_provider", "gp: Dr. Patel", 1)}),
+    ("I changed GPs, I see Dr. Nguyen now.", {("has_provider", "gp: Dr. Nguyen", 1)}),
+    ("I bank with Chase.", {("has_provider", "bank: Chase", 1)}),
+    ("I closed my Chase account and moved everything to a credit union.",
+     {("has_provider", "bank: credit union", 1), ("has_provider", "bank: Chase", -1)}),
+    ("My phone plan is with Verizon.", {("has_provider", "carrier: Verizon", 1)}),
+    ("I ported my number to T-Mobile, Verizon was too pricey.", {("has_provider", "carrier: T-Mobile", 1)}),
+    ("我的手机号是移动的。", {("has_provider", "carrier: 移动", 1)}),
+    ("我把号码转到电信了。", {("has_provider", "carrier: 电信", 1)}),
+])
+def test_a_provider_is_read(text: str, expected: set[tuple[str, str, int]]) -> None:
+    assert {t for t in triples(text) if t[0] == "has_provider"} == expected
+
+
+@pytest.mark.parametrize("text", [
+    "I'm thinking about switching to T-Mobile.",  # a thought
+    "Should I move everything to a credit union?",  # a question
+    "My mom ported her number to T-Mobile.",  # someone else's
+    "我妈把号码转到电信了。",
+    "My husband changed GPs, he sees Dr. Nguyen now.",
+    "I got a second line with Mint for work.",  # one more
+    "I see Dr. Kim now for my back.",  # a doctor, not said to be the GP
+    "I moved everything to the new folder.",
+    "I closed my Chase credit card.",
+])
+def test_no_provider_is_read_from_a_near_miss(text: str) -> None:
+    assert not {t for t in triples(text) if t[0] == "has_provider"}
+
+
+@pytest.mark.parametrize(("old", "new", "kind"), [
+    ("My GP is Dr. Patel at the Elm Street Clinic.", "I changed GPs, I see Dr. Nguyen now.",
+     ConflictKind.SINGLE_VALUED),
+    ("I bank with Chase.", "I closed my Chase account and moved everything to a credit union.",
+     ConflictKind.SINGLE_VALUED),
+    ("I bank with Chase.", "I closed my Chase account.", ConflictKind.POLARITY),
+    ("My phone plan is with Verizon.", "I ported my number to T-Mobile, Verizon was too pricey.",
+     ConflictKind.SINGLE_VALUED),
+    ("我的手机号是移动的。", "我把号码转到电信了。", ConflictKind.SINGLE_VALUED),
+])
+def test_a_new_provider_supersedes(old: str, new: str, kind: ConflictKind) -> None:
+    assert kinds(old, new) == [kind]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("My GP is Dr. Patel at the Elm Street Clinic.", "My dentist is Dr. Lee."),  # another kind
+    ("I bank with Chase.", "My phone plan is with Verizon."),
+])
+def test_another_kind_of_provider_changes_nothing(old: str, new: str) -> None:
+    assert kinds(old, new) == []
+
+
+def test_a_provider_question_is_answered_by_that_kind_only() -> None:
+    from ingest.slots import answered, asked_slots, stored_predicates
+    asked = asked_slots("Which bank do I use?")
+    assert stored_predicates(asked) == ("has_provider",)
+    assert answered(asked, ("has_provider",), ["user", "bank: credit union"]) == ("has_provider",)
+    assert answered(asked, ("has_provider",), ["user", "gp: Dr. Patel"]) == ()
+    assert "has_provider" in stored_predicates(asked_slots("我用哪个运营商？"))
+    assert "has_provider" in stored_predicates(asked_slots("Who is my doctor?"))
+    assert asked_slots("What did my doctor say?") == ()
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("我一般晚上十一点睡觉，早上七点起床", {"bedtime: 11", "wake-up: 7"}),  # the same speaker goes on
+    ("I usually go to bed around midnight and wake up at 8", {"bedtime: 12", "wake-up: 8"}),
+    ("我老公一般晚上十一点睡觉，早上七点起床", set()),  # his
+    ("My wife goes to bed at 10 and wakes up at 6.", set()),
+])
+def test_a_routine_goes_on_with_its_speaker(text: str, expected: set[str]) -> None:
+    assert {o for p, o, _ in triples(text) if p == "has_routine"} == expected
+
+
+def test_a_routine_alone_keeps_its_kind_of_memory() -> None:
+    from ingest.salience import assess
+    assert assess("我每天早上六点起床，先跑步再洗澡", speaker="user").reason == "procedure"
