@@ -28,10 +28,11 @@ from ingest.extract_core import (
     Favourite,
     PredicateSpec,
     _State,
+    favourite_category,
     normalize_term,
     single_valued_slot,
 )
-from ingest.extract_en import AGE_IN_A_LIST_RE, en_clause, en_favourites
+from ingest.extract_en import AGE_IN_A_LIST_RE, NO_KIND_OF_FAVOURITE, en_clause, en_favourites
 from ingest.extract_routines import DOSE_PREDICATE, ended_facts, routine_facts
 from ingest.extract_zh import zh_clause, zh_favourites, zh_subclauses
 from ingest.lexicon import (
@@ -192,14 +193,31 @@ def favourite_statements(text: str) -> list[Favourite]:
     per kind at a time, where the (user, likes, value) triple alone cannot tell a favourite from a liking (conflict
     detection compares them, ingest/conflict_rules.py). Questions and requests state none."""
     out: list[Favourite] = []
+    before = ""
     for clause in split_clauses(text):
         if is_question(clause) or is_request(clause):
+            before = ""
             continue
         zh = _join_han(clause)
         if re.search(f"[{HAN}]", zh):
             out.extend(zh_favourites(zh))
         out.extend(en_favourites(clause))
+        said = _FAVOURITE_SAID_BEFORE_RE.search(before)
+        if said and (m := _PRONOUN_FAVOURITE_RE.fullmatch(clause.strip())) \
+                and (category := favourite_category(m["cat"])) not in NO_KIND_OF_FAVOURITE:
+            # the clause of the kind, which says no no ("nothing beats" is no negation of the value)
+            out.append(Favourite(category, normalize_term(said["v"]), clause))
+        before = clause
     return out
+
+
+# "Honestly nothing beats tacos for me nowadays, they're my favorite food": the value in the clause before, the kind
+# in "they're my favourite food"
+_FAVOURITE_SAID_BEFORE_RE = re.compile(r"(?i)\bnothing (?:beats|tops|compares to) (?P<v>[\w' -]{2,30}?)"
+                                       r"(?= for me\b| these days\b| nowadays\b| lately\b| right now\b|$)")
+_PRONOUN_FAVOURITE_RE = re.compile(r"(?i)(?:and )?(?:it's|it is|they're|they are|that's|that is) (?:now |definitely "
+                                   r"|honestly |easily )*my (?:new |current |absolute |all-time )*(?:favou?rite|fave"
+                                   r"|go-to) (?P<cat>[a-z][a-z-]*(?: [a-z][a-z-]*)?)(?: now)?")
 
 
 def iter_predicates() -> Iterator[PredicateSpec]:

@@ -235,3 +235,34 @@ def test_a_routine_goes_on_with_its_speaker(text: str, expected: set[str]) -> No
 def test_a_routine_alone_keeps_its_kind_of_memory() -> None:
     from ingest.salience import assess
     assert assess("我每天早上六点起床，先跑步再洗澡", speaker="user").reason == "procedure"
+
+
+# ----- favourites said another way -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Lately my favorite band has to be Arctic Monkeys.", [("band", "arctic monkeys")]),
+    ("Honestly nothing beats tacos for me nowadays, they're my favorite food.", [("food", "tacos")]),
+    ("My go-to snack is now almonds.", [("snack", "almonds")]),
+])
+def test_a_favourite_said_another_way_is_read(text: str, expected: list[tuple[str, str]]) -> None:
+    from ingest.extract import favourite_statements
+    assert [(f.category, f.value) for f in favourite_statements(text)] == expected
+
+
+@pytest.mark.parametrize("text", [
+    "What would my favorite band have to be?",  # a question
+    "Nothing beats a nap, it's my favorite thing.",  # no kind
+    "My wife says nothing beats sushi, it's her favorite food.",  # hers
+    "Nothing beats tacos for me.",  # no kind said
+])
+def test_no_favourite_is_read_from_a_near_miss(text: str) -> None:
+    from ingest.extract import favourite_statements
+    assert favourite_statements(text) == []
+
+
+@pytest.mark.parametrize(("old", "new", "cosine"), [
+    ("My favorite band is Radiohead.", "Lately my favorite band has to be Arctic Monkeys.", 0.703),
+    ("My favorite food is sushi.", "Honestly nothing beats tacos for me nowadays, they're my favorite food.", 0.509),
+])
+def test_a_new_favourite_said_another_way_supersedes(old: str, new: str, cosine: float) -> None:
+    assert kinds(old, new, cosine) == [ConflictKind.SINGLE_VALUED]
