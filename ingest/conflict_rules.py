@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from graph.conflicts import ConflictKind
 from ingest.extract import OCCUPATION_SLOT, favourite_statements, normalize_term, single_valued_slot
 from ingest.extract_core import DIETS
-from ingest.extract_routines import ROUTINE_PREDICATE
+from ingest.extract_routines import PROVIDER_PREDICATE, ROUTINE_PREDICATE, TEAM_PREDICATE
 from ingest.lexicon import (
     CALENDAR_WORD_RE,
     CANCEL_RE,
@@ -253,8 +253,10 @@ _ADDS_A_JOB_RE = re.compile(
 _ONE_MORE_RE = re.compile(r"\b(?:second|another|also|too|as well|extra|spare|work phone|for work)\b"
                           r"|第二|又买了|也有|备用", re.IGNORECASE)
 _SPACING_RE = re.compile(r"[\s\-]+")
-# More of a routine, no other one: "I also hit the gym on Saturdays", "on Sundays as well", 周六也去健身房
-_MORE_OF_A_ROUTINE_RE = re.compile(r"\b(?:also|too|as well|extra|additionally)\b|也", re.IGNORECASE)
+# More of a routine, or one more provider or team, no other one: "I also hit the gym on Saturdays", "on Sundays as
+# well", 周六也去健身房
+# ("too" ending its clause: "Verizon was too pricey" adds nothing)
+_MORE_OF_A_ROUTINE_RE = re.compile(r"\b(?:also|as well|additionally)\b|\btoo(?=\s*(?:[.!,;]|$))|也", re.IGNORECASE)
 
 
 def same_value(predicate: str, a: str, b: str) -> bool:
@@ -293,8 +295,9 @@ def single_valued_conflict(new: Fact, old: Fact, *, new_text: str = "",
         return None
     if new.predicate in ("uses_phone", "drives") and _ONE_MORE_RE.search(_normalize(new_text)):
         return None  # "We got a second car, a Toyota Corolla": the Civic stays
-    if new.predicate == ROUTINE_PREDICATE and _MORE_OF_A_ROUTINE_RE.search(_normalize(new_text)):
-        return None  # "I go to the gym on Saturdays too": the weekdays stay
+    if new.predicate in (ROUTINE_PREDICATE, PROVIDER_PREDICATE, TEAM_PREDICATE) \
+            and _MORE_OF_A_ROUTINE_RE.search(_normalize(new_text)):
+        return None  # "I go to the gym on Saturdays too": the weekdays stay; "I'm also a Celtics fan"
     if slot == OCCUPATION_SLOT:
         if objects_overlap(new.object, old.object) or _ADDS_A_JOB_RE.search(_normalize(new_text)):
             return None  # a nurse / a registered nurse; a second job

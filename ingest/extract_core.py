@@ -11,7 +11,14 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ingest.extract_routines import DOSE_PREDICATE, PROVIDER_PREDICATE, ROUTINE_PREDICATE, medicine_of, routine_of
+from ingest.extract_routines import (
+    DOSE_PREDICATE,
+    PROVIDER_PREDICATE,
+    ROUTINE_PREDICATE,
+    TEAM_PREDICATE,
+    medicine_of,
+    routine_of,
+)
 from ingest.lexicon import PLACES_ZH
 
 USER = "user"
@@ -80,6 +87,7 @@ PREDICATES: dict[str, PredicateSpec] = {
         PredicateSpec("drives", "vehicle", "the car they drive now, by its model: 2015 Honda Civic / 比亚迪汉"),
         PredicateSpec("has_provider", "provider", "who serves them now, one of each kind: carrier: T-Mobile / bank:"
                       " Chase / gp: Dr. Nguyen"),
+        PredicateSpec("supports_team", "team", "the team they support now, one per league: nba: Celtics"),
         PredicateSpec("has_routine", "routine", "a routine's time, days or way now, keyed by the routine: bedtime: 10"
                       " / wake-up: 6:30 / shift: night / gym: mon wed fri / lunch: packed"),
         PredicateSpec("visited", "place", "a named place they went to or were at (past events only)"),
@@ -143,7 +151,7 @@ def single_valued_slot(predicate: str, obj: str) -> str | None:
         return predicate
     if predicate == DOSE_PREDICATE:  # one dose of each medicine at a time
         return f"{DOSE_PREDICATE}:{normalize_term(medicine_of(obj))}"
-    if predicate in (ROUTINE_PREDICATE, PROVIDER_PREDICATE):  # one time or way of each routine, one bank...
+    if predicate in (ROUTINE_PREDICATE, PROVIDER_PREDICATE, TEAM_PREDICATE):  # one bedtime, one bank, one NBA team
         return f"{ROUTINE_PREDICATE}:{normalize_term(routine_of(obj))}"
     if predicate == "is_a" and is_occupation(obj):
         return OCCUPATION_SLOT

@@ -216,6 +216,53 @@ _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _ZH_WEEKDAYS = {"一": "mon", "二": "tue", "三": "wed", "四": "thu", "五": "fri", "六": "sat", "日": "sun", "天": "sun"}
 
 
+# ----- the team the user supports, one per league ------------------------------------------------------------------
+
+TEAM_PREDICATE = "supports_team"
+# Teams by league, a name in one league only (Giants, Cardinals, Rangers, Kings, Panthers and Jets are in two) and
+# no other thing's (Jazz, Heat, Magic, Eagles, Saints, Spurs: a genre, a band, Tottenham or San Antonio)
+_LEAGUES = {
+    "nba": ("Hawks", "Celtics", "Nets", "Hornets", "Bulls", "Cavaliers", "Cavs", "Mavericks", "Mavs", "Nuggets",
+            "Pistons", "Warriors", "Rockets", "Pacers", "Clippers", "Lakers", "Grizzlies", "Bucks",
+            "Timberwolves", "Pelicans", "Knicks", "76ers", "Sixers", "Trail Blazers",
+            "Blazers", "Raptors", "Wizards"),
+    "nfl": ("Falcons", "Ravens", "Bills", "Bears", "Bengals", "Browns", "Cowboys", "Broncos", "Lions", "Packers",
+            "Texans", "Colts", "Jaguars", "Chiefs", "Raiders", "Chargers", "Rams", "Dolphins", "Vikings", "Patriots",
+            "Steelers", "49ers", "Niners", "Seahawks", "Buccaneers", "Bucs", "Titans",
+            "Commanders"),
+    "mlb": ("Diamondbacks", "Braves", "Orioles", "Red Sox", "Cubs", "White Sox", "Guardians", "Rockies",
+            "Tigers", "Astros", "Royals", "Dodgers", "Marlins", "Brewers", "Mets", "Yankees",
+            "Athletics", "Phillies", "Padres", "Mariners", "Rays", "Blue Jays", "Nationals"),
+    "premier league": ("Arsenal", "Chelsea", "Liverpool", "Man United", "Manchester United", "Man City",
+                       "Manchester City", "Tottenham", "Everton", "Newcastle", "Aston Villa",
+                       "West Ham", "Brighton", "Wolves", "Fulham", "Brentford", "Crystal Palace", "Nottingham Forest",
+                       "Bournemouth", "Leeds", "Leicester"),
+}
+_LEAGUE_OF = {team.lower(): league for league, teams in _LEAGUES.items() for team in teams}
+_TEAM = "|".join(sorted((re.escape(t) for teams in _LEAGUES.values() for t in teams), key=len, reverse=True))
+_TEAM_EN = re.compile(
+    rf"(?i:\bi(?:'m| am) (?:now |still |also )?(?:an? )?(?:(?:huge|big|massive|die-?hard|lifelong|loyal|true) )*)"
+    rf"(?P<t>{_TEAM})(?i: fan)\b"
+    rf"|(?i:\bi(?:'m| am)? (?:now |still |also )?(?:root|rooting|cheer|cheering|pull|pulling) for (?:the )?)"
+    rf"(?P<t2>{_TEAM})\b"
+    rf"|(?i:\bi(?:'m| am)? (?:now |still |also )?(?:support|supporting) (?:the )?)(?P<t3>{_TEAM})\b"
+    rf"|(?i:\bi(?:'m| am) (?:now |still |also )?(?:an? )?(?:(?:huge|big|massive|die-?hard|lifelong) )*fan of (?:the )?)"
+    rf"(?P<t4>{_TEAM})\b")
+_NOT_THE_TEAM_RE = re.compile(r"(?i)\b(?:when|whenever|if|against|tonight|today|this game|in this game|the game"
+                              r"|for the (?:game|match|playoffs|series)|vs\.?|versus)\b")
+
+
+def _teams(clause: str) -> list[tuple[str, str]]:
+    """The teams the user supports, as (TEAM_PREDICATE, "<league>: <team>"): one per league."""
+    if _WISHED_RE.search(clause) or _OTHERS_ROUTINE_RE.search(clause) or _NOT_THE_TEAM_RE.search(clause):
+        return []
+    out: list[tuple[str, str]] = []
+    for m in _TEAM_EN.finditer(clause):
+        team = next(v for v in m.groupdict().values() if v)
+        out.append((TEAM_PREDICATE, f"{_LEAGUE_OF[team.lower()]}: {team}"))
+    return out
+
+
 # ----- providers: the phone carrier, the bank, the doctor ---------------------------------------------------------
 
 _CARRIERS_EN = (r"(?:Verizon|AT&T|T-Mobile|Sprint|Mint Mobile|Mint|Visible|Google Fi|Cricket(?: Wireless)?"
@@ -407,6 +454,7 @@ def routine_facts(clause: str, before: str = "") -> list[tuple[str, str]]:
                     out.append((predicate, model))
     out.extend(_routines(clause, before))
     out.extend(_providers(clause, before))
+    out.extend(_teams(clause))
     return list(dict.fromkeys(out))
 
 

@@ -114,6 +114,8 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      (BANK,)),
     (r"\bwho(?:'s| is) my (?:doctor|gp|family doctor|primary care (?:doctor|physician)|pcp)\b"
      r"|\b(?:which|what) (?:doctor|gp) do i (?:see|go to|have)\b", (GP,)),
+    (r"\b(?:which|what) (?:[a-z]+ )?teams? (?:do i|am i) (?:support|supporting|root for|rooting for|cheer for|follow)\b"
+     r"|\bwho do i (?:support|root for|cheer for)\b", ("supports_team",)),
     (r"\bmy (?:phone|cell|mobile)(?: number)?\b", ("phone",)),
     (r"\bmy e-?mail\b", ("email",)),
     (r"\bmy emergency contact\b", ("emergency_contact",)),

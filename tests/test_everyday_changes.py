@@ -266,3 +266,35 @@ def test_no_favourite_is_read_from_a_near_miss(text: str) -> None:
 ])
 def test_a_new_favourite_said_another_way_supersedes(old: str, new: str, cosine: float) -> None:
     assert kinds(old, new, cosine) == [ConflictKind.SINGLE_VALUED]
+
+
+# ----- the team the user supports --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I'm a huge Lakers fan.", {("supports_team", "nba: Lakers", 1)}),
+    ("After the trade I switched allegiance, I root for the Celtics now.", {("supports_team", "nba: Celtics", 1)}),
+    ("I support Arsenal.", {("supports_team", "premier league: Arsenal", 1)}),
+])
+def test_a_team_is_read(text: str, expected: set[tuple[str, str, int]]) -> None:
+    assert {t for t in triples(text) if t[0] == "supports_team"} == expected
+
+
+@pytest.mark.parametrize("text", [
+    "My son is a Celtics fan.",  # someone else's
+    "I'm rooting for the Celtics tonight.",  # one game
+    "I might start rooting for the Celtics.",  # a thought
+    "I'm a huge Eagles fan.",  # a band as well as a team
+    "I'm a huge jazz fan.",
+])
+def test_no_team_is_read_from_a_near_miss(text: str) -> None:
+    assert not {t for t in triples(text) if t[0] == "supports_team"}
+
+
+def test_a_new_team_of_the_league_supersedes_and_another_league_adds() -> None:
+    old = "I'm a huge Lakers fan."
+    assert kinds(old, "After the trade I switched allegiance, I root for the Celtics now.") == \
+        [ConflictKind.SINGLE_VALUED]
+    assert kinds(old, "I'm a huge Arsenal fan.") == []  # a football team besides
+    assert kinds(old, "I root for the Celtics too.") == []  # one more
+    from ingest.slots import asked_slots
+    assert asked_slots("Which basketball team do I support?") == ("supports_team",)
