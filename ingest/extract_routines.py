@@ -157,7 +157,7 @@ _FOR_SOMEONE_RE = re.compile(r"给|送给|(?i:\bfor (?:my|his|her|our) \w+|\bgot
 
 # ----- routines with a time, days or a way: bedtime, waking, the shift, the gym's days, lunch ---------------------
 
-_ADV_EN = r"(?:(?:usually|normally|always|generally|typically|now|mostly|often|still|just|tend to|try to) )*"
+_ADV_EN = r"(?:(?:usually|normally|always|generally|typically|now|mostly|often|still|just|tend to) )*"
 _NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
                  "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "midnight": "12",
                  "noon": "12"}
@@ -204,9 +204,11 @@ _LUNCH_ZH = re.compile(r"(?:中午|午饭|午餐)[^，。,.!！?？]{0,8}?(?:(?P
 # A routine of some days or one time only ("I went to bed at 2 last night", "on Saturdays I sleep in till 10",
 # 周末十一点起床, "I'm on the night shift this week"), or someone else's (my husband's shift, 儿子在食堂吃)
 _NOT_THE_ROUTINE_RE = re.compile(
-    r"(?i)\b(?:today|tonight|tomorrow|yesterday|last night|this (?:morning|week|weekend|month)|next week"
-    r"|weekends?|when|whenever|if|unless|sometimes|occasionally|once|vacation|holidays?|extra|covering|cover"
-    r"|picked up)\b|今天|明天|昨天|今晚|昨晚|这周|本周|下周|这次|周末|有时|偶尔|如果|的时候|放假|假期")
+    r"(?i)\b(?:today|tonight|tomorrow|yesterday|last (?:night|year|month)|this (?:morning|week|weekend|month)"
+    r"|next (?:week|month|year)|all (?:week|month)|weekends?|weeknights?|weekdays?|when|whenever|if|unless"
+    r"|sometimes|occasionally|once|vacation|holidays?|extra|covering|cover|picked up|back then|as a kid"
+    r"|in college)\b|今天|明天|昨天|今晚|昨晚|这周|本周|下周|这次|周末|有时|偶尔|如果|的时候|放假|假期|去年"
+    r"|(?<![点半])(?:以前|之前)|过去|当年|那时|小时候|工作日")
 _SOME_DAYS_RE = re.compile(rf"(?i)\b(?:on )?{_DAY_EN}\b|周[一二三四五六日天]|星期[一二三四五六日天]")
 _OTHERS_ROUTINE_RE = re.compile(
     r"(?i)\b(?:my (?:mom|mum|mother|dad|father|wife|husband|son|daughter|kids?|children|partner|boyfriend"
@@ -283,7 +285,7 @@ _BANK_EN = re.compile(
     rf"(?i:\bi(?:'ve| have)? (?:now |still )?bank(?:ed)? with )(?P<b>{_NAME_EN})"
     rf"|(?i:\bmy bank is (?:now )?)(?P<b2>{_NAME_EN})"
     rf"|(?i:(?:\bi(?:'ve| have)?|\band) (?:just |finally )?(?:moved|switched|transferred) (?:all |everything"
-    rf"|all my (?:money|accounts?|savings|banking)|my (?:banking|accounts?|money|savings))(?: over)? to )"
+    rf"|all my (?:money|accounts?|banking)|my (?:banking|accounts?|money))(?: over)? to )"
     rf"(?P<b3>(?i:(?:a |an |the )?(?:local )?credit union)|{_NAME_EN})"
     rf"|(?i:\bi(?:'ve| have)? switched banks,? (?:to )?)(?P<b4>{_NAME_EN})")
 # "I closed my Chase account": the bank said before no longer serves the user
@@ -299,7 +301,8 @@ _CHANGED_DOCTOR_EN = re.compile(rf"(?i:\bi(?:'ve| have)? (?:just |finally )?(?:c
 _SEE_DOCTOR_EN = re.compile(rf"(?i:\b(?:i(?:'m| am)? (?:now )?(?:see|seeing|go to|going to)|my new one is|it's) )"
                             rf"(?P<d>{_DOCTOR_NAME})")
 _NOT_THE_PROVIDER_RE = re.compile(r"(?i)\b(?:for (?:my|his|her|our) (?:mom|mum|dad|kids?|son|daughter|wife|husband"
-                                  r"|parents)|for work|business|also|too|as well|second|another|extra)\b|也|第二|副卡")
+                                  r"|parents)|for work|work (?:phone|line)|business|also|too|as well|second|another"
+                                  r"|extra)\b|也|第二|副卡")
 
 
 def _doctor_kind(said: str) -> str:
@@ -389,7 +392,7 @@ def _routines(clause: str, before: str) -> list[tuple[str, str]]:
             out.append("lunch: packed")
         elif m["p"]:
             out.append("lunch: cafeteria")
-        elif m["v"].lower().startswith(("buy", "get", "grab")):
+        elif m["v"].lower().startswith("buy"):  # not "I get lunch delivered", "I have lunch at noon"
             out.append("lunch: bought")
     for m in _LUNCH_ZH.finditer(clause) if not some_days else ():
         out.append(f"lunch: {'cafeteria' if m['c'] else 'packed' if m['p'] else 'takeout'}")

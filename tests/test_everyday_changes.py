@@ -298,3 +298,20 @@ def test_a_new_team_of_the_league_supersedes_and_another_league_adds() -> None:
     assert kinds(old, "I root for the Celtics too.") == []  # one more
     from ingest.slots import asked_slots
     assert asked_slots("Which basketball team do I support?") == ("supports_team",)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I try to get up at 6 but usually fail.", set()),  # an aim
+    ("I go to bed at 11 on weeknights.", set()),  # some nights
+    ("I'm working the night shift all next month.", set()),
+    ("我去年每周一三五去健身房。", set()),  # the past
+    ("以前我中午在食堂吃饭。", set()),
+    ("我一般十一点之前睡觉。", {"bedtime: 11"}),  # before eleven, not before now
+])
+def test_a_routine_of_the_past_or_an_aim_is_none(text: str, expected: set[str]) -> None:
+    assert {o for p, o, _ in triples(text) if p == "has_routine"} == expected
+
+
+@pytest.mark.parametrize("text", ["I switched to T-Mobile for my work phone.", "I moved all my savings to Vanguard."])
+def test_no_provider_of_work_or_savings(text: str) -> None:
+    assert not {t for t in triples(text) if t[0] == "has_provider"}
