@@ -315,3 +315,13 @@ def test_a_routine_of_the_past_or_an_aim_is_none(text: str, expected: set[str]) 
 @pytest.mark.parametrize("text", ["I switched to T-Mobile for my work phone.", "I moved all my savings to Vanguard."])
 def test_no_provider_of_work_or_savings(text: str) -> None:
     assert not {t for t in triples(text) if t[0] == "has_provider"}
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("I'm a huge Arsenal fan", "EMOTIONAL"),  # labelled so: a fan's attachment is a liking
+    ("I go to the gym on Mondays and Wednesdays.", "PROCEDURAL"),
+])
+def test_a_team_is_a_liking_and_a_routine_a_procedure(text: str, kind: str) -> None:
+    from ingest.classify import RuleClassifier
+    got = RuleClassifier().classify(text)
+    assert got is not None and got[0].value == kind
