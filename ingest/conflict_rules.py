@@ -450,8 +450,19 @@ _STOPPED_RE = re.compile(
     r" (?P<x>(?:(?! (?:because|since|for|to|after|before|when|so|but|and|until)\b)[^,.;!?]){2,40})"
     r"|(?:我|我们)(?:已经|终于|早就|现在)?(?:戒了|戒掉了?|放弃了|停了)(?P<z>[\u4e00-\u9fff]{1,8})"
     r"|(?:我|我们)(?:已经|终于|早就|现在)?戒(?P<w>烟|酒|糖|咖啡|奶茶|可乐|游戏)"
+    # "I've cut out coffee completely" (said as done: not "I cut out a recipe")
+    r"|(?i:\b(?:i|we)(?:'ve| have)(?: (?:finally|just|completely|totally|already))? cut out)"
+    r" (?P<c>(?:(?! (?:because|since|for|to|after|before|when|so|but|and|until)\b)[^,.;!?]){2,40})"
 )
-_STOP_WORDS_OF_STOPPING = frozenset({"stopped", "quit", "gave", "given", "up", "on"})
+_STOP_WORDS_OF_STOPPING = frozenset({"stopped", "quit", "gave", "given", "up", "on", "cut", "out", "completely"})
+# Smoking given up, said without naming it ("I haven't had a cigarette in six months, I quit for good") of a smoking
+# habit said before ("I smoke about half a pack a day")
+_QUIT_SMOKING_RE = re.compile(r"(?i)\b(?:i|we)(?:'ve| have)?(?: (?:finally|just|already))? (?:quit|stopped|gave up)"
+                              r"(?: for good\b| smoking\b| cigarettes\b| vaping\b)"
+                              r"|\bi (?:haven't|have not) (?:had|smoked|touched) a (?:cigarette|cig|smoke)\b")
+_SMOKING_RE = re.compile(r"(?i)\b(?:smok(?:e|es|ing)|cigarettes?|cigs?|vap(?:e|es|ing)|pack a day)\b|抽烟|吸烟")
+_THOUGHT_OF_RE = re.compile(r"(?i)[?？]|\b(?:should|might|want|wants|trying|try|thinking|going to|will|'ll|plan"
+                            r"|planning|hope|wish)\b")
 _FOR_A_WHILE_RE = re.compile(r"(?i)\bfor (?:lent|a while|a bit|a week|a month|the week|the month|now|today|this week"
                              r"|the holidays|ramadan)\b|\bthis month\b|暂时|这段时间|这周|这个月")
 # Whose a memory is: the people it names, and he / she ("他", "我妈"): the user's own says none of them.
@@ -467,16 +478,22 @@ def stopped_conflict(new_text: str, old: Similar, threshold: float) -> str | Non
     keto, no bread or pasta for me"): a thing of the stopped clause in the old text, a cosine at the cancel line."""
     if old.cosine < threshold:
         return None
+    if _others(old.text) - _others(new_text):
+        return None  # "My brother works at Google": his, not what the user quit
+    if _QUIT_SMOKING_RE.search(new_text) and _SMOKING_RE.search(new_text) and _SMOKING_RE.search(old.text) \
+            and not is_negated(old.text) and not _FOR_A_WHILE_RE.search(new_text) \
+            and not _others(new_text) - _others(old.text) and not _THOUGHT_OF_RE.search(new_text):
+        # not "My dad quit smoking for good" (his), nor "Should I quit smoking?" (a thought)
+        return "stopped: smoking"
     m = _STOPPED_RE.search(new_text)
     if m is None or said_for_some_times(new_text) or _FOR_A_WHILE_RE.search(new_text):
         return None  # "stopped drinking coffee after 2pm", "quit Instagram for Lent": not the habit
-    if _others(old.text) - _others(new_text):
-        return None  # "My brother works at Google": his, not what the user quit
     if m["w"]:
         return f"stopped: {m['w']}" if m["w"] in old.text else None
     # what the old text does, not what it says no to ("I'm doing keto, no bread": keto)
     refused = said_no_to(old.text) if is_negated(old.text) else set()
-    shared = (content_terms(m["x"] or m["z"] or "") - _STOP_WORDS_OF_STOPPING) & (content_terms(old.text) - refused)
+    shared = (content_terms(m["x"] or m["z"] or m["c"] or "") - _STOP_WORDS_OF_STOPPING) \
+        & (content_terms(old.text) - refused)
     if not shared:
         return None
     return f"stopped: similarity {old.cosine:.2f} >= {threshold:.2f} (shared: {', '.join(sorted(shared))})"
@@ -565,6 +582,32 @@ _NO_LASTING_CHANGE_RE = re.compile(r"(?i)\b(?:yesterday|last (?:night|week|time)
                                    r"|(?i:\b(?:on|this|next) (?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
                                    r"(?!s|\s+(?:mornings|afternoons|evenings|nights)))"
                                    r"|也许|可能|要不要|考虑")
+
+
+# A switch said in Chinese without naming what it replaces in the switch itself: 最近改喝茶了，咖啡喝多了心慌 (the old
+# drink named elsewhere in the new text), 现在改坐地铁了
+_THOUGHT_OF_ZH_RE = re.compile(r"想|打算|准备|计划|考虑|要不要|或许|也许|可能")
+_SWITCHED_TO_ZH_RE = re.compile(r"(?:改|换)(?:成|为)?(?P<v>喝|吃|用|坐|骑|玩|听|看|去)(?P<x>[\u4e00-\u9fff]{1,6}?)"
+                                r"(?:了|，|。|$)")
+
+
+def switched_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
+    """The new text switches the old routine's thing for another (最近改喝茶了，咖啡喝多了心慌 / 我每天早上都要喝一杯
+    咖啡): 改喝 X, the old one a routine doing the same (喝) with a thing the new text names too (咖啡), not X; for
+    good (not 今天, 这次, a question or a thought), the same people, the cancellation's cosine line."""
+    m = _SWITCHED_TO_ZH_RE.search(new_text)
+    if m is None or old.cosine < threshold or m["v"] not in old.text or not _ROUTINE_OR_PLAN_RE.search(old.text) \
+            or _ONE_TIME_RE.search(new_text) or _NO_LASTING_CHANGE_RE.search(new_text) or is_negated(old.text) \
+            or _THOUGHT_OF_ZH_RE.search(new_text[: m.start()]):
+        return None
+    if _names(new_text) ^ _names(old.text) or _people(new_text) != _people(old.text) or _others(new_text):
+        return None  # 我老公最近改喝茶了: his
+    said_of_x = content_terms(m["x"]) | {m["x"]}
+    replaced = {t for t in content_terms(new_text[: m.start()] + "，" + new_text[m.end():]) & content_terms(old.text)
+                if len(t) > 1 and not _TIME_TERM_RE.search(t) and t not in said_of_x and m["v"] not in t}
+    if not replaced or m["x"] in old.text:
+        return None
+    return f"switched: {m['v']}{m['x']} for {', '.join(sorted(replaced))} (similarity {old.cosine:.2f})"
 
 
 def replacement_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
@@ -704,6 +747,7 @@ def detect(
                       or stopped_conflict(new_text, candidate, cancel_threshold)
                       or reschedule_conflict(new_text, candidate, cancel_threshold)
                       or replacement_conflict(new_text, candidate, cancel_threshold)
+                      or switched_conflict(new_text, candidate, cancel_threshold)
                       or done_conflict(new_text, candidate, cancel_threshold))
         if not reason and revision_threshold is not None:
             reason = revision_conflict(new_text, candidate, revision_threshold)

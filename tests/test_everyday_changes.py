@@ -325,3 +325,30 @@ def test_a_team_is_a_liking_and_a_routine_a_procedure(text: str, kind: str) -> N
     from ingest.classify import RuleClassifier
     got = RuleClassifier().classify(text)
     assert got is not None and got[0].value == kind
+
+
+# ----- a habit stopped or switched, said plainly -----------------------------------------------------------------
+
+@pytest.mark.parametrize(("old", "new", "cosine"), [
+    ("I drink three cups of coffee a day.", "I've cut out coffee completely, I only drink green tea these days.", 0.638),
+    ("I smoke about half a pack a day.", "I haven't had a cigarette in six months, I quit for good.", 0.526),
+    ("我每天早上都要喝一杯咖啡。", "最近改喝茶了，咖啡喝多了心慌。", 0.65),
+])
+def test_a_habit_stopped_or_switched_supersedes(old: str, new: str, cosine: float) -> None:
+    assert kinds(old, new, cosine) == [ConflictKind.NEGATION]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I smoke about half a pack a day.", "My dad quit smoking for good."),  # his
+    ("I smoke about half a pack a day.", "Should I quit smoking?"),  # a question
+    ("I smoke about half a pack a day.", "I'm going to quit smoking."),  # a plan
+    ("I smoke about half a pack a day.", "I quit smoking for Lent."),  # for a while
+    ("I drink coffee every day.", "I cut out a recipe for coffee cake."),  # no habit cut
+    ("我每天早上都要喝一杯咖啡。", "我老公最近改喝茶了，咖啡喝多了心慌。"),  # his
+    ("我每天早上都要喝一杯咖啡。", "今天改喝茶了，咖啡喝多了心慌。"),  # today
+    ("我每天早上都要喝一杯咖啡。", "我想改喝茶，咖啡喝多了心慌。"),  # a thought
+    ("我每天早上都要喝一杯咖啡。", "要不要改喝茶？咖啡喝多了心慌。"),  # a question
+    ("我每天早上都要喝一杯咖啡。", "最近改喝茶了。"),  # nothing said replaced
+])
+def test_no_habit_stopped_or_switched(old: str, new: str) -> None:
+    assert kinds(old, new, 0.6) == []
