@@ -461,6 +461,11 @@ _QUIT_SMOKING_RE = re.compile(r"(?i)\b(?:i|we)(?:'ve| have)?(?: (?:finally|just|
                               r"(?: for good\b| smoking\b| cigarettes\b| vaping\b)"
                               r"|\bi (?:haven't|have not) (?:had|smoked|touched) a (?:cigarette|cig|smoke)\b")
 _SMOKING_RE = re.compile(r"(?i)\b(?:smok(?:e|es|ing)|cigarettes?|cigs?|vap(?:e|es|ing)|pack a day)\b|抽烟|吸烟")
+# "I don't really play tennis anymore", "I no longer run marathons": a doing the user ended
+_NO_LONGER_DOES_RE = re.compile(r"(?i)\bi (?:don't|do not) (?:really |even |actually )?(?P<v>[a-z]{2,20}) "
+                                r"(?P<x>[a-z][\w' -]{1,30}?) (?:anymore|any more)\b"
+                                r"|\bi no longer (?P<v2>[a-z]{2,20}) (?P<x2>[a-z][\w' -]{1,30}?)"
+                                r"(?=[,.;!?]|$| since\b| because\b)")
 _THOUGHT_OF_RE = re.compile(r"(?i)[?？]|\b(?:should|might|want|wants|trying|try|thinking|going to|will|'ll|plan"
                             r"|planning|hope|wish)\b")
 _FOR_A_WHILE_RE = re.compile(r"(?i)\bfor (?:lent|a while|a bit|a week|a month|the week|the month|now|today|this week"
@@ -485,6 +490,17 @@ def stopped_conflict(new_text: str, old: Similar, threshold: float) -> str | Non
             and not _others(new_text) - _others(old.text) and not _THOUGHT_OF_RE.search(new_text):
         # not "My dad quit smoking for good" (his), nor "Should I quit smoking?" (a thought)
         return "stopped: smoking"
+    n = _NO_LONGER_DOES_RE.search(new_text)
+    doing, thing = (n["v"] or n["v2"], n["x"] or n["x2"]) if n else ("", "")
+    if n and _ROUTINE_OR_PLAN_RE.search(old.text) and not is_negated(old.text) \
+            and re.search(rf"(?i)\b{doing}", old.text) \
+            and not (SOMETIMES_RE.search(new_text) or _FOR_A_WHILE_RE.search(new_text)
+                     or _ONE_TIME_RE.search(new_text) or _THOUGHT_OF_RE.search(new_text)
+                     or _others(new_text) - _others(old.text)) \
+            and (shared := content_terms(thing) & content_terms(old.text)):
+        # "I don't really play tennis anymore since my knee surgery" / "I play tennis every Saturday morning": the
+        # old one's doing (play) and thing (tennis), a routine
+        return f"stopped: no longer {doing} {', '.join(sorted(shared))} (similarity {old.cosine:.2f})"
     m = _STOPPED_RE.search(new_text)
     if m is None or said_for_some_times(new_text) or _FOR_A_WHILE_RE.search(new_text):
         return None  # "stopped drinking coffee after 2pm", "quit Instagram for Lent": not the habit

@@ -352,3 +352,19 @@ def test_a_habit_stopped_or_switched_supersedes(old: str, new: str, cosine: floa
 ])
 def test_no_habit_stopped_or_switched(old: str, new: str) -> None:
     assert kinds(old, new, 0.6) == []
+
+
+@pytest.mark.parametrize(("new", "expected"), [
+    ("I don't really play tennis anymore since my knee surgery, I swim instead.", [ConflictKind.NEGATION]),
+    ("I no longer play tennis.", [ConflictKind.NEGATION]),
+    ("My brother doesn't play tennis anymore.", []),  # his
+    ("I don't play tennis on Sundays anymore.", []),  # some days
+    ("I don't watch tennis anymore.", []),  # another doing
+    ("Do I not play tennis anymore?", []),
+])
+def test_a_doing_the_user_no_longer_does_ends_the_routine(new: str, expected: list[ConflictKind]) -> None:
+    assert kinds("I play tennis every Saturday morning.", new, 0.6) == expected
+
+
+def test_no_longer_doing_ends_no_liking_of_another_doing() -> None:
+    assert kinds("I love watching tennis on TV.", "I don't play tennis anymore.", 0.6) == []
