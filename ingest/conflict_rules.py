@@ -250,7 +250,8 @@ _ADDS_A_JOB_RE = re.compile(
 
 
 # A second one of a thing one usually has one of (a car, a phone): an addition, no replacement.
-_ONE_MORE_RE = re.compile(r"\b(?:second|another|also|too|as well|extra|spare|work phone|for work)\b"
+_ONE_MORE_RE = re.compile(r"\b(?:second|another|also|too|as well|extra|spare|work phone|for work|for home|personal"
+                          r"|for gaming)\b"
                           r"|第二|又买了|也有|备用", re.IGNORECASE)
 _SPACING_RE = re.compile(r"[\s\-]+")
 # More of a routine, or one more provider or team, no other one: "I also hit the gym on Saturdays", "on Sundays as
@@ -293,7 +294,7 @@ def single_valued_conflict(new: Fact, old: Fact, *, new_text: str = "",
     if same_value(new.predicate, new.object, old.object) or (translated is not None
                                                              and translated(new.object, old.object)):
         return None
-    if new.predicate in ("uses_phone", "drives") and _ONE_MORE_RE.search(_normalize(new_text)):
+    if new.predicate in ("uses_phone", "drives", "uses_laptop") and _ONE_MORE_RE.search(_normalize(new_text)):
         return None  # "We got a second car, a Toyota Corolla": the Civic stays
     if new.predicate in (ROUTINE_PREDICATE, PROVIDER_PREDICATE, TEAM_PREDICATE) \
             and _MORE_OF_A_ROUTINE_RE.search(_normalize(new_text)):

@@ -85,6 +85,8 @@ PREDICATES: dict[str, PredicateSpec] = {
         PredicateSpec("commutes_by", "transport", "how they get to work now: bus, bike, car, subway, foot"),
         PredicateSpec("uses_phone", "device", "the phone they use now, by its model: iPhone 15 / 华为Mate 40"),
         PredicateSpec("drives", "vehicle", "the car they drive now, by its model: 2015 Honda Civic / 比亚迪汉"),
+        PredicateSpec("uses_laptop", "device", "the laptop they work on now, by its model: ThinkPad X1 Carbon / MacBook"
+                      " Pro"),
         PredicateSpec("has_provider", "provider", "who serves them now, one of each kind: carrier: T-Mobile / bank:"
                       " Chase / gp: Dr. Nguyen"),
         PredicateSpec("supports_team", "team", "the team they support now, one per league: nba: Celtics"),
@@ -104,7 +106,7 @@ PERSONAL_FACT_PREDICATES: frozenset[str] = frozenset(
         "name", "nickname", "age", "birthday", "lives_in", "hometown", "works_at", "studies_at", "major", "is_a",
         "speaks", "spouse", "partner", "mother", "father", "sister", "brother", "child", "friend", "colleague",
         "boss", "pet", "emergency_contact", "allergic_to", "has_condition", "phone", "email", "takes_dose",
-        "uses_phone", "drives", "has_provider",
+        "uses_phone", "drives", "uses_laptop", "has_provider",
     }
 )
 
@@ -130,6 +132,7 @@ SINGLE_VALUED_PREDICATES: frozenset[str] = frozenset(
         "commutes_by",
         "uses_phone",
         "drives",
+        "uses_laptop",
     }
 )
 

@@ -17,6 +17,7 @@ DOSE_PREDICATE = "takes_dose"
 COMMUTE_PREDICATE = "commutes_by"
 PHONE_PREDICATE = "uses_phone"
 CAR_PREDICATE = "drives"
+LAPTOP_PREDICATE = "uses_laptop"
 # A routine that holds one way or time at a time, keyed by what it is ("bedtime: 10", "gym: tue thu", "shift:
 # day", "lunch: packed"): the object is "<routine>: <value>" and each routine is its own slot (routine_of).
 ROUTINE_PREDICATE = "has_routine"
@@ -138,6 +139,17 @@ _CAR_EN = re.compile(rf"(?i:\b(?:i|we)(?:'ve| have)?(?: just| finally| now)? (?:
 # "We sold the Civic and got a Model 3": the new car after the sale of the old
 _CAR_AFTER_SALE_EN = re.compile(rf"(?i:\b(?:sold|traded in) (?:the |our |my )?[\w -]{{1,20}}? and (?:got|bought|leased)"
                                 rf"(?: an?| a new)?) (?P<x>{_CAR_MODEL})")
+# Laptops by model: "I work on a ThinkPad X1 Carbon", "My company gave me a MacBook Pro" (the user's own, the one
+# they work on; not one for home or a second one, single_valued_conflict)
+_LAPTOP_MODEL = (r"(?:ThinkPad|MacBook(?: Air| Pro)?|Surface (?:Laptop|Pro|Book)|Dell XPS|XPS|Chromebook|ZenBook"
+                 r"|Zenbook|IdeaPad|Latitude|Legion|Razer Blade|Framework Laptop|MateBook|华为MateBook|联想小新|拯救者)"
+                 r"(?:[ -]?[\w]{1,12}){0,3}")
+_LAPTOP_EN = re.compile(rf"(?i:\b(?:i(?:'ve| have)?(?: just| finally| now)? (?:work on|use|using|have|got|bought"
+                        rf"|switched to|upgraded to)|\bmy (?:laptop|computer|work laptop) is|\b(?:my (?:company"
+                        rf"|employer|job|boss|office)|work|they|it) (?:gave|issued|handed) me)"
+                        rf"(?: an?| the| my| a new)?) (?P<x>{_LAPTOP_MODEL})")
+_LAPTOP_ZH = re.compile(rf"(?:我用的是|我的电脑是|我的笔记本是|电脑换成了?|笔记本换成了?|公司给我配了?(?:一台)?)"
+                        rf"(?P<x>{_LAPTOP_MODEL})")
 _NOT_HAD_RE = re.compile(r"(?i)\b(?:don't|do not|never|no longer|not|want|wants|would|might|thinking|considering)\b"
                          r"|不|没|想|打算")
 _CAR_ZH = re.compile(rf"(?:我开(?:的是)?|我家的车是|我的车是|换了一辆|买了一辆|我们开)(?:一辆)?(?P<x>{_CAR_MODEL})")
@@ -151,6 +163,9 @@ _NOT_THE_THING_RE = re.compile(r"(?i)\b(?:buds|watch|case|charger|cable|tablet|t
                                r"|generator|mower|lawnmower|stock|stocks|shares|lesson|lessons|bike|scooter|ad|ads"
                                r"|router|speaker|headphones|earbuds|band)\b"
                                r"|手环|手表|耳机|平板|电脑|笔记本|路由器|充电器|音箱|电视|股票|冰箱|自行车|电动车")
+# A thing for a laptop, no laptop: "a MacBook charger", "a ThinkPad dock"
+_NOT_A_LAPTOP_RE = re.compile(r"(?i)\b(?:charger|case|sleeve|bag|stand|dock|docking|keyboard|mouse|sticker|skin"
+                              r"|adapter|cable|battery|screen protector)\b|充电器|电脑包|支架|键盘|鼠标")
 # For someone else: "我给我爸买了一部华为Mate 60", "买了一辆小鹏给老婆", "I got my mom an iPhone"
 _FOR_SOMEONE_RE = re.compile(r"给|送给|(?i:\bfor (?:my|his|her|our) \w+|\bgot (?:my|his|her) \w+ an?\b)")
 
@@ -405,11 +420,11 @@ def routine_of(obj: str) -> str:
     return obj.partition(":")[0].strip()
 
 
-def _model(said: str) -> str:
+def _model(said: str, not_the_thing: re.Pattern[str] = _NOT_THE_THING_RE) -> str:
     """The model as named, without what the pattern's last words took after it ("Pixel 8 last week"); "" for a
-    thing of the maker that is no phone or car."""
+    thing of the maker that is no phone, car or laptop."""
     model = _MODEL_TAIL.sub("", said).strip()  # one bought for someone (给) was left out before (_FOR_SOMEONE_RE)
-    return "" if _NOT_THE_THING_RE.search(model) else model
+    return "" if not_the_thing.search(model) else model
 
 
 def _way(said: str) -> str:
@@ -445,15 +460,17 @@ def routine_facts(clause: str, before: str = "") -> list[tuple[str, str]]:
                 and not _NOT_EVERY_DAY_RE.search(clause):
             out.append((COMMUTE_PREDICATE, _way(m["v"])))
     for predicate, patterns in ((PHONE_PREDICATE, (_PHONE_EN, _PHONE_ZH)),
-                                (CAR_PREDICATE, (_CAR_EN, _CAR_AFTER_SALE_EN, _CAR_ZH))):
+                                (CAR_PREDICATE, (_CAR_EN, _CAR_AFTER_SALE_EN, _CAR_ZH)),
+                                (LAPTOP_PREDICATE, (_LAPTOP_EN, _LAPTOP_ZH))):
         for pattern in patterns:
             for m in pattern.finditer(clause):
                 wished = _NOT_HAD_RE.search(clause[: m.start("x")][-24:])  # "I want to get an iPhone 15"
                 after = clause[m.end("x"):][:30]
+                not_the_thing = _NOT_A_LAPTOP_RE if predicate == LAPTOP_PREDICATE else _NOT_THE_THING_RE
                 if wished or _FOR_SOMEONE_RE.search(clause[: m.start("x")][-16:] + m["x"] + after) \
-                        or _NOT_THE_THING_RE.match(after.strip()):
+                        or not_the_thing.match(after.strip()):
                     continue
-                if model := _model(m["x"]):
+                if model := _model(m["x"], not_the_thing):
                     out.append((predicate, model))
     out.extend(_routines(clause, before))
     out.extend(_providers(clause, before))

@@ -368,3 +368,25 @@ def test_a_doing_the_user_no_longer_does_ends_the_routine(new: str, expected: li
 
 def test_no_longer_doing_ends_no_liking_of_another_doing() -> None:
     assert kinds("I love watching tennis on TV.", "I don't play tennis anymore.", 0.6) == []
+
+
+# ----- the laptop --------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I work on a ThinkPad X1 Carbon.", {("uses_laptop", "ThinkPad X1 Carbon", 1)}),
+    ("My company gave me a MacBook Pro, the ThinkPad went back to IT.", {("uses_laptop", "MacBook Pro", 1)}),
+    ("I bought a MacBook charger.", set()),  # a thing for one
+    ("I want to get a MacBook Air.", set()),  # a wish
+    ("I got my daughter a MacBook Air.", set()),  # hers
+])
+def test_a_laptop_is_read(text: str, expected: set[tuple[str, str, int]]) -> None:
+    assert {t for t in triples(text) if t[0] == "uses_laptop"} == expected
+
+
+def test_a_new_laptop_supersedes_and_one_for_home_adds() -> None:
+    old = "I work on a ThinkPad X1 Carbon."
+    assert kinds(old, "My company gave me a MacBook Pro, the ThinkPad went back to IT.") == \
+        [ConflictKind.SINGLE_VALUED]
+    assert kinds(old, "I bought a MacBook Air for home.") == []
+    from ingest.slots import asked_slots
+    assert asked_slots("What laptop do I use?") == ("uses_laptop",)
