@@ -501,7 +501,7 @@ def stopped_conflict(new_text: str, old: Similar, threshold: float) -> str | Non
             and (shared := content_terms(thing) & content_terms(old.text)):
         # "I don't really play tennis anymore since my knee surgery" / "I play tennis every Saturday morning": the
         # old one's doing (play) and thing (tennis), a routine
-        return f"stopped: no longer {doing} {', '.join(sorted(shared))} (similarity {old.cosine:.2f})"
+        return f"stopped: no longer {doing} {thing} (similarity {old.cosine:.2f})"
     m = _STOPPED_RE.search(new_text)
     if m is None or said_for_some_times(new_text) or _FOR_A_WHILE_RE.search(new_text):
         return None  # "stopped drinking coffee after 2pm", "quit Instagram for Lent": not the habit

@@ -27,8 +27,10 @@ LATIN_WORD_RE = re.compile(r"[A-Za-z]{2,}")
 
 # Clause boundaries: punctuation, plus "but"-like conjunctions, which start a new statement.
 _CLAUSE_SPLIT_RE = re.compile(
-    # a colon between digits is a time ("I wake up at 6:30"), no clause's end
-    r"(?<=\?)\s*|[,!;。！；…\n~]+|(?<!\d):|:(?!\d)|(?<!\bSt)(?<!\bMt)(?<!\bDr)\.(?=\s|$)|\s+-\s+|\s*—\s*"
+    # a colon between digits is a time ("I wake up at 6:30"), no clause's end; nor a comma in a list of weekdays
+    # ("on Mondays, Wednesdays and Fridays")
+    r"(?<=\?)\s*|[!;。！；…\n~]+|,+(?!\s*(?:and |or )?(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b)"
+    r"|(?<!\d):|:(?!\d)|(?<!\bSt)(?<!\bMt)(?<!\bDr)\.(?=\s|$)|\s+-\s+|\s*—\s*"
     r"|(?:但是|不过(?!敏)|可是|而且|并且)"
     r"|\s+(?:but|and then|though)\s+"
     # chat puts a space where a comma goes between two Chinese clauses ("我没去过厦门 老陈去过好几次了")

@@ -82,6 +82,7 @@ def test_a_medicine_question_naming_its_use_asks_for_the_dose() -> None:
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("I go to the gym on Mondays and Wednesdays.", "gym: mon wed"),
+    ("I go to the gym on Mondays, Wednesdays and Fridays.", "gym: mon wed fri"),  # a comma in the list
     ("These days I go to the gym on Tuesdays and Thursdays instead.", "gym: tue thu"),
     ("我每周一三五去健身房。", "gym: mon wed fri"),
     ("健身房时间改到周二和周四了。", "gym: tue thu"),
