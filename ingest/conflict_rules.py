@@ -526,7 +526,10 @@ def cancellation_conflict(new_text: str, old: Similar, threshold: float) -> str 
     shared = content_terms(new_text) & content_terms(old.text)
     if len(shared) < 2:
         return None
-    if _others(new_text) - _others(old.text) or (_ONE_TIME_RE.search(new_text) and not _ONE_TIME_RE.search(old.text)):
+    # "for now" says how long the plan stays off ("We've shelved the house plans, we're going to keep renting for
+    # now"), not that it is off for one day
+    one_time = any(m.group(0).lower() != "for now" for m in _ONE_TIME_RE.finditer(new_text))
+    if _others(new_text) - _others(old.text) or (one_time and not _ONE_TIME_RE.search(old.text)):
         return None  # 他不去北京了, 我老公这周末不去钓鱼了: someone else's; 我们今天不去超市了: today only
     return (f"cancelled: similarity {old.cosine:.2f} >= {threshold:.2f} with a plan "
             f"(shared: {', '.join(sorted(shared))})")

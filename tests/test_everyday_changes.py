@@ -391,3 +391,11 @@ def test_a_new_laptop_supersedes_and_one_for_home_adds() -> None:
     assert kinds(old, "I bought a MacBook Air for home.") == []
     from ingest.slots import asked_slots
     assert asked_slots("What laptop do I use?") == ("uses_laptop",)
+
+
+def test_a_plan_shelved_for_now_is_cancelled() -> None:
+    # "for now" says how long it stays off; main kept both after the one-time guard (Q case EN-45)
+    assert kinds("We're planning to buy a house next year.",
+                 "We've shelved the house plans, we're going to keep renting for now.", 0.636) == \
+        [ConflictKind.NEGATION]
+    assert kinds("我们打算周六去超市。", "我们今天不去超市了。", 0.6) == []  # today only
