@@ -346,12 +346,18 @@ _MEAT_RE = re.compile(r"(?i)(?:red )?meat|chicken|beef|pork|steaks?|bacon|lamb|t
                       r"|肉|猪肉|牛肉|鸡肉|羊肉|荤菜?|大鱼大肉")
 _FISH_RE = re.compile(r"(?i)fish|seafood|salmon|tuna|shrimps?|鱼|海鲜")
 _MEATLESS_DIETS = DIETS - {"flexitarian", "carnivore"}
+# What eating meatless is called: no longer eating it (我以前吃素, 我不再吃素了) ends a meatless diet
+_MEATLESS_FOOD = frozenset({"素", "素食", "斋"})
 _FISHLESS_DIETS = _MEATLESS_DIETS - {"pescatarian", "pescetarian"}
 
 
 def diet_conflict(new: Fact, old: Fact) -> str | None:
     """A meatless diet and eating meat (or fish, but for a pescatarian), the user's both, one said after the other:
     "我现在吃肉了" after "我是素食者", "I'm a vegetarian now" after "I eat chicken every day"."""
+    if new.predicate == "eats" and new.polarity == -1 and normalize_term(new.object) in _MEATLESS_FOOD \
+            and old.predicate == "is_a" and old.polarity == 1 and normalize_term(old.object) in _MEATLESS_DIETS \
+            and normalize_term(new.subject) == normalize_term(old.subject):
+        return f"{new.subject} -eats {new.object!r} ends is_a {old.object!r}"  # 我以前吃素 after 我是素食者
     facts = {new.predicate: new, old.predicate: old}
     diet, eaten = facts.get("is_a"), facts.get("eats")
     if diet is None or eaten is None or new.predicate == old.predicate:

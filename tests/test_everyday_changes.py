@@ -399,3 +399,13 @@ def test_a_plan_shelved_for_now_is_cancelled() -> None:
                  "We've shelved the house plans, we're going to keep renting for now.", 0.636) == \
         [ConflictKind.NEGATION]
     assert kinds("我们打算周六去超市。", "我们今天不去超市了。", 0.6) == []  # today only
+
+
+@pytest.mark.parametrize(("new", "expected"), [
+    ("我以前吃素，现在什么都吃了。", [ConflictKind.POLARITY]),  # Q case ZH-09
+    ("我不再吃素了。", [ConflictKind.POLARITY]),
+    ("我今天不吃素了。", []),  # today
+    ("我妈以前吃素。", []),  # hers
+])
+def test_no_longer_eating_meatless_ends_a_meatless_diet(new: str, expected: list[ConflictKind]) -> None:
+    assert kinds("我是素食者，不吃肉。", new, 0.6) == expected
