@@ -377,6 +377,26 @@ def _days(said: str) -> str:
     return " ".join(d for d in _WEEKDAYS if d in found)
 
 
+# The seat taken on a plane: "I always pick a window seat when I fly", "I've come around to aisle seats lately" (said
+# of flying, so "when I fly" is no some-times; not "on this flight", not a thought)
+_SEAT_EN = re.compile(r"(?i:\bi(?:'ve| have)? (?:(?:always|usually|normally|generally|now|just|still) )*(?:pick|choose"
+                      r"|book|take|get|prefer|go for|come around to|switched to|moved to|gone over to)(?: an?| the)?) "
+                      r"(?P<s>(?i:window|aisle))(?i: seats?)\b")
+_SEAT_ZH = re.compile(r"我(?:坐飞机(?:时|的时候)?)?(?:一般|平时|总是|都|现在|最近|喜欢|习惯)*(?:选|订|坐|要)"
+                      r"(?P<s>靠窗|靠过道|过道)(?:的)?(?:座位|位置|位子)?")
+_NOT_THIS_FLIGHT_RE = re.compile(r"(?i)\b(?:this|next|tomorrow's|today's|my last|the last) (?:flight|trip)\b|\btoday"
+                                 r"|\btomorrow|\bthis time\b|这次|今天|明天|下次")
+
+
+def _seats(clause: str) -> list[tuple[str, str]]:
+    """The seat the user takes on a plane, as (ROUTINE_PREDICATE, "plane seat: window")."""
+    if _WISHED_RE.search(clause) or _OTHERS_ROUTINE_RE.search(clause) or _NOT_THIS_FLIGHT_RE.search(clause):
+        return []
+    seats = {"window": "window", "aisle": "aisle", "靠窗": "window", "靠过道": "aisle", "过道": "aisle"}
+    return [(ROUTINE_PREDICATE, f"plane seat: {seats[m['s'].lower()]}")
+            for m in (*_SEAT_EN.finditer(clause), *_SEAT_ZH.finditer(clause))]
+
+
 def _routines(clause: str, before: str) -> list[tuple[str, str]]:
     """The user's routines the clause states, as (ROUTINE_PREDICATE, "<routine>: <value>"); `before`: the clause
     before it, whose subject one with none goes on with (我老公十一点睡，早上七点起床: his)."""
@@ -473,6 +493,7 @@ def routine_facts(clause: str, before: str = "") -> list[tuple[str, str]]:
                 if model := _model(m["x"], not_the_thing):
                     out.append((predicate, model))
     out.extend(_routines(clause, before))
+    out.extend(_seats(clause))
     out.extend(_providers(clause, before))
     out.extend(_teams(clause))
     return list(dict.fromkeys(out))

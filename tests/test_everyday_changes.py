@@ -155,6 +155,7 @@ def test_a_routine_question_is_answered_by_that_routine_only() -> None:
     assert answered(asked, ("has_routine",), ["user", "bedtime: 10"]) == ("has_routine",)
     assert answered(asked, ("has_routine",), ["user", "gym: mon wed"]) == ()
     assert stored_predicates(asked_slots("我哪天去健身房？")) == ("has_routine",)
+    assert asked_slots("Which seat do I like on planes?") == ("has_routine (plane seat)",)
     assert stored_predicates(asked_slots("What should I have for lunch?")) == ("allergic_to", "has_condition")
 
 
@@ -409,3 +410,22 @@ def test_a_plan_shelved_for_now_is_cancelled() -> None:
 ])
 def test_no_longer_eating_meatless_ends_a_meatless_diet(new: str, expected: list[ConflictKind]) -> None:
     assert kinds("我是素食者，不吃肉。", new, 0.6) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I always pick a window seat when I fly.", {"plane seat: window"}),  # "when I fly" is flying, no some times
+    ("I've come around to aisle seats lately, I get up too often on long flights.", {"plane seat: aisle"}),
+    ("我坐飞机一般选靠窗的座位。", {"plane seat: window"}),
+    ("I took an aisle seat on this flight.", set()),  # this flight
+    ("My wife always picks the window seat.", set()),  # hers
+    ("Should I pick a window seat?", set()),
+    ("这次我选了过道。", set()),
+])
+def test_the_plane_seat_is_read(text: str, expected: set[str]) -> None:
+    assert {o for p, o, _ in triples(text) if p == "has_routine"} == expected
+
+
+def test_a_new_plane_seat_supersedes() -> None:
+    assert kinds("I always pick a window seat when I fly.",
+                 "I've come around to aisle seats lately, I get up too often on long flights.") == \
+        [ConflictKind.SINGLE_VALUED]
