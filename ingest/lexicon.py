@@ -793,7 +793,9 @@ PLAN_RE = re.compile(
 )
 CANCEL_RE = re.compile(
     r"(?i)\b(?:cancel(?:l?ed|ling|s)?|called (?:it )?off|calling (?:it )?off|(?:is|are|was|'s) off|scrapped"
-    r"|not going (?:to \w+ )?anymore|no longer going|won't be going|postponed|fell through|shelved)\b"
+    r"|not going (?:to \w+ )?anymore|no longer going|won't be going|postponed|fell through|shelved"
+    # "We decided on Greece for the anniversary trip, Italy will have to wait"; "the house plans are on hold"
+    r"|(?:will|'ll) have to wait|(?:is|are|put (?:it|them|that)) on hold)\b"  # not "I was on hold with the airline"
     # 不去云南了: the place between 不去 and 了 (it needed 不去了 together)
     r"|取消|不去了|不去[\u4e00-\u9fffA-Za-z]{1,8}?了|去不了了|泡汤|黄了|延期|推迟"
 )

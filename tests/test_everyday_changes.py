@@ -429,3 +429,13 @@ def test_a_new_plane_seat_supersedes() -> None:
     assert kinds("I always pick a window seat when I fly.",
                  "I've come around to aisle seats lately, I get up too often on long flights.") == \
         [ConflictKind.SINGLE_VALUED]
+
+
+@pytest.mark.parametrize(("new", "expected"), [
+    ("We decided on Greece for the anniversary trip, Italy will have to wait.", [ConflictKind.NEGATION]),  # EN-17
+    ("The Italy anniversary trip is on hold.", [ConflictKind.NEGATION]),
+    ("I was on hold with the airline about our Italy anniversary trip for an hour.", []),  # a phone call
+    ("My sister's Italy trip for her anniversary will have to wait.", []),  # hers
+])
+def test_a_plan_that_will_have_to_wait_is_off(new: str, expected: list[ConflictKind]) -> None:
+    assert kinds("We're planning to go to Italy for our anniversary in June.", new, 0.6) == expected
