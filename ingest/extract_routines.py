@@ -214,6 +214,14 @@ _LUNCH_EN = re.compile(rf"(?i:\bi(?:'ve been| have been)? {_ADV_EN})(?:(?P<packe
                        rf"(?i:my )?(?i:own )?lunch)|(?P<v>(?i:buy|buying|get|getting|grab|grabbing|eat|eating|have"
                        rf"|having)) (?i:my )?(?i:lunch)(?P<p> (?i:at|from|in) (?i:the |a )?(?i:cafeteria|canteen"
                        rf"|food court))?)\b")
+# How much the user runs, swims or cycles: "I run 5k three times a week", "these days I run about 30 miles a week"
+# (an amount and how often: "I run 5k" alone may be one run)
+_EXERCISE_EN = re.compile(
+    rf"(?i:\bi(?:'ve been| have been)? {_ADV_EN}(?P<v>run|running|jog|jogging|swim|swimming|cycle|cycling|bike"
+    rf"|biking) (?:about |around |roughly |at least )?)(?P<a>\d+(?:\.\d+)?\s?(?i:k|km|kilometers?|kilometres?|miles?"
+    rf"|mi|laps))(?P<f>(?i: (?:a|per|each|every) (?:day|week|month)| (?:once|twice|three times|four times|five times"
+    rf"|\d+ times|\w+ times) (?:a|per) (?:day|week|month)))")
+_EXERCISES = {"run": "running", "jog": "running", "swim": "swimming", "cycl": "cycling", "bik": "cycling"}
 _LUNCH_ZH = re.compile(r"(?:中午|午饭|午餐)[^，。,.!！?？]{0,8}?(?:(?P<c>食堂吃)|(?P<p>带饭|带午饭|带便当)"
                        r"|(?P<t>点外卖|叫外卖))")
 # A routine of some days or one time only ("I went to bed at 2 last night", "on Saturdays I sleep in till 10",
@@ -422,6 +430,9 @@ def _routines(clause: str, before: str) -> list[tuple[str, str]]:
             out.append(f"gym: {_days(said)}")  # "on Mondays", "every Monday"; "on Monday" is one Monday
     for m in _GYM_ZH.finditer(clause):
         out.append(f"gym: {_days(m['d'] or m['d2'] or m['d3'])}")
+    for m in _EXERCISE_EN.finditer(clause) if not some_days else ():
+        kind = next(v for k, v in _EXERCISES.items() if m["v"].lower().startswith(k))
+        out.append(f"{kind}: {' '.join(m['a'].lower().split())}{m['f'].lower()}")
     for m in _LUNCH_EN.finditer(clause) if not some_days else ():
         if m["packed"]:
             out.append("lunch: packed")

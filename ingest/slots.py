@@ -34,8 +34,9 @@ OCCUPATION = "is_a (occupation)"
 # A routine or a provider asked for by what it is ("When do I go to bed?": bedtime; "Which bank do I use?": bank):
 # read as has_routine / has_provider (stored_predicates), kept as an answer only by a memory naming that routine or
 # kind (answered), not the gym's days for a bedtime.
-BEDTIME, WAKE_UP, SHIFT, GYM, LUNCH, PLANE_SEAT = (f"{ROUTINE_PREDICATE} ({r})" for r in (
-    "bedtime", "wake-up", "shift", "gym", "lunch", "plane seat"))
+BEDTIME, WAKE_UP, SHIFT, GYM, LUNCH, PLANE_SEAT, RUNNING, SWIMMING, CYCLING = (
+    f"{ROUTINE_PREDICATE} ({r})" for r in ("bedtime", "wake-up", "shift", "gym", "lunch", "plane seat", "running",
+                                           "swimming", "cycling"))
 CARRIER, BANK, GP = (f"{PROVIDER_PREDICATE} ({k})" for k in ("carrier", "bank", "gp"))
 _KEYED_ASKED_RE = re.compile(rf"^(?P<p>{ROUTINE_PREDICATE}|{PROVIDER_PREDICATE}) \((?P<r>[^)]+)\)$")
 # "What do you know about me?": the facts that describe a person, and what they like.
@@ -105,6 +106,9 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\b(?:when|what time) do i (?:usually |normally )?(?:go to bed|go to sleep|sleep)\b|\bmy bedtime\b", (BEDTIME,)),
     (r"\b(?:when|what time) do i (?:usually |normally )?(?:wake up|get up)\b", (WAKE_UP,)),
     (r"\bwhat shifts? do i (?:work|have)\b|\bmy (?:work )?shifts?\b", (SHIFT,)),
+    (r"\bhow (?:much|far|often|many (?:miles|km|kilometers)) do i (?:usually )?(?:run|jog)\b", (RUNNING,)),
+    (r"\bhow (?:much|far|often|many laps) do i (?:usually )?swim\b", (SWIMMING,)),
+    (r"\bhow (?:much|far|often|many (?:miles|km|kilometers)) do i (?:usually )?(?:cycle|bike|ride)\b", (CYCLING,)),
     (r"\b(?:which|what) seats? do i (?:like|prefer|pick|take|choose|book|get)\b|\bwindow or aisle\b", (PLANE_SEAT,)),
     (r"\b(?:which|what) days? do i (?:go to the gym|work out|lift)\b|\bwhen do i (?:go to the gym|work out)\b"
      r"|\bmy gym days\b", (GYM,)),

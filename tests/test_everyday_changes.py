@@ -439,3 +439,25 @@ def test_a_new_plane_seat_supersedes() -> None:
 ])
 def test_a_plan_that_will_have_to_wait_is_off(new: str, expected: list[ConflictKind]) -> None:
     assert kinds("We're planning to go to Italy for our anniversary in June.", new, 0.6) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I run 5k three times a week.", {"running: 5k three times a week"}),
+    ("I'm training for a half marathon, so these days I run about 30 miles a week.", {"running: 30 miles a week"}),
+    ("I swim 40 laps twice a week.", {"swimming: 40 laps twice a week"}),
+    ("I ran 5k today.", set()),  # one run
+    ("I run 5k.", set()),  # no how often
+    ("My husband runs 10 miles a week.", set()),  # his
+    ("I want to run 20 miles a week.", set()),  # a wish
+])
+def test_how_much_the_user_runs_is_read(text: str, expected: set[str]) -> None:
+    assert {o for p, o, _ in triples(text) if p == "has_routine"} == expected
+
+
+def test_a_new_running_volume_supersedes() -> None:
+    assert kinds("I run 5k three times a week.",
+                 "I'm training for a half marathon, so these days I run about 30 miles a week.") == \
+        [ConflictKind.SINGLE_VALUED]
+    assert kinds("I run 5k three times a week.", "I swim 40 laps twice a week.") == []  # another exercise
+    from ingest.slots import asked_slots
+    assert asked_slots("How much do I run?") == ("has_routine (running)",)
