@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from graph.conflicts import ConflictKind
 from ingest.extract import OCCUPATION_SLOT, favourite_statements, normalize_term, single_valued_slot
 from ingest.extract_core import DIETS
-from ingest.extract_routines import PROVIDER_PREDICATE, ROUTINE_PREDICATE, TEAM_PREDICATE
+from ingest.extract_routines import PROVIDER_PREDICATE, ROUTINE_PREDICATE, TEAM_PREDICATE, WISHED_RE
 from ingest.lexicon import (
     CALENDAR_WORD_RE,
     CANCEL_RE,
@@ -473,8 +473,6 @@ _NO_LONGER_DOES_RE = re.compile(r"(?i)\bi (?:don't|do not) (?:really |even |actu
                                 r"(?P<x>[a-z][\w' -]{1,30}?) (?:anymore|any more)\b"
                                 r"|\bi no longer (?P<v2>[a-z]{2,20}) (?P<x2>[a-z][\w' -]{1,30}?)"
                                 r"(?=[,.;!?]|$| since\b| because\b)")
-_THOUGHT_OF_RE = re.compile(r"(?i)[?？]|\b(?:should|might|want|wants|trying|try|thinking|going to|will|'ll|plan"
-                            r"|planning|hope|wish)\b")
 _FOR_A_WHILE_RE = re.compile(r"(?i)\bfor (?:lent|a while|a bit|a week|a month|the week|the month|now|today|this week"
                              r"|the holidays|ramadan)\b|\bthis month\b|暂时|这段时间|这周|这个月")
 # Whose a memory is: the people it names, and he / she ("他", "我妈"): the user's own says none of them.
@@ -494,7 +492,7 @@ def stopped_conflict(new_text: str, old: Similar, threshold: float) -> str | Non
         return None  # "My brother works at Google": his, not what the user quit
     if _QUIT_SMOKING_RE.search(new_text) and _SMOKING_RE.search(new_text) and _SMOKING_RE.search(old.text) \
             and not is_negated(old.text) and not _FOR_A_WHILE_RE.search(new_text) \
-            and not _others(new_text) - _others(old.text) and not _THOUGHT_OF_RE.search(new_text):
+            and not _others(new_text) - _others(old.text) and not WISHED_RE.search(new_text):
         # not "My dad quit smoking for good" (his), nor "Should I quit smoking?" (a thought)
         return "stopped: smoking"
     n = _NO_LONGER_DOES_RE.search(new_text)
@@ -502,7 +500,7 @@ def stopped_conflict(new_text: str, old: Similar, threshold: float) -> str | Non
     if n and _ROUTINE_OR_PLAN_RE.search(old.text) and not is_negated(old.text) \
             and re.search(rf"(?i)\b{doing}", old.text) \
             and not (SOMETIMES_RE.search(new_text) or _FOR_A_WHILE_RE.search(new_text)
-                     or _ONE_TIME_RE.search(new_text) or _THOUGHT_OF_RE.search(new_text)
+                     or _ONE_TIME_RE.search(new_text) or WISHED_RE.search(new_text)
                      or _others(new_text) - _others(old.text)) \
             and (shared := content_terms(thing) & content_terms(old.text)):
         # "I don't really play tennis anymore since my knee surgery" / "I play tennis every Saturday morning": the
@@ -612,7 +610,6 @@ _NO_LASTING_CHANGE_RE = re.compile(r"(?i)\b(?:yesterday|last (?:night|week|time)
 
 # A switch said in Chinese without naming what it replaces in the switch itself: 最近改喝茶了，咖啡喝多了心慌 (the old
 # drink named elsewhere in the new text), 现在改坐地铁了
-_THOUGHT_OF_ZH_RE = re.compile(r"想|打算|准备|计划|考虑|要不要|或许|也许|可能")
 _SWITCHED_TO_ZH_RE = re.compile(r"(?:改|换)(?:成|为)?(?P<v>喝|吃|用|坐|骑|玩|听|看|去)(?P<x>[\u4e00-\u9fff]{1,6}?)"
                                 r"(?:了|，|。|$)")
 
@@ -624,7 +621,7 @@ def switched_conflict(new_text: str, old: Similar, threshold: float) -> str | No
     m = _SWITCHED_TO_ZH_RE.search(new_text)
     if m is None or old.cosine < threshold or m["v"] not in old.text or not _ROUTINE_OR_PLAN_RE.search(old.text) \
             or _ONE_TIME_RE.search(new_text) or _NO_LASTING_CHANGE_RE.search(new_text) or is_negated(old.text) \
-            or _THOUGHT_OF_ZH_RE.search(new_text[: m.start()]):
+            or WISHED_RE.search(new_text[: m.start()]):
         return None
     if _names(new_text) ^ _names(old.text) or _people(new_text) != _people(old.text) or _others(new_text):
         return None  # 我老公最近改喝茶了: his

@@ -47,18 +47,19 @@ _DOSE_EN = (
                rf"(?:(?:increased|decreased|raised|lowered|reduced|changed|up|down) )?to) (?P<d>{_AMOUNT_EN})"),
 )
 # A doctor's switch to another medicine: "My cardiologist took me off lisinopril and put me on amlodipine 5 mg",
-# "started me on metformin 500 mg" (the doctor's, said of "me"; not one they only might make, _WISHED_RE)
+# "started me on metformin 500 mg" (the doctor's, said of "me"; not one they only might make, WISHED_RE)
 _DOSE_SWITCH_EN = (
     re.compile(rf"(?i:\b(?:put|started|switched|moved|changed) me (?:on|to|over to)) (?P<m>{_MEDICINE_EN}),? "
                rf"(?P<d>{_AMOUNT_EN})"),
     re.compile(rf"(?i:\b(?:put|started|switched|moved|changed) me (?:on|to|over to)) (?P<d>{_AMOUNT_EN}) (?i:of) "
                rf"(?P<m>{_MEDICINE_EN})"),
 )
-# A change only thought of or asked about: "wants to put me on statins", "might take me off lisinopril"
-_WISHED_RE = re.compile(r"(?i)\b(?:want|wants|wanted|might|may|could|would|will|'ll"
-                        r"|going to(?! (?:bed|sleep|the gym)\b)|thinking|considering"
-                        r"|if|whether|talk(?:ed|ing)? about|suggest(?:ed|s)?|plan(?:s|ning)? to)\b|[?？]"
-                        r"|想|打算|要不要|考虑")
+# A change only thought of or asked about: "wants to put me on statins", "might take me off lisinopril", "Should I
+# quit smoking?", 我想改喝茶 (the conflict rules read it too)
+WISHED_RE = re.compile(r"(?i)\b(?:want|wants|wanted|might|may|could|would|will|'ll|should|hope|hoping|wish|try to"
+                       r"|trying to|going to(?! (?:bed|sleep|the gym)\b)|thinking|considering"
+                       r"|if|whether|talk(?:ed|ing)? about|suggest(?:ed|s)?|plan(?:s|ning)? to)\b|[?？]"
+                       r"|想|打算|准备|计划|要不要|考虑|或许|也许|可能")
 _DOSE_ZH = (
     # 我每天早上吃二甲双胍500毫克 / 我在服用左甲状腺素50微克
     re.compile(rf"我(?:现在|目前|每天|每晚|早上|晚上|一直|在|都)*(?:吃|服用|服|打)(?P<m>[{HAN}A-Za-z]{{2,8}}?)"
@@ -277,9 +278,15 @@ _NOT_THE_TEAM_RE = re.compile(r"(?i)\b(?:when|whenever|if|against|tonight|today|
                               r"|for the (?:game|match|playoffs|series)|vs\.?|versus)\b")
 
 
+def _the_users_own(clause: str, *not_so: re.Pattern[str]) -> bool:
+    """The clause says what holds of the user: no wish, thought or question (WISHED_RE), no one else's
+    (_OTHERS_ROUTINE_RE), nothing of the `not_so` patterns (one game, one flight, a second line...)."""
+    return not any(p.search(clause) for p in (WISHED_RE, _OTHERS_ROUTINE_RE, *not_so))
+
+
 def _teams(clause: str) -> list[tuple[str, str]]:
     """The teams the user supports, as (TEAM_PREDICATE, "<league>: <team>"): one per league."""
-    if _WISHED_RE.search(clause) or _OTHERS_ROUTINE_RE.search(clause) or _NOT_THE_TEAM_RE.search(clause):
+    if not _the_users_own(clause, _NOT_THE_TEAM_RE):
         return []
     out: list[tuple[str, str]] = []
     for m in _TEAM_EN.finditer(clause):
@@ -335,7 +342,7 @@ def _doctor_kind(said: str) -> str:
 
 def _providers(clause: str, before: str) -> list[tuple[str, str]]:
     """Who serves the user, as (PROVIDER_PREDICATE, "<kind>: <name>"); `before` is the clause before this one."""
-    if _WISHED_RE.search(clause) or _OTHERS_ROUTINE_RE.search(clause) or _NOT_THE_PROVIDER_RE.search(clause):
+    if not _the_users_own(clause, _NOT_THE_PROVIDER_RE):
         return []
     out: list[str] = []
     for m in (*_CARRIER_EN.finditer(clause), *_CARRIER_ZH.finditer(clause)):
@@ -345,7 +352,7 @@ def _providers(clause: str, before: str) -> list[tuple[str, str]]:
     for m in _DOCTOR_EN.finditer(clause):
         out.append(f"{_doctor_kind(m['k'])}: {m['d']}")
     changed = _CHANGED_DOCTOR_EN.search(clause) or (
-        _CHANGED_DOCTOR_EN.search(before) if not (_WISHED_RE.search(before) or _OTHERS_ROUTINE_RE.search(before))
+        _CHANGED_DOCTOR_EN.search(before) if not (WISHED_RE.search(before) or _OTHERS_ROUTINE_RE.search(before))
         else None)
     if changed is not None:
         out.extend(f"{_doctor_kind(changed['k'])}: {m['d']}" for m in _SEE_DOCTOR_EN.finditer(clause))
@@ -398,7 +405,7 @@ _NOT_THIS_FLIGHT_RE = re.compile(r"(?i)\b(?:this|next|tomorrow's|today's|my last
 
 def _seats(clause: str) -> list[tuple[str, str]]:
     """The seat the user takes on a plane, as (ROUTINE_PREDICATE, "plane seat: window")."""
-    if _WISHED_RE.search(clause) or _OTHERS_ROUTINE_RE.search(clause) or _NOT_THIS_FLIGHT_RE.search(clause):
+    if not _the_users_own(clause, _NOT_THIS_FLIGHT_RE):
         return []
     seats = {"window": "window", "aisle": "aisle", "靠窗": "window", "靠过道": "aisle", "过道": "aisle"}
     return [(ROUTINE_PREDICATE, f"plane seat: {seats[m['s'].lower()]}")
@@ -408,7 +415,7 @@ def _seats(clause: str) -> list[tuple[str, str]]:
 def _routines(clause: str, before: str) -> list[tuple[str, str]]:
     """The user's routines the clause states, as (ROUTINE_PREDICATE, "<routine>: <value>"); `before`: the clause
     before it, whose subject one with none goes on with (我老公十一点睡，早上七点起床: his)."""
-    if _NOT_THE_ROUTINE_RE.search(clause) or _OTHERS_ROUTINE_RE.search(clause) or _WISHED_RE.search(clause):
+    if not _the_users_own(clause, _NOT_THE_ROUTINE_RE):
         return []
     if not re.search(r"我|(?i:\bi\b)", clause) and _OTHERS_ROUTINE_RE.search(before):
         return []
@@ -478,7 +485,7 @@ def routine_facts(clause: str, before: str = "") -> list[tuple[str, str]]:
                 out.append((DOSE_PREDICATE, f"{m['m']} {amount}"))
     for pattern in _DOSE_SWITCH_EN if not pet else ():
         for m in pattern.finditer(clause):
-            if m["m"].lower() not in _NOT_A_MEDICINE and not _WISHED_RE.search(clause[: m.start()]):
+            if m["m"].lower() not in _NOT_A_MEDICINE and not WISHED_RE.search(clause[: m.start()]):
                 out.append((DOSE_PREDICATE, f"{m['m']} {' '.join(m['d'].lower().split())}"))
     for pattern in _DOSE_ZH if not pet else ():
         for m in pattern.finditer(clause):
@@ -519,7 +526,7 @@ def ended_facts(clause: str) -> list[tuple[str, str]]:
     """What the clause says no longer holds for the user, as (predicate, object) to deny: a medicine stopped
     (stopped_medicines), a bank account closed ("I closed my Chase account": bank: Chase)."""
     out = [(DOSE_PREDICATE, m) for m in stopped_medicines(clause)]
-    if not (_WISHED_RE.search(clause) or _OTHERS_ROUTINE_RE.search(clause)):
+    if _the_users_own(clause):
         out.extend((PROVIDER_PREDICATE, f"bank: {m['b']}") for m in _CLOSED_BANK_EN.finditer(clause))
     return out
 
@@ -534,7 +541,7 @@ def stopped_medicines(clause: str) -> list[str]:
     for m in (*_STOPPED_MEDICINE_EN.finditer(clause), *_STOPPED_MEDICINE_ZH.finditer(clause)):
         said = next(v for v in m.groupdict().values() if v)
         before = clause[: m.start()]
-        if _WISHED_RE.search(before) or _OTHERS_MEDICINE_RE.search(before[-30:]) or _NOT_HAD_RE.search(
+        if WISHED_RE.search(before) or _OTHERS_MEDICINE_RE.search(before[-30:]) or _NOT_HAD_RE.search(
                 before[-12:]):
             continue
         if re.search(f"[{HAN}]", said) or (said.lower() not in _NOT_A_MEDICINE

@@ -344,6 +344,7 @@ def test_a_habit_stopped_or_switched_supersedes(old: str, new: str, cosine: floa
     ("I smoke about half a pack a day.", "My dad quit smoking for good."),  # his
     ("I smoke about half a pack a day.", "Should I quit smoking?"),  # a question
     ("I smoke about half a pack a day.", "I'm going to quit smoking."),  # a plan
+    ("I smoke about half a pack a day.", "I should quit smoking."),
     ("I smoke about half a pack a day.", "I quit smoking for Lent."),  # for a while
     ("I drink coffee every day.", "I cut out a recipe for coffee cake."),  # no habit cut
     ("我每天早上都要喝一杯咖啡。", "我老公最近改喝茶了，咖啡喝多了心慌。"),  # his
