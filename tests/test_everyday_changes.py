@@ -332,7 +332,8 @@ def test_a_team_is_a_liking_and_a_routine_a_procedure(text: str, kind: str) -> N
 # ----- a habit stopped or switched, said plainly -----------------------------------------------------------------
 
 @pytest.mark.parametrize(("old", "new", "cosine"), [
-    ("I drink three cups of coffee a day.", "I've cut out coffee completely, I only drink green tea these days.", 0.638),
+    ("I drink three cups of coffee a day.", "I've cut out coffee completely, I only drink green tea these days.",
+     0.638),
     ("I smoke about half a pack a day.", "I haven't had a cigarette in six months, I quit for good.", 0.526),
     ("我每天早上都要喝一杯咖啡。", "最近改喝茶了，咖啡喝多了心慌。", 0.65),
 ])
