@@ -355,9 +355,12 @@ def diet_conflict(new: Fact, old: Fact) -> str | None:
     """A meatless diet and eating meat (or fish, but for a pescatarian), the user's both, one said after the other:
     "我现在吃肉了" after "我是素食者", "I'm a vegetarian now" after "I eat chicken every day"."""
     if new.predicate == "eats" and new.polarity == -1 and normalize_term(new.object) in _MEATLESS_FOOD \
-            and old.predicate == "is_a" and old.polarity == 1 and normalize_term(old.object) in _MEATLESS_DIETS \
-            and normalize_term(new.subject) == normalize_term(old.subject):
-        return f"{new.subject} -eats {new.object!r} ends is_a {old.object!r}"  # 我以前吃素 after 我是素食者
+            and normalize_term(new.subject) == normalize_term(old.subject) \
+            and ((old.predicate == "is_a" and old.polarity == 1 and normalize_term(old.object) in _MEATLESS_DIETS)
+                 or (old.predicate == "eats" and old.polarity == -1
+                     and _MEAT_RE.fullmatch(normalize_term(old.object)))):
+        # 我以前吃素 after 我是素食者 and its 不吃肉 (no remains of the old may say no to meat still)
+        return f"{new.subject} -eats {new.object!r} ends {old.predicate} {old.object!r}"
     facts = {new.predicate: new, old.predicate: old}
     diet, eaten = facts.get("is_a"), facts.get("eats")
     if diet is None or eaten is None or new.predicate == old.predicate:

@@ -463,3 +463,11 @@ def test_a_new_running_volume_supersedes() -> None:
     assert kinds("I run 5k three times a week.", "I swim 40 laps twice a week.") == []  # another exercise
     from ingest.slots import asked_slots
     assert asked_slots("How much do I run?") == ("has_routine (running)",)
+
+
+def test_no_remains_of_a_meatless_diet_still_say_no_to_meat() -> None:
+    from ingest.remains import Fact as WinnerFact
+    from ingest.remains import remains
+    winner_text = "我以前吃素，现在什么都吃了。"
+    winner = [WinnerFact.of(t.subject, t.predicate, t.object, t.polarity) for t in EXTRACTOR.extract(winner_text)]
+    assert remains(EXTRACTOR.by_clause("我是素食者，不吃肉。"), winner, winner_text) is None
