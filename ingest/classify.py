@@ -78,6 +78,8 @@ _PREDICATE_TYPE: dict[str, tuple[MemoryType, float]] = {
     "eats": (MemoryType.FACTUAL, 0.87),
     "drinks": (MemoryType.FACTUAL, 0.87),
     "likes": (MemoryType.EMOTIONAL, 0.92),
+    "supports_team": (MemoryType.EMOTIONAL, 0.9),  # a fan's attachment, as a liking ("I'm a huge Arsenal fan")
+    "has_routine": (MemoryType.PROCEDURAL, 0.84),  # bedtime, the gym's days: a routine, as the way to work
     "visited": (MemoryType.EPISODIC, 0.88),
     "originates_from": (MemoryType.SEMANTIC, 0.93),
     "located_in": (MemoryType.SEMANTIC, 0.93),

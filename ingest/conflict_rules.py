@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from graph.conflicts import ConflictKind
 from ingest.extract import OCCUPATION_SLOT, favourite_statements, normalize_term, single_valued_slot
 from ingest.extract_core import DIETS
+from ingest.extract_routines import PROVIDER_PREDICATE, ROUTINE_PREDICATE, SUPPORTS_TEAM_PREDICATE, WISHED_RE
 from ingest.lexicon import (
     CALENDAR_WORD_RE,
     CANCEL_RE,
@@ -260,9 +261,14 @@ _ADDS_A_JOB_RE = re.compile(
 
 
 # A second one of a thing one usually has one of (a car, a phone): an addition, no replacement.
-_ONE_MORE_RE = re.compile(r"\b(?:second|another|also|too|as well|extra|spare|work phone|for work)\b"
+_ONE_MORE_RE = re.compile(r"\b(?:second|another|also|too|as well|extra|spare|work phone|for work|for home|personal"
+                          r"|for gaming)\b"
                           r"|第二|又买了|也有|备用", re.IGNORECASE)
 _SPACING_RE = re.compile(r"[\s\-]+")
+# More of a routine, or one more provider or team, no other one: "I also hit the gym on Saturdays", "on Sundays as
+# well", 周六也去健身房
+# ("too" ending its clause: "Verizon was too pricey" adds nothing)
+_MORE_OF_A_ROUTINE_RE = re.compile(r"\b(?:also|as well|additionally)\b|\btoo(?=\s*(?:[.!,;]|$))|也", re.IGNORECASE)
 
 
 def same_value(predicate: str, a: str, b: str) -> bool:
@@ -299,8 +305,12 @@ def single_valued_conflict(new: Fact, old: Fact, *, new_text: str = "",
     if same_value(new.predicate, new.object, old.object) or (translated is not None
                                                              and translated(new.object, old.object)):
         return None
-    if new.predicate in ("uses_phone", "drives", "on_team") and _ONE_MORE_RE.search(_normalize(new_text)):
+    if new.predicate in ("uses_phone", "drives", "on_team", "uses_laptop") \
+            and _ONE_MORE_RE.search(_normalize(new_text)):
         return None  # "We got a second car, a Toyota Corolla": the Civic stays
+    if new.predicate in (ROUTINE_PREDICATE, PROVIDER_PREDICATE, SUPPORTS_TEAM_PREDICATE) \
+            and _MORE_OF_A_ROUTINE_RE.search(_normalize(new_text)):
+        return None  # "I go to the gym on Saturdays too": the weekdays stay; "I'm also a Celtics fan"
     if slot == OCCUPATION_SLOT:
         if objects_overlap(new.object, old.object) or _ADDS_A_JOB_RE.search(_normalize(new_text)):
             return None  # a nurse / a registered nurse; a second job
@@ -375,12 +385,21 @@ _MEAT_RE = re.compile(r"(?i)(?:red )?meat|chicken|beef|pork|steaks?|bacon|lamb|t
                       r"|肉|猪肉|牛肉|鸡肉|羊肉|荤菜?|大鱼大肉")
 _FISH_RE = re.compile(r"(?i)fish|seafood|salmon|tuna|shrimps?|鱼|海鲜")
 _MEATLESS_DIETS = DIETS - {"flexitarian", "carnivore"}
+# What eating meatless is called: no longer eating it (我以前吃素, 我不再吃素了) ends a meatless diet
+_MEATLESS_FOOD = frozenset({"素", "素食", "斋"})
 _FISHLESS_DIETS = _MEATLESS_DIETS - {"pescatarian", "pescetarian"}
 
 
 def diet_conflict(new: Fact, old: Fact) -> str | None:
     """A meatless diet and eating meat (or fish, but for a pescatarian), the user's both, one said after the other:
     "我现在吃肉了" after "我是素食者", "I'm a vegetarian now" after "I eat chicken every day"."""
+    if new.predicate == "eats" and new.polarity == -1 and normalize_term(new.object) in _MEATLESS_FOOD \
+            and normalize_term(new.subject) == normalize_term(old.subject) \
+            and ((old.predicate == "is_a" and old.polarity == 1 and normalize_term(old.object) in _MEATLESS_DIETS)
+                 or (old.predicate == "eats" and old.polarity == -1
+                     and _MEAT_RE.fullmatch(normalize_term(old.object)))):
+        # 我以前吃素 after 我是素食者 and its 不吃肉 (no remains of the old may say no to meat still)
+        return f"{new.subject} -eats {new.object!r} ends {old.predicate} {old.object!r}"
     facts = {new.predicate: new, old.predicate: old}
     diet, eaten = facts.get("is_a"), facts.get("eats")
     if diet is None or eaten is None or new.predicate == old.predicate:
@@ -480,8 +499,22 @@ _STOPPED_RE = re.compile(
     r" (?P<x>(?:(?! (?:because|since|for|to|after|before|when|so|but|and|until)\b)[^,.;!?]){2,40})"
     r"|(?:我|我们)(?:已经|终于|早就|现在)?(?:戒了|戒掉了?|放弃了|停了)(?P<z>[\u4e00-\u9fff]{1,8})"
     r"|(?:我|我们)(?:已经|终于|早就|现在)?戒(?P<w>烟|酒|糖|咖啡|奶茶|可乐|游戏)"
+    # "I've cut out coffee completely" (said as done: not "I cut out a recipe")
+    r"|(?i:\b(?:i|we)(?:'ve| have)(?: (?:finally|just|completely|totally|already))? cut out)"
+    r" (?P<c>(?:(?! (?:because|since|for|to|after|before|when|so|but|and|until)\b)[^,.;!?]){2,40})"
 )
-_STOP_WORDS_OF_STOPPING = frozenset({"stopped", "quit", "gave", "given", "up", "on"})
+_STOP_WORDS_OF_STOPPING = frozenset({"stopped", "quit", "gave", "given", "up", "on", "cut", "out", "completely"})
+# Smoking given up, said without naming it ("I haven't had a cigarette in six months, I quit for good") of a smoking
+# habit said before ("I smoke about half a pack a day")
+_QUIT_SMOKING_RE = re.compile(r"(?i)\b(?:i|we)(?:'ve| have)?(?: (?:finally|just|already))? (?:quit|stopped|gave up)"
+                              r"(?: for good\b| smoking\b| cigarettes\b| vaping\b)"
+                              r"|\bi (?:haven't|have not) (?:had|smoked|touched) a (?:cigarette|cig|smoke)\b")
+_SMOKING_RE = re.compile(r"(?i)\b(?:smok(?:e|es|ing)|cigarettes?|cigs?|vap(?:e|es|ing)|pack a day)\b|抽烟|吸烟")
+# "I don't really play tennis anymore", "I no longer run marathons": a doing the user ended
+_NO_LONGER_DOES_RE = re.compile(r"(?i)\bi (?:don't|do not) (?:really |even |actually )?(?P<v>[a-z]{2,20}) "
+                                r"(?P<x>[a-z][\w' -]{1,30}?) (?:anymore|any more)\b"
+                                r"|\bi no longer (?P<v2>[a-z]{2,20}) (?P<x2>[a-z][\w' -]{1,30}?)"
+                                r"(?=[,.;!?]|$| since\b| because\b)")
 _FOR_A_WHILE_RE = re.compile(r"(?i)\bfor (?:lent|a while|a bit|a week|a month|the week|the month|now|today|this week"
                              r"|the holidays|ramadan)\b|\bthis month\b|暂时|这段时间|这周|这个月")
 # Whose a memory is: the people it names, and he / she ("他", "我妈"): the user's own says none of them.
@@ -497,16 +530,33 @@ def stopped_conflict(new_text: str, old: Similar, threshold: float) -> str | Non
     keto, no bread or pasta for me"): a thing of the stopped clause in the old text, a cosine at the cancel line."""
     if old.cosine < threshold:
         return None
+    if _others(old.text) - _others(new_text):
+        return None  # "My brother works at Google": his, not what the user quit
+    if _QUIT_SMOKING_RE.search(new_text) and _SMOKING_RE.search(new_text) and _SMOKING_RE.search(old.text) \
+            and not is_negated(old.text) and not _FOR_A_WHILE_RE.search(new_text) \
+            and not _others(new_text) - _others(old.text) and not WISHED_RE.search(new_text):
+        # not "My dad quit smoking for good" (his), nor "Should I quit smoking?" (a thought)
+        return "stopped: smoking"
+    n = _NO_LONGER_DOES_RE.search(new_text)
+    doing, thing = (n["v"] or n["v2"], n["x"] or n["x2"]) if n else ("", "")
+    if n and _ROUTINE_OR_PLAN_RE.search(old.text) and not is_negated(old.text) \
+            and re.search(rf"(?i)\b{doing}", old.text) \
+            and not (SOMETIMES_RE.search(new_text) or _FOR_A_WHILE_RE.search(new_text)
+                     or _ONE_TIME_RE.search(new_text) or WISHED_RE.search(new_text)
+                     or _others(new_text) - _others(old.text)) \
+            and (shared := content_terms(thing) & content_terms(old.text)):
+        # "I don't really play tennis anymore since my knee surgery" / "I play tennis every Saturday morning": the
+        # old one's doing (play) and thing (tennis), a routine
+        return f"stopped: no longer {doing} {thing} (similarity {old.cosine:.2f})"
     m = _STOPPED_RE.search(new_text)
     if m is None or said_for_some_times(new_text) or _FOR_A_WHILE_RE.search(new_text):
         return None  # "stopped drinking coffee after 2pm", "quit Instagram for Lent": not the habit
-    if _others(old.text) - _others(new_text):
-        return None  # "My brother works at Google": his, not what the user quit
     if m["w"]:
         return f"stopped: {m['w']}" if m["w"] in old.text else None
     # what the old text does, not what it says no to ("I'm doing keto, no bread": keto)
     refused = said_no_to(old.text) if is_negated(old.text) else set()
-    shared = (content_terms(m["x"] or m["z"] or "") - _STOP_WORDS_OF_STOPPING) & (content_terms(old.text) - refused)
+    shared = (content_terms(m["x"] or m["z"] or m["c"] or "") - _STOP_WORDS_OF_STOPPING) \
+        & (content_terms(old.text) - refused)
     if not shared:
         return None
     return f"stopped: similarity {old.cosine:.2f} >= {threshold:.2f} (shared: {', '.join(sorted(shared))})"
@@ -598,6 +648,31 @@ _NO_LASTING_CHANGE_RE = re.compile(r"(?i)\b(?:yesterday|last (?:night|week|time)
                                    r"|(?i:\b(?:on|this|next) (?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
                                    r"(?!s|\s+(?:mornings|afternoons|evenings|nights)))"
                                    r"|也许|可能|要不要|考虑")
+
+
+# A switch said in Chinese without naming what it replaces in the switch itself: 最近改喝茶了，咖啡喝多了心慌 (the old
+# drink named elsewhere in the new text), 现在改坐地铁了
+_SWITCHED_TO_ZH_RE = re.compile(r"(?:改|换)(?:成|为)?(?P<v>喝|吃|用|坐|骑|玩|听|看|去)(?P<x>[\u4e00-\u9fff]{1,6}?)"
+                                r"(?:了|，|。|$)")
+
+
+def switched_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
+    """The new text switches the old routine's thing for another (最近改喝茶了，咖啡喝多了心慌 / 我每天早上都要喝一杯
+    咖啡): 改喝 X, the old one a routine doing the same (喝) with a thing the new text names too (咖啡), not X; for
+    good (not 今天, 这次, a question or a thought), the same people, the cancellation's cosine line."""
+    m = _SWITCHED_TO_ZH_RE.search(new_text)
+    if m is None or old.cosine < threshold or m["v"] not in old.text or not _ROUTINE_OR_PLAN_RE.search(old.text) \
+            or _ONE_TIME_RE.search(new_text) or _NO_LASTING_CHANGE_RE.search(new_text) or is_negated(old.text) \
+            or WISHED_RE.search(new_text[: m.start()]):
+        return None
+    if _names(new_text) ^ _names(old.text) or _people(new_text) != _people(old.text) or _others(new_text):
+        return None  # 我老公最近改喝茶了: his
+    said_of_x = content_terms(m["x"]) | {m["x"]}
+    replaced = {t for t in content_terms(new_text[: m.start()] + "，" + new_text[m.end():]) & content_terms(old.text)
+                if len(t) > 1 and not _TIME_TERM_RE.search(t) and t not in said_of_x and m["v"] not in t}
+    if not replaced or m["x"] in old.text:
+        return None
+    return f"switched: {m['v']}{m['x']} for {', '.join(sorted(replaced))} (similarity {old.cosine:.2f})"
 
 
 def replacement_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
@@ -1041,6 +1116,7 @@ def detect(
                       or stopped_conflict(new_text, candidate, cancel_threshold)
                       or reschedule_conflict(new_text, candidate, cancel_threshold)
                       or replacement_conflict(new_text, candidate, cancel_threshold)
+                      or switched_conflict(new_text, candidate, cancel_threshold)
                       or done_conflict(new_text, candidate, cancel_threshold)
                       or decision_change_conflict(new_text, candidate, cancel_threshold)
                       or handover_conflict(new_text, candidate, cancel_threshold))

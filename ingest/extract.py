@@ -28,11 +28,12 @@ from ingest.extract_core import (
     Favourite,
     PredicateSpec,
     _State,
+    favourite_category,
     normalize_term,
     single_valued_slot,
 )
-from ingest.extract_en import AGE_IN_A_LIST_RE, en_clause, en_favourites
-from ingest.extract_routines import DOSE_PREDICATE, TEAM_PREDICATE, routine_facts
+from ingest.extract_en import AGE_IN_A_LIST_RE, NO_KIND_OF_FAVOURITE, en_clause, en_favourites
+from ingest.extract_routines import DOSE_PREDICATE, TEAM_PREDICATE, ended_facts, routine_facts
 from ingest.extract_zh import zh_clause, zh_favourites, zh_subclauses
 from ingest.lexicon import (
     EPISODIC_EN_RE,
@@ -88,6 +89,7 @@ class RuleTripleExtractor:
         episodic = bool(EPISODIC_ZH_RE.search(text) or EPISODIC_EN_RE.search(text) or PAST_EN_RE.search(text))
         spans: list[tuple[str, int, int]] = []
         correcting = False
+        before = ""  # the clause before, for a routine or provider it completes
         for whole in split_clauses(text):
             start = len(st.out)
             if _CORRECTION_MARK_RE.fullmatch(whole.strip()) and st.out:
@@ -112,7 +114,8 @@ class RuleTripleExtractor:
                 if re.search(f"[{HAN}]", zh):
                     zh_clause(zh, st, episodic)
                 en_clause(clause, st)
-                _routines(clause, st, read_from)
+                _routines(clause, st, read_from, before)
+                before = clause
                 if said_for_some_times(clause):  # "I never eat breakfast on weekdays": no plain no to breakfast
                     st.out[read_from:] = [t for t in st.out[read_from:]
                                           if not (t.predicate in ("eats", "drinks") and t.polarity == -1)]
@@ -156,10 +159,11 @@ def _corrected_value(clause: str, *, after_mark: bool) -> str | None:
     return value
 
 
-def _routines(clause: str, st: _State, read_from: int) -> None:
-    """The user's dose of a medicine and way to work the clause states (ingest/extract_routines.py); a dose read
-    by the diet rules as something eaten (我每天吃二甲双胍500毫克: eats 二甲双胍500毫克) is the dose, not food."""
-    facts = routine_facts(clause, st.turn or clause)
+def _routines(clause: str, st: _State, read_from: int, before: str) -> None:
+    """The user's dose of a medicine, way to work, routines, providers and team at work the clause states
+    (ingest/extract_routines.py; `before`: the clause before it); a dose read by the diet rules as something eaten
+    (我每天吃二甲双胍500毫克: eats 二甲双胍500毫克) is the dose, not food."""
+    facts = routine_facts(clause, st.turn or clause, before)
     if any(p == DOSE_PREDICATE for p, _ in facts):
         st.out[read_from:] = [t for t in st.out[read_from:]
                               if not (t.predicate in ("eats", "drinks") and re.search(r"\d", t.object))]
@@ -169,6 +173,8 @@ def _routines(clause: str, st: _State, read_from: int) -> None:
                           if not (t.predicate == "works_at" and normalize_term(t.object) in teams)]
     for predicate, obj in facts:
         st.add(USER, predicate, obj)
+    for predicate, obj in ended_facts(clause):  # "took me off lisinopril": the dose said before ends
+        st.add(USER, predicate, obj, -1)
 
 
 def _join_han(text: str) -> str:
@@ -191,14 +197,31 @@ def favourite_statements(text: str) -> list[Favourite]:
     per kind at a time, where the (user, likes, value) triple alone cannot tell a favourite from a liking (conflict
     detection compares them, ingest/conflict_rules.py). Questions and requests state none."""
     out: list[Favourite] = []
+    before = ""
     for clause in split_clauses(text):
         if is_question(clause) or is_request(clause):
+            before = ""
             continue
         zh = _join_han(clause)
         if re.search(f"[{HAN}]", zh):
             out.extend(zh_favourites(zh))
         out.extend(en_favourites(clause))
+        said = _FAVOURITE_SAID_BEFORE_RE.search(before)
+        if said and (m := _PRONOUN_FAVOURITE_RE.fullmatch(clause.strip())) \
+                and (category := favourite_category(m["cat"])) not in NO_KIND_OF_FAVOURITE:
+            # the clause of the kind, which says no no ("nothing beats" is no negation of the value)
+            out.append(Favourite(category, normalize_term(said["v"]), clause))
+        before = clause
     return out
+
+
+# "Honestly nothing beats tacos for me nowadays, they're my favorite food": the value in the clause before, the kind
+# in "they're my favourite food"
+_FAVOURITE_SAID_BEFORE_RE = re.compile(r"(?i)\bnothing (?:beats|tops|compares to) (?P<v>[\w' -]{2,30}?)"
+                                       r"(?= for me\b| these days\b| nowadays\b| lately\b| right now\b|$)")
+_PRONOUN_FAVOURITE_RE = re.compile(r"(?i)(?:and )?(?:it's|it is|they're|they are|that's|that is) (?:now |definitely "
+                                   r"|honestly |easily )*my (?:new |current |absolute |all-time )*(?:favou?rite|fave"
+                                   r"|go-to) (?P<cat>[a-z][a-z-]*(?: [a-z][a-z-]*)?)(?: now)?")
 
 
 def iter_predicates() -> Iterator[PredicateSpec]:

@@ -11,7 +11,14 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ingest.extract_routines import DOSE_PREDICATE, medicine_of
+from ingest.extract_routines import (
+    DOSE_PREDICATE,
+    PROVIDER_PREDICATE,
+    ROUTINE_PREDICATE,
+    SUPPORTS_TEAM_PREDICATE,
+    medicine_of,
+    routine_of,
+)
 from ingest.lexicon import PLACES_ZH
 
 USER = "user"
@@ -81,6 +88,13 @@ PREDICATES: dict[str, PredicateSpec] = {
         PredicateSpec("number_of_children", "number",
                       "how many children they have, digits: we have two kids / our third baby"),
         PredicateSpec("on_team", "team", "the team or department they are in at work now: payments team / 市场部"),
+        PredicateSpec("uses_laptop", "device", "the laptop they work on now, by its model: ThinkPad X1 Carbon / MacBook"
+                      " Pro"),
+        PredicateSpec("has_provider", "provider", "who serves them now, one of each kind: carrier: T-Mobile / bank:"
+                      " Chase / gp: Dr. Nguyen"),
+        PredicateSpec("supports_team", "team", "the team they support now, one per league: nba: Celtics"),
+        PredicateSpec("has_routine", "routine", "a routine's time, days or way now, keyed by the routine: bedtime: 10"
+                      " / wake-up: 6:30 / shift: night / gym: mon wed fri / lunch: packed"),
         PredicateSpec("visited", "place", "a named place they went to or were at (past events only)"),
         PredicateSpec("originates_from", "place", "general knowledge: X originated in Y"),
         PredicateSpec("located_in", "place", "general knowledge: X is in Y"),
@@ -95,7 +109,7 @@ PERSONAL_FACT_PREDICATES: frozenset[str] = frozenset(
         "name", "nickname", "age", "birthday", "lives_in", "hometown", "works_at", "studies_at", "major", "is_a",
         "speaks", "spouse", "partner", "mother", "father", "sister", "brother", "child", "friend", "colleague",
         "boss", "pet", "emergency_contact", "allergic_to", "has_condition", "phone", "email", "takes_dose",
-        "uses_phone", "drives", "on_team", "number_of_children",
+        "uses_phone", "drives", "on_team", "number_of_children", "uses_laptop", "has_provider",
     }
 )
 
@@ -123,6 +137,7 @@ SINGLE_VALUED_PREDICATES: frozenset[str] = frozenset(
         "drives",
         "on_team",
         "number_of_children",
+        "uses_laptop",
     }
 )
 
@@ -144,6 +159,9 @@ def single_valued_slot(predicate: str, obj: str) -> str | None:
         return predicate
     if predicate == DOSE_PREDICATE:  # one dose of each medicine at a time
         return f"{DOSE_PREDICATE}:{normalize_term(medicine_of(obj))}"
+    # one bedtime, one bank, one NBA team
+    if predicate in (ROUTINE_PREDICATE, PROVIDER_PREDICATE, SUPPORTS_TEAM_PREDICATE):
+        return f"{ROUTINE_PREDICATE}:{normalize_term(routine_of(obj))}"
     if predicate == "is_a" and is_occupation(obj):
         return OCCUPATION_SLOT
     if predicate == "is_a" and normalize_term(obj) in DIETS:

@@ -393,11 +393,15 @@ def _en_knowledge(c: str, st: _State) -> None:
 # ---------------------------------------------------------------------------------------------
 # favourites
 
+# "my favourite thing is...", "my favourite part was...": no kind to hold one value of
+NO_KIND_OF_FAVOURITE = frozenset({"thing", "one", "part", "way", "place to be", "time"})
 _EN_FAV_ADV = r"(?:now|still|definitely|probably|currently|actually|honestly|totally|easily)"
 _EN_FAVOURITE_RE = re.compile(
-    r"(?i:\bmy (?:(?:new|current|absolute|all-time|very) )*(?:favou?rite|fave|fav) "
+    r"(?i:\bmy (?:(?:new|current|absolute|all-time|very) )*(?:favou?rite|fave|fav|go-to) "
     r"(?P<cat>[a-z][a-z-]*(?: [a-z][a-z-]*){0,2}?)"
-    rf"(?: (?:now|these days|at the moment))? (?:is|are|'s)(?: {_EN_FAV_ADV})*) (?P<o>.+)"
+    # "Lately my favorite band has to be Arctic Monkeys", "my go-to snack is now ..."
+    rf"(?: (?:now|these days|at the moment))? (?:is|are|'s|has to be|have to be|would (?:have to )?be)"
+    rf"(?: {_EN_FAV_ADV})*) (?P<o>.+)"
     rf"|^(?P<o2>[^,]{{1,40}}?)(?i: (?:is|are) (?:{_EN_FAV_ADV} )*my (?:(?:new|current|absolute|all-time) )*"
     r"(?:favou?rite|fave) (?P<cat2>[a-z][a-z-]*))\b"
 )
@@ -410,7 +414,7 @@ def en_favourites(c: str) -> list[Favourite]:
     if m is None:
         return []
     category = favourite_category(m["cat"] or m["cat2"])
-    if category in {"thing", "one", "part", "way", "place to be", "time"}:
+    if category in NO_KIND_OF_FAVOURITE:
         return []  # "my favourite thing is...", "my favourite part was...": no kind to hold one value of
     out: list[Favourite] = []
     for part in _EN_COORD_RE.split(_en_cut(m["o"] or m["o2"], _EN_TAIL_THING)):

@@ -19,6 +19,13 @@ PHONE_PREDICATE = "uses_phone"
 CAR_PREDICATE = "drives"
 TEAM_PREDICATE = "on_team"
 CHILDREN_PREDICATE = "number_of_children"
+LAPTOP_PREDICATE = "uses_laptop"
+# A routine that holds one way or time at a time, keyed by what it is ("bedtime: 10", "gym: tue thu", "shift:
+# day", "lunch: packed"): the object is "<routine>: <value>" and each routine is its own slot (routine_of).
+ROUTINE_PREDICATE = "has_routine"
+# Who serves the user, one of each kind at a time: "carrier: T-Mobile", "bank: Chase", "gp: Dr. Nguyen" (the object
+# "<kind>: <name>", each kind its own slot, routine_of)
+PROVIDER_PREDICATE = "has_provider"
 
 _AMOUNT_EN = r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ug|iu|units?)(?![A-Za-z])"
 _AMOUNT_ZH = r"\d+(?:\.\d+)?\s?(?:毫克|微克|mg|mcg|单位|IU)"
@@ -41,6 +48,20 @@ _DOSE_EN = (
     re.compile(rf"(?i:\bmy) (?P<m>{_MEDICINE_EN})(?i: dose| dosage)?(?i: (?:is|was|went|got) (?:now )?"
                rf"(?:(?:increased|decreased|raised|lowered|reduced|changed|up|down) )?to) (?P<d>{_AMOUNT_EN})"),
 )
+# A doctor's switch to another medicine: "My cardiologist took me off lisinopril and put me on amlodipine 5 mg",
+# "started me on metformin 500 mg" (the doctor's, said of "me"; not one they only might make, WISHED_RE)
+_DOSE_SWITCH_EN = (
+    re.compile(rf"(?i:\b(?:put|started|switched|moved|changed) me (?:on|to|over to)) (?P<m>{_MEDICINE_EN}),? "
+               rf"(?P<d>{_AMOUNT_EN})"),
+    re.compile(rf"(?i:\b(?:put|started|switched|moved|changed) me (?:on|to|over to)) (?P<d>{_AMOUNT_EN}) (?i:of) "
+               rf"(?P<m>{_MEDICINE_EN})"),
+)
+# A change only thought of or asked about: "wants to put me on statins", "might take me off lisinopril", "Should I
+# quit smoking?", 我想改喝茶 (the conflict rules read it too)
+WISHED_RE = re.compile(r"(?i)\b(?:want|wants|wanted|might|may|could|would|will|'ll|should|hope|hoping|wish|try to"
+                       r"|trying to|going to(?! (?:bed|sleep|the gym)\b)|thinking|considering"
+                       r"|if|whether|talk(?:ed|ing)? about|suggest(?:ed|s)?|plan(?:s|ning)? to)\b|[?？]"
+                       r"|想|打算|准备|计划|要不要|考虑|或许|也许|可能")
 _DOSE_ZH = (
     # 我每天早上吃二甲双胍500毫克 / 我在服用左甲状腺素50微克
     re.compile(rf"我(?:现在|目前|每天|每晚|早上|晚上|一直|在|都)*(?:吃|服用|服|打)(?P<m>[{HAN}A-Za-z]{{2,8}}?)"
@@ -49,6 +70,36 @@ _DOSE_ZH = (
     re.compile(rf"我的(?P<m>[{HAN}A-Za-z]{{2,8}}?)(?:的?(?:剂量|药量|用量))?(?:已经)?(?:加到|减到|调到|调整到|增加到|减少到|"
                rf"改成|改为|换成)了?(?:每天|每次|一次)?(?P<d>{_AMOUNT_ZH})"),
 )
+# A pill counted, of a medicine named by the ending of its kind (阿托伐他汀, 氨氯地平, 二甲双胍, 胰岛素):
+# 我每天晚上吃一片阿托伐他汀 (a count with no medicine ending, 吃一片面包, is no dose); the name holds no particle or
+# pronoun (血脂正常了阿托伐他汀 names 阿托伐他汀)
+_MEDICINE_ZH = (r"[^\W\dA-Za-z_了的是说在把吃我你他她们和就都也要不没再]{0,6}?(?:他汀|沙坦|普利|地平|洛尔|双胍|胰岛素"
+                r"|甲状腺素|霉素|西林|拉唑|替丁|褪黑素|阿司匹林|布洛芬|华法林|氯吡格雷)")
+_COUNT_ZH = r"[一两二三四\d](?:片|粒|颗)"
+_COUNTED_DOSE_ZH = re.compile(rf"我(?:现在|目前|每天|每晚|早上|晚上|一直|在|都)*(?:吃|服用|服)(?P<d>{_COUNT_ZH})"
+                              rf"(?P<m>{_MEDICINE_ZH})")
+# A medicine the user stopped for good, said by name: "took me off lisinopril", "I stopped taking melatonin", "I
+# don't need the melatonin anymore", 阿托伐他汀不用再吃了, 我停了氨氯地平 (ends the dose said before; not "for a
+# week", "before the surgery", not someone else's, not a thought of it)
+_STOPPED_MEDICINE_EN = re.compile(
+    rf"(?i:\b(?:took|taken|take|taking) me off (?:of )?(?:my |the )?)(?P<m>{_MEDICINE_EN})"
+    rf"|(?i:\bi(?:'ve| have)? (?:finally |just |already |completely )?(?:stopped|quit) taking (?:my |the )?)"
+    rf"(?P<m2>{_MEDICINE_EN})"
+    rf"|(?i:\bi (?:don't|do not) (?:need|take) (?:my |the )?)(?P<m3>{_MEDICINE_EN})(?i: (?:anymore|any more)\b)"
+    rf"|(?i:\bi(?:'m| am) no longer (?:on|taking) (?:my |the )?)(?P<m4>{_MEDICINE_EN})"
+)
+_STOPPED_MEDICINE_ZH = re.compile(
+    rf"(?P<m>{_MEDICINE_ZH})(?:已经|就|可以)?(?:不用再?吃了|不用再?服用?了|不再吃了|不吃了|停了|停掉了|可以停了)"
+    rf"|我(?:已经|现在)?(?:停了|停掉了|不再吃|停用了)(?P<m2>{_MEDICINE_ZH})"
+)
+# a drug by the ending of its kind, or a brand name: not "took me off the waitlist"
+_DRUG_EN_RE = re.compile(r"(?i)(?:pril|sartan|olol|statin|dipine|formin|azole|tidine|cillin|mycin|cycline|oxetine"
+                         r"|traline|pram|azepam|azolam|sone|lone|tonin|sulin|pirin|profen|gliptin|glutide|flozin|xine"
+                         r"|done|pine|zide|mide|rone|thyroxine|arin|fil)$")
+_NOT_FOR_GOOD_RE = re.compile(r"(?i)\b(?:for (?:a|the|now|this|\d+|one|two|three)|before (?:the |my )?\w+|until"
+                              r"|till|today|tonight|this week)\b|暂时|这几天|这周|手术前|先停")
+_OTHERS_MEDICINE_RE = re.compile(r"(?i)\b(?:my (?:mom|mum|mother|dad|father|wife|husband|son|daughter|kid|grandma"
+                                 r"|grandpa|partner|sister|brother)|his|her|their|he|she)\b|我妈|我爸|他|她|孩子|老公|老婆")
 _PET_WORDS_RE = re.compile(r"(?i)\b(?:vet|vets|dog|dogs|cat|cats|puppy|kitten|pet)\b|兽医|猫|狗|宠物")
 _NOT_A_MEDICINE_ZH = re.compile(r"咖啡|钠|蛋白|糖|盐|脂肪|热量|卡路里|维生素|饭|菜|肉")
 
@@ -91,6 +142,17 @@ _CAR_EN = re.compile(rf"(?i:\b(?:i|we)(?:'ve| have)?(?: just| finally| now)? (?:
 # "We sold the Civic and got a Model 3": the new car after the sale of the old
 _CAR_AFTER_SALE_EN = re.compile(rf"(?i:\b(?:sold|traded in) (?:the |our |my )?[\w -]{{1,20}}? and (?:got|bought|leased)"
                                 rf"(?: an?| a new)?) (?P<x>{_CAR_MODEL})")
+# Laptops by model: "I work on a ThinkPad X1 Carbon", "My company gave me a MacBook Pro" (the user's own, the one
+# they work on; not one for home or a second one, single_valued_conflict)
+_LAPTOP_MODEL = (r"(?:ThinkPad|MacBook(?: Air| Pro)?|Surface (?:Laptop|Pro|Book)|Dell XPS|XPS|Chromebook|ZenBook"
+                 r"|Zenbook|IdeaPad|Latitude|Legion|Razer Blade|Framework Laptop|MateBook|华为MateBook|联想小新|拯救者)"
+                 r"(?:[ -]?[\w]{1,12}){0,3}")
+_LAPTOP_EN = re.compile(rf"(?i:\b(?:i(?:'ve| have)?(?: just| finally| now)? (?:work on|use|using|have|got|bought"
+                        rf"|switched to|upgraded to)|\bmy (?:laptop|computer|work laptop) is|\b(?:my (?:company"
+                        rf"|employer|job|boss|office)|work|they|it) (?:gave|issued|handed) me)"
+                        rf"(?: an?| the| my| a new)?) (?P<x>{_LAPTOP_MODEL})")
+_LAPTOP_ZH = re.compile(rf"(?:我用的是|我的电脑是|我的笔记本是|电脑换成了?|笔记本换成了?|公司给我配了?(?:一台)?)"
+                        rf"(?P<x>{_LAPTOP_MODEL})")
 _NOT_HAD_RE = re.compile(r"(?i)\b(?:don't|do not|never|no longer|not|want|wants|would|might|thinking|considering)\b"
                          r"|不|没|想|打算")
 _CAR_ZH = re.compile(rf"(?:我开(?:的是)?|我家的车是|我的车是|换了一辆|买了一辆|我们开)(?:一辆)?(?P<x>{_CAR_MODEL})")
@@ -174,15 +236,305 @@ _NOT_THE_THING_RE = re.compile(r"(?i)\b(?:buds|watch|case|charger|cable|tablet|t
                                r"|generator|mower|lawnmower|stock|stocks|shares|lesson|lessons|bike|scooter|ad|ads"
                                r"|router|speaker|headphones|earbuds|band)\b"
                                r"|手环|手表|耳机|平板|电脑|笔记本|路由器|充电器|音箱|电视|股票|冰箱|自行车|电动车")
+# A thing for a laptop, no laptop: "a MacBook charger", "a ThinkPad dock"
+_NOT_A_LAPTOP_RE = re.compile(r"(?i)\b(?:charger|case|sleeve|bag|stand|dock|docking|keyboard|mouse|sticker|skin"
+                              r"|adapter|cable|battery|screen protector)\b|充电器|电脑包|支架|键盘|鼠标")
 # For someone else: "我给我爸买了一部华为Mate 60", "买了一辆小鹏给老婆", "I got my mom an iPhone"
 _FOR_SOMEONE_RE = re.compile(r"给|送给|(?i:\bfor (?:my|his|her|our) \w+|\bgot (?:my|his|her) \w+ an?\b)")
 
 
-def _model(said: str) -> str:
+# ----- routines with a time, days or a way: bedtime, waking, the shift, the gym's days, lunch ---------------------
+
+_ADV_EN = r"(?:(?:usually|normally|always|generally|typically|now|mostly|often|still|just|tend to) )*"
+_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+                 "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "midnight": "12",
+                 "noon": "12"}
+_CLOCK_EN = (r"(?:\d{1,2}(?::\d{2})?(?:\s?(?:am|pm|a\.m\.|p\.m\.))?|midnight|noon|one|two|three|four|five|six|seven"
+             r"|eight|nine|ten|eleven|twelve)(?:\s?o'clock)?")
+_AT = r"(?: (?:at|around|by|about|before|between))+ "
+_BEDTIME_EN = re.compile(rf"(?i:\bi(?:'ve been| have been)? {_ADV_EN}(?:go|going|get|getting|head|heading) to"
+                         rf" (?:bed|sleep){_AT})(?P<t>{_CLOCK_EN})(?![\w:])")
+# "... and wake up at 8": the same speaker, after their bedtime
+_WAKE_EN = re.compile(rf"(?i:\b(?:i(?:'ve been| have been)?|and) {_ADV_EN}(?:wake up|wake|get up|waking up|getting up)"
+                      rf"{_AT})"
+                      rf"(?P<t>{_CLOCK_EN})(?![\w:])"
+                      rf"|(?i:\bi (?:get to |can |now |usually )?sleep in (?:till|until|to) )"
+                      rf"(?P<t2>{_CLOCK_EN})(?![\w:])")
+_CLOCK_ZH = r"[零一二两三四五六七八九十\d]{1,3}点(?:半|\d{1,2}分?|[一二三四五]十分?)?"
+_ADV_ZH = r"(?:一般|平时|通常|每天|每晚|都|现在|最近|基本上?|一直|总是|差不多|大概|这段时间|晚上|夜里|早上|早晨)*"
+# said by the user (我), or with no subject at the clause's start after the user's own clause (早上七点起床)
+_BEDTIME_ZH = re.compile(rf"(?:我|^){_ADV_ZH}(?P<t>{_CLOCK_ZH})(?:左右|多|以前|之前)?(?:就|才|准时)?"
+                         rf"(?:睡觉|睡了|睡|上床)")
+_WAKE_ZH = re.compile(rf"(?:我|^){_ADV_ZH}(?P<t>{_CLOCK_ZH})(?:左右|多)?(?:就|才|准时)?(?:起床|起来|醒)")
+_SHIFTS = {"night": "night", "graveyard": "night", "overnight": "night", "day": "day", "morning": "early",
+           "early": "early", "evening": "late", "late": "late", "swing": "late", "afternoon": "late",
+           "夜班": "night", "大夜班": "night", "白班": "day", "早班": "early", "晚班": "late", "中班": "late"}
+_SHIFT_EN = re.compile(r"(?i:\b(?:i(?:'m| am)? (?:(?:now|still|usually|currently|mostly|always) )?(?:work|working|on|do"
+                       r"|doing)|(?:put|moved|switched|transferred) me (?:on|to|back to)|i (?:switched|moved|changed"
+                       r"|went back|got moved) to) (?:the |a )?)(?P<s>night|day|morning|evening|early|late|graveyard"
+                       r"|swing|overnight|afternoon)(?i: shifts?)\b")
+_SHIFT_ZH = re.compile(r"我(?:现在|一直|都|平时|一般|已经)*(?:上|值|调到了?|改上|换到了?|改成了?)"
+                       r"(?P<s>大夜班|夜班|白班|早班|晚班|中班)")
+_DAY_EN = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+_GYM_EN = re.compile(rf"(?i:\bi(?:'ve been| have been)? {_ADV_EN}(?:(?:go|going|hit|hitting) (?:to )?the gym|work out"
+                     rf"|working out|lift|lifting)(?: on| every)? |\bmy gym days are (?:now )?)"
+                     rf"(?P<d>(?i:{_DAY_EN}(?:(?:,? and |, | & |/|,)(?:{_DAY_EN}))*))")
+_DAY_ZH = r"(?:周|星期|礼拜)[一二三四五六日天](?:(?:和|、|跟|，)?(?:周|星期|礼拜)?[一二三四五六日天])*"
+_GYM_ZH = re.compile(rf"(?:每周|每个?星期|每个?礼拜)(?P<d>[一二三四五六日天、和]+)(?:都|会)?去健身房"
+                     rf"|我(?:每周|每个?星期)?(?:都)?(?P<d2>{_DAY_ZH})(?:都|会)?去健身房"
+                     rf"|(?:去)?健身房(?:的)?(?:时间)?(?:改到|改成|换到|调到|改在|换成)了?(?:每周|每个?星期)?(?P<d3>{_DAY_ZH})")
+_LUNCH_EN = re.compile(rf"(?i:\bi(?:'ve been| have been)? {_ADV_EN})(?:(?P<packed>(?i:bring|bringing|pack|packing) "
+                       rf"(?i:my )?(?i:own )?lunch)|(?P<v>(?i:buy|buying|get|getting|grab|grabbing|eat|eating|have"
+                       rf"|having)) (?i:my )?(?i:lunch)(?P<p> (?i:at|from|in) (?i:the |a )?(?i:cafeteria|canteen"
+                       rf"|food court))?)\b")
+# How much the user runs, swims or cycles: "I run 5k three times a week", "these days I run about 30 miles a week"
+# (an amount and how often: "I run 5k" alone may be one run)
+_EXERCISE_EN = re.compile(
+    rf"(?i:\bi(?:'ve been| have been)? {_ADV_EN}(?P<v>run|running|jog|jogging|swim|swimming|cycle|cycling|bike"
+    rf"|biking) (?:about |around |roughly |at least )?)(?P<a>\d+(?:\.\d+)?\s?(?i:k|km|kilometers?|kilometres?|miles?"
+    rf"|mi|laps))(?P<f>(?i: (?:a|per|each|every) (?:day|week|month)| (?:once|twice|three times|four times|five times"
+    rf"|\d+ times|\w+ times) (?:a|per) (?:day|week|month)))")
+_EXERCISES = {"run": "running", "jog": "running", "swim": "swimming", "cycl": "cycling", "bik": "cycling"}
+_LUNCH_ZH = re.compile(r"(?:中午|午饭|午餐)[^，。,.!！?？]{0,8}?(?:(?P<c>食堂吃)|(?P<p>带饭|带午饭|带便当)"
+                       r"|(?P<t>点外卖|叫外卖))")
+# A routine of some days or one time only ("I went to bed at 2 last night", "on Saturdays I sleep in till 10",
+# 周末十一点起床, "I'm on the night shift this week"), or someone else's (my husband's shift, 儿子在食堂吃)
+_NOT_THE_ROUTINE_RE = re.compile(
+    r"(?i)\b(?:today|tonight|tomorrow|yesterday|last (?:night|year|month)|this (?:morning|week|weekend|month)"
+    r"|next (?:week|month|year)|all (?:week|month)|weekends?|weeknights?|weekdays?|when|whenever|if|unless"
+    r"|sometimes|occasionally|once|vacation|holidays?|extra|covering|cover|picked up|back then|as a kid"
+    r"|in college)\b|今天|明天|昨天|今晚|昨晚|这周|本周|下周|这次|周末|有时|偶尔|如果|的时候|放假|假期|去年"
+    r"|(?<![点半])(?:以前|之前)|过去|当年|那时|小时候|工作日")
+_SOME_DAYS_RE = re.compile(rf"(?i)\b(?:on )?{_DAY_EN}\b|周[一二三四五六日天]|星期[一二三四五六日天]")
+_OTHERS_ROUTINE_RE = re.compile(
+    r"(?i)\b(?:my (?:mom|mum|mother|dad|father|wife|husband|son|daughter|kids?|children|partner|boyfriend"
+    r"|girlfriend|roommate|friend|coworker|colleague|boss|sister|brother)|his|her|their|he|she)\b"
+    r"|我妈|我爸|妈妈|爸爸|他|她|孩子|儿子|女儿|老公|老婆|同事|朋友|室友|爷爷|奶奶")
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_ZH_WEEKDAYS = {"一": "mon", "二": "tue", "三": "wed", "四": "thu", "五": "fri", "六": "sat", "日": "sun", "天": "sun"}
+
+
+# ----- the team the user supports, one per league ------------------------------------------------------------------
+
+SUPPORTS_TEAM_PREDICATE = "supports_team"
+# Teams by league, a name in one league only (Giants, Cardinals, Rangers, Kings, Panthers and Jets are in two) and
+# no other thing's (Jazz, Heat, Magic, Eagles, Saints, Spurs: a genre, a band, Tottenham or San Antonio)
+_LEAGUES = {
+    "nba": ("Hawks", "Celtics", "Nets", "Hornets", "Bulls", "Cavaliers", "Cavs", "Mavericks", "Mavs", "Nuggets",
+            "Pistons", "Warriors", "Rockets", "Pacers", "Clippers", "Lakers", "Grizzlies", "Bucks",
+            "Timberwolves", "Pelicans", "Knicks", "76ers", "Sixers", "Trail Blazers",
+            "Blazers", "Raptors", "Wizards"),
+    "nfl": ("Falcons", "Ravens", "Bills", "Bears", "Bengals", "Browns", "Cowboys", "Broncos", "Lions", "Packers",
+            "Texans", "Colts", "Jaguars", "Chiefs", "Raiders", "Chargers", "Rams", "Dolphins", "Vikings", "Patriots",
+            "Steelers", "49ers", "Niners", "Seahawks", "Buccaneers", "Bucs", "Titans",
+            "Commanders"),
+    "mlb": ("Diamondbacks", "Braves", "Orioles", "Red Sox", "Cubs", "White Sox", "Guardians", "Rockies",
+            "Tigers", "Astros", "Royals", "Dodgers", "Marlins", "Brewers", "Mets", "Yankees",
+            "Athletics", "Phillies", "Padres", "Mariners", "Rays", "Blue Jays", "Nationals"),
+    "premier league": ("Arsenal", "Chelsea", "Liverpool", "Man United", "Manchester United", "Man City",
+                       "Manchester City", "Tottenham", "Everton", "Newcastle", "Aston Villa",
+                       "West Ham", "Brighton", "Wolves", "Fulham", "Brentford", "Crystal Palace", "Nottingham Forest",
+                       "Bournemouth", "Leeds", "Leicester"),
+}
+_LEAGUE_OF = {team.lower(): league for league, teams in _LEAGUES.items() for team in teams}
+_TEAM = "|".join(sorted((re.escape(t) for teams in _LEAGUES.values() for t in teams), key=len, reverse=True))
+_SUPPORTED_TEAM_EN = re.compile(
+    rf"(?i:\bi(?:'m| am) (?:now |still |also )?(?:an? )?(?:(?:huge|big|massive|die-?hard|lifelong|loyal|true) )*)"
+    rf"(?P<t>{_TEAM})(?i: fan)\b"
+    rf"|(?i:\bi(?:'m| am)? (?:now |still |also )?(?:root|rooting|cheer|cheering|pull|pulling) for (?:the )?)"
+    rf"(?P<t2>{_TEAM})\b"
+    rf"|(?i:\bi(?:'m| am)? (?:now |still |also )?(?:support|supporting) (?:the )?)(?P<t3>{_TEAM})\b"
+    rf"|(?i:\bi(?:'m| am) (?:now |still |also )?(?:an? )?(?:(?:huge|big|massive|die-?hard|lifelong) )*fan of (?:the )?)"
+    rf"(?P<t4>{_TEAM})\b")
+_NOT_THE_TEAM_RE = re.compile(r"(?i)\b(?:when|whenever|if|against|tonight|today|this game|in this game|the game"
+                              r"|for the (?:game|match|playoffs|series)|vs\.?|versus)\b")
+
+
+def _the_users_own(clause: str, *not_so: re.Pattern[str]) -> bool:
+    """The clause says what holds of the user: no wish, thought or question (WISHED_RE), no one else's
+    (_OTHERS_ROUTINE_RE), nothing of the `not_so` patterns (one game, one flight, a second line...)."""
+    return not any(p.search(clause) for p in (WISHED_RE, _OTHERS_ROUTINE_RE, *not_so))
+
+
+def _supported_teams(clause: str) -> list[tuple[str, str]]:
+    """The teams the user supports, as (SUPPORTS_TEAM_PREDICATE, "<league>: <team>"): one per league."""
+    if not _the_users_own(clause, _NOT_THE_TEAM_RE):
+        return []
+    out: list[tuple[str, str]] = []
+    for m in _SUPPORTED_TEAM_EN.finditer(clause):
+        team = next(v for v in m.groupdict().values() if v)
+        out.append((SUPPORTS_TEAM_PREDICATE, f"{_LEAGUE_OF[team.lower()]}: {team}"))
+    return out
+
+
+# ----- providers: the phone carrier, the bank, the doctor ---------------------------------------------------------
+
+_CARRIERS_EN = (r"(?:Verizon|AT&T|T-Mobile|Sprint|Mint Mobile|Mint|Visible|Google Fi|Cricket(?: Wireless)?"
+                r"|Boost(?: Mobile)?|Metro by T-Mobile|MetroPCS|US Cellular|Xfinity Mobile|Spectrum Mobile|Vodafone|EE"
+                r"|O2|Giffgaff|Telstra|Optus|Rogers|Telus|Fido)")
+_CARRIER_EN = re.compile(
+    rf"(?i:\bmy (?:phone|cell|mobile|wireless)(?: phone)? (?:plan|carrier|provider|service|contract)(?: is|'s)"
+    rf"(?: now)? (?:with |through |on )?)(?P<c>{_CARRIERS_EN})\b"
+    rf"|(?i:\bi(?:'ve| have)? (?:just |finally )?(?:ported|moved|transferred|switched) (?:my (?:phone )?(?:number|line"
+    rf"|plan|service) )?(?:over )?(?:to|from \S+ to) )(?P<c2>{_CARRIERS_EN})\b"
+    rf"|(?i:\bi(?:'m| am) (?:now )?(?:with|on) )(?P<c3>{_CARRIERS_EN})\b(?! (?:plus|unlimited)\b)")
+_CARRIER_ZH = re.compile(
+    r"(?:我的)?(?:手机号码?|号码|手机卡|手机)(?:是|用的是)(?:中国)?(?P<c>移动|联通|电信|广电)(?:的)?"
+    r"|我(?:已经)?把(?:手机)?(?:号码|号|手机号码?)(?:携号)?(?:转到|转成|换到|转网到|迁到)了?(?:中国)?(?P<c2>移动|联通|电信|广电)"
+    r"|(?:携号转网|转网)(?:到|去|成)了?(?:中国)?(?P<c3>移动|联通|电信|广电)")
+_NAME_EN = r"[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*){0,3}"
+_BANK_EN = re.compile(
+    rf"(?i:\bi(?:'ve| have)? (?:now |still )?bank(?:ed)? with )(?P<b>{_NAME_EN})"
+    rf"|(?i:\bmy bank is (?:now )?)(?P<b2>{_NAME_EN})"
+    rf"|(?i:(?:\bi(?:'ve| have)?|\band) (?:just |finally )?(?:moved|switched|transferred) (?:all |everything"
+    rf"|all my (?:money|accounts?|banking)|my (?:banking|accounts?|money))(?: over)? to )"
+    rf"(?P<b3>(?i:(?:a |an |the )?(?:local )?credit union)|{_NAME_EN})"
+    rf"|(?i:\bi(?:'ve| have)? switched banks,? (?:to )?)(?P<b4>{_NAME_EN})")
+# "I closed my Chase account": the bank said before no longer serves the user
+_CLOSED_BANK_EN = re.compile(rf"(?i:\bi(?:'ve| have)? (?:just |finally )?closed (?:my|our) )(?P<b>{_NAME_EN})"
+                             rf"(?i: (?:bank |checking |savings )?accounts?)\b")
+_DOCTOR_KINDS = r"GPs?|family doctors?|primary care (?:doctors?|physicians?)|PCPs?|doctors?|dentists?|therapists?"
+_DOCTOR_NAME = r"Dr\.? [A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
+_DOCTOR_EN = re.compile(rf"(?i:\bmy (?:new )?)(?P<k>(?i:{_DOCTOR_KINDS}))(?i: (?:is|'s)(?: now)? )"
+                        rf"(?P<d>{_DOCTOR_NAME})")
+# "I changed GPs, I see Dr. Nguyen now": the kind in the clause before, the doctor in this one
+_CHANGED_DOCTOR_EN = re.compile(rf"(?i:\bi(?:'ve| have)? (?:just |finally )?(?:changed|switched) )(?P<k>(?i:"
+                                rf"{_DOCTOR_KINDS}))\b")
+_SEE_DOCTOR_EN = re.compile(rf"(?i:\b(?:i(?:'m| am)? (?:now )?(?:see|seeing|go to|going to)|my new one is|it's) )"
+                            rf"(?P<d>{_DOCTOR_NAME})")
+_NOT_THE_PROVIDER_RE = re.compile(r"(?i)\b(?:for (?:my|his|her|our) (?:mom|mum|dad|kids?|son|daughter|wife|husband"
+                                  r"|parents)|for work|work (?:phone|line)|business|also|too|as well|second|another"
+                                  r"|extra)\b|也|第二|副卡")
+
+
+def _doctor_kind(said: str) -> str:
+    k = said.lower().rstrip("s")
+    return k if k in ("dentist", "therapist") else "gp"  # a GP, a family doctor, a PCP: the user's own doctor
+
+
+def _providers(clause: str, before: str) -> list[tuple[str, str]]:
+    """Who serves the user, as (PROVIDER_PREDICATE, "<kind>: <name>"); `before` is the clause before this one."""
+    if not _the_users_own(clause, _NOT_THE_PROVIDER_RE):
+        return []
+    out: list[str] = []
+    for m in (*_CARRIER_EN.finditer(clause), *_CARRIER_ZH.finditer(clause)):
+        out.append(f"carrier: {m['c'] or m['c2'] or m['c3']}")
+    for m in _BANK_EN.finditer(clause):
+        out.append(f"bank: {re.sub(r'(?i)^(?:a|an|the|local) |^local ', '', m['b'] or m['b2'] or m['b3'] or m['b4'])}")
+    for m in _DOCTOR_EN.finditer(clause):
+        out.append(f"{_doctor_kind(m['k'])}: {m['d']}")
+    changed = _CHANGED_DOCTOR_EN.search(clause) or (
+        _CHANGED_DOCTOR_EN.search(before) if not (WISHED_RE.search(before) or _OTHERS_ROUTINE_RE.search(before))
+        else None)
+    if changed is not None:
+        out.extend(f"{_doctor_kind(changed['k'])}: {m['d']}" for m in _SEE_DOCTOR_EN.finditer(clause))
+    return [(PROVIDER_PREDICATE, o) for o in out]
+
+
+def _clock_en(said: str) -> str:
+    """A time said as the same value however written: "10pm", "10", "ten o'clock" -> 10; midnight -> 12."""
+    s = re.sub(r"\s*(?:o'clock|a\.m\.|p\.m\.|am|pm)\s*$", "", said.lower().strip()).strip()
+    return re.sub(r":00$", "", _NUMBER_WORDS.get(s, s))
+
+
+def _zh_number(said: str) -> str:
+    if said.isdigit():
+        return str(int(said))
+    digits = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+    if "十" in said:
+        tens, _, ones = said.partition("十")
+        return str(digits.get(tens, 1) * 10 + digits.get(ones, 0))
+    return str(digits.get(said, 0))
+
+
+def _clock_zh(said: str) -> str:
+    """十二点 -> 12, 六点半 -> 6:30, 十点十分 -> 10:10: one time with the English form's value."""
+    hour, _, minutes = said.partition("点")
+    minutes = minutes.rstrip("分")
+    if minutes == "半":
+        return f"{_zh_number(hour)}:30"
+    return f"{_zh_number(hour)}:{int(_zh_number(minutes)):02d}" if minutes else _zh_number(hour)
+
+
+def _days(said: str) -> str:
+    """The days of a weekly routine in week order, three letters each: "Tuesdays and Thursdays", 周二和周四 -> tue
+    thu."""
+    low = said.lower()
+    found = {d for d in _WEEKDAYS if re.search(rf"\b{d}", low)} | {v for k, v in _ZH_WEEKDAYS.items() if k in said}
+    return " ".join(d for d in _WEEKDAYS if d in found)
+
+
+# The seat taken on a plane: "I always pick a window seat when I fly", "I've come around to aisle seats lately" (said
+# of flying, so "when I fly" is no some-times; not "on this flight", not a thought)
+_SEAT_EN = re.compile(r"(?i:\bi(?:'ve| have)? (?:(?:always|usually|normally|generally|now|just|still) )*(?:pick|choose"
+                      r"|book|take|get|prefer|go for|come around to|switched to|moved to|gone over to)(?: an?| the)?) "
+                      r"(?P<s>(?i:window|aisle))(?i: seats?)\b")
+_SEAT_ZH = re.compile(r"我(?:坐飞机(?:时|的时候)?)?(?:一般|平时|总是|都|现在|最近|喜欢|习惯)*(?:选|订|坐|要)"
+                      r"(?P<s>靠窗|靠过道|过道)(?:的)?(?:座位|位置|位子)?")
+_NOT_THIS_FLIGHT_RE = re.compile(r"(?i)\b(?:this|next|tomorrow's|today's|my last|the last) (?:flight|trip)\b|\btoday"
+                                 r"|\btomorrow|\bthis time\b|这次|今天|明天|下次")
+
+
+def _seats(clause: str) -> list[tuple[str, str]]:
+    """The seat the user takes on a plane, as (ROUTINE_PREDICATE, "plane seat: window")."""
+    if not _the_users_own(clause, _NOT_THIS_FLIGHT_RE):
+        return []
+    seats = {"window": "window", "aisle": "aisle", "靠窗": "window", "靠过道": "aisle", "过道": "aisle"}
+    return [(ROUTINE_PREDICATE, f"plane seat: {seats[m['s'].lower()]}")
+            for m in (*_SEAT_EN.finditer(clause), *_SEAT_ZH.finditer(clause))]
+
+
+def _routines(clause: str, before: str) -> list[tuple[str, str]]:
+    """The user's routines the clause states, as (ROUTINE_PREDICATE, "<routine>: <value>"); `before`: the clause
+    before it, whose subject one with none goes on with (我老公十一点睡，早上七点起床: his)."""
+    if not _the_users_own(clause, _NOT_THE_ROUTINE_RE):
+        return []
+    if not re.search(r"我|(?i:\bi\b)", clause) and _OTHERS_ROUTINE_RE.search(before):
+        return []
+    some_days = _SOME_DAYS_RE.search(clause) is not None  # "On Saturdays I sleep in till 10": not every day's
+    out: list[str] = []
+    for m in _BEDTIME_EN.finditer(clause) if not some_days else ():
+        out.append(f"bedtime: {_clock_en(m['t'])}")
+    for m in _WAKE_EN.finditer(clause) if not some_days else ():
+        out.append(f"wake-up: {_clock_en(m['t'] or m['t2'])}")
+    for m in _BEDTIME_ZH.finditer(clause) if not some_days else ():
+        out.append(f"bedtime: {_clock_zh(m['t'])}")
+    for m in _WAKE_ZH.finditer(clause) if not some_days else ():
+        out.append(f"wake-up: {_clock_zh(m['t'])}")
+    for m in (*_SHIFT_EN.finditer(clause), *_SHIFT_ZH.finditer(clause)) if not some_days else ():
+        out.append(f"shift: {_SHIFTS[m['s'].lower()]}")
+    for m in _GYM_EN.finditer(clause):
+        said = m["d"]
+        if re.search(r"(?i)days\b", said) or re.search(r"(?i)\bevery $", clause[: m.start("d")]):
+            out.append(f"gym: {_days(said)}")  # "on Mondays", "every Monday"; "on Monday" is one Monday
+    for m in _GYM_ZH.finditer(clause):
+        out.append(f"gym: {_days(m['d'] or m['d2'] or m['d3'])}")
+    for m in _EXERCISE_EN.finditer(clause) if not some_days else ():
+        kind = next(v for k, v in _EXERCISES.items() if m["v"].lower().startswith(k))
+        out.append(f"{kind}: {' '.join(m['a'].lower().split())}{m['f'].lower()}")
+    for m in _LUNCH_EN.finditer(clause) if not some_days else ():
+        if m["packed"]:
+            out.append("lunch: packed")
+        elif m["p"]:
+            out.append("lunch: cafeteria")
+        elif m["v"].lower().startswith("buy"):  # not "I get lunch delivered", "I have lunch at noon"
+            out.append("lunch: bought")
+    for m in _LUNCH_ZH.finditer(clause) if not some_days else ():
+        out.append(f"lunch: {'cafeteria' if m['c'] else 'packed' if m['p'] else 'takeout'}")
+    return [(ROUTINE_PREDICATE, o) for o in out if not o.endswith(": ")]
+
+
+def routine_of(obj: str) -> str:
+    """The routine of a has_routine object ("gym: tue thu" -> "gym"), the kind of a has_provider one ("bank: Chase"
+    -> "bank"): one value of each."""
+    return obj.partition(":")[0].strip()
+
+
+def _model(said: str, not_the_thing: re.Pattern[str] = _NOT_THE_THING_RE) -> str:
     """The model as named, without what the pattern's last words took after it ("Pixel 8 last week"); "" for a
-    thing of the maker that is no phone or car."""
+    thing of the maker that is no phone, car or laptop."""
     model = _MODEL_TAIL.sub("", said).strip()  # one bought for someone (给) was left out before (_FOR_SOMEONE_RE)
-    return "" if _NOT_THE_THING_RE.search(model) else model
+    return "" if not_the_thing.search(model) else model
 
 
 def _way(said: str) -> str:
@@ -192,10 +544,11 @@ def _way(said: str) -> str:
     return re.split(r"\s+", s)[-1].replace("bicycle", "bike").replace("metro", "subway").replace("tube", "subway")
 
 
-def routine_facts(clause: str, sentence: str = "") -> list[tuple[str, str]]:
+def routine_facts(clause: str, sentence: str = "", before: str = "") -> list[tuple[str, str]]:
     """The (predicate, object) pairs of the user's routines the clause states: ("takes_dose", "levothyroxine 75 mcg"),
     ("commutes_by", "bus"). A negated or one-off clause states none ("I took the bus today" reads no "take").
-    sentence: the turn the clause is part of (a home bought in one clause and moved into in the next)."""
+    sentence: the turn the clause is part of (a home bought in one clause and moved into in the next); `before`: the
+    clause said before it ("I changed GPs" before "I see Dr. Nguyen now")."""
     out: list[tuple[str, str]] = []
     pet = _PET_WORDS_RE.search(clause)  # "The vet increased my Rex to 10 mg", 我的猫吃的药: the pet's medicine
     for pattern in _DOSE_EN if not pet else ():
@@ -203,24 +556,32 @@ def routine_facts(clause: str, sentence: str = "") -> list[tuple[str, str]]:
             if m["m"].lower() not in _NOT_A_MEDICINE:
                 amount = " ".join(m["d"].lower().split())
                 out.append((DOSE_PREDICATE, f"{m['m']} {amount}"))
+    for pattern in _DOSE_SWITCH_EN if not pet else ():
+        for m in pattern.finditer(clause):
+            if m["m"].lower() not in _NOT_A_MEDICINE and not WISHED_RE.search(clause[: m.start()]):
+                out.append((DOSE_PREDICATE, f"{m['m']} {' '.join(m['d'].lower().split())}"))
     for pattern in _DOSE_ZH if not pet else ():
         for m in pattern.finditer(clause):
             if not _NOT_A_MEDICINE_ZH.search(m["m"]):
                 out.append((DOSE_PREDICATE, f"{m['m']} {m['d']}"))
+    for m in _COUNTED_DOSE_ZH.finditer(clause) if not pet else ():
+        out.append((DOSE_PREDICATE, f"{m['m']} {_zh_count(m['d'])}"))
     for m in (*_COMMUTE_EN.finditer(clause), *_COMMUTE_ZH.finditer(clause)):
         if not re.search(r"(?i)\b(?:don't|do not|never|no longer|not)\b|不|没", clause[: m.start("v")][-12:]) \
                 and not _NOT_EVERY_DAY_RE.search(clause):
             out.append((COMMUTE_PREDICATE, _way(m["v"])))
     for predicate, patterns in ((PHONE_PREDICATE, (_PHONE_EN, _PHONE_ZH)),
-                                (CAR_PREDICATE, (_CAR_EN, _CAR_AFTER_SALE_EN, _CAR_ZH))):
+                                (CAR_PREDICATE, (_CAR_EN, _CAR_AFTER_SALE_EN, _CAR_ZH)),
+                                (LAPTOP_PREDICATE, (_LAPTOP_EN, _LAPTOP_ZH))):
         for pattern in patterns:
             for m in pattern.finditer(clause):
                 wished = _NOT_HAD_RE.search(clause[: m.start("x")][-24:])  # "I want to get an iPhone 15"
                 after = clause[m.end("x"):][:30]
+                not_the_thing = _NOT_A_LAPTOP_RE if predicate == LAPTOP_PREDICATE else _NOT_THE_THING_RE
                 if wished or _FOR_SOMEONE_RE.search(clause[: m.start("x")][-16:] + m["x"] + after) \
-                        or _NOT_THE_THING_RE.match(after.strip()):
+                        or not_the_thing.match(after.strip()):
                     continue
-                if model := _model(m["x"]):
+                if model := _model(m["x"], not_the_thing):
                     out.append((predicate, model))
     sentence = sentence or clause
     for m in _HOME_EN.finditer(clause):
@@ -245,9 +606,48 @@ def routine_facts(clause: str, sentence: str = "") -> list[tuple[str, str]]:
         if not _NOT_A_DEPARTMENT_ZH.search(m["x"]) and not _WILL_RE.search(clause[: m.start("x")]) \
                 and not _NOT_HAD_RE.search(clause[: m.start("x")]):
             out.append((TEAM_PREDICATE, m["x"]))
+    out.extend(_routines(clause, before))
+    out.extend(_seats(clause))
+    out.extend(_providers(clause, before))
+    out.extend(_supported_teams(clause))
+    return list(dict.fromkeys(out))
+
+
+def _zh_count(said: str) -> str:
+    """一片 -> 1片, as digits: one count said two ways is one dose."""
+    return said.translate(str.maketrans("一两二三四", "12234"))
+
+
+def ended_facts(clause: str) -> list[tuple[str, str]]:
+    """What the clause says no longer holds for the user, as (predicate, object) to deny: a medicine stopped
+    (stopped_medicines), a bank account closed ("I closed my Chase account": bank: Chase)."""
+    out = [(DOSE_PREDICATE, m) for m in stopped_medicines(clause)]
+    if _the_users_own(clause):
+        out.extend((PROVIDER_PREDICATE, f"bank: {m['b']}") for m in _CLOSED_BANK_EN.finditer(clause))
+    return out
+
+
+def stopped_medicines(clause: str) -> list[str]:
+    """The medicines the clause says the user stopped taking for good ("My cardiologist took me off lisinopril":
+    lisinopril; 阿托伐他汀不用再吃了): each a (user, takes_dose, medicine) denied, which ends the dose said before
+    (ingest/conflict_rules.py polarity_conflict)."""
+    if _PET_WORDS_RE.search(clause) or _NOT_FOR_GOOD_RE.search(clause):
+        return []
+    out: list[str] = []
+    for m in (*_STOPPED_MEDICINE_EN.finditer(clause), *_STOPPED_MEDICINE_ZH.finditer(clause)):
+        said = next(v for v in m.groupdict().values() if v)
+        before = clause[: m.start()]
+        if WISHED_RE.search(before) or _OTHERS_MEDICINE_RE.search(before[-30:]) or _NOT_HAD_RE.search(
+                before[-12:]):
+            continue
+        if re.search(f"[{HAN}]", said) or (said.lower() not in _NOT_A_MEDICINE
+                                             and (_DRUG_EN_RE.search(said) or said[0].isupper())):
+            out.append(said)
     return list(dict.fromkeys(out))
 
 
 def medicine_of(dose: str) -> str:
-    """The medicine of a takes_dose object ("levothyroxine 75 mcg" -> "levothyroxine"): one dose per medicine."""
-    return re.sub(rf"\s*{_AMOUNT_EN}\s*$|\s*{_AMOUNT_ZH}\s*$", "", dose.strip(), flags=re.IGNORECASE).strip()
+    """The medicine of a takes_dose object ("levothyroxine 75 mcg" -> "levothyroxine", "阿托伐他汀 1片" -> 阿托伐他汀):
+    one dose per medicine."""
+    return re.sub(rf"\s*{_AMOUNT_EN}\s*$|\s*{_AMOUNT_ZH}\s*$|\s*\d(?:片|粒|颗)$", "", dose.strip(),
+                  flags=re.IGNORECASE).strip()

@@ -27,7 +27,10 @@ LATIN_WORD_RE = re.compile(r"[A-Za-z]{2,}")
 
 # Clause boundaries: punctuation, plus "but"-like conjunctions, which start a new statement.
 _CLAUSE_SPLIT_RE = re.compile(
-    r"(?<=\?)\s*|[,!;:。！；…\n~]+|(?<!\bSt)(?<!\bMt)(?<!\bDr)\.(?=\s|$)|\s+-\s+|\s*—\s*"
+    # a colon between digits is a time ("I wake up at 6:30"), no clause's end; nor a comma in a list of weekdays
+    # ("on Mondays, Wednesdays and Fridays")
+    r"(?<=\?)\s*|[!;。！；…\n~]+|,+(?!\s*(?:and |or )?(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b)"
+    r"|(?<!\d):|:(?!\d)|(?<!\bSt)(?<!\bMt)(?<!\bDr)\.(?=\s|$)|\s+-\s+|\s*—\s*"
     r"|(?:但是|不过(?!敏)|可是|而且|并且)"
     r"|\s+(?:but|and then|though)\s+"
     # chat puts a space where a comma goes between two Chinese clauses ("我没去过厦门 老陈去过好几次了")
@@ -790,7 +793,9 @@ PLAN_RE = re.compile(
 )
 CANCEL_RE = re.compile(
     r"(?i)\b(?:cancel(?:l?ed|ling|s)?|called (?:it )?off|calling (?:it )?off|(?:is|are|was|'s) off|scrapped"
-    r"|not going (?:to \w+ )?anymore|no longer going|won't be going|postponed|fell through|shelved)\b"
+    r"|not going (?:to \w+ )?anymore|no longer going|won't be going|postponed|fell through|shelved"
+    # "We decided on Greece for the anniversary trip, Italy will have to wait"; "the house plans are on hold"
+    r"|(?:will|'ll) have to wait|(?:is|are|put (?:it|them|that)) on hold)\b"  # not "I was on hold with the airline"
     # 不去云南了: the place between 不去 and 了 (it needed 不去了 together)
     r"|取消|不去了|不去[\u4e00-\u9fffA-Za-z]{1,8}?了|去不了了|泡汤|黄了|延期|推迟"
 )

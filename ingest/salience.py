@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from graph.model import PresetKind
 from ingest.extract import PERSONAL_FACT_PREDICATES, USER, RuleTripleExtractor, TripleExtractor
+from ingest.extract_routines import ROUTINE_PREDICATE
 from ingest.lexicon import (
     CALENDAR_WORDS,
     DISCOURSE_AUX_EN,
@@ -370,7 +371,8 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
         return keep("emotion")
     if reminder and not triples:
         return keep("reminder")
-    if triples and any(t.subject == USER and t.predicate != "visited" for t in triples):
+    # a routine's time or days (has_routine: "我每周一三五去健身房") is the user's, but a procedure's kind of memory
+    if triples and any(t.subject == USER and t.predicate not in ("visited", ROUTINE_PREDICATE) for t in triples):
         return keep("personal")
     if EPISODIC_ZH_RE.search(body) or EPISODIC_EN_RE.search(body) or any(t.predicate == "visited" for t in triples):
         return keep("experience")

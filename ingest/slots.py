@@ -21,7 +21,8 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from ingest.extract_core import is_occupation
+from ingest.extract_core import is_occupation, normalize_term
+from ingest.extract_routines import PROVIDER_PREDICATE, ROUTINE_PREDICATE, routine_of
 
 # The kin predicates: a question asking for these alone also reads the memories naming the family members
 # (cypher/recall/slot_match.cypher lists them again; tests/test_recall_slots.py checks the two agree).
@@ -30,6 +31,14 @@ FAMILY = ("spouse", "partner", "mother", "father", "sister", "brother", "child")
 # ("I'm a vegetarian" states is_a vegetarian, no answer to "What's my job?"). Read as is_a (stored_predicates),
 # kept as an answer only by a memory naming an occupation (answered).
 OCCUPATION = "is_a (occupation)"
+# A routine or a provider asked for by what it is ("When do I go to bed?": bedtime; "Which bank do I use?": bank):
+# read as has_routine / has_provider (stored_predicates), kept as an answer only by a memory naming that routine or
+# kind (answered), not the gym's days for a bedtime.
+BEDTIME, WAKE_UP, SHIFT, GYM, LUNCH, PLANE_SEAT, RUNNING, SWIMMING, CYCLING = (
+    f"{ROUTINE_PREDICATE} ({r})" for r in ("bedtime", "wake-up", "shift", "gym", "lunch", "plane seat", "running",
+                                           "swimming", "cycling"))
+CARRIER, BANK, GP = (f"{PROVIDER_PREDICATE} ({k})" for k in ("carrier", "bank", "gp"))
+_KEYED_ASKED_RE = re.compile(rf"^(?P<p>{ROUTINE_PREDICATE}|{PROVIDER_PREDICATE}) \((?P<r>[^)]+)\)$")
 # "What do you know about me?": the facts that describe a person, and what they like.
 _ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_at", *FAMILY, "pet",
              "allergic_to", "likes")
@@ -80,6 +89,8 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bhow many (?:kids|children) do (?:i|we) have\b", ("number_of_children", "child")),
     (r"\bam i (?:in a relationship|seeing (?:anyone|someone)|dating (?:anyone|someone)|single|married)\b"
      r"|\bdo i have a (?:partner|girlfriend|boyfriend|wife|husband)\b", ("partner", "spouse")),
+    (r"\b(?:what|which) (?:laptop|computer|notebook) do i (?:have|use|own|work on)\b|\bmy (?:work )?laptop\b",
+     ("uses_laptop",)),
     (r"\b(?:am i|i'm|i am) allergic\b|\bmy allerg(?:y|ies)\b", ("allergic_to",)),
     (rf"\bwhat (?:should|can|could|shall) (?:i|we) (?:eat|cook|make|bake|order|have for (?:dinner|lunch|breakfast))\b"
      rf"|\bwhat to (?:eat|cook|make|bake|order)\b|\b{_FOOD} (?:ideas?|suggestions?|recommendations?)\b"
@@ -98,7 +109,9 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bhow much (?!water\b|time\b|money\b|vacation\b|leave\b|cash\b|food\b)[a-z-]+ do i take\b"
      r"|\bmy (?:[a-z-]+ )?(?:dose|dosage)\b"
      r"|\bwhat (?:dose|dosage|amount) of [a-z-]+ (?:do i take|am i on)\b"
-     r"|\bwhat (?:meds|medications?|medicines?|pills) (?:do i take|am i on)\b|\bmy (?:meds|medications?|medicines?)\b",
+     # "What blood pressure medication do I take?": the medicine's use before it
+     r"|\bwhat (?:[a-z-]+ ){0,3}(?:meds|medications?|medicines?|pills) (?:do i take|am i on)\b"
+     r"|\bmy (?:meds|medications?|medicines?)\b",
      ("takes_dose",)),
     (r"\bwhere (?:did|have) (?:i|we) (?:go|gone|been|fl[oy]w?n?) (?:on|for) (?:(?:a|my|our) )?"
      r"(?:holiday|vacation|trip)s?\b|\bwhere (?:did|have) (?:i|we) travel(?:l?ed)?\b|\bwhere have (?:i|we) been\b"
@@ -108,6 +121,26 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\b(?:what|which) (?:foods? )?(?:do|don't|can't) i (?:avoid|not eat|never eat|refuse to eat)\b"
      r"|\b(?:what|which) foods? do i (?:avoid|not eat|never eat|refuse)\b|\bwhat (?:don't|can't|won't) i eat\b"
      r"|\b(?:is there )?anything i (?:refuse to|don't|can't|won't|never) eat\b", (REFUSED_FOOD, *_FOOD_SAFETY)),
+    (r"\b(?:when|what time) do i (?:usually |normally )?(?:go to bed|go to sleep|sleep)\b|\bmy bedtime\b", (BEDTIME,)),
+    (r"\b(?:when|what time) do i (?:usually |normally )?(?:wake up|get up)\b", (WAKE_UP,)),
+    (r"\bwhat shifts? do i (?:work|have)\b|\bmy (?:work )?shifts?\b", (SHIFT,)),
+    (r"\bhow (?:much|far|often|many (?:miles|km|kilometers)) do i (?:usually )?(?:run|jog)\b", (RUNNING,)),
+    (r"\bhow (?:much|far|often|many laps) do i (?:usually )?swim\b", (SWIMMING,)),
+    (r"\bhow (?:much|far|often|many (?:miles|km|kilometers)) do i (?:usually )?(?:cycle|bike|ride)\b", (CYCLING,)),
+    (r"\b(?:which|what) seats? do i (?:like|prefer|pick|take|choose|book|get)\b|\bwindow or aisle\b", (PLANE_SEAT,)),
+    (r"\b(?:which|what) days? do i (?:go to the gym|work out|lift)\b|\bwhen do i (?:go to the gym|work out)\b"
+     r"|\bmy gym days\b", (GYM,)),
+    (r"\bwhat do i (?:usually |normally )?(?:do|eat) for lunch\b|\bwhere do i (?:usually |normally )?(?:eat|get|have)"
+     r" lunch\b|\bdo i (?:bring|pack|buy) (?:my )?lunch\b", (LUNCH,)),
+    (r"\bwho(?:'s| is) my (?:phone |cell |cellphone |mobile |wireless )?(?:carrier|provider)\b|\b(?:which|what)"
+     r" (?:phone |cell |mobile |wireless )?(?:carrier|network) (?:am i (?:with|on)|do i (?:use|have))\b"
+     r"|\bmy (?:phone |cell |mobile )?carrier\b", (CARRIER,)),
+    (r"\b(?:which|what) bank do i (?:use|bank with|have|go to)\b|\bwhere do i bank\b|\bwho do i bank with\b",
+     (BANK,)),
+    (r"\bwho(?:'s| is) my (?:doctor|gp|family doctor|primary care (?:doctor|physician)|pcp)\b"
+     r"|\b(?:which|what) (?:doctor|gp) do i (?:see|go to|have)\b", (GP,)),
+    (r"\b(?:which|what) (?:[a-z]+ )?teams? (?:do i|am i) (?:support|supporting|root for|rooting for|cheer for|follow)\b"
+     r"|\bwho do i (?:support|root for|cheer for)\b", ("supports_team",)),
     (r"\bmy (?:phone|cell|mobile)(?: number)?\b", ("phone",)),
     (r"\bmy e-?mail\b", ("email",)),
     (r"\bmy emergency contact\b", ("emergency_contact",)),
@@ -147,6 +180,7 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:们)?(?:家)?有(?:几个|多少个?)(?:孩子|小孩)", ("number_of_children", "child")),
     (r"我(?:现在)?(?:有没有|有)(?:女朋友|男朋友|对象)|我(?:现在)?(?:还是|是)?单身|我结婚了(?:吗|没)",
      ("partner", "spouse")),
+    (r"我用(?:的是)?什么(?:电脑|笔记本)|我的(?:电脑|笔记本)是什么", ("uses_laptop",)),
     (r"我对什么过敏|我的?过敏", ("allergic_to",)),
     (r"吃(?:点)?什么|做(?:点)?什么(?:菜|吃的|饭)|点(?:点)?什么(?:菜|吃的|外卖)|推荐[^，。？]{0,6}(?:餐厅|饭店|菜|吃的|甜点|零食|馆子|饭馆)"
      r"|推荐[^，。？]{0,4}(?:饭|菜|餐|面|小吃|甜品|火锅|烧烤)店"
@@ -156,6 +190,13 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:每天|现在)?(?:吃|服用|打)(?:多少|几)(?:片|粒|毫克|单位|mg)|我(?:每天|现在)?(?:吃|服用|打)[^，。？]{1,8}?(?:多少|几)"
      r"(?:片|粒|毫克|单位|mg)|我的(?:药量|剂量|用药)|我(?:在|现在)?(?:吃|服用)(?:什么|哪些)药|我每天吃多少[^，。？]{0,6}药",
      ("takes_dose",)),
+    (r"我(?:一般|平时|每天|现在)?(?:几点|什么时候)(?:睡觉|睡|上床)", (BEDTIME,)),
+    (r"我(?:一般|平时|每天|现在)?(?:几点|什么时候)(?:起床|起来|醒)", (WAKE_UP,)),
+    (r"我(?:现在)?上什么班|我的班次", (SHIFT,)),
+    (r"我(?:每周|现在)?(?:哪(?:几)?天|星期几|周几|什么时候)去健身房", (GYM,)),
+    (r"我(?:一般|平时|每天|现在)?中午(?:一般|平时|都)?(?:在哪(?:里|儿)?|去哪(?:里|儿)?|怎么)吃"
+     r"|我的?午饭(?:怎么解决|在哪吃)", (LUNCH,)),
+    (r"我(?:的手机号?)?(?:用的是|是|用)?(?:哪个|哪家|什么)运营商|我的运营商", (CARRIER,)),
     (r"我的(?:手机|电话)", ("phone",)),
     (r"我的邮箱", ("email",)),
     (r"我的紧急联系人", ("emergency_contact",)),
@@ -180,7 +221,7 @@ def stored_predicates(asked: Sequence[str]) -> tuple[str, ...]:
     """The predicates of the triples that may answer: OCCUPATION is is_a."""
     out: list[str] = []
     for p in asked:
-        stored = "is_a" if p == OCCUPATION else p
+        stored = "is_a" if p == OCCUPATION else m["p"] if (m := _KEYED_ASKED_RE.match(p)) else p
         if stored not in out:
             out.append(stored)
     return tuple(out)
@@ -209,6 +250,10 @@ def answered(asked: Sequence[str], answers: Sequence[str], names: Sequence[str])
         named = [n for n in names if n != "user"]
         if named and all(_NOT_FOOD_ALLERGEN_RE.fullmatch(n.strip()) for n in named):
             answers = tuple(a for a in answers if a != "allergic_to")
+    keys = {m["r"] for p in asked if (m := _KEYED_ASKED_RE.match(p))}
+    if keys and not any(normalize_term(routine_of(n)) in keys for n in names if ":" in n):
+        # the gym's days answer no bedtime, the bank no question about the doctor
+        answers = tuple(a for a in answers if a not in (ROUTINE_PREDICATE, PROVIDER_PREDICATE))
     if "is_a" not in answers or "is_a" in asked or OCCUPATION not in asked:
         return tuple(answers)
     if any(is_occupation(n) for n in names):
