@@ -26,13 +26,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ingest.conflict_rules import Fact as RuleFact
-from ingest.conflict_rules import (
-    decision_changed,
-    diet_conflict,
-    pet_gone_conflict,
-    relationship_conflict,
-    restated_with,
-)
+from ingest.conflict_rules import diet_conflict, pet_gone_conflict, relationship_conflict
+from ingest.decision_rules import decision_changed, restated_with
 from ingest.extract_core import USER, ExtractedTriple, normalize_term, single_valued_slot
 from ingest.lexicon import has_han
 
@@ -153,11 +148,11 @@ _BACK_TO_IT_RE = re.compile(r"(?i)\b(?:it|its|this|that|them)\b|^(?:它|这个|�
 
 
 def decision_remains(clauses: Sequence[tuple[str, Sequence[ExtractedTriple]]], winner_text: str) -> Remains | None:
-    """The remains of a memory whose choice a changed decision ended (ingest/conflict_rules.py decision_changed:
+    """The remains of a memory whose choice a changed decision ended (ingest/decision_rules.py decision_changed:
     "We're on Python 3.11 everywhere, and poetry for dependency management." after "we switched from poetry to uv"
     keeps "We're on Python 3.11 everywhere, and uv for dependency management"): its clauses, facts or not (the rule
     tells which clause the change ends; the others were said as plainly, and a later change, to Python 3.12, needs
-    them live), those holding the old choice said with the new one (conflict_rules.restated_with) or left out with
+    them live), those holding the old choice said with the new one (decision_rules.restated_with) or left out with
     those that go on from them. None when the winner changes no choice of the loser, or nothing is left."""
     change = decision_changed(winner_text, ". ".join(text for text, _ in clauses))
     if change is None:

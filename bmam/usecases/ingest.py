@@ -60,14 +60,13 @@ from ingest.classify import Classification, TypeClassifier
 from ingest.conflict_rules import (
     Fact,
     Similar,
-    changed_detail,
-    decision_changed,
     favourite_conflict,
-    handover_conflict,
     polarity_conflict,
     relationship_conflict,
     single_valued_conflict,
 )
+from ingest.conflict_text import changed_detail
+from ingest.decision_rules import decision_changed, handover_conflict
 from ingest.embedding import Embedder
 from ingest.extract import USER, ExtractedTriple, TripleExtractor, normalize_term
 from ingest.salience import Salience, assess

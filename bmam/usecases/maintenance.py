@@ -41,7 +41,8 @@ from graph.changesets import Changeset, ChangesetRepository, ChangesetStatus, Ma
 from graph.errors import BadInput, Conflict, NotFound
 from graph.maintenance import IndexReport, MaintenanceRepository, PlanFact, PlanMemory, UserPlan, UserResult
 from graph.model import MemoryType, PresetKind, Scope, Tier
-from ingest.conflict_rules import Fact, contradicts, is_negated
+from ingest.conflict_rules import Fact, contradicts
+from ingest.conflict_text import is_negated
 from ingest.weights import Parts, RebalancePolicy, WeightPolicy, decayed, elapsed_ms, final_weight
 
 log = logging.getLogger(__name__)
