@@ -408,10 +408,13 @@ def gate(candidates: Sequence[Candidate], query: str, query_terms: Sequence[str]
     the query's own content terms)."""
     best_sim = max((c.cosine for c in candidates), default=-1.0)
     best_cov, best_matched = 0.0, 0
+    # Substance is judged on the query's own subject: an everyday word ("Where are we going for our anniversary?":
+    # going) is no half of what it asks about, so "We decided on Greece for the anniversary trip" holds all of it.
+    subject = [t for t in query_terms if t not in COMMON_EN] or list(query_terms)
     for c in candidates:
         if c.text_rank is None:
             continue
-        cov, matched = coverage(query_terms, terms(c.text, limit=512))
+        cov, matched = coverage(subject, terms(c.text, limit=512))
         if (cov, len(matched)) > (best_cov, best_matched):
             best_cov, best_matched = cov, len(matched)
     personal = is_personal(query) or wants_advice(query)
@@ -425,7 +428,7 @@ def gate(candidates: Sequence[Candidate], query: str, query_terms: Sequence[str]
     if answered:
         return GateDecision(False, f"the input asks for the user's {', '.join(answered[:3])}, which a memory states",
                             best_sim, best_cov)
-    needed = min(p.gate_min_terms, len(query_terms))
+    needed = min(p.gate_min_terms, len(subject))
     if needed > 0 and best_matched >= needed and best_cov >= p.gate_coverage:
         return GateDecision(False, f"full-text hit covers {best_cov:.0%} of the query", best_sim, best_cov)
     if not candidates:

@@ -21,7 +21,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from ingest.extract_core import is_occupation, normalize_term
+from ingest.extract_core import DIETS, is_occupation, normalize_term
 from ingest.extract_routines import PROVIDER_PREDICATE, ROUTINE_PREDICATE, routine_of
 
 # The kin predicates: a question asking for these alone also reads the memories naming the family members
@@ -31,6 +31,8 @@ FAMILY = ("spouse", "partner", "mother", "father", "sister", "brother", "child")
 # ("I'm a vegetarian" states is_a vegetarian, no answer to "What's my job?"). Read as is_a (stored_predicates),
 # kept as an answer only by a memory naming an occupation (answered).
 OCCUPATION = "is_a (occupation)"
+# A diet question's is_a: the user's diet (vegetarian, 素食者: ingest/extract_core.py DIETS), not any is_a.
+DIET = "is_a (diet)"
 # A routine or a provider asked for by what it is ("When do I go to bed?": bedtime; "Which bank do I use?": bank):
 # read as has_routine / has_provider (stored_predicates), kept as an answer only by a memory naming that routine or
 # kind (answered), not the gym's days for a bedtime.
@@ -92,6 +94,8 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\b(?:what|which) (?:laptop|computer|notebook) do i (?:have|use|own|work on)\b|\bmy (?:work )?laptop\b",
      ("uses_laptop",)),
     (r"\b(?:am i|i'm|i am) allergic\b|\bmy allerg(?:y|ies)\b", ("allergic_to",)),
+    (r"\bwhat(?:'s| is) my diet\b|\bwhat diet (?:am i on|do i (?:follow|keep|have))\b"
+     r"|\bam i (?:still )?(?:a )?(?:vegetarian|vegan|pescatarian)\b|\bdo i (?:still )?eat meat\b", (DIET,)),
     (rf"\bwhat (?:should|can|could|shall) (?:i|we) (?:eat|cook|make|bake|order|have for (?:dinner|lunch|breakfast))\b"
      rf"|\bwhat to (?:eat|cook|make|bake|order)\b|\b{_FOOD} (?:ideas?|suggestions?|recommendations?)\b"
      rf"|\b(?:recommend|suggest) (?:a |an |some |me )?(?:good )?{_FOOD}\b|\bwhere (?:should|can|could) (?:i|we) eat\b"
@@ -182,6 +186,7 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
      ("partner", "spouse")),
     (r"我用(?:的是)?什么(?:电脑|笔记本)|我的(?:电脑|笔记本)是什么", ("uses_laptop",)),
     (r"我对什么过敏|我的?过敏", ("allergic_to",)),
+    (r"我(?:还)?(?:吃素|是素食者?|是素食主义者)吗|我(?:还)?吃肉吗|我的饮食(?:习惯)?是什么", (DIET,)),
     (r"吃(?:点)?什么|做(?:点)?什么(?:菜|吃的|饭)|点(?:点)?什么(?:菜|吃的|外卖)|推荐[^，。？]{0,6}(?:餐厅|饭店|菜|吃的|甜点|零食|馆子|饭馆)"
      r"|推荐[^，。？]{0,4}(?:饭|菜|餐|面|小吃|甜品|火锅|烧烤)店"
      r"|(?:晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|甜点)(?:有什么推荐|怎么安排)|我(?:能不能|能|可以)吃(?!完)[^，。？]{0,8}吗?"
@@ -218,10 +223,10 @@ def asked_slots(question: str) -> tuple[str, ...]:
 
 
 def stored_predicates(asked: Sequence[str]) -> tuple[str, ...]:
-    """The predicates of the triples that may answer: OCCUPATION is is_a."""
+    """The predicates of the triples that may answer: OCCUPATION and DIET are is_a."""
     out: list[str] = []
     for p in asked:
-        stored = "is_a" if p == OCCUPATION else m["p"] if (m := _KEYED_ASKED_RE.match(p)) else p
+        stored = "is_a" if p in (OCCUPATION, DIET) else m["p"] if (m := _KEYED_ASKED_RE.match(p)) else p
         if stored not in out:
             out.append(stored)
     return tuple(out)
@@ -244,8 +249,8 @@ def is_food_advice(asked: Sequence[str]) -> bool:
 
 def answered(asked: Sequence[str], answers: Sequence[str], names: Sequence[str]) -> tuple[str, ...]:
     """What a memory stating `answers` (stored predicates) answers of `asked`: an is_a asked only as OCCUPATION
-    counts when the memory names an occupation (`names`: the entities it mentions); an allergy asked by a request
-    for food advice counts when the memory names an allergen a meal may hold."""
+    counts when the memory names an occupation (`names`: the entities it mentions), one asked as DIET when it names
+    a diet; an allergy asked by a request for food advice counts when the memory names an allergen a meal may hold."""
     if is_food_advice(asked) and "allergic_to" in answers:
         named = [n for n in names if n != "user"]
         if named and all(_NOT_FOOD_ALLERGEN_RE.fullmatch(n.strip()) for n in named):
@@ -254,8 +259,9 @@ def answered(asked: Sequence[str], answers: Sequence[str], names: Sequence[str])
     if keys and not any(normalize_term(routine_of(n)) in keys for n in names if ":" in n):
         # the gym's days answer no bedtime, the bank no question about the doctor
         answers = tuple(a for a in answers if a not in (ROUTINE_PREDICATE, PROVIDER_PREDICATE))
-    if "is_a" not in answers or "is_a" in asked or OCCUPATION not in asked:
+    if "is_a" not in answers or "is_a" in asked or not {OCCUPATION, DIET} & set(asked):
         return tuple(answers)
-    if any(is_occupation(n) for n in names):
+    if (OCCUPATION in asked and any(is_occupation(n) for n in names)) \
+            or (DIET in asked and any(normalize_term(n) in DIETS for n in names)):
         return tuple(answers)
     return tuple(a for a in answers if a != "is_a")

@@ -61,9 +61,19 @@ def test_the_pet_is_not_gone(text: str) -> None:
     ("I quit Instagram for Lent", "I post my latte art on Instagram"),  # for a while
     ("I stopped running because of my knee", "My knee surgery is scheduled for March 3rd"),  # the reason
     ("I quit my job to focus on my startup", "I'm building a startup on weekends"),  # the purpose
+    # thought of, not done (session 33: "Should I quit keto?" ended "I'm doing keto")
+    ("Should I quit keto?", "I'm doing keto, no bread or pasta for me."),
+    ("Maybe I should give up on Spanish", "I'm learning Spanish on Duolingo."),
+    ("Wow. Should I quit keto? I wonder.", "I'm doing keto, no bread or pasta for me."),
 ])
 def test_no_habit_of_the_old_memory_was_stopped(new: str, old: str) -> None:
     assert stopped_conflict(new, Similar("old", old, 0.5), 0.35) is None
+
+
+@pytest.mark.parametrize("new", ["I quit keto, should I restart?", "I gave up on keto. Should I try paleo?",
+                                 "I stopped keto in February, I eat carbs again."])
+def test_a_stop_said_beside_a_question_still_stops(new: str) -> None:
+    assert stopped_conflict(new, Similar("old", "I'm doing keto, no bread or pasta for me.", 0.5), 0.35)
 
 
 @pytest.mark.parametrize(("new", "old", "cosine"), [

@@ -129,6 +129,17 @@ def test_a_trip_asked_after_is_answered_by_what_the_user_visited(client: BmamCli
         assert "states the user's visited" in r["memories"][0]["why"]
 
 
+def test_a_diet_question_is_answered_by_the_diet_not_by_the_job(client: BmamClient, user: str) -> None:
+    client.ingest_conversation([
+        {"userId": user, "sessionId": "s1", "speaker": "user", "text": text}
+        for text in ("I work as a nurse at Mercy Hospital.", "I eat fish now, so I guess I'm a pescatarian.")])
+    for question in ("What's my diet?", "Am I vegetarian?"):
+        r = client.recall(user, question)
+        texts = [m["memory"]["text"] for m in r["memories"]]
+        assert texts[:1] == ["I eat fish now, so I guess I'm a pescatarian."], (question, r)
+        assert "I work as a nurse at Mercy Hospital." not in texts
+
+
 def test_a_slot_with_no_memory_stating_it_is_still_gated(client: BmamClient, user: str) -> None:
     client.ingest_conversation(_conversation(user))
     for question in ("How old am I?", "When is my birthday?", "Where is the Eiffel Tower?"):

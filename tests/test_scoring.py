@@ -140,6 +140,17 @@ def test_gate_opens_on_a_full_text_hit_with_substance() -> None:
     assert gate(weak, q, terms(q), P).gated
 
 
+def test_an_everyday_word_of_the_query_is_no_half_of_its_subject() -> None:
+    """"going" made the anniversary half of the query, and the memory answering it was gated (cosine 0.2)."""
+    q = "Where are we going for our anniversary?"
+    assert terms(q) == ["going", "anniversary"]
+    pool = [cand("a", "We decided on Greece for the anniversary trip, Italy will have to wait.", 0.1, text_rank=1)]
+    decision = gate(pool, q, terms(q), P)
+    assert not decision.gated and decision.reason == "full-text hit covers 100% of the query"
+    other = [cand("a", "I'm going to the dentist on Friday", 0.1, text_rank=1)]  # the everyday word alone
+    assert gate(other, q, terms(q), P).gated
+
+
 def test_gate_with_no_memories_says_so() -> None:
     decision = gate([], "hello there", terms("hello there"), P)
     assert decision.gated and decision.reason == "no memories to recall"

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from ingest.scoring import Candidate, ScoringParams, gate, score_candidates, terms
-from ingest.slots import OCCUPATION, answered, asked_slots, stored_predicates
+from ingest.slots import DIET, OCCUPATION, answered, asked_slots, stored_predicates
 
 ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_at", "spouse", "partner", "mother",
             "father", "sister", "brother", "child", "pet", "allergic_to", "likes")
@@ -73,6 +73,9 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("What don't I eat?", ("not eats", "allergic_to", "has_condition")),
         ("我忌口什么？", ("not eats", "allergic_to", "has_condition")),
         ("有什么东西是我不吃的？", ("not eats", "allergic_to", "has_condition")),
+        # a diet: the is_a naming one (vegetarian, 素食者), not any is_a
+        ("What's my diet?", (DIET,)), ("Am I still vegetarian?", (DIET,)), ("Do I eat meat?", (DIET,)),
+        ("我吃素吗？", (DIET,)), ("我还吃肉吗？", (DIET,)), ("What do I eat for breakfast?", ()),
         # a sibling by age, the office
         ("What's my older brother's name?", ("brother",)),
         ("What does my little sister do for work?", ("sister",)),
@@ -142,6 +145,16 @@ def test_a_job_question_asks_for_an_occupation_not_any_is_a() -> None:
     both = asked_slots("who am I and what's my job?")
     assert answered(both, ("is_a",), ("user", "vegetarian")) == ("is_a",)
     assert stored_predicates(both).count("is_a") == 1
+
+
+def test_a_diet_question_asks_for_a_diet_not_any_is_a() -> None:
+    """"What's my diet?" was gated after "so I guess I'm pescatarian now" (cosine under the gate, no slot)."""
+    diet = asked_slots("What's my diet?")
+    assert diet == (DIET,) and stored_predicates(diet) == ("is_a",)
+    assert answered(diet, ("is_a",), ("user", "pescatarian")) == ("is_a",)
+    assert answered(diet, ("is_a",), ("user", "素食者")) == ("is_a",)
+    assert answered(diet, ("is_a",), ("user", "nurse")) == ()
+    assert answered(asked_slots("What's my job?"), ("is_a",), ("user", "pescatarian")) == ()
 
 
 def test_food_advice_asks_for_allergies_a_meal_may_hold() -> None:
