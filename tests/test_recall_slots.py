@@ -140,6 +140,23 @@ def test_a_diet_question_is_answered_by_the_diet_not_by_the_job(client: BmamClie
         assert "I work as a nurse at Mercy Hospital." not in texts
 
 
+def test_a_fact_that_ended_is_answered_by_the_memory_that_ended_it(client: BmamClient, user: str) -> None:
+    """"Do I have a dog?" after the dog died was gated: the death shares no word with the question and states no pet;
+    the memory it superseded does. The ender answers ("pet (ended)"), the superseded memory stays out."""
+    client.ingest_conversation([
+        {"userId": user, "sessionId": "s1", "speaker": "user", "text": "I have a golden retriever named Biscuit."},
+        {"userId": user, "sessionId": "s2", "speaker": "user",
+         "text": "Biscuit passed away last week, the house feels so empty without him."},
+        {"userId": user, "sessionId": "s2", "speaker": "user", "text": "I work at Moderna."}])
+    r = client.recall(user, "Do I have a dog?")
+    texts = [m["memory"]["text"] for m in r["memories"]]
+    assert texts[:1] == ["Biscuit passed away last week, the house feels so empty without him."], r
+    assert "states the user's pet (ended)" in r["memories"][0]["why"]
+    assert "I have a golden retriever named Biscuit." not in texts
+    past = client.recall(user, "Do I have a dog?", includeHistory=True)  # the past asked for: as it was said
+    assert "I have a golden retriever named Biscuit." in [m["memory"]["text"] for m in past["memories"]]
+
+
 def test_a_slot_with_no_memory_stating_it_is_still_gated(client: BmamClient, user: str) -> None:
     client.ingest_conversation(_conversation(user))
     for question in ("How old am I?", "When is my birthday?", "Where is the Eiffel Tower?"):

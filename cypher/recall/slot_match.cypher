@@ -12,7 +12,8 @@
 // then the text checked to hold the name as written, so a daughter named Hope is not "I hope ..." and a son
 // named Will is not William). Such a
 // memory answers with the kin predicates (child) it was reached through, as if it stated them. The memories
-// stating the facts come first, then the mentions, each predicate's newest first in each; at most $slot_limit.
+// stating the facts come first, then the mentions, then the memories that ended a fact asked for, each
+// predicate's newest first in each; at most $slot_limit.
 CALL () {
   UNWIND $slot_subject_ids AS subject_id
   MATCH (:Entity {id: subject_id})-[t:TRIPLE]->(:Entity)
@@ -20,6 +21,17 @@ CALL () {
     AND (t.polarity = 1 AND t.predicate IN $slot_predicates OR t.polarity = -1 AND 'not ' + t.predicate IN $slot_predicates)
   MATCH (m:Memory {id: t.memory_id})
   RETURN m, CASE WHEN t.polarity = 1 THEN t.predicate ELSE 'not ' + t.predicate END AS answer, 0 AS via
+  UNION ALL
+  // A fact that no longer holds answers through the live memory that ended it ("Do I have a dog?": "Biscuit passed
+  // away last week" superseded "I have a golden retriever named Biscuit"), as "pet (ended)"; not a routine or a
+  // provider (keyed: the ender of one bedtime is no answer about the gym), and not when the past is asked for.
+  UNWIND CASE WHEN $as_of IS NULL AND NOT $include_history THEN $slot_subject_ids ELSE [] END AS subject_id
+  MATCH (:Entity {id: subject_id})-[t:TRIPLE]->(:Entity)
+  WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.polarity = 1 AND t.predicate IN $slot_predicates
+    AND NOT t.predicate IN ['has_routine', 'has_provider']
+  MATCH (ended:Memory {id: t.memory_id})<-[:SUPERSEDES]-(m:Memory)
+  WHERE ended.valid_to IS NOT NULL
+  RETURN m, t.predicate + ' (ended)' AS answer, 2 AS via
   UNION ALL
   UNWIND CASE WHEN all(p IN $slot_predicates WHERE p IN ['spouse', 'partner', 'mother', 'father', 'sister',
                                                            'brother', 'child'])
