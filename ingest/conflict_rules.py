@@ -67,6 +67,7 @@ from ingest.lexicon import (
     RESCHEDULE_RE,
     SOMETIMES_RE,
     TIME_SAID_RE,
+    is_question,
     said_for_some_times,
     split_clauses,
 )
@@ -382,19 +383,6 @@ def _others(text: str) -> set[str]:
     return people(text) | {m.group(0).lower() for m in OTHERS_RE.finditer(text)}
 
 
-_SENTENCE_END_RE = re.compile(r"[.!?。！？]")
-
-
-def _thought_of(text: str, start: int, end: int) -> bool:
-    """Whether what text[start:end] says is only thought of: a wish or modal before it in its sentence ("Maybe I
-    should quit keto"), or its clause asked ("Should I quit keto?"; not "I quit keto, should I restart?")."""
-    begin = max((m.end() for m in _SENTENCE_END_RE.finditer(text, 0, start)), default=0)
-    after = _SENTENCE_END_RE.search(text, end)
-    tail = text[end: after.end() if after else len(text)]
-    asked = tail.rstrip().endswith(("?", "？")) and not re.search(r"[,，;；]", tail)
-    return asked or WISHED_RE.search(text[begin:end]) is not None
-
-
 def stopped_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
     """The new text says the user stopped what the old one says they do ("I stopped keto in February" / "I'm doing
     keto, no bread or pasta for me"): a thing of the stopped clause in the old text, a cosine at the cancel line."""
@@ -418,10 +406,11 @@ def stopped_conflict(new_text: str, old: Similar, threshold: float) -> str | Non
         # "I don't really play tennis anymore since my knee surgery" / "I play tennis every Saturday morning": the
         # old one's doing (play) and thing (tennis), a routine
         return f"stopped: no longer {doing} {thing} (similarity {old.cosine:.2f})"
-    m = _STOPPED_RE.search(new_text)
-    if m is None or said_for_some_times(new_text) or _FOR_A_WHILE_RE.search(new_text):
+    stops = [(clause, m) for clause in split_clauses(new_text) if (m := _STOPPED_RE.search(clause))]
+    if not stops or said_for_some_times(new_text) or _FOR_A_WHILE_RE.search(new_text):
         return None  # "stopped drinking coffee after 2pm", "quit Instagram for Lent": not the habit
-    if _thought_of(new_text, m.start(), m.end()):
+    clause, m = stops[0]
+    if is_question(clause) or WISHED_RE.search(clause[: m.end()]):
         return None  # "Should I quit keto?": a thought (not "I quit keto, should I restart?": the stop is said)
     if m["w"]:
         return f"stopped: {m['w']}" if m["w"] in old.text else None
