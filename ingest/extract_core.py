@@ -164,7 +164,7 @@ def single_valued_slot(predicate: str, obj: str) -> str | None:
         return f"{ROUTINE_PREDICATE}:{normalize_term(routine_of(obj))}"
     if predicate == "is_a" and is_occupation(obj):
         return OCCUPATION_SLOT
-    if predicate == "is_a" and normalize_term(obj) in DIETS:
+    if predicate == "is_a" and is_diet(obj):
         return DIET_SLOT
     return None
 
@@ -212,6 +212,11 @@ _EN_NOT_A_JOB_RE = re.compile(
     r"|fantastic|excellent|poor|proud|huge|big|aspiring|wannabe|would-be|future|amateur|hobby|hobbyist|former|ex"
     r"|retired|failed|part-time|part time|volunteer|weekend|self-taught)\b"
 )
+
+
+def is_diet(term: str) -> bool:
+    """Whether an is_a object names a diet: vegetarian, pescatarian, 素食者 (DIETS)."""
+    return normalize_term(term) in DIETS
 
 
 def is_occupation(term: str) -> bool:

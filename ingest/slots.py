@@ -21,7 +21,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from ingest.extract_core import DIETS, is_occupation, normalize_term
+from ingest.extract_core import is_diet, is_occupation, normalize_term
 from ingest.extract_routines import PROVIDER_PREDICATE, ROUTINE_PREDICATE, routine_of
 
 # The kin predicates: a question asking for these alone also reads the memories naming the family members
@@ -262,6 +262,6 @@ def answered(asked: Sequence[str], answers: Sequence[str], names: Sequence[str])
     if "is_a" not in answers or "is_a" in asked or not {OCCUPATION, DIET} & set(asked):
         return tuple(answers)
     if (OCCUPATION in asked and any(is_occupation(n) for n in names)) \
-            or (DIET in asked and any(normalize_term(n) in DIETS for n in names)):
+            or (DIET in asked and any(is_diet(n) for n in names)):
         return tuple(answers)
     return tuple(a for a in answers if a != "is_a")
