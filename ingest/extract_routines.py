@@ -246,8 +246,8 @@ _FOR_SOMEONE_RE = re.compile(r"给|送给|(?i:\bfor (?:my|his|her|our) \w+|\bgot
 # ----- routines with a time, days or a way: bedtime, waking, the shift, the gym's days, lunch ---------------------
 
 _ADV_EN = r"(?:(?:usually|normally|always|generally|typically|now|mostly|often|still|just|tend to) )*"
-_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-                 "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "midnight": "12",
+# the hours said in words, as digits (the counts of children above, then eleven and twelve)
+_NUMBER_WORDS = {**{w: str(i + 1) for i, w in enumerate((*_COUNTS, "eleven", "twelve"))}, "midnight": "12",
                  "noon": "12"}
 _CLOCK_EN = (r"(?:\d{1,2}(?::\d{2})?(?:\s?(?:am|pm|a\.m\.|p\.m\.))?|midnight|noon|one|two|three|four|five|six|seven"
              r"|eight|nine|ten|eleven|twelve)(?:\s?o'clock)?")
@@ -597,7 +597,7 @@ def routine_facts(clause: str, sentence: str = "", before: str = "") -> list[tup
         if not _WILL_RE.search(clause[: m.start()]) and not named:  # the kids named say how many (child triples)
             n = m["n"] or m["ord"]
             out.append((CHILDREN_PREDICATE, n if n.isdigit() else
-                        str((_COUNTS.index(n.lower()) if m["n"] else _ORDINALS.index(n.lower())) + 1)))
+                        _NUMBER_WORDS[n.lower()] if m["n"] else str(_ORDINALS.index(n.lower()) + 1)))
     for m in _TEAM_EN.finditer(clause):
         if not _NOT_A_WORK_TEAM_RE.search(m["x"]) and not _WILL_RE.search(clause[: m.start("x")]) \
                 and (not m["in"] or _WORK_SAID_RE.search(sentence)):
