@@ -373,6 +373,34 @@ def test_a_memory_the_tier_rules_delete_leaves_nothing_naming_it(c: Container, t
     assert entry.memory.id == settled.loser_id and entry.memory.valid_to is not None and entry.superseded_by == []
 
 
+def test_memories_deleted_together_share_their_entities_cleanly(c: Container, tenant: str, clock: FakeClock) -> None:
+    """Two memories evicted in one statement that both name the same entity: the entity goes once, when neither
+    is left (tier/delete gathers every deleted memory's entities first; deleting them row by row read an entity
+    a previous row had already deleted: Neo.ClientError.Statement.EntityNotFound, found by the property test)."""
+    from tests.ops_support import Inspector
+
+    kept, a, b = remember_facts(c, tenant, ["I live in Berlin", "My sister Anna lives in Berlin",
+                                            "My sister Anna is a doctor"], clock)
+    scope = Scope(tenant, "alice")
+    changes = [TierChange(a, Tier.TEMP, None, Reason.STALE), TierChange(b, Tier.TEMP, None, Reason.STALE),
+               TierChange(a, Tier.TEMP, None, Reason.STALE)]  # an id twice is deleted once
+    done = c.store.write_tx(lambda tx: c.tiers.apply(tx, scope, changes, now=clock.now()))
+    assert {ch.memory_id for ch in done} == {a, b}
+    assert tier_of(c, tenant, a) is None and tier_of(c, tenant, b) is None and tier_of(c, tenant, kept) is not None
+    config = c.store.config
+    inspector = Inspector(config.uri, config.user, config.password)
+    try:
+        names = {r["name"] for r in inspector.rows(
+            "MATCH (e:Entity) WHERE e.tenant = $t AND e.user_id = 'alice' RETURN e.name AS name", t=tenant)}
+    finally:
+        inspector.close()
+    assert "Berlin" in names  # the kept memory names it still
+    assert "Anna" not in names and "doctor" not in names, names  # only the two deleted named them
+    # now the last one naming Berlin goes too, alone
+    c.store.write_tx(lambda tx: c.tiers.apply(tx, scope, [TierChange(kept, Tier.TEMP, None, Reason.STALE)],
+                                              now=clock.now()))
+
+
 def test_the_winner_of_a_conflict_with_a_kept_memory_never_goes_stale(c: Container, tenant: str,
                                                                         clock: FakeClock) -> None:
     """"We moved to Seattle" superseding the mid "I live in Beijing" is what the user now says of a thing kept (a

@@ -5,6 +5,7 @@
 // naming a memory (memory/forget), so here: the user's settled conflicts it was in (their reason quotes its
 // text; a winner gone from one left it half-attached) and the entities only it named (memory/orphan_entities).
 UNWIND $ids AS id
+WITH DISTINCT id
 MATCH (m:Memory {id: id})
 WHERE m.tenant = $tenant AND m.user_id = $user_id AND NOT m.locked AND m.valid_to IS NULL
   AND NOT EXISTS { MATCH (c:Conflict {status: 'OPEN'})-[:BETWEEN]->(m) WHERE c.tenant = $tenant }
@@ -22,6 +23,11 @@ WITH m, triples, ends + mentioned AS entities
 FOREACH (t IN triples | DELETE t)
 WITH m, m.id AS id, m.tier AS tier, entities
 DETACH DELETE m
-WITH id, tier, entities
+// the orphan check runs once over every deleted memory's entities: run per row, the planner's Eager after the
+// deletes let one row delete an entity that a later row's list still held, and reading it failed
+// (Neo.ClientError.Statement.EntityNotFound)
+WITH collect({id: id, tier: tier}) AS deleted, collect(entities) AS lists
+WITH deleted, reduce(acc = [], l IN lists | acc + l) AS entities
 {{> memory/orphan_entities}}
-RETURN id, tier
+UNWIND deleted AS d
+RETURN d.id AS id, d.tier AS tier
