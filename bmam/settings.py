@@ -169,6 +169,10 @@ class RecallSettings(BaseModel):
     period_candidates: int = Field(default=50, ge=1, le=1000)
     period_share: float = Field(default=0.85, ge=0.0, le=1.0)
     period_bonus: float = Field(default=0.2, ge=0.0, le=1.0)
+    # A question for the user's own fact (a slot question naming no family member: "How much metformin do I
+    # take?"), when a memory states it: a memory speaking only of someone else ranks with final * others_factor
+    # (the dad's new dose told today is fresher, and as close in meaning past the similarity ceiling).
+    others_factor: float = Field(default=0.5, ge=0.0, le=1.0)
     time_zone: str = "UTC"
     gate_coverage: float = Field(default=0.5, ge=0.0, le=1.0)
     gate_min_terms: int = Field(default=2, ge=1)

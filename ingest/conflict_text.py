@@ -181,3 +181,16 @@ FIXED_DATE_RE = re.compile(r"(?i)\b(?:birthday|anniversary|birth ?date)(?:'s| is
 
 def people(text: str) -> set[str]:
     return {(m[1] or m[2]).lower() for m in _PEOPLE_RE.finditer(text)}
+
+
+# The user speaking of themself: I / me / we, 我 / 我们, not the 我 of 我爸, 我的女儿 (a possessive before a person).
+_SELF_RE = re.compile(r"(?i)\b(?:i|me|my ?self|we|us|our ?selves)\b"
+                      r"|我(?!的?(?:爸|妈|女儿|儿子|孩子|老婆|老公|姐|妹|哥|弟|同事|朋友|老板|邻居|室友|男朋友|女朋友|爷爷|奶奶"
+                      r"|外公|外婆|家人))")
+
+
+def about_someone_else(text: str) -> bool:
+    """Whether a text speaks of someone else and not of the user: a person word or he / she, and no I / me / we
+    ("My dad's doctor increased his metformin", 我爸的医生把他的二甲双胍加到了1000毫克; not "My son and I are both
+    allergic to peanuts")."""
+    return bool(people(text) or OTHERS_RE.search(text)) and _SELF_RE.search(text) is None

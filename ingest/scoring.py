@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from graph.related import Via
+from ingest.conflict_text import about_someone_else
 
 # ----- terms -----------------------------------------------------------------------------------
 
@@ -340,6 +341,10 @@ class ScoringParams:
     # final *= 1 + period_bonus for a memory said in a period the input asks something of ("What did I eat
     # yesterday?": yesterday's lunch ahead of Monday's, both of relevance 1)
     period_bonus: float = 0.2
+    # final *= others_factor for a memory that speaks only of someone else when the input asks for the user's own
+    # fact and a memory states it ("How much metformin do I take?": the dad's dose told today is fresher and as
+    # close in meaning, both past the ceiling; the user's own dose is the answer)
+    others_factor: float = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,12 +477,15 @@ def score_candidates(
     *,
     damping: Mapping[str, float] | None = None,
     damping_why: Mapping[str, str] | None = None,
+    own_fact: bool = False,
 ) -> list[Scored]:
     """Score every candidate (direct relevance, then graph expansion from the directly relevant ones),
     drop those that do not relate, and rank by the final score (ties: relevance, the signals agreeing, the cosine,
-    then id)."""
+    then id). own_fact: the input asks for a fact of the user's own, not of someone else (a slot question, no family
+    member named); when a memory states it, one speaking only of someone else ranks with others_factor."""
     damping = damping or {}
     damping_why = damping_why or {}
+    stated = own_fact and any(c.answers for c in candidates)
     named = frozenset(named_in(query, {n for c in candidates for n in c.entities}))
     direct: dict[str, tuple[float, float, list[str]]] = {
         c.id: direct_relevance(c, query_terms, p, named) for c in candidates
@@ -501,11 +509,17 @@ def score_candidates(
         final = final_score(relevance, fresh, c.weight, p, d)
         if c.said_in_period and not c.period_answer:
             final = clamp01(final * (1.0 + p.period_bonus))
+        others = stated and not c.answers and about_someone_else(c.text)
+        if others:
+            final *= p.others_factor
         scores = Scores(vector=c.cosine, fulltext=text_part, graph=graph, freshness=fresh, weight=c.weight,
                         relevance=relevance, damping=d, final=final)
         names = [n for n in c.entities if _normalize(n) in named]
+        note = "; ".join(x for x in (damping_why.get(c.id),
+                                     "speaks of someone else, the input asks for the user's own" if others else None)
+                         if x)
         out.append(Scored(candidate=c, scores=scores, why=_why(c, scores, matched, names, link if graph > rel else None,
-                                                                damping_why.get(c.id)),
+                                                                note or None),
                           matched_terms=tuple(matched), link=link if graph > rel else None))
     if out and p.min_relative_relevance > 0:
         # Judged on direct relevance: a memory reached through the graph from a seed that passes stays (the

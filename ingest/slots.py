@@ -21,6 +21,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
+from ingest.conflict_text import people
 from ingest.extract_core import is_diet, is_occupation, normalize_term
 from ingest.extract_routines import PROVIDER_PREDICATE, ROUTINE_PREDICATE, routine_of
 
@@ -245,6 +246,13 @@ def is_food_advice(asked: Sequence[str]) -> bool:
     """The slots asked are those of a request for food advice: the allergies and conditions that constrain the
     answer (recall lets them set no bar for what relates by meaning), not the answer."""
     return tuple(asked) == _FOOD_SAFETY
+
+
+def asks_own_fact(asked: Sequence[str], question: str) -> bool:
+    """Whether the slots asked are a fact of the user's own ("How much metformin do I take?"), not of the family
+    ("How much metformin does my dad take?" asks for father; "my son's allergy" names a person), nor a request for
+    food advice (a child's allergy constrains the family's dinner too)."""
+    return bool(asked) and not any(p in FAMILY for p in asked) and not is_food_advice(asked) and not people(question)
 
 
 def answered(asked: Sequence[str], answers: Sequence[str], names: Sequence[str]) -> tuple[str, ...]:

@@ -373,3 +373,32 @@ def test_a_slot_question_over_vectors_of_an_earlier_model_is_answered_not_refuse
     answer = uncached.recall.recall(tenant, RecallRequest(user_id="zoe", query="Where do I live?"))
     assert [m.memory.text for m in answer.memories] == [moved]
     assert answer.memories[0].scores.vector == -1.0  # no cosine with a vector of another size: the floor
+
+
+@pytest.mark.parametrize(("own", "other", "question", "answer"), [
+    ("I take metformin 500 mg twice a day.", "My dad's doctor increased his metformin to 1000 mg.",
+     "How much metformin do I take?", "500"),
+    ("I'm allergic to penicillin.", "My son is allergic to peanuts, the doctor confirmed it today.",
+     "What am I allergic to?", "penicillin"),
+    ("我每天吃二甲双胍500毫克。", "我爸的医生把他的二甲双胍加到了1000毫克。", "我现在吃多少毫克二甲双胍？", "500"),
+])
+def test_the_users_own_fact_ranks_above_someone_elses_told_today(client: BmamClient, user: str, own: str,
+                                                                  other: str, question: str, answer: str) -> None:
+    """A question for the user's own fact (a dose, an allergy): the memory stating it comes first, though a
+    family member's told today is fresher and as close in meaning (both past the similarity ceiling, freshness
+    decided: the dad's new dose above the user's own)."""
+    from datetime import UTC, datetime, timedelta
+
+    now = datetime.now(UTC)
+    client.ingest_conversation([
+        {"userId": user, "sessionId": "s1", "speaker": "user", "text": own,
+         "at": (now - timedelta(days=40)).isoformat()},
+        {"userId": user, "sessionId": "s2", "speaker": "user", "text": other, "at": now.isoformat()},
+    ])
+    r = client.recall(user, question)
+    texts = [m["memory"]["text"] for m in r["memories"]]
+    assert texts[:1] == [own], texts
+    assert answer in texts[0]
+    if other in texts:  # still there, after the answer, and saying why
+        why = r["memories"][texts.index(other)]["why"]
+        assert "someone else" in why, why

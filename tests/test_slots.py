@@ -7,8 +7,9 @@ from dataclasses import replace
 
 import pytest
 
+from ingest.conflict_text import about_someone_else
 from ingest.scoring import Candidate, ScoringParams, gate, score_candidates, terms
-from ingest.slots import DIET, OCCUPATION, answered, asked_slots, stored_predicates
+from ingest.slots import DIET, OCCUPATION, answered, asked_slots, asks_own_fact, stored_predicates
 
 ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_at", "spouse", "partner", "mother",
             "father", "sister", "brother", "child", "pet", "allergic_to", "likes")
@@ -130,6 +131,55 @@ def test_a_stated_fact_outranks_a_memory_sharing_the_questions_one_word() -> Non
     assert [s.candidate.id for s in scored] == ["works", "moved"]
     assert scored[0].scores.relevance > scored[1].scores.relevance
 
+
+
+def test_the_users_own_fact_outranks_someone_elses_told_today() -> None:
+    """Both past the similarity ceiling (relevance 1), the dad's dose told an hour ago is fresher than the user's
+    own told 40 days ago: asked for the user's own, the memory stating it comes first, the dad's after it (final x
+    others_factor, said in why); asked about the dad, freshness decides as before."""
+    question = "How much metformin do I take?"
+    own = Candidate(id="own", text="I take metformin 500 mg twice a day.", cosine=0.65, hours=960.0, weight=0.5,
+                    dense_rank=2, answers=("takes_dose",))
+    dad = Candidate(id="dad", text="My dad's doctor increased his metformin to 1000 mg.", cosine=0.52, hours=1.0,
+                    weight=0.5, dense_rank=1)
+    before = score_candidates([own, dad], question, terms(question), P)
+    assert [s.candidate.id for s in before] == ["dad", "own"]  # without own_fact: freshness decides
+    scored = score_candidates([own, dad], question, terms(question), P, own_fact=True)
+    assert [s.candidate.id for s in scored] == ["own", "dad"]
+    assert "speaks of someone else" in scored[1].why and "speaks of someone else" not in scored[0].why
+    assert scored[1].scores.final == pytest.approx(before[0].scores.final * P.others_factor)
+    # no memory states the user's own: nothing to prefer, the dad's keeps its score
+    alone = score_candidates([dad], question, terms(question), P, own_fact=True)
+    assert alone[0].scores.final == pytest.approx(before[0].scores.final)
+
+
+@pytest.mark.parametrize(("question", "own"), [
+    ("How much metformin do I take?", True),
+    ("What am I allergic to?", True),
+    ("我现在吃多少毫克二甲双胍？", True),
+    ("How much metformin does my dad take?", False),  # father: the family's
+    ("Is my son allergic to anything?", False),  # a person named
+    ("What should I cook tonight?", False),  # food advice: a child's allergy constrains it too
+    ("What's the weather like?", False),  # no slot
+])
+def test_asks_own_fact(question: str, own: bool) -> None:
+    assert asks_own_fact(asked_slots(question), question) is own
+
+
+@pytest.mark.parametrize(("text", "others"), [
+    ("My dad's doctor increased his metformin to 1000 mg.", True),
+    ("My son is allergic to peanuts.", True),
+    ("She started taking vitamin D.", True),
+    ("我爸的医生把他的二甲双胍加到了1000毫克。", True),
+    ("我女儿对花生过敏。", True),
+    ("My son and I are both allergic to peanuts.", False),  # the user too
+    ("My doctor increased my metformin to 1000 mg.", False),  # the user's own doctor: no one else
+    ("I take metformin 500 mg twice a day.", False),
+    ("我每天吃二甲双胍500毫克。", False),
+    ("我和我妈都对青霉素过敏。", False),
+])
+def test_about_someone_else(text: str, others: bool) -> None:
+    assert about_someone_else(text) is others
 
 
 def test_a_job_question_asks_for_an_occupation_not_any_is_a() -> None:

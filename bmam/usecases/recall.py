@@ -52,7 +52,7 @@ from ingest.scoring import (
     select,
     terms,
 )
-from ingest.slots import answered, asked_slots, is_food_advice, stored_predicates
+from ingest.slots import answered, asked_slots, asks_own_fact, is_food_advice, stored_predicates
 from ingest.weights import WeightPolicy
 
 log = logging.getLogger(__name__)
@@ -153,6 +153,7 @@ def scoring_params(settings: Settings) -> ScoringParams:
         slot_share=r.slot_share,
         period_share=r.period_share,
         period_bonus=r.period_bonus,
+        others_factor=r.others_factor,
     )
 
 
@@ -290,6 +291,7 @@ class RecallUseCases:
                 list(pool.items.values()), query, query_terms, self.scoring,
                 damping={i: d.factor for i, d in damping.items()},
                 damping_why={i: d.reason for i, d in damping.items()},
+                own_fact=asks_own_fact(slots, query),
             )
             repeated = 0
             if said:  # scored after the relative cut, so leaving the repeats out lets in nothing that cut
