@@ -402,3 +402,18 @@ def test_the_users_own_fact_ranks_above_someone_elses_told_today(client: BmamCli
     if other in texts:  # still there, after the answer, and saying why
         why = r["memories"][texts.index(other)]["why"]
         assert "someone else" in why, why
+
+
+def test_where_do_i_work_is_answered_by_the_new_employer_not_the_old_jobs_title(client: BmamClient, user: str) -> None:
+    """Q's EN-03: the old job's title kept as remains ("I'm a project manager") answered "Where do I work?" above
+    the offer accepted from Brightline. Where one works is the employer: an occupation is asked for by "What's my
+    job?", not by "where"."""
+    client.ingest_conversation([
+        {"userId": user, "sessionId": "s1", "speaker": "user", "text": "I work at Acme Corp as a project manager."},
+        {"userId": user, "sessionId": "s1", "speaker": "user",
+         "text": "I'm leaving Acme at the end of the month, I accepted an offer from Brightline."},
+    ])
+    r = client.recall(user, "Where do I work?")
+    texts = [m["memory"]["text"] for m in r["memories"]]
+    assert texts[:1] == ["I'm leaving Acme at the end of the month, I accepted an offer from Brightline."], texts
+    assert "states the user's works_at" in r["memories"][0]["why"]

@@ -25,10 +25,10 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("我们搬到哪了", ("lives_in",)),
         ("Where am I from?", ("hometown",)),
         ("我是哪里人", ("hometown",)),
-        ("Where do I work?", ("works_at", OCCUPATION)),
-        ("Where do I live and work?", ("lives_in", "works_at", OCCUPATION)),  # both asked
+        ("Where do I work?", ("works_at",)),  # a place: no occupation
+        ("Where do I live and work?", ("lives_in", "works_at")),  # both asked
         ("What do I do for a living?", ("works_at", OCCUPATION)),
-        ("我在哪上班", ("works_at", OCCUPATION)),
+        ("我在哪上班", ("works_at",)),
         ("我是做什么的？", ("works_at", OCCUPATION)),
         ("How old am I?", ("age",)),
         ("我今年多大了", ("age",)),
@@ -80,8 +80,8 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         # a sibling by age, the office
         ("What's my older brother's name?", ("brother",)),
         ("What does my little sister do for work?", ("sister",)),
-        ("Which part of town is my office in?", ("works_at", OCCUPATION)),
-        ("Where do I commute to every day?", ("works_at", OCCUPATION)),
+        ("Which part of town is my office in?", ("works_at",)),
+        ("Where do I commute to every day?", ("works_at",)),
         # not the speaker's own fact, or no slot a question can name
         ("What do you know about Paris?", ()),
         ("Tell me about black holes", ()),
