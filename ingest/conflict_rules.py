@@ -274,10 +274,11 @@ def diet_conflict(new: Fact, old: Fact) -> str | None:
 
 # A pet's death, or its leaving the home, ends "I have a dog named Biscuit" (rehomed, given away).
 # Not "passed" alone ("passed her vet exam"), not "ran away" or 跑丢了 (found again), 走了 only closing its clause
-# ("小白走了好久才到家" walked).
+# ("小白走了好久才到家" walked), and not after a verb that makes it "taken away" (被我妈带走了, 被邻居接走了: somewhere
+# else for now; 跑走了 ran off).
 _PET_GONE_EN = r"(?:passed away|died|was put down|was put to sleep|crossed the rainbow bridge)"
 _PET_GONE_BEFORE_EN = r"(?:had to put down|put down|had to rehome|rehomed|gave away|buried)"
-_PET_GONE_ZH = r"(?:去世|死了|离开了我们|送人了|送走了|没了|走了(?=[，。！,.!]|$))"
+_PET_GONE_ZH = r"(?:去世|死了|离开了我们|送人了|送走了|没了|(?<![带牵接抱拉叼拿赶跑溜])走了(?=[，。！,.!]|$))"
 # Someone else of that name ("My grandpa Max passed away", "my neighbour's dog Max died"), or a thing of the pet's
 # ("put down Milo's favourite toy")
 _NOT_THE_PET_BEFORE = re.compile(r"(?i)(?:grandpa|grandma|grandfather|grandmother|granddad|uncle|aunt|cousin|friend"
