@@ -149,6 +149,12 @@ def same_value(predicate: str, a: str, b: str) -> bool:
 Translated = Callable[[str, str], bool]
 
 
+# Who calls the user by a nickname, when not everyone: such a name goes beside the one the others use.
+_SOME_PEOPLE_CALL_RE = re.compile(
+    r"\b(?:at work|at school|at home|online|friends|family|kids|colleagues|coworkers|co-workers"
+    r"|my (?:mom|mum|dad|parents|wife|husband|partner|boss|team|sister|brother))\b|朋友|家里|家人|同事|网上|公司|学校")
+
+
 def single_valued_conflict(new: Fact, old: Fact, *, new_text: str = "",
                            translated: Translated | None = None) -> str | None:
     """The same subject, the same single-valued slot, both affirmed, another value (see the module doc); not one
@@ -168,6 +174,8 @@ def single_valued_conflict(new: Fact, old: Fact, *, new_text: str = "",
     if new.predicate in ("uses_phone", "drives", "on_team", "uses_laptop") \
             and _ONE_MORE_RE.search(normalized(new_text)):
         return None  # "We got a second car, a Toyota Corolla": the Civic stays
+    if new.predicate == "nickname" and _SOME_PEOPLE_CALL_RE.search(normalized(new_text)):
+        return None  # "At work they call me K", 朋友都叫我阿杰: a name some people use, beside the one the rest use
     if new.predicate in (ROUTINE_PREDICATE, PROVIDER_PREDICATE, SUPPORTS_TEAM_PREDICATE) \
             and _MORE_OF_A_ROUTINE_RE.search(normalized(new_text)):
         return None  # "I go to the gym on Saturdays too": the weekdays stay; "I'm also a Celtics fan"

@@ -14,9 +14,11 @@ from bmam.container import Container
 from bmam.usecases.recall import RecallRequest
 from graph.conflicts import ConflictKind, ConflictStatus
 from ingest.conflict_rules import Fact, pet_gone_conflict
+from ingest.remains import Fact as WinnerFact
+from ingest.remains import remains
 from ingest.slots import asked_slots
 from ingest.turns import TurnInput
-from tests.test_routine_conflicts import START, found, triples
+from tests.test_routine_conflicts import EXTRACTOR, START, found, triples
 
 # ----- 1. a pet named before its kind, and its death ------------------------------------------------------------
 
@@ -60,11 +62,76 @@ def test_is_there_a_pet_asks_for_it() -> None:
     assert asked_slots("我养宠物吗？") == ("pet",)
 
 
+# ----- 2. the name the user goes by ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("My name is Katherine, but everyone calls me Kate.",
+     {("user", "name", "Katherine", 1), ("user", "nickname", "Kate", 1)}),
+    ("I go by Kat these days, nobody calls me Kate anymore.",
+     {("user", "nickname", "Kat", 1), ("user", "nickname", "Kate", -1)}),  # it read nothing
+    ("I go by Kat.", {("user", "nickname", "Kat", 1)}),
+    ("I prefer to go by Kat.", {("user", "nickname", "Kat", 1)}),
+    ("Just call me Kate.", {("user", "nickname", "Kate", 1)}),
+    ("叫我小李就行。", {("user", "nickname", "小李", 1)}),
+    ("Don't call me Kate.", {("user", "nickname", "Kate", -1)}),  # it read nickname Kate
+    ("Call me tomorrow.", set()),
+    ("Call me back when you can.", set()),
+    ("Give me a call.", set()),
+    ("Call me Monday morning.", set()),  # it read nickname Monday
+    ("Please call me ASAP.", set()),
+    ("I go by Starbucks every morning.", set()),  # passing it
+    ("I go by bus.", set()),
+    ("He goes by Kat.", set()),  # someone else
+    ("My mom calls me Katie.", set()),  # one person's name for the user
+])
+def test_what_the_user_goes_by(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+    assert {t for t in triples(text) if t[1] in ("name", "nickname")} == expected
+
+
+@pytest.mark.parametrize(("old", "new", "replaced"), [
+    ("My name is Katherine, but everyone calls me Kate.", "I go by Kat these days, nobody calls me Kate anymore.",
+     True),
+    ("Everyone calls me Kate.", "Just call me Kat.", True),
+    ("大家都叫我阿杰。", "叫我小杰就行。", True),
+    ("My name is Katherine.", "I go by Kat.", False),  # the legal name stays
+    ("Everyone calls me Kate.", "At work they call me K, my friends call me Kat.", False),  # some people's name
+    ("大家都叫我阿杰。", "朋友都叫我小杰。", False),
+])
+def test_a_newer_nickname_replaces_the_older(old: str, new: str, replaced: bool) -> None:
+    assert ([k for k, _ in found(old, new)] == [ConflictKind.SINGLE_VALUED]) is replaced
+
+
+def test_the_legal_name_remains() -> None:
+    """The old memory said both; the new nickname supersedes it, and the name is kept as its remains (a negation
+    by meaning superseded the whole memory, the name with it)."""
+    new = "I go by Kat these days, nobody calls me Kate anymore."
+    winner = [WinnerFact.of(t.subject, t.predicate, t.object, t.polarity) for t in EXTRACTOR.extract(new)]
+    kept = remains(EXTRACTOR.by_clause("My name is Katherine, but everyone calls me Kate."), winner, winner_text=new)
+    assert kept is not None and kept.text == "My name is Katherine"
+
+
+@pytest.mark.parametrize(("question", "asked"), [
+    ("What should you call me?", ("nickname", "name")),
+    ("What do I go by?", ("nickname", "name")),
+    ("What's my nickname?", ("nickname", "name")),
+    ("你该怎么称呼我？", ("nickname", "name")),
+    ("我的昵称是什么？", ("nickname", "name")),
+    ("What's my name?", ("name", "nickname")),
+    ("Can you call me back?", ()),
+    ("What do you call a baby cat?", ()),
+])
+def test_the_questions_that_ask_for_it(question: str, asked: tuple[str, ...]) -> None:
+    assert asked_slots(question) == asked
+
+
 # ----- through ingest and recall ---------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("old", "new", "question"), [
     ("我养了一只叫旺财的柯基。", "旺财上个月走了，我到现在还很难过。", "我养宠物吗？"),
+    ("My name is Katherine, but everyone calls me Kate.", "I go by Kat these days, nobody calls me Kate anymore.",
+     "What should you call me?"),
 ])
 def test_the_change_supersedes_and_recall_answers_with_the_new(container: Container, tenant: str, old: str,
                                                                new: str, question: str) -> None:
@@ -80,3 +147,11 @@ def test_the_change_supersedes_and_recall_answers_with_the_new(container: Contai
     assert not answer.gated and texts[0] == new
     assert old not in texts
 
+
+def test_the_name_stands_in_for_the_nickname_only_when_none_is_stated() -> None:
+    from ingest.slots import without_stand_ins
+
+    asked = asked_slots("What should you call me?")
+    assert without_stand_ins(asked, [("name",), ("nickname",)]) == [(), ("nickname",)]
+    assert without_stand_ins(asked, [("name",)]) == [("name",)]  # no nickname known: the name answers
+    assert without_stand_ins(asked_slots("What's my name?"), [("name",), ("nickname",)]) == [("name",), ("nickname",)]
