@@ -606,8 +606,22 @@ def _plan_or_routine(clause: str) -> bool:
     return _EN_FUTURE_RE.search(clause) is not None or _EN_ROUTINE_RE.search(clause) is not None
 
 
+# A routine word in a later clause of the same sentence, joined by "and we" / "and I": what they did there every day
+# ("Last May I went to Lisbon with my sister and we ate custard tarts every day"), not how often they go.
+_EN_ROUTINE_LATER_RE = re.compile(r"(?i)\b(?:and|where) (?:we|i|they|he|she)\b.*\b(?:every|each)\b")
+
+
+def _en_trip_with_a_routine(m: re.Match[str]) -> bool:
+    """A past trip whose routine word belongs to a later clause: the visit said in the past tense before the place,
+    no routine word up to the place, no plan anywhere ("I go to the gym every day" stays a routine)."""
+    said = m.string[: m.end("o")]
+    return (PAST_EN_RE.search(said) is not None and _EN_ROUTINE_RE.search(said) is None
+            and _EN_FUTURE_RE.search(m.string) is None
+            and _EN_ROUTINE_LATER_RE.search(m.string[m.end("o"):]) is not None)
+
+
 def _en_visited(m: re.Match[str], st: _State) -> None:
-    if _plan_or_routine(m.string):
+    if _plan_or_routine(m.string) and not _en_trip_with_a_routine(m):
         return  # a plan is not an experience yet; a routine is not one past event
     place = _en_cut(m["o"], _EN_TAIL_PLACE)
     if re.fullmatch(

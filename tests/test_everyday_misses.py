@@ -125,6 +125,22 @@ def test_the_questions_that_ask_for_it(question: str, asked: tuple[str, ...]) ->
     assert asked_slots(question) == asked
 
 
+# ----- 3. a past trip and what was done there every day ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Last May I went to Lisbon with my sister and we ate custard tarts every day.", {"Lisbon"}),  # it read none
+    ("Last summer we went to Rome and I had gelato every single day.", {"Rome"}),
+    ("We visited Kyoto and we walked to a temple each morning.", {"Kyoto"}),
+    ("I go to the gym every day.", set()),  # a routine
+    ("I went to Lisbon every summer as a kid.", set()),  # how often they went: a routine of the past
+    ("I usually went to Paris and we ate croissants every day.", set()),
+    ("Next May I'm going to Lisbon and we'll eat custard tarts every day.", set()),  # a plan
+])
+def test_a_past_trip_with_every_day_in_it(text: str, expected: set[str]) -> None:
+    assert {o for _, p, o, _ in triples(text) if p == "visited"} == expected
+
+
 # ----- through ingest and recall ---------------------------------------------------------------------------------
 
 
