@@ -148,6 +148,7 @@ def test_a_past_trip_with_every_day_in_it(text: str, expected: set[str]) -> None
     ("我养了一只叫旺财的柯基。", "旺财上个月走了，我到现在还很难过。", "我养宠物吗？"),
     ("My name is Katherine, but everyone calls me Kate.", "I go by Kat these days, nobody calls me Kate anymore.",
      "What should you call me?"),
+    ("大家都叫我阿杰。", "叫我小杰就行。", "你该怎么称呼我？"),
 ])
 def test_the_change_supersedes_and_recall_answers_with_the_new(container: Container, tenant: str, old: str,
                                                                new: str, question: str) -> None:
