@@ -149,6 +149,12 @@ def same_value(predicate: str, a: str, b: str) -> bool:
 Translated = Callable[[str, str], bool]
 
 
+# Who calls the user by a nickname, when not everyone: such a name goes beside the one the others use.
+_SOME_PEOPLE_CALL_RE = re.compile(
+    r"\b(?:at work|at school|at home|online|friends|family|kids|colleagues|coworkers|co-workers"
+    r"|my (?:mom|mum|dad|parents|wife|husband|partner|boss|team|sister|brother))\b|朋友|家里|家人|同事|网上|公司|学校")
+
+
 def single_valued_conflict(new: Fact, old: Fact, *, new_text: str = "",
                            translated: Translated | None = None) -> str | None:
     """The same subject, the same single-valued slot, both affirmed, another value (see the module doc); not one
@@ -168,6 +174,8 @@ def single_valued_conflict(new: Fact, old: Fact, *, new_text: str = "",
     if new.predicate in ("uses_phone", "drives", "on_team", "uses_laptop") \
             and _ONE_MORE_RE.search(normalized(new_text)):
         return None  # "We got a second car, a Toyota Corolla": the Civic stays
+    if new.predicate == "nickname" and _SOME_PEOPLE_CALL_RE.search(normalized(new_text)):
+        return None  # "At work they call me K", 朋友都叫我阿杰: a name some people use, beside the one the rest use
     if new.predicate in (ROUTINE_PREDICATE, PROVIDER_PREDICATE, SUPPORTS_TEAM_PREDICATE) \
             and _MORE_OF_A_ROUTINE_RE.search(normalized(new_text)):
         return None  # "I go to the gym on Saturdays too": the weekdays stay; "I'm also a Celtics fan"
@@ -274,10 +282,11 @@ def diet_conflict(new: Fact, old: Fact) -> str | None:
 
 # A pet's death, or its leaving the home, ends "I have a dog named Biscuit" (rehomed, given away).
 # Not "passed" alone ("passed her vet exam"), not "ran away" or 跑丢了 (found again), 走了 only closing its clause
-# ("小白走了好久才到家" walked).
+# ("小白走了好久才到家" walked), and not after a verb that makes it "taken away" (被我妈带走了, 被邻居接走了: somewhere
+# else for now; 跑走了 ran off).
 _PET_GONE_EN = r"(?:passed away|died|was put down|was put to sleep|crossed the rainbow bridge)"
 _PET_GONE_BEFORE_EN = r"(?:had to put down|put down|had to rehome|rehomed|gave away|buried)"
-_PET_GONE_ZH = r"(?:去世|死了|离开了我们|送人了|送走了|没了|走了(?=[，。！,.!]|$))"
+_PET_GONE_ZH = r"(?:去世|死了|离开了我们|送人了|送走了|没了|(?<![带牵接抱拉叼拿赶跑溜])走了(?=[，。！,.!]|$))"
 # Someone else of that name ("My grandpa Max passed away", "my neighbour's dog Max died"), or a thing of the pet's
 # ("put down Milo's favourite toy")
 _NOT_THE_PET_BEFORE = re.compile(r"(?i)(?:grandpa|grandma|grandfather|grandmother|granddad|uncle|aunt|cousin|friend"

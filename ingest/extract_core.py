@@ -117,6 +117,7 @@ PERSONAL_FACT_PREDICATES: frozenset[str] = frozenset(
 SINGLE_VALUED_PREDICATES: frozenset[str] = frozenset(
     {
         "name",
+        "nickname",  # what the user goes by: "I go by Kat these days" replaces "everyone calls me Kate"
         "age",
         "birthday",
         "lives_in",

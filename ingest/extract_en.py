@@ -606,8 +606,22 @@ def _plan_or_routine(clause: str) -> bool:
     return _EN_FUTURE_RE.search(clause) is not None or _EN_ROUTINE_RE.search(clause) is not None
 
 
+# A routine word in a later clause of the same sentence, joined by "and we" / "and I": what they did there every day
+# ("Last May I went to Lisbon with my sister and we ate custard tarts every day"), not how often they go.
+_EN_ROUTINE_LATER_RE = re.compile(r"(?i)\b(?:and|where) (?:we|i|they|he|she)\b.*\b(?:every|each)\b")
+
+
+def _en_trip_with_a_routine(m: re.Match[str]) -> bool:
+    """A past trip whose routine word belongs to a later clause: the visit said in the past tense before the place,
+    no routine word up to the place, no plan anywhere ("I go to the gym every day" stays a routine)."""
+    said = m.string[: m.end("o")]
+    return (PAST_EN_RE.search(said) is not None and _EN_ROUTINE_RE.search(said) is None
+            and _EN_FUTURE_RE.search(m.string) is None
+            and _EN_ROUTINE_LATER_RE.search(m.string[m.end("o"):]) is not None)
+
+
 def _en_visited(m: re.Match[str], st: _State) -> None:
-    if _plan_or_routine(m.string):
+    if _plan_or_routine(m.string) and not _en_trip_with_a_routine(m):
         return  # a plan is not an experience yet; a routine is not one past event
     place = _en_cut(m["o"], _EN_TAIL_PLACE)
     if re.fullmatch(
@@ -747,6 +761,10 @@ _I = r"(?i:\bi)"
 _IM = r"(?i:\b(?:i'm|i am|im))"
 _IWE = r"(?i:\b(?:i|we))"
 _EN_PLACE = rf"(?:the )?(?P<o>{_EN_NAME}|[{HAN}]{{2,8}})"
+# A day or a month after "call me" is when to call, not a name ("Call me Monday morning", "call me in May").
+_EN_WHEN_NOT_A_NAME = (r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May"
+                       r"|June|July|August|September|October|November|December|Tonight|Tomorrow|Today|ASAP)\b")
+
 _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     # contact details: the speaker's own (not a work or home line, which is another number), or a relative's
     (
@@ -768,7 +786,18 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     ),
     (re.compile(rf"(?i:\bmy name(?:'s| is))\s+(?P<o>{_EN_NAME}|[{HAN}]{{2,4}})"), _en("name", tails=_EN_TAIL_PLACE)),
     (
-        re.compile(rf"(?i:\b(?:call me|people call me|everyone calls me|friends call me))\s+(?P<o>{_EN_NAME})"),
+        # "Don't call me Kate", "nobody calls me Kate anymore": said no to; not a time ("Call me Monday morning")
+        re.compile(rf"(?i:\b(?:(?P<neg>(?:don't|do not) call me|(?:nobody|no one|no-one) calls me)"
+                   rf"|call me|people call me|everyone calls me|friends call me))"
+                   rf"\s+(?!{_EN_WHEN_NOT_A_NAME})(?P<o>{_EN_NAME})"),
+        _en("nickname"),
+    ),
+    (
+        # "I go by Kat these days": the name the user goes by; only where the clause ends or says since when, not
+        # "I go by Starbucks every morning" (passing it)
+        re.compile(rf"{_I}(?i: (?:now |usually |just |only |mostly |prefer to |'d rather |would rather )?"
+                   rf"(?:go|am going|'m going|have been going|'ve been going) by) (?!{_EN_WHEN_NOT_A_NAME})"
+                   rf"(?P<o>{_EN_NAME})(?=\s*(?:$|[,.;!]|(?i:these days|now|nowadays|instead|at work|anymore)\b))"),
         _en("nickname"),
     ),
     (

@@ -338,6 +338,14 @@ def _zh_relations(rest: str, st: _State) -> str | None:
         elif (nm := _ZH_NAME_THEN_TAIL_RE.match(m["name"])) and _looks_like_zh_name(name := _zh_clean(nm["n"])):
             _zh_named(rel, name, nm["t"], st)  # 我家有只猫叫年糕
         return None
+    if (m := re.match(
+        # the name before the noun: 我养了一只叫旺财的柯基, 我有一个叫小雨的妹妹 (the whole clause, nothing after it)
+        r"^(?:家里?|家里面)?(?:有|养了|养着|养)[一两二三四几]?(?:个|只|条|位|名)(?:叫做|名叫|叫)(?P<name>[^，的]{1,8})的"
+        r"(?:[^，]{1,2}?)??(?P<r>" + _ZH_REL_ALT + r")$",
+        rest,
+    )) and _looks_like_zh_name(name := _zh_clean(m["name"])):
+        _zh_named(RELATIONS_ZH[m["r"]], name, None, st)
+        return None
     m = re.match(
         r"^(?:家里?|家)?的?(?:亲|大|小|二|老|最好的)?(?P<r>" + _ZH_REL_ALT + r")(?:的名字)?"
         r"(?P<v>叫做|名叫|叫|是|名字叫|名字是)(?:我的?)?(?P<n>[^，]+)$",

@@ -76,6 +76,10 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bhow old am i\b|\bmy age\b", ("age",)),
     (r"\bmy birthday\b|\bwhen was i born\b", ("birthday",)),
     (r"\bwhat(?:'s| is) my name\b|\bwhat am i called\b", ("name", "nickname")),
+    # what to call the user: the name they go by, else their name ("What should you call me?", "What do I go by?")
+    (r"\bwhat (?:should|shall|do|can|will|would) you call me\b|\bwhat do (?:i|people|they|you) (?:go by|call me)\b"
+     r"|\bwhat(?:'s| is) my (?:nickname|preferred name)\b|\bhow (?:should|do) you (?:call|address) me\b",
+     ("nickname", "name")),
     (r"\b(?:what|which) languages? (?:do|can) i speak\b|\blanguages? i speak\b", ("speaks",)),
     (r"\bmy (?:wife|husband|spouse)\b", ("spouse",)),
     (r"\bmy (?:girlfriend|boyfriend|partner|fianc[ée]e?)\b", ("partner",)),
@@ -165,6 +169,7 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:今年)?(?:多大|几岁)|我的年龄", ("age",)),
     (r"我的?生日", ("birthday",)),
     (r"我叫什么|我的名字", ("name", "nickname")),
+    (r"怎么称呼我|(?:该|应该)叫我什么|我的(?:昵称|外号|小名|绰号)|大家(?:都)?叫我什么", ("nickname", "name")),
     (r"我会(?:说)?(?:什么|哪(?:些|几)种?)(?:语言|话)", ("speaks",)),
     (r"我(?:的)?(?:老婆|妻子|太太|老公|丈夫|爱人)", ("spouse",)),
     (r"我(?:的)?(?:女朋友|男朋友|对象|未婚妻|未婚夫)", ("partner",)),
@@ -255,6 +260,21 @@ def asks_own_fact(asked: Sequence[str], question: str) -> bool:
     ("How much metformin does my dad take?" asks for father; "my son's allergy" names a person), nor a request for
     food advice (a child's allergy constrains the family's dinner too)."""
     return bool(asked) and not any(p in FAMILY for p in asked) and not is_food_advice(asked) and not people(question)
+
+
+# A slot asked as a stand-in for another, the first asked: "What should you call me?" asks for the name the user goes
+# by, and their name only when no memory states one (the nickname Kat, not "My name is Katherine", answers it).
+_STAND_INS = (("nickname", "name"),)
+
+
+def without_stand_ins(asked: Sequence[str], stated: Sequence[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """What each memory answers (`stated`, each as answered() gives it) less a stand-in slot when some memory states
+    the slot asked first that it stands in for."""
+    out = [tuple(s) for s in stated]
+    for first, stand_in in _STAND_INS:
+        if asked[:1] == (first,) and stand_in in asked and any(first in s for s in out):
+            out = [tuple(a for a in s if a != stand_in) for s in out]
+    return out
 
 
 def answered(asked: Sequence[str], answers: Sequence[str], names: Sequence[str]) -> tuple[str, ...]:

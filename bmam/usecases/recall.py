@@ -52,7 +52,7 @@ from ingest.scoring import (
     select,
     terms,
 )
-from ingest.slots import answered, asked_slots, asks_own_fact, is_food_advice, stored_predicates
+from ingest.slots import answered, asked_slots, asks_own_fact, is_food_advice, stored_predicates, without_stand_ins
 from ingest.weights import WeightPolicy
 
 log = logging.getLogger(__name__)
@@ -355,8 +355,11 @@ class RecallUseCases:
             else:
                 pool.items[t.memory.id] = _replace(existing, text_rank=t.rank, text_score=t.score)
         constrains = asked is not None and is_food_advice(asked.asked)  # the question's, so every answer's
-        for a in answers:
-            stated = answered(asked.asked, a.answers, a.memory.entities) if asked is not None else a.answers
+        each = [answered(asked.asked, a.answers, a.memory.entities) if asked is not None else a.answers
+                for a in answers]
+        if asked is not None:
+            each = without_stand_ins(asked.asked, each)  # the nickname asked, not the name, when one is stated
+        for a, stated in zip(answers, each, strict=True):
             if not stated:
                 continue  # "I'm a vegetarian" asked for a job
             existing = pool.items.get(a.memory.id)
