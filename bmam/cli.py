@@ -24,6 +24,7 @@ from bmam.cli_support import (
 from bmam.container import Container, ensure_neo4j
 from bmam.neo4j_server import LocalNeo4j, Neo4jServerError
 from bmam.usecases.memories import RememberRequest
+from graph.errors import Conflict
 from graph.migrations import DATA_STEPS
 from graph.model import MemoryType, Tier
 
@@ -182,8 +183,16 @@ def forget(
     tenant: TenantOpt = None,
 ) -> None:
     """Forget one memory."""
-    forgotten = run_for(tenant, lambda c, t: c.memories.forget(t, user, memory_id, confirm=confirm))
-    echo(f"forgot {forgotten}")
+
+    def forget_one(c: Container, t: str) -> str:
+        try:
+            return c.memories.forget(t, user, memory_id, confirm=confirm)
+        except Conflict as exc:  # the refusal names the API's argument; here it is this command's flag
+            if exc.field != "confirm":
+                raise
+            raise Conflict(exc.message.replace("confirm: true", "--confirm"), field="confirm") from exc
+
+    echo(f"forgot {run_for(tenant, forget_one)}")
 
 
 for _name in COMMAND_MODULES:

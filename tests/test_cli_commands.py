@@ -104,7 +104,7 @@ def test_forget_refuses_a_locked_core_memory_without_confirm(container: Containe
     assert (locked["tier"], locked["locked"]) == ("core", True)
     said = refused(1, "forget", *base, memory["id"])
     assert said.startswith(f"error [CONFLICT]: memory {memory['id']} is a locked core memory"), said
-    assert "--confirm" in said  # the CLI's flag, not only the API's argument
+    assert "--confirm" in said and "confirm: true" not in said  # the CLI's flag, not the API's argument
     kept = container.memories.get(module_tenant, FORGETTER, memory["id"])
     assert kept is not None and kept.locked  # the refusal changed nothing
     assert ok("forget", *base, memory["id"], "--confirm") == f"forgot {memory['id']}\n"

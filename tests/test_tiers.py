@@ -206,7 +206,8 @@ def test_reactions() -> None:
     # history is outside the tiers: engaging it is refused too (it promoted temp history to mid)
     assert react(mem("s", superseded=True), Signal.ENGAGED, RULES).refused
     assert react(mem("sm", Tier.MID, superseded=True), Signal.DISMISSED, RULES).refused
-    assert not react(mem("s", superseded=True), Signal.IGNORED, RULES).refused
+    # every signal alike: IGNORED answered success on history while the other two were refused
+    assert react(mem("s", superseded=True), Signal.IGNORED, RULES).refused
     held_mid = react(mem("hm", Tier.MID, held=True), Signal.DISMISSED, RULES)
     assert held_mid.change == TierChange("hm", Tier.MID, Tier.TEMP, Reason.DISMISSED)
 
@@ -485,6 +486,35 @@ def test_the_users_choice_over_a_locked_core_memory_takes_its_place(c: Container
     assert c.tiers.usage(tenant, "alice").counts[Tier.CORE] == 1
 
 
+def test_a_locked_memory_the_user_supersedes_leaves_core_unlocked(c: Container, tenant: str,
+                                                                 clock: FakeClock) -> None:
+    """Superseded by the user's resolveConflict (or correctMemory), a locked core memory stayed CORE and locked with
+    validTo set: it looked live in core, and forget asked for confirm while unlock refused it as history. History
+    is outside the tiers and core is locked: the loser leaves core as an unlock takes it out (mid, unlocked)."""
+    [berlin] = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
+                                                      text="I live in Berlin.")).memories
+    c.tiers.lock(tenant, "alice", berlin.id)
+    clock.advance(timedelta(minutes=1))
+    [hamburg] = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
+                                                       text="I moved, I live in Hamburg now.")).memories
+    [held] = c.conflicts.conflicts(tenant, "alice")
+    c.conflicts.resolve(tenant, "alice", held.id, hamburg.id)
+    lost = c.memories.get(tenant, "alice", berlin.id)
+    assert lost is not None and lost.valid_to is not None
+    assert (lost.tier, lost.locked) == (Tier.MID, False)
+    # a correction of the core memory that won: the same for the one it supersedes
+    corrected = c.corrections.correct(tenant, "alice", hamburg.id, "I live in Hamburg-Altona now.")
+    assert (corrected.memory.tier, corrected.memory.locked) == (Tier.CORE, True)
+    assert (corrected.corrected.tier, corrected.corrected.locked) == (Tier.MID, False)
+    assert c.tiers.usage(tenant, "alice").counts[Tier.CORE] == 1
+    # history needs no confirm to be forgotten; a live locked memory still does, and the answer names the API's
+    # argument, not the CLI's flag (tests/test_cli_commands.py: the CLI names its --confirm)
+    assert c.memories.forget(tenant, "alice", berlin.id) == berlin.id
+    with pytest.raises(Conflict) as err:
+        c.memories.forget(tenant, "alice", corrected.memory.id)
+    assert "needs confirm: true" in str(err.value) and "--confirm" not in str(err.value)
+
+
 def test_what_the_user_dismissed_from_mid_does_not_wait_a_week_more_in_temp(c: Container, tenant: str,
                                                                             clock: FakeClock) -> None:
     """DISMISSED sends a mid memory back to temp; unlike a fall back, it does not start the stale clock again."""
@@ -510,6 +540,20 @@ def test_lock_unlock_and_a_full_core(c: Container, tenant: str, clock: FakeClock
     unlocked = c.tiers.unlock(tenant, "alice", a)
     assert unlocked.tier is Tier.MID and not unlocked.locked
     assert c.tiers.lock(tenant, "alice", b).tier is Tier.CORE
+
+
+def test_a_lock_or_unlock_that_would_change_nothing_is_a_conflict_not_a_success(c: Container, tenant: str,
+                                                                                clock: FakeClock) -> None:
+    """lock on a core memory and unlock on a temp or mid one answered the memory unchanged, as if done."""
+    a, b = remember_facts(c, tenant, FACTS[:2], clock)
+    c.tiers.react(tenant, "alice", b, "ENGAGED")  # to mid
+    for memory_id, tier in ((a, "temp"), (b, "mid")):
+        with pytest.raises(Conflict, match=f"is not locked \\(it is in {tier}\\): nothing to unlock"):
+            c.tiers.unlock(tenant, "alice", memory_id)
+    c.tiers.lock(tenant, "alice", a)
+    with pytest.raises(Conflict, match="already locked in core: nothing changed"):
+        c.tiers.lock(tenant, "alice", a)
+    assert [tier_of(c, tenant, m) for m in (a, b)] == [Tier.CORE, Tier.MID]
 
 
 def test_a_full_temp_evicts_and_core_is_never_touched(c: Container, tenant: str, clock: FakeClock) -> None:
@@ -587,6 +631,7 @@ def test_superseded_history_is_kept_and_takes_no_room(c: Container, scope: Scope
     assert old.id in {h.memory.id for h in c.conflicts.history(scope.tenant, "alice", memory_id=new.id)}
     # nor does the user move it: a reaction, an unlock, a triple on history are refused and change nothing
     for refused in (lambda: c.tiers.react(scope.tenant, "alice", old.id, "ENGAGED"),
+                    lambda: c.tiers.react(scope.tenant, "alice", old.id, "IGNORED"),
                     lambda: c.tiers.unlock(scope.tenant, "alice", old.id),
                     lambda: c.memories.add_triple(scope.tenant, "alice", memory_id=old.id, subject="user",
                                                   predicate="works_at", object_="Siemens AG")):

@@ -199,8 +199,10 @@ class MemoryUseCases:
         scope = self.scope(tenant, user_id)
         memory_id = validate.identifier(memory_id, field="id")
         if not self._memories.forget(scope, memory_id, confirm_locked=confirm):
-            raise Conflict(f"memory {memory_id} is a locked core memory; forgetting it needs confirm: true "
-                           "(bmam forget --confirm)")
+            # the API's and MCP's argument; field "confirm" lets the CLI name its own flag (it named the CLI's flag on
+            # every surface)
+            raise Conflict(f"memory {memory_id} is a locked core memory; forgetting it needs confirm: true",
+                           field="confirm")
         if self._events is not None:  # after the commit, as the tier rules' and maintenance's deletions
             self._events.publish(MemoryEvent.deleted(scope, memory_id, reason="forgotten by the user",
                                                      at=self._clock.now()))
