@@ -232,9 +232,10 @@ class MemoryUseCases:
         if polarity not in (1, -1):
             raise BadInput("polarity must be 1 or -1", field="polarity")
         now = self._clock.now()
-        subject, subject_kind = _entity(validate.text(subject, field="subject", max_bytes=limit),
+        # the ends as names (no invisible characters, as the predicate and the kinds, checked as ids)
+        subject, subject_kind = _entity(validate.name(subject, field="subject", max_bytes=limit),
                                         validate.identifier(subject_kind, field="subjectKind"))
-        object_, object_kind = _entity(validate.text(object_, field="object", max_bytes=limit),
+        object_, object_kind = _entity(validate.name(object_, field="object", max_bytes=limit),
                                        validate.identifier(object_kind, field="objectKind"))
         spec = TripleSpec(
             memory_id=validate.identifier(memory_id, field="memoryId"),
