@@ -11,6 +11,9 @@ import typer
 
 from bmam.cli_support import (
     TenantOpt,
+    TierOpt,
+    TiersOpt,
+    TypesOpt,
     UserOpt,
     clear_errors,
     echo,
@@ -26,7 +29,7 @@ from bmam.neo4j_server import LocalNeo4j, Neo4jServerError
 from bmam.usecases.memories import RememberRequest
 from graph.errors import Conflict
 from graph.migrations import DATA_STEPS
-from graph.model import MemoryType, Tier
+from graph.model import Tier
 
 # As settings.deployment.workers allows (BMAM_DEPLOYMENT__WORKERS).
 MAX_WORKERS = 64
@@ -139,7 +142,7 @@ def remember(
     text: Annotated[str, typer.Argument(help="What to remember.")],
     type: Annotated[str, typer.Option("--type", "-t", help="FACTUAL, PROCEDURAL, EPISODIC, SEMANTIC, EMOTIONAL")]
     = "FACTUAL",
-    tier: Annotated[Tier, typer.Option(help="temp, mid or core")] = Tier.TEMP,
+    tier: TierOpt = Tier.TEMP,
     tenant: TenantOpt = None,
 ) -> None:
     """Store a memory for a user and print it as JSON."""
@@ -151,8 +154,8 @@ def remember(
 @app.command("memories")
 def list_memories(
     user: UserOpt,
-    type: Annotated[list[MemoryType] | None, typer.Option("--type", "-t")] = None,
-    tier: Annotated[list[Tier] | None, typer.Option("--tier")] = None,
+    type: TypesOpt = None,
+    tier: TiersOpt = None,
     first: int = 20,
     tenant: TenantOpt = None,
 ) -> None:
