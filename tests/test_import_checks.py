@@ -545,3 +545,19 @@ def test_a_turn_that_is_no_ascii_number_is_no_episode(container: Container, turn
     report = container.export.import_rdf(target.tenant, target.user_id,
                                          broken(added(odd, RDFS.label, "x")), "nt", dry_run=True)
     assert report.ignored >= 1
+
+
+def test_a_text_over_the_size_limit_is_limit_exceeded_as_in_remember(container: Container) -> None:
+    """A 40,000-byte memory text is LIMIT_EXCEEDED in remember and ingest; in a file it answered BAD_USER_INPUT."""
+    from graph.errors import LimitExceeded
+
+    limit = container.settings.limits.max_text_bytes
+    data = broken(replaced(iri(M1), "text", "x" * (limit + 1)))
+    target = _fresh()
+    for dry_run in (True, False):
+        with pytest.raises(LimitExceeded, match=f"text is {limit + 1} bytes; the limit is {limit}") as err:
+            container.export.import_rdf(target.tenant, target.user_id, data, "nt", dry_run=dry_run)
+        assert err.value.field == "file"
+    assert stored(container, target) == 0
+    # a control character in the same text is still bad input
+    refused(container, broken(replaced(iri(M1), "text", "bad\x01text")), match="control characters")

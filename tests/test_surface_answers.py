@@ -4,9 +4,15 @@ input. Found by the surface audit (defects D6-D13); storage on the real Neo4j.""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
+from bmam.cli import app
+from bmam.client import BmamClient, BmamClientError
 from bmam.container import Container
 from bmam.usecases.memories import RememberRequest
 from bmam.usecases.recall import RecallRequest
@@ -72,3 +78,45 @@ def test_skipping_a_leading_empty_turn_damps_exactly_the_same(steps: list[tuple[
         surfaced = [_MEMORIES[i] for i in picked]
         shared.record(key, surfaced)
         local.record(key, surfaced)
+
+
+# ----- D9: one code per kind of bad number, whatever the surface ---------------------------------------------
+
+OVER_INT = 2**31  # past GraphQL's Int: the CLI and MCP have no such bound and answer the page limit
+
+
+def _code(client: BmamClient, document: str, variables: dict[str, Any] | None = None) -> str:
+    with pytest.raises(BmamClientError) as err:
+        client.execute(document, variables)
+    return err.value.code
+
+
+@pytest.mark.parametrize(("document", "variables", "code"), [
+    # a page size or the budget past Int is over its limit, as 2^31 - 1 is
+    ('{ recall(userId: "u", query: "tea", k: 2147483648) { gated } }', None, "LIMIT_EXCEEDED"),
+    ("query($k: Int) { recall(userId: \"u\", query: \"tea\", k: $k) { gated } }", {"k": OVER_INT}, "LIMIT_EXCEEDED"),
+    ("query($k: Int) { recall(userId: \"u\", query: \"tea\", k: $k) { gated } }", {"k": 2**70}, "LIMIT_EXCEEDED"),
+    ('{ recall(userId: "u", query: "tea", k: 2147483647) { gated } }', None, "LIMIT_EXCEEDED"),
+    ('{ contextPrompt(userId: "u", sessionId: "s", input: "tea", budget: 2147483648) { text } }', None,
+     "LIMIT_EXCEEDED"),
+    ('{ memories(userId: "u", first: 2147483648) { edges { node { id } } } }', None, "LIMIT_EXCEEDED"),
+    # below the range, or a number with a range of its own (a depth, a turn), stays bad input as in range
+    ("query($k: Int) { recall(userId: \"u\", query: \"tea\", k: $k) { gated } }", {"k": -OVER_INT - 1},
+     "BAD_USER_INPUT"),
+    ('{ relatedSearch(userId: "u", memoryId: "m_x", depth: 2147483648) { score } }', None, "BAD_USER_INPUT"),
+    ('mutation { ingestTurn(input: {userId: "u", sessionId: "s", speaker: "user", text: "hi", turn: 2147483648}) '
+     "{ episodeId } }", None, "BAD_USER_INPUT"),
+])
+def test_graphql_codes_a_number_past_int_as_the_surfaces_without_that_bound_do(
+        client: BmamClient, document: str, variables: dict[str, Any] | None, code: str) -> None:
+    assert _code(client, document, variables) == code
+
+
+def test_remote_and_the_cli_answer_the_same_code_for_k_past_int(api_url: str, api_key: str, tenant: str) -> None:
+    """`bmam recall -k 2147483648` was LIMIT_EXCEEDED and `bmam remote recall -k 2147483648` BAD_USER_INPUT."""
+    runner = CliRunner()
+    env = {"BMAM_SERVER": api_url, "BMAM_API_KEY": api_key}
+    local = runner.invoke(app, ["recall", "-u", "u", "tea", "-k", str(OVER_INT), "--tenant", tenant])
+    remote = runner.invoke(app, ["remote", "recall", "-u", "u", "tea", "-k", str(OVER_INT)], env=env)
+    for result in (local, remote):
+        assert result.exit_code == 2 and result.stderr.startswith("error [LIMIT_EXCEEDED]"), result.output
