@@ -27,13 +27,14 @@ from pydantic import BeforeValidator
 from starlette.applications import Starlette
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 from bmam.container import Container
 from bmam.usecases.memories import RememberRequest
 from bmam.usecases.recall import RecallRequest
 from graph.errors import BmamError, StoreUnavailable, Unauthenticated
 from graph.model import Memory, MemoryType, Tier
+from resolvers.http_guard import error_body
 
 log = logging.getLogger("bmam.mcp")
 T = TypeVar("T")
@@ -294,12 +295,14 @@ class RequireKey(BaseHTTPMiddleware):
             if not key:
                 raise Unauthenticated(UNAUTHENTICATED_MESSAGE)
             await asyncio.to_thread(self._container.keys.authenticate, key)
+        # in the API's error shape ({"errors": [{message, extensions: {code}}]}), as GraphQL and /export answer a
+        # 401 (it was {"error": CODE, "message": ...}, a shape of its own)
         except Unauthenticated:
-            return JSONResponse({"error": "UNAUTHENTICATED", "message": UNAUTHENTICATED_MESSAGE}, status_code=401,
-                                headers={"WWW-Authenticate": 'Bearer realm="bmam"'})
+            return Response(error_body(UNAUTHENTICATED_MESSAGE, "UNAUTHENTICATED"), status_code=401,
+                            media_type="application/json", headers={"WWW-Authenticate": 'Bearer realm="bmam"'})
         except StoreUnavailable as exc:
-            return JSONResponse({"error": "UNAVAILABLE", "message": exc.message}, status_code=503,
-                                headers={"Retry-After": "5"})
+            return Response(error_body(exc.message, "UNAVAILABLE"), status_code=503, media_type="application/json",
+                            headers={"Retry-After": "5"})
         return await call_next(request)
 
 

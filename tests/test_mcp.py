@@ -178,7 +178,7 @@ def test_http_without_a_valid_key_is_401(mcp_url: str) -> None:
     headers = {"accept": "application/json, text/event-stream"}
     missing = httpx.post(mcp_url, json=init, headers=headers, timeout=30)
     assert missing.status_code == 401
-    assert missing.json()["error"] == "UNAUTHENTICATED"
+    assert missing.json()["errors"][0]["extensions"]["code"] == "UNAUTHENTICATED"  # the API's error shape
     bad = httpx.post(mcp_url, json=init, headers={**headers, "X-API-Key": "bmam_0000000000000000_" + "x" * 43},
                      timeout=30)
     assert bad.status_code == 401
