@@ -18,12 +18,16 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Annotated, Any, Literal, TypeVar
+from types import TracebackType
+from typing import Annotated, Any, Literal, TypeVar, cast
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
-from pydantic import BeforeValidator
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+from pydantic import BeforeValidator, ValidationError
 from starlette.applications import Starlette
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.requests import Request
@@ -277,6 +281,87 @@ async def _context_prompt(container: Container, tenant: str, user_id: str, sessi
         "memory_ids": [r.memory.id for r in prompt.memories],
         "turns": len(prompt.turns),
     }
+
+
+# ----- stdio ---------------------------------------------------------------------------------------
+
+
+def unreadable_line_answer(problem: Exception) -> JSONRPCError:
+    """The answer to a stdin line the SDK could not read as a JSON-RPC message (its reader hands the error on and
+    the SDK then drops it: a caller waited for ever). -32700 as the HTTP transport answers such a body: not JSON,
+    or JSON no UTF-8 can hold (a lone surrogate escape, "\\ud800"); -32600 for JSON that is no JSON-RPC message.
+    The id is the line's own when Python's json can read it (so the caller waiting on it hears), else null."""
+    given: Any = None  # the line (JSON it could not read) or what it read of it (no JSON-RPC message)
+    code, why = PARSE_ERROR, str(problem).splitlines()[0] if str(problem) else type(problem).__name__
+    if isinstance(problem, ValidationError) and problem.errors():
+        first = problem.errors()[0]
+        given = first.get("input")
+        code = PARSE_ERROR if first.get("type") == "json_invalid" else INVALID_REQUEST
+        why = str(first.get("msg") or why)
+    request_id: str | int | None = None
+    try:
+        parsed = json.loads(given) if isinstance(given, str) else given
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, dict) and isinstance(parsed.get("id"), str | int) and not isinstance(parsed["id"], bool):
+        request_id = parsed["id"]
+    message = "Parse error" if code == PARSE_ERROR else "Invalid Request"
+    return JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=f"{message}: {why}"))
+
+
+class _AnswerUnreadableLines:
+    """The read side of the stdio transport, passing the SDK's messages on and answering each line it could not
+    read (unreadable_line_answer) on the write side, instead of the SDK's silent drop. What the serving loop uses
+    of a read stream: iteration, the sender context of the last item, aclose."""
+
+    def __init__(self, inner: Any, write: Any) -> None:
+        self._inner = inner
+        self._write = write
+
+    @property
+    def last_context(self) -> Any:
+        return getattr(self._inner, "last_context", None)
+
+    async def _answered(self, item: SessionMessage | Exception) -> bool:
+        if not isinstance(item, Exception):
+            return False
+        log.warning("stdin line not read as JSON-RPC: %s", item)
+        await self._write.send(SessionMessage(unreadable_line_answer(item)))
+        return True
+
+    async def receive(self) -> SessionMessage:
+        while await self._answered(item := await self._inner.receive()):
+            pass
+        return cast(SessionMessage, item)
+
+    def __aiter__(self) -> _AnswerUnreadableLines:
+        return self
+
+    async def __anext__(self) -> SessionMessage:
+        while await self._answered(item := await self._inner.__anext__()):
+            pass
+        return cast(SessionMessage, item)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> _AnswerUnreadableLines:
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc_val: BaseException | None,
+                        exc_tb: TracebackType | None) -> bool | None:
+        await self.aclose()
+        return None
+
+
+async def serve_stdio(server: MCPServer) -> None:
+    """MCPServer.run("stdio") with every line answered: the SDK's stdio transport (its claim of fds 0 and 1
+    kept), its server run on the read side wrapped by _AnswerUnreadableLines (no patch of the SDK: the SDK's own
+    run_stdio_async runs its low-level server on these streams the same way)."""
+    lowlevel = server._lowlevel_server
+    async with stdio_server() as (read_stream, write_stream):
+        await lowlevel.run(_AnswerUnreadableLines(read_stream, write_stream), write_stream,
+                           lowlevel.create_initialization_options())
 
 
 # ----- HTTP ---------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -228,3 +229,46 @@ def test_recall_and_context_prompt_take_the_servers_defaults(container: Containe
     assert len(answer["memories"]) == 1
     prompt = asyncio.run(_context_prompt(c, tenant, "kim", "s1", "Do I like hiking?", budget=None))
     assert 0 < len(prompt["prompt"]) <= 150
+
+
+def test_stdio_answers_a_line_it_cannot_read_and_goes_on(container: Container, tenant: str) -> None:
+    """A request holding a lone surrogate escape (\\ud800) was never answered over stdio (the SDK's reader drops
+    a line it cannot read): the caller waited for ever, where HTTP answers -32700. Now: -32700 with the request's
+    id when it can be read, null for a line that is no JSON, -32600 for JSON that is no JSON-RPC message; and the
+    next request is answered as ever."""
+    key = _key(container, tenant)
+    bmam = Path(sys.executable).with_name("bmam")
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    ]
+    raw = [json.dumps(x) for x in lines] + [
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"remember","arguments":'
+        '{"user_id":"u1","text":"bad \\ud800 text"}}}',
+        "this is not json",
+        '{"jsonrpc":"2.0","id":4,"nonsense":true}',
+        json.dumps({"jsonrpc": "2.0", "id": 5, "method": "ping"}),
+    ]
+    # stdin stays open until every answer is in (at EOF the server may end before answering what is in flight)
+    proc = subprocess.Popen([str(bmam), "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, cwd=str(ROOT),
+                            env={**os.environ, "BMAM_API_KEY": key})
+    assert proc.stdin is not None and proc.stdout is not None
+    answers: dict[Any, Any] = {}
+    try:
+        proc.stdin.write("\n".join(raw) + "\n")
+        proc.stdin.flush()
+        while not {1, 2, None, 4, 5} <= set(answers):  # a missing answer ends in the timeout below
+            line = proc.stdout.readline()
+            assert line, f"stdout closed with answers to {sorted(answers, key=str)} only"
+            answer = json.loads(line)
+            answers[answer.get("id")] = answer
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+    assert answers[2]["error"]["code"] == -32700 and answers[2]["error"]["message"].startswith("Parse error")
+    assert answers[None]["error"]["code"] == -32700  # no id to read in "this is not json"
+    assert answers[4]["error"]["code"] == -32600
+    assert answers[5]["result"] == {} and "result" in answers[1]
+    assert container.memories.page(tenant, "u1").items == []  # nothing was stored of the unreadable line
