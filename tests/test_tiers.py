@@ -469,7 +469,9 @@ def test_the_users_choice_over_a_locked_core_memory_takes_its_place(c: Container
                                                                     clock: FakeClock) -> None:
     """Resolving a held conflict for the new memory over a locked core one left the winner in temp, unlocked, and
     the next sweep deleted it: the user was left no home. It takes the loser's place (core of one: the loser, now
-    history, takes no room)."""
+    history, takes no room). The loser stayed CORE and locked with validTo set: it looked live in core, and forget
+    asked for confirm while unlock refused it as history. History is outside the tiers and core is locked: the
+    loser leaves core as an unlock takes it out (mid, unlocked); so does the memory a correction supersedes."""
     [berlin] = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
                                                       text="I live in Berlin.")).memories
     c.tiers.lock(tenant, "alice", berlin.id)
@@ -481,28 +483,11 @@ def test_the_users_choice_over_a_locked_core_memory_takes_its_place(c: Container
     assert settled.winner_id == hamburg.id and settled.new_memory is not None and settled.new_memory.locked
     won = c.memories.get(tenant, "alice", hamburg.id)
     assert won is not None and won.tier is Tier.CORE and won.locked
+    lost = c.memories.get(tenant, "alice", berlin.id)
+    assert lost is not None and lost.valid_to is not None and (lost.tier, lost.locked) == (Tier.MID, False)
     clock.advance(timedelta(days=60))
     assert c.tiers.sweep(tenant, "alice") == []
     assert c.tiers.usage(tenant, "alice").counts[Tier.CORE] == 1
-
-
-def test_a_locked_memory_the_user_supersedes_leaves_core_unlocked(c: Container, tenant: str,
-                                                                 clock: FakeClock) -> None:
-    """Superseded by the user's resolveConflict (or correctMemory), a locked core memory stayed CORE and locked with
-    validTo set: it looked live in core, and forget asked for confirm while unlock refused it as history. History
-    is outside the tiers and core is locked: the loser leaves core as an unlock takes it out (mid, unlocked)."""
-    [berlin] = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
-                                                      text="I live in Berlin.")).memories
-    c.tiers.lock(tenant, "alice", berlin.id)
-    clock.advance(timedelta(minutes=1))
-    [hamburg] = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
-                                                       text="I moved, I live in Hamburg now.")).memories
-    [held] = c.conflicts.conflicts(tenant, "alice")
-    c.conflicts.resolve(tenant, "alice", held.id, hamburg.id)
-    lost = c.memories.get(tenant, "alice", berlin.id)
-    assert lost is not None and lost.valid_to is not None
-    assert (lost.tier, lost.locked) == (Tier.MID, False)
-    # a correction of the core memory that won: the same for the one it supersedes
     corrected = c.corrections.correct(tenant, "alice", hamburg.id, "I live in Hamburg-Altona now.")
     assert (corrected.memory.tier, corrected.memory.locked) == (Tier.CORE, True)
     assert (corrected.corrected.tier, corrected.corrected.locked) == (Tier.MID, False)
