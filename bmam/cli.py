@@ -23,6 +23,7 @@ from bmam.cli_support import (
     run,
     run_for,
     settings,
+    with_confirm_flag,
 )
 from bmam.container import Container, ensure_neo4j
 from bmam.neo4j_server import LocalNeo4j, Neo4jServerError
@@ -193,7 +194,7 @@ def forget(
         except Conflict as exc:  # the refusal names the API's argument; here it is this command's flag
             if exc.field != "confirm":
                 raise
-            raise Conflict(exc.message.replace("confirm: true", "--confirm"), field="confirm") from exc
+            raise Conflict(with_confirm_flag(exc.message), field="confirm") from exc
 
     echo(f"forgot {run_for(tenant, forget_one)}")
 

@@ -22,6 +22,7 @@ from bmam.neo4j_server import Neo4jServerError
 from bmam.settings import Settings, load_settings
 from graph.errors import BadInput, BmamError
 from graph.model import Memory, MemoryType, Tier
+from ingest.tier_policy import Signal
 
 T = TypeVar("T")
 
@@ -50,6 +51,12 @@ TiersOpt = Annotated[list[Tier] | None, typer.Option("--tier", case_sensitive=Fa
                                                      help="Only these tiers (any case; repeat for more).")]
 TypesOpt = Annotated[list[MemoryType] | None, typer.Option("--type", "-t", case_sensitive=False,
                                                            help="Only these types (any case; repeat for more).")]
+ReactionArg = Annotated[Signal, typer.Argument(help="ENGAGED, IGNORED or DISMISSED (any case)", case_sensitive=False)]
+
+
+def with_confirm_flag(message: str) -> str:
+    """A refusal naming the API's `confirm: true` (forgetting a locked core memory), as a command's --confirm."""
+    return message.replace("confirm: true", "--confirm")
 
 
 def fail(message: str, code: int = 1) -> NoReturn:

@@ -231,3 +231,28 @@ def test_remote_triples_and_associations(api_url: str, api_key: str) -> None:
         b, "Biscuit loves squeaky toys", "EMOTIONAL")
     again = runner.invoke(cli_app, ["remote", "correct", "-u", user, b, "Biscuit loves sticks"], env=env)
     assert again.exit_code == 1 and "CONFLICT" in again.stderr and "Traceback" not in again.output
+
+
+def test_remote_forgets_locks_unlocks_and_reacts_to_one_memory(container: Container, api_url: str, api_key: str,
+                                                              api_tenant: str) -> None:
+    """remote had forget-user but no way to forget, protect or react to one memory (the CLI's forget, lock,
+    unlock, react, feedback); the refusal to forget a locked memory names this command's --confirm."""
+    user = f"u-{uuid.uuid4().hex[:8]}"
+    env = {"BMAM_SERVER": api_url, "BMAM_API_KEY": api_key}
+
+    def remote(*args: str, code: int = 0) -> str:
+        result = runner.invoke(cli_app, ["remote", *args], env=env)
+        assert result.exit_code == code, result.output
+        return result.stdout if code == 0 else result.stderr
+
+    memory = json.loads(remote("remember", "-u", user, "I keep my passport in the blue folder"))
+    assert json.loads(remote("react", "-u", user, memory["id"], "engaged"))["memory"]["tier"] == "MID"
+    liked = json.loads(remote("feedback", "-u", user, memory["id"], "like"))
+    assert liked["id"] == memory["id"]
+    assert json.loads(remote("lock", "-u", user, memory["id"]))["locked"] is True
+    refused = remote("forget", "-u", user, memory["id"], code=1)
+    assert refused.startswith("error [CONFLICT]:") and "--confirm" in refused and "confirm: true" not in refused
+    assert remote("lock", "-u", user, memory["id"], code=1).startswith("error [CONFLICT]:")  # locked already
+    assert json.loads(remote("unlock", "-u", user, memory["id"]))["tier"] == "MID"
+    assert json.loads(remote("forget", "-u", user, memory["id"]))["forgotten"] is True
+    assert container.memories.get(api_tenant, user, memory["id"]) is None

@@ -12,7 +12,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 from gql.transport.exceptions import TransportConnectionFailed, TransportError
 
-from bmam.cli_support import UserOpt, echo, echo_json, fail
+from bmam.cli_support import ReactionArg, UserOpt, echo, echo_json, fail, with_confirm_flag
 from bmam.client import INGEST_CONVERSATION, BmamClient, BmamClientError, ClientConfig, ClientConfigError
 from bmam.commands.export import rdf_format_of
 from bmam.http_transport import encode_json
@@ -248,6 +248,47 @@ def register(app: typer.Typer) -> None:
                    server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Remove the association of two memories ({removed: false} when they had none)."""
         echo_json(_call(server, api_key, lambda c: c.dissociate(user, memory_a, memory_b)))
+
+    # The user's own changes to one memory, as the CLI's forget, lock, unlock, react and feedback (remote had
+    # forget-user but no way to forget, protect or react to one memory)
+    @remote.command("forget")
+    def forget(user: UserOpt, memory_id: Annotated[str, typer.Argument()],
+               confirm: Annotated[bool, typer.Option(help="Needed to forget a locked core memory.")] = False,
+               server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Forget one memory: prints {id, forgotten}."""
+
+        def forget_one(c: BmamClient) -> dict[str, Any]:
+            try:
+                return c.forget(user, memory_id, confirm=confirm)
+            except BmamClientError as exc:  # the server names the API's confirm: true; here it is --confirm
+                raise BmamClientError(exc.code, with_confirm_flag(exc.message), exc.errors, exc.status) from exc
+
+        echo_json(_call(server, api_key, forget_one))
+
+    @remote.command("lock")
+    def lock(user: UserOpt, memory_id: Annotated[str, typer.Argument()],
+             server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Mark a memory important: it moves to core, locked. Prints the memory."""
+        echo_json(_call(server, api_key, lambda c: c.lock(user, memory_id)))
+
+    @remote.command("unlock")
+    def unlock(user: UserOpt, memory_id: Annotated[str, typer.Argument()],
+               server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Unlock a core memory: it goes back to mid. Prints the memory."""
+        echo_json(_call(server, api_key, lambda c: c.unlock(user, memory_id)))
+
+    @remote.command("react")
+    def react(user: UserOpt, memory_id: Annotated[str, typer.Argument()], signal: ReactionArg,
+              server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """The user's reaction to a memory (react): prints {memoryId, signal, deleted, memory, tierChanges}."""
+        echo_json(_call(server, api_key, lambda c: c.react(user, memory_id, signal.value)))
+
+    @remote.command("feedback")
+    def feedback(user: UserOpt, memory_id: Annotated[str, typer.Argument()],
+                 signal: Annotated[str, typer.Argument(help="LIKE, DISLIKE (+/-0.5), DWELL, SKIP (+/-0.2); any case")],
+                 server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Feedback on a memory's weight: prints the memory as it is afterwards."""
+        echo_json(_call(server, api_key, lambda c: c.feedback(user, memory_id, signal.strip().upper())))
 
     @remote.command("recall")
     def recall(user: UserOpt, query: Annotated[str, typer.Argument(help="What the user just said.")],
