@@ -500,6 +500,30 @@ def test_the_users_choice_over_a_locked_core_memory_takes_its_place(c: Container
     assert "needs confirm: true" in str(err.value) and "--confirm" not in str(err.value)
 
 
+def test_history_stored_locked_in_core_is_unlocked_by_the_data_step(c: Container, tenant: str,
+                                                                    clock: FakeClock) -> None:
+    """Losers superseded by the user before the settlement unlocked them are stored CORE and locked with validTo
+    set: the data step data/history_unlocked takes them out of core as an unlock does; live core memories and
+    history in other tiers are left as they are."""
+    from graph.migrations import unlock_history
+    from tests.ops_support import store_rows
+
+    [berlin] = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
+                                                      text="I live in Berlin.")).memories
+    c.tiers.lock(tenant, "alice", berlin.id)
+    clock.advance(timedelta(minutes=1))
+    [hamburg] = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
+                                                       text="I moved, I live in Hamburg now.")).memories
+    c.conflicts.resolve(tenant, "alice", c.conflicts.conflicts(tenant, "alice")[0].id, hamburg.id)
+    # as the settlement stored the loser before it unlocked one
+    store_rows(c, "MATCH (m:Memory {id: $id}) SET m.tier = 'core', m.locked = true", id=berlin.id)
+    assert unlock_history(c.store, now=clock.now(), tenant=tenant) == 1
+    lost, won = (c.memories.get(tenant, "alice", m.id) for m in (berlin, hamburg))
+    assert lost is not None and (lost.tier, lost.locked) == (Tier.MID, False) and lost.valid_to is not None
+    assert won is not None and (won.tier, won.locked) == (Tier.CORE, True)
+    assert unlock_history(c.store, now=clock.now(), tenant=tenant) == 0  # nothing left of the kind
+
+
 def test_what_the_user_dismissed_from_mid_does_not_wait_a_week_more_in_temp(c: Container, tenant: str,
                                                                             clock: FakeClock) -> None:
     """DISMISSED sends a mid memory back to temp; unlike a fall back, it does not start the stale clock again."""
