@@ -256,3 +256,6 @@ def test_remote_forgets_locks_unlocks_and_reacts_to_one_memory(container: Contai
     assert json.loads(remote("unlock", "-u", user, memory["id"]))["tier"] == "MID"
     assert json.loads(remote("forget", "-u", user, memory["id"]))["forgotten"] is True
     assert container.memories.get(api_tenant, user, memory["id"]) is None
+    # remember takes the tier as the CLI's does (it had no --tier), in any case
+    placed = json.loads(remote("remember", "-u", user, "My blood type is A positive", "--tier", "CORE"))
+    assert (placed["tier"], placed["locked"]) == ("CORE", True)

@@ -168,10 +168,13 @@ def register(app: typer.Typer) -> None:
 
     @app.command("working-memory")
     def working_memory_command(
-        user: UserOpt, session: Annotated[str, typer.Argument()], tenant: TenantOpt = None,
+        user: UserOpt, session: Annotated[str, typer.Argument()],
+        n: Annotated[int | None, typer.Option("-n", help="At most this many turns, the newest (default: all "
+                                                         "held, 5).")] = None,  # as workingMemory's n
+        tenant: TenantOpt = None,
     ) -> None:
         """The last turns of a session (rebuilt from its episodes), one JSON object a line."""
-        turns = run_for(tenant, lambda c, t: c.ingest.working_memory(t, user, session))
+        turns = run_for(tenant, lambda c, t: c.ingest.working_memory(t, user, session, n))
         for t in turns:
             echo_json({"turn": t.turn, "speaker": t.speaker, "text": t.text, "at": t.at.isoformat()})
 

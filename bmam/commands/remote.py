@@ -12,10 +12,11 @@ from typing import Annotated, Any, TypeVar
 import typer
 from gql.transport.exceptions import TransportConnectionFailed, TransportError
 
-from bmam.cli_support import ReactionArg, UserOpt, echo, echo_json, fail, with_confirm_flag
+from bmam.cli_support import ReactionArg, TierOpt, UserOpt, echo, echo_json, fail, with_confirm_flag
 from bmam.client import INGEST_CONVERSATION, BmamClient, BmamClientError, ClientConfig, ClientConfigError
 from bmam.commands.export import rdf_format_of
 from bmam.http_transport import encode_json
+from graph.model import Tier
 from ingest.turns import TurnInput, clashes, numbered, placed_turns, read_jsonl
 
 T = TypeVar("T")
@@ -197,9 +198,10 @@ def register(app: typer.Typer) -> None:
     def remember(user: UserOpt, text: Annotated[str, typer.Argument()],
                  type: Annotated[str, typer.Option("--type", "-t", help="FACTUAL, PROCEDURAL, EPISODIC, SEMANTIC, "
                                                                       "EMOTIONAL")] = "FACTUAL",
+                 tier: TierOpt = Tier.TEMP,  # as `bmam remember --tier` (remote had none)
                  server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Store a memory for a user (no salience filter, no extraction: `remote ingest` is the pipeline)."""
-        echo_json(_call(server, api_key, lambda c: c.remember(user, text, type.upper())))
+        echo_json(_call(server, api_key, lambda c: c.remember(user, text, type.upper(), tier=tier.name)))
 
     @remote.command("correct")
     def correct(user: UserOpt, memory_id: Annotated[str, typer.Argument(help="The live memory to correct.")],
