@@ -1,6 +1,6 @@
 """The MCP face: bmam's memory as Model Context Protocol tools and resources, for agent frameworks.
 
-Tools remember, recall, related, context_prompt and forget, and the resource
+Tools remember, recall, related, context_prompt, forget, correct, lock, unlock, react and feedback, and the resource
 `bmam://users/{user_id}/core` (a user's core memories), served over stdio or streamable HTTP with the
 `mcp` SDK. Every call goes through the same container use-cases as the GraphQL face (nothing here
 touches the store) and is scoped by an API key exactly like the API: the key names the tenant.
@@ -56,6 +56,8 @@ UNAUTHENTICATED_MESSAGE = "a valid bmam API key is required (X-API-Key or Author
 _UPPER = BeforeValidator(lambda v: v.strip().upper() if isinstance(v, str) else v)
 MemoryTypeName = Annotated[Literal["FACTUAL", "PROCEDURAL", "EPISODIC", "SEMANTIC", "EMOTIONAL"], _UPPER]
 TierName = Annotated[Literal["TEMP", "MID", "CORE"], _UPPER]
+ReactionName = Annotated[Literal["ENGAGED", "IGNORED", "DISMISSED"], _UPPER]
+FeedbackName = Annotated[Literal["LIKE", "DISLIKE", "DWELL", "SKIP"], _UPPER]
 
 
 def presented_key(headers: Any) -> str | None:
@@ -219,6 +221,44 @@ def build_server(container: Container, *, api_key: str | None = None) -> MCPServ
         done = await _call(container.corrections.correct, tenant, user_id, memory_id, text,
                            MemoryType[type] if type is not None else None)
         return {**memory_dict(done.memory), "corrects": done.corrected.id}
+
+    # The user's own changes to one memory (an agent could forget a memory but not protect or react to one), the
+    # use-cases GraphQL's lock, unlock, react and feedback call
+    @mcp.tool(description="Mark a memory of a user important: it moves to core and is locked, never deleted, demoted "
+              "or evicted by the system. CONFLICT when core is full or the memory is locked already.")
+    @_tool_errors
+    async def lock(user_id: str, memory_id: str, ctx: Context | None = None) -> dict[str, Any]:
+        tenant = await keys.tenant(ctx)
+        return memory_dict(await _call(container.tiers.lock, tenant, user_id, memory_id))
+
+    @mcp.tool(description="Unlock a core memory of a user: it goes back to mid, managed by the system again. "
+              "CONFLICT for a memory that is not locked.")
+    @_tool_errors
+    async def unlock(user_id: str, memory_id: str, ctx: Context | None = None) -> dict[str, Any]:
+        tenant = await keys.tenant(ctx)
+        return memory_dict(await _call(container.tiers.unlock, tenant, user_id, memory_id))
+
+    @mcp.tool(description="The user's reaction to a memory that came up: ENGAGED promotes temp to mid, IGNORED "
+              "leaves it, DISMISSED deletes a temp memory (a mid one goes back to temp). Returns the memory as it is "
+              "after (null when deleted) and the tier moves.")
+    @_tool_errors
+    async def react(user_id: str, memory_id: str, signal: ReactionName,
+                    ctx: Context | None = None) -> dict[str, Any]:
+        tenant = await keys.tenant(ctx)
+        done = await _call(container.tiers.react, tenant, user_id, memory_id, signal)
+        return {"memory_id": done.memory_id, "signal": done.signal.value, "deleted": done.deleted,
+                "memory": memory_dict(done.memory) if done.memory is not None else None,
+                "tier_changes": [{"memory_id": c.memory_id, "from": c.from_tier.name,  # tiers as memory_dict names
+                                  "to": c.to_tier.name if c.to_tier is not None else None, "reason": c.reason.value}
+                                 for c in done.changes]}
+
+    @mcp.tool(description="Feedback on a memory's weight: LIKE / DISLIKE move its active part by +/-0.5, DWELL / "
+              "SKIP by +/-0.2. Returns the memory as it is after.")
+    @_tool_errors
+    async def feedback(user_id: str, memory_id: str, signal: FeedbackName,
+                       ctx: Context | None = None) -> dict[str, Any]:
+        tenant = await keys.tenant(ctx)
+        return memory_dict(await _call(container.feedback.feedback, tenant, user_id, memory_id, signal))
 
     @mcp.resource("bmam://users/{user_id}/core", name="core-memories", mime_type="application/json",
                   description="A user's core memories (locked, never evicted by the system), as JSON.")

@@ -25,7 +25,7 @@ from bmam.usecases.memories import RememberRequest
 from graph.model import Tier
 from tests.ops_support import served
 
-TOOLS = {"remember", "recall", "related", "context_prompt", "forget", "correct"}
+TOOLS = {"remember", "recall", "related", "context_prompt", "forget", "correct", "lock", "unlock", "react", "feedback"}
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -123,6 +123,30 @@ def test_http_tools_remember_recall_and_core_resource(container: Container, tena
 
     forgotten = asyncio.run(_with_http(mcp_url, key, body))
     assert container.memories.get(tenant, "alice", forgotten) is None
+
+
+def test_http_lock_unlock_react_and_feedback(container: Container, tenant: str, mcp_url: str) -> None:
+    """An agent could forget a memory but not protect or react to one: the tools GraphQL's lock, unlock, react and
+    feedback call, with their refusals as tool errors."""
+    key = _key(container, tenant)
+
+    async def body(client: Client) -> None:
+        async def call(tool: str, **args: Any) -> Any:
+            return await client.call_tool(tool, {"user_id": "dana", **args})
+
+        stored = _data(await call("remember", text="I keep my spare key under the blue pot"))
+        engaged = _data(await call("react", memory_id=stored["id"], signal="engaged"))
+        assert engaged["memory"]["tier"] == "MID" and engaged["tier_changes"][0]["to"] == "MID"
+        liked = _data(await call("feedback", memory_id=stored["id"], signal="LIKE"))
+        assert liked["weight"]["active"] > stored["weight"]["active"]
+        assert _data(await call("lock", memory_id=stored["id"]))["locked"] is True
+        again = await call("lock", memory_id=stored["id"])
+        assert again.is_error and "[CONFLICT]" in again.content[0].text and "nothing changed" in again.content[0].text
+        assert _data(await call("unlock", memory_id=stored["id"]))["tier"] == "MID"
+        missing = await call("react", memory_id="m_00000000000000000000000000000000", signal="IGNORED")
+        assert missing.is_error and "[NOT_FOUND]" in missing.content[0].text
+
+    asyncio.run(_with_http(mcp_url, key, body))
 
 
 def test_the_core_resource_lists_every_core_memory_page_by_page(container: Container, tenant: str) -> None:

@@ -31,7 +31,7 @@ def register(app: typer.Typer) -> None:
         path: Annotated[str, typer.Option(help="HTTP path of the MCP endpoint.")] = "/mcp",
     ) -> None:
         """Serve bmam's memory to agents over the Model Context Protocol: tools remember, recall, related,
-        context_prompt, correct, forget; resource bmam://users/{user_id}/core."""
+        context_prompt, correct, forget, lock, unlock, react, feedback; resource bmam://users/{user_id}/core."""
         import anyio
 
         from bmam.container import Container, ensure_neo4j
