@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from bmam.cli_support import (
+    PresetOpt,
     TenantOpt,
     TierOpt,
     TiersOpt,
@@ -30,7 +31,7 @@ from bmam.neo4j_server import LocalNeo4j, Neo4jServerError
 from bmam.usecases.memories import RememberRequest
 from graph.errors import Conflict
 from graph.migrations import DATA_STEPS
-from graph.model import Tier
+from graph.model import PresetKind, Tier
 
 # As settings.deployment.workers allows (BMAM_DEPLOYMENT__WORKERS).
 MAX_WORKERS = 64
@@ -144,11 +145,16 @@ def remember(
     type: Annotated[str, typer.Option("--type", "-t", help="FACTUAL, PROCEDURAL, EPISODIC, SEMANTIC, EMOTIONAL")]
     = "FACTUAL",
     tier: TierOpt = Tier.TEMP,
+    # as remember's input over GraphQL and MCP (the CLI had no preset kind, session or device)
+    preset: PresetOpt = PresetKind.DEFAULT,
+    session: Annotated[str | None, typer.Option("--session", "-s", help="The session it was said in.")] = None,
+    device: Annotated[str | None, typer.Option("--device", help="The device it came from (provenance).")] = None,
     tenant: TenantOpt = None,
 ) -> None:
     """Store a memory for a user and print it as JSON."""
     memory = run_for(tenant, lambda c, t: c.memories.remember(
-        t, RememberRequest(user_id=user, text=text, type=type, tier=tier)))
+        t, RememberRequest(user_id=user, text=text, type=type, tier=tier, preset_kind=preset, session_id=session,
+                           device_id=device)))
     echo_json(memory_json(memory))
 
 

@@ -21,7 +21,7 @@ from bmam.container import Container, ensure_neo4j
 from bmam.neo4j_server import Neo4jServerError
 from bmam.settings import Settings, load_settings
 from graph.errors import BadInput, BmamError
-from graph.model import Memory, MemoryType, Tier
+from graph.model import Memory, MemoryType, PresetKind, Tier
 from ingest.tier_policy import Signal
 
 T = TypeVar("T")
@@ -52,6 +52,8 @@ TiersOpt = Annotated[list[Tier] | None, typer.Option("--tier", case_sensitive=Fa
 TypesOpt = Annotated[list[MemoryType] | None, typer.Option("--type", "-t", case_sensitive=False,
                                                            help="Only these types (any case; repeat for more).")]
 ReactionArg = Annotated[Signal, typer.Argument(help="ENGAGED, IGNORED or DISMISSED (any case)", case_sensitive=False)]
+PresetOpt = Annotated[PresetKind, typer.Option("--preset", case_sensitive=False,
+                                               help="safety (fixed at 1.0), temporary (starts at 0.3) or default.")]
 
 
 def with_confirm_flag(message: str) -> str:

@@ -126,6 +126,27 @@ def test_every_enum_option_takes_any_case(module_tenant: str) -> None:
     assert cli("memories", *base, "--tier", "attic").exit_code == 2  # still refused when it is no tier at all
 
 
+def test_remember_takes_the_preset_session_and_device_and_check_conflicts_runs_detection(
+        container: Container, module_tenant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI's remember had no preset kind, session or device (GraphQL and MCP take them), and no command ran
+    checkConflicts."""
+    base = ["-u", CASER, "--tenant", module_tenant]
+    [stored] = json_lines(ok("remember", *base, "My son is allergic to shellfish", "--preset", "SAFETY",
+                             "--session", "s9", "--device", "phone"))
+    memory = container.memories.get(module_tenant, CASER, stored["id"])
+    assert memory is not None and memory.preset_kind.value == "safety" and memory.weight.preset == 1.0
+    assert (memory.provenance.session_id, memory.provenance.device_id) == ("s9", "phone")
+    monkeypatch.setenv("BMAM_LIVING__CONFLICT_STRATEGY", "REVIEW")  # so detection finds, and holds, the pair
+    home = remember(module_tenant, CASER, "I live in Lisbon")
+    ok("add-triple", *base, home["id"], "user", "lives_in", "Lisbon")
+    moved = remember(module_tenant, CASER, "I live in Porto")
+    ok("add-triple", *base, moved["id"], "user", "lives_in", "Porto")
+    [held] = json_lines(ok("check-conflicts", *base, moved["id"], "--strategy", "review"))
+    assert held["status"] == "OPEN" and {held["new"]["id"], held["old"]["id"]} == {moved["id"], home["id"]}
+    assert refused(1, "check-conflicts", *base, "m_00000000000000000000000000000000").startswith(
+        "error [NOT_FOUND]")
+
+
 # ----- feedback ------------------------------------------------------------------------------------------------
 
 
