@@ -292,6 +292,42 @@ def register(app: typer.Typer) -> None:
         """Feedback on a memory's weight: prints the memory as it is afterwards."""
         echo_json(_call(server, api_key, lambda c: c.feedback(user, memory_id, signal.strip().upper())))
 
+    # The review queue, the history and the working memory, as the CLI's (remote had none of them)
+    @remote.command("conflicts")
+    def conflicts(user: UserOpt,
+                  all_: Annotated[bool, typer.Option("--all", help="Resolved ones too (default: the review "
+                                                                  "queue).")] = False,
+                  first: int = 20, server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """A user's conflicts, one JSON object a line."""
+        for conflict in _call(server, api_key, lambda c: c.conflicts(user, status=None if all_ else "OPEN",
+                                                                     first=first)):
+            echo_json(conflict)
+
+    @remote.command("resolve")
+    def resolve(user: UserOpt, conflict_id: Annotated[str, typer.Argument()],
+                winner: Annotated[str, typer.Argument(help="The id of the memory that wins.")],
+                server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Settle a conflict held for review (resolveConflict)."""
+        echo_json(_call(server, api_key, lambda c: c.resolve_conflict(user, conflict_id, winner)))
+
+    @remote.command("history")
+    def history(user: UserOpt,
+                entity: Annotated[str | None, typer.Option("--entity", help="Memories about this entity.")] = None,
+                memory: Annotated[str | None, typer.Option("--memory", help="One memory's chain.")] = None,
+                first: int = 50, server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Memories with their supersession chains, one JSON object a line."""
+        for entry in _call(server, api_key, lambda c: c.history(user, entity=entity, memory_id=memory, first=first)):
+            echo_json(entry)
+
+    @remote.command("working-memory")
+    def working_memory(user: UserOpt, session: Annotated[str, typer.Argument()],
+                       n: Annotated[int | None, typer.Option("-n", help="At most this many turns, the newest.")]
+                       = None,
+                       server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """The last turns of a session, one JSON object a line."""
+        for turn in _call(server, api_key, lambda c: c.working_memory(user, session, n))["turns"]:
+            echo_json(turn)
+
     @remote.command("recall")
     def recall(user: UserOpt, query: Annotated[str, typer.Argument(help="What the user just said.")],
                k: Annotated[int | None, typer.Option("-k", help="At most this many memories.")] = None,
