@@ -233,6 +233,13 @@ def test_remote_triples_and_associations(api_url: str, api_key: str) -> None:
     assert again.exit_code == 1 and "CONFLICT" in again.stderr and "Traceback" not in again.output
 
 
+def _remote(env: dict[str, str], *args: str, code: int = 0) -> str:
+    """One `bmam remote` command that must exit with `code`: its standard output, or its error line."""
+    result = runner.invoke(cli_app, ["remote", *args], env=env)
+    assert result.exit_code == code, result.output
+    return result.stdout if code == 0 else result.stderr
+
+
 def test_remote_forgets_locks_unlocks_and_reacts_to_one_memory(container: Container, api_url: str, api_key: str,
                                                               api_tenant: str) -> None:
     """remote had forget-user but no way to forget, protect or react to one memory (the CLI's forget, lock,
@@ -241,9 +248,7 @@ def test_remote_forgets_locks_unlocks_and_reacts_to_one_memory(container: Contai
     env = {"BMAM_SERVER": api_url, "BMAM_API_KEY": api_key}
 
     def remote(*args: str, code: int = 0) -> str:
-        result = runner.invoke(cli_app, ["remote", *args], env=env)
-        assert result.exit_code == code, result.output
-        return result.stdout if code == 0 else result.stderr
+        return _remote(env, *args, code=code)
 
     memory = json.loads(remote("remember", "-u", user, "I keep my passport in the blue folder"))
     assert json.loads(remote("react", "-u", user, memory["id"], "engaged"))["memory"]["tier"] == "MID"
@@ -270,9 +275,7 @@ def test_remote_conflicts_resolve_history_and_working_memory(container: Containe
     env = {"BMAM_SERVER": api_url, "BMAM_API_KEY": api_key}
 
     def remote(*args: str, code: int = 0) -> str:
-        result = runner.invoke(cli_app, ["remote", *args], env=env)
-        assert result.exit_code == code, result.output
-        return result.stdout if code == 0 else result.stderr
+        return _remote(env, *args, code=code)
 
     ids = []
     for city in ("Lisbon", "Porto"):  # the server's strategy (LATEST): Porto supersedes Lisbon

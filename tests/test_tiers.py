@@ -16,7 +16,7 @@ from bmam.settings import Settings
 from bmam.usecases.recall import RecallRequest
 from graph.conflicts import ConflictStatus, ConflictStrategy
 from graph.errors import BadInput, Conflict, NotFound
-from graph.model import MemoryType, PresetKind, Scope, Tier, WeightParts
+from graph.model import Memory, MemoryType, PresetKind, Scope, Tier, WeightParts
 from graph.tiers import TierMemory
 from ingest.tier_policy import (
     Capacities,
@@ -465,6 +465,18 @@ def test_remember_this_refused_by_a_full_core_stays_in_a_full_temp(c: Container,
     assert sum(tier_of(c, tenant, m) is None for m in older) == 1
 
 
+def _locked_home_then_a_move(c: Container, tenant: str, clock: FakeClock) -> tuple[Memory, Memory]:
+    """'I live in Berlin.', locked by the user, then 'I moved, I live in Hamburg now.': a conflict held for review
+    (the loser would be the locked memory)."""
+    [berlin] = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
+                                                      text="I live in Berlin.")).memories
+    c.tiers.lock(tenant, "alice", berlin.id)
+    clock.advance(timedelta(minutes=1))
+    [hamburg] = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
+                                                       text="I moved, I live in Hamburg now.")).memories
+    return berlin, hamburg
+
+
 def test_the_users_choice_over_a_locked_core_memory_takes_its_place(c: Container, tenant: str,
                                                                     clock: FakeClock) -> None:
     """Resolving a held conflict for the new memory over a locked core one left the winner in temp, unlocked, and
@@ -472,12 +484,7 @@ def test_the_users_choice_over_a_locked_core_memory_takes_its_place(c: Container
     history, takes no room). The loser stayed CORE and locked with validTo set: it looked live in core, and forget
     asked for confirm while unlock refused it as history. History is outside the tiers and core is locked: the
     loser leaves core as an unlock takes it out (mid, unlocked); so does the memory a correction supersedes."""
-    [berlin] = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
-                                                      text="I live in Berlin.")).memories
-    c.tiers.lock(tenant, "alice", berlin.id)
-    clock.advance(timedelta(minutes=1))
-    [hamburg] = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
-                                                       text="I moved, I live in Hamburg now.")).memories
+    berlin, hamburg = _locked_home_then_a_move(c, tenant, clock)
     [held] = c.conflicts.conflicts(tenant, "alice")
     settled = c.conflicts.resolve(tenant, "alice", held.id, hamburg.id)
     assert settled.winner_id == hamburg.id and settled.new_memory is not None and settled.new_memory.locked
@@ -508,12 +515,7 @@ def test_history_stored_locked_in_core_is_unlocked_by_the_data_step(c: Container
     from graph.migrations import unlock_history
     from tests.ops_support import store_rows
 
-    [berlin] = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
-                                                      text="I live in Berlin.")).memories
-    c.tiers.lock(tenant, "alice", berlin.id)
-    clock.advance(timedelta(minutes=1))
-    [hamburg] = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
-                                                       text="I moved, I live in Hamburg now.")).memories
+    berlin, hamburg = _locked_home_then_a_move(c, tenant, clock)
     c.conflicts.resolve(tenant, "alice", c.conflicts.conflicts(tenant, "alice")[0].id, hamburg.id)
     # as the settlement stored the loser before it unlocked one
     store_rows(c, "MATCH (m:Memory {id: $id}) SET m.tier = 'core', m.locked = true", id=berlin.id)
