@@ -10,7 +10,11 @@ from typing import Annotated
 import typer
 
 from bmam.cli_support import (
+    PresetOpt,
     TenantOpt,
+    TierOpt,
+    TiersOpt,
+    TypesOpt,
     UserOpt,
     clear_errors,
     echo,
@@ -20,12 +24,14 @@ from bmam.cli_support import (
     run,
     run_for,
     settings,
+    with_confirm_flag,
 )
 from bmam.container import Container, ensure_neo4j
 from bmam.neo4j_server import LocalNeo4j, Neo4jServerError
 from bmam.usecases.memories import RememberRequest
+from graph.errors import Conflict
 from graph.migrations import DATA_STEPS
-from graph.model import MemoryType, Tier
+from graph.model import PresetKind, Tier
 
 # As settings.deployment.workers allows (BMAM_DEPLOYMENT__WORKERS).
 MAX_WORKERS = 64
@@ -138,20 +144,25 @@ def remember(
     text: Annotated[str, typer.Argument(help="What to remember.")],
     type: Annotated[str, typer.Option("--type", "-t", help="FACTUAL, PROCEDURAL, EPISODIC, SEMANTIC, EMOTIONAL")]
     = "FACTUAL",
-    tier: Annotated[Tier, typer.Option(help="temp, mid or core")] = Tier.TEMP,
+    tier: TierOpt = Tier.TEMP,
+    # as remember's input over GraphQL and MCP (the CLI had no preset kind, session or device)
+    preset: PresetOpt = PresetKind.DEFAULT,
+    session: Annotated[str | None, typer.Option("--session", "-s", help="The session it was said in.")] = None,
+    device: Annotated[str | None, typer.Option("--device", help="The device it came from (provenance).")] = None,
     tenant: TenantOpt = None,
 ) -> None:
     """Store a memory for a user and print it as JSON."""
     memory = run_for(tenant, lambda c, t: c.memories.remember(
-        t, RememberRequest(user_id=user, text=text, type=type, tier=tier)))
+        t, RememberRequest(user_id=user, text=text, type=type, tier=tier, preset_kind=preset, session_id=session,
+                           device_id=device)))
     echo_json(memory_json(memory))
 
 
 @app.command("memories")
 def list_memories(
     user: UserOpt,
-    type: Annotated[list[MemoryType] | None, typer.Option("--type", "-t")] = None,
-    tier: Annotated[list[Tier] | None, typer.Option("--tier")] = None,
+    type: TypesOpt = None,
+    tier: TiersOpt = None,
     first: int = 20,
     tenant: TenantOpt = None,
 ) -> None:
@@ -182,8 +193,16 @@ def forget(
     tenant: TenantOpt = None,
 ) -> None:
     """Forget one memory."""
-    forgotten = run_for(tenant, lambda c, t: c.memories.forget(t, user, memory_id, confirm=confirm))
-    echo(f"forgot {forgotten}")
+
+    def forget_one(c: Container, t: str) -> str:
+        try:
+            return c.memories.forget(t, user, memory_id, confirm=confirm)
+        except Conflict as exc:  # the refusal names the API's argument; here it is this command's flag
+            if exc.field != "confirm":
+                raise
+            raise Conflict(with_confirm_flag(exc.message), field="confirm") from exc
+
+    echo(f"forgot {run_for(tenant, forget_one)}")
 
 
 for _name in COMMAND_MODULES:

@@ -21,7 +21,8 @@ from bmam.container import Container, ensure_neo4j
 from bmam.neo4j_server import Neo4jServerError
 from bmam.settings import Settings, load_settings
 from graph.errors import BadInput, BmamError
-from graph.model import Memory
+from graph.model import Memory, MemoryType, PresetKind, Tier
+from ingest.tier_policy import Signal
 
 T = TypeVar("T")
 
@@ -43,6 +44,21 @@ def tenant_option(value: str | None) -> str | None:
 UserOpt = Annotated[str, typer.Option("--user", "-u", help="The user id inside the tenant.")]
 TenantOpt = Annotated[str | None, typer.Option("--tenant", help="Tenant (app); default from settings.",
                                                callback=tenant_option)]
+# The enum options, in any case, defined once for every command: `memories --tier CORE` was refused while GraphQL,
+# remote and MCP print CORE, and `remember --type factual` was taken where `memories --type factual` was not
+TierOpt = Annotated[Tier, typer.Option("--tier", case_sensitive=False, help="temp, mid or core (any case).")]
+TiersOpt = Annotated[list[Tier] | None, typer.Option("--tier", case_sensitive=False,
+                                                     help="Only these tiers (any case; repeat for more).")]
+TypesOpt = Annotated[list[MemoryType] | None, typer.Option("--type", "-t", case_sensitive=False,
+                                                           help="Only these types (any case; repeat for more).")]
+ReactionArg = Annotated[Signal, typer.Argument(help="ENGAGED, IGNORED or DISMISSED (any case)", case_sensitive=False)]
+PresetOpt = Annotated[PresetKind, typer.Option("--preset", case_sensitive=False,
+                                               help="safety (fixed at 1.0), temporary (starts at 0.3) or default.")]
+
+
+def with_confirm_flag(message: str) -> str:
+    """A refusal naming the API's `confirm: true` (forgetting a locked core memory), as a command's --confirm."""
+    return message.replace("confirm: true", "--confirm")
 
 
 def fail(message: str, code: int = 1) -> NoReturn:

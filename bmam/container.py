@@ -355,12 +355,13 @@ class Container:
         conflicts.resolved_by_user.append(self._winner_takes_core)
         return conflicts
 
-    def _winner_takes_core(self, scope: Scope, settled: Conflict) -> None:
+    def _winner_takes_core(self, scope: Scope, before: Conflict, settled: Conflict) -> None:
         """The user chose a memory over a locked core one (a conflict held for review): it takes the loser's place,
         in core and locked, as a correction does (it stayed in temp and went stale: the user was left no home). The
-        loser, now history, takes no room in core; should core be full all the same, the winner stays where it is
-        (never stale: ingest/tier_policy.py) and the refusal is logged."""
-        memories = {m.id: m for m in (settled.new_memory, settled.old_memory) if m is not None}
+        loser, now history, unlocked and out of core, takes no room there; should core be full all the same, the
+        winner stays where it is (never stale: ingest/tier_policy.py) and the refusal is logged. Whether the loser
+        was locked is read from the conflict as it was before the settlement (which unlocks the loser)."""
+        memories = {m.id: m for m in (before.new_memory, before.old_memory) if m is not None}
         loser, winner = memories.get(settled.loser_id or ""), memories.get(settled.winner_id or "")
         if loser is None or winner is None or not loser.locked or winner.locked:
             return

@@ -1,6 +1,6 @@
 """The MCP face: bmam's memory as Model Context Protocol tools and resources, for agent frameworks.
 
-Tools remember, recall, related, context_prompt and forget, and the resource
+Tools remember, recall, related, context_prompt, forget, correct, lock, unlock, react and feedback, and the resource
 `bmam://users/{user_id}/core` (a user's core memories), served over stdio or streamable HTTP with the
 `mcp` SDK. Every call goes through the same container use-cases as the GraphQL face (nothing here
 touches the store) and is scoped by an API key exactly like the API: the key names the tenant.
@@ -18,22 +18,27 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Annotated, Any, Literal, TypeVar
+from types import TracebackType
+from typing import Annotated, Any, Literal, TypeVar, cast
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
-from pydantic import BeforeValidator
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+from pydantic import BeforeValidator, ValidationError
 from starlette.applications import Starlette
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 from bmam.container import Container
 from bmam.usecases.memories import RememberRequest
 from bmam.usecases.recall import RecallRequest
 from graph.errors import BmamError, StoreUnavailable, Unauthenticated
 from graph.model import Memory, MemoryType, Tier
+from resolvers.http_guard import error_body
 
 log = logging.getLogger("bmam.mcp")
 T = TypeVar("T")
@@ -51,6 +56,8 @@ UNAUTHENTICATED_MESSAGE = "a valid bmam API key is required (X-API-Key or Author
 _UPPER = BeforeValidator(lambda v: v.strip().upper() if isinstance(v, str) else v)
 MemoryTypeName = Annotated[Literal["FACTUAL", "PROCEDURAL", "EPISODIC", "SEMANTIC", "EMOTIONAL"], _UPPER]
 TierName = Annotated[Literal["TEMP", "MID", "CORE"], _UPPER]
+ReactionName = Annotated[Literal["ENGAGED", "IGNORED", "DISMISSED"], _UPPER]
+FeedbackName = Annotated[Literal["LIKE", "DISLIKE", "DWELL", "SKIP"], _UPPER]
 
 
 def presented_key(headers: Any) -> str | None:
@@ -215,6 +222,44 @@ def build_server(container: Container, *, api_key: str | None = None) -> MCPServ
                            MemoryType[type] if type is not None else None)
         return {**memory_dict(done.memory), "corrects": done.corrected.id}
 
+    # The user's own changes to one memory (an agent could forget a memory but not protect or react to one), the
+    # use-cases GraphQL's lock, unlock, react and feedback call
+    @mcp.tool(description="Mark a memory of a user important: it moves to core and is locked, never deleted, demoted "
+              "or evicted by the system. CONFLICT when core is full or the memory is locked already.")
+    @_tool_errors
+    async def lock(user_id: str, memory_id: str, ctx: Context | None = None) -> dict[str, Any]:
+        tenant = await keys.tenant(ctx)
+        return memory_dict(await _call(container.tiers.lock, tenant, user_id, memory_id))
+
+    @mcp.tool(description="Unlock a core memory of a user: it goes back to mid, managed by the system again. "
+              "CONFLICT for a memory that is not locked.")
+    @_tool_errors
+    async def unlock(user_id: str, memory_id: str, ctx: Context | None = None) -> dict[str, Any]:
+        tenant = await keys.tenant(ctx)
+        return memory_dict(await _call(container.tiers.unlock, tenant, user_id, memory_id))
+
+    @mcp.tool(description="The user's reaction to a memory that came up: ENGAGED promotes temp to mid, IGNORED "
+              "leaves it, DISMISSED deletes a temp memory (a mid one goes back to temp). Returns the memory as it is "
+              "after (null when deleted) and the tier moves.")
+    @_tool_errors
+    async def react(user_id: str, memory_id: str, signal: ReactionName,
+                    ctx: Context | None = None) -> dict[str, Any]:
+        tenant = await keys.tenant(ctx)
+        done = await _call(container.tiers.react, tenant, user_id, memory_id, signal)
+        return {"memory_id": done.memory_id, "signal": done.signal.value, "deleted": done.deleted,
+                "memory": memory_dict(done.memory) if done.memory is not None else None,
+                "tier_changes": [{"memory_id": c.memory_id, "from": c.from_tier.name,  # tiers as memory_dict names
+                                  "to": c.to_tier.name if c.to_tier is not None else None, "reason": c.reason.value}
+                                 for c in done.changes]}
+
+    @mcp.tool(description="Feedback on a memory's weight: LIKE / DISLIKE move its active part by +/-0.5, DWELL / "
+              "SKIP by +/-0.2. Returns the memory as it is after.")
+    @_tool_errors
+    async def feedback(user_id: str, memory_id: str, signal: FeedbackName,
+                       ctx: Context | None = None) -> dict[str, Any]:
+        tenant = await keys.tenant(ctx)
+        return memory_dict(await _call(container.feedback.feedback, tenant, user_id, memory_id, signal))
+
     @mcp.resource("bmam://users/{user_id}/core", name="core-memories", mime_type="application/json",
                   description="A user's core memories (locked, never evicted by the system), as JSON.")
     async def core_memories(user_id: str, ctx: Context | None = None) -> str:
@@ -278,6 +323,87 @@ async def _context_prompt(container: Container, tenant: str, user_id: str, sessi
     }
 
 
+# ----- stdio ---------------------------------------------------------------------------------------
+
+
+def unreadable_line_answer(problem: Exception) -> JSONRPCError:
+    """The answer to a stdin line the SDK could not read as a JSON-RPC message (its reader hands the error on and
+    the SDK then drops it: a caller waited for ever). -32700 as the HTTP transport answers such a body: not JSON,
+    or JSON no UTF-8 can hold (a lone surrogate escape, "\\ud800"); -32600 for JSON that is no JSON-RPC message.
+    The id is the line's own when Python's json can read it (so the caller waiting on it hears), else null."""
+    given: Any = None  # the line (JSON it could not read) or what it read of it (no JSON-RPC message)
+    code, why = PARSE_ERROR, str(problem).splitlines()[0] if str(problem) else type(problem).__name__
+    if isinstance(problem, ValidationError) and problem.errors():
+        first = problem.errors()[0]
+        given = first.get("input")
+        code = PARSE_ERROR if first.get("type") == "json_invalid" else INVALID_REQUEST
+        why = str(first.get("msg") or why)
+    request_id: str | int | None = None
+    try:
+        parsed = json.loads(given) if isinstance(given, str) else given
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, dict) and isinstance(parsed.get("id"), str | int) and not isinstance(parsed["id"], bool):
+        request_id = parsed["id"]
+    message = "Parse error" if code == PARSE_ERROR else "Invalid Request"
+    return JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=f"{message}: {why}"))
+
+
+class _AnswerUnreadableLines:
+    """The read side of the stdio transport, passing the SDK's messages on and answering each line it could not
+    read (unreadable_line_answer) on the write side, instead of the SDK's silent drop. What the serving loop uses
+    of a read stream: iteration, the sender context of the last item, aclose."""
+
+    def __init__(self, inner: Any, write: Any) -> None:
+        self._inner = inner
+        self._write = write
+
+    @property
+    def last_context(self) -> Any:
+        return getattr(self._inner, "last_context", None)
+
+    async def _answered(self, item: SessionMessage | Exception) -> bool:
+        if not isinstance(item, Exception):
+            return False
+        log.warning("stdin line not read as JSON-RPC: %s", item)
+        await self._write.send(SessionMessage(unreadable_line_answer(item)))
+        return True
+
+    async def receive(self) -> SessionMessage:
+        while await self._answered(item := await self._inner.receive()):
+            pass
+        return cast(SessionMessage, item)
+
+    def __aiter__(self) -> _AnswerUnreadableLines:
+        return self
+
+    async def __anext__(self) -> SessionMessage:
+        while await self._answered(item := await self._inner.__anext__()):
+            pass
+        return cast(SessionMessage, item)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> _AnswerUnreadableLines:
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc_val: BaseException | None,
+                        exc_tb: TracebackType | None) -> bool | None:
+        await self.aclose()
+        return None
+
+
+async def serve_stdio(server: MCPServer) -> None:
+    """MCPServer.run("stdio") with every line answered: the SDK's stdio transport (its claim of fds 0 and 1
+    kept), its server run on the read side wrapped by _AnswerUnreadableLines (no patch of the SDK: the SDK's own
+    run_stdio_async runs its low-level server on these streams the same way)."""
+    lowlevel = server._lowlevel_server
+    async with stdio_server() as (read_stream, write_stream):
+        await lowlevel.run(_AnswerUnreadableLines(read_stream, write_stream), write_stream,
+                           lowlevel.create_initialization_options())
+
+
 # ----- HTTP ---------------------------------------------------------------------------------------
 
 
@@ -294,12 +420,14 @@ class RequireKey(BaseHTTPMiddleware):
             if not key:
                 raise Unauthenticated(UNAUTHENTICATED_MESSAGE)
             await asyncio.to_thread(self._container.keys.authenticate, key)
+        # in the API's error shape ({"errors": [{message, extensions: {code}}]}), as GraphQL and /export answer a
+        # 401 (it was {"error": CODE, "message": ...}, a shape of its own)
         except Unauthenticated:
-            return JSONResponse({"error": "UNAUTHENTICATED", "message": UNAUTHENTICATED_MESSAGE}, status_code=401,
-                                headers={"WWW-Authenticate": 'Bearer realm="bmam"'})
+            return Response(error_body(UNAUTHENTICATED_MESSAGE, "UNAUTHENTICATED"), status_code=401,
+                            media_type="application/json", headers={"WWW-Authenticate": 'Bearer realm="bmam"'})
         except StoreUnavailable as exc:
-            return JSONResponse({"error": "UNAVAILABLE", "message": exc.message}, status_code=503,
-                                headers={"Retry-After": "5"})
+            return Response(error_body(exc.message, "UNAVAILABLE"), status_code=503, media_type="application/json",
+                            headers={"Retry-After": "5"})
         return await call_next(request)
 
 

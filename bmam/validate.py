@@ -47,10 +47,7 @@ def identifier(value: str | None, *, field: str) -> str:
         raise BadInput(f"{field} is required", field=field)
     if len(value) > MAX_ID_CHARS:
         raise BadInput(f"{field} is longer than {MAX_ID_CHARS} characters", field=field)
-    found = _ID_REFUSED.search(value)
-    if found:
-        raise BadInput(f"{field} must not contain control or invisible formatting characters "
-                       f"(found U+{ord(found.group()):04X})", field=field)
+    _refuse_invisible(value, field=field)
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
@@ -60,6 +57,21 @@ def identifier(value: str | None, *, field: str) -> str:
         # and said verified
         raise BadInput(f"{field} must be in Unicode NFC form (é as one character, not e + U+0301)", field=field)
     return value.strip()
+
+
+def name(value: str | None, *, field: str, max_bytes: int) -> str:
+    """A name the graph keeps as a node (a triple's subject or object entity): text, and none of the characters an
+    id refuses ("te\u202ea" showed reversed, "I\u200b" looked like the user and was another entity)."""
+    checked = text(value, field=field, max_bytes=max_bytes)
+    _refuse_invisible(checked, field=field)
+    return checked
+
+
+def _refuse_invisible(value: str, *, field: str) -> None:
+    found = _ID_REFUSED.search(value)
+    if found:
+        raise BadInput(f"{field} must not contain control or invisible formatting characters "
+                       f"(found U+{ord(found.group()):04X})", field=field)
 
 
 def memory_type(value: str | MemoryType) -> MemoryType:

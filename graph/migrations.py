@@ -16,7 +16,8 @@ SCHEMA_FOLDER = "schema"
 # Data steps by name, recorded like schema files once done.
 SCOPE_TOKENS = "data/scope_tokens"
 TEXT_KEYS = "data/text_keys"
-DATA_STEPS = (SCOPE_TOKENS, TEXT_KEYS)
+HISTORY_UNLOCKED = "data/history_unlocked"
+DATA_STEPS = (SCOPE_TOKENS, TEXT_KEYS, HISTORY_UNLOCKED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +58,19 @@ def apply_schema(store: GraphStore, *, vector_dimensions: int, now: datetime) ->
         keyed = give_text_keys(store)
         store.write("meta/record_migration", {"name": TEXT_KEYS, "checksum": f"{keyed} memories", "now": now})
         applied.append(TEXT_KEYS)
+    if HISTORY_UNLOCKED not in done:
+        unlocked = unlock_history(store, now=now)
+        store.write("meta/record_migration", {"name": HISTORY_UNLOCKED, "checksum": f"{unlocked} memories",
+                                              "now": now})
+        applied.append(HISTORY_UNLOCKED)
     store.read("meta/await_indexes")
     return MigrationReport(applied=applied, statements_run=count)
+
+
+def unlock_history(store: GraphStore, *, now: datetime, tenant: str | None = None) -> int:
+    """Take out of core the history stored locked there (cypher/meta/unlock_history): the losers the user's
+    settlements superseded before a settlement unlocked them; of one tenant only when given. Returns how many."""
+    return int(store.write("meta/unlock_history", {"now": now, "tenant": tenant}, timeout_s=600.0)[0]["unlocked"])
 
 
 def give_scope_tokens(store: GraphStore, *, users_per_transaction: int = 100) -> int:

@@ -15,7 +15,7 @@ from typing import Any
 import neo4j.time
 
 from graph.conflicts import ConflictKind, ConflictStatus, ConflictStrategy
-from graph.errors import BadInput, BmamError
+from graph.errors import BadInput, BmamError, LimitExceeded
 from graph.model import STORED_TYPES, ClassifierLevel, MemoryType, PresetKind, Tier
 from graph.rdf_records import ImportPlan, NodeRecord
 from graph.rdf_terms import UNDIRECTED, NodeKind, NodeRef, show, triple_statement_iri, user_iri
@@ -291,8 +291,11 @@ def _check_props(where: str, owner: str, props: dict[str, Any], allowed: dict[st
             raise _refusal(where, why) from None
 
 
-def _refusal(where: str, why: Refused) -> BadInput:
-    return BadInput(f"{where}: {show(str(why))}", field="file")
+def _refusal(where: str, why: Refused) -> BadInput | LimitExceeded:
+    """BadInput, or LimitExceeded when a size limit refused the value: a text over the limit is LIMIT_EXCEEDED in a
+    file as in remember and ingest (it answered BAD_USER_INPUT here)."""
+    kind = LimitExceeded if isinstance(why.__cause__, LimitExceeded) else BadInput
+    return kind(f"{where}: {show(str(why))}", field="file")
 
 
 def _check_node(node: NodeRecord, where: str, rules: ValueRules) -> None:

@@ -32,7 +32,10 @@ class SessionStateRepository:
 
     def append_surfaced(self, scope: Scope, session_id: str, ids: Sequence[str], terms: Sequence[str], *,
                         keep: int, now: datetime) -> None:
+        """A turn that surfaced nothing only extends a history that exists (cypher/session/surfaced_extend):
+        leading empty turns change no damping, and a recall for a user with nothing stored must write nothing."""
         turn = json.dumps({"ids": sorted(ids), "terms": sorted(terms)}, ensure_ascii=False)
-        self._store.write("session/surfaced_append", {
+        statement = "session/surfaced_append" if ids else "session/surfaced_extend"
+        self._store.write(statement, {
             "tenant": scope.tenant, "user_id": scope.user_id, "session_id": session_id,
             "id": session_recall_id(scope, session_id), "turn": turn, "keep": max(1, keep), "now": now})

@@ -266,20 +266,20 @@ class ReactionOutcome:
 def react(m: TierMemory, signal: Signal, rules: TierRules) -> ReactionOutcome:
     """ENGAGED promotes temp to mid (+explicit active); IGNORED changes nothing; DISMISSED deletes a
     temp memory and sends a mid one back to temp (-explicit active). A locked core memory is changed
-    only by unlock or forget: ENGAGED / IGNORED leave it, DISMISSED is refused; so are ENGAGED and DISMISSED on
-    superseded history, and dismissing a temp memory held for review."""
+    only by unlock or forget: ENGAGED / IGNORED leave it, DISMISSED is refused; so is every signal on superseded
+    history (IGNORED too: it answered success while ENGAGED and DISMISSED were refused, when no signal applies to
+    history), and dismissing a temp memory held for review."""
+    if m.superseded:
+        return ReactionOutcome(None, 0.0, refused="it is superseded history (validTo set), kept outside the tiers: a "
+                                                 "reaction changes nothing of it (forget removes it)")
     if m.locked or m.tier is Tier.CORE:
         if signal is Signal.DISMISSED:
             return ReactionOutcome(None, 0.0, refused="a locked core memory changes only by unlock or forget "
                                                      "with confirm: true")
         return ReactionOutcome(None, 0.0)
-    if m.superseded and signal is not Signal.IGNORED:
-        return ReactionOutcome(None, 0.0, refused="it is superseded history (validTo set), kept outside the tiers: a "
-                                                 "reaction changes nothing of it (forget removes it)")
     if signal is Signal.DISMISSED and m.tier is Tier.TEMP and held(m):
-        why = "is superseded history, kept" if m.superseded else "is held in an open conflict; resolve it first"
-        return ReactionOutcome(None, 0.0, refused=f"a dismissal deletes a temp memory, but this one {why} "
-                                                 "(forget removes it)")
+        return ReactionOutcome(None, 0.0, refused="a dismissal deletes a temp memory, but this one is held in an "
+                                                 "open conflict; resolve it first (forget removes it)")
     if signal is Signal.IGNORED:
         return ReactionOutcome(None, 0.0)
     if signal is Signal.ENGAGED:

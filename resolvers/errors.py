@@ -13,10 +13,12 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from graphql import ArgumentNode, IntValueNode, Node, VariableDefinitionNode, VariableNode, Visitor, parse, visit
 from graphql.error import GraphQLError
 from strawberry.extensions import SchemaExtension
 
 from graph.errors import BmamError
+from resolvers.limits import SIZE_ARGUMENTS
 
 log = logging.getLogger("bmam.api")
 
@@ -24,6 +26,12 @@ INTERNAL_MESSAGE = "Internal error; it has been logged."
 _SUGGESTION = re.compile(r"\s*Did you mean\b.*$", re.DOTALL)
 # The parser's own limits (graphql-core): too many tokens, nested too deeply.
 _PARSER_LIMITS = ("Document contains more than", "nested too deeply")
+# A positive number past GraphQL's Int (2^31 or more; graphql-core refuses it before any resolver runs). Given
+# for a page size or the context budget it is over their limit, as 2^31 - 1 is (LIMIT_EXCEEDED), and the CLI and
+# MCP, which have no 32-bit Int, answer it so: it answered BAD_USER_INPUT here and in `bmam remote`. For a turn, a
+# polarity or a depth (BAD_USER_INPUT when out of range) it stays BAD_USER_INPUT.
+_INT_OVER = re.compile(r"Int cannot represent non 32-bit signed integer value: \d")
+_LIMITED_INTS = frozenset((*SIZE_ARGUMENTS, "budget"))
 
 
 def without_suggestions(message: str) -> str:
@@ -50,7 +58,8 @@ def coded(error: GraphQLError) -> GraphQLError:
         # Parse, validation and variable-coercion errors describe the request itself: the caller's
         # fault, and their text holds nothing of ours.
         code = (error.extensions or {}).get("code") or (
-            "LIMIT_EXCEEDED" if any(m in error.message for m in _PARSER_LIMITS) else "BAD_USER_INPUT"
+            "LIMIT_EXCEEDED" if any(m in error.message for m in _PARSER_LIMITS) or _over_a_limit(error)
+            else "BAD_USER_INPUT"
         )
         return _with(error, error.message, {**(error.extensions or {}), "code": code})
     # Unexpected: no Cypher, paths or stack text reach a client; the log has all of it.
@@ -59,6 +68,40 @@ def coded(error: GraphQLError) -> GraphQLError:
         INTERNAL_MESSAGE, nodes=error.nodes, path=error.path, positions=error.positions,
         source=error.source, extensions={"code": "INTERNAL_SERVER_ERROR"},
     )
+
+
+class _ArgumentsGiven(Visitor):
+    """The names of the field arguments whose value is the node the error points at (a literal, or a variable
+    by its definition)."""
+
+    def __init__(self, at: Node) -> None:
+        super().__init__()
+        self._at = at
+        self.names: set[str] = set()
+
+    def enter_argument(self, node: ArgumentNode, *_: object) -> None:
+        value, at = node.value, self._at
+        if isinstance(at, VariableDefinitionNode):
+            given = isinstance(value, VariableNode) and value.name.value == at.variable.name.value
+        else:
+            given = isinstance(value, IntValueNode) and value.loc is not None and at.loc is not None \
+                and value.loc.start == at.loc.start
+        if given:
+            self.names.add(node.name.value)
+
+
+def _over_a_limit(error: GraphQLError) -> bool:
+    """A too large Int for page sizes or the budget only (_INT_OVER): the document is read again (rare: a refused
+    request) to find the arguments it was given for."""
+    if not _INT_OVER.search(error.message) or not error.nodes or error.source is None:
+        return False
+    try:
+        document = parse(error.source)
+    except GraphQLError:
+        return False
+    found = _ArgumentsGiven(error.nodes[0])
+    visit(document, found)
+    return bool(found.names) and found.names <= _LIMITED_INTS
 
 
 def _variable_coercion(error: GraphQLError) -> bool:

@@ -15,6 +15,7 @@ import strawberry
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
+from starlette.types import Receive, Scope, Send
 
 from bmam.container import Container
 from bmam.usecases.export import browser_guide_html
@@ -153,6 +154,10 @@ def export_endpoint(container: Container) -> Callable[[Request], Awaitable[Respo
             return _error(exc.status_code, exc.code, exc.reason, exc.headers)
         try:
             user_id, ext = _user_and_ext(request, "/export/{userId}.{ttl|nt|jsonld|rdf|graphml|gexf}")
+            # as POST /import refuses a parameter it does not know: ?foo=1 was silently ignored here
+            if request.query_params:
+                raise Refused(400, "BAD_USER_INPUT", f"unknown query parameter {sorted(request.query_params)[0]!r}; "
+                                                     "GET /export takes none")
         except Refused as refused:
             return _error(refused.status, refused.code, refused.message)
         filename = quote(f"{user_id}.{ext}", safe="")
@@ -310,6 +315,20 @@ async def guide_route(request: Request) -> Response:
     return HTMLResponse(browser_guide_html(), headers={**_GUIDE_CORS, "cache-control": "no-cache"})
 
 
+class _Only:
+    """The answer to any method a route does not serve (the router tries the route serving `method` first). An ASGI
+    app, not a function: Starlette gives a function route GET alone when no methods are named."""
+
+    def __init__(self, method: str, route: str) -> None:
+        self._method = method
+        self._route = route
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = _error(405, "BAD_USER_INPUT", f"{self._route} is served over {self._method} only",
+                          {"Allow": self._method})
+        await response(scope, receive, send)
+
+
 def export_routes(container: Container) -> list[BaseRoute]:
     """GET /export/{userId}.{ext}, POST /import/{userId}.{ext} and GET /guide/bmam.html, for resolvers/app.py
     to mount."""
@@ -317,5 +336,8 @@ def export_routes(container: Container) -> list[BaseRoute]:
         # :path, so a user id holding "/" (sent as %2F, which the server decodes before routing) still matches
         Route("/export/{name:path}", export_endpoint(container), methods=["GET"]),
         Route("/import/{name:path}", import_endpoint(container), methods=["POST"]),
+        # any other method: a 405 in the routes' JSON error shape (Starlette's own is plain text), as /graphql's
+        Route("/export/{name:path}", _Only("GET", "/export/{userId}.{ext}")),
+        Route("/import/{name:path}", _Only("POST", "/import/{userId}.{ext}")),
         Route(GUIDE_PATH, guide_route, methods=["GET", "OPTIONS"]),
     ]

@@ -20,8 +20,8 @@ from bmam.container import Container
 runner = CliRunner()
 
 # The users this module writes under its tenant, one per test (erased when the module is done).
-SEARCHER, FORGETTER, LIKER, MOVER, KEEPER, LINKER, TALKER = (
-    "searcher", "forgetter", "liker", "mover", "keeper", "linker", "talker")
+SEARCHER, FORGETTER, LIKER, MOVER, KEEPER, LINKER, TALKER, CASER = (
+    "searcher", "forgetter", "liker", "mover", "keeper", "linker", "talker", "caser")
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +29,7 @@ def module_tenant(container: Container) -> Iterator[str]:
     """One fresh tenant for the module; its users are erased afterwards."""
     tenant = f"test-cli-{uuid.uuid4().hex[:12]}"
     yield tenant
-    for user in (SEARCHER, FORGETTER, LIKER, MOVER, KEEPER, LINKER, TALKER):
+    for user in (SEARCHER, FORGETTER, LIKER, MOVER, KEEPER, LINKER, TALKER, CASER):
         container.erasure.forget_user(tenant, user, confirm=True)
 
 
@@ -104,11 +104,47 @@ def test_forget_refuses_a_locked_core_memory_without_confirm(container: Containe
     assert (locked["tier"], locked["locked"]) == ("core", True)
     said = refused(1, "forget", *base, memory["id"])
     assert said.startswith(f"error [CONFLICT]: memory {memory['id']} is a locked core memory"), said
-    assert "--confirm" in said  # the CLI's flag, not only the API's argument
+    assert "--confirm" in said and "confirm: true" not in said  # the CLI's flag, not the API's argument
     kept = container.memories.get(module_tenant, FORGETTER, memory["id"])
     assert kept is not None and kept.locked  # the refusal changed nothing
     assert ok("forget", *base, memory["id"], "--confirm") == f"forgot {memory['id']}\n"
     assert container.memories.get(module_tenant, FORGETTER, memory["id"]) is None
+
+
+def test_every_enum_option_takes_any_case(module_tenant: str) -> None:
+    """`memories --tier CORE` and `memories --type factual` were refused with a usage box while `remember --type
+    factual` and `react ... Engaged` were taken, and GraphQL, remote and MCP print the tiers as CORE."""
+    base = ["-u", CASER, "--tenant", module_tenant]
+    [memory] = json_lines(ok("remember", *base, "--tier", "MID", "--type", "factual", "I keep bees on my roof"))
+    assert (memory["tier"], memory["type"]) == ("mid", "FACTUAL")
+    for tier, kind in (("MID", "FACTUAL"), ("mid", "factual"), ("Mid", "Factual")):
+        listed = json_lines(ok("memories", *base, "--tier", tier, "--type", kind))
+        assert [m["id"] for m in listed] == [memory["id"]], (tier, kind)
+        [recalled] = json_lines(ok("recall", *base, "--tier", tier, "--type", kind, "Do I keep bees?"))
+        assert [m["id"] for m in recalled["memories"]] == [memory["id"]], (tier, kind)
+    assert json_lines(ok("memories", *base, "--tier", "CORE")) == []
+    assert cli("memories", *base, "--tier", "attic").exit_code == 2  # still refused when it is no tier at all
+
+
+def test_remember_takes_the_preset_session_and_device_and_check_conflicts_runs_detection(
+        container: Container, module_tenant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI's remember had no preset kind, session or device (GraphQL and MCP take them), and no command ran
+    checkConflicts."""
+    base = ["-u", CASER, "--tenant", module_tenant]
+    [stored] = json_lines(ok("remember", *base, "My son is allergic to shellfish", "--preset", "SAFETY",
+                             "--session", "s9", "--device", "phone"))
+    memory = container.memories.get(module_tenant, CASER, stored["id"])
+    assert memory is not None and memory.preset_kind.value == "safety" and memory.weight.preset == 1.0
+    assert (memory.provenance.session_id, memory.provenance.device_id) == ("s9", "phone")
+    monkeypatch.setenv("BMAM_LIVING__CONFLICT_STRATEGY", "REVIEW")  # so detection finds, and holds, the pair
+    home = remember(module_tenant, CASER, "I live in Lisbon")
+    ok("add-triple", *base, home["id"], "user", "lives_in", "Lisbon")
+    moved = remember(module_tenant, CASER, "I live in Porto")
+    ok("add-triple", *base, moved["id"], "user", "lives_in", "Porto")
+    [held] = json_lines(ok("check-conflicts", *base, moved["id"], "--strategy", "review"))
+    assert held["status"] == "OPEN" and {held["new"]["id"], held["old"]["id"]} == {moved["id"], home["id"]}
+    assert refused(1, "check-conflicts", *base, "m_00000000000000000000000000000000").startswith(
+        "error [NOT_FOUND]")
 
 
 # ----- feedback ------------------------------------------------------------------------------------------------

@@ -183,6 +183,21 @@ def _counts(report: dict[str, Any]) -> dict[str, tuple[int, int]]:
     return {c["kind"]: (c["created"], c["existing"]) for c in report["counts"]}
 
 
+def test_a_method_or_parameter_the_routes_do_not_take_answers_in_their_json_error_shape(key: str,
+                                                                                      api_url: str) -> None:
+    """GET /import/u.ttl answered a text/plain 405 "Method Not Allowed"; GET /export/u.ttl?foo=1 ignored foo, where
+    POST /import refuses a parameter it does not know."""
+    headers = {"X-API-Key": key}
+    for method, path, allow in (("GET", "/import/u.ttl", "POST"), ("PUT", "/import/u.ttl", "POST"),
+                                ("POST", "/export/u.ttl", "GET"), ("DELETE", "/export/u.ttl", "GET")):
+        got = requests.request(method, f"{api_url}{path}", headers=headers, timeout=30)
+        assert (got.status_code, got.headers["allow"]) == (405, allow), (method, path, got.text)
+        assert got.headers["content-type"] == "application/json" and _code(got) == "BAD_USER_INPUT"
+    extra = requests.get(f"{api_url}/export/{USER}.ttl", params={"foo": "1"}, headers=headers, timeout=30)
+    assert extra.status_code == 400 and _code(extra) == "BAD_USER_INPUT" and "'foo'" in _message(extra)
+    assert requests.get(f"{api_url}/export/{USER}.ttl", headers=headers, timeout=30).status_code == 200
+
+
 def test_graphql_import_copies_the_user_and_again_creates_nothing(
         container: Container, source: Conversation, key: str, api_url: str) -> None:
     originals = _memories(container, source.tenant, USER)

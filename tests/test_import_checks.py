@@ -325,9 +325,8 @@ def test_one_value_per_property(container: Container) -> None:
 
 
 @pytest.mark.parametrize(("text", "why"), [
-    ("nul \x00 here", "NUL"), ("bell \x07 here", "control"), ("esc \x1b[31m", "control"),
-    ("x" * 40_000, "bytes"), ("   ", "empty"),
-])
+    ("nul \x00 here", "NUL"), ("bell \x07 here", "control"), ("esc \x1b[31m", "control"), ("   ", "empty"),
+])  # a text over the size limit: LIMIT_EXCEEDED (test_a_text_over_the_size_limit_is_limit_exceeded_as_in_remember)
 def test_text_goes_through_the_api_validation(container: Container, text: str, why: str) -> None:
     err = refused(container, broken(replaced(iri(M1), "text", text)), match=why)
     assert str(iri(M1)) in err.message and "text" in err.message
@@ -522,7 +521,8 @@ def test_cli_refuses_each_fuzz_file_with_exit_2(container: Container, tmp_path, 
     target = _fresh()
     result = CliRunner().invoke(app, ["import", str(path), "-u", target.user_id, "--tenant", target.tenant])
     assert result.exit_code == 2, result.output
-    assert result.output.startswith("error [BAD_USER_INPUT]: https://bmam.dev/t/src-tenant/u/src/"), result.output
+    code = "LIMIT_EXCEEDED" if file == "imp_text_40k" else "BAD_USER_INPUT"  # over the size limit, as remember
+    assert result.output.startswith(f"error [{code}]: https://bmam.dev/t/src-tenant/u/src/"), result.output
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert stored(container, target) == 0
@@ -545,3 +545,19 @@ def test_a_turn_that_is_no_ascii_number_is_no_episode(container: Container, turn
     report = container.export.import_rdf(target.tenant, target.user_id,
                                          broken(added(odd, RDFS.label, "x")), "nt", dry_run=True)
     assert report.ignored >= 1
+
+
+def test_a_text_over_the_size_limit_is_limit_exceeded_as_in_remember(container: Container) -> None:
+    """A 40,000-byte memory text is LIMIT_EXCEEDED in remember and ingest; in a file it answered BAD_USER_INPUT."""
+    from graph.errors import LimitExceeded
+
+    limit = container.settings.limits.max_text_bytes
+    data = broken(replaced(iri(M1), "text", "x" * (limit + 1)))
+    target = _fresh()
+    for dry_run in (True, False):
+        with pytest.raises(LimitExceeded, match=f"text is {limit + 1} bytes; the limit is {limit}") as err:
+            container.export.import_rdf(target.tenant, target.user_id, data, "nt", dry_run=dry_run)
+        assert err.value.field == "file"
+    assert stored(container, target) == 0
+    # a control character in the same text is still bad input
+    refused(container, broken(replaced(iri(M1), "text", "bad\x01text")), match="control characters")

@@ -149,6 +149,8 @@ def test_react_lock_unlock_sweep_usage_and_working_memory(container: Container, 
     assert usage[:3] == [Tier.TEMP.value, "0", "/"] and usage[4:6] == [Tier.MID.value, "1"]
     wm = runner.invoke(app, ["working-memory", *base, "s1"])
     assert [json.loads(x)["turn"] for x in wm.stdout.splitlines()] == [0, 1]
+    newest = runner.invoke(app, ["working-memory", *base, "s1", "-n", "1"])  # as workingMemory's n (it had none)
+    assert [json.loads(x)["turn"] for x in newest.stdout.splitlines()] == [1]
 
 
 def test_train_classifier_reproduces_the_committed_weights(container: Container, tmp_path: Path) -> None:

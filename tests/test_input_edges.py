@@ -581,3 +581,20 @@ def test_a_correction_with_a_bad_type_is_bad_input_whatever_the_memory(container
         with pytest.raises(BadInput) as err:
             container.corrections.correct(tenant, "ann", memory_id, "I live in Hamburg", memory_type="WORKING")
         assert err.value.field == "type"
+
+
+@pytest.mark.parametrize(("field", "ends"), [
+    ("subject", {"subject": "I\u200b", "object_": "tea"}),  # looked like the user, was another entity
+    ("object", {"subject": "user", "object_": "te\u202ea"}),  # shown reversed
+    ("object", {"subject": "user", "object_": "green\u2066tea"}),
+    ("objectKind", {"subject": "user", "object_": "tea", "object_kind": "dri\u200bnk"}),
+])
+def test_a_triple_end_refuses_invisible_characters_as_ids_do(container: Container, tenant: str, field: str,
+                                                            ends: dict[str, str]) -> None:
+    from bmam.usecases.memories import RememberRequest
+
+    m = container.memories.remember(tenant, RememberRequest(user_id="ann", text="I like tea", type="FACTUAL"))
+    with pytest.raises(BadInput) as err:
+        container.memories.add_triple(tenant, "ann", memory_id=m.id, predicate="likes", **ends)
+    assert err.value.field == field and "invisible" in err.value.message
+    assert container.memories.triples(tenant, "ann", m.id) == []

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +25,7 @@ from bmam.usecases.memories import RememberRequest
 from graph.model import Tier
 from tests.ops_support import served
 
-TOOLS = {"remember", "recall", "related", "context_prompt", "forget", "correct"}
+TOOLS = {"remember", "recall", "related", "context_prompt", "forget", "correct", "lock", "unlock", "react", "feedback"}
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -124,6 +125,30 @@ def test_http_tools_remember_recall_and_core_resource(container: Container, tena
     assert container.memories.get(tenant, "alice", forgotten) is None
 
 
+def test_http_lock_unlock_react_and_feedback(container: Container, tenant: str, mcp_url: str) -> None:
+    """An agent could forget a memory but not protect or react to one: the tools GraphQL's lock, unlock, react and
+    feedback call, with their refusals as tool errors."""
+    key = _key(container, tenant)
+
+    async def body(client: Client) -> None:
+        async def call(tool: str, **args: Any) -> Any:
+            return await client.call_tool(tool, {"user_id": "dana", **args})
+
+        stored = _data(await call("remember", text="I keep my spare key under the blue pot"))
+        engaged = _data(await call("react", memory_id=stored["id"], signal="engaged"))
+        assert engaged["memory"]["tier"] == "MID" and engaged["tier_changes"][0]["to"] == "MID"
+        liked = _data(await call("feedback", memory_id=stored["id"], signal="LIKE"))
+        assert liked["weight"]["active"] > stored["weight"]["active"]
+        assert _data(await call("lock", memory_id=stored["id"]))["locked"] is True
+        again = await call("lock", memory_id=stored["id"])
+        assert again.is_error and "[CONFLICT]" in again.content[0].text and "nothing changed" in again.content[0].text
+        assert _data(await call("unlock", memory_id=stored["id"]))["tier"] == "MID"
+        missing = await call("react", memory_id="m_00000000000000000000000000000000", signal="IGNORED")
+        assert missing.is_error and "[NOT_FOUND]" in missing.content[0].text
+
+    asyncio.run(_with_http(mcp_url, key, body))
+
+
 def test_the_core_resource_lists_every_core_memory_page_by_page(container: Container, tenant: str) -> None:
     """The resource read one page of 100: refused outright under a page-size limit below 100, cut short above
     100 core memories. It pages through them all."""
@@ -178,7 +203,7 @@ def test_http_without_a_valid_key_is_401(mcp_url: str) -> None:
     headers = {"accept": "application/json, text/event-stream"}
     missing = httpx.post(mcp_url, json=init, headers=headers, timeout=30)
     assert missing.status_code == 401
-    assert missing.json()["error"] == "UNAUTHENTICATED"
+    assert missing.json()["errors"][0]["extensions"]["code"] == "UNAUTHENTICATED"  # the API's error shape
     bad = httpx.post(mcp_url, json=init, headers={**headers, "X-API-Key": "bmam_0000000000000000_" + "x" * 43},
                      timeout=30)
     assert bad.status_code == 401
@@ -228,3 +253,46 @@ def test_recall_and_context_prompt_take_the_servers_defaults(container: Containe
     assert len(answer["memories"]) == 1
     prompt = asyncio.run(_context_prompt(c, tenant, "kim", "s1", "Do I like hiking?", budget=None))
     assert 0 < len(prompt["prompt"]) <= 150
+
+
+def test_stdio_answers_a_line_it_cannot_read_and_goes_on(container: Container, tenant: str) -> None:
+    """A request holding a lone surrogate escape (\\ud800) was never answered over stdio (the SDK's reader drops
+    a line it cannot read): the caller waited for ever, where HTTP answers -32700. Now: -32700 with the request's
+    id when it can be read, null for a line that is no JSON, -32600 for JSON that is no JSON-RPC message; and the
+    next request is answered as ever."""
+    key = _key(container, tenant)
+    bmam = Path(sys.executable).with_name("bmam")
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    ]
+    raw = [json.dumps(x) for x in lines] + [
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"remember","arguments":'
+        '{"user_id":"u1","text":"bad \\ud800 text"}}}',
+        "this is not json",
+        '{"jsonrpc":"2.0","id":4,"nonsense":true}',
+        json.dumps({"jsonrpc": "2.0", "id": 5, "method": "ping"}),
+    ]
+    # stdin stays open until every answer is in (at EOF the server may end before answering what is in flight)
+    proc = subprocess.Popen([str(bmam), "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, cwd=str(ROOT),
+                            env={**os.environ, "BMAM_API_KEY": key})
+    assert proc.stdin is not None and proc.stdout is not None
+    answers: dict[Any, Any] = {}
+    try:
+        proc.stdin.write("\n".join(raw) + "\n")
+        proc.stdin.flush()
+        while not {1, 2, None, 4, 5} <= set(answers):  # a missing answer ends in the timeout below
+            line = proc.stdout.readline()
+            assert line, f"stdout closed with answers to {sorted(answers, key=str)} only"
+            answer = json.loads(line)
+            answers[answer.get("id")] = answer
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+    assert answers[2]["error"]["code"] == -32700 and answers[2]["error"]["message"].startswith("Parse error")
+    assert answers[None]["error"]["code"] == -32700  # no id to read in "this is not json"
+    assert answers[4]["error"]["code"] == -32600
+    assert answers[5]["result"] == {} and "result" in answers[1]
+    assert container.memories.page(tenant, "u1").items == []  # nothing was stored of the unreadable line

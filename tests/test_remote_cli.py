@@ -231,3 +231,66 @@ def test_remote_triples_and_associations(api_url: str, api_key: str) -> None:
         b, "Biscuit loves squeaky toys", "EMOTIONAL")
     again = runner.invoke(cli_app, ["remote", "correct", "-u", user, b, "Biscuit loves sticks"], env=env)
     assert again.exit_code == 1 and "CONFLICT" in again.stderr and "Traceback" not in again.output
+
+
+def _remote(env: dict[str, str], *args: str, code: int = 0) -> str:
+    """One `bmam remote` command that must exit with `code`: its standard output, or its error line."""
+    result = runner.invoke(cli_app, ["remote", *args], env=env)
+    assert result.exit_code == code, result.output
+    return result.stdout if code == 0 else result.stderr
+
+
+def test_remote_forgets_locks_unlocks_and_reacts_to_one_memory(container: Container, api_url: str, api_key: str,
+                                                              api_tenant: str) -> None:
+    """remote had forget-user but no way to forget, protect or react to one memory (the CLI's forget, lock,
+    unlock, react, feedback); the refusal to forget a locked memory names this command's --confirm."""
+    user = f"u-{uuid.uuid4().hex[:8]}"
+    env = {"BMAM_SERVER": api_url, "BMAM_API_KEY": api_key}
+
+    def remote(*args: str, code: int = 0) -> str:
+        return _remote(env, *args, code=code)
+
+    memory = json.loads(remote("remember", "-u", user, "I keep my passport in the blue folder"))
+    assert json.loads(remote("react", "-u", user, memory["id"], "engaged"))["memory"]["tier"] == "MID"
+    liked = json.loads(remote("feedback", "-u", user, memory["id"], "like"))
+    assert liked["id"] == memory["id"]
+    assert json.loads(remote("lock", "-u", user, memory["id"]))["locked"] is True
+    refused = remote("forget", "-u", user, memory["id"], code=1)
+    assert refused.startswith("error [CONFLICT]:") and "--confirm" in refused and "confirm: true" not in refused
+    assert remote("lock", "-u", user, memory["id"], code=1).startswith("error [CONFLICT]:")  # locked already
+    assert json.loads(remote("unlock", "-u", user, memory["id"]))["tier"] == "MID"
+    assert json.loads(remote("forget", "-u", user, memory["id"]))["forgotten"] is True
+    assert container.memories.get(api_tenant, user, memory["id"]) is None
+    # remember takes the tier as the CLI's does (it had no --tier), in any case
+    placed = json.loads(remote("remember", "-u", user, "My blood type is A positive", "--tier", "CORE"))
+    assert (placed["tier"], placed["locked"]) == ("CORE", True)
+
+
+def test_remote_conflicts_resolve_history_and_working_memory(container: Container, api_url: str, api_key: str,
+                                                             api_tenant: str) -> None:
+    """The review queue, history and working memory over GraphQL, as the CLI's (remote had none of them)."""
+    from ingest.turns import TurnInput
+
+    user = f"u-{uuid.uuid4().hex[:8]}"
+    env = {"BMAM_SERVER": api_url, "BMAM_API_KEY": api_key}
+
+    def remote(*args: str, code: int = 0) -> str:
+        return _remote(env, *args, code=code)
+
+    ids = []
+    for city in ("Lisbon", "Porto"):  # the server's strategy (LATEST): Porto supersedes Lisbon
+        memory = json.loads(remote("remember", "-u", user, f"I live in {city}"))
+        remote("add-triple", "-u", user, memory["id"], "user", "lives_in", city)
+        ids.append(memory["id"])
+    assert remote("conflicts", "-u", user) == ""  # nothing held for review
+    [settled] = [json.loads(x) for x in remote("conflicts", "-u", user, "--all").splitlines()]
+    assert settled["status"] == "RESOLVED"
+    refused = remote("resolve", "-u", user, settled["id"], ids[0], code=1)
+    assert refused.startswith("error [CONFLICT]:") and "already resolved" in refused
+    history = [json.loads(x) for x in remote("history", "-u", user, "--memory", ids[1]).splitlines()]
+    assert {h["memory"]["id"] for h in history} == set(ids)
+    for turn, text in enumerate(("Hi there", "I just got back from the market")):
+        container.ingest.ingest_turn(api_tenant, TurnInput(user_id=user, session_id="s1", speaker="user", text=text,
+                                                           turn=turn))
+    newest = [json.loads(x) for x in remote("working-memory", "-u", user, "s1", "-n", "1").splitlines()]
+    assert [t["text"] for t in newest] == ["I just got back from the market"]

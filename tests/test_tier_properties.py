@@ -142,9 +142,10 @@ class TierMachine(RuleBasedStateMachine):
         assert target is not None
         try:
             self.c.tiers.react(self.tenant, "alice", target, signal)
-        except Conflict:  # a locked memory, or dismissing a temp one that is history or held for review
+        except Conflict:  # history (any signal), or dismissing a locked memory or a temp one held for review
             state = self.state[target]
-            assert signal is Signal.DISMISSED and (state.locked or (state.tier is Tier.TEMP and held(state)))
+            assert state.superseded or (signal is Signal.DISMISSED and (state.locked or (
+                state.tier is Tier.TEMP and held(state))))
         self.step("react", target)
 
     @precondition(lambda self: bool(self.state))
@@ -155,8 +156,10 @@ class TierMachine(RuleBasedStateMachine):
         assert target is not None
         try:
             self.c.tiers.lock(self.tenant, "alice", target)
-        except Conflict:
-            assert sum(1 for m in self.state.values() if m.tier is Tier.CORE) == self.rules.capacities.core
+        except Conflict:  # locked already (nothing to change), history, or core full
+            state = self.state[target]
+            core = sum(1 for m in self.state.values() if m.tier is Tier.CORE and not m.superseded)
+            assert state.tier is Tier.CORE or state.superseded or core == self.rules.capacities.core
         self.step("lock", target)
 
     @precondition(lambda self: any(m.locked for m in self.state.values()))
@@ -165,7 +168,7 @@ class TierMachine(RuleBasedStateMachine):
         assert self.c is not None
         target = self.some(data, (Tier.CORE,))
         assert target is not None
-        with contextlib.suppress(Conflict):  # it would be evicted at once: refused, nothing changed
+        with contextlib.suppress(Conflict):  # it would be evicted at once, or is history: refused, nothing changed
             self.c.tiers.unlock(self.tenant, "alice", target)
         self.step("unlock", target)
 

@@ -16,7 +16,7 @@ from bmam.settings import Settings
 from bmam.usecases.recall import RecallRequest
 from graph.conflicts import ConflictStatus, ConflictStrategy
 from graph.errors import BadInput, Conflict, NotFound
-from graph.model import MemoryType, PresetKind, Scope, Tier, WeightParts
+from graph.model import Memory, MemoryType, PresetKind, Scope, Tier, WeightParts
 from graph.tiers import TierMemory
 from ingest.tier_policy import (
     Capacities,
@@ -206,7 +206,8 @@ def test_reactions() -> None:
     # history is outside the tiers: engaging it is refused too (it promoted temp history to mid)
     assert react(mem("s", superseded=True), Signal.ENGAGED, RULES).refused
     assert react(mem("sm", Tier.MID, superseded=True), Signal.DISMISSED, RULES).refused
-    assert not react(mem("s", superseded=True), Signal.IGNORED, RULES).refused
+    # every signal alike: IGNORED answered success on history while the other two were refused
+    assert react(mem("s", superseded=True), Signal.IGNORED, RULES).refused
     held_mid = react(mem("hm", Tier.MID, held=True), Signal.DISMISSED, RULES)
     assert held_mid.change == TierChange("hm", Tier.MID, Tier.TEMP, Reason.DISMISSED)
 
@@ -464,25 +465,65 @@ def test_remember_this_refused_by_a_full_core_stays_in_a_full_temp(c: Container,
     assert sum(tier_of(c, tenant, m) is None for m in older) == 1
 
 
-def test_the_users_choice_over_a_locked_core_memory_takes_its_place(c: Container, tenant: str,
-                                                                    clock: FakeClock) -> None:
-    """Resolving a held conflict for the new memory over a locked core one left the winner in temp, unlocked, and
-    the next sweep deleted it: the user was left no home. It takes the loser's place (core of one: the loser, now
-    history, takes no room)."""
+def _locked_home_then_a_move(c: Container, tenant: str, clock: FakeClock) -> tuple[Memory, Memory]:
+    """'I live in Berlin.', locked by the user, then 'I moved, I live in Hamburg now.': a conflict held for review
+    (the loser would be the locked memory)."""
     [berlin] = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
                                                       text="I live in Berlin.")).memories
     c.tiers.lock(tenant, "alice", berlin.id)
     clock.advance(timedelta(minutes=1))
     [hamburg] = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
                                                        text="I moved, I live in Hamburg now.")).memories
+    return berlin, hamburg
+
+
+def test_the_users_choice_over_a_locked_core_memory_takes_its_place(c: Container, tenant: str,
+                                                                    clock: FakeClock) -> None:
+    """Resolving a held conflict for the new memory over a locked core one left the winner in temp, unlocked, and
+    the next sweep deleted it: the user was left no home. It takes the loser's place (core of one: the loser, now
+    history, takes no room). The loser stayed CORE and locked with validTo set: it looked live in core, and forget
+    asked for confirm while unlock refused it as history. History is outside the tiers and core is locked: the
+    loser leaves core as an unlock takes it out (mid, unlocked); so does the memory a correction supersedes."""
+    berlin, hamburg = _locked_home_then_a_move(c, tenant, clock)
     [held] = c.conflicts.conflicts(tenant, "alice")
     settled = c.conflicts.resolve(tenant, "alice", held.id, hamburg.id)
     assert settled.winner_id == hamburg.id and settled.new_memory is not None and settled.new_memory.locked
     won = c.memories.get(tenant, "alice", hamburg.id)
     assert won is not None and won.tier is Tier.CORE and won.locked
+    lost = c.memories.get(tenant, "alice", berlin.id)
+    assert lost is not None and lost.valid_to is not None and (lost.tier, lost.locked) == (Tier.MID, False)
     clock.advance(timedelta(days=60))
     assert c.tiers.sweep(tenant, "alice") == []
     assert c.tiers.usage(tenant, "alice").counts[Tier.CORE] == 1
+    corrected = c.corrections.correct(tenant, "alice", hamburg.id, "I live in Hamburg-Altona now.")
+    assert (corrected.memory.tier, corrected.memory.locked) == (Tier.CORE, True)
+    assert (corrected.corrected.tier, corrected.corrected.locked) == (Tier.MID, False)
+    assert c.tiers.usage(tenant, "alice").counts[Tier.CORE] == 1
+    # history needs no confirm to be forgotten; a live locked memory still does, and the answer names the API's
+    # argument, not the CLI's flag (tests/test_cli_commands.py: the CLI names its --confirm)
+    assert c.memories.forget(tenant, "alice", berlin.id) == berlin.id
+    with pytest.raises(Conflict) as err:
+        c.memories.forget(tenant, "alice", corrected.memory.id)
+    assert "needs confirm: true" in str(err.value) and "--confirm" not in str(err.value)
+
+
+def test_history_stored_locked_in_core_is_unlocked_by_the_data_step(c: Container, tenant: str,
+                                                                    clock: FakeClock) -> None:
+    """Losers superseded by the user before the settlement unlocked them are stored CORE and locked with validTo
+    set: the data step data/history_unlocked takes them out of core as an unlock does; live core memories and
+    history in other tiers are left as they are."""
+    from graph.migrations import unlock_history
+    from tests.ops_support import store_rows
+
+    berlin, hamburg = _locked_home_then_a_move(c, tenant, clock)
+    c.conflicts.resolve(tenant, "alice", c.conflicts.conflicts(tenant, "alice")[0].id, hamburg.id)
+    # as the settlement stored the loser before it unlocked one
+    store_rows(c, "MATCH (m:Memory {id: $id}) SET m.tier = 'core', m.locked = true", id=berlin.id)
+    assert unlock_history(c.store, now=clock.now(), tenant=tenant) == 1
+    lost, won = (c.memories.get(tenant, "alice", m.id) for m in (berlin, hamburg))
+    assert lost is not None and (lost.tier, lost.locked) == (Tier.MID, False) and lost.valid_to is not None
+    assert won is not None and (won.tier, won.locked) == (Tier.CORE, True)
+    assert unlock_history(c.store, now=clock.now(), tenant=tenant) == 0  # nothing left of the kind
 
 
 def test_what_the_user_dismissed_from_mid_does_not_wait_a_week_more_in_temp(c: Container, tenant: str,
@@ -510,6 +551,20 @@ def test_lock_unlock_and_a_full_core(c: Container, tenant: str, clock: FakeClock
     unlocked = c.tiers.unlock(tenant, "alice", a)
     assert unlocked.tier is Tier.MID and not unlocked.locked
     assert c.tiers.lock(tenant, "alice", b).tier is Tier.CORE
+
+
+def test_a_lock_or_unlock_that_would_change_nothing_is_a_conflict_not_a_success(c: Container, tenant: str,
+                                                                                clock: FakeClock) -> None:
+    """lock on a core memory and unlock on a temp or mid one answered the memory unchanged, as if done."""
+    a, b = remember_facts(c, tenant, FACTS[:2], clock)
+    c.tiers.react(tenant, "alice", b, "ENGAGED")  # to mid
+    for memory_id, tier in ((a, "temp"), (b, "mid")):
+        with pytest.raises(Conflict, match=f"is not locked \\(it is in {tier}\\): nothing to unlock"):
+            c.tiers.unlock(tenant, "alice", memory_id)
+    c.tiers.lock(tenant, "alice", a)
+    with pytest.raises(Conflict, match="already locked in core: nothing changed"):
+        c.tiers.lock(tenant, "alice", a)
+    assert [tier_of(c, tenant, m) for m in (a, b)] == [Tier.CORE, Tier.MID]
 
 
 def test_a_full_temp_evicts_and_core_is_never_touched(c: Container, tenant: str, clock: FakeClock) -> None:
@@ -587,6 +642,7 @@ def test_superseded_history_is_kept_and_takes_no_room(c: Container, scope: Scope
     assert old.id in {h.memory.id for h in c.conflicts.history(scope.tenant, "alice", memory_id=new.id)}
     # nor does the user move it: a reaction, an unlock, a triple on history are refused and change nothing
     for refused in (lambda: c.tiers.react(scope.tenant, "alice", old.id, "ENGAGED"),
+                    lambda: c.tiers.react(scope.tenant, "alice", old.id, "IGNORED"),
                     lambda: c.tiers.unlock(scope.tenant, "alice", old.id),
                     lambda: c.memories.add_triple(scope.tenant, "alice", memory_id=old.id, subject="user",
                                                   predicate="works_at", object_="Siemens AG")):

@@ -210,13 +210,19 @@ def test_shared_working_memory_is_current_in_both_processes(pair: tuple[Containe
 
 
 class _History:
-    def __init__(self) -> None:
+    """skip_leading_empty: as the store does (cypher/session/surfaced_extend.cypher), an empty turn never starts a
+    history, so a recall for a user with nothing stored writes nothing; damping must not change for it."""
+
+    def __init__(self, skip_leading_empty: bool = False) -> None:
         self.turns: dict[SessionKey, list[SurfacedTurn]] = {}
+        self.skip_leading_empty = skip_leading_empty
 
     def load(self, key: SessionKey) -> list[SurfacedTurn]:
         return list(self.turns.get(key, []))
 
     def append(self, key: SessionKey, turn: SurfacedTurn, keep: int) -> None:
+        if self.skip_leading_empty and not turn.ids and key not in self.turns:
+            return
         self.turns[key] = [*self.turns.get(key, []), turn][-keep:]
 
 
@@ -224,12 +230,15 @@ _MEMORIES = [(f"m{i}", text) for i, text in enumerate(
     ["hotpot in Chengdu", "spicy hotpot again", "tennis on Saturday", "my sister in Berlin", "hotpot with friends"])]
 
 
+@pytest.mark.parametrize("skip_leading_empty", [False, True])
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["s1", "s2"]), st.lists(st.integers(0, 4), max_size=3, unique=True),
                           st.sampled_from(["hotpot", "tennis", "Berlin"])), max_size=12))
-def test_shared_tracker_damps_like_the_local_one(steps: list[tuple[str, list[int], str]]) -> None:
+def test_shared_tracker_damps_like_the_local_one(skip_leading_empty: bool,
+                                                steps: list[tuple[str, list[int], str]]) -> None:
     params = RepetitionParams(window_turns=3, memory_damping=0.5, term_run=2, term_damping=0.7, dominance=0.5)
-    local, shared = RepetitionTracker(params), SharedRepetitionTracker(params, _History())
+    local = RepetitionTracker(params)
+    shared = SharedRepetitionTracker(params, _History(skip_leading_empty))
     for session, picked, query in steps:
         key = ("t", "alice", session)
         assert shared.damping(key, _MEMORIES, query) == local.damping(key, _MEMORIES, query)

@@ -10,14 +10,25 @@ from typing import Annotated
 
 import typer
 
-from bmam.cli_support import TenantOpt, UserOpt, clear_errors, echo, echo_json, fail, memory_json, run_for, settings
+from bmam.cli_support import (
+    ReactionArg,
+    TenantOpt,
+    UserOpt,
+    clear_errors,
+    echo,
+    echo_json,
+    fail,
+    memory_json,
+    run_for,
+    settings,
+)
 from bmam.container import Container
 from bmam.settings import PROJECT_ROOT
 from bmam.usecases.ingest import IngestReport
 from graph.errors import BadInput
 from graph.model import Tier
 from ingest.classify import LabeledUtterance
-from ingest.tier_policy import Signal, TierChange
+from ingest.tier_policy import TierChange
 from ingest.turns import ParsedLine, numbered, placed_turns, read_jsonl
 
 DEFAULT_UTTERANCES = PROJECT_ROOT / "tests" / "data" / "utterances.jsonl"
@@ -119,7 +130,7 @@ def register(app: typer.Typer) -> None:
     def react_command(
         user: UserOpt,
         memory_id: Annotated[str, typer.Argument()],
-        signal: Annotated[Signal, typer.Argument(help="ENGAGED, IGNORED or DISMISSED", case_sensitive=False)],
+        signal: ReactionArg,
         tenant: TenantOpt = None,
     ) -> None:
         """The user's reaction to a memory: ENGAGED promotes temp to mid, DISMISSED deletes a temp memory."""
@@ -157,10 +168,13 @@ def register(app: typer.Typer) -> None:
 
     @app.command("working-memory")
     def working_memory_command(
-        user: UserOpt, session: Annotated[str, typer.Argument()], tenant: TenantOpt = None,
+        user: UserOpt, session: Annotated[str, typer.Argument()],
+        n: Annotated[int | None, typer.Option("-n", help="At most this many turns, the newest (default: all "
+                                                         "held, 5).")] = None,  # as workingMemory's n
+        tenant: TenantOpt = None,
     ) -> None:
         """The last turns of a session (rebuilt from its episodes), one JSON object a line."""
-        turns = run_for(tenant, lambda c, t: c.ingest.working_memory(t, user, session))
+        turns = run_for(tenant, lambda c, t: c.ingest.working_memory(t, user, session, n))
         for t in turns:
             echo_json({"turn": t.turn, "speaker": t.speaker, "text": t.text, "at": t.at.isoformat()})
 

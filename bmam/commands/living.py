@@ -181,6 +181,21 @@ def register(app: typer.Typer) -> None:
         for x in found:
             echo_json(conflict_json(x))
 
+    @app.command("check-conflicts")
+    def check_conflicts(
+        user: UserOpt,
+        memory_id: Annotated[str, typer.Argument(help="The stored memory to check.")],
+        strategy: Annotated[str | None, typer.Option(
+            "--strategy", help="LATEST, STRONGER or REVIEW, any case (default: the setting living.conflict_strategy)")]
+        = None,
+        tenant: TenantOpt = None,
+    ) -> None:
+        """Run conflict detection for one memory now, as checkConflicts (the CLI had none): its conflicts, one JSON
+        object a line."""
+        found = run_for(tenant, lambda c, t: c.conflicts.check(t, user, memory_id, strategy=strategy))
+        for x in found:
+            echo_json(conflict_json(x))
+
     @app.command("resolve")
     def resolve(
         user: UserOpt,

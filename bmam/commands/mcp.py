@@ -31,9 +31,11 @@ def register(app: typer.Typer) -> None:
         path: Annotated[str, typer.Option(help="HTTP path of the MCP endpoint.")] = "/mcp",
     ) -> None:
         """Serve bmam's memory to agents over the Model Context Protocol: tools remember, recall, related,
-        context_prompt, correct, forget; resource bmam://users/{user_id}/core."""
+        context_prompt, correct, forget, lock, unlock, react, feedback; resource bmam://users/{user_id}/core."""
+        import anyio
+
         from bmam.container import Container, ensure_neo4j
-        from bmam.mcp_server import build_server, http_app
+        from bmam.mcp_server import build_server, http_app, serve_stdio
 
         cfg = settings()
         # stdout is the protocol channel on stdio: logs go to stderr only.
@@ -56,7 +58,8 @@ def register(app: typer.Typer) -> None:
             relay = container.start_event_relay(listen=False)  # what agents change, a server's subscribers hear
             if transport is Transport.stdio:
                 os.environ.pop("BMAM_API_KEY", None)
-                build_server(container, api_key=api_key).run("stdio")
+                # the SDK's stdio, answering the lines it cannot read (bmam/mcp_server.py serve_stdio)
+                anyio.run(serve_stdio, build_server(container, api_key=api_key))
             else:
                 import uvicorn
 

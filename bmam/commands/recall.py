@@ -8,10 +8,20 @@ from typing import Annotated, Any
 
 import typer
 
-from bmam.cli_support import TenantOpt, UserOpt, echo, echo_json, memory_json, run, run_for, tenant_of
+from bmam.cli_support import (
+    TenantOpt,
+    TiersOpt,
+    TypesOpt,
+    UserOpt,
+    echo,
+    echo_json,
+    memory_json,
+    run,
+    run_for,
+    tenant_of,
+)
 from bmam.container import Container
 from bmam.usecases.recall import RecalledMemory, RecallRequest
-from graph.model import MemoryType, Tier
 from ingest.periods import Period
 
 
@@ -45,8 +55,8 @@ def register(app: typer.Typer) -> None:
         k: Annotated[int | None, typer.Option("-k", help="At most this many memories (default 5).")] = None,
         session: Annotated[str | None, typer.Option("--session", "-s",
                                                     help="Session id: enables anti-repetition.")] = None,
-        type: Annotated[list[MemoryType] | None, typer.Option("--type", "-t")] = None,
-        tier: Annotated[list[Tier] | None, typer.Option("--tier")] = None,
+        type: TypesOpt = None,
+        tier: TiersOpt = None,
         min_score: Annotated[float, typer.Option("--min-score")] = 0.0,
         include_history: Annotated[bool, typer.Option("--include-history",
                                                       help="Superseded memories too.")] = False,

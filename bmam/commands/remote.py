@@ -12,10 +12,11 @@ from typing import Annotated, Any, TypeVar
 import typer
 from gql.transport.exceptions import TransportConnectionFailed, TransportError
 
-from bmam.cli_support import UserOpt, echo, echo_json, fail
+from bmam.cli_support import ReactionArg, TierOpt, UserOpt, echo, echo_json, fail, with_confirm_flag
 from bmam.client import INGEST_CONVERSATION, BmamClient, BmamClientError, ClientConfig, ClientConfigError
 from bmam.commands.export import rdf_format_of
 from bmam.http_transport import encode_json
+from graph.model import Tier
 from ingest.turns import TurnInput, clashes, numbered, placed_turns, read_jsonl
 
 T = TypeVar("T")
@@ -197,9 +198,10 @@ def register(app: typer.Typer) -> None:
     def remember(user: UserOpt, text: Annotated[str, typer.Argument()],
                  type: Annotated[str, typer.Option("--type", "-t", help="FACTUAL, PROCEDURAL, EPISODIC, SEMANTIC, "
                                                                       "EMOTIONAL")] = "FACTUAL",
+                 tier: TierOpt = Tier.TEMP,  # as `bmam remember --tier` (remote had none)
                  server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Store a memory for a user (no salience filter, no extraction: `remote ingest` is the pipeline)."""
-        echo_json(_call(server, api_key, lambda c: c.remember(user, text, type.upper())))
+        echo_json(_call(server, api_key, lambda c: c.remember(user, text, type.upper(), tier=tier.name)))
 
     @remote.command("correct")
     def correct(user: UserOpt, memory_id: Annotated[str, typer.Argument(help="The live memory to correct.")],
@@ -248,6 +250,83 @@ def register(app: typer.Typer) -> None:
                    server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Remove the association of two memories ({removed: false} when they had none)."""
         echo_json(_call(server, api_key, lambda c: c.dissociate(user, memory_a, memory_b)))
+
+    # The user's own changes to one memory, as the CLI's forget, lock, unlock, react and feedback (remote had
+    # forget-user but no way to forget, protect or react to one memory)
+    @remote.command("forget")
+    def forget(user: UserOpt, memory_id: Annotated[str, typer.Argument()],
+               confirm: Annotated[bool, typer.Option(help="Needed to forget a locked core memory.")] = False,
+               server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Forget one memory: prints {id, forgotten}."""
+
+        def forget_one(c: BmamClient) -> dict[str, Any]:
+            try:
+                return c.forget(user, memory_id, confirm=confirm)
+            except BmamClientError as exc:  # the server names the API's confirm: true; here it is --confirm
+                raise BmamClientError(exc.code, with_confirm_flag(exc.message), exc.errors, exc.status) from exc
+
+        echo_json(_call(server, api_key, forget_one))
+
+    @remote.command("lock")
+    def lock(user: UserOpt, memory_id: Annotated[str, typer.Argument()],
+             server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Mark a memory important: it moves to core, locked. Prints the memory."""
+        echo_json(_call(server, api_key, lambda c: c.lock(user, memory_id)))
+
+    @remote.command("unlock")
+    def unlock(user: UserOpt, memory_id: Annotated[str, typer.Argument()],
+               server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Unlock a core memory: it goes back to mid. Prints the memory."""
+        echo_json(_call(server, api_key, lambda c: c.unlock(user, memory_id)))
+
+    @remote.command("react")
+    def react(user: UserOpt, memory_id: Annotated[str, typer.Argument()], signal: ReactionArg,
+              server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """The user's reaction to a memory (react): prints {memoryId, signal, deleted, memory, tierChanges}."""
+        echo_json(_call(server, api_key, lambda c: c.react(user, memory_id, signal.value)))
+
+    @remote.command("feedback")
+    def feedback(user: UserOpt, memory_id: Annotated[str, typer.Argument()],
+                 signal: Annotated[str, typer.Argument(help="LIKE, DISLIKE (+/-0.5), DWELL, SKIP (+/-0.2); any case")],
+                 server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Feedback on a memory's weight: prints the memory as it is afterwards."""
+        echo_json(_call(server, api_key, lambda c: c.feedback(user, memory_id, signal.strip().upper())))
+
+    # The review queue, the history and the working memory, as the CLI's (remote had none of them)
+    @remote.command("conflicts")
+    def conflicts(user: UserOpt,
+                  all_: Annotated[bool, typer.Option("--all", help="Resolved ones too (default: the review "
+                                                                  "queue).")] = False,
+                  first: int = 20, server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """A user's conflicts, one JSON object a line."""
+        for conflict in _call(server, api_key, lambda c: c.conflicts(user, status=None if all_ else "OPEN",
+                                                                     first=first)):
+            echo_json(conflict)
+
+    @remote.command("resolve")
+    def resolve(user: UserOpt, conflict_id: Annotated[str, typer.Argument()],
+                winner: Annotated[str, typer.Argument(help="The id of the memory that wins.")],
+                server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Settle a conflict held for review (resolveConflict)."""
+        echo_json(_call(server, api_key, lambda c: c.resolve_conflict(user, conflict_id, winner)))
+
+    @remote.command("history")
+    def history(user: UserOpt,
+                entity: Annotated[str | None, typer.Option("--entity", help="Memories about this entity.")] = None,
+                memory: Annotated[str | None, typer.Option("--memory", help="One memory's chain.")] = None,
+                first: int = 50, server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Memories with their supersession chains, one JSON object a line."""
+        for entry in _call(server, api_key, lambda c: c.history(user, entity=entity, memory_id=memory, first=first)):
+            echo_json(entry)
+
+    @remote.command("working-memory")
+    def working_memory(user: UserOpt, session: Annotated[str, typer.Argument()],
+                       n: Annotated[int | None, typer.Option("-n", help="At most this many turns, the newest.")]
+                       = None,
+                       server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """The last turns of a session, one JSON object a line."""
+        for turn in _call(server, api_key, lambda c: c.working_memory(user, session, n))["turns"]:
+            echo_json(turn)
 
     @remote.command("recall")
     def recall(user: UserOpt, query: Annotated[str, typer.Argument(help="What the user just said.")],

@@ -204,9 +204,10 @@ class ConflictUseCases:
         # Called with the conflicts settled together (a batch's hooks, one detection, one resolve), once they are
         # committed and published (the container's remains: bmam/usecases/remains.py)
         self.superseded: list[Callable[[Scope, Sequence[Conflict]], None]] = []
-        # Called with a conflict the user settled (resolve), once committed and published (the container's: a
-        # winner over a locked core memory takes its place in core, bmam/container.py)
-        self.resolved_by_user: list[Callable[[Scope, Conflict], None]] = []
+        # Called with a conflict the user settled (resolve) as it was read before and as settled, once committed and
+        # published (the container's: a winner over a locked core memory takes its place in core,
+        # bmam/container.py; the loser is unlocked by the settlement, so only the first says it was locked)
+        self.resolved_by_user: list[Callable[[Scope, Conflict, Conflict], None]] = []
         self._local = threading.local()  # the screening of the batch in progress, per thread (many())
 
     # ----- detection ---------------------------------------------------------------------------
@@ -584,7 +585,7 @@ class ConflictUseCases:
         self._publish(scope, settled)
         self._then([(scope, settled)])
         for then in self.resolved_by_user:
-            then(scope, settled)
+            then(scope, conflict, settled)
         # as it stands after them (the winner may have moved to core)
         return (self._conflicts.get(scope, settled.id) or settled) if self.resolved_by_user else settled
 

@@ -199,8 +199,10 @@ class MemoryUseCases:
         scope = self.scope(tenant, user_id)
         memory_id = validate.identifier(memory_id, field="id")
         if not self._memories.forget(scope, memory_id, confirm_locked=confirm):
-            raise Conflict(f"memory {memory_id} is a locked core memory; forgetting it needs confirm: true "
-                           "(bmam forget --confirm)")
+            # the API's and MCP's argument; field "confirm" lets the CLI name its own flag (it named the CLI's flag on
+            # every surface)
+            raise Conflict(f"memory {memory_id} is a locked core memory; forgetting it needs confirm: true",
+                           field="confirm")
         if self._events is not None:  # after the commit, as the tier rules' and maintenance's deletions
             self._events.publish(MemoryEvent.deleted(scope, memory_id, reason="forgotten by the user",
                                                      at=self._clock.now()))
@@ -230,9 +232,10 @@ class MemoryUseCases:
         if polarity not in (1, -1):
             raise BadInput("polarity must be 1 or -1", field="polarity")
         now = self._clock.now()
-        subject, subject_kind = _entity(validate.text(subject, field="subject", max_bytes=limit),
+        # the ends as names (no invisible characters, as the predicate and the kinds, checked as ids)
+        subject, subject_kind = _entity(validate.name(subject, field="subject", max_bytes=limit),
                                         validate.identifier(subject_kind, field="subjectKind"))
-        object_, object_kind = _entity(validate.text(object_, field="object", max_bytes=limit),
+        object_, object_kind = _entity(validate.name(object_, field="object", max_bytes=limit),
                                        validate.identifier(object_kind, field="objectKind"))
         spec = TripleSpec(
             memory_id=validate.identifier(memory_id, field="memoryId"),

@@ -25,6 +25,13 @@ CALL (c, w, l) {
       l.active = CASE WHEN l.active - $loser_penalty < 0.0 THEN 0.0 ELSE l.active - $loser_penalty END,
       l.valid_to = CASE WHEN coalesce(w.valid_from, $now) > coalesce(l.valid_from, $now)
                        THEN coalesce(w.valid_from, $now) ELSE coalesce(l.valid_from, $now) END
+  // A locked loser (only the user's settlement supersedes one) leaves core as tier/unlock takes it out: history
+  // is outside the tiers and takes no room, and core is locked, so a loser left CORE and locked looked live and
+  // made forget ask for confirm
+  WITH c, w, l, loser_active, coalesce(l.locked, false) AS was_locked
+  SET l.tier = CASE WHEN was_locked THEN 'mid' ELSE l.tier END, l.locked = false,
+      l.tier_since = CASE WHEN was_locked THEN $now ELSE l.tier_since END,
+      l.decayed_at = CASE WHEN was_locked THEN $now ELSE l.decayed_at END
   WITH c, w, l, loser_active,
        $passive_share * w.passive + $active_share * w.active + $preset_share * w.preset AS ww,
        $passive_share * l.passive + $active_share * l.active + $preset_share * l.preset AS lw
