@@ -225,14 +225,15 @@ def build_server(container: Container, *, api_key: str | None = None) -> MCPServ
     # The user's own changes to one memory (an agent could forget a memory but not protect or react to one), the
     # use-cases GraphQL's lock, unlock, react and feedback call
     @mcp.tool(description="Mark a memory of a user important: it moves to core and is locked, never deleted, demoted "
-              "or evicted by the system. CONFLICT when core is full or the memory is locked already.")
+              "or evicted by the system. CONFLICT when core is full or the memory is history; a locked one is "
+              "returned as it is.")
     @_tool_errors
     async def lock(user_id: str, memory_id: str, ctx: Context | None = None) -> dict[str, Any]:
         tenant = await keys.tenant(ctx)
         return memory_dict(await _call(container.tiers.lock, tenant, user_id, memory_id))
 
     @mcp.tool(description="Unlock a core memory of a user: it goes back to mid, managed by the system again. "
-              "CONFLICT for a memory that is not locked.")
+              "A memory not locked is returned as it is; CONFLICT for history.")
     @_tool_errors
     async def unlock(user_id: str, memory_id: str, ctx: Context | None = None) -> dict[str, Any]:
         tenant = await keys.tenant(ctx)

@@ -222,13 +222,13 @@ class IngestMutation:
                               tier_changes=[TierChange.of(c) for c in result.changes])
 
     @strawberry.mutation(description="Mark a memory important: it moves to core and is locked (CONFLICT when core "
-                                     "is full, or when it is locked already: nothing changed).")
+                                     "is full or the memory is history; a locked one is returned as it is).")
     async def lock(self, info: Info, user_id: str, memory_id: strawberry.ID) -> Memory:
         ctx = info.context
         return Memory.of(await call(ctx.container.tiers.lock, ctx.tenant, user_id, str(memory_id)))
 
     @strawberry.mutation(description="Unlock a core memory: it goes back to mid, managed by the system again "
-                                     "(CONFLICT for a memory that is not locked: nothing to unlock).")
+                                     "(a memory not locked is returned as it is; CONFLICT for history).")
     async def unlock(self, info: Info, user_id: str, memory_id: strawberry.ID) -> Memory:
         ctx = info.context
         return Memory.of(await call(ctx.container.tiers.unlock, ctx.tenant, user_id, str(memory_id)))

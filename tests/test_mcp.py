@@ -141,7 +141,7 @@ def test_http_lock_unlock_react_and_feedback(container: Container, tenant: str, 
         assert liked["weight"]["active"] > stored["weight"]["active"]
         assert _data(await call("lock", memory_id=stored["id"]))["locked"] is True
         again = await call("lock", memory_id=stored["id"])
-        assert again.is_error and "[CONFLICT]" in again.content[0].text and "nothing changed" in again.content[0].text
+        assert _data(again)["locked"] is True  # idempotent: a retried lock is no error
         assert _data(await call("unlock", memory_id=stored["id"]))["tier"] == "MID"
         missing = await call("react", memory_id="m_00000000000000000000000000000000", signal="IGNORED")
         assert missing.is_error and "[NOT_FOUND]" in missing.content[0].text

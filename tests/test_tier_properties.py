@@ -156,10 +156,10 @@ class TierMachine(RuleBasedStateMachine):
         assert target is not None
         try:
             self.c.tiers.lock(self.tenant, "alice", target)
-        except Conflict:  # locked already (nothing to change), history, or core full
+        except Conflict:  # history, or core full (a locked one is returned as it is)
             state = self.state[target]
             core = sum(1 for m in self.state.values() if m.tier is Tier.CORE and not m.superseded)
-            assert state.tier is Tier.CORE or state.superseded or core == self.rules.capacities.core
+            assert state.superseded or (state.tier is not Tier.CORE and core == self.rules.capacities.core)
         self.step("lock", target)
 
     @precondition(lambda self: any(m.locked for m in self.state.values()))

@@ -228,15 +228,15 @@ class TierUseCases:
         return result
 
     def lock(self, tenant: str, user_id: str, memory_id: str) -> Memory:
-        """The user marks a memory important: it moves to core and is locked. CONFLICT when core is full, when it is
-        locked already and when it is history."""
+        """The user marks a memory important: it moves to core and is locked. CONFLICT when core is full and when it
+        is history. Locking a locked memory returns it as it is: a retried lock whose answer was lost must not fail."""
 
         def change(tx: Tx, scope: Scope, state: TierMemory, now: datetime) -> list[TierChange]:
             if state.superseded:  # as a dismissal of history is refused: history is outside the tiers
                 raise Conflict(f"memory {memory_id} is superseded history (validTo set), kept outside the tiers: "
                                "it cannot be locked (forget removes it)")
-            if state.tier is Tier.CORE:  # an answer, not a success that changed nothing (as unlock's)
-                raise Conflict(f"memory {memory_id} is already locked in core: nothing changed")
+            if state.tier is Tier.CORE:  # idempotent: what the user asked for holds
+                return []
             if not core_has_room(self._tiers.counts(tx, scope)[Tier.CORE], self.rules.capacities):
                 raise Conflict(f"core is full ({self.rules.capacities.core} memories); unlock or forget one first")
             return self.apply(tx, scope, [TierChange(state.id, state.tier, Tier.CORE, Reason.LOCKED_BY_USER)],
@@ -246,15 +246,14 @@ class TierUseCases:
 
     def unlock(self, tenant: str, user_id: str, memory_id: str) -> Memory:
         """The user's explicit unlock: a core memory goes back to mid (unlocked), where the system
-        manages it again (mid over capacity then demotes its least useful). CONFLICT for a memory not locked."""
+        manages it again (mid over capacity then demotes its least useful). A memory not locked is returned as it is
+        (idempotent, as lock)."""
 
         def change(tx: Tx, scope: Scope, state: TierMemory, now: datetime) -> list[TierChange]:
             if state.superseded:  # as locking it is refused: history is outside the tiers
                 raise Conflict(f"memory {memory_id} is superseded history (validTo set), kept outside the tiers: "
                                "it cannot be unlocked (forget removes it)")
-            if state.tier is not Tier.CORE:  # it answered the memory unchanged, as if it had been unlocked
-                raise Conflict(f"memory {memory_id} is not locked (it is in {state.tier.value}): nothing to unlock")
-            if not self._tiers.unlock(tx, scope, state.id, now=now):
+            if state.tier is not Tier.CORE or not self._tiers.unlock(tx, scope, state.id, now=now):
                 return []
             return [TierChange(state.id, Tier.CORE, Tier.MID, Reason.UNLOCKED_BY_USER), *self.enforce(tx, scope)]
 
