@@ -27,7 +27,7 @@ from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
-from pydantic import BeforeValidator, ValidationError
+from pydantic import BeforeValidator, StrictBool, ValidationError
 from starlette.applications import Starlette
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.requests import Request
@@ -157,11 +157,35 @@ def _tool_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]
     return wrapper
 
 
+class _Server(MCPServer):
+    """The SDK's server, with its argument errors answered as bmam's: '[BAD_USER_INPUT] field: reason' (it answered
+    pydantic's whole text and link), and an argument the tool does not take refused, not dropped (a model that
+    passed preset_kind="SAFETY" to remember believed it stored a safety memory)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None:
+            taken = set(tool.parameters.get("properties", {}))
+            unknown = sorted(set(arguments) - taken)
+            if unknown:
+                raise ToolError(f"[BAD_USER_INPUT] {name} takes no argument {', '.join(unknown)} (it takes "
+                                f"{', '.join(sorted(taken))})")
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if not isinstance(cause, ValidationError):
+                raise
+            # field and reason only: the rejected values are the caller's data
+            reasons = "; ".join(f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in cause.errors())
+            raise ToolError(f"[BAD_USER_INPUT] {reasons}") from cause
+
+
 def build_server(container: Container, *, api_key: str | None = None) -> MCPServer:
     """The MCP server. With api_key (stdio) every call runs as that key's tenant; without it (HTTP)
     each request's own key decides."""
     keys = Keyring(container, api_key)
-    mcp = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, version="0.1.0", log_level="WARNING")
+    mcp = _Server(SERVER_NAME, instructions=INSTRUCTIONS, version="0.1.0", log_level="WARNING")
 
     @mcp.tool(description="Store a memory for a user: text (Chinese or English), its type, the tier it starts in "
               "(temp by default; core is locked) and where it came from. Returns the stored memory.")
@@ -205,7 +229,7 @@ def build_server(container: Container, *, api_key: str | None = None) -> MCPServ
 
     @mcp.tool(description="Forget one memory of a user. A locked core memory needs confirm=true.")
     @_tool_errors
-    async def forget(user_id: str, memory_id: str, confirm: bool = False,
+    async def forget(user_id: str, memory_id: str, confirm: StrictBool = False,
                      ctx: Context | None = None) -> dict[str, Any]:
         tenant = await keys.tenant(ctx)
         forgotten = await _call(container.memories.forget, tenant, user_id, memory_id, confirm=confirm)

@@ -149,6 +149,35 @@ def test_http_lock_unlock_react_and_feedback(container: Container, tenant: str, 
     asyncio.run(_with_http(mcp_url, key, body))
 
 
+
+def test_bad_arguments_are_bad_user_input_and_unknown_ones_are_refused(container: Container, tenant: str,
+                                                                        mcp_url: str) -> None:
+    """An argument the schema refuses answered pydantic's whole text and link, with no [CODE]; an argument the tool
+    does not take was dropped (remember(preset_kind="SAFETY") stored a memory without the preset); confirm="yes"
+    was taken as true. Nothing is written by a refused call."""
+    key = _key(container, tenant)
+
+    async def body(client: Client) -> None:
+        async def refused(tool: str, **args: Any) -> str:
+            result = await client.call_tool(tool, {"user_id": "erin", **args})
+            assert result.is_error, (tool, args)
+            text = str(result.content[0].text)
+            assert "[BAD_USER_INPUT]" in text and "pydantic" not in text, text
+            return text
+
+        assert "type:" in await refused("remember", text="x", type="WORKING")
+        assert "text: Field required" in await refused("remember")
+        assert "k:" in await refused("recall", query="tea", k="five")
+        assert "budget:" in await refused("context_prompt", session_id="s", input="hi", budget=1.5)
+        unknown = await refused("remember", text="I'm allergic to bee stings", preset_kind="SAFETY")
+        assert "preset_kind" in unknown and "text" in unknown  # what it does take
+        stored = _data(await client.call_tool("remember", {"user_id": "erin", "text": "I keep bees", "tier": "CORE"}))
+        assert "confirm:" in await refused("forget", memory_id=stored["id"], confirm="yes")
+        page = container.memories.page(tenant, "erin", first=10)
+        assert [m.id for m in page.items] == [stored["id"]]  # the refused calls wrote nothing
+
+    asyncio.run(_with_http(mcp_url, key, body))
+
 def test_the_core_resource_lists_every_core_memory_page_by_page(container: Container, tenant: str) -> None:
     """The resource read one page of 100: refused outright under a page-size limit below 100, cut short above
     100 core memories. It pages through them all."""
