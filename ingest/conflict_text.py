@@ -170,10 +170,11 @@ OTHERS_RE = re.compile(r"(?i)\b(?:he|she|they|his|her|their)\b|男朋友|女朋�
 TIME_TERM_RE = re.compile(rf"{TIME_SAID_RE.pattern}|^(?:am|pm|at|on|moved|again|time)$|^\d+$", re.IGNORECASE)
 # The people an event or a routine belongs to: "the kids' dentist appt" is not "my dentist appointment", 女儿的钢琴课
 # not 儿子的钢琴课 (compared as sets of these words, plural s and possessive dropped).
+_ZH_PEOPLE = "女儿|儿子|孩子|老婆|老公|妈妈|爸爸|姐姐|妹妹|哥哥|弟弟|同事|朋友|老板|邻居|室友"
 _PEOPLE_RE = re.compile(
     r"(?i)\b(kid|child|children|son|daughter|wife|husband|partner|mom|mum|mother|dad|father|sister|brother|boyfriend"
     r"|girlfriend|coworker|colleague|friend|boss|manager|neighbou?r|roommate)(?:s|'s|s')?\b"
-    r"|(女儿|儿子|孩子|老婆|老公|妈妈|爸爸|姐姐|妹妹|哥哥|弟弟|同事|朋友|老板|邻居|室友)"
+    rf"|({_ZH_PEOPLE})"
 )
 # A date that is a fact, not an event that moves ("Maya's birthday is on May 5th": her party may move, not it).
 FIXED_DATE_RE = re.compile(r"(?i)\b(?:birthday|anniversary|birth ?date)(?:'s| is| falls)\b|生日是|纪念日是")
@@ -185,8 +186,7 @@ def people(text: str) -> set[str]:
 
 # The user speaking of themself: I / me / we, 我 / 我们, not the 我 of 我爸, 我的女儿 (a possessive before a person).
 _SELF_RE = re.compile(r"(?i)\b(?:i|me|my ?self|we|us|our ?selves)\b"
-                      r"|我(?!的?(?:爸|妈|女儿|儿子|孩子|老婆|老公|姐|妹|哥|弟|同事|朋友|老板|邻居|室友|男朋友|女朋友|爷爷|奶奶"
-                      r"|外公|外婆|家人))")
+                      rf"|我(?!的?(?:{_ZH_PEOPLE}|爸|妈|姐|妹|哥|弟|男朋友|女朋友|爷爷|奶奶|外公|外婆|家人))")
 
 
 def about_someone_else(text: str) -> bool:

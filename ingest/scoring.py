@@ -542,7 +542,7 @@ def score_candidates(
 
 
 def _why(c: Candidate, s: Scores, matched: Sequence[str], names: Sequence[str], link: GraphLink | None,
-         damped: str | None) -> str:
+         note: str | None) -> str:
     parts: list[str] = []
     if c.dense_rank is not None:
         parts.append(f"similar to the input (cosine {c.cosine:.2f}, rank {c.dense_rank})")
@@ -561,8 +561,8 @@ def _why(c: Candidate, s: Scores, matched: Sequence[str], names: Sequence[str], 
         parts.append(f"cosine {c.cosine:.2f}")
     if s.freshness >= 0.5:
         parts.append("recent")
-    if damped:
-        parts.append(damped)
+    if note:  # why it was damped, or ranked down as someone else's
+        parts.append(note)
     return "; ".join(parts)
 
 

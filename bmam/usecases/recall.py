@@ -264,6 +264,7 @@ class RecallUseCases:
         query_terms = terms(query)
         slots = asked_slots(query) if self.scoring.slot_share > 0 else ()
         asked = SlotQuestion(stored_predicates(slots), s.recall.slot_candidates, asked=slots) if slots else None
+        own_fact = asks_own_fact(slots, query)
         reference = as_of or now
         zone = validate.time_zone(request.time_zone, field="timeZone") if request.time_zone is not None \
             else self._zone
@@ -291,7 +292,7 @@ class RecallUseCases:
                 list(pool.items.values()), query, query_terms, self.scoring,
                 damping={i: d.factor for i, d in damping.items()},
                 damping_why={i: d.reason for i, d in damping.items()},
-                own_fact=asks_own_fact(slots, query),
+                own_fact=own_fact,
             )
             repeated = 0
             if said:  # scored after the relative cut, so leaving the repeats out lets in nothing that cut
