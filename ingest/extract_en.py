@@ -606,6 +606,15 @@ def _plan_or_routine(clause: str) -> bool:
     return _EN_FUTURE_RE.search(clause) is not None or _EN_ROUTINE_RE.search(clause) is not None
 
 
+# When a past event happened ("last night", "in 2019", "two days ago").
+_EN_PAST_TIME_RE = re.compile(
+    r"(?i)\b(?:yesterday|last (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|time|january"
+    r"|february|march|april|may|june|july|august|september|october|november|december)|ago"
+    r"|this (?:morning|afternoon)|in (?:19|20)\d\d|on (?:monday|tuesday|wednesday|thursday|friday|saturday"
+    r"|sunday))\b"
+)
+
+
 # A routine word in a later clause of the same sentence, joined by "and we" / "and I": what they did there every day
 # ("Last May I went to Lisbon with my sister and we ate custard tarts every day"), not how often they go.
 _EN_ROUTINE_LATER_RE = re.compile(r"(?i)\b(?:and|where) (?:we|i|they|he|she)\b.*\b(?:every|each)\b")
@@ -623,6 +632,8 @@ def _en_trip_with_a_routine(m: re.Match[str]) -> bool:
 def _en_visited(m: re.Match[str], st: _State) -> None:
     if _plan_or_routine(m.string) and not _en_trip_with_a_routine(m):
         return  # a plan is not an experience yet; a routine is not one past event
+    if re.match(r"(?i)go\b", m[0]) and not (PAST_EN_RE.search(m.string) or _EN_PAST_TIME_RE.search(m.string)):
+        return  # "I go to Starbucks (and I get a latte every day)": a habit in the present, no past visit
     place = _en_cut(m["o"], _EN_TAIL_PLACE)
     if re.fullmatch(
         r"(?i)(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|christmas|easter"
@@ -696,14 +707,7 @@ def _en_past_event(clause: str) -> bool:
     """A past event with its time ("... last night", "... in 2019"), not where one works, lives or studies."""
     return (
         PAST_EN_RE.search(clause) is not None
-        and re.search(
-            r"(?i)\b(?:yesterday|last (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|time|january"
-            r"|february|march|april|may|june|july|august|september|october|november|december)|ago"
-            r"|this (?:morning|afternoon)|in (?:19|20)\d\d|on (?:monday|tuesday|wednesday|thursday|friday|saturday"
-            r"|sunday))\b",
-            clause,
-        )
-        is not None
+        and _EN_PAST_TIME_RE.search(clause) is not None
         and re.search(
             r"(?i)\b(?:work|works|worked|working|live|lives|lived|living|study|studied|born|grew up|job)\b", clause
         )
@@ -787,7 +791,8 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     (re.compile(rf"(?i:\bmy name(?:'s| is))\s+(?P<o>{_EN_NAME}|[{HAN}]{{2,4}})"), _en("name", tails=_EN_TAIL_PLACE)),
     (
         # "Don't call me Kate", "nobody calls me Kate anymore": said no to; not a time ("Call me Monday morning")
-        re.compile(rf"(?i:\b(?:(?P<neg>(?:don't|do not) call me|(?:nobody|no one|no-one) calls me)"
+        # (not a quotation: '"Call me Ishmael" is the first line of Moby-Dick')
+        re.compile(rf"(?<![\"“‘'])(?i:\b(?:(?P<neg>(?:don't|do not) call me|(?:nobody|no one|no-one) calls me)"
                    rf"|call me|people call me|everyone calls me|friends call me))"
                    rf"\s+(?!{_EN_WHEN_NOT_A_NAME})(?P<o>{_EN_NAME})"),
         _en("nickname"),

@@ -84,6 +84,8 @@ def test_is_there_a_pet_asks_for_it() -> None:
     ("I go by bus.", set()),
     ("He goes by Kat.", set()),  # someone else
     ("My mom calls me Katie.", set()),  # one person's name for the user
+    ('"Call me Ishmael" is the first line of Moby-Dick.', set()),  # a quotation: it read nickname Ishmael
+    ("“Call me Ishmael” is a famous opening line.", set()),
 ])
 def test_what_the_user_goes_by(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert {t for t in triples(text) if t[1] in ("name", "nickname")} == expected
@@ -136,6 +138,9 @@ def test_the_questions_that_ask_for_it(question: str, asked: tuple[str, ...]) ->
     ("I went to Lisbon every summer as a kid.", set()),  # how often they went: a routine of the past
     ("I usually went to Paris and we ate croissants every day.", set()),
     ("Next May I'm going to Lisbon and we'll eat custard tarts every day.", set()),  # a plan
+    ("I go to Starbucks and I get a latte every day.", set()),  # a habit: it read visited Starbucks
+    ("I go to Starbucks.", set()),
+    ("Yesterday I go to Paris with my mom.", {"Paris"}),  # said in the present, dated in the past
 ])
 def test_a_past_trip_with_every_day_in_it(text: str, expected: set[str]) -> None:
     assert {o for _, p, o, _ in triples(text) if p == "visited"} == expected
