@@ -62,7 +62,10 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\bwhat have you learn(?:ed|t) about me\b|\bdescribe me\b", _ABOUT_ME),
     (r"\bwhere (?:do|did) (?:i|we) (?:live|stay|reside)\b|\bwhere (?:am i|are we) (?:living|based|staying)\b"
      r"|\bwhere (?:did|have) (?:i|we) move(?:d)?\b|\b(?:what|which) city (?:do|did) (?:i|we) live\b"
-     r"|\bmy (?:home )?address\b|\bwhere(?:'s| is) my (?:home|house|place)\b", ("lives_in",)),
+     r"|\bmy (?:home )?address\b|\bwhere(?:'s| is) my (?:home|house|place)\b"
+     # "Where is home for me these days?" (the flowers bought on the way home answered it)
+     r"|\bwhere(?:'s| is) home\b(?! (?:depot|base|page|screen|button|key|directory|folder))"
+     r"|\bwhere do (?:i|we) (?:now |currently )?call home\b", ("lives_in",)),
     (r"\bwhere (?:am|was) i (?:from|born)\b|\bmy hometown\b|\bwhere did i grow up\b", ("hometown",)),
     # where and for whom: the employer only (an occupation is no place: "I'm a project manager", left as a remains
     # of the old job, answered "Where do I work?" above the new offer from Brightline)
@@ -162,7 +165,9 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:们)?(?:现在)?住(?:在)?(?:哪|什么地方)|我(?:们)?家在哪|我(?:们)?搬(?:到|去)(?:了)?哪|我的(?:家庭)?地址",
      ("lives_in",)),
     (r"我(?:是)?哪(?:里|儿)?人|我的?老家|我的家乡", ("hometown",)),
-    (r"我在哪(?:里|儿|个公司|家公司|个城市)?(?:工作|上班)|我在什么(?:公司|单位)|我的(?:公司|单位)", ("works_at",)),
+    # 我每天去哪里上班 / 我上班的地方在哪个区 (the overtime evenings answered them)
+    (r"我在哪(?:里|儿|个公司|家公司|个城市)?(?:工作|上班)|我在什么(?:公司|单位)|我的(?:公司|单位)"
+     r"|我(?:每天|平时|现在)?(?:去|到)哪(?:里|儿)?(?:工作|上班)|我(?:上班|工作)的(?:地方|单位|公司)", ("works_at",)),
     (r"我的(?:工作|职业)|我(?:是)?做什么(?:工作)?的|我做什么工作", ("works_at", OCCUPATION)),
     (r"我在哪(?:里|儿|个学校)?(?:上学|读书|念书)|我的(?:学校|大学)", ("studies_at",)),
     (r"我(?:学|读)的?什么专业|我的专业", ("major",)),

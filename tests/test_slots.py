@@ -82,6 +82,10 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("What does my little sister do for work?", ("sister",)),
         ("Which part of town is my office in?", ("works_at",)),
         ("Where do I commute to every day?", ("works_at",)),
+        ("我每天去哪里上班？", ("works_at",)), ("我上班的地方在哪个区？", ("works_at",)),
+        ("我去哪儿上班比较好？", ("works_at",)),  # advice on where to work still asks for where one works
+        ("Where is home for me these days?", ("lives_in",)), ("Where do I call home now?", ("lives_in",)),
+        ("Where is home depot?", ()), ("Where is the home button?", ()),
         # not the speaker's own fact, or no slot a question can name
         ("What do you know about Paris?", ()),
         ("Tell me about black holes", ()),
