@@ -65,7 +65,8 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\bmy (?:home )?address\b|\bwhere(?:'s| is) my (?:home|house|place)\b"
      # "Where is home for me these days?" (the flowers bought on the way home answered it)
      r"|\bwhere(?:'s| is) home\b(?! (?:depot|base|page|screen|button|key|directory|folder))"
-     r"|\bwhere do (?:i|we) (?:now |currently )?call home\b", ("lives_in",)),
+     r"|\b(?:where|(?:what|which) (?:city|town|country|place)) do (?:i|we) (?:now |currently )?call home\b"
+     r"|\b(?:what|which) (?:city|town|country|place) is home\b(?! to\b)", ("lives_in",)),  # not "home to the Louvre"
     (r"\bwhere (?:am|was) i (?:from|born)\b|\bmy hometown\b|\bwhere did i grow up\b", ("hometown",)),
     # where and for whom: the employer only (an occupation is no place: "I'm a project manager", left as a remains
     # of the old job, answered "Where do I work?" above the new offer from Brightline)
@@ -166,8 +167,8 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
      ("lives_in",)),
     (r"我(?:是)?哪(?:里|儿)?人|我的?老家|我的家乡", ("hometown",)),
     # 我每天去哪里上班 / 我上班的地方在哪个区 (the overtime evenings answered them)
-    (r"我在哪(?:里|儿|个公司|家公司|个城市)?(?:工作|上班)|我在什么(?:公司|单位)|我的(?:公司|单位)"
-     r"|我(?:每天|平时|现在)?(?:去|到)哪(?:里|儿)?(?:工作|上班)|我(?:上班|工作)的(?:地方|单位|公司)", ("works_at",)),
+    (r"我(?:每天|平时|现在|目前|一般)?(?:在|去|到)哪(?:里|儿|个公司|家公司|个城市)?(?:工作|上班)|我在什么(?:公司|单位)"
+     r"|我的?(?:公司|单位)|我(?:上班|工作)的(?:地方|单位|公司)", ("works_at",)),
     (r"我的(?:工作|职业)|我(?:是)?做什么(?:工作)?的|我做什么工作", ("works_at", OCCUPATION)),
     (r"我在哪(?:里|儿|个学校)?(?:上学|读书|念书)|我的(?:学校|大学)", ("studies_at",)),
     (r"我(?:学|读)的?什么专业|我的专业", ("major",)),

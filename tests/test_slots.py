@@ -86,6 +86,10 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("我去哪儿上班比较好？", ("works_at",)),  # advice on where to work still asks for where one works
         ("Where is home for me these days?", ("lives_in",)), ("Where do I call home now?", ("lives_in",)),
         ("Where is home depot?", ()), ("Where is the home button?", ()),
+        # phrasings of the same two asked nowhere in the eval
+        ("Which city is home now?", ("lives_in",)), ("What city do I call home?", ("lives_in",)),
+        ("我现在在哪儿上班？", ("works_at",)), ("我平时在哪上班？", ("works_at",)), ("我公司在哪个区？", ("works_at",)),
+        ("Which city is home to the Louvre?", ()), ("我朋友在哪上班？", ()),
         # not the speaker's own fact, or no slot a question can name
         ("What do you know about Paris?", ()),
         ("Tell me about black holes", ()),
