@@ -34,7 +34,7 @@ from ingest.extract_core import (
 )
 from ingest.extract_en import AGE_IN_A_LIST_RE, NO_KIND_OF_FAVOURITE, en_clause, en_favourites
 from ingest.extract_routines import DOSE_PREDICATE, TEAM_PREDICATE, ended_facts, routine_facts
-from ingest.extract_zh import zh_clause, zh_favourites, zh_subclauses
+from ingest.extract_zh import zh_clause, zh_favourites, zh_subclauses, zh_switched_sport
 from ingest.lexicon import (
     EPISODIC_EN_RE,
     EPISODIC_ZH_RE,
@@ -115,6 +115,9 @@ class RuleTripleExtractor:
                     zh_clause(zh, st, episodic)
                 en_clause(clause, st)
                 _routines(clause, st, read_from, before)
+                if switched := zh_switched_sport(zh, _join_han(before)):
+                    st.add(USER, "likes", switched[0], -1)
+                    st.add(USER, "likes", switched[1], 1)
                 before = clause
                 if said_for_some_times(clause):  # "I never eat breakfast on weekdays": no plain no to breakfast
                     st.out[read_from:] = [t for t in st.out[read_from:]

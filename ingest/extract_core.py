@@ -220,6 +220,59 @@ def is_diet(term: str) -> bool:
     return normalize_term(term) in DIETS
 
 
+# Sports and music by name, for a question asking the user's by kind ("Which sport am I into?", 我平时听什么歌;
+# ingest/slots.py SPORT, MUSIC) and for a switch between sports ("I've stopped tennis and switched to swimming").
+_SPORTS_EN = ("basketball", "badminton", "running", "jogging", "swimming", "yoga", "tennis", "table tennis",
+              "ping pong", "climbing", "bouldering", "cycling", "biking", "mountain biking", "hiking", "skiing",
+              "snowboarding", "surfing", "soccer", "football", "baseball", "softball", "volleyball", "golf", "boxing",
+              "kickboxing", "pilates", "crossfit", "weightlifting", "lifting", "squash", "rowing", "karate", "judo",
+              "taekwondo", "kung fu", "tai chi", "martial arts", "skating", "ice skating", "fencing", "archery",
+              "cricket", "rugby", "hockey", "marathons", "triathlons", "kayaking", "sailing", "diving", "scuba diving",
+              "spinning", "pickleball", "handball", "gymnastics", "trail running", "dance", "dancing")
+_SPORTS_ZH = ("篮球", "羽毛球", "跑步", "慢跑", "游泳", "瑜伽", "乒乓球", "网球", "骑行", "骑车", "自行车", "攀岩",
+              "登山", "爬山", "徒步", "滑雪", "冲浪", "足球", "棒球", "排球", "高尔夫", "拳击", "普拉提", "健身",
+              "举重",
+              "壁球", "划船", "赛艇", "空手道", "柔道", "跆拳道", "太极", "武术", "滑冰", "轮滑", "击剑", "射箭",
+              "橄榄球", "冰球", "马拉松", "铁人三项", "皮划艇", "帆船", "潜水", "动感单车", "体操", "跳舞", "舞蹈")
+_MUSIC_EN = ("jazz", "rock", "pop", "classical", "classical music", "hip hop", "hip-hop", "rap", "r&b", "country",
+             "folk", "metal", "heavy metal", "blues", "electronic", "electronic music", "edm", "techno", "house music",
+             "indie", "punk", "reggae", "soul", "k-pop", "kpop", "j-pop", "opera", "funk", "lo-fi", "lofi",
+             "disco", "gospel", "bossa nova", "ambient", "trance", "dubstep", "musicals", "soundtracks")
+_MUSIC_ZH = ("爵士", "摇滚", "流行", "古典", "嘻哈", "说唱", "民谣", "电子乐", "电音", "金属", "重金属", "蓝调",
+             "乡村", "独立音乐", "朋克", "雷鬼", "灵魂乐", "韩流", "歌剧", "放克", "轻音乐", "纯音乐", "粤语歌",
+             "民乐", "古风", "二次元", "京剧", "昆曲", "交响乐", "钢琴曲", "老歌", "情歌", "音乐剧", "原声")
+# A sport or music said with its verb: 打篮球, 听爵士乐, "playing tennis", "listening to jazz".
+_ZH_ACTIVITY_VERB_RE = re.compile(r"^(?:打|玩|练|踢|去|做|听)(?=[\u4e00-\u9fff]{2})")  # not the 跑 of 跑步
+_EN_ACTIVITY_VERB_RE = re.compile(r"^(?:playing|doing|practi[sc]ing|going|listening to|listen to|play|do) ")
+
+
+def activity_name(term: str) -> str:
+    """An activity without the verb said with it (打篮球 -> 篮球, "playing tennis" -> tennis), normalised."""
+    t = normalize_term(term)
+    return _EN_ACTIVITY_VERB_RE.sub("", _ZH_ACTIVITY_VERB_RE.sub("", t)).strip()
+
+
+def _names_one_of(term: str, en: tuple[str, ...], zh: tuple[str, ...]) -> bool:
+    t = activity_name(term)
+    if not t:
+        return False
+    if re.search(r"[\u4e00-\u9fff]", t):
+        # the kind last, or with its noun (爵士乐, 古典音乐, 流行歌曲, 瑜伽课): not 乡村生活, 流行病
+        return any(re.search(re.escape(word) + r"(?:乐|音乐|歌曲?|曲|风|运动|课)?$", t) for word in zh)
+    return t in en or any(t.endswith(" " + word) for word in en)  # "indoor climbing", "smooth jazz"
+
+
+def is_sport(term: str) -> bool:
+    """Whether a liked thing names a sport: tennis, rock climbing, 打羽毛球, 瑜伽 (_SPORTS_EN, _SPORTS_ZH)."""
+    return _names_one_of(term, _SPORTS_EN, _SPORTS_ZH)
+
+
+def is_music(term: str) -> bool:
+    """Whether a liked thing names a kind of music: jazz, k-pop, 听爵士乐, 古典 (_MUSIC_EN, _MUSIC_ZH); a singer or
+    a band is no kind (the memory naming one names its kind too, or is answered by what it says)."""
+    return _names_one_of(term, _MUSIC_EN, _MUSIC_ZH)
+
+
 def is_occupation(term: str) -> bool:
     """Whether an is_a object names a job: nurse, software engineer, 护士, 产品经理 (not mother, student, 妈妈)."""
     t = normalize_term(term)

@@ -21,8 +21,11 @@ from ingest.extract_core import (
     USER,
     Favourite,
     _State,
+    activity_name,
     favourite_category,
+    is_music,
     is_occupation,
+    is_sport,
     normalize_term,
     phone_ok,
 )
@@ -572,6 +575,15 @@ def _en_switched(m: re.Match[str], st: _State) -> None:
     st.add(USER, "likes", _en_cut(m["o"], _EN_TAIL_THING), 1)
 
 
+def _en_switched_sport(m: re.Match[str], st: _State) -> None:
+    """I've stopped tennis and switched to swimming: the one no longer, the other now; only between sports (not
+    "I stopped working at Google and switched to Meta")."""
+    old, new = _en_cut(m["old"], _EN_TAIL_THING), _en_cut(m["o"], _EN_TAIL_THING)
+    if is_sport(old) and is_sport(new):
+        st.add(USER, "likes", activity_name(old), -1)
+        st.add(USER, "likes", activity_name(new), 1)
+
+
 def _en_moved_from(m: re.Match[str], st: _State) -> None:
     """I moved from Lagos to London: lives in London, no longer in Lagos."""
     if re.match(rf"{_EN_NAME}|[{HAN}]", m["o"]):  # not "moved here from Ohio to be near family"
@@ -1071,6 +1083,19 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     (
         re.compile(rf"{_I}(?i: used to (?:really )?(?:love|like|enjoy|adore)) (?P<o>.+)"),
         lambda m, st: st.add(USER, "likes", _en_cut(m["o"], _EN_TAIL_THING), -1),
+    ),
+    # "I mostly listen to jazz": a kind of music the user likes (not "I listen to podcasts on my commute")
+    (
+        re.compile(rf"{_I}(?i: (?:mostly |usually |mainly |often |always |really |just |love to |like to )?listen to)"
+                   r" (?P<o>[\w&' -]+)"),
+        _en("likes", tails=_EN_TAIL_THING, check=is_music),
+    ),
+    # "I've stopped tennis and switched to swimming": a sport no longer, another now
+    (
+        re.compile(rf"{_I}(?i:(?:'ve| have)? (?:just |recently |finally )?(?:stopped|quit|given up|gave up|dropped)"
+                   r" (?:playing |doing |going )?)(?P<old>[\w -]+?) (?i:and (?:have |'ve )?(?:switched|moved|changed"
+                   r"|gone over) to) (?P<o>[\w -]+)"),
+        _en_switched_sport,
     ),
     # "I've switched from coffee to tea": the one no longer, the other now
     (

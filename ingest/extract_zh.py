@@ -21,8 +21,10 @@ from ingest.extract_core import (
     USER,
     Favourite,
     _State,
+    activity_name,
     favourite_category,
     is_occupation,
+    is_sport,
     normalize_term,
     phone_ok,
 )
@@ -521,6 +523,24 @@ _ZH_FAVOURITE_RE = re.compile(
     r"|^(?P<o2>[^我你他她，]{1,12}?)(?:现在|已经|就|才|一直)*是我的?(?:现在|目前)?最(?:喜欢|爱)(?P<verb2>吃|喝|看|听|玩|去)?的"
     r"(?P<cat2>[^，]{0,6}?)(?:了|啦|啊|呀)*$"
 )
+
+
+# 我现在不怎么打乒乓球了，改成羽毛球了: a sport no longer (the clause before), another now (this clause)
+_ZH_SPORT_STOPPED_RE = re.compile(r"我(?:现在|最近|已经|后来)?(?:不怎么|不太|不再|没怎么|很少|不)"
+                                  r"(?:打|玩|练|踢|去|做|跑)?(?P<old>[\u4e00-\u9fff]{2,6}?)了")
+_ZH_SPORT_SWITCHED_RE = re.compile(r"(?:现在|后来|最近)?(?:改成|换成|改为|换为|改|换)了?"
+                                   r"(?P<o>[\u4e00-\u9fff]{2,7}?)了?")
+
+
+def zh_switched_sport(clause: str, before: str) -> tuple[str, str] | None:
+    """(the sport given up, the sport taken up) when the clause switches to a sport the clause before stopped, as in
+    我不怎么打乒乓球了，改成羽毛球了; None otherwise (我不怎么加班了，改成远程了 is no sport)."""
+    stopped = _ZH_SPORT_STOPPED_RE.fullmatch(before.strip().rstrip("。！!.，,"))
+    switched = _ZH_SPORT_SWITCHED_RE.fullmatch(clause.strip().rstrip("。！!.，,"))
+    if stopped is None or switched is None:
+        return None
+    old, new = activity_name(stopped["old"]), activity_name(switched["o"])
+    return (old, new) if is_sport(old) and is_sport(new) else None
 
 
 def zh_favourites(c: str) -> list[Favourite]:

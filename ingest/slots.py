@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ingest.conflict_text import people
-from ingest.extract_core import is_diet, is_occupation, normalize_term
+from ingest.extract_core import is_diet, is_music, is_occupation, is_sport, normalize_term
 from ingest.extract_routines import PROVIDER_PREDICATE, ROUTINE_PREDICATE, routine_of
 
 # The kin predicates: a question asking for these alone also reads the memories naming the family members
@@ -34,6 +34,15 @@ FAMILY = ("spouse", "partner", "mother", "father", "sister", "brother", "child")
 OCCUPATION = "is_a (occupation)"
 # A diet question's is_a: the user's diet (vegetarian, 素食者: ingest/extract_core.py DIETS), not any is_a.
 DIET = "is_a (diet)"
+# A liking asked for by its kind ("Which sport am I into these days?", 我平时听什么歌): read as likes, kept as an
+# answer only by a memory naming a sport or a kind of music (ingest/extract_core.py is_sport, is_music).
+SPORT = "likes (sport)"
+MUSIC = "likes (music)"
+# The slots asked by a kind of their predicate's value: the predicate stored, and what a memory's names must hold.
+_OF_A_KIND: dict[str, tuple[str, Callable[[str], bool]]] = {
+    OCCUPATION: ("is_a", is_occupation), DIET: ("is_a", is_diet), SPORT: ("likes", is_sport),
+    MUSIC: ("likes", is_music),
+}
 # A routine or a provider asked for by what it is ("When do I go to bed?": bedtime; "Which bank do I use?": bank):
 # read as has_routine / has_provider (stored_predicates), kept as an answer only by a memory naming that routine or
 # kind (answered), not the gym's days for a bedtime.
@@ -85,6 +94,12 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\bwhat(?:'s| is) my (?:nickname|preferred name)\b|\bhow (?:should|do) you (?:call|address) me\b",
      ("nickname", "name")),
     (r"\b(?:what|which) languages? (?:do|can) i speak\b|\blanguages? i speak\b", ("speaks",)),
+    (r"\b(?:what|which) (?:kinds? of )?sports? (?:am i|do i|did i|i'm) (?:into|do|doing|play|playing|practi[sc]e"
+     r"|like|love|enjoy)\b|\bmy (?:favou?rite )?sports?\b(?! (?:car|shoes?|bra|drink|channel|news|bar)s?\b)"
+     r"|\bwhat (?:do|did) i do (?:for|to) (?:exercise|keep fit|stay fit|stay in shape)\b", (SPORT,)),
+    (r"\bwhat (?:kinds?|sorts?|types?|genres?) of music (?:do|did) i (?:like|love|listen to|enjoy|prefer)\b"
+     r"|\bwhat music (?:do|did) i (?:like|love|listen to|enjoy|prefer)\b"
+     r"|\bwhat do i (?:usually |mostly |normally )?listen to\b|\bmy favou?rite (?:music|genre)\b", (MUSIC,)),
     (r"\bmy (?:wife|husband|spouse)\b", ("spouse",)),
     (r"\bmy (?:girlfriend|boyfriend|partner|fianc[ée]e?)\b", ("partner",)),
     (r"\bmy (?:mom|mum|mother)\b", ("mother",)),
@@ -177,6 +192,10 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我叫什么|我的名字", ("name", "nickname")),
     (r"怎么称呼我|(?:该|应该)叫我什么|我的(?:昵称|外号|小名|绰号)|大家(?:都)?叫我什么", ("nickname", "name")),
     (r"我会(?:说)?(?:什么|哪(?:些|几)种?)(?:语言|话)", ("speaks",)),
+    (r"我(?:现在|最近|平时|一般)?(?:最)?(?:喜欢|爱|在练|练|玩|打|做|在做|在玩)(?:的)?(?:什么|哪些|哪种|啥)运动"
+     r"|我最(?:喜欢|爱)的运动", (SPORT,)),
+    (r"我(?:现在|最近|平时|一般)?(?:最)?(?:喜欢|爱)?听(?:什么|哪些|哪种|啥)(?:样的|类型的?)?(?:音乐|歌|歌曲)?"
+     r"|我最(?:喜欢|爱)的音乐", (MUSIC,)),
     (r"我(?:的)?(?:老婆|妻子|太太|老公|丈夫|爱人)", ("spouse",)),
     (r"我(?:的)?(?:女朋友|男朋友|对象|未婚妻|未婚夫)", ("partner",)),
     (r"我(?:的)?(?:妈妈|母亲|妈)", ("mother",)),
@@ -237,10 +256,10 @@ def asked_slots(question: str) -> tuple[str, ...]:
 
 
 def stored_predicates(asked: Sequence[str]) -> tuple[str, ...]:
-    """The predicates of the triples that may answer: OCCUPATION and DIET are is_a."""
+    """The predicates of the triples that may answer: OCCUPATION and DIET are is_a, SPORT and MUSIC likes."""
     out: list[str] = []
     for p in asked:
-        stored = "is_a" if p in (OCCUPATION, DIET) else m["p"] if (m := _KEYED_ASKED_RE.match(p)) else p
+        stored = _OF_A_KIND[p][0] if p in _OF_A_KIND else m["p"] if (m := _KEYED_ASKED_RE.match(p)) else p
         if stored not in out:
             out.append(stored)
     return tuple(out)
@@ -286,7 +305,8 @@ def without_stand_ins(asked: Sequence[str], stated: Sequence[tuple[str, ...]]) -
 def answered(asked: Sequence[str], answers: Sequence[str], names: Sequence[str]) -> tuple[str, ...]:
     """What a memory stating `answers` (stored predicates) answers of `asked`: an is_a asked only as OCCUPATION
     counts when the memory names an occupation (`names`: the entities it mentions), one asked as DIET when it names
-    a diet; an allergy asked by a request for food advice counts when the memory names an allergen a meal may hold."""
+    a diet, a likes asked as SPORT or MUSIC when it names a sport or a kind of music; an allergy asked by a request
+    for food advice counts when the memory names an allergen a meal may hold."""
     if is_food_advice(asked) and "allergic_to" in answers:
         named = [n for n in names if n != "user"]
         if named and all(_NOT_FOOD_ALLERGEN_RE.fullmatch(n.strip()) for n in named):
@@ -295,9 +315,10 @@ def answered(asked: Sequence[str], answers: Sequence[str], names: Sequence[str])
     if keys and not any(normalize_term(routine_of(n)) in keys for n in names if ":" in n):
         # the gym's days answer no bedtime, the bank no question about the doctor
         answers = tuple(a for a in answers if a not in (ROUTINE_PREDICATE, PROVIDER_PREDICATE))
-    if "is_a" not in answers or "is_a" in asked or not {OCCUPATION, DIET} & set(asked):
-        return tuple(answers)
-    if (OCCUPATION in asked and any(is_occupation(n) for n in names)) \
-            or (DIET in asked and any(is_diet(n) for n in names)):
-        return tuple(answers)
-    return tuple(a for a in answers if a != "is_a")
+    for predicate in {_OF_A_KIND[p][0] for p in asked if p in _OF_A_KIND}:
+        if predicate not in answers or predicate in asked:  # asked as such too ("What do you know about me?")
+            continue
+        if not any(kind(n) for p, (stored, kind) in _OF_A_KIND.items() if p in asked and stored == predicate
+                   for n in names):
+            answers = tuple(a for a in answers if a != predicate)
+    return tuple(answers)
