@@ -14,7 +14,8 @@ from gql.transport.exceptions import TransportConnectionFailed, TransportError
 
 from bmam.cli_support import ReactionArg, TierOpt, UserOpt, echo, echo_json, fail, with_confirm_flag
 from bmam.client import INGEST_CONVERSATION, BmamClient, BmamClientError, ClientConfig, ClientConfigError
-from bmam.commands.export import rdf_format_of
+from bmam.commands.export import FORMATS as EXPORT_FORMATS
+from bmam.commands.export import export_ext, rdf_format_of, writable, write_output
 from bmam.http_transport import encode_json
 from graph.model import Tier
 from ingest.turns import TurnInput, clashes, numbered, placed_turns, read_jsonl
@@ -349,6 +350,40 @@ def register(app: typer.Typer) -> None:
         """The context prompt for an LLM (relevant memories and the session's recent turns), as text."""
         echo(_call(server, api_key, lambda c: c.context_prompt(user, session, text, budget=budget,
                                                                time_zone=time_zone))["text"])
+
+    @remote.command("related")
+    def related(user: UserOpt, memory_id: Annotated[str, typer.Argument(help="The memory to start from.")],
+                depth: Annotated[int | None, typer.Option(
+                    "--depth", "-d", help="Hops, 1..5 (default: the server's recall.related_depth).")] = None,
+                limit: Annotated[int | None, typer.Option(
+                    "--limit", "-n", help="At most this many (default: the server's recall.related_limit).")] = None,
+                min_strength: Annotated[float | None, typer.Option(
+                    "--min-strength", help="Weakest edge followed (default: the server's "
+                                           "recall.related_min_strength).")] = None,
+                include_history: Annotated[bool, typer.Option("--include-history")] = False,
+                server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Memories related to MEMORY_ID (relatedSearch), best path first, one JSON object a line."""
+        # depth, limit and min strength go as given: the server checks them (a depth outside 1..5 is refused,
+        # never clamped) and fills in its own settings for the ones left out
+        found = _call(server, api_key, lambda c: c.related_search(user, memory_id, depth=depth, limit=limit,
+                                                                  min_strength=min_strength,
+                                                                  include_history=include_history))
+        for r in found:
+            echo_json({"score": r["score"], **r["memory"], "path": r["path"]})
+
+    @remote.command("export")
+    def export(user: UserOpt,
+               format: Annotated[str, typer.Option("--format", "-f", help=EXPORT_FORMATS)] = "ttl",
+               output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to FILE (default: stdout).",
+                                                           dir_okay=False)] = None,
+               server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Export a user's knowledge through the server (GET /export/{user}.{ext}, streamed: any size), as `bmam
+        export` does locally."""
+        writable(output)
+        ext = export_ext(format)
+        _call(server, api_key, lambda c: write_output(output, c.export_file(user, ext)))
+        if output is not None:
+            typer.echo(f"wrote {output} ({output.stat().st_size} bytes)", err=True)
 
     @remote.command("ingest")
     def ingest(file: Annotated[Path, typer.Argument(help="A JSONL file, one turn a line (README: Ingesting "
