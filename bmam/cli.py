@@ -29,9 +29,9 @@ from bmam.cli_support import (
 from bmam.container import Container, ensure_neo4j
 from bmam.neo4j_server import LocalNeo4j, Neo4jServerError
 from bmam.usecases.memories import RememberRequest
-from graph.errors import Conflict
+from graph.errors import Conflict, NotFound
 from graph.migrations import DATA_STEPS
-from graph.model import PresetKind, Tier
+from graph.model import Memory, PresetKind, Tier
 
 # As settings.deployment.workers allows (BMAM_DEPLOYMENT__WORKERS).
 MAX_WORKERS = 64
@@ -170,6 +170,19 @@ def list_memories(
     page = run_for(tenant, lambda c, t: c.memories.page(t, user, types=type, tiers=tier, first=first))
     for m in page.items:
         echo_json(memory_json(m))
+
+
+@app.command("memory")
+def one_memory(user: UserOpt, memory_id: Annotated[str, typer.Argument()], tenant: TenantOpt = None) -> None:
+    """One memory of a user, as JSON (NOT_FOUND when the user has none by that id)."""
+
+    def get(c: Container, t: str) -> Memory:
+        found = c.memories.get(t, user, memory_id)
+        if found is None:  # the API answers null; a command says so
+            raise NotFound(f"memory {memory_id} not found")
+        return found
+
+    echo_json(memory_json(run_for(tenant, get)))
 
 
 @app.command()

@@ -402,6 +402,10 @@ class BmamClient:
                f" conflicts(userId: $u, status: $s, first: $f) {{ {CONFLICT_FIELDS} }} }}")
         return self.execute(doc, {"u": user_id, "s": status, "f": first})["conflicts"]
 
+    def conflict(self, user_id: str, conflict_id: str) -> dict[str, Any] | None:
+        doc = f"query($u: String!, $id: ID!) {{ conflict(userId: $u, id: $id) {{ {CONFLICT_FIELDS} }} }}"
+        return self.execute(doc, {"u": user_id, "id": conflict_id})["conflict"]
+
     def check_conflicts(self, user_id: str, memory_id: str, *, strategy: str | None = None) -> list[dict[str, Any]]:
         doc = ("mutation($u: String!, $m: ID!, $s: ConflictStrategy) {"
                f" checkConflicts(userId: $u, memoryId: $m, strategy: $s) {{ {CONFLICT_FIELDS} }} }}")
@@ -441,6 +445,10 @@ class BmamClient:
     def changesets(self, *, user_id: str | None = None, first: int = 20) -> list[dict[str, Any]]:
         doc = f"query($u: String, $f: Int!) {{ changesets(userId: $u, first: $f) {{ {CHANGESET_FIELDS} }} }}"
         return self.execute(doc, {"u": user_id, "f": first})["changesets"]
+
+    def changeset(self, changeset_id: str) -> dict[str, Any] | None:
+        doc = f"query($id: ID!) {{ changeset(id: $id) {{ {CHANGESET_FIELDS} }} }}"
+        return self.execute(doc, {"id": changeset_id})["changeset"]
 
     def export_rdf(self, user_id: str, format: str = "TURTLE") -> str:
         """A user's knowledge as an RDF document; format: TURTLE | N_TRIPLES | JSON_LD | RDF_XML."""

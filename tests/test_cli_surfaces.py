@@ -70,3 +70,109 @@ def test_remote_export_streams_what_the_local_export_writes(container: Container
     missing = tmp_path / "nobody.ttl"
     assert remote(env, "export", "-u", f"{user}-nobody", "-o", str(missing), code=1).startswith("error [NOT_FOUND]:")
     assert not missing.exists() and list(tmp_path.iterdir()) == [target]  # no half file left
+
+
+def test_remote_one_memory_one_conflict_and_check_conflicts(api_url: str, api_key: str) -> None:
+    """remote could list memories and conflicts but not read one by its id, nor run checkConflicts: a null
+    answer is NOT_FOUND (exit 1) as the local commands say it, a bad strategy BAD_USER_INPUT (exit 2)."""
+    env, user = _env(api_url, api_key), f"u-{uuid.uuid4().hex[:8]}"
+    ids = []
+    for city in ("Lisbon", "Porto"):  # the server's strategy (LATEST): Porto supersedes Lisbon
+        ids.append(json.loads(remote(env, "remember", "-u", user, f"I live in {city}"))["id"])
+        remote(env, "add-triple", "-u", user, ids[-1], "user", "lives_in", city)
+    shown = json.loads(remote(env, "memory", "-u", user, ids[0]))
+    assert (shown["id"], shown["text"], shown["validTo"] is not None) == (ids[0], "I live in Lisbon", True)
+    assert remote(env, "memory", "-u", user, "no-such-memory", code=1) == \
+        "error [NOT_FOUND]: memory no-such-memory not found"
+    [settled] = [json.loads(x) for x in remote(env, "conflicts", "-u", user, "--all").splitlines()]
+    assert json.loads(remote(env, "conflict", "-u", user, settled["id"]))["winnerId"] == ids[1]
+    assert remote(env, "conflict", "-u", f"{user}-other", settled["id"], code=1) == \
+        f"error [NOT_FOUND]: conflict {settled['id']} not found"
+    again = [json.loads(x) for x in remote(env, "check-conflicts", "-u", user, ids[1], "--strategy",
+                                           "review").splitlines()]
+    assert all(c["oldMemory"]["id"] != ids[1] for c in again)
+    assert remote(env, "check-conflicts", "-u", user, ids[1], "--strategy", "loudest", code=2).startswith(
+        "error [BAD_USER_INPUT]:")
+
+
+def test_remote_tiers_usage_and_sweep(api_url: str, api_key: str) -> None:
+    env, user = _env(api_url, api_key), f"u-{uuid.uuid4().hex[:8]}"
+    remote(env, "remember", "-u", user, "My blood type is A positive", "--tier", "core")
+    usage = json.loads(remote(env, "tiers", "usage", "-u", user))
+    assert (usage["temp"], usage["mid"], usage["core"]) == (0, 0, 1) and usage["coreCapacity"] > 0
+    result = runner.invoke(cli_app, ["remote", "tiers", "sweep", "-u", user], env=env)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "0 changes\n"), result.output
+    assert remote(env, "tiers", "usage", "-u", " ", code=2).startswith("error [BAD_USER_INPUT]:")
+
+
+def test_remote_maintain_changesets_check_and_undo(api_url: str, api_key: str) -> None:
+    """runMaintenance, undoMaintenance, changesets, changeset from the shell: the flags of `bmam maintain`
+    (one kind, or --undo alone: refused before anything is sent), the changeset as the API answers it."""
+    env, user = _env(api_url, api_key), f"u-{uuid.uuid4().hex[:8]}"
+    remote(env, "remember", "-u", user, "I keep my passport in the blue folder")
+    run = json.loads(remote(env, "maintain", "--rebalance", "--user", user))
+    assert (run["kind"], run["userId"], run["dryRun"], run["undone"]) == ("REBALANCE", user, False, False)
+    listed = [json.loads(x)["id"] for x in remote(env, "changesets", "--user", user).splitlines()]
+    assert listed == [run["id"]]
+    assert json.loads(remote(env, "changeset", run["id"]))["id"] == run["id"]
+    assert remote(env, "changeset", "no-such-changeset", code=1) == \
+        "error [NOT_FOUND]: unknown changeset no-such-changeset"
+    assert remote(env, "maintain", "--undo", run["id"], "--user", user, code=2) == (
+        "--undo takes no other maintenance option (got --user); it undoes the whole changeset, in the tenant "
+        "given by your API key")
+    assert remote(env, "maintain", "--decay", "--full", code=2) == \
+        "choose one of --full, --rebalance, --decay (or --undo ID)"
+    assert json.loads(remote(env, "maintain", "--undo", run["id"]))["undone"] is True
+    assert remote(env, "maintain", "--undo", run["id"], code=1).startswith("error [CONFLICT]: changeset ")
+    checked = runner.invoke(cli_app, ["remote", "check", "--user", user], env=env)
+    report = json.loads(checked.stdout)
+    assert checked.exit_code == (0 if report["healthy"] else 1) and report["coreMemories"] == 0
+
+
+def test_remote_keys_list_create_and_revoke(api_url: str, api_key: str) -> None:
+    """apiKeys, createApiKey, revokeApiKey: an admin key makes an app key (the secret alone on standard
+    output), which may not manage keys (FORBIDDEN, exit 1); the admin key revokes it."""
+    env = _env(api_url, api_key)
+    name = f"cli-{uuid.uuid4().hex[:6]}"
+    made = runner.invoke(cli_app, ["remote", "keys", "create", "--name", name], env=env)
+    assert made.exit_code == 0, made.output
+    secret = made.stdout.strip()
+    assert secret.startswith("bmam_") and "app key" in made.stderr
+    [mine] = [k for k in map(json.loads, remote(env, "keys", "list").splitlines()) if k["name"] == name]
+    assert mine["admin"] is False
+    app_env = _env(api_url, secret)
+    assert remote(app_env, "keys", "list", code=1).startswith("error [FORBIDDEN]:")
+    assert json.loads(remote(env, "keys", "revoke", mine["id"]))["revokedAt"] is not None
+    assert remote(env, "keys", "revoke", "no-such-key", code=2).startswith("error [BAD_USER_INPUT]: id: that is not an "
+                                                                          "API key id")
+
+
+def test_local_memory_conflict_and_changeset(container: Container, tenant: str) -> None:
+    """The local CLI could not read one memory, one conflict or one changeset by id (GraphQL's memory,
+    conflict, changeset): JSON on success, NOT_FOUND (exit 1) for an id the user or tenant does not have."""
+    user = "reader"
+    base = ["-u", user, "--tenant", tenant]
+
+    def local(*args: str, code: int = 0) -> str:
+        result = runner.invoke(cli_app, list(args))
+        assert result.exit_code == code, result.output
+        assert "Traceback" not in result.output
+        return str(result.stdout if code == 0 else result.stderr.strip())
+
+    try:
+        ids = []
+        for city in ("Lisbon", "Porto"):
+            ids.append(json.loads(local("remember", *base, f"I live in {city}"))["id"])
+            local("add-triple", *base, ids[-1], "user", "lives_in", city)
+        assert json.loads(local("memory", *base, ids[1]))["text"] == "I live in Porto"
+        assert local("memory", *base, "nope", code=1) == "error [NOT_FOUND]: memory nope not found"
+        assert local("memory", *base, "", code=2).startswith("error [BAD_USER_INPUT]:")
+        [settled] = [json.loads(x) for x in local("conflicts", *base, "--all").splitlines()]
+        assert json.loads(local("conflict", *base, settled["id"]))["winner"] == ids[1]
+        assert local("conflict", *base, "nope", code=1) == "error [NOT_FOUND]: conflict nope not found"
+        run = json.loads(local("maintain", "--decay", "--json", *base))
+        assert json.loads(local("changeset", run["id"], "--json", "--tenant", tenant))["id"] == run["id"]
+        assert local("changeset", run["id"], "--tenant", tenant).startswith("decay of tenant ")
+        assert local("changeset", "nope", "--tenant", tenant, code=1) == "error [NOT_FOUND]: unknown changeset nope"
+    finally:
+        container.erasure.forget_user(tenant, user, confirm=True)

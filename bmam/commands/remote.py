@@ -16,6 +16,7 @@ from bmam.cli_support import ReactionArg, TierOpt, UserOpt, echo, echo_json, fai
 from bmam.client import INGEST_CONVERSATION, BmamClient, BmamClientError, ClientConfig, ClientConfigError
 from bmam.commands.export import FORMATS as EXPORT_FORMATS
 from bmam.commands.export import export_ext, rdf_format_of, writable, write_output
+from bmam.commands.living import maintenance_kind
 from bmam.http_transport import encode_json
 from graph.model import Tier
 from ingest.turns import TurnInput, clashes, numbered, placed_turns, read_jsonl
@@ -57,6 +58,14 @@ def _call(server: str, api_key: str | None, fn: Callable[[BmamClient], T]) -> T:
     except _CLIENT_ERRORS as exc:
         fail(*_failure(server, exc))
         raise  # unreachable: fail() exits
+
+
+def _found(answer: dict[str, Any] | None, missing: str) -> dict[str, Any]:
+    """One item the API answers null for when the caller has none (memory, conflict, changeset): a command
+    says NOT_FOUND, as the local one does, with exit 1."""
+    if answer is None:
+        raise BmamClientError("NOT_FOUND", missing, [])
+    return answer
 
 
 def _turn(t: TurnInput) -> dict[str, Any]:
@@ -166,6 +175,51 @@ def register(app: typer.Typer) -> None:
     remote = typer.Typer(help="Talk to a running bmam server over GraphQL (the gql client).", no_args_is_help=True)
     app.add_typer(remote, name="remote")
 
+    tiers = typer.Typer(help="The three tiers (temp, mid, core) of a user's memories.", no_args_is_help=True)
+    remote.add_typer(tiers, name="tiers")
+    keys = typer.Typer(help="Your app's API keys (an admin key's only).", no_args_is_help=True)
+    remote.add_typer(keys, name="keys")
+
+    @tiers.command("usage")
+    def tier_usage(user: UserOpt, server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Memories per tier and the capacities (tierUsage), as JSON."""
+        echo_json(_call(server, api_key, lambda c: c.tier_usage(user)))
+
+    @tiers.command("sweep")
+    def sweep(user: UserOpt, server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Delete stale temp memories, let faded mid ones fall back to temp, restore the capacities (sweepTiers):
+        the moves, one JSON object a line."""
+        changes = _call(server, api_key, lambda c: c.sweep_tiers(user))
+        for change in changes:
+            echo_json(change)
+        typer.echo(f"{len(changes)} changes", err=True)
+
+    @keys.command("list")
+    def list_keys(include_revoked: Annotated[bool, typer.Option("--revoked", help="Include revoked keys.")] = False,
+                  server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Your app's keys (never their secrets), one JSON object a line."""
+        for key in _call(server, api_key, lambda c: c.api_keys(include_revoked=include_revoked)):
+            echo_json(key)
+
+    @keys.command("create")
+    def create_key(name: Annotated[str | None, typer.Option("--name", help="A label to recognise the key by.")]
+                   = None,
+                   admin: Annotated[bool, typer.Option("--admin", help="An admin key, which may manage the keys "
+                                                                       "(default: an app key).")] = False,
+                   server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Create another key of your app and print it: it is shown this once."""
+        created = _call(server, api_key, lambda c: c.create_api_key(name, admin=admin))
+        echo(created["key"])
+        key = created["apiKey"]
+        typer.secho(f"id {key['id']}, {'admin' if key['admin'] else 'app'} key; store the key now, it is not "
+                    "shown again", err=True)
+
+    @keys.command("revoke")
+    def revoke_key(key_id: Annotated[str, typer.Argument(help="The key's id (see `bmam remote keys list`).")],
+                   server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Revoke one of your app's keys (at once on this server)."""
+        echo_json(_call(server, api_key, lambda c: c.revoke_api_key(key_id)))
+
     @remote.command("whoami")
     def whoami(server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """The tenant your key belongs to."""
@@ -186,6 +240,13 @@ def register(app: typer.Typer) -> None:
         page = _call(server, api_key, lambda c: c.memories(user, first=first))
         for edge in page["edges"]:
             echo_json(edge["node"])
+
+    @remote.command("memory")
+    def memory(user: UserOpt, memory_id: Annotated[str, typer.Argument()],
+               server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """One memory of a user, as JSON (NOT_FOUND when the user has none by that id)."""
+        echo_json(_call(server, api_key, lambda c: _found(c.memory(user, memory_id),
+                                                          f"memory {memory_id} not found")))
 
     @remote.command("search")
     def search(user: UserOpt, query: Annotated[str, typer.Argument()],
@@ -304,6 +365,24 @@ def register(app: typer.Typer) -> None:
                                                                      first=first)):
             echo_json(conflict)
 
+    @remote.command("conflict")
+    def conflict(user: UserOpt, conflict_id: Annotated[str, typer.Argument()],
+                 server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """One conflict of a user, as JSON (NOT_FOUND when the user has none by that id)."""
+        echo_json(_call(server, api_key, lambda c: _found(c.conflict(user, conflict_id),
+                                                          f"conflict {conflict_id} not found")))
+
+    @remote.command("check-conflicts")
+    def check_conflicts(user: UserOpt, memory_id: Annotated[str, typer.Argument(help="The stored memory to check.")],
+                        strategy: Annotated[str | None, typer.Option(
+                            "--strategy", help="LATEST, STRONGER or REVIEW, any case (default: the server's).")]
+                        = None,
+                        server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Run conflict detection for one memory now (checkConflicts): its conflicts, one JSON object a line."""
+        for found in _call(server, api_key, lambda c: c.check_conflicts(
+                user, memory_id, strategy=strategy.strip().upper() if strategy else None)):
+            echo_json(found)
+
     @remote.command("resolve")
     def resolve(user: UserOpt, conflict_id: Annotated[str, typer.Argument()],
                 winner: Annotated[str, typer.Argument(help="The id of the memory that wins.")],
@@ -319,6 +398,51 @@ def register(app: typer.Typer) -> None:
         """Memories with their supersession chains, one JSON object a line."""
         for entry in _call(server, api_key, lambda c: c.history(user, entity=entity, memory_id=memory, first=first)):
             echo_json(entry)
+
+    @remote.command("maintain")
+    def maintain(full: Annotated[bool, typer.Option("--full", help="Monthly: decay, merge, purge, rebuild "
+                                                                   "indexes.")] = False,
+                 rebalance: Annotated[bool, typer.Option("--rebalance", help="Weekly: decay, damp, lift.")] = False,
+                 decay: Annotated[bool, typer.Option("--decay", help="Bring every weight up to now.")] = False,
+                 undo: Annotated[str | None, typer.Option("--undo", metavar="ID", help="Undo the changeset ID.")]
+                 = None,
+                 dry_run: Annotated[bool, typer.Option("--dry-run", help="Report what would change; change "
+                                                                         "nothing.")] = False,
+                 user: Annotated[str | None, typer.Option("--user", "-u", help="Only this user.")] = None,
+                 server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Run maintenance over your app (runMaintenance) or undo a run (undoMaintenance); prints the changeset."""
+        kind = maintenance_kind(full, rebalance, decay, undo, [("--dry-run", dry_run), ("--user", user is not None)],
+                                tenant_from="your API key")
+        if kind is None:
+            assert undo is not None
+            echo_json(_call(server, api_key, lambda c: c.undo_maintenance(undo)))
+            return
+        echo_json(_call(server, api_key, lambda c: c.run_maintenance(kind.value, dry_run=dry_run,
+                                                                     user_id=user))["changeset"])
+
+    @remote.command("check")
+    def check(user: Annotated[str | None, typer.Option("--user", "-u", help="Only this user's core memories.")]
+              = None,
+              server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Quick check of your app (runMaintenance CHECK): prints the report; exit 1 when anything is unhealthy."""
+        report = _call(server, api_key, lambda c: c.run_maintenance("CHECK", user_id=user))["check"]
+        echo_json(report)
+        if not report["healthy"]:
+            raise typer.Exit(1)
+
+    @remote.command("changesets")
+    def changesets(user: Annotated[str | None, typer.Option("--user", "-u")] = None, first: int = 20,
+                   server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Your app's maintenance changesets, newest first, one JSON object a line."""
+        for found in _call(server, api_key, lambda c: c.changesets(user_id=user, first=first)):
+            echo_json(found)
+
+    @remote.command("changeset")
+    def changeset(changeset_id: Annotated[str, typer.Argument()],
+                  server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """One maintenance changeset of your app, as JSON (NOT_FOUND when it has none by that id)."""
+        echo_json(_call(server, api_key, lambda c: _found(c.changeset(changeset_id),
+                                                          f"unknown changeset {changeset_id}")))
 
     @remote.command("working-memory")
     def working_memory(user: UserOpt, session: Annotated[str, typer.Argument()],
