@@ -10,6 +10,8 @@ from typing import Annotated
 import typer
 
 from bmam.cli_support import (
+    AfterOpt,
+    HistoryOpt,
     PresetOpt,
     TenantOpt,
     TierOpt,
@@ -21,6 +23,7 @@ from bmam.cli_support import (
     echo_json,
     fail,
     memory_json,
+    more_after,
     run,
     run_for,
     settings,
@@ -164,12 +167,16 @@ def list_memories(
     type: TypesOpt = None,
     tier: TiersOpt = None,
     first: int = 20,
+    after: AfterOpt = None,
+    include_history: HistoryOpt = False,
     tenant: TenantOpt = None,
 ) -> None:
     """List a user's memories, newest first, one JSON object a line."""
-    page = run_for(tenant, lambda c, t: c.memories.page(t, user, types=type, tiers=tier, first=first))
+    page = run_for(tenant, lambda c, t: c.memories.page(t, user, types=type, tiers=tier, first=first, after=after,
+                                                        include_history=include_history))
     for m in page.items:
         echo_json(memory_json(m))
+    more_after(page.next_cursor)
 
 
 @app.command("memory")

@@ -167,6 +167,18 @@ def echo(text: str) -> None:
         stdout_failed(exc)
 
 
+AfterOpt = Annotated[str | None, typer.Option("--after", help="The page after this cursor (printed on standard error "
+                                                               "when there are more).")]
+HistoryOpt = Annotated[bool, typer.Option("--include-history", help="Superseded memories too.")]
+
+
+def more_after(cursor: str | None) -> None:
+    """Say on standard error how to ask for the next page of a listing (a page holds at most 100: the rest of a
+    user's memories were out of the CLI's reach)."""
+    if cursor is not None:
+        typer.echo(f"more: --after {cursor}", err=True)
+
+
 def echo_json(obj: object) -> None:
     """One JSON value on a line of its own (non-ASCII text as it is), as the commands print their answers."""
     echo(json.dumps(obj, ensure_ascii=False))

@@ -244,13 +244,16 @@ class BmamClient:
         return self.execute(doc, {"u": user_id, "id": memory_id})["memory"]
 
     def memories(self, user_id: str, *, first: int = 20, after: str | None = None,
-                 types: list[str] | None = None, tiers: list[str] | None = None) -> dict[str, Any]:
+                 types: list[str] | None = None, tiers: list[str] | None = None,
+                 include_history: bool = False) -> dict[str, Any]:
         doc = (
-            "query($u: String!, $first: Int!, $after: String, $types: [MemoryType!], $tiers: [Tier!]) {"
-            " memories(userId: $u, first: $first, after: $after, types: $types, tiers: $tiers) {"
+            "query($u: String!, $first: Int!, $after: String, $types: [MemoryType!], $tiers: [Tier!],"
+            " $h: Boolean!) {"
+            " memories(userId: $u, first: $first, after: $after, types: $types, tiers: $tiers, includeHistory: $h) {"
             f" edges {{ cursor node {{ {MEMORY_FIELDS} }} }} pageInfo {{ hasNextPage endCursor }} }} }}"
         )
-        variables = {"u": user_id, "first": first, "after": after, "types": types, "tiers": tiers}
+        variables = {"u": user_id, "first": first, "after": after, "types": types, "tiers": tiers,
+                     "h": include_history}
         return self.execute(doc, variables)["memories"]
 
     def search(self, user_id: str, query: str, k: int = 5) -> list[dict[str, Any]]:

@@ -176,3 +176,64 @@ def test_local_memory_conflict_and_changeset(container: Container, tenant: str) 
         assert local("changeset", "nope", "--tenant", tenant, code=1) == "error [NOT_FOUND]: unknown changeset nope"
     finally:
         container.erasure.forget_user(tenant, user, confirm=True)
+
+
+def test_memories_page_on_with_after_and_show_history(container: Container, tenant: str, api_url: str,
+                                                      api_key: str) -> None:
+    """memories' after and includeHistory (a page holds at most 100: the CLI reached no memory past the
+    first page): the next page's cursor on standard error, locally and over remote; a bad cursor is refused."""
+    env, user = _env(api_url, api_key), f"u-{uuid.uuid4().hex[:8]}"
+    ids = []
+    for city in ("Lisbon", "Porto", "Faro"):
+        ids.append(json.loads(remote(env, "remember", "-u", user, f"I live in {city}"))["id"])
+        remote(env, "add-triple", "-u", user, ids[-1], "user", "lives_in", city)
+    pet = json.loads(remote(env, "add-triple", "-u", user, ids[2], "Biscuit", "is_a", "dog", "--subject-kind", "pet",
+                            "--object-kind", "animal"))
+    assert (pet["subject"]["kind"], pet["object"]["kind"]) == ("pet", "animal")
+    first = runner.invoke(cli_app, ["remote", "memories", "-u", user, "--first", "1", "--include-history"], env=env)
+    assert first.exit_code == 0, first.output
+    assert [json.loads(x)["id"] for x in first.stdout.splitlines()] == [ids[2]]
+    [note] = first.stderr.splitlines()
+    assert note.startswith("more: --after ")
+    rest = runner.invoke(cli_app, ["remote", "memories", "-u", user, "--include-history", "--after",
+                                   note.removeprefix("more: --after ")], env=env)
+    assert [json.loads(x)["id"] for x in rest.stdout.splitlines()] == [ids[1], ids[0]] and rest.stderr == ""
+    assert [json.loads(x)["id"] for x in remote(env, "memories", "-u", user).splitlines()] == [ids[2]]  # live only
+    assert remote(env, "memories", "-u", user, "--after", "not-a-cursor", code=2).startswith("error [BAD_USER_INPUT]:")
+
+    base = ["-u", "pager", "--tenant", tenant]
+    try:
+        local_ids = [json.loads(runner.invoke(cli_app, ["remember", *base, f"note {n}"]).stdout)["id"]
+                     for n in range(3)]
+        page = runner.invoke(cli_app, ["memories", *base, "--first", "2"])
+        assert [json.loads(x)["id"] for x in page.stdout.splitlines()] == local_ids[:0:-1]
+        cursor = page.stderr.strip().removeprefix("more: --after ")
+        last = runner.invoke(cli_app, ["memories", *base, "--after", cursor])
+        assert [json.loads(x)["id"] for x in last.stdout.splitlines()] == local_ids[:1] and last.stderr == ""
+        bad = runner.invoke(cli_app, ["memories", *base, "--after", "not-a-cursor"])
+        assert bad.exit_code == 2 and bad.stderr.startswith("error [BAD_USER_INPUT]:") and bad.stdout == ""
+    finally:
+        container.erasure.forget_user(tenant, "pager", confirm=True)
+
+
+def test_remote_remember_recall_and_context_take_the_api_s_arguments(api_url: str, api_key: str) -> None:
+    """remote remember's preset kind, session and device, recall's types, tiers, minScore, includeHistory and
+    asOf, context's whole answer (--json): arguments the API and `bmam` took and remote did not."""
+    env, user = _env(api_url, api_key), f"u-{uuid.uuid4().hex[:8]}"
+    safe = json.loads(remote(env, "remember", "-u", user, "I am allergic to penicillin", "--preset", "safety",
+                             "--session", "s1", "--device", "phone"))
+    assert (safe["presetKind"], safe["weight"]["preset"], safe["source"]["sessionId"], safe["source"]["deviceId"]) \
+        == ("SAFETY", 1.0, "s1", "phone")
+    remote(env, "remember", "-u", user, "I love hiking in the Alps", "-t", "emotional")
+    answer = json.loads(remote(env, "recall", "-u", user, "What am I allergic to?", "--type", "factual"))
+    assert [m["memory"]["id"] for m in answer["memories"]] == [safe["id"]]
+    assert json.loads(remote(env, "recall", "-u", user, "What am I allergic to?", "--tier", "core"))["memories"] == []
+    before = json.loads(remote(env, "recall", "-u", user, "What am I allergic to?", "--as-of",
+                               "2001-01-01T00:00:00+00:00", "--include-history"))
+    assert before["memories"] == []
+    assert remote(env, "recall", "-u", user, "allergy", "--min-score", "2", code=2).startswith(
+        "error [BAD_USER_INPUT]:")
+    prompt = json.loads(remote(env, "context", "-u", user, "--session", "s1", "--json", "Can I take antibiotics?"))
+    assert "penicillin" in prompt["text"] and safe["id"] in [m["memory"]["id"] for m in prompt["memories"]]
+    assert remote(env, "context", "-u", user, "--session", "s1", "--json", "--budget", "5", "hi", code=2) == \
+        "error [BAD_USER_INPUT]: budget must be at least 100 characters"

@@ -6,19 +6,34 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
 from gql.transport.exceptions import TransportConnectionFailed, TransportError
 
-from bmam.cli_support import ReactionArg, TierOpt, UserOpt, echo, echo_json, fail, with_confirm_flag
+from bmam.cli_support import (
+    AfterOpt,
+    HistoryOpt,
+    PresetOpt,
+    ReactionArg,
+    TierOpt,
+    TiersOpt,
+    TypesOpt,
+    UserOpt,
+    echo,
+    echo_json,
+    fail,
+    more_after,
+    with_confirm_flag,
+)
 from bmam.client import INGEST_CONVERSATION, BmamClient, BmamClientError, ClientConfig, ClientConfigError
 from bmam.commands.export import FORMATS as EXPORT_FORMATS
 from bmam.commands.export import export_ext, rdf_format_of, writable, write_output
 from bmam.commands.living import maintenance_kind
 from bmam.http_transport import encode_json
-from graph.model import Tier
+from graph.model import PresetKind, Tier
 from ingest.turns import TurnInput, clashes, numbered, placed_turns, read_jsonl
 
 T = TypeVar("T")
@@ -234,12 +249,16 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(1)
 
     @remote.command("memories")
-    def memories(user: UserOpt, first: int = 20, server: ServerOpt = "http://127.0.0.1:8000",
-                 api_key: KeyOpt = None) -> None:
+    def memories(user: UserOpt, type: TypesOpt = None, tier: TiersOpt = None, first: int = 20,
+                 after: AfterOpt = None, include_history: HistoryOpt = False,
+                 server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """A user's memories, newest first, one JSON object a line."""
-        page = _call(server, api_key, lambda c: c.memories(user, first=first))
+        page = _call(server, api_key, lambda c: c.memories(
+            user, first=first, after=after, types=[t.name for t in type] if type else None,
+            tiers=[t.name for t in tier] if tier else None, include_history=include_history))
         for edge in page["edges"]:
             echo_json(edge["node"])
+        more_after(page["pageInfo"]["endCursor"] if page["pageInfo"]["hasNextPage"] else None)
 
     @remote.command("memory")
     def memory(user: UserOpt, memory_id: Annotated[str, typer.Argument()],
@@ -261,9 +280,16 @@ def register(app: typer.Typer) -> None:
                  type: Annotated[str, typer.Option("--type", "-t", help="FACTUAL, PROCEDURAL, EPISODIC, SEMANTIC, "
                                                                       "EMOTIONAL")] = "FACTUAL",
                  tier: TierOpt = Tier.TEMP,  # as `bmam remember --tier` (remote had none)
+                 preset: PresetOpt = PresetKind.DEFAULT,  # and its preset kind, session and device (RememberInput)
+                 session: Annotated[str | None, typer.Option("--session", "-s", help="The session it was said in.")]
+                 = None,
+                 device: Annotated[str | None, typer.Option("--device", help="The device it came from "
+                                                                             "(provenance).")] = None,
                  server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Store a memory for a user (no salience filter, no extraction: `remote ingest` is the pipeline)."""
-        echo_json(_call(server, api_key, lambda c: c.remember(user, text, type.upper(), tier=tier.name)))
+        echo_json(_call(server, api_key, lambda c: c.remember(user, text, type.upper(), tier=tier.name,
+                                                              presetKind=preset.name, sessionId=session,
+                                                              deviceId=device)))
 
     @remote.command("correct")
     def correct(user: UserOpt, memory_id: Annotated[str, typer.Argument(help="The live memory to correct.")],
@@ -286,10 +312,13 @@ def register(app: typer.Typer) -> None:
     def add_triple(user: UserOpt, memory_id: Annotated[str, typer.Argument()],
                    subject: Annotated[str, typer.Argument()], predicate: Annotated[str, typer.Argument()],
                    object_: Annotated[str, typer.Argument(metavar="OBJECT")],
+                   subject_kind: Annotated[str, typer.Option("--subject-kind")] = "thing",
+                   object_kind: Annotated[str, typer.Option("--object-kind")] = "thing",
                    negated: Annotated[bool, typer.Option("--negated", help="The memory denies it.")] = False,
                    server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Add a triple the memory asserts (its conflicts and associations are checked again)."""
         echo_json(_call(server, api_key, lambda c: c.add_triple(user, memory_id, subject, predicate, object_,
+                                                            subjectKind=subject_kind, objectKind=object_kind,
                                                             polarity=-1 if negated else 1)))
 
     @remote.command("associations")
@@ -457,12 +486,19 @@ def register(app: typer.Typer) -> None:
     def recall(user: UserOpt, query: Annotated[str, typer.Argument(help="What the user just said.")],
                k: Annotated[int | None, typer.Option("-k", help="At most this many memories.")] = None,
                session: Annotated[str | None, typer.Option("--session", "-s", help="Enables anti-repetition.")] = None,
+               type: TypesOpt = None, tier: TiersOpt = None,
+               min_score: Annotated[float, typer.Option("--min-score")] = 0.0,
+               include_history: HistoryOpt = False,
+               as_of: Annotated[datetime | None, typer.Option("--as-of", help="Memories valid at this time (ISO, "
+                                                                               "with zone).")] = None,
                time_zone: Annotated[str | None, typer.Option(
                    "--time-zone", help="The user's IANA time zone, for 'What did I do yesterday?'.")] = None,
                server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Recall the memories that matter for QUERY: {gated, reason, bestSimilarity, period, memories}."""
-        echo_json(_call(server, api_key, lambda c: c.recall(user, query, session_id=session, k=k,
-                                                            timeZone=time_zone)))
+        echo_json(_call(server, api_key, lambda c: c.recall(
+            user, query, session_id=session, k=k, types=[t.name for t in type] if type else None,
+            tiers=[t.name for t in tier] if tier else None, minScore=min_score, includeHistory=include_history,
+            asOf=as_of.isoformat() if as_of else None, timeZone=time_zone)))
 
     @remote.command("context")
     def context(user: UserOpt, session: Annotated[str, typer.Option("--session", "-s", help="The session.")],
@@ -470,10 +506,15 @@ def register(app: typer.Typer) -> None:
                 budget: Annotated[int | None, typer.Option("--budget", help="Characters.")] = None,
                 time_zone: Annotated[str | None, typer.Option(
                     "--time-zone", help="The user's IANA time zone, for 'What did I do yesterday?'.")] = None,
+                as_json: Annotated[bool, typer.Option("--json", help="The whole answer as JSON.")] = False,
                 server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """The context prompt for an LLM (relevant memories and the session's recent turns), as text."""
-        echo(_call(server, api_key, lambda c: c.context_prompt(user, session, text, budget=budget,
-                                                               time_zone=time_zone))["text"])
+        prompt = _call(server, api_key, lambda c: c.context_prompt(user, session, text, budget=budget,
+                                                                   time_zone=time_zone))
+        if as_json:
+            echo_json(prompt)
+        else:
+            echo(prompt["text"])
 
     @remote.command("related")
     def related(user: UserOpt, memory_id: Annotated[str, typer.Argument(help="The memory to start from.")],
