@@ -237,3 +237,36 @@ def test_remote_remember_recall_and_context_take_the_api_s_arguments(api_url: st
     assert "penicillin" in prompt["text"] and safe["id"] in [m["memory"]["id"] for m in prompt["memories"]]
     assert remote(env, "context", "-u", user, "--session", "s1", "--json", "--budget", "5", "hi", code=2) == \
         "error [BAD_USER_INPUT]: budget must be at least 100 characters"
+
+
+def test_ingest_turn_locally_and_remotely(container: Container, tenant: str, api_url: str, api_key: str) -> None:
+    """ingestTurn from the shell (a file of one line was the only way): the turn's result as JSON, a retry
+    changes nothing; a bad speaker or a time ahead of the clock is BAD_USER_INPUT, exit 2, nothing stored."""
+    env, user = _env(api_url, api_key), f"u-{uuid.uuid4().hex[:8]}"
+    said = json.loads(remote(env, "ingest-turn", "-u", user, "-s", "s1", "--speaker", "user",
+                             "My daughter Lily is allergic to peanuts.", "--device", "phone"))
+    assert (said["stored"], said["duplicate"], said["turn"], said["remembered"]) == (True, False, 0, True)
+    [memory] = said["memories"]
+    assert memory["source"]["deviceId"] == "phone"
+    again = json.loads(remote(env, "ingest-turn", "-u", user, "-s", "s1", "--speaker", "user",
+                              "My daughter Lily is allergic to peanuts."))
+    assert again["duplicate"] is True and again["memories"] == []
+    assert remote(env, "ingest-turn", "-u", user, "-s", "s1", "--speaker", "narrator", "hi", code=2).startswith(
+        "error [BAD_USER_INPUT]: speaker 'narrator' is not one of ")
+    assert remote(env, "ingest-turn", "-u", user, "-s", "s1", "--speaker", "user", "hi", "--at",
+                  "2999-01-01T00:00:00", code=2).startswith("error [BAD_USER_INPUT]: ")
+
+    base = ["-u", "talker", "--tenant", tenant]
+    try:
+        result = runner.invoke(cli_app, ["ingest-turn", *base, "-s", "s1", "--speaker", "assistant",
+                                         "Chengdu hotpot is famous!", "--turn", "3", "--at", "2026-01-02T10:00:00"])
+        assert result.exit_code == 0, result.output
+        done = json.loads(result.stdout)
+        assert (done["stored"], done["turn"], done["remembered"], done["memories"]) == (True, 3, False, [])
+        [held] = container.ingest.working_memory(tenant, "talker", "s1", None)
+        assert (held.turn, held.at.isoformat()) == (3, "2026-01-02T10:00:00+00:00")  # no zone: UTC
+        bad = runner.invoke(cli_app, ["ingest-turn", *base, "-s", "s1", "--speaker", "narrator", "hi"])
+        assert bad.exit_code == 2 and bad.stdout == ""
+        assert bad.stderr.strip().startswith("error [BAD_USER_INPUT]: speaker 'narrator' is not one of")
+    finally:
+        container.erasure.forget_user(tenant, "talker", confirm=True)

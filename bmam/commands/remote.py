@@ -15,11 +15,17 @@ from gql.transport.exceptions import TransportConnectionFailed, TransportError
 
 from bmam.cli_support import (
     AfterOpt,
+    AtOpt,
+    DeviceOpt,
     HistoryOpt,
     PresetOpt,
     ReactionArg,
+    SessionOpt,
+    SpeakerOpt,
     TierOpt,
     TiersOpt,
+    TurnOpt,
+    TurnTextArg,
     TypesOpt,
     UserOpt,
     echo,
@@ -525,7 +531,7 @@ def register(app: typer.Typer) -> None:
                 min_strength: Annotated[float | None, typer.Option(
                     "--min-strength", help="Weakest edge followed (default: the server's "
                                            "recall.related_min_strength).")] = None,
-                include_history: Annotated[bool, typer.Option("--include-history")] = False,
+                include_history: HistoryOpt = False,
                 server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Memories related to MEMORY_ID (relatedSearch), best path first, one JSON object a line."""
         # depth, limit and min strength go as given: the server checks them (a depth outside 1..5 is refused,
@@ -542,13 +548,21 @@ def register(app: typer.Typer) -> None:
                output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to FILE (default: stdout).",
                                                            dir_okay=False)] = None,
                server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
-        """Export a user's knowledge through the server (GET /export/{user}.{ext}, streamed: any size), as `bmam
-        export` does locally."""
+        """Export a user's knowledge through the server (GET /export, streamed: any size), as `bmam export` does."""
         writable(output)
         ext = export_ext(format)
         _call(server, api_key, lambda c: write_output(output, c.export_file(user, ext)))
         if output is not None:
             typer.echo(f"wrote {output} ({output.stat().st_size} bytes)", err=True)
+
+    @remote.command("ingest-turn")
+    def ingest_turn(user: UserOpt, session: SessionOpt, speaker: SpeakerOpt, text: TurnTextArg,
+                    at: AtOpt = None, turn: TurnOpt = None, device: DeviceOpt = None,
+                    server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Ingest one turn (ingestTurn): prints what became of it."""
+        echo_json(_call(server, api_key, lambda c: c.ingest_turn(user, session, speaker, text,
+                                                                 at=at.isoformat() if at else None, deviceId=device,
+                                                                 turn=turn)))
 
     @remote.command("ingest")
     def ingest(file: Annotated[Path, typer.Argument(help="A JSONL file, one turn a line (README: Ingesting "
