@@ -11,6 +11,7 @@ import typer
 
 from bmam.cli_support import (
     AfterOpt,
+    DeviceOpt,
     HistoryOpt,
     PresetOpt,
     TenantOpt,
@@ -151,7 +152,7 @@ def remember(
     # as remember's input over GraphQL and MCP (the CLI had no preset kind, session or device)
     preset: PresetOpt = PresetKind.DEFAULT,
     session: Annotated[str | None, typer.Option("--session", "-s", help="The session it was said in.")] = None,
-    device: Annotated[str | None, typer.Option("--device", help="The device it came from (provenance).")] = None,
+    device: DeviceOpt = None,
     tenant: TenantOpt = None,
 ) -> None:
     """Store a memory for a user and print it as JSON."""

@@ -289,8 +289,7 @@ def register(app: typer.Typer) -> None:
                  preset: PresetOpt = PresetKind.DEFAULT,  # and its preset kind, session and device (RememberInput)
                  session: Annotated[str | None, typer.Option("--session", "-s", help="The session it was said in.")]
                  = None,
-                 device: Annotated[str | None, typer.Option("--device", help="The device it came from "
-                                                                             "(provenance).")] = None,
+                 device: DeviceOpt = None,
                  server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Store a memory for a user (no salience filter, no extraction: `remote ingest` is the pipeline)."""
         echo_json(_call(server, api_key, lambda c: c.remember(user, text, type.upper(), tier=tier.name,
