@@ -10,6 +10,9 @@ from typing import Annotated
 import typer
 
 from bmam.cli_support import (
+    AfterOpt,
+    DeviceOpt,
+    HistoryOpt,
     PresetOpt,
     TenantOpt,
     TierOpt,
@@ -21,6 +24,7 @@ from bmam.cli_support import (
     echo_json,
     fail,
     memory_json,
+    more_after,
     run,
     run_for,
     settings,
@@ -29,9 +33,9 @@ from bmam.cli_support import (
 from bmam.container import Container, ensure_neo4j
 from bmam.neo4j_server import LocalNeo4j, Neo4jServerError
 from bmam.usecases.memories import RememberRequest
-from graph.errors import Conflict
+from graph.errors import Conflict, NotFound
 from graph.migrations import DATA_STEPS
-from graph.model import PresetKind, Tier
+from graph.model import Memory, PresetKind, Tier
 
 # As settings.deployment.workers allows (BMAM_DEPLOYMENT__WORKERS).
 MAX_WORKERS = 64
@@ -148,7 +152,7 @@ def remember(
     # as remember's input over GraphQL and MCP (the CLI had no preset kind, session or device)
     preset: PresetOpt = PresetKind.DEFAULT,
     session: Annotated[str | None, typer.Option("--session", "-s", help="The session it was said in.")] = None,
-    device: Annotated[str | None, typer.Option("--device", help="The device it came from (provenance).")] = None,
+    device: DeviceOpt = None,
     tenant: TenantOpt = None,
 ) -> None:
     """Store a memory for a user and print it as JSON."""
@@ -164,12 +168,29 @@ def list_memories(
     type: TypesOpt = None,
     tier: TiersOpt = None,
     first: int = 20,
+    after: AfterOpt = None,
+    include_history: HistoryOpt = False,
     tenant: TenantOpt = None,
 ) -> None:
     """List a user's memories, newest first, one JSON object a line."""
-    page = run_for(tenant, lambda c, t: c.memories.page(t, user, types=type, tiers=tier, first=first))
+    page = run_for(tenant, lambda c, t: c.memories.page(t, user, types=type, tiers=tier, first=first, after=after,
+                                                        include_history=include_history))
     for m in page.items:
         echo_json(memory_json(m))
+    more_after(page.next_cursor)
+
+
+@app.command("memory")
+def one_memory(user: UserOpt, memory_id: Annotated[str, typer.Argument()], tenant: TenantOpt = None) -> None:
+    """One memory of a user, as JSON (NOT_FOUND when the user has none by that id)."""
+
+    def get(c: Container, t: str) -> Memory:
+        found = c.memories.get(t, user, memory_id)
+        if found is None:  # the API answers null; a command says so
+            raise NotFound(f"memory {memory_id} not found")
+        return found
+
+    echo_json(memory_json(run_for(tenant, get)))
 
 
 @app.command()

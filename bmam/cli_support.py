@@ -9,6 +9,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Annotated, NoReturn, TypeVar
 
 import typer
@@ -165,6 +166,25 @@ def echo(text: str) -> None:
         typer.echo(text)
     except OSError as exc:
         stdout_failed(exc)
+
+
+# ingestTurn's arguments, for `bmam ingest-turn` and `bmam remote ingest-turn`
+SessionOpt = Annotated[str, typer.Option("--session", "-s", help="The conversation session.")]
+SpeakerOpt = Annotated[str, typer.Option("--speaker", help="user, assistant, system or tool.")]
+TurnTextArg = Annotated[str, typer.Argument(help="What was said.")]
+AtOpt = Annotated[datetime | None, typer.Option("--at", help="When it was said (ISO; no zone: UTC; default: now).")]
+TurnOpt = Annotated[int | None, typer.Option("--turn", help="Its index in the session (default: after the last).")]
+DeviceOpt = Annotated[str | None, typer.Option("--device", help="The device it came from (provenance).")]
+AfterOpt = Annotated[str | None, typer.Option("--after", help="The page after this cursor (printed on standard error "
+                                                               "when there are more).")]
+HistoryOpt = Annotated[bool, typer.Option("--include-history", help="Superseded memories too.")]
+
+
+def more_after(cursor: str | None) -> None:
+    """Say on standard error how to ask for the next page of a listing (a page holds at most 100: the rest of a
+    user's memories were out of the CLI's reach)."""
+    if cursor is not None:
+        typer.echo(f"more: --after {cursor}", err=True)
 
 
 def echo_json(obj: object) -> None:

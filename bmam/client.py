@@ -244,13 +244,16 @@ class BmamClient:
         return self.execute(doc, {"u": user_id, "id": memory_id})["memory"]
 
     def memories(self, user_id: str, *, first: int = 20, after: str | None = None,
-                 types: list[str] | None = None, tiers: list[str] | None = None) -> dict[str, Any]:
+                 types: list[str] | None = None, tiers: list[str] | None = None,
+                 include_history: bool = False) -> dict[str, Any]:
         doc = (
-            "query($u: String!, $first: Int!, $after: String, $types: [MemoryType!], $tiers: [Tier!]) {"
-            " memories(userId: $u, first: $first, after: $after, types: $types, tiers: $tiers) {"
+            "query($u: String!, $first: Int!, $after: String, $types: [MemoryType!], $tiers: [Tier!],"
+            " $h: Boolean!) {"
+            " memories(userId: $u, first: $first, after: $after, types: $types, tiers: $tiers, includeHistory: $h) {"
             f" edges {{ cursor node {{ {MEMORY_FIELDS} }} }} pageInfo {{ hasNextPage endCursor }} }} }}"
         )
-        variables = {"u": user_id, "first": first, "after": after, "types": types, "tiers": tiers}
+        variables = {"u": user_id, "first": first, "after": after, "types": types, "tiers": tiers,
+                     "h": include_history}
         return self.execute(doc, variables)["memories"]
 
     def search(self, user_id: str, query: str, k: int = 5) -> list[dict[str, Any]]:
@@ -402,6 +405,10 @@ class BmamClient:
                f" conflicts(userId: $u, status: $s, first: $f) {{ {CONFLICT_FIELDS} }} }}")
         return self.execute(doc, {"u": user_id, "s": status, "f": first})["conflicts"]
 
+    def conflict(self, user_id: str, conflict_id: str) -> dict[str, Any] | None:
+        doc = f"query($u: String!, $id: ID!) {{ conflict(userId: $u, id: $id) {{ {CONFLICT_FIELDS} }} }}"
+        return self.execute(doc, {"u": user_id, "id": conflict_id})["conflict"]
+
     def check_conflicts(self, user_id: str, memory_id: str, *, strategy: str | None = None) -> list[dict[str, Any]]:
         doc = ("mutation($u: String!, $m: ID!, $s: ConflictStrategy) {"
                f" checkConflicts(userId: $u, memoryId: $m, strategy: $s) {{ {CONFLICT_FIELDS} }} }}")
@@ -442,10 +449,43 @@ class BmamClient:
         doc = f"query($u: String, $f: Int!) {{ changesets(userId: $u, first: $f) {{ {CHANGESET_FIELDS} }} }}"
         return self.execute(doc, {"u": user_id, "f": first})["changesets"]
 
+    def changeset(self, changeset_id: str) -> dict[str, Any] | None:
+        doc = f"query($id: ID!) {{ changeset(id: $id) {{ {CHANGESET_FIELDS} }} }}"
+        return self.execute(doc, {"id": changeset_id})["changeset"]
+
     def export_rdf(self, user_id: str, format: str = "TURTLE") -> str:
         """A user's knowledge as an RDF document; format: TURTLE | N_TRIPLES | JSON_LD | RDF_XML."""
         doc = "query($u: String!, $f: RdfFormat!) { exportRdf(userId: $u, format: $f) }"
         return str(self.execute(doc, {"u": user_id, "f": format})["exportRdf"])
+
+    def export_file(self, user_id: str, ext: str = "ttl", *, read_timeout_s: float | None = 3600.0,
+                    chunk_bytes: int = 64 * 1024) -> Iterator[bytes]:
+        """GET /export/{userId}.{ext} (ext: ttl | nt | jsonld | rdf | graphml | gexf): a user's knowledge as the
+        server streams it, piece by piece (exportRdf answers LIMIT_EXCEEDED above its size; this route has no
+        such limit). The request is sent here: a refusal raises BmamClientError with the server's code and the
+        HTTP status before anything is read; a connection lost while reading raises one with code TRANSPORT."""
+        url = f"{self.config.url.rstrip('/')}/export/{quote(user_id, safe='')}.{quote(ext, safe='')}"
+        resp = requests.get(url, headers=_headers(self.config), stream=True,
+                            timeout=(self.config.timeout_s, read_timeout_s))
+        if not resp.ok:
+            with resp:
+                try:
+                    body = resp.json()
+                except ValueError:  # not bmam's answer (a proxy's page)
+                    raise BmamClientError(f"HTTP_{resp.status_code}", resp.text[:200] or resp.reason, [],
+                                          resp.status_code) from None
+            raise _from_errors(body.get("errors") if isinstance(body, dict) else None, message=resp.reason,
+                               code=f"HTTP_{resp.status_code}", status=resp.status_code)
+
+        def pieces() -> Iterator[bytes]:
+            with resp:
+                try:
+                    yield from (piece for piece in resp.iter_content(chunk_bytes) if piece)
+                except requests.RequestException as exc:  # not the reader's error: a caller writing a file
+                    # would take an OSError for its own
+                    raise BmamClientError("TRANSPORT", f"the export stopped: {exc}", [], resp.status_code) from exc
+
+        return pieces()
 
     def import_rdf(self, user_id: str, data: bytes | IO[bytes], ext: str = "ttl", *, source_user: str | None = None,
                    dry_run: bool = False, read_timeout_s: float | None = 3600.0) -> dict[str, Any]:
@@ -490,11 +530,13 @@ class BmamClient:
                      "tz": extra.get("timeZone")}
         return self.execute(doc, variables)["recall"]
 
-    def related_search(self, user_id: str, memory_id: str, *, depth: int = 2, limit: int = 20,
-                       min_strength: float = 0.05, include_history: bool = False) -> list[dict[str, Any]]:
-        """relatedSearch: [{memory, score, path: [{from, to, via, strength, entity}]}], best first."""
+    def related_search(self, user_id: str, memory_id: str, *, depth: int | None = None, limit: int | None = None,
+                       min_strength: float | None = None, include_history: bool = False) -> list[dict[str, Any]]:
+        """relatedSearch: [{memory, score, path: [{from, to, via, strength, entity}]}], best first. depth, limit
+        and min_strength left out (None) take the server's settings (recall.related_depth, related_limit,
+        related_min_strength), as the API does; the client had 2, 20 and 0.05 of its own."""
         doc = (
-            "query($u: String!, $m: ID!, $d: Int!, $l: Int!, $s: Float!, $h: Boolean!) {"
+            "query($u: String!, $m: ID!, $d: Int, $l: Int, $s: Float, $h: Boolean!) {"
             " relatedSearch(userId: $u, memoryId: $m, depth: $d, limit: $l, minStrength: $s, includeHistory: $h) {"
             f" score path {{ from to via strength entity }} memory {{ {MEMORY_FIELDS} }} }} }}"
         )

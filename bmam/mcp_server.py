@@ -1,6 +1,7 @@
 """The MCP face: bmam's memory as Model Context Protocol tools and resources, for agent frameworks.
 
-Tools remember, recall, related, context_prompt, forget, correct, lock, unlock, react and feedback, and the resource
+Tools ingest_turn, remember, recall, related, context_prompt, memories, forget, correct, lock, unlock, react,
+feedback, conflicts, resolve_conflict and history, and the resource
 `bmam://users/{user_id}/core` (a user's core memories), served over stdio or streamable HTTP with the
 `mcp` SDK. Every call goes through the same container use-cases as the GraphQL face (nothing here
 touches the store) and is scoped by an API key exactly like the API: the key names the tenant.
@@ -38,6 +39,7 @@ from bmam.usecases.memories import RememberRequest
 from bmam.usecases.recall import RecallRequest
 from graph.errors import BmamError, StoreUnavailable, Unauthenticated
 from graph.model import Memory, MemoryType, Tier
+from ingest.turns import TurnInput
 from resolvers.http_guard import error_body
 
 log = logging.getLogger("bmam.mcp")
@@ -47,7 +49,9 @@ SERVER_NAME = "bmam"
 INSTRUCTIONS = (
     "bmam is the user's long-term memory. Call `recall` with what the user just said before answering; "
     "it returns only memories that relate (an empty answer means nothing relates, so do not bring old "
-    "topics up). Call `remember` for facts, preferences and experiences specific to the user. "
+    "topics up). Pass each turn of the conversation to `ingest_turn`: bmam keeps what is worth keeping, settles "
+    "changes of mind and takes back 'forget what I just said'. Call `remember` to store one fact, preference or "
+    "experience of the user as it is. "
     "`context_prompt` gives recent turns plus relevant memories as ready text. Every tool takes the "
     "user_id of the person inside your app."
 )
@@ -58,6 +62,7 @@ MemoryTypeName = Annotated[Literal["FACTUAL", "PROCEDURAL", "EPISODIC", "SEMANTI
 TierName = Annotated[Literal["TEMP", "MID", "CORE"], _UPPER]
 ReactionName = Annotated[Literal["ENGAGED", "IGNORED", "DISMISSED"], _UPPER]
 FeedbackName = Annotated[Literal["LIKE", "DISLIKE", "DWELL", "SKIP"], _UPPER]
+ConflictStatusName = Annotated[Literal["OPEN", "RESOLVED", "ALL"], _UPPER]
 
 
 def presented_key(headers: Any) -> str | None:
@@ -91,6 +96,7 @@ def memory_dict(m: Memory) -> dict[str, Any]:
         "mention_count": m.mention_count,
         "source": {"session_id": m.provenance.session_id, "turn": m.provenance.turn,
                    "device_id": m.provenance.device_id, "episode_id": m.provenance.episode_id},
+        "valid_from": _iso(m.valid_from),  # with valid_to: when it held (history)
         "valid_to": _iso(m.valid_to),
     }
 
@@ -187,6 +193,25 @@ def build_server(container: Container, *, api_key: str | None = None) -> MCPServ
     keys = Keyring(container, api_key)
     mcp = _Server(SERVER_NAME, instructions=INSTRUCTIONS, version="0.1.0", log_level="WARNING")
 
+    @mcp.tool(description="Ingest one turn of a conversation (as GraphQL's ingestTurn): the user's turns become "
+              "memories when they say something worth keeping (a fact, a preference, a change of mind, which "
+              "supersedes what it replaces); any speaker's turn goes into the session's recent turns. speaker: user, "
+              "assistant, system or tool. Without turn the turn is appended to the session (sending it again "
+              "changes nothing); at: ISO 8601, default now. Returns whether it was stored, the memories it made or "
+              "repeated, and the memories it took back ('forget what I just said').")
+    @_tool_errors
+    async def ingest_turn(user_id: str, session_id: str, speaker: str, text: str, at: datetime | None = None,
+                          turn: int | None = None, device_id: str | None = None,
+                          ctx: Context | None = None) -> dict[str, Any]:
+        tenant = await keys.tenant(ctx)
+        given = TurnInput(user_id=user_id, session_id=session_id, speaker=speaker, text=text, at=at,
+                          device_id=device_id, turn=turn)
+        done = await _call(container.ingest.ingest_turn, tenant, given)
+        return {"stored": done.stored, "duplicate": done.duplicate, "turn": done.turn, "remembered": done.remembered,
+                "reason": done.reason, "memories": [memory_dict(m) for m in done.memories],
+                "mentioned": [memory_dict(m) for m in done.mentioned], "forgotten": done.forgotten,
+                "errors": plain(done.errors)}
+
     @mcp.tool(description="Store a memory for a user: text (Chinese or English), its type, the tier it starts in "
               "(temp by default; core is locked) and where it came from. Returns the stored memory.")
     @_tool_errors
@@ -226,6 +251,19 @@ def build_server(container: Container, *, api_key: str | None = None) -> MCPServ
         tenant = await keys.tenant(ctx)
         return await _context_prompt(container, tenant, user_id, session_id, input, budget=budget,
                                      time_zone=time_zone)
+
+    @mcp.tool(description="What the user's memory holds, newest first: the live memories (with include_history "
+              "the superseded ones too), of some types or tiers if given, at most `first` (1..100, default 20). "
+              "next_cursor, when not null, is the `after` of the next page.")
+    @_tool_errors
+    async def memories(user_id: str, types: list[MemoryTypeName] | None = None, tiers: list[TierName] | None = None,
+                       first: int = 20, after: str | None = None, include_history: StrictBool = False,
+                       ctx: Context | None = None) -> dict[str, Any]:
+        tenant = await keys.tenant(ctx)
+        page = await _call(container.memories.page, tenant, user_id, types=types,
+                           tiers=[Tier[t] for t in tiers] if tiers else None, first=first, after=after,
+                           include_history=include_history)
+        return {"memories": [memory_dict(m) for m in page.items], "next_cursor": page.next_cursor}
 
     @mcp.tool(description="Forget one memory of a user. A locked core memory needs confirm=true.")
     @_tool_errors
@@ -284,6 +322,37 @@ def build_server(container: Container, *, api_key: str | None = None) -> MCPServ
                        ctx: Context | None = None) -> dict[str, Any]:
         tenant = await keys.tenant(ctx)
         return memory_dict(await _call(container.feedback.feedback, tenant, user_id, memory_id, signal))
+
+    @mcp.tool(description="A user's conflicts between a new and an old memory, newest first: OPEN ones (the "
+              "default) are held for the user's word (strategy REVIEW): ask the user which is right and settle it "
+              "with resolve_conflict. status RESOLVED or ALL for the settled ones too.")
+    @_tool_errors
+    async def conflicts(user_id: str, status: ConflictStatusName = "OPEN", first: int = 20,
+                        ctx: Context | None = None) -> dict[str, Any]:
+        tenant = await keys.tenant(ctx)
+        found = await _call(container.conflicts.conflicts, tenant, user_id, status=None if status == "ALL" else status,
+                            first=first)
+        return {"conflicts": [plain(c) for c in found]}
+
+    @mcp.tool(description="Settle a conflict held for review: winner is the id of the one of its two memories the "
+              "user says is right; the other becomes history. CONFLICT when it is settled already.")
+    @_tool_errors
+    async def resolve_conflict(user_id: str, conflict_id: str, winner: str,
+                               ctx: Context | None = None) -> dict[str, Any]:
+        tenant = await keys.tenant(ctx)
+        return cast(dict[str, Any], plain(await _call(container.conflicts.resolve, tenant, user_id, conflict_id,
+                                                      winner)))
+
+    @mcp.tool(description="How the user's knowledge changed: the memories about an entity (by name) or one memory, "
+              "superseded ones included, each with valid_from / valid_to and what it supersedes or was superseded "
+              "by; neither given: every change of mind. For 'Where did I live before?'.")
+    @_tool_errors
+    async def history(user_id: str, entity: str | None = None, memory_id: str | None = None, first: int = 50,
+                      ctx: Context | None = None) -> dict[str, Any]:
+        tenant = await keys.tenant(ctx)
+        found = await _call(container.conflicts.history, tenant, user_id, entity=entity, memory_id=memory_id,
+                            first=first)
+        return {"history": [plain(h) for h in found]}
 
     @mcp.resource("bmam://users/{user_id}/core", name="core-memories", mime_type="application/json",
                   description="A user's core memories (locked, never evicted by the system), as JSON.")

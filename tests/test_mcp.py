@@ -25,7 +25,8 @@ from bmam.usecases.memories import RememberRequest
 from graph.model import Tier
 from tests.ops_support import served
 
-TOOLS = {"remember", "recall", "related", "context_prompt", "forget", "correct", "lock", "unlock", "react", "feedback"}
+TOOLS = {"ingest_turn", "remember", "recall", "related", "context_prompt", "memories", "forget", "correct", "lock",
+         "unlock", "react", "feedback", "conflicts", "resolve_conflict", "history"}
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -325,3 +326,68 @@ def test_stdio_answers_a_line_it_cannot_read_and_goes_on(container: Container, t
     assert answers[4]["error"]["code"] == -32600
     assert answers[5]["result"] == {} and "result" in answers[1]
     assert container.memories.page(tenant, "u1").items == []  # nothing was stored of the unreadable line
+
+
+def test_http_ingest_turn_memories_conflicts_and_history(container: Container, tenant: str) -> None:
+    """The tools an assistant needs beside recall and remember (helper B35's audit): ingest_turn (the pipeline:
+    GraphQL's ingestTurn), memories (a page, superseded ones on asking), conflicts and resolve_conflict (the review
+    queue, here with the deployment's strategy REVIEW) and history; each refuses bad input as [BAD_USER_INPUT]."""
+    review = Container(container.settings.model_copy(update={
+        "living": container.settings.living.model_copy(update={"conflict_strategy": "REVIEW"})}))
+    review.__dict__["store"] = container.store
+    review.__dict__["embedder"] = container.embedder
+
+    async def body(client: Client) -> None:
+        async def call(tool: str, **args: Any) -> Any:
+            return await client.call_tool(tool, {"user_id": "fay", **args})
+
+        async def refused(tool: str, code: str = "BAD_USER_INPUT", **args: Any) -> str:
+            result = await call(tool, **args)
+            assert result.is_error, (tool, args)
+            text = str(result.content[0].text)
+            assert f"[{code}]" in text and "pydantic" not in text, text
+            return text
+
+        first = _data(await call("ingest_turn", session_id="s1", speaker="user", text="I live in Lisbon."))
+        assert (first["stored"], first["turn"], first["duplicate"]) == (True, 0, False)
+        [lisbon] = first["memories"]
+        again = _data(await call("ingest_turn", session_id="s1", speaker="user", text="I live in Lisbon."))
+        assert again["duplicate"] is True and again["memories"] == []  # a retry changes nothing
+        second = _data(await call("ingest_turn", session_id="s1", speaker="user", text="I live in Porto.", turn=1))
+        [porto] = second["memories"]
+        assert "speaker" in await refused("ingest_turn", session_id="s1", speaker="narrator", text="hello")
+        assert "at:" in await refused("ingest_turn", session_id="s1", speaker="user", text="hi", at="yesterday")
+
+        [held] = _data(await call("conflicts"))["conflicts"]
+        assert (held["status"], held["strategy"], held["new_memory_id"], held["old_memory_id"]) == (
+            "OPEN", "REVIEW", porto["id"], lisbon["id"])
+        assert "status:" in await refused("conflicts", status="maybe")
+        assert "not one of the memories" in await refused("resolve_conflict", conflict_id=held["id"],
+                                                          winner="m_not_in_it")
+        settled = _data(await call("resolve_conflict", conflict_id=held["id"], winner=porto["id"]))
+        assert (settled["status"], settled["winner_id"], settled["resolved_by"]) == ("RESOLVED", porto["id"], "user")
+        await refused("resolve_conflict", "CONFLICT", conflict_id=held["id"], winner=porto["id"])
+        assert _data(await call("conflicts"))["conflicts"] == []
+        assert [c["id"] for c in _data(await call("conflicts", status="all"))["conflicts"]] == [held["id"]]
+
+        live = _data(await call("memories"))
+        assert ([m["id"] for m in live["memories"]], live["next_cursor"]) == ([porto["id"]], None)
+        page = _data(await call("memories", include_history=True, first=1))
+        assert [m["id"] for m in page["memories"]] == [porto["id"]] and page["next_cursor"] is not None
+        rest = _data(await call("memories", include_history=True, after=page["next_cursor"]))
+        assert [(m["id"], m["valid_to"] is not None) for m in rest["memories"]] == [(lisbon["id"], True)]
+        assert _data(await call("memories", tiers=["core"]))["memories"] == []
+        assert "first must be" in await refused("memories", first=0)
+        assert "tiers" in await refused("memories", tiers=["attic"])
+
+        chain = {h["memory"]["id"]: h for h in _data(await call("history", memory_id=porto["id"]))["history"]}
+        assert chain[porto["id"]]["supersedes"] == [lisbon["id"]]
+        assert chain[lisbon["id"]]["superseded_by"] == [porto["id"]]
+        await refused("history", "NOT_FOUND", memory_id="no-such-memory")
+        assert "first must be" in await refused("history", first=0)
+
+    try:
+        with served(http_app(review)) as url:
+            asyncio.run(_with_http(f"{url}/mcp", _key(review, tenant), body))
+    finally:
+        container.erasure.forget_user(tenant, "fay", confirm=True)

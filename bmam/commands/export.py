@@ -32,7 +32,7 @@ RDF_EXTENSIONS = {".ttl": "ttl", ".nt": "nt", ".jsonld": "jsonld", ".json": "jso
                   ".xml": "rdf", ".owl": "rdf"}
 
 
-def _write(output: Path | None, pieces: bytes | Iterable[bytes]) -> None:
+def write_output(output: Path | None, pieces: bytes | Iterable[bytes]) -> None:
     """Write pieces (bytes) to a file (through a temporary name, so a failed export leaves no half file)
     or to standard output."""
     chunks = pieces if not isinstance(pieces, bytes) else [pieces]
@@ -63,6 +63,25 @@ def rdf_format_of(file: Path, given: str | None) -> RdfFormat:
         fail(f"error [{exc.code}]: {exc.message}", 2)
 
 
+def export_ext(format: str) -> str:
+    """An export's format as its file extension (ttl, nt, jsonld, rdf, graphml, gexf; RDF's other names too:
+    turtle, json-ld...); one neither RDF nor a graph format is one line and exit 2 (`bmam export` and `bmam
+    remote export`)."""
+    key = format.strip().lower().lstrip(".")
+    if key in {g.value for g in GraphFormat}:
+        return key
+    try:
+        return RdfFormat.parse(format).value
+    except BadInput:  # the CLI knows the graph formats too: name them all
+        fail(f"unknown format {format!r}; one of {FORMATS}", 2)
+
+
+def writable(output: Path | None) -> None:
+    """Refuse (exit 2) an --output in no folder before any reading, not after the whole export."""
+    if output is not None and not output.parent.is_dir():
+        fail(f"cannot write {output}: no folder {output.parent}", 2)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("export")
     def export_command(
@@ -79,20 +98,16 @@ def register(app: typer.Typer) -> None:
         or as GraphML / GEXF for Gephi, Cytoscape or yEd (embeddings left out)."""
         if (user is None) == (not all_users):
             fail("give --user U or --all-users", 2)
-        if output is not None and not output.parent.is_dir():  # before any reading, not after the whole export
-            fail(f"cannot write {output}: no folder {output.parent}", 2)
+        writable(output)
+        ext = export_ext(format)  # before the store is opened
         with container() as c, clear_errors():
             t = tenant_of(c, tenant)
-            if format.strip().lower().lstrip(".") in {g.value for g in GraphFormat}:
+            if ext in {g.value for g in GraphFormat}:
                 if user is None:
                     raise BadInput("GraphML and GEXF export one user at a time; give --user", field="user")
-                _write(output, c.export.export_graph(t, user, format))
+                write_output(output, c.export.export_graph(t, user, format))
             else:
-                try:
-                    RdfFormat.parse(format)
-                except BadInput:  # the CLI knows the graph formats too: name them all
-                    fail(f"unknown format {format!r}; one of {FORMATS}", 2)
-                _write(output, c.export.export_rdf(t, user, format))
+                write_output(output, c.export.export_rdf(t, user, format))
         if output is not None:
             typer.echo(f"wrote {output} ({output.stat().st_size} bytes)", err=True)
 
@@ -127,11 +142,11 @@ def register(app: typer.Typer) -> None:
         """The Cypher queries of cypher/inspect/ for people in Neo4j Browser, and how to open them."""
         cfg = settings()
         if favourites is not None:
-            _write(favourites, browser_favourites_zip())
+            write_output(favourites, browser_favourites_zip())
             echo(f"wrote {favourites}: drag it onto the Neo4j Browser window; the queries appear under "
                  "Favorites (star icon) in the folder bmam")
         if guide is not None:
-            _write(guide, browser_guide_html().encode("utf-8"))
+            write_output(guide, browser_guide_html().encode("utf-8"))
             echo(f"wrote {guide}")
         if favourites is not None or guide is not None:
             return

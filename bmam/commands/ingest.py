@@ -11,8 +11,14 @@ from typing import Annotated
 import typer
 
 from bmam.cli_support import (
+    AtOpt,
+    DeviceOpt,
     ReactionArg,
+    SessionOpt,
+    SpeakerOpt,
     TenantOpt,
+    TurnOpt,
+    TurnTextArg,
     UserOpt,
     clear_errors,
     echo,
@@ -29,7 +35,7 @@ from graph.errors import BadInput
 from graph.model import Tier
 from ingest.classify import LabeledUtterance
 from ingest.tier_policy import TierChange
-from ingest.turns import ParsedLine, numbered, placed_turns, read_jsonl
+from ingest.turns import ParsedLine, TurnInput, numbered, placed_turns, read_jsonl
 
 DEFAULT_UTTERANCES = PROJECT_ROOT / "tests" / "data" / "utterances.jsonl"
 
@@ -125,6 +131,20 @@ def register(app: typer.Typer) -> None:
         )
         if problems:
             raise typer.Exit(2)
+
+    @app.command("ingest-turn")
+    def ingest_turn_command(user: UserOpt, session: SessionOpt, speaker: SpeakerOpt, text: TurnTextArg,
+                            at: AtOpt = None, turn: TurnOpt = None, device: DeviceOpt = None,
+                            tenant: TenantOpt = None) -> None:
+        """Ingest one turn (as ingestTurn): prints what became of it. Sending it again changes nothing."""
+        given = TurnInput(user_id=user, session_id=session, speaker=speaker, text=text, at=at, device_id=device,
+                          turn=turn)
+        r = run_for(tenant, lambda c, t: c.ingest.ingest_turn(t, given))
+        echo_json({"stored": r.stored, "duplicate": r.duplicate, "episode_id": r.episode_id, "turn": r.turn,
+                   "remembered": r.remembered, "reason": r.reason, "memories": [memory_json(m) for m in r.memories],
+                   "mentioned": [m.id for m in r.mentioned], "forgotten": r.forgotten,
+                   "changes": [_change_json(c) for c in r.changes],
+                   "errors": [{"code": e.code, "message": e.message} for e in r.errors]})
 
     @app.command("react")
     def react_command(

@@ -14,6 +14,7 @@ from bmam.usecases.maintenance import CheckReport, MaintenanceResult
 from bmam.usecases.remains import SweepReport
 from graph.changesets import Changeset, MaintenanceKind
 from graph.conflicts import Conflict
+from graph.errors import NotFound
 
 
 def changeset_json(c: Changeset) -> dict[str, object]:
@@ -61,6 +62,26 @@ def conflict_json(c: Conflict) -> dict[str, object]:
     }
 
 
+def maintenance_kind(full: bool, rebalance: bool, decay: bool, undo: str | None,
+                     others: list[tuple[str, bool]], *, tenant_from: str = "--tenant") -> MaintenanceKind | None:
+    """The run `maintain`'s flags ask for (None: --undo ID), for `bmam maintain` and `bmam remote maintain`:
+    exactly one of --full, --rebalance, --decay, or --undo with none of `others` (flag name, given), else one
+    line and exit 2 (tenant_from: what says the tenant, --tenant or the API key)."""
+    chosen = [k for k, on in ((MaintenanceKind.FULL, full), (MaintenanceKind.REBALANCE, rebalance),
+                              (MaintenanceKind.DECAY, decay)) if on]
+    if undo is not None:
+        # a changeset is undone whole, in its own tenant: nothing narrows or widens it
+        extra = [name for name, on in (("--full", full), ("--rebalance", rebalance), ("--decay", decay), *others)
+                 if on]
+        if extra:
+            fail(f"--undo takes no other maintenance option (got {', '.join(extra)}); it undoes the whole "
+                 f"changeset, in the tenant given by {tenant_from}", 2)
+        return None
+    if len(chosen) != 1:
+        fail("choose one of --full, --rebalance, --decay (or --undo ID)", 2)
+    return chosen[0]
+
+
 def register(app: typer.Typer) -> None:
     @app.command("maintain")
     def maintain(
@@ -78,29 +99,21 @@ def register(app: typer.Typer) -> None:
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
     ) -> None:
         """Run maintenance (one changeset per tenant, undoable) or undo a run by its changeset id."""
-        chosen = [k for k, on in ((MaintenanceKind.FULL, full), (MaintenanceKind.REBALANCE, rebalance),
-                                  (MaintenanceKind.DECAY, decay)) if on]
-        if undo is not None:
-            # a changeset is undone whole, in its own tenant: nothing narrows or widens it
-            extra = [name for name, on in (("--full", full), ("--rebalance", rebalance), ("--decay", decay),
-                                           ("--dry-run", dry_run), ("--user", user is not None),
-                                           ("--all-tenants", all_tenants)) if on]
-            if extra:
-                fail(f"--undo takes no other maintenance option (got {', '.join(extra)}); it undoes the whole "
-                     "changeset, in the tenant given by --tenant", 2)
+        kind = maintenance_kind(full, rebalance, decay, undo, [("--dry-run", dry_run), ("--user", user is not None),
+                                                               ("--all-tenants", all_tenants)])
+        if kind is None:
+            assert undo is not None
             undone = run_for(tenant, lambda c, t: c.maintenance.undo(t, undo))
             if not quiet:
                 echo(f"undone: {changeset_summary(undone)}")
             return
-        if len(chosen) != 1:
-            fail("choose one of --full, --rebalance, --decay (or --undo ID)", 2)
         if all_tenants and (tenant or user is not None):
             fail("--all-tenants takes neither --tenant nor --user", 2)
 
         def work(c: Container) -> list[MaintenanceResult]:
             if all_tenants:
-                return c.maintenance.run_all_tenants(chosen[0], dry_run=dry_run)
-            return [c.maintenance.run(tenant_of(c, tenant), chosen[0], dry_run=dry_run, user_id=user)]
+                return c.maintenance.run_all_tenants(kind, dry_run=dry_run)
+            return [c.maintenance.run(tenant_of(c, tenant), kind, dry_run=dry_run, user_id=user)]
 
         for result in run(work):
             if result.changeset is None or quiet:
@@ -181,6 +194,18 @@ def register(app: typer.Typer) -> None:
         for x in found:
             echo_json(conflict_json(x))
 
+    @app.command("conflict")
+    def conflict(user: UserOpt, conflict_id: Annotated[str, typer.Argument()], tenant: TenantOpt = None) -> None:
+        """One conflict of a user, as JSON (NOT_FOUND when the user has none by that id)."""
+
+        def get(c: Container, t: str) -> Conflict:
+            found = c.conflicts.get(t, user, conflict_id)
+            if found is None:  # the API answers null; a command says so
+                raise NotFound(f"conflict {conflict_id} not found")
+            return found
+
+        echo_json(conflict_json(run_for(tenant, get)))
+
     @app.command("check-conflicts")
     def check_conflicts(
         user: UserOpt,
@@ -240,6 +265,26 @@ def register(app: typer.Typer) -> None:
             echo_json({**memory_json(m), "valid_from": m.valid_from.isoformat(),
                        "valid_to": m.valid_to.isoformat() if m.valid_to else None,
                        "supersedes": h.supersedes, "superseded_by": h.superseded_by})
+
+    @app.command("changeset")
+    def changeset(
+        changeset_id: Annotated[str, typer.Argument()],
+        as_json: Annotated[bool, typer.Option("--json", help="As JSON (as maintain --json).")] = False,
+        tenant: TenantOpt = None,
+    ) -> None:
+        """One maintenance changeset of the tenant (NOT_FOUND when it has none by that id)."""
+
+        def get(c: Container, t: str) -> Changeset:
+            found = c.maintenance.changeset(t, changeset_id)
+            if found is None:  # the API answers null; a command says so (as maintain --undo does)
+                raise NotFound(f"unknown changeset {changeset_id}")
+            return found
+
+        found = run_for(tenant, get)
+        if as_json:
+            echo_json(changeset_json(found))
+        else:
+            echo(changeset_summary(found))
 
     @app.command("changesets")
     def changesets(

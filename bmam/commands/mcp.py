@@ -30,8 +30,9 @@ def register(app: typer.Typer) -> None:
         port: Annotated[int, typer.Option(help="HTTP port.")] = 8001,
         path: Annotated[str, typer.Option(help="HTTP path of the MCP endpoint.")] = "/mcp",
     ) -> None:
-        """Serve bmam's memory to agents over the Model Context Protocol: tools remember, recall, related,
-        context_prompt, correct, forget, lock, unlock, react, feedback; resource bmam://users/{user_id}/core."""
+        """Serve bmam's memory to agents over the Model Context Protocol: tools ingest_turn, remember, recall,
+        related, context_prompt, memories, correct, forget, lock, unlock, react, feedback, conflicts,
+        resolve_conflict, history; resource bmam://users/{user_id}/core."""
         import anyio
 
         from bmam.container import Container, ensure_neo4j

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from bmam.cli_support import (
+    HistoryOpt,
     TenantOpt,
     TiersOpt,
     TypesOpt,
@@ -87,7 +88,7 @@ def register(app: typer.Typer) -> None:
         min_strength: Annotated[float | None, typer.Option(
             "--min-strength", help="Weakest edge followed (default: the setting recall.related_min_strength, "
                                    "0.05).")] = None,
-        include_history: Annotated[bool, typer.Option("--include-history")] = False,
+        include_history: HistoryOpt = False,
         tenant: TenantOpt = None,
     ) -> None:
         """Memories related to MEMORY_ID over associations and shared entities, best path first (one JSON a line)."""

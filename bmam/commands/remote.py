@@ -6,17 +6,40 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
 from gql.transport.exceptions import TransportConnectionFailed, TransportError
 
-from bmam.cli_support import ReactionArg, TierOpt, UserOpt, echo, echo_json, fail, with_confirm_flag
+from bmam.cli_support import (
+    AfterOpt,
+    AtOpt,
+    DeviceOpt,
+    HistoryOpt,
+    PresetOpt,
+    ReactionArg,
+    SessionOpt,
+    SpeakerOpt,
+    TierOpt,
+    TiersOpt,
+    TurnOpt,
+    TurnTextArg,
+    TypesOpt,
+    UserOpt,
+    echo,
+    echo_json,
+    fail,
+    more_after,
+    with_confirm_flag,
+)
 from bmam.client import INGEST_CONVERSATION, BmamClient, BmamClientError, ClientConfig, ClientConfigError
-from bmam.commands.export import rdf_format_of
+from bmam.commands.export import FORMATS as EXPORT_FORMATS
+from bmam.commands.export import export_ext, rdf_format_of, writable, write_output
+from bmam.commands.living import maintenance_kind
 from bmam.http_transport import encode_json
-from graph.model import Tier
+from graph.model import PresetKind, Tier
 from ingest.turns import TurnInput, clashes, numbered, placed_turns, read_jsonl
 
 T = TypeVar("T")
@@ -56,6 +79,14 @@ def _call(server: str, api_key: str | None, fn: Callable[[BmamClient], T]) -> T:
     except _CLIENT_ERRORS as exc:
         fail(*_failure(server, exc))
         raise  # unreachable: fail() exits
+
+
+def _found(answer: dict[str, Any] | None, missing: str) -> dict[str, Any]:
+    """One item the API answers null for when the caller has none (memory, conflict, changeset): a command
+    says NOT_FOUND, as the local one does, with exit 1."""
+    if answer is None:
+        raise BmamClientError("NOT_FOUND", missing, [])
+    return answer
 
 
 def _turn(t: TurnInput) -> dict[str, Any]:
@@ -165,6 +196,51 @@ def register(app: typer.Typer) -> None:
     remote = typer.Typer(help="Talk to a running bmam server over GraphQL (the gql client).", no_args_is_help=True)
     app.add_typer(remote, name="remote")
 
+    tiers = typer.Typer(help="The three tiers (temp, mid, core) of a user's memories.", no_args_is_help=True)
+    remote.add_typer(tiers, name="tiers")
+    keys = typer.Typer(help="Your app's API keys (an admin key's only).", no_args_is_help=True)
+    remote.add_typer(keys, name="keys")
+
+    @tiers.command("usage")
+    def tier_usage(user: UserOpt, server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Memories per tier and the capacities (tierUsage), as JSON."""
+        echo_json(_call(server, api_key, lambda c: c.tier_usage(user)))
+
+    @tiers.command("sweep")
+    def sweep(user: UserOpt, server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Delete stale temp memories, let faded mid ones fall back to temp, restore the capacities (sweepTiers):
+        the moves, one JSON object a line."""
+        changes = _call(server, api_key, lambda c: c.sweep_tiers(user))
+        for change in changes:
+            echo_json(change)
+        typer.echo(f"{len(changes)} changes", err=True)
+
+    @keys.command("list")
+    def list_keys(include_revoked: Annotated[bool, typer.Option("--revoked", help="Include revoked keys.")] = False,
+                  server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Your app's keys (never their secrets), one JSON object a line."""
+        for key in _call(server, api_key, lambda c: c.api_keys(include_revoked=include_revoked)):
+            echo_json(key)
+
+    @keys.command("create")
+    def create_key(name: Annotated[str | None, typer.Option("--name", help="A label to recognise the key by.")]
+                   = None,
+                   admin: Annotated[bool, typer.Option("--admin", help="An admin key, which may manage the keys "
+                                                                       "(default: an app key).")] = False,
+                   server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Create another key of your app and print it: it is shown this once."""
+        created = _call(server, api_key, lambda c: c.create_api_key(name, admin=admin))
+        echo(created["key"])
+        key = created["apiKey"]
+        typer.secho(f"id {key['id']}, {'admin' if key['admin'] else 'app'} key; store the key now, it is not "
+                    "shown again", err=True)
+
+    @keys.command("revoke")
+    def revoke_key(key_id: Annotated[str, typer.Argument(help="The key's id (see `bmam remote keys list`).")],
+                   server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Revoke one of your app's keys (at once on this server)."""
+        echo_json(_call(server, api_key, lambda c: c.revoke_api_key(key_id)))
+
     @remote.command("whoami")
     def whoami(server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """The tenant your key belongs to."""
@@ -179,12 +255,23 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(1)
 
     @remote.command("memories")
-    def memories(user: UserOpt, first: int = 20, server: ServerOpt = "http://127.0.0.1:8000",
-                 api_key: KeyOpt = None) -> None:
+    def memories(user: UserOpt, type: TypesOpt = None, tier: TiersOpt = None, first: int = 20,
+                 after: AfterOpt = None, include_history: HistoryOpt = False,
+                 server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """A user's memories, newest first, one JSON object a line."""
-        page = _call(server, api_key, lambda c: c.memories(user, first=first))
+        page = _call(server, api_key, lambda c: c.memories(
+            user, first=first, after=after, types=[t.name for t in type] if type else None,
+            tiers=[t.name for t in tier] if tier else None, include_history=include_history))
         for edge in page["edges"]:
             echo_json(edge["node"])
+        more_after(page["pageInfo"]["endCursor"] if page["pageInfo"]["hasNextPage"] else None)
+
+    @remote.command("memory")
+    def memory(user: UserOpt, memory_id: Annotated[str, typer.Argument()],
+               server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """One memory of a user, as JSON (NOT_FOUND when the user has none by that id)."""
+        echo_json(_call(server, api_key, lambda c: _found(c.memory(user, memory_id),
+                                                          f"memory {memory_id} not found")))
 
     @remote.command("search")
     def search(user: UserOpt, query: Annotated[str, typer.Argument()],
@@ -199,9 +286,15 @@ def register(app: typer.Typer) -> None:
                  type: Annotated[str, typer.Option("--type", "-t", help="FACTUAL, PROCEDURAL, EPISODIC, SEMANTIC, "
                                                                       "EMOTIONAL")] = "FACTUAL",
                  tier: TierOpt = Tier.TEMP,  # as `bmam remember --tier` (remote had none)
+                 preset: PresetOpt = PresetKind.DEFAULT,  # and its preset kind, session and device (RememberInput)
+                 session: Annotated[str | None, typer.Option("--session", "-s", help="The session it was said in.")]
+                 = None,
+                 device: DeviceOpt = None,
                  server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Store a memory for a user (no salience filter, no extraction: `remote ingest` is the pipeline)."""
-        echo_json(_call(server, api_key, lambda c: c.remember(user, text, type.upper(), tier=tier.name)))
+        echo_json(_call(server, api_key, lambda c: c.remember(user, text, type.upper(), tier=tier.name,
+                                                              presetKind=preset.name, sessionId=session,
+                                                              deviceId=device)))
 
     @remote.command("correct")
     def correct(user: UserOpt, memory_id: Annotated[str, typer.Argument(help="The live memory to correct.")],
@@ -224,10 +317,13 @@ def register(app: typer.Typer) -> None:
     def add_triple(user: UserOpt, memory_id: Annotated[str, typer.Argument()],
                    subject: Annotated[str, typer.Argument()], predicate: Annotated[str, typer.Argument()],
                    object_: Annotated[str, typer.Argument(metavar="OBJECT")],
+                   subject_kind: Annotated[str, typer.Option("--subject-kind")] = "thing",
+                   object_kind: Annotated[str, typer.Option("--object-kind")] = "thing",
                    negated: Annotated[bool, typer.Option("--negated", help="The memory denies it.")] = False,
                    server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Add a triple the memory asserts (its conflicts and associations are checked again)."""
         echo_json(_call(server, api_key, lambda c: c.add_triple(user, memory_id, subject, predicate, object_,
+                                                            subjectKind=subject_kind, objectKind=object_kind,
                                                             polarity=-1 if negated else 1)))
 
     @remote.command("associations")
@@ -303,6 +399,24 @@ def register(app: typer.Typer) -> None:
                                                                      first=first)):
             echo_json(conflict)
 
+    @remote.command("conflict")
+    def conflict(user: UserOpt, conflict_id: Annotated[str, typer.Argument()],
+                 server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """One conflict of a user, as JSON (NOT_FOUND when the user has none by that id)."""
+        echo_json(_call(server, api_key, lambda c: _found(c.conflict(user, conflict_id),
+                                                          f"conflict {conflict_id} not found")))
+
+    @remote.command("check-conflicts")
+    def check_conflicts(user: UserOpt, memory_id: Annotated[str, typer.Argument(help="The stored memory to check.")],
+                        strategy: Annotated[str | None, typer.Option(
+                            "--strategy", help="LATEST, STRONGER or REVIEW, any case (default: the server's).")]
+                        = None,
+                        server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Run conflict detection for one memory now (checkConflicts): its conflicts, one JSON object a line."""
+        for found in _call(server, api_key, lambda c: c.check_conflicts(
+                user, memory_id, strategy=strategy.strip().upper() if strategy else None)):
+            echo_json(found)
+
     @remote.command("resolve")
     def resolve(user: UserOpt, conflict_id: Annotated[str, typer.Argument()],
                 winner: Annotated[str, typer.Argument(help="The id of the memory that wins.")],
@@ -319,6 +433,51 @@ def register(app: typer.Typer) -> None:
         for entry in _call(server, api_key, lambda c: c.history(user, entity=entity, memory_id=memory, first=first)):
             echo_json(entry)
 
+    @remote.command("maintain")
+    def maintain(full: Annotated[bool, typer.Option("--full", help="Monthly: decay, merge, purge, rebuild "
+                                                                   "indexes.")] = False,
+                 rebalance: Annotated[bool, typer.Option("--rebalance", help="Weekly: decay, damp, lift.")] = False,
+                 decay: Annotated[bool, typer.Option("--decay", help="Bring every weight up to now.")] = False,
+                 undo: Annotated[str | None, typer.Option("--undo", metavar="ID", help="Undo the changeset ID.")]
+                 = None,
+                 dry_run: Annotated[bool, typer.Option("--dry-run", help="Report what would change; change "
+                                                                         "nothing.")] = False,
+                 user: Annotated[str | None, typer.Option("--user", "-u", help="Only this user.")] = None,
+                 server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Run maintenance over your app (runMaintenance) or undo a run (undoMaintenance); prints the changeset."""
+        kind = maintenance_kind(full, rebalance, decay, undo, [("--dry-run", dry_run), ("--user", user is not None)],
+                                tenant_from="your API key")
+        if kind is None:
+            assert undo is not None
+            echo_json(_call(server, api_key, lambda c: c.undo_maintenance(undo)))
+            return
+        echo_json(_call(server, api_key, lambda c: c.run_maintenance(kind.value, dry_run=dry_run,
+                                                                     user_id=user))["changeset"])
+
+    @remote.command("check")
+    def check(user: Annotated[str | None, typer.Option("--user", "-u", help="Only this user's core memories.")]
+              = None,
+              server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Quick check of your app (runMaintenance CHECK): prints the report; exit 1 when anything is unhealthy."""
+        report = _call(server, api_key, lambda c: c.run_maintenance("CHECK", user_id=user))["check"]
+        echo_json(report)
+        if not report["healthy"]:
+            raise typer.Exit(1)
+
+    @remote.command("changesets")
+    def changesets(user: Annotated[str | None, typer.Option("--user", "-u")] = None, first: int = 20,
+                   server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Your app's maintenance changesets, newest first, one JSON object a line."""
+        for found in _call(server, api_key, lambda c: c.changesets(user_id=user, first=first)):
+            echo_json(found)
+
+    @remote.command("changeset")
+    def changeset(changeset_id: Annotated[str, typer.Argument()],
+                  server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """One maintenance changeset of your app, as JSON (NOT_FOUND when it has none by that id)."""
+        echo_json(_call(server, api_key, lambda c: _found(c.changeset(changeset_id),
+                                                          f"unknown changeset {changeset_id}")))
+
     @remote.command("working-memory")
     def working_memory(user: UserOpt, session: Annotated[str, typer.Argument()],
                        n: Annotated[int | None, typer.Option("-n", help="At most this many turns, the newest.")]
@@ -332,12 +491,19 @@ def register(app: typer.Typer) -> None:
     def recall(user: UserOpt, query: Annotated[str, typer.Argument(help="What the user just said.")],
                k: Annotated[int | None, typer.Option("-k", help="At most this many memories.")] = None,
                session: Annotated[str | None, typer.Option("--session", "-s", help="Enables anti-repetition.")] = None,
+               type: TypesOpt = None, tier: TiersOpt = None,
+               min_score: Annotated[float, typer.Option("--min-score")] = 0.0,
+               include_history: HistoryOpt = False,
+               as_of: Annotated[datetime | None, typer.Option("--as-of", help="Memories valid at this time (ISO, "
+                                                                               "with zone).")] = None,
                time_zone: Annotated[str | None, typer.Option(
                    "--time-zone", help="The user's IANA time zone, for 'What did I do yesterday?'.")] = None,
                server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Recall the memories that matter for QUERY: {gated, reason, bestSimilarity, period, memories}."""
-        echo_json(_call(server, api_key, lambda c: c.recall(user, query, session_id=session, k=k,
-                                                            timeZone=time_zone)))
+        echo_json(_call(server, api_key, lambda c: c.recall(
+            user, query, session_id=session, k=k, types=[t.name for t in type] if type else None,
+            tiers=[t.name for t in tier] if tier else None, minScore=min_score, includeHistory=include_history,
+            asOf=as_of.isoformat() if as_of else None, timeZone=time_zone)))
 
     @remote.command("context")
     def context(user: UserOpt, session: Annotated[str, typer.Option("--session", "-s", help="The session.")],
@@ -345,10 +511,57 @@ def register(app: typer.Typer) -> None:
                 budget: Annotated[int | None, typer.Option("--budget", help="Characters.")] = None,
                 time_zone: Annotated[str | None, typer.Option(
                     "--time-zone", help="The user's IANA time zone, for 'What did I do yesterday?'.")] = None,
+                as_json: Annotated[bool, typer.Option("--json", help="The whole answer as JSON.")] = False,
                 server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """The context prompt for an LLM (relevant memories and the session's recent turns), as text."""
-        echo(_call(server, api_key, lambda c: c.context_prompt(user, session, text, budget=budget,
-                                                               time_zone=time_zone))["text"])
+        prompt = _call(server, api_key, lambda c: c.context_prompt(user, session, text, budget=budget,
+                                                                   time_zone=time_zone))
+        if as_json:
+            echo_json(prompt)
+        else:
+            echo(prompt["text"])
+
+    @remote.command("related")
+    def related(user: UserOpt, memory_id: Annotated[str, typer.Argument(help="The memory to start from.")],
+                depth: Annotated[int | None, typer.Option(
+                    "--depth", "-d", help="Hops, 1..5 (default: the server's recall.related_depth).")] = None,
+                limit: Annotated[int | None, typer.Option(
+                    "--limit", "-n", help="At most this many (default: the server's recall.related_limit).")] = None,
+                min_strength: Annotated[float | None, typer.Option(
+                    "--min-strength", help="Weakest edge followed (default: the server's "
+                                           "recall.related_min_strength).")] = None,
+                include_history: HistoryOpt = False,
+                server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Memories related to MEMORY_ID (relatedSearch), best path first, one JSON object a line."""
+        # depth, limit and min strength go as given: the server checks them (a depth outside 1..5 is refused,
+        # never clamped) and fills in its own settings for the ones left out
+        found = _call(server, api_key, lambda c: c.related_search(user, memory_id, depth=depth, limit=limit,
+                                                                  min_strength=min_strength,
+                                                                  include_history=include_history))
+        for r in found:
+            echo_json({"score": r["score"], **r["memory"], "path": r["path"]})
+
+    @remote.command("export")
+    def export(user: UserOpt,
+               format: Annotated[str, typer.Option("--format", "-f", help=EXPORT_FORMATS)] = "ttl",
+               output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to FILE (default: stdout).",
+                                                           dir_okay=False)] = None,
+               server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Export a user's knowledge through the server (GET /export, streamed: any size), as `bmam export` does."""
+        writable(output)
+        ext = export_ext(format)
+        _call(server, api_key, lambda c: write_output(output, c.export_file(user, ext)))
+        if output is not None:
+            typer.echo(f"wrote {output} ({output.stat().st_size} bytes)", err=True)
+
+    @remote.command("ingest-turn")
+    def ingest_turn(user: UserOpt, session: SessionOpt, speaker: SpeakerOpt, text: TurnTextArg,
+                    at: AtOpt = None, turn: TurnOpt = None, device: DeviceOpt = None,
+                    server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Ingest one turn (ingestTurn): prints what became of it."""
+        echo_json(_call(server, api_key, lambda c: c.ingest_turn(user, session, speaker, text,
+                                                                 at=at.isoformat() if at else None, deviceId=device,
+                                                                 turn=turn)))
 
     @remote.command("ingest")
     def ingest(file: Annotated[Path, typer.Argument(help="A JSONL file, one turn a line (README: Ingesting "
