@@ -316,9 +316,12 @@ def answered(asked: Sequence[str], answers: Sequence[str], names: Sequence[str])
         # the gym's days answer no bedtime, the bank no question about the doctor
         answers = tuple(a for a in answers if a not in (ROUTINE_PREDICATE, PROVIDER_PREDICATE))
     for predicate in {_OF_A_KIND[p][0] for p in asked if p in _OF_A_KIND}:
-        if predicate not in answers or predicate in asked:  # asked as such too ("What do you know about me?")
+        # the memory stating it, or the one that ended a memory stating it ("likes (ended)": the sport the user
+        # switched to, no answer to "What do I listen to?")
+        said = (predicate, f"{predicate} (ended)")
+        if not set(said) & set(answers) or predicate in asked:  # asked as such too ("What do you know about me?")
             continue
         if not any(kind(n) for p, (stored, kind) in _OF_A_KIND.items() if p in asked and stored == predicate
                    for n in names):
-            answers = tuple(a for a in answers if a != predicate)
+            answers = tuple(a for a in answers if a not in said)
     return tuple(answers)

@@ -49,6 +49,9 @@ def test_a_liking_answers_only_when_it_names_the_kind_asked() -> None:
     assert answered((SPORT,), ("likes",), ["coffee"]) == ()  # "I love coffee" is no sport
     assert answered((MUSIC,), ("likes",), ["听爵士乐", "邓丽君"]) == ("likes",)
     assert answered((MUSIC,), ("likes",), ["tennis"]) == ()
+    # the memory that ended a liking (the switch to swimming) answers by what it names, as the liking would
+    assert answered((MUSIC,), ("likes (ended)",), ["tennis", "swimming"]) == ()
+    assert answered((SPORT,), ("likes (ended)",), ["tennis", "swimming"]) == ("likes (ended)",)
     assert answered(("likes", SPORT), ("likes",), ["coffee"]) == ("likes",)  # asked as such too (about me)
 
 
