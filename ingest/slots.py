@@ -95,7 +95,8 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      ("nickname", "name")),
     (r"\b(?:what|which) languages? (?:do|can) i speak\b|\blanguages? i speak\b", ("speaks",)),
     (r"\b(?:what|which) (?:kinds? of )?sports? (?:am i|do i|did i|i'm) (?:into|do|doing|play|playing|practi[sc]e"
-     r"|like|love|enjoy)\b|\bmy (?:favou?rite )?sports?\b(?! (?:car|shoes?|bra|drink|channel|news|bar)s?\b)"
+     r"|like|love|enjoy)\b|\bmy (?:favou?rite )?sports?\b"
+     r"(?! (?:car|shoe|bra|drink|channel|news|bar|injur(?:y|ie)|team|club|watch|gear|bag)s?\b)"
      r"|\bwhat (?:do|did) i do (?:for|to) (?:exercise|keep fit|stay fit|stay in shape)\b", (SPORT,)),
     (r"\bwhat (?:kinds?|sorts?|types?|genres?) of music (?:do|did) i (?:like|love|listen to|enjoy|prefer)\b"
      r"|\bwhat music (?:do|did) i (?:like|love|listen to|enjoy|prefer)\b"
