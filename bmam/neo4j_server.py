@@ -112,6 +112,7 @@ class LocalNeo4j:
             f"-Xms{self.s.heap}",
             f"-Xmx{self.s.heap}",
             *JVM_FLAGS,
+            *self.s.jvm_flags,
             "-cp",
             classpath,
             "org.neo4j.server.CommunityEntryPoint",

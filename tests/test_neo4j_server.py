@@ -11,7 +11,7 @@ from neo4j import GraphDatabase
 
 from bmam.neo4j_server import NETTY_QUIET_PERIOD_SETTING, LocalNeo4j, Neo4jServerError
 from bmam.settings import Settings
-from tests.ops_support import free_port
+from tests.ops_support import TEST_JVM_FLAGS, free_port
 
 
 @pytest.fixture
@@ -23,6 +23,7 @@ def server(settings: Settings, tmp_path: Path) -> LocalNeo4j:
     s.http_port = free_port()
     s.heap = "384m"
     s.pagecache = "64m"
+    s.jvm_flags = TEST_JVM_FLAGS
     return LocalNeo4j(s)
 
 
@@ -49,6 +50,8 @@ def test_start_stop_keeps_data(server: LocalNeo4j) -> None:
         assert status.running and status.pid
         again = server.start()  # idempotent: the same process
         assert again.pid == status.pid
+        # settings.neo4j.jvm_flags reach the JVM
+        assert all(f.encode() in Path(f"/proc/{status.pid}/cmdline").read_bytes() for f in TEST_JVM_FLAGS)
         with GraphDatabase.driver(status.bolt_uri, auth=None) as driver:
             driver.execute_query("CREATE (:LifecycleProbe {v: 1})")
             keep_alive = {r["name"]: r["value"] for r in driver.execute_query(
