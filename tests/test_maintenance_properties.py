@@ -40,24 +40,23 @@ graphs = st.fixed_dictionaries({
 })
 
 
-def node_rows(c: Container, scope: Scope) -> list[Row]:
-    """Every node of the user (maintenance/snapshot_nodes: a scan of the whole store, so read once per state)."""
-    return c.store.read("maintenance/snapshot_nodes", {"tenant": scope.tenant, "user_id": scope.user_id})
+def user_graph(c: Container, scope: Scope) -> Row:
+    """The user's nodes and the relationships touching them, in one read (maintenance/snapshot: one scan of the
+    whole store), so each state is read once."""
+    return c.store.read("maintenance/snapshot", {"tenant": scope.tenant, "user_id": scope.user_id})[0]
 
 
-def snapshot(c: Container, scope: Scope, rows: list[Row]) -> tuple[list[str], list[str]]:
-    """The user's graph: its nodes (rows, read by node_rows in the same state) and its relationships."""
-    p = {"tenant": scope.tenant, "user_id": scope.user_id}
+def snapshot(graph: Row) -> tuple[list[str], list[str]]:
     nodes = sorted(json.dumps([sorted(r["labels"]), encode_props(r["props"])], sort_keys=True, ensure_ascii=False)
-                   for r in rows)
+                   for r in graph["nodes"])
     rels = sorted(json.dumps([r["a_key"], r["type"], encode_props(r["props"]), r["b_key"]], sort_keys=True,
-                             ensure_ascii=False) for r in c.store.read("maintenance/snapshot_rels", p))
+                             ensure_ascii=False) for r in graph["relationships"])
     return nodes, rels
 
 
-def locked_nodes(rows: list[Row]) -> dict[str, str]:
+def locked_nodes(graph: Row) -> dict[str, str]:
     return {r["props"]["id"]: json.dumps([sorted(r["labels"]), encode_props(r["props"])], sort_keys=True)
-            for r in rows if "Memory" in r["labels"] and r["props"].get("locked")}
+            for r in graph["nodes"] if "Memory" in r["labels"] and r["props"].get("locked")}
 
 
 def build(c: Container, scope: Scope, graph: dict) -> None:  # type: ignore[type-arg]
@@ -105,13 +104,13 @@ def test_locked_memories_are_never_touched_and_undo_restores_exactly(container: 
     scope = Scope(f"test-{uuid.uuid4().hex[:12]}", "prop")
     build(c, scope, graph)
     clock.advance(timedelta(days=graph["days"]))
-    rows = node_rows(c, scope)
-    before = snapshot(c, scope, rows)
-    locked_before = locked_nodes(rows)
+    graph_before = user_graph(c, scope)
+    before = snapshot(graph_before)
+    locked_before = locked_nodes(graph_before)
 
     result = c.maintenance.run(scope.tenant, graph["kind"], user_id=scope.user_id)
     assert result.changeset is not None
-    assert locked_nodes(node_rows(c, scope)) == locked_before  # never removed, never changed
+    assert locked_nodes(user_graph(c, scope)) == locked_before  # never removed, never changed
     touched = {mid for m in result.changeset.merged for mid in (m.survivor_id, *m.merged_ids)}
     touched |= set(result.changeset.purged) | set(result.changeset.damped) | set(result.changeset.lifted)
     assert not touched & set(locked_before)
@@ -119,4 +118,4 @@ def test_locked_memories_are_never_touched_and_undo_restores_exactly(container: 
           f"damped or lifted: {bool(result.changeset.damped or result.changeset.lifted)}")
 
     c.maintenance.undo(scope.tenant, result.changeset.id)
-    assert snapshot(c, scope, node_rows(c, scope)) == before
+    assert snapshot(user_graph(c, scope)) == before
