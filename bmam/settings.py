@@ -29,6 +29,9 @@ class Neo4jSettings(BaseModel):
     http_port: int = 7474
     heap: str = "1g"
     pagecache: str = "512m"
+    # More JVM flags for the local server, after the ones bin/neo4j would add (bmam/neo4j_server.py JVM_FLAGS).
+    # The tests' own short-lived servers take -XX:TieredStopAtLevel=1 (tests/ops_support.py TEST_JVM_FLAGS).
+    jvm_flags: list[str] = Field(default_factory=list)
     start_timeout_s: float = 120.0
     # Every transaction gets this timeout, so a runaway query cannot hold the service.
     tx_timeout_s: float = 15.0

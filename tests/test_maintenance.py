@@ -126,11 +126,11 @@ def store(c: Container, scope: Scope, text: str, *, passive: float = 0.5, active
 
 def snapshot(c: Container, scope: Scope) -> tuple[list[str], list[str]]:
     """The user's whole graph in a canonical form: nodes and relationships with every property."""
-    p = {"tenant": scope.tenant, "user_id": scope.user_id}
+    graph = c.store.read("maintenance/snapshot", {"tenant": scope.tenant, "user_id": scope.user_id})[0]
     nodes = sorted(json.dumps([sorted(r["labels"]), encode_props(r["props"])], sort_keys=True, ensure_ascii=False)
-                   for r in c.store.read("maintenance/snapshot_nodes", p))
+                   for r in graph["nodes"])
     rels = sorted(json.dumps([r["a_key"], r["type"], encode_props(r["props"]), r["b_key"]], sort_keys=True,
-                             ensure_ascii=False) for r in c.store.read("maintenance/snapshot_rels", p))
+                             ensure_ascii=False) for r in graph["relationships"])
     return nodes, rels
 
 
@@ -280,7 +280,7 @@ def _normalised(c: Container, tenant: str) -> list[Any]:
     """Every user's graph, ids replaced by texts so two tenants with the same story compare equal."""
     out: list[Any] = []
     for user in ("ann", "ben", "cat"):
-        rows = c.store.read("maintenance/snapshot_nodes", {"tenant": tenant, "user_id": user})
+        rows = c.store.read("maintenance/snapshot", {"tenant": tenant, "user_id": user})[0]["nodes"]
         for r in rows:
             props = {k: v for k, v in encode_props(r["props"]).items()
                      if k not in ("id", "tenant", "scope_token", "merged_ids")}  # the token names the tenant too

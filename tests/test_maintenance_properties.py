@@ -17,6 +17,7 @@ from bmam.container import Container
 from graph.changesets import encode_props
 from graph.ids import new_memory_id
 from graph.model import MemoryType, NewMemory, PresetKind, Scope, Tier
+from graph.store import Row
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -39,20 +40,23 @@ graphs = st.fixed_dictionaries({
 })
 
 
-def snapshot(c: Container, scope: Scope) -> tuple[list[str], list[str]]:
-    p = {"tenant": scope.tenant, "user_id": scope.user_id}
+def user_graph(c: Container, scope: Scope) -> Row:
+    """The user's nodes and the relationships touching them, in one read (maintenance/snapshot: one scan of the
+    whole store), so each state is read once."""
+    return c.store.read("maintenance/snapshot", {"tenant": scope.tenant, "user_id": scope.user_id})[0]
+
+
+def snapshot(graph: Row) -> tuple[list[str], list[str]]:
     nodes = sorted(json.dumps([sorted(r["labels"]), encode_props(r["props"])], sort_keys=True, ensure_ascii=False)
-                   for r in c.store.read("maintenance/snapshot_nodes", p))
+                   for r in graph["nodes"])
     rels = sorted(json.dumps([r["a_key"], r["type"], encode_props(r["props"]), r["b_key"]], sort_keys=True,
-                             ensure_ascii=False) for r in c.store.read("maintenance/snapshot_rels", p))
+                             ensure_ascii=False) for r in graph["relationships"])
     return nodes, rels
 
 
-def locked_nodes(c: Container, scope: Scope) -> dict[str, str]:
-    p = {"tenant": scope.tenant, "user_id": scope.user_id}
+def locked_nodes(graph: Row) -> dict[str, str]:
     return {r["props"]["id"]: json.dumps([sorted(r["labels"]), encode_props(r["props"])], sort_keys=True)
-            for r in c.store.read("maintenance/snapshot_nodes", p)
-            if "Memory" in r["labels"] and r["props"].get("locked")}
+            for r in graph["nodes"] if "Memory" in r["labels"] and r["props"].get("locked")}
 
 
 def build(c: Container, scope: Scope, graph: dict) -> None:  # type: ignore[type-arg]
@@ -100,12 +104,13 @@ def test_locked_memories_are_never_touched_and_undo_restores_exactly(container: 
     scope = Scope(f"test-{uuid.uuid4().hex[:12]}", "prop")
     build(c, scope, graph)
     clock.advance(timedelta(days=graph["days"]))
-    before = snapshot(c, scope)
-    locked_before = locked_nodes(c, scope)
+    graph_before = user_graph(c, scope)
+    before = snapshot(graph_before)
+    locked_before = locked_nodes(graph_before)
 
     result = c.maintenance.run(scope.tenant, graph["kind"], user_id=scope.user_id)
     assert result.changeset is not None
-    assert locked_nodes(c, scope) == locked_before  # never removed, never changed
+    assert locked_nodes(user_graph(c, scope)) == locked_before  # never removed, never changed
     touched = {mid for m in result.changeset.merged for mid in (m.survivor_id, *m.merged_ids)}
     touched |= set(result.changeset.purged) | set(result.changeset.damped) | set(result.changeset.lifted)
     assert not touched & set(locked_before)
@@ -113,4 +118,4 @@ def test_locked_memories_are_never_touched_and_undo_restores_exactly(container: 
           f"damped or lifted: {bool(result.changeset.damped or result.changeset.lifted)}")
 
     c.maintenance.undo(scope.tenant, result.changeset.id)
-    assert snapshot(c, scope) == before
+    assert snapshot(user_graph(c, scope)) == before

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import socket
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 from neo4j import GraphDatabase
 
-from bmam.neo4j_server import LocalNeo4j, Neo4jServerError
+from bmam.neo4j_server import NETTY_QUIET_PERIOD_SETTING, LocalNeo4j, Neo4jServerError
 from bmam.settings import Settings
-from tests.ops_support import free_port
+from tests.ops_support import TEST_JVM_FLAGS, free_port
 
 
 @pytest.fixture
@@ -22,6 +23,7 @@ def server(settings: Settings, tmp_path: Path) -> LocalNeo4j:
     s.http_port = free_port()
     s.heap = "384m"
     s.pagecache = "64m"
+    s.jvm_flags = TEST_JVM_FLAGS
     return LocalNeo4j(s)
 
 
@@ -30,12 +32,26 @@ def _count(bolt: str) -> int:
         return int(driver.execute_query("MATCH (n:LifecycleProbe) RETURN count(n) AS n").records[0]["n"])
 
 
+def _bolt_shutdown_s(server: LocalNeo4j) -> float:
+    """Seconds from "Shutting down Bolt server" to "Bolt server has been shut down" in the last stop's debug log."""
+    began = ended = None
+    for line in (server.home / "logs" / "debug.log").read_text(errors="replace").splitlines():
+        if "Shutting down Bolt server" in line:
+            began, ended = datetime.strptime(line[:28], "%Y-%m-%d %H:%M:%S.%f%z"), None
+        elif "Bolt server has been shut down" in line:
+            ended = datetime.strptime(line[:28], "%Y-%m-%d %H:%M:%S.%f%z")
+    assert began is not None and ended is not None, "no Bolt shutdown in the debug log"
+    return (ended - began).total_seconds()
+
+
 def test_start_stop_keeps_data(server: LocalNeo4j) -> None:
     try:
         status = server.start()
         assert status.running and status.pid
         again = server.start()  # idempotent: the same process
         assert again.pid == status.pid
+        # settings.neo4j.jvm_flags reach the JVM
+        assert all(f.encode() in Path(f"/proc/{status.pid}/cmdline").read_bytes() for f in TEST_JVM_FLAGS)
         with GraphDatabase.driver(status.bolt_uri, auth=None) as driver:
             driver.execute_query("CREATE (:LifecycleProbe {v: 1})")
             keep_alive = {r["name"]: r["value"] for r in driver.execute_query(
@@ -52,6 +68,9 @@ def test_start_stop_keeps_data(server: LocalNeo4j) -> None:
         assert "127.0.0.1" in conf and "dbms.usage_report.enabled=false" in conf
         assert server.stop() is True
         assert not server.status().running
+        # The stop did not sit out Netty's quiet period (5 s by default) after the databases had closed.
+        assert f"{NETTY_QUIET_PERIOD_SETTING}=0" in conf
+        assert _bolt_shutdown_s(server) < 4.0
         restarted = server.start()
         assert restarted.pid != status.pid
         assert _count(restarted.bolt_uri) == 1

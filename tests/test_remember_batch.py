@@ -63,14 +63,14 @@ def statements_run(c: Container) -> Iterator[list[str]]:
 
 def snapshot(c: Container, scope: Scope) -> list[str]:
     """Every node of the user with its labels and properties (embeddings included), comparable as text."""
-    rows = c.store.read("maintenance/snapshot_nodes", {"tenant": scope.tenant, "user_id": scope.user_id})
+    rows = c.store.read("maintenance/snapshot", {"tenant": scope.tenant, "user_id": scope.user_id})[0]["nodes"]
     return sorted(json.dumps({"labels": sorted(r["labels"]), "props": r["props"]}, sort_keys=True, default=str)
                   for r in rows)
 
 
 def memory_nodes(c: Container, scope: Scope) -> dict[str, dict[str, Any]]:
     """The user's Memory nodes by id: their labels and properties."""
-    rows = c.store.read("maintenance/snapshot_nodes", {"tenant": scope.tenant, "user_id": scope.user_id})
+    rows = c.store.read("maintenance/snapshot", {"tenant": scope.tenant, "user_id": scope.user_id})[0]["nodes"]
     return {r["props"]["id"]: {"labels": set(r["labels"]), **r["props"]} for r in rows if "Memory" in r["labels"]}
 
 

@@ -1,6 +1,0 @@
-// Every relationship touching a node of one user: its type, properties and the stable keys of both ends
-// (id, or user_id for the User node), for comparing the graph before a run and after its undo.
-MATCH (a)-[r]->(b)
-WHERE (a.tenant = $tenant AND a.user_id = $user_id) OR (b.tenant = $tenant AND b.user_id = $user_id)
-RETURN labels(a) AS a_labels, coalesce(a.id, a.user_id) AS a_key, type(r) AS type, properties(r) AS props,
-       labels(b) AS b_labels, coalesce(b.id, b.user_id) AS b_key
