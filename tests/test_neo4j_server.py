@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -32,18 +31,6 @@ def _count(bolt: str) -> int:
         return int(driver.execute_query("MATCH (n:LifecycleProbe) RETURN count(n) AS n").records[0]["n"])
 
 
-def _bolt_shutdown_s(server: LocalNeo4j) -> float:
-    """Seconds from "Shutting down Bolt server" to "Bolt server has been shut down" in the last stop's debug log."""
-    began = ended = None
-    for line in (server.home / "logs" / "debug.log").read_text(errors="replace").splitlines():
-        if "Shutting down Bolt server" in line:
-            began, ended = datetime.strptime(line[:28], "%Y-%m-%d %H:%M:%S.%f%z"), None
-        elif "Bolt server has been shut down" in line:
-            ended = datetime.strptime(line[:28], "%Y-%m-%d %H:%M:%S.%f%z")
-    assert began is not None and ended is not None, "no Bolt shutdown in the debug log"
-    return (ended - began).total_seconds()
-
-
 def test_start_stop_keeps_data(server: LocalNeo4j) -> None:
     try:
         status = server.start()
@@ -68,9 +55,10 @@ def test_start_stop_keeps_data(server: LocalNeo4j) -> None:
         assert "127.0.0.1" in conf and "dbms.usage_report.enabled=false" in conf
         assert server.stop() is True
         assert not server.status().running
-        # The stop did not sit out Netty's quiet period (5 s by default) after the databases had closed.
+        # The stop does not sit out Netty's quiet period (5 s by default) after the databases have closed: Neo4j
+        # refuses to start on a setting it does not know, so the start above proves the name; how long a stop
+        # takes is not asserted here (BENCHMARKS-style timing has no place in a test).
         assert f"{NETTY_QUIET_PERIOD_SETTING}=0" in conf
-        assert _bolt_shutdown_s(server) < 4.0
         restarted = server.start()
         assert restarted.pid != status.pid
         assert _count(restarted.bolt_uri) == 1
