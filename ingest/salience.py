@@ -99,7 +99,7 @@ _ANOTHER_DAY_RE = re.compile(r"明天|后天|下周|下个?月|下星期|明年|
 # the user's, kept (temporary) though said as a task: it was dropped, and Thursday came without it. One for today
 # ("remind me to call the dentist at 3") is the session's working memory (tests/data labels it so), as is any task.
 _LATER_RE = re.compile(
-    _ANOTHER_DAY_RE.pattern + r"|周[一二三四五六日天]|星期[一二三四五六日天]|礼拜|\d+\s*[号日]|月底|过几天"
+    _ANOTHER_DAY_RE.pattern + r"|周[一二三四五六日天]|星期[一二三四五六日天]|礼拜|(?<!\d)\d+\s*[号日]|月底|过几天"
     rf"|(?<![A-Za-z])(?:{CALENDAR_WORDS}"
     r"|in (?:a|two|three|\d+) (?:days?|weeks?|months?)|end of the (?:week|month)|the \d+(?:st|nd|rd|th))(?![A-Za-z])",
     re.IGNORECASE,
