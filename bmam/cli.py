@@ -23,6 +23,7 @@ from bmam.cli_support import (
     echo,
     echo_json,
     fail,
+    found,
     memory_json,
     more_after,
     run,
@@ -33,9 +34,9 @@ from bmam.cli_support import (
 from bmam.container import Container, ensure_neo4j
 from bmam.neo4j_server import LocalNeo4j, Neo4jServerError
 from bmam.usecases.memories import RememberRequest
-from graph.errors import Conflict, NotFound
+from graph.errors import Conflict
 from graph.migrations import DATA_STEPS
-from graph.model import Memory, PresetKind, Tier
+from graph.model import PresetKind, Tier
 
 # As settings.deployment.workers allows (BMAM_DEPLOYMENT__WORKERS).
 MAX_WORKERS = 64
@@ -184,13 +185,8 @@ def list_memories(
 def one_memory(user: UserOpt, memory_id: Annotated[str, typer.Argument()], tenant: TenantOpt = None) -> None:
     """One memory of a user, as JSON (NOT_FOUND when the user has none by that id)."""
 
-    def get(c: Container, t: str) -> Memory:
-        found = c.memories.get(t, user, memory_id)
-        if found is None:  # the API answers null; a command says so
-            raise NotFound(f"memory {memory_id} not found")
-        return found
-
-    echo_json(memory_json(run_for(tenant, get)))
+    echo_json(memory_json(run_for(tenant, lambda c, t: found(c.memories.get(t, user, memory_id),
+                                                             f"memory {memory_id} not found"))))
 
 
 @app.command()

@@ -21,7 +21,7 @@ from bmam import validate
 from bmam.container import Container, ensure_neo4j
 from bmam.neo4j_server import Neo4jServerError
 from bmam.settings import Settings, load_settings
-from graph.errors import BadInput, BmamError
+from graph.errors import BadInput, BmamError, NotFound
 from graph.model import Memory, MemoryType, PresetKind, Tier
 from ingest.tier_policy import Signal
 
@@ -219,6 +219,14 @@ def tenant_of(c: Container, tenant: str | None) -> str:
 def run_for(tenant: str | None, fn: Callable[[Container, str], T]) -> T:
     """run(fn) with the command's tenant (tenant_of) handed to fn, so no command resolves it on its own."""
     return run(lambda c: fn(c, tenant_of(c, tenant)))
+
+
+def found(item: T | None, missing: str) -> T:
+    """One item a use-case answers None for when the caller has none (a memory, a conflict, a changeset): the API
+    answers null, a command says NOT_FOUND (`missing`) and exits 1."""
+    if item is None:
+        raise NotFound(missing)
+    return item
 
 
 def memory_json(m: Memory) -> dict[str, object]:

@@ -8,13 +8,12 @@ from typing import Annotated
 import typer
 
 from bmam import validate
-from bmam.cli_support import TenantOpt, UserOpt, echo, echo_json, fail, memory_json, run, run_for, tenant_of
+from bmam.cli_support import TenantOpt, UserOpt, echo, echo_json, fail, found, memory_json, run, run_for, tenant_of
 from bmam.container import Container
 from bmam.usecases.maintenance import CheckReport, MaintenanceResult
 from bmam.usecases.remains import SweepReport
 from graph.changesets import Changeset, MaintenanceKind
 from graph.conflicts import Conflict
-from graph.errors import NotFound
 
 
 def changeset_json(c: Changeset) -> dict[str, object]:
@@ -197,14 +196,8 @@ def register(app: typer.Typer) -> None:
     @app.command("conflict")
     def conflict(user: UserOpt, conflict_id: Annotated[str, typer.Argument()], tenant: TenantOpt = None) -> None:
         """One conflict of a user, as JSON (NOT_FOUND when the user has none by that id)."""
-
-        def get(c: Container, t: str) -> Conflict:
-            found = c.conflicts.get(t, user, conflict_id)
-            if found is None:  # the API answers null; a command says so
-                raise NotFound(f"conflict {conflict_id} not found")
-            return found
-
-        echo_json(conflict_json(run_for(tenant, get)))
+        echo_json(conflict_json(run_for(tenant, lambda c, t: found(c.conflicts.get(t, user, conflict_id),
+                                                                   f"conflict {conflict_id} not found"))))
 
     @app.command("check-conflicts")
     def check_conflicts(
@@ -273,18 +266,13 @@ def register(app: typer.Typer) -> None:
         tenant: TenantOpt = None,
     ) -> None:
         """One maintenance changeset of the tenant (NOT_FOUND when it has none by that id)."""
-
-        def get(c: Container, t: str) -> Changeset:
-            found = c.maintenance.changeset(t, changeset_id)
-            if found is None:  # the API answers null; a command says so (as maintain --undo does)
-                raise NotFound(f"unknown changeset {changeset_id}")
-            return found
-
-        found = run_for(tenant, get)
+        # "unknown changeset", as maintain --undo says it
+        one = run_for(tenant, lambda c, t: found(c.maintenance.changeset(t, changeset_id),
+                                                 f"unknown changeset {changeset_id}"))
         if as_json:
-            echo_json(changeset_json(found))
+            echo_json(changeset_json(one))
         else:
-            echo(changeset_summary(found))
+            echo(changeset_summary(one))
 
     @app.command("changesets")
     def changesets(
