@@ -6,19 +6,16 @@ the real Neo4j."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 
 from bmam.container import Container
 from bmam.usecases.recall import RecallRequest
-from graph.conflicts import ConflictKind, ConflictStatus
+from graph.conflicts import ConflictKind
 from ingest.conflict_rules import Fact, pet_gone_conflict
 from ingest.remains import Fact as WinnerFact
 from ingest.remains import remains
 from ingest.slots import asked_slots
-from ingest.turns import TurnInput
-from tests.test_routine_conflicts import EXTRACTOR, START, found, triples
+from tests.test_routine_conflicts import EXTRACTOR, found, told_then_changed, triples
 
 # ----- 1. a pet named before its kind, and its death ------------------------------------------------------------
 
@@ -157,13 +154,7 @@ def test_a_past_trip_with_every_day_in_it(text: str, expected: set[str]) -> None
 ])
 def test_the_change_supersedes_and_recall_answers_with_the_new(container: Container, tenant: str, old: str,
                                                                new: str, question: str) -> None:
-    first = container.ingest.ingest_turn(tenant, TurnInput(user_id="ann", session_id="s1", speaker="user", text=old,
-                                                           at=START))
-    second = container.ingest.ingest_turn(tenant, TurnInput(user_id="ann", session_id="s2", speaker="user", text=new,
-                                                            at=START + timedelta(days=3)))
-    [old_memory], [new_memory] = first.memories, second.memories
-    [conflict] = container.conflicts.conflicts(tenant, "ann", status=ConflictStatus.RESOLVED)
-    assert (conflict.winner_id, conflict.loser_id) == (new_memory.id, old_memory.id)
+    told_then_changed(container, tenant, old, new)
     answer = container.recall.recall(tenant, RecallRequest(user_id="ann", query=question))
     texts = [m.memory.text for m in answer.memories]
     assert not answer.gated and texts[0] == new

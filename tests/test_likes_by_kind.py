@@ -13,12 +13,11 @@ import pytest
 
 from bmam.container import Container
 from bmam.usecases.recall import RecallRequest
-from graph.conflicts import ConflictStatus
 from ingest.extract_core import is_music, is_sport
 from ingest.lexicon import is_question
 from ingest.slots import MUSIC, SPORT, answered, asked_slots, stored_predicates
 from ingest.turns import TurnInput
-from tests.test_routine_conflicts import START, triples
+from tests.test_routine_conflicts import START, told_then_changed, triples
 
 
 @pytest.mark.parametrize(("question", "asked"), [
@@ -101,13 +100,7 @@ def test_not_much_is_no_question() -> None:
 ])
 def test_the_switch_supersedes_and_recall_answers_with_it(container: Container, tenant: str, old: str, new: str,
                                                          question: str) -> None:
-    first = container.ingest.ingest_turn(tenant, TurnInput(user_id="ann", session_id="s1", speaker="user", text=old,
-                                                           at=START))
-    second = container.ingest.ingest_turn(tenant, TurnInput(user_id="ann", session_id="s2", speaker="user", text=new,
-                                                            at=START + timedelta(days=30)))
-    [old_memory], [new_memory] = first.memories, second.memories
-    [conflict] = container.conflicts.conflicts(tenant, "ann", status=ConflictStatus.RESOLVED)
-    assert (conflict.winner_id, conflict.loser_id) == (new_memory.id, old_memory.id)
+    told_then_changed(container, tenant, old, new, after=timedelta(days=30))
     answer = container.recall.recall(tenant, RecallRequest(user_id="ann", query=question))
     assert not answer.gated and answer.memories[0].memory.text == new
     assert old not in [m.memory.text for m in answer.memories]

@@ -33,6 +33,19 @@ def facts(memory_id: str, text: str) -> list[Fact]:
     return [Fact(memory_id, t.subject, t.predicate, t.object, t.polarity) for t in EXTRACTOR.extract(text)]
 
 
+def told_then_changed(container: Container, tenant: str, old: str, new: str, *,
+                      after: timedelta = timedelta(days=3)) -> None:
+    """Ingest `old`, then `new` `after` later (user "ann", a session each), and check the new memory superseded the
+    old: one RESOLVED conflict, the new one its winner."""
+    first = container.ingest.ingest_turn(tenant, TurnInput(user_id="ann", session_id="s1", speaker="user", text=old,
+                                                           at=START))
+    second = container.ingest.ingest_turn(tenant, TurnInput(user_id="ann", session_id="s2", speaker="user", text=new,
+                                                            at=START + after))
+    [old_memory], [new_memory] = first.memories, second.memories
+    [conflict] = container.conflicts.conflicts(tenant, "ann", status=ConflictStatus.RESOLVED)
+    assert (conflict.winner_id, conflict.loser_id) == (new_memory.id, old_memory.id)
+
+
 def found(old_text: str, new_text: str) -> list[tuple[ConflictKind, str]]:
     findings = detect(new_memory_id="new", new_text=new_text, new_facts=facts("new", new_text),
                       old_facts=facts("old", old_text), similar=[Similar("old", old_text, 0.5)],
@@ -153,13 +166,7 @@ def test_a_changed_dose_is_a_safety_memory_too() -> None:
 ])
 def test_the_change_supersedes_and_recall_answers_with_the_new(container: Container, tenant: str, old: str,
                                                                new: str, question: str | None) -> None:
-    first = container.ingest.ingest_turn(tenant, TurnInput(user_id="ann", session_id="s1", speaker="user", text=old,
-                                                           at=START))
-    second = container.ingest.ingest_turn(tenant, TurnInput(user_id="ann", session_id="s2", speaker="user", text=new,
-                                                            at=START + timedelta(days=3)))
-    [old_memory], [new_memory] = first.memories, second.memories
-    [conflict] = container.conflicts.conflicts(tenant, "ann", status=ConflictStatus.RESOLVED)
-    assert (conflict.winner_id, conflict.loser_id) == (new_memory.id, old_memory.id)
+    told_then_changed(container, tenant, old, new)
     assert [m.text for m in container.memories.page(tenant, "ann").items] == [new]  # no remains either
     if question is not None:
         answer = container.recall.recall(tenant, RecallRequest(user_id="ann", query=question))
