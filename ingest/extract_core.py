@@ -252,25 +252,38 @@ def activity_name(term: str) -> str:
     return _EN_ACTIVITY_VERB_RE.sub("", _ZH_ACTIVITY_VERB_RE.sub("", t)).strip()
 
 
-def _names_one_of(term: str, en: tuple[str, ...], zh: tuple[str, ...]) -> bool:
-    t = activity_name(term)
-    if not t:
-        return False
-    if re.search(r"[\u4e00-\u9fff]", t):
-        # the kind last, or with its noun (爵士乐, 古典音乐, 流行歌曲, 瑜伽课): not 乡村生活, 流行病
-        return any(re.search(re.escape(word) + r"(?:乐|音乐|歌曲?|曲|风|运动|课)?$", t) for word in zh)
-    return t in en or any(t.endswith(" " + word) for word in en)  # "indoor climbing", "smooth jazz"
+class _KindNames(NamedTuple):
+    """The names of one kind (sports, music), each matched whole: an English one alone or last ("indoor climbing",
+    "smooth jazz"); a Chinese one last, or with its noun (爵士乐, 古典音乐, 流行歌曲, 瑜伽课), not 乡村生活, 流行病."""
+
+    en: re.Pattern[str]
+    zh: re.Pattern[str]
+
+    @classmethod
+    def of(cls, en: tuple[str, ...], zh: tuple[str, ...]) -> _KindNames:
+        return cls(re.compile(rf"(?:.* )?(?:{'|'.join(map(re.escape, en))})"),
+                   re.compile(rf".*(?:{'|'.join(map(re.escape, zh))})(?:乐|音乐|歌曲?|曲|风|运动|课)?"))
+
+    def named_in(self, term: str) -> bool:
+        t = activity_name(term)
+        if not t:
+            return False
+        return (self.zh if re.search(r"[\u4e00-\u9fff]", t) else self.en).fullmatch(t) is not None
+
+
+_SPORTS = _KindNames.of(_SPORTS_EN, _SPORTS_ZH)
+_MUSIC = _KindNames.of(_MUSIC_EN, _MUSIC_ZH)
 
 
 def is_sport(term: str) -> bool:
     """Whether a liked thing names a sport: tennis, rock climbing, 打羽毛球, 瑜伽 (_SPORTS_EN, _SPORTS_ZH)."""
-    return _names_one_of(term, _SPORTS_EN, _SPORTS_ZH)
+    return _SPORTS.named_in(term)
 
 
 def is_music(term: str) -> bool:
     """Whether a liked thing names a kind of music: jazz, k-pop, 听爵士乐, 古典 (_MUSIC_EN, _MUSIC_ZH); a singer or
     a band is no kind (the memory naming one names its kind too, or is answered by what it says)."""
-    return _names_one_of(term, _MUSIC_EN, _MUSIC_ZH)
+    return _MUSIC.named_in(term)
 
 
 def is_occupation(term: str) -> bool:
