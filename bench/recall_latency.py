@@ -368,8 +368,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     kept.parent.mkdir(parents=True, exist_ok=True)
                     kept.write_text(json.dumps([real, filler]))
             texts = [questions[i % len(questions)] for i in range(args.requests)]
-            starts = [random.Random(i).choice(real if i % 2 else filler or real) for i in range(args.requests)]
             user = scope.user_id
+            # relatedSearch starts from live memories: a real one superseded while loading (a change of mind
+            # among the eval's facts) is NOT_FOUND without includeHistory
+            live = [i for i in real if (got := client.memory(user, i)) is not None and got["validTo"] is None]
+            starts = [random.Random(i).choice(live if i % 2 else filler or live) for i in range(args.requests)]
             t0 = time.perf_counter()
             client.recall(user, texts[0])  # the server's first recall of this user reads it into its vector cache
             cold_ms = (time.perf_counter() - t0) * 1000
