@@ -4,7 +4,8 @@ with planted facts, preferences, changes of mind and distractors, and several hu
 answers are known memories: single-fact, multi-hop (two memories linked by an entity), changes of mind
 (the newer memory is the answer), cross-lingual, and unrelated ones that must be gated.
 
-Deterministic for a seed. bench/recall_eval.py loads it into Neo4j and scores dense, full-text and bmam.
+Deterministic for a seed. bench/recall_eval.py loads it into Neo4j and scores dense, full-text and bmam, on
+the questions and again on their held-out phrasings (EvalSet.held_out), which no rule was tuned on.
 Every user speaks mostly one language (zh or en) and sometimes the other; each planted fact carries the
 triples an ideal extractor would find ("oracle"), and the eval can use the rule extractor instead.
 """
@@ -49,6 +50,7 @@ class EvalUser:
     lang: str
     memories: list[EvalMemory] = field(default_factory=list)
     questions: list[EvalQuestion] = field(default_factory=list)
+    held_out: list[EvalQuestion] = field(default_factory=list)  # the same asks in phrasings no rule was tuned on
 
 
 @dataclass
@@ -59,6 +61,12 @@ class EvalSet:
     @property
     def questions(self) -> list[EvalQuestion]:
         return [q for u in self.users for q in u.questions]
+
+    @property
+    def held_out(self) -> list[EvalQuestion]:
+        """Every question again in a held-out phrasing (see the note above ZH_UNRELATED_HELD); the unrelated ones
+        are new questions."""
+        return [q for u in self.users for q in u.held_out]
 
     @property
     def memories(self) -> list[EvalMemory]:
@@ -216,12 +224,41 @@ EN_PERSONAL_UNRELATED = [
     "What's a good way to learn my first programming language?",
 ]
 
+# Held-out phrasings (EvalSet.held_out): each question again in a phrasing written once, apart from the ones
+# above, and never read while tuning the rules (slots, gate, extraction) on the eval; new unrelated questions
+# (none on the planted topics: food, drink, sport, music, pets, trips, work, family, birthdays; the ones about the
+# user none on the everyday remarks' either: laptops, haircuts, repairs, moving). A score that
+# holds here and drops on them is a rule fitted to the eval's words, not a recall that generalises.
+ZH_UNRELATED_HELD = [
+    "地球到月球有多远？", "水的沸点是多少度？", "为什么天空是蓝色的？", "中国有多少个省级行政区？", "恐龙是怎么灭绝的？",
+    "长城有多长？", "什么是机器学习？", "帮我解释一下通货膨胀", "火星上有水吗？", "元素周期表是谁发明的？",
+    "怎么用 Excel 做数据透视表？", "病毒和细菌有什么区别？",
+]
+EN_UNRELATED_HELD = [
+    "How far away is the Moon?", "At what temperature does water boil?", "Why is the sky blue?",
+    "How many countries are there in Africa?", "What killed the dinosaurs?", "How long is the Great Wall of China?",
+    "What is machine learning?", "Explain inflation in plain words", "Is there water on Mars?",
+    "Who came up with the periodic table?", "How do I make a pivot table in Excel?",
+    "What's the difference between a virus and a bacterium?",
+]
+ZH_PERSONAL_UNRELATED_HELD = [
+    "我想学下围棋，从哪里入门？", "我想提高记忆力，有什么办法？", "我该怎么准备雅思考试？", "我想开一家网店，要注意什么？",
+    "我的信用分太低了怎么提高？", "我想写一本小说，怎么开头？", "我想练字，用什么字帖好？", "我想学会做PPT，有什么技巧？",
+]
+EN_PERSONAL_UNRELATED_HELD = [
+    "How should I prepare for the IELTS exam?", "I want to open an online shop, what should I watch out for?",
+    "How do I start writing a novel?", "What's a good way to improve my memory?",
+    "How can I stop procrastinating on my side project?", "How do I get better at chess?",
+    "How should I start learning calligraphy?", "How can I make my slides look more professional?",
+]
+
 # ----- generation --------------------------------------------------------------------------------
 
 
 class _Builder:
-    def __init__(self, rng: random.Random, user: EvalUser) -> None:
+    def __init__(self, rng: random.Random, user: EvalUser, held: random.Random) -> None:
         self.rng = rng
+        self.held = held  # draws for the held-out phrasings only: the main draws (and so the data) stay as they were
         self.user = user
         self.n = 0
 
@@ -233,13 +270,18 @@ class _Builder:
                                              session=session, triples=triples, preset=preset, lang=lang))
         return key
 
-    def ask(self, zh: list[str], en: list[str], answers: list[str], kind: str, *, cross_rate: float = 0.2) -> None:
-        """One question: in the user's language, or (sometimes) in the other one."""
+    def ask(self, zh: list[str], en: list[str], answers: list[str], kind: str, *, cross_rate: float = 0.2,
+            held: tuple[list[str], list[str]] = ([], [])) -> None:
+        """One question: in the user's language, or (sometimes) in the other one; and the same question in one of
+        the held-out phrasings (held: zh, en), in the same language."""
         cross = self.rng.random() < cross_rate
         lang = self.user.lang if not cross else ("en" if self.user.lang == "zh" else "zh")
         text = self.rng.choice(zh if lang == "zh" else en)
         self.user.questions.append(EvalQuestion(user=self.user.user_id, text=text, answers=answers, kind=kind,
                                                 lang=lang, cross_lingual=cross))
+        if phrasings := held[0] if lang == "zh" else held[1]:
+            self.user.held_out.append(EvalQuestion(user=self.user.user_id, text=self.held.choice(phrasings),
+                                                   answers=answers, kind=kind, lang=lang, cross_lingual=cross))
 
 
 def _pick(rng: random.Random, pool: list, taken: set) -> object:  # type: ignore[type-arg]
@@ -249,13 +291,14 @@ def _pick(rng: random.Random, pool: list, taken: set) -> object:  # type: ignore
     return choice
 
 
-def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int) -> EvalUser:
+def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int, held: random.Random) -> EvalUser:
     u = EvalUser(user_id=user_id, lang=lang)
-    b = _Builder(rng, u)
+    b = _Builder(rng, u, held)
     zh_main = lang == "zh"
     s = lambda: rng.randrange(len(SESSION_DAYS))  # noqa: E731
     taken: set = set()
-    named: list[tuple[list[str], list[str], list[str]]] = []  # questions naming an entity, third person
+    # questions naming an entity, third person: zh, en, answers, held-out zh, held-out en
+    named: list[tuple[list[str], list[str], list[str], list[str], list[str]]] = []
 
     def speak_zh() -> bool:
         """Which language the user says this fact in: mostly their own."""
@@ -274,7 +317,8 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int) ->
         k_home = b.mem(f"I've been living in {city} for {years} years now", "FACTUAL", s(),
                        [("user", "user", "lives_in", city, "place", 1)], lang="en")
     b.ask(["我现在住在哪个城市？", "我家在哪儿？"], ["Which city do I live in?", "Where is home for me these days?"],
-          [k_home], "single")
+          [k_home], "single", held=(["我在哪座城市生活？", "我目前定居在哪里？"],
+                                    ["What city am I based in?", "Remind me where I live."]))
 
     # job and employer (+ multi-hop: the office)
     if speak_zh():
@@ -293,11 +337,14 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int) ->
                       lang="en")
         k_office = b.mem(f"The {company} office is in {district}, close to a metro stop", "FACTUAL", s(),
                          [(company, "org", "located_in", district, "place", 1)], lang="en")
-    named.append(([f"{company}的办公室在哪里？"], [f"Where is the {company} office?"], [k_office]))
-    b.ask(["我是做什么工作的？", "我的职业是什么？"], ["What do I do for a living?", "What's my job?"], [k_job], "single")
+    named.append(([f"{company}的办公室在哪里？"], [f"Where is the {company} office?"], [k_office],
+                  [f"{company}在哪个区办公？"], [f"Which part of town is {company}'s office in?"]))
+    b.ask(["我是做什么工作的？", "我的职业是什么？"], ["What do I do for a living?", "What's my job?"], [k_job], "single",
+          held=(["我从事什么职业？", "我的工作是干什么的？"], ["What's my line of work?", "What do I work as?"]))
     b.ask(["我上班的地方在哪个区？", "我每天去哪里上班？"], ["Which part of town is my office in?",
                                                            "Where do I commute to every day?"],
-          [k_job, k_office], "multi")
+          [k_job, k_office], "multi", held=(["我的办公地点在哪一带？", "我上班要去城里哪个地方？"],
+                                            ["Where's my workplace located?", "What area do I go to for work?"]))
 
     # sibling, their city, and that city's dish (multi-hop)
     if speak_zh():
@@ -320,6 +367,9 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int) ->
         qj_en = [f"What does my {rel_en} do for work?"]
         qm_zh = [f"我{rel}住的那个城市有什么好吃的？", f"去{pron}那边玩应该吃点什么？"]
         qm_en = [f"What should I eat when I visit the city where my {rel_en} lives?"]
+        held_n = ([f"我{rel}的名字是什么？"], [f"What is my {rel_en} called?"])
+        held_j = ([f"我{rel}从事什么工作？"], [f"What is my {rel_en}'s job?"])
+        held_m = ([f"我{rel}所在的城市有什么特色菜？"], [f"Which local dish should I have in my {rel_en}'s city?"])
     else:
         rel, pron = rng.choice(EN_SIBLINGS)
         name = _pick(rng, EN_NAMES, taken)
@@ -339,12 +389,17 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int) ->
         qm_zh = [f"我的{rel_zh}住的城市有什么特色美食？"]
         qm_en = [f"What food should I try in the city where my {rel} lives?",
                  f"Any dish I like near my {rel}'s place?"]
-    b.ask(qn_zh, qn_en, [k_sib], "single")
-    b.ask(qj_zh, qj_en, [k_sib], "single")
+        held_n = ([f"我的{rel_zh}名字叫什么？"], [f"What's the name of my {rel}?"])
+        held_j = ([f"我的{rel_zh}的职业是什么？"], [f"What's my {rel}'s job?"])
+        held_m = ([f"我{rel_zh}住的地方有什么好吃的？"], [f"What's the dish to get where my {rel} lives?"])
+    b.ask(qn_zh, qn_en, [k_sib], "single", held=held_n)
+    b.ask(qj_zh, qj_en, [k_sib], "single", held=held_j)
     named.append(([f"{name}是做什么工作的？", f"{name}住在哪个城市？"], [f"What does {name} do for work?",
-                                                                   f"Which city does {name} live in?"], [k_sib]))
-    named.append(([f"{scity}有什么好吃的？"], [f"What's good to eat in {scity}?"], [k_dish]))
-    b.ask(qm_zh, qm_en, [k_sib, k_dish], "multi", cross_rate=0.0)
+                                                                   f"Which city does {name} live in?"], [k_sib],
+                  [f"{name}在哪里工作？"], [f"Where does {name} live and work?"]))
+    named.append(([f"{scity}有什么好吃的？"], [f"What's good to eat in {scity}?"], [k_dish],
+                  [f"去{scity}应该吃点什么？"], [f"What should I eat in {scity}?"]))
+    b.ask(qm_zh, qm_en, [k_sib, k_dish], "multi", cross_rate=0.0, held=held_m)
 
     # pet, and what it likes (multi-hop)
     if speak_zh():
@@ -359,6 +414,8 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int) ->
         kind_en = {"狗": "dog", "猫": "cat", "兔子": "rabbit"}[kind]
         qp_zh, qp_en = ["我的宠物叫什么名字？", f"我家的{kind}叫啥？"], ["What's my pet called?", f"What's my {kind_en}'s name?"]
         qt_zh, qt_en = [f"我家{kind}平时喜欢玩什么？"], [f"What does my {kind_en} like to play with?"]
+        held_p = (["我养的宠物名字是什么？"], [f"What name did I give my {kind_en}?"])
+        held_t = ([f"我的{kind}最爱玩的是什么？"], [f"What's my {kind_en}'s favourite toy?"])
     else:
         kind = rng.choice(EN_PETS)
         pet = _pick(rng, EN_PET_NAMES, taken)
@@ -371,9 +428,12 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int) ->
         kind_zh = {"dog": "狗", "cat": "猫", "rabbit": "兔子"}[kind]
         qp_zh, qp_en = [f"我养的{kind_zh}叫什么？"], ["What's my pet's name?", f"What did I name my {kind}?"]
         qt_zh, qt_en = [f"我的{kind_zh}喜欢玩什么？"], [f"What toy does my {kind} love?", f"What does my {kind} like playing with?"]
-    b.ask(qp_zh, qp_en, [k_pet], "single")
-    named.append(([f"{pet}喜欢玩什么？"], [f"What does {pet} like to play with?"], [k_toy]))
-    b.ask(qt_zh, qt_en, [k_pet, k_toy], "multi", cross_rate=0.0)
+        held_p = ([f"我的{kind_zh}叫什么名字？"], [f"Remind me of my {kind}'s name."])
+        held_t = ([f"我家{kind_zh}最喜欢玩什么玩具？"], [f"Which toy is my {kind}'s favourite?"])
+    b.ask(qp_zh, qp_en, [k_pet], "single", held=held_p)
+    named.append(([f"{pet}喜欢玩什么？"], [f"What does {pet} like to play with?"], [k_toy],
+                  [f"{pet}平时爱玩什么？"], [f"What's {pet}'s favourite thing to play with?"]))
+    b.ask(qt_zh, qt_en, [k_pet, k_toy], "multi", cross_rate=0.0, held=held_t)
 
     # best friend and their new hobby (multi-hop)
     hobby_zh = rng.choice(["攀岩", "冲浪", "陶艺", "滑雪", "钓鱼", "摄影"])
@@ -390,11 +450,14 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int) ->
                          [("user", "user", "best_friend", friend, "person", 1)], lang="en")
         k_hobby = b.mem(f"{friend} has recently gotten really into {hobby_en}, goes every weekend", "EPISODIC", s(),
                         [(friend, "person", "likes", hobby_en, "activity", 1)], lang="en")
-    b.ask(["我最好的朋友是谁？"], ["Who is my best friend?"], [k_friend], "single")
-    named.append(([f"{friend}最近在玩什么？"], [f"What is {friend} into these days?"], [k_hobby]))
+    b.ask(["我最好的朋友是谁？"], ["Who is my best friend?"], [k_friend], "single",
+          held=(["谁是我最要好的朋友？"], ["Who's my closest friend?"]))
+    named.append(([f"{friend}最近在玩什么？"], [f"What is {friend} into these days?"], [k_hobby],
+                  [f"{friend}最近有什么新爱好？"], [f"What hobby has {friend} picked up?"]))
     b.ask(["我最好的朋友最近在玩什么？", "我好朋友最近迷上了什么？"],
           ["What has my best friend been into lately?", "What's my best friend's new hobby?"],
-          [k_friend, k_hobby], "multi", cross_rate=0.0)
+          [k_friend, k_hobby], "multi", cross_rate=0.0,
+          held=(["我最好的朋友最近爱上了什么活动？"], ["What does my best friend do on weekends these days?"]))
 
     # food likes and dislikes
     if speak_zh():
@@ -405,7 +468,8 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int) ->
         food = rng.choice(EN_FOODS)
         k_food = b.mem(f"I really love {food}, could eat it several times a week", "FACTUAL", s(),
                        [("user", "user", "likes", food, "food", 1)], lang="en")
-    b.ask(["我最爱吃什么？", "我平时喜欢吃啥？"], ["What's my favourite food?", "What do I love to eat?"], [k_food], "single")
+    b.ask(["我最爱吃什么？", "我平时喜欢吃啥？"], ["What's my favourite food?", "What do I love to eat?"], [k_food], "single",
+          held=(["我最喜欢的食物是什么？"], ["Which dish do I like most?"]))
     if speak_zh():
         bad = rng.choice(ZH_DISLIKES)
         k_bad = b.mem(f"我不吃{bad}，从小就受不了那个味道", "FACTUAL", s(), [("user", "user", "eats", bad, "food", -1)],
@@ -415,7 +479,7 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int) ->
         k_bad = b.mem(f"I don't eat {bad}, never could stand the taste", "FACTUAL", s(),
                       [("user", "user", "eats", bad, "food", -1)], lang="en")
     b.ask(["有什么东西是我不吃的？", "我忌口什么？"], ["Is there anything I refuse to eat?", "Which food do I avoid?"],
-          [k_bad], "single")
+          [k_bad], "single", held=(["我不爱吃哪样东西？"], ["What food can't I stand?"]))
 
     # allergy (safety-critical)
     if speak_zh():
@@ -426,7 +490,8 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int) ->
         allergen = rng.choice(EN_ALLERGENS)
         k_all = b.mem(f"I'm allergic to {allergen}, it gives me hives", "FACTUAL", s(),
                       [("user", "user", "allergic_to", allergen, "thing", 1)], lang="en", preset="safety")
-    b.ask(["我对什么过敏？", "我有没有过敏的东西？"], ["Do I have any allergies?", "What am I allergic to?"], [k_all], "single")
+    b.ask(["我对什么过敏？", "我有没有过敏的东西？"], ["Do I have any allergies?", "What am I allergic to?"], [k_all], "single",
+          held=(["我有什么过敏源？"], ["Am I allergic to anything?"]))
 
     # change of mind: sport (old in an early session, new in a later one)
     early, late = rng.randrange(0, 3), rng.randrange(3, len(SESSION_DAYS))
@@ -445,7 +510,7 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int) ->
                      [("user", "user", "likes", sp1, "activity", -1), ("user", "user", "likes", sp2, "activity", 1)],
                      lang="en")
     b.ask(["我现在喜欢什么运动？", "我最近在练什么运动？"], ["Which sport am I into these days?", "What sport do I do now?"],
-          [k_sp], "change")
+          [k_sp], "change", held=(["我这阵子在做什么运动？"], ["What sport have I taken up lately?"]))
 
     # change of mind: morning drink
     early, late = rng.randrange(0, 3), rng.randrange(3, len(SESSION_DAYS))
@@ -463,19 +528,22 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int) ->
                      [("user", "user", "drinks", d1, "drink", -1), ("user", "user", "drinks", d2, "drink", 1)],
                      lang="en")
     b.ask(["我早上一般喝什么？", "我现在每天早上喝啥？"], ["What do I drink in the morning now?",
-                                                      "What's my morning drink these days?"], [k_dr], "change")
+                                                      "What's my morning drink these days?"], [k_dr], "change",
+          held=(["我现在早饭的时候喝什么？"], ["What do I have to drink first thing in the morning?"]))
 
     # recipe (procedural)
     if speak_zh():
         dish, s1, s2 = rng.choice(ZH_RECIPES)
         k_rec = b.mem(f"我做{dish}的方法：{s1}，{s2}", "PROCEDURAL", s(), [("user", "user", "cooks", dish, "food", 1)],
                       lang="zh")
-        b.ask([f"我是怎么做{dish}的？", f"{dish}我一般怎么做来着？"], [f"How do I usually cook {dish}?"], [k_rec], "single")
+        b.ask([f"我是怎么做{dish}的？", f"{dish}我一般怎么做来着？"], [f"How do I usually cook {dish}?"], [k_rec], "single",
+              held=([f"我做{dish}有哪些步骤？"], [f"What's my recipe for {dish}?"]))
     else:
         dish, s1, s2 = rng.choice(EN_RECIPES)
         k_rec = b.mem(f"My way of making {dish}: {s1}, then {s2}", "PROCEDURAL", s(),
                       [("user", "user", "cooks", dish, "food", 1)], lang="en")
-        b.ask([f"我是怎么做{dish}的？"], [f"How do I make {dish}?", f"What's my {dish} method?"], [k_rec], "single")
+        b.ask([f"我是怎么做{dish}的？"], [f"How do I make {dish}?", f"What's my {dish} method?"], [k_rec], "single",
+              held=([f"我做{dish}用的是什么方法？"], [f"Walk me through how I make {dish}."]))
 
     # emotion
     if speak_zh():
@@ -487,7 +555,8 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int) ->
         k_emo = b.mem(f"I've been really anxious about {worry} and can't sleep well", "EMOTIONAL", s(),
                       [("user", "user", "worried_about", worry, "thing", 1)], lang="en")
     b.ask(["我最近在为什么事发愁？", "最近什么事让我睡不着？"], ["What has been stressing me out lately?",
-                                                           "Why have I been sleeping badly?"], [k_emo], "single")
+                                                           "Why have I been sleeping badly?"], [k_emo], "single",
+          held=(["我这段时间在担心什么？"], ["What's been keeping me up at night?"]))
 
     # trip (episodic)
     if speak_zh():
@@ -497,8 +566,10 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int) ->
         k_trip = b.mem(f"去年{month}月我和{comp}去了{tcity}旅行，{act}", "EPISODIC", s(),
                        [("user", "user", "visited", tcity, "place", 1), ("user", "user", "traveled_with", comp, "person", 1)],
                        lang="zh")
-        b.ask(["我去年去哪里旅行了？", "我上次出去玩去的是哪儿？"], ["Where did I go on holiday last year?"], [k_trip], "single")
-        b.ask([f"我是和谁一起去的{tcity}？"], [f"Who came with me to {tcity}?"], [k_trip], "single")
+        b.ask(["我去年去哪里旅行了？", "我上次出去玩去的是哪儿？"], ["Where did I go on holiday last year?"], [k_trip], "single",
+              held=(["我去年去了哪里玩？"], ["Where did I go on vacation last year?"]))
+        b.ask([f"我是和谁一起去的{tcity}？"], [f"Who came with me to {tcity}?"], [k_trip], "single",
+              held=([f"谁陪我去的{tcity}？"], [f"Who was with me on the {tcity} trip?"]))
     else:
         tcity, act = rng.choice(EN_TRIPS)
         comp = _pick(rng, EN_NAMES, taken)
@@ -506,8 +577,10 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int) ->
         k_trip = b.mem(f"Last {month} I went to {tcity} with {comp} and {act}", "EPISODIC", s(),
                        [("user", "user", "visited", tcity, "place", 1), ("user", "user", "traveled_with", comp, "person", 1)],
                        lang="en")
-        b.ask(["我去年去哪里度假了？"], ["Where did I travel last year?", "Where was my last big trip?"], [k_trip], "single")
-        b.ask([f"我是和谁一起去的{tcity}？"], [f"Who did I go to {tcity} with?"], [k_trip], "single")
+        b.ask(["我去年去哪里度假了？"], ["Where did I travel last year?", "Where was my last big trip?"], [k_trip], "single",
+              held=(["我去年去了哪个地方旅游？"], ["Which place did I visit on my trip last year?"]))
+        b.ask([f"我是和谁一起去的{tcity}？"], [f"Who did I go to {tcity} with?"], [k_trip], "single",
+              held=([f"谁和我一起去了{tcity}？"], [f"Who was with me on the {tcity} trip?"]))
 
     # birthday and music
     if speak_zh():
@@ -526,12 +599,14 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int) ->
         k_mu = b.mem(f"I mostly listen to {genre}, especially {artist}", "FACTUAL", s(),
                      [("user", "user", "likes", genre, "music", 1), ("user", "user", "likes", artist, "person", 1)],
                      lang="en")
-    b.ask(["我的生日是哪天？", "我什么时候过生日？"], ["When is my birthday?", "What's my date of birth?"], [k_bd], "single")
-    b.ask(["我喜欢听什么音乐？", "我平时听什么歌？"], ["What kind of music do I like?", "What do I listen to?"], [k_mu], "single")
+    b.ask(["我的生日是哪天？", "我什么时候过生日？"], ["When is my birthday?", "What's my date of birth?"], [k_bd], "single",
+          held=(["我是几月几号出生的？"], ["Which day is my birthday?"]))
+    b.ask(["我喜欢听什么音乐？", "我平时听什么歌？"], ["What kind of music do I like?", "What do I listen to?"], [k_mu], "single",
+          held=(["我爱听哪种类型的音乐？"], ["What music am I into?"]))
 
     # questions that name a person, pet, company or city instead of saying "my"
-    for zh, en, answers in rng.sample(named, 3):
-        b.ask(zh, en, answers, "entity")
+    for zh, en, answers, held_zh, held_en in rng.sample(named, 3):
+        b.ask(zh, en, answers, "entity", held=(held_zh, held_en))
 
     # distractors: everyday remarks in both languages (mostly the user's own)
     own, other = ("zh", "en") if zh_main else ("en", "zh")
@@ -548,6 +623,15 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int) ->
     for text in rng.sample(EN_UNRELATED if zh_main else ZH_UNRELATED, 3):
         u.questions.append(EvalQuestion(user=user_id, text=text, answers=[], kind="unrelated",
                                         lang="en" if zh_main else "zh", cross_lingual=True))
+    # held-out unrelated questions: new ones, as many of each sort
+    for texts, about, cross in (((ZH_UNRELATED_HELD, EN_UNRELATED_HELD), False, False),
+                                ((ZH_PERSONAL_UNRELATED_HELD, EN_PERSONAL_UNRELATED_HELD), True, False),
+                                ((EN_UNRELATED_HELD, ZH_UNRELATED_HELD), False, True)):
+        count = 4 if about else 3 if cross else 8
+        q_lang = lang if not cross else ("en" if zh_main else "zh")
+        for text in held.sample(texts[0] if zh_main else texts[1], count):
+            u.held_out.append(EvalQuestion(user=user_id, text=text, answers=[], kind="unrelated", lang=q_lang,
+                                           cross_lingual=cross, about_user=about))
     return u
 
 
@@ -555,7 +639,8 @@ def generate(seed: int = 7, users: int = 12, fillers_per_user: int = 100) -> Eva
     """Half the users speak mostly Chinese, half mostly English; each has about 30 planted facts and
     fillers_per_user (+1/6 in the other language) everyday remarks."""
     rng = random.Random(seed)
-    out = [_user(rng, f"u{i:02d}", "zh" if i % 2 == 0 else "en", fillers_per_user) for i in range(users)]
+    out = [_user(rng, f"u{i:02d}", "zh" if i % 2 == 0 else "en", fillers_per_user, random.Random(f"held-{seed}-{i}"))
+           for i in range(users)]
     return EvalSet(seed=seed, users=out)
 
 
