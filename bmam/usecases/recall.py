@@ -47,12 +47,22 @@ from ingest.scoring import (
     Scores,
     ScoringParams,
     gate,
+    is_personal,
     lucene_query,
     score_candidates,
     select,
     terms,
 )
-from ingest.slots import answered, asked_slots, asks_own_fact, is_food_advice, stored_predicates, without_stand_ins
+from ingest.slot_meaning import SlotExamples
+from ingest.slots import (
+    answered,
+    asked_slots,
+    asks_own_fact,
+    asks_what_to_do,
+    is_food_advice,
+    stored_predicates,
+    without_stand_ins,
+)
 from ingest.weights import WeightPolicy
 
 log = logging.getLogger(__name__)
@@ -191,6 +201,8 @@ class RecallUseCases:
         self.repetition = repetition
         self._turn_source = turn_source
         self.scoring = scoring or scoring_params(settings)
+        self.slot_examples = SlotExamples(
+            embedder.embed_query, settings.recall.calibration_for(settings.embedding.model).slot_example_similarity)
         self._zone = validate.time_zone(settings.recall.time_zone, field="recall.time_zone")
         # With the weight policy (issue 5) the recalled memories' weights are decayed to now before the
         # recall boost lands, in the same transaction; without it the boost lands on the stored parts.
@@ -225,6 +237,14 @@ class RecallUseCases:
         the same parameters as a recall (so Neo4j compiles their plans: bmam/usecases/warm_up.py), nothing
         remembered of it (no usage, no strengthened association, no anti-repetition turn)."""
         return self._recall(tenant, request, rehearsal=True)
+
+    def asked_slots(self, query: str, embedding: Sequence[float]) -> tuple[str, ...]:
+        """The user's own facts the input asks for: as the patterns read it (ingest/slots.py), else, for input
+        about the user that asks no advice, as its meaning is closest to an example question
+        (ingest/slot_meaning.py)."""
+        if found := asked_slots(query):
+            return found
+        return self.slot_examples.asked(embedding) if is_personal(query) and not asks_what_to_do(query) else ()
 
     def rehearsal_subjects(self, limit: int) -> list[tuple[Scope, str]]:
         """Users to rehearse on, one per plan size class of (tenant, user id), the biggest of each, with one of
@@ -262,7 +282,7 @@ class RecallUseCases:
         )
         embedding = [float(x) for x in self._embedder.embed_query(query)]
         query_terms = terms(query)
-        slots = asked_slots(query) if self.scoring.slot_share > 0 else ()
+        slots = self.asked_slots(query, embedding) if self.scoring.slot_share > 0 else ()
         asked = SlotQuestion(stored_predicates(slots), s.recall.slot_candidates, asked=slots) if slots else None
         own_fact = asks_own_fact(slots, query)
         reference = as_of or now

@@ -1,0 +1,107 @@
+"""A slot question in words no pattern reads ("Which town am I living in at the moment?", 我在哪个城市定居？) asks for
+its slot by meaning: the example question of ingest/slots.py SLOT_EXAMPLES its embedding lies closest to
+(ingest/slot_meaning.py). Each such question was gated ("nothing relates") although a memory stated the answer.
+First the matching alone on toy vectors, then with the embedding model, then through ingest and recall against the
+real Neo4j."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import numpy as np
+import pytest
+
+from bmam.container import Container
+from bmam.usecases.recall import RecallRequest
+from ingest.slot_meaning import SlotExamples
+from ingest.slots import FAMILY, MUSIC, OCCUPATION, asked_slots
+from ingest.turns import TurnInput
+from tests.test_routine_conflicts import START
+
+TOY = {"where do I live": [1.0, 0.0, 0.0], "my home city": [0.8, 0.6, 0.0], "my pet": [0.0, 0.0, 1.0]}
+TOY_EXAMPLES = ((("lives_in",), ("where do I live", "my home city")), (("pet",), ("my pet",)))
+
+
+def toy_slots(threshold: float | None) -> tuple[SlotExamples, list[str]]:
+    embedded: list[str] = []
+
+    def embed(text: str) -> np.ndarray:
+        embedded.append(text)
+        return np.asarray(TOY[text], dtype=np.float32)
+
+    return SlotExamples(embed, threshold, TOY_EXAMPLES), embedded
+
+
+def test_the_closest_example_gives_the_slots_when_close_enough() -> None:
+    slots, embedded = toy_slots(0.55)
+    assert slots.asked([0.6, 0.8, 0.0]) == ("lives_in",)  # closest to "my home city" (0.96)
+    assert slots.asked([0.0, 0.6, 0.8]) == ("pet",)  # closest to "my pet" (0.8)
+    assert slots.asked([0.3, 0.0, -0.95]) == ()  # nothing reaches 0.55
+    assert embedded == ["where do I live", "my home city", "my pet"]  # each example embedded once, at first use
+    stricter, _ = toy_slots(0.85)
+    assert stricter.asked([0.0, 0.6, 0.8]) == ()  # "my pet" at 0.8 is the closest, not close enough
+
+
+def test_without_a_calibrated_cosine_only_the_patterns_read_slots() -> None:
+    slots, embedded = toy_slots(None)
+    assert slots.asked([1.0, 0.0, 0.0]) == ()
+    assert embedded == []
+
+
+@pytest.mark.parametrize(("question", "asked"), [
+    ("Which town am I living in at the moment?", ("lives_in",)),
+    ("Where am I residing these days?", ("lives_in",)),
+    ("我在哪个城市定居？", ("lives_in",)),
+    ("What kind of work do I do?", ("works_at", OCCUPATION)),
+    ("我平常靠什么谋生？", ("works_at", OCCUPATION)),
+    ("What kind of tunes do I enjoy?", (MUSIC,)),
+    ("我一般听哪类歌？", (MUSIC,)),
+    ("Have I got any pets?", ("pet",)),
+    ("Where did I fly to on my last vacation?", ("visited",)),
+])
+def test_a_paraphrase_no_pattern_reads_asks_for_its_slot(container: Container, question: str,
+                                                         asked: tuple[str, ...]) -> None:
+    assert asked_slots(question) == ()  # the patterns miss it
+    assert container.recall.asked_slots(question, container.embedder.embed_query(question)) == asked
+
+
+@pytest.mark.parametrize("question", [
+    "Which city has the best food?",  # close to "Which city do I live in?" (0.67), but not about the user
+    "What is the capital of Australia?",
+    "How do black holes form?",
+    "How do I renew my passport?",
+    "我该怎么开始理财？",
+    "What's the weather like in Paris?",
+    # an open preference: closest to "What food don't I eat?" (0.8) until the table held it as no slot
+    "What snacks do I enjoy?",
+    "我最喜欢的食物是什么？",
+    # advice or a plan: by meaning alone the user's name (0.56) and where they study (0.60)
+    "What should I name my startup?",
+    "我想学下围棋，从哪里入门？",
+])
+def test_other_input_asks_for_no_slot(container: Container, question: str) -> None:
+    assert container.recall.asked_slots(question, container.embedder.embed_query(question)) == ()
+
+
+def test_the_patterns_come_first(container: Container) -> None:
+    # the family is what the patterns read; by meaning alone it was the user's own job (0.68)
+    question = "What do my parents do for work?"
+    assert container.recall.asked_slots(question, container.embedder.embed_query(question)) == FAMILY
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("Which town am I living in at the moment?", "I've been living in Lisbon for three years now."),
+    ("我在哪个城市定居？", "I've been living in Lisbon for three years now."),
+    ("What kind of tunes do I enjoy?", "I mostly listen to jazz, especially Miles Davis."),
+])
+def test_recall_answers_a_paraphrased_slot_question(container: Container, tenant: str, question: str,
+                                                     answer: str) -> None:
+    for i, text in enumerate(["I've been living in Lisbon for three years now.",
+                              "I mostly listen to jazz, especially Miles Davis.", "Yesterday I fixed the leaking tap.",
+                              "My sister works as a nurse in Porto."]):
+        container.ingest.ingest_turn(tenant, TurnInput(user_id="ann", session_id="s1", speaker="user", text=text,
+                                                       at=START + timedelta(minutes=i)))
+    result = container.recall.recall(tenant, RecallRequest(user_id="ann", query=question))
+    assert not result.gated, result.reason
+    assert result.memories[0].memory.text == answer
+    assert "states the user's" in result.memories[0].why
