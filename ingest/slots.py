@@ -281,7 +281,7 @@ _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
 
 
 # A request for advice or a plan asks what to do, not what the user said: by its meaning alone "What should I name
-# my startup?" asked for the user's name (0.56 to "What's my name?"), 我想学下围棋 where they study (0.60).
+# my startup?" asked for the user's name (0.56 to "What's my name?"), 我想学吉他 where they study (0.57).
 _WHAT_TO_DO_RE = re.compile(r"\b(?:should|shall) (?:i|we)\b|\bhow (?:do|can|could|should|would) (?:i|we)\b"
                             r"|\bi(?:'d| would)? (?:want|like|plan|hope|need) to\b"
                             r"|\bi'm (?:thinking|planning) (?:of|to)\b"
