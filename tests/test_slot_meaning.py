@@ -74,7 +74,7 @@ def test_a_paraphrase_no_pattern_reads_asks_for_its_slot(container: Container, q
     "What's the weather like in Paris?",
     # an open preference: closest to "What food don't I eat?" (0.8) until the table held it as no slot
     "What snacks do I enjoy?",
-    "我最喜欢的食物是什么？",
+    "我爱吃哪些零食？",
     # advice or a plan: by meaning alone the user's name (0.56) and where they study (0.57)
     "What should I name my startup?",
     "我想学吉他，应该从哪开始？",
