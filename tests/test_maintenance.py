@@ -29,6 +29,7 @@ from graph.ids import new_memory_id
 from graph.maintenance import MaintenanceRepository, PlanFact, PlanMemory, UserResult
 from graph.model import Memory, MemoryType, NewMemory, PresetKind, Scope, Tier
 from graph.scope_token import scope_token
+from graph.store import Row
 from ingest.turns import TurnInput
 from ingest.weights import Parts, final_weight
 
@@ -124,14 +125,23 @@ def store(c: Container, scope: Scope, text: str, *, passive: float = 0.5, active
     return c.memory_repository.remember(scope, new, now=c.clock.now(), passive=passive, active=active).memory
 
 
-def snapshot(c: Container, scope: Scope) -> tuple[list[str], list[str]]:
-    """The user's whole graph in a canonical form: nodes and relationships with every property."""
-    graph = c.store.read("maintenance/snapshot", {"tenant": scope.tenant, "user_id": scope.user_id})[0]
+def user_graph(c: Container, scope: Scope) -> Row:
+    """The user's nodes and the relationships touching them, in one read (maintenance/snapshot)."""
+    return c.store.read("maintenance/snapshot", {"tenant": scope.tenant, "user_id": scope.user_id})[0]
+
+
+def canonical(graph: Row) -> tuple[list[str], list[str]]:
+    """A user's graph (user_graph) in a canonical form: nodes and relationships with every property."""
     nodes = sorted(json.dumps([sorted(r["labels"]), encode_props(r["props"])], sort_keys=True, ensure_ascii=False)
                    for r in graph["nodes"])
     rels = sorted(json.dumps([r["a_key"], r["type"], encode_props(r["props"]), r["b_key"]], sort_keys=True,
                              ensure_ascii=False) for r in graph["relationships"])
     return nodes, rels
+
+
+def snapshot(c: Container, scope: Scope) -> tuple[list[str], list[str]]:
+    """The user's whole graph in a canonical form."""
+    return canonical(user_graph(c, scope))
 
 
 def get(c: Container, scope: Scope, memory_id: str) -> Memory | None:

@@ -18,6 +18,7 @@ from graph.changesets import encode_props
 from graph.ids import new_memory_id
 from graph.model import MemoryType, NewMemory, PresetKind, Scope, Tier
 from graph.store import Row
+from tests.test_maintenance import canonical, user_graph
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -38,20 +39,6 @@ graphs = st.fixed_dictionaries({
     "kind": st.sampled_from(["FULL", "REBALANCE", "DECAY"]),
     "seed": st.integers(0, 2**16),
 })
-
-
-def user_graph(c: Container, scope: Scope) -> Row:
-    """The user's nodes and the relationships touching them, in one read (maintenance/snapshot: one scan of the
-    whole store), so each state is read once."""
-    return c.store.read("maintenance/snapshot", {"tenant": scope.tenant, "user_id": scope.user_id})[0]
-
-
-def snapshot(graph: Row) -> tuple[list[str], list[str]]:
-    nodes = sorted(json.dumps([sorted(r["labels"]), encode_props(r["props"])], sort_keys=True, ensure_ascii=False)
-                   for r in graph["nodes"])
-    rels = sorted(json.dumps([r["a_key"], r["type"], encode_props(r["props"]), r["b_key"]], sort_keys=True,
-                             ensure_ascii=False) for r in graph["relationships"])
-    return nodes, rels
 
 
 def locked_nodes(graph: Row) -> dict[str, str]:
@@ -105,7 +92,7 @@ def test_locked_memories_are_never_touched_and_undo_restores_exactly(container: 
     build(c, scope, graph)
     clock.advance(timedelta(days=graph["days"]))
     graph_before = user_graph(c, scope)
-    before = snapshot(graph_before)
+    before = canonical(graph_before)
     locked_before = locked_nodes(graph_before)
 
     result = c.maintenance.run(scope.tenant, graph["kind"], user_id=scope.user_id)
@@ -118,4 +105,4 @@ def test_locked_memories_are_never_touched_and_undo_restores_exactly(container: 
           f"damped or lifted: {bool(result.changeset.damped or result.changeset.lifted)}")
 
     c.maintenance.undo(scope.tenant, result.changeset.id)
-    assert snapshot(user_graph(c, scope)) == before
+    assert canonical(user_graph(c, scope)) == before
