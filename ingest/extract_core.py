@@ -19,7 +19,7 @@ from ingest.extract_routines import (
     medicine_of,
     routine_of,
 )
-from ingest.lexicon import PLACES_ZH
+from ingest.lexicon import PLACES_ZH, has_han
 
 USER = "user"
 
@@ -268,7 +268,7 @@ class _KindNames(NamedTuple):
         t = activity_name(term)
         if not t:
             return False
-        return (self.zh if re.search(r"[\u4e00-\u9fff]", t) else self.en).fullmatch(t) is not None
+        return (self.zh if has_han(t) else self.en).fullmatch(t) is not None
 
 
 _SPORTS = _KindNames.of(_SPORTS_EN, _SPORTS_ZH)
@@ -291,7 +291,7 @@ def is_occupation(term: str) -> bool:
     t = normalize_term(term)
     if not t:
         return False
-    if re.search(r"[\u4e00-\u9fff]", t):
+    if has_han(t):
         return t.endswith(_ZH_OCCUPATIONS) or _ZH_OCCUPATION_SUFFIX_RE.search(t) is not None
     t = re.sub(r"\s+(?:at|for|with|in)\s.*$", "", t)  # "nurse at st mary's": the job, not where
     if _EN_NOT_A_JOB_RE.match(t):
