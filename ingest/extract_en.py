@@ -597,6 +597,17 @@ def _en_each(st: _State, predicate: str, objects: str) -> None:
             st.add(USER, predicate, o)
 
 
+# A birthday is a day: a month, a weekday, a day's number or a day counted from today ("next Tuesday"), not "coming
+# up" or "a big deal for my mum".
+_EN_DATE_LIKE_RE = re.compile(
+    r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
+    r"|\d|\b(?:today|tomorrow|tonight)\b|\b(?:next|this) (?:week|weekend|month)\b|\b(?:christmas|new year)")
+
+
+def _en_date_like(obj: str) -> bool:
+    return _EN_DATE_LIKE_RE.search(obj) is not None
+
+
 def _en_name_ok(name: str) -> bool:
     return name.split()[0] not in _EN_NON_NAMES and name.lower() not in NATIONALITIES_EN
 
@@ -825,10 +836,12 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         _en("age"),
     ),
     (re.compile(rf"{_I}(?i: (?:just )?turned) (?P<o>\d{{1,3}})\b"), _en("age")),
-    (re.compile(r"(?i)\bmy birthday(?: is|'s)(?: on)?\s+(?P<o>[^,.!?]+)"), _en("birthday", tails=_EN_TAIL_COMMON)),
+    (re.compile(r"(?i)\bmy birthday(?: is|'s)(?: on)?\s+(?P<o>[^,.!?]+)"),
+     _en("birthday", tails=_EN_TAIL_COMMON, check=_en_date_like)),
     (
         re.compile(
-            rf"{_I}(?i: (?P<neg>no longer |don't |do not |used to |don't )?(?:currently |now |still )?"
+            # "we live in Leeds": the user's household
+            rf"{_IWE}(?i: (?P<neg>no longer |don't |do not |used to |don't )?(?:currently |now |still )?"
             r"(?:live|lived)(?: in)?) (?P<o>.+)"
         ),
         _en("lives_in"),
@@ -960,16 +973,16 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     ),
     (
         re.compile(
-            rf"{_I}(?i: (?:have|'ve got) (?:an? )?(?:severe |mild |bad |serious |life-threatening )?)"
+            # "'ve got" follows the I unspaced ("I've got a nut allergy")
+            rf"{_I}(?i:(?: have|'ve got|'ve) (?:an? )?(?:severe |mild |bad |serious |life-threatening )?)"
             r"(?P<o>[\w -]+?)(?i: allergy| allergies)"
         ),
         _en("allergic_to", tails=_EN_TAIL_COMMON),
     ),
     (
         re.compile(
-            rf"{_I}(?i: (?P<neg>don't |do not )?(?:have|'ve got|suffer from|was diagnosed with|got diagnosed with"
-            r"|live with|am living"
-            r" with)) (?P<o>.+)"
+            rf"{_I}(?i:(?: (?P<neg>don't |do not )?(?:have got|have|suffer from|was diagnosed with|got diagnosed with"
+            r"|live with|am living with)|'ve (?:got|been diagnosed with)|'m living with)) (?P<o>.+)"
         ),
         _en_condition,
     ),

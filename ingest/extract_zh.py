@@ -228,7 +228,7 @@ def zh_clause(c: str, st: _State, episodic: bool) -> None:
     if m and _zh_prefix_ok(c[: m.start()]) and not c[m.end() :].startswith("们"):
         who = m.group(1)
         subject = USER if who in {"我", "我们", "咱们", "俺们", "俺", "咱", "本人"} else st.last_person
-        rest = re.sub(r"^(?:这人|这个人|本人)", "", c[m.end() :])  # 我这人就是爱吃辣
+        rest = re.sub(r"^(?:这人|这个人|本人|自己)", "", c[m.end() :])  # 我这人就是爱吃辣, 我自己就是数学老师
         if subject is None:
             return
     elif st.subject is not None and _CONTINUATION_RE.match(c):
@@ -264,14 +264,14 @@ def _zh_whole_clause(c: str, st: _State) -> bool:
     if m := re.fullmatch(r"(?P<o>[^我你他她]{1,12}?)是我的?(?:最爱|心头好|命根子|命|本命|最喜欢的\S*)", c):
         st.add(USER, "likes", _zh_clean(m["o"]))
         return True
-    if m := re.fullmatch(
+    if (m := re.fullmatch(
         r"(?P<o>[^我你他她]{1,12}?)我(?:是)?"
         + _ZH_ADV
         + r"(?P<neg>一点都不|一点也不|不|从不)?"
         + _ZH_DEG
         + r"(?:爱|喜欢|戒不掉|离不开)(?:吃|喝|看|玩)?[了的啊呀]*",
         c,
-    ):
+    )) and _zh_topic_ok(_zh_clean(m["o"])):
         for part in _split_coord(_zh_clean(m["o"])):
             st.add(USER, "likes", _zh_clean(part), -1 if m["neg"] else 1)
         return True
@@ -594,6 +594,7 @@ def _zh_topic_ok(o: str) -> bool:
         and re.search(r"[了热冷累困疼痛饿吵忙烦掉完]$", o) is None  # (第一泡倒掉不喝: an action, not a thing)
         and FEELING_ZH_RE.search(o) is None
         and re.search(r"[这那]|今天|现在|最近", o) is None
+        and re.fullmatch(r"(?:别|其他|其它|别人|其余)的?", o) is None  # 别的我也不爱: the rest, no thing
     )
 
 
@@ -616,7 +617,7 @@ _CONTINUATION_RE = re.compile(
 # Time words and discourse openers that may come before a dropped subject ("去年搬到了苏州").
 _ZH_TIME_LEAD = (
     r"(?:去年|今年|前年|上个?月|这个?月|上周末?|上星期|这周|昨天|前天|今天|刚才|那次|上次|小时候|\d{4}年|周末|其实|说实话"
-    r"|对了|另外|而且|所以|后来|那时候|当时|嗯|哦|啊|家里)*"
+    r"|对了|另外|而且|所以|后来|那时候|当时|嗯|哦|啊|家里|最后|最终|终于|结果)*"
 )
 # A clause with no subject that opens with a verb only a person's own statement would (the first person dropped).
 _ZH_DROPPED_SUBJECT_RE = re.compile(
@@ -674,6 +675,17 @@ _ZH_PART_DEGREE_RE = re.compile(r"^(?:一点点|一点儿|一点|一些|少量�
 def _split_coord(obj: str) -> list[str]:
     parts = [p for p in _ZH_COORD_RE.split(obj) if p.strip()]
     return parts if len(parts) > 1 and all(len(p) >= 1 for p in parts) else [obj]
+
+
+# A birthday is a day: a month or a day's number, a weekday, a festival, a day counted from today (下周三), not
+# 快到 (我生日快到了), 那天去吃了火锅, or the 蛋糕 of 做生日蛋糕.
+_ZH_DATE_LIKE_RE = re.compile(
+    r"[\d零一二三四五六七八九十两]+\s*(?:月|日|号)|农历|阴历|正月|腊月|(?:周|星期|礼拜)[一二三四五六日天]|明天|后天|今天"
+    r"|下个?月|这个?月|月底|月初|圣诞|元旦|春节|国庆|情人节|\d{1,2}[/.-]\d{1,2}")
+
+
+def _zh_date_like(obj: str) -> bool:
+    return _ZH_DATE_LIKE_RE.search(obj) is not None
 
 
 def _zh(
@@ -761,10 +773,19 @@ def _zh_job_at(m: re.Match[str], subject: str, st: _State, polarity: int) -> Non
     is_role = ROLE_SUFFIX_ZH_RE.search(job) is not None or _ZH_JOB_RE.search(job) is not None
     if not is_role:
         return
-    if _zh_org_ok(org) and org not in PLACES_ZH and not PLACE_SUFFIX_ZH_RE.search(org):
+    employer = _zh_org_ok(org) and org not in PLACES_ZH and not PLACE_SUFFIX_ZH_RE.search(org)
+    if employer:
         st.add(subject, "works_at", org, polarity)
-    if m["v"] in {"当", "担任"}:
+    # 在南宁做会计 as 在南宁当会计: with no employer named the job is what is said (在阿里做产品经理 says the employer;
+    # 不在美团做开发了 ends the employer, not the trade)
+    if m["v"] in {"当", "担任"} or (m["v"] == "做" and not employer and polarity == 1 and _zh_role_like(job)):
         st.add(subject, "is_a", re.sub(r"^(?:一名|一个|一位|个|名|位)", "", job), polarity)
+
+
+def _zh_role_like(job: str) -> bool:
+    """A job's name (会计, 产品经理, HR, product), not a task or a field of work (做饭, 做项目, 做研究)."""
+    return (ROLE_SUFFIX_ZH_RE.search(job) is not None or is_occupation(job)
+            or re.fullmatch(r"[A-Za-z][A-Za-z ]{1,20}", job) is not None)
 
 
 def _zh_job_of(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
@@ -968,7 +989,7 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     ),
     (re.compile(r"^(?:的)?名字(?:是|叫)(?P<o>.+)$"), _zh("name")),
     (re.compile(r"^" + _P + r"叫(?P<o>[^，]{1,12})$"), _zh("name", check=_looks_like_zh_name)),
-    (re.compile(r"生日(?:是|在|为)?(?P<o>[^，]+)$"), _zh("birthday", tails=r"，|啊|呀")),
+    (re.compile(r"生日(?:是|在|为)?(?P<o>[^，]+)$"), _zh("birthday", tails=r"，|啊|呀", check=_zh_date_like)),
     (
         re.compile(
             r"今年(?P<o>[\d零一二两三四五六七八九十]{1,3})(?:周岁|岁|了|$)|(?P<o2>[\d零一二两三四五六七八九十]{1,3})(?:周岁|岁)"
@@ -1061,7 +1082,10 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         _zh("likes"),
     ),
     (re.compile(r"^(?P<pre>" + _P + r")是(?!在|真的)(?P<o>[^，的]{1,12}?)的(?P<job>[^，的]{2,10})$"), _zh_job_of),
-    (re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:是做(?P<o>[^，]{1,10})的)"), _zh("is_a")),
+    # 我是做HR的, and in chat without the 是: 我做会计的 (not 我做的, 我做饭的时候: the clause ends at 的)
+    (re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:是做(?P<o>[^，]{1,10})的|做(?P<o2>[^，的]{1,10})的$)"),
+     lambda m, s, st, p: _zh("is_a")(m, s, st, p) if m["o"] else st.add(s, "is_a", _zh_clean(m["o2"]), p)
+     if _zh_role_like(_zh_clean(m["o2"])) else None),
     # (not 是真的…, nor a cleft about an event: 是2015年在大理结的婚)
     (
         re.compile(

@@ -732,3 +732,33 @@ def test_a_new_job_or_partner_said_plainly(text: str, expected: set[tuple[str, s
 ])
 def test_said_conversationally(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # "'ve got" follows the I unspaced (the rule read "I 've got" only: a diabetes said so was never a condition)
+    ("Doctor says I've got type 2 diabetes now.", {(USER, "has_condition", "type 2 diabetes", 1)}),
+    ("I've got asthma", {(USER, "has_condition", "asthma", 1)}),
+    ("I've got a peanut allergy", {(USER, "allergic_to", "peanut", 1)}),
+    ("I've been diagnosed with celiac disease", {(USER, "has_condition", "celiac disease", 1)}),
+    ("I've got two kids", set()), ("I've got to go", set()), ("Tom and I got divorced.", {(USER, "spouse", "Tom", -1)}),
+    # the household's home is the user's
+    ("we live in Leeds", {(USER, "lives_in", "Leeds", 1)}), ("we live in a small flat", set()),
+    # 我自己 is 我; a dropped subject after 最后 / 终于 is the speaker's
+    ("我自己就是初中数学老师", {(USER, "is_a", "初中数学老师", 1)}),
+    ("其实我自己最爱榴莲千层 可惜老公闻都闻不了", {(USER, "likes", "榴莲千层", 1)}),
+    ("最后还是搬到新竹了", {(USER, "lives_in", "新竹", 1)}), ("终于搬到杭州了", {(USER, "lives_in", "杭州", 1)}),
+    # 做 a job as 当 it (在南宁做会计), and 我做X的 as 我是做X的; not a task or a field (做项目, 做研究, 做饭)
+    ("我在南宁做会计", {(USER, "is_a", "会计", 1)}), ("我做会计的", {(USER, "is_a", "会计", 1)}),
+    ("我在上海做HR", {(USER, "is_a", "HR", 1)}),
+    ("我在字节做PM", {(USER, "works_at", "字节", 1)}),  # the employer, as 在阿里做产品经理 (test_rule_families)
+    ("我在公司做项目", set()), ("我在学校做研究", set()), ("我做饭的", set()),
+    # "the rest" is no thing disliked
+    ("下午就在家泡壶碧螺春 听听评弹 别的我也不爱", set()), ("榴莲我不爱", {(USER, "likes", "榴莲", -1)}),
+    # a birthday is a day: not 快到, a meal that day, or the 蛋糕 of 做生日蛋糕
+    ("我在家接点烘焙的单 做生日蛋糕 赚点零花", set()), ("我生日快到了", set()), ("我生日那天去吃了火锅", set()),
+    ("my birthday is coming up", set()), ("my birthday is a big deal for my mum", set()),
+    ("我生日是3月5号", {(USER, "birthday", "3月5号", 1)}),
+    ("my birthday is in March", {(USER, "birthday", "in March", 1)}),
+])
+def test_said_in_chat(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+    assert spo(text) == expected
