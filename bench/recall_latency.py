@@ -227,6 +227,7 @@ def where_time_goes(container: Container, scope: Scope, questions: Sequence[str]
     container.recall.recall(scope.tenant, RecallRequest(user_id=scope.user_id, query=questions[0]))  # warm cache
     container.vector_cache.wait_for_loads()  # a large user is read in the background
     container.recall.slot_examples.prepare()  # as the plan warm-up does after a start
+    container.recall.request_examples.prepare()
     container.store.timer.by_statement.clear()
     ran: list[list[str]] = []  # the statements of each recall, in order
     container.store.timer.listeners.append(lambda name, _: ran[-1].append(name.removeprefix("recall/")))

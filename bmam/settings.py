@@ -127,12 +127,16 @@ class ModelCalibration(BaseModel):
     # A question about the user that no slot pattern reads asks for the slot of the example question it is this
     # close to (ingest/slot_meaning.py); None: not calibrated for the model, only the patterns read slots.
     slot_example_similarity: float | None = None
+    # A request whose answer the user's facts shape (a meal, "near me", a bio, a playlist) asks for the slots of the
+    # example request it is this close to (slots.REQUEST_EXAMPLES); None: not calibrated, no request reads a slot.
+    request_example_similarity: float | None = None
 
 
 def _default_calibrations() -> dict[str, ModelCalibration]:
     return {
         "usem3": ModelCalibration(sim_floor=0.20, sim_ceiling=0.40, gate_similarity=0.28,
-                                  gate_similarity_general=0.35, slot_example_similarity=0.55),
+                                  gate_similarity_general=0.35, slot_example_similarity=0.55,
+                                  request_example_similarity=0.62),
         "e5-small-q4": ModelCalibration(sim_floor=0.80, sim_ceiling=0.92, gate_similarity=0.84,
                                         gate_similarity_general=0.86),
         "minilm-l6": ModelCalibration(sim_floor=0.20, sim_ceiling=0.65, gate_similarity=0.35,

@@ -16,9 +16,39 @@ from collections.abc import Iterable
 
 
 def normalize_text(text: str) -> str:
-    """NFKC (full-width punctuation -> ASCII, so one regex serves both) and collapsed whitespace."""
-    text = unicodedata.normalize("NFKC", text)
+    """NFKC (full-width punctuation -> ASCII, so one regex serves both), collapsed whitespace, and traditional
+    Chinese characters in their simplified forms (simplified)."""
+    text = simplified(unicodedata.normalize("NFKC", text))
     return re.sub(r"\s+", " ", text).strip()
+
+
+# Traditional characters as their simplified forms (common ones in chat: 這個, 還是, 搬到新竹了, 過敏), for the rules,
+# which are written in simplified Chinese: a user who writes traditional is read by the same rules (b027 of
+# bench/data/dialogues_blind1.jsonl moved house and no rule read it). Only characters with one simplified form in
+# everyday use: not 乾 (干 and 乾隆) nor 著 (着 and 著名). The stored text keeps what the user wrote, and full-text
+# terms are matched as written.
+_TRADITIONAL = (
+    "們這個來時說會對後還麼為過沒現點見話邊學開關問間長東車電動網買賣錢熱氣場樣種認識讓請謝嗎給經題發覺應該幫歡愛麗飯飲魚雞鴨豬麵湯蝦鹽醬藥醫療癢瘋體頭臉腦腳髮聽讀寫畫戲遊運籃團隊員師際職業務區縣鎮鄉國島灣"
+    "廣華漢語譯義論記憶計劃準備辦處離媽爺孫兒親嬸鄰樓層廳臥廁廚門鑰機筆紙書報雜誌節慶禮歲壽圓萬億兩幾數號碼價貴賺資銀貸險稅費濟產導寵貓鳥馬龍鬥養餵隻條張塊盤鍋飽餓鹹燙涼溫陽陰雲風颱臺霧週確實驗試績級課練習"
+    "複簡單難壓鬆緊煩惱憂鬱慮擔驚嚇憤傷淚懷夢總終於從與雖並衛視聞劇錄聲樂藝術設攝遠較鐘錶鬧趕遲誤錯選擇決換變轉調態狀況壞舊歷紀專註冊證據護簽續線結構參觀訪飛鐵軌約議討講談訴聯絡繫傳訊貼覽頁標讚評倆糰餅飩餃"
+    "鮮蔥薑豐蘋鳳漿滷燒鍵螢軟韓歐亞紐倫莊園橋館舖鋪櫃檯燈鏡緣贏輸負勝敗漲貨幣額帳戶齡婦誕寶貝嬰齊隨裡裏蟲獸猶劑針啟彈鋼聰穩營減訓騎釣賽獎盃腎臟膽脹嚴輕戀異闆銷廠辭憑繳糧惡噁囉嘍喲齣誰將帶雙紅綠藍黃顏麥獨戰"
+    "勞榮興舉響權衝檢測蘿蔔蘆筍腸殼蠔顆復髒淨潔濕凍輛駛駕財庫鏈債領組織僑屬歸劉陳吳趙楊鄭蘇馮鄧葉羅許蔣嬤姪聖賀唸鍛鍊煉滅夠極綜爐餛滿繃緒恆龜稱虛彎紹細係廢嘆歎瞭瀏誇賬順顧慣競爭嗆燉鱷鴿鵝魯蘭蓮黨勵灑濃淺漸"
+    "邏輯圖詢諮詳誠謊陸陣隱靜頓頻顯飄餘騙驅鳴齒"
+)
+_SIMPLIFIED = (
+    "们这个来时说会对后还么为过没现点见话边学开关问间长东车电动网买卖钱热气场样种认识让请谢吗给经题发觉应该帮欢爱丽饭饮鱼鸡鸭猪面汤虾盐酱药医疗痒疯体头脸脑脚发听读写画戏游运篮团队员师际职业务区县镇乡国岛湾"
+    "广华汉语译义论记忆计划准备办处离妈爷孙儿亲婶邻楼层厅卧厕厨门钥机笔纸书报杂志节庆礼岁寿圆万亿两几数号码价贵赚资银贷险税费济产导宠猫鸟马龙斗养喂只条张块盘锅饱饿咸烫凉温阳阴云风台台雾周确实验试绩级课练习"
+    "复简单难压松紧烦恼忧郁虑担惊吓愤伤泪怀梦总终于从与虽并卫视闻剧录声乐艺术设摄远较钟表闹赶迟误错选择决换变转调态状况坏旧历纪专注册证据护签续线结构参观访飞铁轨约议讨讲谈诉联络系传讯贴览页标赞评俩团饼饨饺"
+    "鲜葱姜丰苹凤浆卤烧键萤软韩欧亚纽伦庄园桥馆铺铺柜台灯镜缘赢输负胜败涨货币额账户龄妇诞宝贝婴齐随里里虫兽犹剂针启弹钢聪稳营减训骑钓赛奖杯肾脏胆胀严轻恋异板销厂辞凭缴粮恶恶啰喽哟出谁将带双红绿蓝黄颜麦独战"
+    "劳荣兴举响权冲检测萝卜芦笋肠壳蚝颗复脏净洁湿冻辆驶驾财库链债领组织侨属归刘陈吴赵杨郑苏冯邓叶罗许蒋嬷侄圣贺念锻炼炼灭够极综炉馄满绷绪恒龟称虚弯绍细系废叹叹了浏夸账顺顾惯竞争呛炖鳄鸽鹅鲁兰莲党励洒浓浅渐"
+    "逻辑图询咨详诚谎陆阵隐静顿频显飘余骗驱鸣齿"
+)
+_TO_SIMPLIFIED = str.maketrans(_TRADITIONAL, _SIMPLIFIED)
+
+
+def simplified(text: str) -> str:
+    """The text with the traditional characters of _TRADITIONAL as their simplified forms."""
+    return text.translate(_TO_SIMPLIFIED)
 
 
 HAN = r"\u4e00-\u9fff"

@@ -20,6 +20,7 @@ from enum import StrEnum
 
 from graph.related import Via
 from ingest.conflict_text import about_someone_else
+from ingest.lexicon import simplified
 
 # ----- terms -----------------------------------------------------------------------------------
 
@@ -125,6 +126,12 @@ _STOP_ZH_SPLIT = re.compile("|".join(map(re.escape, _STOP_ZH_WORDS)))
 
 
 def _normalize(text: str) -> str:
+    """How the rules read a text: NFKC, case-folded, traditional characters as simplified (lexicon.simplified)."""
+    return simplified(_as_written(text))
+
+
+def _as_written(text: str) -> str:
+    """NFKC and case-folded, in the characters written: the terms matched against stored texts, which keep them."""
     return unicodedata.normalize("NFKC", text).casefold()
 
 
@@ -138,7 +145,7 @@ def terms(text: str, *, limit: int = 64) -> list[str]:
             seen.add(term)
             out.append(term)
 
-    for token in _TOKEN.findall(_normalize(text)):
+    for token in _TOKEN.findall(_as_written(text)):
         if _CJK_RUN.match(token):
             if len(token) == 1:
                 if token not in _STOP_ZH_CHARS:

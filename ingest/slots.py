@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from ingest.conflict_text import people
 from ingest.extract_core import is_diet, is_music, is_occupation, is_sport, normalize_term
 from ingest.extract_routines import PROVIDER_PREDICATE, ROUTINE_PREDICATE, routine_of
+from ingest.lexicon import simplified
 
 # The kin predicates: a question asking for these alone also reads the memories naming the family members
 # (cypher/recall/slot_match.cypher lists them again; tests/test_recall_slots.py checks the two agree).
@@ -75,7 +76,11 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      # "Where is home for me these days?" (the flowers bought on the way home answered it)
      r"|\bwhere(?:'s| is) home\b(?! (?:depot|base|page|screen|button|key|directory|folder))"
      r"|\b(?:where|(?:what|which) (?:city|town|country|place)) do (?:i|we) (?:now |currently )?call home\b"
-     r"|\b(?:what|which) (?:city|town|country|place) is home\b(?! to\b)", ("lives_in",)),  # not "home to the Louvre"
+     r"|\b(?:what|which) (?:city|town|country|place) is home\b(?! to\b)"  # not "home to the Louvre"
+     # a request for something near the user: where they live says where that is ("a good gym near me")
+     r"|\bnear (?:me|home|my (?:place|home|house|flat|apartment))\b|\baround (?:me|here|my (?:place|area))\b"
+     r"|\bclose to (?:me|home|where i (?:live|am))\b|\bwhere i(?:'m| am)? (?:live|living|based)\b"
+     r"|\bin my (?:area|neighbou?rhood|town|city)\b", ("lives_in",)),
     (r"\bwhere (?:am|was) i (?:from|born)\b|\bmy hometown\b|\bwhere did i grow up\b", ("hometown",)),
     # where and for whom: the employer only (an occupation is no place: "I'm a project manager", left as a remains
     # of the old job, answered "Where do I work?" above the new offer from Brightline)
@@ -179,8 +184,9 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
 _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"你(?:都)?(?:知道|记得|了解)(?:关于)?我(?:的)?(?:哪些|什么|多少)|介绍一下我|我是(?:个)?(?:谁|什么样的人)"
      r"|说说(?:关于)?我(?:的事)?", _ABOUT_ME),
-    (r"我(?:们)?(?:现在)?住(?:在)?(?:哪|什么地方)|我(?:们)?家在哪|我(?:们)?搬(?:到|去)(?:了)?哪|我的(?:家庭)?地址",
-     ("lives_in",)),
+    (r"我(?:们)?(?:现在)?住(?:在)?(?:哪|什么地方)|我(?:们)?家在哪|我(?:们)?搬(?:到|去)(?:了)?哪|我的(?:家庭)?地址"
+     # 附近有什么好吃的, 我住的地方附近: a request for something near the user
+     r"|附近|周边|我(?:们)?(?:这边|这儿|这里|住的地方|家那边|家这边)", ("lives_in",)),
     (r"我(?:是)?哪(?:里|儿)?人|我的?老家|我的家乡", ("hometown",)),
     # 我每天去哪里上班 / 我上班的地方在哪个区 (the overtime evenings answered them)
     (r"我(?:每天|平时|现在|目前|一般)?(?:在|去|到)哪(?:里|儿|个公司|家公司|个城市)?(?:工作|上班)|我在什么(?:公司|单位)"
@@ -221,7 +227,7 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我用(?:的是)?什么(?:电脑|笔记本)|我的(?:电脑|笔记本)是什么", ("uses_laptop",)),
     (r"我对什么过敏|我的?过敏", ("allergic_to",)),
     (r"我(?:还)?(?:吃素|是素食者?|是素食主义者)吗|我(?:还)?吃肉吗|我的饮食(?:习惯)?是什么", (DIET,)),
-    (r"吃(?:点)?什么|做(?:点)?什么(?:菜|吃的|饭)|点(?:点)?什么(?:菜|吃的|外卖)|推荐[^，。？]{0,6}(?:餐厅|饭店|菜|吃的|甜点|零食|馆子|饭馆)"
+    (r"(?<!喜欢)(?<!爱)吃(?:点)?什么|做(?:点)?什么(?:菜|吃的|饭)|点(?:点)?什么(?:菜|吃的|外卖)|推荐[^，。？]{0,6}(?:餐厅|饭店|菜|吃的|甜点|零食|馆子|饭馆)"
      r"|推荐[^，。？]{0,4}(?:饭|菜|餐|面|小吃|甜品|火锅|烧烤)店"
      r"|(?:晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|甜点)(?:有什么推荐|怎么安排)|我(?:能不能|能|可以)吃(?!完)[^，。？]{0,8}吗?"
      r"|我不能吃什么|我要忌口", _FOOD_SAFETY),
@@ -275,9 +281,27 @@ SLOT_EXAMPLES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
           "我平时喜欢吃啥？", "我喜欢吃什么？")),
 )
 
+# Requests whose answer the user's own facts shape, though they ask for none of them (ingest/slot_meaning.py, with
+# the model's request_example_similarity): a meal suggested must respect an allergy or a condition, a bio or a CV is
+# about their job, a playlist follows their music. Advice and plans are read here too (unlike SLOT_EXAMPLES): a
+# request is what these are. No generic "write me ..." example: by meaning it lay as close to a leave email or a poem
+# (0.56-0.60) as to a bio. "Near me" is a pattern (_EN / _ZH), not an example: by meaning "What's the weather like
+# where I live?" lay at 0.76 from "What's the weather like in Paris?".
+REQUEST_EXAMPLES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (_FOOD_SAFETY, ("Can you suggest something for dinner tonight?", "Order me some lunch",
+                    "What should I cook this weekend?", "Recommend a restaurant for tonight", "帮我点个外卖",
+                    "晚饭吃什么好？", "推荐个餐厅", "中午吃什么？")),
+    (("works_at", OCCUPATION), ("Help me write a short bio about my work", "Write my CV summary",
+                                "帮我写个自我介绍，说说我的工作", "帮我准备一下面试时介绍我的工作")),
+    ((MUSIC,), ("Make me a playlist", "给我推荐几首歌", "帮我做个歌单")),
+)
+
 _EN_RE = tuple((re.compile(p), s) for p, s in _EN)
 _ZH_RE = tuple((re.compile(p), s) for p, s in _ZH)
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
+# Spoken Chinese asks with 啥 for 什么 and 咋 for 怎么 (我是做啥工作的, 吃啥, 咋办): the patterns are written with the
+# standard words, and read the spoken ones as those.
+_SPOKEN_ZH = (("啥", "什么"), ("咋", "怎么"))
 
 
 # A request for advice or a plan asks what to do, not what the user said: by its meaning alone "What should I name
@@ -295,8 +319,12 @@ def asks_what_to_do(question: str) -> bool:
 
 
 def _folded(question: str) -> str:
-    """The question as the patterns read it: NFKC, case-folded, curly apostrophes straight."""
-    return unicodedata.normalize("NFKC", question).casefold().translate(_APOSTROPHES)
+    """The question as the patterns read it: NFKC, case-folded, curly apostrophes straight, traditional characters
+    simplified, spoken 啥 / 咋 as 什么 / 怎么."""
+    text = simplified(unicodedata.normalize("NFKC", question).casefold().translate(_APOSTROPHES))
+    for spoken, standard in _SPOKEN_ZH:
+        text = text.replace(spoken, standard)
+    return text
 
 
 def asked_slots(question: str) -> tuple[str, ...]:

@@ -92,6 +92,31 @@ def test_other_input_asks_for_no_slot(container: Container, question: str) -> No
     assert container.recall.asked_slots(question, container.embedder.embed_query(question)) == ()
 
 
+@pytest.mark.parametrize(("request_", "asked"), [
+    # a meal must respect an allergy or a condition
+    ("晚上叫个外卖吧，你帮我选", ("allergic_to", "has_condition")),
+    ("Could you suggest something for me to cook tonight?", ("allergic_to", "has_condition")),
+    # a CV or a cover letter is about the job
+    ("帮我写份简历，突出一下工作经历", ("works_at", OCCUPATION)),
+    ("Help me polish my CV", ("works_at", OCCUPATION)),
+    # a playlist follows the user's music
+    ("给我推荐点适合跑步听的歌", (MUSIC,)),
+])
+def test_a_request_the_users_facts_shape_asks_for_them(container: Container, request_: str,
+                                                       asked: tuple[str, ...]) -> None:
+    assert asked_slots(request_) == ()  # the patterns miss it
+    assert container.recall.asked_slots(request_, container.embedder.embed_query(request_)) == asked
+
+
+@pytest.mark.parametrize("request_", [
+    # requests no fact of the user shapes, each the closest the eval's unrelated ones came to an example
+    "帮我起草一封请假邮件", "帮我写一首关于秋天的诗", "Recommend some books on economics", "推荐一部电影",
+    "Recommend a good movie", "How do I start writing a novel?", "Plan a trip to Japan for me",
+])
+def test_other_requests_ask_for_no_slot(container: Container, request_: str) -> None:
+    assert container.recall.asked_slots(request_, container.embedder.embed_query(request_)) == ()
+
+
 def test_the_patterns_come_first(container: Container) -> None:
     # the family is what the patterns read; by meaning alone it was the user's own job (0.68)
     question = "What do my parents do for work?"
@@ -114,3 +139,20 @@ def test_recall_answers_a_paraphrased_slot_question(container: Container, tenant
     assert not result.gated, result.reason
     assert result.memories[0].memory.text == answer
     assert "states the user's" in result.memories[0].why
+
+
+@pytest.mark.parametrize(("request_", "answer"), [
+    ("Could you suggest something for me to cook tonight?", "Doctor says I've got type 2 diabetes now."),
+    ("Is there a decent dentist close to where I live?", "We live in Leeds now, near the university."),
+    ("晚上叫个外卖吧，你帮我选", "Doctor says I've got type 2 diabetes now."),
+])
+def test_recall_brings_the_fact_a_request_needs(container: Container, tenant: str, request_: str,
+                                               answer: str) -> None:
+    # each request was gated ("nothing relates", best cosine 0.2-0.3) with the fact stored
+    for i, text in enumerate(["We live in Leeds now, near the university.", "Doctor says I've got type 2 diabetes now.",
+                              "Yesterday I fixed the leaking tap.", "My sister works as a nurse in Porto."]):
+        container.ingest.ingest_turn(tenant, TurnInput(user_id="ann", session_id="s1", speaker="user", text=text,
+                                                       at=START + timedelta(minutes=i)))
+    result = container.recall.recall(tenant, RecallRequest(user_id="ann", query=request_))
+    assert not result.gated, result.reason
+    assert result.memories[0].memory.text == answer

@@ -9,7 +9,9 @@ import pytest
 
 from ingest.conflict_text import about_someone_else
 from ingest.scoring import Candidate, ScoringParams, gate, score_candidates, terms
-from ingest.slots import DIET, OCCUPATION, answered, asked_slots, asks_own_fact, stored_predicates
+from ingest.slots import DIET, OCCUPATION, answered, asked_slots, asks_own_fact, asks_what_to_do, stored_predicates
+
+FOOD_SAFETY = ("allergic_to", "has_condition")
 
 ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_at", "spouse", "partner", "mother",
             "father", "sister", "brother", "child", "pet", "allergic_to", "likes")
@@ -99,6 +101,16 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("What do I like to eat?", ()),
         ("my number one priority is sleep", ()),
         ("北京在哪里", ()),
+        # spoken 啥 / 咋 read as 什么 / 怎么
+        ("填个表 我是做啥工作的来着", ("works_at", OCCUPATION)), ("考完试想犒劳下自己 吃啥", FOOD_SAFETY),
+        # an open preference is no food advice, in standard words or spoken ones
+        ("我平时喜欢吃啥？", ()), ("我喜欢吃什么？", ()), ("我爱吃什么", ()),
+        # something near the user: where they live says where that is
+        ("Is there a decent dentist close to where I live?", ("lives_in",)), ("Any good brunch places around me?",
+                                                                              ("lives_in",)),
+        ("find me a daycare near home", ("lives_in",)), ("我家附近有没有好的牙医", ("lives_in",)),
+        ("周末附近有什么好玩的", ("lives_in",)), ("What's the weather like in Paris?", ()),
+        ("Which city has the best food?", ()),
     ],
 )
 def test_asked_slots(question: str, slots: tuple[str, ...]) -> None:
@@ -225,3 +237,9 @@ def test_food_advice_asks_for_allergies_a_meal_may_hold() -> None:
     # asked for the allergies themselves, every one answers
     assert answered(asked_slots("Am I allergic to anything?"), ("allergic_to",), ("user", "penicillin")) == (
         "allergic_to",)
+
+
+def test_spoken_how_asks_what_to_do() -> None:
+    assert asks_what_to_do("睡不着咋办")
+    assert asks_what_to_do("睡不着怎么办")
+    assert not asks_what_to_do("我咋没想到")

@@ -55,6 +55,7 @@ from ingest.scoring import (
 )
 from ingest.slot_meaning import SlotExamples
 from ingest.slots import (
+    REQUEST_EXAMPLES,
     answered,
     asked_slots,
     asks_own_fact,
@@ -201,8 +202,10 @@ class RecallUseCases:
         self.repetition = repetition
         self._turn_source = turn_source
         self.scoring = scoring or scoring_params(settings)
-        self.slot_examples = SlotExamples(
-            embedder.embed_query, settings.recall.calibration_for(settings.embedding.model).slot_example_similarity)
+        calibration = settings.recall.calibration_for(settings.embedding.model)
+        self.slot_examples = SlotExamples(embedder.embed_query, calibration.slot_example_similarity)
+        self.request_examples = SlotExamples(embedder.embed_query, calibration.request_example_similarity,
+                                             REQUEST_EXAMPLES)
         self._zone = validate.time_zone(settings.recall.time_zone, field="recall.time_zone")
         # With the weight policy (issue 5) the recalled memories' weights are decayed to now before the
         # recall boost lands, in the same transaction; without it the boost lands on the stored parts.
@@ -240,11 +243,13 @@ class RecallUseCases:
 
     def asked_slots(self, query: str, embedding: Sequence[float]) -> tuple[str, ...]:
         """The user's own facts the input asks for: as the patterns read it (ingest/slots.py), else, for input
-        about the user that asks no advice, as its meaning is closest to an example question
-        (ingest/slot_meaning.py)."""
+        about the user that asks no advice, as its meaning is closest to an example question, else as it is closest
+        to an example request those facts shape (a meal, "near me": ingest/slot_meaning.py)."""
         if found := asked_slots(query):
             return found
-        return self.slot_examples.asked(embedding) if is_personal(query) and not asks_what_to_do(query) else ()
+        if is_personal(query) and not asks_what_to_do(query) and (found := self.slot_examples.asked(embedding)):
+            return found
+        return self.request_examples.asked(embedding)
 
     def rehearsal_subjects(self, limit: int) -> list[tuple[Scope, str]]:
         """Users to rehearse on, one per plan size class of (tenant, user id), the biggest of each, with one of

@@ -49,6 +49,7 @@ class PlanWarmUp:
         chosen = list(subjects) if subjects is not None else self._recall.rehearsal_subjects(MAX_SUBJECTS)
         if chosen:  # the example questions' embeddings (ingest/slot_meaning.py); an empty store loads no model
             self._recall.slot_examples.prepare()
+            self._recall.request_examples.prepare()
         recalls = depths = 0
         for scope, memory_id in chosen:
             for _ in range(2):
