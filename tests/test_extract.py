@@ -13,6 +13,7 @@ from ingest.extract import (
     TripleExtractor,
     normalize_term,
 )
+from ingest.lexicon import simplified
 
 EXTRACTOR = RuleTripleExtractor()
 
@@ -762,3 +763,20 @@ def test_said_conversationally(text: str, expected: set[tuple[str, str, str, int
 ])
 def test_said_in_chat(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # traditional characters read as the simplified ones the rules are written in
+    ("最後還是搬到新竹了 租在關埔 走路就到公司", {(USER, "lives_in", "新竹", 1)}),
+    ("我對花生過敏", {(USER, "allergic_to", "花生", 1)}),
+    ("我養了一隻貓叫咪咪", {(USER, "pet", "咪咪", 1)}),
+    ("我不吃香菜 這邊小吃什麼都加", {(USER, "eats", "香菜", -1)}),
+])
+def test_traditional_chinese(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+    assert spo(text) == expected
+
+
+def test_simplified_changes_only_the_traditional_characters() -> None:
+    assert simplified("這個週末還要加班嗎 ok") == "这个周末还要加班吗 ok"
+    assert simplified("我喜欢吃火锅") == "我喜欢吃火锅"
+    assert simplified("乾隆 著名") == "乾隆 著名"  # characters with two simplified readings are left as written

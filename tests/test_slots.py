@@ -111,6 +111,8 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("find me a daycare near home", ("lives_in",)), ("我家附近有没有好的牙医", ("lives_in",)),
         ("周末附近有什么好玩的", ("lives_in",)), ("What's the weather like in Paris?", ()),
         ("Which city has the best food?", ()),
+        # traditional characters as simplified
+        ("我住的地方附近有什麼好吃的", ("lives_in",)), ("我對什麼過敏", ("allergic_to",)), ("我的寵物叫什麼", ("pet",)),
     ],
 )
 def test_asked_slots(question: str, slots: tuple[str, ...]) -> None:
@@ -243,3 +245,8 @@ def test_spoken_how_asks_what_to_do() -> None:
     assert asks_what_to_do("睡不着咋办")
     assert asks_what_to_do("睡不着怎么办")
     assert not asks_what_to_do("我咋没想到")
+
+
+def test_terms_keep_the_characters_written() -> None:
+    # full-text terms are matched against the stored text, which keeps the user's characters
+    assert "這個" in terms("這個蛋糕")
