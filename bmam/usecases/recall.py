@@ -52,6 +52,7 @@ from ingest.scoring import (
     score_candidates,
     select,
     terms,
+    wants_advice,
 )
 from ingest.slot_meaning import SlotExamples
 from ingest.slots import (
@@ -243,12 +244,15 @@ class RecallUseCases:
 
     def asked_slots(self, query: str, embedding: Sequence[float]) -> tuple[str, ...]:
         """The user's own facts the input asks for: as the patterns read it (ingest/slots.py), else, for input
-        about the user that asks no advice, as its meaning is closest to an example question, else as it is closest
-        to an example request those facts shape (a meal, "near me": ingest/slot_meaning.py)."""
+        about the user that asks no advice, as its meaning is closest to an example question, else, for a request,
+        as it is closest to an example request those facts shape (a meal, a CV: ingest/slot_meaning.py)."""
         if found := asked_slots(query):
             return found
-        if is_personal(query) and not asks_what_to_do(query) and (found := self.slot_examples.asked(embedding)):
-            return found
+        personal, request = is_personal(query), asks_what_to_do(query)
+        if personal and not request and (by_meaning := self.slot_examples.nearest(embedding)) is not None:
+            return by_meaning  # () for an open preference: no slot, by requests either
+        if personal and not (request or wants_advice(query)):
+            return ()  # a question about the user is no request ("Which dish do I like most?" is no meal to plan)
         return self.request_examples.asked(embedding)
 
     def rehearsal_subjects(self, limit: int) -> list[tuple[Scope, str]]:
