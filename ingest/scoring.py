@@ -194,6 +194,7 @@ _EN_REQUEST = re.compile(r"^\W*(please\s+)?(tell|write|give|show|help|make|find|
 _EN_SELF_QUESTION = re.compile(r"\b(am|did|have|was|were|do|should|can|could|may)\s+i\b"
                                r"|\b(?:is it|it's) (?:ok|okay|alright|fine|safe) (?:if|for) (?:i|me)\b")
 # 明天早上可以去跑步吗？: whether the (unnamed) speaker may do something
+_LATIN_WORDS = re.compile(r"[a-z]{2,}\W+[a-z]{2,}")  # two English words: the input is (partly) English
 _ZH_MAY_I = re.compile(r"(?:可以|能不能|能|可不可以)[^，。？?吗]{1,12}吗")
 _EN_HOW_TO = re.compile(r"^\W*how (do|can|should|would) i\b")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -204,7 +205,11 @@ def is_personal(text: str) -> bool:
     request or a general question; memories are about the user, so such input relates more easily."""
     t = _normalize(text)
     if _HAN.search(t):
-        return "我" in _ZH_REQUEST.sub("", t) or (_ZH_MAY_I.search(t) is not None and "你" not in t)
+        if "我" in _ZH_REQUEST.sub("", t) or (_ZH_MAY_I.search(t) is not None and "你" not in t):
+            return True
+        if not _LATIN_WORDS.search(t):
+            return False
+        # English around a Chinese word ("What's my recipe for 蛋炒饭?"): read as English
     if _EN_SELF.search(t) or (_EN_ME.search(t) and not _EN_REQUEST.match(t)):
         return True
     return bool(_EN_SELF_QUESTION.search(t)) and not _EN_HOW_TO.match(t)

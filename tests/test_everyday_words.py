@@ -86,3 +86,12 @@ def test_a_teams_way_of_working_is_procedural(text: str) -> None:
 def test_a_story_told_with_then_is_not() -> None:
     found = CLASSIFIER.classify("Then went to the movies, it was great.")
     assert found is not None and found[0] is not MemoryType.PROCEDURAL
+
+
+@pytest.mark.parametrize(("question", "personal"), [
+    # English around a Chinese word is read as English (the Chinese reading found no 我 and called it general)
+    ("What's my recipe for 蛋炒饭?", True), ("Did I tell you about 朵朵?", True),
+    ("Where is 北京?", False), ("北京在哪里", False), ("我的 dream school 是哪个", True),
+])
+def test_english_around_chinese_words(question: str, personal: bool) -> None:
+    assert is_personal(question) is personal
