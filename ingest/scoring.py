@@ -15,12 +15,12 @@ import math
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from graph.related import Via
-from ingest.conflict_text import about_someone_else
-from ingest.lexicon import simplified
+from ingest.conflict_text import TIME_TERM_RE, about_someone_else, content_terms, word_variants
+from ingest.lexicon import simplified, split_clauses
 
 # ----- terms -----------------------------------------------------------------------------------
 
@@ -550,6 +550,74 @@ def score_candidates(
     out.sort(key=lambda s: (-s.scores.final, -s.scores.relevance,
                             -(s.scores.fulltext + (p.slot_share if s.candidate.answers else 0.0)),
                             -s.candidate.cosine, s.candidate.id))
+    return latest_word_first(out)
+
+
+# A memory saying a change: a new state of something ("R5退了 换了尼康Z8", "I transferred my base to SFO", "badminton
+# 不打了 现在改玩 pickleball", 最后还是决定考公), which the older memories on the same thing said otherwise.
+_CHANGE_SAID_RE = re.compile(
+    r"(?i)\b(?:now|nowadays|these days|anymore|no longer|switched|switching|upgraded|transferred|moved|changed|sold"
+    r"|quit|instead|actually|finally|decided|went with|going with|got a raise|promoted)\b"
+    r"|现在|如今|换了|换成|改成|改了|改[玩用去吃喝坐学做]|退了|终于|最后|决定|搬到|升了|升职|出来了|不再|已经")
+# A model or a grade named with digits (R5, Z8, 4090): content_terms reads words of letters only.
+_MODEL_RE = re.compile(r"(?i)(?<![a-z\d])(?:[a-z]+\d+[a-z\d]*|\d+[a-z]+)(?![a-z\d])")  # 佳能R5: beside Han too
+# Newer by at least this much: two clauses of one message are no update of each other.
+_LATER_HOURS = 1.0
+
+
+def _things(text: str) -> set[str]:
+    """What a text speaks of, for latest_word_first: its content terms and model names, no time word and no word
+    that only says a change (现在, finally)."""
+    found = content_terms(text) | {m.casefold() for m in _MODEL_RE.findall(text)}
+    return {t for t in found if len(t) > 1 and not TIME_TERM_RE.search(t) and not _CHANGE_SAID_RE.fullmatch(t)}
+
+
+def _change_of_someone_else(text: str) -> bool:
+    """Whether a change the text says is someone else's: the words before its marker speak of another ("my boss
+    moved to Denver", 我老公现在改喝茶了; not "换了尼康Z8 朋友说对焦更好", nor 终于不用给老板打工)."""
+    for clause in split_clauses(text):
+        if (m := _CHANGE_SAID_RE.search(clause)) and clause[: m.start()].strip() \
+                and about_someone_else(clause[: m.start()]):
+            return True
+    return False
+
+
+def latest_word_first(scored: Sequence[Scored]) -> list[Scored]:
+    """The ranking with each memory that says a change lifted just above the best-ranked older memory it shares a
+    thing with (a content term, or a form of one: base / based), at that memory's score, unless only one of them
+    speaks of someone else ("my boss moved to Denver" updates nothing of the user's) or the older states the fact
+    asked for and the newer does not ("I've stopped rock climbing" is no answer to "What do I listen to?", which
+    "indie rock" is): of two memories on one thing, the latest word comes first. Superseding is the conflict
+    rules' work (ingest/conflict_rules.py); this orders what they could not tell apart ("刚入了佳能R5" came before
+    "R5退了 换了尼康Z8" for "我这相机用啥存储卡好"). Only reorders: nothing joins or leaves."""
+    out = list(scored)
+    things: dict[str, set[str]] = {}
+
+    def of(text: str) -> set[str]:
+        if text not in things:
+            things[text] = _things(text)
+        return things[text]
+
+    for s in [s for s in out if _CHANGE_SAID_RE.search(s.candidate.text)]:
+        c = s.candidate
+        mine = of(c.text)
+        mine_words = [t for t in mine if t.isascii()]
+        others_change = _change_of_someone_else(c.text)
+        here = out.index(s)
+        for above in out[:here]:
+            older = above.candidate
+            if older.hours - c.hours < _LATER_HOURS or about_someone_else(older.text) != others_change \
+                    or (older.answers and not c.answers):  # a memory stating the fact asked for stays above
+                continue
+            theirs = of(older.text)
+            shared = (mine & theirs) | {t for t in mine_words for o in theirs if o.isascii() and word_variants(t, o)}
+            if not shared:
+                continue
+            lifted = replace(s, scores=replace(s.scores, final=above.scores.final),
+                             why=f"{s.why}; the latest word on {', '.join(sorted(shared)[:3])} (says a change)")
+            out.remove(s)
+            out.insert(out.index(above), lifted)
+            break
     return out
 
 
