@@ -11,6 +11,7 @@ converts). Every other score is in [0, 1].
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -550,7 +551,7 @@ def score_candidates(
     out.sort(key=lambda s: (-s.scores.final, -s.scores.relevance,
                             -(s.scores.fulltext + (p.slot_share if s.candidate.answers else 0.0)),
                             -s.candidate.cosine, s.candidate.id))
-    return latest_word_first(out)
+    return out
 
 
 # A memory saying a change: a new state of something ("R5退了 换了尼康Z8", "I transferred my base to SFO", "badminton
@@ -565,13 +566,14 @@ _MODEL_RE = re.compile(r"(?i)(?<![a-z\d])(?:[a-z]+\d+[a-z\d]*|\d+[a-z]+)(?![a-z\
 _LATER_HOURS = 1.0
 
 
-def _things(text: str) -> set[str]:
-    """What a text speaks of, for latest_word_first: its content terms and model names, no time word and no word
-    that only says a change (现在, finally)."""
-    found = content_terms(text) | {m.casefold() for m in _MODEL_RE.findall(text)}
-    return {t for t in found if len(t) > 1 and not TIME_TERM_RE.search(t) and not _CHANGE_SAID_RE.fullmatch(t)}
+@functools.lru_cache(maxsize=8192)  # a user's memories come back recall after recall: read each text once
+def _things(text: str) -> frozenset[str]:
+    """What a text speaks of, for latest_word_first: its content terms of two characters and more, and its model
+    names (time words and words that only say a change are left out where two texts share them)."""
+    return frozenset({t for t in content_terms(text) if len(t) > 1} | {m.casefold() for m in _MODEL_RE.findall(text)})
 
 
+@functools.lru_cache(maxsize=8192)
 def _change_of_someone_else(text: str) -> bool:
     """Whether a change the text says is someone else's: the words before its marker speak of another ("my boss
     moved to Denver", 我老公现在改喝茶了; not "换了尼康Z8 朋友说对焦更好", nor 终于不用给老板打工)."""
@@ -582,6 +584,16 @@ def _change_of_someone_else(text: str) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=8192)
+def _about_someone_else(text: str) -> bool:
+    return about_someone_else(text)
+
+
+# The top of a ranking latest_word_first reads: recall returns a few (k, 5 by default); a change said far below the
+# top is no answer here, and each pair read costs (~0.02 ms).
+_LATEST_WORD_WINDOW = 20
+
+
 def latest_word_first(scored: Sequence[Scored]) -> list[Scored]:
     """The ranking with each memory that says a change lifted just above the best-ranked older memory it shares a
     thing with (a content term, or a form of one: base / based), at that memory's score, unless only one of them
@@ -589,34 +601,54 @@ def latest_word_first(scored: Sequence[Scored]) -> list[Scored]:
     asked for and the newer does not ("I've stopped rock climbing" is no answer to "What do I listen to?", which
     "indie rock" is): of two memories on one thing, the latest word comes first. Superseding is the conflict
     rules' work (ingest/conflict_rules.py); this orders what they could not tell apart ("刚入了佳能R5" came before
-    "R5退了 换了尼康Z8" for "我这相机用啥存储卡好"). Only reorders: nothing joins or leaves."""
+    "R5退了 换了尼康Z8" for "我这相机用啥存储卡好"). Only reorders, within the first _LATEST_WORD_WINDOW: nothing
+    joins or leaves."""
     out = list(scored)
-    things: dict[str, set[str]] = {}
+    changes = [s for s in out[:_LATEST_WORD_WINDOW] if _CHANGE_SAID_RE.search(s.candidate.text)]
+    if not changes:
+        return out
+    things: dict[str, tuple[frozenset[str], dict[str, list[str]]]] = {}
+    others: dict[str, bool] = {}
 
-    def of(text: str) -> set[str]:
+    def of(text: str) -> tuple[frozenset[str], dict[str, list[str]]]:
+        """The text's things, and its English words by their first three letters (forms of a word share them)."""
         if text not in things:
-            things[text] = _things(text)
+            found = _things(text)
+            words: dict[str, list[str]] = {}
+            for t in found:
+                if t.isascii() and len(t) >= 3:
+                    words.setdefault(t[:3], []).append(t)
+            things[text] = (found, words)
         return things[text]
 
-    for s in [s for s in out if _CHANGE_SAID_RE.search(s.candidate.text)]:
+    def someone_else(text: str) -> bool:
+        if text not in others:
+            others[text] = _about_someone_else(text)
+        return others[text]
+
+    for s in changes:
         c = s.candidate
-        mine = of(c.text)
-        mine_words = [t for t in mine if t.isascii()]
-        others_change = _change_of_someone_else(c.text)
-        here = out.index(s)
+        mine: tuple[frozenset[str], dict[str, list[str]]] | None = None
+        others_change = False
+        here = next(i for i, x in enumerate(out) if x is s)  # by identity: Scored compares every field
         for above in out[:here]:
             older = above.candidate
-            if older.hours - c.hours < _LATER_HOURS or about_someone_else(older.text) != others_change \
-                    or (older.answers and not c.answers):  # a memory stating the fact asked for stays above
+            if older.hours - c.hours < _LATER_HOURS or (older.answers and not c.answers):
+                continue  # said together; or the older states the fact asked for and the newer does not
+            if mine is None:
+                mine, others_change = of(c.text), _change_of_someone_else(c.text)
+            if someone_else(older.text) != others_change:
                 continue
-            theirs = of(older.text)
-            shared = (mine & theirs) | {t for t in mine_words for o in theirs if o.isascii() and word_variants(t, o)}
+            theirs, their_words = of(older.text)
+            common = (mine[0] & theirs) | {t for key, ts in mine[1].items() for t in ts
+                                           for o in their_words.get(key, ()) if word_variants(t, o)}
+            shared = {t for t in common if not TIME_TERM_RE.search(t) and not _CHANGE_SAID_RE.fullmatch(t)}
             if not shared:
                 continue
             lifted = replace(s, scores=replace(s.scores, final=above.scores.final),
                              why=f"{s.why}; the latest word on {', '.join(sorted(shared)[:3])} (says a change)")
-            out.remove(s)
-            out.insert(out.index(above), lifted)
+            del out[here]
+            out.insert(next(i for i, x in enumerate(out) if x is above), lifted)
             break
     return out
 

@@ -64,7 +64,8 @@ def test_what_stays_where_it_was() -> None:
 
 
 def test_recall_puts_the_latest_word_first(container: Container, tenant: str) -> None:
-    said = [(START, "最近迷上拍鸟了 刚入了佳能R5 配100-500 够用不"), (START + timedelta(days=1), "我在沈阳 周末都去浑河边蹲"),
+    said = [(START, "最近迷上拍鸟了 刚入了佳能R5 配100-500 够用不"),
+            (START + timedelta(days=1), "我在沈阳 周末都去浑河边蹲"),
             (START + timedelta(days=50), "R5退了 换了尼康Z8 朋友说对焦跟踪更好 先用用看")]
     for i, (at, text) in enumerate(said):
         container.ingest.ingest_turn(tenant, TurnInput(user_id="ann", session_id=f"s{i}", speaker="user", text=text,

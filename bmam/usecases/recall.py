@@ -2,10 +2,10 @@
 and the context prompt for an LLM.
 
 recall: embed the query, read dense and full-text candidates (graph/recall.py), gate, expand one hop
-from the best direct hits, score (ingest/scoring.py), damp what the session surfaced lately
-(ingest/repetition.py), and in the same transaction read the chosen memories back while recording
-their use (recall_count, last_recalled_at, passive + 0.1, weight) and strengthening the associations
-of the memories recalled together.
+from the best direct hits, score (ingest/scoring.py; of two memories on one thing, the latest word first), damp
+what the session surfaced lately (ingest/repetition.py), and in the same transaction read the chosen memories back
+while recording their use (recall_count, last_recalled_at, passive + 0.1, weight) and strengthening the
+associations of the memories recalled together.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ from ingest.scoring import (
     ScoringParams,
     gate,
     is_personal,
+    latest_word_first,
     lucene_query,
     score_candidates,
     select,
@@ -317,12 +318,12 @@ class RecallUseCases:
                           if len(e) > 1 and has_han(e) and e in query}
             damping = self.repetition.damping(key, [(c.id, c.text) for c in pool.items.values()], query,
                                               said_names) if key else {}
-            scored = score_candidates(
+            scored = latest_word_first(score_candidates(
                 list(pool.items.values()), query, query_terms, self.scoring,
                 damping={i: d.factor for i, d in damping.items()},
                 damping_why={i: d.reason for i, d in damping.items()},
                 own_fact=own_fact,
-            )
+            ))
             repeated = 0
             if said:  # scored after the relative cut, so leaving the repeats out lets in nothing that cut
                 repeats = {c.candidate.id for c in scored if _said(_one_line(c.candidate.text), said)}
