@@ -218,10 +218,12 @@ def zh_clause(c: str, st: _State, episodic: bool) -> None:
     if name := _zh_person_lead(c, st):
         st.last_person = name
         c = "她" + c[len(name):]  # 我姐姐叫小美，小美在腾讯工作: the person named, read as 她 would be
+    if re.match(r"(?:(?:大|小|二)?(?:女儿|儿子|闺女)|男朋友|女朋友|男友|女友|老公|老婆)(?![们节公婆])", c):
+        # 女儿转学了，现在在外国语学校读书, 男朋友 Kevin 在新加坡: chat leaves out the 我 of 我女儿 (read before the
+        # clauses that open with a topic: 女友在东京读硕士 is no place 女友 is located in)
+        c = "我" + c
     if _zh_follow_up(c, st) or _zh_whole_clause(c, st):
         return
-    if re.match(r"(?:大|小|二)?(?:女儿|儿子|闺女)(?![们节])", c):
-        c = "我" + c  # 女儿转学了，现在在外国语学校读书: chat leaves out the 我 of 我女儿
     m = re.search(r"(我们|咱们|俺们|本人|我|俺|咱|他|她)", c)
     subject: str | None = None
     rest = c

@@ -771,6 +771,9 @@ def test_said_in_chat(text: str, expected: set[tuple[str, str, str, int]]) -> No
     ("我對花生過敏", {(USER, "allergic_to", "花生", 1)}),
     ("我養了一隻貓叫咪咪", {(USER, "pet", "咪咪", 1)}),
     ("我不吃香菜 這邊小吃什麼都加", {(USER, "eats", "香菜", -1)}),
+    # the 我 chat leaves out of 我男朋友 as of 我女儿, read before a clause that opens with a topic
+    ("男朋友 Kevin 在新加坡做 trader", {(USER, "partner", "Kevin", 1), ("Kevin", "is_a", "trader", 1)}),
+    ("女友在東京讀碩士 還有一年", set()), ("女友在东京读硕士", set()),
 ])
 def test_traditional_chinese(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
