@@ -111,6 +111,9 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("find me a daycare near home", ("lives_in",)), ("我家附近有没有好的牙医", ("lives_in",)),
         ("周末附近有什么好玩的", ("lives_in",)), ("What's the weather like in Paris?", ()),
         ("Which city has the best food?", ()),
+        # the 我 chat leaves out before a partner or a spouse, not someone else's
+        ("去看男朋友要带啥衣服 那边天气怎么样", ("partner",)), ("老公生日送什么好", ("spouse",)),
+        ("她男朋友是谁", ()), ("朋友的男朋友", ()), ("老公公的生日", ()),
         # traditional characters as simplified
         ("我住的地方附近有什麼好吃的", ("lives_in",)), ("我對什麼過敏", ("allergic_to",)), ("我的寵物叫什麼", ("pet",)),
     ],
