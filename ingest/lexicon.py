@@ -48,7 +48,7 @@ _TO_SIMPLIFIED = str.maketrans(_TRADITIONAL, _SIMPLIFIED)
 
 def simplified(text: str) -> str:
     """The text with the traditional characters of _TRADITIONAL as their simplified forms."""
-    return text.translate(_TO_SIMPLIFIED)
+    return text if text.isascii() else text.translate(_TO_SIMPLIFIED)  # most English costs one check
 
 
 HAN = r"\u4e00-\u9fff"
