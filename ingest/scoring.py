@@ -567,10 +567,16 @@ _LATER_HOURS = 1.0
 
 
 @functools.lru_cache(maxsize=8192)  # a user's memories come back recall after recall: read each text once
-def _things(text: str) -> frozenset[str]:
-    """What a text speaks of, for latest_word_first: its content terms of two characters and more, and its model
-    names (time words and words that only say a change are left out where two texts share them)."""
-    return frozenset({t for t in content_terms(text) if len(t) > 1} | {m.casefold() for m in _MODEL_RE.findall(text)})
+def _things(text: str) -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
+    """What a text speaks of, for latest_word_first: its content terms of two characters and more and its model
+    names (time words and words that only say a change are left out where two texts share them); and its English
+    words by their first three letters (forms of one word share them: base / based). Read only."""
+    found = frozenset({t for t in content_terms(text) if len(t) > 1} | {m.casefold() for m in _MODEL_RE.findall(text)})
+    words: dict[str, list[str]] = {}
+    for t in found:
+        if t.isascii() and len(t) >= 3:
+            words.setdefault(t[:3], []).append(t)
+    return found, {k: tuple(v) for k, v in words.items()}
 
 
 @functools.lru_cache(maxsize=8192)
@@ -604,31 +610,9 @@ def latest_word_first(scored: Sequence[Scored]) -> list[Scored]:
     "R5退了 换了尼康Z8" for "我这相机用啥存储卡好"). Only reorders, within the first _LATEST_WORD_WINDOW: nothing
     joins or leaves."""
     out = list(scored)
-    changes = [s for s in out[:_LATEST_WORD_WINDOW] if _CHANGE_SAID_RE.search(s.candidate.text)]
-    if not changes:
-        return out
-    things: dict[str, tuple[frozenset[str], dict[str, list[str]]]] = {}
-    others: dict[str, bool] = {}
-
-    def of(text: str) -> tuple[frozenset[str], dict[str, list[str]]]:
-        """The text's things, and its English words by their first three letters (forms of a word share them)."""
-        if text not in things:
-            found = _things(text)
-            words: dict[str, list[str]] = {}
-            for t in found:
-                if t.isascii() and len(t) >= 3:
-                    words.setdefault(t[:3], []).append(t)
-            things[text] = (found, words)
-        return things[text]
-
-    def someone_else(text: str) -> bool:
-        if text not in others:
-            others[text] = _about_someone_else(text)
-        return others[text]
-
-    for s in changes:
+    for s in [s for s in out[:_LATEST_WORD_WINDOW] if _CHANGE_SAID_RE.search(s.candidate.text)]:
         c = s.candidate
-        mine: tuple[frozenset[str], dict[str, list[str]]] | None = None
+        mine: tuple[frozenset[str], dict[str, tuple[str, ...]]] | None = None
         others_change = False
         here = next(i for i, x in enumerate(out) if x is s)  # by identity: Scored compares every field
         for above in out[:here]:
@@ -636,10 +620,10 @@ def latest_word_first(scored: Sequence[Scored]) -> list[Scored]:
             if older.hours - c.hours < _LATER_HOURS or (older.answers and not c.answers):
                 continue  # said together; or the older states the fact asked for and the newer does not
             if mine is None:
-                mine, others_change = of(c.text), _change_of_someone_else(c.text)
-            if someone_else(older.text) != others_change:
+                mine, others_change = _things(c.text), _change_of_someone_else(c.text)
+            if _about_someone_else(older.text) != others_change:
                 continue
-            theirs, their_words = of(older.text)
+            theirs, their_words = _things(older.text)
             common = (mine[0] & theirs) | {t for key, ts in mine[1].items() for t in ts
                                            for o in their_words.get(key, ()) if word_variants(t, o)}
             shared = {t for t in common if not TIME_TERM_RE.search(t) and not _CHANGE_SAID_RE.fullmatch(t)}
