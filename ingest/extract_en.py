@@ -880,6 +880,10 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     ),
     (re.compile(rf"{_IWE}(?i: (?:just |recently |finally )?(?:moved|relocated) (?:to|back to)) (?P<o>.+)"),
      _en("lives_in")),
+    # "me and Owen moved in with my sister Claire in Franklin": the home moved into is in that town
+    (re.compile(rf"(?:{_IWE}|(?i:\bme and \w+|\b\w+ and i))(?i: (?:just |recently |finally )?moved in with) [^,.;!?]+?"
+                rf" (?i:in) (?P<o>{_EN_NAME})"),
+     _en("lives_in")),
     (
         re.compile(
             rf"(?:{_IM}(?i: (?:originally )?from)|{_I}(?i: (?:grew up|was born|was raised) in| come from))"

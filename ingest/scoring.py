@@ -219,11 +219,12 @@ def is_personal(text: str) -> bool:
 # Asking for a recommendation or advice: the answer depends on the user's tastes, so their preferences
 # relate to it although the words differ ("推荐一个火锅店" and "我现在很喜欢吃辣的川菜", cosine 0.32).
 _ZH_ADVICE = re.compile(r"(推荐|建议|有什么好|吃什么|喝什么|去哪|买什么|看什么|怎么选|适合|做什么菜|点什么"
-                        r"|出出主意|有什么主意)")
+                        r"|出出主意|有什么主意|帮我(?:点|选|挑|订))")  # 帮我点个下午茶: ordered to the user's taste
 _EN_ADVICE = re.compile(r"\b(recommend|recommendation|recommendations|suggest|suggestion|suggestions"
                         r"|(any|some|good) ideas?|ideas? for"
                         r"|what (should|can|could) (i|we) (eat|cook|make|buy|watch|read|order|try|get|have)"
-                        r"|what to (eat|cook|make|order|have|buy)|where (should|can|could) (i|we) (go|eat|stay))\b")
+                        r"|what to (eat|cook|make|order|have|buy)|where (should|can|could) (i|we) (go|eat|stay)"
+                        r"|order me|(pick|choose) (me )?(something|one|a \w+) for me)\b")
 
 
 def wants_advice(text: str) -> bool:

@@ -744,6 +744,10 @@ def test_said_conversationally(text: str, expected: set[tuple[str, str, str, int
     ("I've got two kids", set()), ("I've got to go", set()), ("Tom and I got divorced.", {(USER, "spouse", "Tom", -1)}),
     # the household's home is the user's
     ("we live in Leeds", {(USER, "lives_in", "Leeds", 1)}), ("we live in a small flat", set()),
+    # the home moved into is in the town named
+    ("I moved in with my parents in Leeds", {(USER, "lives_in", "Leeds", 1)}),
+    ("Tom and I moved in with his mum in Bath", {(USER, "lives_in", "Bath", 1)}),
+    ("I moved in with my boyfriend", set()), ("I moved in with a friend in the city", set()),
     # 我自己 is 我; a dropped subject after 最后 / 终于 is the speaker's
     ("我自己就是初中数学老师", {(USER, "is_a", "初中数学老师", 1)}),
     ("其实我自己最爱榴莲千层 可惜老公闻都闻不了", {(USER, "likes", "榴莲千层", 1)}),

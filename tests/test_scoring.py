@@ -174,6 +174,9 @@ def test_is_personal(text: str, personal: bool) -> None:
     # ideas asked for depend on the user's tastes and needs too (an allergy among them)
     ("Any dessert ideas for tonight?", True), ("What can we make for dinner?", True), ("晚饭做什么菜好？", True),
     ("Any ideas?", True), ("What is an idea in philosophy?", False), ("Who invented the telephone?", False),
+    # something ordered or picked for the user, to their taste
+    ("帮我点个下午茶", True), ("中午点个外卖 帮我挑挑", True), ("order me some lunch", True),
+    ("pick something for me to watch", True), ("帮我写个请假条", False),
 ])
 def test_wants_advice(text: str, advice: bool) -> None:
     assert wants_advice(text) is advice
