@@ -126,6 +126,12 @@ def holds(text: str, needles: Sequence[str]) -> bool:
 
 
 def judge(s: Scenario, p: Probe, result: RecallResult, k: int) -> Outcome:
+    outcome = _judged(s, p, result, k)
+    outcome.best_similarity = result.best_similarity
+    return outcome
+
+
+def _judged(s: Scenario, p: Probe, result: RecallResult, k: int) -> Outcome:
     texts = [m.memory.text for m in result.memories[:k]]
     top = [(m.memory.text, m.scores.final, m.why) for m in result.memories[:k]]
     if p.kind == "unrelated":
@@ -227,9 +233,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     print(f"   [{m.type.value} {m.tier.value}{' superseded' if m.valid_to else ''}] {m.text}")
             for p in s.probes:
                 result = container.recall.rehearse(tenant, RecallRequest(user_id=s.id, query=p.ask, k=args.k))
-                outcome = judge(s, p, result, args.k)
-                outcome.best_similarity = result.best_similarity
-                outcomes.append(outcome)
+                outcomes.append(judge(s, p, result, args.k))
         text = report(outcomes, stored, user_turns, time.perf_counter() - started, args.k,
                       all_failures=args.all_failures)
         if any(refused.values()):

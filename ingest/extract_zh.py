@@ -772,8 +772,7 @@ def _zh_job_at(m: re.Match[str], subject: str, st: _State, polarity: int) -> Non
     """在X当律师 / 在腾讯做后端开发: the employer (not a mere city) and, for 当/担任, the role."""
     org = _zh_clean(m["o"])
     job = re.sub(r"^(?:了|过)?(?:[\d一两二三四五六七八九十几半]+(?:年|个月|天))?(?:的)?", "", _zh_clean(m["job"]))
-    is_role = ROLE_SUFFIX_ZH_RE.search(job) is not None or _ZH_JOB_RE.search(job) is not None
-    if not is_role:
+    if not _zh_names_work(job):
         return
     employer = _zh_org_ok(org) and org not in PLACES_ZH and not PLACE_SUFFIX_ZH_RE.search(org)
     if employer:
@@ -784,16 +783,32 @@ def _zh_job_at(m: re.Match[str], subject: str, st: _State, polarity: int) -> Non
         st.add(subject, "is_a", re.sub(r"^(?:一名|一个|一位|个|名|位)", "", job), polarity)
 
 
+def _zh_names_work(job: str) -> bool:
+    """Work named by a role or a trade (律师, 后端开发, PM), for where one works; not any activity (做饭, 做瑜伽)."""
+    return ROLE_SUFFIX_ZH_RE.search(job) is not None or _ZH_JOB_RE.search(job) is not None
+
+
 def _zh_role_like(job: str) -> bool:
     """A job's name (会计, 产品经理, HR, product), not a task or a field of work (做饭, 做项目, 做研究)."""
     return (ROLE_SUFFIX_ZH_RE.search(job) is not None or is_occupation(job)
             or re.fullmatch(r"[A-Za-z][A-Za-z ]{1,20}", job) is not None)
 
 
+_ZH_IS_A_SAID = _zh("is_a")  # the object as said (是做HR的)
+
+
+def _zh_does_for_work(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    """我是做HR的: what the subject does for work; 我做会计的 (no 是) only when it names a job (not 我做饭的)."""
+    if m["o"]:
+        _ZH_IS_A_SAID(m, subject, st, polarity)
+    elif _zh_role_like(job := _zh_clean(m["o2"])):
+        st.add(subject, "is_a", job, polarity)
+
+
 def _zh_job_of(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
     """我是小红书的UI设计师: a job at a named employer (not a city: 我是北京的老师 says only the job)."""
     org, job = _zh_clean(m["o"]), _zh_clean(m["job"])
-    if not (ROLE_SUFFIX_ZH_RE.search(job) or _ZH_JOB_RE.search(job)) or job.endswith("人"):
+    if not _zh_names_work(job) or job.endswith("人"):
         return
     if (
         _zh_org_ok(org)
@@ -1086,8 +1101,7 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     (re.compile(r"^(?P<pre>" + _P + r")是(?!在|真的)(?P<o>[^，的]{1,12}?)的(?P<job>[^，的]{2,10})$"), _zh_job_of),
     # 我是做HR的, and in chat without the 是: 我做会计的 (not 我做的, 我做饭的时候: the clause ends at 的)
     (re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:是做(?P<o>[^，]{1,10})的|做(?P<o2>[^，的]{1,10})的$)"),
-     lambda m, s, st, p: _zh("is_a")(m, s, st, p) if m["o"] else st.add(s, "is_a", _zh_clean(m["o2"]), p)
-     if _zh_role_like(_zh_clean(m["o2"])) else None),
+     _zh_does_for_work),
     # (not 是真的…, nor a cleft about an event: 是2015年在大理结的婚)
     (
         re.compile(

