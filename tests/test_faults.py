@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -44,6 +45,9 @@ from tests.ops_support import (
 CLIENTS = 4
 TURNS = 30  # per client: 120 writes in all
 BAD_EVERY = 23  # every 23rd turn carries a speaker the API refuses: a write that must never appear
+
+# A statement of a turn's write transaction (the episode's first write): the kill lands after it.
+MID_TRANSACTION = "episode/batch_start"
 
 # The first test's time includes the module's rig and outage (a Neo4j started twice, the clients' writes):
 # ~150 s on a quiet machine, twice that on a busy one, too close to the suite's 300 s per test.
@@ -120,31 +124,37 @@ def outage(rig: Rig) -> Outage:
     users = [f"u{i}" for i in range(CLIENTS)]
     plans = {i: conversation(users[i], "s1", TURNS, seed=i, bad_every=BAD_EVERY, user_every=3) for i in range(CLIENTS)}
     log = WriteLog()
-    # When each client's write now in flight was sent (None between writes): the kill waits for one that has
-    # been running a while, so it is inside a resolver, past the API-key check (a check that cannot reach
-    # Neo4j refuses the request as a whole: "failed", not caught in flight).
-    sent_at: list[float | None] = [None] * CLIENTS
 
     def work(i: int, client: BmamClient) -> None:
         for write in plans[i]:
-            sent_at[i] = time.monotonic()
             outcome = attempt(client, write)
-            sent_at[i] = None
             log.add(outcome)
 
-    def in_flight(for_s: float) -> int:
-        now = time.monotonic()
-        return sum(1 for t in list(sent_at) if t is not None and now - t >= for_s)
-
     driver_before = rig.container.store
-    started = time.monotonic()
-    threads = run_clients(CLIENTS, rig.url, rig.key, work, timeout_s=90)
-    # Mid-ingest: once a fifth of the writes are acknowledged and two are in flight, kill -9 the Neo4j JVM.
-    assert poll(lambda: log.count("ok") >= CLIENTS * TURNS // 5, timeout_s=600), "ingest made no progress"
-    assert poll(lambda: in_flight(0.03) >= 2, timeout_s=60, every_s=0.005), "no two writes were in flight"
+    # The kill lands inside a turn's write transaction: from the statement listener of the serving process
+    # (its worker thread, between two statements of the transaction, before its COMMIT is sent). Killing from
+    # the test's thread when writes had been in flight a while could land after both had committed, in their
+    # post-commit hooks, and catch nothing (this test failed so, now and then).
+    armed = threading.Event()
+    killed = threading.Event()
     pid = rig.server.status().pid
     assert pid is not None
-    os.kill(pid, signal.SIGKILL)
+
+    def kill_mid_transaction(name: str, _seconds: float) -> None:
+        if name == MID_TRANSACTION and armed.is_set() and not killed.is_set():
+            killed.set()
+            os.kill(pid, signal.SIGKILL)
+
+    rig.container.store.timer.listeners.append(kill_mid_transaction)
+    started = time.monotonic()
+    threads = run_clients(CLIENTS, rig.url, rig.key, work, timeout_s=90)
+    # Mid-ingest: once a fifth of the writes are acknowledged, kill -9 the Neo4j JVM inside the next write.
+    try:
+        assert poll(lambda: log.count("ok") >= CLIENTS * TURNS // 5, timeout_s=600), "ingest made no progress"
+        armed.set()
+        assert killed.wait(timeout=60), "no write began after the kill was armed"
+    finally:
+        rig.container.store.timer.listeners.remove(kill_mid_transaction)
     killed_at = time.monotonic()
     print(f"\nkilled after {killed_at - started:.1f}s ({log.count('ok')} acknowledged)")
     assert poll(lambda: not _alive(pid), timeout_s=30)
