@@ -61,11 +61,14 @@ class Scenario:
     lang: str
     sessions: list[tuple[int, list[tuple[str, str]]]]  # (days_ago, [(speaker, text)])
     probes: list[Probe]
+    held_out: bool = False  # the scenario says "split": "check": never tuned on, whatever its hash
 
     @property
     def split(self) -> str:
         """Half the scenarios tune, half check (fixed by the id's hash): only the tune half's failures are
         printed unless asked, so a change is judged on scenarios nobody read the failures of."""
+        if self.held_out:
+            return "check"
         return "tune" if int(hashlib.sha256(self.id.encode()).hexdigest(), 16) % 2 == 0 else "check"
 
 
@@ -92,12 +95,15 @@ def read_cases(path: Path) -> list[Scenario]:
                             also=tuple(p.get("also", ())), stale=tuple(p.get("stale", ())), note=p.get("note", ""))
                       for p in raw["probes"]]
             sessions = [(int(s["days_ago"]), [(t["speaker"], t["text"]) for t in s["turns"]]) for s in raw["sessions"]]
+            if raw.get("split", "check") != "check":
+                raise ValueError(f"split {raw['split']!r}: only \"check\" may be fixed")
         except (ValueError, KeyError, TypeError) as exc:
             raise SystemExit(f"{path}:{n}: not a scenario ({exc!r})") from exc
         for p in probes:
             if p.kind not in KINDS:
                 raise SystemExit(f"{path}:{n}: unknown probe kind {p.kind!r}")
-        scenarios.append(Scenario(id=raw["id"], lang=raw["lang"], sessions=sessions, probes=probes))
+        scenarios.append(Scenario(id=raw["id"], lang=raw["lang"], sessions=sessions, probes=probes,
+                                  held_out="split" in raw))
     return scenarios
 
 

@@ -84,6 +84,10 @@ class FormRequest:
     han_terms: Sequence[str] = ()
     latin_terms: Sequence[str] = ()
     lucene: str | None = None
+    # Of its terms, those where it says a change of the user's own ("R5退了 换了尼康Z8": r5, 尼康 ...): their
+    # rare-term links form however few memories the user has, so the older word on the same thing is one hop
+    # away (association/form_many)
+    change_terms: Sequence[str] = ()
 
 
 def _associations(rows: Sequence[Mapping[str, Any]]) -> list[Association]:
@@ -109,7 +113,7 @@ class FormBatch:
                 "follows_up": r.follows_up, "continues": r.continues,
                 "now": time_param(r.now), "terms": bool(r.han_terms or r.latin_terms),
                 "han_terms": list(r.han_terms), "latin_terms": list(r.latin_terms),
-                "lucene": scoped_query(self.scope, r.lucene),
+                "lucene": scoped_query(self.scope, r.lucene), "change_terms": list(r.change_terms),
             } for r in self.requests],
             "same_episode": settings.same_episode,
             "sequence_pattern": settings.sequence_pattern,

@@ -58,8 +58,9 @@ LATIN_WORD_RE = re.compile(r"[A-Za-z]{2,}")
 # Clause boundaries: punctuation, plus "but"-like conjunctions, which start a new statement.
 _CLAUSE_SPLIT_RE = re.compile(
     # a colon between digits is a time ("I wake up at 6:30"), no clause's end; nor a comma in a list of weekdays
-    # ("on Mondays, Wednesdays and Fridays")
-    r"(?<=\?)\s*|[!;。！；…\n~]+|,+(?!\s*(?:and |or )?(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b)"
+    # ("on Mondays, Wednesdays and Fridays"), nor one between digits ("$4,200 a month")
+    r"(?<=\?)\s*|[!;。！；…\n~]+"
+    r"|(?:(?<!\d),|,(?!\d)),*(?!\s*(?:and |or )?(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b)"
     r"|(?<!\d):|:(?!\d)|(?<!\bSt)(?<!\bMt)(?<!\bDr)\.(?=\s|$)|\s+-\s+|\s*—\s*"
     r"|(?:但是|不过(?!敏)|可是|而且|并且)"
     r"|\s+(?:but|and then|though)\s+"

@@ -21,7 +21,7 @@ from enum import StrEnum
 
 from graph.related import Via
 from ingest.conflict_text import TIME_TERM_RE, about_someone_else, content_terms, word_variants
-from ingest.lexicon import simplified, split_clauses
+from ingest.lexicon import has_han, simplified, split_clauses
 
 # ----- terms -----------------------------------------------------------------------------------
 
@@ -198,14 +198,13 @@ _EN_SELF_QUESTION = re.compile(r"\b(am|did|have|was|were|do|should|can|could|may
 _LATIN_WORDS = re.compile(r"[a-z]{2,}\W+[a-z]{2,}")  # two English words: the input is (partly) English
 _ZH_MAY_I = re.compile(r"(?:可以|能不能|能|可不可以)[^，。？?吗]{1,12}吗")
 _EN_HOW_TO = re.compile(r"^\W*how (do|can|should|would) i\b")
-_HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
 def is_personal(text: str) -> bool:
     """Whether the input is about the user themself ("my sister", "我住在哪", "did I ..."), as opposed to a
     request or a general question; memories are about the user, so such input relates more easily."""
     t = _normalize(text)
-    if _HAN.search(t):
+    if has_han(t):
         if "我" in _ZH_REQUEST.sub("", t) or (_ZH_MAY_I.search(t) is not None and "你" not in t):
             return True
         if not _LATIN_WORDS.search(t):
@@ -592,6 +591,18 @@ def _change_of_someone_else(text: str) -> bool:
 
 
 @functools.lru_cache(maxsize=8192)
+def change_said(text: str) -> str:
+    """The clauses of a text that say a change (now, switched, 换了, 终于 ...), joined: what changed is named there
+    ("最后提了比亚迪汉", not the wife of "老婆选的颜色" after it); "" when none does."""
+    return " ".join(c for c in split_clauses(text) if _CHANGE_SAID_RE.search(c))
+
+
+def says_own_change(text: str) -> bool:
+    """Whether the text says a change that is the user's own, not someone else's ("my boss moved to Denver")."""
+    return bool(change_said(text)) and not _change_of_someone_else(text)
+
+
+@functools.lru_cache(maxsize=8192)
 def _about_someone_else(text: str) -> bool:
     return about_someone_else(text)
 
@@ -603,7 +614,8 @@ _LATEST_WORD_WINDOW = 20
 
 def latest_word_first(scored: Sequence[Scored]) -> list[Scored]:
     """The ranking with each memory that says a change lifted just above the best-ranked older memory it shares a
-    thing with (a content term, or a form of one: base / based), at that memory's score, unless only one of them
+    thing with (a content term, or a form of one: base / based) where it says the change (change_said: "最后提了比亚迪汉
+    老婆选的颜色" updates what was said of 比亚迪汉, not of 老婆), at that memory's score, unless only one of them
     speaks of someone else ("my boss moved to Denver" updates nothing of the user's) or the older states the fact
     asked for and the newer does not ("I've stopped rock climbing" is no answer to "What do I listen to?", which
     "indie rock" is): of two memories on one thing, the latest word comes first. Superseding is the conflict
@@ -611,8 +623,9 @@ def latest_word_first(scored: Sequence[Scored]) -> list[Scored]:
     "R5退了 换了尼康Z8" for "我这相机用啥存储卡好"). Only reorders, within the first _LATEST_WORD_WINDOW: nothing
     joins or leaves."""
     out = list(scored)
-    for s in [s for s in out[:_LATEST_WORD_WINDOW] if _CHANGE_SAID_RE.search(s.candidate.text)]:
+    for s in [s for s in out[:_LATEST_WORD_WINDOW] if change_said(s.candidate.text)]:
         c = s.candidate
+        said = change_said(c.text)
         mine: tuple[frozenset[str], dict[str, tuple[str, ...]]] | None = None
         others_change = False
         here = next(i for i, x in enumerate(out) if x is s)  # by identity: Scored compares every field
@@ -621,7 +634,7 @@ def latest_word_first(scored: Sequence[Scored]) -> list[Scored]:
             if older.hours - c.hours < _LATER_HOURS or (older.answers and not c.answers):
                 continue  # said together; or the older states the fact asked for and the newer does not
             if mine is None:
-                mine, others_change = _things(c.text), _change_of_someone_else(c.text)
+                mine, others_change = _things(said), _change_of_someone_else(c.text)
             if _about_someone_else(older.text) != others_change:
                 continue
             theirs, their_words = _things(older.text)

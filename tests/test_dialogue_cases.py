@@ -14,10 +14,12 @@ from graph.model import ClassifierLevel, Memory, MemoryType, PresetKind, Provena
 from ingest.scoring import Scores
 
 
-def test_the_blind_set_holds_together() -> None:
-    scenarios = read_cases(DEFAULT_CASES)
+@pytest.mark.parametrize(("cases", "splits"), [(DEFAULT_CASES, {"tune", "check"}),
+                                               (DEFAULT_CASES.with_name("dialogues_blind2.jsonl"), {"check"})])
+def test_the_blind_sets_hold_together(cases: Path, splits: set[str]) -> None:
+    scenarios = read_cases(cases)
     assert len(scenarios) == 60 and len({s.id for s in scenarios}) == 60
-    assert {s.split for s in scenarios} == {"tune", "check"}
+    assert {s.split for s in scenarios} == splits  # the second set is held out whole
     for s in scenarios:
         said = [text.lower() for _, turns in s.sessions for speaker, text in turns if speaker == "user"]
         assert [d for d, _ in s.sessions] == sorted((d for d, _ in s.sessions), reverse=True), s.id
@@ -37,6 +39,19 @@ def test_a_malformed_line_names_its_line(tmp_path: Path) -> None:
     bad.write_text("{not json}\n", encoding="utf-8")
     with pytest.raises(SystemExit, match=r"bad.jsonl:1"):
         read_cases(bad)
+
+
+def test_a_scenario_may_be_held_out_whatever_its_hash(tmp_path: Path) -> None:
+    # b001's hash makes it tune; "split": "check" keeps it out of tuning. No other split may be fixed.
+    line = '{"id": "b001", "lang": "en", "sessions": [], "probes": []%s}\n'
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(line % "", encoding="utf-8")
+    assert read_cases(cases)[0].split == "tune"
+    cases.write_text(line % ', "split": "check"', encoding="utf-8")
+    assert read_cases(cases)[0].split == "check"
+    cases.write_text(line % ', "split": "tune"', encoding="utf-8")
+    with pytest.raises(SystemExit, match="only \"check\""):
+        read_cases(cases)
 
 
 AT = datetime(2026, 11, 1, tzinfo=UTC)

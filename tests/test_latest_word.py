@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from bmam.container import Container
 from bmam.usecases.recall import RecallRequest
-from ingest.scoring import Candidate, Scored, Scores, latest_word_first
+from ingest.scoring import Candidate, Scored, Scores, change_said, latest_word_first, says_own_change
 from ingest.turns import TurnInput
 from tests.test_routine_conflicts import START
 
@@ -61,6 +61,22 @@ def test_what_stays_where_it_was() -> None:
     # no change said
     no_change = [scored("a", "刚入了佳能R5", 0.4, hours=900), scored("b", "R5拍鸟真好用", 0.3, hours=10)]
     assert ids(latest_word_first(no_change)) == ["a", "b"]
+    # the thing shared is not where the change is said: the wife who chose the colour changed nothing of the
+    # shares lost this year, nor did the wife of the roses' anniversary get diabetes
+    elsewhere = [scored("a", "今年炒股亏了8万 老婆不让我买贵的了", 0.4, hours=900),
+                 scored("b", "最后提了比亚迪汉 老婆选的颜色 还挺好看", 0.3, hours=10)]
+    assert ids(latest_word_first(elsewhere)) == ["a", "b"]
+    roses = [scored("a", "Carol and I planted twelve Mr Lincoln bushes for our 40th anniversary", 0.5, hours=900),
+             scored("b", "Doctor says I've got type 2 diabetes now. Carol is cooking without sugar", 0.2, hours=10)]
+    assert ids(latest_word_first(roses)) == ["a", "b"]
+
+
+def test_where_a_change_is_said() -> None:
+    assert change_said("最后提了比亚迪汉 老婆选的颜色 还挺好看") == "最后提了比亚迪汉"
+    # a thousands separator is no clause's end: the amount is where the raise is said
+    assert change_said("I got a raise!! now it's $4,600 after tax") == "I got a raise now it's $4,600 after tax"
+    assert change_said("I planted roses with Carol") == ""
+    assert says_own_change("R5退了 换了尼康Z8") and not says_own_change("my boss moved to Denver last month")
 
 
 def test_recall_puts_the_latest_word_first(container: Container, tenant: str) -> None:
@@ -74,3 +90,24 @@ def test_recall_puts_the_latest_word_first(container: Container, tenant: str) ->
     assert not result.gated, result.reason
     texts = [m.memory.text for m in result.memories]
     assert texts.index("R5退了 换了尼康Z8 朋友说对焦跟踪更好 先用用看") < texts.index(said[0][1])
+
+
+def test_a_change_is_one_hop_from_the_older_word_however_few_memories_the_user_has(container: Container,
+                                                                                    tenant: str) -> None:
+    """A user of a few memories gets no rare-term links (every word is rare there), except on the thing a change is
+    said of: "最后提了比亚迪汉" is linked to "纠结 特斯拉model 3和比亚迪汉", so "我开的是啥车来着", which finds only the
+    older one by meaning, reaches the newer through the link, latest word first. The wife both name is no link."""
+    said = [(START, "纠结 特斯拉model 3和比亚迪汉 买哪个 预算25万"),
+            (START + timedelta(days=1), "今年炒股亏了8万 老婆不让我买贵的了"),
+            (START + timedelta(days=30), "最后提了比亚迪汉 老婆选的颜色 还挺好看")]
+    for i, (at, text) in enumerate(said):
+        container.ingest.ingest_turn(tenant, TurnInput(user_id="bo", session_id=f"s{i}", speaker="user", text=text,
+                                                       at=at))
+    by_text = {m.text: m for m in container.memories.page(tenant, "bo", first=10).items}
+    older, shares, newer = (by_text[text] for _, text in said)
+    linked = {frozenset((x.memory_a, x.memory_b)) for x in container.memories.associations(tenant, "bo", newer.id)}
+    assert frozenset((older.id, newer.id)) in linked
+    assert frozenset((shares.id, newer.id)) not in linked
+    result = container.recall.recall(tenant, RecallRequest(user_id="bo", query="车该买保险了 我开的是啥车来着", k=3))
+    assert not result.gated, result.reason
+    assert [m.memory.id for m in result.memories][:2] == [newer.id, older.id]

@@ -15,8 +15,8 @@ from bmam.usecases.hooks import StoredMemoryContext
 from graph.model import Association, Scope
 from graph.related import FormBatch, FormRequest, FormSettings, RelatedRepository, TraversalParams
 from graph.store import Tx
-from ingest.lexicon import SEQUENCE_STEP_PATTERN, SEQUENCE_STEP_RE
-from ingest.scoring import COMMON_EN, link_term, link_text, lucene_query, terms
+from ingest.lexicon import SEQUENCE_STEP_PATTERN, SEQUENCE_STEP_RE, simplified
+from ingest.scoring import COMMON_EN, change_said, link_term, link_text, lucene_query, says_own_change, terms
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 # A turn opening with a pronoun is about someone the turn before named ("she lives in Denver. she's a nurse
@@ -50,15 +50,21 @@ class AssociationForming:
         s = self._settings
         han: list[str] = []
         latin: list[str] = []
+        changed: list[str] = []
         if text and s.term_link_max_df > 0:
             found = terms(link_text(text), limit=s.term_link_terms)
             han = [t for t in found if _CJK.match(t) and link_term(t)]
             latin = [t for t in found if not _CJK.match(t) and len(t) >= 3 and not t.isdigit() and t not in COMMON_EN]
+            if says_own_change(text):
+                # the clauses are read in simplified characters; the terms match the text as written
+                where = set(terms(link_text(change_said(text))))
+                changed = [t for t in han + latin if simplified(t) in where]
         return FormRequest(memory_id=memory_id, episode_id=episode_id, episode_mates=tuple(episode_mates),
                            follows_up=bool(text and episode_id and _FOLLOW_UP_RE.match(text)),
                            continues=bool(text and episode_id and SEQUENCE_STEP_RE.fullmatch(text)),
                            now=self._clock.now(), han_terms=han, latin_terms=latin,
-                           lucene=lucene_query(han + latin) if han or latin else None)
+                           lucene=lucene_query(han + latin) if han or latin else None,
+                           change_terms=changed)
 
     def form(self, scope: Scope, memory_id: str, *, text: str | None = None, episode_id: str | None = None,
              episode_mates: Sequence[str] = ()) -> list[Association]:

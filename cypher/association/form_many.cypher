@@ -18,8 +18,11 @@
 //    missed). Strength min(1, $term_base / sqrt(df)) for the rarest shared term, the entity hop formula
 //    with df + 1 mentions. Han terms match as substrings (bigrams), Latin terms as whole words. A small
 //    user's memories are scanned; a large one's come from the memory_text_scoped index (item.lucene, scoped
-//    to the user by graph/scope_token.py: its own best $limit hits). Nothing below $min_memories memories:
-//    there, every word is rare.
+//    to the user by graph/scope_token.py: its own best $limit hits). Nothing below $min_memories memories
+//    (there, every word is rare), except the terms where a memory says a change of the user's (item.change_terms:
+//    比亚迪汉 of "最后提了比亚迪汉 老婆选的颜色" after "纠结 特斯拉model 3和比亚迪汉"): the thing it changes is named by a
+//    rare term, and recall reaches the latest word from the older one through this edge (ingest/scoring.py
+//    latest_word_first).
 // The term part's candidates (the user's live memories, lower-cased) are read once for the statement, not per
 // memory: the per-memory subqueries create ASSOCIATED edges only, so which memories are live, their texts and
 // how many the user holds are the same for every row (read per memory they cost 204k db hits per 512
@@ -27,8 +30,8 @@
 OPTIONAL MATCH (u:User {tenant: $tenant, user_id: $user_id})
 WITH u, CASE WHEN u IS NULL THEN 0 ELSE COUNT { (u)-[:HAS_MEMORY]->() } END AS mine
 CALL (u, mine) {
-  WITH u WHERE u IS NOT NULL AND mine >= $min_memories AND mine <= $scan_max
-    AND any(item IN $items WHERE item.terms)
+  WITH u WHERE u IS NOT NULL AND mine <= $scan_max
+    AND any(item IN $items WHERE item.terms AND (mine >= $min_memories OR size(item.change_terms) > 0))
   MATCH (u)-[:HAS_MEMORY]->(o:Memory)
   WHERE o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
   RETURN collect({o: o, lower: toLower(o.text)}) AS pool  // [] when the user is not scanned
@@ -106,7 +109,9 @@ CALL (item) {
   RETURN collect({memory_a: a.id, memory_b: b.id, strength: r.strength}) AS by_form
 }
 CALL (item, pool, mine) {
-  WITH item WHERE item.terms AND mine >= $min_memories
+  WITH item WHERE item.terms AND (mine >= $min_memories OR size(item.change_terms) > 0)
+  WITH item, [t IN item.han_terms WHERE mine >= $min_memories OR t IN item.change_terms] AS han,
+       [t IN item.latin_terms WHERE mine >= $min_memories OR t IN item.change_terms] AS latin
   MATCH (m:Memory {id: item.memory_id})
   WHERE m.tenant = $tenant AND m.user_id = $user_id AND m.valid_to IS NULL
   CALL (m, pool, mine, item) {
@@ -120,11 +125,11 @@ CALL (item, pool, mine) {
     WHERE o <> m AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
     RETURN o, toLower(o.text) AS lower
   }
-  WITH item, m, o, [t IN item.han_terms WHERE lower CONTAINS t]
-             + [t IN item.latin_terms WHERE lower CONTAINS t AND lower =~ ('(?s).*\\b' + t + '\\b.*')] AS shared
+  WITH item, han, latin, m, o, [t IN han WHERE lower CONTAINS t]
+             + [t IN latin WHERE lower CONTAINS t AND lower =~ ('(?s).*\\b' + t + '\\b.*')] AS shared
   WHERE size(shared) > 0
-  WITH item, m, collect({o: o, shared: shared}) AS rows
-  WITH item, m, rows, [t IN item.han_terms + item.latin_terms | {t: t, df: size([r IN rows WHERE t IN r.shared])}] AS dfs
+  WITH item, han, latin, m, collect({o: o, shared: shared}) AS rows
+  WITH item, m, rows, [t IN han + latin | {t: t, df: size([r IN rows WHERE t IN r.shared])}] AS dfs
   WITH item, m, rows, [x IN dfs WHERE x.df >= 1 AND x.df <= $max_df] AS rare
   WHERE size(rare) > 0
   UNWIND rows AS r
