@@ -45,14 +45,12 @@ from graph.conflicts import ConflictKind
 from ingest.conflict_text import (
     FIXED_DATE_RE,
     NUMBER_RE,
-    OTHERS_RE,
     TIME_TERM_RE,
     changed_detail,
     content_terms,
     is_negated,
     normalized,
     objects_overlap,
-    people,
     word_variants,
 )
 from ingest.decision_rules import decision_change_conflict, handover_conflict
@@ -62,12 +60,14 @@ from ingest.extract_routines import PROVIDER_PREDICATE, ROUTINE_PREDICATE, SUPPO
 from ingest.lexicon import (
     CALENDAR_WORD_RE,
     CANCEL_RE,
+    OTHERS_RE,
     PLAN_RE,
     REMINDER_RE,
     RESCHEDULE_RE,
     SOMETIMES_RE,
     TIME_SAID_RE,
     is_question,
+    people,
     said_for_some_times,
     split_clauses,
 )

@@ -164,33 +164,8 @@ def objects_overlap(a: str, b: str) -> bool:
 
 
 
-# Whose a memory is: the people it names, and he / she ("他", "我妈"): the user's own says none of them.
-OTHERS_RE = re.compile(r"(?i)\b(?:he|she|they|his|her|their)\b|男朋友|女朋友|爷爷|奶奶|外公|外婆|我妈|我爸|他|她")
-
 TIME_TERM_RE = re.compile(rf"{TIME_SAID_RE.pattern}|^(?:am|pm|at|on|moved|again|time)$|^\d+$", re.IGNORECASE)
-# The people an event or a routine belongs to: "the kids' dentist appt" is not "my dentist appointment", 女儿的钢琴课
-# not 儿子的钢琴课 (compared as sets of these words, plural s and possessive dropped).
-_ZH_PEOPLE = "女儿|儿子|孩子|老婆|老公|妈妈|爸爸|姐姐|妹妹|哥哥|弟弟|同事|朋友|老板|邻居|室友"
-_PEOPLE_RE = re.compile(
-    r"(?i)\b(kid|child|children|son|daughter|wife|husband|partner|mom|mum|mother|dad|father|sister|brother|boyfriend"
-    r"|girlfriend|coworker|colleague|friend|boss|manager|neighbou?r|roommate)(?:s|'s|s')?\b"
-    rf"|({_ZH_PEOPLE})"
-)
 # A date that is a fact, not an event that moves ("Maya's birthday is on May 5th": her party may move, not it).
 FIXED_DATE_RE = re.compile(r"(?i)\b(?:birthday|anniversary|birth ?date)(?:'s| is| falls)\b|生日是|纪念日是")
 
 
-def people(text: str) -> set[str]:
-    return {(m[1] or m[2]).lower() for m in _PEOPLE_RE.finditer(text)}
-
-
-# The user speaking of themself: I / me / we, 我 / 我们, not the 我 of 我爸, 我的女儿 (a possessive before a person).
-_SELF_RE = re.compile(r"(?i)\b(?:i|me|my ?self|we|us|our ?selves)\b"
-                      rf"|我(?!的?(?:{_ZH_PEOPLE}|爸|妈|姐|妹|哥|弟|男朋友|女朋友|爷爷|奶奶|外公|外婆|家人))")
-
-
-def about_someone_else(text: str) -> bool:
-    """Whether a text speaks of someone else and not of the user: a person word or he / she, and no I / me / we
-    ("My dad's doctor increased his metformin", 我爸的医生把他的二甲双胍加到了1000毫克; not "My son and I are both
-    allergic to peanuts")."""
-    return bool(people(text) or OTHERS_RE.search(text)) and _SELF_RE.search(text) is None

@@ -9,15 +9,13 @@ from typing import TYPE_CHECKING
 
 from ingest.conflict_text import (
     FIXED_DATE_RE,
-    OTHERS_RE,
     TIME_TERM_RE,
     content_terms,
     is_negated,
     normalized,
-    people,
     word_variants,
 )
-from ingest.lexicon import has_han, is_question, is_request, split_clauses
+from ingest.lexicon import OTHERS_RE, has_han, is_question, is_request, people, split_clauses
 
 if TYPE_CHECKING:
     from ingest.conflict_rules import Similar

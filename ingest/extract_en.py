@@ -880,6 +880,16 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     ),
     (re.compile(rf"{_IWE}(?i: (?:just |recently |finally )?(?:moved|relocated) (?:to|back to)) (?P<o>.+)"),
      _en("lives_in")),
+    # "my flat in Kreuzberg is tiny", "just got the keys to our new place in Oakland", "we settled in Lisbon", "I'm
+    # renting a room in Camden": where the user's home is
+    (re.compile(rf"(?i:\b(?:my|our) (?:new |little |tiny |first )?(?:flat|apartment|place|house|home|condo|studio"
+                rf"|room|rental) in) (?P<o>{_EN_NAME})"),
+     _en("lives_in")),
+    (re.compile(rf"{_IWE}(?i:(?:'ve| have)? (?:finally |eventually |now )?settled (?:down )?in) (?P<o>{_EN_NAME})"),
+     _en("lives_in")),
+    (re.compile(rf"{_IM}(?i: (?:now |currently )?renting (?:a |an |the )?(?:\w+ )?(?:room|flat|apartment|place|house"
+                rf"|studio) in) (?P<o>{_EN_NAME})"),
+     _en("lives_in")),
     # "me and Owen moved in with my sister Claire in Franklin": the home moved into is in that town
     (re.compile(rf"(?:{_IWE}|(?i:\bme and \w+|\b\w+ and i))(?i: (?:just |recently |finally )?moved in with) [^,.;!?]+?"
                 rf" (?i:in) (?P<o>{_EN_NAME})"),

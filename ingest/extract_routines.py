@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ingest.lexicon import HAN, PLAN_RE
+from ingest.lexicon import HAN, PLAN_RE, about_someone_else
 
 DOSE_PREDICATE = "takes_dose"
 COMMUTE_PREDICATE = "commutes_by"
@@ -138,7 +138,8 @@ _PHONE_EN = re.compile(rf"(?i:\b(?:i|we)(?:'ve| have)?(?: just| finally| now)? (
 _PHONE_ZH = re.compile(rf"(?:我用的是|我的手机是|手机换成了?|换了(?:一部|个|部)?(?:新的)?|我用|买了(?:一部|个|部)?)"
                        rf"(?P<x>{_PHONE_MODEL})")
 _CAR_EN = re.compile(rf"(?i:\b(?:i|we)(?:'ve| have)?(?: just| finally| now)? (?:drive|own|have|got|bought|switched to"
-                     rf"|leased|traded (?:it |\w+ )?in for)(?: an?| the| my| our| a new)?) (?P<x>{_CAR_MODEL})")
+                     rf"|leased|picked up|traded (?:it |\w+ )?in for)(?: an?| the| my| our| a new)?"
+                     rf"|\bmy (?:new )?car is(?: an?| the)?) (?P<x>{_CAR_MODEL})")
 # "We sold the Civic and got a Model 3": the new car after the sale of the old
 _CAR_AFTER_SALE_EN = re.compile(rf"(?i:\b(?:sold|traded in) (?:the |our |my )?[\w -]{{1,20}}? and (?:got|bought|leased)"
                                 rf"(?: an?| a new)?) (?P<x>{_CAR_MODEL})")
@@ -155,7 +156,9 @@ _LAPTOP_ZH = re.compile(rf"(?:我用的是|我的电脑是|我的笔记本是|�
                         rf"(?P<x>{_LAPTOP_MODEL})")
 _NOT_HAD_RE = re.compile(r"(?i)\b(?:don't|do not|never|no longer|not|want|wants|would|might|thinking|considering)\b"
                          r"|不|没|想|打算")
-_CAR_ZH = re.compile(rf"(?:我开(?:的是)?|我家的车是|我的车是|换了一辆|买了一辆|我们开)(?:一辆)?(?P<x>{_CAR_MODEL})")
+# (提了: took delivery of a car bought, 提车; the clause's subject may be dropped: 最后提了比亚迪汉)
+_CAR_ZH = re.compile(rf"(?:我开(?:的是)?|我家的车是|我的车是|新车是|换了一辆|买了一辆|提了(?:一?辆)?|我们开)(?:一辆)?"
+                     rf"(?P<x>{_CAR_MODEL})")
 _MODEL_TAIL = re.compile(r"(?i)\s+(?:last|this|next|yesterday|today|now|and|but|because|since|for|from|to|instead"
                          r"|already|too|as)\b.*$|了$")
 
@@ -579,7 +582,8 @@ def routine_facts(clause: str, sentence: str = "", before: str = "") -> list[tup
                 after = clause[m.end("x"):][:30]
                 not_the_thing = _NOT_A_LAPTOP_RE if predicate == LAPTOP_PREDICATE else _NOT_THE_THING_RE
                 if wished or _FOR_SOMEONE_RE.search(clause[: m.start("x")][-16:] + m["x"] + after) \
-                        or not_the_thing.match(after.strip()):
+                        or not_the_thing.match(after.strip()) or about_someone_else(clause[: m.start("x")]):
+                    # (朋友换了一辆宝马: the friend's car)
                     continue
                 if model := _model(m["x"], not_the_thing):
                     out.append((predicate, model))

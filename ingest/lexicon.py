@@ -1273,3 +1273,32 @@ CONDITIONS_EN_RE = re.compile(
 ROLE_SUFFIX_ZH_RE = re.compile(
     r"(?:师|生|员|士|者|家|手|工|长|官|医|妈|爸|理|主|板|迷|控|族|党|后|人员|狗|奴|宝|男|女|民)$"
 )
+
+
+# ----- whose a text is: the user's own, or someone else's ------------------------------------------------------
+
+# Whose a memory is: the people it names, and he / she ("他", "我妈"): the user's own says none of them.
+OTHERS_RE = re.compile(r"(?i)\b(?:he|she|they|his|her|their)\b|男朋友|女朋友|爷爷|奶奶|外公|外婆|我妈|我爸|他|她")
+
+# The people an event or a routine belongs to: "the kids' dentist appt" is not "my dentist appointment", 女儿的钢琴课
+# not 儿子的钢琴课 (compared as sets of these words, plural s and possessive dropped).
+_ZH_PEOPLE = "女儿|儿子|孩子|老婆|老公|妈妈|爸爸|姐姐|妹妹|哥哥|弟弟|同事|朋友|老板|邻居|室友"
+_PEOPLE_RE = re.compile(
+    r"(?i)\b(kid|child|children|son|daughter|wife|husband|partner|mom|mum|mother|dad|father|sister|brother|boyfriend"
+    r"|girlfriend|coworker|colleague|friend|boss|manager|neighbou?r|roommate)(?:s|'s|s')?\b"
+    rf"|({_ZH_PEOPLE})"
+)
+def people(text: str) -> set[str]:
+    return {(m[1] or m[2]).lower() for m in _PEOPLE_RE.finditer(text)}
+
+
+# The user speaking of themself: I / me / we, 我 / 我们, not the 我 of 我爸, 我的女儿 (a possessive before a person).
+_SELF_RE = re.compile(r"(?i)\b(?:i|me|my ?self|we|us|our ?selves)\b"
+                      rf"|我(?!的?(?:{_ZH_PEOPLE}|爸|妈|姐|妹|哥|弟|男朋友|女朋友|爷爷|奶奶|外公|外婆|家人))")
+
+
+def about_someone_else(text: str) -> bool:
+    """Whether a text speaks of someone else and not of the user: a person word or he / she, and no I / me / we
+    ("My dad's doctor increased his metformin", 我爸的医生把他的二甲双胍加到了1000毫克; not "My son and I are both
+    allergic to peanuts")."""
+    return bool(people(text) or OTHERS_RE.search(text)) and _SELF_RE.search(text) is None

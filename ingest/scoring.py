@@ -20,8 +20,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from graph.related import Via
-from ingest.conflict_text import TIME_TERM_RE, about_someone_else, content_terms, word_variants
-from ingest.lexicon import has_han, simplified, split_clauses
+from ingest.conflict_text import TIME_TERM_RE, content_terms, word_variants
+from ingest.lexicon import about_someone_else, has_han, simplified, split_clauses
 
 # ----- terms -----------------------------------------------------------------------------------
 

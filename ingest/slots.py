@@ -21,10 +21,9 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 
-from ingest.conflict_text import people
 from ingest.extract_core import is_diet, is_music, is_occupation, is_sport, normalize_term
 from ingest.extract_routines import PROVIDER_PREDICATE, ROUTINE_PREDICATE, routine_of
-from ingest.lexicon import simplified
+from ingest.lexicon import people, simplified
 
 # The kin predicates: a question asking for these alone also reads the memories naming the family members
 # (cypher/recall/slot_match.cypher lists them again; tests/test_recall_slots.py checks the two agree).

@@ -609,6 +609,14 @@ def test_colloquial_chinese(text: str, expected: set[tuple[str, str, str, int]])
     ("Tom and I got divorced.", {(USER, "spouse", "Tom", -1)}), ("I'm married to Tom.", {(USER, "spouse", "Tom", 1)}),
     ("我和小美分手了", {(USER, "partner", "小美", -1)}), ("我跟王强离婚了", {(USER, "spouse", "王强", -1)}),
     ("我和朋友分开走了", set()),
+    # a home named by where it is, an employer joined: the subject dropped, as chat does
+    ("my flat in Kreuzberg is tiny", {(USER, "lives_in", "Kreuzberg", 1)}),
+    ("just got the keys to our new place in Oakland!", {(USER, "lives_in", "Oakland", 1)}),
+    ("we settled in Lisbon in the end", {(USER, "lives_in", "Lisbon", 1)}),
+    ("I'm renting a room in Camden", {(USER, "lives_in", "Camden", 1)}),
+    ("my sister's flat in Leeds", set()), ("I'm renting a car in Denver", set()),
+    ("我现在租在望京", {(USER, "lives_in", "望京", 1)}), ("入职腾讯了", {(USER, "works_at", "腾讯", 1)}),
+    ("上个月跳槽去了阿里", {(USER, "works_at", "阿里", 1)}),
 ])
 def test_a_change_of_mind_in_other_words(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
@@ -771,7 +779,7 @@ def test_said_in_chat(text: str, expected: set[tuple[str, str, str, int]]) -> No
 
 @pytest.mark.parametrize(("text", "expected"), [
     # traditional characters read as the simplified ones the rules are written in
-    ("最後還是搬到新竹了 租在關埔 走路就到公司", {(USER, "lives_in", "新竹", 1)}),
+    ("最後還是搬到新竹了 租在關埔 走路就到公司", {(USER, "lives_in", "新竹", 1), (USER, "lives_in", "关埔", 1)}),
     ("我對花生過敏", {(USER, "allergic_to", "花生", 1)}),
     ("我養了一隻貓叫咪咪", {(USER, "pet", "咪咪", 1)}),
     ("我不吃香菜 這邊小吃什麼都加", {(USER, "eats", "香菜", -1)}),

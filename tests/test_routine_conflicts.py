@@ -207,6 +207,11 @@ def test_a_move_with_what_was_moved_between_the_words() -> None:
     ("I drive a 2015 Honda Civic.", {("user", "drives", "2015 Honda Civic", 1)}),
     ("We sold the Civic and got a Model 3 last month.", {("user", "drives", "Model 3", 1)}),
     ("朗逸卖了，换了一辆比亚迪汉。", {("user", "drives", "比亚迪汉", 1)}),
+    # a car taken delivery of (提车: the subject dropped, as chat does), picked up, or named as mine
+    ("最后提了比亚迪汉 老婆选的颜色 还挺好看", {("user", "drives", "比亚迪汉", 1)}),
+    ("I picked up the Model Y yesterday", {("user", "drives", "Model Y", 1)}),
+    ("my new car is a Civic", {("user", "drives", "Civic", 1)}),
+    ("朋友换了一辆宝马", set()), ("老公买了一辆比亚迪", set()),  # someone else's (the friend's, the husband's)
     ("I want to get an iPhone 15", set()),  # a wish
     ("I got a new phone", set()),  # no model named
     ("My wife drives a Toyota", set()),  # someone else's

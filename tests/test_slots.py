@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from ingest.conflict_text import about_someone_else
+from ingest.lexicon import about_someone_else
 from ingest.scoring import Candidate, ScoringParams, gate, score_candidates, terms
 from ingest.slots import DIET, OCCUPATION, answered, asked_slots, asks_own_fact, asks_what_to_do, stored_predicates
 
