@@ -190,7 +190,11 @@ _EN_OCCUPATIONS = frozenset(
         "producer", "professor", "programmer", "psychiatrist", "psychologist", "realtor", "receptionist", "recruiter",
         "reporter", "researcher", "sailor", "salesman", "saleswoman", "salesperson", "scientist", "secretary", "singer",
         "soldier", "solicitor", "statistician", "stylist", "surgeon", "surveyor", "tailor", "teacher", "technician",
-        "therapist", "translator", "tutor", "vet", "veterinarian", "waiter", "waitress", "welder", "writer", "youtuber"
+        "therapist", "translator", "tutor", "vet", "veterinarian", "waiter", "waitress", "welder", "writer", "youtuber",
+        # said of a job as often, and missing above (做HR, a bank teller, a PM)
+        "hr", "pm", "teller", "trader", "broker", "underwriter", "dispatcher", "inspector", "ranger", "operator",
+        "sommelier", "curator", "planner", "strategist", "specialist", "advisor", "adviser", "attendant", "concierge",
+        "influencer", "streamer", "animator", "doula", "caretaker", "housekeeper", "chauffeur", "roofer", "handyman",
     }
 )
 _EN_OCCUPATION_PHRASES = (

@@ -616,9 +616,11 @@ _CONTINUATION_RE = re.compile(
     r"|爱好|今年|在|刚|当|做|学的|读的|住|会说|养了|来自|base|戒|喜欢|爱|讨厌|受不了|迷上|对|一直)"
 )
 
+# What may follow the place gone back to (回老家潮州过年, 过年回成都待几天): not part of its name.
+_HOME_VISIT_TAIL_ZH = r"过年|过节|看看|一趟|待|住|玩|了"
 # Time words and discourse openers that may come before a dropped subject ("去年搬到了苏州").
 _ZH_TIME_LEAD = (
-    r"(?:去年|今年|前年|上个?月|这个?月|上周末?|上星期|这周|昨天|前天|今天|刚才|那次|上次|小时候|\d{4}年|周末|其实|说实话"
+    r"(?:去年|今年|前年|上个?月|这个?月|上周末?|上星期|这周|昨天|前天|今天|刚才|那次|上次|小时候|\d{4}年|周末|过年|春节|其实|说实话"
     r"|对了|另外|而且|所以|后来|那时候|当时|嗯|哦|啊|家里|最后|最终|终于|结果)*"
 )
 # A clause with no subject that opens with a verb only a person's own statement would (the first person dropped).
@@ -627,6 +629,7 @@ _ZH_DROPPED_SUBJECT_RE = re.compile(
     r"(?:紧急联系人|迷上|爱上|喜欢|热爱|爱(?=[吃喝看玩听去打逛])|讨厌|受不了|接受不了|戒|吃不了|喝不了|吃不惯|不吃|不喝|不能吃|不能喝|住在|来自|会说|会讲"
     r"|养了|沉迷|对[^，]{1,12}?(?:过敏|感兴趣|不感兴趣|情有独钟)|在[^，]{1,16}?(?:工作|上班|实习|任职|读研|读博|读书|上学"
     r"|做|当|干)|base在?|搬到|搬去|老家|回老家|学的是|读的是|专业是|租在|入职|跳槽(?=到|去)"
+    r"|(?:过年|春节)(?:要|准备|打算|得|就)?回|升(?=职?(?:成|为|到|做|当)?了?\s*[A-Za-z\u4e00-\u9fff])"
     r"|(?:被)?(?:调到|调去|调往|派到)(?=了?[^，]{1,10}?(?:分公司|子公司|分部|分行|分店|办事处|分院|总部)))"
     r"(?![就啦吧呀啊你您的]|了?$)"
 )
@@ -772,6 +775,8 @@ def _zh_job_at(m: re.Match[str], subject: str, st: _State, polarity: int) -> Non
     """在X当律师 / 在腾讯做后端开发: the employer (not a mere city) and, for 当/担任, the role."""
     org = _zh_clean(m["o"])
     job = re.sub(r"^(?:了|过)?(?:[\d一两二三四五六七八九十几半]+(?:年|个月|天))?(?:的)?", "", _zh_clean(m["job"]))
+    # how long or how well after the job (在上海做HR做得好好的, 做会计做了三年): the job is before it
+    job = re.sub(r"(?<=.)(?:做|干|当)(?:得|了[\d一两二三四五六七八九十几半]+(?:年|个月)).*$", "", job)
     if not _zh_names_work(job):
         return
     employer = _zh_org_ok(org) and org not in PLACES_ZH and not PLACE_SUFFIX_ZH_RE.search(org)
@@ -990,6 +995,9 @@ def _zh_parted(m: re.Match[str], subject: str, st: _State, polarity: int) -> Non
 
 _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     *_ZH_CONTACT_RULES,
+    # 我升 branch manager 了 / 升主管了 / 升成了店长: the role promoted to (a role, not 升级 or 升学)
+    (re.compile(r"^(?:刚|已经|终于|总算)?升(?:职)?(?:成|为|到|做|当)?了?\s*(?P<o>[^，了]{1,20}?)\s*了?$"),
+     lambda m, s, st, p: st.add(s, "is_a", job, p) if _zh_role_like(job := _zh_clean(m["o"])) else None),
     (re.compile(rf"^(?:已经)?(?:和|跟)(?P<o>[{HAN}A-Za-z]{{2,4}}?)(?:已经|上个月|前段时间|最近)?(?P<how>分手|离婚)"),
      _zh_parted),
     # 我和小王结婚了 / 我最近在和小王谈恋爱: the spouse, the partner now (not 想和小王在一起, 下个月结婚: to come)
@@ -1030,7 +1038,13 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         lambda m, s, st, p: st.add(s, "lives_in", o, -1) if _looks_like_zh_place(o := _zh_clean(m["o"])) else None,
     ),
     (re.compile(r"老家(?:在|是)(?P<o>[^，]+)"), _zh("hometown", tails=_STOP_TAIL_ZH)),
-    (re.compile(r"回(?:了)?老家(?P<o>[^，了]{2,6})"), _zh("hometown", check=_looks_like_zh_place)),  # 回老家长沙
+    (re.compile(r"回(?:了)?老家(?P<o>[^，了]{2,6})"),
+     _zh("hometown", tails=_HOME_VISIT_TAIL_ZH, check=_looks_like_zh_place)),  # 回老家长沙
+    # 过年回潮州: where one goes back to for the New Year is one's home town; 我老家潮州的
+    (re.compile(r"(?:过年|春节|过春节)(?:要|准备|打算|得|就)?回(?:了)?(?P<o>[^，了]{2,6})"),
+     _zh("hometown", tails=_HOME_VISIT_TAIL_ZH, check=_looks_like_zh_place)),
+    (re.compile(r"^(?P<pre>" + _P + r")老家(?P<o>[^，在是]{2,6}?)(?:的|人)?$"),
+     _zh("hometown", check=_looks_like_zh_place)),
     (re.compile(r"^(?P<pre>" + _P + r")来自(?P<o>[^，]{1,12})"), _zh("hometown", check=_looks_like_zh_place)),
     (re.compile(r"^(?P<pre>" + _P + r")是从(?P<o>[^，]{1,10}?)来的"), _zh("hometown", check=_looks_like_zh_place)),
     (

@@ -881,6 +881,11 @@ PROCEDURAL_EN_RE = re.compile(
 # ---------------------------------------------------------------------------------------------
 # places (for "visited" and "works_at" kinds); common, general-purpose names only
 
+def word_list(text: str) -> list[str]:
+    """The words of a long literal list written as one string, space-separated (it reads better so)."""
+    return text.split()
+
+
 PLACES_ZH = frozenset(
     [
         "北京",
@@ -1032,6 +1037,25 @@ PLACES_ZH = frozenset(
         "朝阳",
         "海淀",
     ]
+) | frozenset(
+    # China's prefecture-level cities and a few well-known county cities and districts (by province), and Taiwan's
+    # and Hong Kong's cities: "过年回潮州" is a home town only if 潮州 is known to be a place. Left out: the names
+    # that are everyday words or open the name of something else (来宾 guests, 白银 silver, 安康 well-being, 大同,
+    # 普洱 tea, 中山 of 中山大学, 宁德 of 宁德时代, 白山).
+    word_list("""唐山 秦皇岛 邯郸 邢台 保定 张家口 承德 沧州 廊坊 衡水 阳泉 长治 晋城 朔州 晋中 运城 忻州 临汾 吕梁
+    包头 乌海 赤峰 通辽 鄂尔多斯 呼伦贝尔 巴彦淖尔 乌兰察布 鞍山 抚顺 本溪 丹东 锦州 营口 阜新 辽阳 盘锦 铁岭 葫芦岛
+    四平 辽源 通化 松原 白城 延吉 齐齐哈尔 鸡西 鹤岗 双鸭山 大庆 伊春 佳木斯 七台河 牡丹江 黑河 绥化 徐州 常州 南通
+    连云港 淮安 盐城 扬州 镇江 泰州 宿迁 昆山 江阴 常熟 张家港 温州 嘉兴 湖州 绍兴 金华 衢州 舟山 台州 丽水 义乌
+    芜湖 蚌埠 淮南 马鞍山 淮北 铜陵 安庆 滁州 阜阳 宿州 六安 亳州 池州 宣城 莆田 三明 泉州 漳州 南平 龙岩 晋江
+    景德镇 萍乡 九江 新余 鹰潭 赣州 吉安 宜春 抚州 上饶 淄博 枣庄 东营 烟台 潍坊 济宁 泰安 威海 日照 临沂 德州 聊城
+    滨州 菏泽 开封 洛阳 平顶山 安阳 鹤壁 新乡 焦作 濮阳 许昌 漯河 三门峡 南阳 商丘 信阳 周口 驻马店 黄石 十堰 宜昌
+    襄阳 鄂州 荆门 孝感 荆州 黄冈 咸宁 随州 恩施 株洲 湘潭 衡阳 邵阳 岳阳 常德 张家界 益阳 郴州 永州 怀化 娄底 湘西
+    韶关 汕头 江门 湛江 茂名 肇庆 惠州 梅州 汕尾 河源 阳江 清远 潮州 揭阳 云浮 顺德 番禺 柳州 梧州 北海 防城港 钦州
+    贵港 玉林 百色 贺州 河池 崇左 儋州 自贡 攀枝花 泸州 德阳 绵阳 广元 遂宁 内江 乐山 南充 眉山 宜宾 广安 达州 雅安
+    巴中 资阳 六盘水 遵义 安顺 毕节 铜仁 凯里 曲靖 玉溪 保山 昭通 临沧 西双版纳 香格里拉 腾冲 日喀则 林芝 铜川 宝鸡
+    咸阳 渭南 延安 汉中 榆林 商洛 嘉峪关 金昌 天水 武威 张掖 平凉 酒泉 庆阳 定西 敦煌 石嘴山 吴忠 固原 克拉玛依
+    吐鲁番 哈密 喀什 伊犁 库尔勒 阿克苏 石河子 新竹 台中 台南 高雄 桃园 基隆 嘉义 花莲 宜兰 屏东 九龙 新界 铜锣湾
+    尖沙咀 旺角""")
 )
 PLACE_SUFFIXES_ZH = "市|省|县|区|镇|村|山|湖|岛|海|江|河|寺|庙|公园|广场|古镇|景区|机场|草原|沙漠"
 PLACE_SUFFIX_ZH_RE = re.compile(f"(?:{PLACE_SUFFIXES_ZH})$")

@@ -21,7 +21,7 @@ from enum import StrEnum
 
 from graph.related import Via
 from ingest.conflict_text import TIME_TERM_RE, content_terms, word_variants
-from ingest.lexicon import about_someone_else, has_han, simplified, split_clauses
+from ingest.lexicon import about_someone_else, has_han, simplified, split_clauses, word_list
 
 # ----- terms -----------------------------------------------------------------------------------
 
@@ -35,13 +35,9 @@ _TOKEN = re.compile(rf"(?:(?=\w)[{_CJK}])+|[^\W_{_CJK}]+", re.UNICODE)
 _CJK_RUN = re.compile(rf"^[{_CJK}]+$")
 
 
-def _words(text: str) -> list[str]:
-    return text.split()
-
-
 # Words that say nothing about which memory is meant. English: function words and question words.
 STOP_EN: frozenset[str] = frozenset(
-    _words("""a about above after again all also am an and any are as at be because been before being below
+    word_list("""a about above after again all also am an and any are as at be because been before being below
     between both but by can could did do does doing don done down during each else ever few for from
     further get got had has have having he her here hers herself him himself his how i if in into is
     it its itself just know let like ll me mine more most my myself no nor not now of off on once only
@@ -58,7 +54,7 @@ STOP_EN: frozenset[str] = frozenset(
 # I'm allergic to shellfish"): never a rare-term link between memories (bmam/usecases/associations.py), however
 # rare in a small user's memories. Verbs of every day, times, amounts and plain judgements; names and things stay.
 COMMON_EN: frozenset[str] = frozenset(
-    _words("""able add added ago already always another anymore anything around ask asked away back bad be became
+    word_list("""able add added ago already always another anymore anything around ask asked away back bad be became
     become began begin best better big bit bought bring brought call called came can't cannot come comes coming
     couldn't day days decided didn't different doesn't doing done don't else end enjoy enjoyed enough even every
     everything feel feeling feels felt finally find finding finds finished first found friday gave getting give
@@ -84,8 +80,8 @@ COMMON_EN: frozenset[str] = frozenset(
 _LINK_FIRST_NOT = frozenset("我你他她它们的了着吗呢吧啊呀哦嗯也都就还很又在是有和不没这那个些么说想")
 _LINK_LAST_NOT = frozenset("了着的吗呢吧啊呀哦嗯们么是在有和也就我你很")
 COMMON_ZH: frozenset[str] = frozenset(
-    _words("""早上 晚上 中午 下午 上午 今天 明天 昨天 后天 今年 去年 明年 时候 时间 周末 每天 天天 一天 两天 最近 现在
-    以后 以前 开始 一起 觉得 喜欢 工作 东西 事情 感觉 非常 特别 真的 有点 一点 不错 挺好 好的 上班 下班 回家
+    word_list("""早上 晚上 中午 下午 上午 今天 明天 昨天 后天 今年 去年 明年 时候 时间 周末 每天 天天 一天 两天 最近
+    现在 以后 以前 开始 一起 觉得 喜欢 工作 东西 事情 感觉 非常 特别 真的 有点 一点 不错 挺好 好的 上班 下班 回家
     出去 老是 经常 有时 总是 然后 因为 所以 但是 不过 而且 已经 终于 一般 比较 一样 可能 大概 应该 需要 打算
     准备 希望 知道 问题 方便 朋友 每周 周六 周日 星期 今晚 明早 刚才 刚刚 一下 一次 上次 下次 好吃 好玩
     开心 高兴 起来 出来 回来 下来 过来 地方 生活 感谢 谢谢 辛苦 平时 好几 几次""")
@@ -107,7 +103,7 @@ def link_term(term: str) -> bool:
 
 # Chinese bigrams of pronouns, question words and fillers (a bigram made of them matches any sentence).
 STOP_ZH: frozenset[str] = frozenset(
-    _words("""我们 你们 他们 她们 它们 我的 你的 他的 她的 什么 怎么 怎样 为什么 哪里 哪儿 哪个 哪些 多少 几个
+    word_list("""我们 你们 他们 她们 它们 我的 你的 他的 她的 什么 怎么 怎样 为什么 哪里 哪儿 哪个 哪些 多少 几个
     是不 不是 是什 么时 时候 这个 那个 这些 那些 一个 一下 一些 可以 知道 觉得 还是 的话 就是 还有 没有
     现在 有没 有什 么样 吗我 我是 是我 你是 是你 我在 在哪 我有 你有 有没 告诉 记得 记住 一直 以前 之前
     请问 你知 知不 不知 我想 想知 的是 是的 了吗 的吗 呢我 我最 最近 你觉 得我 我该 应该 能不 不能 帮我
@@ -118,7 +114,7 @@ STOP_ZH: frozenset[str] = frozenset(
 _STOP_ZH_CHARS = frozenset("我你他她它的了吗呢吧啊是在有和就都也很还又")
 # Whole stop words (not the straddling fragments of STOP_ZH), longest first.
 _STOP_ZH_WORDS = sorted(
-    _words("""我们 你们 他们 她们 它们 我的 你的 他的 她的 什么 怎么 怎样 为什么 哪里 哪儿 哪个 哪些 多少 几个 这个
+    word_list("""我们 你们 他们 她们 它们 我的 你的 他的 她的 什么 怎么 怎样 为什么 哪里 哪儿 哪个 哪些 多少 几个 这个
     那个 这些 那些 一个 一下 一些 可以 知道 觉得 还是 的话 就是 还有 没有 现在 有没有 告诉 记得 记住 一直 以前
     之前 请问 是不是 知不知道 应该 能不能 帮我 给我 是的 的吗 了吗 吗"""),
     key=len, reverse=True,

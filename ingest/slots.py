@@ -295,7 +295,9 @@ REQUEST_EXAMPLES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
                     "What should I cook this weekend?", "Recommend a restaurant for tonight", "帮我点个外卖",
                     "晚饭吃什么好？", "推荐个餐厅", "中午吃什么？")),
     (("works_at", OCCUPATION), ("Help me write a short bio about my work", "Write my CV summary",
-                                "帮我写个自我介绍，说说我的工作", "帮我准备一下面试时介绍我的工作")),
+                                "Write my LinkedIn headline", "Update my resume with my current job",
+                                "帮我写个自我介绍，说说我的工作", "帮我准备一下面试时介绍我的工作",
+                                "帮我写个领英的个人简介")),
     ((MUSIC,), ("Make me a playlist", "给我推荐几首歌", "帮我做个歌单")),
 )
 

@@ -617,6 +617,14 @@ def test_colloquial_chinese(text: str, expected: set[tuple[str, str, str, int]])
     ("my sister's flat in Leeds", set()), ("I'm renting a car in Denver", set()),
     ("我现在租在望京", {(USER, "lives_in", "望京", 1)}), ("入职腾讯了", {(USER, "works_at", "腾讯", 1)}),
     ("上个月跳槽去了阿里", {(USER, "works_at", "阿里", 1)}),
+    # the home town one goes back to for the New Year; a job said with how well or how long it is done; a promotion
+    ("过年回潮州 我妈天天安排相亲", {(USER, "hometown", "潮州", 1)}),
+    ("回老家潮州过年", {(USER, "hometown", "潮州", 1)}),
+    ("我老家洛阳的", {(USER, "hometown", "洛阳", 1)}), ("过年回家", set()), ("过年回公司加班", set()),
+    ("我在上海做HR做得好好的", {(USER, "is_a", "HR", 1)}), ("我在南宁做会计做了三年", {(USER, "is_a", "会计", 1)}),
+    ("好消息 我升 branch manager 了！", {(USER, "is_a", "branch manager", 1)}),
+    ("终于升了店长", {(USER, "is_a", "店长", 1)}),
+    ("手机升级到iOS 18了", set()), ("我升初三了", set()),
 ])
 def test_a_change_of_mind_in_other_words(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected

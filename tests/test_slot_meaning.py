@@ -99,6 +99,8 @@ def test_other_input_asks_for_no_slot(container: Container, question: str) -> No
     # a CV or a cover letter is about the job
     ("帮我写份简历，突出一下工作经历", ("works_at", OCCUPATION)),
     ("Help me polish my CV", ("works_at", OCCUPATION)),
+    ("帮我写个 LinkedIn headline", ("works_at", OCCUPATION)),
+    ("help me write my LinkedIn summary", ("works_at", OCCUPATION)),
     # a playlist follows the user's music
     ("给我推荐点适合跑步听的歌", (MUSIC,)),
 ])
@@ -112,6 +114,7 @@ def test_a_request_the_users_facts_shape_asks_for_them(container: Container, req
     # requests no fact of the user shapes, each the closest the eval's unrelated ones came to an example
     "帮我起草一封请假邮件", "帮我写一首关于秋天的诗", "Recommend some books on economics", "推荐一部电影",
     "Recommend a good movie", "How do I start writing a novel?", "Plan a trip to Japan for me",
+    "How do I delete my LinkedIn account?",
 ])
 def test_other_requests_ask_for_no_slot(container: Container, request_: str) -> None:
     assert container.recall.asked_slots(request_, container.embedder.embed_query(request_)) == ()
