@@ -178,6 +178,10 @@ def lucene_query(query_terms: Sequence[str]) -> str | None:
 
 # Requests to the assistant ("help me", "tell me") use the first person without being about the user.
 _ZH_REQUEST = re.compile(r"(帮我|给我|替我|为我|教我|跟我|和我|让我|请我|告诉我)")
+# Chat drops the 我 the input is about: what was said before (来着: "what was it again"), the user's last time (上次),
+# the user's family named by kin alone (妹妹最想吃啥), not someone else's (你妹妹, 他老婆, 别人的女儿)
+_ZH_OWN_DROPPED = re.compile(r"来着|上次|上回|(?<![你他她的])(?:妹妹|姐姐|哥哥|弟弟|老公|老婆|男朋友|女朋友|儿子|女儿"
+                             r"|孙女|孙子|外孙女?|爸妈|爸爸|妈妈)")
 # "our" too, of what a user, a family or a team has ("What's our runbook?", "our release process", "our kids"), not
 # of everyone ("our planet", "our body", "our national anthem")
 _EN_SELF = re.compile(r"\b(my|mine|myself)\b|\bour (?:\w+ )?(?:team|project|company|product|release|runbook|playbook"
@@ -201,7 +205,8 @@ def is_personal(text: str) -> bool:
     request or a general question; memories are about the user, so such input relates more easily."""
     t = _normalize(text)
     if has_han(t):
-        if "我" in _ZH_REQUEST.sub("", t) or (_ZH_MAY_I.search(t) is not None and "你" not in t):
+        if "我" in _ZH_REQUEST.sub("", t) or (_ZH_MAY_I.search(t) is not None and "你" not in t) \
+                or _ZH_OWN_DROPPED.search(t):
             return True
         if not _LATIN_WORDS.search(t):
             return False

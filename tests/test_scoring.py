@@ -163,6 +163,9 @@ def test_gate_with_no_memories_says_so() -> None:
     ("can I go for a run tomorrow morning?", True), ("Could I have a beer tonight?", True),
     ("How can I fix a flat tyre?", False), ("Is it ok if I go jogging later?", True),
     ("明天早上可以去跑步吗？", True), ("你可以帮我查一下天气吗？", False),
+    # chat drops the 我: what was said before (来着), the user's last time, the family named by kin alone
+    ("准备睡了 睡前该干嘛来着", True), ("上次那个 date 怎么样", True), ("妹妹最想吃啥", True),
+    ("你妹妹好吗", False), ("宝宝辅食几个月开始加比较好", False), ("怎么做红烧肉", False),
 ])
 def test_is_personal(text: str, personal: bool) -> None:
     assert is_personal(text) is personal
