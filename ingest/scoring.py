@@ -188,7 +188,8 @@ _EN_SELF = re.compile(r"\b(my|mine|myself)\b|\bour (?:\w+ )?(?:team|project|comp
                       r"|process|codebase|code|repo|app|service|stack|database|deploy\w*|office|kids|children|son"
                       r"|daughter|family|house|home|apartment|flat|car|dog|cat|wedding|anniversary|trip|vacation|plans?"
                       r"|budget|landlord|neighbou?rs?|standup|meetings?|sprint|roadmap|deadline|ci|pipeline|server"
-                      r"|customers?|clients?|users?|manager|boss|startup|business|shop|store|garden|baby)\b")
+                      r"|customers?|clients?|users?|manager|boss|startup|business|shop|store|garden|baby"
+                      r"|games?|match(?:es)?|season|practice|sessions?|class(?:es)?|lessons?|date|honeymoon)\b")
 _EN_ME = re.compile(r"\bme\b")
 _EN_REQUEST = re.compile(r"^\W*(please\s+)?(tell|write|give|show|help|make|find|draft|translate|explain|recommend|"
                          r"teach|let|send|can you|could you|would you|will you)\b")

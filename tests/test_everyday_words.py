@@ -56,6 +56,7 @@ def test_a_plan_cancelled_with_its_place_between_the_words() -> None:
     ("What is our release process?", True),
     ("Why is our planet warming?", False),
     ("How did our ancestors make fire?", False),
+    ("how did our last game go?", True), ("What is our solar system made of?", False),
 ])
 def test_our_is_the_users(question: str, personal: bool) -> None:
     assert is_personal(question) is personal
