@@ -7,6 +7,7 @@ general-purpose (common greetings, feeling words, well-known places); they were 
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -1321,6 +1322,7 @@ _SELF_RE = re.compile(r"(?i)\b(?:i|me|my ?self|we|us|our ?selves)\b"
                       rf"|我(?!的?(?:{_ZH_PEOPLE}|爸|妈|姐|妹|哥|弟|男朋友|女朋友|爷爷|奶奶|外公|外婆|家人))")
 
 
+@functools.lru_cache(maxsize=8192)  # recall asks it of the same memories recall after recall
 def about_someone_else(text: str) -> bool:
     """Whether a text speaks of someone else and not of the user: a person word or he / she, and no I / me / we
     ("My dad's doctor increased his metformin", 我爸的医生把他的二甲双胍加到了1000毫克; not "My son and I are both

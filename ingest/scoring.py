@@ -604,11 +604,6 @@ def says_own_change(text: str) -> bool:
     return bool(change_said(text)) and not _change_of_someone_else(text)
 
 
-@functools.lru_cache(maxsize=8192)
-def _about_someone_else(text: str) -> bool:
-    return about_someone_else(text)
-
-
 # The top of a ranking latest_word_first reads: recall returns a few (k, 5 by default); a change said far below the
 # top is no answer here, and each pair read costs (~0.02 ms).
 _LATEST_WORD_WINDOW = 20
@@ -637,7 +632,7 @@ def latest_word_first(scored: Sequence[Scored]) -> list[Scored]:
                 continue  # said together; or the older states the fact asked for and the newer does not
             if mine is None:
                 mine, others_change = _things(said), _change_of_someone_else(c.text)
-            if _about_someone_else(older.text) != others_change:
+            if about_someone_else(older.text) != others_change:
                 continue
             theirs, their_words = _things(older.text)
             common = (mine[0] & theirs) | {t for key, ts in mine[1].items() for t in ts
