@@ -197,6 +197,15 @@ _EN_OCCUPATIONS = frozenset(
         "influencer", "streamer", "animator", "doula", "caretaker", "housekeeper", "chauffeur", "roofer", "handyman",
     }
 )
+# Lines of work said as what one does ("I'm in sales", "I work in product", 我做 product 的): a job as people name it.
+WORK_FIELDS_EN = (
+    "product", "marketing", "sales", "finance", "hr", "human resources", "it", "tech", "consulting", "accounting",
+    "engineering", "design", "ux", "operations", "ops", "logistics", "law", "banking", "insurance", "real estate",
+    "retail", "hospitality", "healthcare", "education", "publishing", "advertising", "pr", "recruiting",
+    "customer service", "customer support", "data science", "procurement", "supply chain", "construction", "pharma",
+    "product design", "product management", "graphic design", "web development", "software development",
+    "software engineering", "investment banking", "private equity", "venture capital", "digital marketing",
+)
 _EN_OCCUPATION_PHRASES = (
     "social worker", "care worker", "office worker", "factory worker", "construction worker", "health worker",
     "flight attendant", "real estate agent", "travel agent", "estate agent", "insurance agent", "police officer",
@@ -300,7 +309,7 @@ def is_occupation(term: str) -> bool:
     t = re.sub(r"\s+(?:at|for|with|in)\s.*$", "", t)  # "nurse at st mary's": the job, not where
     if _EN_NOT_A_JOB_RE.match(t):
         return False
-    if t.endswith(_EN_OCCUPATION_PHRASES):
+    if t.endswith(_EN_OCCUPATION_PHRASES) or t in WORK_FIELDS_EN:
         return True
     words = t.split()
     if not words:

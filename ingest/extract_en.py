@@ -19,6 +19,7 @@ from ingest.extract_core import (
     PHONE_PATTERN,
     SINGLE_VALUED_PREDICATES,
     USER,
+    WORK_FIELDS_EN,
     Favourite,
     _State,
     activity_name,
@@ -963,6 +964,21 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     (
         re.compile(rf"{_I}(?i: (?:work|am working|'m working) as (?:a|an)) (?P<o>.+)"),
         lambda m, st: st.add(USER, "is_a", _en_cut(m["o"], _EN_TAIL_PLACE)),
+    ),
+    # "I work in product", "I'm in sales": a line of work (WORK_FIELDS_EN; "I'm in Denver" is none)
+    (
+        re.compile(rf"(?:{_I}(?i: (?:now |currently |still )?(?:work|am working|'m working|worked) in)"
+                   rf"|{_IM}(?i: (?:now |currently |still )?in))"
+                   rf" (?P<o>(?i:{'|'.join(sorted(WORK_FIELDS_EN, key=len, reverse=True))}))(?![\w-])"),
+        lambda m, st: st.add(USER, "is_a", m["o"].lower()),
+    ),
+    # "I teach high school math", "I teach 4th years", "I teach at a primary school": a teacher
+    (
+        re.compile(rf"{_I}(?i: (?:now |currently |still )?teach (?:at (?:a|an|the) [\w -]*?(?:school|college"
+                   r"|university|academy)\b|(?:high|middle|primary|elementary|secondary|grade|nursery) school\b"
+                   r"|(?:kindergarten|preschool|college|university)\b|(?:\d+(?:st|nd|rd|th)|first|second|third|fourth"
+                   r"|fifth|sixth) (?:grade|graders|years?)\b|year \d+\b))"),
+        lambda m, st: st.add(USER, "is_a", "teacher"),
     ),
     (
         re.compile(

@@ -995,6 +995,10 @@ def _zh_parted(m: re.Match[str], subject: str, st: _State, polarity: int) -> Non
 
 _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     *_ZH_CONTACT_RULES,
+    # 我教小学数学 / 我在一中教高中英语: a teacher
+    (re.compile(r"^(?:现在|目前|一直)?(?:在[^，]{1,12}?)?教(?:小学|初中|高中|中学|大学|幼儿园|[一二三四五六七八九]年级|高[一二三]"
+                r"|初[一二三])"),
+     lambda m, s, st, p: st.add(s, "is_a", "老师", p)),
     # 我升 branch manager 了 / 升主管了 / 升成了店长: the role promoted to (a role, not 升级 or 升学)
     (re.compile(r"^(?:刚|已经|终于|总算)?升(?:职)?(?:成|为|到|做|当)?了?\s*(?P<o>[^，了]{1,20}?)\s*了?$"),
      lambda m, s, st, p: st.add(s, "is_a", job, p) if _zh_role_like(job := _zh_clean(m["o"])) else None),

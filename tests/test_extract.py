@@ -625,6 +625,11 @@ def test_colloquial_chinese(text: str, expected: set[tuple[str, str, str, int]])
     ("好消息 我升 branch manager 了！", {(USER, "is_a", "branch manager", 1)}),
     ("终于升了店长", {(USER, "is_a", "店长", 1)}),
     ("手机升级到iOS 18了", set()), ("我升初三了", set()),
+    # a line of work said as what one does, a teacher by what is taught
+    ("I work in product", {(USER, "is_a", "product", 1)}), ("I'm in sales", {(USER, "is_a", "sales", 1)}),
+    ("I'm in Denver", set()), ("I'm in it for the money", set()),
+    ("I teach 4th years", {(USER, "is_a", "teacher", 1)}), ("I teach my son piano", set()),
+    ("我教小学数学", {(USER, "is_a", "老师", 1)}), ("教我做饭", set()),
 ])
 def test_a_change_of_mind_in_other_words(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
