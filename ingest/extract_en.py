@@ -66,6 +66,9 @@ _EN_TAIL_THING = (
     r"|summer|winter|spring|fall|autumn)|in (?:summer|winter|spring|fall|autumn)|on (?:sundays|saturdays"
     r"|mondays|fridays|holidays)"
 )
+# when a sport is played, after it: "I do yoga twice a week", "I took up pickleball last year"
+_EN_TAIL_SPORT = _EN_TAIL_THING + (r"|last|this|next|yesterday|today|twice|once|three times|\d+ times|at|in|on|after"
+                                   r"|before")
 
 
 def _en_cut(obj: str, tails: str) -> str:
@@ -1139,6 +1142,21 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
                    r" (?:playing |doing |going )?)(?P<old>[\w -]+?) (?i:and (?:have |'ve )?(?:switched|moved|changed"
                    r"|gone over) to) (?P<o>[\w -]+)"),
         _en_switched_sport,
+    ),
+    # "I play tennis every Sunday", "I took up pickleball", "I do yoga twice a week": a sport the user plays now;
+    # "I quit tennis", "I stopped playing badminton": one no longer (is_sport decides: not the piano, not video games)
+    (
+        re.compile(rf"{_I}(?i: (?:now |still |also |usually |regularly |mostly |just |recently |mainly )?"
+                   r"(?:play|practi[cs]e|do|started playing|started doing|started|took up|have taken up"
+                   r"|'ve taken up|switched to|got into|am into|'m into)) (?P<o>[A-Za-z][\w -]{1,30})"),
+        _en("likes", tails=_EN_TAIL_SPORT, check=is_sport),
+    ),
+    (
+        re.compile(rf"{_I}(?i:(?:'ve| have)? (?:just |recently |finally )?(?:quit|stopped|given up|gave up|dropped)"
+                   r" (?:playing |doing |going )?)(?P<o>[A-Za-z][\w -]{1,30})(?! (?i:and (?:have |'ve )?(?:switched"
+                   r"|moved|changed|gone over) to))"),
+        lambda m, st: st.add(USER, "likes", activity_name(o), -1)
+        if is_sport(o := _en_cut(m["o"], _EN_TAIL_SPORT)) else False,
     ),
     # "I've switched from coffee to tea": the one no longer, the other now
     (

@@ -277,6 +277,12 @@ def _zh_whole_clause(c: str, st: _State) -> bool:
         for part in _split_coord(_zh_clean(m["o"])):
             st.add(USER, "likes", _zh_clean(part), -1 if m["neg"] else 1)
         return True
+    # a sport given up or taken up, said the way chat does: "badminton 不打了", 羽毛球早就不打了, 现在改玩 pickleball
+    if m := _ZH_SPORT_DROPPED_RE.fullmatch(c):
+        sport = _zh_clean(m["o1"]) if m["o1"] else _zh_sport_named(m["rest"])
+        if sport and is_sport(sport):
+            st.add(USER, "likes", activity_name(sport), -1 if m["o1"] else 1)
+            return True
     if m := re.fullmatch(r"(?:我|俺)?(?:是|就是|简直)?无(?P<o>[^，]{1,2})不欢", c):
         st.add(USER, "likes", m["o"])  # 无辣不欢: cannot be happy without X
         return True
@@ -528,6 +534,21 @@ _ZH_FAVOURITE_RE = re.compile(
 
 
 # 我现在不怎么打乒乓球了，改成羽毛球了: a sport no longer (the clause before), another now (this clause)
+# A sport topicalised and given up (badminton 不打了), or switched to with no subject (现在改玩 pickleball): is_sport
+# decides (不打了 of a game on a phone is none of it).
+_ZH_SPORT_DROPPED_RE = re.compile(
+    r"(?P<o1>[A-Za-z][A-Za-z ]{1,20}?|[\u4e00-\u9fff]{2,5}?)\s*(?:也|都|就|早就|已经)?不(?:打|玩|练|踢|跑|跳)了"
+    r"|(?:现在|后来|最近|已经)?(?:改|换)(?:成|为)?(?:打|玩|练|踢|跑)了?\s*(?P<rest>.+)"
+)
+
+
+def _zh_sport_named(rest: str) -> str | None:
+    """The sport a text opens with, if any: pickleball of "pickleball比较gentle", 羽毛球 of 羽毛球比较累."""
+    if latin := re.match(r"[A-Za-z][A-Za-z ]*[A-Za-z]", rest):
+        return latin[0] if is_sport(latin[0]) else None
+    return next((rest[:n] for n in range(min(5, len(rest)), 1, -1) if is_sport(rest[:n])), None)
+
+
 _ZH_SPORT_STOPPED_RE = re.compile(r"我(?:现在|最近|已经|后来)?(?:不怎么|不太|不再|没怎么|很少|不)"
                                   r"(?:打|玩|练|踢|去|做|跑)?(?P<old>[\u4e00-\u9fff]{2,6}?)了")
 _ZH_SPORT_SWITCHED_RE = re.compile(r"(?:现在|后来|最近)?(?:改成|换成|改为|换为|改|换)了?"

@@ -630,6 +630,13 @@ def test_colloquial_chinese(text: str, expected: set[tuple[str, str, str, int]])
     ("I'm in Denver", set()), ("I'm in it for the money", set()),
     ("I teach 4th years", {(USER, "is_a", "teacher", 1)}), ("I teach my son piano", set()),
     ("我教小学数学", {(USER, "is_a", "老师", 1)}), ("教我做饭", set()),
+    # a sport played now or given up (is_sport decides: not the piano, not a phone game)
+    ("I play tennis every Sunday", {(USER, "likes", "tennis", 1)}),
+    ("I do yoga twice a week", {(USER, "likes", "yoga", 1)}),
+    ("I quit tennis in March", {(USER, "likes", "tennis", -1)}), ("I play the piano", set()), ("I quit my job", set()),
+    ("badminton 不打了 膝盖顶不住 现在改玩 pickleball 比较 gentle",
+     {(USER, "likes", "badminton", -1), (USER, "likes", "pickleball", 1)}),
+    ("现在改打网球了", {(USER, "likes", "网球", 1)}), ("王者不玩了", set()),
 ])
 def test_a_change_of_mind_in_other_words(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
