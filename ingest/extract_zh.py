@@ -84,7 +84,7 @@ _ZH_FIRST_VP_RE = re.compile(r"[吃喝爱欢厌说讲住养是]")
 
 
 # Chinese names: 2-4 Han characters that are not a role, a time word or a verb phrase.
-_ZH_NON_NAME_START = set("一个在很有是不我你他她这那做去都也还就会要想被把给让从对跟和已正太真最每上下")
+_ZH_NON_NAME_START = set("一个在很有是不我你他她这那做去都也还就会要想被把给让从对跟和已正太真最每上下教")
 _ZH_NON_NAMES = frozenset(
     [
         "今年",
@@ -625,7 +625,7 @@ def _zh_topic_ok(o: str) -> bool:
 _ZH_NAME_TAIL = (
     r"(?:也|还|都|就|才|又|刚|已经|正在|一直|现在|目前|平时|最近|去年|今年|明年|每天|住|在|是|很|特别|非常|超|挺|真|喜欢"
     r"|爱|讨厌|不|没|会|对|有|和|跟|当|做|学|读|上|从|下个?月|下周|上个?月|上周|昨天|前天|明天|后天|刚刚|一起|一块"
-    r"|结婚|要|想|去|来|，)"
+    r"|结婚|要|想|去|来|教|开|养|玩|打|练|带|，)"
 )
 _ZH_NAME_THEN_TAIL_RE = re.compile(
     rf"(?P<n>[A-Za-z][A-Za-z' \-]*[A-Za-z]|{_ZH_NAME_CHARS}?)(?P<t>{_ZH_NAME_TAIL}.*)?$"

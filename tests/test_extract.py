@@ -637,6 +637,9 @@ def test_colloquial_chinese(text: str, expected: set[tuple[str, str, str, int]])
     ("badminton 不打了 膝盖顶不住 现在改玩 pickleball 比较 gentle",
      {(USER, "likes", "badminton", -1), (USER, "likes", "pickleball", 1)}),
     ("现在改打网球了", {(USER, "likes", "网球", 1)}), ("王者不玩了", set()),
+    # a relative's name ends where what they do begins (教, 开, 打 ...): not 小明开车, not a child named 教小
+    ("我儿子小明开车很稳", {(USER, "child", "小明", 1)}), ("我妹妹小雨打羽毛球", {(USER, "sister", "小雨", 1)}),
+    ("我儿子教小学", set()),
 ])
 def test_a_change_of_mind_in_other_words(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
