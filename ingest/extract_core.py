@@ -241,12 +241,14 @@ _SPORTS_EN = ("basketball", "badminton", "running", "jogging", "swimming", "yoga
               "kickboxing", "pilates", "crossfit", "weightlifting", "lifting", "squash", "rowing", "karate", "judo",
               "taekwondo", "kung fu", "tai chi", "martial arts", "skating", "ice skating", "fencing", "archery",
               "cricket", "rugby", "hockey", "marathons", "triathlons", "kayaking", "sailing", "diving", "scuba diving",
-              "spinning", "pickleball", "handball", "gymnastics", "trail running", "dance", "dancing")
+              "spinning", "pickleball", "handball", "gymnastics", "trail running", "dance", "dancing", "padel",
+              "frisbee", "ultimate frisbee", "ultimate", "netball", "lacrosse", "water polo", "paddleboarding")
 _SPORTS_ZH = ("篮球", "羽毛球", "跑步", "慢跑", "游泳", "瑜伽", "乒乓球", "网球", "骑行", "骑车", "自行车", "攀岩",
               "登山", "爬山", "徒步", "滑雪", "冲浪", "足球", "棒球", "排球", "高尔夫", "拳击", "普拉提", "健身",
               "举重",
               "壁球", "划船", "赛艇", "空手道", "柔道", "跆拳道", "太极", "武术", "滑冰", "轮滑", "击剑", "射箭",
-              "橄榄球", "冰球", "马拉松", "铁人三项", "皮划艇", "帆船", "潜水", "动感单车", "体操", "跳舞", "舞蹈")
+              "橄榄球", "冰球", "马拉松", "铁人三项", "皮划艇", "帆船", "潜水", "动感单车", "体操", "跳舞", "舞蹈",
+              "飞盘", "匹克球", "桨板", "撸铁", "广场舞")
 _MUSIC_EN = ("jazz", "rock", "pop", "classical", "classical music", "hip hop", "hip-hop", "rap", "r&b", "country",
              "folk", "metal", "heavy metal", "blues", "electronic", "electronic music", "edm", "techno", "house music",
              "indie", "punk", "reggae", "soul", "k-pop", "kpop", "j-pop", "opera", "funk", "lo-fi", "lofi",

@@ -538,7 +538,7 @@ _ZH_FAVOURITE_RE = re.compile(
 # decides (不打了 of a game on a phone is none of it).
 _ZH_SPORT_DROPPED_RE = re.compile(
     r"(?P<o1>[A-Za-z][A-Za-z ]{1,20}?|[\u4e00-\u9fff]{2,5}?)\s*(?:也|都|就|早就|已经)?不(?:打|玩|练|踢|跑|跳)了"
-    r"|(?:现在|后来|最近|已经)?(?:改|换)(?:成|为)?(?:打|玩|练|踢|跑)了?\s*(?P<rest>.+)"
+    r"|(?:现在|后来|最近|已经)?(?:改|换)(?:成|为)?(?:打|玩|练|踢)?了?\s*(?P<rest>.+)"
 )
 
 

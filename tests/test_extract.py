@@ -637,6 +637,8 @@ def test_colloquial_chinese(text: str, expected: set[tuple[str, str, str, int]])
     ("badminton 不打了 膝盖顶不住 现在改玩 pickleball 比较 gentle",
      {(USER, "likes", "badminton", -1), (USER, "likes", "pickleball", 1)}),
     ("现在改打网球了", {(USER, "likes", "网球", 1)}), ("王者不玩了", set()),
+    ("换成跑步了", {(USER, "likes", "跑步", 1)}), ("换成iPhone了", set()),
+    ("I play padel on Fridays", {(USER, "likes", "padel", 1)}),
     # a relative's name ends where what they do begins (教, 开, 打 ...): not 小明开车, not a child named 教小
     ("我儿子小明开车很稳", {(USER, "child", "小明", 1)}), ("我妹妹小雨打羽毛球", {(USER, "sister", "小雨", 1)}),
     ("我儿子教小学", set()),
