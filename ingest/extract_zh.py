@@ -533,7 +533,6 @@ _ZH_FAVOURITE_RE = re.compile(
 )
 
 
-# 我现在不怎么打乒乓球了，改成羽毛球了: a sport no longer (the clause before), another now (this clause)
 # A sport topicalised and given up (badminton 不打了), or switched to with no subject (现在改玩 pickleball): is_sport
 # decides (不打了 of a game on a phone is none of it).
 _ZH_SPORT_DROPPED_RE = re.compile(
@@ -549,6 +548,7 @@ def _zh_sport_named(rest: str) -> str | None:
     return next((rest[:n] for n in range(min(5, len(rest)), 1, -1) if is_sport(rest[:n])), None)
 
 
+# 我现在不怎么打乒乓球了，改成羽毛球了: a sport no longer (the clause before), another now (this clause)
 _ZH_SPORT_STOPPED_RE = re.compile(r"我(?:现在|最近|已经|后来)?(?:不怎么|不太|不再|没怎么|很少|不)"
                                   r"(?:打|玩|练|踢|去|做|跑)?(?P<old>[\u4e00-\u9fff]{2,6}?)了")
 _ZH_SPORT_SWITCHED_RE = re.compile(r"(?:现在|后来|最近)?(?:改成|换成|改为|换为|改|换)了?"

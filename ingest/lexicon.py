@@ -108,6 +108,11 @@ def has_han(text: str) -> bool:
     return HAN_RE.search(text) is not None
 
 
+def word_list(text: str) -> list[str]:
+    """The words of a long literal list written as one string, space-separated (it reads better so)."""
+    return text.split()
+
+
 def any_match(patterns: Iterable[re.Pattern[str]], text: str) -> bool:
     return any(p.search(text) for p in patterns)
 
@@ -882,11 +887,6 @@ PROCEDURAL_EN_RE = re.compile(
 # ---------------------------------------------------------------------------------------------
 # places (for "visited" and "works_at" kinds); common, general-purpose names only
 
-def word_list(text: str) -> list[str]:
-    """The words of a long literal list written as one string, space-separated (it reads better so)."""
-    return text.split()
-
-
 PLACES_ZH = frozenset(
     [
         "北京",
@@ -1313,6 +1313,8 @@ _PEOPLE_RE = re.compile(
     r"|girlfriend|coworker|colleague|friend|boss|manager|neighbou?r|roommate)(?:s|'s|s')?\b"
     rf"|({_ZH_PEOPLE})"
 )
+
+
 def people(text: str) -> set[str]:
     return {(m[1] or m[2]).lower() for m in _PEOPLE_RE.finditer(text)}
 

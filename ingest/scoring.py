@@ -620,9 +620,8 @@ def latest_word_first(scored: Sequence[Scored]) -> list[Scored]:
     "R5退了 换了尼康Z8" for "我这相机用啥存储卡好"). Only reorders, within the first _LATEST_WORD_WINDOW: nothing
     joins or leaves."""
     out = list(scored)
-    for s in [s for s in out[:_LATEST_WORD_WINDOW] if change_said(s.candidate.text)]:
+    for s, said in [(s, said) for s in out[:_LATEST_WORD_WINDOW] if (said := change_said(s.candidate.text))]:
         c = s.candidate
-        said = change_said(c.text)
         mine: tuple[frozenset[str], dict[str, tuple[str, ...]]] | None = None
         others_change = False
         here = next(i for i, x in enumerate(out) if x is s)  # by identity: Scored compares every field

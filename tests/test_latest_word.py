@@ -5,12 +5,13 @@ through ingest and recall against the real Neo4j."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from bmam.container import Container
 from bmam.usecases.recall import RecallRequest
 from ingest.scoring import Candidate, Scored, Scores, change_said, latest_word_first, says_own_change
 from ingest.turns import TurnInput
+from tests.test_remember_hooks import linked_to
 from tests.test_routine_conflicts import START
 
 
@@ -79,13 +80,18 @@ def test_where_a_change_is_said() -> None:
     assert says_own_change("R5退了 换了尼康Z8") and not says_own_change("my boss moved to Denver last month")
 
 
+def tell(container: Container, tenant: str, user: str, said: list[tuple[datetime, str]]) -> None:
+    """The user's turns (when, what), each in a session of its own, through the ingest."""
+    for i, (at, text) in enumerate(said):
+        container.ingest.ingest_turn(tenant, TurnInput(user_id=user, session_id=f"s{i}", speaker="user", text=text,
+                                                       at=at))
+
+
 def test_recall_puts_the_latest_word_first(container: Container, tenant: str) -> None:
     said = [(START, "最近迷上拍鸟了 刚入了佳能R5 配100-500 够用不"),
             (START + timedelta(days=1), "我在沈阳 周末都去浑河边蹲"),
             (START + timedelta(days=50), "R5退了 换了尼康Z8 朋友说对焦跟踪更好 先用用看")]
-    for i, (at, text) in enumerate(said):
-        container.ingest.ingest_turn(tenant, TurnInput(user_id="ann", session_id=f"s{i}", speaker="user", text=text,
-                                                       at=at))
+    tell(container, tenant, "ann", said)
     result = container.recall.recall(tenant, RecallRequest(user_id="ann", query="我这相机用啥存储卡好", k=3))
     assert not result.gated, result.reason
     texts = [m.memory.text for m in result.memories]
@@ -96,16 +102,15 @@ def test_a_change_is_one_hop_from_the_older_word_however_few_memories_the_user_h
                                                                                     tenant: str) -> None:
     """A user of a few memories gets no rare-term links (every word is rare there), except on the thing a change is
     said of: "最后提了比亚迪汉" is linked to "纠结 特斯拉model 3和比亚迪汉", so "我开的是啥车来着", which finds only the
-    older one by meaning, reaches the newer through the link, latest word first. The wife both name is no link."""
+    older one by meaning, reaches the newer through the link, latest word first. 老婆, named in both outside the
+    change, links nothing."""
     said = [(START, "纠结 特斯拉model 3和比亚迪汉 买哪个 预算25万"),
             (START + timedelta(days=1), "今年炒股亏了8万 老婆不让我买贵的了"),
             (START + timedelta(days=30), "最后提了比亚迪汉 老婆选的颜色 还挺好看")]
-    for i, (at, text) in enumerate(said):
-        container.ingest.ingest_turn(tenant, TurnInput(user_id="bo", session_id=f"s{i}", speaker="user", text=text,
-                                                       at=at))
+    tell(container, tenant, "bo", said)
     by_text = {m.text: m for m in container.memories.page(tenant, "bo", first=10).items}
     older, shares, newer = (by_text[text] for _, text in said)
-    linked = {frozenset((x.memory_a, x.memory_b)) for x in container.memories.associations(tenant, "bo", newer.id)}
+    linked = linked_to(container, tenant, "bo", newer)
     assert frozenset((older.id, newer.id)) in linked
     assert frozenset((shares.id, newer.id)) not in linked
     result = container.recall.recall(tenant, RecallRequest(user_id="bo", query="车该买保险了 我开的是啥车来着", k=3))
