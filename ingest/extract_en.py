@@ -815,6 +815,14 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         ),
         _en_kin_lives_works,
     ),
+    # an unnamed relative's job ("My husband is a firefighter", "my sister works as a nurse in Melbourne"): only a
+    # job's name, as a relative "is a" much else ("my dad is a night owl")
+    (
+        re.compile(rf"{_EN_KIN}(?i:(?: is|'s|’s) (?:(?:now|still|also|actually) )?(?:a|an)|(?: now| still| also)?"
+                   r" works as (?:a|an)) (?P<o>[\w -]+)"),
+        lambda m, st: st.add(_en_kin_subject(m), "is_a", o, subject_kind="person")
+        if is_occupation(o := _en_cut(m["o"], _EN_TAIL_PLACE + r"|in")) else False,
+    ),
     (re.compile(rf"(?i:\bmy name(?:'s| is))\s+(?P<o>{_EN_NAME}|[{HAN}]{{2,4}})"), _en("name", tails=_EN_TAIL_PLACE)),
     (
         # "Don't call me Kate", "nobody calls me Kate anymore": said no to; not a time ("Call me Monday morning")

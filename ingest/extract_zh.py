@@ -367,13 +367,14 @@ def _zh_relations(rest: str, st: _State) -> str | None:
         nm = _ZH_NAME_THEN_TAIL_RE.match(tail)
         if nm is not None:
             name = _zh_clean(nm["n"])
-            if _looks_like_zh_name(name):
+            # 是 names with a name (我同事是小李, 我妈是王芳), and describes with anything else (我妈是急性子)
+            if _looks_like_zh_name(name) and (m["v"] != "是" or re.match(f"[{_ZH_SURNAMES}小阿老A-Za-z]", name)):
                 _zh_named(rel, name, nm["t"], st)
                 return None
         if m["v"] == "是" and re.match(r"(?:一)?[个位只条]", tail):
             st.pending_rel = rel  # 我老板是个老外，叫Mike: described, then named in the next clause
             return None
-        return "" if m["v"] == "是" and ROLE_SUFFIX_ZH_RE.search(_zh_clean(tail)) else rest
+        return rest  # 我哥是医生: a relative's job (_zh_kin)
     m = re.match(
         r"^(?P<with>(?:跟|和|与|同)(?:我的?)?)?(?:家里?|家)?的?(?P<r>" + _ZH_REL_ALT
         + rf")(?!{_ZH_VERB_START})(?P<n>{_ZH_NAME_CHARS}?|[A-Z][A-Za-z]+)(?P<t>"
@@ -388,8 +389,10 @@ def _zh_relations(rest: str, st: _State) -> str | None:
     return rest
 
 
-# What opens a verb phrase right after a relation word, never a name (我妈住在成都: 住在成 is no name).
-_ZH_VERB_START = r"(?:住|在|是|也|还|都|就|不|没|很|去|要|想|已经|现在|目前|一直)"
+# What opens a verb phrase right after a relation word, never a name (我妈住在成都: 住在成 is no name; 我爸以前是警察:
+# 以前 is no name).
+_ZH_VERB_START = (r"(?:住|在|是|也|还|都|就|不|没|很|去|要|想|已经|现在|目前|一直"
+                  r"|以前|之前|原来|曾经|本来|平时|今年|去年|最近)")
 
 
 def _zh_relation_goes_on(rel: str, text: str) -> bool:
@@ -1005,8 +1008,31 @@ _ZH_KIN_SCHOOL_RULE: tuple[re.Pattern[str], _ZhHandler] = (
 )
 # Job words that also name a task (我在做测试: testing today): no job read from 在做 / 做了
 _ZH_WORK_OF_THE_DAY = frozenset({"测试", "开发", "设计", "运营", "产品", "销售", "翻译", "编辑", "前端", "后端"})
+
+
+def _zh_kin_job_at(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    """我妹在墨尔本当护士 / 我哥在腾讯做后端开发: a relative's employer (not a mere city) and, when it names a job
+    (not 在家当宝妈的助手, 在医院做手术), the job."""
+    org = _zh_clean(m["o"])
+    job = re.sub(r"^(?:一名|一个|一位|个|名|位)", "", _zh_clean(m["job"]))
+    if not is_occupation(job):
+        return
+    if _zh_org_ok(org) and org not in PLACES_ZH and not PLACE_SUFFIX_ZH_RE.search(org):
+        st.add(subject, "works_at", org, polarity)
+    st.add(subject, "is_a", job, polarity)
+
+
+# A relative's job (我哥是医生, 我老婆当老师, 我弟在深圳做程序员): only a job's name, as a relative "是" much else
+# (我妈是急性子, 我爸是河南人, 我姐是个吃货).
+_ZH_KIN_JOB_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
+    (re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,16}?)(?:当|做|干|担任)(?P<job>[^，]{1,12})$"),
+     _zh_kin_job_at),
+    (re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:是|当|在做|在当|做了|当了)(?:一名|一个|一位|个|名|位)?"
+                r"(?P<o>[^，的]{1,12})$"),
+     _zh("is_a", check=is_occupation)),
+]
 _ZH_KIN_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [*_ZH_LIVES_RULES, _ZH_WORKS_AT_RULE, *_ZH_CONTACT_RULES,
-                                                           _ZH_KIN_SCHOOL_RULE]
+                                                           _ZH_KIN_SCHOOL_RULE, *_ZH_KIN_JOB_RULES]
 def _zh_parted(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
     """我和小美分手了 -> (partner, 小美, -1); 我和王强离婚了 -> (spouse, 王强, -1)."""
     name = _zh_clean(m["o"])

@@ -55,7 +55,19 @@ def spo(text: str) -> set[tuple[str, str, str, int]]:
         ("I used to live in London", {(USER, "lives_in", "London", -1)}),
         # relations to people, and what is said about them
         ("我的妻子是王丽", {(USER, "spouse", "王丽", 1)}),
-        ("我妈妈是医生", set()),  # an unnamed relative's job: no triple
+        # an unnamed relative's job, with the relative as the subject; what else a relative "is" gives none
+        ("我妈妈是医生", {("妈妈", "is_a", "医生", 1)}),
+        ("我妹在墨尔本当护士", {("妹妹", "is_a", "护士", 1)}),
+        ("我老公在华为当工程师", {("老公", "works_at", "华为", 1), ("老公", "is_a", "工程师", 1)}),
+        ("我爸以前是警察", {("爸爸", "is_a", "警察", -1)}),
+        ("我妈是急性子", set()),
+        ("我姐是个吃货", set()),
+        ("我妈在医院做手术", set()),
+        ("我妈是王芳", {(USER, "mother", "王芳", 1)}),
+        ("My sister is a nurse in Melbourne", {("my sister", "is_a", "nurse", 1)}),
+        ("My brother works as a chef at a hotel", {("my brother", "is_a", "chef", 1)}),
+        ("My dad is a night owl", set()),
+        ("My daughter is a huge fan of Taylor Swift", set()),
         ("我哥哥叫王磊，他在上海工作", {(USER, "brother", "王磊", 1), ("王磊", "works_at", "上海", 1)}),
         ("我有一个妹妹，叫小雨", {(USER, "sister", "小雨", 1)}),
         ("My sister Anna lives in Toronto", {(USER, "sister", "Anna", 1), ("Anna", "lives_in", "Toronto", 1)}),
