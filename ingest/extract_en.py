@@ -796,6 +796,15 @@ _EN_PLACE = rf"(?:the )?(?P<o>{_EN_NAME}|[{HAN}]{{2,8}})"
 _EN_WHEN_NOT_A_NAME = (r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May"
                        r"|June|July|August|September|October|November|December|Tonight|Tomorrow|Today|ASAP)\b")
 
+# What the rest of a clause says of a home that is not lived in: rented out, a holiday home ("our house in Spain is
+# rented out to tourists", "a flat in Lisbon we use for holidays")
+_NOT_LIVED_IN = (r"(?![^.;!?]*\b(?i:rent(?:ed|ing|s)? (?:it |them )?out|rental|investment|holidays?|vacations?"
+                 r"|summers?)\b)")
+# The user with someone, as the subject of a move ("me and Owen", "me and the kids", "Brad and I")
+_ME_AND = r"(?i:\bme and (?:the |my )?\w+|\b\w+ and i\b)"
+_EN_LIVES_IN = _en("lives_in")
+_MOVED_IN_WITH_RE = re.compile(rf"(?:{_IWE}|{_ME_AND})(?i: (?:just |recently |finally )?moved in with) [^,.;!?]+$")
+
 _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     # contact details: the speaker's own (not a work or home line, which is another number), or a relative's
     (
@@ -890,22 +899,29 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         ),
         _en_moved_from,
     ),
-    (re.compile(rf"{_IWE}(?i: (?:just |recently |finally )?(?:moved|relocated) (?:to|back to)) (?P<o>.+)"),
+    (re.compile(rf"(?:{_IWE}|{_ME_AND})(?i: (?:just |recently |finally )?(?:moved|relocated) (?:to|back to))"
+                r" (?P<o>.+)"),
+     _en("lives_in")),
+    # "we have a house in East Nashville", "I just bought a condo in Plano": a home owned is where one lives (not a
+    # holiday home, a beach house, nor one rented out)
+    (re.compile(rf"{_IWE}(?i: (?:just |recently |finally )?(?:have|own|bought) (?:a|an|our|my) (?:new |little |small"
+                rf" |big )?(?:house|flat|apartment|condo|home|townhouse|townhome) in) (?P<o>{_EN_NAME})"
+                + _NOT_LIVED_IN),
      _en("lives_in")),
     # "my flat in Kreuzberg is tiny", "just got the keys to our new place in Oakland", "we settled in Lisbon", "I'm
     # renting a room in Camden": where the user's home is
     (re.compile(rf"(?i:\b(?:my|our) (?:new |little |tiny |first )?(?:flat|apartment|place|house|home|condo|studio"
-                rf"|room|rental) in) (?P<o>{_EN_NAME})"),
+                rf"|room|rental) in) (?P<o>{_EN_NAME}){_NOT_LIVED_IN}"),
      _en("lives_in")),
     (re.compile(rf"{_IWE}(?i:(?:'ve| have)? (?:finally |eventually |now )?settled (?:down )?in) (?P<o>{_EN_NAME})"),
      _en("lives_in")),
     (re.compile(rf"{_IM}(?i: (?:now |currently )?renting (?:a |an |the )?(?:\w+ )?(?:room|flat|apartment|place|house"
                 rf"|studio) in) (?P<o>{_EN_NAME})"),
      _en("lives_in")),
-    # "me and Owen moved in with my sister Claire in Franklin": the home moved into is in that town
-    (re.compile(rf"(?:{_IWE}|(?i:\bme and \w+|\b\w+ and i))(?i: (?:just |recently |finally )?moved in with) [^,.;!?]+?"
-                rf" (?i:in) (?P<o>{_EN_NAME})"),
-     _en("lives_in")),
+    # "me and Owen moved in with my sister Claire in Franklin": the home moved into is in that town (the match is the
+    # town alone, as the person moved in with may be read already: "my sister Claire")
+    (re.compile(rf"(?i:\bin) (?P<o>{_EN_NAME})"),
+     lambda m, st: _EN_LIVES_IN(m, st) if _MOVED_IN_WITH_RE.search(m.string, 0, m.start()) else False),
     (
         re.compile(
             rf"(?:{_IM}(?i: (?:originally )?from)|{_I}(?i: (?:grew up|was born|was raised) in| come from))"

@@ -793,6 +793,14 @@ def test_said_conversationally(text: str, expected: set[tuple[str, str, str, int
     ("I moved in with my parents in Leeds", {(USER, "lives_in", "Leeds", 1)}),
     ("Tom and I moved in with his mum in Bath", {(USER, "lives_in", "Bath", 1)}),
     ("I moved in with my boyfriend", set()), ("I moved in with a friend in the city", set()),
+    ("me and Owen moved in with my sister Claire in Franklin for now",
+     {(USER, "sister", "Claire", 1), (USER, "lives_in", "Franklin", 1)}),
+    ("me and the kids moved to Austin", {(USER, "lives_in", "Austin", 1)}),
+    # a home owned is where one lives; one rented out or for holidays is not
+    ("we have a house in East Nashville", {(USER, "lives_in", "East Nashville", 1)}),
+    ("we just bought a condo in Plano", {(USER, "lives_in", "Plano", 1)}),
+    ("I have a house in Spain that I rent out", set()), ("we own a flat in Lisbon we use for holidays", set()),
+    ("our house in Spain is rented out to tourists", set()), ("we have a beach house in Malibu", set()),
     # 我自己 is 我; a dropped subject after 最后 / 终于 is the speaker's
     ("我自己就是初中数学老师", {(USER, "is_a", "初中数学老师", 1)}),
     ("其实我自己最爱榴莲千层 可惜老公闻都闻不了", {(USER, "likes", "榴莲千层", 1)}),
