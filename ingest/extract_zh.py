@@ -803,13 +803,18 @@ def _zh_job_at(m: re.Match[str], subject: str, st: _State, polarity: int) -> Non
     job = re.sub(r"(?<=.)(?:做|干|当)(?:得|了[\d一两二三四五六七八九十几半]+(?:年|个月)).*$", "", job)
     if not _zh_names_work(job):
         return
-    employer = _zh_org_ok(org) and org not in PLACES_ZH and not PLACE_SUFFIX_ZH_RE.search(org)
+    employer = _zh_employer(org)
     if employer:
         st.add(subject, "works_at", org, polarity)
     # 在南宁做会计 as 在南宁当会计: with no employer named the job is what is said (在阿里做产品经理 says the employer;
     # 不在美团做开发了 ends the employer, not the trade)
     if m["v"] in {"当", "担任"} or (m["v"] == "做" and not employer and polarity == 1 and _zh_role_like(job)):
         st.add(subject, "is_a", re.sub(r"^(?:一名|一个|一位|个|名|位)", "", job), polarity)
+
+
+def _zh_employer(org: str) -> bool:
+    """Where one works is an employer when it is not a mere city or district (在南宁做会计 names no employer)."""
+    return _zh_org_ok(org) and org not in PLACES_ZH and not PLACE_SUFFIX_ZH_RE.search(org)
 
 
 def _zh_names_work(job: str) -> bool:
@@ -1011,13 +1016,13 @@ _ZH_WORK_OF_THE_DAY = frozenset({"测试", "开发", "设计", "运营", "产品
 
 
 def _zh_kin_job_at(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
-    """我妹在墨尔本当护士 / 我哥在腾讯做后端开发: a relative's employer (not a mere city) and, when it names a job
-    (not 在家当宝妈的助手, 在医院做手术), the job."""
+    """我妹在墨尔本当护士 / 我哥在腾讯做后端开发: a relative's employer (not a mere city) and the job, when it names
+    one (在医院做手术 names none)."""
     org = _zh_clean(m["o"])
     job = re.sub(r"^(?:一名|一个|一位|个|名|位)", "", _zh_clean(m["job"]))
     if not is_occupation(job):
         return
-    if _zh_org_ok(org) and org not in PLACES_ZH and not PLACE_SUFFIX_ZH_RE.search(org):
+    if _zh_employer(org):
         st.add(subject, "works_at", org, polarity)
     st.add(subject, "is_a", job, polarity)
 
@@ -1033,6 +1038,8 @@ _ZH_KIN_JOB_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
 ]
 _ZH_KIN_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [*_ZH_LIVES_RULES, _ZH_WORKS_AT_RULE, *_ZH_CONTACT_RULES,
                                                            _ZH_KIN_SCHOOL_RULE, *_ZH_KIN_JOB_RULES]
+
+
 def _zh_parted(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
     """我和小美分手了 -> (partner, 小美, -1); 我和王强离婚了 -> (spouse, 王强, -1)."""
     name = _zh_clean(m["o"])
