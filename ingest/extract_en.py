@@ -902,9 +902,9 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     (re.compile(rf"(?:{_IWE}|{_ME_AND})(?i: (?:just |recently |finally )?(?:moved|relocated) (?:to|back to))"
                 r" (?P<o>.+)"),
      _en("lives_in")),
-    # "we have a house in East Nashville", "I just bought a condo in Plano": a home owned is where one lives (not a
-    # holiday home, a beach house, nor one rented out)
-    (re.compile(rf"{_IWE}(?i: (?:just |recently |finally )?(?:have|own|bought) (?:a|an|our|my) (?:new |little |small"
+    # "we have a house in East Nashville", "I own a condo in Plano": a home owned is where one lives (not a holiday
+    # home, a beach house, nor one rented out; one just bought is not moved into yet)
+    (re.compile(rf"{_IWE}(?i: (?:have|own) (?:a|an|our|my) (?:new |little |small"
                 rf" |big )?(?:house|flat|apartment|condo|home|townhouse|townhome) in) (?P<o>{_EN_NAME})"
                 + _NOT_LIVED_IN),
      _en("lives_in")),
