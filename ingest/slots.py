@@ -135,7 +135,10 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\b(?:suggest|recommend|ideas?) (?:something|anything|some(?:thing)? ideas?)? ?for (?:dinner|lunch|breakfast"
      r"|brunch|supper)\b|\bwhat(?:'s| is) for (?:dinner|lunch|breakfast)\b|\bavoid eating\b"
      r"|\b(?:should|can|could|may) (?:i|we) (?:not |safely )?eat\b(?! the loss| into| at \d| out\b| in\b| later)"
-     r"|\b(?:safe|ok|okay) (?:for me )?to eat\b(?! into)",
+     r"|\b(?:safe|ok|okay) (?:for me )?to eat\b(?! into)"
+     # "Is it ok if I have a slice of cake at the barbecue?" (gated with type 2 diabetes stored)
+     rf"|\b(?:is it|it's) (?:ok|okay|alright|fine|safe) (?:if|for) (?:i|me) (?:to )?(?:have|eat|try) (?:\w+ ){{0,4}}?"
+     rf"{_FOOD}\b",
      _FOOD_SAFETY),
     (r"\bmy (?:health|medical) (?:conditions?|issues?|problems?)\b", ("has_condition",)),
     (r"\bhow (?:do|did) i (?:usually |normally )?(?:get|go|travel|commute) to work\b|\bhow (?:do|did) i commute\b"
@@ -233,7 +236,9 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"(?<!喜欢)(?<!爱)吃(?:点)?什么|做(?:点)?什么(?:菜|吃的|饭)|点(?:点)?什么(?:菜|吃的|外卖)|推荐[^，。？]{0,6}(?:餐厅|饭店|菜|吃的|甜点|零食|馆子|饭馆)"
      r"|推荐[^，。？]{0,4}(?:饭|菜|餐|面|小吃|甜品|火锅|烧烤)店"
      r"|(?:晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|甜点)(?:有什么推荐|怎么安排)|我(?:能不能|能|可以)吃(?!完)[^，。？]{0,8}吗?"
-     r"|我不能吃什么|我要忌口", _FOOD_SAFETY),
+     r"|我不能吃什么|我要忌口"
+     # 朋友请吃饭 点菜要注意啥: ordering at a meal out, with a seafood allergy stored
+     r"|点菜[^，。？]{0,4}注意|(?:吃饭|聚餐|下馆子)[^，。？]{0,4}(?:要|该|得)?(?:注意什么|忌口)$", _FOOD_SAFETY),
     (r"我(?:每天|平时)?(?:怎么|如何)(?:去)?上班|我的通勤|我(?:每天|平时)?(?:坐|乘)什么(?:车)?上班", ("commutes_by",)),
     (r"我(?:每天|现在)?(?:吃|服用|打)(?:多少|几)(?:片|粒|毫克|单位|mg)|我(?:每天|现在)?(?:吃|服用|打)[^，。？]{1,8}?(?:多少|几)"
      r"(?:片|粒|毫克|单位|mg)|我的(?:药量|剂量|用药)|我(?:在|现在)?(?:吃|服用)(?:什么|哪些)药|我每天吃多少[^，。？]{0,6}药",
