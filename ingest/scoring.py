@@ -179,9 +179,13 @@ def lucene_query(query_terms: Sequence[str]) -> str | None:
 # Requests to the assistant ("help me", "tell me") use the first person without being about the user.
 _ZH_REQUEST = re.compile(r"(帮我|给我|替我|为我|教我|跟我|和我|让我|请我|告诉我)")
 # Chat drops the 我 the input is about: what was said before (来着: "what was it again"), the user's last time (上次),
-# the user's family named by kin alone (妹妹最想吃啥), not someone else's (你妹妹, 他老婆, 别人的女儿)
+# the user's family named by kin alone (妹妹最想吃啥), not someone else's (你妹妹, 他老婆, 别人的女儿); how something
+# of theirs has been lately (鸟最近不爱叫了, 狗狗最近掉毛), a wish of theirs (想放松一下, 犒劳下自己), their free time
+# and their day (下午闲着没事, 明天早上咋安排)
 _ZH_OWN_DROPPED = re.compile(r"来着|上次|上回|(?<![你他她的])(?:妹妹|姐姐|哥哥|弟弟|老公|老婆|男朋友|女朋友|儿子|女儿"
-                             r"|孙女|孙子|外孙女?|爸妈|爸爸|妈妈)")
+                             r"|孙女|孙子|外孙女?|爸妈|爸爸|妈妈)|最近|(?:^|\s)(?:今晚|晚上|下午|明天|周末|今天)?想(?:放松|奖励|犒劳|休息|出去|吃|喝|玩|看|听|买)"
+                             r"|自己|闲着|没事干|有空(?!调)|(?:今天|明天|后天|周末|早上|上午|下午|晚上)[^，。？?]{0,3}"
+                             r"(?:怎么|咋)安排")
 # "our" too, of what a user, a family or a team has ("What's our runbook?", "our release process", "our kids"), not
 # of everyone ("our planet", "our body", "our national anthem")
 _EN_SELF = re.compile(r"\b(my|mine|myself)\b|\bour (?:\w+ )?(?:team|project|company|product|release|runbook|playbook"

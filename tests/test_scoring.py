@@ -166,6 +166,10 @@ def test_gate_with_no_memories_says_so() -> None:
     # chat drops the 我: what was said before (来着), the user's last time, the family named by kin alone
     ("准备睡了 睡前该干嘛来着", True), ("上次那个 date 怎么样", True), ("妹妹最想吃啥", True),
     ("你妹妹好吗", False), ("宝宝辅食几个月开始加比较好", False), ("怎么做红烧肉", False),
+    # ... how something of theirs has been lately, a wish of theirs, their free time and their day
+    ("狗狗最近掉毛好严重 怎么办", True), ("晚上想放松一下 玩点啥", True), ("想奖励自己吃点甜的", True),
+    ("下午闲着没事 干点啥好", True), ("明天早上咋安排 帮我想想", True),
+    ("想了解一下量子计算", False), ("帮我写一封请假邮件", False), ("明天适合跑步吗 一般多少度适合", False),
 ])
 def test_is_personal(text: str, personal: bool) -> None:
     assert is_personal(text) is personal
