@@ -203,6 +203,10 @@ _EN_SELF_QUESTION = re.compile(r"\b(am|did|have|was|were|do|should|can|could|may
 _LATIN_WORDS = re.compile(r"[a-z]{2,}\W+[a-z]{2,}")  # two English words: the input is (partly) English
 _ZH_MAY_I = re.compile(r"(?:可以|能不能|能|可不可以)[^，。？?吗]{1,12}吗")
 _EN_HOW_TO = re.compile(r"^\W*how (do|can|should|would) i\b")
+# Where or how the user lives, works or studies, said inside a question or a request ("how bad is light pollution
+# where I live?", "find me a daycare close to where I'm living")
+_EN_OWN_SITUATION = re.compile(r"\b(?:where|what|how|when|who) (?:i|we)(?:'m| am|'re| are)? (?:live|living|work|working"
+                               r"|study|studying|based|staying|grew up)\b")
 
 
 def is_personal(text: str) -> bool:
@@ -216,7 +220,7 @@ def is_personal(text: str) -> bool:
         if not _LATIN_WORDS.search(t):
             return False
         # English around a Chinese word ("What's my recipe for 蛋炒饭?"): read as English
-    if _EN_SELF.search(t) or (_EN_ME.search(t) and not _EN_REQUEST.match(t)):
+    if _EN_SELF.search(t) or (_EN_ME.search(t) and not _EN_REQUEST.match(t)) or _EN_OWN_SITUATION.search(t):
         return True
     return bool(_EN_SELF_QUESTION.search(t)) and not _EN_HOW_TO.match(t)
 

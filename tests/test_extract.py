@@ -794,7 +794,8 @@ def test_said_conversationally(text: str, expected: set[tuple[str, str, str, int
     ("Tom and I moved in with his mum in Bath", {(USER, "lives_in", "Bath", 1)}),
     ("I moved in with my boyfriend", set()), ("I moved in with a friend in the city", set()),
     # an allergy said with the subject dropped, as chat does
-    ("作为一个大连人 海鲜过敏 开车还不行", {(USER, "allergic_to", "海鲜", 1)}), ("最近过敏", set()), ("什么都不过敏", set()),
+    ("作为一个大连人 海鲜过敏 开车还不行", {(USER, "allergic_to", "海鲜", 1)}),
+    ("最近过敏", set()), ("什么都不过敏", set()),
     ("me and Owen moved in with my sister Claire in Franklin for now",
      {(USER, "sister", "Claire", 1), (USER, "lives_in", "Franklin", 1)}),
     ("me and the kids moved to Austin", {(USER, "lives_in", "Austin", 1)}),

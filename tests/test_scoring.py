@@ -170,6 +170,9 @@ def test_gate_with_no_memories_says_so() -> None:
     ("狗狗最近掉毛好严重 怎么办", True), ("晚上想放松一下 玩点啥", True), ("想奖励自己吃点甜的", True),
     ("下午闲着没事 干点啥好", True), ("明天早上咋安排 帮我想想", True),
     ("想了解一下量子计算", False), ("帮我写一封请假邮件", False), ("明天适合跑步吗 一般多少度适合", False),
+    # where or how the user lives or works, inside a question or a request
+    ("how bad is light pollution where I live?", True), ("find me a daycare close to where I'm living", True),
+    ("How do I reverse a linked list?", False), ("Where do penguins live?", False),
 ])
 def test_is_personal(text: str, personal: bool) -> None:
     assert is_personal(text) is personal
