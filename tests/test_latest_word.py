@@ -70,6 +70,10 @@ def test_what_stays_where_it_was() -> None:
     roses = [scored("a", "Carol and I planted twelve Mr Lincoln bushes for our 40th anniversary", 0.5, hours=900),
              scored("b", "Doctor says I've got type 2 diabetes now. Carol is cooking without sugar", 0.2, hours=10)]
     assert ids(latest_word_first(roses)) == ["a", "b"]
+    # a word of feeling is no thing ("感觉" in both: the essay is no news of the test score)
+    feeling = [scored("a", "GRE 考了 315 感觉申 CMU 没戏了 要不要 retake", 0.5, hours=900),
+               scored("b", "现在准备 SOP 感觉 writing 是我的 weakness", 0.3, hours=10)]
+    assert ids(latest_word_first(feeling)) == ["a", "b"]
 
 
 def test_where_a_change_is_said() -> None:
