@@ -797,6 +797,10 @@ def _zh_home_ok(obj: str) -> bool:
     return bool(obj) and obj not in GENERIC_PLACES_ZH and re.search(r"[我你他她这那]", obj) is None
 
 
+# The measure word before a job (一名护士, 个老师): not part of it
+_ZH_JOB_MEASURE = r"(?:一名|一个|一位|个|名|位)"
+
+
 def _zh_job_at(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
     """在X当律师 / 在腾讯做后端开发: the employer (not a mere city) and, for 当/担任, the role."""
     org = _zh_clean(m["o"])
@@ -811,7 +815,7 @@ def _zh_job_at(m: re.Match[str], subject: str, st: _State, polarity: int) -> Non
     # 在南宁做会计 as 在南宁当会计: with no employer named the job is what is said (在阿里做产品经理 says the employer;
     # 不在美团做开发了 ends the employer, not the trade)
     if m["v"] in {"当", "担任"} or (m["v"] == "做" and not employer and polarity == 1 and _zh_role_like(job)):
-        st.add(subject, "is_a", re.sub(r"^(?:一名|一个|一位|个|名|位)", "", job), polarity)
+        st.add(subject, "is_a", re.sub("^" + _ZH_JOB_MEASURE, "", job), polarity)
 
 
 def _zh_employer(org: str) -> bool:
@@ -1013,6 +1017,9 @@ _ZH_KIN_SCHOOL_RULE: tuple[re.Pattern[str], _ZhHandler] = (
                r"(?:上学|读书|念书|上课|读|上|念)"),
     _zh("studies_at", check=_zh_org_ok),
 )
+# 在X当律师 / 在腾讯做后端开发 (the speaker's job and a relative's: _zh_job_at, _zh_kin_job_at)
+_ZH_JOB_AT_RE = re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG
+                           + r"在(?P<o>[^，]{1,16}?)(?P<v>当|做|干|担任)(?P<job>[^，]{1,12})$")
 # Job words that also name a task (我在做测试: testing today): no job read from 在做 / 做了
 _ZH_WORK_OF_THE_DAY = frozenset({"测试", "开发", "设计", "运营", "产品", "销售", "翻译", "编辑", "前端", "后端"})
 
@@ -1021,7 +1028,7 @@ def _zh_kin_job_at(m: re.Match[str], subject: str, st: _State, polarity: int) ->
     """我妹在墨尔本当护士 / 我哥在腾讯做后端开发: a relative's employer (not a mere city) and the job, when it names
     one (在医院做手术 names none)."""
     org = _zh_clean(m["o"])
-    job = re.sub(r"^(?:一名|一个|一位|个|名|位)", "", _zh_clean(m["job"]))
+    job = re.sub("^" + _ZH_JOB_MEASURE, "", _zh_clean(m["job"]))
     if not is_occupation(job):
         return
     if _zh_employer(org):
@@ -1032,10 +1039,9 @@ def _zh_kin_job_at(m: re.Match[str], subject: str, st: _State, polarity: int) ->
 # A relative's job (我哥是医生, 我老婆当老师, 我弟在深圳做程序员): only a job's name, as a relative "是" much else
 # (我妈是急性子, 我爸是河南人, 我姐是个吃货).
 _ZH_KIN_JOB_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
-    (re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,16}?)(?:当|做|干|担任)(?P<job>[^，]{1,12})$"),
-     _zh_kin_job_at),
-    (re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:是|当|在做|在当|做了|当了)(?:一名|一个|一位|个|名|位)?"
-                r"(?P<o>[^，的]{1,12})$"),
+    (_ZH_JOB_AT_RE, _zh_kin_job_at),
+    (re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"(?:是|当|在做|在当|做了|当了)" + _ZH_JOB_MEASURE
+                + r"?(?P<o>[^，的]{1,12})$"),
      _zh("is_a", check=is_occupation)),
 ]
 _ZH_KIN_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [*_ZH_LIVES_RULES, _ZH_WORKS_AT_RULE, *_ZH_CONTACT_RULES,
@@ -1116,12 +1122,7 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         lambda m, s, st, p: st.add(s, "hometown", o) if _zh_home_ok(o := _zh_clean(m["o"] or m["o2"])) else None,
     ),
     _ZH_WORKS_AT_RULE,
-    (
-        re.compile(
-            r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,16}?)(?P<v>当|做|干|担任)(?P<job>[^，]{1,12})$"
-        ),
-        _zh_job_at,
-    ),
+    (_ZH_JOB_AT_RE, _zh_job_at),
     (re.compile(r"入职了?(?P<o>[^，]{1,12})"), _zh("works_at", check=_zh_org_ok)),
     # 现在调到深圳分公司了: the branch one works at now (not a move still to come: 明年要调到...)
     (
