@@ -887,7 +887,7 @@ def _zh_cannot(m: re.Match[str], subject: str, st: _State, polarity: int) -> Non
     """我喝不了咖啡 / 我不能吃辣 / 我吃不惯香菜: the food or drink, negated."""
     verb = m["v"] or m.groupdict().get("v2")
     predicate = "eats" if verb == "吃" else "drinks"
-    obj = _ZH_QUANTITY_RE.sub("", _zh_clean(m["o"], tails=r"，|已经|了|也|的|啊|太|一"))
+    obj = _ZH_QUANTITY_RE.sub("", _zh_clean(m["o"], tails=r"，|已经|了|也|的|啊|太|一|坚持|持续"))
     st.add(subject, predicate, obj, -1)
 
 
@@ -1245,7 +1245,8 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
      lambda m, s, st, p: st.add(s, "eats", "辣", 1) if s == USER else None),
     (
         re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + r"吃过?" + _ZH_DIET_OBJECT),
-        _zh("eats", strip_verb=True, tails=r"，|已经|了|也|的|啊"),
+        # 不吃晚饭坚持了一周: the food, not "晚饭坚持" (how long the user kept it up is no part of it)
+        _zh("eats", strip_verb=True, tails=r"，|已经|了|也|的|啊|坚持|持续"),
     ),
     (
         re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + r"喝过?" + _ZH_DIET_OBJECT),

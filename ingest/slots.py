@@ -55,12 +55,15 @@ _KEYED_ASKED_RE = re.compile(rf"^(?P<p>{ROUTINE_PREDICATE}|{PROVIDER_PREDICATE})
 _ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_at", *FAMILY, "pet",
              "allergic_to", "likes")
 
-# What the user must not or cannot eat: asked by any request for food advice ("Any dessert ideas for tonight?",
-# 晚饭吃什么), whose answer must respect an allergy or a condition however far the words are from it.
-_FOOD_SAFETY = ("allergic_to", "has_condition")
 # "What don't I eat?", 我忌口什么: the foods the user said no to, a denied triple (user, eats, cilantro, -1). A slot
 # "not P" reads P's denied triples (cypher/recall/slot_match.cypher), every other slot the affirmed ones.
 REFUSED_FOOD = "not eats"
+_FOOD_SAFETY = ("allergic_to", "has_condition")
+# What the user must not, cannot or will not eat: asked by any request for food advice ("Any dessert ideas for
+# tonight?", 晚饭吃什么), whose answer must respect an allergy, a condition or a food refused (我一点葱都不吃) however
+# far the words are from it. The safety first: "What don't I eat?" asks the same slots, the refused foods first
+# (they are its answer, not a constraint on one: is_food_advice tells the two apart by that order).
+_FOOD_ADVICE = (*_FOOD_SAFETY, REFUSED_FOOD)
 # "my older brother", "my little sister": the sibling asked for all the same
 _SIBLING_AGE = r"(?:older|younger|big|little|elder|baby|twin|kid) "
 _FOOD = r"(?:dessert|dinner|lunch|breakfast|meal|recipe|snack|food|dish|restaurant|cake|cookie|takeout|takeaway)s?"
@@ -139,7 +142,7 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      # "Is it ok if I have a slice of cake at the barbecue?" (gated with type 2 diabetes stored)
      rf"|\b(?:is it|it's) (?:ok|okay|alright|fine|safe) (?:if|for) (?:i|me) (?:to )?(?:have|eat|try) (?:\w+ ){{0,4}}?"
      rf"{_FOOD}\b",
-     _FOOD_SAFETY),
+     _FOOD_ADVICE),
     (r"\bmy (?:health|medical) (?:conditions?|issues?|problems?)\b", ("has_condition",)),
     (r"\bhow (?:do|did) i (?:usually |normally )?(?:get|go|travel|commute) to work\b|\bhow (?:do|did) i commute\b"
      r"|\bmy commute\b", ("commutes_by",)),
@@ -237,8 +240,11 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|推荐[^，。？]{0,4}(?:饭|菜|餐|面|小吃|甜品|火锅|烧烤)店"
      r"|(?:晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|甜点)(?:有什么推荐|怎么安排)|我(?:能不能|能|可以)吃(?!完)[^，。？]{0,8}吗?"
      r"|我不能吃什么|我要忌口"
+     # 中午点个外卖 帮我挑挑, 想吃点甜的 推荐下, 夜宵整点啥 (were no request for food: the refused 葱 not read)
+     r"|点(?:个|份|一份)?外卖|(?:想|要)吃点[^，。？]{0,4}(?:的|东西)|吃点[^，。？]{0,6}推荐"
+     r"|(?:晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|宵夜)(?:整|来)点?什么"
      # 朋友请吃饭 点菜要注意啥: ordering at a meal out, with a seafood allergy stored
-     r"|点菜[^，。？]{0,4}注意|(?:吃饭|聚餐|下馆子)[^，。？]{0,4}(?:要|该|得)?(?:注意什么|忌口)$", _FOOD_SAFETY),
+     r"|点菜[^，。？]{0,4}注意|(?:吃饭|聚餐|下馆子)[^，。？]{0,4}(?:要|该|得)?(?:注意什么|忌口)$", _FOOD_ADVICE),
     (r"我(?:每天|平时)?(?:怎么|如何)(?:去)?上班|我的通勤|我(?:每天|平时)?(?:坐|乘)什么(?:车)?上班", ("commutes_by",)),
     (r"我(?:每天|现在)?(?:吃|服用|打)(?:多少|几)(?:片|粒|毫克|单位|mg)|我(?:每天|现在)?(?:吃|服用|打)[^，。？]{1,8}?(?:多少|几)"
      r"(?:片|粒|毫克|单位|mg)|我的(?:药量|剂量|用药)|我(?:在|现在)?(?:吃|服用)(?:什么|哪些)药|我每天吃多少[^，。？]{0,6}药",
@@ -296,7 +302,7 @@ SLOT_EXAMPLES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
 # (0.56-0.60) as to a bio. "Near me" is a pattern (_EN / _ZH), not an example: by meaning "What's the weather like
 # where I live?" lay at 0.76 from "What's the weather like in Paris?".
 REQUEST_EXAMPLES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
-    (_FOOD_SAFETY, ("Can you suggest something for dinner tonight?", "Order me some lunch",
+    (_FOOD_ADVICE, ("Can you suggest something for dinner tonight?", "Order me some lunch",
                     "What should I cook this weekend?", "Recommend a restaurant for tonight", "帮我点个外卖",
                     "晚饭吃什么好？", "推荐个餐厅", "中午吃什么？")),
     (("works_at", OCCUPATION), ("Help me write a short bio about my work", "Write my CV summary",
@@ -368,9 +374,9 @@ _NOT_FOOD_ALLERGEN_RE = re.compile(
 
 
 def is_food_advice(asked: Sequence[str]) -> bool:
-    """The slots asked are those of a request for food advice: the allergies and conditions that constrain the
-    answer (recall lets them set no bar for what relates by meaning), not the answer."""
-    return tuple(asked) == _FOOD_SAFETY
+    """The slots asked are those of a request for food advice: the allergies, conditions and foods refused that
+    constrain the answer (recall lets them set no bar for what relates by meaning), not the answer."""
+    return tuple(asked) == _FOOD_ADVICE
 
 
 def asks_own_fact(asked: Sequence[str], question: str) -> bool:

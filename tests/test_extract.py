@@ -820,6 +820,9 @@ def test_said_conversationally(text: str, expected: set[tuple[str, str, str, int
     ("my birthday is coming up", set()), ("my birthday is a big deal for my mum", set()),
     ("我生日是3月5号", {(USER, "birthday", "3月5号", 1)}),
     ("my birthday is in March", {(USER, "birthday", "in March", 1)}),
+    # how long the user kept it up is no part of the food (was "晚饭坚持")
+    ("不吃晚饭坚持了一周就饿疯了", {(USER, "eats", "晚饭", -1)}),
+    ("我喝不了咖啡坚持了三天", {(USER, "drinks", "咖啡", -1)}),
 ])
 def test_said_in_chat(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected

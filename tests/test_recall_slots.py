@@ -100,6 +100,22 @@ def test_food_advice_brings_the_users_allergy_along(client: BmamClient, user: st
         assert "I'm allergic to peanuts." in texts and "I work at Moderna." not in texts, (question, texts)
 
 
+def test_food_advice_brings_the_food_the_user_refuses_along(client: BmamClient, user: str) -> None:
+    """A meal suggested must respect a food refused as it does an allergy: "中午点个外卖 帮我挑挑" (takeout for lunch)
+    shares no word with "今天食堂又是葱爆羊肉 我一点葱都不吃" (no scallions, ever), whose denied triple answers it."""
+    client.ingest_conversation([
+        {"userId": user, "sessionId": "s1", "speaker": "user", "text": text}
+        for text in ("今天食堂又是葱爆羊肉 我一点葱都不吃 饿死了", "我是武大计算机的", "I work at Moderna.")])
+    for question in ("中午点个外卖 帮我挑挑", "Any dinner ideas for tonight?"):
+        r = client.recall(user, question)
+        assert r["gated"] is False, (question, r["reason"])
+        texts = [m["memory"]["text"] for m in r["memories"]]
+        refused = r["memories"][texts.index("今天食堂又是葱爆羊肉 我一点葱都不吃 饿死了")] if \
+            "今天食堂又是葱爆羊肉 我一点葱都不吃 饿死了" in texts else None
+        assert refused is not None and "states the user's not eats" in refused["why"], (question, r["memories"])
+        assert "I work at Moderna." not in texts, (question, texts)
+
+
 def test_the_food_the_user_refuses_is_answered_by_the_denied_triple(client: BmamClient, user: str) -> None:
     """"Which food do I avoid?" asks for the user's no to a food: (user, eats, cilantro, -1), a denied triple, where
     every other slot reads affirmed ones; "I eat sushi every week" (eats, affirmed) is no answer."""

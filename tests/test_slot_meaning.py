@@ -94,8 +94,8 @@ def test_other_input_asks_for_no_slot(container: Container, question: str) -> No
 
 @pytest.mark.parametrize(("request_", "asked"), [
     # a meal must respect an allergy or a condition
-    ("晚上叫个外卖吧，你帮我选", ("allergic_to", "has_condition")),
-    ("Could you suggest something for me to cook tonight?", ("allergic_to", "has_condition")),
+    ("晚上叫个外卖吧，你帮我选", ("allergic_to", "has_condition", "not eats")),
+    ("Could you suggest something for me to cook tonight?", ("allergic_to", "has_condition", "not eats")),
     # a CV or a cover letter is about the job
     ("帮我写份简历，突出一下工作经历", ("works_at", OCCUPATION)),
     ("Help me polish my CV", ("works_at", OCCUPATION)),

@@ -11,7 +11,8 @@ from ingest.lexicon import about_someone_else
 from ingest.scoring import Candidate, ScoringParams, gate, score_candidates, terms
 from ingest.slots import DIET, OCCUPATION, answered, asked_slots, asks_own_fact, asks_what_to_do, stored_predicates
 
-FOOD_SAFETY = ("allergic_to", "has_condition")
+# a request for food advice asks what constrains the answer: allergies, conditions, the foods refused
+FOOD_ADVICE = ("allergic_to", "has_condition", "not eats")
 
 ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_at", "spouse", "partner", "mother",
             "father", "sister", "brother", "child", "pet", "allergic_to", "likes")
@@ -45,20 +46,23 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("你知道我哪些事？", ABOUT_ME),
         ("介绍一下我自己", ABOUT_ME),
         # food advice asks for what the user must not or cannot eat, however far its words are from it
-        ("Any dessert ideas for tonight?", ("allergic_to", "has_condition")),
-        ("Can you recommend a restaurant for dinner?", ("allergic_to", "has_condition")),
-        ("What should I cook tonight?", ("allergic_to", "has_condition")),
-        ("晚饭吃什么好？", ("allergic_to", "has_condition")),
-        ("推荐一家火锅店", ("allergic_to", "has_condition")),
+        ("Any dessert ideas for tonight?", FOOD_ADVICE),
+        ("Can you recommend a restaurant for dinner?", FOOD_ADVICE),
+        ("What should I cook tonight?", FOOD_ADVICE),
+        ("晚饭吃什么好？", FOOD_ADVICE),
+        ("推荐一家火锅店", FOOD_ADVICE),
         ("推荐一家书店", ()),
         # each was gated or answered without the user's shellfish allergy
         ("Is there anything I should avoid eating at the team lunch? It's a seafood place.",
-         ("allergic_to", "has_condition")),
-        ("Can you suggest something for dinner tonight?", ("allergic_to", "has_condition")),
-        ("Is it safe for me to eat sushi?", ("allergic_to", "has_condition")),
-        ("我能吃海鲜吗？", ("allergic_to", "has_condition")),
-        ("Is it ok if I have a slice of cake at the family barbecue?", ("allergic_to", "has_condition")),
-        ("朋友请吃饭 点菜要注意啥", ("allergic_to", "has_condition")),
+         FOOD_ADVICE),
+        ("Can you suggest something for dinner tonight?", FOOD_ADVICE),
+        ("Is it safe for me to eat sushi?", FOOD_ADVICE),
+        ("我能吃海鲜吗？", FOOD_ADVICE),
+        ("Is it ok if I have a slice of cake at the family barbecue?", FOOD_ADVICE),
+        ("朋友请吃饭 点菜要注意啥", FOOD_ADVICE),
+        # takeout, a sweet treat, the late-night snack: the foods refused (我一点葱都不吃) were left unread
+        ("中午点个外卖 帮我挑挑", FOOD_ADVICE), ("趁娃睡了 想奖励自己吃点甜的 推荐下", FOOD_ADVICE),
+        ("夜宵整点啥", FOOD_ADVICE), ("我昨天点了个外卖", ()), ("要吃点药吗", ()),
         ("Is it ok if I have a question?", ()), ("吃饭的时候要注意什么礼仪", ()),
         ("What did I eat yesterday?", ()),
         ("Should I eat the loss on this stock?", ()), ("Can we eat at 7 instead?", ()), ("你能吃辣吗", ()),
@@ -105,7 +109,7 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("my number one priority is sleep", ()),
         ("北京在哪里", ()),
         # spoken 啥 / 咋 read as 什么 / 怎么
-        ("填个表 我是做啥工作的来着", ("works_at", OCCUPATION)), ("考完试想犒劳下自己 吃啥", FOOD_SAFETY),
+        ("填个表 我是做啥工作的来着", ("works_at", OCCUPATION)), ("考完试想犒劳下自己 吃啥", FOOD_ADVICE),
         # an open preference is no food advice, in standard words or spoken ones
         ("我平时喜欢吃啥？", ()), ("我喜欢吃什么？", ()), ("我爱吃什么", ()),
         # something near the user: where they live says where that is
