@@ -725,6 +725,14 @@ def _en_gave_up(m: re.Match[str], st: _State) -> None:
     st.add(USER, "drinks" if re.fullmatch(_EN_DRINKS, obj, re.IGNORECASE) else "eats", obj, -1)
 
 
+def _en_marker(m: re.Match[str], st: _State) -> None:
+    """my cholesterol is high -> has_condition "high cholesterol"; my iron is low -> "low iron" (a reading out of
+    range is what a meal or a plan must respect, as a named condition is)."""
+    level = "low" if m["lvl"].lower() == "low" else "high"
+    marker = m["o"].lower()
+    st.add(USER, "has_condition", f"{level} {'blood sugar' if marker == 'sugar' else marker}")
+
+
 def _en_condition_adj(m: re.Match[str], st: _State) -> None:
     """I'm diabetic -> has_condition diabetes."""
     st.add(USER, "has_condition", _EN_CONDITION_ADJ[m["o"].lower()], -1 if m["neg"] else 1)
@@ -1073,6 +1081,17 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
             rf"(?P<o>(?i:{_EN_GIVE_UP}))\b"
         ),
         _en_gave_up,
+    ),
+    # a health reading out of range, said of the speaker's own ("my cholesterol is high", "doctor say my cholesterol
+    # very high leh", "my blood sugar has been a bit elevated"); not "is it high?" (a question is read elsewhere)
+    (
+        re.compile(
+            r"(?i:\bmy (?P<o>cholesterol|ldl|blood pressure|blood sugar|sugar|a1c|hba1c|triglycerides|uric acid|iron"
+            r"|ferritin|vitamin d|potassium|thyroid)(?: levels?| numbers?| readings?)?(?: is| are| was| were|'s|’s"
+            r"| has been| have been| came back| went| got| still)*(?: (?:really|very|quite|a bit|a little|slightly|way"
+            r"|super|too|pretty|kinda|borderline|dangerously|so))* (?P<lvl>high|low|elevated|up)\b)"
+        ),
+        _en_marker,
     ),
     (
         re.compile(

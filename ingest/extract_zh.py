@@ -130,11 +130,15 @@ _ZH_SURNAMES = (
 _ZH_NAME_CHARS = rf"[{HAN}]{{2,4}}"
 
 
+# What a health reading is of (胆固醇有点高): no name after a kinship word (我爸胆固醇有点高 names no father 胆固醇).
+_ZH_HEALTH_MARKERS = r"胆固醇|血压|血糖|血脂|尿酸|甘油三酯"
+
+
 def _looks_like_zh_name(s: str) -> bool:
     if re.fullmatch(rf"[{HAN}]{{2,4}}", s) is None:
         # a Latin name, not an acronym or type code (我是INFP, 我在做PM)
         return re.fullmatch(_EN_NAME, s) is not None and s.split()[0] not in _EN_NON_NAMES and not s.isupper()
-    if s in _ZH_NON_NAMES or s[0] in _ZH_NON_NAME_START:
+    if s in _ZH_NON_NAMES or s[0] in _ZH_NON_NAME_START or re.match(_ZH_HEALTH_MARKERS, s):
         return False
     if len(s) >= 3 and s.endswith("人"):
         return False  # 重庆人, 东北人: where someone is from
@@ -653,6 +657,7 @@ _ZH_DROPPED_SUBJECT_RE = re.compile(
     r"(?:紧急联系人|迷上|爱上|喜欢|热爱|爱(?=[吃喝看玩听去打逛])|讨厌|受不了|接受不了|戒|吃不了|喝不了|吃不惯|不吃|不喝|不能吃|不能喝|住在|来自|会说|会讲"
     r"|养了|沉迷|对[^，]{1,12}?(?:过敏|感兴趣|不感兴趣|情有独钟)"
     r"|(?=(?!最近|现在|一直|经常|有点|容易)[^，对我你他她们]{2,8}?过敏$)"  # 海鲜过敏 (not 最近过敏: 最 is an adverb)
+    r"|(?=(?:" + _ZH_HEALTH_MARKERS + r")[^，我你他她]{0,6}?(?:高|低|超标))"  # 血糖有点低: a reading of the user's
     r"|在[^，]{1,16}?(?:工作|上班|实习|任职|读研|读博|读书|上学"
     r"|做|当|干)|base在?|搬到|搬去|老家|回老家|学的是|读的是|专业是|租在|入职|跳槽(?=到|去)"
     r"|(?:过年|春节)(?:要|准备|打算|得|就)?回|升(?=职?(?:成|为|到|做|当)?了?\s*[A-Za-z\u4e00-\u9fff])"
@@ -663,7 +668,9 @@ _ZH_DROPPED_SUBJECT_RE = re.compile(
 _ZH_PREFIX_OK_RE = re.compile(
     r"^(?:(?:去年|今年|明年|前年|上个?月|下个?月|这个?月|上周末?|下周[一二三四五六日天]?|上星期|这周|昨天|前天|今天|明天|后天"
     r"|刚才|最近|那次|上次|小时候|小学的时候|大学毕业那年|毕业那年|\d{4}年|周末|平时|每天|每周|其实|说实话|记住|所以|后来"
-    r"|现在|以前|那时候|那天|春节|国庆|另外|对了|还有|而且|当时|这几天|前几天|就是|因为|嗯|哦|啊|好吧|[A-Za-z ])"
+    r"|现在|以前|那时候|那天|春节|国庆|另外|对了|还有|而且|当时|这几天|前几天|就是|因为|嗯|哦|啊|好吧|[A-Za-z ]"
+    # what a check found of the speaker (体检说我胆固醇偏高, 医生说我尿酸超标了)
+    r"|(?:体检|检查|化验|复查)(?:报告|结果|单)?(?:说|显示|查出)|(?:医生|大夫)(?:说|讲))"
     r"(?:早上|晚上|下午|上午|中午|夏天|冬天|春天|秋天|的时候)?)*$"
 )  # (Latin letters one at a time: "[A-Za-z ]+" inside the "*" backtracked exponentially, 0.15 s on "I have been
 #    learning弹吉"; the strings matched are the same.)
@@ -1002,6 +1009,10 @@ _ZH_CONTACT_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
 # Allergies and conditions, of the speaker or a person named (朵朵对花生过敏); an unnamed relative's are not read
 # (tests/data/README.md: 我女儿对牛奶过敏 is labelled without a triple). "什么都不过敏" is no allergy.
 _ZH_HEALTH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
+    # a reading out of range (胆固醇有点高, 血糖偏低): a condition a meal or a plan must respect; not asked (血压高吗)
+    (re.compile(r"(?P<o>" + _ZH_HEALTH_MARKERS + r")(?:指标|值|水平)?(?:有点|有些|比较|很|挺|太|偏|超|一直|还是"
+                r"|都|也|又|特别|非常)*(?P<lvl>偏高|偏低|超标|高|低)(?![^，]*(?:吗|么|不高|不低))"),
+     lambda m, s, st, p: st.add(s, "has_condition", m["o"] + ("低" if "低" in m["lvl"] else "高"))),
     (re.compile(r"对(?P<o>(?!什么|啥|任何)[^，]{1,16}?)" + _ZH_NEG + r"过敏"), _zh("allergic_to", coord=True)),
     (re.compile(r"^(?P<pre>" + _P + r")(?P<o>(?![^，]*(?:什么|啥|任何)[^，]*都)[^，对]{1,10}?)过敏"),
      _zh("allergic_to", coord=True)),

@@ -228,7 +228,10 @@ def is_personal(text: str) -> bool:
 
 # Asking for a recommendation or advice: the answer depends on the user's tastes, so their preferences
 # relate to it although the words differ ("推荐一个火锅店" and "我现在很喜欢吃辣的川菜", cosine 0.32).
-_ZH_ADVICE = re.compile(r"(推荐|建议|有什么好|吃什么|喝什么|去哪|买什么|看什么|怎么选|适合|做什么菜|点什么"
+# 适合 only when it is the user who is suited or a choice is asked (适合我, 我适合什么, 哪款适合): "明天适合跑步吗
+# 一般多少度适合" asks about the weather, and was let through at the personal threshold by a car memory (cos 0.30).
+_ZH_ADVICE = re.compile(r"(推荐|建议|有什么好|吃什么|喝什么|去哪|买什么|看什么|怎么选|做什么菜|点什么"
+                        r"|适合我|我(?:更|比较)?适合|哪(?:个|种|款|家|些|一[个种款家])[^，。？]{0,6}适合"
                         r"|出出主意|有什么主意|帮我(?:点|选|挑|订))")  # 帮我点个下午茶: ordered to the user's taste
 _EN_ADVICE = re.compile(r"\b(recommend|recommendation|recommendations|suggest|suggestion|suggestions"
                         r"|(any|some|good) ideas?|ideas? for"

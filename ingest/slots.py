@@ -143,7 +143,12 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      rf"|\b(?:is it|it's) (?:ok|okay|alright|fine|safe) (?:if|for) (?:i|me) (?:to )?(?:have|eat|try) (?:\w+ ){{0,4}}?"
      rf"{_FOOD}\b",
      _FOOD_ADVICE),
-    (r"\bmy (?:health|medical) (?:conditions?|issues?|problems?)\b", ("has_condition",)),
+    (r"\bmy (?:health|medical) (?:conditions?|issues?|problems?)\b"
+     # what to watch at a check-up depends on the user's conditions (a high cholesterol said weeks before)
+     r"|\b(?:check-?up|physical|bloodwork|blood ?tests?|lab results?)\b.{0,40}\b(?:watch|look(?: out)? for"
+     r"|pay attention|focus on|keep an eye on|ask (?:\w+ )?(?:doctor )?about)\b"
+     r"|\b(?:watch|look(?: out)? for|pay attention to|focus on|ask (?:\w+ )?(?:doctor )?about)\b.{0,30}"
+     r"\b(?:check-?up|physical|bloodwork|blood ?tests?)\b", ("has_condition",)),
     (r"\bhow (?:do|did) i (?:usually |normally )?(?:get|go|travel|commute) to work\b|\bhow (?:do|did) i commute\b"
      r"|\bmy commute\b", ("commutes_by",)),
     # a medicine by name, not "how much water should I take on a hike", "how much time should I take off"
@@ -235,6 +240,8 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
      ("partner", "spouse")),
     (r"我用(?:的是)?什么(?:电脑|笔记本)|我的(?:电脑|笔记本)是什么", ("uses_laptop",)),
     (r"我对什么过敏|我的?过敏", ("allergic_to",)),
+    (r"我的?(?:身体|健康)(?:有)?(?:什么|哪些)(?:问题|毛病)|体检[^，。？]{0,12}(?:注意|关注|留意|重点|看什么|查什么)"
+     r"|(?:注意|关注|留意)[^，。？]{0,6}体检", ("has_condition",)),
     (r"我(?:还)?(?:吃素|是素食者?|是素食主义者)吗|我(?:还)?吃肉吗|我的饮食(?:习惯)?是什么", (DIET,)),
     (r"(?<!喜欢)(?<!爱)吃(?:点)?什么|做(?:点)?什么(?:菜|吃的|饭)|点(?:点)?什么(?:菜|吃的|外卖)|推荐[^，。？]{0,6}(?:餐厅|饭店|菜|吃的|甜点|零食|馆子|饭馆)"
      r"|推荐[^，。？]{0,4}(?:饭|菜|餐|面|小吃|甜品|火锅|烧烤)店"

@@ -823,6 +823,17 @@ def test_said_conversationally(text: str, expected: set[tuple[str, str, str, int
     # how long the user kept it up is no part of the food (was "晚饭坚持")
     ("不吃晚饭坚持了一周就饿疯了", {(USER, "eats", "晚饭", -1)}),
     ("我喝不了咖啡坚持了三天", {(USER, "drinks", "咖啡", -1)}),
+    # a health reading out of range is a condition of the user's; a relative's or one asked about is none of theirs
+    ("doctor say my cholesterol very high leh", {(USER, "has_condition", "high cholesterol", 1)}),
+    ("my blood pressure has been a bit elevated lately", {(USER, "has_condition", "high blood pressure", 1)}),
+    ("my sugar levels are way up", {(USER, "has_condition", "high blood sugar", 1)}),
+    ("my iron was low last time", {(USER, "has_condition", "low iron", 1)}),
+    ("is my cholesterol high?", set()), ("my dad's cholesterol is high", set()), ("my hopes are high", set()),
+    ("我血压有点高", {(USER, "has_condition", "血压高", 1)}),
+    ("体检说我胆固醇偏高", {(USER, "has_condition", "胆固醇高", 1)}),
+    ("医生说我尿酸超标了", {(USER, "has_condition", "尿酸高", 1)}),
+    ("血糖有点低 头晕", {(USER, "has_condition", "血糖低", 1)}),
+    ("我血压高吗", set()), ("我爸胆固醇有点高", set()), ("医生说我要多运动", set()),
 ])
 def test_said_in_chat(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected

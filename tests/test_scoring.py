@@ -187,6 +187,9 @@ def test_is_personal(text: str, personal: bool) -> None:
     # something ordered or picked for the user, to their taste
     ("帮我点个下午茶", True), ("中午点个外卖 帮我挑挑", True), ("order me some lunch", True),
     ("pick something for me to watch", True), ("帮我写个请假条", False),
+    # 适合: the user suited, or a choice asked; not the weather suited to a run
+    ("哪款跑鞋适合我", True), ("我适合什么发型", True), ("哪个城市更适合养老", True),
+    ("明天适合跑步吗 一般多少度适合", False),
 ])
 def test_wants_advice(text: str, advice: bool) -> None:
     assert wants_advice(text) is advice

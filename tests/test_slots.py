@@ -63,6 +63,11 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         # takeout, a sweet treat, the late-night snack: the foods refused (我一点葱都不吃) were left unread
         ("中午点个外卖 帮我挑挑", FOOD_ADVICE), ("趁娃睡了 想奖励自己吃点甜的 推荐下", FOOD_ADVICE),
         ("夜宵整点啥", FOOD_ADVICE), ("我昨天点了个外卖", ()), ("要吃点药吗", ()),
+        # what to watch at a check-up: the user's conditions (a high cholesterol)
+        ("年度体检 report 要特别注意哪项", ("has_condition",)), ("我身体有什么问题", ("has_condition",)),
+        ("What should I pay attention to at my annual check-up?", ("has_condition",)),
+        ("anything to ask my doctor about at my physical?", ("has_condition",)),
+        ("how do I get a check-up appointment", ()),
         ("Is it ok if I have a question?", ()), ("吃饭的时候要注意什么礼仪", ()),
         ("What did I eat yesterday?", ()),
         ("Should I eat the loss on this stock?", ()), ("Can we eat at 7 instead?", ()), ("你能吃辣吗", ()),
