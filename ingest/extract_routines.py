@@ -169,7 +169,7 @@ _MODEL_TAIL = re.compile(r"(?i)\s+(?:last|this|next|yesterday|today|now|and|but|
 # teams", "I'm moving to the X team next month" read none. Not a sports or school team ("I'm on the soccer team"),
 # nor "the same / new / other team", which names none.
 _TEAM_EN = re.compile(
-    r"(?i:\bi(?:'m| am)(?: now| currently| still)? (?:on|(?P<in>in|part of))"
+    r"(?i:(?P<be>\bi(?:'m| am))(?: now| currently| still)? (?:on|(?P<in>in|part of))"
     r"|\bi (?:now |currently |still )?work (?:on|in|for)"
     r"|\bi (?:just |recently |finally )?(?:got |was |have been |'ve been )?(?:moved|transferred|reassigned|switched"
     r"|shifted|rotated)(?: over)? (?:to|onto|into)"
@@ -181,9 +181,12 @@ _NOT_A_WORK_TEAM_RE = re.compile(
     r"|bowling|softball|tennis|cricket|quiz|trivia|dance|cheer(?:leading)?|rowing|running|cycling|golf|lacrosse"
     r"|wrestling|ski|netball|ultimate|robotics|school|varsity|college|national|olympic|same|other|whole|entire|new"
     r"|wrong|right|winning|losing|home|away|a|an|his|her|their|our|my|volunteer(?:ing)?|church|choir|band|book"
-    r"|hiking|climbing|community|neighbou?rhood|parent|pta|fantasy|e?sports|gaming|relay|dragon boat"
-    # a hospital's or a shop's department one is in for the day ("I'm in the emergency department with my son")
-    r"|emergency|accident|casualty|maternity|outpatient|inpatient|radiology|paediatric|pediatric|trauma|shoe"
+    r"|hiking|climbing|community|neighbou?rhood|parent|pta|fantasy|e?sports|gaming|relay|dragon boat)\b")
+# A hospital's or a shop's department one is in for the day ("I'm in the emergency department with my son"): no team
+# of the user's when they only are in it, theirs when they moved or were moved to it ("I just moved over to the
+# paediatric pharmacy team").
+_DEPARTMENT_VISITED_RE = re.compile(
+    r"(?i)\b(?:emergency|accident|casualty|maternity|outpatient|inpatient|radiology|paediatric|pediatric|trauma|shoe"
     r"|produce|electronics|toy|menswear|womenswear|clothing)\b")
 # "I'm in the X department" is where one works only said of work (not "I'm in the cosmetics department at Macy's")
 _WORK_SAID_RE = re.compile(r"(?i)\b(?:work|job|company|office|employer|colleagues?|coworkers?|boss|manager)\b")
@@ -604,6 +607,7 @@ def routine_facts(clause: str, sentence: str = "", before: str = "") -> list[tup
                         _NUMBER_WORDS[n.lower()] if m["n"] else str(_ORDINALS.index(n.lower()) + 1)))
     for m in _TEAM_EN.finditer(clause):
         if not _NOT_A_WORK_TEAM_RE.search(m["x"]) and not _WILL_RE.search(clause[: m.start("x")]) \
+                and not (m["be"] and _DEPARTMENT_VISITED_RE.search(m["x"])) \
                 and (not m["in"] or _WORK_SAID_RE.search(sentence)):
             out.append((TEAM_PREDICATE, f"{m['x']} {'department' if m['t'].lower() == 'dept' else m['t'].lower()}"))
     for m in _TEAM_ZH.finditer(clause):

@@ -312,7 +312,8 @@ REQUEST_EXAMPLES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (_FOOD_ADVICE, ("Can you suggest something for dinner tonight?", "Order me some lunch",
                     "What should I cook this weekend?", "Recommend a restaurant for tonight", "帮我点个外卖",
                     "晚饭吃什么好？", "推荐个餐厅", "中午吃什么？")),
-    (("works_at", OCCUPATION), ("Help me write a short bio about my work", "Write my CV summary",
+    # a bio or a CV says the team too ("I just moved over to the paediatric pharmacy team")
+    (("works_at", OCCUPATION, "on_team"), ("Help me write a short bio about my work", "Write my CV summary",
                                 "Write my LinkedIn headline", "Update my resume with my current job",
                                 "帮我写个自我介绍，说说我的工作", "帮我准备一下面试时介绍我的工作",
                                 "帮我写个领英的个人简介")),
@@ -328,8 +329,9 @@ _SPOKEN_ZH = (("啥", "什么"), ("咋", "怎么"))
 
 
 # A request for advice or a plan asks what to do, not what the user said: by its meaning alone "What should I name
-# my startup?" asked for the user's name (0.56 to "What's my name?"), 我想学吉他 where they study (0.57).
-_WHAT_TO_DO_RE = re.compile(r"\b(?:should|shall) (?:i|we)\b|\bhow (?:do|can|could|should|would) (?:i|we)\b"
+# my startup?" asked for the user's name (0.56 to "What's my name?"), 我想学吉他 where they study (0.57). "What should
+# my LinkedIn headline say?" is one too: read by the requests' examples, it asks for the job.
+_WHAT_TO_DO_RE = re.compile(r"\b(?:should|shall) (?:i|we|my|our)\b|\bhow (?:do|can|could|should|would) (?:i|we)\b"
                             r"|\bi(?:'d| would)? (?:want|like|plan|hope|need) to\b"
                             r"|\bi'm (?:thinking|planning) (?:of|to)\b"
                             r"|\bhelp me\b|我(?:想|打算|准备|计划)|要不要|应该|怎么办|如何|帮我")

@@ -22,6 +22,9 @@ from tests.test_routine_conflicts import EXTRACTOR, found, triples
 @pytest.mark.parametrize(("text", "expected"), [
     ("I'm on the payments team at work.", {("user", "on_team", "payments team", 1)}),
     ("I got moved to the fraud detection team in January.", {("user", "on_team", "fraud detection team", 1)}),
+    # a hospital's department moved to is the user's team (only being in one is a visit)
+    ("I just moved over to the paediatric pharmacy team this week.",
+     {("user", "on_team", "paediatric pharmacy team", 1)}),
     ("我在公司的市场部。", {("user", "on_team", "市场部", 1)}),
     ("从三月份起我调到了销售部。", {("user", "on_team", "销售部", 1)}),
     # the department, not an employer that would replace 腾讯

@@ -96,11 +96,11 @@ def test_other_input_asks_for_no_slot(container: Container, question: str) -> No
     # a meal must respect an allergy or a condition
     ("晚上叫个外卖吧，你帮我选", ("allergic_to", "has_condition", "not eats")),
     ("Could you suggest something for me to cook tonight?", ("allergic_to", "has_condition", "not eats")),
-    # a CV or a cover letter is about the job
-    ("帮我写份简历，突出一下工作经历", ("works_at", OCCUPATION)),
-    ("Help me polish my CV", ("works_at", OCCUPATION)),
-    ("帮我写个 LinkedIn headline", ("works_at", OCCUPATION)),
-    ("help me write my LinkedIn summary", ("works_at", OCCUPATION)),
+    # a CV or a cover letter is about the job, the team included
+    ("帮我写份简历，突出一下工作经历", ("works_at", OCCUPATION, "on_team")),
+    ("Help me polish my CV", ("works_at", OCCUPATION, "on_team")),
+    ("帮我写个 LinkedIn headline", ("works_at", OCCUPATION, "on_team")),
+    ("help me write my LinkedIn summary", ("works_at", OCCUPATION, "on_team")),
     # a playlist follows the user's music
     ("给我推荐点适合跑步听的歌", (MUSIC,)),
 ])

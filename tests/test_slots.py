@@ -261,6 +261,9 @@ def test_spoken_how_asks_what_to_do() -> None:
     assert asks_what_to_do("睡不着咋办")
     assert asks_what_to_do("睡不着怎么办")
     assert not asks_what_to_do("我咋没想到")
+    # what something of the user's should be is advice too
+    assert asks_what_to_do("What should my LinkedIn headline say about what I do these days?")
+    assert not asks_what_to_do("What does my LinkedIn headline say?")
 
 
 def test_terms_keep_the_characters_written() -> None:
