@@ -76,7 +76,9 @@ _DOSE_ZH = (
 _MEDICINE_ZH = (r"[^\W\dA-Za-z_了的是说在把吃我你他她们和就都也要不没再]{0,6}?(?:他汀|沙坦|普利|地平|洛尔|双胍|胰岛素"
                 r"|甲状腺素|霉素|西林|拉唑|替丁|褪黑素|阿司匹林|布洛芬|华法林|氯吡格雷)")
 _COUNT_ZH = r"[一两二三四\d](?:片|粒|颗)"
-_COUNTED_DOSE_ZH = re.compile(rf"我(?:现在|目前|每天|每晚|早上|晚上|一直|在|都)*(?:吃|服用|服)(?P<d>{_COUNT_ZH})"
+# (the 我 chat drops at a clause's start too: 我没有糖尿病 就是高血压 每天早上吃一片氨氯地平)
+_COUNTED_DOSE_ZH = re.compile(rf"(?:我|^|(?<=[\s，,。；]))(?:现在|目前|每天|每晚|早上|晚上|一直|在|都)*(?:吃|服用|服)"
+                              rf"(?P<d>{_COUNT_ZH})"
                               rf"(?P<m>{_MEDICINE_ZH})")
 # A medicine the user stopped for good, said by name: "took me off lisinopril", "I stopped taking melatonin", "I
 # don't need the melatonin anymore", 阿托伐他汀不用再吃了, 我停了氨氯地平 (ends the dose said before; not "for a

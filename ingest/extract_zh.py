@@ -772,6 +772,9 @@ def _zh_is_a(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
         return  # 我是第一次来: an event, not an identity
     if re.match(r"(?:一)?[只条头匹]", obj):
         return  # 是只柯基: a breed said of a pet, not an identity
+    if re.fullmatch(_ZH_NAMED_CONDITIONS, obj):
+        st.add(subject, "has_condition", obj, polarity)  # 就是高血压 (after 我没有糖尿病): a condition, not a name
+        return
     if raw.endswith("的"):
         if _looks_like_zh_place(obj):
             st.add(subject, "hometown", obj, polarity)  # 俺是东北的 -> hometown 东北

@@ -573,7 +573,8 @@ def score_candidates(
 _CHANGE_SAID_RE = re.compile(
     r"(?i)\b(?:now|nowadays|these days|anymore|no longer|switched|switching|upgraded|transferred|moved|changed|sold"
     r"|quit|instead|actually|finally|decided|went with|going with|got a raise|promoted)\b"
-    r"|现在|如今|换了|换成|改成|改了|改[玩用去吃喝坐学做]|退了|终于|最后|决定|搬到|升了|升职|出来了|不再|已经")
+    r"|现在|如今|换了|换成|改成|改了|改[玩用去吃喝坐学做]|退了|终于|最后|决定|搬到|升了|升职|出来了|不再|已经"
+    r"|涨价|涨到|降价|降到")  # 涨价了 凉皮从8块涨到10块: a price changed
 # A model or a grade named with digits (R5, Z8, 4090): content_terms reads words of letters only.
 _MODEL_RE = re.compile(r"(?i)(?<![a-z\d])(?:[a-z]+\d+[a-z\d]*|\d+[a-z]+)(?![a-z\d])")  # 佳能R5: beside Han too
 # Newer by at least this much: two clauses of one message are no update of each other.
@@ -645,10 +646,7 @@ def latest_word_first(scored: Sequence[Scored]) -> list[Scored]:
                 mine, others_change = _things(said), _change_of_someone_else(c.text)
             if about_someone_else(older.text) != others_change:
                 continue
-            theirs, their_words = _things(older.text)
-            common = (mine[0] & theirs) | {t for key, ts in mine[1].items() for t in ts
-                                           for o in their_words.get(key, ()) if word_variants(t, o)}
-            shared = {t for t in common if not TIME_TERM_RE.search(t) and not _CHANGE_SAID_RE.fullmatch(t)}
+            shared = _shared_things(mine, older.text)
             if not shared:
                 continue
             lifted = replace(s, scores=replace(s.scores, final=above.scores.final),
@@ -657,6 +655,23 @@ def latest_word_first(scored: Sequence[Scored]) -> list[Scored]:
             out.insert(next(i for i, x in enumerate(out) if x is above), lifted)
             break
     return out
+
+
+def _shared_things(mine: tuple[frozenset[str], dict[str, tuple[str, ...]]], older_text: str) -> set[str]:
+    """The things (_things) of where a change is said that an older text speaks of too: a content term in common, or
+    a form of one (base / based), time words and words that only say a change left out."""
+    theirs, their_words = _things(older_text)
+    common = (mine[0] & theirs) | {t for key, ts in mine[1].items() for t in ts
+                                   for o in their_words.get(key, ()) if word_variants(t, o)}
+    return {t for t in common if not TIME_TERM_RE.search(t) and not _CHANGE_SAID_RE.fullmatch(t)}
+
+
+def changes_what_was_said(text: str, older_text: str) -> bool:
+    """Whether a text says a change of the user's own on a thing an older text spoke of ("涨价了 凉皮从8块涨到10块" of
+    "一份凉皮卖8块"): the latest word on it, which no engagement with the older one (a change lifts the new state,
+    never the stale one)."""
+    said = change_said(text)
+    return bool(said) and not _change_of_someone_else(text) and bool(_shared_things(_things(said), older_text))
 
 
 def _why(c: Candidate, s: Scores, matched: Sequence[str], names: Sequence[str], link: GraphLink | None,

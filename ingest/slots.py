@@ -64,6 +64,9 @@ _FOOD_SAFETY = ("allergic_to", "has_condition")
 # far the words are from it. The safety first: "What don't I eat?" asks the same slots, the refused foods first
 # (they are its answer, not a constraint on one: is_food_advice tells the two apart by that order).
 _FOOD_ADVICE = (*_FOOD_SAFETY, REFUSED_FOOD)
+# "Can I eat / drink X?", 我能喝西柚汁吗: one thing, whose safety the medicines taken decide too (grapefruit and
+# amlodipine, alcohol and many): food advice and the doses.
+_EAT_OR_DRINK = (*_FOOD_ADVICE, "takes_dose")
 # "my older brother", "my little sister": the sibling asked for all the same
 _SIBLING_AGE = r"(?:older|younger|big|little|elder|baby|twin|kid) "
 _FOOD = r"(?:dessert|dinner|lunch|breakfast|meal|recipe|snack|food|dish|restaurant|cake|cookie|takeout|takeaway)s?"
@@ -143,6 +146,9 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      rf"|\b(?:is it|it's) (?:ok|okay|alright|fine|safe) (?:if|for) (?:i|me) (?:to )?(?:have|eat|try) (?:\w+ ){{0,4}}?"
      rf"{_FOOD}\b",
      _FOOD_ADVICE),
+    (r"\b(?:should|can|could|may) (?:i|we) (?:not |safely )?(?:eat|drink)\b"
+     r"(?! the loss| into| at \d| out\b| in\b| later)|\b(?:safe|ok|okay) (?:for me )?to (?:eat|drink)\b(?! into)",
+     _EAT_OR_DRINK),
     (r"\bmy (?:health|medical) (?:conditions?|issues?|problems?)\b"
      # what to watch at a check-up depends on the user's conditions (a high cholesterol said weeks before)
      r"|\b(?:check-?up|physical|bloodwork|blood ?tests?|lab results?)\b.{0,40}\b(?:watch|look(?: out)? for"
@@ -252,6 +258,7 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|(?:晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|宵夜)(?:整|来)点?什么"
      # 朋友请吃饭 点菜要注意啥: ordering at a meal out, with a seafood allergy stored
      r"|点菜[^，。？]{0,4}注意|(?:吃饭|聚餐|下馆子)[^，。？]{0,4}(?:要|该|得)?(?:注意什么|忌口)$", _FOOD_ADVICE),
+    (r"我(?:能不能|能|可以)(?:吃|喝)(?!完)[^，。？]{0,8}(?:吗|不|$)", _EAT_OR_DRINK),
     (r"我(?:每天|平时)?(?:怎么|如何)(?:去)?上班|我的通勤|我(?:每天|平时)?(?:坐|乘)什么(?:车)?上班", ("commutes_by",)),
     (r"我(?:每天|现在)?(?:吃|服用|打)(?:多少|几)(?:片|粒|毫克|单位|mg)|我(?:每天|现在)?(?:吃|服用|打)[^，。？]{1,8}?(?:多少|几)"
      r"(?:片|粒|毫克|单位|mg)|我的(?:药量|剂量|用药)|我(?:在|现在)?(?:吃|服用)(?:什么|哪些)药|我每天吃多少[^，。？]{0,6}药",
@@ -385,7 +392,7 @@ _NOT_FOOD_ALLERGEN_RE = re.compile(
 def is_food_advice(asked: Sequence[str]) -> bool:
     """The slots asked are those of a request for food advice: the allergies, conditions and foods refused that
     constrain the answer (recall lets them set no bar for what relates by meaning), not the answer."""
-    return tuple(asked) == _FOOD_ADVICE
+    return tuple(asked[:len(_FOOD_ADVICE)]) == _FOOD_ADVICE  # with the doses, for one thing to eat or drink
 
 
 def asks_own_fact(asked: Sequence[str], question: str) -> bool:

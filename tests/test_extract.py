@@ -834,6 +834,11 @@ def test_said_conversationally(text: str, expected: set[tuple[str, str, str, int
     ("医生说我尿酸超标了", {(USER, "has_condition", "尿酸高", 1)}),
     ("血糖有点低 头晕", {(USER, "has_condition", "血糖低", 1)}),
     ("我血压高吗", set()), ("我爸胆固醇有点高", set()), ("医生说我要多运动", set()),
+    # a condition after 就是 is no name; a pill counted with the 我 dropped at the clause's start is a dose
+    ("我没有糖尿病 就是高血压 每天早上吃一片氨氯地平", {(USER, "has_condition", "糖尿病", -1),
+                                                 (USER, "has_condition", "高血压", 1),
+                                                 (USER, "takes_dose", "氨氯地平 1片", 1)}),
+    ("我妈每天吃一片氨氯地平", set()),
 ])
 def test_said_in_chat(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected

@@ -9,7 +9,15 @@ from datetime import datetime, timedelta
 
 from bmam.container import Container
 from bmam.usecases.recall import RecallRequest
-from ingest.scoring import Candidate, Scored, Scores, change_said, latest_word_first, says_own_change
+from ingest.scoring import (
+    Candidate,
+    Scored,
+    Scores,
+    change_said,
+    changes_what_was_said,
+    latest_word_first,
+    says_own_change,
+)
 from ingest.turns import TurnInput
 from tests.test_remember_hooks import linked_to
 from tests.test_routine_conflicts import START
@@ -120,3 +128,22 @@ def test_a_change_is_one_hop_from_the_older_word_however_few_memories_the_user_h
     result = container.recall.recall(tenant, RecallRequest(user_id="bo", query="车该买保险了 我开的是啥车来着", k=3))
     assert not result.gated, result.reason
     assert [m.memory.id for m in result.memories][:2] == [newer.id, older.id]
+
+
+def test_a_change_is_no_engagement_with_the_stale_word(container: Container, tenant: str) -> None:
+    """A turn on a temp memory's topic lifts it to mid (implicit engagement), but not a turn saying a change on its
+    thing: "涨价了 凉皮从8块涨到10块" lifted "一份凉皮卖8块" (the stale price then outweighed the new one). The change
+    is the latest word on it, first for the price list."""
+    assert changes_what_was_said("涨价了 凉皮从8块涨到10块", "美团抽成百分之二十几 一份凉皮卖8块 到手没多少")
+    assert not changes_what_was_said("凉皮卖得不错", "一份凉皮卖8块")  # no change said
+    assert not changes_what_was_said("我同事涨价了 他的凉皮卖10块", "一份凉皮卖8块")  # someone else's
+    said = [(START, "美团抽成百分之二十几 一份凉皮卖8块 到手没多少"),
+            (START + timedelta(days=1), "我在西安开了个凉皮店 在小寨那边 开了四年了"),
+            (START + timedelta(days=30), "涨价了 凉皮从8块涨到10块 有点怕客人跑了")]
+    tell(container, tenant, "cy", said)
+    by_text = {m.text: m for m in container.memories.page(tenant, "cy", first=10).items}
+    assert by_text[said[0][1]].tier.value == "temp"
+    result = container.recall.recall(tenant, RecallRequest(user_id="cy", query="帮我做个价目表 凉皮的价格写上", k=3))
+    assert not result.gated, result.reason
+    texts = [m.memory.text for m in result.memories]
+    assert texts.index(said[2][1]) < texts.index(said[0][1]), texts

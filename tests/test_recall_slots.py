@@ -116,6 +116,20 @@ def test_food_advice_brings_the_food_the_user_refuses_along(client: BmamClient, 
         assert "I work at Moderna." not in texts, (question, texts)
 
 
+def test_one_thing_to_eat_or_drink_brings_the_medicines_along(client: BmamClient, user: str) -> None:
+    """Whether the user may have grapefruit juice depends on the amlodipine they take (an interaction): "我能喝西柚汁吗"
+    shares no word with the dose, which the question reads as it reads an allergy."""
+    client.ingest_conversation([
+        {"userId": user, "sessionId": "s1", "speaker": "user", "text": text}
+        for text in ("我没有糖尿病 就是高血压 每天早上吃一片氨氯地平", "我每天晚上在小区门口跳广场舞",
+                     "I work at Moderna.")])
+    r = client.recall(user, "我能喝西柚汁吗")
+    assert r["gated"] is False, r["reason"]
+    dose = [m for m in r["memories"] if m["memory"]["text"].endswith("氨氯地平")]
+    assert dose and "takes_dose" in dose[0]["why"], r["memories"]
+    assert all(m["memory"]["text"] != "I work at Moderna." for m in r["memories"])
+
+
 def test_the_food_the_user_refuses_is_answered_by_the_denied_triple(client: BmamClient, user: str) -> None:
     """"Which food do I avoid?" asks for the user's no to a food: (user, eats, cilantro, -1), a denied triple, where
     every other slot reads affirmed ones; "I eat sushi every week" (eats, affirmed) is no answer."""

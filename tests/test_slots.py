@@ -13,6 +13,8 @@ from ingest.slots import DIET, OCCUPATION, answered, asked_slots, asks_own_fact,
 
 # a request for food advice asks what constrains the answer: allergies, conditions, the foods refused
 FOOD_ADVICE = ("allergic_to", "has_condition", "not eats")
+# one thing to eat or drink: its safety depends on the medicines taken too (grapefruit and amlodipine)
+EAT_OR_DRINK = (*FOOD_ADVICE, "takes_dose")
 
 ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_at", "spouse", "partner", "mother",
             "father", "sister", "brother", "child", "pet", "allergic_to", "likes")
@@ -56,13 +58,14 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("Is there anything I should avoid eating at the team lunch? It's a seafood place.",
          FOOD_ADVICE),
         ("Can you suggest something for dinner tonight?", FOOD_ADVICE),
-        ("Is it safe for me to eat sushi?", FOOD_ADVICE),
-        ("我能吃海鲜吗？", FOOD_ADVICE),
+        ("Is it safe for me to eat sushi?", EAT_OR_DRINK),
+        ("我能吃海鲜吗？", EAT_OR_DRINK),
         ("Is it ok if I have a slice of cake at the family barbecue?", FOOD_ADVICE),
         ("朋友请吃饭 点菜要注意啥", FOOD_ADVICE),
         # takeout, a sweet treat, the late-night snack: the foods refused (我一点葱都不吃) were left unread
         ("中午点个外卖 帮我挑挑", FOOD_ADVICE), ("趁娃睡了 想奖励自己吃点甜的 推荐下", FOOD_ADVICE),
         ("夜宵整点啥", FOOD_ADVICE), ("我昨天点了个外卖", ()), ("要吃点药吗", ()),
+        ("我能喝西柚汁吗", EAT_OR_DRINK), ("Can I drink wine tonight?", EAT_OR_DRINK),
         # what to watch at a check-up: the user's conditions (a high cholesterol)
         ("年度体检 report 要特别注意哪项", ("has_condition",)), ("我身体有什么问题", ("has_condition",)),
         ("What should I pay attention to at my annual check-up?", ("has_condition",)),

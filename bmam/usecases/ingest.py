@@ -70,6 +70,7 @@ from ingest.decision_rules import decision_changed, handover_conflict
 from ingest.embedding import Embedder
 from ingest.extract import USER, ExtractedTriple, TripleExtractor, normalize_term
 from ingest.salience import Salience, assess
+from ingest.scoring import changes_what_was_said
 from ingest.tier_policy import Reason, TierChange, TierRules, core_has_room, on_mention, on_new_memory, on_topic
 from ingest.turns import (
     SPEAKERS,
@@ -514,8 +515,12 @@ class _BatchPlan:
                 (t.subject, t.predicate, t.object, t.polarity) for t in self.new_specs.get(mid, []))
             their_text = self.topic_texts.get(mid) or next((n.text for n in self.new_memories if n.id == mid), "")
             if (said and _contradicts(said, theirs)) or (their_text and (_favourite_changed(v.text, their_text)
-                                                                         or _choice_changed(v.text, their_text))):
-                continue  # "I live in Hamburg now" is no interest in "I live in Berlin": the conflict settles them
+                                                                         or _choice_changed(v.text, their_text)
+                                                                         or changes_what_was_said(v.text,
+                                                                                                  their_text))):
+                # "I live in Hamburg now" is no interest in "I live in Berlin": the conflict settles them; nor is
+                # "涨价了 凉皮从8块涨到10块" in "一份凉皮卖8块" (lifted to mid, the stale price ranked first)
+                continue
             step = on_topic(self.states[mid].tier)
             if step is not None:
                 self.move(mid, [step], r, v.at, active=self.rules.implicit_feedback)
