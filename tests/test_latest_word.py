@@ -147,3 +147,25 @@ def test_a_change_is_no_engagement_with_the_stale_word(container: Container, ten
     assert not result.gated, result.reason
     texts = [m.memory.text for m in result.memories]
     assert texts.index(said[2][1]) < texts.index(said[0][1]), texts
+
+
+def test_the_latest_word_is_one_hop_from_each_older_word_on_its_thing(container: Container, tenant: str) -> None:
+    """Two older memories name the flour supplier; the change ("switching to a new supplier") is linked to both at the
+    term links' base strength, not base / sqrt(2) (0.35, below recall's expansion floor of 0.4): asked for a note
+    about the supplier, recall finds the older by their words and reaches the new supplier through the link."""
+    said = [(START, "Need to write an email to my flour supplier. Their last two deliveries were late."),
+            (START + timedelta(minutes=2), "Great. Supplier is Blue Ridge Mills, contact is Harlan."),
+            (START + timedelta(days=35), "Harlan called back, they lost a driver. We're switching to a new supplier "
+                                         "anyway, Carolina Ground, local and better flour.")]
+    tell(container, tenant, "dee", said)
+    by_text = {m.text: m for m in container.memories.page(tenant, "dee", first=10).items}
+    first, second, change = (by_text[text] for _, text in said)
+    links = {frozenset((x.memory_a, x.memory_b)): x.strength
+             for x in container.memories.associations(tenant, "dee", change.id)}
+    floor = container.settings.recall.expand_min_strength
+    assert links[frozenset((first.id, change.id))] >= floor, links
+    assert links[frozenset((second.id, change.id))] >= floor, links
+    result = container.recall.recall(tenant, RecallRequest(
+        user_id="dee", query="can you write a note for the door about a late delivery from our flour supplier?", k=5))
+    assert not result.gated, result.reason
+    assert change.id in [m.memory.id for m in result.memories]

@@ -22,7 +22,7 @@
 //    (there, every word is rare), except the terms where a memory says a change of the user's (item.change_terms:
 //    比亚迪汉 of "最后提了比亚迪汉 老婆选的颜色" after "纠结 特斯拉model 3和比亚迪汉"): the thing it changes is named by a
 //    rare term, and recall reaches the latest word from the older one through this edge (ingest/scoring.py
-//    latest_word_first).
+//    latest_word_first), at $term_base whatever its df.
 // The term part's candidates (the user's live memories, lower-cased) are read once for the statement, not per
 // memory: the per-memory subqueries create ASSOCIATED edges only, so which memories are live, their texts and
 // how many the user holds are the same for every row (read per memory they cost 204k db hits per 512
@@ -133,7 +133,10 @@ CALL (item, pool, mine) {
   WITH item, m, rows, [x IN dfs WHERE x.df >= 1 AND x.df <= $max_df] AS rare
   WHERE size(rare) > 0
   UNWIND rows AS r
-  WITH item, m, r.o AS o, [x IN rare WHERE x.t IN r.shared | x.df] AS shared_dfs
+  // a term where the memory says a change counts as the rarest: each older word on the thing changed is one hop
+  // from the latest, at $term_base (divided by sqrt(2), two older mentions fell below recall's expansion floor)
+  WITH item, m, r.o AS o,
+       [x IN rare WHERE x.t IN r.shared | CASE WHEN x.t IN item.change_terms THEN 1 ELSE x.df END] AS shared_dfs
   WHERE size(shared_dfs) > 0
   WITH item, m, o, reduce(low = $max_df, d IN shared_dfs | CASE WHEN d < low THEN d ELSE low END) AS df
   WITH item, m, o, $term_base / sqrt(df) AS raw
