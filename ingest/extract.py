@@ -22,6 +22,7 @@ from ingest.extract_core import (
     OCCUPATION_SLOT,
     PERSONAL_FACT_PREDICATES,
     PREDICATES,
+    REPLY_STYLE_PREDICATE,
     SINGLE_VALUED_PREDICATES,
     USER,
     ExtractedTriple,
@@ -45,6 +46,7 @@ from ingest.lexicon import (
     said_for_some_times,
     split_clauses,
 )
+from ingest.reply_style import reply_style
 
 __all__ = [
     "OCCUPATION_SLOT",
@@ -103,6 +105,8 @@ class RuleTripleExtractor:
                 spans.append((whole, start, start))
                 continue
             for clause in zh_subclauses(whole):
+                if style := reply_style(clause):  # said to the assistant: read before a request is skipped
+                    st.add(USER, REPLY_STYLE_PREDICATE, style)
                 # ", who is 7," inside a list of names ("two kids: Maya, who is 7, and Leo") is her age, no question
                 if (is_question(clause) and not (st.listing_rel and AGE_IN_A_LIST_RE.fullmatch(clause.strip()))) \
                         or is_request(clause):

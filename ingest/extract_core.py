@@ -47,6 +47,9 @@ class PredicateSpec:
     description: str
 
 
+# How the user wants the assistant to answer (ingest/reply_style.py): asked by every request for help or advice.
+REPLY_STYLE_PREDICATE = "reply_style"
+
 # The closed vocabulary. object_kind is the Entity.kind the object becomes in the graph.
 PREDICATES: dict[str, PredicateSpec] = {
     p.name: p
@@ -96,6 +99,8 @@ PREDICATES: dict[str, PredicateSpec] = {
         PredicateSpec("has_routine", "routine", "a routine's time, days or way now, keyed by the routine: bedtime: 10"
                       " / wake-up: 6:30 / shift: night / gym: mon wed fri / lunch: packed"),
         PredicateSpec("visited", "place", "a named place they went to or were at (past events only)"),
+        PredicateSpec(REPLY_STYLE_PREDICATE, "style", "how they want the assistant to answer, as said: keep it short"
+                      " / 说话直接点 / don't tell me to invest in crypto"),
         PredicateSpec("originates_from", "place", "general knowledge: X originated in Y"),
         PredicateSpec("located_in", "place", "general knowledge: X is in Y"),
         PredicateSpec("capital_of", "place", "general knowledge: X is the capital of Y"),

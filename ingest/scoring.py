@@ -21,6 +21,7 @@ from enum import StrEnum
 
 from graph.related import Via
 from ingest.conflict_text import TIME_TERM_RE, content_terms, word_variants
+from ingest.extract_core import REPLY_STYLE_PREDICATE
 from ingest.lexicon import about_someone_else, has_han, simplified, split_clauses, word_list
 
 # ----- terms -----------------------------------------------------------------------------------
@@ -234,6 +235,7 @@ _ZH_ADVICE = re.compile(r"(推荐|建议|有什么好|吃什么|喝什么|去哪
                         r"|适合我|我(?:更|比较)?适合|哪(?:个|种|款|家|些|一[个种款家])[^，。？]{0,6}适合"
                         r"|出出主意|有什么主意|帮我(?:点|选|挑|订))")  # 帮我点个下午茶: ordered to the user's taste
 _EN_ADVICE = re.compile(r"\b(recommend|recommendation|recommendations|suggest|suggestion|suggestions"
+                        r"|(any|some|need|your) advice|advice (on|for|about)"
                         r"|(any|some|good) ideas?|ideas? for"
                         r"|what (should|can|could) (i|we) (eat|cook|make|buy|watch|read|order|try|get|have)"
                         r"|what to (eat|cook|make|order|have|buy)|where (should|can|could) (i|we) (go|eat|stay)"
@@ -456,7 +458,8 @@ def gate(candidates: Sequence[Candidate], query: str, query_terms: Sequence[str]
     names = named_in(query, {n for c in candidates for n in c.entities})
     if names:
         return GateDecision(False, f"the input names {', '.join(names[:3])}", best_sim, best_cov)
-    answered = sorted({a for c in candidates for a in c.answers})
+    # how the user wants to be answered comes along with a request, but is no reason to answer it
+    answered = sorted({a for c in candidates for a in c.answers if a != REPLY_STYLE_PREDICATE})
     if answered:
         return GateDecision(False, f"the input asks for the user's {', '.join(answered[:3])}, which a memory states",
                             best_sim, best_cov)

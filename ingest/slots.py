@@ -21,7 +21,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 
-from ingest.extract_core import is_diet, is_music, is_occupation, is_sport, normalize_term
+from ingest.extract_core import REPLY_STYLE_PREDICATE, is_diet, is_music, is_occupation, is_sport, normalize_term
 from ingest.extract_routines import PROVIDER_PREDICATE, ROUTINE_PREDICATE, routine_of
 from ingest.lexicon import people, simplified
 
@@ -55,6 +55,9 @@ _KEYED_ASKED_RE = re.compile(rf"^(?P<p>{ROUTINE_PREDICATE}|{PROVIDER_PREDICATE})
 _ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_at", *FAMILY, "pet",
              "allergic_to", "likes")
 
+# How the user wants to be answered ("keep it short", 说话直接点): asked by every request for help or advice
+# (bmam/usecases/recall.py), never by itself a reason to answer (the gate leaves it out: ingest/scoring.py).
+REPLY_STYLE = REPLY_STYLE_PREDICATE
 # "What don't I eat?", 我忌口什么: the foods the user said no to, a denied triple (user, eats, cilantro, -1). A slot
 # "not P" reads P's denied triples (cypher/recall/slot_match.cypher), every other slot the affirmed ones.
 REFUSED_FOOD = "not eats"
@@ -135,7 +138,9 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\bam i (?:still )?(?:a )?(?:vegetarian|vegan|pescatarian)\b|\bdo i (?:still )?eat meat\b", (DIET,)),
     (rf"\bwhat (?:should|can|could|shall) (?:i|we) (?:eat|cook|make|bake|order|have for (?:dinner|lunch|breakfast))\b"
      rf"|\bwhat to (?:eat|cook|make|bake|order)\b|\b{_FOOD} (?:ideas?|suggestions?|recommendations?)\b"
-     rf"|\b(?:recommend|suggest) (?:a |an |some |me )?(?:good )?{_FOOD}\b|\bwhere (?:should|can|could) (?:i|we) eat\b"
+     # (a meal with words before it: "recommend a pre-race breakfast", "recommend me a quick weeknight dinner")
+     rf"|\b(?:recommend|suggest) (?:a |an |some |me ){{0,2}}(?:[\w-]+ ){{0,2}}{_FOOD}\b"
+     rf"|\bwhere (?:should|can|could) (?:i|we) eat\b"
      # "Can you suggest something for dinner tonight?", "anything I should avoid eating at the team lunch?", "is it
      # safe for me to eat sushi?" (each was gated or answered without the shellfish allergy)
      r"|\b(?:suggest|recommend|ideas?) (?:something|anything|some(?:thing)? ideas?)? ?for (?:dinner|lunch|breakfast"
@@ -341,7 +346,7 @@ _SPOKEN_ZH = (("啥", "什么"), ("咋", "怎么"))
 _WHAT_TO_DO_RE = re.compile(r"\b(?:should|shall) (?:i|we|my|our)\b|\bhow (?:do|can|could|should|would) (?:i|we)\b"
                             r"|\bi(?:'d| would)? (?:want|like|plan|hope|need) to\b"
                             r"|\bi'm (?:thinking|planning) (?:of|to)\b"
-                            r"|\bhelp me\b|我(?:想|打算|准备|计划)|要不要|应该|怎么办|如何|帮我")
+                            r"|\bhelp me\b|我(?:想|打算|准备|计划)|要不要|应该|怎么办|如何|帮我|教教?我")
 
 
 def asks_what_to_do(question: str) -> bool:
@@ -399,6 +404,7 @@ def asks_own_fact(asked: Sequence[str], question: str) -> bool:
     """Whether the slots asked are a fact of the user's own ("How much metformin do I take?"), not of the family
     ("How much metformin does my dad take?" asks for father; "my son's allergy" names a person), nor a request for
     food advice (a child's allergy constrains the family's dinner too)."""
+    asked = [p for p in asked if p != REPLY_STYLE]  # how to answer is no fact asked
     return bool(asked) and not any(p in FAMILY for p in asked) and not is_food_advice(asked) and not people(question)
 
 

@@ -14,7 +14,7 @@ import pytest
 from bmam.container import Container
 from bmam.usecases.recall import RecallRequest
 from ingest.slot_meaning import SlotExamples
-from ingest.slots import FAMILY, MUSIC, OCCUPATION, asked_slots
+from ingest.slots import FAMILY, MUSIC, OCCUPATION, REPLY_STYLE, asked_slots
 from ingest.turns import TurnInput
 from tests.test_routine_conflicts import START
 
@@ -89,7 +89,22 @@ def test_a_paraphrase_no_pattern_reads_asks_for_its_slot(container: Container, q
     "我想学吉他，应该从哪开始？",
 ])
 def test_other_input_asks_for_no_slot(container: Container, question: str) -> None:
-    assert container.recall.asked_slots(question, container.embedder.embed_query(question)) == ()
+    assert facts(container.recall.asked_slots(question, container.embedder.embed_query(question))) == ()
+
+
+def facts(asked: tuple[str, ...]) -> tuple[str, ...]:
+    """The user's facts asked, without how they want to be answered (which every request asks for too)."""
+    return tuple(p for p in asked if p != REPLY_STYLE)
+
+
+@pytest.mark.parametrize(("text", "request_"), [
+    ("How do I renew my passport?", True), ("帮我写一首关于秋天的诗", True),
+    ("i'm so overwhelmed today. any advice?", True),
+    ("Where do I live?", False), ("What is the capital of Australia?", False),
+])
+def test_a_request_asks_how_the_user_wants_to_be_answered(container: Container, text: str, request_: bool) -> None:
+    asked = container.recall.asked_slots(text, container.embedder.embed_query(text))
+    assert (REPLY_STYLE in asked) is request_ and asked[-1:] == ((REPLY_STYLE,) if request_ else asked[-1:])
 
 
 @pytest.mark.parametrize(("request_", "asked"), [
@@ -107,7 +122,7 @@ def test_other_input_asks_for_no_slot(container: Container, question: str) -> No
 def test_a_request_the_users_facts_shape_asks_for_them(container: Container, request_: str,
                                                        asked: tuple[str, ...]) -> None:
     assert asked_slots(request_) == ()  # the patterns miss it
-    assert container.recall.asked_slots(request_, container.embedder.embed_query(request_)) == asked
+    assert facts(container.recall.asked_slots(request_, container.embedder.embed_query(request_))) == asked
 
 
 @pytest.mark.parametrize("request_", [
@@ -117,7 +132,7 @@ def test_a_request_the_users_facts_shape_asks_for_them(container: Container, req
     "How do I delete my LinkedIn account?",
 ])
 def test_other_requests_ask_for_no_slot(container: Container, request_: str) -> None:
-    assert container.recall.asked_slots(request_, container.embedder.embed_query(request_)) == ()
+    assert facts(container.recall.asked_slots(request_, container.embedder.embed_query(request_))) == ()
 
 
 def test_the_patterns_come_first(container: Container) -> None:

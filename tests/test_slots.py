@@ -66,6 +66,9 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("中午点个外卖 帮我挑挑", FOOD_ADVICE), ("趁娃睡了 想奖励自己吃点甜的 推荐下", FOOD_ADVICE),
         ("夜宵整点啥", FOOD_ADVICE), ("我昨天点了个外卖", ()), ("要吃点药吗", ()),
         ("我能喝西柚汁吗", EAT_OR_DRINK), ("Can I drink wine tonight?", EAT_OR_DRINK),
+        # a meal recommended with words before it (pre-race, quick weeknight)
+        ("can you recommend a pre-race breakfast that's safe for me?", FOOD_ADVICE),
+        ("recommend me a quick weeknight dinner", FOOD_ADVICE), ("recommend a good book for breakfast reading", ()),
         # what to watch at a check-up: the user's conditions (a high cholesterol)
         ("年度体检 report 要特别注意哪项", ("has_condition",)), ("我身体有什么问题", ("has_condition",)),
         ("What should I pay attention to at my annual check-up?", ("has_condition",)),

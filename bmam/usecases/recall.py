@@ -36,7 +36,7 @@ from graph.recall import (
 from graph.related import MAX_DEPTH, MIN_DEPTH, RelatedMemory, RelatedRepository, TraversalParams, Via
 from graph.store import Tx
 from ingest.embedding import Embedder
-from ingest.lexicon import has_han
+from ingest.lexicon import has_han, is_request
 from ingest.periods import Period, asked_period
 from ingest.repetition import RepetitionParams, RepetitionTracker
 from ingest.scoring import (
@@ -57,6 +57,7 @@ from ingest.scoring import (
 )
 from ingest.slot_meaning import SlotExamples
 from ingest.slots import (
+    REPLY_STYLE,
     REQUEST_EXAMPLES,
     answered,
     asked_slots,
@@ -246,7 +247,14 @@ class RecallUseCases:
     def asked_slots(self, query: str, embedding: Sequence[float]) -> tuple[str, ...]:
         """The user's own facts the input asks for: as the patterns read it (ingest/slots.py), else, for input
         about the user that asks no advice, as its meaning is closest to an example question, else, for a request,
-        as it is closest to an example request those facts shape (a meal, a CV: ingest/slot_meaning.py)."""
+        as it is closest to an example request those facts shape (a meal, a CV: ingest/slot_meaning.py). A request
+        for help or advice asks how the user wants to be answered too (REPLY_STYLE: "keep it short")."""
+        found = self._asked_facts(query, embedding)
+        if asks_what_to_do(query) or wants_advice(query) or is_request(query):
+            return (*found, REPLY_STYLE)
+        return found
+
+    def _asked_facts(self, query: str, embedding: Sequence[float]) -> tuple[str, ...]:
         if found := asked_slots(query):
             return found
         personal, request = is_personal(query), asks_what_to_do(query)
@@ -385,7 +393,7 @@ class RecallUseCases:
                 pool.items[t.memory.id] = _candidate(t.memory, cos, reference, text_rank=t.rank, text_score=t.score)
             else:
                 pool.items[t.memory.id] = _replace(existing, text_rank=t.rank, text_score=t.score)
-        constrains = asked is not None and is_food_advice(asked.asked)  # the question's, so every answer's
+        food = asked is not None and is_food_advice(asked.asked)  # the question's, so every answer's
         each = [answered(asked.asked, a.answers, a.memory.entities) if asked is not None else a.answers
                 for a in answers]
         if asked is not None:
@@ -394,6 +402,7 @@ class RecallUseCases:
             if not stated:
                 continue  # "I'm a vegetarian" asked for a job
             existing = pool.items.get(a.memory.id)
+            constrains = food or stated == (REPLY_STYLE,)  # how to answer, not the answer: no bar for the rest
             pool.items[a.memory.id] = _candidate(a.memory, a.cosine, reference, answers=stated, constrains=constrains) \
                 if existing is None else _replace(existing, answers=stated, constrains=constrains)
         return pool, found.prefetched

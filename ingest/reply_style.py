@@ -1,0 +1,44 @@
+"""How the user wants the assistant to answer them (reply_style), pure: "pls dont tell me to do 'self care'",
+"keep it short", "be blunt with me", 你能不能回答的时候字打少一点, 你说话直接点 别老夸我. Said to the assistant (a
+request, which the other rules skip), it holds for every later request for help or advice, however far its words
+are from it (bmam/usecases/recall.py asks for it then, ingest/slots.py REPLY_STYLE)."""
+
+from __future__ import annotations
+
+import re
+
+from ingest.lexicon import simplified
+
+# What the assistant is not to push ("don't tell me to invest in crypto"): up to five words after "to", ending at the
+# chat that follows ("lol", "because", a comma).
+_DONT_TELL_EN = re.compile(
+    r"(?i)\b(?:don'?t|dont|do not|never|stop) (?:tell(?:ing)?|ask(?:ing)?|suggest(?:ing)?) me to "
+    r"(?P<what>(?:(?!lol\b|lmao\b|haha\b|because\b|cause\b|since\b|my\b|it'?s\b)[\w'‘’\"-]+ ?){1,5})")
+_STYLE_EN = re.compile(
+    r"(?i)\b(?:keep|make) (?:it|them|your (?:answers?|replies|responses|messages)|(?:the )?answers?|replies)"
+    r" (?P<how>short(?:er)?|brief(?:er)?|simple(?:r)?|concise|to the point)\b"
+    r"|(?:^|\b(?:please|pls|just|always)\s+)be (?P<tone>direct|blunt|straight|brutally honest)(?: with me)?\b"
+    r"|\b(?:don'?t|dont|do not|no) sugar-?coat(?:ing)?\b"
+    r"|\bi (?:just |only )?want (?P<want>practical (?:stuff|advice|tips|steps)|(?:the )?short (?:answers?|version)"
+    r"|bullet points|straight answers?)\b"
+    r"|\b(?:answer|reply|respond|talk to me|write to me) in (?P<lang>english|chinese|mandarin|cantonese|spanish"
+    r"|french|german|japanese|korean)\b")
+# 字打少一点, 回答简单点, 说话直接点; 别老夸我, 别跟我讲大道理; 用英文回答
+_STYLE_ZH = re.compile(
+    r"(?:回答|回复|说话|讲话|字|消息|解释)(?:的时候)?[^，。！？]{0,3}?(?:打|写|说|讲)?"
+    r"(?:少一点|少一些|少点|短一点|短点|简单点|简单一点|简短点|简短一点|直接点|直接一点|直白点|通俗点|慢一点)"
+    r"|别(?:老|总|再|一直|老是|总是)?(?:夸我|说教|讲大道理|跟我讲大道理|给我灌鸡汤|灌鸡汤|拐弯抹角|绕弯子)"
+    r"|(?:用|说)(?:中文|英文|英语|粤语)(?:回答|回复|跟我说|和我说)")
+
+
+# Someone else's words before it: "my boss said keep it short" is no instruction of the user's.
+_REPORTED_RE = re.compile(r"(?i)\b(?:said|says|told|tells|saying)\b|说|讲")
+
+
+def reply_style(clause: str) -> str | None:
+    """How the clause asks the assistant to answer, as said ("don't tell me to do 'self care'", 字打少一点), or None."""
+    zh = simplified(clause)
+    for pattern, text in ((_DONT_TELL_EN, clause), (_STYLE_EN, clause), (_STYLE_ZH, zh)):
+        if (m := pattern.search(text)) and not _REPORTED_RE.search(text[: m.start()]):
+            return f"don't tell me to {m['what'].strip()}" if pattern is _DONT_TELL_EN else m[0].strip()
+    return None

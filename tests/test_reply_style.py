@@ -1,0 +1,67 @@
+"""How the user wants to be answered (ingest/reply_style.py): read from what they said to the assistant, stored as
+(user, reply_style, ...), and brought along by every later request for help or advice, however far its words are
+(the blind conversations: "i'm so overwhelmed today. any advice?" after "pls dont tell me to do 'self care'"), yet
+never by itself a reason to answer: a request nothing else relates to stays gated."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from bmam.container import Container
+from bmam.usecases.recall import RecallRequest
+from ingest.extract import USER, RuleTripleExtractor
+from ingest.reply_style import reply_style
+from ingest.slots import REPLY_STYLE, asks_own_fact
+from ingest.turns import TurnInput
+
+
+@pytest.mark.parametrize(("clause", "style"), [
+    ("also pls dont tell me to do 'self care' lol my therapist says it every week", "don't tell me to do 'self care'"),
+    ("and please don't tell me to invest in crypto, my cousin keeps pushing that", "don't tell me to invest in crypto"),
+    ("keep it short please", "keep it short"), ("please be blunt with me", "please be blunt with me"),
+    ("i just want practical stuff", "i just want practical stuff"), ("can you answer in English?", "answer in English"),
+    ("你能不能回答的时候字打少一点 我眼睛不好", "回答的时候字打少一点"), ("你说话直接点", "说话直接点"),
+    ("别老夸我", "别老夸我"), ("用英文回答", "用英文回答"),
+    # someone else's words, or no instruction at all
+    ("my boss said keep it short", None), ("他说别老夸我", None), ("I want to be honest", None),
+    ("just tell me what to do", None), ("我想吃点甜的", None),
+])
+def test_reply_style(clause: str, style: str | None) -> None:
+    assert reply_style(clause) == style
+
+
+def test_a_reply_style_is_a_triple_of_the_users_though_said_as_a_request() -> None:
+    said = RuleTripleExtractor().extract("你说话直接点 别老夸我 我需要的是挑毛病")
+    found = {(t.subject, t.predicate, t.object) for t in said}
+    assert found == {(USER, REPLY_STYLE, "说话直接点"), (USER, REPLY_STYLE, "别老夸我")}
+
+
+def test_how_to_answer_is_no_fact_asked() -> None:
+    assert not asks_own_fact((REPLY_STYLE,), "any advice?")
+
+
+@pytest.fixture
+def user() -> str:
+    return f"u-{uuid.uuid4().hex[:10]}"
+
+
+def test_a_request_brings_the_reply_style_along_but_never_opens_the_gate(container: Container, tenant: str,
+                                                                           user: str) -> None:
+    for i, text in enumerate(("how do i explain to an 8 year old that his dad and i are getting divorced",
+                              "also pls dont tell me to do 'self care' lol my therapist says it every week. "
+                              "i just want practical stuff",
+                              "i'm a paralegal so i know the legal side, its the emotional side thats killing me")):
+        container.ingest.ingest_turn(tenant, TurnInput(user_id=user, session_id="s1", speaker="user", text=text,
+                                                       turn=i))
+    asked = container.recall.asked_slots("i'm so overwhelmed today. any advice?",
+                                         container.embedder.embed_query("i'm so overwhelmed today. any advice?"))
+    assert asked[-1:] == (REPLY_STYLE,)
+    result = container.recall.recall(tenant, RecallRequest(user_id=user, query="i'm so overwhelmed today. any advice?"))
+    assert not result.gated, result.reason
+    style = [m for m in result.memories if "self care" in m.memory.text]
+    assert style and "reply_style" in style[0].why, [(m.memory.text, m.why) for m in result.memories]
+    # a request nothing the user said relates to: gated, the reply style notwithstanding
+    general = container.recall.recall(tenant, RecallRequest(user_id=user, query="Explain how a bill becomes a law"))
+    assert general.gated and general.memories == [], general.reason
