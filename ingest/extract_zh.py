@@ -222,7 +222,8 @@ def zh_clause(c: str, st: _State, episodic: bool) -> None:
     if name := _zh_person_lead(c, st):
         st.last_person = name
         c = "她" + c[len(name):]  # 我姐姐叫小美，小美在腾讯工作: the person named, read as 她 would be
-    if re.match(r"(?:(?:大|小|二)?(?:女儿|儿子|闺女)|男朋友|女朋友|男友|女友|老公|老婆)(?![们节公婆])", c):
+    if re.match(r"(?:(?:大|小|二)?(?:女儿|儿子|闺女)|男朋友|女朋友|男友|女友|老公|老婆)(?![们节公婆])"
+                r"|(?:领导|老板|上司|主管)(?=叫(?![我你他她]))", c):  # 领导叫Amy 说话很冲: the boss named
         # 女儿转学了，现在在外国语学校读书, 男朋友 Kevin 在新加坡: chat leaves out the 我 of 我女儿 (read before the
         # clauses that open with a topic: 女友在东京读硕士 is no place 女友 is located in)
         c = "我" + c
@@ -264,7 +265,9 @@ def zh_clause(c: str, st: _State, episodic: bool) -> None:
 
 def _zh_whole_clause(c: str, st: _State) -> bool:
     """Clauses that do not open with their subject: topicalised objects, nicknames, general knowledge."""
-    if m := re.search(r"叫我(?P<o>[^，]{1,8}?)(?:就行|就好|吧)?$", c):
+    # (not 领导叫我去开会: 叫 asking the speaker to do something, a verb after 叫我)
+    if (m := re.search(r"叫我(?P<o>[^，]{1,8}?)(?:就行|就好|吧)?$", c)) \
+            and not re.match(r"(?:去|来|做|帮|别|不要|回|给|早|快|多|少|把|在|跟|和|陪|带|写|改|加|开)", m["o"]):
         st.add(USER, "nickname", _zh_clean(m["o"]))
         return True
     if m := re.fullmatch(r"(?P<o>[^我你他她]{1,12}?)是我的?(?:最爱|心头好|命根子|命|本命|最喜欢的\S*)", c):
@@ -634,8 +637,9 @@ _ZH_NAME_TAIL = (
     r"|爱|讨厌|不|没|会|对|有|和|跟|当|做|学|读|上|从|下个?月|下周|上个?月|上周|昨天|前天|明天|后天|刚刚|一起|一块"
     r"|结婚|要|想|去|来|教|开|养|玩|打|练|带|，)"
 )
+# (a Latin name ends where Han characters begin: 领导叫Amy 说话很冲)
 _ZH_NAME_THEN_TAIL_RE = re.compile(
-    rf"(?P<n>[A-Za-z][A-Za-z' \-]*[A-Za-z]|{_ZH_NAME_CHARS}?)(?P<t>{_ZH_NAME_TAIL}.*)?$"
+    rf"(?P<n>[A-Za-z][A-Za-z' \-]*[A-Za-z]|{_ZH_NAME_CHARS}?)(?P<t>(?:{_ZH_NAME_TAIL}|(?<=[A-Za-z])\s*[{HAN}]).*)?$"
 )
 
 # A clause without its own subject that continues the previous one ("我爱猫，不太喜欢狗").

@@ -15,7 +15,8 @@ _DONT_TELL_EN = re.compile(
     r"(?i)\b(?:don'?t|dont|do not|never|stop) (?:tell(?:ing)?|ask(?:ing)?|suggest(?:ing)?) me to "
     r"(?P<what>(?:(?!lol\b|lmao\b|haha\b|because\b|cause\b|since\b|my\b|it'?s\b)[\w'‘’\"-]+ ?){1,5})")
 _STYLE_EN = re.compile(
-    r"(?i)\b(?:keep|make) (?:it|them|your (?:answers?|replies|responses|messages)|(?:the )?answers?|replies)"
+    # (answers in general: "make it shorter" edits the draft at hand, no standing wish)
+    r"(?i)\b(?:keep|make) (?:your (?:answers?|replies|responses|messages)|(?:the |all )?answers?|replies)"
     r" (?P<how>short(?:er)?|brief(?:er)?|simple(?:r)?|concise|to the point)\b"
     r"|(?:^|\b(?:please|pls|just|always)\s+)be (?P<tone>direct|blunt|straight|brutally honest)(?: with me)?\b"
     r"|\b(?:don'?t|dont|do not|no) sugar-?coat(?:ing)?\b"

@@ -839,6 +839,10 @@ def test_said_conversationally(text: str, expected: set[tuple[str, str, str, int
                                                  (USER, "has_condition", "高血压", 1),
                                                  (USER, "takes_dose", "氨氯地平 1片", 1)}),
     ("我妈每天吃一片氨氯地平", set()),
+    # the boss named with the 我 dropped; a Latin name ends where Han characters begin; 叫我 + a verb is no nickname
+    ("领导叫Amy 说话很冲 但是业务很强", {(USER, "boss", "Amy", 1)}),
+    ("我领导叫Amy说话很冲", {(USER, "boss", "Amy", 1)}),
+    ("领导叫我去开会", set()), ("妈妈叫我早点睡", set()), ("大家都叫我阿杰", {(USER, "nickname", "阿杰", 1)}),
 ])
 def test_said_in_chat(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected

@@ -20,7 +20,9 @@ from ingest.turns import TurnInput
 @pytest.mark.parametrize(("clause", "style"), [
     ("also pls dont tell me to do 'self care' lol my therapist says it every week", "don't tell me to do 'self care'"),
     ("and please don't tell me to invest in crypto, my cousin keeps pushing that", "don't tell me to invest in crypto"),
-    ("keep it short please", "keep it short"), ("please be blunt with me", "please be blunt with me"),
+    ("please keep your answers short", "keep your answers short"),
+    ("please be blunt with me", "please be blunt with me"),
+    ("can you make it shorter", None),  # the draft at hand, no standing wish
     ("i just want practical stuff", "i just want practical stuff"), ("can you answer in English?", "answer in English"),
     ("你能不能回答的时候字打少一点 我眼睛不好", "回答的时候字打少一点"), ("你说话直接点", "说话直接点"),
     ("别老夸我", "别老夸我"), ("用英文回答", "用英文回答"),
