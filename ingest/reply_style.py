@@ -1,7 +1,8 @@
 """How the user wants the assistant to answer them (reply_style), pure: "pls dont tell me to do 'self care'",
-"keep it short", "be blunt with me", 你能不能回答的时候字打少一点, 你说话直接点 别老夸我. Said to the assistant (a
-request, which the other rules skip), it holds for every later request for help or advice, however far its words
-are from it (bmam/usecases/recall.py asks for it then, ingest/slots.py REPLY_STYLE)."""
+"keep it short", "be blunt with me", 你能不能回答的时候字打少一点, 你说话直接点 别老夸我, and the conventions of their
+code (我们 codebase 禁止 unwrap()). Said to the assistant (a request, which the other rules skip), it holds for every
+later request for help or advice, however far its words are from it (bmam/usecases/recall.py asks for it then,
+ingest/slots.py REPLY_STYLE)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,13 @@ _STYLE_ZH = re.compile(
     r"|(?:用|说)(?:中文|英文|英语|粤语)(?:回答|回复|跟我说|和我说)")
 
 
+# A convention of the user's code ("我们 codebase 禁止 unwrap()", "our codebase bans raw SQL"): how they want the
+# code the assistant writes, as said.
+_CONVENTION = re.compile(
+    r"(?i)(?:我们|咱们|我的|\bour|\bmy)\s*(?:team'?s? )?(?:codebase|code ?base|repo|项目|代码|代码库)"
+    r"(?:里|中|里面)?\s*(?:禁止|不允许|不准|不许|统一用|必须用|只用|规定用|bans|forbids|doesn'?t allow|does not allow"
+    r"|never uses|always uses|requires|must use)\s*[^，。！？,.;!?]{1,30}")
+
 # Someone else's words before it: "my boss said keep it short" is no instruction of the user's.
 _REPORTED_RE = re.compile(r"(?i)\b(?:said|says|told|tells|saying)\b|说|讲")
 
@@ -39,7 +47,7 @@ _REPORTED_RE = re.compile(r"(?i)\b(?:said|says|told|tells|saying)\b|说|讲")
 def reply_style(clause: str) -> str | None:
     """How the clause asks the assistant to answer, as said ("don't tell me to do 'self care'", 字打少一点), or None."""
     zh = simplified(clause)
-    for pattern, text in ((_DONT_TELL_EN, clause), (_STYLE_EN, clause), (_STYLE_ZH, zh)):
+    for pattern, text in ((_DONT_TELL_EN, clause), (_STYLE_EN, clause), (_STYLE_ZH, zh), (_CONVENTION, zh)):
         if (m := pattern.search(text)) and not _REPORTED_RE.search(text[: m.start()]):
             return f"don't tell me to {m['what'].strip()}" if pattern is _DONT_TELL_EN else m[0].strip()
     return None

@@ -477,6 +477,11 @@ def gate(candidates: Sequence[Candidate], query: str, query_terms: Sequence[str]
     )
 
 
+# A reply style's part of slot_share: above the weakest memories that relate by meaning, below the facts asked and
+# the close ones (blind 3: at the full share it pushed a recipe's steps out of the first five).
+_REPLY_STYLE_SHARE = 0.5
+
+
 def direct_relevance(c: Candidate, query_terms: Sequence[str], p: ScoringParams,
                      named: frozenset[str] = frozenset()) -> tuple[float, float, list[str]]:
     """(relevance, full-text part, matched terms) of a candidate from the dense and full-text stages and
@@ -484,8 +489,11 @@ def direct_relevance(c: Candidate, query_terms: Sequence[str], p: ScoringParams,
     cov, matched = coverage(query_terms, terms(c.text, limit=512)) if c.text_rank is not None else (0.0, [])
     text_part = p.text_share * cov**p.text_exponent if matched else 0.0
     entity_part = p.entity_share if named and any(_normalize(n) in named for n in c.entities) else 0.0
-    # a stated fact the input asks for counts as an entity the input names: the better of the two
-    entity_part = max(entity_part, p.slot_share if c.answers else 0.0, p.period_share if c.period_answer else 0.0)
+    # a stated fact the input asks for counts as an entity the input names: the better of the two; how the user wants
+    # to be answered (a reply style, asked by every request) at half that: it comes along, after the answers
+    slot_part = (p.slot_share * _REPLY_STYLE_SHARE if c.answers == (REPLY_STYLE_PREDICATE,) else p.slot_share) \
+        if c.answers else 0.0
+    entity_part = max(entity_part, slot_part, p.period_share if c.period_answer else 0.0)
     if p.fusion is Fusion.RRF:
         best = 2.0 / (p.rrf_k + 1)
         rrf = 0.0

@@ -26,6 +26,9 @@ from ingest.turns import TurnInput
     ("i just want practical stuff", "i just want practical stuff"), ("can you answer in English?", "answer in English"),
     ("你能不能回答的时候字打少一点 我眼睛不好", "回答的时候字打少一点"), ("你说话直接点", "说话直接点"),
     ("别老夸我", "别老夸我"), ("用英文回答", "用英文回答"),
+    # the conventions of the user's code: how the code written for them must be
+    ("nice。我们 codebase 禁止 unwrap()，所有错误都要 ? 往上抛", "我们 codebase 禁止 unwrap()"),
+    ("our codebase bans raw SQL queries", "our codebase bans raw SQL queries"), ("我们公司禁止加班", None),
     # someone else's words, or no instruction at all
     ("my boss said keep it short", None), ("他说别老夸我", None), ("I want to be honest", None),
     ("just tell me what to do", None), ("我想吃点甜的", None),
