@@ -897,11 +897,15 @@ def _zh_school_and_major(m: re.Match[str], subject: str, st: _State, polarity: i
     st.add(subject, "major", _zh_clean(m["major"]))
 
 
+# Where a food or drink refused ends (不吃晚饭坚持了一周: 晚饭; how long the user kept it up is no part of it)
+_ZH_FOOD_TAILS = r"，|已经|了|也|的|啊|坚持|持续"
+
+
 def _zh_cannot(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
     """我喝不了咖啡 / 我不能吃辣 / 我吃不惯香菜: the food or drink, negated."""
     verb = m["v"] or m.groupdict().get("v2")
     predicate = "eats" if verb == "吃" else "drinks"
-    obj = _ZH_QUANTITY_RE.sub("", _zh_clean(m["o"], tails=r"，|已经|了|也|的|啊|太|一|坚持|持续"))
+    obj = _ZH_QUANTITY_RE.sub("", _zh_clean(m["o"], tails=_ZH_FOOD_TAILS + r"|太|一"))
     st.add(subject, predicate, obj, -1)
 
 
@@ -1263,8 +1267,7 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
      lambda m, s, st, p: st.add(s, "eats", "辣", 1) if s == USER else None),
     (
         re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + r"吃过?" + _ZH_DIET_OBJECT),
-        # 不吃晚饭坚持了一周: the food, not "晚饭坚持" (how long the user kept it up is no part of it)
-        _zh("eats", strip_verb=True, tails=r"，|已经|了|也|的|啊|坚持|持续"),
+        _zh("eats", strip_verb=True, tails=_ZH_FOOD_TAILS),
     ),
     (
         re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + r"喝过?" + _ZH_DIET_OBJECT),

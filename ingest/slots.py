@@ -145,12 +145,12 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      # safe for me to eat sushi?" (each was gated or answered without the shellfish allergy)
      r"|\b(?:suggest|recommend|ideas?) (?:something|anything|some(?:thing)? ideas?)? ?for (?:dinner|lunch|breakfast"
      r"|brunch|supper)\b|\bwhat(?:'s| is) for (?:dinner|lunch|breakfast)\b|\bavoid eating\b"
-     r"|\b(?:should|can|could|may) (?:i|we) (?:not |safely )?eat\b(?! the loss| into| at \d| out\b| in\b| later)"
-     r"|\b(?:safe|ok|okay) (?:for me )?to eat\b(?! into)"
+     # ("should I eat", "safe for me to eat": one thing to eat or drink, the pattern after this one)
      # "Is it ok if I have a slice of cake at the barbecue?" (gated with type 2 diabetes stored)
      rf"|\b(?:is it|it's) (?:ok|okay|alright|fine|safe) (?:if|for) (?:i|me) (?:to )?(?:have|eat|try) (?:\w+ ){{0,4}}?"
      rf"{_FOOD}\b",
      _FOOD_ADVICE),
+    # "Is it safe for me to eat sushi?", "Can I drink wine tonight?": food advice and the doses
     (r"\b(?:should|can|could|may) (?:i|we) (?:not |safely )?(?:eat|drink)\b"
      r"(?! the loss| into| at \d| out\b| in\b| later)|\b(?:safe|ok|okay) (?:for me )?to (?:eat|drink)\b(?! into)",
      _EAT_OR_DRINK),

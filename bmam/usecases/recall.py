@@ -249,18 +249,17 @@ class RecallUseCases:
         about the user that asks no advice, as its meaning is closest to an example question, else, for a request,
         as it is closest to an example request those facts shape (a meal, a CV: ingest/slot_meaning.py). A request
         for help or advice asks how the user wants to be answered too (REPLY_STYLE: "keep it short")."""
-        found = self._asked_facts(query, embedding)
-        if asks_what_to_do(query) or wants_advice(query) or is_request(query):
-            return (*found, REPLY_STYLE)
-        return found
+        request, advice = asks_what_to_do(query), wants_advice(query)
+        found = self._asked_facts(query, embedding, request=request, advice=advice)
+        return (*found, REPLY_STYLE) if request or advice or is_request(query) else found
 
-    def _asked_facts(self, query: str, embedding: Sequence[float]) -> tuple[str, ...]:
+    def _asked_facts(self, query: str, embedding: Sequence[float], *, request: bool, advice: bool) -> tuple[str, ...]:
         if found := asked_slots(query):
             return found
-        personal, request = is_personal(query), asks_what_to_do(query)
+        personal = is_personal(query)
         if personal and not request and (by_meaning := self.slot_examples.nearest(embedding)) is not None:
             return by_meaning  # () for an open preference: no slot, by requests either
-        if personal and not (request or wants_advice(query)):
+        if personal and not (request or advice):
             return ()  # a question about the user is no request ("Which dish do I like most?" is no meal to plan)
         return self.request_examples.asked(embedding)
 
