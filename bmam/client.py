@@ -545,11 +545,13 @@ class BmamClient:
 
     def context_prompt(self, user_id: str, session_id: str, text: str, *, budget: int | None = None,
                        time_zone: str | None = None) -> dict[str, Any]:
-        """contextPrompt: {text, gated, reason, period, memories, turns} for an LLM within budget characters."""
+        """contextPrompt: {text, gated, reason, period, memories, turns, replyStyles} for an LLM within budget
+        characters."""
         doc = (
             "query($u: String!, $s: String!, $i: String!, $b: Int, $tz: String) {"
             " contextPrompt(userId: $u, sessionId: $s, input: $i, budget: $b, timeZone: $tz) { text gated reason"
-            f" {PERIOD_FIELDS} turns {{ speaker text at turn }} memories {{ {RECALLED_FIELDS} }} }} }}"
+            f" {PERIOD_FIELDS} turns {{ speaker text at turn }} memories {{ {RECALLED_FIELDS} }}"
+            f" replyStyles {{ {MEMORY_FIELDS} }} }} }}"
         )
         return self.execute(doc, {"u": user_id, "s": session_id, "i": text, "b": budget,
                                   "tz": time_zone})["contextPrompt"]

@@ -413,6 +413,7 @@ async def _context_prompt(container: Container, tenant: str, user_id: str, sessi
         "reason": prompt.reason,
         "period": plain(prompt.period),
         "memory_ids": [r.memory.id for r in prompt.memories],
+        "reply_style_ids": [m.id for m in prompt.reply_styles],
         "turns": len(prompt.turns),
     }
 

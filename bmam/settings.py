@@ -273,6 +273,9 @@ class RecallSettings(BaseModel):
     # contextPrompt: the recent turns shown and the default character budget.
     context_turns: int = Field(default=5, ge=0, le=100)
     context_budget: int = Field(default=2000, ge=100)
+    # contextPrompt's own section of how the user wants to be answered (reply styles, newest first): at most
+    # this many, shown on every turn whether or not recall lets anything through (0: no such section).
+    context_reply_styles: int = Field(default=3, ge=0, le=20)
     max_context_budget: int = Field(default=100_000, ge=100)
 
     @field_validator("time_zone")

@@ -506,6 +506,16 @@ class RecallRepository:
             return []
         return [memory_from_row(r["memory"]) for r in tx.run("recall/chosen", {**_scope(scope), "ids": list(ids)})]
 
+    def standing(self, scope: Scope, predicate: str, limit: int) -> list[Memory]:
+        """The user's live memories stating `predicate` of the user (how they want to be answered), newest first,
+        at most `limit` (recall/reply_styles), in a read of their own."""
+        if limit <= 0:
+            return []
+        subjects = [entity_id(scope, kind, "user") for kind in USER_ENTITY_KINDS]
+        rows = self._store.read("recall/reply_styles", {**_scope(scope), "subject_ids": subjects,
+                                                       "predicate": predicate, "limit": limit})
+        return [memory_from_row(r["memory"]) for r in rows]
+
     def touch(
         self, tx: Tx, scope: Scope, ids: Sequence[str], *, now: datetime, boost: float, shares: WeightShares,
         pairs: Sequence[tuple[str, str]] = (), delta: float = 0.0, decay: Mapping[str, float] | None = None,

@@ -115,8 +115,8 @@ class ContextTurn:
     turn: int
 
 
-@strawberry.type(description="Text for an LLM: the relevant memories ('[FACTUAL, 3 days ago] ...') and the "
-                             "recent turns of the session, within the character budget.")
+@strawberry.type(description="Text for an LLM: how the user wants to be answered, the relevant memories ('[FACTUAL, "
+                             "3 days ago] ...') and the recent turns of the session, within the character budget.")
 class ContextPrompt:
     text: str
     memories: list[RecalledMemory]
@@ -124,12 +124,16 @@ class ContextPrompt:
     gated: bool
     reason: str
     period: RecallPeriod | None = strawberry.field(description="The past period the input asks about, if any.")
+    reply_styles: list[Memory] = strawberry.field(
+        description="How the user wants to be answered ('keep your answers short'), newest first, as the text shows "
+                    "them in a section of their own on every turn, gated or not (at most the server's "
+                    "recall.context_reply_styles). Not recalled: their use is not recorded.")
 
     @classmethod
     def of(cls, p: recall_cases.ContextPrompt) -> ContextPrompt:
         return cls(text=p.text, memories=[RecalledMemory.of(m) for m in p.memories], gated=p.gated, reason=p.reason,
                    turns=[ContextTurn(speaker=t.speaker, text=t.text, at=t.at, turn=t.turn) for t in p.turns],
-                   period=RecallPeriod.of(p.period))
+                   period=RecallPeriod.of(p.period), reply_styles=[Memory.of(m) for m in p.reply_styles])
 
 
 _TIME_ZONE = ("The user's IANA time zone (Europe/Berlin): how the days of a question about a past period are counted "

@@ -322,6 +322,20 @@ def test_context_prints_the_session_s_recent_turns_and_relevant_memories(module_
         "error [BAD_USER_INPUT]: budget must be at least 100 characters"
 
 
+def test_context_shows_how_the_user_wants_to_be_answered_on_every_turn(module_tenant: str, tmp_path: Path) -> None:
+    file = tmp_path / "style.jsonl"
+    said = {"user_id": "styled", "session_id": "s1", "speaker": "user",
+            "text": "Please keep your answers short, I read on my phone."}
+    file.write_text(json.dumps(said) + "\n", encoding="utf-8")
+    assert "1 turns stored" in ok("ingest", str(file), "--tenant", module_tenant, "--no-progress")
+    [prompt] = json_lines(ok("context", "-u", "styled", "--tenant", module_tenant, "-s", "s2",
+                             "what's a fun fact about octopuses?", "--json"))
+    assert prompt["gated"] is True and prompt["memories"] == []
+    assert [m["text"] for m in prompt["replyStyles"]] == ["Please keep your answers short, I read on my phone."]
+    assert prompt["text"].startswith("How the user wants to be answered:\n- [")
+    assert prompt["text"].endswith("] Please keep your answers short, I read on my phone.")
+
+
 # ----- recall on the default tenant ----------------------------------------------------------------------------
 
 

@@ -13,7 +13,14 @@ from hypothesis import strategies as st
 from bmam.client import BmamClient, BmamClientError
 from bmam.container import Container
 from bmam.usecases.memories import RememberRequest
-from bmam.usecases.recall import ContextTurn, RecalledMemory, RecallResult, humanize_age, render_context
+from bmam.usecases.recall import (
+    ContextTurn,
+    RecalledMemory,
+    RecallRequest,
+    RecallResult,
+    humanize_age,
+    render_context,
+)
 from graph.model import ClassifierLevel, Memory, MemoryType, PresetKind, Provenance, Tier, WeightParts
 from ingest.scoring import Scores
 from ingest.turns import TurnInput
@@ -252,3 +259,87 @@ def test_what_barely_relates_stays_out_of_the_prompt(container: Container, tenan
            for t in texts]
     p = container.recall.context_prompt(tenant, user, "s1", "My mom's blood pressure was over 160, a bit high")
     assert [m.memory.id for m in p.memories] == [ids[0]], [(m.memory.text, m.scores) for m in p.memories]
+
+
+def test_how_the_user_wants_to_be_answered_comes_first_whole_gated_or_not() -> None:
+    """The reply styles head the prompt in a section of their own, gated or not; each is shown whole or not at all
+    (half an instruction misleads); one the newest turns say already is left out."""
+    short = memory("Please keep your answers short", MemoryType.SEMANTIC).memory
+    blunt = memory("Be blunt with me", MemoryType.SEMANTIC, timedelta(days=9)).memory
+    gated = RecallResult(gated=True, reason="nothing relates", memories=[])
+    p = render_context(TURNS, gated, budget=500, now=NOW, styles=[short, blunt])
+    assert p.text.startswith("How the user wants to be answered:\n- [SEMANTIC, 3 days ago] Please keep your answers "
+                             "short\n- [SEMANTIC, 9 days ago] Be blunt with me\n\nRecent conversation:")
+    assert p.reply_styles == [short, blunt] and p.gated
+    relevant = render_context(TURNS, RecallResult(gated=False, reason="", memories=[memory("我住在成都")]),
+                              budget=500, now=NOW, styles=[short])
+    assert relevant.text.index("How the user wants") < relevant.text.index("Relevant memories:") \
+        < relevant.text.index("Recent conversation:")
+
+    long_style = memory("Always answer with " + "a lot of care and " * 12 + "detail", MemoryType.SEMANTIC).memory
+    tight = render_context(TURNS, gated, budget=150, now=NOW, styles=[long_style, blunt])
+    assert tight.reply_styles == [blunt] and "a lot of care" not in tight.text and len(tight.text) <= 150
+
+    said = [turn(0, "user", "Please keep your answers short, I'm on my phone")]
+    p = render_context(said, gated, budget=500, now=NOW, styles=[short, blunt])
+    assert p.reply_styles == [blunt] and p.text.count("keep your answers short") == 1
+
+
+@given(
+    turns=st.lists(st.text(min_size=1, max_size=200), max_size=4),
+    mems=st.lists(st.text(min_size=1, max_size=200), max_size=5),
+    styles=st.lists(st.text(min_size=1, max_size=120), max_size=3),
+    budget=st.integers(100, 1200),
+)
+@settings(max_examples=100, deadline=None)
+def test_the_budget_holds_the_reply_styles_too(turns: list[str], mems: list[str], styles: list[str],
+                                               budget: int) -> None:
+    ts = [turn(i, "user", t) for i, t in enumerate(turns)]
+    result = RecallResult(gated=False, reason="", memories=[memory(m) for m in mems])
+    shown = [memory(s, MemoryType.SEMANTIC).memory for s in styles]
+    p = render_context(ts, result, budget=budget, now=NOW, styles=shown)
+    assert len(p.text) <= budget
+    for m in p.reply_styles:  # whole
+        assert f"- [SEMANTIC, 3 days ago] {' '.join(m.text.split())}\n" in p.text + "\n"
+    assert [m.id for m in p.reply_styles] == [m.id for m in shown if m in p.reply_styles]  # newest first kept
+
+
+def test_reply_styles_stand_in_every_prompt_and_are_not_recalled(container: Container, tenant: str) -> None:
+    """Said once in a session, how the user wants to be answered heads the prompt of every later turn, in any
+    session: chit-chat recall gates, and a request recall would answer with it (shown once, in its section,
+    not among the memories). Showing it records no use of it. A style the user takes back (forgotten) goes."""
+    user = "kai"
+    container.ingest.ingest_turn(tenant, TurnInput(
+        user_id=user, session_id="s0", speaker="user", text="Please keep your answers short, I read on my phone."))
+    container.memories.remember(tenant, RememberRequest(user_id=user, text="I work as a nurse in Leeds",
+                                                        type="FACTUAL"))
+    [style] = [m for m in container.memories.page(tenant, user).items if "answers short" in m.text]
+
+    chat = container.recall.context_prompt(tenant, user, "s1", "haha what a day, octopuses are so weird")
+    assert chat.gated and chat.memories == [] and [m.id for m in chat.reply_styles] == [style.id]
+    assert chat.text.startswith("How the user wants to be answered:\n") and "answers short" in chat.text
+
+    # recall alone answers a request with the style (it asks for it); the prompt shows it apart, once
+    asked = "Can you help me plan my nursing shifts in Leeds next week?"
+    recalled = container.recall.recall(tenant, RecallRequest(user_id=user, query=asked))
+    assert style.id in [m.memory.id for m in recalled.memories], recalled.reason
+    request = container.recall.context_prompt(tenant, user, "s2", asked)
+    assert [m.id for m in request.reply_styles] == [style.id]
+    assert style.id not in [m.memory.id for m in request.memories]
+    assert request.text.count("answers short") == 1 and "shown apart" in request.reason
+
+    after = {m.id: m for m in container.memories.page(tenant, user).items}
+    assert after[style.id].recall_count == 1  # the plain recall's use only
+
+    container.memories.forget(tenant, user, style.id)
+    gone = container.recall.context_prompt(tenant, user, "s1", "haha what a day")
+    assert gone.reply_styles == [] and "How the user wants" not in gone.text
+
+
+def test_context_prompt_over_http_gives_the_reply_styles(client: BmamClient) -> None:
+    user = f"u-{uuid.uuid4().hex[:10]}"
+    client.ingest_turn(user, "s1", "user", "你说话直接点 别老夸我", turn=0)
+    p = client.context_prompt(user, "s2", "今天天气不错")
+    assert [m["text"] for m in p["replyStyles"]] == ["你说话直接点 别老夸我"]
+    assert p["text"].startswith("How the user wants to be answered:\n- [")
+    assert p["text"].endswith("你说话直接点 别老夸我")

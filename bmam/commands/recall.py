@@ -110,7 +110,8 @@ def register(app: typer.Typer) -> None:
         time_zone: TimeZoneOpt = None,
         tenant: TenantOpt = None,
     ) -> None:
-        """The context prompt for an LLM: relevant memories and the recent turns of the session."""
+        """The context prompt for an LLM: how the user wants to be answered, relevant memories and the recent turns of
+        the session."""
         prompt = run_for(tenant, lambda c, t: c.recall.context_prompt(t, user, session, text, budget, time_zone))
         if not as_json:
             echo(prompt.text)
@@ -119,4 +120,5 @@ def register(app: typer.Typer) -> None:
                    "period": _period(prompt.period),
                "memories": [_recalled(m) for m in prompt.memories],
                "turns": [{"speaker": t.speaker, "text": t.text, "at": t.at.isoformat(), "turn": t.turn}
-                         for t in prompt.turns]})
+                         for t in prompt.turns],
+               "replyStyles": [memory_json(m) for m in prompt.reply_styles]})

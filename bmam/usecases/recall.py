@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, tzinfo
 from typing import Any, Protocol
@@ -134,6 +134,7 @@ class ContextPrompt:
     gated: bool
     reason: str = ""
     period: Period | None = None  # the past period the input asks about (RecallResult.period)
+    reply_styles: list[Memory] = field(default_factory=list)  # how the user wants to be answered, as shown
 
 
 @dataclass
@@ -269,11 +270,13 @@ class RecallUseCases:
         return self._repo.rehearsal_subjects(limit)
 
     def _recall(self, tenant: str, request: RecallRequest, *, rehearsal: bool,
-                fit: Callable[[Sequence[Memory]], list[str]] | None = None, said: Sequence[str] = ()) -> RecallResult:
+                fit: Callable[[Sequence[Memory]], list[str]] | None = None, said: Sequence[str] = (),
+                apart: Collection[str] = ()) -> RecallResult:
         """fit: given the chosen memories as stored, the ids of those the caller will show (contextPrompt's
         budget); only they are recalled: their use recorded, their pairs strengthened, their turn remembered.
         said: the one-lined texts of the turns the caller shows whole; a memory one of them says is left out
-        before the k are chosen (the next one takes its place) and is not recalled."""
+        before the k are chosen (the next one takes its place) and is not recalled. apart: the ids of the
+        memories the caller shows in a section of their own (contextPrompt's reply styles), left out alike."""
         scope = self.scope(tenant, request.user_id)
         s = self._settings
         query = validate.text(request.query, field="query", max_bytes=s.limits.max_text_bytes)
@@ -331,15 +334,19 @@ class RecallUseCases:
                 damping_why={i: d.reason for i, d in damping.items()},
                 own_fact=own_fact,
             ))
-            repeated = 0
-            if said:  # scored after the relative cut, so leaving the repeats out lets in nothing that cut
+            repeated = shown_apart = 0
+            if said or apart:  # scored after the relative cut, so leaving the repeats out lets in nothing that cut
                 repeats = {c.candidate.id for c in scored if _said(_one_line(c.candidate.text), said)}
-                repeated = sum(1 for c in select(scored, k=k, min_score=min_score) if c.candidate.id in repeats)
-                scored = [c for c in scored if c.candidate.id not in repeats]
+                first = [c.candidate.id for c in select(scored, k=k, min_score=min_score)]
+                repeated = sum(1 for i in first if i in repeats)
+                shown_apart = sum(1 for i in first if i in apart and i not in repeats)
+                scored = [c for c in scored if c.candidate.id not in repeats and c.candidate.id not in apart]
             chosen = select(scored, k=k, min_score=min_score)
-            reason = decision.reason + (f"; {repeated} said in the recent turns shown" if repeated else "")
+            reason = decision.reason + (f"; {repeated} said in the recent turns shown" if repeated else "") \
+                + (f"; {shown_apart} shown apart as how the user wants to be answered" if shown_apart else "")
             if not chosen:
-                return RecallResult(gated=False, reason=reason if repeated else _nothing_left(decision, min_score),
+                return RecallResult(gated=False,
+                                    reason=reason if repeated or shown_apart else _nothing_left(decision, min_score),
                                     memories=[], best_similarity=best_sim, best_coverage=cov, period=period), []
             if fit is not None:
                 shown = set(fit(self._repo.chosen(tx, scope, [c.candidate.id for c in chosen])))
@@ -499,15 +506,19 @@ class RecallUseCases:
         if budget > r.max_context_budget:
             raise LimitExceeded(f"budget must be at most {r.max_context_budget} characters", field="budget")
         turns = self.recent_turns(scope, session, r.context_turns)
+        # How the user wants to be answered holds on every turn ("keep it short"), chit-chat included: its own
+        # section, whatever recall lets through; not recalled (no use of it is recorded, no relevance shown).
+        styles = self._repo.standing(scope, REPLY_STYLE, r.context_reply_styles)
         now = self._clock.now()  # one "now" for the ages fitted and the ages shown
 
         def fit(chosen: Sequence[Memory]) -> list[str]:  # the repeats were left out before the choice (said)
-            return [chosen[i].id for i in _pack(chosen, turns, budget=budget, now=now).memories]
+            return [chosen[i].id for i in _pack(chosen, turns, budget=budget, now=now, styles=styles).memories]
 
         result = self._recall(tenant, RecallRequest(user_id=user_id, query=text, session_id=session,
                                                     time_zone=time_zone),
-                              rehearsal=False, fit=fit, said=said_in_turns(turns, budget))
-        return render_context(turns, result, budget=budget, now=now)
+                              rehearsal=False, fit=fit, said=said_in_turns(turns, budget),
+                              apart={m.id for m in styles})
+        return render_context(turns, result, budget=budget, now=now, styles=styles)
 
     def recent_turns(self, scope: Scope, session_id: str, n: int) -> list[ContextTurn]:
         if n <= 0:
@@ -563,12 +574,16 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+STYLE_HEADER = "How the user wants to be answered:"
 MEMORY_HEADER = "Relevant memories:"
 TURN_HEADER = "Recent conversation:"
 
 
-def _compose(memory_lines: Sequence[str], turn_lines_newest_first: Sequence[str]) -> str:
+def _compose(memory_lines: Sequence[str], turn_lines_newest_first: Sequence[str],
+             style_lines: Sequence[str] = ()) -> str:
     sections: list[str] = []
+    if style_lines:
+        sections.append("\n".join([STYLE_HEADER, *style_lines]))
     if memory_lines:
         sections.append("\n".join([MEMORY_HEADER, *memory_lines]))
     if turn_lines_newest_first:
@@ -587,12 +602,15 @@ def _turn_line(turn: ContextTurn) -> str:
 @dataclass(frozen=True, slots=True)
 class Packed:
     """What pack_context fits: the memories shown (their indexes, best first) and their lines (the last one maybe
-    cut), the turn lines shown (newest first), and the memories left out as repeats."""
+    cut), the turn lines shown (newest first), the memories left out as repeats, and the reply styles shown (their
+    indexes and lines, whole)."""
 
     memories: list[int]
     memory_lines: list[str]
     turn_lines: list[str]
     repeats: list[int]
+    styles: list[int] = field(default_factory=list)
+    style_lines: list[str] = field(default_factory=list)
 
 
 # A memory line cut to fit keeps at least this many characters after its "- [TYPE, age] " (else it is left out).
@@ -600,7 +618,8 @@ MIN_CUT_MEMORY = 24
 
 
 def pack_context(memory_lines: Sequence[str], turn_lines_newest_first: Sequence[str], *, budget: int,
-                 memory_texts: Sequence[str] = (), turn_texts_newest_first: Sequence[str] = ()) -> Packed:
+                 memory_texts: Sequence[str] = (), turn_texts_newest_first: Sequence[str] = (),
+                 style_lines: Sequence[str] = (), style_texts: Sequence[str] = ()) -> Packed:
     """What of the memory lines (best first) and the turn lines (newest first) fits in `budget` characters of the
     composed text, and which memory lines were left out as repeats. The newest turns take up to half the budget
     first (the newest alone cut to that half when it is longer), the memories the rest, and what the memories
@@ -609,17 +628,25 @@ def pack_context(memory_lines: Sequence[str], turn_lines_newest_first: Sequence[
     fit) and the rest left out, so a shorter, lower-ranked memory never takes a better one's place (a friend's
     birthday in place of the user's allergy). A memory whose text (memory_texts, one-lined) a turn of the first
     part says whole (turn_texts_newest_first) is left out: the prompt carries its words already, the budget goes
-    to others."""
+    to others. The reply styles (style_lines, newest first) come before the memories, each whole or not at all
+    (half an instruction misleads), a repeat of those turns left out as a memory is."""
     kept_m: list[int] = []
     lines: list[str] = []
+    kept_s: list[int] = []
+    styles: list[str] = []
 
     def length(m: list[str], t: list[str]) -> int:
-        return len(_compose(m, t))
+        return len(_compose(m, t, styles))
 
     kept_t, whole = _first_part(turn_lines_newest_first, budget)  # 1: the newest turns, within half the budget
     said = turn_texts_newest_first[:whole]
     repeats = [i for i, text in enumerate(memory_texts) if _said(text, said)]
-    for i, line in enumerate(memory_lines):  # 2: the memories, best first; the first that does not fit is cut
+    for i, line in enumerate(style_lines):  # 2: how the user wants to be answered, each whole
+        if not (i < len(style_texts) and _said(style_texts[i], said)) \
+                and len(_compose([], kept_t, [*styles, line])) <= budget:
+            kept_s.append(i)
+            styles.append(line)
+    for i, line in enumerate(memory_lines):  # 3: the memories, best first; the first that does not fit is cut
         if i in repeats:
             continue
         if length([*lines, line], kept_t) <= budget:
@@ -631,14 +658,15 @@ def pack_context(memory_lines: Sequence[str], turn_lines_newest_first: Sequence[
             kept_m.append(i)
             lines.append(cut)
         break
-    for line in turn_lines_newest_first[len(kept_t):]:  # 3: older turns with what is left; the last one cut
+    for line in turn_lines_newest_first[len(kept_t):]:  # 4: older turns with what is left; the last one cut
         if length(lines, [*kept_t, line]) <= budget:
             kept_t.append(line)
             continue
         if (older := _cut(line, budget - length(lines, [*kept_t, ""]))) is not None:
             kept_t.append(older)
         break
-    return Packed(memories=kept_m, memory_lines=lines, turn_lines=kept_t, repeats=repeats)
+    return Packed(memories=kept_m, memory_lines=lines, turn_lines=kept_t, repeats=repeats, styles=kept_s,
+                  style_lines=styles)
 
 
 def _first_part(turn_lines_newest_first: Sequence[str], budget: int) -> tuple[list[str], int]:
@@ -677,24 +705,29 @@ def said_in_turns(turns: Sequence[ContextTurn], budget: int) -> list[str]:
 
 
 def render_context(turns: Sequence[ContextTurn], result: RecallResult, *, budget: int,
-                   now: datetime) -> ContextPrompt:
-    """The memories (best first) and the recent turns (oldest first), within `budget` characters, as pack_context
-    fits them."""
-    packed = _pack([m.memory for m in result.memories], turns, budget=budget, now=now)
+                   now: datetime, styles: Sequence[Memory] = ()) -> ContextPrompt:
+    """How the user wants to be answered (styles, newest first), the memories (best first) and the recent turns
+    (oldest first), within `budget` characters, as pack_context fits them."""
+    packed = _pack([m.memory for m in result.memories], turns, budget=budget, now=now, styles=styles)
     kept_turns = list(reversed(turns))[: len(packed.turn_lines)]
     return ContextPrompt(
-        text=_compose(packed.memory_lines, packed.turn_lines),
+        text=_compose(packed.memory_lines, packed.turn_lines, packed.style_lines),
         memories=[result.memories[i] for i in packed.memories],
         turns=list(reversed(kept_turns)),
         gated=result.gated,
         reason=result.reason,
         period=result.period,
+        reply_styles=[styles[i] for i in packed.styles],
     )
 
 
-def _pack(memories: Sequence[Memory], turns: Sequence[ContextTurn], *, budget: int, now: datetime) -> Packed:
-    """pack_context over memories and turns (oldest first), the fit recall applies and the text shown alike."""
+def _pack(memories: Sequence[Memory], turns: Sequence[ContextTurn], *, budget: int, now: datetime,
+          styles: Sequence[Memory] = ()) -> Packed:
+    """pack_context over memories and turns (oldest first) and the reply styles, the fit recall applies and the
+    text shown alike."""
     newest_first = list(reversed(turns))
     return pack_context([_memory_line(m, now) for m in memories], [_turn_line(t) for t in newest_first],
                         budget=budget, memory_texts=[_one_line(m.text) for m in memories],
-                        turn_texts_newest_first=[_one_line(t.text) for t in newest_first])
+                        turn_texts_newest_first=[_one_line(t.text) for t in newest_first],
+                        style_lines=[_memory_line(m, now) for m in styles],
+                        style_texts=[_one_line(m.text) for m in styles])
