@@ -1029,6 +1029,20 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         _en_study,
     ),
     (
+        # where the user studies now ("I study at MIT", "I go to school at Rutgers"), or has been admitted to go
+        # ("I got accepted to Cornell", "I got into Pratt Institute": a bare "got into" + name is as often a hobby
+        # or a band, so only a name that says it is a school)
+        re.compile(
+            rf"{_I}(?i: (?:now |currently |still )?(?:study|am studying|'m studying|go to (?:school|college|uni"
+            r"|university)|am in (?:school|college)|'m in (?:school|college)) at"
+            r"| (?:just |finally )?(?:got|was|have been|'ve been) (?:accepted|admitted) (?:in)?to) "
+            rf"(?P<o>{_EN_NAME})"
+            rf"|{_I}(?i: (?:just |finally )?got into) (?P<school>(?:[A-Z][a-zA-Z'\-]+ ){{0,3}}"
+            r"(?:University|College|School|Institute|Academy|Conservatory|Polytechnic)(?: of [A-Z][a-zA-Z'\-]+){0,2})"
+        ),
+        lambda m, st: st.add(USER, "studies_at", _en_cut(m["o"] or m["school"], _EN_TAIL_PLACE)),
+    ),
+    (
         re.compile(rf"{_I}(?i: major(?:ed)? in|'m majoring in) (?P<o>.+)|(?i:\bmy major is) (?P<o2>.+)"),
         lambda m, st: st.add(USER, "major", _en_cut(m["o"] or m["o2"], _EN_TAIL_PLACE)),
     ),

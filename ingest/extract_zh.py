@@ -659,6 +659,8 @@ _ZH_TIME_LEAD = (
 _ZH_DROPPED_SUBJECT_RE = re.compile(
     r"^(?P<lead>" + _ZH_TIME_LEAD + ")" + _ZH_ADV + r"(?:不太|不怎么|一点都不|不|没)?"
     r"(?:紧急联系人|迷上|爱上|喜欢|热爱|爱(?=[吃喝看玩听去打逛])|讨厌|受不了|接受不了|戒|吃不了|喝不了|吃不惯|不吃|不喝|不能吃|不能喝|住在|来自|会说|会讲"
+    # 住 Richmond (with 在 dropped too): before a Latin place only (住院, 住校, 住一晚 are no home), and no lodging
+    r"|住(?=\s?[A-Z][A-Za-z]+(?:\s[A-Z][A-Za-z]+)*\s?(?:，|$))(?![^，]*(?:酒店|宾馆|民宿|(?i:hotel|inn|hostel|airbnb)))"
     r"|养了|沉迷|对[^，]{1,12}?(?:过敏|感兴趣|不感兴趣|情有独钟)"
     r"|(?=(?!最近|现在|一直|经常|有点|容易)[^，对我你他她们]{2,8}?过敏$)"  # 海鲜过敏 (not 最近过敏: 最 is an adverb)
     r"|(?=(?:" + _ZH_HEALTH_MARKERS + r")[^，我你他她]{0,6}?(?:高|低|超标))"  # 血糖有点低: a reading of the user's

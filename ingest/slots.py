@@ -70,6 +70,8 @@ _FOOD_ADVICE = (*_FOOD_SAFETY, REFUSED_FOOD)
 # "Can I eat / drink X?", 我能喝西柚汁吗: one thing, whose safety the medicines taken decide too (grapefruit and
 # amlodipine, alcohol and many): food advice and the doses.
 _EAT_OR_DRINK = (*_FOOD_ADVICE, "takes_dose")
+# How long or which way to work or school: the way there, from home, to the work or the school.
+_COMMUTE = ("commutes_by", "lives_in", "works_at", "studies_at")
 # "my older brother", "my little sister": the sibling asked for all the same
 _SIBLING_AGE = r"(?:older|younger|big|little|elder|baby|twin|kid) "
 _FOOD = r"(?:dessert|dinner|lunch|breakfast|meal|recipe|snack|food|dish|restaurant|cake|cookie|takeout|takeaway)s?"
@@ -162,6 +164,14 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"\b(?:check-?up|physical|bloodwork|blood ?tests?)\b", ("has_condition",)),
     (r"\bhow (?:do|did) i (?:usually |normally )?(?:get|go|travel|commute) to work\b|\bhow (?:do|did) i commute\b"
      r"|\bmy commute\b", ("commutes_by",)),
+    # how long or which way to work or school, when to leave: the way there, and where from and to (a snow day's
+    # drive from Richmond to an office in Burnaby)
+    (r"\bhow long (?:does|will|would|did|is) it (?:take|be)(?: me)?(?: to)? (?:get|drive|ride|walk|bike|cycle|go)"
+     r" to (?:work|the office|my office|school|campus|class)\b|\bhow long (?:is|will|would|does) my (?:commute|drive"
+     r"|ride)\b|\bwhat time (?:should|do|must) i (?:leave|head out|set off)(?: home| the house)?"
+     r" (?:for|to get to|to be at|to make it to) (?:work|the office|school|class|campus)\b"
+     r"|\b(?:which|what|best) (?:route|way)\b.{0,25}\b(?:to|for) (?:work|the office|my office|school|campus)\b",
+     _COMMUTE),
     # a medicine by name, not "how much water should I take on a hike", "how much time should I take off"
     (r"\bhow much (?!water\b|time\b|money\b|vacation\b|leave\b|cash\b|food\b)[a-z-]+ do i take\b"
      r"|\bmy (?:[a-z-]+ )?(?:dose|dosage)\b"
@@ -265,6 +275,10 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|点菜[^，。？]{0,4}注意|(?:吃饭|聚餐|下馆子)[^，。？]{0,4}(?:要|该|得)?(?:注意什么|忌口)$", _FOOD_ADVICE),
     (r"我(?:能不能|能|可以)(?:吃|喝)(?!完)[^，。？]{0,8}(?:吗|不|$)", _EAT_OR_DRINK),
     (r"我(?:每天|平时)?(?:怎么|如何)(?:去)?上班|我的通勤|我(?:每天|平时)?(?:坐|乘)什么(?:车)?上班", ("commutes_by",)),
+    (r"(?:上班|去公司|去单位|去学校|上学|去上课)[^，。？]{0,6}(?:要多久|多久|多长时间|走哪条路|怎么走)"
+     # (not someone else's: 他几点出门)
+     r"|(?<![他她们])(?<![他她们][明今]早)(?<![他她们]明天)(?<![他她们]早上)几点(?:出门|出发|动身)"
+     r"|通勤(?:要|得)?(?:多久|多长时间)", _COMMUTE),
     (r"我(?:每天|现在)?(?:吃|服用|打)(?:多少|几)(?:片|粒|毫克|单位|mg)|我(?:每天|现在)?(?:吃|服用|打)[^，。？]{1,8}?(?:多少|几)"
      r"(?:片|粒|毫克|单位|mg)|我的(?:药量|剂量|用药)|我(?:在|现在)?(?:吃|服用)(?:什么|哪些)药|我每天吃多少[^，。？]{0,6}药",
      ("takes_dose",)),

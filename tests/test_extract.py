@@ -843,6 +843,16 @@ def test_said_conversationally(text: str, expected: set[tuple[str, str, str, int
     ("领导叫Amy 说话很冲 但是业务很强", {(USER, "boss", "Amy", 1)}),
     ("我领导叫Amy说话很冲", {(USER, "boss", "Amy", 1)}),
     ("领导叫我去开会", set()), ("妈妈叫我早点睡", set()), ("大家都叫我阿杰", {(USER, "nickname", "阿杰", 1)}),
+    # a home with 我 and 在 dropped, a Latin place only: not a hospital stay, a night in a hotel or a choice asked
+    ("刚 landing Vancouver 三个月，住 Richmond，想找 accounting 的工作", {(USER, "lives_in", "Richmond", 1)}),
+    ("住 Bethnal Green", {(USER, "lives_in", "Bethnal Green", 1)}),
+    ("住 Hilton Hotel，明天退房", set()), ("住院了", set()), ("住 Richmond 还是 Burnaby 好", set()),
+    # where the user studies, or was admitted to: not a bare "got into" a name (a hobby, a series), nor a sister's
+    ("I study at NYU", {(USER, "studies_at", "NYU", 1)}),
+    ("I go to school at Rutgers", {(USER, "studies_at", "Rutgers", 1)}),
+    ("i got accepted into Pratt", {(USER, "studies_at", "Pratt", 1)}),
+    ("I got into Pratt Institute!!", {(USER, "studies_at", "Pratt Institute", 1)}),
+    ("I got into Harry Potter", set()), ("I got into cooking last year", set()), ("My sister got into Yale", set()),
 ])
 def test_said_in_chat(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected

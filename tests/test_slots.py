@@ -16,6 +16,8 @@ FOOD_ADVICE = ("allergic_to", "has_condition", "not eats")
 # one thing to eat or drink: its safety depends on the medicines taken too (grapefruit and amlodipine)
 EAT_OR_DRINK = (*FOOD_ADVICE, "takes_dose")
 
+COMMUTE = ("commutes_by", "lives_in", "works_at", "studies_at")
+
 ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_at", "spouse", "partner", "mother",
             "father", "sister", "brother", "child", "pet", "allergic_to", "likes")
 
@@ -102,6 +104,18 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("What does my little sister do for work?", ("sister",)),
         ("Which part of town is my office in?", ("works_at",)),
         ("Where do I commute to every day?", ("works_at",)),
+        # how long or which way to work or school: the way, where from and where to
+        ("How long does it take me to get to work?", COMMUTE),
+        ("How long will my commute take tomorrow?", COMMUTE),
+        ("What time should I leave home for work tomorrow?", COMMUTE),
+        ("Which route is best to work in the snow?", COMMUTE),
+        ("冬天下雪的话我上班开车要多久，走哪条路", COMMUTE),
+        ("明早几点出门能赶上九点的会？", COMMUTE),
+        ("我去学校要多久", COMMUTE),
+        ("How long should I rest before going back to work?", ()),
+        ("how long is the flight to Paris?", ()),
+        ("What time should I leave tomorrow?", ()),  # for what: not said
+        ("他明早几点出门", ()),  # someone else's
         ("我每天去哪里上班？", ("works_at",)), ("我上班的地方在哪个区？", ("works_at",)),
         ("我去哪儿上班比较好？", ("works_at",)),  # advice on where to work still asks for where one works
         ("Where is home for me these days?", ("lives_in",)), ("Where do I call home now?", ("lives_in",)),
