@@ -607,13 +607,12 @@ def _things(text: str) -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
 
 @functools.lru_cache(maxsize=8192)
 def _change_of_someone_else(text: str) -> bool:
-    """Whether a change the text says is someone else's: the words before its marker speak of another ("my boss
-    moved to Denver", 我老公现在改喝茶了; not "换了尼康Z8 朋友说对焦更好", nor 终于不用给老板打工)."""
-    for clause in split_clauses(text):
-        if (m := _CHANGE_SAID_RE.search(clause)) and clause[: m.start()].strip() \
-                and about_someone_else(clause[: m.start()]):
-            return True
-    return False
+    """Whether the changes the text says are all someone else's: the words before each marker speak of another
+    ("my boss moved to Denver", 我老公现在改喝茶了; not "换了尼康Z8 朋友说对焦更好", nor 终于不用给老板打工, nor
+    "他图纸改了三次都不对 设计费退了一半 现在我自己找了个工长半包": the designer redrew, the user took a foreman)."""
+    changes = [(clause, m) for clause in split_clauses(text) if (m := _CHANGE_SAID_RE.search(clause))]
+    return bool(changes) and all(clause[: m.start()].strip() and about_someone_else(clause[: m.start()])
+                                 for clause, m in changes)
 
 
 @functools.lru_cache(maxsize=8192)

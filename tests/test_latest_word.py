@@ -90,6 +90,15 @@ def test_where_a_change_is_said() -> None:
     assert change_said("I got a raise!! now it's $4,600 after tax") == "I got a raise now it's $4,600 after tax"
     assert change_said("I planted roses with Carol") == ""
     assert says_own_change("R5退了 换了尼康Z8") and not says_own_change("my boss moved to Denver last month")
+    # someone else's change beside the user's own: the user's (the designer redrew; the user took a foreman)
+    assert says_own_change("和老王闹掰了 他图纸改了三次都不对 设计费退了一半 现在我自己找了个工长半包")
+
+
+def test_a_change_of_the_users_beside_someone_elses_is_the_latest_word() -> None:
+    designer = [scored("a", "找了个设计师老王 设计费一平米80 感觉有点贵", 0.6, hours=1800),
+                scored("b", "和老王闹掰了 他图纸改了三次都不对 设计费退了一半 现在我自己找了个工长半包", 0.3,
+                       hours=960)]
+    assert ids(latest_word_first(designer)) == ["b", "a"]
 
 
 def tell(container: Container, tenant: str, user: str, said: list[tuple[datetime, str]]) -> None:
