@@ -280,7 +280,7 @@ def _en_relations(c: str, st: _State) -> None:
     if m := re.search(
         rf"(?i:\b(?:i|we)(?: have|'ve got|'ve| got| own| adopted| just adopted| just got) (?P<count>an?|one|two"
         rf"|three|four|\d+)"
-        rf" (?:[\w-]+ )?)(?P<r>(?i:{_EN_REL_ALT}))"
+        rf" (?:[\w-]+ ){{0,2}})(?P<r>(?i:{_EN_REL_ALT}))"  # (a retired racing greyhound)
         rf"(?:(?i: named| called) (?P<n>{_EN_NAME}))?",
         c,
     ):

@@ -853,6 +853,9 @@ def test_said_conversationally(text: str, expected: set[tuple[str, str, str, int
     ("i got accepted into Pratt", {(USER, "studies_at", "Pratt", 1)}),
     ("I got into Pratt Institute!!", {(USER, "studies_at", "Pratt Institute", 1)}),
     ("I got into Harry Potter", set()), ("I got into cooking last year", set()), ("My sister got into Yale", set()),
+    # a pet of a breed, with two words before it, named in the next clause
+    ("we adopted a retired racing greyhound!!! his name is Comet, he's 4 and HUGE", {(USER, "pet", "Comet", 1)}),
+    ("we got a guinea pig called Pip", {(USER, "pet", "Pip", 1)}), ("I have a lab report due", set()),
 ])
 def test_said_in_chat(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
