@@ -20,6 +20,7 @@ from ingest.extract_routines import (
     routine_of,
 )
 from ingest.lexicon import PLACES_ZH, has_han
+from ingest.reply_style import reply_style_axis
 
 USER = "user"
 
@@ -168,6 +169,8 @@ def single_valued_slot(predicate: str, obj: str) -> str | None:
     # one bedtime, one bank, one NBA team
     if predicate in (ROUTINE_PREDICATE, PROVIDER_PREDICATE, SUPPORTS_TEAM_PREDICATE):
         return f"{ROUTINE_PREDICATE}:{normalize_term(routine_of(obj))}"
+    if predicate == REPLY_STYLE_PREDICATE and (axis := reply_style_axis(obj)) is not None:
+        return f"{REPLY_STYLE_PREDICATE}:{axis}"  # short or long, blunt or gentle, one language
     if predicate == "is_a" and is_occupation(obj):
         return OCCUPATION_SLOT
     if predicate == "is_a" and is_diet(obj):

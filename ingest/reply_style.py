@@ -24,11 +24,17 @@ _STYLE_EN = re.compile(
     r"|\bi (?:just |only )?want (?P<want>practical (?:stuff|advice|tips|steps)|(?:the )?short (?:answers?|version)"
     r"|bullet points|straight answers?)\b"
     r"|\b(?:answer|reply|respond|talk to me|write to me) in (?P<lang>english|chinese|mandarin|cantonese|spanish"
-    r"|french|german|japanese|korean)\b")
+    r"|french|german|japanese|korean)\b"
+    # the other way: longer, gentler ("Actually you can give me longer answers now")
+    r"|\b(?:give me|i want|i'?d like|i prefer|i need) (?:longer|more detailed|detailed|fuller|in-depth|thorough)"
+    r" (?:answers?|replies|responses|explanations)\b"
+    r"|\b(?:you can|feel free to|please|pls) (?:go into (?:more )?details?|be (?:more )?(?:detailed|thorough))\b"
+    r"|\bbe (?:more )?(?:gentle|gentler|kinder|nicer|softer) with me\b")
 # 字打少一点, 回答简单点, 说话直接点; 别老夸我, 别跟我讲大道理; 用英文回答
 _STYLE_ZH = re.compile(
     r"(?:回答|回复|说话|讲话|字|消息|解释)(?:的时候)?[^，。！？]{0,3}?(?:打|写|说|讲)?"
-    r"(?:少一点|少一些|少点|短一点|短点|简单点|简单一点|简短点|简短一点|直接点|直接一点|直白点|通俗点|慢一点)"
+    r"(?:少一点|少一些|少点|短一点|短点|简单点|简单一点|简短点|简短一点|直接点|直接一点|直白点|通俗点|慢一点"
+    r"|详细一点|详细点|详细些|细一点|温柔点|温柔一点|委婉点|委婉一点)"
     r"|别(?:老|总|再|一直|老是|总是)?(?:夸我|说教|讲大道理|跟我讲大道理|给我灌鸡汤|灌鸡汤|拐弯抹角|绕弯子)"
     r"|(?:用|说)(?:中文|英文|英语|粤语)(?:回答|回复|跟我说|和我说)")
 
@@ -42,6 +48,26 @@ _CONVENTION = re.compile(
 
 # Someone else's words before it: "my boss said keep it short" is no instruction of the user's.
 _REPORTED_RE = re.compile(r"(?i)\b(?:said|says|told|tells|saying)\b|说|讲")
+
+
+# The ways a reply style points, each held one way at a time: a newer "give me more detailed answers" ends "keep your
+# answers short" (extract_core.single_valued_slot), "be blunt with me" does not (another way). A wish not to be told
+# something, a convention of the user's code, "I just want practical stuff" point no such way: they add up.
+_AXES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("length", re.compile(r"(?i)\b(?:short|shorter|brief|briefer|concise|to the point|long|longer|detailed|details?"
+                          r"|thorough|in-depth|fuller)\b|少一点|少一些|少点|短一点|短点|简短|详细|细一点")),
+    ("tone", re.compile(r"(?i)\b(?:direct|blunt|straight|brutally honest|gentle|gentler|kinder|nicer|softer)\b"
+                        r"|直接|直白|温柔|委婉")),
+    ("language", re.compile(r"(?i)\b(?:english|chinese|mandarin|cantonese|spanish|french|german|japanese|korean)\b"
+                            r"|中文|英文|英语|粤语")),
+)
+
+
+def reply_style_axis(style: str) -> str | None:
+    """Which way a reply style (as reply_style reads it) points: length, tone, language; None for one that adds up."""
+    if style.startswith("don't tell me to") or _CONVENTION.search(style):
+        return None
+    return next((axis for axis, pattern in _AXES if pattern.search(style)), None)
 
 
 def reply_style(clause: str) -> str | None:

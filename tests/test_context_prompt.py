@@ -343,3 +343,20 @@ def test_context_prompt_over_http_gives_the_reply_styles(client: BmamClient) -> 
     assert [m["text"] for m in p["replyStyles"]] == ["你说话直接点 别老夸我"]
     assert p["text"].startswith("How the user wants to be answered:\n- [")
     assert p["text"].endswith("你说话直接点 别老夸我")
+
+
+def test_a_newer_reply_style_the_other_way_replaces_the_older(container: Container, tenant: str) -> None:
+    """One length, one tone, one language at a time: "give me more detailed answers" ends "keep your answers short"
+    (a conflict, the latest word wins), and the prompt shows the new one only; "be blunt with me" (another way)
+    stays beside it."""
+    user = "ines"
+    for i, text in enumerate(["Please keep your answers short, I read on my phone.", "Be blunt with me.",
+                              "Actually, give me more detailed answers from now on."]):
+        container.ingest.ingest_turn(tenant, TurnInput(user_id=user, session_id=f"s{i}", speaker="user", text=text,
+                                                       at=NOW + timedelta(days=i)))
+    p = container.recall.context_prompt(tenant, user, "s9", "what a day")
+    assert [m.text for m in p.reply_styles] == ["Actually, give me more detailed answers from now on.",
+                                                "Be blunt with me."], p.text
+    history = container.memories.page(tenant, user, include_history=True).items
+    [short] = [m for m in history if "answers short" in m.text]
+    assert short.valid_to is not None

@@ -11,8 +11,9 @@ import pytest
 
 from bmam.container import Container
 from bmam.usecases.recall import RecallRequest
-from ingest.extract import USER, RuleTripleExtractor
-from ingest.reply_style import reply_style
+from ingest.extract import USER, RuleTripleExtractor, single_valued_slot
+from ingest.reply_style import reply_style, reply_style_axis
+from ingest.salience import assess
 from ingest.slots import REPLY_STYLE, asks_own_fact
 from ingest.turns import TurnInput
 
@@ -32,9 +33,35 @@ from ingest.turns import TurnInput
     # someone else's words, or no instruction at all
     ("my boss said keep it short", None), ("他说别老夸我", None), ("I want to be honest", None),
     ("just tell me what to do", None), ("我想吃点甜的", None),
+    # the other way: longer, gentler
+    ("actually, give me more detailed answers from now on", "give me more detailed answers"),
+    ("you can go into more detail", "you can go into more detail"),
+    ("you can be gentler with me", "be gentler with me"),
+    ("回答详细一点", "回答详细一点"), ("说话温柔点", "说话温柔点"),
 ])
 def test_reply_style(clause: str, style: str | None) -> None:
     assert reply_style(clause) == style
+
+
+@pytest.mark.parametrize(("style", "axis"), [
+    ("keep your answers short", "length"), ("give me more detailed answers", "length"),
+    ("回答的时候字打少一点", "length"),
+    ("回答详细一点", "length"), ("please be blunt with me", "tone"), ("be gentler with me", "tone"),
+    ("说话直接点", "tone"), ("answer in English", "language"), ("用中文回答", "language"),
+    # these add up: no way one at a time
+    ("别老夸我", None), ("don't tell me to do 'self care'", None), ("我们 codebase 禁止 unwrap()", None),
+    ("i just want practical stuff", None),
+])
+def test_a_reply_style_points_one_way_at_a_time(style: str, axis: str | None) -> None:
+    assert reply_style_axis(style) == axis
+    slot = single_valued_slot(REPLY_STYLE, style)
+    assert slot == (f"{REPLY_STYLE}:{axis}" if axis else None)
+
+
+def test_a_reply_style_said_as_a_request_is_remembered() -> None:
+    kept = assess("Actually, give me more detailed answers from now on.", speaker="user")
+    assert kept.remember and kept.reason == "personal"
+    assert not assess("Can you make this email shorter?", speaker="user").remember  # the draft at hand
 
 
 def test_a_reply_style_is_a_triple_of_the_users_though_said_as_a_request() -> None:
