@@ -165,10 +165,13 @@ class SlotQuestion:
     predicates: tuple[str, ...]
     limit: int = 10
     asked: tuple[str, ...] = ()  # as the question asked them (ingest/slots.py: OCCUPATION for a job's is_a)
+    # common given names (lower case): a family member's in any case in a text written all in lower case
+    given_names: tuple[str, ...] = ()
 
     def params(self, scope: Scope) -> dict[str, Any]:
         subjects = [entity_id(scope, kind, "user") for kind in USER_ENTITY_KINDS] if self.predicates else []
-        return {"slot_subject_ids": subjects, "slot_predicates": list(self.predicates), "slot_limit": self.limit}
+        return {"slot_subject_ids": subjects, "slot_predicates": list(self.predicates), "slot_limit": self.limit,
+                "given_names": list(self.given_names)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from ingest.extract_core import (
 from ingest.lexicon import (
     CONDITIONS_EN_RE,
     EPISODIC_EN_RE,
+    GIVEN_NAMES_EN,
     HAN,
     NATIONALITIES_EN,
     PAST_EN_RE,
@@ -85,8 +86,23 @@ def _en_cut(obj: str, tails: str) -> str:
 _EN_REL_ALT = "|".join(sorted(map(re.escape, RELATIONS_EN), key=len, reverse=True))
 
 
+# A capital other than the pronoun I: the turn is not written all in lower case.
+_EN_CAPITAL_RE = re.compile(r"(?<![A-Za-z'])(?!I(?:'[a-z]+)?(?![A-Za-z]))[A-Z]")
+_EN_GIVEN_NAME_RE = re.compile(r"(?<![A-Za-z'])(?:" + "|".join(sorted(GIVEN_NAMES_EN, key=len, reverse=True))
+                               + r")(?![A-Za-z])")
+
+
+def names_capitalized(clause: str, turn: str) -> str:
+    """The clause with the common given names capitalized when its turn is written all in lower case ("my brother
+    greg lives in seattle": the rules read a name by its capital); as it is otherwise (a turn that capitalizes
+    its names and leaves "mike" lower case means a microphone)."""
+    if _EN_CAPITAL_RE.search(turn):
+        return clause
+    return _EN_GIVEN_NAME_RE.sub(lambda m: m[0].capitalize(), clause)
+
+
 def en_clause(c: str, st: _State) -> None:
-    c = _en_without_adverbs(_en_restore_subject(c))
+    c = _en_without_adverbs(_en_restore_subject(names_capitalized(c, st.turn)))
     if _en_follow_up(c, st):
         return
     if st.last_person and not st.spans and re.match(

@@ -1348,3 +1348,35 @@ def about_someone_else(text: str) -> bool:
     ("My dad's doctor increased his metformin", 我爸的医生把他的二甲双胍加到了1000毫克; not "My son and I are both
     allergic to peanuts")."""
     return bool(people(text) or OTHERS_RE.search(text)) and _SELF_RE.search(text) is None
+
+
+# Given names common in English chat, for a turn written all in lower case ("my brother greg lives in seattle"): the
+# rules read a name by its capital, which such a turn never has (ingest/extract_en.py names_capitalized). Names that
+# are also everyday words (will, may, mark, bill, rose, june, grace, hope, frank, jack, sky) are left out: a name
+# missed is better than a word read as one.
+GIVEN_NAMES_EN: frozenset[str] = frozenset({
+    "aaron", "abby", "abigail", "adam", "adrian", "aiden", "alan", "albert", "alex", "alexander", "alexis", "alice",
+    "alicia", "alison", "allison", "amanda", "amelia", "amy", "andrea", "andrew", "andy", "angela", "anna", "anne",
+    "annie", "anthony", "antonio", "ashley", "audrey", "austin", "ava", "barbara", "ben", "benjamin", "beth", "betty",
+    "brandon", "brenda", "brian", "brittany", "brooke", "bruce", "caleb", "cameron", "carl", "carlos", "carmen",
+    "caroline", "carter", "catherine", "charles", "charlie", "charlotte", "chloe", "chris", "christina", "christine",
+    "christopher", "cindy", "claire", "colin", "connor", "craig", "cynthia", "dan", "dana", "dani", "daniel",
+    "danielle", "danny", "david", "dean", "debbie", "deborah", "denise", "dennis", "derek", "diana", "diane", "diego",
+    "dominic", "donald", "donna", "doug", "douglas", "dylan", "edward", "elena", "eli", "elijah", "elizabeth", "ella",
+    "ellie", "emily", "emma", "eric", "erica", "erin", "ethan", "evan", "evelyn", "felix", "fiona", "gabriel", "gary",
+    "gavin", "george", "gloria", "greg", "gregory", "hailey", "hannah", "harold", "harry", "heather", "helen",
+    "henry", "howard", "ian", "isaac", "isabel", "isabella", "jacob", "jake", "james", "jamie", "jane", "janet",
+    "jared", "jason", "jeff", "jeffrey", "jenna", "jennifer", "jenny", "jeremy", "jerry", "jesse", "jessica", "jill",
+    "joan", "joe", "joel", "john", "jonathan", "jordan", "jose", "joseph", "joshua", "joyce", "juan", "judy", "julia",
+    "julie", "justin", "karen", "kate", "katherine", "kathy", "katie", "keith", "kelly", "kenneth", "kevin", "kim",
+    "kimberly", "kyle", "laura", "lauren", "leah", "leo", "leon", "liam", "lily", "linda", "lisa", "logan", "lucas",
+    "lucy", "luis", "luke", "lydia", "madison", "maggie", "marcus", "margaret", "maria", "marie", "marissa", "martha",
+    "martin", "mary", "matt", "matthew", "maya", "megan", "melissa", "mia", "michael", "michelle", "mike", "molly",
+    "monica", "nancy", "natalie", "nathan", "nicholas", "nick", "nicole", "noah", "nora", "olivia", "omar", "oscar",
+    "owen", "pamela", "patrick", "paul", "paula", "peter", "philip", "priya", "rachel", "rebecca", "rick", "ricky",
+    "riley", "robert", "roger", "ronald", "russell", "ruth", "ryan", "samantha", "samuel", "sandra", "sara", "sarah",
+    "scott", "sean", "sebastian", "sharon", "shawn", "sophia", "sophie", "stephanie", "stephen", "steve", "steven",
+    "susan", "tanya", "taylor", "teresa", "theo", "theresa", "thomas", "tiffany", "timothy", "tina", "todd", "tom",
+    "tommy", "tony", "tracy", "tyler", "valerie", "vanessa", "victor", "victoria", "vincent", "walter", "wayne",
+    "wendy", "william", "zach", "zachary", "zoe",
+})

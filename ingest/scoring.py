@@ -597,7 +597,9 @@ def _things(text: str) -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
     """What a text speaks of, for latest_word_first: its content terms of two characters and more and its model
     names (time words and words that only say a change are left out where two texts share them); and its English
     words by their first three letters (forms of one word share them: base / based). Read only."""
-    found = frozenset({t for t in content_terms(text) if len(t) > 1} | {m.casefold() for m in _MODEL_RE.findall(text)})
+    # (STOP_EN too: "what" of "i don't know what to do" is no thing shared with "what can i do")
+    found = frozenset({t for t in content_terms(text) if len(t) > 1 and t not in STOP_EN}
+                      | {m.casefold() for m in _MODEL_RE.findall(text)})
     words: dict[str, list[str]] = {}
     for t in found:
         if t.isascii() and len(t) >= 3:

@@ -856,6 +856,12 @@ def test_said_conversationally(text: str, expected: set[tuple[str, str, str, int
     # a pet of a breed, with two words before it, named in the next clause
     ("we adopted a retired racing greyhound!!! his name is Comet, he's 4 and HUGE", {(USER, "pet", "Comet", 1)}),
     ("we got a guinea pig called Pip", {(USER, "pet", "Pip", 1)}), ("I have a lab report due", set()),
+    # a turn written all in lower case: its given names are read as if capitalized (not a word that may be one)
+    ("my brother greg lives in seattle and does basically nothing", {(USER, "brother", "Greg", 1),
+                                                                      ("Greg", "lives_in", "seattle", 1)}),
+    ("my girlfriend dani swears by it", {(USER, "partner", "Dani", 1)}),
+    ("i have a son named theo", {(USER, "child", "Theo", 1)}),
+    ("my sister will come over", set()),
 ])
 def test_said_in_chat(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected

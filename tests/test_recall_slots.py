@@ -327,6 +327,20 @@ def test_a_member_named_by_a_common_word_is_found_by_the_name_as_written(client:
     assert "I will call the plumber tomorrow." not in texts and "William from work lent me a book." not in texts, texts
 
 
+def test_a_member_named_in_lower_case_chat_is_found_in_lower_case_chat(client: BmamClient, user: str) -> None:
+    """A turn written all in lower case names its people so ("my brother greg lives in seattle"): a common given
+    name is read as a name there, and the member's memories written so ("greg agreed to pay 40%") answer a question
+    about him; a name that is a word too is found only as written (the son Will is no "i will" of lower-case chat)."""
+    client.ingest_conversation(_turns(user, [
+        "my brother greg lives in seattle and does basically nothing except send opinions",
+        "greg agreed to pay 40%. not 50 but i'll take it", "gregory peck films are my favourite",
+        "My son is called Will.", "i will call the plumber tomorrow"]))
+    texts = _texts(client.recall(user, "how much is my brother covering for dad's care now?", k=10))
+    assert "greg agreed to pay 40%. not 50 but i'll take it" in texts, texts
+    assert "gregory peck films are my favourite" not in texts, texts
+    assert "i will call the plumber tomorrow" not in _texts(client.recall(user, "What about my son?", k=10))
+
+
 def test_a_memory_whose_triple_names_the_family_member_answers_too(client: BmamClient, user: str) -> None:
     """Reached through (:Memory)-[:MENTIONS]->(Lily) when the text does not name her, and whatever recall's
     filters leave out of the memory saying who Lily is (here: the types; the graph expansion from that memory

@@ -36,7 +36,7 @@ from graph.recall import (
 from graph.related import MAX_DEPTH, MIN_DEPTH, RelatedMemory, RelatedRepository, TraversalParams, Via
 from graph.store import Tx
 from ingest.embedding import Embedder
-from ingest.lexicon import has_han, is_request
+from ingest.lexicon import GIVEN_NAMES_EN, has_han, is_request
 from ingest.periods import Period, asked_period
 from ingest.repetition import RepetitionParams, RepetitionTracker
 from ingest.scoring import (
@@ -57,6 +57,7 @@ from ingest.scoring import (
 )
 from ingest.slot_meaning import SlotExamples
 from ingest.slots import (
+    FAMILY,
     REPLY_STYLE,
     REQUEST_EXAMPLES,
     answered,
@@ -70,6 +71,8 @@ from ingest.slots import (
 from ingest.weights import WeightPolicy
 
 log = logging.getLogger(__name__)
+
+_GIVEN_NAMES = tuple(sorted(GIVEN_NAMES_EN))
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,7 +306,11 @@ class RecallUseCases:
         embedding = [float(x) for x in self._embedder.embed_query(query)]
         query_terms = terms(query)
         slots = self.asked_slots(query, embedding) if self.scoring.slot_share > 0 else ()
-        asked = SlotQuestion(stored_predicates(slots), s.recall.slot_candidates, asked=slots) if slots else None
+        # a family question reads what was said of the member by name: in lower-case chat too ("greg agreed to pay")
+        facts = [p for p in slots if p != REPLY_STYLE]
+        names = _GIVEN_NAMES if facts and all(p in FAMILY for p in facts) else ()
+        asked = SlotQuestion(stored_predicates(slots), s.recall.slot_candidates, asked=slots,
+                             given_names=names) if slots else None
         own_fact = asks_own_fact(slots, query)
         reference = as_of or now
         zone = validate.time_zone(request.time_zone, field="timeZone") if request.time_zone is not None \
