@@ -69,6 +69,7 @@ class FormSettings:
     # A user turn opening with a step word (a Java regex, matched whole against an Episode's text: the turns a
     # sequence's link reaches back through are steps too; bmam/usecases/associations.py)
     sequence_pattern: str = "(?!)"
+    person_word_pattern: str = "(?!)"  # a text speaking of someone unnamed (a follow-up's "she" may be them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +117,7 @@ class FormBatch:
                 "lucene": scoped_query(self.scope, r.lucene), "change_terms": list(r.change_terms),
             } for r in self.requests],
             "same_episode": settings.same_episode,
-            "sequence_pattern": settings.sequence_pattern,
+            "sequence_pattern": settings.sequence_pattern, "person_word_pattern": settings.person_word_pattern,
             "entity_base": settings.traversal.entity_base,
             "max_degree": settings.traversal.max_degree,
             "per_entity": settings.per_entity,

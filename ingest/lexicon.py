@@ -526,6 +526,18 @@ STEP_VERBS_EN = (r"(?:tag|push|pull|run|bump|build|deploy|merge|open|click|add|i
                   r"|check|commit|create|update|upload|rsync|purge|publish|release|cherry-pick|branch|rebase|test"
                   r"|mix|stir|boil|bake|pour|chop|heat|put|remove|delete|select|type|enter|save|close|turn|press"
                   r"|log in|sign in|go to|send|email|call|fill|submit|attach|sign|print|rinse|drain|serve|let it)")
+# Someone a turn speaks of without naming ("physio says IT band syndrome", 医生说要多休息): a follow-up opening with
+# he or she ("she gave me clamshells to do every night") is about them (cypher/association/form_many.cypher), as
+# it is about a person or pet the turn names.
+PERSON_WORD_PATTERN = (
+    r"(?is).*(?:(?<![a-z])(?:mom|mum|mother|dad|father|sister|brother|wife|husband|partner|boyfriend|girlfriend"
+    r"|son|daughter|grandma|grandpa|aunt|uncle|cousin|friend|boss|manager|colleague|coworker|co-worker|neighbou?r"
+    r"|landlord|landlady|roommate|doctor|doc|dr|gp|physio|physiotherapist|therapist|counsel+or|psychiatrist|dentist"
+    r"|nurse|vet|coach|trainer|teacher|tutor|professor|prof|advisor|adviser|supervisor|lawyer|social worker"
+    r"|mechanic|barber|hairdresser)s?(?![a-z])"
+    r"|妈|爸|老婆|老公|媳妇|男朋友|女朋友|对象|儿子|女儿|姐|哥|弟|妹|奶奶|爷爷|姥姥|外婆|姥爷|外公|阿姨|叔叔|舅舅|朋友|领导|老板"
+    r"|上司|同事|邻居|房东|室友|医生|大夫|理疗师|治疗师|咨询师|牙医|护士|兽医|教练|老师|导师|律师).*"
+)
 SEQUENCE_STEP_PATTERN = (
     r"(?is)\s*(?:(?:and|ok|okay|so|oh)[,.]?\s+)?"
     # a step word then a comma or the one doing the step ("Then I rsync", "First, run ..."): not "Finally got my

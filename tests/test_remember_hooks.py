@@ -123,6 +123,23 @@ def test_a_follow_up_links_only_to_the_person_the_turn_before_named(container: C
     assert frozenset((max_.id, rain.id)) not in linked_to(container, tenant, "kim", rain)
 
 
+def test_a_follow_up_links_to_someone_the_turn_before_spoke_of_unnamed(container: Container, tenant: str) -> None:
+    """"she gave me clamshells and side planks to do every night" after "physio says IT band syndrome": the physio is
+    no entity, yet she is who the pronoun means; "what should i do tonight for my knee?" missed the exercises. A turn
+    before that speaks of no one ("the weather was awful") gets no link."""
+    said = ["ugh. knee pain on the outside of my right knee after my 16 miler. physio says IT band syndrome",
+            "she gave me clamshells and side planks to do every night, 3 sets of 15",
+            "the weather was awful on my long run", "she said it would clear up by noon"]
+    made = [container.ingest.ingest_turn(tenant, TurnInput(user_id="ana", session_id="s1", speaker="user",
+                                                           text=text)).memories[0] for text in said]
+    knee, exercises, weather, noon = made
+    assert frozenset((knee.id, exercises.id)) in linked_to(container, tenant, "ana", exercises)
+    assert frozenset((weather.id, noon.id)) not in linked_to(container, tenant, "ana", noon)
+    asked = RecallRequest(user_id="ana", query="what should i do tonight for my knee?")
+    result = container.recall.recall(tenant, asked)
+    assert exercises.id in [r.memory.id for r in result.memories], result.reason
+
+
 def test_the_steps_of_something_told_over_several_turns_are_one_hop_from_its_heading(container: Container,
                                                                                       tenant: str) -> None:
     """"Let me tell you how I deploy the blog." / "First, I run make build." / "Then I rsync ..." / "Finally I purge

@@ -15,7 +15,7 @@ from bmam.usecases.hooks import StoredMemoryContext
 from graph.model import Association, Scope
 from graph.related import FormBatch, FormRequest, FormSettings, RelatedRepository, TraversalParams
 from graph.store import Tx
-from ingest.lexicon import SEQUENCE_STEP_PATTERN, SEQUENCE_STEP_RE, simplified
+from ingest.lexicon import PERSON_WORD_PATTERN, SEQUENCE_STEP_PATTERN, SEQUENCE_STEP_RE, simplified
 from ingest.scoring import COMMON_EN, change_said, link_term, link_text, lucene_query, says_own_change, terms
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
@@ -42,7 +42,7 @@ class AssociationForming:
             per_entity=settings.associate_per_entity, term_base=settings.term_link_strength,
             max_df=settings.term_link_max_df, scan_max=settings.term_link_scan_max,
             limit=settings.term_link_index_limit, min_memories=settings.term_link_min_memories,
-            sequence_pattern=SEQUENCE_STEP_PATTERN,
+            sequence_pattern=SEQUENCE_STEP_PATTERN, person_word_pattern=PERSON_WORD_PATTERN,
         )
 
     def _request(self, memory_id: str, *, text: str | None, episode_id: str | None,

@@ -59,8 +59,10 @@ CALL (item) {
     RETURN o, $same_episode AS strength
     UNION ALL
     // a follow-up ("she's a nurse there" after "my sister Jess lives in Denver"): the memories of the user's
-    // turn just before it in the session (an assistant's reply may stand between) that name a person or a pet:
-    // the one the pronoun points to ("They say it will rain" linked to a beagle, "She's a nurse" to an allergy)
+    // turn just before it in the session (an assistant's reply may stand between) that name a person or a pet,
+    // or speak of someone unnamed ($person_word_pattern: "physio says IT band syndrome" before "she gave me
+    // clamshells"): the one the pronoun points to ("They say it will rain" linked to a beagle, "She's a nurse" to
+    // an allergy)
     MATCH (ep:Episode {id: item.episode_id})<-[:NEXT]-(p1:Episode)
     WHERE item.follows_up AND ep.tenant = $tenant AND ep.user_id = $user_id
     OPTIONAL MATCH (p1)<-[:NEXT]-(p2:Episode)
@@ -68,7 +70,8 @@ CALL (item) {
     MATCH (prev)<-[:DERIVED_FROM]-(o:Memory)
     WHERE prev.tenant = $tenant AND prev.user_id = $user_id
       AND o <> m AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
-      AND EXISTS { MATCH (o)-[:MENTIONS]->(e:Entity) WHERE e.kind IN ['person', 'animal'] AND e.name <> 'user' }
+      AND (EXISTS { MATCH (o)-[:MENTIONS]->(e:Entity) WHERE e.kind IN ['person', 'animal'] AND e.name <> 'user' }
+           OR o.text =~ $person_word_pattern)
     RETURN o, $same_episode AS strength
     UNION ALL
     // a step of something told over several turns (item.continues: "Let me tell you how I deploy the blog." /
