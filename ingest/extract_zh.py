@@ -1148,6 +1148,13 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     _ZH_WORKS_AT_RULE,
     (_ZH_JOB_AT_RE, _zh_job_at),
     (re.compile(r"入职了?(?P<o>[^，]{1,12})"), _zh("works_at", check=_zh_org_ok)),
+    # 我去腾讯上班了 / 现在去字节工作了: started there (not 下个月去腾讯上班, nor 想去腾讯上班: still to come)
+    (
+        re.compile(r"^(?P<pre>" + _P + r")去(?P<o>[^，]{1,12}?)(?:上班|工作)了$"),
+        lambda m, s, st, p: st.add(s, "works_at", o)
+        if _zh_org_ok(o := _zh_clean(m["o"])) and not _ZH_FUTURE_RE.search(m.string)
+        and re.search(r"要|会|想|可能|打算|准备", m["pre"]) is None else None,
+    ),
     # 现在调到深圳分公司了: the branch one works at now (not a move still to come: 明年要调到...)
     (
         re.compile(r"^(?P<pre>" + _P + r")(?:被)?(?:公司)?(?:调到|调去|调往|派到|派驻到?|外派到)了?"

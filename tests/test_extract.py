@@ -862,6 +862,9 @@ def test_said_conversationally(text: str, expected: set[tuple[str, str, str, int
     ("my girlfriend dani swears by it", {(USER, "partner", "Dani", 1)}),
     ("i have a son named theo", {(USER, "child", "Theo", 1)}),
     ("my sister will come over", set()),
+    # started at an employer: not one still to come, nor a place that is no employer
+    ("我去腾讯上班了", {(USER, "works_at", "腾讯", 1)}), ("下个月去腾讯上班", set()), ("我想去腾讯上班了", set()),
+    ("我去公司上班了", set()),
 ])
 def test_said_in_chat(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
