@@ -942,6 +942,14 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     (re.compile(rf"{_IM}(?i: (?:now |currently )?renting (?:a |an |the )?(?:\w+ )?(?:room|flat|apartment|place|house"
                 rf"|studio) in) (?P<o>{_EN_NAME})"),
      _en("lives_in")),
+    # the rent paid where one lives: "rent is $1,650 in Phoenix which is killing me", "my rent in Austin went up",
+    # "I rent a flat in Leeds" (not a car, nor a cabin rented for the weekend)
+    (re.compile(rf"(?i:(?:^|\b(?:my|our) )rent (?:is|'s|went up to|is now|just went up to) (?:about |like |around )?"
+                rf"[$£€¥]?[\d,.]+k?(?: (?:a|per) month)?) (?i:in) (?P<o>{_EN_NAME})"
+                rf"|(?i:\b(?:my|our) rent in) (?P<o2>{_EN_NAME})"
+                rf"|{_IWE}(?i: (?:currently |now )?rent (?:a |an |the )?(?:\w+ )?(?:room|flat|apartment|place|house"
+                rf"|studio|condo) in) (?P<o3>{_EN_NAME})"),
+     lambda m, st: st.add(USER, "lives_in", _en_cut(m["o"] or m["o2"] or m["o3"], _EN_TAIL_PLACE))),
     # "me and Owen moved in with my sister Claire in Franklin": the home moved into is in that town (the match is the
     # town alone, as the person moved in with may be read already: "my sister Claire")
     (re.compile(rf"(?i:\bin) (?P<o>{_EN_NAME})"),

@@ -865,6 +865,12 @@ def test_said_conversationally(text: str, expected: set[tuple[str, str, str, int
     # started at an employer: not one still to come, nor a place that is no employer
     ("我去腾讯上班了", {(USER, "works_at", "腾讯", 1)}), ("下个月去腾讯上班", set()), ("我想去腾讯上班了", set()),
     ("我去公司上班了", set()),
+    # the rent paid where one lives: not a car or a cabin rented, nor a city's rents in general
+    ("rent is $1,650 in Phoenix which is killing me", {(USER, "lives_in", "Phoenix", 1)}),
+    ("my rent in Austin went up to $2,000", {(USER, "lives_in", "Austin", 1)}),
+    ("I rent a flat in Leeds", {(USER, "lives_in", "Leeds", 1)}),
+    ("we rented a cabin in Tahoe for the weekend", set()), ("I rented a car in Denver", set()),
+    ("the rent is $900 in Berlin for students", set()),
 ])
 def test_said_in_chat(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
