@@ -643,7 +643,7 @@ def latest_word_first(scored: Sequence[Scored]) -> list[Scored]:
     "indie rock" is): of two memories on one thing, the latest word comes first. Superseding is the conflict
     rules' work (ingest/conflict_rules.py); this orders what they could not tell apart ("刚入了佳能R5" came before
     "R5退了 换了尼康Z8" for "我这相机用啥存储卡好"). Only reorders, within the first _LATEST_WORD_WINDOW: nothing
-    joins or leaves."""
+    joins or leaves. Two memories stating one fact of the user's the input asks for are on one thing too."""
     out = list(scored)
     for s, said in [(s, said) for s in out[:_LATEST_WORD_WINDOW] if (said := change_said(s.candidate.text))]:
         c = s.candidate
@@ -658,7 +658,10 @@ def latest_word_first(scored: Sequence[Scored]) -> list[Scored]:
                 mine, others_change = _things(said), _change_of_someone_else(c.text)
             if about_someone_else(older.text) != others_change:
                 continue
-            shared = _shared_things(mine, older.text)
+            # a thing in common where the change is said; or the same fact of the user's asked that both state
+            # ("现在改成晚上吃 就是不吃主食" after "晚饭不吃了", both foods refused, for 晚上吃点啥)
+            shared = _shared_things(mine, older.text) or {a for a in c.answers if a in older.answers
+                                                          and a != REPLY_STYLE_PREDICATE}
             if not shared:
                 continue
             lifted = replace(s, scores=replace(s.scores, final=above.scores.final),

@@ -94,6 +94,18 @@ def test_where_a_change_is_said() -> None:
     assert says_own_change("和老王闹掰了 他图纸改了三次都不对 设计费退了一半 现在我自己找了个工长半包")
 
 
+def test_two_memories_stating_the_fact_asked_are_on_one_thing() -> None:
+    """Both state a food the user refuses (asked by "晚上吃点啥比较好"), sharing no word where the change is said: the
+    newer, which says the change, comes first; without the fact asked of both, nothing moves."""
+    dinner = [scored("a", "决定了 化悲愤为力量 从今天开始减肥 晚饭不吃了", 0.6, hours=960, answers=("not eats",)),
+              scored("b", "不吃晚饭坚持了一周就饿疯了 现在改成晚上吃 就是不吃主食", 0.59, hours=240,
+                     answers=("not eats",))]
+    assert ids(latest_word_first(dinner)) == ["b", "a"]
+    unasked = [scored("a", "决定了 化悲愤为力量 从今天开始减肥 晚饭不吃了", 0.6, hours=960),
+               scored("b", "不吃晚饭坚持了一周就饿疯了 现在改成晚上吃 就是不吃主食", 0.59, hours=240)]
+    assert ids(latest_word_first(unasked)) == ["a", "b"]
+
+
 def test_a_change_of_the_users_beside_someone_elses_is_the_latest_word() -> None:
     designer = [scored("a", "找了个设计师老王 设计费一平米80 感觉有点贵", 0.6, hours=1800),
                 scored("b", "和老王闹掰了 他图纸改了三次都不对 设计费退了一半 现在我自己找了个工长半包", 0.3,
