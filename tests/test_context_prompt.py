@@ -360,3 +360,21 @@ def test_a_newer_reply_style_the_other_way_replaces_the_older(container: Contain
     history = container.memories.page(tenant, user, include_history=True).items
     [short] = [m for m in history if "answers short" in m.text]
     assert short.valid_to is not None
+
+
+def test_a_reply_style_the_budget_cannot_hold_whole_stays_a_memory_recall_may_choose(container: Container,
+                                                                                      tenant: str) -> None:
+    """The section holds each style whole or not at all: one too long for the budget is not shown apart, so recall
+    may still choose it as a memory (cut to fit, as memories are), not lose it from both."""
+    user = "kai"
+    long_style = ("Please keep your answers short and simple, I read everything on my phone between patients on "
+                  "the ward and I have no time for long text.")
+    container.ingest.ingest_turn(tenant, TurnInput(user_id=user, session_id="s0", speaker="user", text=long_style))
+    container.memories.remember(tenant, RememberRequest(user_id=user, text="I work as a nurse in Leeds",
+                                                        type="FACTUAL"))
+    asked = "Can you help me plan my nursing shifts in Leeds next week?"
+    roomy = container.recall.context_prompt(tenant, user, "s1", asked, budget=2000)
+    assert [m.text for m in roomy.reply_styles] == [long_style]
+    tight = container.recall.context_prompt(tenant, user, "s2", asked, budget=120)
+    assert tight.reply_styles == [] and "shown apart" not in tight.reason and len(tight.text) <= 120
+    assert long_style[:40] in " ".join(m.memory.text for m in tight.memories) or "over the budget" in tight.reason

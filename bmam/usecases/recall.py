@@ -515,8 +515,10 @@ class RecallUseCases:
         turns = self.recent_turns(scope, session, r.context_turns)
         # How the user wants to be answered holds on every turn ("keep it short"), chit-chat included: its own
         # section, whatever recall lets through; not recalled (no use of it is recorded, no relevance shown).
-        styles = self._repo.standing(scope, REPLY_STYLE, r.context_reply_styles)
         now = self._clock.now()  # one "now" for the ages fitted and the ages shown
+        styles = self._repo.standing(scope, REPLY_STYLE, r.context_reply_styles)
+        # those the budget holds (they go before any memory): one it leaves out stays a memory recall may choose
+        styles = [styles[i] for i in _pack([], turns, budget=budget, now=now, styles=styles).styles]
 
         def fit(chosen: Sequence[Memory]) -> list[str]:  # the repeats were left out before the choice (said)
             return [chosen[i].id for i in _pack(chosen, turns, budget=budget, now=now, styles=styles).memories]
