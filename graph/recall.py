@@ -157,6 +157,11 @@ class PeriodHit:
 USER_ENTITY_KINDS = ("user", "person", "thing")
 
 
+def user_entity_ids(scope: Scope) -> list[str]:
+    """The ids of the user's own entity, one per kind it may carry (USER_ENTITY_KINDS)."""
+    return [entity_id(scope, kind, "user") for kind in USER_ENTITY_KINDS]
+
+
 @dataclass(frozen=True, slots=True)
 class SlotQuestion:
     """The user's facts a question asks for (predicates, ingest/slots.py) and how many memories stating them
@@ -165,13 +170,15 @@ class SlotQuestion:
     predicates: tuple[str, ...]
     limit: int = 10
     asked: tuple[str, ...] = ()  # as the question asked them (ingest/slots.py: OCCUPATION for a job's is_a)
-    # common given names (lower case): a family member's in any case in a text written all in lower case
+    # common given names (lower case): a family member's in any case in a text written all in lower case, that is
+    # one capital_pattern (a Java regex, matched whole) does not match
     given_names: tuple[str, ...] = ()
+    capital_pattern: str = "(?!)"
 
     def params(self, scope: Scope) -> dict[str, Any]:
-        subjects = [entity_id(scope, kind, "user") for kind in USER_ENTITY_KINDS] if self.predicates else []
+        subjects = user_entity_ids(scope) if self.predicates else []
         return {"slot_subject_ids": subjects, "slot_predicates": list(self.predicates), "slot_limit": self.limit,
-                "given_names": list(self.given_names)}
+                "given_names": list(self.given_names), "capital_pattern": self.capital_pattern}
 
 
 @dataclass(frozen=True, slots=True)
@@ -514,8 +521,7 @@ class RecallRepository:
         at most `limit` (recall/reply_styles), in a read of their own."""
         if limit <= 0:
             return []
-        subjects = [entity_id(scope, kind, "user") for kind in USER_ENTITY_KINDS]
-        rows = self._store.read("recall/reply_styles", {**_scope(scope), "subject_ids": subjects,
+        rows = self._store.read("recall/reply_styles", {**_scope(scope), "subject_ids": user_entity_ids(scope),
                                                        "predicate": predicate, "limit": limit})
         return [memory_from_row(r["memory"]) for r in rows]
 

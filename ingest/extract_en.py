@@ -31,6 +31,7 @@ from ingest.extract_core import (
     phone_ok,
 )
 from ingest.lexicon import (
+    CAPITAL_BESIDE_I,
     CONDITIONS_EN_RE,
     EPISODIC_EN_RE,
     GIVEN_NAMES_EN,
@@ -86,17 +87,21 @@ def _en_cut(obj: str, tails: str) -> str:
 _EN_REL_ALT = "|".join(sorted(map(re.escape, RELATIONS_EN), key=len, reverse=True))
 
 
-# A capital other than the pronoun I: the turn is not written all in lower case.
-_EN_CAPITAL_RE = re.compile(r"(?<![A-Za-z'])(?!I(?:'[a-z]+)?(?![A-Za-z]))[A-Z]")
+_EN_CAPITAL_RE = re.compile(CAPITAL_BESIDE_I)
 _EN_GIVEN_NAME_RE = re.compile(r"(?<![A-Za-z'])(?:" + "|".join(sorted(GIVEN_NAMES_EN, key=len, reverse=True))
                                + r")(?![A-Za-z])")
+
+
+@functools.lru_cache(maxsize=256)  # asked once per clause of the turn
+def _in_lower_case(turn: str) -> bool:
+    return _EN_CAPITAL_RE.search(turn) is None
 
 
 def names_capitalized(clause: str, turn: str) -> str:
     """The clause with the common given names capitalized when its turn is written all in lower case ("my brother
     greg lives in seattle": the rules read a name by its capital); as it is otherwise (a turn that capitalizes
     its names and leaves "mike" lower case means a microphone)."""
-    if _EN_CAPITAL_RE.search(turn):
+    if not _in_lower_case(turn):
         return clause
     return _EN_GIVEN_NAME_RE.sub(lambda m: m[0].capitalize(), clause)
 

@@ -1362,6 +1362,9 @@ def about_someone_else(text: str) -> bool:
     return bool(people(text) or OTHERS_RE.search(text)) and _SELF_RE.search(text) is None
 
 
+# A capital letter other than the pronoun I (I, I'm, I've): a text without one is written all in lower case.
+CAPITAL_BESIDE_I = r"(?<![A-Za-z'])(?!I(?:'[a-z]+)?(?![A-Za-z]))[A-Z]"
+
 # Given names common in English chat, for a turn written all in lower case ("my brother greg lives in seattle"): the
 # rules read a name by its capital, which such a turn never has (ingest/extract_en.py names_capitalized). Names that
 # are also everyday words (will, may, mark, bill, rose, june, grace, hope, frank, jack, sky) are left out: a name

@@ -11,7 +11,8 @@ import re
 from ingest.lexicon import simplified
 
 # What the assistant is not to push ("don't tell me to invest in crypto"): up to five words after "to", ending at the
-# chat that follows ("lol", "because", a comma).
+# chat that follows ("lol", "because", a comma); stored after _DONT_TELL.
+_DONT_TELL = "don't tell me to"
 _DONT_TELL_EN = re.compile(
     r"(?i)\b(?:don'?t|dont|do not|never|stop) (?:tell(?:ing)?|ask(?:ing)?|suggest(?:ing)?) me to "
     r"(?P<what>(?:(?!lol\b|lmao\b|haha\b|because\b|cause\b|since\b|my\b|it'?s\b)[\w'‘’\"-]+ ?){1,5})")
@@ -65,7 +66,7 @@ _AXES: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 def reply_style_axis(style: str) -> str | None:
     """Which way a reply style (as reply_style reads it) points: length, tone, language; None for one that adds up."""
-    if style.startswith("don't tell me to") or _CONVENTION.search(style):
+    if style.startswith(_DONT_TELL) or _CONVENTION.search(style):
         return None
     return next((axis for axis, pattern in _AXES if pattern.search(style)), None)
 
@@ -75,5 +76,5 @@ def reply_style(clause: str) -> str | None:
     zh = simplified(clause)
     for pattern, text in ((_DONT_TELL_EN, clause), (_STYLE_EN, clause), (_STYLE_ZH, zh), (_CONVENTION, zh)):
         if (m := pattern.search(text)) and not _REPORTED_RE.search(text[: m.start()]):
-            return f"don't tell me to {m['what'].strip()}" if pattern is _DONT_TELL_EN else m[0].strip()
+            return f"{_DONT_TELL} {m['what'].strip()}" if pattern is _DONT_TELL_EN else m[0].strip()
     return None

@@ -319,7 +319,8 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
     # clauses that only acknowledge, react or steer the talk ("Sure", "That is interesting") hold no fact
     # statements, though said as tasks: a reminder for later, and how the user wants to be answered from now on
     # ("give me more detailed answers from now on" holds for every later turn: ingest/reply_style.py)
-    reminders = [c for c in clauses if _reminder_for_later(c) or reply_style(c)]
+    for_later = [c for c in clauses if _reminder_for_later(c)]
+    reminders = [c for c in clauses if c in for_later or reply_style(c)]
     statements = [
         c
         for c in clauses
@@ -350,7 +351,7 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
         or any(t.subject_kind == "person" for t in triples))
     durable = any(t.predicate in _DURABLE_PREDICATES for t in triples) or (
         _LASTING_DECISION_RE.search(body) is not None and _FOR_A_TIME_RE.search(body) is None)
-    reminder = any(_reminder_for_later(c) for c in reminders)  # a plan for some time: temporary
+    reminder = bool(for_later)  # a plan for some time: temporary
     temporary = not safety and not durable and (reminder or TEMPORARY_RE.search(body) is not None)
     preset = PresetKind.SAFETY if safety else PresetKind.TEMPORARY if temporary else PresetKind.DEFAULT
 

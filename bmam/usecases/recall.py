@@ -36,7 +36,7 @@ from graph.recall import (
 from graph.related import MAX_DEPTH, MIN_DEPTH, RelatedMemory, RelatedRepository, TraversalParams, Via
 from graph.store import Tx
 from ingest.embedding import Embedder
-from ingest.lexicon import GIVEN_NAMES_EN, has_han, is_request
+from ingest.lexicon import CAPITAL_BESIDE_I, GIVEN_NAMES_EN, has_han, is_request
 from ingest.periods import Period, asked_period
 from ingest.repetition import RepetitionParams, RepetitionTracker
 from ingest.scoring import (
@@ -72,7 +72,9 @@ from ingest.weights import WeightPolicy
 
 log = logging.getLogger(__name__)
 
-_GIVEN_NAMES = tuple(sorted(GIVEN_NAMES_EN))
+# A family member named in a text written all in lower case (graph/recall.py SlotQuestion)
+_LOWER_CASE_NAMES: dict[str, Any] = {"given_names": tuple(sorted(GIVEN_NAMES_EN)),
+                                     "capital_pattern": f"(?s).*{CAPITAL_BESIDE_I}.*"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,9 +310,9 @@ class RecallUseCases:
         slots = self.asked_slots(query, embedding) if self.scoring.slot_share > 0 else ()
         # a family question reads what was said of the member by name: in lower-case chat too ("greg agreed to pay")
         facts = [p for p in slots if p != REPLY_STYLE]
-        names = _GIVEN_NAMES if facts and all(p in FAMILY for p in facts) else ()
+        family = bool(facts) and all(p in FAMILY for p in facts)
         asked = SlotQuestion(stored_predicates(slots), s.recall.slot_candidates, asked=slots,
-                             given_names=names) if slots else None
+                             **_LOWER_CASE_NAMES if family else {}) if slots else None
         own_fact = asks_own_fact(slots, query)
         reference = as_of or now
         zone = validate.time_zone(request.time_zone, field="timeZone") if request.time_zone is not None \

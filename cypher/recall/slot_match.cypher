@@ -63,11 +63,10 @@ CALL () {
     CALL db.index.fulltext.queryNodes('memory_text_scoped', lucene, {limit: 10 * $slot_limit})
     YIELD node AS m
     // the name as written (any case when written in lower case), not inside a longer Latin word; a common given
-    // name ($given_names, lower case) in any case in a text written all in lower case but for the pronoun I
-    // ("greg agreed to pay 40%"; not "i hope so" for a daughter named Hope: no such name is listed)
+    // name ($given_names, lower case) in any case in a text written all in lower case, one $capital_pattern does
+    // not match ("greg agreed to pay 40%"; not "i hope so" for a daughter named Hope: no such name is listed)
     WHERE m.text =~ '(?s' + CASE WHEN toLower(x.name) = x.name
-                                      OR toLower(x.name) IN $given_names
-                                      AND NOT m.text =~ '(?s).*(?<![A-Za-z\'])(?!I(?:\'[a-z]+)?(?![A-Za-z]))[A-Z].*'
+                                      OR toLower(x.name) IN $given_names AND NOT m.text =~ $capital_pattern
                                  THEN 'iu' ELSE '' END
                     + ').*(?<![\\p{IsLatin}\\p{N}])\\Q' + x.name + '\\E(?![\\p{IsLatin}\\p{N}]).*'
     RETURN m
