@@ -73,6 +73,8 @@ PREDICATES: dict[str, PredicateSpec] = {
         PredicateSpec("sister", "person", "sister, named"),
         PredicateSpec("brother", "person", "brother, named"),
         PredicateSpec("child", "person", "son / daughter, named"),
+        PredicateSpec("grandparent", "person", "grandmother / grandfather, named"),
+        PredicateSpec("grandchild", "person", "grandson / granddaughter, named"),
         PredicateSpec("friend", "person", "friend, named"),
         PredicateSpec("colleague", "person", "colleague, named"),
         PredicateSpec("boss", "person", "boss / manager, named"),
@@ -113,7 +115,8 @@ PREDICATES: dict[str, PredicateSpec] = {
 PERSONAL_FACT_PREDICATES: frozenset[str] = frozenset(
     {
         "name", "nickname", "age", "birthday", "lives_in", "hometown", "works_at", "studies_at", "major", "is_a",
-        "speaks", "spouse", "partner", "mother", "father", "sister", "brother", "child", "friend", "colleague",
+        "speaks", "spouse", "partner", "mother", "father", "sister", "brother", "child", "grandparent", "grandchild",
+        "friend", "colleague",
         "boss", "pet", "emergency_contact", "allergic_to", "has_condition", "phone", "email", "takes_dose",
         "uses_phone", "drives", "on_team", "number_of_children", "uses_laptop", "has_provider",
     }
@@ -451,7 +454,8 @@ def phone_ok(number: str) -> bool:
 # Relatives whose residence, employer and contact details are read even when unnamed ("my sister lives in
 # Hangzhou", 我姐姐住在杭州): one person each as the speaker refers to them (not a friend or a colleague, of whom
 # one has many, nor a pet). The subject is how the speaker calls them (my sister, 姐姐).
-KIN_RELATIONS = frozenset({"spouse", "partner", "mother", "father", "sister", "brother", "child", "boss"})
+KIN_RELATIONS = frozenset({"spouse", "partner", "mother", "father", "sister", "brother", "child", "grandparent",
+                           "grandchild", "boss"})
 
 
 class Favourite(NamedTuple):

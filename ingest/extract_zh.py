@@ -753,7 +753,8 @@ def _zh(
             obj = re.sub(r"^太(?=[甜辣咸油酸苦腻淡]$)", "", obj)  # 不喜欢太甜的 -> 甜: a taste without its degree
         for part in _split_coord(obj) if coord else [obj]:
             st.add(subject, predicate, _zh_clean(_ZH_PART_DEGREE_RE.sub("", part.strip())), polarity)
-        if predicate in {"spouse", "partner", "sister", "brother", "mother", "father", "child", "friend"}:
+        if predicate in {"spouse", "partner", "sister", "brother", "mother", "father", "child", "grandparent",
+                         "grandchild", "friend"}:
             st.last_person = obj
 
     return handle

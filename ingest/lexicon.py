@@ -1179,6 +1179,16 @@ RELATIONS_ZH: dict[str, str] = {
     "老二": "child",  # 我们家老二叫小宝: the second child (老大 is also "the boss" in chat, so not listed)
     "老三": "child",
     "老幺": "child",
+    "奶奶": "grandparent",
+    "爷爷": "grandparent",
+    "外婆": "grandparent",
+    "外公": "grandparent",
+    "姥姥": "grandparent",
+    "姥爷": "grandparent",
+    "孙女": "grandchild",
+    "孙子": "grandchild",
+    "外孙女": "grandchild",
+    "外孙": "grandchild",
     "朋友": "friend",
     "好朋友": "friend",
     "最好的朋友": "friend",
@@ -1258,6 +1268,17 @@ RELATIONS_EN: dict[str, str] = {
     "children": "child",
     "sons": "child",
     "daughters": "child",
+    "grandma": "grandparent",
+    "grandmother": "grandparent",
+    "granny": "grandparent",
+    "grandpa": "grandparent",
+    "grandfather": "grandparent",
+    "granddad": "grandparent",
+    "grandad": "grandparent",
+    "grandson": "grandchild",
+    "granddaughter": "grandchild",
+    "grandchild": "grandchild",
+    "grandkid": "grandchild",
     "friend": "friend",
     "best friend": "friend",
     "buddy": "friend",
@@ -1337,9 +1358,11 @@ OTHERS_RE = re.compile(r"(?i)\b(?:he|she|they|his|her|their)\b|男朋友|女朋�
 
 # The people an event or a routine belongs to: "the kids' dentist appt" is not "my dentist appointment", 女儿的钢琴课
 # not 儿子的钢琴课 (compared as sets of these words, plural s and possessive dropped).
-_ZH_PEOPLE = "女儿|儿子|孩子|老婆|老公|妈妈|爸爸|姐姐|妹妹|哥哥|弟弟|同事|朋友|老板|邻居|室友"
+_ZH_PEOPLE = ("女儿|儿子|孩子|老婆|老公|妈妈|爸爸|姐姐|妹妹|哥哥|弟弟|同事|朋友|老板|邻居|室友"
+              "|奶奶|爷爷|外婆|外公|姥姥|姥爷|孙女|孙子")
 _PEOPLE_RE = re.compile(
     r"(?i)\b(kid|child|children|son|daughter|wife|husband|partner|mom|mum|mother|dad|father|sister|brother|boyfriend"
+    r"|grandma|grandmother|grandpa|grandfather|grandson|granddaughter|grandkid|grandchild|grandchildren"
     r"|girlfriend|coworker|colleague|friend|boss|manager|neighbou?r|roommate)(?:s|'s|s')?\b"
     rf"|({_ZH_PEOPLE})"
 )

@@ -88,7 +88,8 @@ def contested(clause_facts: Sequence[ExtractedTriple], winner: Sequence[Fact], w
 _PEOPLE_WORDS: dict[str, tuple[str, str]] = {
     "spouse": ("spouse", "爱人"), "partner": ("partner", "对象"), "mother": ("mother", "妈妈"),
     "father": ("father", "爸爸"), "sister": ("sister", "姐妹"), "brother": ("brother", "兄弟"),
-    "child": ("child", "孩子"), "friend": ("friend", "朋友"), "colleague": ("colleague", "同事"),
+    "child": ("child", "孩子"), "grandparent": ("grandparent", "祖辈"), "grandchild": ("grandchild", "孙辈"),
+    "friend": ("friend", "朋友"), "colleague": ("colleague", "同事"),
     "boss": ("boss", "领导"), "pet": ("pet", "宠物"), "emergency_contact": ("emergency contact", "紧急联系人"),
 }
 

@@ -27,7 +27,7 @@ from ingest.lexicon import people, simplified
 
 # The kin predicates: a question asking for these alone also reads the memories naming the family members
 # (cypher/recall/slot_match.cypher lists them again; tests/test_recall_slots.py checks the two agree).
-FAMILY = ("spouse", "partner", "mother", "father", "sister", "brother", "child")
+FAMILY = ("spouse", "partner", "mother", "father", "sister", "brother", "child", "grandparent", "grandchild")
 # A job question's is_a: the user's job (nurse, 软件工程师; ingest/extract_core.py is_occupation), not any is_a
 # ("I'm a vegetarian" states is_a vegetarian, no answer to "What's my job?"). Read as is_a (stored_predicates),
 # kept as an answer only by a memory naming an occupation (answered).
@@ -123,6 +123,8 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (rf"\bmy (?:{_SIBLING_AGE})?(?:sisters?)\b", ("sister",)),
     (rf"\bmy (?:{_SIBLING_AGE})?(?:brothers?)\b", ("brother",)),
     (r"\bmy (?:son|daughter|sons|daughters|kids?|child|children)\b", ("child",)),
+    (r"\bmy (?:grandma|grandmother|granny|grandpa|grandfather|grandad|granddad|grandparents)\b", ("grandparent",)),
+    (r"\bmy (?:grandsons?|granddaughters?|grandkids?|grandchild|grandchildren)\b", ("grandchild",)),
     (r"\bmy (?:family|parents|siblings)\b", FAMILY),
     (r"\bmy (?:boss|manager)\b", ("boss",)),
     (r"\bmy (?:pets?|dogs?|cats?)\b|\bdo (?:i|we) (?:still )?have (?:a |any )?(?:pets?|dogs?|cats?)\b", ("pet",)),
@@ -250,6 +252,8 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:的)?(?:姐姐|妹妹|姐|妹)", ("sister",)),
     (r"我(?:的)?(?:哥哥|弟弟|哥|弟)", ("brother",)),
     (r"我(?:的)?(?:儿子|女儿|孩子)", ("child",)),
+    (r"我(?:的)?(?:奶奶|爷爷|外婆|外公|姥姥|姥爷)", ("grandparent",)),
+    (r"我(?:的)?(?:孙女|孙子|外孙女?)", ("grandchild",)),
     (r"我(?:的)?(?:家人|家里人|父母|兄弟姐妹)", FAMILY),
     (r"我(?:的)?(?:老板|领导|上司)", ("boss",)),
     (r"我(?:的)?(?:宠物|狗|猫)|我(?:家)?(?:还)?(?:有|养)(?:没有)?(?:宠物|狗|猫)", ("pet",)),

@@ -894,3 +894,17 @@ def test_simplified_changes_only_the_traditional_characters() -> None:
     assert simplified("這個週末還要加班嗎 ok") == "这个周末还要加班吗 ok"
     assert simplified("我喜欢吃火锅") == "我喜欢吃火锅"
     assert simplified("乾隆 著名") == "乾隆 著名"  # characters with two simplified readings are left as written
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # grandparents and grandchildren are kin: named, a triple of the user's; unnamed, what is said of them is theirs
+    ("My granddaughter Mia takes all the photos on it anyway. She's 7",
+     {(USER, "grandchild", "Mia", 1), ("Mia", "age", "7", 1)}),
+    ("my grandma Rosa lives in Daegu", {(USER, "grandparent", "Rosa", 1), ("Rosa", "lives_in", "Daegu", 1)}),
+    ("我孙女叫朵朵 今年七岁", {(USER, "grandchild", "朵朵", 1), ("朵朵", "age", "7", 1)}),  # was the user's age
+    ("我奶奶住在成都", {("奶奶", "lives_in", "成都", 1)}),
+    ("我姥姥今年九十一了，身体还挺硬朗", set()),  # was (user, age, 91)
+    ("I always call my grandma on saturday mornings", set()),
+])
+def test_grandparents_and_grandchildren(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+    assert spo(text) == expected

@@ -19,7 +19,7 @@ EAT_OR_DRINK = (*FOOD_ADVICE, "takes_dose")
 COMMUTE = ("commutes_by", "lives_in", "works_at", "studies_at")
 
 ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_at", "spouse", "partner", "mother",
-            "father", "sister", "brother", "child", "pet", "allergic_to", "likes")
+            "father", "sister", "brother", "child", "grandparent", "grandchild", "pet", "allergic_to", "likes")
 
 
 @pytest.mark.parametrize(
@@ -41,8 +41,11 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("我今年多大了", ("age",)),
         ("When is my birthday?", ("birthday",)),
         ("What is my daughter allergic to?", ("child",)),  # her allergy, not the user's
-        ("Tell me about my family", ("spouse", "partner", "mother", "father", "sister", "brother", "child")),
+        ("Tell me about my family", ("spouse", "partner", "mother", "father", "sister", "brother", "child",
+                                     "grandparent", "grandchild")),
         ("我女儿叫什么", ("child",)),
+        ("What's a good birthday present for my granddaughter?", ("grandchild",)),
+        ("我奶奶住在哪", ("grandparent",)),
         ("我对什么过敏", ("allergic_to",)),
         ("What languages do I speak?", ("speaks",)),
         ("What do you know about me?", ABOUT_ME),

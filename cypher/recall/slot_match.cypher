@@ -36,7 +36,7 @@ CALL () {
   // (how the user wants to be answered, asked with every request: "Tell me about my family", is no other fact)
   WITH [p IN $slot_predicates WHERE p <> 'reply_style'] AS asked
   UNWIND CASE WHEN size(asked) > 0 AND all(p IN asked WHERE p IN ['spouse', 'partner', 'mother', 'father', 'sister',
-                                                                  'brother', 'child'])
+                                                                  'brother', 'child', 'grandparent', 'grandchild'])
               THEN $slot_subject_ids ELSE [] END AS subject_id
   MATCH (:Entity {id: subject_id})-[t:TRIPLE]->(x)
   WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.predicate IN asked AND t.polarity = 1
