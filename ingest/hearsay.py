@@ -86,3 +86,11 @@ def reports(text: str) -> tuple[Report, ...]:
                 about_others=_OTHERS.search(said) is not None and _USER.search(said) is None,
             ))
     return tuple(found)
+
+
+def outside_reports(text: str, said: tuple[Report, ...]) -> str:
+    """The text with what others were reported as saying taken out: the user's own words and the frames."""
+    rest = text
+    for r in said:
+        rest = rest.replace(r.said, " ", 1)
+    return rest

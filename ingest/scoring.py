@@ -22,8 +22,7 @@ from enum import StrEnum
 from graph.related import Via
 from ingest.conflict_text import TIME_TERM_RE, content_terms, word_variants
 from ingest.extract_core import REPLY_STYLE_PREDICATE
-from ingest.hearsay import reports
-from ingest.hypothetical import hypotheticals, is_hypothetical
+from ingest.hearsay import outside_reports, reports
 from ingest.lexicon import about_someone_else, has_han, people, simplified, split_clauses, word_list
 
 # ----- terms -----------------------------------------------------------------------------------
@@ -490,31 +489,25 @@ def _asks_of_the_user(query: str) -> bool:
     return bool(_EN_I.search(q) or _ZH_I.search(q))
 
 
-def not_the_users_own(text: str, query: str, query_terms: Sequence[str]) -> bool:
-    """Whether what the input asks about is in this memory only as words that are not the user's own: the words the
-    two share are all in what another person was reported as saying (ingest/hearsay.py), which the user turned down
-    ("my coworker keeps saying I should move to Tucson but no way") or which speaks of others while the input asks
-    about the user themself (我老公说他妈做的剁椒鱼头是天下第一 for 我做的剁椒鱼头是不是天下第一), or in a daydream
-    (ingest/hypothetical.py: "if I ever win the lottery I'm building an observatory in Chile"). Such a memory is no
-    answer, unless the input names the one who said it ("What did my sister say about Christmas?") or is a
-    daydream itself ("What would I do if I won the lottery?")."""
+def hearsay_only(text: str, query: str, query_terms: Sequence[str]) -> bool:
+    """Whether what the input asks about is in this memory only as someone else's words: the words the two share
+    are all in what another person was reported as saying (ingest/hearsay.py), which the user turned down ("my
+    coworker keeps saying I should move to Tucson but no way") or which speaks of others while the input asks about
+    the user themself (我老公说他妈做的剁椒鱼头是天下第一 for 我做的剁椒鱼头是不是天下第一). Such a memory is no answer,
+    unless the input names the one who said it ("What did my sister say about Christmas?")."""
     said = reports(text)
-    dreams = () if is_hypothetical(query) else hypotheticals(text)
-    if not said and not dreams:
+    if not said:
         return False
     q = _as_written(query)
     if any(_WHO_OWNER.sub("", _as_written(r.who)) in q or people(r.who) & people(q) for r in said):
-        said = ()
+        return False
     own = _asks_of_the_user(query)
-    spans = [r.said for r in said if r.turned_down or (r.about_others and own)] + list(dreams)
-    if not spans:
+    wrong = tuple(r for r in said if r.turned_down or (r.about_others and own))
+    if not wrong:
         return False
     asked = [t for t in query_terms if "我" not in t and "你" not in t]
-    inside = set(terms(" ".join(spans), limit=512))
-    rest = text
-    for span in spans:
-        rest = rest.replace(span, " ", 1)
-    outside = set(terms(rest, limit=512))
+    inside = set(terms(" ".join(r.said for r in wrong), limit=512))
+    outside = set(terms(outside_reports(text, wrong), limit=512))
     return any(t in inside for t in asked) and not any(t in outside for t in asked)
 
 
@@ -581,7 +574,7 @@ def score_candidates(
             if g > graph:
                 graph, link = g, lk
         relevance = max(rel, graph)
-        if relevance < p.min_relevance or relevance <= 0.0 or not_the_users_own(c.text, query, query_terms):
+        if relevance < p.min_relevance or relevance <= 0.0 or hearsay_only(c.text, query, query_terms):
             continue
         fresh = freshness(c.hours, p.freshness_lambda_per_hour)
         d = damping.get(c.id, 1.0)

@@ -1,14 +1,12 @@
-"""Words that are not the user's own, pure: what a memory reports someone else as saying (ingest/hearsay.py), its
-daydreams (ingest/hypothetical.py), and recall leaving out a memory whose only link to the input is such words
-(ingest/scoring.py not_the_users_own)."""
+"""Hearsay, pure: what a memory reports someone else as saying (ingest/hearsay.py), and recall leaving out a memory
+whose only link to the input is such words, turned down by the user or about others (ingest/scoring.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from ingest.hearsay import reports
-from ingest.hypothetical import hypotheticals
-from ingest.scoring import Candidate, ScoringParams, not_the_users_own, score_candidates, terms
+from ingest.scoring import Candidate, ScoringParams, hearsay_only, score_candidates, terms
 
 P = ScoringParams()
 
@@ -59,35 +57,9 @@ def test_no_report(text: str) -> None:
     ("同事 Vivian 说她每天喝三杯 cold brew 才能活，我一杯就心慌哈哈", "我喝一杯 cold brew 会心慌吗", False),
     # advice the user did not turn down stays
     ("my mom says I should try pilates for my back", "what exercise should I try for my back?", False),
-    # a daydream is no plan, unless the input is one too
-    ("if I ever win the lottery I'm building an observatory in Chile. Atacama baby",
-     "when am I building my observatory?", True),
-    ("if I ever win the lottery I'm building an observatory in Chile. Atacama baby",
-     "what would I build if I won the lottery?", False),
-    ("要是中了彩票我就去冰岛看极光", "我什么时候去冰岛？", True),
-    # a real condition is a plan
-    ("if it rains tomorrow I'm taking the bus to the office", "how am I getting to the office tomorrow?", False),
-    # the words shared are outside the daydream too
-    ("just bought a telescope. if I ever win the lottery I'm building an observatory for my telescope",
-     "what telescope did I buy?", False),
 ])
-def test_not_the_users_own(text: str, question: str, only: bool) -> None:
-    assert not_the_users_own(text, question, terms(question)) is only
-
-
-@pytest.mark.parametrize(("text", "dreams"), [
-    ("if I ever win the lottery I'm building an observatory in Chile. Atacama baby",
-     ("if I ever win the lottery I'm building an observatory in Chile",)),
-    ("honestly if money were no object I'd quit and sail around the world!", (
-        "if money were no object I'd quit and sail around the world",)),
-    ("等我有钱了 我要在大理买个院子。现在先攒钱", ("等我有钱了 我要在大理买个院子",)),
-    ("下辈子想当一只猫", ("下辈子想当一只猫",)),
-    ("if it rains I'll take the bus", ()),
-    ("如果明天下雨就不去了", ()),
-    ("I won the lottery at the office raffle, a $50 voucher", ()),  # no condition: it happened
-])
-def test_hypotheticals(text: str, dreams: tuple[str, ...]) -> None:
-    assert hypotheticals(text) == dreams
+def test_hearsay_only(text: str, question: str, only: bool) -> None:
+    assert hearsay_only(text, question, terms(question)) is only
 
 
 def test_recall_leaves_a_turned_down_suggestion_out() -> None:
