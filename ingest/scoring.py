@@ -22,8 +22,7 @@ from enum import StrEnum
 from graph.related import Via
 from ingest.conflict_text import TIME_TERM_RE, content_terms, word_variants
 from ingest.extract_core import REPLY_STYLE_PREDICATE
-from ingest.hearsay import outside_reports, reports
-from ingest.lexicon import about_someone_else, has_han, people, simplified, split_clauses, word_list
+from ingest.lexicon import about_someone_else, has_han, simplified, split_clauses, word_list
 
 # ----- terms -----------------------------------------------------------------------------------
 
@@ -478,39 +477,6 @@ def gate(candidates: Sequence[Candidate], query: str, query_terms: Sequence[str]
     )
 
 
-# The user as the one the input is about ("since i know it", 我做的): not "my dog", 我的狗, 我老公.
-_EN_I = re.compile(r"\b(?:i|i'm|i've|i'd|me)\b")
-_ZH_I = re.compile(r"我(?![的们家爸妈]|老公|老婆|男朋友|女朋友|对象|儿子|女儿|孩子|哥|姐|弟|妹)")
-_WHO_OWNER = re.compile(r"(?i)^(?:my|our|我)\s*")
-
-
-def _asks_of_the_user(query: str) -> bool:
-    q = _as_written(query)
-    return bool(_EN_I.search(q) or _ZH_I.search(q))
-
-
-def hearsay_only(text: str, query: str, query_terms: Sequence[str]) -> bool:
-    """Whether what the input asks about is in this memory only as someone else's words: the words the two share
-    are all in what another person was reported as saying (ingest/hearsay.py), which the user turned down ("my
-    coworker keeps saying I should move to Tucson but no way") or which speaks of others while the input asks about
-    the user themself (我老公说他妈做的剁椒鱼头是天下第一 for 我做的剁椒鱼头是不是天下第一). Such a memory is no answer,
-    unless the input names the one who said it ("What did my sister say about Christmas?")."""
-    said = reports(text)
-    if not said:
-        return False
-    q = _as_written(query)
-    if any(_WHO_OWNER.sub("", _as_written(r.who)) in q or people(r.who) & people(q) for r in said):
-        return False
-    own = _asks_of_the_user(query)
-    wrong = tuple(r for r in said if r.turned_down or (r.about_others and own))
-    if not wrong:
-        return False
-    asked = [t for t in query_terms if "我" not in t and "你" not in t]
-    inside = set(terms(" ".join(r.said for r in wrong), limit=512))
-    outside = set(terms(outside_reports(text, wrong), limit=512))
-    return any(t in inside for t in asked) and not any(t in outside for t in asked)
-
-
 # A reply style's part of slot_share: above the weakest memories that relate by meaning, below the facts asked and
 # the close ones (blind 3: at the full share it pushed a recipe's steps out of the first five).
 _REPLY_STYLE_SHARE = 0.5
@@ -574,7 +540,7 @@ def score_candidates(
             if g > graph:
                 graph, link = g, lk
         relevance = max(rel, graph)
-        if relevance < p.min_relevance or relevance <= 0.0 or hearsay_only(c.text, query, query_terms):
+        if relevance < p.min_relevance or relevance <= 0.0:
             continue
         fresh = freshness(c.hours, p.freshness_lambda_per_hour)
         d = damping.get(c.id, 1.0)
