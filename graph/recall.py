@@ -174,11 +174,15 @@ class SlotQuestion:
     # one capital_pattern (a Java regex, matched whole) does not match
     given_names: tuple[str, ...] = ()
     capital_pattern: str = "(?!)"
+    # a question about the user's people alone ("my daughter", "my coworker": ingest/slots.py people_asked): their
+    # predicates, whose values' memories are read too (the members named: "Lily started piano lessons")
+    people: tuple[str, ...] = ()
 
     def params(self, scope: Scope) -> dict[str, Any]:
         subjects = user_entity_ids(scope) if self.predicates else []
         return {"slot_subject_ids": subjects, "slot_predicates": list(self.predicates), "slot_limit": self.limit,
-                "given_names": list(self.given_names), "capital_pattern": self.capital_pattern}
+                "slot_people": list(self.people), "given_names": list(self.given_names),
+                "capital_pattern": self.capital_pattern}
 
 
 @dataclass(frozen=True, slots=True)

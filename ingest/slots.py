@@ -9,10 +9,10 @@ Only questions about the speaker themself, and only slots a question can name: o
 I like") are left to the dense and full-text stages, whose wording picks the right ones among many. "What
 do you know about me?" asks for all that describes the user (the newest memories stating any of it).
 
-A question about the user's family and nothing else ("Tell me about my family", "What about my daughter?",
-我女儿: every predicate asked is one of FAMILY) is also answered by what the user said about the family
-members: the memories naming the value X of a kin triple (user, child, Lily) asked for, "Lily started piano
-lessons on Saturdays" (cypher/recall/slot_match.cypher, which holds FAMILY's predicates as a literal).
+A question about the user's people and nothing else ("Tell me about my family", "What about my daughter?",
+我女儿, "what does my coworker think?": every predicate asked is one of PEOPLE, people_asked) is also answered by
+what the user said about them: the memories naming the value X of a triple (user, child, Lily) asked for, "Lily
+started piano lessons on Saturdays" (cypher/recall/slot_match.cypher).
 """
 
 from __future__ import annotations
@@ -25,9 +25,11 @@ from ingest.extract_core import REPLY_STYLE_PREDICATE, is_diet, is_music, is_occ
 from ingest.extract_routines import PROVIDER_PREDICATE, ROUTINE_PREDICATE, routine_of
 from ingest.lexicon import people, simplified
 
-# The kin predicates: a question asking for these alone also reads the memories naming the family members
-# (cypher/recall/slot_match.cypher lists them again; tests/test_recall_slots.py checks the two agree).
+# The kin predicates ("Tell me about my family" asks for them all).
 FAMILY = ("spouse", "partner", "mother", "father", "sister", "brother", "child", "grandparent", "grandchild")
+# The people a question may ask about by their relation to the user: a question asking for these alone also reads
+# the memories naming them (people_asked).
+PEOPLE = (*FAMILY, "colleague", "boss")
 # A job question's is_a: the user's job (nurse, 软件工程师; ingest/extract_core.py is_occupation), not any is_a
 # ("I'm a vegetarian" states is_a vegetarian, no answer to "What's my job?"). Read as is_a (stored_predicates),
 # kept as an answer only by a memory naming an occupation (answered).
@@ -127,6 +129,7 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bmy (?:grandsons?|granddaughters?|grandkids?|grandchild|grandchildren)\b", ("grandchild",)),
     (r"\bmy (?:family|parents|siblings)\b", FAMILY),
     (r"\bmy (?:boss|manager)\b", ("boss",)),
+    (r"\bmy (?:colleagues?|coworkers?|co-workers?|workmates?)\b", ("colleague",)),
     (r"\bmy (?:pets?|dogs?|cats?)\b|\bdo (?:i|we) (?:still )?have (?:a |any )?(?:pets?|dogs?|cats?)\b", ("pet",)),
     (r"\bwhat (?:car|vehicle) do (?:i|we) (?:drive|have|own)\b|\bwhat do (?:i|we) drive\b|\bmy car\b", ("drives",)),
     (r"\b(?:what|which) (?:phone|cell ?phone|mobile|smartphone) do i (?:have|use|own)\b", ("uses_phone",)),
@@ -256,6 +259,7 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:的)?(?:孙女|孙子|外孙女?)", ("grandchild",)),
     (r"我(?:的)?(?:家人|家里人|父母|兄弟姐妹)", FAMILY),
     (r"我(?:的)?(?:老板|领导|上司)", ("boss",)),
+    (r"我(?:的)?同事", ("colleague",)),
     (r"我(?:的)?(?:宠物|狗|猫)|我(?:家)?(?:还)?(?:有|养)(?:没有)?(?:宠物|狗|猫)", ("pet",)),
     (r"我开(?:的是)?什么车|我的车是什么", ("drives",)),
     (r"我用(?:的是)?什么手机|我的手机是什么(?:牌子|型号)?", ("uses_phone",)),
@@ -423,7 +427,14 @@ def asks_own_fact(asked: Sequence[str], question: str) -> bool:
     ("How much metformin does my dad take?" asks for father; "my son's allergy" names a person), nor a request for
     food advice (a child's allergy constrains the family's dinner too)."""
     asked = [p for p in asked if p != REPLY_STYLE]  # how to answer is no fact asked
-    return bool(asked) and not any(p in FAMILY for p in asked) and not is_food_advice(asked) and not people(question)
+    return bool(asked) and not any(p in PEOPLE for p in asked) and not is_food_advice(asked) and not people(question)
+
+
+def people_asked(asked: Sequence[str]) -> tuple[str, ...]:
+    """The predicates of the user's people a question asks about and nothing else ("my daughter": child; "my
+    family": the kin; how to answer aside), whose memories naming them answer it too; () for any other question."""
+    facts = tuple(p for p in asked if p != REPLY_STYLE)
+    return facts if facts and all(p in PEOPLE for p in facts) else ()
 
 
 # A slot asked as a stand-in for another, the first asked: "What should you call me?" asks for the name the user goes

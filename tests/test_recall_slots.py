@@ -14,8 +14,6 @@ import pytest
 from bmam.client import BmamClient
 from bmam.container import Container
 from bmam.usecases.recall import RecallRequest
-from graph.cypher_library import statement
-from ingest.slots import FAMILY
 from ingest.turns import TurnInput
 from tests.ops_support import store_rows
 
@@ -316,6 +314,19 @@ def test_a_relation_question_answers_with_that_relations_memories_only(client: B
     assert "Anna ran the Boston marathon in April." in texts and LESSONS not in texts, texts
 
 
+def test_a_coworker_question_answers_with_what_the_user_said_about_the_coworker(client: BmamClient,
+                                                                             user: str) -> None:
+    """A colleague named once ("my colleague Fiona came too") is one of the user's people: "what does my coworker
+    think ...?" reads the memories naming her, as a question about a daughter does; a friend named is not asked."""
+    fiona = "anyway next year I want to submit something on chemo dose banding, Fiona reckons the committee loves " \
+            "audit data"
+    client.ingest_conversation(_turns(user, [
+        "ate pastéis de nata every single morning. my colleague Fiona came too and she got us lost in Alfama twice",
+        fiona, "My friend Tom thinks the abstract should be shorter."]))
+    texts = _texts(client.recall(user, "what does my coworker think would get our abstract accepted?", k=5))
+    assert fiona in texts, texts
+
+
 def test_a_member_named_by_a_common_word_is_found_by_the_name_as_written(client: BmamClient, user: str) -> None:
     """"will" is a word of every other sentence (and a stop word of the full-text index): the memories naming
     the son Will are those holding "Will" as written, a word of its own."""
@@ -390,14 +401,6 @@ def test_family_answers_come_with_the_candidates_or_on_their_own(container: Cont
         assert "recall/rows_checked" in ran and "recall/slot_answers" not in ran, ran
     else:
         assert "recall/slot_answers" in ran, ran
-
-
-def test_slot_match_follows_the_kin_predicates_of_slots() -> None:
-    """recall/slot_match lists the kin predicates again (a question asking for these alone reads the family
-    members' memories): the same as ingest/slots.py FAMILY."""
-    text = statement("recall/slot_match")
-    listed = text[text.index("p IN ["):text.index("])", text.index("p IN ["))]
-    assert sorted(p.strip(" '\n") for p in listed.removeprefix("p IN [").split(",")) == sorted(FAMILY)
 
 
 def test_a_slot_question_over_vectors_of_an_earlier_model_is_answered_not_refused(container: Container,

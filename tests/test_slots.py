@@ -9,7 +9,17 @@ import pytest
 
 from ingest.lexicon import about_someone_else
 from ingest.scoring import Candidate, ScoringParams, gate, score_candidates, terms
-from ingest.slots import DIET, OCCUPATION, answered, asked_slots, asks_own_fact, asks_what_to_do, stored_predicates
+from ingest.slots import (
+    DIET,
+    FAMILY,
+    OCCUPATION,
+    answered,
+    asked_slots,
+    asks_own_fact,
+    asks_what_to_do,
+    people_asked,
+    stored_predicates,
+)
 
 # a request for food advice asks what constrains the answer: allergies, conditions, the foods refused
 FOOD_ADVICE = ("allergic_to", "has_condition", "not eats")
@@ -46,6 +56,8 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("我女儿叫什么", ("child",)),
         ("What's a good birthday present for my granddaughter?", ("grandchild",)),
         ("我奶奶住在哪", ("grandparent",)),
+        ("what does my coworker think would get our abstract accepted?", ("colleague",)),
+        ("我同事说的那家店叫什么", ("colleague",)),
         ("我对什么过敏", ("allergic_to",)),
         ("What languages do I speak?", ("speaks",)),
         ("What do you know about me?", ABOUT_ME),
@@ -292,3 +304,15 @@ def test_spoken_how_asks_what_to_do() -> None:
 def test_terms_keep_the_characters_written() -> None:
     # full-text terms are matched against the stored text, which keeps the user's characters
     assert "這個" in terms("這個蛋糕")
+
+
+@pytest.mark.parametrize(("asked", "people"), [
+    (("child",), ("child",)),
+    (("colleague", "reply_style"), ("colleague",)),  # how to answer aside
+    (FAMILY, FAMILY),
+    (("child", "lives_in"), ()),  # the user's own home asked too
+    (("allergic_to",), ()),
+    ((), ()),
+])
+def test_people_asked(asked: tuple[str, ...], people: tuple[str, ...]) -> None:
+    assert people_asked(asked) == people

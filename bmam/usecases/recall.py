@@ -57,7 +57,6 @@ from ingest.scoring import (
 )
 from ingest.slot_meaning import SlotExamples
 from ingest.slots import (
-    FAMILY,
     REPLY_STYLE,
     REQUEST_EXAMPLES,
     answered,
@@ -65,6 +64,7 @@ from ingest.slots import (
     asks_own_fact,
     asks_what_to_do,
     is_food_advice,
+    people_asked,
     stored_predicates,
     without_stand_ins,
 )
@@ -308,11 +308,11 @@ class RecallUseCases:
         embedding = [float(x) for x in self._embedder.embed_query(query)]
         query_terms = terms(query)
         slots = self.asked_slots(query, embedding) if self.scoring.slot_share > 0 else ()
-        # a family question reads what was said of the member by name: in lower-case chat too ("greg agreed to pay")
-        facts = [p for p in slots if p != REPLY_STYLE]
-        family = bool(facts) and all(p in FAMILY for p in facts)
-        asked = SlotQuestion(stored_predicates(slots), s.recall.slot_candidates, asked=slots,
-                             **_LOWER_CASE_NAMES if family else {}) if slots else None
+        # a question about the user's people reads what was said of them by name: in lower-case chat too ("greg
+        # agreed to pay")
+        people = people_asked(slots)
+        asked = SlotQuestion(stored_predicates(slots), s.recall.slot_candidates, asked=slots, people=people,
+                             **_LOWER_CASE_NAMES if people else {}) if slots else None
         own_fact = asks_own_fact(slots, query)
         reference = as_of or now
         zone = validate.time_zone(request.time_zone, field="timeZone") if request.time_zone is not None \

@@ -4,14 +4,14 @@
 // where the user's entity is any of $slot_subject_ids (the entity named "user" of each kind a triple's subject
 // may have been given; none: no rows), with recall's
 // filters (types, tiers, validity as recall/rows); as m and the predicates it states (answers).
-// A question about the user's family and nothing else ("my family", "my daughter", 我女儿: every predicate
-// asked is a kin one, ingest/slots.py FAMILY) also reads the memories mentioning a family member: the
-// value X of a live, affirmed kin triple (user)-[child ...]->(X) asked for, whether the memory MENTIONS X
+// A question about the user's people and nothing else ("my family", "my daughter", 我女儿, "my coworker": the
+// predicates asked, $slot_people, ingest/slots.py people_asked) also reads the memories mentioning one of them: the
+// value X of a live, affirmed triple (user)-[child ...]->(X) asked for, whether the memory MENTIONS X
 // (a triple of its own names X) or names X in its text (the extractor finds no triple in "Lily started piano
 // lessons on Saturdays": the memory_text_scoped index, scoped to the user, asked for X's name as a word,
 // then the text checked to hold the name as written, so a daughter named Hope is not "I hope ..." and a son
 // named Will is not William). Such a
-// memory answers with the kin predicates (child) it was reached through, as if it stated them. The memories
+// memory answers with the predicates (child) it was reached through, as if it stated them. The memories
 // stating the facts come first, then the mentions, then the memories that ended a fact asked for, each
 // predicate's newest first in each; at most $slot_limit.
 CALL () {
@@ -33,13 +33,9 @@ CALL () {
   WHERE ended.valid_to IS NOT NULL
   RETURN m, t.predicate + ' (ended)' AS answer, 2 AS via
   UNION ALL
-  // (how the user wants to be answered, asked with every request: "Tell me about my family", is no other fact)
-  WITH [p IN $slot_predicates WHERE p <> 'reply_style'] AS asked
-  UNWIND CASE WHEN size(asked) > 0 AND all(p IN asked WHERE p IN ['spouse', 'partner', 'mother', 'father', 'sister',
-                                                                  'brother', 'child', 'grandparent', 'grandchild'])
-              THEN $slot_subject_ids ELSE [] END AS subject_id
+  UNWIND CASE WHEN size($slot_people) > 0 THEN $slot_subject_ids ELSE [] END AS subject_id
   MATCH (:Entity {id: subject_id})-[t:TRIPLE]->(x)
-  WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.predicate IN asked AND t.polarity = 1
+  WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.predicate IN $slot_people AND t.polarity = 1
     AND NOT x.id IN $slot_subject_ids
   // x's scope checked after the expansion from the user: tested with it, the planner seeks all the user's
   // entities by (tenant, user_id) and expands into each (42k db hits on a 100k-memory user, ~20 ms)
