@@ -386,9 +386,12 @@ def _zh_relations(rest: str, st: _State) -> str | None:
         r"^(?P<with>(?:跟|和|与|同)(?:我的?)?)?(?:家里?|家)?的?(?P<r>" + _ZH_REL_ALT
         + rf")(?!{_ZH_VERB_START})(?P<n>{_ZH_NAME_CHARS}?|[A-Z][A-Za-z]+)(?P<t>"
         + _ZH_NAME_TAIL
-        + r".*)$",
+        + r".*|)$",
         rest,
     )
+    # nothing after the name only for a doubled one, a child's pet name (我女儿朵朵), not 我妈做饭
+    if m and not m["t"] and not (len(m["n"]) == 2 and m["n"][0] == m["n"][1] and m["n"] not in RELATIONS_ZH):
+        m = None
     if m and _looks_like_zh_name(m["n"]) and not _zh_relation_goes_on(m["r"], rest[m.start("r"):]):
         # "我跟同事小李一起合租": what follows is said of both, so only the relation is read
         _zh_named(RELATIONS_ZH[m["r"]], m["n"], None if m["with"] else m["t"], st)
@@ -635,7 +638,9 @@ def _zh_topic_ok(o: str) -> bool:
 _ZH_NAME_TAIL = (
     r"(?:也|还|都|就|才|又|刚|已经|正在|一直|现在|目前|平时|最近|去年|今年|明年|每天|住|在|是|很|特别|非常|超|挺|真|喜欢"
     r"|爱|讨厌|不|没|会|对|有|和|跟|当|做|学|读|上|从|下个?月|下周|上个?月|上周|昨天|前天|明天|后天|刚刚|一起|一块"
-    r"|结婚|要|想|去|来|教|开|养|玩|打|练|带|，)"
+    r"|结婚|要|想|去|来|教|开|养|玩|打|练|带|，"
+    # an age or a school year (我女儿朵朵三岁了, 女儿甜甜初二)
+    r"|[一二三四五六七八九十两\d]+(?:岁|个月)|初[一二三]|高[一二三]|[一二三四五六]年级|大[一二三四]|研[一二三])"
 )
 # (a Latin name ends where Han characters begin: 领导叫Amy 说话很冲)
 _ZH_NAME_THEN_TAIL_RE = re.compile(

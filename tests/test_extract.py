@@ -905,6 +905,11 @@ def test_simplified_changes_only_the_traditional_characters() -> None:
     ("我奶奶住在成都", {("奶奶", "lives_in", "成都", 1)}),
     ("我姥姥今年九十一了，身体还挺硬朗", set()),  # was (user, age, 91)
     ("I always call my grandma on saturday mornings", set()),
+    # a child named by a doubled pet name, or before an age or a school year
+    ("我女儿朵朵三岁了", {(USER, "child", "朵朵", 1), ("朵朵", "age", "3", 1)}),
+    ("女儿甜甜初二，最近叛逆，回家就关门", {(USER, "child", "甜甜", 1)}),
+    ("我女儿朵朵", {(USER, "child", "朵朵", 1)}),
+    ("我妈做饭", set()), ("我儿子上初二", set()), ("我妹妹妹妹", set()),
 ])
 def test_grandparents_and_grandchildren(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected

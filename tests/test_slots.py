@@ -58,6 +58,11 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("我奶奶住在哪", ("grandparent",)),
         ("what does my coworker think would get our abstract accepted?", ("colleague",)),
         ("我同事说的那家店叫什么", ("colleague",)),
+        # chat's dropped 我 before a kin word opening a clause; not someone else's (你女儿, 同事的女儿)
+        ("女儿的 placement 在哪家医院？要开车送她", ("child",)),
+        ("妈妈生日送什么", ("mother",)),
+        ("姐姐下周来 带她去哪玩", ("sister",)),
+        ("你女儿多大了", ()),
         ("我对什么过敏", ("allergic_to",)),
         ("What languages do I speak?", ("speaks",)),
         ("What do you know about me?", ABOUT_ME),
