@@ -228,10 +228,12 @@ def is_personal(text: str) -> bool:
 
 
 # Asking for a recommendation or advice: the answer depends on the user's tastes, so their preferences
-# relate to it although the words differ ("推荐一个火锅店" and "我现在很喜欢吃辣的川菜", cosine 0.32).
+# relate to it although the words differ ("推荐一个火锅店" and "我现在很喜欢吃辣的川菜", cosine 0.32). Not 推荐 as a
+# noun's modifier: 抖音的推荐算法是怎么工作的 asks how an algorithm works.
 # 适合 only when it is the user who is suited or a choice is asked (适合我, 我适合什么, 哪款适合): "明天适合跑步吗
 # 一般多少度适合" asks about the weather, and was let through at the personal threshold by a car memory (cos 0.30).
-_ZH_ADVICE = re.compile(r"(推荐|建议|有什么好|吃什么|喝什么|去哪|买什么|看什么|怎么选|做什么菜|点什么"
+_ZH_ADVICE = re.compile(r"(推荐(?!算法|系统|机制|引擎|信|位|码)|建议(?!书)"
+                        r"|有什么好|吃什么|喝什么|去哪|买什么|看什么|怎么选|做什么菜|点什么"
                         r"|适合我|我(?:更|比较)?适合|哪(?:个|种|款|家|些|一[个种款家])[^，。？]{0,6}适合"
                         r"|出出主意|有什么主意|帮我(?:点|选|挑|订))")  # 帮我点个下午茶: ordered to the user's taste
 _EN_ADVICE = re.compile(r"\b(recommend|recommendation|recommendations|suggest|suggestion|suggestions"
@@ -240,6 +242,27 @@ _EN_ADVICE = re.compile(r"\b(recommend|recommendation|recommendations|suggest|su
                         r"|what (should|can|could) (i|we) (eat|cook|make|buy|watch|read|order|try|get|have)"
                         r"|what to (eat|cook|make|order|have|buy)|where (should|can|could) (i|we) (go|eat|stay)"
                         r"|order me|(pick|choose) (me )?(something|one|a \w+) for me)\b")
+
+
+# A question about how the world is, not about the user: why something happens, how a thing works, what causes it
+# ("Explain how compound interest works", 锂电池为什么会鼓包, 高尔夫球表面为什么有那么多小坑). A memory in its domain
+# (the user researches batteries, plays golf) is no answer to it. Not the user's own, chat's 我 dropped:
+# 戚风为什么又塌了 (again: the user's cake), 为什么老是睡不着.
+_EN_KNOWLEDGE = re.compile(r"^\W*(?:(?:can you |could you |please )?explain\b|why (?:do|does|is|are|can't|don't|doesn't"
+                           r"|do|are) (?!i\b|we\b|my\b|our\b)|how (?:does|do) (?!i\b|we\b|my\b|our\b)[\w' -]{1,40}"
+                           r" work\b|what (?:causes|makes) (?!me\b|my\b|us\b|our\b))")
+_ZH_KNOWLEDGE = re.compile(r"为什么|为啥|原理|是怎么(?:工作|形成|来|产生|运作)的|怎么(?:工作|运作)的")
+_ZH_OWN_EXPERIENCE = re.compile(r"又|还是|老是|总是|一直|每次|怎么(?:都|也)")
+
+
+def asks_how_things_are(text: str) -> bool:
+    """Whether the input asks how the world is (why, how it works, what causes it), nothing of the user's own."""
+    if is_personal(text) or wants_advice(text):
+        return False
+    t = _normalize(text)
+    if has_han(t):
+        return _ZH_KNOWLEDGE.search(t) is not None and _ZH_OWN_EXPERIENCE.search(t) is None
+    return _EN_KNOWLEDGE.match(t) is not None
 
 
 def wants_advice(text: str) -> bool:
@@ -350,6 +373,7 @@ class ScoringParams:
     # gate_min_terms of them).
     gate_similarity: float = 0.22
     gate_similarity_general: float = 0.35
+    gate_similarity_knowledge: float = 0.5  # a question about how the world is (asks_how_things_are)
     gate_coverage: float = 0.5
     gate_min_terms: int = 2
     # A memory is returned only when its relevance reaches this (no "nearest anyway" per memory either).
@@ -452,7 +476,9 @@ def gate(candidates: Sequence[Candidate], query: str, query_terms: Sequence[str]
         if (cov, len(matched)) > (best_cov, best_matched):
             best_cov, best_matched = cov, len(matched)
     personal = is_personal(query) or wants_advice(query)
-    threshold = p.gate_similarity if personal else p.gate_similarity_general
+    knowledge = asks_how_things_are(query)
+    threshold = p.gate_similarity if personal else p.gate_similarity_knowledge if knowledge \
+        else p.gate_similarity_general
     if best_sim >= threshold:
         return GateDecision(False, f"best similarity {best_sim:.3f} >= {threshold}", best_sim, best_cov)
     names = named_in(query, {n for c in candidates for n in c.entities})
@@ -464,7 +490,7 @@ def gate(candidates: Sequence[Candidate], query: str, query_terms: Sequence[str]
         return GateDecision(False, f"the input asks for the user's {', '.join(answered[:3])}, which a memory states",
                             best_sim, best_cov)
     needed = min(p.gate_min_terms, len(subject))
-    if needed > 0 and best_matched >= needed and best_cov >= p.gate_coverage:
+    if needed > 0 and best_matched >= needed and best_cov >= p.gate_coverage and not knowledge:
         return GateDecision(False, f"full-text hit covers {best_cov:.0%} of the query", best_sim, best_cov)
     if not candidates:
         return GateDecision(True, "no memories to recall", best_sim, best_cov)

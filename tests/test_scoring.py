@@ -15,6 +15,7 @@ from ingest.scoring import (
     Fusion,
     GraphLink,
     ScoringParams,
+    asks_how_things_are,
     calibrated_similarity,
     coverage,
     escape_lucene,
@@ -149,6 +150,32 @@ def test_an_everyday_word_of_the_query_is_no_half_of_its_subject() -> None:
     assert not decision.gated and decision.reason == "full-text hit covers 100% of the query"
     other = [cand("a", "I'm going to the dentist on Friday", 0.1, text_rank=1)]  # the everyday word alone
     assert gate(other, q, terms(q), P).gated
+
+
+def test_a_question_about_how_the_world_is_needs_a_close_memory() -> None:
+    """锂电池为什么会鼓包 beside the user's battery research: a full-text hit of two of its three terms and a cosine
+    of 0.29 opened the gate; a question about how the world is needs gate_similarity_knowledge (0.5), and no
+    full-text hit opens it. Asked about the user's own ("why do I ...", 又), the usual bars hold."""
+    q = "锂电池为什么会鼓包？"
+    pool = [cand("a", "我在武汉读材料学研二，做锂电池正极材料的", 0.29, dense_rank=1, text_rank=1)]
+    decision = gate(pool, q, terms(q), P)
+    assert decision.gated and "0.5" in decision.reason
+    close = [cand("a", "我在武汉读材料学研二，做锂电池正极材料的", 0.52, dense_rank=1, text_rank=1)]
+    assert not gate(close, q, terms(q), P).gated
+    own = "我的锂电池为什么又鼓包了？"
+    assert not gate(pool, own, terms(own), P).gated
+
+
+@pytest.mark.parametrize(("text", "knowledge"), [
+    ("Explain how compound interest works", True), ("Why is the sky blue?", True),
+    ("how does a heat pump work", True), ("What causes migraines?", True),
+    ("锂电池为什么会鼓包？", True), ("抖音的推荐算法是怎么工作的？", True),
+    ("why do I always wake up at 3am", False), ("how does my sourdough starter work", False),
+    ("what causes my migraines", False), ("戚风为什么又塌了", False), ("为什么我老是睡不着", False),
+    ("推荐一个火锅店", False), ("Where do I live?", False),
+])
+def test_asks_how_things_are(text: str, knowledge: bool) -> None:
+    assert asks_how_things_are(text) is knowledge
 
 
 def test_gate_with_no_memories_says_so() -> None:

@@ -163,6 +163,8 @@ def scoring_params(settings: Settings) -> ScoringParams:
         sim_ceiling=cal.sim_ceiling,
         gate_similarity=cal.gate_similarity,
         gate_similarity_general=cal.gate_similarity_general,
+        gate_similarity_knowledge=cal.gate_similarity_general if cal.gate_similarity_knowledge is None
+        else cal.gate_similarity_knowledge,
         gate_coverage=r.gate_coverage,
         gate_min_terms=r.gate_min_terms,
         min_relevance=r.min_relevance,
