@@ -39,6 +39,7 @@ from ingest.lexicon import (
     NATIONALITIES_EN,
     PAST_EN_RE,
     RELATIONS_EN,
+    people,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -818,6 +819,11 @@ _EN_FUTURE_RE = re.compile(
     r"|driving|heading|leaving)|plan(?:ning|s)? (?:to|a|an|our|my)|(?:'re|are|'m|am) planning)\b"
 )
 _I = r"(?i:\bi)"
+# What an allergy named as a thing is to: the common allergens, so "my social media allergy" is none.
+_EN_ALLERGENS = (r"peanut|tree nut|nut|shellfish|fish|dairy|milk|gluten|wheat|egg|soy|sesame|penicillin|latex|pollen"
+                 r"|cat|dog|dust mite|dust|bee|wasp|sulfa|mango|strawberry|kiwi|coconut|seafood")
+_EN_ALLERGY_DEGREE = r"(?:severe|bad|mild|serious|life-threatening|deadly)"
+_EN_HE_SHE_RE = re.compile(r"(?i)\b(?:he|she|his|her|he's|she's)\b")
 _IM = r"(?i:\b(?:i'm|i am|im))"
 _IWE = r"(?i:\b(?:i|we))"
 _EN_PLACE = rf"(?:the )?(?P<o>{_EN_NAME}|[{HAN}]{{2,8}})"
@@ -1086,6 +1092,14 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
             r"(?P<o>[\w -]+?)(?i: allergy| allergies)"
         ),
         _en("allergic_to", tails=_EN_TAIL_COMMON),
+    ),
+    (
+        # "my peanut allergy is acting up", "i cant eat the garlic knots there, peanut allergy and they fry stuff in
+        # peanut oil": an allergy named as a thing, the user's in a turn about no one else
+        re.compile(rf"(?i)(?:\bmy (?:{_EN_ALLERGY_DEGREE} )?|^(?:(?:a |an )?{_EN_ALLERGY_DEGREE} )?)"
+                   rf"(?P<o>{_EN_ALLERGENS}) allerg(?:y|ies)\b"),
+        lambda m, st: False if people(st.turn) or _EN_HE_SHE_RE.search(st.turn)
+        else st.add(USER, "allergic_to", m["o"].lower()),
     ),
     (
         re.compile(

@@ -208,7 +208,13 @@ _EN_HOW_TO = re.compile(r"^\W*how (do|can|should|would) i\b")
 # Where or how the user lives, works or studies, said inside a question or a request ("how bad is light pollution
 # where I live?", "find me a daycare close to where I'm living")
 _EN_OWN_SITUATION = re.compile(r"\b(?:where|what|how|when|who) (?:i|we)(?:'m| am|'re| are)? (?:live|living|work|working"
-                               r"|study|studying|based|staying|grew up)\b")
+                               r"|study|studying|based|staying|grew up)\b"
+                               # the user's own way ("what would you change in how I do it?") and their children
+                               # named as chat does, without "my" ("how many kids came to the twins' party?")
+                               r"|\b(?:how|the way) (?:i|we) (?:usually |normally |always )?(?:do|make|bake|cook"
+                               r"|prep|prepare|handle|run|set up) (?:it|this|that|them|mine)\b"
+                               r"|\bthe (?:twins|kids|baby|little ones?)(?:'s?)?(?!\w)"
+                               r"(?! (?:of today|these days|nowadays))")
 
 
 def is_personal(text: str) -> bool:

@@ -77,6 +77,9 @@ _COMMUTE = ("commutes_by", "lives_in", "works_at", "studies_at")
 # "my older brother", "my little sister": the sibling asked for all the same
 _SIBLING_AGE = r"(?:older|younger|big|little|elder|baby|twin|kid) "
 _FOOD = r"(?:dessert|dinner|lunch|breakfast|meal|recipe|snack|food|dish|restaurant|cake|cookie|takeout|takeaway)s?"
+_CUISINE = (r"(?:thai|indian|chinese|mexican|italian|japanese|korean|vietnamese|greek|french|spanish|ethiopian"
+            r"|turkish|lebanese|middle eastern|sushi|ramen|pizza|burger|taco|bbq|barbecue|curry|steak|seafood|dim sum"
+            r"|brunch|noodle|pho|tapas|hotpot|hot pot)")
 
 # (pattern, predicates): English on the lower-cased question, Chinese on its characters.
 _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -155,7 +158,10 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      # ("should I eat", "safe for me to eat": one thing to eat or drink, the pattern after this one)
      # "Is it ok if I have a slice of cake at the barbecue?" (gated with type 2 diabetes stored)
      rf"|\b(?:is it|it's) (?:ok|okay|alright|fine|safe) (?:if|for) (?:i|me) (?:to )?(?:have|eat|try) (?:\w+ ){{0,4}}?"
-     rf"{_FOOD}\b",
+     rf"{_FOOD}\b"
+     # eating out: "going to a thai place with friends tonight, anything i should watch out for?"
+     rf"|\b{_CUISINE} (?:place|restaurant|spot|joint|buffet|night)\b|\b(?:at|to) (?:a|an|the|this) (?:new )?"
+     r"(?:restaurant|buffet|steakhouse|diner|food court)\b",
      _FOOD_ADVICE),
     # "Is it safe for me to eat sushi?", "Can I drink wine tonight?": food advice and the doses
     (r"\b(?:should|can|could|may) (?:i|we) (?:not |safely )?(?:eat|drink)\b"

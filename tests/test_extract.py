@@ -911,5 +911,20 @@ def test_simplified_changes_only_the_traditional_characters() -> None:
     ("我女儿朵朵", {(USER, "child", "朵朵", 1)}),
     ("我妈做饭", set()), ("我儿子上初二", set()), ("我妹妹妹妹", set()),
 ])
-def test_grandparents_and_grandchildren(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+def test_kin_and_named_children(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # an allergy named as a thing: the user's in a turn about no one else
+    ("my peanut allergy is acting up", {(USER, "allergic_to", "peanut", 1)}),
+    ("i cant eat the garlic knots there, peanut allergy and they fry stuff in peanut oil",
+     {(USER, "allergic_to", "peanut", 1)}),
+    ("severe shellfish allergy, carry an epipen", {(USER, "allergic_to", "shellfish", 1)}),
+    ("my son cant have it, peanut allergy", set()),  # the son's
+    ("Ruby's got a dairy allergy, confirmed by the allergist today", set()),
+    ("my social media allergy is real", set()),  # no allergen
+])
+def test_an_allergy_named_as_a_thing(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+    assert spo(text) == expected
+

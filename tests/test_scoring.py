@@ -185,6 +185,8 @@ def test_gate_with_no_memories_says_so() -> None:
 
 @pytest.mark.parametrize(("text", "personal"), [
     ("What's my sister's name?", True), ("Did I ever go to Kyoto?", True), ("我住在哪个城市？", True),
+    ("loaf came out flat again, what would you change in how I do it?", True),
+    ("how many kids came to the twins' party?", True), ("Why do the kids of today love tiktok?", False),
     ("How do I reverse a linked list?", False), ("帮我写一首诗", False), ("What is the capital of France?", False),
     # whether the user may do something depends on them (a tendinitis, a cholesterol): it was gated at 0.29
     ("can I go for a run tomorrow morning?", True), ("Could I have a beer tonight?", True),

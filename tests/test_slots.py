@@ -63,6 +63,10 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("妈妈生日送什么", ("mother",)),
         ("姐姐下周来 带她去哪玩", ("sister",)),
         ("你女儿多大了", ()),
+        # eating out asks what constrains the meal
+        ("going to a thai place with friends tonight, anything i should watch out for?", FOOD_ADVICE),
+        ("we're going to a new restaurant tonight", FOOD_ADVICE),
+        ("help me write a review of the restaurant", ()),
         ("我对什么过敏", ("allergic_to",)),
         ("What languages do I speak?", ("speaks",)),
         ("What do you know about me?", ABOUT_ME),
