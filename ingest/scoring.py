@@ -186,8 +186,12 @@ _ZH_REQUEST = re.compile(r"(帮我|给我|替我|为我|教我|跟我|和我|让
 _ZH_OWN_DROPPED = re.compile(r"来着|上次|上回|(?<![你他她的])(?:妹妹|姐姐|哥哥|弟弟|老公|老婆|男朋友|女朋友|儿子|女儿"
                              r"|孙女|孙子|外孙女?|爸妈|爸爸|妈妈)|最近"
                              r"|(?:^|\s)(?:今晚|晚上|下午|明天|周末|今天)?想(?:放松|奖励|犒劳|休息|出去|吃|喝|玩|看|听|买)"
-                             r"|自己|闲着|没事干|有空(?!调)|(?:今天|明天|后天|周末|早上|上午|下午|晚上)[^，。？?]{0,3}"
-                             r"(?:怎么|咋)安排")
+                             r"|自己|闲着|没事干|有空(?!调)|(?:今天|明天|后天|周末|早上|上午|下午|晚上)[^。？?]{0,12}"
+                             r"(?:怎么|咋)安排"
+                             # the place the conversation spoke of (今年过冬那地方天气咋样), the user's boss and
+                             # colleagues (双十一最后离老板定的目标差多少; not a shop's 老板), the user's way to work
+                             r"|那(?:边|地方|个地方|个城市)|(?<![你他她的店])(?:老板|领导|同事)(?!娘)"
+                             r"|上班(?!族)|通勤")
 # "our" too, of what a user, a family or a team has ("What's our runbook?", "our release process", "our kids"), not
 # of everyone ("our planet", "our body", "our national anthem")
 _EN_SELF = re.compile(r"\b(my|mine|myself)\b|\bour (?:\w+ )?(?:team|project|company|product|release|runbook|playbook"
@@ -239,7 +243,7 @@ def is_personal(text: str) -> bool:
 # 适合 only when it is the user who is suited or a choice is asked (适合我, 我适合什么, 哪款适合): "明天适合跑步吗
 # 一般多少度适合" asks about the weather, and was let through at the personal threshold by a car memory (cos 0.30).
 _ZH_ADVICE = re.compile(r"(推荐(?!算法|系统|机制|引擎|信|位|码)|建议(?!书)"
-                        r"|有什么好|吃什么|喝什么|去哪|买什么|看什么|怎么选|做什么菜|点什么"
+                        r"|有什么好|吃什么|喝什么|去哪|买什么|看什么|怎么选|做什么菜|点什么|带什么|带啥|穿什么|穿啥"
                         r"|适合我|我(?:更|比较)?适合|哪(?:个|种|款|家|些|一[个种款家])[^，。？]{0,6}适合"
                         r"|出出主意|有什么主意|帮我(?:点|选|挑|订))")  # 帮我点个下午茶: ordered to the user's taste
 _EN_ADVICE = re.compile(r"\b(recommend|recommendation|recommendations|suggest|suggestion|suggestions"

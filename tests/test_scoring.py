@@ -187,6 +187,10 @@ def test_gate_with_no_memories_says_so() -> None:
     ("What's my sister's name?", True), ("Did I ever go to Kyoto?", True), ("我住在哪个城市？", True),
     ("loaf came out flat again, what would you change in how I do it?", True),
     ("how many kids came to the twins' party?", True), ("Why do the kids of today love tiktok?", False),
+    # chat's dropped 我: the place spoken of, the boss, the way to work, a morning's plan past a comma
+    ("今年过冬那地方天气咋样？要带啥衣服？", True), ("双十一最后离老板定的目标差多少？", True),
+    ("下雨天上班怎么去比较好？", True), ("明天带零基础的学员，课怎么安排？", True),
+    ("这家店老板人很好", False), ("上班族怎么理财", False),
     ("How do I reverse a linked list?", False), ("帮我写一首诗", False), ("What is the capital of France?", False),
     # whether the user may do something depends on them (a tendinitis, a cholesterol): it was gated at 0.29
     ("can I go for a run tomorrow morning?", True), ("Could I have a beer tonight?", True),

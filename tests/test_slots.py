@@ -67,6 +67,7 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("going to a thai place with friends tonight, anything i should watch out for?", FOOD_ADVICE),
         ("we're going to a new restaurant tonight", FOOD_ADVICE),
         ("help me write a review of the restaurant", ()),
+        ("下雨天上班怎么去比较好？", COMMUTE), ("下个月开始通勤怎么安排最省时间？", COMMUTE),
         ("我对什么过敏", ("allergic_to",)),
         ("What languages do I speak?", ("speaks",)),
         ("What do you know about me?", ABOUT_ME),
