@@ -379,8 +379,8 @@ def _en_person_attributes(tail: str, name: str, st: _State) -> None:
     if m := re.match(rf"(?i:(?:now |just |recently )?(?:goes to|attends|started (?:at|attending)|transferred to"
                      rf"|switched to|moved to)) (?P<o>{_EN_SCHOOL})", tail):
         st.add(name, "studies_at", m["o"])  # "Leo started at Riverside Middle School this fall"
-    elif m := re.match(r"(?i)lives in (?P<o>.+)", tail):
-        st.add(name, "lives_in", _en_cut(m["o"], _EN_TAIL_PLACE))
+    elif m := re.match(r"(?i)lives (?:up |down |out |over |now )?in (?P<o>.+)", tail):
+        st.add(name, "lives_in", _en_cut(m["o"], _EN_TAIL_PLACE))  # "He lives up in Denver"
     elif m := re.match(r"(?i)(?:just |recently )?moved to (?P<o>.+)", tail):
         if re.match(rf"{_EN_NAME}|[{HAN}]", m["o"]):  # a named place, not "moved to a new flat"
             st.add(name, "lives_in", _en_cut(m["o"], _EN_TAIL_PLACE))

@@ -128,15 +128,17 @@ _WAY = {"drive": "car", "开车": "car", "bike": "bike", "cycle": "bike", "ride 
 
 
 # Phones and cars by their makers and models: a thing named, so "I got a new phone" or "I drive a lot" read none.
-_PHONE_MODEL = (r"(?:iPhone|Pixel|Galaxy|OnePlus|Xiaomi|Redmi|Huawei|Honor|Motorola|Moto|Nokia|Xperia|Nothing Phone"
-                r"|华为|小米|荣耀|OPPO|vivo|一加|苹果)(?:[ -]?[\w+]{1,12}){0,3}")
+_PHONE_MODEL = (r"(?:iPhone|Pixel|Galaxy|Samsung|OnePlus|Xiaomi|Redmi|Huawei|Honor|Motorola|Moto|Nokia|Xperia"
+                r"|Nothing Phone|华为|小米|荣耀|OPPO|vivo|一加|苹果)(?:[ -]?[\w+]{1,12}){0,3}")
 _CAR_MODEL = (r"(?:(?:19|20)\d\d )?(?:Honda|Toyota|Tesla|Model [3SXY]|Ford|Chevy|Chevrolet|BMW|Audi|Mercedes|VW"
               r"|Volkswagen|Subaru|Mazda|Kia|Hyundai|Nissan|Jeep|Volvo|Lexus|Prius|Civic|Corolla|Camry|RAV4"
               r"|Porsche|Rivian|Polestar|大众|丰田|本田|比亚迪|特斯拉|宝马|奔驰|奥迪|蔚来|理想|小鹏|吉利|长城|哈弗"
               r"|朗逸|帕萨特|卡罗拉|凯美瑞|雅阁|思域|轩逸)(?:[ -]?[\w]{1,12}){0,3}")
-_PHONE_EN = re.compile(rf"(?i:\b(?:i|we)(?:'ve| have)?(?: just| finally| now)? (?:use|using|have|got|bought|switched"
-                       rf" to|upgraded to|carry)(?: an?| the| my| a new)?|\bmy (?:phone|cell|mobile) is(?: an?)?) "
-                       rf"(?P<x>{_PHONE_MODEL})")
+# (a gift counts: "Eli got me an iPhone for my birthday"; "I've gone and got an iPhone now"; "my new phone is a ...")
+_PHONE_EN = re.compile(rf"(?i:\b(?:i|we)(?:'ve| have)?(?: just| finally| now)?(?: gone and)? (?:use|using|have|got"
+                       rf"|bought|switched to|upgraded to|carry)(?: an?| the| my| a new)?|\bgot me (?:an?|a new)"
+                       rf"|\b(?:on|with|from) (?:this|my)(?: old| new)?(?= \S+(?: \S+)? phone\b)"
+                       rf"|\bmy (?:new )?(?:phone|cell|mobile) is(?: an?)?) (?P<x>{_PHONE_MODEL})")
 _PHONE_ZH = re.compile(rf"(?:我用的是|我的手机是|手机换成了?|换了(?:一部|个|部)?(?:新的)?|我用|买了(?:一部|个|部)?)"
                        rf"(?P<x>{_PHONE_MODEL})")
 _CAR_EN = re.compile(rf"(?i:\b(?:i|we)(?:'ve| have)?(?: just| finally| now)? (?:drive|own|have|got|bought|switched to"
@@ -162,7 +164,7 @@ _NOT_HAD_RE = re.compile(r"(?i)\b(?:don't|do not|never|no longer|not|want|wants|
 _CAR_ZH = re.compile(rf"(?:我开(?:的是)?|我家的车是|我的车是|新车是|换了一辆|买了一辆|提了(?:一?辆)?|我们开)(?:一辆)?"
                      rf"(?P<x>{_CAR_MODEL})")
 _MODEL_TAIL = re.compile(r"(?i)\s+(?:last|this|next|yesterday|today|now|and|but|because|since|for|from|to|instead"
-                         r"|already|too|as)\b.*$|了$")
+                         r"|already|too|as)\b.*$|(?<!nothing)\s+phone\b.*$|了$")  # "this Samsung phone"
 
 
 # The team or department the user is in at work, by its name ("I'm on the payments team", "I got moved to the fraud
@@ -248,7 +250,9 @@ _NOT_THE_THING_RE = re.compile(r"(?i)\b(?:buds|watch|case|charger|cable|tablet|t
 _NOT_A_LAPTOP_RE = re.compile(r"(?i)\b(?:charger|case|sleeve|bag|stand|dock|docking|keyboard|mouse|sticker|skin"
                               r"|adapter|cable|battery|screen protector)\b|充电器|电脑包|支架|键盘|鼠标")
 # For someone else: "我给我爸买了一部华为Mate 60", "买了一辆小鹏给老婆", "I got my mom an iPhone"
-_FOR_SOMEONE_RE = re.compile(r"给|送给|(?i:\bfor (?:my|his|her|our) \w+|\bgot (?:my|his|her) \w+ an?\b)")
+# (not an occasion: "Eli got me an iPhone for my birthday" is the user's)
+_FOR_SOMEONE_RE = re.compile(r"给|送给|(?i:\bfor (?:my|his|her|our) (?!birthday|bday|anniversary|christmas|graduation"
+                             r"|retirement)\w+|\bgot (?:my|his|her) \w+ an?\b)")
 
 
 # ----- routines with a time, days or a way: bedtime, waking, the shift, the gym's days, lunch ---------------------

@@ -219,7 +219,9 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\b(?:which|what) (?:doctor|gp) do i (?:see|go to|have)\b", (GP,)),
     (r"\b(?:which|what) (?:[a-z]+ )?teams? (?:do i|am i) (?:support|supporting|root for|rooting for|cheer for|follow)\b"
      r"|\bwho do i (?:support|root for|cheer for)\b", ("supports_team",)),
-    (r"\bmy (?:phone|cell|mobile)(?: number)?\b", ("phone",)),
+    # the number; the device itself is another fact ("how do I video call my grandson on my phone?": the iPhone)
+    (r"\bmy (?:phone|cell ?phone|cell|mobile(?: phone)?) (?:number|no\.?|#)|\bmy number\b(?! one)", ("phone",)),
+    (r"\bmy (?:phone|cell ?phone|mobile|smartphone)\b(?!\s*(?:number|no\b|#))", ("uses_phone",)),
     (r"\bmy e-?mail\b", ("email",)),
     (r"\bmy emergency contact\b", ("emergency_contact",)),
 )
@@ -306,7 +308,8 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:一般|平时|每天|现在)?中午(?:一般|平时|都)?(?:在哪(?:里|儿)?|去哪(?:里|儿)?|怎么)吃"
      r"|我的?午饭(?:怎么解决|在哪吃)", (LUNCH,)),
     (r"我(?:的手机号?)?(?:用的是|是|用)?(?:哪个|哪家|什么)运营商|我的运营商", (CARRIER,)),
-    (r"我的(?:手机|电话)", ("phone",)),
+    (r"我的(?:手机|电话)号|我的电话(?!手表)", ("phone",)),
+    (r"我的手机(?!号)|(?:在|用)我(?:的)?手机上", ("uses_phone",)),
     (r"我的邮箱", ("email",)),
     (r"我的紧急联系人", ("emergency_contact",)),
 )

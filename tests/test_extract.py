@@ -928,3 +928,19 @@ def test_kin_and_named_children(text: str, expected: set[tuple[str, str, str, in
 def test_an_allergy_named_as_a_thing(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
 
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the phone the user has: a gift too, and "on this Samsung phone"; someone's home said with "up", "out"
+    ("Well Eli got me an iPhone for my birthday so I'm learning all over again!", {(USER, "uses_phone", "iPhone", 1)}),
+    ("Well I've gone and got an iPhone now, the old phone went in the bin", {(USER, "uses_phone", "iPhone", 1)}),
+    ("my new phone is a Galaxy S24", {(USER, "uses_phone", "Galaxy S24", 1)}),
+    ("I bought an iPhone 15 for my son", set()),  # his
+    ("Hello dear, I'm trying to figure out how to send photos to my grandson Eli on this Samsung phone. He lives up "
+     "in Denver",
+     {(USER, "grandchild", "Eli", 1), (USER, "uses_phone", "Samsung", 1), ("Eli", "lives_in", "Denver", 1)}),
+    ("I got a Samsung fridge", set()),
+    ("I got a Nothing Phone 2", {(USER, "uses_phone", "Nothing Phone 2", 1)}),
+])
+def test_the_phone_and_a_home_said_with_up(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+    assert spo(text) == expected

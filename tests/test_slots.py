@@ -68,6 +68,10 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("we're going to a new restaurant tonight", FOOD_ADVICE),
         ("help me write a review of the restaurant", ()),
         ("下雨天上班怎么去比较好？", COMMUTE), ("下个月开始通勤怎么安排最省时间？", COMMUTE),
+        # "my phone" is the device; its number is asked as a number
+        ("how do I video call my grandson on my phone?", ("grandchild", "uses_phone")),
+        ("what is my phone number?", ("phone",)), ("my cell phone number", ("phone",)),
+        ("我的手机怎么截屏", ("uses_phone",)), ("我的手机号是多少", ("phone",)),
         ("我对什么过敏", ("allergic_to",)),
         ("What languages do I speak?", ("speaks",)),
         ("What do you know about me?", ABOUT_ME),
