@@ -1035,6 +1035,12 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         re.compile(rf"{_I}(?i: (?:work|am working|'m working) as (?:a|an)) (?P<o>.+)"),
         lambda m, st: st.add(USER, "is_a", _en_cut(m["o"], _EN_TAIL_PLACE)),
     ),
+    # "I'm going out on my own as an HR consultant from July", "going freelance as a designer": the job from now on
+    (
+        re.compile(rf"{_IM}(?i: (?:going|gone) (?:out on my own|freelance|independent|solo|self-employed)"
+                   rf"| (?:setting up|starting out) on my own) (?i:as (?:a|an)) (?P<o>[\w -]+)"),
+        lambda m, st: st.add(USER, "is_a", o) if is_occupation(o := _en_cut(m["o"], _EN_TAIL_PLACE)) else False,
+    ),
     # "I work in product", "I'm in sales": a line of work (WORK_FIELDS_EN; "I'm in Denver" is none)
     (
         re.compile(rf"(?:{_I}(?i: (?:now |currently |still )?(?:work|am working|'m working|worked) in)"

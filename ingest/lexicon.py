@@ -1288,6 +1288,7 @@ RELATIONS_EN: dict[str, str] = {
     "co-worker": "colleague",
     "boss": "boss",
     "manager": "boss",
+    "supervisor": "boss",  # a thesis's too: the one the user answers to
     "dog": "pet",
     "cat": "pet",
     "puppy": "pet",

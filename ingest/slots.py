@@ -131,7 +131,9 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bmy (?:grandma|grandmother|granny|grandpa|grandfather|grandad|granddad|grandparents)\b", ("grandparent",)),
     (r"\bmy (?:grandsons?|granddaughters?|grandkids?|grandchild|grandchildren)\b", ("grandchild",)),
     (r"\bmy (?:family|parents|siblings)\b", FAMILY),
-    (r"\bmy (?:boss|manager)\b", ("boss",)),
+    (r"\bmy (?:boss|manager|supervisor)\b", ("boss",)),
+    # what is printed about the user's work: the job ("what should I put on my new business card?")
+    (r"\b(?:business cards?|email signature|name badge|conference badge)\b", ("works_at", OCCUPATION, "on_team")),
     (r"\bmy (?:colleagues?|coworkers?|co-workers?|workmates?)\b", ("colleague",)),
     (r"\bmy (?:pets?|dogs?|cats?)\b|\bdo (?:i|we) (?:still )?have (?:a |any )?(?:pets?|dogs?|cats?)\b", ("pet",)),
     (r"\bwhat (?:car|vehicle) do (?:i|we) (?:drive|have|own)\b|\bwhat do (?:i|we) drive\b|\bmy car\b", ("drives",)),
@@ -271,6 +273,7 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:的)?(?:家人|家里人|父母|兄弟姐妹)", FAMILY),
     (r"我(?:的)?(?:老板|领导|上司)", ("boss",)),
     (r"我(?:的)?同事", ("colleague",)),
+    (r"名片|工牌", ("works_at", OCCUPATION, "on_team")),
     (r"我(?:的)?(?:宠物|狗|猫)|我(?:家)?(?:还)?(?:有|养)(?:没有)?(?:宠物|狗|猫)", ("pet",)),
     (r"我开(?:的是)?什么车|我的车是什么", ("drives",)),
     (r"我用(?:的是)?什么手机|我的手机是什么(?:牌子|型号)?", ("uses_phone",)),
@@ -285,7 +288,10 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:还)?(?:吃素|是素食者?|是素食主义者)吗|我(?:还)?吃肉吗|我的饮食(?:习惯)?是什么", (DIET,)),
     (r"(?<!喜欢)(?<!爱)吃(?:点)?什么|做(?:点)?什么(?:菜|吃的|饭)|点(?:点)?什么(?:菜|吃的|外卖)|推荐[^，。？]{0,6}(?:餐厅|饭店|菜|吃的|甜点|零食|馆子|饭馆)"
      r"|推荐[^，。？]{0,4}(?:饭|菜|餐|面|小吃|甜品|火锅|烧烤)店"
-     r"|(?:晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|甜点)(?:有什么推荐|怎么安排)|我(?:能不能|能|可以)吃(?!完)[^，。？]{0,8}吗?"
+     r"|(?:晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|甜点)(?:有什么推荐|怎么安排)"
+     # a meal said in English inside Chinese: 学校附近有什么 lunch 推荐
+     r"|(?:lunch|dinner|breakfast|brunch|snack|dessert)s?\s*(?:有什么|有啥)?\s*推荐|推荐[^，。？]{0,6}(?:lunch|dinner|brunch)"
+     r"|我(?:能不能|能|可以)吃(?!完)[^，。？]{0,8}吗?"
      r"|我不能吃什么|我要忌口"
      # 中午点个外卖 帮我挑挑, 想吃点甜的 推荐下, 夜宵整点啥 (were no request for food: the refused 葱 not read)
      r"|点(?:个|份|一份)?外卖|(?:想|要)吃点[^，。？]{0,4}(?:的|东西)|吃点[^，。？]{0,6}推荐"

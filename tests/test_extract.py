@@ -941,6 +941,10 @@ def test_an_allergy_named_as_a_thing(text: str, expected: set[tuple[str, str, st
      {(USER, "grandchild", "Eli", 1), (USER, "uses_phone", "Samsung", 1), ("Eli", "lives_in", "Denver", 1)}),
     ("I got a Samsung fridge", set()),
     ("I got a Nothing Phone 2", {(USER, "uses_phone", "Nothing Phone 2", 1)}),
+    # the job one goes out on one's own as; a thesis supervisor named
+    ("I handed in my resignation, I'm going out on my own as an HR consultant from July",
+     {(USER, "is_a", "HR consultant", 1)}),
+    ("my supervisor Dr Okafor wants a draft by end of month", {(USER, "boss", "Dr Okafor", 1)}),
 ])
-def test_the_phone_and_a_home_said_with_up(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+def test_the_phone_a_home_said_with_up_and_a_new_job(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected

@@ -72,6 +72,11 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("how do I video call my grandson on my phone?", ("grandchild", "uses_phone")),
         ("what is my phone number?", ("phone",)), ("my cell phone number", ("phone",)),
         ("我的手机怎么截屏", ("uses_phone",)), ("我的手机号是多少", ("phone",)),
+        # a thesis supervisor is the boss; what a business card says is the job; a meal said in English
+        ("when does my supervisor expect me to be done?", ("boss",)),
+        ("what should I put on my new business card?", ("works_at", OCCUPATION, "on_team")),
+        ("帮我设计一张名片", ("works_at", OCCUPATION, "on_team")),
+        ("学校附近有什么 lunch 推荐？", FOOD_ADVICE),
         ("我对什么过敏", ("allergic_to",)),
         ("What languages do I speak?", ("speaks",)),
         ("What do you know about me?", ABOUT_ME),
