@@ -132,7 +132,9 @@ _PHONE_MODEL = (r"(?:iPhone|Pixel|Galaxy|Samsung|OnePlus|Xiaomi|Redmi|Huawei|Hon
                 r"|Nothing Phone|华为|小米|荣耀|OPPO|vivo|一加|苹果)(?:[ -]?[\w+]{1,12}){0,3}")
 _CAR_MODEL = (r"(?:(?:19|20)\d\d )?(?:Honda|Toyota|Tesla|Model [3SXY]|Ford|Chevy|Chevrolet|BMW|Audi|Mercedes|VW"
               r"|Volkswagen|Subaru|Mazda|Kia|Hyundai|Nissan|Jeep|Volvo|Lexus|Prius|Civic|Corolla|Camry|RAV4"
-              r"|Porsche|Rivian|Polestar|大众|丰田|本田|比亚迪|特斯拉|宝马|奔驰|奥迪|蔚来|理想|小鹏|吉利|长城|哈弗"
+              r"|Porsche|Rivian|Polestar|Peugeot|Citroen|Citroën|Renault|Fiat|Vauxhall|Skoda|Dacia|Transit|Berlingo"
+              r"|Sprinter|Vivaro|Hiace|Kangoo|ProMaster"
+              r"|大众|丰田|本田|比亚迪|特斯拉|宝马|奔驰|奥迪|蔚来|理想|小鹏|吉利|长城|哈弗"
               r"|朗逸|帕萨特|卡罗拉|凯美瑞|雅阁|思域|轩逸)(?:[ -]?[\w]{1,12}){0,3}")
 # (a gift counts: "Eli got me an iPhone for my birthday"; "I've gone and got an iPhone now"; "my new phone is a ...")
 _PHONE_EN = re.compile(rf"(?i:\b(?:i|we)(?:'ve| have)?(?: just| finally| now)?(?: gone and)? (?:use|using|have|got"
@@ -141,8 +143,12 @@ _PHONE_EN = re.compile(rf"(?i:\b(?:i|we)(?:'ve| have)?(?: just| finally| now)?(?
                        rf"|\bmy (?:new )?(?:phone|cell|mobile) is(?: an?)?) (?P<x>{_PHONE_MODEL})")
 _PHONE_ZH = re.compile(rf"(?:我用的是|我的手机是|手机换成了?|换了(?:一部|个|部)?(?:新的)?|我用|买了(?:一部|个|部)?)"
                        rf"(?P<x>{_PHONE_MODEL})")
-_CAR_EN = re.compile(rf"(?i:\b(?:i|we)(?:'ve| have)?(?: just| finally| now)? (?:drive|own|have|got|bought|switched to"
-                     rf"|leased|picked up|traded (?:it |\w+ )?in for)(?: an?| the| my| our| a new)?"
+# (chat drops the I: "got a little electric Berlingo for deliveries")
+_CAR_EN = re.compile(rf"(?i:(?:\b(?:i|we)(?:'ve| have)?(?: just| finally| now)? |^(?:just |finally )?)(?:drive|own"
+                     rf"|have|got|bought|switched to|leased|picked up|traded (?:it |\w+ )?in for)"
+                     rf"(?: an?| the| my| our| a new)?"
+                     rf"(?: (?:little|small|big|new|used|second-hand|secondhand|electric|hybrid|white|black|red|blue"
+                     rf"|silver|grey|gray))*"
                      rf"|\bmy (?:new )?car is(?: an?| the)?) (?P<x>{_CAR_MODEL})")
 # "We sold the Civic and got a Model 3": the new car after the sale of the old
 _CAR_AFTER_SALE_EN = re.compile(rf"(?i:\b(?:sold|traded in) (?:the |our |my )?[\w -]{{1,20}}? and (?:got|bought|leased)"

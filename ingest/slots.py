@@ -136,7 +136,8 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\b(?:business cards?|email signature|name badge|conference badge)\b", ("works_at", OCCUPATION, "on_team")),
     (r"\bmy (?:colleagues?|coworkers?|co-workers?|workmates?)\b", ("colleague",)),
     (r"\bmy (?:pets?|dogs?|cats?)\b|\bdo (?:i|we) (?:still )?have (?:a |any )?(?:pets?|dogs?|cats?)\b", ("pet",)),
-    (r"\bwhat (?:car|vehicle) do (?:i|we) (?:drive|have|own)\b|\bwhat do (?:i|we) drive\b|\bmy car\b", ("drives",)),
+    (r"\bwhat (?:car|vehicle) do (?:i|we) (?:drive|have|own)\b|\bwhat do (?:i|we) drive\b"
+     r"|\bmy (?:\w+ )?(?:car|van|truck|pickup|minivan|suv)\b", ("drives",)),
     (r"\b(?:what|which) (?:phone|cell ?phone|mobile|smartphone) do i (?:have|use|own)\b", ("uses_phone",)),
     (r"\b(?:what|which) (?:team|department|dept|division) (?:am i|do i work) (?:on|in)\b"
      r"|\bmy (?:team|department) at work\b", ("on_team",)),

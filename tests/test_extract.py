@@ -945,6 +945,10 @@ def test_an_allergy_named_as_a_thing(text: str, expected: set[tuple[str, str, st
     ("I handed in my resignation, I'm going out on my own as an HR consultant from July",
      {(USER, "is_a", "HR consultant", 1)}),
     ("my supervisor Dr Okafor wants a draft by end of month", {(USER, "boss", "Dr Okafor", 1)}),
+    # the van too, and chat's dropped I
+    ("got a little electric Berlingo for deliveries, so quiet!", {(USER, "drives", "Berlingo", 1)}),
+    ("I have a red Fiat 500", {(USER, "drives", "Fiat 500", 1)}),
+    ("got a Peugeot bike", set()), ("have a nice day", set()),
 ])
 def test_the_phone_a_home_said_with_up_and_a_new_job(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected

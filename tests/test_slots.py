@@ -77,6 +77,7 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("what should I put on my new business card?", ("works_at", OCCUPATION, "on_team")),
         ("帮我设计一张名片", ("works_at", OCCUPATION, "on_team")),
         ("学校附近有什么 lunch 推荐？", FOOD_ADVICE),
+        ("what should I check on my delivery van before winter?", ("drives",)), ("my card got declined", ()),
         ("我对什么过敏", ("allergic_to",)),
         ("What languages do I speak?", ("speaks",)),
         ("What do you know about me?", ABOUT_ME),
