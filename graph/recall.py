@@ -177,12 +177,29 @@ class SlotQuestion:
     # a question about the user's people alone ("my daughter", "my coworker": ingest/slots.py people_asked): their
     # predicates, whose values' memories are read too (the members named: "Lily started piano lessons")
     people: tuple[str, ...] = ()
+    # one relative asked about ("my mom", 我妈: kin) and the words the user calls them by (ingest/slots.py kin_words):
+    # the memories speaking of them by those words, the user's own relative, answer too (an unnamed one has no name)
+    kin: str | None = None
+    kin_words: tuple[str, ...] = ()
 
     def params(self, scope: Scope) -> dict[str, Any]:
         subjects = user_entity_ids(scope) if self.predicates else []
+        words = [w for w in self.kin_words if '"' not in w and "\\" not in w]
+        lucene = scoped_query(scope, " OR ".join(f'"{w}"' for w in words)) if self.kin and words else None
         return {"slot_subject_ids": subjects, "slot_predicates": list(self.predicates), "slot_limit": self.limit,
                 "slot_people": list(self.people), "given_names": list(self.given_names),
-                "capital_pattern": self.capital_pattern}
+                "capital_pattern": self.capital_pattern, "slot_kin": self.kin or "", "slot_kin_lucene": lucene,
+                "slot_kin_pattern": _kin_pattern(words)}
+
+
+def _kin_pattern(words: Sequence[str]) -> str:
+    """A Java regex a text matches when it speaks of the user's own relative by one of the words: not someone
+    else's ("her mom", "Jordan's mom", 他妈妈, 朋友的妈妈), not inside a longer Latin word ("grandmother")."""
+    if not words:
+        return "(?!)"
+    alternatives = "|".join(f"\\Q{w}\\E" for w in words)
+    return ("(?is).*(?<![\\p{IsLatin}'\u2019])(?<!(?:his|her|their|your) )(?<!['\u2019]s )(?<![他她你的])"
+            f"(?:{alternatives})(?![\\p{{IsLatin}}]).*")
 
 
 @dataclass(frozen=True, slots=True)

@@ -267,6 +267,8 @@ def _en_relations(c: str, st: _State) -> None:
         rf"(?P<n>{_EN_NAME})(?P<t>.*)$",
         c,
     )
+    if m is None:  # chat drops the "my" opening a clause: "wife Sarah is a mining engineer"
+        m = re.match(rf"(?P<r>(?i:{_EN_KIN_ALT})) (?P<n>{_EN_NAME})(?P<t>.*)$", c)
     if m is None:
         m = re.search(
             rf"(?i:\b(?:my|our) )(?P<r>(?i:{_EN_REL_ALT}))(?i:'s| is) (?i:an?|this) (?i:[\w-]+ )?"

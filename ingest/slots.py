@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 
 from ingest.extract_core import REPLY_STYLE_PREDICATE, is_diet, is_music, is_occupation, is_sport, normalize_term
 from ingest.extract_routines import PROVIDER_PREDICATE, ROUTINE_PREDICATE, routine_of
-from ingest.lexicon import people, simplified
+from ingest.lexicon import RELATIONS_EN, RELATIONS_ZH, people, simplified
 
 # The kin predicates ("Tell me about my family" asks for them all).
 FAMILY = ("spouse", "partner", "mother", "father", "sister", "brother", "child", "grandparent", "grandchild")
@@ -447,6 +447,16 @@ def asks_own_fact(asked: Sequence[str], question: str) -> bool:
     food advice (a child's allergy constrains the family's dinner too)."""
     asked = [p for p in asked if p != REPLY_STYLE]  # how to answer is no fact asked
     return bool(asked) and not any(p in PEOPLE for p in asked) and not is_food_advice(asked) and not people(question)
+
+
+def kin_words(predicate: str) -> tuple[str, ...]:
+    """The words the user calls a relative of this kin by ("mom", "mum", 妈妈, 我妈 for mother), longest first: an
+    unnamed one's memories are found by them. () for a predicate that is no kin of one person (friend, pet)."""
+    if predicate not in FAMILY:
+        return ()
+    said = [w for w, p in (*RELATIONS_EN.items(), *RELATIONS_ZH.items()) if p == predicate]
+    words = {w if len(w) > 1 else f"我{w}" for w in said}  # 妈 alone is a character of many words: 我妈
+    return tuple(sorted(words, key=lambda w: (-len(w), w)))
 
 
 def people_asked(asked: Sequence[str]) -> tuple[str, ...]:

@@ -949,6 +949,10 @@ def test_an_allergy_named_as_a_thing(text: str, expected: set[tuple[str, str, st
     ("got a little electric Berlingo for deliveries, so quiet!", {(USER, "drives", "Berlingo", 1)}),
     ("I have a red Fiat 500", {(USER, "drives", "Fiat 500", 1)}),
     ("got a Peugeot bike", set()), ("have a nice day", set()),
+    # chat's dropped "my" before a relative named
+    ("wife Sarah is a mining engineer, fly in fly out to the Pilbara",
+     {(USER, "spouse", "Sarah", 1), ("Sarah", "is_a", "mining engineer", 1)}),
+    ("sister act was great", set()),
 ])
 def test_the_phone_a_home_said_with_up_and_a_new_job(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected

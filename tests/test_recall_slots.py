@@ -327,6 +327,22 @@ def test_a_coworker_question_answers_with_what_the_user_said_about_the_coworker(
     assert fiona in texts, texts
 
 
+def test_an_unnamed_relative_is_found_by_the_word_the_user_calls_them(client: BmamClient, user: str) -> None:
+    """A mother never named has no triple whose value could be looked for: "what kind of activities would work for
+    my mom?" reads the memories speaking of the user's mom by the word ("my mom has early dementia"), not someone
+    else's ("Jordan's mom", 朋友的妈妈), and answers with mother."""
+    dementia = "my mom has early dementia, lives alone in Richmond, I visit her every sunday and do her groceries"
+    client.ingest_conversation(_turns(user, [
+        dementia, "Jordan's mom makes the best dumplings in town", "朋友的妈妈是画家",
+        "I'm training for a half marathon in May"]))
+    found = client.recall(user, "what kind of activities would work for my mom?", k=5)
+    texts = _texts(found)
+    assert dementia in texts, texts
+    assert "Jordan's mom makes the best dumplings in town" not in texts and "朋友的妈妈是画家" not in texts, texts
+    [mom] = [m for m in found["memories"] if m["memory"]["text"] == dementia]
+    assert "states the user's mother" in mom["why"], mom["why"]
+
+
 def test_a_member_named_by_a_common_word_is_found_by_the_name_as_written(client: BmamClient, user: str) -> None:
     """"will" is a word of every other sentence (and a stop word of the full-text index): the memories naming
     the son Will are those holding "Will" as written, a word of its own."""

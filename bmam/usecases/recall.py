@@ -64,6 +64,7 @@ from ingest.slots import (
     asks_own_fact,
     asks_what_to_do,
     is_food_advice,
+    kin_words,
     people_asked,
     stored_predicates,
     without_stand_ins,
@@ -313,7 +314,9 @@ class RecallUseCases:
         # a question about the user's people reads what was said of them by name: in lower-case chat too ("greg
         # agreed to pay")
         people = people_asked(slots)
+        kin = people[0] if len(people) == 1 and kin_words(people[0]) else None  # "my mom": one relative
         asked = SlotQuestion(stored_predicates(slots), s.recall.slot_candidates, asked=slots, people=people,
+                             kin=kin, kin_words=kin_words(kin) if kin else (),
                              **_LOWER_CASE_NAMES if people else {}) if slots else None
         own_fact = asks_own_fact(slots, query)
         reference = as_of or now

@@ -33,6 +33,20 @@ CALL () {
   WHERE ended.valid_to IS NOT NULL
   RETURN m, t.predicate + ' (ended)' AS answer, 2 AS via
   UNION ALL
+  // One relative asked about and called by a kin word ("my mom", 我妈: $slot_kin, ingest/slots.py kin_words): the
+  // memories speaking of the user's own by that word ($slot_kin_pattern: not "her mom", 朋友的妈妈) answer with the
+  // kin predicate, when the relative is unnamed (a named one's memories are found by the name, below: by the kin
+  // word too, "wife Sarah is a mining engineer" of long ago came first for "how long will my wife be home")
+  WITH $slot_kin_lucene AS lucene WHERE lucene IS NOT NULL
+    AND NOT EXISTS {
+      MATCH (u:Entity)-[t:TRIPLE]->()
+      WHERE u.id IN $slot_subject_ids AND t.predicate = $slot_kin AND t.polarity = 1
+        AND t.tenant = $tenant AND t.user_id = $user_id
+    }
+  CALL db.index.fulltext.queryNodes('memory_text_scoped', lucene, {limit: 10 * $slot_limit}) YIELD node AS m
+  WITH m WHERE m.text =~ $slot_kin_pattern
+  RETURN m, $slot_kin AS answer, 1 AS via
+  UNION ALL
   UNWIND CASE WHEN size($slot_people) > 0 THEN $slot_subject_ids ELSE [] END AS subject_id
   MATCH (:Entity {id: subject_id})-[t:TRIPLE]->(x)
   WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.predicate IN $slot_people AND t.polarity = 1
