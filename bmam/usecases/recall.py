@@ -314,9 +314,9 @@ class RecallUseCases:
         # a question about the user's people reads what was said of them by name: in lower-case chat too ("greg
         # agreed to pay")
         people = people_asked(slots)
-        kin = people[0] if len(people) == 1 and kin_words(people[0]) else None  # "my mom": one relative
+        words = kin_words(people[0]) if len(people) == 1 else ()  # "my mom": one relative, by the words for them
         asked = SlotQuestion(stored_predicates(slots), s.recall.slot_candidates, asked=slots, people=people,
-                             kin=kin, kin_words=kin_words(kin) if kin else (),
+                             kin=people[0] if words else None, kin_words=words,
                              **_LOWER_CASE_NAMES if people else {}) if slots else None
         own_fact = asks_own_fact(slots, query)
         reference = as_of or now
