@@ -737,6 +737,11 @@ def _zh_date_like(obj: str) -> bool:
     return _ZH_DATE_LIKE_RE.search(obj) is not None
 
 
+# The people named by a relation whom later clauses speak of, by name or by 他 / 她: relatives and friends (not a
+# boss or a colleague).
+_ZH_NAMED_PERSON = (KIN_RELATIONS - {"boss"}) | {"friend"}
+
+
 def _zh(
     predicate: str,
     *,
@@ -758,8 +763,7 @@ def _zh(
             obj = re.sub(r"^太(?=[甜辣咸油酸苦腻淡]$)", "", obj)  # 不喜欢太甜的 -> 甜: a taste without its degree
         for part in _split_coord(obj) if coord else [obj]:
             st.add(subject, predicate, _zh_clean(_ZH_PART_DEGREE_RE.sub("", part.strip())), polarity)
-        if predicate in {"spouse", "partner", "sister", "brother", "mother", "father", "child", "grandparent",
-                         "grandchild", "friend"}:
+        if predicate in _ZH_NAMED_PERSON:
             st.last_person = obj
 
     return handle

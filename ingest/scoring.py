@@ -267,8 +267,11 @@ _ZH_OWN_EXPERIENCE = re.compile(r"又|还是|老是|总是|一直|每次|怎么(
 
 def asks_how_things_are(text: str) -> bool:
     """Whether the input asks how the world is (why, how it works, what causes it), nothing of the user's own."""
-    if is_personal(text) or wants_advice(text):
-        return False
+    return not (is_personal(text) or wants_advice(text)) and _in_knowledge_form(text)
+
+
+def _in_knowledge_form(text: str) -> bool:
+    """The form of a question about how the world is, whoever it is about (asks_how_things_are checks that)."""
     t = _normalize(text)
     if has_han(t):
         return _ZH_KNOWLEDGE.search(t) is not None and _ZH_OWN_EXPERIENCE.search(t) is None
@@ -486,7 +489,7 @@ def gate(candidates: Sequence[Candidate], query: str, query_terms: Sequence[str]
         if (cov, len(matched)) > (best_cov, best_matched):
             best_cov, best_matched = cov, len(matched)
     personal = is_personal(query) or wants_advice(query)
-    knowledge = asks_how_things_are(query)
+    knowledge = not personal and _in_knowledge_form(query)  # asks_how_things_are, personal read once
     threshold = p.gate_similarity if personal else p.gate_similarity_knowledge if knowledge \
         else p.gate_similarity_general
     if best_sim >= threshold:

@@ -17,6 +17,7 @@ started piano lessons on Saturdays" (cypher/recall/slot_match.cypher).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -449,6 +450,7 @@ def asks_own_fact(asked: Sequence[str], question: str) -> bool:
     return bool(asked) and not any(p in PEOPLE for p in asked) and not is_food_advice(asked) and not people(question)
 
 
+@functools.cache  # asked by every recall of a question about one relative
 def kin_words(predicate: str) -> tuple[str, ...]:
     """The words the user calls a relative of this kin by ("mom", "mum", 妈妈, 我妈 for mother), longest first: an
     unnamed one's memories are found by them. () for a predicate that is no kin of one person (friend, pet)."""
