@@ -837,6 +837,16 @@ _EN_WHEN_NOT_A_NAME = (r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Su
 # rented out to tourists", "a flat in Lisbon we use for holidays")
 _NOT_LIVED_IN = (r"(?![^.;!?]*\b(?i:rent(?:ed|ing|s)? (?:it |them )?out|rental|investment|holidays?|vacations?"
                  r"|summers?)\b)")
+# What says a place one is in is not home: a stay ("for the weekend", "this week", "right now", "visiting", a trip), or
+# no place at all (a team, a school year, an app: "I'm in Sales", "in Year 10", "in Slack all day")
+_EN_A_STAY = (r"\b(?i:for (?:the|a|an|two|three|four|five|\d+|work|business|a few|my|our)\b|this (?:week|weekend|month)"
+              r"|until|till|right now|at the moment|for now|visiting|on (?:holiday|vacation|business|a trip|tour)"
+              r"|trip|holiday|vacation|conference|layover|airport|hotel|hostel|airbnb)")
+_EN_NOT_A_PLACE_AFTER_IN = (r"(?:Sales|Marketing|Finance|HR|IT|Engineering|Product|Design|Operations|Ops|Legal|Support"
+                            r"|Accounting|Admin|Grade|Year|Form|Class|Level|Stage|Phase|Beta|Love|Charge|Trouble|Slack"
+                            r"|Teams|Zoom|Discord|Excel|Chrome|Bed|Hospital|School|College|Uni|University|Lockdown"
+                            r"|Quarantine|Recovery|Remission|Tech|Chapter|Week|Room|Group|Team|Club|Band|Choir"
+                            r"|Toastmasters)\b")
 # The user with someone, as the subject of a move ("me and Owen", "me and the kids", "Brad and I")
 _ME_AND = r"(?i:\bme and (?:the |my )?\w+|\b\w+ and i\b)"
 _EN_LIVES_IN = _en("lives_in")
@@ -905,6 +915,12 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         _en("lives_in"),
     ),
     (re.compile(rf"{_IM}(?i: (?:currently |now )?based in) (?P<o>.+)"), _en("lives_in")),
+    # "we're in Brunswick, Melbourne", "I'm in Flagstaff now": where the household is. Not a stay ("I'm in Paris for
+    # the weekend", "this week", "right now", on a trip), a team or a school year ("I'm in Sales", "in Year 10").
+    (re.compile(rf"(?:{_IM}|(?i:\bwe(?:'re| are)))(?i: (?:now |currently |still )?)in "
+                rf"(?!{_EN_WHEN_NOT_A_NAME}|{_EN_NOT_A_PLACE_AFTER_IN})(?P<o>{_EN_NAME})\b(?! \d)"
+                rf"(?![^.;!?]*{_EN_A_STAY})"),
+     _en("lives_in", check=_en_name_ok)),
     (
         re.compile(rf"{_I}(?i:'m| am|'ve been| have been) (?i:currently |now |still )?(?i:living) (?i:in) (?P<o>.+)"),
         _en("lives_in"),

@@ -191,7 +191,9 @@ _ZH_OWN_DROPPED = re.compile(r"来着|上次|上回|(?<![你他她的])(?:妹妹
                              # the place the conversation spoke of (今年过冬那地方天气咋样), the user's boss and
                              # colleagues (双十一最后离老板定的目标差多少; not a shop's 老板), the user's way to work
                              r"|那(?:边|地方|个地方|个城市)|(?<![你他她的店])(?:老板|领导|同事)(?!娘)"
-                             r"|上班(?!族)|通勤")
+                             r"|上班(?!族)|通勤"
+                             # the user's own papers: 帮我更新下简历 (a resume, a cover letter, a bio asked for)
+                             r"|(?<![你他她的])(?:简历|求职信|个人简介|自我介绍)")
 # "our" too, of what a user, a family or a team has ("What's our runbook?", "our release process", "our kids"), not
 # of everyone ("our planet", "our body", "our national anthem")
 _EN_SELF = re.compile(r"\b(my|mine|myself)\b|\bour (?:\w+ )?(?:team|project|company|product|release|runbook|playbook"

@@ -627,6 +627,12 @@ def test_colloquial_chinese(text: str, expected: set[tuple[str, str, str, int]])
     ("we settled in Lisbon in the end", {(USER, "lives_in", "Lisbon", 1)}),
     ("I'm renting a room in Camden", {(USER, "lives_in", "Camden", 1)}),
     ("my sister's flat in Leeds", set()), ("I'm renting a car in Denver", set()),
+    # where the household is, said as being there; not a stay, a school year, a chapter
+    ("we're in Brunswick, Melbourne, kitchen's about 24 degrees", {(USER, "lives_in", "Brunswick", 1)}),
+    ("I'm in Flagstaff now, it's cold", {(USER, "lives_in", "Flagstaff", 1)}),
+    ("I'm in Paris for the weekend", set()), ("we're in Lisbon this week", set()),
+    ("I'm in Berlin visiting my sister", set()), ("I'm in Tokyo right now", set()), ("I'm in Year 10", set()),
+    ("I'm in Chapter 3 of my thesis", set()), ("we're in March already", set()),
     ("我现在租在望京", {(USER, "lives_in", "望京", 1)}), ("入职腾讯了", {(USER, "works_at", "腾讯", 1)}),
     ("上个月跳槽去了阿里", {(USER, "works_at", "阿里", 1)}),
     # the home town one goes back to for the New Year; a job said with how well or how long it is done; a promotion
@@ -639,7 +645,7 @@ def test_colloquial_chinese(text: str, expected: set[tuple[str, str, str, int]])
     ("手机升级到iOS 18了", set()), ("我升初三了", set()),
     # a line of work said as what one does, a teacher by what is taught
     ("I work in product", {(USER, "is_a", "product", 1)}), ("I'm in sales", {(USER, "is_a", "sales", 1)}),
-    ("I'm in Denver", set()), ("I'm in it for the money", set()),
+    ("I'm in Denver", {(USER, "lives_in", "Denver", 1)}), ("I'm in it for the money", set()),
     ("I teach 4th years", {(USER, "is_a", "teacher", 1)}), ("I teach my son piano", set()),
     ("我教小学数学", {(USER, "is_a", "老师", 1)}), ("教我做饭", set()),
     # a sport played now or given up (is_sport decides: not the piano, not a phone game)

@@ -191,6 +191,7 @@ def test_gate_with_no_memories_says_so() -> None:
     ("今年过冬那地方天气咋样？要带啥衣服？", True), ("双十一最后离老板定的目标差多少？", True),
     ("下雨天上班怎么去比较好？", True), ("明天带零基础的学员，课怎么安排？", True),
     ("这家店老板人很好", False), ("上班族怎么理财", False),
+    ("帮我更新下简历的证书那一栏", True), ("帮我看看他的简历写得怎么样", False),
     ("How do I reverse a linked list?", False), ("帮我写一首诗", False), ("What is the capital of France?", False),
     # whether the user may do something depends on them (a tendinitis, a cholesterol): it was gated at 0.29
     ("can I go for a run tomorrow morning?", True), ("Could I have a beer tonight?", True),
