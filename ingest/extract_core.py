@@ -389,7 +389,8 @@ _SYMBOLS_EDGE_RE = re.compile(
 # A Latin proper name, and capitalised words that are not one (read by both rule sets: my sister Maria, 同事Mike).
 _EN_NAME = r"(?:(?:St|Mt|Dr)\. )?[A-Z][a-zA-Z'\-]+(?: [A-Z][a-zA-Z'\-]+){0,2}"
 _EN_NON_NAMES = frozenset(
-    {"I", "I'm", "My", "The", "A", "An", "And", "But", "So", "He", "She", "It", "We", "They", "This", "That"}
+    {"I", "I'm", "I've", "I'd", "I'll", "My", "The", "A", "An", "And", "But", "So", "He", "She", "It", "We", "They",
+     "This", "That"}
 )
 
 

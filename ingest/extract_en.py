@@ -293,6 +293,9 @@ def _en_relations(c: str, st: _State) -> None:
         return
     if m := re.search(rf"(?i:\b(?:with|and) my (?P<r>{_EN_REL_ALT}))$", c.strip(" .!")):
         st.pending_rel = RELATIONS_EN[m["r"].lower()]  # "I live in Leeds with my partner, Sam": named next
+    if re.fullmatch(r"(?i:(?:i'm|i am|im|i've been|i have been) (?:now |also )?seeing (?:someone|somebody)(?: new)?)",
+                    c.strip(" .!")):
+        st.pending_rel = "partner"  # "I've been seeing someone new, Alex.": named next
     if m := re.match(rf"(?i:(?:i'm|i am|im) (?:now |currently )?(?:dating|going out with)) (?P<n>{_EN_NAME})?",
                      c.strip(" .!")):
         if m["n"] and _en_name_ok(m["n"]):
@@ -1240,7 +1243,7 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     # a partner by the dating ("I've been seeing someone named Priya since October", "I'm dating Sam"): "seeing"
     # only with "someone named" ("I'm seeing Dr. Nguyen", "seeing Tom tomorrow" are no partner)
     (re.compile(rf"{_I}(?i:'ve been|'m| am| have been| started| just started)(?i: (?:now |currently |also )?)"
-                rf"(?:(?i:seeing|dating) (?i:someone|a (?:guy|girl|man|woman)) (?i:named|called)"
+                rf"(?:(?i:seeing|dating) (?i:someone|somebody|a (?:guy|girl|man|woman))(?i: new)? (?i:named|called)"
                 rf"|(?i:dating)) (?P<o>{_EN_NAME})\b"),
      lambda m, st: st.add(USER, "partner", m["o"], 1)  # (not "dating Priya's brother")
      if _en_name_ok(m["o"]) and not re.search(r"['’]", m["o"])

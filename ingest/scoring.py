@@ -193,7 +193,7 @@ _ZH_OWN_DROPPED = re.compile(r"来着|上次|上回|(?<![你他她的])(?:妹妹
                              r"|那(?:边|地方|个地方|个城市)|(?<![你他她的店])(?:老板|领导|同事)(?!娘)"
                              r"|上班(?!族)|通勤"
                              # the user's own papers: 帮我更新下简历 (a resume, a cover letter, a bio asked for)
-                             r"|(?<![你他她的])(?:简历|求职信|个人简介|自我介绍)")
+                             r"|(?<![你他她的])(?:简历|求职信|个人简介|自我介绍|论文|朋友圈|领英|linkedin)")
 # "our" too, of what a user, a family or a team has ("What's our runbook?", "our release process", "our kids"), not
 # of everyone ("our planet", "our body", "our national anthem")
 _EN_SELF = re.compile(r"\b(my|mine|myself)\b|\bour (?:\w+ )?(?:team|project|company|product|release|runbook|playbook"
@@ -201,7 +201,10 @@ _EN_SELF = re.compile(r"\b(my|mine|myself)\b|\bour (?:\w+ )?(?:team|project|comp
                       r"|daughter|family|house|home|apartment|flat|car|dog|cat|wedding|anniversary|trip|vacation|plans?"
                       r"|budget|landlord|neighbou?rs?|standup|meetings?|sprint|roadmap|deadline|ci|pipeline|server"
                       r"|customers?|clients?|users?|manager|boss|startup|business|shop|store|garden|baby"
-                      r"|games?|match(?:es)?|season|practice|sessions?|class(?:es)?|lessons?|date|honeymoon)\b")
+                      r"|games?|match(?:es)?|season|practice|sessions?|class(?:es)?|lessons?|date|honeymoon"
+                      # a place or a group the user runs or belongs to ("Write a note to our venue about the rain plan")
+                      r"|venue|clinic|event|party|guests|restaurant|cafe|salon|studio|bakery|farm|stall|listing"
+                      r"|newsletter|club|band|choir|league|lab|website|channel|podcast|menu)\b")
 _EN_ME = re.compile(r"\bme\b")
 _EN_REQUEST = re.compile(r"^\W*(please\s+)?(tell|write|give|show|help|make|find|draft|translate|explain|recommend|"
                          r"teach|let|send|can you|could you|would you|will you)\b")
@@ -220,7 +223,13 @@ _EN_OWN_SITUATION = re.compile(r"\b(?:where|what|how|when|who) (?:i|we)(?:'m| am
                                r"|\b(?:how|the way) (?:i|we) (?:usually |normally |always )?(?:do|make|bake|cook"
                                r"|prep|prepare|handle|run|set up) (?:it|this|that|them|mine)\b"
                                r"|\bthe (?:twins|kids|baby|little ones?)(?:'s?)?(?!\w)"
-                               r"(?! (?:of today|these days|nowadays))")
+                               r"(?! (?:of today|these days|nowadays))"
+                               # what happened to them before ("mention what happened last time"; 上次 in Chinese)
+                               r"|\b(?:what happened|like|same as|since|than) last time\b|\blast time (?:i|we)\b")
+# What a request asks to be written or changed that is the user's own: their bio, resume, profile ("Help me write a
+# short bio for the birding group newsletter"; 简历 / 论文 / 朋友圈 in Chinese)
+_EN_OWN_PAPERS = re.compile(r"\b(?:bio|biography|resume|résumé|cv|cover letter|linkedin|personal statement"
+                            r"|out[- ]of[- ]office)\b")
 
 
 def is_personal(text: str) -> bool:
@@ -234,7 +243,8 @@ def is_personal(text: str) -> bool:
         if not _LATIN_WORDS.search(t):
             return False
         # English around a Chinese word ("What's my recipe for 蛋炒饭?"): read as English
-    if _EN_SELF.search(t) or (_EN_ME.search(t) and not _EN_REQUEST.match(t)) or _EN_OWN_SITUATION.search(t):
+    if _EN_SELF.search(t) or (_EN_ME.search(t) and not _EN_REQUEST.match(t)) or _EN_OWN_SITUATION.search(t) \
+            or (_EN_REQUEST.match(t) and _EN_OWN_PAPERS.search(t)):
         return True
     return bool(_EN_SELF_QUESTION.search(t)) and not _EN_HOW_TO.match(t)
 
@@ -247,7 +257,8 @@ def is_personal(text: str) -> bool:
 _ZH_ADVICE = re.compile(r"(推荐(?!算法|系统|机制|引擎|信|位|码)|建议(?!书)"
                         r"|有什么好|吃什么|喝什么|去哪|买什么|看什么|怎么选|做什么菜|点什么|带什么|带啥|穿什么|穿啥"
                         r"|适合我|我(?:更|比较)?适合|哪(?:个|种|款|家|些|一[个种款家])[^，。？]{0,6}适合"
-                        r"|出出主意|有什么主意|帮我(?:点|选|挑|订))")  # 帮我点个下午茶: ordered to the user's taste
+                        # 帮我点个下午茶, 帮我 order 个 drink: ordered to the user's taste
+                        r"|出出主意|有什么主意|帮我\s*(?:点|选|挑|订|order))")
 _EN_ADVICE = re.compile(r"\b(recommend|recommendation|recommendations|suggest|suggestion|suggestions"
                         r"|(any|some|need|your) advice|advice (on|for|about)"
                         r"|(any|some|good) ideas?|ideas? for"

@@ -134,7 +134,10 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bmy (?:family|parents|siblings)\b", FAMILY),
     (r"\bmy (?:boss|manager|supervisor)\b", ("boss",)),
     # what is printed about the user's work: the job ("what should I put on my new business card?")
-    (r"\b(?:business cards?|email signature|name badge|conference badge)\b", ("works_at", OCCUPATION, "on_team")),
+    # ... or online and on forms ("Write my LinkedIn summary.", "What should I put as my occupation on this form?")
+    (r"\b(?:business cards?|email signature|name badge|conference badge|my linkedin|my occupation"
+     r"|linkedin (?:summary|profile|headline|about|bio|title)|my (?:work|job) title)\b",
+     ("works_at", OCCUPATION, "on_team")),
     (r"\bmy (?:colleagues?|coworkers?|co-workers?|workmates?)\b", ("colleague",)),
     (r"\bmy (?:pets?|dogs?|cats?)\b|\bdo (?:i|we) (?:still )?have (?:a |any )?(?:pets?|dogs?|cats?)\b", ("pet",)),
     (r"\bwhat (?:car|vehicle) do (?:i|we) (?:drive|have|own)\b|\bwhat do (?:i|we) drive\b"
@@ -275,7 +278,9 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:的)?(?:家人|家里人|父母|兄弟姐妹)", FAMILY),
     (r"我(?:的)?(?:老板|领导|上司)", ("boss",)),
     (r"我(?:的)?同事", ("colleague",)),
-    (r"名片|工牌", ("works_at", OCCUPATION, "on_team")),
+    (r"名片|工牌|我的(?:职位|职业|工作单位)"
+     r"|(?:更新|改|写)[^，。？]{0,8}(?:linkedin|领英|职位|邮件签名|email signature)",
+     ("works_at", OCCUPATION, "on_team")),
     (r"我(?:的)?(?:宠物|狗|猫)|我(?:家)?(?:还)?(?:有|养)(?:没有)?(?:宠物|狗|猫)", ("pet",)),
     (r"我开(?:的是)?什么车|我的车是什么", ("drives",)),
     (r"我用(?:的是)?什么手机|我的手机是什么(?:牌子|型号)?", ("uses_phone",)),

@@ -40,6 +40,10 @@ from tests.test_routine_conflicts import EXTRACTOR, found, triples
     ("I'm single and not really looking.", {("user", "is_a", "single", 1)}),
     ("I've been seeing someone named Priya since October, it's going really well.",
      {("user", "partner", "Priya", 1)}),
+    # named in the next clause; what she is, hers (not the user's "I've")
+    ("I've been seeing someone new, Alex. She's a ski patroller at Sunshine Village.",
+     {("user", "partner", "Alex", 1), ("Alex", "is_a", "ski patroller", 1)}),
+    ("I'm seeing Dr. Nguyen tomorrow", set()),
     ("Anna and I got married in May, so she's my wife now.", {("user", "spouse", "Anna", 1)}),
     ("We have two kids.", {("user", "number_of_children", "2", 1)}),
     ("We had our third baby in August!", {("user", "number_of_children", "3", 1)}),

@@ -192,6 +192,11 @@ def test_gate_with_no_memories_says_so() -> None:
     ("下雨天上班怎么去比较好？", True), ("明天带零基础的学员，课怎么安排？", True),
     ("这家店老板人很好", False), ("上班族怎么理财", False),
     ("帮我更新下简历的证书那一栏", True), ("帮我看看他的简历写得怎么样", False),
+    # a request for the user's own bio, a note saying what happened to them last time, a note to their venue
+    ("Help me write a short bio for the birding group newsletter.", True), ("帮我写论文里样本部分的描述。", True),
+    ("Write a note to the other parents about Leo's diet, mention what happened last time.", True),
+    ("Write a note to our venue about the rain plan.", True), ("What's a good length for a CV?", False),
+    ("When was the last time Halley's comet was visible?", False), ("How do our eyes see color?", False),
     ("How do I reverse a linked list?", False), ("帮我写一首诗", False), ("What is the capital of France?", False),
     # whether the user may do something depends on them (a tendinitis, a cholesterol): it was gated at 0.29
     ("can I go for a run tomorrow morning?", True), ("Could I have a beer tonight?", True),
@@ -220,6 +225,7 @@ def test_is_personal(text: str, personal: bool) -> None:
     ("Any ideas?", True), ("What is an idea in philosophy?", False), ("Who invented the telephone?", False),
     # something ordered or picked for the user, to their taste
     ("帮我点个下午茶", True), ("中午点个外卖 帮我挑挑", True), ("order me some lunch", True),
+    ("Meeting 会开到 4pm, 帮我 order 个 drink.", True),
     ("pick something for me to watch", True), ("帮我写个请假条", False),
     # 适合: the user suited, or a choice asked; not the weather suited to a run
     ("哪款跑鞋适合我", True), ("我适合什么发型", True), ("哪个城市更适合养老", True),

@@ -76,6 +76,11 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("when does my supervisor expect me to be done?", ("boss",)),
         ("what should I put on my new business card?", ("works_at", OCCUPATION, "on_team")),
         ("帮我设计一张名片", ("works_at", OCCUPATION, "on_team")),
+        # ... and what a profile or a form says of it; not LinkedIn or an occupation in general
+        ("Write my LinkedIn summary.", ("works_at", OCCUPATION, "on_team")),
+        ("What should I put as my occupation on this form?", ("works_at", OCCUPATION, "on_team")),
+        ("幫我更新一下LinkedIn上的職位。", ("works_at", OCCUPATION, "on_team")),
+        ("What is LinkedIn used for?", ()), ("What's the occupation of a blacksmith?", ()), ("这个职位要求什么", ()),
         ("学校附近有什么 lunch 推荐？", FOOD_ADVICE),
         ("what should I check on my delivery van before winter?", ("drives",)), ("my card got declined", ()),
         ("我对什么过敏", ("allergic_to",)),
