@@ -15,7 +15,9 @@ from ingest.scoring import Scores
 
 
 @pytest.mark.parametrize(("cases", "splits"), [(DEFAULT_CASES, {"tune", "check"}),
-                                               (DEFAULT_CASES.with_name("dialogues_blind2.jsonl"), {"check"})])
+                                               (DEFAULT_CASES.with_name("dialogues_blind2.jsonl"), {"check"}),
+                                               *[(DEFAULT_CASES.with_name(f"dialogues_blind{n}.jsonl"),
+                                                  {"tune", "check"}) for n in (3, 4, 5)]])
 def test_the_blind_sets_hold_together(cases: Path, splits: set[str]) -> None:
     scenarios = read_cases(cases)
     assert len(scenarios) == 60 and len({s.id for s in scenarios}) == 60
