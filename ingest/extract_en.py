@@ -1240,6 +1240,13 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
                 rf"|tied the knot)\b|{_I}(?i: (?:just |finally |recently )?(?:got married to|married))"
                 rf" (?P<o2>{_EN_NAME})\b"),
      lambda m, st: st.add(USER, "spouse", m["o"] or m["o2"], 1) if _en_name_ok(m["o"] or m["o2"]) else False),
+    # a couple said as one ("Linda and I are officially together", "Sam and I are dating now"; not "... are going
+    # together", nor a plan: "might be", "if")
+    (re.compile(rf"(?P<o>{_EN_NAME}) (?i:and i) (?i:are|'re) (?:(?i:officially|now|finally|basically) )?"
+                rf"(?i:together|a couple|an item|dating|seeing each other|going out)\b"
+                rf"(?! (?i:to|for|on|in|at|with)\b)"),
+     lambda m, st: st.add(USER, "partner", m["o"], 1)
+     if _en_name_ok(m["o"]) and not re.search(r"(?i)\b(?:might|maybe|if|wish|hope)\b", m.string) else False),
     # a partner by the dating ("I've been seeing someone named Priya since October", "I'm dating Sam"): "seeing"
     # only with "someone named" ("I'm seeing Dr. Nguyen", "seeing Tom tomorrow" are no partner)
     (re.compile(rf"{_I}(?i:'ve been|'m| am| have been| started| just started)(?i: (?:now |currently |also )?)"

@@ -261,7 +261,7 @@ _ZH_ADVICE = re.compile(r"(推荐(?!算法|系统|机制|引擎|信|位|码)|建
                         r"|出出主意|有什么主意|帮我\s*(?:点|选|挑|订|order))")
 _EN_ADVICE = re.compile(r"\b(recommend|recommendation|recommendations|suggest|suggestion|suggestions"
                         r"|(any|some|need|your) advice|advice (on|for|about)"
-                        r"|(any|some|good) ideas?|ideas? for"
+                        r"|(any|some|good) ideas?|ideas? for|(any|some|good) (gift|present) ideas?"
                         r"|what (should|can|could) (i|we) (eat|cook|make|buy|watch|read|order|try|get|have)"
                         r"|what to (eat|cook|make|order|have|buy)|where (should|can|could) (i|we) (go|eat|stay)"
                         r"|order me|(pick|choose) (me )?(something|one|a \w+) for me)\b")
@@ -669,11 +669,20 @@ def _change_of_someone_else(text: str) -> bool:
                                  for clause, m in changes)
 
 
+# Before a change's marker, words saying it was only urged or thought of, not made: "Isla keeps saying I should quit
+# the PhD", "if I ever switched", 室友劝我去深圳
+_CHANGE_NOT_MADE_RE = re.compile(r"(?i)\b(?:should|could|would|might|if|wants? me to|told me to|tells me to"
+                                 r"|keeps? (?:saying|telling)|thinking (?:of|about)|considering)\b"
+                                 r"|劝我|让我|建议我|说我应该")
+
+
 @functools.lru_cache(maxsize=8192)
 def change_said(text: str) -> str:
     """The clauses of a text that say a change (now, switched, 换了, 终于 ...), joined: what changed is named there
-    ("最后提了比亚迪汉", not the wife of "老婆选的颜色" after it); "" when none does."""
-    return " ".join(c for c in split_clauses(text) if _CHANGE_SAID_RE.search(c))
+    ("最后提了比亚迪汉", not the wife of "老婆选的颜色" after it); "" when none does, or only one urged or thought of
+    ("Isla keeps saying I should quit the PhD")."""
+    return " ".join(c for c in split_clauses(text)
+                    if (m := _CHANGE_SAID_RE.search(c)) and not _CHANGE_NOT_MADE_RE.search(c[: m.start()]))
 
 
 def says_own_change(text: str) -> bool:

@@ -155,6 +155,9 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\bam i (?:still )?(?:a )?(?:vegetarian|vegan|pescatarian)\b|\bdo i (?:still )?eat meat\b", (DIET,)),
     (rf"\bwhat (?:should|can|could|shall) (?:i|we) (?:eat|cook|make|bake|order|have for (?:dinner|lunch|breakfast))\b"
      rf"|\bwhat to (?:eat|cook|make|bake|order)\b|\b{_FOOD} (?:ideas?|suggestions?|recommendations?)\b"
+     # food laid in for a trip or a week ("What food should I stock up on for Orkney?")
+     r"|\bwhat (?:food|foods|groceries|snacks) (?:should|can|could|do) (?:i|we) (?:stock up on|buy|bring|pack|get)\b"
+     r"|\bstock up on (?:food|groceries|snacks)\b"
      # (a meal with words before it: "recommend a pre-race breakfast", "recommend me a quick weeknight dinner")
      rf"|\b(?:recommend|suggest) (?:a |an |some |me ){{0,2}}(?:[\w-]+ ){{0,2}}{_FOOD}\b"
      rf"|\bwhere (?:should|can|could) (?:i|we) eat\b"
@@ -247,7 +250,8 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     # 我每天去哪里上班 / 我上班的地方在哪个区 (the overtime evenings answered them)
     (r"我(?:每天|平时|现在|目前|一般)?(?:在|去|到)哪(?:里|儿|个公司|家公司|个城市)?(?:工作|上班)|我在什么(?:公司|单位)"
      r"|我的?(?:公司|单位)|我(?:上班|工作)的(?:地方|单位|公司)", ("works_at",)),
-    (r"我的(?:工作|职业)|我(?:是)?做什么(?:工作)?的|我做什么工作", ("works_at", OCCUPATION)),
+    (r"我(?:以前|之前|原来|退休前|现在)?的(?:工作|职业)|我(?:是)?做什么(?:工作)?的|我做什么工作",
+     ("works_at", OCCUPATION)),
     (r"我在哪(?:里|儿|个学校)?(?:上学|读书|念书)|我的(?:学校|大学)", ("studies_at",)),
     (r"我(?:学|读)的?什么专业|我的专业", ("major",)),
     (r"我(?:今年)?(?:多大|几岁)|我的年龄", ("age",)),

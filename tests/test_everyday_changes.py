@@ -44,6 +44,8 @@ from tests.test_routine_conflicts import EXTRACTOR, found, triples
     ("I've been seeing someone new, Alex. She's a ski patroller at Sunshine Village.",
      {("user", "partner", "Alex", 1), ("Alex", "is_a", "ski patroller", 1)}),
     ("I'm seeing Dr. Nguyen tomorrow", set()),
+    ("Linda and I are officially together.", {("user", "partner", "Linda", 1)}),
+    ("Mia and I are together on this project", set()),
     ("Anna and I got married in May, so she's my wife now.", {("user", "spouse", "Anna", 1)}),
     ("We have two kids.", {("user", "number_of_children", "2", 1)}),
     ("We had our third baby in August!", {("user", "number_of_children", "3", 1)}),

@@ -89,6 +89,9 @@ def test_where_a_change_is_said() -> None:
     # a thousands separator is no clause's end: the amount is where the raise is said
     assert change_said("I got a raise!! now it's $4,600 after tax") == "I got a raise now it's $4,600 after tax"
     assert change_said("I planted roses with Carol") == ""
+    # a change only urged or thought of is none said: no latest word on the PhD it speaks of
+    assert change_said("My flatmate Isla keeps saying I should quit the PhD and go work for an oil company.") == ""
+    assert change_said("if I ever switched to Linux I'd miss Photoshop") == ""
     assert says_own_change("R5退了 换了尼康Z8") and not says_own_change("my boss moved to Denver last month")
     # someone else's change beside the user's own: the user's (the designer redrew; the user took a foreman)
     assert says_own_change("和老王闹掰了 他图纸改了三次都不对 设计费退了一半 现在我自己找了个工长半包")

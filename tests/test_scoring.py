@@ -226,6 +226,7 @@ def test_is_personal(text: str, personal: bool) -> None:
     # something ordered or picked for the user, to their taste
     ("帮我点个下午茶", True), ("中午点个外卖 帮我挑挑", True), ("order me some lunch", True),
     ("Meeting 会开到 4pm, 帮我 order 个 drink.", True),
+    ("Linda's birthday is coming up, any gift ideas related to her job?", True),
     ("pick something for me to watch", True), ("帮我写个请假条", False),
     # 适合: the user suited, or a choice asked; not the weather suited to a run
     ("哪款跑鞋适合我", True), ("我适合什么发型", True), ("哪个城市更适合养老", True),

@@ -81,6 +81,9 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("What should I put as my occupation on this form?", ("works_at", OCCUPATION, "on_team")),
         ("幫我更新一下LinkedIn上的職位。", ("works_at", OCCUPATION, "on_team")),
         ("What is LinkedIn used for?", ()), ("What's the occupation of a blacksmith?", ()), ("这个职位要求什么", ()),
+        ("社区要我写个简历，帮我写写我以前的工作。", ("works_at", OCCUPATION)),
+        # food laid in for a trip asks what constrains it
+        ("What food should I stock up on for Orkney?", FOOD_ADVICE),
         ("学校附近有什么 lunch 推荐？", FOOD_ADVICE),
         ("what should I check on my delivery van before winter?", ("drives",)), ("my card got declined", ()),
         ("我对什么过敏", ("allergic_to",)),
