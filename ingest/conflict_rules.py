@@ -171,7 +171,7 @@ def single_valued_conflict(new: Fact, old: Fact, *, new_text: str = "",
     if same_value(new.predicate, new.object, old.object) or (translated is not None
                                                              and translated(new.object, old.object)):
         return None
-    if new.predicate in ("uses_phone", "drives", "on_team", "uses_laptop") \
+    if new.predicate in ("uses_phone", "drives", "on_team", "uses_laptop", "uses_camera") \
             and _ONE_MORE_RE.search(normalized(new_text)):
         return None  # "We got a second car, a Toyota Corolla": the Civic stays
     if new.predicate == "nickname" and _SOME_PEOPLE_CALL_RE.search(normalized(new_text)):

@@ -96,6 +96,7 @@ PREDICATES: dict[str, PredicateSpec] = {
         PredicateSpec("on_team", "team", "the team or department they are in at work now: payments team / 市场部"),
         PredicateSpec("uses_laptop", "device", "the laptop they work on now, by its model: ThinkPad X1 Carbon / MacBook"
                       " Pro"),
+        PredicateSpec("uses_camera", "device", "the camera they shoot with now, by its model: Canon R5 / 索尼A7M4"),
         PredicateSpec("has_provider", "provider", "who serves them now, one of each kind: carrier: T-Mobile / bank:"
                       " Chase / gp: Dr. Nguyen"),
         PredicateSpec("supports_team", "team", "the team they support now, one per league: nba: Celtics"),
@@ -118,7 +119,7 @@ PERSONAL_FACT_PREDICATES: frozenset[str] = frozenset(
         "speaks", "spouse", "partner", "mother", "father", "sister", "brother", "child", "grandparent", "grandchild",
         "friend", "colleague",
         "boss", "pet", "emergency_contact", "allergic_to", "has_condition", "phone", "email", "takes_dose",
-        "uses_phone", "drives", "on_team", "number_of_children", "uses_laptop", "has_provider",
+        "uses_phone", "drives", "on_team", "number_of_children", "uses_laptop", "uses_camera", "has_provider",
     }
 )
 
@@ -148,6 +149,7 @@ SINGLE_VALUED_PREDICATES: frozenset[str] = frozenset(
         "on_team",
         "number_of_children",
         "uses_laptop",
+        "uses_camera",
     }
 )
 

@@ -20,6 +20,7 @@ CAR_PREDICATE = "drives"
 TEAM_PREDICATE = "on_team"
 CHILDREN_PREDICATE = "number_of_children"
 LAPTOP_PREDICATE = "uses_laptop"
+CAMERA_PREDICATE = "uses_camera"
 # A routine that holds one way or time at a time, keyed by what it is ("bedtime: 10", "gym: tue thu", "shift:
 # day", "lunch: packed"): the object is "<routine>: <value>" and each routine is its own slot (routine_of).
 ROUTINE_PREDICATE = "has_routine"
@@ -164,6 +165,21 @@ _LAPTOP_EN = re.compile(rf"(?i:\b(?:i(?:'ve| have)?(?: just| finally| now)? (?:w
                         rf"(?: an?| the| my| a new)?) (?P<x>{_LAPTOP_MODEL})")
 _LAPTOP_ZH = re.compile(rf"(?:我用的是|我的电脑是|我的笔记本是|电脑换成了?|笔记本换成了?|公司给我配了?(?:一台)?)"
                         rf"(?P<x>{_LAPTOP_MODEL})")
+# Cameras by maker and model: "I shoot on a Canon R5", 我用的是佳能5D4, 入了索尼A7M4 (a model names a body: a digit or a
+# Roman numeral in it; "a Sony TV" or "Canon ink" are no camera)
+_CAMERA_MODEL = (r"(?:Canon|Sony|Nikon|Fujifilm|Fuji|Leica|Panasonic|Lumix|Olympus|OM System|Pentax|Hasselblad|Ricoh"
+                 r"|佳能|索尼|尼康|富士|徕卡|松下|奥林巴斯|宾得|哈苏|理光)"
+                 r"(?:[ -]?(?:EOS|Alpha|Lumix))?[ -]?(?=[\w -]{0,8}(?:\d|\b(?:II|III|IV)\b))[\w-]{1,12}"
+                 r"(?: (?:Mark )?(?:III|II|IV|\d+)\b)?")
+_CAMERA_EN = re.compile(rf"(?i:\b(?:i(?:'ve| have)?(?: just| finally| now)? (?:shoot (?:on|with)|use|using|have|got"
+                        rf"|bought|switched to|upgraded to|picked up)|\bmy (?:camera|body|main body) is)"
+                        rf"(?: an?| the| my| a new| a used| a second-hand)?) (?P<x>{_CAMERA_MODEL})")
+_CAMERA_ZH = re.compile(rf"(?:我用的是|我的相机是|相机换成了?|换了(?:一台|台)?|入了(?:一台|台)?|买了(?:一台|台)?"
+                        rf"|我用)(?P<x>{_CAMERA_MODEL})")
+# A thing for a camera, or of its maker, no camera: "a Canon battery", 索尼的镜头, "a Sony TV"
+_NOT_A_CAMERA_RE = re.compile(r"(?i)\b(?:lens|lenses|battery|batteries|charger|strap|bag|case|card|tripod|flash"
+                              r"|printer|ink|tv|headphones|earbuds|speaker|phone|xperia|playstation|ps\d)\b"
+                              r"|镜头|电池|充电器|背带|相机包|存储卡|三脚架|闪光灯|打印机|电视|耳机|手机")
 _NOT_HAD_RE = re.compile(r"(?i)\b(?:don't|do not|never|no longer|not|want|wants|would|might|thinking|considering)\b"
                          r"|不|没|想|打算")
 # (提了: took delivery of a car bought, 提车; the clause's subject may be dropped: 最后提了比亚迪汉)
@@ -590,12 +606,14 @@ def routine_facts(clause: str, sentence: str = "", before: str = "") -> list[tup
             out.append((COMMUTE_PREDICATE, _way(m["v"])))
     for predicate, patterns in ((PHONE_PREDICATE, (_PHONE_EN, _PHONE_ZH)),
                                 (CAR_PREDICATE, (_CAR_EN, _CAR_AFTER_SALE_EN, _CAR_ZH)),
-                                (LAPTOP_PREDICATE, (_LAPTOP_EN, _LAPTOP_ZH))):
+                                (LAPTOP_PREDICATE, (_LAPTOP_EN, _LAPTOP_ZH)),
+                                (CAMERA_PREDICATE, (_CAMERA_EN, _CAMERA_ZH))):
         for pattern in patterns:
             for m in pattern.finditer(clause):
                 wished = _NOT_HAD_RE.search(clause[: m.start("x")][-24:])  # "I want to get an iPhone 15"
                 after = clause[m.end("x"):][:30]
-                not_the_thing = _NOT_A_LAPTOP_RE if predicate == LAPTOP_PREDICATE else _NOT_THE_THING_RE
+                not_the_thing = _NOT_A_LAPTOP_RE if predicate == LAPTOP_PREDICATE else \
+                    _NOT_A_CAMERA_RE if predicate == CAMERA_PREDICATE else _NOT_THE_THING_RE
                 if wished or _FOR_SOMEONE_RE.search(clause[: m.start("x")][-16:] + m["x"] + after) \
                         or not_the_thing.match(after.strip()) or about_someone_else(clause[: m.start("x")]):
                     # (朋友换了一辆宝马: the friend's car)

@@ -150,6 +150,8 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\bdo i have a (?:partner|girlfriend|boyfriend|wife|husband)\b", ("partner", "spouse")),
     (r"\b(?:what|which) (?:laptop|computer|notebook) do i (?:have|use|own|work on)\b|\bmy (?:work )?laptop\b",
      ("uses_laptop",)),
+    (r"\b(?:what|which) camera (?:do i|am i) (?:have|use|using|own|shoot (?:on|with)|shooting (?:on|with))\b"
+     r"|\bmy (?:camera|camera body)\b", ("uses_camera",)),
     (r"\b(?:am i|i'm|i am) allergic\b|\bmy allerg(?:y|ies)\b", ("allergic_to",)),
     (r"\bwhat(?:'s| is) my diet\b|\bwhat diet (?:am i on|do i (?:follow|keep|have))\b"
      r"|\bam i (?:still )?(?:a )?(?:vegetarian|vegan|pescatarian)\b|\bdo i (?:still )?eat meat\b", (DIET,)),
@@ -293,6 +295,8 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:现在)?(?:有没有|有)(?:女朋友|男朋友|对象)|我(?:现在)?(?:还是|是)?单身|我结婚了(?:吗|没)",
      ("partner", "spouse")),
     (r"我用(?:的是)?什么(?:电脑|笔记本)|我的(?:电脑|笔记本)是什么", ("uses_laptop",)),
+    # 新娘问我用什么相机, 我这相机用啥存储卡好 (the camera the user shoots with now)
+    (r"我(?:现在)?用(?:的是)?(?:什么|啥|哪个|哪款)(?:相机|机器|机身)|我(?:的|这)(?:台)?相机", ("uses_camera",)),
     (r"我对什么过敏|我的?过敏", ("allergic_to",)),
     (r"我的?(?:身体|健康)(?:有)?(?:什么|哪些)(?:问题|毛病)|体检[^，。？]{0,12}(?:注意|关注|留意|重点|看什么|查什么)"
      r"|(?:注意|关注|留意)[^，。？]{0,6}体检", ("has_condition",)),

@@ -397,6 +397,28 @@ def test_a_new_laptop_supersedes_and_one_for_home_adds() -> None:
     assert asked_slots("What laptop do I use?") == ("uses_laptop",)
 
 
+# ----- the camera --------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("我用的是佳能5D4，配一支24-70和一支85。", {("uses_camera", "佳能5D4", 1)}),
+    ("I shoot on a Canon R5 mostly.", {("uses_camera", "Canon R5", 1)}),
+    ("I use a Ricoh GR III for street", {("uses_camera", "Ricoh GR III", 1)}),
+    ("I bought a Canon battery grip", set()), ("I have a Sony TV", set()),  # a thing for one; no camera
+    ("I want to get a Leica Q2 someday", set()),  # a wish
+    ("I got my son a Nikon Z50", set()),  # his
+])
+def test_a_camera_is_read(text: str, expected: set[tuple[str, str, int]]) -> None:
+    assert {t for t in triples(text) if t[0] == "uses_camera"} == expected
+
+
+def test_a_new_camera_supersedes_the_old() -> None:
+    old = "我用的是佳能5D4，配一支24-70和一支85。"
+    assert kinds(old, "换机了！入了索尼A7M4，老机器出给朋友了。") == [ConflictKind.SINGLE_VALUED]
+    from ingest.slots import asked_slots
+    assert asked_slots("新娘问我用什么相机，帮我回复一下。") == ("uses_camera",)
+    assert asked_slots("全画幅和半画幅相机有什么区别？") == ()
+
+
 def test_a_plan_shelved_for_now_is_cancelled() -> None:
     # "for now" says how long it stays off; main kept both after the one-time guard (Q case EN-45)
     assert kinds("We're planning to buy a house next year.",
