@@ -134,10 +134,11 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bmy (?:family|parents|siblings)\b", FAMILY),
     (r"\bmy (?:boss|manager|supervisor)\b", ("boss",)),
     # what is printed about the user's work: the job ("what should I put on my new business card?")
-    # ... or online and on forms ("Write my LinkedIn summary.", "What should I put as my occupation on this form?")
-    (r"\b(?:business cards?|email signature|name badge|conference badge|my linkedin|my occupation"
-     r"|linkedin (?:summary|profile|headline|about|bio|title)|my (?:work|job) title)\b",
-     ("works_at", OCCUPATION, "on_team")),
+    # ... on a form or a LinkedIn profile ("What should I put as my occupation on this form?", "Write my LinkedIn
+    # summary."; not "How do I delete my LinkedIn account?")
+    (r"\b(?:business cards?|email signature|name badge|conference badge|my occupation|my (?:work|job) title"
+     r"|linkedin (?:summary|profile|headline|about|bio|title|post))\b"
+     r"|\bmy linkedin\b(?! (?:account|password|login|app|notifications?)\b)", ("works_at", OCCUPATION, "on_team")),
     (r"\bmy (?:colleagues?|coworkers?|co-workers?|workmates?)\b", ("colleague",)),
     (r"\bmy (?:pets?|dogs?|cats?)\b|\bdo (?:i|we) (?:still )?have (?:a |any )?(?:pets?|dogs?|cats?)\b", ("pet",)),
     (r"\bwhat (?:car|vehicle) do (?:i|we) (?:drive|have|own)\b|\bwhat do (?:i|we) drive\b"
@@ -285,7 +286,7 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:的)?(?:老板|领导|上司)", ("boss",)),
     (r"我(?:的)?同事", ("colleague",)),
     (r"名片|工牌|我的(?:职位|职业|工作单位)"
-     r"|(?:更新|改|写)[^，。？]{0,8}(?:linkedin|领英|职位|邮件签名|email signature)",
+     r"|(?:更新|改|写)[^，。？]{0,14}(?:职位|邮件签名|email signature)",
      ("works_at", OCCUPATION, "on_team")),
     (r"我(?:的)?(?:宠物|狗|猫)|我(?:家)?(?:还)?(?:有|养)(?:没有)?(?:宠物|狗|猫)", ("pet",)),
     (r"我开(?:的是)?什么车|我的车是什么", ("drives",)),

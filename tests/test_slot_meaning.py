@@ -114,8 +114,6 @@ def test_a_request_asks_how_the_user_wants_to_be_answered(container: Container, 
     # a CV or a cover letter is about the job, the team included
     ("帮我写份简历，突出一下工作经历", ("works_at", OCCUPATION, "on_team")),
     ("Help me polish my CV", ("works_at", OCCUPATION, "on_team")),
-    ("帮我写个 LinkedIn headline", ("works_at", OCCUPATION, "on_team")),
-    ("help me write my LinkedIn summary", ("works_at", OCCUPATION, "on_team")),
     # a playlist follows the user's music
     ("给我推荐点适合跑步听的歌", (MUSIC,)),
 ])

@@ -76,9 +76,11 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("when does my supervisor expect me to be done?", ("boss",)),
         ("what should I put on my new business card?", ("works_at", OCCUPATION, "on_team")),
         ("帮我设计一张名片", ("works_at", OCCUPATION, "on_team")),
-        # ... and what a profile or a form says of it; not LinkedIn or an occupation in general
-        ("Write my LinkedIn summary.", ("works_at", OCCUPATION, "on_team")),
+        # ... and what a form or a profile's title says of it; not LinkedIn or an occupation in general
         ("What should I put as my occupation on this form?", ("works_at", OCCUPATION, "on_team")),
+        ("Write my LinkedIn summary.", ("works_at", OCCUPATION, "on_team")),
+        ("帮我写个 LinkedIn headline", ("works_at", OCCUPATION, "on_team")),
+        ("How do I delete my LinkedIn account?", ()),
         ("幫我更新一下LinkedIn上的職位。", ("works_at", OCCUPATION, "on_team")),
         ("What is LinkedIn used for?", ()), ("What's the occupation of a blacksmith?", ()), ("这个职位要求什么", ()),
         ("社区要我写个简历，帮我写写我以前的工作。", ("works_at", OCCUPATION)),
