@@ -850,6 +850,9 @@ _EN_NOT_A_PLACE_AFTER_IN = (r"(?:Sales|Marketing|Finance|HR|IT|Engineering|Produ
                             r"|Teams|Zoom|Discord|Excel|Chrome|Bed|Hospital|School|College|Uni|University|Lockdown"
                             r"|Quarantine|Recovery|Remission|Tech|Chapter|Week|Room|Group|Team|Club|Band|Choir"
                             r"|Toastmasters)\b")
+# A diet taken up that the same turn ends ("... but stopped", "went back to meat", "for a month", "used to")
+_DIET_ENDED_RE = re.compile(r"(?i)\b(?:but|until|then|and)\b[^.!?]{0,40}\b(?:stopped|quit|gave (?:it )?up|went back"
+                            r"|back to|caved)\b|\b(?:i|we) used to\b|\bfor (?:a|one|two|three|\d+) (?:weeks?|months?|years?)\b")
 # The user with someone, as the subject of a move ("me and Owen", "me and the kids", "Brad and I")
 _ME_AND = r"(?i:\bme and (?:the |my )?\w+|\b\w+ and i\b)"
 _EN_LIVES_IN = _en("lives_in")
@@ -1351,6 +1354,15 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
                    r"(?P<o>(?i:vegan|vegetarian|pescatarian|pescetarian|flexitarian))\b"
                    r"(?!(?i: for| this| next| before| once| a few times))"),
         lambda m, st: st.add(USER, "is_a", m["o"].lower()),
+    ),
+    # "I went vegan in January, still getting used to it": taken up, unless the turn says it ended or lasted a while
+    # ("I went vegan last year but stopped", "went vegetarian for a month", "I used to be ...")
+    (
+        re.compile(rf"{_I}(?i: (?:just |finally |recently )?(?:went|turned|became)) "
+                   r"(?P<o>(?i:vegan|vegetarian|pescatarian|pescetarian|flexitarian))\b"
+                   r"(?!(?i: for| this| before| once| a few times))"),
+        lambda m, st: st.add(USER, "is_a", m["o"].lower())
+        if not _DIET_ENDED_RE.search(st.turn) else False,
     ),
     (
         re.compile(

@@ -751,6 +751,9 @@ def test_a_new_job_or_partner_said_plainly(text: str, expected: set[tuple[str, s
     # a diet taken up, a first day at work
     ("I've decided to go vegetarian.", {(USER, "is_a", "vegetarian", 1)}),
     ("I'm going vegetarian for a week", set()),
+    ("I went vegan in January, mostly for environmental reasons. Still getting used to it.",
+     {(USER, "is_a", "vegan", 1)}),
+    ("I went vegetarian for a month", set()), ("my sister went vegan", set()),
     ("First day at Northwind today!", set()),  # nothing says it is a job (a first day at Disneyland is none)
     ("It's my first day at work at Acme Logistics.", {(USER, "works_at", "Acme Logistics", 1)}),
     ("First day at school for Maya", set()),
