@@ -852,7 +852,8 @@ _EN_NOT_A_PLACE_AFTER_IN = (r"(?:Sales|Marketing|Finance|HR|IT|Engineering|Produ
                             r"|Toastmasters)\b")
 # A diet taken up that the same turn ends ("... but stopped", "went back to meat", "for a month", "used to")
 _DIET_ENDED_RE = re.compile(r"(?i)\b(?:but|until|then|and)\b[^.!?]{0,40}\b(?:stopped|quit|gave (?:it )?up|went back"
-                            r"|back to|caved)\b|\b(?:i|we) used to\b|\bfor (?:a|one|two|three|\d+) (?:weeks?|months?|years?)\b")
+                            r"|back to|caved)\b|\b(?:i|we) used to\b"
+                            r"|\bfor (?:a|one|two|three|\d+) (?:weeks?|months?|years?)\b")
 # The user with someone, as the subject of a move ("me and Owen", "me and the kids", "Brad and I")
 _ME_AND = r"(?i:\bme and (?:the |my )?\w+|\b\w+ and i\b)"
 _EN_LIVES_IN = _en("lives_in")
