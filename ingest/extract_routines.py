@@ -271,6 +271,8 @@ _NOT_THE_THING_RE = re.compile(r"(?i)\b(?:buds|watch|case|charger|cable|tablet|t
 # A thing for a laptop, no laptop: "a MacBook charger", "a ThinkPad dock"
 _NOT_A_LAPTOP_RE = re.compile(r"(?i)\b(?:charger|case|sleeve|bag|stand|dock|docking|keyboard|mouse|sticker|skin"
                               r"|adapter|cable|battery|screen protector)\b|充电器|电脑包|支架|键盘|鼠标")
+# What a laptop's or a camera's maker also names that is no laptop or camera (the phone and the car: _NOT_THE_THING_RE)
+_NOT_A_DEVICE = {LAPTOP_PREDICATE: _NOT_A_LAPTOP_RE, CAMERA_PREDICATE: _NOT_A_CAMERA_RE}
 # For someone else: "我给我爸买了一部华为Mate 60", "买了一辆小鹏给老婆", "I got my mom an iPhone"
 # (not an occasion: "Eli got me an iPhone for my birthday" is the user's)
 _FOR_SOMEONE_RE = re.compile(r"给|送给|(?i:\bfor (?:my|his|her|our) (?!birthday|bday|anniversary|christmas|graduation"
@@ -612,8 +614,7 @@ def routine_facts(clause: str, sentence: str = "", before: str = "") -> list[tup
             for m in pattern.finditer(clause):
                 wished = _NOT_HAD_RE.search(clause[: m.start("x")][-24:])  # "I want to get an iPhone 15"
                 after = clause[m.end("x"):][:30]
-                not_the_thing = _NOT_A_LAPTOP_RE if predicate == LAPTOP_PREDICATE else \
-                    _NOT_A_CAMERA_RE if predicate == CAMERA_PREDICATE else _NOT_THE_THING_RE
+                not_the_thing = _NOT_A_DEVICE.get(predicate, _NOT_THE_THING_RE)
                 if wished or _FOR_SOMEONE_RE.search(clause[: m.start("x")][-16:] + m["x"] + after) \
                         or not_the_thing.match(after.strip()) or about_someone_else(clause[: m.start("x")]):
                     # (朋友换了一辆宝马: the friend's car)
