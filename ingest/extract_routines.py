@@ -159,9 +159,12 @@ _CAR_AFTER_SALE_EN = re.compile(rf"(?i:\b(?:sold|traded in) (?:the |our |my )?[\
 _LAPTOP_MODEL = (r"(?:ThinkPad|MacBook(?: Air| Pro)?|Surface (?:Laptop|Pro|Book)|Dell XPS|XPS|Chromebook|ZenBook"
                  r"|Zenbook|IdeaPad|Latitude|Legion|Razer Blade|Framework Laptop|MateBook|华为MateBook|联想小新|拯救者)"
                  r"(?:[ -]?[\w]{1,12}){0,3}")
-_LAPTOP_EN = re.compile(rf"(?i:\b(?:i(?:'ve| have)?(?: just| finally| now)? (?:work on|use|using|have|got|bought"
-                        rf"|switched to|upgraded to)|\bmy (?:laptop|computer|work laptop) is|\b(?:my (?:company"
-                        rf"|employer|job|boss|office)|work|they|it) (?:gave|issued|handed) me)"
+# The user taking up or using a device ("I just got ...", "I've switched to ..."): the laptop's and the camera's verbs
+# beside their own ("I work on", "I shoot on")
+_I_TOOK_UP = r"i(?:'ve| have)?(?: just| finally| now)?"
+_TOOK_UP_VERBS = r"use|using|have|got|bought|switched to|upgraded to"
+_LAPTOP_EN = re.compile(rf"(?i:\b(?:{_I_TOOK_UP} (?:work on|{_TOOK_UP_VERBS})|\bmy (?:laptop|computer|work laptop) is"
+                        rf"|\b(?:my (?:company|employer|job|boss|office)|work|they|it) (?:gave|issued|handed) me)"
                         rf"(?: an?| the| my| a new)?) (?P<x>{_LAPTOP_MODEL})")
 _LAPTOP_ZH = re.compile(rf"(?:我用的是|我的电脑是|我的笔记本是|电脑换成了?|笔记本换成了?|公司给我配了?(?:一台)?)"
                         rf"(?P<x>{_LAPTOP_MODEL})")
@@ -171,8 +174,8 @@ _CAMERA_MODEL = (r"(?:Canon|Sony|Nikon|Fujifilm|Fuji|Leica|Panasonic|Lumix|Olymp
                  r"|佳能|索尼|尼康|富士|徕卡|松下|奥林巴斯|宾得|哈苏|理光)"
                  r"(?:[ -]?(?:EOS|Alpha|Lumix))?[ -]?(?=[\w -]{0,8}(?:\d|\b(?:II|III|IV)\b))[\w-]{1,12}"
                  r"(?: (?:Mark )?(?:III|II|IV|\d+)\b)?")
-_CAMERA_EN = re.compile(rf"(?i:\b(?:i(?:'ve| have)?(?: just| finally| now)? (?:shoot (?:on|with)|use|using|have|got"
-                        rf"|bought|switched to|upgraded to|picked up)|\bmy (?:camera|body|main body) is)"
+_CAMERA_EN = re.compile(rf"(?i:\b(?:{_I_TOOK_UP} (?:shoot (?:on|with)|{_TOOK_UP_VERBS}|picked up)"
+                        rf"|\bmy (?:camera|body|main body) is)"
                         rf"(?: an?| the| my| a new| a used| a second-hand)?) (?P<x>{_CAMERA_MODEL})")
 _CAMERA_ZH = re.compile(rf"(?:我用的是|我的相机是|相机换成了?|换了(?:一台|台)?|入了(?:一台|台)?|买了(?:一台|台)?"
                         rf"|我用)(?P<x>{_CAMERA_MODEL})")
