@@ -291,6 +291,25 @@ def _in_knowledge_form(text: str) -> bool:
     return _EN_KNOWLEDGE.match(t) is not None
 
 
+# Telling the assistant to do something for the user: to make, write, find, plan ("Make me a checklist card for the
+# start of each trip", "Could you find me some lectures", 帮我理一下规划, 六一活动帮我想想). Not being told about
+# the world ("Tell me about cities", "explain ...", "translate ...": any asker's question) nor asked how to do a
+# thing ("how do I get a stripped screw out?").
+_EN_TASK = re.compile(r"^\W*(?:please\s+)?(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
+                      r"(?:help|make|write|draft|find|show|give|plan|prepare|create|put together|organi[sz]e|schedule"
+                      r"|book|set up|remind|send|build|design|pick|choose|figure out|work out|come up with)\b")
+_ZH_TASK = re.compile(r"(?:帮我|替我|帮忙)(?!.{0,12}(?:翻译|解释))|(?:^|[\s，。！？,.!?])(?:请|麻烦你?)?"
+                      r"(?:给我(?:写|做|列|安排|定|订|找|选|想|出|准备|规划|算)|写[一个]|列[一个出]|生成|安排一下|规划一下)")
+# A piece of writing for anyone (a poem about autumn, a joke): nothing of the user's shapes it.
+_GENERAL_WRITING = re.compile(r"\b(?:poems?|haikus?|limericks?|jokes?|riddles?|sonnets?)\b|诗|笑话|谜语|段子")
+
+
+def asks_a_task(text: str) -> bool:
+    """Whether the input tells the assistant to do something for the user (_EN_TASK, _ZH_TASK)."""
+    t = _normalize(text)
+    return (_EN_TASK.match(t) is not None or _ZH_TASK.search(t) is not None) and _GENERAL_WRITING.search(t) is None
+
+
 def wants_advice(text: str) -> bool:
     """Whether the input asks for a recommendation or advice, whose answer depends on the user's tastes."""
     t = _normalize(text)
@@ -503,7 +522,10 @@ def gate(candidates: Sequence[Candidate], query: str, query_terms: Sequence[str]
             best_cov, best_matched = cov, len(matched)
     personal = is_personal(query) or wants_advice(query)
     knowledge = not personal and _in_knowledge_form(query)  # asks_how_things_are, personal read once
-    threshold = p.gate_similarity if personal else p.gate_similarity_knowledge if knowledge \
+    # A task the assistant is told to do is done for the user ("Make me a checklist card for the start of each
+    # trip", 帮我理一下规划): what is known of them shapes it, so it relates at the bar of input about the user.
+    task = not (personal or knowledge) and asks_a_task(query)
+    threshold = p.gate_similarity if personal or task else p.gate_similarity_knowledge if knowledge \
         else p.gate_similarity_general
     if best_sim >= threshold:
         return GateDecision(False, f"best similarity {best_sim:.3f} >= {threshold}", best_sim, best_cov)

@@ -15,6 +15,7 @@ from ingest.scoring import (
     Fusion,
     GraphLink,
     ScoringParams,
+    asks_a_task,
     asks_how_things_are,
     calibrated_similarity,
     coverage,
@@ -125,6 +126,32 @@ def test_gate_opens_on_similarity_with_a_lower_bar_for_input_about_the_user() ->
     pool = [cand("a", "I live in Berlin", 0.28, dense_rank=1)]
     assert not gate(pool, "Where do I live?", terms("Where do I live?"), P).gated  # personal: 0.28 >= 0.25
     assert gate(pool, "Tell me about cities", terms("Tell me about cities"), P).gated  # general: 0.28 < 0.33
+
+
+def test_a_task_done_for_the_user_relates_at_the_bar_of_input_about_the_user() -> None:
+    """"Make me a checklist card for the start of each trip." for a trucker whose pre-trip inspection is a memory
+    (cosine 0.28, blind 5): a task is done for the user, so it opens at 0.25 where a general input needs 0.35."""
+    pool = [cand("a", "Before every trip I do the pre-trip inspection, then check the reefer is at 34 degrees", 0.28,
+                 dense_rank=1)]
+    for task in ("Make me a checklist card for the start of each trip.", "帮我列个出车前的检查清单"):
+        assert not gate(pool, task, terms(task), P).gated
+    for question in ("how do I get a stripped screw out?", "Tell me about trucks"):  # not a task: the general bar
+        assert gate(pool, question, terms(question), P).gated
+
+
+@pytest.mark.parametrize(("text", "task"), [
+    ("Make me a checklist card for the start of each trip.", True), ("write a limerick about a cat", False),
+    ("Could you find me some good YouTube lectures for anatomy?", True),
+    ("Can you help me figure out how many tables we need?", True), ("please draft a reply to the landlord", True),
+    ("下季度主推什么产品 帮我理一下规划", True), ("六一活动帮我想想", True), ("给我写一封感谢信", True),
+    ("Draft an email asking for a day off", True), ("帮我写一首关于秋天的诗", False), ("帮我把这句话翻译成法语", False),
+    ("Tell me about cities", False), ("translate 'good morning' into French", False),
+    ("explain how compound interest works", False), ("how do I get a stripped screw out?", False),
+    ("Who wrote Pride and Prejudice?", False), ("Can you believe it snowed?", False), ("怎么做红烧肉", False),
+    ("给我班上的小朋友", False),
+])
+def test_asks_a_task(text: str, task: bool) -> None:
+    assert asks_a_task(text) is task
 
 
 def test_gate_opens_when_the_input_names_an_entity_of_a_memory() -> None:
