@@ -70,6 +70,7 @@ class FormSettings:
     # sequence's link reaches back through are steps too; bmam/usecases/associations.py)
     sequence_pattern: str = "(?!)"
     person_word_pattern: str = "(?!)"  # a text speaking of someone unnamed (a follow-up's "she" may be them)
+    asking_pattern: str = "(?!)"  # a user turn asking for something (a refinement's liking is its answer's terms)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +83,7 @@ class FormRequest:
     episode_mates: Sequence[str] = ()
     follows_up: bool = False  # it opens with a pronoun: about someone the user's turn before named
     continues: bool = False  # it opens with a step word ("Then ...", 然后): the next step of the turns before
+    refines: bool = False  # it says a liking: the terms of what the user's turn before asked for, if it asked
     han_terms: Sequence[str] = ()
     latin_terms: Sequence[str] = ()
     lucene: str | None = None
@@ -111,13 +113,14 @@ class FormBatch:
             "user_id": self.scope.user_id,
             "items": [{
                 "memory_id": r.memory_id, "episode_id": r.episode_id, "episode_mates": list(r.episode_mates),
-                "follows_up": r.follows_up, "continues": r.continues,
+                "follows_up": r.follows_up, "continues": r.continues, "refines": r.refines,
                 "now": time_param(r.now), "terms": bool(r.han_terms or r.latin_terms),
                 "han_terms": list(r.han_terms), "latin_terms": list(r.latin_terms),
                 "lucene": scoped_query(self.scope, r.lucene), "change_terms": list(r.change_terms),
             } for r in self.requests],
             "same_episode": settings.same_episode,
             "sequence_pattern": settings.sequence_pattern, "person_word_pattern": settings.person_word_pattern,
+            "asking_pattern": settings.asking_pattern,
             "entity_base": settings.traversal.entity_base,
             "max_degree": settings.traversal.max_degree,
             "per_entity": settings.per_entity,

@@ -744,6 +744,14 @@ def has_feeling(text: str) -> bool:
     return bool(FEELING_ZH_RE.search(text) or FEELING_EN_RE.search(text))
 
 
+# A user turn that asks for something (a question, a request for a recommendation or help: "Recommend some podcasts
+# for a 14-hour day?", 帮我推荐几个播客): a liking said right after it is the answer's terms (association/form_many).
+# Java's regex, matched whole against an Episode's text.
+ASKING_PATTERN = (r"(?is)(?:.*[?？]\s*|\s*(?:(?:please|can you|could you|would you)\s+)*"
+                  r"(?:recommend|suggest|help me|give me|find me|make me|build me|plan me)\b.*"
+                  r"|\s*(?:请|麻烦你?)?(?:帮我|帮忙|推荐|给我推荐|建议).*)")
+
+
 PREFERENCE_ZH_RE = re.compile(
     r"喜欢|(?<![可恋热])爱(?!情|人|心|好)|热爱|讨厌|受不了|最爱|迷上|感兴趣|兴趣|爱好|偏爱|钟爱|不感冒|恨|反感"
 )

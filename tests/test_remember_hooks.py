@@ -110,6 +110,27 @@ def test_a_follow_up_opening_with_a_pronoun_is_linked_to_the_turn_before(contain
     assert nurse.id in [r.memory.id for r in result.memories]
 
 
+def test_a_liking_said_after_a_request_is_linked_to_it(container: Container, tenant: str) -> None:
+    """"I like true crime and history. Nothing political." after "Recommend some podcasts for a 14-hour day?" (an
+    assistant's reply between) is what the user wants of the podcasts, yet shares no word with them: "Recommend me a
+    few podcasts for next week's drives." found the request alone (blind 5). It is linked to the request's memories,
+    and recall reaches it; a liking after a turn that asked for nothing is linked to nothing."""
+    said = [("user", "I'm a long-haul trucker out of Omaha. Recommend some podcasts for a 14-hour day?"),
+            ("assistant", "Hardcore History, Casefile and Behind the Bastards are popular with drivers."),
+            ("user", "I like true crime and history. Nothing political, I get enough of that at truck stops."),
+            ("user", "My daughter Kayla is graduating high school in May."),
+            ("user", "I love the smell of diesel in the morning.")]
+    made = [container.ingest.ingest_turn(tenant, TurnInput(user_id="hank", session_id="s1", speaker=speaker,
+                                                           text=text)).memories for speaker, text in said]
+    request, liking, kayla, diesel = made[0][0], made[2][0], made[3][0], made[4][0]
+    assert frozenset((request.id, liking.id)) in linked_to(container, tenant, "hank", liking)
+    assert linked_to(container, tenant, "hank", diesel) == set()  # Kayla's turn asked for nothing
+    result = container.recall.recall(tenant, RecallRequest(user_id="hank",
+                                                           query="Recommend me a few podcasts for next week's drives."))
+    assert liking.id in [r.memory.id for r in result.memories], result.reason
+    assert kayla.id not in [r.memory.id for r in result.memories]
+
+
 def test_a_follow_up_links_only_to_the_person_the_turn_before_named(container: Container, tenant: str) -> None:
     """The pronoun's person is in the user's turn just before: "She's a nurse in Denver" was linked to the allergy
     said two turns back too, "They say it will rain all week" to the beagle."""

@@ -15,7 +15,15 @@ from bmam.usecases.hooks import StoredMemoryContext
 from graph.model import Association, Scope
 from graph.related import FormBatch, FormRequest, FormSettings, RelatedRepository, TraversalParams
 from graph.store import Tx
-from ingest.lexicon import PERSON_WORD_PATTERN, SEQUENCE_STEP_PATTERN, SEQUENCE_STEP_RE, simplified
+from ingest.lexicon import (
+    ASKING_PATTERN,
+    PERSON_WORD_PATTERN,
+    PREFERENCE_EN_RE,
+    PREFERENCE_ZH_RE,
+    SEQUENCE_STEP_PATTERN,
+    SEQUENCE_STEP_RE,
+    simplified,
+)
 from ingest.scoring import COMMON_EN, change_said, link_term, link_text, lucene_query, says_own_change, terms
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
@@ -43,6 +51,7 @@ class AssociationForming:
             max_df=settings.term_link_max_df, scan_max=settings.term_link_scan_max,
             limit=settings.term_link_index_limit, min_memories=settings.term_link_min_memories,
             sequence_pattern=SEQUENCE_STEP_PATTERN, person_word_pattern=PERSON_WORD_PATTERN,
+            asking_pattern=ASKING_PATTERN,
         )
 
     def _request(self, memory_id: str, *, text: str | None, episode_id: str | None,
@@ -62,6 +71,8 @@ class AssociationForming:
         return FormRequest(memory_id=memory_id, episode_id=episode_id, episode_mates=tuple(episode_mates),
                            follows_up=bool(text and episode_id and _FOLLOW_UP_RE.match(text)),
                            continues=bool(text and episode_id and SEQUENCE_STEP_RE.fullmatch(text)),
+                           refines=bool(text and episode_id and (PREFERENCE_EN_RE.search(text)
+                                                                 or PREFERENCE_ZH_RE.search(text))),
                            now=self._clock.now(), han_terms=han, latin_terms=latin,
                            lucene=lucene_query(han + latin) if han or latin else None,
                            change_terms=changed)

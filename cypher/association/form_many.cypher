@@ -9,6 +9,7 @@
 // remains of a loser derive from the loser's own turn).
 // 1. formed_by 'stored': with the other memories derived from the same episode (strength $same_episode), and
 //    for a follow-up opening with a pronoun (item.follows_up) those of the user's turn before it in the session,
+//    for a liking said right after the user asked for something (item.refines) those of the asking turn,
 //    for a step of a sequence (item.continues) those of the user's turns back to the sequence's head,
 //    and with memories sharing an entity with it (the entity hop strength of related/search:
 //    min(1, $entity_base / sqrt(mentions - 1)), no hub above $max_degree and never the user themself, the
@@ -72,6 +73,19 @@ CALL (item) {
       AND o <> m AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
       AND (EXISTS { MATCH (o)-[:MENTIONS]->(e:Entity) WHERE e.kind IN ['person', 'animal'] AND e.name <> 'user' }
            OR o.text =~ $person_word_pattern)
+    RETURN o, $same_episode AS strength
+    UNION ALL
+    // a refinement ("I like true crime and history. Nothing political." after "Recommend some podcasts for a
+    // 14-hour day?"): a liking said right after the user's turn asking for something ($asking_pattern; an
+    // assistant's reply may stand between) is the answer's terms, linked to the memories of that turn: recall reaches
+    // it from the request ("Recommend me a few podcasts for next week's drives." shares no word with it)
+    MATCH (ep:Episode {id: item.episode_id})<-[:NEXT]-(p1:Episode)
+    WHERE item.refines AND ep.tenant = $tenant AND ep.user_id = $user_id
+    OPTIONAL MATCH (p1)<-[:NEXT]-(p2:Episode)
+    WITH m, CASE WHEN p1.speaker = 'user' THEN p1 WHEN p2.speaker = 'user' THEN p2 END AS prev
+    MATCH (prev)<-[:DERIVED_FROM]-(o:Memory)
+    WHERE prev.tenant = $tenant AND prev.user_id = $user_id AND prev.text =~ $asking_pattern
+      AND o <> m AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
     RETURN o, $same_episode AS strength
     UNION ALL
     // a step of something told over several turns (item.continues: "Let me tell you how I deploy the blog." /
