@@ -191,6 +191,10 @@ class RecallSettings(BaseModel):
     # take?"), when a memory states it: a memory speaking only of someone else ranks with final * others_factor
     # (the dad's new dose told today is fresher, and as close in meaning past the similarity ceiling).
     others_factor: float = Field(default=0.5, ge=0.0, le=1.0)
+    # Input asking for advice or a task done for the user ("这周末想骑条新路线 推荐一下"): a memory saying what the user
+    # likes or can't stand ranks with final * (1 + liking_bonus) (it shapes the answer; 我最喜欢爬坡 sat at cosine 0.38
+    # behind five memories past the similarity ceiling).
+    liking_bonus: float = Field(default=0.2, ge=0.0, le=1.0)
     time_zone: str = "UTC"
     gate_coverage: float = Field(default=0.5, ge=0.0, le=1.0)
     gate_min_terms: int = Field(default=2, ge=1)

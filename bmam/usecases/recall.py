@@ -46,6 +46,7 @@ from ingest.scoring import (
     GraphLink,
     Scores,
     ScoringParams,
+    asks_a_task,
     gate,
     is_personal,
     latest_word_first,
@@ -177,6 +178,7 @@ def scoring_params(settings: Settings) -> ScoringParams:
         period_share=r.period_share,
         period_bonus=r.period_bonus,
         others_factor=r.others_factor,
+        liking_bonus=r.liking_bonus,
     )
 
 
@@ -319,6 +321,7 @@ class RecallUseCases:
                              kin=people[0] if words else None, kin_words=words,
                              **_LOWER_CASE_NAMES if people else {}) if slots else None
         own_fact = asks_own_fact(slots, query)
+        shaped_by_likings = wants_advice(query) or asks_a_task(query)
         reference = as_of or now
         zone = validate.time_zone(request.time_zone, field="timeZone") if request.time_zone is not None \
             else self._zone
@@ -346,7 +349,7 @@ class RecallUseCases:
                 list(pool.items.values()), query, query_terms, self.scoring,
                 damping={i: d.factor for i, d in damping.items()},
                 damping_why={i: d.reason for i, d in damping.items()},
-                own_fact=own_fact,
+                own_fact=own_fact, shaped_by_likings=shaped_by_likings,
             ))
             repeated = shown_apart = 0
             if said or apart:  # scored after the relative cut, so leaving the repeats out lets in nothing that cut
