@@ -30,14 +30,25 @@ _STYLE_EN = re.compile(
     r"|\b(?:give me|i want|i'?d like|i prefer|i need) (?:longer|more detailed|detailed|fuller|in-depth|thorough)"
     r" (?:answers?|replies|responses|explanations)\b"
     r"|\b(?:you can|feel free to|please|pls) (?:go into (?:more )?details?|be (?:more )?(?:detailed|thorough))\b"
-    r"|\bbe (?:more )?(?:gentle|gentler|kinder|nicer|softer) with me\b")
+    r"|\bbe (?:more )?(?:gentle|gentler|kinder|nicer|softer) with me\b"
+    # how what is written for them should sound, or hold: "I prefer a warm, professional tone", "我 prefer 简洁
+    # professional 的 tone", "not too salesy", "no emojis", "Please don't give me Python examples"
+    r"|(?:\bi |我\s*)(?:prefer|want|like) (?:a |an |the )?(?!(?:her|his|their|your|my|its|that|this|the) )"
+    r"(?:(?:[a-z-]+|[\u4e00-\u9fff]+)(?:,| and| or)? ){1,3}(?:的 )?tone\b"
+    r"|(?:\b(?:not|never|nothing)|不要|别) ?too (?:salesy|formal|casual|corporate|pushy|cheesy|wordy|stiff)\b"
+    r"|(?:^\W*|\b(?:please|pls|and|also|just|but)[,\s]+)(?:no|without|don'?t use|never use)"
+    r" (?:emojis?|jargon|exclamation (?:marks|points)|bullet points)\b"
+    r"|\b(?:don'?t|do not|never|no) (?:give|show|send) me (?:any )?(?:[\w+#]+ ){1,2}(?:examples?|code|snippets?)\b")
 # 字打少一点, 回答简单点, 说话直接点; 别老夸我, 别跟我讲大道理; 用英文回答
 _STYLE_ZH = re.compile(
     r"(?:回答|回复|说话|讲话|字|消息|解释)(?:的时候)?[^，。！？]{0,3}?(?:打|写|说|讲)?"
     r"(?:少一点|少一些|少点|短一点|短点|简单点|简单一点|简短点|简短一点|直接点|直接一点|直白点|通俗点|慢一点"
     r"|详细一点|详细点|详细些|细一点|温柔点|温柔一点|委婉点|委婉一点)"
     r"|别(?:老|总|再|一直|老是|总是)?(?:夸我|说教|讲大道理|跟我讲大道理|给我灌鸡汤|灌鸡汤|拐弯抹角|绕弯子)"
-    r"|(?:用|说)(?:中文|英文|英语|粤语)(?:回答|回复|跟我说|和我说)")
+    r"|(?:用|说)(?:中文|英文|英语|粤语)(?:回答|回复|跟我说|和我说)"
+    # how what is written for them should sound: 语气简洁专业一点, 不要太官方
+    r"|(?:语气|口吻|文风)(?:要|得|上)?[^，。！？]{0,4}?(?:简洁|专业|正式|随意|轻松|口语|幽默|亲切|客气|温和|干脆)"
+    r"|(?:不要|别)(?:太|那么)?(?:官方|官腔|啰嗦|煽情|像广告|营销|推销|油腻)")
 
 
 # A convention of the user's code ("我们 codebase 禁止 unwrap()", "our codebase bans raw SQL"): how they want the

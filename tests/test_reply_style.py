@@ -38,6 +38,14 @@ from ingest.turns import TurnInput
     ("you can go into more detail", "you can go into more detail"),
     ("you can be gentler with me", "be gentler with me"),
     ("回答详细一点", "回答详细一点"), ("说话温柔点", "说话温柔点"),
+    # how what is written for them should sound, or hold (blind 5: a clinic's Google review reply, an R user's plot)
+    ("我 prefer 简洁 professional 的 tone, 不要 too salesy", "我 prefer 简洁 professional 的 tone"),
+    ("I prefer a warm, professional tone", "I prefer a warm, professional tone"), ("not too salesy", "not too salesy"),
+    ("I use R for everything. Please don't give me Python examples.", "don't give me Python examples"),
+    ("please, no jargon", "please, no jargon"), ("语气简洁专业一点", "语气简洁"),
+    ("帮我写个文案 不要太营销", "不要太营销"),
+    ("I like the tone of that article", None), ("I like her tone", None), ("我不要太辣的", None),
+    ("we have no bullet points in the spec", None),
 ])
 def test_reply_style(clause: str, style: str | None) -> None:
     assert reply_style(clause) == style
