@@ -206,6 +206,11 @@ class RecallSettings(BaseModel):
     # 2026-12-01, when 0.3 already cost recall; the slot stage and quieter links since made the cut cheap;
     # BENCHMARKS.md "Recall quality").
     min_relative_relevance: float = Field(default=0.45, ge=0.0, le=1.0)
+    # ... or this share for input asking for advice or a task done for the user ("Write a note to our venue about the
+    # rain plan."): what it draws on is more of what is known of them than the one memory a question asks for (the
+    # blind conversations, session 44: at 0.35 for every input 18 more probes passed, 10 of them advice or tasks, while
+    # the generated eval's questions kept their recall and lost precision 0.487 -> 0.415; BENCHMARKS.md).
+    task_relative_relevance: float = Field(default=0.35, ge=0.0, le=1.0)
     # Candidates per stage. The exact cosine scan of the user's memories is used up to exact_scan_max
     # memories, and beyond that while the user has at most exact_scan_per_candidate memories per
     # candidate the global vector index would have to return (k * all / the user's * oversample): at

@@ -442,6 +442,8 @@ class ScoringParams:
     # memory that does): once the gate is open, what barely relates next to what clearly does is left out
     # ("the few memories that matter").
     min_relative_relevance: float = 0.0
+    # ... for input asking for advice or a task done for the user (score_candidates' advice_or_task); None: the same
+    task_relative_relevance: float | None = None
     # Graph expansion: a neighbour of a seed scores seed relevance * edge strength * graph_share, at most
     # the seed's own relevance.
     graph_share: float = 1.5
@@ -609,7 +611,7 @@ def score_candidates(
     damping: Mapping[str, float] | None = None,
     damping_why: Mapping[str, str] | None = None,
     own_fact: bool = False,
-    shaped_by_likings: bool = False,
+    advice_or_task: bool = False,
 ) -> list[Scored]:
     """Score every candidate (direct relevance, then graph expansion from the directly relevant ones),
     drop those that do not relate, and rank by the final score (ties: relevance, the signals agreeing, the cosine,
@@ -644,7 +646,7 @@ def score_candidates(
         others = stated and not c.answers and about_someone_else(c.text)
         if others:
             final *= p.others_factor
-        liking = shaped_by_likings and says_a_liking(c.text)
+        liking = advice_or_task and says_a_liking(c.text)
         if liking:
             final = clamp01(final * (1.0 + p.liking_bonus))
         scores = Scores(vector=c.cosine, fulltext=text_part, graph=graph, freshness=fresh, weight=c.weight,
@@ -658,14 +660,16 @@ def score_candidates(
         out.append(Scored(candidate=c, scores=scores, why=_why(c, scores, matched, names, link if graph > rel else None,
                                                                 note or None),
                           matched_terms=tuple(matched), link=link if graph > rel else None))
-    if out and p.min_relative_relevance > 0:
+    cut = p.task_relative_relevance if advice_or_task and p.task_relative_relevance is not None \
+        else p.min_relative_relevance
+    if out and cut > 0:
         # Judged on direct relevance: a memory reached through the graph from a seed that passes stays (the
         # second memory of a multi-hop answer shares little with the question itself). A stated allergy or
         # condition brought along by a request for food advice (a constraint on the answer, not the answer: set
         # at 0.85 and up) sets no bar ("Any dinner ideas?" lost "My favourite cuisine is Thai"); slot answers
         # always stay.
         by_meaning = [direct[s.candidate.id][0] for s in out if not s.candidate.constrains]
-        floor = p.min_relative_relevance * max(by_meaning or [direct[s.candidate.id][0] for s in out])
+        floor = cut * max(by_meaning or [direct[s.candidate.id][0] for s in out])
         out = [s for s in out if direct[s.candidate.id][0] >= floor or s.candidate.answers or s.candidate.period_answer
                or any(lk.seed_id != s.candidate.id and lk.seed_id in direct and direct[lk.seed_id][0] >= floor
                       for lk in s.candidate.links)]

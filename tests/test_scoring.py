@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -121,12 +122,24 @@ def test_a_liking_ranks_ahead_when_the_input_asks_for_advice_or_a_task() -> None
     pool = [cand("club", "我每周大概骑200公里 周末跟车队骑滨海路", 0.65, dense_rank=1, hours=200.0),
             cand("climb", "我最喜欢爬坡 平路反而觉得无聊", 0.57, dense_rank=2, hours=200.0),
             cand("wife", "我老婆最喜欢骑平路", 0.57, dense_rank=3, hours=200.0)]
-    asked = score_candidates(pool, q, terms(q), P, shaped_by_likings=True)
+    asked = score_candidates(pool, q, terms(q), P, advice_or_task=True)
     assert [s.candidate.id for s in asked][:2] == ["climb", "club"]
     assert "likes" in asked[0].why
     assert next(s.candidate.id for s in score_candidates(pool, q, terms(q), P)) == "club"
     wife = next(s for s in asked if s.candidate.id == "wife")
     assert wife.scores.final < asked[0].scores.final and "likes" not in wife.why
+
+
+def test_advice_or_a_task_keeps_what_relates_less_closely() -> None:
+    """"Write a note to our venue about the rain plan.": the venue chosen ("we went with the barn") relates at 0.4 of
+    the best, under the cut a question has (0.45) and over a task's (0.35): a task draws on more of what is known of
+    the user than the one memory a question asks for."""
+    p = replace(P, min_relative_relevance=0.45, task_relative_relevance=0.35)
+    q = "Write a note to our venue about the rain plan."
+    pool = [cand("wedding", "We're getting married in Austin in April, 150 guests", 0.65, dense_rank=1),
+            cand("barn", "We went with the barn in the end", 0.36, dense_rank=2)]
+    assert [s.candidate.id for s in score_candidates(pool, q, terms(q), p, advice_or_task=True)] == ["wedding", "barn"]
+    assert [s.candidate.id for s in score_candidates(pool, q, terms(q), p)] == ["wedding"]
 
 
 # ----- the gate ------------------------------------------------------------------------------------
@@ -318,7 +331,6 @@ def test_unrelated_candidates_are_dropped_not_ranked_last() -> None:
 def test_what_barely_relates_next_to_what_clearly_does_is_left_out() -> None:
     """min_relative_relevance: a share of the best direct relevance; a memory linked to a seed that reaches
     it stays (the second memory of a multi-hop answer), one linked only to a weak seed does not."""
-    from dataclasses import replace
 
     def link(seed: str) -> tuple[GraphLink, ...]:
         return (GraphLink(seed_id=seed, via=Via.ASSOCIATED, strength=0.1),)
@@ -337,7 +349,6 @@ def test_what_barely_relates_next_to_what_clearly_does_is_left_out() -> None:
 def test_a_food_constraint_does_not_raise_the_relative_cut() -> None:
     """"Any dinner ideas for tonight?": the stated allergy answers at 0.85 and up, and at 0.45 of it the favourite
     cuisine (relating by meaning, 0.4) was cut; the bar is set by what relates by meaning, slot answers stay."""
-    from dataclasses import replace
 
     found = [cand("allergy", "I'm allergic to shellfish", 0.1, answers=("allergic_to",), constrains=True),
              cand("thai", "My favourite cuisine is Thai", 0.28, dense_rank=1),  # 0.4

@@ -171,6 +171,7 @@ def scoring_params(settings: Settings) -> ScoringParams:
         gate_min_terms=r.gate_min_terms,
         min_relevance=r.min_relevance,
         min_relative_relevance=r.min_relative_relevance,
+        task_relative_relevance=r.task_relative_relevance,
         graph_share=r.graph_share,
         text_share=r.text_share,
         entity_share=r.entity_share,
@@ -321,7 +322,7 @@ class RecallUseCases:
                              kin=people[0] if words else None, kin_words=words,
                              **_LOWER_CASE_NAMES if people else {}) if slots else None
         own_fact = asks_own_fact(slots, query)
-        shaped_by_likings = wants_advice(query) or asks_a_task(query)
+        advice_or_task = wants_advice(query) or asks_a_task(query)
         reference = as_of or now
         zone = validate.time_zone(request.time_zone, field="timeZone") if request.time_zone is not None \
             else self._zone
@@ -339,7 +340,8 @@ class RecallUseCases:
                 return RecallResult(gated=True, reason=decision.reason, memories=[], best_similarity=best_sim,
                                     best_coverage=cov, period=period), []
             if period is None or not period.open_question:  # a neighbour said another day does not answer
-                self._expand(tx, scope, embedding, query, query_terms, filters, reference, pool, prefetched)
+                self._expand(tx, scope, embedding, query, query_terms, filters, reference, pool, prefetched,
+                             advice_or_task=advice_or_task)
             # Chinese names the input says (朵朵): no capital marks them, and as words they are found as written
             said_names = {e for c in pool.items.values() for e in c.entities
                           if len(e) > 1 and has_han(e) and e in query}
@@ -349,7 +351,7 @@ class RecallUseCases:
                 list(pool.items.values()), query, query_terms, self.scoring,
                 damping={i: d.factor for i, d in damping.items()},
                 damping_why={i: d.reason for i, d in damping.items()},
-                own_fact=own_fact, shaped_by_likings=shaped_by_likings,
+                own_fact=own_fact, advice_or_task=advice_or_task,
             ))
             repeated = shown_apart = 0
             if said or apart:  # scored after the relative cut, so leaving the repeats out lets in nothing that cut
@@ -464,11 +466,13 @@ class RecallUseCases:
         return replace(decision, reason=f"{decision.reason}; {said} memories said {when} ranked ahead")
 
     def _expand(self, tx: Tx, scope: Scope, embedding: list[float], query: str, query_terms: list[str],
-                filters: RecallFilters, reference: datetime, pool: _Pool, prefetched: Prefetched | None) -> None:
+                filters: RecallFilters, reference: datetime, pool: _Pool, prefetched: Prefetched | None, *,
+                advice_or_task: bool = False) -> None:
         r = self._settings.recall
         if r.expand_seeds <= 0:
             return
-        direct = score_candidates(list(pool.items.values()), query, query_terms, self.scoring)
+        direct = score_candidates(list(pool.items.values()), query, query_terms, self.scoring,
+                                  advice_or_task=advice_or_task)
         seeds = [s.candidate.id for s in direct[: r.expand_seeds]]
         neighbours = self._repo.expand(tx, scope, seeds, embedding, filters, self.expansion, prefetched)
         for n in neighbours:
