@@ -28,8 +28,6 @@ from ingest.lexicon import (
     FEELING_EN_RE,
     FEELING_ZH_RE,
     PAST_EN_RE,
-    PREFERENCE_EN_RE,
-    PREFERENCE_ZH_RE,
     PROCEDURAL_EN_RE,
     PROCEDURAL_ZH_RE,
     RELATIONS_EN,
@@ -45,6 +43,7 @@ from ingest.lexicon import (
     is_question,
     is_request,
     normalize_text,
+    says_preference,
     split_clauses,
 )
 
@@ -189,7 +188,7 @@ class RuleClassifier:
         if feeling:
             # a stated feeling outweighs the event it is about ("考试没考好，我郁闷死了")
             vote(MemoryType.EMOTIONAL, 0.94)
-        if PREFERENCE_ZH_RE.search(body) or PREFERENCE_EN_RE.search(body):
+        if says_preference(body):
             vote(MemoryType.EMOTIONAL, 0.88)
 
         past = _STATE_PAST_ZH_RE.search(body) or PAST_EN_RE.search(body)

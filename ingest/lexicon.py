@@ -762,6 +762,12 @@ PREFERENCE_EN_RE = re.compile(
     re.IGNORECASE,
 )
 
+
+def says_preference(text: str) -> bool:
+    """A liking or a dislike said (我最喜欢爬坡 / I can't stand jazz), whoever's."""
+    return bool(PREFERENCE_ZH_RE.search(text) or PREFERENCE_EN_RE.search(text))
+
+
 SAFETY_RE = re.compile(
     r"过敏|哮喘|高血压|低血压|糖尿病|心脏病|癫痫|抑郁症|胰岛素|降压药|药物|吃药|服药|紧急联系人|急救|血型|怀孕|孕"
     r"|(?<![A-Za-z])(?:allerg\w*|anaphyla\w*|epipen|asthma|diabetes|diabetic|epilepsy|seizures?|insulin"

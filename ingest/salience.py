@@ -33,8 +33,6 @@ from ingest.lexicon import (
     EPISODIC_ZH_RE,
     HAN_RE,
     NOT_TO_REMEMBER_RE,
-    PREFERENCE_EN_RE,
-    PREFERENCE_ZH_RE,
     PROCEDURAL_EN_RE,
     PROCEDURAL_ZH_RE,
     SAFETY_RE,
@@ -51,6 +49,7 @@ from ingest.lexicon import (
     is_reminder,
     is_request,
     normalize_text,
+    says_preference,
     split_clauses,
     words_re,
 )
@@ -369,7 +368,7 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
 
     if safety:
         return keep("safety")
-    if any(t.predicate == "likes" for t in triples) or PREFERENCE_ZH_RE.search(body) or PREFERENCE_EN_RE.search(body):
+    if any(t.predicate == "likes" for t in triples) or says_preference(body):
         return keep("preference")
     if emotional:
         return keep("emotion")

@@ -23,10 +23,9 @@ from graph.related import Via
 from ingest.conflict_text import TIME_TERM_RE, content_terms, word_variants
 from ingest.extract_core import REPLY_STYLE_PREDICATE
 from ingest.lexicon import (
-    PREFERENCE_EN_RE,
-    PREFERENCE_ZH_RE,
     about_someone_else,
     has_han,
+    says_preference,
     simplified,
     split_clauses,
     word_list,
@@ -315,8 +314,7 @@ _GENERAL_WRITING = re.compile(r"\b(?:poems?|haikus?|limericks?|jokes?|riddles?|s
 @functools.lru_cache(maxsize=8192)  # a user's memories come back recall after recall
 def says_a_liking(text: str) -> bool:
     """Whether a memory says what the user likes or can't stand ("I like true crime", 我最喜欢爬坡), not another."""
-    return (PREFERENCE_EN_RE.search(text) is not None or PREFERENCE_ZH_RE.search(text) is not None) \
-        and not about_someone_else(text)
+    return says_preference(text) and not about_someone_else(text)
 
 
 def asks_a_task(text: str) -> bool:

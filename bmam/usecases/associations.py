@@ -18,10 +18,9 @@ from graph.store import Tx
 from ingest.lexicon import (
     ASKING_PATTERN,
     PERSON_WORD_PATTERN,
-    PREFERENCE_EN_RE,
-    PREFERENCE_ZH_RE,
     SEQUENCE_STEP_PATTERN,
     SEQUENCE_STEP_RE,
+    says_preference,
     simplified,
 )
 from ingest.scoring import COMMON_EN, change_said, link_term, link_text, lucene_query, says_own_change, terms
@@ -71,8 +70,7 @@ class AssociationForming:
         return FormRequest(memory_id=memory_id, episode_id=episode_id, episode_mates=tuple(episode_mates),
                            follows_up=bool(text and episode_id and _FOLLOW_UP_RE.match(text)),
                            continues=bool(text and episode_id and SEQUENCE_STEP_RE.fullmatch(text)),
-                           refines=bool(text and episode_id and (PREFERENCE_EN_RE.search(text)
-                                                                 or PREFERENCE_ZH_RE.search(text))),
+                           refines=bool(text and episode_id and says_preference(text)),
                            now=self._clock.now(), han_terms=han, latin_terms=latin,
                            lucene=lucene_query(han + latin) if han or latin else None,
                            change_terms=changed)
