@@ -59,33 +59,26 @@ CALL (item) {
     WHERE o <> m AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
     RETURN o, $same_episode AS strength
     UNION ALL
-    // a follow-up ("she's a nurse there" after "my sister Jess lives in Denver"): the memories of the user's
-    // turn just before it in the session (an assistant's reply may stand between) that name a person or a pet,
-    // or speak of someone unnamed ($person_word_pattern: "physio says IT band syndrome" before "she gave me
-    // clamshells"): the one the pronoun points to ("They say it will rain" linked to a beagle, "She's a nurse" to
-    // an allergy)
+    // the memories of the user's turn just before it in the session (an assistant's reply may stand between), for
+    // - a follow-up ("she's a nurse there" after "my sister Jess lives in Denver"): those that name a person or a pet,
+    //   or speak of someone unnamed ($person_word_pattern: "physio says IT band syndrome" before "she gave me
+    //   clamshells"): the one the pronoun points to ("They say it will rain" linked to a beagle, "She's a nurse" to
+    //   an allergy);
+    // - a refinement ("I like true crime and history. Nothing political." after "Recommend some podcasts for a
+    //   14-hour day?"): all of them when that turn asked for something ($asking_pattern): the liking is the answer's
+    //   terms, and recall reaches it from the request ("Recommend me a few podcasts for next week's drives." shares
+    //   no word with it)
     MATCH (ep:Episode {id: item.episode_id})<-[:NEXT]-(p1:Episode)
-    WHERE item.follows_up AND ep.tenant = $tenant AND ep.user_id = $user_id
+    WHERE (item.follows_up OR item.refines) AND ep.tenant = $tenant AND ep.user_id = $user_id
     OPTIONAL MATCH (p1)<-[:NEXT]-(p2:Episode)
-    WITH m, CASE WHEN p1.speaker = 'user' THEN p1 WHEN p2.speaker = 'user' THEN p2 END AS prev
+    WITH m, item, CASE WHEN p1.speaker = 'user' THEN p1 WHEN p2.speaker = 'user' THEN p2 END AS prev
     MATCH (prev)<-[:DERIVED_FROM]-(o:Memory)
     WHERE prev.tenant = $tenant AND prev.user_id = $user_id
       AND o <> m AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
-      AND (EXISTS { MATCH (o)-[:MENTIONS]->(e:Entity) WHERE e.kind IN ['person', 'animal'] AND e.name <> 'user' }
-           OR o.text =~ $person_word_pattern)
-    RETURN o, $same_episode AS strength
-    UNION ALL
-    // a refinement ("I like true crime and history. Nothing political." after "Recommend some podcasts for a
-    // 14-hour day?"): a liking said right after the user's turn asking for something ($asking_pattern; an
-    // assistant's reply may stand between) is the answer's terms, linked to the memories of that turn: recall reaches
-    // it from the request ("Recommend me a few podcasts for next week's drives." shares no word with it)
-    MATCH (ep:Episode {id: item.episode_id})<-[:NEXT]-(p1:Episode)
-    WHERE item.refines AND ep.tenant = $tenant AND ep.user_id = $user_id
-    OPTIONAL MATCH (p1)<-[:NEXT]-(p2:Episode)
-    WITH m, CASE WHEN p1.speaker = 'user' THEN p1 WHEN p2.speaker = 'user' THEN p2 END AS prev
-    MATCH (prev)<-[:DERIVED_FROM]-(o:Memory)
-    WHERE prev.tenant = $tenant AND prev.user_id = $user_id AND prev.text =~ $asking_pattern
-      AND o <> m AND o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
+      AND ((item.refines AND prev.text =~ $asking_pattern)
+           OR (item.follows_up
+               AND (EXISTS { MATCH (o)-[:MENTIONS]->(e:Entity) WHERE e.kind IN ['person', 'animal'] AND e.name <> 'user' }
+                    OR o.text =~ $person_word_pattern)))
     RETURN o, $same_episode AS strength
     UNION ALL
     // a step of something told over several turns (item.continues: "Let me tell you how I deploy the blog." /
