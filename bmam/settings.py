@@ -195,6 +195,10 @@ class RecallSettings(BaseModel):
     # likes or can't stand ranks with final * (1 + liking_bonus) (it shapes the answer; 我最喜欢爬坡 sat at cosine 0.38
     # behind five memories past the similarity ceiling).
     liking_bonus: float = Field(default=0.2, ge=0.0, le=1.0)
+    # The same input: a memory saying a change of the user's own (a switch, a decision, where things stand now) ranks
+    # with final * (1 + change_bonus): the advice builds on the latest word (2026-12-06, session 45: the five blind
+    # sets' check halves +5, tune unchanged, the generated eval unchanged).
+    change_bonus: float = Field(default=0.2, ge=0.0, le=1.0)
     time_zone: str = "UTC"
     gate_coverage: float = Field(default=0.5, ge=0.0, le=1.0)
     gate_min_terms: int = Field(default=2, ge=1)

@@ -462,6 +462,10 @@ class ScoringParams:
     # or a task done for them ("这周末想骑条新路线 推荐一下": 我最喜欢爬坡 at cosine 0.38 behind five memories past the
     # ceiling): the liking shapes the answer
     liking_bonus: float = 0.2
+    # final *= 1 + change_bonus, for the same input, for a memory saying a change of the user's own (a switch, a
+    # decision, where things stand now: "ok i switched to snowball", 决定了 做智能喂食器): advice builds on the latest
+    # word, which often shares fewer words with the request than the plan it replaced
+    change_bonus: float = 0.2
 
 
 @dataclass(frozen=True, slots=True)
@@ -647,13 +651,20 @@ def score_candidates(
         liking = advice_or_task and says_a_liking(c.text)
         if liking:
             final = clamp01(final * (1.0 + p.liking_bonus))
+        # where the user stands now, said in their own words: not a stated fact asked for (the slot answers rank on
+        # their own) and not a memory here through an association only
+        current = advice_or_task and not liking and not c.answers and graph <= rel and says_own_change(c.text)
+        if current:
+            final = clamp01(final * (1.0 + p.change_bonus))
         scores = Scores(vector=c.cosine, fulltext=text_part, graph=graph, freshness=fresh, weight=c.weight,
                         relevance=relevance, damping=d, final=final)
         names = [n for n in c.entities if _normalize(n) in named]
         note = "; ".join(x for x in (damping_why.get(c.id),
                                      "speaks of someone else, the input asks for the user's own" if others else None,
                                      "says what the user likes, which shapes the advice or task asked" if liking
-                                     else None)
+                                     else None,
+                                     "says a change of the user's, where they stand for the advice or task asked"
+                                     if current else None)
                          if x)
         out.append(Scored(candidate=c, scores=scores, why=_why(c, scores, matched, names, link if graph > rel else None,
                                                                 note or None),

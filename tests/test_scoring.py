@@ -130,6 +130,25 @@ def test_a_liking_ranks_ahead_when_the_input_asks_for_advice_or_a_task() -> None
     assert wife.scores.final < asked[0].scores.final and "likes" not in wife.why
 
 
+def test_the_users_own_change_ranks_ahead_when_the_input_asks_for_advice_or_a_task() -> None:
+    """"下季度主推什么产品 帮我理一下规划": the plan the user settled on (决定了 做智能喂食器) relates less closely
+    than the business it changed; advice builds on the latest word. A change only urged by someone else moves
+    nothing, and neither does a plain question."""
+    q = "下季度主推什么产品 帮我理一下规划"
+    pool = [cand("litter", "我们在天津做宠物用品电商 主要卖猫砂 团队8个人", 0.56, dense_rank=1, hours=300.0),
+            cand("feeder", "决定了 听阿峰的 做智能喂食器 猫砂只保留作为引流", 0.53, dense_rank=2, hours=300.0),
+            cand("urged", "阿峰劝我改做宠物零食", 0.53, dense_rank=3, hours=300.0)]
+    asked = score_candidates(pool, q, terms(q), P, advice_or_task=True)
+    assert [s.candidate.id for s in asked][:2] == ["feeder", "litter"]
+    assert "says a change of the user's" in asked[0].why
+    urged = next(s for s in asked if s.candidate.id == "urged")
+    assert urged.scores.final < next(s for s in asked if s.candidate.id == "litter").scores.final
+    assert "change" not in urged.why
+    assert next(s.candidate.id for s in score_candidates(pool, q, terms(q), P)) == "litter"
+    assert next(s.candidate.id for s in score_candidates(pool, q, terms(q), replace(P, change_bonus=0.0),
+                                                         advice_or_task=True)) == "litter"
+
+
 def test_advice_or_a_task_keeps_what_relates_less_closely() -> None:
     """"Write a note to our venue about the rain plan.": the venue chosen ("we went with the barn") relates at 0.4 of
     the best, under the cut a question has (0.45) and over a task's (0.35): a task draws on more of what is known of

@@ -180,6 +180,7 @@ def scoring_params(settings: Settings) -> ScoringParams:
         period_bonus=r.period_bonus,
         others_factor=r.others_factor,
         liking_bonus=r.liking_bonus,
+        change_bonus=r.change_bonus,
     )
 
 
