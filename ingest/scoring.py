@@ -695,8 +695,10 @@ def score_candidates(
 # 不打了 现在改玩 pickleball", 最后还是决定考公), which the older memories on the same thing said otherwise.
 _CHANGE_SAID_RE = re.compile(
     r"(?i)\b(?:now|nowadays|these days|anymore|no longer|switched|switching|upgraded|transferred|moved|changed|sold"
-    r"|quit|instead|actually|finally|decided|went with|going with|got a raise|promoted)\b"
+    r"|quit|instead|actually|finally|decided|went with|going with|got a raise|promoted|ended up|in the end)\b"
     r"|现在|如今|换了|换成|改成|改了|改[玩用去吃喝坐学做]|退了|终于|最后|决定|搬到|升了|升职|出来了|不再|已经"
+    # 想了想还是回国吧: a choice made after all (not 还是 alone: "still", "or")
+    r"|(?:想了想|考虑了?一下|琢磨了?一下|算了|最终)[，,\s]*还是"
     r"|涨价|涨到|降价|降到")  # 涨价了 凉皮从8块涨到10块: a price changed
 # A model or a grade named with digits (R5, Z8, 4090): content_terms reads words of letters only.
 _MODEL_RE = re.compile(r"(?i)(?<![a-z\d])(?:[a-z]+\d+[a-z\d]*|\d+[a-z]+)(?![a-z\d])")  # 佳能R5: beside Han too

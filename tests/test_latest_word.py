@@ -92,6 +92,10 @@ def test_where_a_change_is_said() -> None:
     # a change only urged or thought of is none said: no latest word on the PhD it speaks of
     assert change_said("My flatmate Isla keeps saying I should quit the PhD and go work for an oil company.") == ""
     assert change_said("if I ever switched to Linux I'd miss Photoshop") == ""
+    # a choice made after all: 想了想还是, "ended up"; 还是 alone is "still" or "or"
+    assert change_said("想了想还是回国吧 英国投行根本不招人") == "想了想还是回国吧"
+    assert change_said("We ended up going with the barn") == "We ended up going with the barn"
+    assert change_said("我还是想去大厂") == "" and change_said("你喝咖啡还是茶") == ""
     assert says_own_change("R5退了 换了尼康Z8") and not says_own_change("my boss moved to Denver last month")
     # someone else's change beside the user's own: the user's (the designer redrew; the user took a foreman)
     assert says_own_change("和老王闹掰了 他图纸改了三次都不对 设计费退了一半 现在我自己找了个工长半包")
