@@ -324,7 +324,10 @@ def _en_relations(c: str, st: _State) -> None:
 # others of _en_person_attributes only after a person named in the same turn: "Pizza is from Italy" is knowledge
 # (originates_from), "Python is a language" no fact about anyone.
 _EN_PERSON_ADVERBS = r"now|currently|recently|just|also|still"
-_EN_PERSON_VERBS = (r"lives in|works (?:at|for)|(?:just |recently )?moved to"
+# When or how someone works, between "works" and where ("Linda works mornings at the library", "I work nights at
+# St. Mary's"): the workplace is still said.
+_EN_WORK_WHEN = r"nights|days|weekends|evenings|mornings|part-time|full-time|part time|full time|shifts|remotely"
+_EN_PERSON_VERBS = (rf"lives in|works (?:(?:{_EN_WORK_WHEN}) )?(?:at|for)|(?:just |recently )?moved to"
                     r"|is (?:severely |very |mildly )?allergic to"
                     r"|(?:now |just |recently )?(?:goes to|attends|started (?:at|attending)|transferred to"
                     r"|switched to)")
@@ -344,7 +347,9 @@ _EN_NOT_A_PERSON = frozenset({
 def _en_opening_name(c: str) -> re.Match[str] | None:
     """A clause opening with a person's name: the name as written (n) and what follows it (t), past a possessive
     ("Tom’s not in Berlin")."""
-    m = re.match(rf"(?P<n>{_EN_NAME})(?:['’]s)? (?P<t>.+)$", c.strip())
+    # past a joining word ("because Linda works mornings at the library"): the clause still opens with what it says
+    m = re.match(rf"(?:(?i:because|since|and|but|so|as|while|'?cause) )?(?P<n>{_EN_NAME})(?:['’]s)? (?P<t>.+)$",
+                 c.strip())
     if m is None or not _en_name_ok(m["n"]) or m["n"].split()[0] in _EN_NOT_A_PERSON:
         return None
     return m
@@ -389,7 +394,7 @@ def _en_person_attributes(tail: str, name: str, st: _State) -> None:
     elif m := re.match(r"(?i)(?:just |recently )?moved to (?P<o>.+)", tail):
         if re.match(rf"{_EN_NAME}|[{HAN}]", m["o"]):  # a named place, not "moved to a new flat"
             st.add(name, "lives_in", _en_cut(m["o"], _EN_TAIL_PLACE))
-    elif m := re.match(r"(?i)works (?:at|for) (?P<o>.+)", tail):
+    elif m := re.match(rf"(?i)works (?:(?:{_EN_WORK_WHEN}) )?(?:at|for) (?P<o>.+)", tail):
         org = _en_cut(m["o"], _EN_TAIL_PLACE)
         if not _EN_INDEFINITE_RE.match(org):  # unnamed organisations give no triple ("a small startup")
             st.add(name, "works_at", org)
@@ -1039,8 +1044,7 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     (
         re.compile(
             rf"{_I}(?i:(?:'ve| have) been working (?:at|for)| am working (?:at|for)| (?P<neg>no longer |don't "
-            r"|do not |used to )?(?:currently |now |still )?work(?:ed)? (?:(?:nights|days|weekends|evenings|mornings"
-            r"|part-time|full-time|part time|full time|shifts|remotely) )?(?:at|for)) (?P<o>.+)"
+            rf"|do not |used to )?(?:currently |now |still )?work(?:ed)? (?:(?:{_EN_WORK_WHEN}) )?(?:at|for)) (?P<o>.+)"
         ),
         _en_works_at,
     ),

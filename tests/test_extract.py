@@ -571,6 +571,11 @@ def test_a_speaker_starting_again_after_and_makes_two_clauses(text: str,
         ("Sarah got a new job, she now works at King's College Hospital.",
          {("Sarah", "works_at", "King's College Hospital", 1)}),
         ("Correction: Tom's not in Berlin, he moved to Munich.", {("Tom", "lives_in", "Munich", 1)}),
+        # when they work, between the verb and the place; a clause opening with a joining word
+        ("I moved my pickleball to evenings, because Linda works mornings at the library.",
+         {("Linda", "works_at", "the library", 1)}),
+        ("and Tom works nights at St. Mary's", {("Tom", "works_at", "St. Mary's", 1)}),
+        ("because Monday works for me", set()),
         ("My sister Amy lives in Oslo and works at Equinor.", {
             (USER, "sister", "Amy", 1), ("Amy", "lives_in", "Oslo", 1), ("Amy", "works_at", "Equinor", 1)}),
         # a person named late in the clause leaves the words before it to the rules
