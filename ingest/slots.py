@@ -101,7 +101,7 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     # where and for whom: the employer only (an occupation is no place: "I'm a project manager", left as a remains
     # of the old job, answered "Where do I work?" above the new offer from Brightline)
     (r"\bwhere (?:do|did) i (?:live (?:and|or|&) )?work\b|\bwho (?:do|did) i work for\b"
-     r"|\bmy (?:employer|company|workplace|office)\b|\bwhere do i commute to\b", ("works_at",)),
+     r"|\bmy (?:employer|company|workplace|office)\b|\bwhere do i commute to\b|\bmy work address\b", ("works_at",)),
     (r"\bwhat (?:do|did) i do for (?:a )?(?:living|work)\b|\bmy (?:job|occupation|profession)\b"
      r"|\bwhat(?:'s| is) my (?:role|position)\b", ("works_at", OCCUPATION)),
     (r"\bwhere (?:do|did) i (?:study|go to school|go to college)\b|\bmy (?:school|university|college)\b",
@@ -252,7 +252,11 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:是)?哪(?:里|儿)?人|我的?老家|我的家乡", ("hometown",)),
     # 我每天去哪里上班 / 我上班的地方在哪个区 (the overtime evenings answered them)
     (r"我(?:每天|平时|现在|目前|一般)?(?:在|去|到)哪(?:里|儿|个公司|家公司|个城市)?(?:工作|上班)|我在什么(?:公司|单位)"
-     r"|我的?(?:公司|单位)|我(?:上班|工作)的(?:地方|单位|公司)", ("works_at",)),
+     r"|我的?(?:公司|单位)|我(?:上班|工作)的(?:地方|单位|公司)"
+     # 帮我更新一下朋友圈里的工作地址: the user's own, unless someone is named on the way (帮我查下我老公的工作地址;
+     # 朋友圈, WeChat Moments, names no friend)
+     r"|帮我(?:(?!老公|老婆|爸|妈|儿子|女儿|朋友(?!圈)|同事|他|她)[^，。？]){0,12}(?:工作|公司|单位|上班)地址",
+     ("works_at",)),
     (r"我(?:以前|之前|原来|退休前|现在)?的(?:工作|职业)|我(?:是)?做什么(?:工作)?的|我做什么工作",
      ("works_at", OCCUPATION)),
     (r"我在哪(?:里|儿|个学校)?(?:上学|读书|念书)|我的(?:学校|大学)", ("studies_at",)),

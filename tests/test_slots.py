@@ -46,6 +46,9 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("Where do I live and work?", ("lives_in", "works_at")),  # both asked
         ("What do I do for a living?", ("works_at", OCCUPATION)),
         ("我在哪上班", ("works_at",)),
+        ("What's my work address?", ("works_at",)),  # the workplace, not the home
+        ("帮我更新一下朋友圈里的工作地址。", ("works_at",)),  # 朋友圈 (WeChat Moments) names no friend
+        ("帮我查下朋友的公司地址", ()),  # someone else's
         ("我是做什么的？", ("works_at", OCCUPATION)),
         ("How old am I?", ("age",)),
         ("我今年多大了", ("age",)),
