@@ -324,8 +324,8 @@ def _en_relations(c: str, st: _State) -> None:
 # others of _en_person_attributes only after a person named in the same turn: "Pizza is from Italy" is knowledge
 # (originates_from), "Python is a language" no fact about anyone.
 _EN_PERSON_ADVERBS = r"now|currently|recently|just|also|still"
-# When or how someone works, between "works" and where ("Linda works mornings at the library", "I work nights at
-# St. Mary's"): the workplace is still said.
+# When or how someone works, between "works" and where or the job ("Linda works mornings at the library", "I work
+# nights at St. Mary's", "I work part-time as a bookkeeper"): the workplace or job is still said.
 _EN_WORK_WHEN = r"nights|days|weekends|evenings|mornings|part-time|full-time|part time|full time|shifts|remotely"
 _EN_PERSON_VERBS = (rf"lives in|works (?:(?:{_EN_WORK_WHEN}) )?(?:at|for)|(?:just |recently )?moved to"
                     r"|is (?:severely |very |mildly )?allergic to"
@@ -1055,13 +1055,14 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
     ),
     (
         re.compile(
-            rf"{_I}(?i: (?:work|am working|'m working|worked) as (?:a|an)) (?P<role>[\w -]+?) (?i:at|for|with)"
+            rf"{_I}(?i: (?:work|am working|'m working|worked)(?: (?:{_EN_WORK_WHEN}))? as (?:a|an)) (?P<role>[\w -]+?)"
+            rf" (?i:at|for|with)"
             rf" (?P<org>{_EN_NAME})"
         ),
         _en_role_at,
     ),
     (
-        re.compile(rf"{_I}(?i: (?:work|am working|'m working) as (?:a|an)) (?P<o>.+)"),
+        re.compile(rf"{_I}(?i: (?:work|am working|'m working)(?: (?:{_EN_WORK_WHEN}))? as (?:a|an)) (?P<o>.+)"),
         lambda m, st: st.add(USER, "is_a", _en_cut(m["o"], _EN_TAIL_PLACE)),
     ),
     # "I'm going out on my own as an HR consultant from July", "going freelance as a designer": the job from now on

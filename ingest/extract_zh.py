@@ -19,6 +19,7 @@ from ingest.extract_core import (
     PHONE_PATTERN,
     SINGLE_VALUED_PREDICATES,
     USER,
+    WORK_FIELDS_EN,
     Favourite,
     _State,
     activity_name,
@@ -838,9 +839,9 @@ def _zh_job_at(m: re.Match[str], subject: str, st: _State, polarity: int) -> Non
     employer = _zh_employer(org)
     if employer:
         st.add(subject, "works_at", org, polarity)
-    # 在南宁做会计 as 在南宁当会计: with no employer named the job is what is said (在阿里做产品经理 says the employer;
-    # 不在美团做开发了 ends the employer, not the trade)
-    if m["v"] in {"当", "担任"} or (m["v"] == "做" and not employer and polarity == 1 and _zh_role_like(job)):
+    # 在阿里做产品经理 / 在南宁做会计 as 在南宁当会计 when 做 names a job (not 做项目; 不在美团做开发了 ends the
+    # employer, not the trade)
+    if m["v"] in {"当", "担任"} or (m["v"] == "做" and polarity == 1 and _zh_role_like(job)):
         st.add(subject, "is_a", re.sub("^" + _ZH_JOB_MEASURE, "", job), polarity)
 
 
@@ -856,8 +857,9 @@ def _zh_names_work(job: str) -> bool:
 
 def _zh_role_like(job: str) -> bool:
     """A job's name (会计, 产品经理, HR, product), not a task or a field of work (做饭, 做项目, 做研究)."""
+    # in English: a job's name, a field (product) or a short title (PM, HR), not any activity (做 yoga)
     return (ROLE_SUFFIX_ZH_RE.search(job) is not None or is_occupation(job)
-            or re.fullmatch(r"[A-Za-z][A-Za-z ]{1,20}", job) is not None)
+            or re.fullmatch(r"[A-Za-z]{2,3}", job.strip()) is not None or normalize_term(job) in WORK_FIELDS_EN)
 
 
 _ZH_IS_A_SAID = _zh("is_a")  # the object as said (是做HR的)
@@ -1051,9 +1053,10 @@ _ZH_KIN_SCHOOL_RULE: tuple[re.Pattern[str], _ZhHandler] = (
                r"(?:上学|读书|念书|上课|读|上|念)"),
     _zh("studies_at", check=_zh_org_ok),
 )
-# 在X当律师 / 在腾讯做后端开发 (the speaker's job and a relative's: _zh_job_at, _zh_kin_job_at)
-_ZH_JOB_AT_RE = re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG
-                           + r"在(?P<o>[^，]{1,16}?)(?P<v>当|做|干|担任)(?P<job>[^，]{1,12})$")
+# 在X当律师 / 在腾讯做后端开发 (the speaker's job and a relative's: _zh_job_at, _zh_kin_job_at); a job title in
+# English is longer as written (在一家外企做 brand marketing manager)
+_ZH_JOB_AT_RE = re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,16}?)(?P<v>当|做|干|担任)"
+                           r"(?P<job>[^，]{1,12}|\s*[A-Za-z][A-Za-z &/-]{1,40})$")
 # Job words that also name a task (我在做测试: testing today): no job read from 在做 / 做了
 _ZH_WORK_OF_THE_DAY = frozenset({"测试", "开发", "设计", "运营", "产品", "销售", "翻译", "编辑", "前端", "后端"})
 

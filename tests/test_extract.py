@@ -197,17 +197,27 @@ def test_duplicates_are_merged_and_the_protocol_holds() -> None:
     ("text", "expected"),
     [
         # work: 在X做/当/干 + a job, 跳槽, 入职; a city or a generic place is not an employer
-        ("我在阿里做产品经理", {(USER, "works_at", "阿里", 1)}),
+        ("我在阿里做产品经理", {(USER, "works_at", "阿里", 1), (USER, "is_a", "产品经理", 1)}),
         ("我以前在百度做运营", {(USER, "works_at", "百度", -1)}),
         ("我已经不在美团做开发了", {(USER, "works_at", "美团", -1)}),
         ("我在上海当律师", {(USER, "is_a", "律师", 1)}),
+        # a job title in English as written; an activity in English is no job
+        ("我在上海一家 FMCG 外企做 brand marketing manager",
+         {(USER, "works_at", "上海一家FMCG外企", 1), (USER, "is_a", "brand marketing manager", 1)}),
+        ("我在上海一家外企做会计", {(USER, "works_at", "上海一家外企", 1), (USER, "is_a", "会计", 1)}),
+        ("我在家做 yoga and stretching", set()),
+        ("在成都做 game dev", {(USER, "is_a", "game dev", 1)}),
         ("我在家做饭", set()),
         ("我去年从百度跳槽到了字节", {(USER, "works_at", "百度", -1), (USER, "works_at", "字节", 1)}),
         ("I work as a nurse at Mercy Hospital", {(USER, "is_a", "nurse", 1), (USER, "works_at", "Mercy Hospital", 1)}),
+        # when or how much the user works, between "work" and the job: the job still said
+        ("I also work part-time as a bookkeeper from home", {(USER, "is_a", "bookkeeper", 1)}),
+        ("I work nights as a nurse at Mercy Hospital",
+         {(USER, "is_a", "nurse", 1), (USER, "works_at", "Mercy Hospital", 1)}),
         ("just got a job at Spotify", {(USER, "works_at", "Spotify", 1)}),
         # the subject dropped, as chat does
         ("最近迷上了攀岩", {(USER, "likes", "攀岩", 1)}),
-        ("在小米做测试", {(USER, "works_at", "小米", 1)}),
+        ("在小米做测试", {(USER, "works_at", "小米", 1), (USER, "is_a", "测试", 1)}),
         ("喜欢就好", set()),
         ("moved to Denver last year", {(USER, "lives_in", "Denver", 1)}),
         ("love dumplings", {(USER, "likes", "dumplings", 1)}),
@@ -451,7 +461,8 @@ def test_rule_families_second_round(text: str, expected: set[tuple[str, str, str
         ("我爬了一下午楼梯", set()),
         ("我家猫叫咪咪，是只英短", {(USER, "pet", "咪咪", 1)}),
         # base + city without 在
-        ("我在Shopee做运营，base新加坡", {(USER, "works_at", "Shopee", 1), (USER, "lives_in", "新加坡", 1)}),
+        ("我在Shopee做运营，base新加坡",
+         {(USER, "works_at", "Shopee", 1), (USER, "is_a", "运营", 1), (USER, "lives_in", "新加坡", 1)}),
         # English: what the sentence says of a person just named (from, allergic to, an age in words)
         ("My colleague Priya is from Chennai.", {(USER, "colleague", "Priya", 1), ("Priya", "hometown", "Chennai", 1)}),
         ("My husband Tom is allergic to shellfish and peanuts.", {
@@ -825,7 +836,7 @@ def test_said_conversationally(text: str, expected: set[tuple[str, str, str, int
     # 做 a job as 当 it (在南宁做会计), and 我做X的 as 我是做X的; not a task or a field (做项目, 做研究, 做饭)
     ("我在南宁做会计", {(USER, "is_a", "会计", 1)}), ("我做会计的", {(USER, "is_a", "会计", 1)}),
     ("我在上海做HR", {(USER, "is_a", "HR", 1)}),
-    ("我在字节做PM", {(USER, "works_at", "字节", 1)}),  # the employer, as 在阿里做产品经理 (test_rule_families)
+    ("我在字节做PM", {(USER, "works_at", "字节", 1), (USER, "is_a", "PM", 1)}),  # as 在阿里做产品经理
     ("我在公司做项目", set()), ("我在学校做研究", set()), ("我做饭的", set()),
     # "the rest" is no thing disliked
     ("下午就在家泡壶碧螺春 听听评弹 别的我也不爱", set()), ("榴莲我不爱", {(USER, "likes", "榴莲", -1)}),
