@@ -77,6 +77,9 @@ _EAT_OR_DRINK = (*_FOOD_ADVICE, "takes_dose")
 _COMMUTE = ("commutes_by", "lives_in", "works_at", "studies_at")
 # "my older brother", "my little sister": the sibling asked for all the same
 _SIBLING_AGE = r"(?:older|younger|big|little|elder|baby|twin|kid) "
+# A pet by its kind as the extraction knows it (ingest/lexicon.py RELATIONS_*: hamster, 仓鼠, 柯基), longest first
+_PET_EN = "|".join(sorted((re.escape(w) for w, r in RELATIONS_EN.items() if r == "pet"), key=len, reverse=True))
+_PET_ZH = "|".join(sorted((w for w, r in RELATIONS_ZH.items() if r == "pet"), key=len, reverse=True))
 _FOOD = r"(?:dessert|dinner|lunch|breakfast|meal|recipe|snack|food|dish|restaurant|cake|cookie|takeout|takeaway)s?"
 _CUISINE = (r"(?:thai|indian|chinese|mexican|italian|japanese|korean|vietnamese|greek|french|spanish|ethiopian"
             r"|turkish|lebanese|middle eastern|sushi|ramen|pizza|burger|taco|bbq|barbecue|curry|steak|seafood|dim sum"
@@ -129,6 +132,8 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
     (rf"\bmy (?:{_SIBLING_AGE})?(?:sisters?)\b", ("sister",)),
     (rf"\bmy (?:{_SIBLING_AGE})?(?:brothers?)\b", ("brother",)),
     (r"\bmy (?:son|daughter|sons|daughters|kids?|child|children)\b", ("child",)),
+    # the youngest of the family, unnamed: a child's or a grandchild's ("the little one's birthday")
+    (r"\b(?:the|my|our) little ones?\b|\b(?:my|our) (?:little|baby) (?:boy|girl)\b", ("child", "grandchild")),
     (r"\bmy (?:grandma|grandmother|granny|grandpa|grandfather|grandad|granddad|grandparents)\b", ("grandparent",)),
     (r"\bmy (?:grandsons?|granddaughters?|grandkids?|grandchild|grandchildren)\b", ("grandchild",)),
     (r"\bmy (?:family|parents|siblings)\b", FAMILY),
@@ -140,7 +145,7 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|linkedin (?:summary|profile|headline|about|bio|title|post))\b"
      r"|\bmy linkedin\b(?! (?:account|password|login|app|notifications?)\b)", ("works_at", OCCUPATION, "on_team")),
     (r"\bmy (?:colleagues?|coworkers?|co-workers?|workmates?)\b", ("colleague",)),
-    (r"\bmy (?:pets?|dogs?|cats?)\b|\bdo (?:i|we) (?:still )?have (?:a |any )?(?:pets?|dogs?|cats?)\b", ("pet",)),
+    (rf"\b(?:my|our) (?:{_PET_EN})s?\b|\bdo (?:i|we) (?:still )?have (?:a |any )?(?:{_PET_EN})s?\b", ("pet",)),
     (r"\bwhat (?:car|vehicle) do (?:i|we) (?:drive|have|own)\b|\bwhat do (?:i|we) drive\b"
      r"|\bmy (?:\w+ )?(?:car|van|truck|pickup|minivan|suv)\b", ("drives",)),
     (r"\b(?:what|which) (?:phone|cell ?phone|mobile|smartphone) do i (?:have|use|own)\b", ("uses_phone",)),
@@ -168,6 +173,8 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      # safe for me to eat sushi?" (each was gated or answered without the shellfish allergy)
      r"|\b(?:suggest|recommend|ideas?) (?:something|anything|some(?:thing)? ideas?)? ?for (?:dinner|lunch|breakfast"
      r"|brunch|supper)\b|\bwhat(?:'s| is) for (?:dinner|lunch|breakfast)\b|\bavoid eating\b"
+     # "I want to bake something for the little one's birthday that I can eat too"
+     r"|\b(?:bake|cook) (?:something|anything)\b|\b(?:that|which|something) (?:i|we) can (?:eat|have)\b"
      # ("should I eat", "safe for me to eat": one thing to eat or drink, the pattern after this one)
      # "Is it ok if I have a slice of cake at the barbecue?" (gated with type 2 diabetes stored)
      rf"|\b(?:is it|it's) (?:ok|okay|alright|fine|safe) (?:if|for) (?:i|me) (?:to )?(?:have|eat|try) (?:\w+ ){{0,4}}?"
@@ -283,7 +290,7 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
      (REFUSED_FOOD, *_FOOD_SAFETY)),
     (rf"我(?:的)?(?:姐姐|妹妹|姐|妹)|{_CLAUSE_START}(?:姐姐|妹妹)", ("sister",)),
     (rf"我(?:的)?(?:哥哥|弟弟|哥|弟)|{_CLAUSE_START}(?:哥哥|弟弟)", ("brother",)),
-    (rf"我(?:的)?(?:儿子|女儿|孩子)|{_CLAUSE_START}(?:儿子|女儿)", ("child",)),
+    (rf"我(?:的|家的?)?(?:儿子|女儿|孩子|小孩|娃)|{_CLAUSE_START}(?:儿子|女儿)", ("child",)),
     (rf"我(?:的)?(?:奶奶|爷爷|外婆|外公|姥姥|姥爷)|{_CLAUSE_START}(?:奶奶|爷爷|外婆|外公|姥姥|姥爷)", ("grandparent",)),
     (rf"我(?:的)?(?:孙女|孙子|外孙女?)|{_CLAUSE_START}(?:孙女|外孙女?)", ("grandchild",)),
     (r"我(?:的)?(?:家人|家里人|父母|兄弟姐妹)", FAMILY),
@@ -292,7 +299,7 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"名片|工牌|我的(?:职位|职业|工作单位)"
      r"|(?:更新|改|写)[^，。？]{0,14}(?:职位|邮件签名|email signature)",
      ("works_at", OCCUPATION, "on_team")),
-    (r"我(?:的)?(?:宠物|狗|猫)|我(?:家)?(?:还)?(?:有|养)(?:没有)?(?:宠物|狗|猫)", ("pet",)),
+    (rf"我(?:的|家的?)?(?:{_PET_ZH})|家里的(?:{_PET_ZH})|我(?:家)?(?:还)?(?:有|养)(?:没有)?(?:{_PET_ZH})", ("pet",)),
     (r"我开(?:的是)?什么车|我的车是什么", ("drives",)),
     (r"我用(?:的是)?什么手机|我的手机是什么(?:牌子|型号)?", ("uses_phone",)),
     (r"我在(?:哪个|什么)(?:部门|组|团队)|我(?:是)?哪个部门的", ("on_team",)),

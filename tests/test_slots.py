@@ -197,6 +197,13 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("她男朋友是谁", ()), ("朋友的男朋友", ()), ("老公公的生日", ()),
         # traditional characters as simplified
         ("我住的地方附近有什麼好吃的", ("lives_in",)), ("我對什麼過敏", ("allergic_to",)), ("我的寵物叫什麼", ("pet",)),
+        # a pet by its kind, as the extraction names pets; a kind said in general asks for no one's
+        ("帮我给家里的仓鼠买点零食，写上它的名字", ("pet",)), ("我家柯基最近不爱吃饭", ("pet",)),
+        ("Is my hamster too fat?", ("pet",)), ("What do hamsters eat?", ()), ("仓鼠能活几年", ()),
+        # the youngest of the family, unnamed: a child's or a grandchild's
+        ("I want to bake something for the little one's birthday", ("child", "grandchild", *FOOD_ADVICE)),
+        ("something sweet that I can eat", FOOD_ADVICE), ("Can you bake bread without yeast?", ()),
+        ("我家娃最近不爱吃饭", ("child",)), ("How do little ones learn to talk?", ()),
     ],
 )
 def test_asked_slots(question: str, slots: tuple[str, ...]) -> None:
