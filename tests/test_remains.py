@@ -33,8 +33,8 @@ def test_by_clause_is_extract_clause_by_clause() -> None:
 
 
 @pytest.mark.parametrize(("loser", "winner", "left"), [
-    # a change of job keeps the name
-    ("我叫李明，在杭州的阿里巴巴做产品经理", "我上个月跳槽去了腾讯，现在住在深圳", "我叫李明"),
+    # a change of employer keeps the name and the job (做产品经理: is_a, which the move to 腾讯 does not contest)
+    ("我叫李明，在杭州的阿里巴巴做产品经理", "我上个月跳槽去了腾讯，现在住在深圳", "我叫李明，我是产品经理"),
     # a move keeps the job
     ("I live in Boston and I work as a data engineer at Moderna", "Big news: we moved to Seattle last month",
      "I work as a data engineer at Moderna"),
@@ -60,7 +60,9 @@ def test_my_sister_and_i_stay_one_clause() -> None:
 def test_the_remains_state_the_kept_clauses_facts() -> None:
     found = remains(EXTRACT.by_clause("我叫李明，在杭州的阿里巴巴做产品经理"), winner_facts("我现在在腾讯工作"))
     assert found is not None
-    assert [(t.subject, t.predicate, t.object, t.polarity) for t in found.facts] == [("user", "name", "李明", 1)]
+    # the clause the employer was said in states the job too: the job is kept, said on its own
+    assert [(t.subject, t.predicate, t.object, t.polarity) for t in found.facts] == [
+        ("user", "name", "李明", 1), ("user", "is_a", "产品经理", 1)]
 
 
 @pytest.mark.parametrize(("loser", "winner"), [
