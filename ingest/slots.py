@@ -66,10 +66,11 @@ REPLY_STYLE = REPLY_STYLE_PREDICATE
 REFUSED_FOOD = "not eats"
 _FOOD_SAFETY = ("allergic_to", "has_condition")
 # What the user must not, cannot or will not eat: asked by any request for food advice ("Any dessert ideas for
-# tonight?", 晚饭吃什么), whose answer must respect an allergy, a condition or a food refused (我一点葱都不吃) however
-# far the words are from it. The safety first: "What don't I eat?" asks the same slots, the refused foods first
-# (they are its answer, not a constraint on one: is_food_advice tells the two apart by that order).
-_FOOD_ADVICE = (*_FOOD_SAFETY, REFUSED_FOOD)
+# tonight?", 晚饭吃什么), whose answer must respect an allergy, a condition, a food refused (我一点葱都不吃) or a diet
+# (vegetarian: "学校附近有什么 lunch 推荐？" was gated beside 我是 vegetarian) however far the words are from it.
+# The safety first: "What don't I eat?" asks the same slots, the refused foods first (they are its answer, not a
+# constraint on one: is_food_advice tells the two apart by that order).
+_FOOD_ADVICE = (*_FOOD_SAFETY, REFUSED_FOOD, DIET)
 # "Can I eat / drink X?", 我能喝西柚汁吗: one thing, whose safety the medicines taken decide too (grapefruit and
 # amlodipine, alcohol and many): food advice and the doses.
 _EAT_OR_DRINK = (*_FOOD_ADVICE, "takes_dose")

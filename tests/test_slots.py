@@ -21,8 +21,8 @@ from ingest.slots import (
     stored_predicates,
 )
 
-# a request for food advice asks what constrains the answer: allergies, conditions, the foods refused
-FOOD_ADVICE = ("allergic_to", "has_condition", "not eats")
+# a request for food advice asks what constrains the answer: allergies, conditions, the foods refused, a diet
+FOOD_ADVICE = ("allergic_to", "has_condition", "not eats", DIET)
 # one thing to eat or drink: its safety depends on the medicines taken too (grapefruit and amlodipine)
 EAT_OR_DRINK = (*FOOD_ADVICE, "takes_dose")
 
