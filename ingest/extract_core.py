@@ -325,6 +325,8 @@ def is_occupation(term: str) -> bool:
     t = re.sub(r"\s+(?:at|for|with|in)\s.*$", "", t)  # "nurse at st mary's": the job, not where
     if _EN_NOT_A_JOB_RE.match(t):
         return False
+    if re.match(r"(?:head|director|vp|vice president|chief \w+ officer) of \w", t):  # head of people: a title
+        return True
     if t.endswith(_EN_OCCUPATION_PHRASES) or t in WORK_FIELDS_EN:
         return True
     words = t.split()

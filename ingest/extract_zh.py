@@ -888,12 +888,23 @@ def _zh_job_of(m: re.Match[str], subject: str, st: _State, polarity: int) -> Non
     st.add(subject, "is_a", job, polarity)
 
 
+# Where one moved to and the job there (字节做产品经理, 一个 startup 做 Head of People)
+_ZH_NEW_JOB = r"[^，]{1,16}?(?:做|当|担任)(?:\s*[A-Za-z][A-Za-z &/-]{1,40}|[^，]{1,12})"
+
+
 def _zh_job_change(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
-    """(从X)跳槽到Y: Y is the employer now, X no longer."""
+    """(从X)跳槽到Y: Y is the employer now, X no longer; 跳槽到Y做Z: Z the job now, when it names one (我 switch 到一个
+    startup 做 Head of People 了)."""
     if m["old"] and _zh_org_ok(old := _zh_clean(m["old"])):
         st.add(subject, "works_at", old, -1)
-    if _zh_org_ok(new := _zh_clean(m["o"], tails=_STOP_TAIL_ZH)):
+    new = _zh_clean(m["o"], tails=_STOP_TAIL_ZH)
+    job = None
+    if as_job := re.fullmatch(r"(?P<org>.+?)(?:做|当|担任)(?P<job>.+?)了?", new):
+        new, job = as_job["org"].strip(), re.sub("^" + _ZH_JOB_MEASURE, "", as_job["job"].strip())
+    if _zh_org_ok(new):
         st.add(subject, "works_at", new, 1)
+    if job and _zh_role_like(job):
+        st.add(subject, "is_a", job, 1)
 
 
 # What one gives up (戒酒, 戒了咖啡, 戒糖): drinks, else foods; 戒烟 has no predicate.
@@ -1182,7 +1193,12 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         _zh("is_a", check=lambda o: is_occupation(o) and o not in _ZH_WORK_OF_THE_DAY),
     ),
     (
-        re.compile(r"(?:从(?P<old>[^，]{1,12}?))?跳槽(?:到|去)了?(?P<o>[^，]{1,12})"),
+        re.compile(r"(?:从(?P<old>[^，]{1,12}?))?跳槽(?:到|去)了?(?P<o>" + _ZH_NEW_JOB + r"|[^，]{1,12})"),
+        _zh_job_change,
+    ),
+    # in mixed chat, with the job said (我 switch 到一个 startup 做 Head of People 了; not "switch 到 morning run")
+    (
+        re.compile(r"(?:从(?P<old>[^，]{1,12}?))?(?i:switch(?:ed)?) ?(?:到|去)了?(?P<o>" + _ZH_NEW_JOB + ")"),
         _zh_job_change,
     ),
     (re.compile(r"是(?P<o>[^，]{1,16}?)的(?:员工|职员)$"), _zh("works_at", check=_zh_org_ok)),

@@ -209,6 +209,10 @@ def test_duplicates_are_merged_and_the_protocol_holds() -> None:
         ("在成都做 game dev", {(USER, "is_a", "game dev", 1)}),
         ("我在家做饭", set()),
         ("我去年从百度跳槽到了字节", {(USER, "works_at", "百度", -1), (USER, "works_at", "字节", 1)}),
+        # the job at the new place, when one is said; "switch 到" only with a job (not "switch 到 morning run")
+        ("我跳槽到字节做产品经理了", {(USER, "works_at", "字节", 1), (USER, "is_a", "产品经理", 1)}),
+        ("我 switch 到一个 startup 做 Head of People 了", {(USER, "is_a", "Head of People", 1)}),
+        ("我 switch 到 morning run 了", set()),
         ("I work as a nurse at Mercy Hospital", {(USER, "is_a", "nurse", 1), (USER, "works_at", "Mercy Hospital", 1)}),
         # when or how much the user works, between "work" and the job: the job still said
         ("I also work part-time as a bookkeeper from home", {(USER, "is_a", "bookkeeper", 1)}),
