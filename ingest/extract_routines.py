@@ -71,12 +71,18 @@ _DOSE_ZH = (
     re.compile(rf"我的(?P<m>[{HAN}A-Za-z]{{2,8}}?)(?:的?(?:剂量|药量|用量))?(?:已经)?(?:加到|减到|调到|调整到|增加到|减少到|"
                rf"改成|改为|换成)了?(?:每天|每次|一次)?(?P<d>{_AMOUNT_ZH})"),
 )
+# A medicine taken, its dose unsaid: "I take warfarin, so my doctor watches what I eat", "I'm on rosuvastatin",
+# 我现在吃着氨氯地平 (a drug by the ending of its kind, _DRUG_EN_RE / _MEDICINE_ZH: not "I'm on Facebook", 吃着火锅)
+_UNDOSED_EN = re.compile(rf"(?i:\bi(?:'m| am|'ve been| have been)? {_ADVERBS_EN}(?:take|taking|on))"
+                         rf" (?P<m>{_MEDICINE_EN})\b")
 # A pill counted, of a medicine named by the ending of its kind (阿托伐他汀, 氨氯地平, 二甲双胍, 胰岛素):
 # 我每天晚上吃一片阿托伐他汀 (a count with no medicine ending, 吃一片面包, is no dose); the name holds no particle or
 # pronoun (血脂正常了阿托伐他汀 names 阿托伐他汀)
 _MEDICINE_ZH = (r"[^\W\dA-Za-z_了的是说在把吃我你他她们和就都也要不没再]{0,6}?(?:他汀|沙坦|普利|地平|洛尔|双胍|胰岛素"
                 r"|甲状腺素|霉素|西林|拉唑|替丁|褪黑素|阿司匹林|布洛芬|华法林|氯吡格雷)")
 _COUNT_ZH = r"[一两二三四\d](?:片|粒|颗)"
+_UNDOSED_ZH = re.compile(rf"我(?:现在|目前|每天|每晚|早上|晚上|一直|在|都|还)*(?:吃|服用|服)着?(?!{_COUNT_ZH})"
+                         rf"(?P<m>{_MEDICINE_ZH})")
 # (the 我 chat drops at a clause's start too: 我没有糖尿病 就是高血压 每天早上吃一片氨氯地平)
 _COUNTED_DOSE_ZH = re.compile(rf"(?:我|^|(?<=[\s，,。；]))(?:现在|目前|每天|每晚|早上|晚上|一直|在|都)*(?:吃|服用|服)"
                               rf"(?P<d>{_COUNT_ZH})"
@@ -605,6 +611,13 @@ def routine_facts(clause: str, sentence: str = "", before: str = "") -> list[tup
                 out.append((DOSE_PREDICATE, f"{m['m']} {m['d']}"))
     for m in _COUNTED_DOSE_ZH.finditer(clause) if not pet else ():
         out.append((DOSE_PREDICATE, f"{m['m']} {_zh_count(m['d'])}"))
+    dosed = {medicine_of(o).lower() for p, o in out if p == DOSE_PREDICATE}
+    for m in (*_UNDOSED_EN.finditer(clause), *_UNDOSED_ZH.finditer(clause)) if not pet else ():
+        said = m["m"]
+        if said.lower() not in dosed and (re.search(f"[{HAN}]", said) or (
+                said.lower() not in _NOT_A_MEDICINE and _DRUG_EN_RE.search(said))) \
+                and not WISHED_RE.search(clause[: m.start()]) and not re.search(r"吗|[?？]", clause[m.end():]):
+            out.append((DOSE_PREDICATE, said))
     for m in (*_COMMUTE_EN.finditer(clause), *_COMMUTE_ZH.finditer(clause)):
         if not re.search(r"(?i)\b(?:don't|do not|never|no longer|not)\b|不|没", clause[: m.start("v")][-12:]) \
                 and not _NOT_EVERY_DAY_RE.search(clause):
@@ -686,6 +699,11 @@ def stopped_medicines(clause: str) -> list[str]:
                                              and (_DRUG_EN_RE.search(said) or said[0].isupper())):
             out.append(said)
     return list(dict.fromkeys(out))
+
+
+def is_medicine_zh(said: str) -> bool:
+    """Whether a Chinese object names a medicine by the ending of its kind (氨氯地平, 阿托伐他汀): taken, not eaten."""
+    return re.fullmatch(_MEDICINE_ZH, said.removeprefix("着")) is not None
 
 
 def medicine_of(dose: str) -> str:

@@ -29,6 +29,7 @@ from ingest.extract_core import (
     normalize_term,
     phone_ok,
 )
+from ingest.extract_routines import is_medicine_zh
 from ingest.lexicon import (
     CONDITIONS_ZH_RE,
     FEELING_ZH_RE,
@@ -1305,7 +1306,8 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
      lambda m, s, st, p: st.add(s, "eats", "辣", 1) if s == USER else None),
     (
         re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + r"吃过?" + _ZH_DIET_OBJECT),
-        _zh("eats", strip_verb=True, tails=_ZH_FOOD_TAILS),
+        # (a medicine is taken, not eaten: 我现在吃着氨氯地平, ingest/extract_routines.py)
+        _zh("eats", strip_verb=True, tails=_ZH_FOOD_TAILS, check=lambda o: not is_medicine_zh(o)),
     ),
     (
         re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + r"喝过?" + _ZH_DIET_OBJECT),

@@ -209,6 +209,11 @@ def test_duplicates_are_merged_and_the_protocol_holds() -> None:
         ("在成都做 game dev", {(USER, "is_a", "game dev", 1)}),
         ("我在家做饭", set()),
         ("我去年从百度跳槽到了字节", {(USER, "works_at", "百度", -1), (USER, "works_at", "字节", 1)}),
+        # a medicine taken, its dose unsaid (by the ending of its kind: not "I'm on Facebook"); taken, not eaten
+        ("I take warfarin, so my doctor watches what I eat", {(USER, "takes_dose", "warfarin", 1)}),
+        ("I'm on Facebook a lot", set()), ("I might take metformin", set()), ("she's on losartan now", set()),
+        ("我现在吃着氨氯地平", {(USER, "takes_dose", "氨氯地平", 1)}),
+        ("我每天吃一片阿托伐他汀", {(USER, "takes_dose", "阿托伐他汀 1片", 1)}),
         # the job at the new place, when one is said; "switch 到" only with a job (not "switch 到 morning run")
         ("我跳槽到字节做产品经理了", {(USER, "works_at", "字节", 1), (USER, "is_a", "产品经理", 1)}),
         ("我 switch 到一个 startup 做 Head of People 了", {(USER, "is_a", "Head of People", 1)}),
@@ -481,8 +486,11 @@ def test_rule_families_second_round(text: str, expected: set[tuple[str, str, str
         ("I work nights.", set()),
         ("I left Google, I'm at Stripe now.", {(USER, "works_at", "Google", -1), (USER, "works_at", "Stripe", 1)}),
         ("I'm at home now.", set()),
-        ("I'm on metformin for diabetes.", {(USER, "has_condition", "diabetes", 1)}),
-        ("I'm on sertraline for depression.", {(USER, "has_condition", "depression", 1)}),
+        # the medicine too, its dose unsaid
+        ("I'm on metformin for diabetes.",
+         {(USER, "has_condition", "diabetes", 1), (USER, "takes_dose", "metformin", 1)}),
+        ("I'm on sertraline for depression.",
+         {(USER, "has_condition", "depression", 1), (USER, "takes_dose", "sertraline", 1)}),
         ("I'm on my way for lunch.", set()),
         # diet: "just / only X" after what one does not eat or drink
         ("I don't eat meat, only fish.", {(USER, "eats", "meat", -1), (USER, "eats", "fish", 1)}),
