@@ -614,8 +614,8 @@ def routine_facts(clause: str, sentence: str = "", before: str = "") -> list[tup
     dosed = {medicine_of(o).lower() for p, o in out if p == DOSE_PREDICATE}
     for m in (*_UNDOSED_EN.finditer(clause), *_UNDOSED_ZH.finditer(clause)) if not pet else ():
         said = m["m"]
-        if said.lower() not in dosed and (re.search(f"[{HAN}]", said) or (
-                said.lower() not in _NOT_A_MEDICINE and _DRUG_EN_RE.search(said))) \
+        # (by its ending only: "I'm on Facebook" is capitalized too)
+        if said.lower() not in dosed and _names_a_medicine(said, brand=False) \
                 and not WISHED_RE.search(clause[: m.start()]) and not re.search(r"吗|[?？]", clause[m.end():]):
             out.append((DOSE_PREDICATE, said))
     for m in (*_COMMUTE_EN.finditer(clause), *_COMMUTE_ZH.finditer(clause)):
@@ -695,10 +695,16 @@ def stopped_medicines(clause: str) -> list[str]:
         if WISHED_RE.search(before) or _OTHERS_MEDICINE_RE.search(before[-30:]) or _NOT_HAD_RE.search(
                 before[-12:]):
             continue
-        if re.search(f"[{HAN}]", said) or (said.lower() not in _NOT_A_MEDICINE
-                                             and (_DRUG_EN_RE.search(said) or said[0].isupper())):
+        if _names_a_medicine(said, brand=True):
             out.append(said)
     return list(dict.fromkeys(out))
+
+
+def _names_a_medicine(said: str, *, brand: bool) -> bool:
+    """Whether a medicine rule's match names one: in Chinese (the rules' _MEDICINE_ZH), or a drug by the ending of its
+    kind (lisinopril), or with `brand` a capitalized name (Plavix; where the verb already says a medicine)."""
+    return re.search(f"[{HAN}]", said) is not None or (
+        said.lower() not in _NOT_A_MEDICINE and (_DRUG_EN_RE.search(said) is not None or (brand and said[0].isupper())))
 
 
 def is_medicine_zh(said: str) -> bool:
