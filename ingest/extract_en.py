@@ -580,12 +580,13 @@ def _en_role_at(m: re.Match[str], st: _State) -> None:
     if re.search(r"(?i)\bfan\b", role):
         return
     year = re.fullmatch(rf"(?i)(?:{_EN_STUDY_YEAR})(?: student)?", role) is not None
+    polarity = -1 if _en_past_job(m, st) else 1
     if not year:
-        st.add(USER, "is_a", role)  # "a second year at UT" is a student's year, not a role
+        st.add(USER, "is_a", role, polarity)  # "a second year at UT" is a student's year, not a role
     org = _en_cut(m["org"], _EN_TAIL_PLACE)
     if not _EN_INDEFINITE_RE.match(org):
         studies = year or re.search(r"(?i)student|undergrad|postdoc|researcher|phd", role)
-        st.add(USER, "studies_at" if studies else "works_at", org)
+        st.add(USER, "studies_at" if studies else "works_at", org, polarity)
         if studies and (major := re.match(r"(?i)\s+(?:studying|majoring in|doing a degree in) (?P<o>[\w -]+)",
                                           m.string[m.end("org") :])):
             st.add(USER, "major", _en_cut(major["o"], _EN_TAIL_PLACE))
@@ -596,13 +597,38 @@ def _en_study(m: re.Match[str], st: _State) -> None:
     st.add(USER, "studies_at", _en_cut(m["org"], _EN_TAIL_PLACE))
 
 
+# A turn of someone retired: a job it tells in the past tense ("I worked at Boeing for 30 years before I retired",
+# "I'm retired now, I was a teacher") is one held no longer, as 退休前是工程师 is.
+_EN_RETIRED_RE = re.compile(r"(?i)\b(?:i'm|i am|i've|i have|i|since i|before i|until i|when i)"
+                            r" (?:now |just |recently |finally |been )?retired\b|\bmy retirement\b")
+
+
+def _en_past_job(m: re.Match[str], st: _State) -> bool:
+    """Whether the job the match tells ended: said with "used to" or "no longer", or in the past tense by someone
+    retired."""
+    return bool(m.groupdict().get("neg")) or (re.search(r"(?i)\b(?:worked|was)\b", m[0]) is not None
+                                             and _EN_RETIRED_RE.search(st.turn) is not None)
+
+
 def _en_works_at(m: re.Match[str], st: _State) -> None:
     org = _en_cut(m["o"], _EN_TAIL_PLACE)
     if not (re.match(_EN_NAME, org) or re.match(f"[{HAN}]", org)) or _EN_INDEFINITE_RE.match(org):
         return
-    st.add(USER, "works_at", org, -1 if m.groupdict().get("neg") else 1)
+    st.add(USER, "works_at", org, -1 if _en_past_job(m, st) else 1)
     if role := re.search(r"(?i)\bas (?:a|an) (?P<r>[\w -]+)$", m["o"]):
         st.add(USER, "is_a", _en_cut(role["r"], _EN_TAIL_PLACE))  # "I work at Google as a data scientist"
+
+
+def _en_former_job(m: re.Match[str], st: _State) -> bool:
+    """I used to be a nurse, (retired) I was an engineer at Boeing: the job and employer held no longer; False
+    (the clause read on) for what is no job ("When I was a kid my dad took me to Yellowstone")."""
+    role = m["role"].strip()
+    if not _en_past_job(m, st) or not is_occupation(role):
+        return False
+    st.add(USER, "is_a", role, -1)
+    if m["org"] and not _EN_INDEFINITE_RE.match(org := _en_cut(m["org"], _EN_TAIL_PLACE)):
+        st.add(USER, "works_at", org, -1)
+    return True
 
 
 def _en_switched(m: re.Match[str], st: _State) -> None:
@@ -1034,6 +1060,17 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         re.compile(rf"{_I}(?i: (?:just |finally |recently )?(?:got |was |have been |'ve been )?promoted to)"
                    r" (?:(?i:a|an|the) )?(?P<o>[\w -]+)"),
         lambda m, st: st.add(USER, "is_a", o) if is_occupation(o := _en_cut(m["o"], _EN_TAIL_PLACE)) else False,
+    ),
+    # "I used to be a nurse", "I was an engineer at Boeing before I retired": a job held no longer (only with
+    # "used to", or in a retired person's turn: "I was a nurse" alone may tell a story)
+    (
+        re.compile(rf"{_I}(?i: (?P<neg>used to be)| was) (?i:a|an) (?P<role>[\w -]+?)"
+                   rf"(?: (?i:at|for|with) (?P<org>{_EN_NAME}))?(?=$|[,.;!?]| (?i:for|before|until|when|and|but)\b)"),
+        _en_former_job,
+    ),
+    (
+        re.compile(rf"{_I}(?i: (?:just |finally |recently )?retired from) (?P<o>{_EN_NAME})"),
+        lambda m, st: st.add(USER, "works_at", _en_cut(m["o"], _EN_TAIL_PLACE), -1),
     ),
     # "I got a new job at Google": the employer
     (

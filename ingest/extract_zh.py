@@ -205,13 +205,13 @@ _ZH_REL_ALT = "|".join(sorted(map(re.escape, RELATIONS_ZH), key=len, reverse=Tru
 
 # zh adverbs that may sit between the subject and the verb (we read through them).
 _ZH_ADV = (
-    r"(?:也|还|都|就|真的|其实|现在|目前|已经|一直|平时|一般|基本上|基本|从来|向来|本来|以前|曾经|原来|每天|每周|早上"
+    r"(?:也|还|都|就|真的|其实|现在|目前|已经|一直|平时|一般|基本上|基本|从来|向来|本来|以前|曾经|原来|退休(?:之)?前|每天|每周|早上"
     r"|晚上|中午|今年|最近|只|还是|通常|根本|完全|绝对|几乎|偶尔|经常|常常|天天|很少|比较|特别|非常|挺|很|超级|超"
     r"|最|真|好|蛮|确实|也都|同样|主要|又|更|可|才|倒是|一向|总是|向来都|刚刚|刚|就是|是真的)*"
 )
 _ZH_NEG = r"(?P<neg>不再|不太|不怎么|不大|一点都不|一点也不|从来不|从不|并不|再也不|已经不|不|没有|没)?"
 _ZH_DEG = r"(?:太|怎么|很|特别|非常|挺|超级|超|最|真的|好|蛮|比较|那么)*"
-_PAST_STATE_RE = re.compile(r"以前|曾经|原来|之前|过去")
+_PAST_STATE_RE = re.compile(r"以前|曾经|原来|之前|过去|退休前")
 _ZH_FUTURE_RE = re.compile(r"要去|要飞|打算|准备|计划|想去|将要|会去|下周|下个?月|明天|明年|后天")
 
 _ZhHandler = Callable[[re.Match[str], str, _State, int], None]
@@ -251,7 +251,7 @@ def zh_clause(c: str, st: _State, episodic: bool) -> None:
         unread = _zh_relations(rest, st)
         if unread is None:
             return
-        if re.match(r"(?:家里?|家)?的?(?:亲|大|小|二|老)?(?:" + _ZH_REL_ALT + ")", unread):
+        if re.match(r"(?:家里?|家)?的?(?:亲|大|小|二|老)?(?:" + _ZH_REL_ALT + ")(?!毛|皮屑)", unread):
             # 我儿子今年六岁: what is said of an unnamed relative is not said of the user; where they live or
             # work and how to reach them is read, with the relative as the subject (我姐姐住在杭州)
             _zh_kin(unread, st)
@@ -651,7 +651,7 @@ _ZH_NAME_THEN_TAIL_RE = re.compile(
 
 # A clause without its own subject that continues the previous one ("我爱猫，不太喜欢狗").
 _CONTINUATION_RE = re.compile(
-    r"^(?:也|还|都|不|却|现在|目前|以前|又|就|平时|一般|特别|最|很|挺|超|从不|只|更|反而|倒是|同时|是|专业|生日|名字|老家"
+    r"^(?:也|还|都|不|却|现在|目前|以前|退休(?:之)?前|又|就|平时|一般|特别|最|很|挺|超|从不|只|更|反而|倒是|同时|是|专业|生日|名字|老家"
     r"|爱好|今年|在|刚|当|做|学的|读的|住|会说|养了|来自|base|戒|喜欢|爱|讨厌|受不了|迷上|对|一直)"
 )
 
@@ -966,7 +966,10 @@ def _zh_emergency(m: re.Match[str], subject: str, st: _State, polarity: int) -> 
 # The conditions a speaker names bare after the subject (我痛风 / 我高血压): the explicit ones only.
 _ZH_NAMED_CONDITIONS = CONDITIONS_ZH_RE.pattern.split("|[")[0].removeprefix("(?:")
 
-_STOP_TAIL_ZH = r"，|已经|了|工作|上班|生活|的时候|这个|一定|每天|吃了|不能"
+# How long, closing the clause (跳槽到字节三个月了, 搬到上海快一年了): not part of the place
+_ZH_HOW_LONG_TAIL = (r"(?:快|才|都|刚|差不多|将近|已经)?(?:[一两二三四五六七八九十半几\d]+|好几)(?:个多?|多个?)?"
+                     r"(?:月|年|周|星期|礼拜|天)多?(?=了?$)")
+_STOP_TAIL_ZH = r"，|已经|了|工作|上班|生活|的时候|这个|一定|每天|吃了|不能|" + _ZH_HOW_LONG_TAIL
 
 _P = _ZH_ADV
 
@@ -1051,7 +1054,9 @@ _ZH_HEALTH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
                 r"|都|也|又|特别|非常)*(?P<lvl>偏高|偏低|超标|高|低)(?![^，]*(?:吗|么|不高|不低))"),
      lambda m, s, st, p: st.add(s, "has_condition", m["o"] + ("低" if "低" in m["lvl"] else "高"))),
     (re.compile(r"对(?P<o>(?!什么|啥|任何)[^，]{1,16}?)" + _ZH_NEG + r"过敏"), _zh("allergic_to", coord=True)),
-    (re.compile(r"^(?P<pre>" + _P + r")(?P<o>(?![^，]*(?:什么|啥|任何)[^，]*都)[^，对]{1,10}?)过敏"),
+    # 我有点花粉过敏, 我轻微猫毛过敏: how much is no allergen (我有点过敏 names none)
+    (re.compile(r"^(?P<pre>" + _P + r")(?:有点|有些|有|轻微|轻度|严重|重度)?"
+                r"(?P<o>(?![^，]*(?:什么|啥|任何)[^，]*都)(?!有点|有些)[^，对]{1,10}?)过敏"),
      _zh("allergic_to", coord=True)),
     (
         re.compile(r"(?:(?P<neg>没)有|患有|得了|患了|确诊了?|有)(?P<o>" + CONDITIONS_ZH_RE.pattern + ")"),
@@ -1172,7 +1177,7 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     ),
     _ZH_WORKS_AT_RULE,
     (_ZH_JOB_AT_RE, _zh_job_at),
-    (re.compile(r"入职了?(?P<o>[^，]{1,12})"), _zh("works_at", check=_zh_org_ok)),
+    (re.compile(r"入职了?(?P<o>[^，]{1,12})"), _zh("works_at", tails=_ZH_HOW_LONG_TAIL, check=_zh_org_ok)),
     # 我去腾讯上班了 / 现在去字节工作了: started there (not 下个月去腾讯上班, nor 想去腾讯上班: still to come)
     (
         re.compile(r"^(?P<pre>" + _P + r")去(?P<o>[^，]{1,12}?)(?:上班|工作)了$"),

@@ -35,15 +35,36 @@ PEOPLE = (*FAMILY, "colleague", "boss")
 # ("I'm a vegetarian" states is_a vegetarian, no answer to "What's my job?"). Read as is_a (stored_predicates),
 # kept as an answer only by a memory naming an occupation (answered).
 OCCUPATION = "is_a (occupation)"
+# A former job ("my old job", 我退休前的工作): the employer and the occupation held no longer, their denied triples
+# (我退休前是第二机床厂的工程师: works_at and is_a, -1), asked beside the affirmed ones (a job told without
+# "used to" may be the former one asked for).
+NOT_OCCUPATION = "not is_a (occupation)"
+FORMER_JOB = ("works_at", OCCUPATION, "not works_at", NOT_OCCUPATION)
 # A diet question's is_a: the user's diet (vegetarian, 素食者: ingest/extract_core.py DIETS), not any is_a.
 DIET = "is_a (diet)"
 # A liking asked for by its kind ("Which sport am I into these days?", 我平时听什么歌): read as likes, kept as an
 # answer only by a memory naming a sport or a kind of music (ingest/extract_core.py is_sport, is_music).
 SPORT = "likes (sport)"
 MUSIC = "likes (music)"
+# A pet by its kind as the extraction knows it (ingest/lexicon.py RELATIONS_*: hamster, 仓鼠, 柯基), longest first
+_PET_EN = "|".join(sorted((re.escape(w) for w, r in RELATIONS_EN.items() if r == "pet"), key=len, reverse=True))
+_PET_ZH = "|".join(sorted((w for w, r in RELATIONS_ZH.items() if r == "pet"), key=len, reverse=True))
+# An allergy an animal sets off (cats, dog dander, 猫毛, 宠物皮屑): asked by a visit to or a plan for an animal
+# (朋友家新养了只布偶 叫我去玩 能去不, "Should we adopt a puppy?"), whose answer it decides; a peanut allergy does not.
+ANIMAL_ALLERGY = "allergic_to (animal)"
+_ANIMAL_ALLERGEN_RE = re.compile(
+    rf"(?i)(?:(?:{_PET_EN}|pet|animal|horse)s?|(?:{_PET_EN}|pet|animal|horse) (?:hair|fur|dander|saliva)"
+    rf"|(?:pet |animal )?(?:hair|fur|dander)|(?:{_PET_ZH}|猫狗|动物|宠物|马)(?:毛发?|皮屑)?|毛发|皮屑)")
+
+
+def _is_animal_allergen(name: str) -> bool:
+    return _ANIMAL_ALLERGEN_RE.fullmatch(name.strip()) is not None
+
+
 # The slots asked by a kind of their predicate's value: the predicate stored, and what a memory's names must hold.
 _OF_A_KIND: dict[str, tuple[str, Callable[[str], bool]]] = {
-    OCCUPATION: ("is_a", is_occupation), DIET: ("is_a", is_diet), SPORT: ("likes", is_sport),
+    OCCUPATION: ("is_a", is_occupation), NOT_OCCUPATION: ("not is_a", is_occupation), DIET: ("is_a", is_diet),
+    SPORT: ("likes", is_sport), ANIMAL_ALLERGY: ("allergic_to", _is_animal_allergen),
     MUSIC: ("likes", is_music),
 }
 # A routine or a provider asked for by what it is ("When do I go to bed?": bedtime; "Which bank do I use?": bank):
@@ -78,9 +99,6 @@ _EAT_OR_DRINK = (*_FOOD_ADVICE, "takes_dose")
 _COMMUTE = ("commutes_by", "lives_in", "works_at", "studies_at")
 # "my older brother", "my little sister": the sibling asked for all the same
 _SIBLING_AGE = r"(?:older|younger|big|little|elder|baby|twin|kid) "
-# A pet by its kind as the extraction knows it (ingest/lexicon.py RELATIONS_*: hamster, 仓鼠, 柯基), longest first
-_PET_EN = "|".join(sorted((re.escape(w) for w, r in RELATIONS_EN.items() if r == "pet"), key=len, reverse=True))
-_PET_ZH = "|".join(sorted((w for w, r in RELATIONS_ZH.items() if r == "pet"), key=len, reverse=True))
 _FOOD = r"(?:dessert|dinner|lunch|breakfast|meal|recipe|snack|food|dish|restaurant|cake|cookie|takeout|takeaway)s?"
 _CUISINE = (r"(?:thai|indian|chinese|mexican|italian|japanese|korean|vietnamese|greek|french|spanish|ethiopian"
             r"|turkish|lebanese|middle eastern|sushi|ramen|pizza|burger|taco|bbq|barbecue|curry|steak|seafood|dim sum"
@@ -108,6 +126,10 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\bmy (?:employer|company|workplace|office)\b|\bwhere do i commute to\b|\bmy work address\b", ("works_at",)),
     (r"\bwhat (?:do|did) i do for (?:a )?(?:living|work)\b|\bmy (?:job|occupation|profession)\b"
      r"|\bwhat(?:'s| is) my (?:role|position)\b", ("works_at", OCCUPATION)),
+    (r"\bwhere did i (?:use to )?work\b|\bwho did i (?:use to )?work for\b"
+     r"|\bwhat did i (?:use to )?do (?:for (?:a )?(?:living|work)|before i retired)\b"
+     r"|\bmy (?:old|previous|former|last|past) (?:job|employer|company|work|career|workplace|occupation|profession)\b"
+     r"|\bwhat (?:was|used to be) my (?:job|occupation|profession)\b", FORMER_JOB),
     (r"\bwhere (?:do|did) i (?:study|go to school|go to college)\b|\bmy (?:school|university|college)\b",
      ("studies_at",)),
     (r"\bwhat (?:do|did) i (?:study|major in)\b|\bmy major\b", ("major",)),
@@ -147,6 +169,11 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\bmy linkedin\b(?! (?:account|password|login|app|notifications?)\b)", ("works_at", OCCUPATION, "on_team")),
     (r"\bmy (?:colleagues?|coworkers?|co-workers?|workmates?)\b", ("colleague",)),
     (rf"\b(?:my|our) (?:{_PET_EN})s?\b|\bdo (?:i|we) (?:still )?have (?:a |any )?(?:{_PET_EN})s?\b", ("pet",)),
+    # an animal met or taken in: the user's allergy to it decides
+    (rf"\b(?:adopt(?:ing)?|get(?:ting)?|buy(?:ing)?|foster(?:ing)?|rescu(?:e|ing)) (?:a |an |another )?(?:new )?"
+     rf"(?:{_PET_EN})s?\b|\b(?:cat|dog|puppy|kitten) caf[eé]s?\b|\b(?:pet|dog|cat)[- ]?sit(?:ting)?\b"
+     rf"|\b(?:friend|neighbou?r|colleague|roommate|flatmate|boyfriend|girlfriend|partner|sister|brother|mom|dad|mum"
+     rf"|parents|in-laws)(?:'s|s'|s)? new (?:{_PET_EN})s?\b", (ANIMAL_ALLERGY,)),
     (r"\bwhat (?:car|vehicle) do (?:i|we) (?:drive|have|own)\b|\bwhat do (?:i|we) drive\b"
      r"|\bmy (?:\w+ )?(?:car|van|truck|pickup|minivan|suv)\b", ("drives",)),
     (r"\b(?:what|which) (?:phone|cell ?phone|mobile|smartphone) do i (?:have|use|own)\b", ("uses_phone",)),
@@ -265,8 +292,10 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
      # 朋友圈, WeChat Moments, names no friend)
      r"|帮我(?:(?!老公|老婆|爸|妈|儿子|女儿|朋友(?!圈)|同事|他|她)[^，。？]){0,12}(?:工作|公司|单位|上班)地址",
      ("works_at",)),
-    (r"我(?:以前|之前|原来|退休前|现在)?的(?:工作|职业)|我(?:是)?做什么(?:工作)?的|我做什么工作",
-     ("works_at", OCCUPATION)),
+    (r"我(?:现在)?的(?:工作|职业)|我(?:是)?做什么(?:工作)?的|我做什么工作", ("works_at", OCCUPATION)),
+    (r"我(?:以前|之前|原来|过去|退休(?:之)?前)的?(?:工作|职业|单位|公司)|我的老本行"
+     r"|我(?:以前|之前|原来|过去|退休(?:之)?前)(?:是)?(?:在哪(?:里|儿)?|在什么(?:公司|单位))?(?:上班|工作|(?:做|干)(?:什么|啥))",
+     FORMER_JOB),
     (r"我在哪(?:里|儿|个学校)?(?:上学|读书|念书)|我的(?:学校|大学)", ("studies_at",)),
     (r"我(?:学|读)的?什么专业|我的专业", ("major",)),
     (r"我(?:今年)?(?:多大|几岁)|我的年龄", ("age",)),
@@ -301,6 +330,9 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|(?:更新|改|写)[^，。？]{0,14}(?:职位|邮件签名|email signature)",
      ("works_at", OCCUPATION, "on_team")),
     (rf"我(?:的|家的?)?(?:{_PET_ZH})|家里的(?:{_PET_ZH})|我(?:家)?(?:还)?(?:有|养)(?:没有)?(?:{_PET_ZH})", ("pet",)),
+    (rf"(?:朋友|同事|邻居|同学|亲戚|别人|男朋友|女朋友|对象|室友|[他她])(?:家)?(?:新|刚|最近)*(?:养了|有|买了|领养了|捡了)"
+     rf"(?:一)?(?:只|条|头)?(?:{_PET_ZH})|(?:想|要|打算|准备|考虑)(?:养|领养|收养|买|捡)(?:一)?(?:只|条)?(?:{_PET_ZH})"
+     r"|猫咖|狗咖|撸猫|撸狗", (ANIMAL_ALLERGY,)),
     (r"我开(?:的是)?什么车|我的车是什么", ("drives",)),
     (r"我用(?:的是)?什么手机|我的手机是什么(?:牌子|型号)?", ("uses_phone",)),
     (r"我在(?:哪个|什么)(?:部门|组|团队)|我(?:是)?哪个部门的", ("on_team",)),
@@ -360,6 +392,8 @@ SLOT_EXAMPLES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
                      "我在哪家公司工作？")),
     (("works_at", OCCUPATION), ("What do I do for a living?", "What's my job?", "我是做什么工作的？",
                                 "我的职业是什么？")),
+    (FORMER_JOB, ("What was my old job?", "Where did I use to work?", "What did I do before I retired?",
+                  "我以前的工作是什么？", "我退休前是做什么的？")),
     (("studies_at",), ("Where do I study?", "Which university do I go to?", "我在哪里上学？", "我在哪个大学读书？")),
     (("birthday",), ("When is my birthday?", "我的生日是哪天？")),
     (("age",), ("How old am I?", "我今年多大？")),
@@ -468,12 +502,19 @@ def is_food_advice(asked: Sequence[str]) -> bool:
     return tuple(asked[:len(_FOOD_ADVICE)]) == _FOOD_ADVICE  # with the doses, for one thing to eat or drink
 
 
+def constrains_answer(asked: Sequence[str]) -> bool:
+    """The slots asked hold facts that constrain the answer rather than give it: a request for food advice (the
+    allergies and foods refused), an animal met or taken in (the allergy to it: "Should we adopt a puppy?")."""
+    return is_food_advice(asked) or ANIMAL_ALLERGY in asked
+
+
 def asks_own_fact(asked: Sequence[str], question: str) -> bool:
     """Whether the slots asked are a fact of the user's own ("How much metformin do I take?"), not of the family
-    ("How much metformin does my dad take?" asks for father; "my son's allergy" names a person), nor a request for
-    food advice (a child's allergy constrains the family's dinner too)."""
+    ("How much metformin does my dad take?" asks for father; "my son's allergy" names a person), nor one whose answer
+    they constrain (a child's allergy constrains the family's dinner too: constrains_answer)."""
     asked = [p for p in asked if p != REPLY_STYLE]  # how to answer is no fact asked
-    return bool(asked) and not any(p in PEOPLE for p in asked) and not is_food_advice(asked) and not people(question)
+    return bool(asked) and not any(p in PEOPLE for p in asked) and not constrains_answer(asked) \
+        and not people(question)
 
 
 @functools.cache  # asked by every recall of a question about one relative

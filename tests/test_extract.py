@@ -993,3 +993,30 @@ def test_an_allergy_named_as_a_thing(text: str, expected: set[tuple[str, str, st
 ])
 def test_the_phone_a_home_said_with_up_and_a_new_job(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # an allergy to a pet's fur is no pet (我猫毛过敏 read 猫 as the user's cat), and how strong it is no allergen
+    ("我猫毛过敏", {(USER, "allergic_to", "猫毛", 1)}),
+    ("我有鼻炎，狗毛过敏", {(USER, "has_condition", "鼻炎", 1), (USER, "allergic_to", "狗毛", 1)}),
+    ("我有点花粉过敏", {(USER, "allergic_to", "花粉", 1)}), ("我有猫毛过敏", {(USER, "allergic_to", "猫毛", 1)}),
+    ("我有点过敏", set()), ("我猫叫年糕", {(USER, "pet", "年糕", 1)}),
+    # how long, closing the clause, is no part of the place
+    ("我跳槽到字节三个月了", {(USER, "works_at", "字节", 1)}),
+    ("我入职腾讯半年了", {(USER, "works_at", "腾讯", 1)}), ("我搬到上海快一年了", {(USER, "lives_in", "上海", 1)}),
+    # a job before retiring is held no longer
+    ("我今年68了，退休前是北京第二机床厂的工程师",
+     {(USER, "age", "68", 1), (USER, "works_at", "北京第二机床厂", -1), (USER, "is_a", "工程师", -1)}),
+    ("I used to be a teacher", {(USER, "is_a", "teacher", -1)}),
+    ("Before I retired I was an engineer at Boeing",
+     {(USER, "is_a", "engineer", -1), (USER, "works_at", "Boeing", -1)}),
+    ("I worked at Boeing for 30 years before I retired", {(USER, "works_at", "Boeing", -1)}),
+    ("I retired from Boeing last year", {(USER, "works_at", "Boeing", -1)}),
+    ("I worked as an engineer at Boeing for 30 years",
+     {(USER, "is_a", "engineer", 1), (USER, "works_at", "Boeing", 1)}),
+    ("When I was a kid my dad took me to Yellowstone.", {(USER, "visited", "Yellowstone", 1)}),
+    ("I was a nurse for 30 years", set()),  # a story may say it: only "used to" or a retired person's turn
+    ("I used to be a big fan of jazz", set()),
+])
+def test_fur_allergies_how_long_and_a_job_before_retiring(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+    assert spo(text) == expected

@@ -480,3 +480,25 @@ def test_where_do_i_work_is_answered_by_the_new_employer_not_the_old_jobs_title(
     texts = [m["memory"]["text"] for m in r["memories"]]
     assert texts[:1] == ["I'm leaving Acme at the end of the month, I accepted an offer from Brightline."], texts
     assert "states the user's works_at" in r["memories"][0]["why"]
+
+
+def test_a_former_job_and_an_animal_allergy_are_answered_by_their_facts(client: BmamClient, user: str) -> None:
+    """帮我写写我以前的工作 read affirmed triples only, and 退休前是北京第二机床厂的工程师 stated none;
+    我猫毛过敏 read 猫 as the user's cat (no allergy), so 朋友家新养了只布偶 had nothing to ask. Now the job held no
+    longer answers the one, the allergy the other; a peanut allergy answers neither."""
+    client.ingest_conversation([
+        {"userId": user, "sessionId": "s1", "speaker": "user",
+         "text": "我今年68了，退休前是北京第二机床厂的工程师。现在每天早上在天坛公园练太极。"},
+        {"userId": user, "sessionId": "s1", "speaker": "user", "text": "不过日本猫咖很多 我猫毛过敏 只能远观了"},
+        {"userId": user, "sessionId": "s1", "speaker": "user", "text": "我对花生过敏，吃了会起疹子。"},
+    ])
+    job = client.recall(user, "社区要我写个简历，帮我写写我以前的工作。")
+    texts = [m["memory"]["text"] for m in job["memories"]]
+    assert any("第二机床厂" in t for t in texts[:2]), texts
+    assert not any("花生" in t for t in texts), texts
+    cat = client.recall(user, "朋友家新养了只布偶 叫我去玩 能去不")
+    assert cat["gated"] is False, cat["reason"]
+    first = cat["memories"][0]
+    assert "猫毛过敏" in first["memory"]["text"] and "allergic_to" in first["why"], cat["memories"]
+    # the peanut allergy answers nothing about a cat: at most it rides along by meaning, far below
+    assert all("allergic_to" not in m["why"] for m in cat["memories"] if "花生" in m["memory"]["text"])

@@ -10,6 +10,7 @@ import pytest
 from ingest.lexicon import about_someone_else
 from ingest.scoring import Candidate, ScoringParams, gate, score_candidates, terms
 from ingest.slots import (
+    ANIMAL_ALLERGY,
     DIET,
     FAMILY,
     OCCUPATION,
@@ -17,6 +18,7 @@ from ingest.slots import (
     asked_slots,
     asks_own_fact,
     asks_what_to_do,
+    constrains_answer,
     people_asked,
     stored_predicates,
 )
@@ -27,6 +29,8 @@ FOOD_ADVICE = ("allergic_to", "has_condition", "not eats", DIET)
 EAT_OR_DRINK = (*FOOD_ADVICE, "takes_dose")
 
 COMMUTE = ("commutes_by", "lives_in", "works_at", "studies_at")
+# a former job: the employer and occupation, affirmed and held no longer (their denied triples)
+FORMER_JOB = ("works_at", OCCUPATION, "not works_at", "not is_a (occupation)")
 
 ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_at", "spouse", "partner", "mother",
             "father", "sister", "brother", "child", "grandparent", "grandchild", "pet", "allergic_to", "likes")
@@ -86,7 +90,8 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("How do I delete my LinkedIn account?", ()),
         ("幫我更新一下LinkedIn上的職位。", ("works_at", OCCUPATION, "on_team")),
         ("What is LinkedIn used for?", ()), ("What's the occupation of a blacksmith?", ()), ("这个职位要求什么", ()),
-        ("社区要我写个简历，帮我写写我以前的工作。", ("works_at", OCCUPATION)),
+        ("社区要我写个简历，帮我写写我以前的工作。", FORMER_JOB), ("我现在的工作", ("works_at", OCCUPATION)),
+        ("What was my previous job?", FORMER_JOB), ("What did my dad do before he retired?", ("father",)),
         # food laid in for a trip asks what constrains it
         ("What food should I stock up on for Orkney?", FOOD_ADVICE),
         ("学校附近有什么 lunch 推荐？", FOOD_ADVICE),
@@ -308,6 +313,42 @@ def test_a_job_question_asks_for_an_occupation_not_any_is_a() -> None:
     both = asked_slots("who am I and what's my job?")
     assert answered(both, ("is_a",), ("user", "vegetarian")) == ("is_a",)
     assert stored_predicates(both).count("is_a") == 1
+
+
+def test_a_former_job_question_reads_the_job_held_no_longer() -> None:
+    """帮我写写我以前的工作 after 退休前是北京第二机床厂的工程师 (works_at and is_a, both denied): the denied
+    triples answer, an occupation's only ("I'm not a vegetarian any more" is no former job)."""
+    former = asked_slots("帮我写写我以前的工作")
+    assert former == FORMER_JOB
+    assert stored_predicates(former) == ("works_at", "is_a", "not works_at", "not is_a")
+    assert answered(former, ("not works_at", "not is_a"), ("user", "北京第二机床厂", "工程师")) == (
+        "not works_at", "not is_a")
+    assert answered(former, ("not is_a",), ("user", "vegetarian")) == ()
+    assert "not is_a" not in stored_predicates(asked_slots("What's my job?"))  # the job now: affirmed only
+
+
+@pytest.mark.parametrize(("question", "asks"), [
+    ("朋友家新养了只布偶 叫我去玩 能去不", True), ("我想养只猫", True), ("周末想去猫咖", True),
+    ("Should we adopt a puppy?", True), ("my friend's new kitten is so cute, can I visit?", True),
+    ("Can I pet-sit for a neighbour?", True),
+    ("my cat is sick", False), ("我的猫不吃饭", False), ("What do cats eat?", False),
+    ("My neighbour's dog keeps barking", False),
+])
+def test_an_animal_met_or_taken_in_asks_for_an_allergy_to_animals(question: str, asks: bool) -> None:
+    """朋友家新养了只布偶 叫我去玩 能去不 had no slot: 我猫毛过敏 answers it however far its words are."""
+    assert (ANIMAL_ALLERGY in asked_slots(question)) is asks
+
+
+def test_an_animal_allergy_answers_an_animal_question_and_constrains_it() -> None:
+    asked = asked_slots("我想养只猫")
+    assert stored_predicates(asked) == ("allergic_to",)
+    assert answered(asked, ("allergic_to",), ("user", "猫毛")) == ("allergic_to",)
+    assert answered(asked, ("allergic_to",), ("user", "dog dander")) == ("allergic_to",)
+    assert answered(asked, ("allergic_to",), ("user", "花生")) == ()  # no peanut in a cat
+    # a constraint on the answer, like food advice's: a partner's cat allergy is no one else's business to damp
+    assert constrains_answer(asked) and not asks_own_fact(asked, "我想养只猫")
+    assert constrains_answer(asked_slots("Any dinner ideas?"))
+    assert not constrains_answer(asked_slots("What's my job?"))
 
 
 def test_a_diet_question_asks_for_a_diet_not_any_is_a() -> None:

@@ -64,7 +64,7 @@ from ingest.slots import (
     asked_slots,
     asks_own_fact,
     asks_what_to_do,
-    is_food_advice,
+    constrains_answer,
     kin_words,
     people_asked,
     stored_predicates,
@@ -419,7 +419,7 @@ class RecallUseCases:
                 pool.items[t.memory.id] = _candidate(t.memory, cos, reference, text_rank=t.rank, text_score=t.score)
             else:
                 pool.items[t.memory.id] = _replace(existing, text_rank=t.rank, text_score=t.score)
-        food = asked is not None and is_food_advice(asked.asked)  # the question's, so every answer's
+        constraint = asked is not None and constrains_answer(asked.asked)  # the question's, so every answer's
         each = [answered(asked.asked, a.answers, a.memory.entities) if asked is not None else a.answers
                 for a in answers]
         if asked is not None:
@@ -428,7 +428,7 @@ class RecallUseCases:
             if not stated:
                 continue  # "I'm a vegetarian" asked for a job
             existing = pool.items.get(a.memory.id)
-            constrains = food or stated == (REPLY_STYLE,)  # how to answer, not the answer: no bar for the rest
+            constrains = constraint or stated == (REPLY_STYLE,)  # how to answer, not the answer: no bar for the rest
             pool.items[a.memory.id] = _candidate(a.memory, a.cosine, reference, answers=stated, constrains=constrains) \
                 if existing is None else _replace(existing, answers=stated, constrains=constrains)
         return pool, found.prefetched
