@@ -213,7 +213,12 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      _FOOD_ADVICE),
     # "Is it safe for me to eat sushi?", "Can I drink wine tonight?": food advice and the doses
     (r"\b(?:should|can|could|may) (?:i|we) (?:not |safely )?(?:eat|drink)\b"
-     r"(?! the loss| into| at \d| out\b| in\b| later)|\b(?:safe|ok|okay) (?:for me )?to (?:eat|drink)\b(?! into)",
+     r"(?! the loss| into| at \d| out\b| in\b| later)|\b(?:safe|ok|okay) (?:for me )?to (?:eat|drink)\b(?! into)"
+     # "I'm making a big kale salad for Linda and me, anything I should think about?" (warfarin and greens)
+     rf"|\b(?:making|cooking|preparing|having|eating|drinking|baking|ordering) (?:[\w'-]+ ){{0,4}}?"
+     rf"(?:{_FOOD}|salads?|soups?|smoothies?|juices?|stews?|curr(?:y|ies)|pasta|sandwich(?:es)?|cocktails?)\b"
+     r"[^.?!]{0,40}\b(?:anything|something|what) (?:should )?(?:i|we) (?:should )?(?:think about|know|watch(?: out)?"
+     r"(?: for)?|keep in mind|be careful|avoid|consider|look out for)\b",
      _EAT_OR_DRINK),
     (r"\bmy (?:health|medical) (?:conditions?|issues?|problems?)\b"
      # what to watch at a check-up depends on the user's conditions (a high cholesterol said weeks before)
@@ -332,7 +337,7 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (rf"我(?:的|家的?)?(?:{_PET_ZH})|家里的(?:{_PET_ZH})|我(?:家)?(?:还)?(?:有|养)(?:没有)?(?:{_PET_ZH})", ("pet",)),
     (rf"(?:朋友|同事|邻居|同学|亲戚|别人|男朋友|女朋友|对象|室友|[他她])(?:家)?(?:新|刚|最近)*(?:养了|有|买了|领养了|捡了)"
      rf"(?:一)?(?:只|条|头)?(?:{_PET_ZH})|(?:想|要|打算|准备|考虑)(?:养|领养|收养|买|捡)(?:一)?(?:只|条)?(?:{_PET_ZH})"
-     r"|猫咖|狗咖|撸猫|撸狗", (ANIMAL_ALLERGY,)),
+     r"|猫咖|狗咖|(?:宠物|猫|狗)咖啡|撸猫|撸狗", (ANIMAL_ALLERGY,)),
     (r"我开(?:的是)?什么车|我的车是什么", ("drives",)),
     (r"我用(?:的是)?什么手机|我的手机是什么(?:牌子|型号)?", ("uses_phone",)),
     (r"我在(?:哪个|什么)(?:部门|组|团队)|我(?:是)?哪个部门的", ("on_team",)),

@@ -91,7 +91,10 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("幫我更新一下LinkedIn上的職位。", ("works_at", OCCUPATION, "on_team")),
         ("What is LinkedIn used for?", ()), ("What's the occupation of a blacksmith?", ()), ("这个职位要求什么", ()),
         ("社区要我写个简历，帮我写写我以前的工作。", FORMER_JOB), ("我现在的工作", ("works_at", OCCUPATION)),
-        ("What was my previous job?", FORMER_JOB), ("What did my dad do before he retired?", ("father",)),
+        ("What was my previous job?", FORMER_JOB),
+        # a dish in the making: its safety the medicines decide too (warfarin and leafy greens)
+        ("I'm making a big kale salad for Linda and me, anything I should think about?", EAT_OR_DRINK),
+        ("I'm making a presentation, anything I should think about?", ()), ("What did my dad do before he retired?", ("father",)),
         # food laid in for a trip asks what constrains it
         ("What food should I stock up on for Orkney?", FOOD_ADVICE),
         ("学校附近有什么 lunch 推荐？", FOOD_ADVICE),
@@ -330,7 +333,7 @@ def test_a_former_job_question_reads_the_job_held_no_longer() -> None:
 @pytest.mark.parametrize(("question", "asks"), [
     ("朋友家新养了只布偶 叫我去玩 能去不", True), ("我想养只猫", True), ("周末想去猫咖", True),
     ("Should we adopt a puppy?", True), ("my friend's new kitten is so cute, can I visit?", True),
-    ("Can I pet-sit for a neighbour?", True),
+    ("Can I pet-sit for a neighbour?", True), ("想去一家宠物咖啡馆拍一期视频，你觉得怎么样？", True),
     ("my cat is sick", False), ("我的猫不吃饭", False), ("What do cats eat?", False),
     ("My neighbour's dog keeps barking", False),
 ])
