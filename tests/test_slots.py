@@ -94,7 +94,8 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("What was my previous job?", FORMER_JOB),
         # a dish in the making: its safety the medicines decide too (warfarin and leafy greens)
         ("I'm making a big kale salad for Linda and me, anything I should think about?", EAT_OR_DRINK),
-        ("I'm making a presentation, anything I should think about?", ()), ("What did my dad do before he retired?", ("father",)),
+        ("I'm making a presentation, anything I should think about?", ()),
+        ("What did my dad do before he retired?", ("father",)),
         # food laid in for a trip asks what constrains it
         ("What food should I stock up on for Orkney?", FOOD_ADVICE),
         ("学校附近有什么 lunch 推荐？", FOOD_ADVICE),
