@@ -447,6 +447,9 @@ class ScoringParams:
     graph_share: float = 1.5
     # Full-text relevance of a hit = coverage ** text_exponent (coverage of the query's terms).
     text_exponent: float = 1.0
+    # In that coverage, a Chinese query term (a bigram) that no full-text hit holds counts this much (1: as any
+    # other); the gate reads plain coverage.
+    unseen_term_weight: float = 1.0
     text_share: float = 0.8  # full-text relevance counts at most this much next to a perfect cosine
     entity_share: float = 0.7  # relevance of a memory mentioning an entity the input names
     slot_share: float = 0.85  # relevance of a memory stating the user's fact the input asks for (lives_in ...)
@@ -580,10 +583,19 @@ _REPLY_STYLE_SHARE = 0.5
 
 
 def direct_relevance(c: Candidate, query_terms: Sequence[str], p: ScoringParams,
-                     named: frozenset[str] = frozenset()) -> tuple[float, float, list[str]]:
+                     named: frozenset[str] = frozenset(), held: Sequence[str] | None = None,
+                     seen: frozenset[str] | None = None) -> tuple[float, float, list[str]]:
     """(relevance, full-text part, matched terms) of a candidate from the dense and full-text stages and
-    the entities the input names."""
-    cov, matched = coverage(query_terms, terms(c.text, limit=512)) if c.text_rank is not None else (0.0, [])
+    the entities the input names. held: the candidate's terms, when read already; seen: the query terms some
+    full-text hit holds (the others count p.unseen_term_weight in the coverage)."""
+    matched: list[str] = []
+    if c.text_rank is None:
+        cov = 0.0
+    else:
+        cov, matched = coverage(query_terms, held if held is not None else terms(c.text, limit=512))
+    if matched and seen is not None and p.unseen_term_weight < 1.0:
+        unseen = sum(1 for t in query_terms if t not in seen and has_han(t))  # a word unheld says it does not match
+        cov = len(matched) / (len(query_terms) - unseen * (1.0 - p.unseen_term_weight))
     text_part = p.text_share * cov**p.text_exponent if matched else 0.0
     entity_part = p.entity_share if named and any(_normalize(n) in named for n in c.entities) else 0.0
     # a stated fact the input asks for counts as an entity the input names: the better of the two; how the user wants
@@ -623,8 +635,14 @@ def score_candidates(
     damping_why = damping_why or {}
     stated = own_fact and any(c.answers for c in candidates)
     named = frozenset(named_in(query, {n for c in candidates for n in c.entities}))
+    # Chinese is read in bigrams, most of a question's across word boundaries (想试试公园道的跳台: 试公 园道 道的
+    # 的跳) and held by no memory: they tell nothing of which memory answers, yet left 我右膝前交叉韧带做过手术，现在
+    # 跳台不碰了 at 1/8 of the question's terms (p.unseen_term_weight)
+    held = {c.id: terms(c.text, limit=512) for c in candidates if c.text_rank is not None}
+    asked = set(query_terms)
+    seen = frozenset(t for hs in held.values() for t in hs if t in asked)
     direct: dict[str, tuple[float, float, list[str]]] = {
-        c.id: direct_relevance(c, query_terms, p, named) for c in candidates
+        c.id: direct_relevance(c, query_terms, p, named, held.get(c.id), seen) for c in candidates
     }
     out: list[Scored] = []
     for c in candidates:

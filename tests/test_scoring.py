@@ -524,3 +524,26 @@ def test_a_tie_past_the_ceiling_goes_to_the_memory_more_signals_agree_on_then_to
     close = cand("z-close", "I eat sushi", 0.80, dense_rank=1)
     far = cand("a-far", "I eat rice", 0.70, dense_rank=2)
     assert [s.candidate.id for s in score_candidates([far, close], q, terms(q), P)] == ["z-close", "a-far"]
+
+
+def test_a_query_term_no_hit_holds_weighs_less_in_the_text_part() -> None:
+    """想试试公园道的跳台: of its 8 bigrams the memory shares 跳台 only, and 6 (试公 园道 道的 的跳 ...) are held by
+    no hit; counted in full they left the memory at 1/8 of the query and under the relative cut."""
+    query = "我想试试公园道的跳台，你觉得呢？"
+    q = terms(query)
+    knee = cand("knee", "我右膝前交叉韧带做过手术，现在跳台不碰了。", cosine=0.22, text_rank=1)
+    park = cand("park", "周末常去公园散步。", cosine=0.2, text_rank=2)
+    plain = {s.candidate.id: s for s in score_candidates([knee, park], query, q, P)}
+    halved = {s.candidate.id: s for s in score_candidates([knee, park], query, q, replace(P, unseen_term_weight=0.5))}
+    unseen = [t for t in q if t not in ("跳台", "公园")]
+    assert len(unseen) == len(q) - 2
+    assert plain["knee"].scores.fulltext == pytest.approx(P.text_share * 1 / len(q))
+    assert halved["knee"].scores.fulltext == pytest.approx(P.text_share * 1 / (2 + 0.5 * len(unseen)))
+    assert halved["park"].scores.fulltext == halved["knee"].scores.fulltext  # one held term each, as before
+    # the gate reads plain coverage: one shared word of eight opens nothing
+    assert gate([replace(knee, cosine=0.0)], query, q, replace(P, unseen_term_weight=0.5)).gated
+    # an English word no memory holds still says the memory does not match: counted in full
+    en = "remind me what I'm saving toward and how much"
+    saver = cand("saver", "goal is 20k by end of next year, how much is left", cosine=0.2, text_rank=1)
+    [s] = score_candidates([saver], en, terms(en), replace(P, unseen_term_weight=0.5))
+    assert s.scores.fulltext == pytest.approx(P.text_share * 1 / len(terms(en)))

@@ -174,6 +174,7 @@ def scoring_params(settings: Settings) -> ScoringParams:
         task_relative_relevance=r.task_relative_relevance,
         graph_share=r.graph_share,
         text_share=r.text_share,
+        unseen_term_weight=r.unseen_term_weight,
         entity_share=r.entity_share,
         slot_share=r.slot_share,
         period_share=r.period_share,
