@@ -760,6 +760,14 @@ def _en_month(word: str) -> bool:
 
 
 _EN_DRINKS = r"alcohol|booze|coffee|caffeine|beer|wine|soda|energy drinks|spirits"
+# How much of what is eaten or drunk, and how often: not the thing ("i drink like 4 coffees a day" drinks coffee,
+# "I drink about three cups of coffee a day" too: the same fact as "I drink coffee", which a change of mind must find)
+_EN_AMOUNT = (r"^(?:(?:like|about|around|maybe|probably|at least|roughly|easily)\s+)?"
+              r"(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple(?: of)?|several|lots of"
+              r"|loads of|tons of|a lot of|plenty of)\s+(?:(?:cups?|glasses?|mugs?|cans?|bottles?|pints?|shots?"
+              r"|litres?|liters?|servings?|bowls?|slices?)\s+of\s+)?)?(?=\S)")
+_EN_TAIL_HOW_OFTEN = r"|a day|per day|a week|per week|daily|every day|each day|a night"
+_EN_DRINK_PLURAL = r"(?<=coffee)s$|(?<=beer)s$|(?<=wine)s$|(?<=soda)s$"  # "4 coffees": coffee
 _EN_GIVE_UP = _EN_DRINKS + r"|sugar|meat|red meat|dairy|gluten|carbs|junk food|fast food|pork|beef|chocolate|sweets"
 _EN_CONDITION_ADJ = {
     "diabetic": "diabetes",
@@ -1186,14 +1194,15 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
             rf"{_I}(?i: (?P<neg>don't |do not |never |no longer |can't |cannot |won't |stopped |don't really )?"
             r"(?:really |usually |only |also |mostly )?(?:eat|eating)) (?P<o>.+)"
         ),
-        _en("eats", tails=_EN_TAIL_THING, strip=r"^(?:any|much|meat like)\s+"),
+        _en("eats", tails=_EN_TAIL_THING + _EN_TAIL_HOW_OFTEN, strip=r"^(?:any|much|meat like)\s+|" + _EN_AMOUNT),
     ),
     (
         re.compile(
             rf"{_I}(?i: (?P<neg>don't |do not |never |no longer |can't |cannot |won't |stopped )?"
             r"(?:really |usually |only |also |mostly )?(?:drink|drinking)) (?P<o>.+)"
         ),
-        _en("drinks", tails=_EN_TAIL_THING, strip=r"^(?:any|much)\s+"),
+        _en("drinks", tails=_EN_TAIL_THING + _EN_TAIL_HOW_OFTEN,
+            strip=r"^(?:any|much)\s+|" + _EN_AMOUNT + "|" + _EN_DRINK_PLURAL),
     ),
     # "I'm on sertraline for anxiety": the condition a medication is taken for (a bare name here is the condition)
     (

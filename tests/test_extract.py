@@ -1015,8 +1015,13 @@ def test_the_phone_a_home_said_with_up_and_a_new_job(text: str, expected: set[tu
     ("I worked as an engineer at Boeing for 30 years",
      {(USER, "is_a", "engineer", 1), (USER, "works_at", "Boeing", 1)}),
     ("When I was a kid my dad took me to Yellowstone.", {(USER, "visited", "Yellowstone", 1)}),
+    # how much and how often is no part of what is eaten or drunk (a change of mind must find "coffee")
+    ("i drink like 4 coffees a day which probably doesn't help haha", {(USER, "drinks", "coffee", 1)}),
+    ("I drink about three cups of coffee a day", {(USER, "drinks", "coffee", 1)}),
+    ("I eat like 3 eggs every morning", {(USER, "eats", "eggs", 1)}),
     ("I was a nurse for 30 years", set()),  # a story may say it: only "used to" or a retired person's turn
     ("I used to be a big fan of jazz", set()),
 ])
-def test_fur_allergies_how_long_and_a_job_before_retiring(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+def test_fur_allergies_how_long_how_much_and_a_job_before_retiring(text: str,
+                                                                   expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
