@@ -362,6 +362,12 @@ def named_in(query: str, names: Iterable[str]) -> list[str]:
     return found
 
 
+@functools.lru_cache(maxsize=8192)  # read by the gate and by scoring, of memories that come back recall after recall
+def memory_terms(text: str) -> frozenset[str]:
+    """A memory's terms as the full-text coverage reads them (up to 512)."""
+    return frozenset(terms(text, limit=512))
+
+
 def coverage(query_terms: Sequence[str], text_terms: Iterable[str]) -> tuple[float, list[str]]:
     """Share of the query's terms found in a memory's terms, and which ones."""
     if not query_terms:
@@ -543,7 +549,7 @@ def gate(candidates: Sequence[Candidate], query: str, query_terms: Sequence[str]
     for c in candidates:
         if c.text_rank is None:
             continue
-        cov, matched = coverage(subject, terms(c.text, limit=512))
+        cov, matched = coverage(subject, memory_terms(c.text))
         if (cov, len(matched)) > (best_cov, best_matched):
             best_cov, best_matched = cov, len(matched)
     personal = is_personal(query) or wants_advice(query)
@@ -583,16 +589,12 @@ _REPLY_STYLE_SHARE = 0.5
 
 
 def direct_relevance(c: Candidate, query_terms: Sequence[str], p: ScoringParams,
-                     named: frozenset[str] = frozenset(), held: Sequence[str] | None = None,
-                     seen: frozenset[str] | None = None) -> tuple[float, float, list[str]]:
+                     named: frozenset[str] = frozenset(), seen: frozenset[str] | None = None,
+                     ) -> tuple[float, float, list[str]]:
     """(relevance, full-text part, matched terms) of a candidate from the dense and full-text stages and
-    the entities the input names. held: the candidate's terms, when read already; seen: the query terms some
-    full-text hit holds (the others count p.unseen_term_weight in the coverage)."""
-    matched: list[str] = []
-    if c.text_rank is None:
-        cov = 0.0
-    else:
-        cov, matched = coverage(query_terms, held if held is not None else terms(c.text, limit=512))
+    the entities the input names. seen: the query terms some full-text hit holds (the others count
+    p.unseen_term_weight in the coverage)."""
+    cov, matched = coverage(query_terms, memory_terms(c.text)) if c.text_rank is not None else (0.0, [])
     if matched and seen is not None and p.unseen_term_weight < 1.0:
         unseen = sum(1 for t in query_terms if t not in seen and has_han(t))  # a word unheld says it does not match
         cov = len(matched) / (len(query_terms) - unseen * (1.0 - p.unseen_term_weight))
@@ -638,11 +640,10 @@ def score_candidates(
     # Chinese is read in bigrams, most of a question's across word boundaries (想试试公园道的跳台: 试公 园道 道的
     # 的跳) and held by no memory: they tell nothing of which memory answers, yet left 我右膝前交叉韧带做过手术，现在
     # 跳台不碰了 at 1/8 of the question's terms (p.unseen_term_weight)
-    held = {c.id: terms(c.text, limit=512) for c in candidates if c.text_rank is not None}
-    asked = set(query_terms)
-    seen = frozenset(t for hs in held.values() for t in hs if t in asked)
+    seen = frozenset(t for t in query_terms
+                     if any(t in memory_terms(c.text) for c in candidates if c.text_rank is not None))
     direct: dict[str, tuple[float, float, list[str]]] = {
-        c.id: direct_relevance(c, query_terms, p, named, held.get(c.id), seen) for c in candidates
+        c.id: direct_relevance(c, query_terms, p, named, seen) for c in candidates
     }
     out: list[Scored] = []
     for c in candidates:
