@@ -180,6 +180,8 @@ class _Server(MCPServer):
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
             cause = exc.__cause__
+            if isinstance(cause, ToolError):  # ours, '[CODE] message' (_tool_errors): the SDK put its
+                raise ToolError(str(cause)) from cause  # "Error executing tool <name>: " before the code
             if not isinstance(cause, ValidationError):
                 raise
             # field and reason only: the rejected values are the caller's data

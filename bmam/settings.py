@@ -322,7 +322,7 @@ class ApiSettings(BaseModel):
 
     host: str = "127.0.0.1"
     port: int = 8000
-    profile: str = "dev"  # "dev" or "production": introspection and GraphiQL only in dev
+    profile: Literal["dev", "production"] = "dev"  # introspection and GraphiQL only in dev
     default_tenant: str = "default"
     # Dev mode: at start, create (or reuse, from <data_dir>/dev-api-key) an API key for default_tenant
     # and print it. None = on in the dev profile when bound to loopback, off otherwise.

@@ -59,7 +59,9 @@ fi
 
 # The memory inspector's browser tests (tests/test_ui_e2e.py): Debian's chromium, CJK fonts for the
 # screenshots, and playwright-core from npm (tests/ui_driver, pinned by its package-lock.json).
-if [ "$(id -u)" = 0 ] && { [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -q "Noto Sans CJK"; }; then
+# (The font check reads fc-list whole: `grep -q` would stop at the first match, fc-list die of SIGPIPE, and
+# pipefail call the fonts missing, an apt-get on most starts.)
+if [ "$(id -u)" = 0 ] && { [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -c "Noto Sans CJK" >/dev/null; }; then
   apt_install chromium fonts-noto-cjk
 fi
 if [ "$(id -u)" = 0 ] && ! command -v npm >/dev/null; then

@@ -6,6 +6,7 @@ decide, before any write."""
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import warnings
@@ -65,6 +66,8 @@ def _nt_bad_line(text: str) -> int | None:
 
 def parse_rdf(data: bytes, fmt: RdfFormat) -> Graph:
     """Parse a whole document before anything is written; a syntax error is BadInput naming the line."""
+    if fmt is RdfFormat.JSONLD:
+        _refuse_referenced_contexts(data)
     g = Graph(bind_namespaces="none")
     # rdflib logs an ill-typed literal ("abc"^^xsd:double) with a traceback, or warns: read_export refuses
     # such a literal with one line of its own, so neither reaches the caller's terminal.
@@ -80,6 +83,31 @@ def parse_rdf(data: bytes, fmt: RdfFormat) -> Graph:
     finally:
         term_log.setLevel(level)
     return g
+
+
+def _refuse_referenced_contexts(data: bytes) -> None:
+    """A JSON-LD context given by reference ("@context": "http://...", a list naming one, or "@import") would have
+    rdflib fetch it (a URL or a file: a request from the server on the importer's behalf) while parsing: refused
+    before the parser runs. A bmam export writes its context inline."""
+    try:
+        document = json.loads(data)
+    except (ValueError, RecursionError) as exc:
+        raise BadInput(f"jsonld syntax error: {' '.join(str(exc).split())}", field="file") from exc
+    pending: list[Any] = [document]
+    while pending:  # iterative: a deeply nested document must not exhaust the stack
+        node = pending.pop()
+        if isinstance(node, list):
+            pending.extend(node)
+        elif isinstance(node, dict):
+            context = node.get("@context")
+            named = [context] if isinstance(context, str) else \
+                [c for c in context if isinstance(c, str)] if isinstance(context, list) else []
+            if isinstance(node.get("@import"), str):
+                named.append(node["@import"])
+            if named:
+                raise BadInput(f"jsonld: a context given by reference ({named[0][:80]!r}) is not fetched; give the "
+                               "context inline, as `bmam export` writes it", field="file")
+            pending.extend(node.values())
 
 
 def describe_parse_error(exc: Exception, data: bytes, fmt: RdfFormat) -> str:

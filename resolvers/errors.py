@@ -31,6 +31,11 @@ _PARSER_LIMITS = ("Document contains more than", "nested too deeply")
 # MCP, which have no 32-bit Int, answer it so: it answered BAD_USER_INPUT here and in `bmam remote`. For a turn, a
 # polarity or a depth (BAD_USER_INPUT when out of range) it stays BAD_USER_INPUT.
 _INT_OVER = re.compile(r"Int cannot represent non 32-bit signed integer value: \d")
+# Python reads no integer literal of more than 4300 digits (sys.int_max_str_digits) and graphql-core passes its
+# words on: said instead as the Int past 32 bits it is.
+_INT_TOO_LONG = re.compile(r"Expected value of type '[^']*', but encountered error 'Exceeds the limit \(\d+ digits\)"
+                           r" for integer string conversion[^']*?value has (?P<n>\d+) digits[^']*'"
+                           r"(?:; found: (?P<v>-?\d{3})\d*)?\.?")
 _LIMITED_INTS = frozenset((*SIZE_ARGUMENTS, "budget"))
 
 
@@ -54,9 +59,15 @@ def coded(error: GraphQLError) -> GraphQLError:
         return _with(error, original.message, extensions)
     if isinstance(original, RecursionError):
         return _with(error, "the document is nested too deeply", {"code": "LIMIT_EXCEEDED"})
-    if original is None or isinstance(original, GraphQLError) or _variable_coercion(error):
+    too_long = isinstance(original, ValueError) and _INT_TOO_LONG.search(error.message) is not None
+    if original is None or isinstance(original, GraphQLError) or _variable_coercion(error) or too_long:
         # Parse, validation and variable-coercion errors describe the request itself: the caller's
         # fault, and their text holds nothing of ours.
+        if too_long:
+            error = _with(error, _INT_TOO_LONG.sub(
+                lambda m: f"Int cannot represent non 32-bit signed integer value: {m['v'] or ''}… ({m['n']} digits)",
+                error.message),
+                dict(error.extensions or {}))
         code = (error.extensions or {}).get("code") or (
             "LIMIT_EXCEEDED" if any(m in error.message for m in _PARSER_LIMITS) or _over_a_limit(error)
             else "BAD_USER_INPUT"
@@ -70,22 +81,32 @@ def coded(error: GraphQLError) -> GraphQLError:
     )
 
 
+def _same_place(a: Node, b: Node) -> bool:
+    return a.loc is not None and b.loc is not None and a.loc.start == b.loc.start
+
+
 class _ArgumentsGiven(Visitor):
-    """The names of the field arguments whose value is the node the error points at (a literal, or a variable
-    by its definition)."""
+    """The names of the field arguments whose value is the node the error points at (a literal, a variable by
+    its definition, or a variable by its default: `query($n: Int = 99999999999)`)."""
 
     def __init__(self, at: Node) -> None:
         super().__init__()
         self._at = at
+        self._defaulted: set[str] = set()  # the variables whose default the error points at
         self.names: set[str] = set()
+
+    def enter_variable_definition(self, node: VariableDefinitionNode, *_: object) -> None:
+        if node.default_value is not None and _same_place(node.default_value, self._at):
+            self._defaulted.add(node.variable.name.value)
 
     def enter_argument(self, node: ArgumentNode, *_: object) -> None:
         value, at = node.value, self._at
         if isinstance(at, VariableDefinitionNode):
             given = isinstance(value, VariableNode) and value.name.value == at.variable.name.value
+        elif isinstance(value, VariableNode):
+            given = value.name.value in self._defaulted  # definitions come before the selections using them
         else:
-            given = isinstance(value, IntValueNode) and value.loc is not None and at.loc is not None \
-                and value.loc.start == at.loc.start
+            given = isinstance(value, IntValueNode) and _same_place(value, at)
         if given:
             self.names.add(node.name.value)
 

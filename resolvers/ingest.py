@@ -7,7 +7,6 @@ from datetime import datetime
 
 import strawberry
 
-from bmam import validate
 from bmam.usecases import ingest as ingest_cases
 from bmam.usecases import tiers as tier_cases
 from graph import model
@@ -167,8 +166,6 @@ class IngestQuery:
     async def working_memory(self, info: Info, user_id: str, session_id: str, n: int | None = None
                              ) -> WorkingMemoryView:
         ctx = info.context
-        if n is not None:
-            validate.page_size(n, maximum=ctx.container.working_memory.turns_per_session, field="n")
         turns = await call(ctx.container.ingest.working_memory, ctx.tenant, user_id, session_id, n)
         stats = ctx.container.working_memory.stats()
         return WorkingMemoryView(user_id=user_id, session_id=session_id, turns=[WorkingTurn.of(t) for t in turns],

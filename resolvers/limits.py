@@ -55,6 +55,7 @@ from graphql import (
 from strawberry.extensions import SchemaExtension
 
 _CAP = 1 << 40  # counts are capped (fragments can multiply them exponentially)
+_INT_DIGITS = 10  # the digits of the largest GraphQL Int (2^31 - 1): a longer literal is no Int
 SIZE_ARGUMENTS = ("first", "limit", "k", "n")  # an Int argument of one of these names sizes its field's list
 # The sizes recall (k), workingMemory (n) and relatedSearch (limit) use when not given: settings
 # recall.default_k, ingest.working_memory_turns and recall.related_limit (their defaults here;
@@ -239,7 +240,9 @@ class _PageCost:
             default = self.defaults.get(name)
             return _UNSET if default is None else self.value(default)
         if isinstance(node, IntValueNode):
-            return int(node.value)
+            # Past 32 bits by its length alone: validation refuses it (and Python reads no literal of more than
+            # 4300 digits: int() would raise here, before any coded error)
+            return node if len(node.value.lstrip("-")) > _INT_DIGITS else int(node.value)
         if isinstance(node, FloatValueNode):
             return float(node.value)
         if isinstance(node, NullValueNode):

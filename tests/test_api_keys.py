@@ -210,6 +210,9 @@ def test_remote_cli_talks_through_the_client(api_url: str, api_key: str, api_ten
     assert gone.exit_code == 0 and json.loads(gone.stdout)["verified"] is True
     health = runner.invoke(cli_app, ["remote", "health", "--server", api_url])
     assert health.exit_code == 0 and json.loads(health.stdout)["status"] == "ok"
+    # the key every remote command takes (a script passing it to each call): taken, not needed
+    keyed = runner.invoke(cli_app, ["remote", "health", "--server", api_url, "--api-key", api_key])
+    assert keyed.exit_code == 0 and json.loads(keyed.stdout)["status"] == "ok", keyed.output
 
 
 def test_graphiql_page_needs_no_key_in_dev(api_url: str) -> None:

@@ -6,6 +6,9 @@ core (CONFLICT), and tenancy (another app's key imports into its own user and se
 
 from __future__ import annotations
 
+import http.server
+import json
+import threading
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -242,6 +245,54 @@ def test_graphql_import_refuses_a_malformed_file_with_its_line_and_writes_nothin
         with pytest.raises(BmamClientError) as missing:
             _import(c, target, c.export_rdf(USER, "TURTLE"), source_user="nobody")
         assert missing.value.code == "BAD_USER_INPUT" and "no user 'nobody'" in missing.value.message
+        assert _stored_nothing(container, source.tenant, target)
+    finally:
+        c.close()
+
+
+@pytest.fixture
+def listener() -> Iterator[tuple[str, list[str]]]:
+    """A real HTTP server on 127.0.0.1 recording the paths asked of it: (its url, the paths)."""
+    asked: list[str] = []
+
+    class Record(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            asked.append(self.path)
+            self.send_response(404)
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Record)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", asked
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_jsonld_context_given_by_reference_is_refused_and_never_fetched(
+        container: Container, source: Conversation, key: str, api_url: str,
+        listener: tuple[str, list[str]]) -> None:
+    """rdflib would fetch a referenced context (a URL, or a file: a request made by the server for whoever
+    imports); refused before parsing, through GraphQL (a dry run too) and the upload, nothing asked, nothing
+    written."""
+    url, asked = listener
+    c = BmamClient(ClientConfig(url=api_url, api_key=key))
+    target = _user()
+    try:
+        for context in (f"{url}/ctx", [{"ex": "http://x/"}, "file:///etc/hostname"], {"@import": f"{url}/imp"}):
+            document = json.dumps({"@context": context, "@id": "http://x/a"})
+            for dry_run in (True, False):
+                with pytest.raises(BmamClientError) as err:
+                    _import(c, target, document, "JSON_LD", dry_run=dry_run)
+                assert err.value.code == "BAD_USER_INPUT" and "not fetched" in err.value.message, err.value.message
+            upload = _post(api_url, key, target, "jsonld", document.encode(), dryRun="true")
+            assert upload.status_code == 400 and _code(upload) == "BAD_USER_INPUT", upload.text
+        assert asked == []
         assert _stored_nothing(container, source.tenant, target)
     finally:
         c.close()

@@ -151,6 +151,10 @@ def test_react_lock_unlock_sweep_usage_and_working_memory(container: Container, 
     assert [json.loads(x)["turn"] for x in wm.stdout.splitlines()] == [0, 1]
     newest = runner.invoke(app, ["working-memory", *base, "s1", "-n", "1"])  # as workingMemory's n (it had none)
     assert [json.loads(x)["turn"] for x in newest.stdout.splitlines()] == [1]
+    held = container.working_memory.turns_per_session  # a larger n is refused, as workingMemory refuses it
+    for n, code in ((held + 1, "LIMIT_EXCEEDED"), (99999999999999, "LIMIT_EXCEEDED"), (0, "BAD_USER_INPUT")):
+        refused = runner.invoke(app, ["working-memory", *base, "s1", "-n", str(n)])
+        assert refused.exit_code == 2 and refused.stderr.startswith(f"error [{code}]"), refused.output
 
 
 def test_train_classifier_reproduces_the_committed_weights(container: Container, tmp_path: Path) -> None:

@@ -457,6 +457,8 @@ def test_empty_ids_in_the_first_slice_are_errors(container: Container, tenant: s
     ({"BMAM_NEO4J__BOLT_PORT": "x"}, ["neo4j", "status"], "BMAM_NEO4J__BOLT_PORT"),
     ({"BMAM_API__PORT": "abc"}, ["train-classifier"], "BMAM_API__PORT"),
     ({"BMAM_API": "{"}, ["check"], "BMAM_API: Expecting property name"),
+    # a profile neither dev nor production was taken silently (as production)
+    ({"BMAM_API__PROFILE": "weird"}, ["inspect"], "BMAM_API__PROFILE: Input should be 'dev' or 'production'"),
     # the weight formula's parts and shares: out of [0, 1], or shares not summing to 1, a weight could leave [0, 1]
     ({"BMAM_WEIGHTS__PRESET_SAFETY": "1.5"}, ["inspect"],
      "BMAM_WEIGHTS__PRESET_SAFETY: Input should be less than or equal to 1"),

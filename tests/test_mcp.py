@@ -145,7 +145,7 @@ def test_http_lock_unlock_react_and_feedback(container: Container, tenant: str, 
         assert _data(again)["locked"] is True  # idempotent: a retried lock is no error
         assert _data(await call("unlock", memory_id=stored["id"]))["tier"] == "MID"
         missing = await call("react", memory_id="m_00000000000000000000000000000000", signal="IGNORED")
-        assert missing.is_error and "[NOT_FOUND]" in missing.content[0].text
+        assert missing.is_error and missing.content[0].text.startswith("[NOT_FOUND] "), missing.content[0].text
 
     asyncio.run(_with_http(mcp_url, key, body))
 

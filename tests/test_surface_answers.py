@@ -65,6 +65,14 @@ def _code(client: BmamClient, document: str, variables: dict[str, Any] | None = 
     ('{ contextPrompt(userId: "u", sessionId: "s", input: "tea", budget: 2147483648) { text } }', None,
      "LIMIT_EXCEEDED"),
     ('{ memories(userId: "u", first: 2147483648) { edges { node { id } } } }', None, "LIMIT_EXCEEDED"),
+    # given as a variable's default, or too long for Python to read as an int (past 4,300 digits), the same
+    ('query($n: Int = 99999999999) { memories(userId: "u", first: $n) { edges { node { id } } } }', None,
+     "LIMIT_EXCEEDED"),
+    ('{ recall(userId: "u", query: "tea", k: ' + "9" * 4400 + ") { gated } }", None, "LIMIT_EXCEEDED"),
+    ('query($k: Int = ' + "9" * 4400 + ') { recall(userId: "u", query: "tea", k: $k) { gated } }', None,
+     "LIMIT_EXCEEDED"),
+    ('{ recall(userId: "u", query: "tea", k: -' + "9" * 4400 + ") { gated } }", None, "BAD_USER_INPUT"),
+    ('{ relatedSearch(userId: "u", memoryId: "m_x", depth: ' + "9" * 4400 + ") { score } }", None, "BAD_USER_INPUT"),
     # below the range, or a number with a range of its own (a depth, a turn), stays bad input as in range
     ("query($k: Int) { recall(userId: \"u\", query: \"tea\", k: $k) { gated } }", {"k": -OVER_INT - 1},
      "BAD_USER_INPUT"),

@@ -103,3 +103,26 @@ def test_each_operation_of_a_connection_reads_current_nested_fields(
     first, again = asyncio.run(run())
     assert first["data"]["memory"]["triples"] == []
     assert again["data"]["memory"]["triples"] == [{"predicate": "lives_in"}]
+
+
+def test_an_int_literal_python_cannot_read_is_a_coded_error_on_the_socket_too(
+    api_url: str, make_api_key: Callable[[str], str]
+) -> None:
+    """A page size of 4,400 digits: the page-cost check read it with int(), which Python refuses past 4,300
+    digits; over HTTP the client got Python's words without a code, over the socket only `complete` (and the server
+    a traceback). Now it is the Int past 32 bits it is, LIMIT_EXCEEDED for a page size, and the socket goes on."""
+    secret = make_api_key(f"test-ws-i-{uuid.uuid4().hex[:8]}")
+
+    async def run() -> tuple[dict[str, Any], dict[str, Any]]:
+        ws, sock = await _connected(api_url, secret)
+        try:
+            refused = await sock.run('{ recall(userId: "alice", query: "tea", k: ' + "9" * 4400 + ") { gated } }")
+            return refused, await sock.run("{ viewer { tenant } }")
+        finally:
+            await ws.close()
+
+    refused, after = asyncio.run(run())
+    [error] = refused["errors"]
+    assert error["extensions"]["code"] == "LIMIT_EXCEEDED", error
+    assert "4400 digits" in error["message"] and "sys.set_int_max_str_digits" not in error["message"]
+    assert after["data"]["viewer"]["tenant"].startswith("test-ws-i-")

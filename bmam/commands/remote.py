@@ -247,8 +247,9 @@ def register(app: typer.Typer) -> None:
         echo_json(_call(server, api_key, lambda c: c.viewer()))
 
     @remote.command("health")
-    def health(server: ServerOpt = "http://127.0.0.1:8000") -> None:
-        """GET /healthz; exit 1 unless ok."""
+    def health(server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """GET /healthz; exit 1 unless ok. It needs no key: --api-key is taken, as by every remote command."""
+        del api_key  # /healthz is open (a script passing the key to every remote call must not break here)
         body = _call(server, None, lambda c: c.health())
         echo_json(body)
         if body.get("status") != "ok":

@@ -973,6 +973,6 @@ class IngestUseCases:
     def working_memory(self, tenant: str, user_id: str, session_id: str, n: int | None = None) -> list[Turn]:
         scope = Scope(tenant, validate.identifier(user_id, field="userId"))
         session = validate.identifier(session_id, field="sessionId")
-        if n is not None and n < 1:
-            raise BadInput("n must be at least 1", field="n")
+        if n is not None:  # 1 to the turns held per session: a larger n is refused, not cut down (every surface)
+            validate.page_size(n, maximum=self._wm.turns_per_session, field="n")
         return self._wm.recent(scope, session, n)
