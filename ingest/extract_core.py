@@ -103,6 +103,8 @@ PREDICATES: dict[str, PredicateSpec] = {
         PredicateSpec("has_routine", "routine", "a routine's time, days or way now, keyed by the routine: bedtime: 10"
                       " / wake-up: 6:30 / shift: night / gym: mon wed fri / lunch: packed"),
         PredicateSpec("visited", "place", "a named place they went to or were at (past events only)"),
+        PredicateSpec("going_to", "place", "a named place they plan to go or move to (a trip, a season away, a"
+                      " move; -1: the plan dropped): Lisbon / 北海"),
         PredicateSpec(REPLY_STYLE_PREDICATE, "style", "how they want the assistant to answer, as said: keep it short"
                       " / 说话直接点 / don't tell me to invest in crypto"),
         PredicateSpec("originates_from", "place", "general knowledge: X originated in Y"),

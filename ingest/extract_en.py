@@ -714,6 +714,26 @@ def _en_trip_with_a_routine(m: re.Match[str]) -> bool:
             and _EN_ROUTINE_LATER_RE.search(m.string[m.end("o"):]) is not None)
 
 
+# A trip or a move said as done or as past ("my trip to Japan was amazing", "we got back from ..."): a visit, no plan.
+_EN_SAID_AS_PAST_RE = re.compile(r"(?i)\b(?:was|were|got back|came back|went)\b")
+
+
+def _en_going(m: re.Match[str], st: _State) -> bool | None:
+    """A place the user is headed for, said as a plan ("I'm flying to Lisbon on Friday", "we're moving to Denver in
+    March", "my trip to Mexico City in November", "We've decided to spend summers in Flagstaff"): no visit yet, no
+    home yet; "I'm not going to Cancun anymore" drops it. Not a person's home ("going to Sarah's"), not a month, not
+    a trip said as past ("my trip to Japan last year was amazing": the visited rules read it)."""
+    place = _en_cut(m["o"], _EN_TAIL_PLACE)
+    if not _en_name_ok(place) or _en_month(place) or place.endswith("'s") \
+            or re.match(r"(?i) (?:it|this|that|them|me|you|him|her|us|sure)\b", m.string[m.end("o"):]):
+        return False  # "going to Sarah's party"; "I'm going to Make it work" (a verb, capitalized)
+    if m["trip"] and (PAST_EN_RE.search(m.string) or _EN_PAST_TIME_RE.search(m.string)
+                      or _EN_SAID_AS_PAST_RE.search(m.string)):
+        return False
+    st.add(USER, "going_to", place, -1 if m["neg"] else 1)
+    return None
+
+
 def _en_visited(m: re.Match[str], st: _State) -> None:
     if _plan_or_routine(m.string) and not _en_trip_with_a_routine(m):
         return  # a plan is not an experience yet; a routine is not one past event
@@ -1462,6 +1482,38 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
             rf"{_IM} (?P<o>{_EN_NAME})(?=$|[,!.]| (?i:by the way|btw|here|from|and|lol|haha|nice to meet you)\b)"
         ),
         _en("name", check=_en_name_ok, tails=_EN_TAIL_PLACE),
+    ),
+    # plans: a place the user is headed for (_en_going)
+    (
+        re.compile(
+            rf"(?:{_IM}|(?i:\bwe(?:'re| are)))(?P<neg>(?i: not))?(?i: (?:also |finally |actually |still |now |soon "
+            r"|just |all )?(?:(?:going|flying|driving|heading|headed|moving|relocating|off|travell?ing)(?: back| over"
+            rf"| out| down| up)? to|leaving for)) {_EN_PLACE}(?P<trip>)"
+        ),
+        _en_going,
+    ),
+    (
+        re.compile(
+            rf"{_IWE}(?i:(?:'ll| will|'re gonna| are gonna|'m gonna| am gonna)(?P<neg> not)? (?:go|fly|drive|head|move"
+            rf"|relocate|travel|be)(?: back| over| out)? (?:to|in)) {_EN_PLACE}(?P<trip>)"
+        ),
+        _en_going,
+    ),
+    (
+        re.compile(
+            r"(?i:\b(?:planning|plan|plans|decided|deciding|booked|booking) (?:to|on) (?:go(?:ing)?|fly(?:ing)?"
+            r"|mov(?:e|ing)|relocat(?:e|ing)|travel(?:l?ing)?|visit(?:ing)?|spend(?:ing)? (?:the |our |my )?"
+            r"(?:summers?|winters?|holidays|christmas|spring|fall|autumn|\w+ break))(?: back| over)?(?: to| in)?)"
+            rf"(?P<neg>) {_EN_PLACE}(?P<trip>)"
+        ),
+        _en_going,
+    ),
+    (
+        re.compile(
+            r"(?i:\b(?:my|our) (?:upcoming |next |big |summer |winter |spring |fall |autumn |first |long )?"
+            rf"(?P<trip>trip|vacation|holiday|honeymoon|move|flights?) (?:to|in))(?P<neg>) {_EN_PLACE}"
+        ),
+        _en_going,
     ),
     # experiences (places of past events)
     (

@@ -41,6 +41,7 @@ from ingest.lexicon import (
     RELATIONS_ZH,
     ROLE_SUFFIX_ZH_RE,
     is_question,
+    simplified,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -262,6 +263,7 @@ def zh_clause(c: str, st: _State, episodic: bool) -> None:
     elif subject is not None:
         _zh_attributes(rest, subject, st)
     if subject in (USER, None):
+        _zh_going(c, st)
         _zh_visited(c, st, episodic)
 
 
@@ -509,6 +511,27 @@ def _zh_attributes(rest: str, subject: str, st: _State,
         for m in pattern.finditer(rest):
             if st.free(m.start(), m.end()):
                 handler(m, subject, st, _zh_polarity(m))
+
+
+def _zh_going(c: str, st: _State) -> None:
+    """The places of a plan to go (_ZH_GOING_RE): a plan word before the verb or a time the plan is for; not what
+    happened (上个月去东京出差, 去北京玩过), a wish alone (想去京都), a maybe nor someone's words
+    (小鹿说五一想去京都)."""
+    c = simplified(c)  # 先去墨爾本: the known places are written simplified (one character for one)
+    if _ZH_PAST_TIME_RE.search(c):
+        return
+    for m in _ZH_GOING_RE.finditer(c):
+        before, after = c[: m.start()], c[m.end():]
+        if not (m["how"] or m["neg"] or _ZH_PLAN_TIME_RE.search(c)) or "说" in before \
+                or re.search(r"可能|也许|或许|说不定", before) or (re.search(r"想|希望|梦想", before) and not m["how"]):
+            continue  # a wish (想毕业后去日本打工度假), someone's words or a maybe (我明年可能会搬到上海) is no plan
+        if re.match(r"(?:旅游|旅行|玩|出差|度假|看看)?过", after) or (not m["how"] and not m["neg"] and "了" in after):
+            continue  # 去北京玩过, 国庆我们全家去三亚玩了, 春节去泰国清迈打了五天球: it happened
+        if not re.search(r"我|咱|俺", before) and re.search(rf"[{HAN}A-Za-z]", _ZH_GOING_LEAD_RE.sub("", before)):
+            continue  # someone else's (小鹿要去上海学新娘造型, Kevin 要去深圳常驻了, 公司年底团建要去舟山)
+        place = _zh_clean(m["o"])
+        if _looks_like_zh_place(place) and not _ZH_NOT_A_PLACE_START_RE.match(place):
+            st.add(USER, "going_to", place, -1 if m["neg"] else 1)
 
 
 def _zh_visited(c: str, st: _State, episodic: bool) -> None:
@@ -1363,6 +1386,22 @@ _ZH_VISITED.append(
 _ZH_VISITED_LOOSE = (_ZH_VISITED[3], _ZH_VISITED[4])
 _ZH_VISITED_STRICT = (_ZH_VISITED[5],)
 _ZH_VISITED_DONE = (_ZH_VISITED[0], _ZH_VISITED[6])  # 去了X / 从X回来 say it happened
+
+# A place the user is headed for, said as a plan (a trip, a season away, a move): 下个月要去日本出差, 改去广西北海,
+# 先去墨尔本, 准备搬到杭州; 不去三亚了 drops it. _ZH_KNOWN_PLACE after the verb, so 去年 is none.
+_ZH_GOING_RE = re.compile(
+    r"(?P<neg>不再|不|没打算)?(?P<how>要|打算|准备|计划|决定|会|将|改|先|得)?(?:再|也|一起|一块儿?)?"
+    r"(?:飞去|飞到|去|飞|搬到|搬去|搬回|调去|调到)(?P<o>" + _ZH_KNOWN_PLACE + r")"
+)
+# When a plan is for (国庆去云南玩, 毕业后去深圳): with one, the bare verb says a plan too.
+_ZH_PLAN_TIME_RE = re.compile(r"下周|下个?星期|下个?月|明天|明年|后天|今年|国庆|五一|十一|寒假|暑假|春节|过年|年底|月底"
+                              r"|\d{1,2}月|[一二三四五六七八九十]{1,2}月|冬天|夏天|每年|毕业后|到时候")
+# What may come before the verb of the user's own plan said without 我 (下个月去 Bali, 计划明年去大阪, 最近改去 Manly):
+# times, plan words and adverbs; anything else there is someone else going (小鹿要去上海).
+_ZH_GOING_LEAD_RE = re.compile(_ZH_PLAN_TIME_RE.pattern + r"|最近|现在|以后|之后|然后|马上|经常|常常|每周末?|一起"
+                               r"|还|也|就|都|再|快|又|要|打算|准备|计划|决定|会|将|改|先|[\s，,。！!？?'\"“”‘’]")
+# A verb or a particle where a place would start (要去吃海鲜自助 is no place 吃海, 去爬泰山 none 爬泰山, 去了趟青岛)
+_ZH_NOT_A_PLACE_START_RE = re.compile(r"[吃喝玩爬看买逛打做见找住了趟]")
 
 _ZH_KNOWLEDGE_ADV = r"(?:其实|本来|原本|最早|最初|据说)?"
 _ZH_KNOWLEDGE: list[tuple[re.Pattern[str], str]] = [

@@ -249,6 +249,13 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\b(?:which|what) (?:places|cities|countries) have (?:i|we) (?:visited|been to)\b"
      r"|\b(?:where|which (?:city|country|place)) (?:was|were) (?:my|our) (?:last |latest |most recent |previous )"
      r"?(?:big |long |summer |winter )?(?:trip|holiday|vacation|getaway)s?\b", ("visited",)),
+    # where the user is headed: a trip, a season away, a move planned ("Where are we headed this summer?", "for where
+    # we'll be this summer", "pack for my trip", "what birds should I look for up there?")
+    (r"\bwhere (?:am|are) (?:i|we) (?:going|headed|heading|flying|moving|off to|travell?ing)\b"
+     r"|\bwhere (?:will|shall) (?:i|we) be\b|\bwhere (?:i|we)(?:'ll| will) be\b"
+     r"|^(?!.*\b(?:did|was|were|last|ago|visited|went)\b).*\b(?:my|our) (?:upcoming |next |summer |winter |big )?"
+     r"(?:trip|travels|vacation|holiday|move)\b"
+     r"|\b(?:over|out|up|down) there\b", ("going_to",)),
     (r"\b(?:what|which) (?:foods? )?(?:do|don't|can't) i (?:avoid|not eat|never eat|refuse to eat)\b"
      r"|\b(?:what|which) foods? do i (?:avoid|not eat|never eat|refuse)\b|\bwhat (?:don't|can't|won't) i eat\b"
      r"|\b(?:is there )?anything i (?:refuse to|don't|can't|won't|never) eat\b", (REFUSED_FOOD, *_FOOD_SAFETY)),
@@ -321,6 +328,11 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我(?:去年|上次|之前|以前|最近)?(?:去|到)(?:了)?哪(?:里|儿)(?:旅行|旅游|度假|玩)(?:了|过)|我(?:去年|上次|之前|以前|最近)?(?:出去|出门)?"
      r"(?:旅行|旅游|度假|玩)(?:去)?(?:的是|去了|去的是)哪(?:里|儿)|我(?:都)?去过(?:哪些|哪里|哪儿|什么)(?:地方|城市|国家)?",
      ("visited",)),
+    # where the user is headed (毕业后我打算去哪发展, 帮我查查去那边的火车, 今年过冬那地方, 这次旅行目的地, 搬过去之后)
+    (r"(?:要|打算|准备|计划|会|将)去哪(?:里|儿)?|去哪(?:里|儿)?(?:发展|旅行|旅游|度假|过冬|出差|留学|定居)(?![了过])"
+     r"|目的地|落脚|搬过去|(?:去|到了?)那(?:边|里|儿)|(?:过冬|度假|旅行|旅游|打工度假|出差|留学)(?:的)?那(?:边|个?地方|里|儿)"
+     r"|这次(?:的)?(?:旅行|旅游|出差|行程)",
+     ("going_to",)),
     (r"我(?:有)?(?:什么|哪些)忌口|我忌口(?:什么|哪些)|(?:有)?什么(?:东西|食物)?是我不(?:吃|能吃)的|我不吃(?:什么|哪些)",
      (REFUSED_FOOD, *_FOOD_SAFETY)),
     (rf"我(?:的)?(?:姐姐|妹妹|姐|妹)|{_CLAUSE_START}(?:姐姐|妹妹)", ("sister",)),
@@ -412,6 +424,8 @@ SLOT_EXAMPLES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     ((DIET,), ("What diet am I on?", "Am I a vegetarian?", "我吃素吗？")),
     (("visited",), ("Where did I go on holiday?", "Where did I travel last year?", "我去年去哪里旅行了？",
                     "我去过哪些地方？")),
+    (("going_to",), ("Where am I going next month?", "Where are we headed this summer?", "我下个月要去哪？",
+                     "我们这次旅行去哪？")),
     ((REFUSED_FOOD, *_FOOD_SAFETY), ("What food don't I eat?", "Is there anything I refuse to eat?", "我不吃什么？",
                                       "我忌口什么？")),
     (("drives",), ("What car do I drive?", "我开什么车？")),

@@ -87,8 +87,9 @@ def spo(text: str) -> set[tuple[str, str, str, int]]:
         ("上次在成都吃的火锅很棒", {(USER, "visited", "成都", 1)}),
         ("去年夏天我去了日本旅游", {(USER, "visited", "日本", 1)}),
         ("Last summer I went to Japan with my family", {(USER, "visited", "Japan", 1)}),
-        ("下周三我要飞去上海出差", set()),
-        ("I'm flying to New York tomorrow for a conference", set()),
+        # a plan: where the user is headed (going_to), no visit yet
+        ("下周三我要飞去上海出差", {(USER, "going_to", "上海", 1)}),
+        ("I'm flying to New York tomorrow for a conference", {(USER, "going_to", "New York", 1)}),
         # general knowledge stated by the user
         ("火锅起源于重庆", {("火锅", "originates_from", "重庆", 1)}),
         ("Paris is the capital of France", {("Paris", "capital_of", "France", 1)}),
@@ -717,14 +718,46 @@ def test_a_self_correction_puts_its_value_in_the_statement(text: str,
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    # where a trip stayed is no home (it superseded 我住在成都), nor a move still to come
+    # where a trip stayed is no home (it superseded 我住在成都), nor a move still to come (where one is headed: a maybe
+    # is not even that)
     ("我们全家去年去杭州玩了一周，住在西湖边。", {(USER, "visited", "杭州", 1)}),
-    ("我明年可能会搬到上海。", set()), ("我打算搬到深圳", set()), ("我下个月要搬到北京了", set()),
+    ("我明年可能会搬到上海。", set()), ("我打算搬到深圳", {(USER, "going_to", "深圳", 1)}),
+    ("我下个月要搬到北京了", {(USER, "going_to", "北京", 1)}),
     # said beside a trip as where one lives now, or a move done, it is
     ("去年去杭州玩了，我现在住在上海", {(USER, "visited", "杭州", 1), (USER, "lives_in", "上海", 1)}),
     ("我刚搬到上海", {(USER, "lives_in", "上海", 1)}), ("我们搬到了杭州", {(USER, "lives_in", "杭州", 1)}),
 ])
 def test_a_stay_or_a_move_to_come_is_no_home(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+    assert spo(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # where the user is headed, said as a plan: a trip, a season away, a move
+    ("I'm going to Japan next month", {(USER, "going_to", "Japan", 1)}),
+    ("We're flying to Lisbon on Friday", {(USER, "going_to", "Lisbon", 1)}),
+    ("I'm moving to Denver in March", {(USER, "going_to", "Denver", 1)}),
+    ("I'll be in Tokyo next week", {(USER, "going_to", "Tokyo", 1)}),
+    ("We've decided to spend summers in Flagstaff from now on", {(USER, "going_to", "Flagstaff", 1)}),
+    ("We're planning to visit Portugal in May", {(USER, "going_to", "Portugal", 1)}),
+    ("trying to learn spanish before my trip to Mexico City in november", {(USER, "going_to", "Mexico City", 1)}),
+    ("I'm not going to Cancun anymore", {(USER, "going_to", "Cancun", -1)}),
+    ("今年不去那了，太贵，改去广西北海", {(USER, "going_to", "广西北海", 1)}),
+    ("下个月我要去日本出差", {(USER, "going_to", "日本", 1)}),
+    ("我们打算国庆去云南玩", {(USER, "going_to", "云南", 1)}),
+    ("簽證下來了！三月出發 先去墨爾本", {(USER, "going_to", "墨尔本", 1)}),
+    ("不去三亚了", {(USER, "going_to", "三亚", -1)}),
+    # no plan of the user's: a trip said as past, a person's place, a verb, a wish, someone's words, a maybe
+    ("My trip to Japan last year was amazing", {(USER, "visited", "Japan", 1)}),
+    ("I'm going to Sarah's party", set()), ("I'm going to Make it work", set()),
+    ("想去京都", set()), ("女朋友小鹿说五一想去京都", set()), ("想毕业后去日本打工度假", set()),
+    ("我明年可能会去上海", set()),
+    ("上个月去东京出差了", {(USER, "visited", "东京", 1)}), ("我去北京玩过", {(USER, "visited", "北京", 1)}),
+    ("国庆我们全家去三亚玩了", {(USER, "visited", "三亚", 1)}), ("春节去泰国清迈打了五天球", set()),
+    ("计划明年去大阪交换一年", {(USER, "going_to", "大阪", 1)}),
+    # someone else's plan, or no place where one would start
+    ("小鹿要去上海学新娘造型，三个月", set()), ("Kevin 要去深圳常驻了", set()), ("组里聚餐又要去吃海鲜自助", set()),
+])
+def test_where_the_user_is_headed(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
 
 

@@ -145,7 +145,15 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("我去年去哪里旅行了？", ("visited",)),
         ("我上次出去玩去的是哪儿？", ("visited",)),
         ("我都去过哪些地方？", ("visited",)),
-        ("Where is my next trip?", ()), ("Where should we go on vacation?", ()), ("Where did I go for lunch?", ()),
+        # where the user is headed: a trip, a season away, a move planned (going_to)
+        ("Where are we headed this summer?", ("going_to",)), ("help me pack for my trip", ("going_to",)),
+        ("Which place did I visit on my trip last year?", ()), ("How was my trip to Rome?", ()),
+        ("Which bird book should I buy for where we'll be this summer?", ("going_to",)),
+        ("帮我查查去那边的火车要坐多久", ("going_to",)), ("今年过冬那地方天气咋样？", ("going_to",)),
+        ("帮我找找这次旅行目的地那边适合小鹿的店", ("going_to",)), ("毕业后我打算去哪发展", ("going_to",)),
+        ("幫我諗下搬過去之後住邊區好", ("going_to",)), ("我打算去哪旅行", ("going_to",)),
+        ("Where is my next trip?", ("going_to",)), ("Where should we go on vacation?", ()),
+        ("Where did I go for lunch?", ()),
         ("我去哪里玩比较好？", ()), ("我明天去哪里玩？", ()),
         # the food the user refuses: the denied triples of eats, with the allergies and conditions
         ("Which food do I avoid?", ("not eats", "allergic_to", "has_condition")),
