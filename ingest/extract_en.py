@@ -1515,6 +1515,17 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         ),
         _en_going,
     ),
+    # "booked the Mexico City flights!", "just booked flights to Lisbon"
+    (
+        re.compile(rf"(?i:\bbooked (?:the |my |our |some )?)(?P<neg>)(?P<trip>){_EN_PLACE}"
+                   r"(?i: (?:flights?|trip))\b"),  # not "booked the Taylor Swift tickets", "the Hilton hotel"
+        _en_going,
+    ),
+    (
+        re.compile(rf"(?i:\bbooked (?:the |my |our |some )?(?:flights?|tickets?|a trip) to)(?P<neg>)(?P<trip>)"
+                   rf" {_EN_PLACE}"),
+        _en_going,
+    ),
     # experiences (places of past events)
     (
         re.compile(

@@ -255,7 +255,10 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\bwhere (?:will|shall) (?:i|we) be\b|\bwhere (?:i|we)(?:'ll| will) be\b"
      r"|^(?!.*\b(?:did|was|were|last|ago|visited|went)\b).*\b(?:my|our) (?:upcoming |next |summer |winter |big )?"
      r"(?:trip|travels|vacation|holiday|move)\b"
-     r"|\b(?:over|out|up|down) there\b", ("going_to",)),
+     r"|\b(?:over|out|up|down) there\b"
+     # when the user is away or leaves ("which dates am I away?", "when do we fly out?")
+     r"|\b(?:am|are|will) (?:i|we) (?:be )?away\b|\bwhen (?:am|are) (?:i|we) (?:leaving|flying|off)\b"
+     r"|\bwhen do (?:i|we) (?:leave|fly out)\b", ("going_to",)),
     (r"\b(?:what|which) (?:foods? )?(?:do|don't|can't) i (?:avoid|not eat|never eat|refuse to eat)\b"
      r"|\b(?:what|which) foods? do i (?:avoid|not eat|never eat|refuse)\b|\bwhat (?:don't|can't|won't) i eat\b"
      r"|\b(?:is there )?anything i (?:refuse to|don't|can't|won't|never) eat\b", (REFUSED_FOOD, *_FOOD_SAFETY)),
@@ -331,7 +334,7 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     # where the user is headed (毕业后我打算去哪发展, 帮我查查去那边的火车, 今年过冬那地方, 这次旅行目的地, 搬过去之后)
     (r"(?:要|打算|准备|计划|会|将)去哪(?:里|儿)?|去哪(?:里|儿)?(?:发展|旅行|旅游|度假|过冬|出差|留学|定居)(?![了过])"
      r"|目的地|落脚|搬过去|(?:去|到了?)那(?:边|里|儿)|(?:过冬|度假|旅行|旅游|打工度假|出差|留学)(?:的)?那(?:边|个?地方|里|儿)"
-     r"|这次(?:的)?(?:旅行|旅游|出差|行程)",
+     r"|这次(?:的)?(?:旅行|旅游|出差|行程)|我(?:们)?(?:什么时候|哪天|几号)(?:出发|动身|飞)",
      ("going_to",)),
     (r"我(?:有)?(?:什么|哪些)忌口|我忌口(?:什么|哪些)|(?:有)?什么(?:东西|食物)?是我不(?:吃|能吃)的|我不吃(?:什么|哪些)",
      (REFUSED_FOOD, *_FOOD_SAFETY)),

@@ -754,6 +754,9 @@ def test_a_stay_or_a_move_to_come_is_no_home(text: str, expected: set[tuple[str,
     ("上个月去东京出差了", {(USER, "visited", "东京", 1)}), ("我去北京玩过", {(USER, "visited", "北京", 1)}),
     ("国庆我们全家去三亚玩了", {(USER, "visited", "三亚", 1)}), ("春节去泰国清迈打了五天球", set()),
     ("计划明年去大阪交换一年", {(USER, "going_to", "大阪", 1)}),
+    ("booked the Mexico City flights! Nov 8 to 17", {(USER, "going_to", "Mexico City", 1)}),
+    ("just booked flights to Lisbon for May", {(USER, "going_to", "Lisbon", 1)}),
+    ("I booked the Taylor Swift tickets", set()),
     # someone else's plan, or no place where one would start
     ("小鹿要去上海学新娘造型，三个月", set()), ("Kevin 要去深圳常驻了", set()), ("组里聚餐又要去吃海鲜自助", set()),
 ])

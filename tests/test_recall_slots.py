@@ -157,6 +157,27 @@ def test_a_trip_asked_after_is_answered_by_what_the_user_visited(client: BmamCli
         assert "states the user's visited" in r["memories"][0]["why"]
 
 
+def test_where_the_user_is_headed_is_answered_by_the_plan_and_a_plan_dropped_is_not(client: BmamClient,
+                                                                                       user: str) -> None:
+    """going_to: "for where we'll be this summer" and "pack for my trip" share no word with the plan (the Flagstaff
+    memory); a plan dropped later ("not going to Cancun anymore") supersedes the plan it drops."""
+    summer = "We've decided to spend summers in Flagstaff from now on, the heat is too much for Walt."
+    client.ingest_conversation(_turns(user, [
+        "I'm going to Cancun in May with my sister.", "I prefer paper guides in the field.", "I work at Moderna.",
+        summer, "I'm not going to Cancun anymore, flights are too expensive."]))
+    for question in ("Which bird book should I buy for where we'll be this summer?", "help me pack for my trip"):
+        r = client.recall(user, question)
+        assert r["gated"] is False, (question, r["reason"])
+        texts = _texts(r)
+        assert summer in texts[:2], (question, texts)
+        assert "I'm going to Cancun in May with my sister." not in texts, (question, texts)
+        assert any("states the user's going_to" in m["why"] for m in r["memories"]), r
+    r = client.recall(user, "帮我查查去那边的火车要坐多久")
+    assert summer in _texts(r)
+    live = [e["node"]["text"] for e in client.memories(user)["edges"]]
+    assert summer in live and "I'm going to Cancun in May with my sister." not in live
+
+
 def test_a_diet_question_is_answered_by_the_diet_not_by_the_job(client: BmamClient, user: str) -> None:
     client.ingest_conversation([
         {"userId": user, "sessionId": "s1", "speaker": "user", "text": text}

@@ -148,6 +148,8 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         # where the user is headed: a trip, a season away, a move planned (going_to)
         ("Where are we headed this summer?", ("going_to",)), ("help me pack for my trip", ("going_to",)),
         ("Which place did I visit on my trip last year?", ()), ("How was my trip to Rome?", ()),
+        ("which dates am I away? need to tell my clients", ("going_to",)), ("When do we fly out?", ("going_to",)),
+        ("我们什么时候出发？", ("going_to",)),
         ("Which bird book should I buy for where we'll be this summer?", ("going_to",)),
         ("帮我查查去那边的火车要坐多久", ("going_to",)), ("今年过冬那地方天气咋样？", ("going_to",)),
         ("帮我找找这次旅行目的地那边适合小鹿的店", ("going_to",)), ("毕业后我打算去哪发展", ("going_to",)),
