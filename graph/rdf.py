@@ -91,8 +91,11 @@ def _refuse_referenced_contexts(data: bytes) -> None:
     before the parser runs. A bmam export writes its context inline."""
     try:
         document = json.loads(data)
-    except (ValueError, RecursionError) as exc:
-        raise BadInput(f"jsonld syntax error: {' '.join(str(exc).split())}", field="file") from exc
+    except ValueError as exc:  # the parser's own words, its line as the parse names it
+        raise BadInput(f"jsonld syntax error: {describe_parse_error(exc, data, RdfFormat.JSONLD)}",
+                       field="file") from exc
+    except RecursionError as exc:
+        raise BadInput("jsonld syntax error: nested too deeply", field="file") from exc
     pending: list[Any] = [document]
     while pending:  # iterative: a deeply nested document must not exhaust the stack
         node = pending.pop()
