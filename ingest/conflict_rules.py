@@ -71,6 +71,7 @@ from ingest.lexicon import (
     said_for_some_times,
     split_clauses,
 )
+from ingest.scoring import COMMON_EN
 
 # Predicates that state the user's attitude to an object; polarity is for (+1) or against (-1).
 ATTITUDE_PREDICATES: frozenset[str] = frozenset({"likes", "eats", "drinks"})
@@ -531,6 +532,39 @@ def switched_conflict(new_text: str, old: Similar, threshold: float) -> str | No
     return f"switched: {m['v']}{m['x']} for {', '.join(sorted(replaced))} (similarity {old.cosine:.2f})"
 
 
+# The same said in English, of the user's own ("ok i switched to snowball. avalanche was mathematically right",
+# "switched to decaf, coffee kept me up"): switched, done (not "I might switch to ..."), said by the user (a dropped
+# subject, I, we), what it replaces named elsewhere in the new text.
+_SWITCHED_TO_EN_RE = re.compile(
+    r"(?i)(?:^|[.!?;,]\s*|\b(?:i|we)(?:'ve| have)? |\b(?:ok|okay|also|so|and) )(?:finally |just |recently |also )?"
+    r"switched (?:over )?to (?P<x>[\w' -]{2,40}?)(?=[,.;!?]|$| and\b| so\b| now\b| because\b)")
+# A choice in use, what a switch replaces ("ok going avalanche", "I run in Nike Pegasus", "we use poetry")
+_CHOICE_SAID_RE = re.compile(r"(?i)\b(?:going|doing|using|use|uses|went with|chose|picked|sticking with|run in|wear"
+                             r"|drink|eat|take)\b")
+
+
+def switched_en_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
+    """switched_conflict in English: "ok i switched to snowball. avalanche was mathematically right but i was losing
+    motivation" / "ok going avalanche. also i started using YNAB": the old one a routine, a plan or a choice in use
+    naming a thing the new text names beside the switch (avalanche), not the thing switched to; no name or person
+    the old one does not say; the cancellation's cosine line."""
+    m = _SWITCHED_TO_EN_RE.search(new_text)
+    if m is None or old.cosine < threshold or _SWITCHED_TO_EN_RE.search(old.text) or _ONE_TIME_RE.search(new_text) \
+            or is_negated(old.text) or not (_ROUTINE_OR_PLAN_RE.search(old.text) or PLAN_RE.search(old.text)
+                                             or _CHOICE_SAID_RE.search(old.text)):
+        return None
+    first_clause = re.split(r"[.,;!?]", old.text, maxsplit=1)[0]
+    if _names(new_text) - _names(old.text) or people(new_text) - people(old.text) or people(first_clause) \
+            or _names(first_clause):
+        return None  # "My sister drinks coffee every morning" is hers
+    said_of_x = content_terms(m["x"])
+    replaced = {t for t in content_terms(new_text[: m.start()] + ". " + new_text[m.end():]) & content_terms(old.text)
+                if len(t) > 2 and not TIME_TERM_RE.search(t) and t not in COMMON_EN and t not in said_of_x}
+    if not replaced or m["x"].casefold() in old.text.casefold():
+        return None
+    return f"switched: to {m['x']} for {', '.join(sorted(replaced))} (similarity {old.cosine:.2f})"
+
+
 def replacement_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
     """The new text puts something in the place of what an old routine or plan says from now on ("we decided she'll
     do soccer on Saturday mornings instead of piano" / "Maya takes piano lessons on Saturdays at 10", "I'll take the
@@ -671,6 +705,7 @@ def detect(
                       or reschedule_conflict(new_text, candidate, cancel_threshold)
                       or replacement_conflict(new_text, candidate, cancel_threshold)
                       or switched_conflict(new_text, candidate, cancel_threshold)
+                      or switched_en_conflict(new_text, candidate, cancel_threshold)
                       or done_conflict(new_text, candidate, cancel_threshold)
                       or decision_change_conflict(new_text, candidate, cancel_threshold)
                       or handover_conflict(new_text, candidate, cancel_threshold))
