@@ -62,6 +62,7 @@ from ingest.lexicon import (
     CANCEL_RE,
     OTHERS_RE,
     PLAN_RE,
+    RELATIONS_ZH,
     REMINDER_RE,
     RESCHEDULE_RE,
     SOMETIMES_RE,
@@ -565,6 +566,47 @@ def switched_en_conflict(new_text: str, old: Similar, threshold: float) -> str |
     return f"switched: to {m['x']} for {', '.join(sorted(replaced))} (similarity {old.cosine:.2f})"
 
 
+# A choice made, at last or after all (想了一个多月 还是决定考公了, 想了想还是回国吧, "we decided to stay in Denver"),
+# and the wish or plan of the user's it ends (我自己还是想去大厂, 我本来打算毕业后留在英国, "thinking about Austin")
+_DECIDED_RE = re.compile(
+    r"(?i)(?:决定(?:了)?(?:要|去)?|(?:想了想|考虑了?一下|琢磨了?一下|算了|最终|最后)[，,\s]*还是)"
+    r"(?P<x>[^，。！？,.!?\s]{1,10})"
+    r"|\b(?:i|we)(?:'ve| have)? (?:finally |just )?(?:decided (?:to|on)|went with|chose|picked) "
+    r"(?P<x2>[\w' -]{2,40}?)(?=[,.;!?]|$| after\b| instead\b| because\b| since\b)")
+# An old text opening with someone's name and what they do ("Priya is thinking about moving to Austin"): theirs
+_SOMEONE_OPENS_RE = re.compile(r"\s*(?!I\b)[A-Z][a-z]+(?:'s)? (?:is|was|wants|wanted|thinks|thought|has|had|says|said"
+                               r"|plans|planned|might|will|would|and)\b")
+# Whose wish or choice, in Chinese (我爸妈肯定希望我考公, 我老公还是决定...): the extraction's relation words
+_KIN_ZH_RE = re.compile("|".join(sorted(map(re.escape, RELATIONS_ZH), key=len, reverse=True)))
+_WISH_OR_PLAN_RE = re.compile(r"(?i)想|打算|希望|本来|\b(?:want(?:ed)? to|thinking (?:about|of)|leaning toward"
+                              r"|considering|plan(?:ned|ning)? to|hoping to)\b")
+
+
+def decided_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
+    """The new text says a choice the user made and names beside it a thing an old wish or plan of theirs names
+    (想了一个多月 还是决定考公了 大厂今年裁员太狠 / 我自己还是想去大厂 趁年轻多挣点): the wish is what was decided
+    against.
+    Not when the old one names the choice made too (a dilemma, 去大厂还是考公, or the same wish), nor someone else's
+    choice or wish (我老公还是决定..., 我爸妈希望...), nor a question; the cancellation's cosine line."""
+    m = _DECIDED_RE.search(new_text)
+    if m is None or old.cosine < threshold or is_question(new_text) or not _WISH_OR_PLAN_RE.search(old.text):
+        return None
+    old_first = re.split(r"[.,;!?，。；！？]", old.text, maxsplit=1)[0]
+    before = new_text[: m.start()]
+    if people(before) or _names(before) - _names(old.text) or people(old_first) or _SOMEONE_OPENS_RE.match(old.text) \
+            or _KIN_ZH_RE.search(before) or _KIN_ZH_RE.search(old_first):
+        return None
+    old_terms = content_terms(old.text)
+    choice = m["x"] or m["x2"] or ""
+    if content_terms(choice) & old_terms:
+        return None
+    replaced = {t for t in content_terms(before + "，" + new_text[m.end():]) & old_terms
+                if len(t) > 1 and not TIME_TERM_RE.search(t) and t not in COMMON_EN}
+    if not replaced:
+        return None
+    return f"decided: {choice} over {', '.join(sorted(replaced))} (similarity {old.cosine:.2f})"
+
+
 def replacement_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
     """The new text puts something in the place of what an old routine or plan says from now on ("we decided she'll
     do soccer on Saturday mornings instead of piano" / "Maya takes piano lessons on Saturdays at 10", "I'll take the
@@ -706,6 +748,7 @@ def detect(
                       or replacement_conflict(new_text, candidate, cancel_threshold)
                       or switched_conflict(new_text, candidate, cancel_threshold)
                       or switched_en_conflict(new_text, candidate, cancel_threshold)
+                      or decided_conflict(new_text, candidate, cancel_threshold)
                       or done_conflict(new_text, candidate, cancel_threshold)
                       or decision_change_conflict(new_text, candidate, cancel_threshold)
                       or handover_conflict(new_text, candidate, cancel_threshold))
