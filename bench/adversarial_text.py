@@ -30,6 +30,10 @@ KINDS: dict[str, Callable[[int], str]] = {
     "digit-letter pairs": lambda n: "1a" * (n // 2),
     "Chinese run": lambda n: ("我住在成都" * (n // 5 + 1))[:n],
     "words": lambda n: ("I went to Berlin two days ago and loved it " * (n // 44 + 1))[:n],
+    # one clause-long word of capitals joined by apostrophes or hyphens: a name tried from every capital (session 48)
+    "capitals joined by apostrophes": lambda n: ("NYU'" * (n // 4 + 1))[:n],
+    "words joined by apostrophes": lambda n: ("LIKE'" * (n // 5 + 1))[:n],
+    "capitals joined by hyphens": lambda n: ("Ab-" * (n // 3 + 1))[:n],
 }
 
 

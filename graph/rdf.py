@@ -68,6 +68,10 @@ def parse_rdf(data: bytes, fmt: RdfFormat) -> Graph:
     """Parse a whole document before anything is written; a syntax error is BadInput naming the line."""
     if fmt is RdfFormat.JSONLD:
         _refuse_referenced_contexts(data)
+    if fmt is RdfFormat.RDFXML and (b"<!DOCTYPE" in data or b"<!ENTITY" in data):
+        # Entities nested in a DTD expand a few KB into minutes of parsing (expat stops them only after ~50 s of
+        # rdflib's work); a bmam export declares none.
+        raise BadInput("rdf: a DOCTYPE or an entity declaration is refused (a bmam export has none)", field="file")
     g = Graph(bind_namespaces="none")
     # rdflib logs an ill-typed literal ("abc"^^xsd:double) with a traceback, or warns: read_export refuses
     # such a literal with one line of its own, so neither reaches the caller's terminal.

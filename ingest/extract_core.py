@@ -394,7 +394,9 @@ _SYMBOLS_EDGE_RE = re.compile(
 )
 
 # A Latin proper name, and capitalised words that are not one (read by both rule sets: my sister Maria, 同事Mike).
-_EN_NAME = r"(?:(?:St|Mt|Dr)\. )?[A-Z][a-zA-Z'\-]+(?: [A-Z][a-zA-Z'\-]+){0,2}"
+# (Each word at most 31 letters: an unbounded one, tried from every capital of a long run joined by apostrophes or
+# hyphens, "NYU'NYU'..." over 32,000 characters, cost the rules minutes: quadratic. No name is longer.)
+_EN_NAME = r"(?:(?:St|Mt|Dr)\. )?[A-Z][a-zA-Z'\-]{1,30}(?: [A-Z][a-zA-Z'\-]{1,30}){0,2}"
 _EN_NON_NAMES = frozenset(
     {"I", "I'm", "I've", "I'd", "I'll", "My", "The", "A", "An", "And", "But", "So", "He", "She", "It", "We", "They",
      "This", "That"}

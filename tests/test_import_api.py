@@ -298,6 +298,28 @@ def test_a_jsonld_context_given_by_reference_is_refused_and_never_fetched(
         c.close()
 
 
+def test_an_rdf_xml_doctype_is_refused_before_parsing(container: Container, source: Conversation, key: str,
+                                                       api_url: str) -> None:
+    """Entities nested in a DTD (a few KB) cost ~50 s of parsing before expat's amplification limit stopped them, the
+    server busy and its shutdown held meanwhile; any DOCTYPE or entity declaration is refused first, nothing written."""
+    entities = '<!ENTITY a "aaaaaaaaaa">' + "".join(
+        f'<!ENTITY {n} "{("&" + p + ";") * 10}">' for p, n in zip("abcde", "bcdef", strict=True))
+    document = ('<?xml version="1.0"?>\n<!DOCTYPE rdf:RDF [' + entities + ']>\n<rdf:RDF xmlns:rdf='
+                '"http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://x/"><rdf:Description rdf:about='
+                '"http://x/a"><ex:p>&f;</ex:p></rdf:Description></rdf:RDF>')
+    target = _user()
+    upload = _post(api_url, key, target, "rdf", document.encode(), dryRun="true")
+    assert upload.status_code == 400 and _code(upload) == "BAD_USER_INPUT" and "DOCTYPE" in _message(upload)
+    c = BmamClient(ClientConfig(url=api_url, api_key=key))
+    try:
+        with pytest.raises(BmamClientError) as err:
+            _import(c, target, document, "RDF_XML")
+        assert err.value.code == "BAD_USER_INPUT" and "DOCTYPE" in err.value.message
+    finally:
+        c.close()
+    assert _stored_nothing(container, source.tenant, target)
+
+
 # ----- limits and a full core: a server of its own with small settings -----------------------------------------
 
 SMALL_UPLOAD = 16 * 1024  # export.import_max_bytes of the server below
