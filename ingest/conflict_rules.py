@@ -544,6 +544,16 @@ _CHOICE_SAID_RE = re.compile(r"(?i)\b(?:going|doing|using|use|uses|went with|cho
                              r"|drink|eat|take)\b")
 
 
+def _named_beside(new_text: str, m: re.Match[str], old_terms: set[str], *, shortest: int,
+                  chosen: set[str] | None = None) -> set[str]:
+    """What the new text names outside the switch or choice m that the old text names too, what the switch or the
+    choice replaces: content terms of `shortest` characters or more, no time word, no everyday English word, none
+    of the thing chosen (switched_en_conflict, decided_conflict)."""
+    beside = content_terms(new_text[: m.start()] + "，" + new_text[m.end():]) & old_terms
+    return {t for t in beside if len(t) >= shortest and not TIME_TERM_RE.search(t) and t not in COMMON_EN
+            and t not in (chosen or set())}
+
+
 def switched_en_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
     """switched_conflict in English: "ok i switched to snowball. avalanche was mathematically right but i was losing
     motivation" / "ok going avalanche. also i started using YNAB": the old one a routine, a plan or a choice in use
@@ -558,9 +568,7 @@ def switched_en_conflict(new_text: str, old: Similar, threshold: float) -> str |
     if _names(new_text) - _names(old.text) or people(new_text) - people(old.text) or people(first_clause) \
             or _names(first_clause):
         return None  # "My sister drinks coffee every morning" is hers
-    said_of_x = content_terms(m["x"])
-    replaced = {t for t in content_terms(new_text[: m.start()] + ". " + new_text[m.end():]) & content_terms(old.text)
-                if len(t) > 2 and not TIME_TERM_RE.search(t) and t not in COMMON_EN and t not in said_of_x}
+    replaced = _named_beside(new_text, m, content_terms(old.text), shortest=3, chosen=content_terms(m["x"]))
     if not replaced or m["x"].casefold() in old.text.casefold():
         return None
     return f"switched: to {m['x']} for {', '.join(sorted(replaced))} (similarity {old.cosine:.2f})"
@@ -600,8 +608,7 @@ def decided_conflict(new_text: str, old: Similar, threshold: float) -> str | Non
     choice = m["x"] or m["x2"] or ""
     if content_terms(choice) & old_terms:
         return None
-    replaced = {t for t in content_terms(before + "，" + new_text[m.end():]) & old_terms
-                if len(t) > 1 and not TIME_TERM_RE.search(t) and t not in COMMON_EN}
+    replaced = _named_beside(new_text, m, old_terms, shortest=2)
     if not replaced:
         return None
     return f"decided: {choice} over {', '.join(sorted(replaced))} (similarity {old.cosine:.2f})"

@@ -714,8 +714,8 @@ def _en_trip_with_a_routine(m: re.Match[str]) -> bool:
             and _EN_ROUTINE_LATER_RE.search(m.string[m.end("o"):]) is not None)
 
 
-# A trip or a move said as done or as past ("my trip to Japan was amazing", "we got back from ..."): a visit, no plan.
-_EN_SAID_AS_PAST_RE = re.compile(r"(?i)\b(?:was|were|got back|came back|went)\b")
+# A trip said as past with no past verb PAST_EN_RE knows ("my trip to Japan was amazing"): a visit, no plan.
+_EN_SAID_AS_PAST_RE = re.compile(r"(?i)\b(?:was|were)\b")
 
 
 def _en_going(m: re.Match[str], st: _State) -> bool | None:
@@ -727,10 +727,11 @@ def _en_going(m: re.Match[str], st: _State) -> bool | None:
     if not _en_name_ok(place) or _en_month(place) or place.endswith("'s") \
             or re.match(r"(?i) (?:it|this|that|them|me|you|him|her|us|sure)\b", m.string[m.end("o"):]):
         return False  # "going to Sarah's party"; "I'm going to Make it work" (a verb, capitalized)
-    if m["trip"] and (PAST_EN_RE.search(m.string) or _EN_PAST_TIME_RE.search(m.string)
-                      or _EN_SAID_AS_PAST_RE.search(m.string)):
+    said = m.groupdict()  # "trip" and "neg" only where a rule has them
+    if said.get("trip") and (PAST_EN_RE.search(m.string) or _EN_PAST_TIME_RE.search(m.string)
+                             or _EN_SAID_AS_PAST_RE.search(m.string)):
         return False
-    st.add(USER, "going_to", place, -1 if m["neg"] else 1)
+    st.add(USER, "going_to", place, -1 if said.get("neg") else 1)
     return None
 
 
@@ -1488,14 +1489,14 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         re.compile(
             rf"(?:{_IM}|(?i:\bwe(?:'re| are)))(?P<neg>(?i: not))?(?i: (?:also |finally |actually |still |now |soon "
             r"|just |all )?(?:(?:going|flying|driving|heading|headed|moving|relocating|off|travell?ing)(?: back| over"
-            rf"| out| down| up)? to|leaving for)) {_EN_PLACE}(?P<trip>)"
+            rf"| out| down| up)? to|leaving for)) {_EN_PLACE}"
         ),
         _en_going,
     ),
     (
         re.compile(
             rf"{_IWE}(?i:(?:'ll| will|'re gonna| are gonna|'m gonna| am gonna)(?P<neg> not)? (?:go|fly|drive|head|move"
-            rf"|relocate|travel|be)(?: back| over| out)? (?:to|in)) {_EN_PLACE}(?P<trip>)"
+            rf"|relocate|travel|be)(?: back| over| out)? (?:to|in)) {_EN_PLACE}"
         ),
         _en_going,
     ),
@@ -1504,26 +1505,25 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
             r"(?i:\b(?:planning|plan|plans|decided|deciding|booked|booking) (?:to|on) (?:go(?:ing)?|fly(?:ing)?"
             r"|mov(?:e|ing)|relocat(?:e|ing)|travel(?:l?ing)?|visit(?:ing)?|spend(?:ing)? (?:the |our |my )?"
             r"(?:summers?|winters?|holidays|christmas|spring|fall|autumn|\w+ break))(?: back| over)?(?: to| in)?)"
-            rf"(?P<neg>) {_EN_PLACE}(?P<trip>)"
+            rf" {_EN_PLACE}"
         ),
         _en_going,
     ),
     (
         re.compile(
             r"(?i:\b(?:my|our) (?:upcoming |next |big |summer |winter |spring |fall |autumn |first |long )?"
-            rf"(?P<trip>trip|vacation|holiday|honeymoon|move|flights?) (?:to|in))(?P<neg>) {_EN_PLACE}"
+            rf"(?P<trip>trip|vacation|holiday|honeymoon|move|flights?) (?:to|in)) {_EN_PLACE}"
         ),
         _en_going,
     ),
     # "booked the Mexico City flights!", "just booked flights to Lisbon"
     (
-        re.compile(rf"(?i:\bbooked (?:the |my |our |some )?)(?P<neg>)(?P<trip>){_EN_PLACE}"
+        re.compile(rf"(?i:\bbooked (?:the |my |our |some )?){_EN_PLACE}"
                    r"(?i: (?:flights?|trip))\b"),  # not "booked the Taylor Swift tickets", "the Hilton hotel"
         _en_going,
     ),
     (
-        re.compile(rf"(?i:\bbooked (?:the |my |our |some )?(?:flights?|tickets?|a trip) to)(?P<neg>)(?P<trip>)"
-                   rf" {_EN_PLACE}"),
+        re.compile(rf"(?i:\bbooked (?:the |my |our |some )?(?:flights?|tickets?|a trip) to) {_EN_PLACE}"),
         _en_going,
     ),
     # experiences (places of past events)
