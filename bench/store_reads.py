@@ -23,6 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.recall_latency import add_kept_user_arguments, alternating_rounds, kept_user, pct
 from bmam.container import Container
 from bmam.settings import load_settings
+from graph.model import Scope
+from graph.related import search_params
 from graph.store import Row
 
 
@@ -37,9 +39,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     r = container.settings.recall
 
     def related(memory_id: str) -> dict[str, Any]:
-        return {"tenant": args.tenant, "user_id": user, "memory_id": memory_id, "limit": r.related_limit,
-                "min_strength": r.related_min_strength, "entity_base": r.entity_strength,
-                "max_degree": r.max_entity_degree, "include_history": False}
+        return search_params(Scope(args.tenant, user), memory_id, limit=r.related_limit,
+                             min_strength=r.related_min_strength, traversal=container.recall.traversal,
+                             width=min(r.related_limit, r.related_width))
 
     cases: dict[str, list[tuple[str, dict[str, Any], dict[str, object]]]] = {
         "meta/ping": [("meta/ping", {}, {})] * args.starts,

@@ -104,13 +104,16 @@ def _raise_from(exc: TransportError) -> BmamClientError:
     websocket close reason's code)."""
     if isinstance(exc, TransportServerError):
         status = exc.code if isinstance(exc.code, int) else 0
-        code = {401: "UNAUTHENTICATED", 413: "LIMIT_EXCEEDED", 503: "UNAVAILABLE", 4403: "UNAUTHENTICATED"}.get(
-            status, f"HTTP_{status}")
+        code = {401: "UNAUTHENTICATED", 413: "LIMIT_EXCEEDED", 503: "UNAVAILABLE", 504: "TIMEOUT",
+                4403: "UNAUTHENTICATED", 4429: "LIMIT_EXCEEDED"}.get(status, f"HTTP_{status}")
         return BmamClientError(code, str(exc), [])
     if not isinstance(exc, TransportQueryError):
         close_code = _ws_close_code(exc)
         if close_code == 4403:  # the server refused the connection_init (no or bad API key)
             return BmamClientError("UNAUTHENTICATED", "the server refused the websocket: a valid API key is required",
+                                   [])
+        if close_code == 4429:  # over the server's cap of open websockets (of this key, or in all)
+            return BmamClientError("LIMIT_EXCEEDED", "the server refused the websocket: too many open connections",
                                    [])
         return BmamClientError("TRANSPORT", str(exc), [])
     return _from_errors(exc.errors, message=str(exc), code="UNKNOWN")
@@ -376,9 +379,11 @@ class BmamClient:
         resp = requests.get(self.config.url.rstrip("/") + "/healthz", timeout=self.config.timeout_s)
         return {"http_status": resp.status_code, **resp.json()}
 
-    def metrics(self) -> str:
-        """GET /metrics: the Prometheus exposition text."""
-        resp = requests.get(self.config.url.rstrip("/") + "/metrics", timeout=self.config.timeout_s)
+    def metrics(self, token: str | None = None) -> str:
+        """GET /metrics: the Prometheus exposition text. token: the operator's metrics token (the production
+        profile asks for it; it is not an API key)."""
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        resp = requests.get(self.config.url.rstrip("/") + "/metrics", headers=headers, timeout=self.config.timeout_s)
         resp.raise_for_status()
         return resp.text
 

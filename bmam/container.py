@@ -435,7 +435,8 @@ class Container:
 
         n = self.settings.neo4j
         return MaintenanceStore(StoreConfig(uri=n.bolt_uri, user=n.user, password=n.password, database=n.database,
-                                      tx_timeout_s=self.settings.maintenance.tx_timeout_s, max_pool_size=4,
+                                      tx_timeout_s=self.settings.maintenance.tx_timeout_s,
+                                      tx_timeout_setting="BMAM_MAINTENANCE__TX_TIMEOUT_S", max_pool_size=4,
                                       retry_time_s=n.retry_time_s))
 
     @cached_property

@@ -1,13 +1,16 @@
 """Prometheus metrics of one running API: request latency by operation, Neo4j statement latency,
-embedding latency, errors by code, and live memories by tier (a cheap count, cached a few seconds)."""
+embedding latency, errors by code, and live memories by tier (a cheap count, cached a few seconds).
+
+An operation is labelled by the root field it selected (`recall`, `remember`), one of the schema's, never by
+the operation name the client wrote: that name is a tenant's text (`query Alice_is_pregnant_0`) shown to
+whoever reads /metrics, and any client could fill a label with as many names as it liked."""
 
 from __future__ import annotations
 
 import logging
-import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
@@ -16,8 +19,8 @@ from prometheus_client.registry import Collector
 log = logging.getLogger(__name__)
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
-_OPERATION_NAME = re.compile(r"^[_A-Za-z][_0-9A-Za-z]{0,63}$")
-MAX_OPERATION_LABELS = 200  # operation names come from clients: cap the label's cardinality
+# Root fields every schema has (introspection); the others come from the schema the app serves.
+INTROSPECTION_FIELDS = frozenset({"__schema", "__type", "__typename"})
 _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
 
@@ -63,10 +66,13 @@ class Metrics:
         tier_counts: Callable[[], dict[str, int]],
         tier_cache_s: float = 5.0,
         monotonic: Callable[[], float] = time.monotonic,
+        root_fields: Collection[str] = (),
     ) -> None:
+        """root_fields: the served schema's root field names (Query, Mutation, Subscription), the only
+        operation labels besides `multiple`, `other` and `invalid`."""
         self.registry = CollectorRegistry()
         self.requests = Histogram(
-            "bmam_graphql_request_seconds", "GraphQL operation latency by operation name and type",
+            "bmam_graphql_request_seconds", "GraphQL operation latency by root field selected and operation type",
             ["operation", "type"], registry=self.registry, buckets=_LATENCY_BUCKETS,
         )
         self.errors = Counter(
@@ -85,24 +91,22 @@ class Metrics:
             buckets=_LATENCY_BUCKETS,
         )
         self.registry.register(_TierCollector(tier_counts, tier_cache_s, monotonic))
-        self._operations: set[str] = set()
-        self._lock = threading.Lock()
+        self._root_fields = frozenset(root_fields) | INTROSPECTION_FIELDS
 
-    def operation_label(self, name: str | None) -> str:
-        if not name:
-            return "anonymous"
-        if not _OPERATION_NAME.match(name):
-            return "other"
-        with self._lock:
-            if name in self._operations:
-                return name
-            if len(self._operations) >= MAX_OPERATION_LABELS:
-                return "other"
-            self._operations.add(name)
-        return name
+    def operation_label(self, root_fields: Collection[str]) -> str:
+        """The root field the operation selected; `multiple` for several, `invalid` for none (the document did
+        not parse, or names no operation), `other` for a name the schema lacks (a document that failed
+        validation): the label's values are bounded by the schema, whatever clients send."""
+        names = set(root_fields)
+        if not names:
+            return "invalid"
+        if len(names) > 1:
+            return "multiple"
+        [name] = names
+        return name if name in self._root_fields else "other"
 
-    def observe_operation(self, name: str | None, operation_type: str, seconds: float) -> None:
-        self.requests.labels(self.operation_label(name), operation_type).observe(seconds)
+    def observe_operation(self, root_fields: Collection[str], operation_type: str, seconds: float) -> None:
+        self.requests.labels(self.operation_label(root_fields), operation_type).observe(seconds)
 
     def observe_error(self, code: str) -> None:
         self.errors.labels(code).inc()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bmam import validate
@@ -269,6 +269,12 @@ class RecallSettings(BaseModel):
     related_depth: int = Field(default=2, ge=1, le=5)
     related_limit: int = Field(default=20, ge=1, le=100)
     related_min_strength: float = Field(default=0.05, ge=0.0, le=1.0)
+    # relatedSearch's bound: each round expands at most `limit` memories, the best reached so far, each along at
+    # most min(limit, related_width) of its strongest hops (cypher/related/search_round.cypher), so a user whose
+    # memories are all associated with each other costs limit x width paths a round, not memories^depth. At or
+    # above the request's limit the results are the unbounded search's (ties at the last place aside): the default
+    # (the page-size limit) never changes one; lower, a limit above it may get weaker paths or fewer results.
+    related_width: int = Field(default=100, ge=1, le=1000)
     # Usage: a recall adds living.recall_boost to passive (DESIGN.md "Weights": +0.1); the top
     # co_recall_top memories recalled together strengthen their pairwise associations by co_recall_delta.
     co_recall_top: int = Field(default=3, ge=0, le=10)
@@ -333,7 +339,20 @@ class ApiSettings(BaseModel):
     # Threads running blocking use-cases (Neo4j driver, embedding) off the event loop.
     worker_threads: int = 32
     metrics: bool = True  # serve /metrics (Prometheus)
+    # The bearer token /metrics asks for (`Authorization: Bearer <token>`, Prometheus' `authorization`), compared
+    # in constant time. /metrics shows all tenants at once (memories by tier, latency by root field), so it is
+    # no API key's, admin or not: a key is one tenant's. Unset: open in the dev profile, refused (401) in
+    # production. At least 16 characters: a short one would be guessed.
+    metrics_token: SecretStr | None = Field(default=None, min_length=16)
     tier_count_cache_s: float = 5.0  # how long /metrics reuses the memories-by-tier count
+    # Open graphql-transport-ws connections of one API key in one process; one more is closed with 4429. One
+    # connection carries up to 100 operations at once, so 20 leave room for a client's processes and reconnects
+    # and bound a key to 2,000 subscriptions (500 connections x 100 of one key slowed every request to 0.5-4.9 s).
+    # The Python client opens one connection per memory_events(): following more users at once needs more.
+    max_ws_connections_per_key: int = Field(default=20, ge=1)
+    # All open websocket connections of one process, whatever their keys (an admin key can mint keys, so the
+    # per-key cap alone does not bound an app): file descriptors and subscriptions stay bounded.
+    max_ws_connections: int = Field(default=1000, ge=1)
     # At start, in the background: rehearse a few recalls (rolled back) and relatedSearch at every depth on one
     # user, so Neo4j has compiled their plans before the first requests (bmam/usecases/warm_up.py).
     warm_up_plans: bool = True
@@ -478,6 +497,16 @@ class ExportSettings(BaseModel):
     # Uploads POST /import runs at once per process: each holds its file and parse in memory (a 256 MiB file is
     # a few GiB parsed), so more wait their turn as a 503 with Retry-After before their body is read.
     max_concurrent_imports: int = Field(default=1, ge=1, le=64)
+    # An upload holds a slot while its body arrives, so a slow sender must not keep it: the longest POST /import
+    # waits for the next piece of the file (HTTP 408 past it) ...
+    upload_idle_s: float = Field(default=30.0, gt=0, le=3600)
+    # ... and, once upload_grace_s have passed since the body began (connection start, TCP slow start, a client
+    # reading its file first), the least average rate it takes (408 below it; 0 turns the check off). 16 KiB/s
+    # is 128 kbit/s, under what even a poor mobile uplink sends, yet a client that trickles a byte at a time is
+    # cut when the grace ends; holding the slot costs at least this much bandwidth. A full 256 MiB file at this
+    # rate still takes ~4.5 h: per-tenant fairness is not what this bounds.
+    upload_grace_s: float = Field(default=10.0, ge=0, le=3600)
+    upload_min_bytes_per_s: int = Field(default=16 * 1024, ge=0, le=1024**3)
 
 
 class DeploymentSettings(BaseModel):

@@ -41,6 +41,15 @@ class Forbidden(BmamError):
 
 
 class StoreUnavailable(BmamError):
-    """Neo4j cannot be reached (down, restarting, or the transaction timed out)."""
+    """Neo4j cannot be reached (down, restarting): the same request may succeed later."""
 
     code = "UNAVAILABLE"
+
+
+class StoreTimeout(StoreUnavailable):
+    """The request's transaction ran past its time limit and Neo4j stopped it: the store is up, and the same
+    request would only time out again (a smaller one may not). A StoreUnavailable still, so the work that goes
+    on without the store after a commit (hooks left pending, a read-back) goes on without it here too; the
+    faces tell it apart by its code."""
+
+    code = "TIMEOUT"

@@ -43,8 +43,9 @@ class ImportReport:
     relationships: int = 0
     ignored: int = 0
     dry_run: bool = False
-    # the file's memories as the target user holds them, created now or before (in file order): those still
-    # waiting for their stored-memory hooks have them run after the writes (bmam/usecases/export.py)
+    # the file's memories as the target user holds them, created now or before (in the order the source user
+    # stored them): those still waiting for their stored-memory hooks have them run after the writes
+    # (bmam/usecases/export.py)
     memory_ids: list[str] = field(default_factory=list)
     # what the tier capacities moved afterwards: {memory_id, from, to (None: evicted), reason}
     capacity: list[dict[str, str | None]] = field(default_factory=list)
@@ -299,10 +300,12 @@ class KnowledgeRepository:
     def _write_memories(self, scope: Scope, plan: ImportPlan, ids: IdMap,
                         embeddings: Mapping[NodeRef, Sequence[float]], report: ImportReport, *,
                         hooks_pending_at: datetime | None) -> None:
-        nodes = plan.of_kind(NodeKind.MEMORY)
+        # Written in the order the source user stored them (the file's seq; a file without it, in file order):
+        # each takes the target user's next sequence number, so ties of times break as they did there.
+        nodes = sorted(plan.of_kind(NodeKind.MEMORY), key=_stored_order)
         rows = [self._memory_row(scope, n, ids, embeddings) for n in nodes]
         mark = {"hooks_pending_at": time_param(hooks_pending_at)}
-        written = {r["id"]: bool(r["created"]) for r in self._rows("import/memories", scope, rows, mark)}
+        written = {r["id"]: r for r in self._rows("import/memories", scope, rows, mark)}
         taken = [n for n in nodes if ids.ids[n.ref] not in written]
         if taken:
             # Kept ids that another user holds (a memory restored into its first owner after it moved):
@@ -311,16 +314,28 @@ class KnowledgeRepository:
                 ids.ids[n.ref] = derived_id("m", scope, "rdf", n.ref.parts[0])
                 ids.origin[n.ref] = n.ref.parts[0]
             retry = [self._memory_row(scope, n, ids, embeddings) for n in taken]
-            written |= {r["id"]: bool(r["created"]) for r in self._rows("import/memories", scope, retry, mark)}
+            written |= {r["id"]: r for r in self._rows("import/memories", scope, retry, mark)}
+        self._renumber_said(scope, nodes, ids, written)
         report.memory_ids = [ids.ids[n.ref] for n in nodes]
-        created = sum(1 for n in nodes if written.get(ids.ids[n.ref]))
+        created = sum(1 for n in nodes if written[ids.ids[n.ref]]["created"])
         report.created["Memory"] = created
         report.existing["Memory"] = len(nodes) - created
+
+    def _renumber_said(self, scope: Scope, nodes: Sequence[NodeRecord], ids: IdMap,
+                       written: Mapping[str, Mapping[str, Any]]) -> None:
+        """A created remains' said_seq in the target user's numbers: the seq there of the file's memory holding that
+        seq (its remains stand where it was said). One the file does not hold is left out: the remains then stand
+        where they were stored."""
+        new_seq = {n.props["seq"]: written[ids.ids[n.ref]]["seq"] for n in nodes if n.props.get("seq") is not None}
+        rows = [{"id": ids.ids[n.ref], "said_seq": new_seq[n.props["said_seq"]]} for n in nodes
+                if written[ids.ids[n.ref]]["created"] and n.props.get("said_seq") in new_seq]
+        self._rows("import/said_seq", scope, rows)
 
     def _memory_row(self, scope: Scope, n: NodeRecord, ids: IdMap,
                     embeddings: Mapping[NodeRef, Sequence[float]]) -> dict[str, Any]:
         vector = embeddings.get(n.ref)
-        props = self._props(scope, "Memory", n.props, ids)
+        # the source user's numbers: the target's are given as the memory is created (_renumber_said)
+        props = {k: v for k, v in self._props(scope, "Memory", n.props, ids).items() if k not in ("seq", "said_seq")}
         return {"id": ids.ids[n.ref], "origin_id": ids.origin.get(n.ref), "labels": n.labels, "props": props,
                 "text_key": text_key(str(props.get("text") or "")),
                 "embedding": [float(x) for x in vector] if vector is not None else None}
@@ -392,6 +407,13 @@ class KnowledgeRepository:
 
     def _batches(self, name: str, scope: Scope, rows: Sequence[dict[str, Any]], **splices: object) -> int:
         return sum(1 for r in self._rows(name, scope, rows, **splices) if r.get("created"))
+
+
+def _stored_order(node: NodeRecord) -> tuple[bool, int]:
+    """Sorts a file's memories by the seq the source user gave them; those without one (an older export) after,
+    in file order (the sort is stable)."""
+    seq = node.props.get("seq")
+    return (seq is None, seq if isinstance(seq, int) else 0)
 
 
 def _want(wanted: dict[NodeKind, set[str]], owner: str, props: Mapping[str, Any]) -> None:

@@ -206,6 +206,8 @@ NODE_PROPS: dict[NodeKind, dict[str, Check]] = {
         "remains_of": _ref(NodeKind.MEMORY), "remains_checked_at": _TIME, "tier_since": _TIME,
         "merged_ids": _list(_identifier), "merged_texts": _list(_text), "merged_session_ids": _list(_identifier),
         "merged_device_ids": _list(_identifier), "merged_episode_ids": _list(_identifier),
+        # the order stored and said in the source user, renumbered on import (graph/knowledge_io.py)
+        "seq": _count, "said_seq": _count,
     },
     NodeKind.ENTITY: {"kind": _identifier, "name": _text, "created_at": _TIME},
     NodeKind.SESSION: {"session_id": _identifier, "started_at": _TIME, "last_at": _TIME},

@@ -50,11 +50,12 @@ PRED = Namespace("https://bmam.dev/p/")
 RDF_JSON = URIRef("http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON")
 
 # Properties never exported: identity and scope live in the IRI, embeddings are recomputed on import,
-# and the store's own bookkeeping (the vector cache's: a memory's seq, the user's memory_seq and
-# memory_epoch; a remains' said_seq, a seq too; the full-text index's scope_token; the repeat check's
-# text_key) is made anew: an import
-# numbers its memories anew and gives them the target user's token and their texts' keys.
-NODE_SKIPPED = frozenset({"id", "origin_id", "tenant", "user_id", "embedding", "seq", "said_seq", "memory_seq",
+# and the store's own bookkeeping (the vector cache's: the user's memory_seq and memory_epoch; the full-text
+# index's scope_token; the repeat check's text_key) is made anew: an import gives the memories the target
+# user's token and their texts' keys. A memory's seq and a remains' said_seq are exported: they break ties of
+# times (bmam/usecases/conflicts.py _newer), so an import numbers the memories anew in their order
+# (graph/knowledge_io.py).
+NODE_SKIPPED = frozenset({"id", "origin_id", "tenant", "user_id", "embedding", "memory_seq",
                           "memory_epoch", "scope_token", "text_key", "hooks_pending_at"})
 REL_SKIPPED = frozenset({"tenant", "user_id"})
 TRIPLE_SKIPPED = frozenset({"id", "tenant", "user_id", "memory_id", "predicate"})

@@ -138,6 +138,24 @@ class FormBatch:
         return [_associations([*r["by_form"], *r["by_terms"]]) for r in tx.run("association/form_many", self.params())]
 
 
+def search_params(scope: Scope, memory_id: str, *, limit: int, min_strength: float, traversal: TraversalParams,
+                  width: int, include_history: bool = False) -> dict[str, Any]:
+    """related/search's parameters (bench/related_dense.py gives its unbounded baseline the same ones)."""
+    if width < 1:
+        raise ValueError(f"width must be at least 1, got {width}")  # a programming error: the use-case clamps it
+    return {
+        "tenant": scope.tenant,
+        "user_id": scope.user_id,
+        "memory_id": memory_id,
+        "limit": limit,
+        "min_strength": min_strength,
+        "entity_base": traversal.entity_base,
+        "max_degree": traversal.max_degree,
+        "include_history": include_history,
+        "per_memory": width,
+    }
+
+
 class RelatedRepository:
     def __init__(self, store: GraphStore) -> None:
         self._store = store
@@ -151,24 +169,16 @@ class RelatedRepository:
         limit: int,
         min_strength: float,
         traversal: TraversalParams,
+        width: int | None = None,
         include_history: bool = False,
     ) -> list[RelatedMemory]:
         """Best paths from memory_id; NotFound when it is not this user's memory. depth must already be
-        validated: it is spliced (through the allow-list, which refuses anything outside 1..5)."""
-        rows = self._store.read(
-            "related/search",
-            {
-                "tenant": scope.tenant,
-                "user_id": scope.user_id,
-                "memory_id": memory_id,
-                "limit": limit,
-                "min_strength": min_strength,
-                "entity_base": traversal.entity_base,
-                "max_degree": traversal.max_degree,
-                "include_history": include_history,
-            },
-            depth=depth,
-        )
+        validated: it is spliced (through the allow-list, which refuses anything outside 1..5). Each round
+        expands at most `limit` memories, each along at most `width` (default: limit) of its strongest hops
+        (cypher/related/search_round.cypher): at `limit` the results are the unbounded search's."""
+        rows = self._store.read("related/search", search_params(
+            scope, memory_id, limit=limit, min_strength=min_strength, traversal=traversal,
+            width=limit if width is None else width, include_history=include_history), depth=depth)
         if not rows:
             raise NotFound(f"memory {memory_id} not found")
         return [

@@ -17,7 +17,7 @@ from neo4j._data import RecordExporter  # record.data()'s converter, for nodes, 
 from neo4j.graph import Node, Path, Relationship
 
 from graph.cypher_library import runnable
-from graph.errors import StoreUnavailable
+from graph.errors import StoreTimeout, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +59,7 @@ class StoreConfig:
     password: str = ""
     database: str = "neo4j"
     tx_timeout_s: float = 15.0
+    tx_timeout_setting: str = "BMAM_NEO4J__TX_TIMEOUT_S"  # where tx_timeout_s comes from, named by a TIMEOUT error
     max_pool_size: int = 50
     connection_timeout_s: float = 5.0
     # How long a failing transaction is retried (managed ones by the driver, single reads by _retried): a
@@ -66,11 +67,14 @@ class StoreConfig:
     retry_time_s: float = 10.0
 
 
-# Neo4j went away, or a transaction could not finish in time: the caller sees UNAVAILABLE.
+# Neo4j went away, or every pooled connection stayed busy past the driver's wait for one: the caller sees
+# UNAVAILABLE (the same request may succeed later). A transaction that ran past its timeout is not here: Neo4j
+# is up and the same request would time out again (_translated: TIMEOUT).
 _UNAVAILABLE = (
     neo4j_errors.ServiceUnavailable,
     neo4j_errors.SessionExpired,
     neo4j_errors.TransientError,
+    neo4j_errors.ConnectionAcquisitionTimeoutError,
     ConnectionError,
     OSError,
 )
@@ -198,21 +202,32 @@ class GraphStore:
         self._driver.close()
 
     @contextmanager
-    def _translated(self) -> Iterator[None]:
-        """Neo4j gone or too slow, as the caller sees it: StoreUnavailable (UNAVAILABLE in the API)."""
+    def _translated(self, timeout_s: float | None = None) -> Iterator[None]:
+        """Neo4j errors as the caller sees them, the one place they become BmamErrors: Neo4j gone,
+        StoreUnavailable (UNAVAILABLE in the API); a transaction past its timeout (timeout_s, or the store's
+        own), StoreTimeout (TIMEOUT). Neo4j stops such a transaction with a ClientError the driver does not
+        retry: TransactionTimedOutClientConfiguration for the timeout the driver sends with each transaction,
+        TransactionTimedOut for the server's own db.transaction.timeout."""
         try:
             yield
         except _UNAVAILABLE as exc:
             log.warning("neo4j unavailable: %s", exc)
             raise StoreUnavailable("the memory store is unavailable, try again shortly") from exc
         except neo4j_errors.ClientError as exc:
-            if exc.code and "TransactionTimedOut" in exc.code:
-                raise StoreUnavailable("the memory store did not answer in time") from exc
+            if exc.code and exc.code.startswith("Neo.ClientError.Transaction.TransactionTimedOut"):
+                log.warning("neo4j transaction timed out: %s", exc.code)
+                raise StoreTimeout(self._timeout_message(timeout_s)) from exc
             raise
 
+    def _timeout_message(self, timeout_s: float | None) -> str:
+        limit = (f"{self.config.tx_timeout_s:g} s, {self.config.tx_timeout_setting}" if timeout_s is None
+                 else f"{timeout_s:g} s")
+        return (f"the request took longer than the time limit ({limit}) and was stopped: sent again as it is, it "
+                "would time out again; a narrower request (a smaller depth or limit) may succeed")
+
     @contextmanager
-    def _session(self) -> Iterator[neo4j.Session]:
-        with self._translated(), self._driver.session(database=self.config.database) as session, \
+    def _session(self, timeout_s: float | None = None) -> Iterator[neo4j.Session]:
+        with self._translated(timeout_s), self._driver.session(database=self.config.database) as session, \
                 _pipelined_begin(session):
             yield session
 
@@ -229,7 +244,7 @@ class GraphStore:
                                       default_access_mode=neo4j.READ_ACCESS) as session:
                 return _timed_rows(self.timer, name, lambda: session.run(query, params or {}))
 
-        with self._translated():
+        with self._translated(timeout_s):
             return _retried(once, self.config.retry_time_s)
 
     def write(self, name: str, params: dict[str, Any] | None = None, *, timeout_s: float | None = None,
@@ -254,19 +269,19 @@ class GraphStore:
         return Tx(tx, self.timer)
 
     def read_tx(self, work: Callable[[Tx], T], *, timeout_s: float | None = None) -> T:
-        with self._session() as session:
+        with self._session(timeout_s) as session:
             return session.execute_read(self._unit(work, timeout_s))
 
     def write_tx(self, work: Callable[[Tx], T], *, timeout_s: float | None = None) -> T:
         """Run several named statements atomically: all of them or none (no half-written memory)."""
-        with self._session() as session:
+        with self._session(timeout_s) as session:
             return session.execute_write(self._unit(work, timeout_s))
 
     def rolled_back_tx(self, work: Callable[[Tx], T], *, timeout_s: float | None = None) -> T:
         """Run statements in a write transaction that is always rolled back: their plans compile and their
         reads happen, nothing they write stays (the plan warm-up after a start, bmam/usecases/warm_up.py).
         Not retried: a rehearsal that fails has nothing to lose."""
-        with self._session() as session:
+        with self._session(timeout_s) as session:
             tx = session.begin_transaction(timeout=self.config.tx_timeout_s if timeout_s is None else timeout_s)
             try:
                 return work(Tx(tx, self.timer))

@@ -4,7 +4,12 @@
 Every GraphQL request carries an API key (`X-API-Key: <key>` or `Authorization: Bearer <key>`; over a
 websocket also the connection_init payload `{"apiKey": "<key>"}`). Without a valid key the answer is
 HTTP 401 with `{"errors": [{"extensions": {"code": "UNAUTHENTICATED"}}]}` (a websocket is closed with
-4403). The tenant every resolver sees comes from the key, and from nothing else.
+4403; one over the per-key or per-process connection cap with 4429). The tenant every resolver sees comes
+from the key, and from nothing else.
+
+/metrics shows every tenant at once, so it takes no API key: in the production profile it asks for the
+operator's token (settings.api.metrics_token, `Authorization: Bearer`), and without one set it refuses
+everyone; in the dev profile it is open unless a token is set.
 """
 
 from __future__ import annotations
@@ -38,17 +43,18 @@ from bmam.usecases.warm_up import RestartWatch, WarmUpReport
 from graph.errors import StoreUnavailable
 from graph.migrations import index_states, missing_migrations
 from graph.stats import memories_by_tier
-from resolvers.auth import ApiError, authenticate, presented_key
+from resolvers.auth import ApiError, authenticate, metrics_token_matches, presented_key
 from resolvers.context import RequestContext
 from resolvers.export import export_routes
 from resolvers.http_guard import HttpGuard, error_body
 from resolvers.schema import build_schema
 from resolvers.ui_routes import ui_routes
-from resolvers.ws_protocol import PROTOCOLS, CheckedTransportWS
+from resolvers.ws_protocol import PROTOCOLS, CheckedTransportWS, ConnectionCap
 
 log = logging.getLogger("bmam.api")
 
 _HTTP_CODES = {401: "UNAUTHENTICATED", 404: "NOT_FOUND", 413: "LIMIT_EXCEEDED", 503: "UNAVAILABLE"}
+METRICS_UNAUTHENTICATED = "/metrics needs the operator's metrics token (Authorization: Bearer)"
 
 
 def _truthy(value: str | None) -> bool:
@@ -58,9 +64,11 @@ def _truthy(value: str | None) -> bool:
 class BmamGraphQL(GraphQL[RequestContext, None]):
     graphql_transport_ws_handler_class = CheckedTransportWS  # resolvers/ws_protocol.py
 
-    def __init__(self, container: Container, metrics: Metrics | None = None, **kwargs: Any) -> None:
+    def __init__(self, container: Container, metrics: Metrics | None = None, *, ws_cap: ConnectionCap,
+                 **kwargs: Any) -> None:
         self.container = container
         self.metrics = metrics
+        self.ws_cap = ws_cap
         super().__init__(subscription_protocols=PROTOCOLS, **kwargs)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -107,6 +115,9 @@ class BmamGraphQL(GraphQL[RequestContext, None]):
                 context.principal = await authenticate(self.container, key if isinstance(key, str) else None)
             except ApiError as exc:
                 raise ConnectionRejectionError({"code": exc.code, "message": exc.reason}) from exc
+        # Counted once the key is known (a refused key takes no place); over a cap: TooManyConnections, which
+        # CheckedTransportWS answers with 4429. Given back in CheckedTransportWS.shutdown.
+        context.ws_slot = self.ws_cap.take(context.principal.key_id)
         return UNSET
 
 
@@ -208,11 +219,16 @@ def create_app(
                     "Query.relatedSearch": settings.recall.related_limit},
         introspection=dev,
     )
+    served = schema._schema
+    root_fields = [name for root in (served.query_type, served.mutation_type, served.subscription_type)
+                   if root is not None for name in root.fields]
     metrics = Metrics(tier_counts=lambda: memories_by_tier(container.store),
-                      tier_cache_s=settings.api.tier_count_cache_s)
+                      tier_cache_s=settings.api.tier_count_cache_s, root_fields=root_fields)
     graphql = BmamGraphQL(
         container,
         metrics,
+        ws_cap=ConnectionCap(per_key=settings.api.max_ws_connections_per_key,
+                             total=settings.api.max_ws_connections),
         schema=schema,
         graphql_ide="graphiql" if dev else None,
         allow_queries_via_get=True,
@@ -238,7 +254,16 @@ def create_app(
                 "indexes_not_online": not_online}
         return JSONResponse(body, status_code=200 if ok else 503)
 
-    async def metrics_endpoint(_: Request) -> Response:
+    metrics_token = settings.api.metrics_token.get_secret_value() if settings.api.metrics_token else None
+    metrics_open = dev and metrics_token is None
+    if settings.api.metrics and not metrics_open and metrics_token is None:
+        log.warning("/metrics refuses every request: the production profile needs BMAM_API__METRICS_TOKEN")
+
+    async def metrics_endpoint(request: Request) -> Response:
+        if not metrics_open and (metrics_token is None or not metrics_token_matches(request.headers, metrics_token)):
+            metrics.observe_rejection(401)
+            return Response(error_body(METRICS_UNAUTHENTICATED, "UNAUTHENTICATED"), status_code=401,
+                            headers={"WWW-Authenticate": 'Bearer realm="bmam-metrics"'}, media_type="application/json")
         return Response(await asyncio.to_thread(metrics.render), media_type=CONTENT_TYPE)
 
     @asynccontextmanager

@@ -9,6 +9,8 @@ be asked whether the key is valid.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 from collections.abc import Mapping
 
 from cross_web import HTTPException
@@ -31,10 +33,24 @@ def presented_key(headers: Mapping[str, str]) -> str | None:
     key = headers.get("x-api-key")
     if key and key.strip():
         return key.strip()
+    return bearer_token(headers)
+
+
+def bearer_token(headers: Mapping[str, str]) -> str | None:
+    """The token of `Authorization: Bearer <token>`, if any."""
     scheme, _, token = (headers.get("authorization") or "").strip().partition(" ")
     if scheme.lower() == "bearer" and token.strip():
         return token.strip()
     return None
+
+
+def metrics_token_matches(headers: Mapping[str, str], expected: str) -> bool:
+    """Whether the request presents the operator's /metrics token (`Authorization: Bearer`). Compared as
+    SHA-256 digests in constant time: neither the bytes that match nor the token's length show in the timing."""
+    presented = bearer_token(headers)
+    if presented is None:
+        return False
+    return hmac.compare_digest(hashlib.sha256(presented.encode()).digest(), hashlib.sha256(expected.encode()).digest())
 
 
 async def authenticate(container: Container, key: str | None) -> Principal:

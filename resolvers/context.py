@@ -18,6 +18,7 @@ from graph.errors import Unauthenticated
 if TYPE_CHECKING:
     from bmam.metrics import Metrics
     from resolvers.loaders import Loaders
+    from resolvers.ws_protocol import ConnectionSlot
 
 T = TypeVar("T")
 
@@ -34,6 +35,8 @@ class RequestContext:
     _loaders: Loaders | None = None
     # The websocket connection_init payload (strawberry fills it in): {"apiKey": "..."}.
     connection_params: dict[str, Any] | None = None
+    # A websocket's place under the connection caps, taken at connection_init, given back when it ends.
+    ws_slot: ConnectionSlot | None = None
 
     @property
     def tenant(self) -> str:

@@ -1,7 +1,8 @@
 """Error policy of the GraphQL face: domain errors get their code; anything else is masked and logged.
 
 Codes (extensions.code): BAD_USER_INPUT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, LIMIT_EXCEEDED,
-UNAVAILABLE, and INTERNAL_SERVER_ERROR for what we did not expect (its text never reaches a client).
+UNAVAILABLE (Neo4j down: retry later), TIMEOUT (the request ran past the transaction timeout: retry narrower), and
+INTERNAL_SERVER_ERROR for what we did not expect (its text never reaches a client).
 Field suggestions ("Did you mean ...") are cut from every message, so a schema hidden in production
 cannot be discovered by guessing.
 """

@@ -121,7 +121,7 @@ class ExportMutation:
 
 
 _STATUS = {"BAD_USER_INPUT": 400, "LIMIT_EXCEEDED": 413, "NOT_FOUND": 404, "UNAUTHENTICATED": 401, "FORBIDDEN": 403,
-           "CONFLICT": 409, "UNAVAILABLE": 503}
+           "CONFLICT": 409, "UNAVAILABLE": 503, "TIMEOUT": 504}
 
 
 def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> Response:
@@ -183,7 +183,6 @@ def export_endpoint(container: Container) -> Callable[[Request], Awaitable[Respo
 
 
 IMPORT_PARAMS = ("dryRun", "sourceUserId")
-UPLOAD_IDLE_S = 30.0  # the longest an import waits for the next piece of its file
 _BOOLEAN = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
 
 
@@ -202,16 +201,33 @@ class _Upload:
             raise Refused(413, "LIMIT_EXCEEDED", f"the file is {int(length)} bytes, over the {limit} bytes an "
                                                  "import takes (BMAM_EXPORT__IMPORT_MAX_BYTES)")
 
-    async def read(self, limit: int, *, idle_s: float = UPLOAD_IDLE_S) -> bytes:
+    async def read(self, limit: int, *, idle_s: float, grace_s: float, min_bytes_per_s: int) -> bytes:
+        """The whole body, refused with 408 when no piece arrives for idle_s, or when, grace_s after the read
+        began, the bytes received per second since then are under min_bytes_per_s (0: no such check): a client
+        trickling a byte at a time would otherwise hold the import slot for ever."""
         self.check_length(limit)
         body = bytearray()
+        loop = asyncio.get_running_loop()
+        started = loop.time()
         while not self._complete:
+            wait = idle_s
+            rate_bound = False  # the wait ends when the average would fall under the minimum, not at idle_s
+            if min_bytes_per_s > 0:
+                # With nothing more arriving, the average len/elapsed falls under the minimum len/min seconds
+                # after the start, and is not checked before the grace ends. Waiting no longer also cuts a client
+                # that sends nothing at all.
+                until_falls = max(grace_s, len(body) / min_bytes_per_s) - (loop.time() - started)
+                if until_falls < wait:
+                    wait, rate_bound = max(until_falls, 0.0), True
             try:  # a client that stops sending does not hold the import slot
-                message = await asyncio.wait_for(self._request.receive(), idle_s)
+                message = await asyncio.wait_for(self._request.receive(), wait)
             except TimeoutError:
+                # Not drained: reading on would hold the slot for a slow client again.
                 self._complete = True
-                raise Refused(408, "BAD_USER_INPUT", f"no part of the file arrived for {idle_s:.0f} s; send it "
-                                                     "again") from None
+                if rate_bound:
+                    raise self._too_slow(len(body), loop.time() - started, grace_s, min_bytes_per_s) from None
+                raise Refused(408, "BAD_USER_INPUT", f"no part of the file arrived for {idle_s:g} s "
+                                                     "(BMAM_EXPORT__UPLOAD_IDLE_S); send it again") from None
             if message["type"] == "http.disconnect":
                 self._complete = True
                 raise Refused(400, "BAD_USER_INPUT", "the client went away before the whole file arrived")
@@ -220,7 +236,21 @@ class _Upload:
             if len(body) > limit:
                 raise Refused(413, "LIMIT_EXCEEDED", f"the file is over the {limit} bytes an import takes "
                                                      "(BMAM_EXPORT__IMPORT_MAX_BYTES)")
+            elapsed = loop.time() - started
+            # Not on the last piece: the file is whole, refusing it now would free nothing.
+            if (not self._complete and min_bytes_per_s > 0 and elapsed >= grace_s
+                    and len(body) < min_bytes_per_s * elapsed):
+                self._complete = True
+                raise self._too_slow(len(body), elapsed, grace_s, min_bytes_per_s)
         return bytes(body)
+
+    @staticmethod
+    def _too_slow(received: int, elapsed: float, grace_s: float, min_bytes_per_s: int) -> Refused:
+        rate = int(received / elapsed) if elapsed > 0 else 0  # rounded down: never shown as the minimum itself
+        return Refused(408, "BAD_USER_INPUT",
+                       f"the file is arriving too slowly: {received} bytes in {elapsed:.1f} s, {rate} bytes/s, "
+                       f"under the {min_bytes_per_s} bytes/s an import takes once {grace_s:g} s have passed "
+                       "(BMAM_EXPORT__UPLOAD_MIN_BYTES_PER_S); send it again over a faster link")
 
     async def drain(self) -> None:
         """Read what is left of a refused body (bounded), so the client, still sending, gets to read the answer.
@@ -240,7 +270,8 @@ def import_endpoint(container: Container) -> Callable[[Request], Awaitable[Respo
 
     async def import_route(request: Request) -> Response:
         upload = _Upload(request)
-        limit = container.settings.export.import_max_bytes
+        settings = container.settings.export
+        limit = settings.import_max_bytes
         try:
             # Everything but the body is checked before the import slot is taken: a client with no key, or
             # announcing a file over the limit, never holds it.
@@ -272,10 +303,16 @@ def import_endpoint(container: Container) -> Callable[[Request], Awaitable[Respo
             return await _refuse(upload, exc)
         async with running:
             try:
-                data = await upload.read(limit)
+                data = await upload.read(limit, idle_s=settings.upload_idle_s,
+                                         grace_s=settings.upload_grace_s,
+                                         min_bytes_per_s=settings.upload_min_bytes_per_s)
             except Refused as exc:
-                return await _refuse(upload, exc)
-            return await _import(principal.tenant, user_id, data, fmt, source_user=source_user, dry_run=dry_run)
+                refused = exc
+            else:
+                return await _import(principal.tenant, user_id, data, fmt, source_user=source_user,
+                                     dry_run=dry_run)
+        # Out of the slot: draining what is left of a refused body (up to seconds) holds no other upload back.
+        return await _refuse(upload, refused)
 
     async def _refuse(upload: _Upload, exc: Refused | BmamError) -> Response:
         refused = exc if isinstance(exc, Refused) else Refused(_STATUS.get(exc.code, 400), exc.code, exc.message)

@@ -17,7 +17,8 @@ from hypothesis_graphql import Mode, mutations, queries
 from bmam.client import BmamClient, BmamClientError, ClientConfig
 
 SDL = (Path(__file__).resolve().parent.parent / "schema.graphql").read_text(encoding="utf-8")
-KNOWN_CODES = {"BAD_USER_INPUT", "UNAUTHENTICATED", "NOT_FOUND", "CONFLICT", "LIMIT_EXCEEDED", "UNAVAILABLE"}
+KNOWN_CODES = {"BAD_USER_INPUT", "UNAUTHENTICATED", "NOT_FOUND", "CONFLICT", "LIMIT_EXCEEDED", "UNAVAILABLE",
+               "TIMEOUT"}
 BUILTIN_SCALARS = {"String", "Int", "Float", "Boolean", "ID"}
 
 

@@ -40,7 +40,8 @@ def test_metrics_by_operation_neo4j_statement_and_tier(client: BmamClient) -> No
     client.execute("query ViewerForMetrics { viewer { tenant } }")
     samples = _samples(client.metrics())
     operations = {s[0]["operation"] for s in samples["bmam_graphql_request_seconds_count"]}
-    assert {"ViewerForMetrics", "anonymous"} <= operations
+    assert {"viewer", "remember"} <= operations  # by root field, not the client's operation name
+    assert "ViewerForMetrics" not in operations
     statements = {s[0]["statement"] for s in samples["bmam_neo4j_query_seconds_count"]}
     assert "memory/remember" in statements
     tiers = {s[0]["tier"]: s[1] for s in samples["bmam_memories"]}

@@ -1,24 +1,28 @@
 """relatedSearch against a networkx reference on random graphs (hypothesis): cycles, parallel paths (an
 association and shared entities between the same pair), dead ends (an entity only one memory mentions),
 hubs above the degree cap, zero-strength edges, several users. Same memories, same best-path scores
-(to 1e-9), and every returned path is a real path of the graph whose strengths multiply to the score."""
+(to 1e-9), and every returned path is a real path of the graph whose strengths multiply to the score. A dense
+user (every two memories associated) against a hop-bounded reference, within the search's bound; and a
+transaction Neo4j stops at its timeout, which is TIMEOUT, not UNAVAILABLE."""
 
 from __future__ import annotations
 
 import math
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import networkx as nx
 import pytest
+from graphql import GraphQLError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bmam.container import Container
 from bmam.usecases.memories import RememberRequest
-from graph.errors import BadInput, NotFound
+from graph.errors import BadInput, NotFound, StoreTimeout
 from graph.model import Scope
-from graph.related import RelatedMemory, Via
+from graph.related import RelatedMemory, RelatedRepository, Via
+from graph.store import GraphStore
 from graph.triples import TripleRepository
 
 STRENGTHS = st.sampled_from([0.0, 0.1, 0.25, 0.3, 0.5, 0.8, 0.9, 1.0]) | st.floats(0.05, 1.0)
@@ -277,3 +281,93 @@ def test_graphql_related_search_takes_the_configured_defaults(container: Contain
                 assert error["extensions"].get("field") == name, error
     finally:
         other.close()
+
+
+def best_within(g: UserGraph, start: str, depth: int, min_strength: float) -> dict[str, float]:
+    """Best product of association strengths over at most `depth` hops (hop-bounded Bellman-Ford: strengths are
+    <= 1, so a walk is never better than the simple path inside it), for graphs too dense to enumerate."""
+    adjacent: dict[str, list[tuple[str, float]]] = {m: [] for m in g.memories}
+    for (a, b), s in g.associations.items():
+        adjacent[a].append((b, s))
+        adjacent[b].append((a, s))
+    best = {start: 1.0}
+    for _ in range(depth):
+        reached = dict(best)
+        for node, score in best.items():
+            for other, s in adjacent[node]:
+                if score * s > reached.get(other, 0.0):
+                    reached[other] = score * s
+        best = reached
+    return {m: s for m, s in best.items() if m != start and s > 0.0 and s >= min_strength}
+
+
+@pytest.fixture
+def dense(container: Container, tenant: str) -> UserGraph:
+    """60 memories of one user, every two associated (1,770 edges, random strengths): what an RDF import builds."""
+    from bench.related_dense import load_dense
+
+    ids, strengths = load_dense(container.store, Scope(tenant, "alice"), 60, container.vector_dimensions)
+    return UserGraph(memories=ids, associations=dict(strengths))
+
+
+@pytest.mark.parametrize("depth", [3, 5])
+def test_a_dense_user_answers_the_best_paths_within_the_limit(container: Container, tenant: str, dense: UserGraph,
+                                                              depth: int) -> None:
+    """Each round keeps only the best `limit` memories, each expanded along its `limit` strongest hops: the answer
+    is still the unbounded search's best `limit` (same memories, same scores), each a real path of the user's."""
+    rc = container.recall
+    start, limit, floor = dense.memories[0], 10, 0.05
+    found = rc.related(tenant, "alice", start, depth=depth, limit=limit, min_strength=floor)
+    assert len(found) == limit
+    expected = sorted(best_within(dense, start, depth, floor).items(), key=lambda kv: -kv[1])[:limit]
+    assert [r.memory.id for r in found] == [m for m, _ in expected]
+    assert [r.score for r in found] == pytest.approx([s for _, s in expected], abs=1e-9)
+    for r in found:
+        assert r.memory.user_id == "alice" and r.memory.tenant == tenant
+        check_path(dense, start, r, depth, rc.traversal.entity_base, rc.traversal.max_degree)
+
+
+def test_a_narrower_bound_than_the_limit_still_answers_real_paths(container: Container, tenant: str,
+                                                                  dense: UserGraph) -> None:
+    """recall.related_width below the limit trades the later results for time: at most `width` hops from each
+    memory, weaker or fewer results, yet each one a real path whose strengths multiply to its score, never the
+    start."""
+    start = dense.memories[0]
+    traversal = container.recall.traversal
+    found = RelatedRepository(container.store).search(Scope(tenant, "alice"), start, depth=3, limit=20,
+                                                      min_strength=0.05, traversal=traversal, width=3)
+    assert 3 <= len(found) <= 20
+    assert all(r.memory.id != start for r in found)
+    for r in found:
+        check_path(dense, start, r, 3, traversal.entity_base, traversal.max_degree)
+    exact = best_within(dense, start, 3, 0.05)
+    assert all(r.score <= exact[r.memory.id] + 1e-9 for r in found)  # a path found, never better than the best
+
+
+def test_a_transaction_past_its_timeout_is_a_timeout_not_an_outage(container: Container, tenant: str,
+                                                                   dense: UserGraph) -> None:
+    """A statement Neo4j stops at the transaction timeout (a cartesian product of the user's memories, minutes of
+    work, under a 1 s timeout) is StoreTimeout, code TIMEOUT, naming the setting: sent again it would time out
+    again, so it must not read as UNAVAILABLE (which says: retry later). GraphQL and the file routes say so too."""
+    from gql.transport.exceptions import TransportServerError
+
+    from bmam.client import _raise_from
+    from resolvers.errors import coded
+    from resolvers.export import _STATUS
+
+    store = GraphStore(replace(container.store.config, tx_timeout_s=1.0))
+    params = {"tenant": tenant, "user_id": "alice"}
+    try:
+        for run in (lambda: store.read("bench/memory_cross_product", params),
+                    lambda: store.read_tx(lambda tx: tx.run("bench/memory_cross_product", params))):
+            with pytest.raises(StoreTimeout) as stopped:
+                run()
+            assert stopped.value.code == "TIMEOUT"
+            assert "BMAM_NEO4J__TX_TIMEOUT_S" in stopped.value.message and "1 s" in stopped.value.message
+        assert store.read("meta/ping") == [{"ok": 1}]  # the store itself is fine
+    finally:
+        store.close()
+    answered = coded(GraphQLError(stopped.value.message, path=["relatedSearch"], original_error=stopped.value))
+    assert answered.extensions == {"code": "TIMEOUT"} and answered.message == stopped.value.message
+    assert _STATUS["TIMEOUT"] == 504
+    assert _raise_from(TransportServerError("Gateway Timeout", 504)).code == "TIMEOUT"

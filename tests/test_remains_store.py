@@ -146,6 +146,36 @@ def test_the_remains_go_through_an_rdf_export_and_import(container: Container, t
                      "loser_text": NAME_AND_JOB, "superseded": True}]
 
 
+def _stored_and_said(container: Container, tenant: str, user: str) -> tuple[list[str], list[str]]:
+    """The user's memories' texts in the order stored (seq), and in the order said (a remains' said_seq, else seq)."""
+    rows = store_rows(container, "MATCH (m:Memory) WHERE m.tenant = $t AND m.user_id = $u "
+                                 "RETURN m.text AS text, m.seq AS seq, coalesce(m.said_seq, m.seq) AS said",
+                      t=tenant, u=user)
+    return ([r["text"] for r in sorted(rows, key=lambda r: r["seq"])],
+            [r["text"] for r in sorted(rows, key=lambda r: (r["said"], r["seq"]))])
+
+
+def test_an_rdf_copy_keeps_the_order_the_user_said_things_in(container: Container, tenant: str) -> None:
+    """The order said breaks a tie of times (conflicts._newer): the copy numbers its memories anew in the source's
+    order, and the remains stand where their loser stood there, whatever order the file lists them in (by id)."""
+    container.ingest.ingest_conversation(tenant, [
+        TurnInput(user_id="tom", session_id="s1", speaker="user",
+                  text="Hi, I'm Tom. I live in Boston and I work at Google as a software engineer. "
+                       "I have a golden retriever named Max."),
+        *[TurnInput(user_id="tom", session_id="s1", speaker="user", text=f"My colleague number {i} is called {name}.")
+          for i, name in enumerate(["Ann", "Bo", "Cy", "Di", "Ed", "Flo"])],
+        TurnInput(user_id="tom", session_id="s2", speaker="user",
+                  text="I quit Google last week, I'm joining Stripe now."),
+    ])
+    stored, said = _stored_and_said(container, tenant, "tom")
+    assert stored != said and len(stored) >= 8  # the remains were stored last and said first
+    for fmt in ("turtle", "jsonld"):
+        target = Scope(tenant, f"tom-copy-{fmt}")
+        container.export.import_rdf(target.tenant, target.user_id,
+                                    b"".join(container.export.export_rdf(tenant, "tom", fmt)), fmt)
+        assert _stored_and_said(container, tenant, target.user_id) == (stored, said)
+
+
 def test_a_sweep_keeps_the_remains_a_stopped_process_left_out(container: Container, tenant: str,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     # settled, and the process stopped before the remains (no callback ran)

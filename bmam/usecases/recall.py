@@ -498,7 +498,8 @@ class RecallUseCases:
         include_history: bool = False,
     ) -> list[RelatedMemory]:
         """Best paths from one memory over ASSOCIATED edges and shared entities, at most `depth` hops.
-        A depth outside 1..5 is refused (BAD_USER_INPUT), never clamped silently."""
+        A depth outside 1..5 is refused (BAD_USER_INPUT), never clamped silently. Each round of the search expands at
+        most `limit` memories, each along its min(limit, recall.related_width) strongest hops."""
         scope = self.scope(tenant, user_id)
         r = self._settings.recall
         depth = r.related_depth if depth is None else depth
@@ -511,7 +512,8 @@ class RecallUseCases:
                                           field="minStrength")
         return self._related.search(
             scope, validate.identifier(memory_id, field="memoryId"), depth=depth, limit=limit,
-            min_strength=strength, traversal=self.traversal, include_history=include_history,
+            min_strength=strength, traversal=self.traversal, width=min(limit, r.related_width),
+            include_history=include_history,
         )
 
     # ----- context prompt --------------------------------------------------------------------

@@ -28,4 +28,4 @@ CALL (m, r, created) {
   WITH m, r WHERE r.embedding IS NOT NULL
   CALL db.create.setNodeVectorProperty(m, 'embedding', r.embedding)
 }
-RETURN m.id AS id, created
+RETURN m.id AS id, created, m.seq AS seq
