@@ -60,6 +60,7 @@ from ingest.extract_routines import PROVIDER_PREDICATE, ROUTINE_PREDICATE, SUPPO
 from ingest.lexicon import (
     CALENDAR_WORD_RE,
     CANCEL_RE,
+    DRINK_KINDS,
     OTHERS_RE,
     PLAN_RE,
     RELATIONS_ZH,
@@ -280,6 +281,24 @@ def diet_conflict(new: Fact, old: Fact) -> str | None:
     if (kind in _MEATLESS_DIETS and _MEAT_RE.fullmatch(food)) or (kind in _FISHLESS_DIETS and _FISH_RE.fullmatch(food)):
         return f"{new.subject} {new.predicate} {new.object!r} ends {old.predicate} {old.object!r}"
     return None
+
+
+# The new text says a switch ("also switched to matcha", 改喝抹茶了): what the extractor read as drunk now replaces
+_DRINK_SWITCH_RE = re.compile(r"(?i)\b(?:switched|swapped|changed)\b|改喝|换喝|改成|换成")
+
+
+def drink_switch_conflict(new: Fact, old: Fact, new_text: str) -> str | None:
+    """A drink the user switched to ends the one of its kind they drank ("also switched to matcha" after "i drink
+    like 4 coffees a day", 改喝绿茶了 after 我每天喝三杯咖啡); one of another kind stays (tea for coffee ends no beer),
+    and a drink said without a switch is one more ("I drink matcha too")."""
+    if new.predicate != "drinks" or old.predicate != "drinks" or new.polarity != 1 or old.polarity != 1 \
+            or normalize_term(new.subject) != normalize_term(old.subject) or not _DRINK_SWITCH_RE.search(new_text):
+        return None
+    now, before = normalize_term(new.object), normalize_term(old.object)
+    kind = DRINK_KINDS.get(now)
+    if kind is None or now == before or DRINK_KINDS.get(before) != kind:
+        return None
+    return f"{new.subject} drinks: {old.object!r} -> {new.object!r} (switched)"
 
 
 # A pet's death, or its leaving the home, ends "I have a dog named Biscuit" (rehomed, given away).
@@ -715,7 +734,7 @@ def detect(
             continue
         for new in new_facts:
             reason = (single_valued_conflict(new, old, new_text=new_text, translated=translated)
-                      or relationship_conflict(new, old))
+                      or relationship_conflict(new, old) or drink_switch_conflict(new, old, new_text))
             slot = single_valued_slot(new.predicate, new.object)
             if reason and normalize_term(new.object) not in held.get(
                     (old.memory_id, normalize_term(new.subject), slot or ""), set()):

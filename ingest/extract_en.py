@@ -33,6 +33,8 @@ from ingest.extract_core import (
 from ingest.lexicon import (
     CAPITAL_BESIDE_I,
     CONDITIONS_EN_RE,
+    DRINK_KINDS,
+    DRINKS_EN_PATTERN,
     EPISODIC_EN_RE,
     GIVEN_NAMES_EN,
     HAN,
@@ -632,9 +634,13 @@ def _en_former_job(m: re.Match[str], st: _State) -> bool:
 
 
 def _en_switched(m: re.Match[str], st: _State) -> None:
-    """I've switched from coffee to tea: coffee no longer, tea now."""
-    st.add(USER, "likes", _en_cut(m["old"], _EN_TAIL_THING), -1)
-    st.add(USER, "likes", _en_cut(m["o"], _EN_TAIL_THING), 1)
+    """I've switched from coffee to tea: coffee no longer, tea now; a drink for a drink of its kind, drunk now too
+    (conflict_rules.drink_switch_conflict ends the old one's "I drink coffee")."""
+    old, new = _en_cut(m["old"], _EN_TAIL_THING), _en_cut(m["o"], _EN_TAIL_THING)
+    st.add(USER, "likes", old, -1)
+    st.add(USER, "likes", new, 1)
+    if (kind := DRINK_KINDS.get(normalize_term(new))) is not None and DRINK_KINDS.get(normalize_term(old)) == kind:
+        st.add(USER, "drinks", new.lower(), 1)
 
 
 def _en_switched_sport(m: re.Match[str], st: _State) -> None:
@@ -1224,6 +1230,14 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         ),
         _en("drinks", tails=_EN_TAIL_THING + _EN_TAIL_HOW_OFTEN,
             strip=r"^(?:any|much)\s+|" + _EN_AMOUNT + "|" + _EN_DRINK_PLURAL),
+    ),
+    # A drink switched to ("also switched to matcha", "I've switched over to decaf", "I swapped coffee for green
+    # tea"): the user drinks it now, and the one of its kind it replaced ends (conflict_rules.drink_switch_conflict)
+    (
+        re.compile(rf"(?:{_I}(?i:'ve| have)? |^(?i:(?:ok|so|and|but|oh) )?)(?i:(?:also |just |finally |recently "
+                   rf"|since )?(?:switched|swapped|changed)(?: over)?(?: (?:{DRINKS_EN_PATTERN})s?)? "
+                   rf"(?:to|for) (?P<o>{DRINKS_EN_PATTERN}))(?![\w-])"),
+        lambda m, st: st.add(USER, "drinks", m["o"].lower(), 1),
     ),
     # "I'm on sertraline for anxiety": the condition a medication is taken for (a bare name here is the condition)
     (

@@ -32,6 +32,7 @@ from ingest.extract_core import (
 from ingest.extract_routines import is_medicine_zh
 from ingest.lexicon import (
     CONDITIONS_ZH_RE,
+    DRINKS_ZH_PATTERN,
     FEELING_ZH_RE,
     GENERIC_PLACES_ZH,
     HAN,
@@ -48,7 +49,7 @@ from ingest.lexicon import (
 # object cleaning
 
 _ZH_TRAILING_RE = re.compile(r"(?:了|的|啊|呀|哦|呢|吧|啦|哈|嘛|哟|喔|咯|噢|!|~|\s)+$")
-_ZH_QUANTITY_RE = re.compile(r"^(?:一|两|几|半)?(?:杯|碗|瓶|盘|份|块|个|只|点|些|口|罐)(?!人)")
+_ZH_QUANTITY_RE = re.compile(r"^(?:[一二两三四五六七八九十几半]|\d+)?(?:杯|碗|瓶|盘|份|块|个|只|点|些|口|罐)(?!人)")
 _ZH_COORD_RE = re.compile(r"和|、|跟|以及|还有|及|与")
 
 
@@ -697,7 +698,8 @@ _ZH_DROPPED_SUBJECT_RE = re.compile(
     r"|在[^，]{1,16}?(?:工作|上班|实习|任职|读研|读博|读书|上学"
     r"|做|当|干)|base在?|搬到|搬去|老家|回老家|学的是|读的是|专业是|租在|入职|跳槽(?=到|去)"
     r"|(?:过年|春节)(?:要|准备|打算|得|就)?回|升(?=职?(?:成|为|到|做|当)?了?\s*[A-Za-z\u4e00-\u9fff])"
-    r"|(?:被)?(?:调到|调去|调往|派到)(?=了?[^，]{1,10}?(?:分公司|子公司|分部|分行|分店|办事处|分院|总部)))"
+    r"|(?:被)?(?:调到|调去|调往|派到)(?=了?[^，]{1,10}?(?:分公司|子公司|分部|分行|分店|办事处|分院|总部))"
+    r"|(?=(?:改喝|换喝|改成喝?|换成喝?)(?:" + DRINKS_ZH_PATTERN + ")))"  # 改喝茶了, 换成绿茶: a drink switched to
     r"(?![就啦吧呀啊你您的]|了?$)"
 )
 
@@ -1340,6 +1342,13 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
     (
         re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + r"喝过?" + _ZH_DIET_OBJECT),
         _zh("drinks", strip_verb=True, tails=r"，|已经|了|也|的|啊"),
+    ),
+    # 改喝抹茶了, 咖啡戒了，换成绿茶: a drink switched to, drunk now; the one of its kind it replaced ends
+    # (conflict_rules.drink_switch_conflict)
+    (
+        re.compile(r"^(?P<pre>" + _P + r")(?:现在|最近|已经|后来|都)?(?:改喝|换喝|改成喝?|换成喝?)"
+                   r"(?P<o>" + DRINKS_ZH_PATTERN + r")(?![^，]*(?:吧|吗|呢|？|\?))"),  # (换成绿茶吧: a suggestion)
+        lambda m, s, st, p: st.add(s, "drinks", m["o"], 1) if s == USER else None,
     ),
 ]
 

@@ -1433,3 +1433,22 @@ GIVEN_NAMES_EN: frozenset[str] = frozenset({
     "tommy", "tony", "tracy", "tyler", "valerie", "vanessa", "victor", "victoria", "vincent", "walter", "wayne",
     "wendy", "william", "zach", "zachary", "zoe",
 })
+
+
+# Drinks one has instead of another of the same kind: a switch to one ends the other ("also switched to matcha"
+# after "i drink like 4 coffees a day"; 改喝绿茶了 after 我每天喝三杯咖啡), a switch across kinds does not
+# (ingest/extract_en.py and extract_zh.py read the switch; conflict_rules.py drink_switch_conflict ends the old one).
+DRINK_KINDS: dict[str, str] = {
+    **dict.fromkeys(("coffee", "decaf", "espresso", "latte", "cappuccino", "americano", "cold brew",
+                     "flat white", "tea", "green tea", "black tea", "herbal tea", "matcha", "chai", "yerba mate",
+                     "energy drinks", "caffeine", "咖啡", "美式", "拿铁", "茶", "绿茶", "红茶", "花茶", "抹茶", "奶茶",
+                     "乌龙茶", "普洱", "茶水"), "caffeine"),
+    **dict.fromkeys(("alcohol", "booze", "beer", "wine", "red wine", "white wine", "whiskey", "whisky", "sake",
+                     "spirits", "cider", "酒", "白酒", "啤酒", "红酒", "黄酒", "米酒"), "alcohol"),
+    **dict.fromkeys(("soda", "coke", "diet coke", "pop", "juice", "sparkling water", "seltzer", "kombucha",
+                     "可乐", "饮料", "碳酸饮料", "果汁", "气泡水", "苏打水"), "soft drink"),
+    **dict.fromkeys(("milk", "oat milk", "almond milk", "soy milk", "牛奶", "燕麦奶", "豆奶", "豆浆"), "milk"),
+}
+# the English names, longest first, for the extractor's switch pattern
+DRINKS_EN_PATTERN = "|".join(sorted((re.escape(d) for d in DRINK_KINDS if d.isascii()), key=len, reverse=True))
+DRINKS_ZH_PATTERN = "|".join(sorted((re.escape(d) for d in DRINK_KINDS if not d.isascii()), key=len, reverse=True))

@@ -642,7 +642,16 @@ def test_colloquial_chinese(text: str, expected: set[tuple[str, str, str, int]])
     # changes of mind said in other words (none was found: the old fact stayed current)
     ("I relocated to Hamburg last month.", {(USER, "lives_in", "Hamburg", 1)}),
     ("I used to love coffee, but now I prefer tea.", {(USER, "likes", "coffee", -1), (USER, "likes", "tea", 1)}),
-    ("Lately I've switched from coffee to tea.", {(USER, "likes", "coffee", -1), (USER, "likes", "tea", 1)}),
+    ("Lately I've switched from coffee to tea.", {(USER, "likes", "coffee", -1), (USER, "likes", "tea", 1),
+                                                   (USER, "drinks", "tea", 1)}),
+    # a drink switched to is drunk now; not someone else's, not a suggestion, not a switch of something else
+    ("also switched to matcha, down to one a day", {(USER, "drinks", "matcha", 1)}),
+    ("I've switched over to decaf", {(USER, "drinks", "decaf", 1)}),
+    ("I swapped coffee for green tea", {(USER, "drinks", "green tea", 1)}),
+    ("My husband switched to decaf", set()), ("I switched to Android", set()),
+    ("最近改喝抹茶了", {(USER, "drinks", "抹茶", 1)}), ("咖啡戒了，换成绿茶", {(USER, "drinks", "绿茶", 1)}),
+    ("我老公改喝茶了", set()), ("换成绿茶吧", set()),
+    ("我每天喝三杯咖啡", {(USER, "drinks", "咖啡", 1)}),  # how much is not what
     ("I just quit Google. Starting at Microsoft next Monday!", {(USER, "works_at", "Google", -1)}),
     ("我是四川人，超级能吃辣", {(USER, "hometown", "四川", 1), (USER, "eats", "辣", 1)}),
     ("我不能再吃辣了", {(USER, "eats", "辣", -1)}),

@@ -106,6 +106,11 @@ def test_one_dose_per_medicine_one_way_to_work_one_diet() -> None:
     ("I have a dog named Biscuit.", "Biscuit passed away last week, the house feels so empty.",
      ConflictKind.NEGATION),
     ("I have a cat named Mochi.", "We had to rehome Mochi because of my daughter's allergy.", ConflictKind.NEGATION),
+    # a drink switched to ends the one of its kind
+    ("i drink like 4 coffees a day which probably doesn't help haha",
+     "also switched to matcha, down to one a day, migraines a bit better", ConflictKind.SINGLE_VALUED),
+    ("I drink coffee every morning.", "Lately I've switched from coffee to tea.", ConflictKind.SINGLE_VALUED),
+    ("我每天喝三杯咖啡。", "最近改喝绿茶了，胃舒服多了", ConflictKind.SINGLE_VALUED),
 ])
 def test_the_change_is_found(old: str, new: str, kind: ConflictKind) -> None:
     assert [k for k, _ in found(old, new)] == [kind]
@@ -119,6 +124,10 @@ def test_the_change_is_found(old: str, new: str, kind: ConflictKind) -> None:
     ("I'm a pescatarian.", "I love fish."),
     ("I have a dog named Biscuit.", "My neighbour's dog died last week."),
     ("I have a dog named Biscuit.", "Biscuit learned a new trick!"),
+    ("I drink a glass of red wine with dinner.", "also switched to matcha in the afternoons"),  # another kind of drink
+    ("I drink coffee every morning.", "I drink matcha too, in the afternoon."),  # one more, no switch
+    ("I drink coffee every morning.", "My husband switched to decaf."),  # his
+    ("我每天喝三杯咖啡。", "要不换成绿茶吧？"),  # a suggestion
 ])
 def test_no_change_is_found(old: str, new: str) -> None:
     assert found(old, new) == []
