@@ -54,7 +54,6 @@ def simplified(text: str) -> str:
 
 HAN = r"\u4e00-\u9fff"
 HAN_RE = re.compile(f"[{HAN}]")
-LATIN_WORD_RE = re.compile(r"[A-Za-z]{2,}")
 
 # Clause boundaries: punctuation, plus "but"-like conjunctions, which start a new statement.
 _CLAUSE_SPLIT_RE = re.compile(
@@ -111,10 +110,6 @@ def has_han(text: str) -> bool:
 def word_list(text: str) -> list[str]:
     """The words of a long literal list written as one string, space-separated (it reads better so)."""
     return text.split()
-
-
-def any_match(patterns: Iterable[re.Pattern[str]], text: str) -> bool:
-    return any(p.search(text) for p in patterns)
 
 
 def words_re(words: Iterable[str], *, en: bool = False) -> re.Pattern[str]:
