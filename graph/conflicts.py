@@ -30,7 +30,7 @@ import numpy as np
 
 from graph.cached_scans import scan, scores
 from graph.ids import derived_id
-from graph.model import Memory, Scope
+from graph.model import Memory, Scope, scope_params
 from graph.records import Floats, memory_from_row, to_datetime
 from graph.related import FormBatch
 from graph.store import GraphStore, Tx
@@ -164,10 +164,6 @@ def _pair_ids(scope: Scope, new_id: str, old_id: str) -> dict[str, str]:
     return {"id": conflict_id(scope, new_id, old_id), "reverse_id": conflict_id(scope, old_id, new_id)}
 
 
-def _scope(scope: Scope) -> dict[str, str]:
-    return {"tenant": scope.tenant, "user_id": scope.user_id}
-
-
 def _conflict(row: Mapping[str, Any]) -> Conflict:
     c = row["conflict"]
     created = to_datetime(c["created_at"])
@@ -197,7 +193,7 @@ class ConflictRepository:
         self._cache = cache if cache is not None and cache.max_bytes > 0 else None
 
     def embedding(self, scope: Scope, memory_id: str) -> list[float]:
-        rows = self._store.read("conflict/embedding", {**_scope(scope), "id": memory_id})
+        rows = self._store.read("conflict/embedding", {**scope_params(scope), "id": memory_id})
         return [float(x) for x in rows[0]["embedding"]] if rows and rows[0]["embedding"] is not None else []
 
     def screen(self, scope: Scope, items: Sequence[ScreenItem], *, threshold: float, fact_limit: int = FACT_LIMIT,
@@ -223,7 +219,7 @@ class ConflictRepository:
                          for i in items if i.embedding]
 
         def screen_many(ids: list[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-            row = tx.run("conflict/screen_many", {**_scope(scope), "ids": ids, "items": fact_items,
+            row = tx.run("conflict/screen_many", {**scope_params(scope), "ids": ids, "items": fact_items,
                                                   "limit": fact_limit})[0]
             return list(row["current"]), list(row["facts"])
 
@@ -242,7 +238,7 @@ class ConflictRepository:
             else:
                 current, facts = screen_many(ids)
             if cached is None:
-                similar = tx.run("conflict/similar_many", {**_scope(scope), "items": similar_items,
+                similar = tx.run("conflict/similar_many", {**scope_params(scope), "items": similar_items,
                                                            "threshold": threshold, "limit": similar_limit}
                                  ) if similar_items else []
             return current, facts, similar
@@ -365,11 +361,11 @@ class ConflictRepository:
         return {row["id"]: row for row in foresee_in(tx, scope, pairs)}
 
     def get(self, scope: Scope, conflict_id_: str) -> Conflict | None:
-        rows = self._store.read("conflict/get", {**_scope(scope), "id": conflict_id_})
+        rows = self._store.read("conflict/get", {**scope_params(scope), "id": conflict_id_})
         return _conflict(rows[0]) if rows else None
 
     def listing(self, scope: Scope, *, status: ConflictStatus | None, limit: int) -> list[Conflict]:
-        rows = self._store.read("conflict/list", {**_scope(scope), "status": status.value if status else None,
+        rows = self._store.read("conflict/list", {**scope_params(scope), "status": status.value if status else None,
                                                   "limit": limit})
         return [_conflict(r) for r in rows]
 
@@ -402,7 +398,7 @@ class ConflictRepository:
                            loser_penalty=0.0, resolved_by="user", now=now, change_locked=True, locked=True)
 
     def history(self, scope: Scope, *, entity: str | None, memory_id: str | None, limit: int) -> list[HistoryEntry]:
-        rows = self._store.read("conflict/history", {**_scope(scope), "entity": entity, "memory_id": memory_id,
+        rows = self._store.read("conflict/history", {**scope_params(scope), "entity": entity, "memory_id": memory_id,
                                                      "limit": limit})
         return [HistoryEntry(memory=memory_from_row(r["memory"]), supersedes=sorted(r["supersedes"]),
                              superseded_by=sorted(r["superseded_by"])) for r in rows]
@@ -549,7 +545,7 @@ class _Settle:
                 decay(tx, scope, self.params, self.now, ids=[self.new_id, *(c.old_memory_id for c in settling)],
                       with_before=False)  # its before-images (hydrated DateTimes) are not used
                 fresh = {r["conflict"]["id"]: r for r in tx.run("conflict/get_many", {
-                    **_scope(scope), "ids": [c.id for c in settling]})}
+                    **scope_params(scope), "ids": [c.id for c in settling]})}
         # A choice that only looks at what settling does not change is made for all of them first, and they are
         # resolved in one statement (conflict/settle_many, one after the other as conflict/resolve would be);
         # the loop below then takes each one's answer from it instead of running conflict/resolve.
@@ -575,7 +571,7 @@ class _Settle:
                     loser_id = current.old_memory_id if winner_id == current.new_memory_id else current.new_memory_id
                     settled = [planned[1][conflict.id]] if planned is not None and conflict.id in planned[1] \
                         else [] if planned is not None else tx.run("conflict/resolve", {
-                            **_scope(scope), **self.params, "id": conflict.id, "winner_id": winner_id,
+                            **scope_params(scope), **self.params, "id": conflict.id, "winner_id": winner_id,
                             "loser_id": loser_id, "winner_bonus": self.winner_bonus, "spare_locked": True,
                             "loser_penalty": self.loser_penalty, "resolved_by": self.resolved_by, "now": self.now})
                     if settled:
@@ -610,7 +606,7 @@ class _Settle:
         forming first, in the same statement (conflict/form_settle_many)."""
         row = tx.run("conflict/settle_many" if forming is None else "conflict/form_settle_many", {
             **(forming.params() if forming is not None else {}),
-            **_scope(self.scope), **self.params, "ids": list(dict.fromkeys(decay_ids)),
+            **scope_params(self.scope), **self.params, "ids": list(dict.fromkeys(decay_ids)),
             "with_before": False, "new_id": self.new_id, "record": list(items),
             "strategy": self.strategy.value, "with_memories": with_memories, "resolve": list(resolve),
             "winner_bonus": self.winner_bonus, "loser_penalty": self.loser_penalty, "spare_locked": True,
@@ -682,7 +678,7 @@ def foresee_in(tx: Tx, scope: Scope, pairs: Sequence[tuple[str, str]]) -> list[d
     if not pairs:
         return []
     items = [{**_pair_ids(scope, new_id, old_id), "new_id": new_id, "old_id": old_id} for new_id, old_id in pairs]
-    [row] = tx.run("conflict/foresee", {**_scope(scope), "items": items,
+    [row] = tx.run("conflict/foresee", {**scope_params(scope), "items": items,
                                         "ids": list(dict.fromkeys(m for pair in pairs for m in pair))})
     memories = {m["id"]: m for m in row["memories"]}
     conflicts = {int(c["i"]): c for c in row["conflicts"]}
@@ -695,7 +691,7 @@ def foresee_in(tx: Tx, scope: Scope, pairs: Sequence[tuple[str, str]]) -> list[d
 def _record_in(tx: Tx, scope: Scope, *, new_id: str, old_id: str, kind: ConflictKind, strategy: ConflictStrategy,
                reason: str, now: datetime) -> tuple[Conflict, bool] | None:
     rows = tx.run("conflict/record", {
-        **_scope(scope), **_pair_ids(scope, new_id, old_id), "new_id": new_id, "old_id": old_id,
+        **scope_params(scope), **_pair_ids(scope, new_id, old_id), "new_id": new_id, "old_id": old_id,
         "kind": kind.value, "strategy": strategy.value, "reason": reason, "now": now,
     })
     if not rows:
@@ -712,7 +708,7 @@ def _resolve_in(tx: Tx, scope: Scope, conflict: Conflict, *, choose: Callable[[M
     if not locked and len(lock(tx, scope, ids)) != 2:
         return None
     decay(tx, scope, params, now, ids=ids, with_before=False)
-    current = tx.run("conflict/get", {**_scope(scope), "id": conflict.id})
+    current = tx.run("conflict/get", {**scope_params(scope), "id": conflict.id})
     if not current or current[0]["conflict"]["status"] != ConflictStatus.OPEN.value:
         return None
     fresh = _conflict(current[0])
@@ -722,7 +718,7 @@ def _resolve_in(tx: Tx, scope: Scope, conflict: Conflict, *, choose: Callable[[M
         return fresh
     loser_id = fresh.old_memory_id if winner_id == fresh.new_memory_id else fresh.new_memory_id
     rows = tx.run("conflict/resolve", {
-        **_scope(scope), **params, "id": conflict.id, "winner_id": winner_id, "loser_id": loser_id,
+        **scope_params(scope), **params, "id": conflict.id, "winner_id": winner_id, "loser_id": loser_id,
         "winner_bonus": winner_bonus, "loser_penalty": loser_penalty, "resolved_by": resolved_by,
         "now": now, "spare_locked": not change_locked,  # the user's settlement may change a locked memory
     })

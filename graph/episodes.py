@@ -18,7 +18,7 @@ import numpy as np
 
 from graph.cached_scans import CachedScan, scan, scores
 from graph.ids import derived_id
-from graph.model import Memory, Scope, Tier
+from graph.model import Memory, Scope, Tier, scope_params
 from graph.records import Floats, memory_from_row, time_param, to_datetime
 from graph.store import GraphStore, Tx
 from graph.text_key import text_key
@@ -127,10 +127,6 @@ def _cosine(score: float) -> float:
     return 2.0 * float(score) - 1.0
 
 
-def _scope(scope: Scope) -> dict[str, str]:
-    return {"tenant": scope.tenant, "user_id": scope.user_id}
-
-
 def episode_from_row(props: dict[str, Any]) -> Episode:
     at = to_datetime(props["at"])
     if at is None:
@@ -174,7 +170,7 @@ class EpisodeRepository:
         if not session_ids:
             return {}
         by_node = {session_node_id(scope, s): s for s in session_ids}
-        rows = tx.run("episode/session_tails", {**_scope(scope), "sessions": list(by_node)})
+        rows = tx.run("episode/session_tails", {**scope_params(scope), "sessions": list(by_node)})
         out: dict[str, SessionTail] = {}
         for r in rows:
             session = by_node[r["session"]]
@@ -186,7 +182,7 @@ class EpisodeRepository:
         """Sessions (with their span), episodes and the NEXT chain around the new turns."""
         if not episodes:
             return
-        tx.run("episode/write_batch", {**_scope(scope), **write_params(scope, episodes)})
+        tx.run("episode/write_batch", {**scope_params(scope), **write_params(scope, episodes)})
 
     def batch_start(self, tx: Tx, scope: Scope, ids: Sequence[str], *, lock_at: datetime | None,
                     temp: bool, hooks_before: datetime | None = None) -> BatchStart:
@@ -194,7 +190,7 @@ class EpisodeRepository:
         write lock first (TierRepository.lock_user); then which of the episode ids it has already (id ->
         (speaker, text)), the tier counts, given temp, the entity names each temp memory mentions, and given
         hooks_before, whether memories of the user still wait for their hooks since before then."""
-        row = tx.run("episode/batch_start", {**_scope(scope), "ids": list(ids), "now": time_param(lock_at),
+        row = tx.run("episode/batch_start", {**scope_params(scope), "ids": list(ids), "now": time_param(lock_at),
                                              "temp": temp, "hooks_before": time_param(hooks_before)})[0]
         return BatchStart(existing={r["id"]: (r["speaker"], r["text"]) for r in row["existing"]},
                           counts=tier_counts(row["counts"]),
@@ -210,7 +206,7 @@ class EpisodeRepository:
         derived_from = [{"memory_id": m, "episode_id": e} for m, e in derived]
         updates = tier_updates if tier_updates is not None else {
             "updates": [], "passive_share": 0.0, "active_share": 0.0, "preset_share": 0.0}
-        row = tx.run("episode/batch_end", {**_scope(scope), **write_params(scope, episodes), **updates,
+        row = tx.run("episode/batch_end", {**scope_params(scope), **write_params(scope, episodes), **updates,
                                            "ids": list(ids), "derived": derived_from})[0]
         return tier_counts(row["counts"]), {m["id"]: memory_from_row(m) for m in row["memories"]}
 
@@ -260,7 +256,7 @@ class EpisodeRepository:
             topic_hits.append(np.flatnonzero(row >= topic_threshold).tolist())
         with_triples = {ids[j] for hits in (*similar_hits, *topic_hits) for j in hits}
         wanted = list(dict.fromkeys(ids[j] for hits in (*similar_hits, *topic_hits) for j in hits))
-        rows = tx.run("episode/cached_rows", {**_scope(scope), "rows": [
+        rows = tx.run("episode/cached_rows", {**scope_params(scope), "rows": [
             {"id": m, "triples": m in with_triples} for m in wanted]})[0]["rows"] if wanted else []
         found = {r["id"]: r for r in rows}
         similar: list[SimilarMemory] = []
@@ -293,7 +289,7 @@ class EpisodeRepository:
         if not candidates:
             return []
         params: dict[str, Any] = {
-            **_scope(scope), "threshold": _score(min_cosine), "k": k,
+            **scope_params(scope), "threshold": _score(min_cosine), "k": k,
             "candidates": [{"i": i, "key": text_key(text), "embedding": Floats(map(float, emb))}
                            for i, text, emb in candidates],
         }
@@ -317,33 +313,33 @@ class EpisodeRepository:
         if not candidates:
             return [], {}, {}
         rows = tx.run("episode/temp_topics", {
-            **_scope(scope), "threshold": _score(min_cosine),
+            **scope_params(scope), "threshold": _score(min_cosine),
             "candidates": [{"i": i, "embedding": Floats(map(float, emb))} for i, emb in candidates],
         })
         return ([(int(r["i"]), r["id"], _cosine(r["score"])) for r in rows],
                 {r["id"]: _triples(r["triples"]) for r in rows}, {r["id"]: str(r["text"]) for r in rows})
 
     def memory_count(self, tx: Tx, scope: Scope) -> int:
-        return int(tx.run("memory/count_for_user", _scope(scope))[0]["n"])
+        return int(tx.run("memory/count_for_user", scope_params(scope))[0]["n"])
 
     def memories(self, tx: Tx, scope: Scope, ids: Sequence[str]) -> dict[str, Memory]:
         if not ids:
             return {}
-        rows = tx.run("episode/memories", {**_scope(scope), "ids": list(ids)})[0]["memories"]
+        rows = tx.run("episode/memories", {**scope_params(scope), "ids": list(ids)})[0]["memories"]
         return {m["id"]: memory_from_row(m) for m in rows}
 
     # ----- reads on their own -------------------------------------------------------------
 
     def recent(self, scope: Scope, session_id: str, n: int) -> list[Episode]:
         """The last n turns of a session, oldest first."""
-        rows = self._store.read("episode/recent", {**_scope(scope), "session": session_node_id(scope, session_id),
+        rows = self._store.read("episode/recent", {**scope_params(scope), "session": session_node_id(scope, session_id),
                                                    "n": n})
         return [episode_from_row(r["episode"]) for r in reversed(rows)]
 
     def dump(self, scope: Scope) -> tuple[list[str], list[str]]:
         """A canonical dump of everything the user has: sorted JSON lines of nodes and of edges."""
-        nodes = self._store.read("episode/dump_user_nodes", _scope(scope))
-        edges = self._store.read("episode/dump_user_edges", _scope(scope))
+        nodes = self._store.read("episode/dump_user_nodes", scope_params(scope))
+        edges = self._store.read("episode/dump_user_edges", scope_params(scope))
         node_lines = sorted(json.dumps({"labels": sorted(r["labels"]), "props": _plain(r["props"])},
                                        sort_keys=True, ensure_ascii=False) for r in nodes)
         edge_lines = sorted(json.dumps({"a": [sorted(r["a_labels"]), r["a_key"]], "type": r["type"],

@@ -8,7 +8,8 @@ import uuid
 from graph.model import Scope
 
 
-def _digest(*parts: str) -> str:
+def digest(*parts: str) -> str:
+    """A stable 32-hex digest of the parts (derived ids, RDF statement IRIs)."""
     # \x1f separates parts so ("ab", "c") and ("a", "bc") never collide.
     return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:32]
 
@@ -19,7 +20,7 @@ def new_memory_id() -> str:
 
 def derived_id(prefix: str, scope: Scope, *parts: str) -> str:
     """A stable id inside one (tenant, user): ingesting the same turn twice gives the same ids."""
-    return f"{prefix}_{_digest(scope.tenant, scope.user_id, *parts)}"
+    return f"{prefix}_{digest(scope.tenant, scope.user_id, *parts)}"
 
 
 def entity_id(scope: Scope, kind: str, name: str) -> str:

@@ -14,21 +14,13 @@ from graph.conflicts import conflict_id
 from graph.episodes import episode_id, session_node_id
 from graph.errors import BadInput, Conflict
 from graph.ids import derived_id, entity_id, triple_id
-from graph.model import Scope
+from graph.model import Scope, scope_params
 from graph.rdf_records import Chunk, ImportPlan, NodeRecord, RelRecord, TripleRecord
 from graph.rdf_terms import PAGED_KINDS, REF_PROPS, UNDIRECTED, USER_REF, NodeKind, NodeRef, node_ref, user_iri
-from graph.records import time_param
+from graph.records import present_props, time_param
 from graph.scope_token import scope_token
 from graph.store import GraphStore, Tx
 from graph.text_key import text_key
-
-
-def _scope(scope: Scope) -> dict[str, str]:
-    return {"tenant": scope.tenant, "user_id": scope.user_id}
-
-
-def _clean(props: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in props.items() if v is not None}
 
 
 @dataclass
@@ -90,22 +82,22 @@ class KnowledgeRepository:
             after = rows[-1]["user_id"]
 
     def has_user(self, scope: Scope) -> bool:
-        return bool(self._store.read("export/user", _scope(scope)))
+        return bool(self._store.read("export/user", scope_params(scope)))
 
     def chunks(self, scope: Scope) -> Iterator[Chunk]:
         """One user's subgraph, a page at a time: the user, then memories (with their triples),
         entities, sessions, episodes and conflicts. Each page is read in its own transaction, so an
         export of a user who is being written to is not a snapshot."""
         base = user_iri(scope.tenant, scope.user_id)
-        users = self._store.read("export/user", _scope(scope))
+        users = self._store.read("export/user", scope_params(scope))
         if not users:
             return
-        yield Chunk(base, nodes=[NodeRecord(USER_REF, list(users[0]["labels"]), _clean(users[0]["props"]))])
+        yield Chunk(base, nodes=[NodeRecord(USER_REF, list(users[0]["labels"]), present_props(users[0]["props"]))])
         for kind in PAGED_KINDS:
             after: str | None = None
             while True:
                 rows = self._store.read(
-                    "export/nodes", {**_scope(scope), "after": after, "limit": self.page_size},
+                    "export/nodes", {**scope_params(scope), "after": after, "limit": self.page_size},
                     node_label=kind.value,
                 )
                 if not rows:
@@ -122,7 +114,7 @@ class KnowledgeRepository:
         pending: list[tuple[str, NodeRef, str, NodeKind, dict[str, Any]]] = []  # type, start, end id, kind, props
         by_id: dict[str, NodeRecord] = {}
         for row in rows:
-            props = _clean(row["props"])
+            props = present_props(row["props"])
             ref = node_ref(row["labels"], props)
             if ref is None:
                 continue
@@ -133,15 +125,15 @@ class KnowledgeRepository:
             for rel_type, rel_props, end_id, end_kind in row["out"]:
                 if end_kind is None:
                     continue  # a node kind the export does not carry
-                cleaned = _clean(rel_props)
+                cleaned = present_props(rel_props)
                 _want(wanted, rel_type, cleaned)
                 wanted[NodeKind(end_kind)].add(end_id)
                 pending.append((rel_type, ref, end_id, NodeKind(end_kind), cleaned))
             for rel_type, rel_props in row["from_user"]:
-                chunk.rels.append(RelRecord(rel_type, USER_REF, ref, _clean(rel_props)))
+                chunk.rels.append(RelRecord(rel_type, USER_REF, ref, present_props(rel_props)))
         triples = []
         if kind is NodeKind.MEMORY and by_id:
-            triples = self._store.read("export/triples", {**_scope(scope), "memory_ids": list(by_id)})
+            triples = self._store.read("export/triples", {**scope_params(scope), "memory_ids": list(by_id)})
             for t in triples:
                 wanted[NodeKind.ENTITY] |= {t["subject"], t["object"]}
         refs = self._refs(scope, wanted)
@@ -150,7 +142,7 @@ class KnowledgeRepository:
             if end is not None:
                 chunk.rels.append(RelRecord(rel_type, start, end, rel_props))
         for t in triples:
-            props = _clean(t["props"])
+            props = present_props(t["props"])
             memory = by_id.get(props.get("memory_id", ""))
             subject, obj = refs.get((NodeKind.ENTITY, t["subject"])), refs.get((NodeKind.ENTITY, t["object"]))
             if memory is None or subject is None or obj is None:
@@ -170,9 +162,9 @@ class KnowledgeRepository:
         for kind, ids in wanted.items():
             if not ids:
                 continue
-            rows = self._store.read("export/refs", {**_scope(scope), "ids": sorted(ids)}, node_label=kind.value)
+            rows = self._store.read("export/refs", {**scope_params(scope), "ids": sorted(ids)}, node_label=kind.value)
             for r in rows:
-                ref = node_ref([kind.value], _clean(r))
+                ref = node_ref([kind.value], present_props(r))
                 if ref is not None:
                     found[(kind, r["id"])] = ref
         return found
@@ -234,7 +226,7 @@ class KnowledgeRepository:
         clashes: list[NodeRecord] = []
         for start in range(0, len(episodes), self._batch * 4):
             part = episodes[start:start + self._batch * 4]
-            rows = self._store.read("import/episodes", {**_scope(scope), "ids": [ids.ids[n.ref] for n in part]})
+            rows = self._store.read("import/episodes", {**scope_params(scope), "ids": [ids.ids[n.ref] for n in part]})
             stored = {r["id"]: (r["speaker"], r["text"]) for r in rows}
             for n in part:
                 turn = (n.props["speaker"], n.props["text"])
@@ -254,7 +246,7 @@ class KnowledgeRepository:
         found: dict[str, str] = {}
         for start in range(0, len(keys), self._batch * 4):
             part = list(keys[start:start + self._batch * 4])
-            rows = self._store.read("import/existing", {**_scope(scope), "keys": part}, node_label=kind.value)
+            rows = self._store.read("import/existing", {**scope_params(scope), "keys": part}, node_label=kind.value)
             wanted = set(part)
             for r in rows:
                 if r["id"] in wanted:
@@ -278,7 +270,7 @@ class KnowledgeRepository:
         if not plan.checked:
             raise ValueError("an import plan is written only once graph.rdf_checks.check_plan has passed it")
         report = ImportReport(source=plan.source, target=scope, ignored=plan.ignored)
-        self._store.write("import/user", {**_scope(scope), "props": plan.user_props})
+        self._store.write("import/user", {**scope_params(scope), "props": plan.user_props})
         self._write_memories(scope, plan, ids, embeddings, report, hooks_pending_at=hooks_pending_at)
         for kind in (NodeKind.ENTITY, NodeKind.SESSION, NodeKind.EPISODE, NodeKind.CONFLICT):
             nodes = plan.of_kind(kind)
@@ -294,7 +286,7 @@ class KnowledgeRepository:
                                 "props": {k: v for k, v in t.props.items() if k not in ("memory_id", "predicate")}})
         report.triples = sum(r["written"] for r in self._rows("import/triples", scope, triple_rows))
         report.relationships = self._write_rels(scope, plan.rels, ids)
-        self._store.write("import/moot_conflicts", {**_scope(scope), "now": now})
+        self._store.write("import/moot_conflicts", {**scope_params(scope), "now": now})
         return report
 
     def _write_memories(self, scope: Scope, plan: ImportPlan, ids: IdMap,
@@ -399,7 +391,7 @@ class KnowledgeRepository:
             part = list(rows[start:start + self._batch])
 
             def work(tx: Tx, part: list[dict[str, Any]] = part) -> list[dict[str, Any]]:
-                return tx.run(name, {**_scope(scope), "scope_token": scope_token(scope.tenant, scope.user_id),
+                return tx.run(name, {**scope_params(scope), "scope_token": scope_token(scope.tenant, scope.user_id),
                                      **(params or {}), "rows": part}, **splices)
 
             out += self._store.write_tx(work)

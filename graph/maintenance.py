@@ -22,7 +22,7 @@ from neo4j import ManagedTransaction
 from graph.changesets import ChangesetRepository, Entry, MergeRecord
 from graph.cypher_library import runnable, statement, statements
 from graph.migrations import apply_schema, index_states, missing_migrations, schema_names
-from graph.model import Scope
+from graph.model import Scope, scope_params
 from graph.records import present_props, to_datetime
 from graph.store import GraphStore, Row, Tx
 from graph.weights import decay
@@ -124,10 +124,6 @@ class MaintenanceStore(GraphStore):
         return RawTx(tx, self.timer)
 
 
-def _scope(scope: Scope) -> dict[str, str]:
-    return {"tenant": scope.tenant, "user_id": scope.user_id}
-
-
 _SCHEMA_NAME = re.compile(r"CREATE\s+(?:(?:FULLTEXT|VECTOR|RANGE|TEXT|POINT|LOOKUP)\s+)?(INDEX|CONSTRAINT)\s+(\w+)",
                           re.IGNORECASE)
 
@@ -164,7 +160,8 @@ class MaintenanceRepository:
         """Pages of live unlocked memories with their embeddings as float32 rows (memory stays bounded)."""
         after: str | None = None
         while True:
-            rows = self._store.read("maintenance/plan_memories", {**_scope(scope), "after_id": after, "limit": page})
+            rows = self._store.read("maintenance/plan_memories",
+                                    {**scope_params(scope), "after_id": after, "limit": page})
             if not rows:
                 return
             items: list[PlanMemory] = []
@@ -192,7 +189,7 @@ class MaintenanceRepository:
                 return
 
     def plan_facts(self, scope: Scope) -> list[PlanFact]:
-        rows = self._store.read("maintenance/plan_facts", _scope(scope))
+        rows = self._store.read("maintenance/plan_facts", scope_params(scope))
         return [PlanFact(r["memory_id"], r["subject"], r["predicate"], r["object"], int(r["polarity"])) for r in rows]
 
     # ----- one user's transaction -------------------------------------------------------------------
@@ -216,7 +213,7 @@ class MaintenanceRepository:
 
         def work(tx: Tx) -> UserResult:
             result = UserResult(user_id=scope.user_id)
-            tx.run("maintenance/lock_user", _scope(scope))
+            tx.run("maintenance/lock_user", scope_params(scope))
             images: dict[str, Entry] = {}
             full_ids = sorted({mid for s, losers in plan.merges for mid in (s, *losers)} | set(plan.purge))
             if full_ids:
@@ -243,7 +240,7 @@ class MaintenanceRepository:
             for survivor, losers in plan.merges:
                 merged: list[str] = []
                 for loser in losers:
-                    rows = tx.run("maintenance/merge", {**_scope(scope), **weight_params, "survivor_id": survivor,
+                    rows = tx.run("maintenance/merge", {**scope_params(scope), **weight_params, "survivor_id": survivor,
                                                         "loser_id": loser, "now": now})
                     if rows:
                         merged.append(loser)
@@ -253,12 +250,13 @@ class MaintenanceRepository:
                     for loser in merged:
                         images[loser].reasons.append(f"merge:into:{survivor}")
             if plan.purge:
-                rows = tx.run("maintenance/purge", {**_scope(scope), "ids": plan.purge, "purge_below": purge_below})
+                rows = tx.run("maintenance/purge",
+                              {**scope_params(scope), "ids": plan.purge, "purge_below": purge_below})
                 result.purged = [r["id"] for r in rows]
                 for mid in result.purged:
                     images[mid].reasons.append("purge")
             if rebalance:
-                params = {**_scope(scope), **weight_params, **rebalance_params, "epsilon": DAMP_EPSILON}
+                params = {**scope_params(scope), **weight_params, **rebalance_params, "epsilon": DAMP_EPSILON}
                 for r in tx.run("maintenance/damp", params):
                     note(r["id"], r["before"], "damp")
                     result.damped.append(r["id"])
@@ -289,7 +287,7 @@ class MaintenanceRepository:
 
     @staticmethod
     def _capture(tx: Tx, scope: Scope, ids: Sequence[str]) -> list[Entry]:
-        rows = tx.run("maintenance/capture", {**_scope(scope), "ids": list(ids)})
+        rows = tx.run("maintenance/capture", {**scope_params(scope), "ids": list(ids)})
         return [Entry(memory_id=r["id"], op="full", reasons=[], props=present_props(r["props"]),
                       labels=sorted(r["labels"]),
                       rels=[{**x, "props": dict(x["props"])} for x in r["rels"]],

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from graph.errors import NotFound
-from graph.model import Memory, MemoryType, NewMemory, Page, Scope, ScoredMemory, Tier
+from graph.model import Memory, MemoryType, NewMemory, Page, Scope, ScoredMemory, Tier, scope_params
 from graph.paging import decode_cursor, encode_cursor
 from graph.records import Floats, memory_from_row, time_param
 from graph.scope_token import scope_token
@@ -91,7 +91,7 @@ class MemoryRepository:
 
     def hold_since_in(self, tx: Tx, scope: Scope, memory_id: str, valid_from: datetime) -> None:
         """A stored memory's validity starts at valid_from (a correction takes its corrected memory's)."""
-        tx.run("memory/hold_since", {**_scope(scope), "id": memory_id, "valid_from": time_param(valid_from)})
+        tx.run("memory/hold_since", {**scope_params(scope), "id": memory_id, "valid_from": time_param(valid_from)})
 
     def hooks_done_in(self, tx: Tx, scope: Scope, ids: Sequence[str]) -> None:
         """The after-store hooks of these memories went through (in the hooks' own transaction when they ran
@@ -119,7 +119,7 @@ class MemoryRepository:
         (an import runs its new memories' hooks right after it wrote them, with the mark ingest's resume reads)."""
         if not ids:
             return []
-        rows = self._store.read("memory/hooks_pending_of", {**_scope(scope), "ids": list(ids)})
+        rows = self._store.read("memory/hooks_pending_of", {**scope_params(scope), "ids": list(ids)})
         return [PendingHooks(memory=memory_from_row(r["memory"]), embedding=[float(x) for x in r["embedding"] or []])
                 for r in rows]
 
@@ -185,14 +185,8 @@ class MemoryRepository:
         }
 
     def get(self, scope: Scope, memory_id: str) -> Memory | None:
-        rows = self._store.read("memory/get", {**_scope(scope), "id": memory_id})
+        rows = self._store.read("memory/get", {**scope_params(scope), "id": memory_id})
         return memory_from_row(rows[0]["memory"]) if rows else None
-
-    def require(self, scope: Scope, memory_id: str) -> Memory:
-        memory = self.get(scope, memory_id)
-        if memory is None:
-            raise NotFound(f"memory {memory_id} not found")
-        return memory
 
     def page(
         self,
@@ -206,7 +200,7 @@ class MemoryRepository:
     ) -> Page:
         after_created_at, after_id = decode_cursor(after) if after else (None, None)
         params = {
-            **_scope(scope),
+            **scope_params(scope),
             "types": [t.value for t in types] if types else None,
             "tiers": [t.value for t in tiers] if tiers else None,
             "include_history": include_history,
@@ -227,7 +221,7 @@ class MemoryRepository:
         deletes the user's conflicts naming it, the user's entities left with nothing after it, and the user's
         maintenance entries of the runs that changed it (cypher/memory/forget.cypher)."""
         rows = self._store.write(
-            "memory/forget", {**_scope(scope), "id": memory_id, "confirm_locked": confirm_locked}
+            "memory/forget", {**scope_params(scope), "id": memory_id, "confirm_locked": confirm_locked}
         )
         if rows:
             return True
@@ -237,25 +231,21 @@ class MemoryRepository:
 
     def taken_back(self, scope: Scope, session_id: str, turn: int) -> list[str]:
         """The memories made from the user's last turn before `turn` in the session (cypher/memory/taken_back)."""
-        rows = self._store.read("memory/taken_back", {**_scope(scope), "session_id": session_id, "turn": turn})
+        rows = self._store.read("memory/taken_back", {**scope_params(scope), "session_id": session_id, "turn": turn})
         return [str(r["id"]) for r in rows]
 
     def count(self, scope: Scope) -> int:
-        return int(self._store.read("memory/count_for_user", _scope(scope))[0]["n"])
+        return int(self._store.read("memory/count_for_user", scope_params(scope))[0]["n"])
 
     def vector_search(
         self, scope: Scope, embedding: Sequence[float], *, k: int, exact: bool, oversample: int = 20
     ) -> list[ScoredMemory]:
         """Nearest memories by cosine. exact=True scans the user's own memories; otherwise the global
         vector index is asked for k * oversample candidates and filtered to this user."""
-        params = {**_scope(scope), "embedding": Floats(embedding), "k": k}
+        params = {**scope_params(scope), "embedding": Floats(embedding), "k": k}
         if exact:
             rows = self._store.read("memory/exact_search", params)
         else:
             params["candidates"] = max(k * oversample, 100)
             rows = self._store.read("memory/vector_search", params, dimensions=self._dimensions)
         return [ScoredMemory(memory=memory_from_row(r["memory"]), score=float(r["score"])) for r in rows]
-
-
-def _scope(scope: Scope) -> dict[str, str]:
-    return {"tenant": scope.tenant, "user_id": scope.user_id}

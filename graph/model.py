@@ -25,6 +25,11 @@ class MemoryType(StrEnum):
 
 STORED_TYPES: tuple[MemoryType, ...] = tuple(t for t in MemoryType if t is not MemoryType.WORKING)
 
+# The largest turn index a session holds, for ingest and import alike: every stored turn fits GraphQL's Int
+# (32 bits, at most 2^31 - 1) with one to spare, so neither an explicit index nor an append ever stores one that
+# cannot be answered.
+MAX_TURN = 2**31 - 2
+
 
 class Tier(StrEnum):
     """The three stores of the three-tier growth seed. core is locked."""
@@ -57,6 +62,11 @@ class Scope:
 
     tenant: str
     user_id: str
+
+
+def scope_params(scope: Scope) -> dict[str, str]:
+    """The $tenant and $user_id parameters every statement on a user's data filters on."""
+    return {"tenant": scope.tenant, "user_id": scope.user_id}
 
 
 @dataclass(frozen=True, slots=True)

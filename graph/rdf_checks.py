@@ -16,7 +16,7 @@ import neo4j.time
 
 from graph.conflicts import ConflictKind, ConflictStatus, ConflictStrategy
 from graph.errors import BadInput, BmamError, LimitExceeded
-from graph.model import STORED_TYPES, ClassifierLevel, MemoryType, PresetKind, Tier
+from graph.model import MAX_TURN, STORED_TYPES, ClassifierLevel, MemoryType, PresetKind, Tier
 from graph.rdf_records import ImportPlan, NodeRecord
 from graph.rdf_terms import UNDIRECTED, NodeKind, NodeRef, show, triple_statement_iri, user_iri
 
@@ -46,7 +46,6 @@ Check = Callable[[Any, str, ValueRules], Any]
 
 _C0 = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # C0 controls but tab, line feed and carriage return
 _INT64_MAX = 2**63 - 1  # Neo4j's integers are 64-bit
-_TURN_MAX = 2**31 - 1  # ingest's bound on a turn index
 _MAX_OFFSET = timedelta(hours=18)  # Neo4j's bound on a zone offset
 
 
@@ -115,8 +114,8 @@ def _count(value: Any, name: str, rules: ValueRules | None = None) -> int:
 
 
 def _turn(value: Any, name: str, rules: ValueRules | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _TURN_MAX:
-        raise Refused(f"{name} must be an integer from 0 to 2^31 - 1, got {_described(value)}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_TURN:
+        raise Refused(f"{name} must be an integer from 0 to {MAX_TURN}, got {_described(value)}")
     return value
 
 

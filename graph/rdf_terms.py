@@ -19,7 +19,6 @@ One model, documented in README "Knowledge out":
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
@@ -37,6 +36,7 @@ from rdflib import Literal, Namespace, URIRef
 from rdflib.namespace import DCTERMS, PROV, RDFS, SDO, XSD
 
 from graph.errors import BadInput
+from graph.ids import digest
 
 # Literals are kept exactly as written: rdflib's default normalisation would cut an xsd:dateTime to
 # microseconds (Neo4j keeps nanoseconds) and rewrite lexical forms, so an import would not be exact.
@@ -305,8 +305,8 @@ def parse_path(path: str) -> tuple[str, NodeRef | None, list[str]]:
     match d:
         case ["memory", key]:
             return "node", NodeRef.memory(key), []
-        case ["memory", key, "triple", digest]:
-            return "triple", NodeRef.memory(key), [digest]
+        case ["memory", key, "triple", statement]:
+            return "triple", NodeRef.memory(key), [statement]
         case ["entity", kind, name]:
             return "node", NodeRef.entity(kind, name), []
         case ["session", sid]:
@@ -320,20 +320,16 @@ def parse_path(path: str) -> tuple[str, NodeRef | None, list[str]]:
     return "unknown", None, []
 
 
-def _digest(*parts: str) -> str:
-    return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:32]
-
-
 def triple_statement_iri(base: str, memory: NodeRef, subject: NodeRef, predicate: str, obj: NodeRef) -> URIRef:
     """One statement per (memory, subject, predicate, object), like the TRIPLE's own derived id."""
     s_kind, s_name = subject.parts
     o_kind, o_name = obj.parts
-    digest = _digest(s_kind, s_name.strip().casefold(), predicate, o_kind, o_name.strip().casefold())
-    return URIRef(f"{base}{memory.path}/triple/{digest}")
+    key = digest(s_kind, s_name.strip().casefold(), predicate, o_kind, o_name.strip().casefold())
+    return URIRef(f"{base}{memory.path}/triple/{key}")
 
 
 def rel_statement_iri(base: str, rel_type: str, start: NodeRef, end: NodeRef) -> URIRef:
-    return URIRef(f"{base}{start.path}/rel/{rel_type}/{_digest(end.path)}")
+    return URIRef(f"{base}{start.path}/rel/{rel_type}/{digest(end.path)}")
 
 
 # ----- literals ----------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from graph.ids import entity_id
 from graph.memories import WeightShares
-from graph.model import Memory, MemoryType, Scope, Tier
+from graph.model import Memory, MemoryType, Scope, Tier, scope_params
 from graph.records import Floats, memory_from_row
 from graph.related import TraversalParams
 from graph.scope_token import scoped_query
@@ -323,7 +323,7 @@ class RecallRepository:
                                              embedding)
         if dense_rows is None or text_rows is None:
             params = {
-                **_scope(scope),
+                **scope_params(scope),
                 **filters.params(),
                 "embedding": Floats(embedding),
                 "terms": list(query_terms),
@@ -360,7 +360,7 @@ class RecallRepository:
         their affirmed (user, predicate, value) triples (recall/slot_answers: the path without the cache)."""
         if not asked.predicates:
             return []
-        rows = tx.run("recall/slot_answers", {**_scope(scope), **filters.params(), **asked.params(scope),
+        rows = tx.run("recall/slot_answers", {**scope_params(scope), **filters.params(), **asked.params(scope),
                                               "embedding": Floats(embedding)})
         return [_slot_hit(r) for r in rows]
 
@@ -368,7 +368,7 @@ class RecallRepository:
                   filters: RecallFilters, limit: int) -> list[PeriodHit]:
         """The user's memories said (or said again) at start <= t < end, the most recently mentioned first, at
         most `limit`, with their cosines to the query (recall/in_period: a question about a past period)."""
-        rows = tx.run("recall/in_period", {**_scope(scope), **filters.params(), "start": start, "end": end,
+        rows = tx.run("recall/in_period", {**scope_params(scope), **filters.params(), "start": start, "end": end,
                                            "limit": limit, "embedding": Floats(embedding)})
         return [PeriodHit(memory=_found(r), cosine=cosine_of(r["sim"])) for r in rows]
 
@@ -399,7 +399,7 @@ class RecallRepository:
             # path); the statement expands the first prefetch_dense of the dense ones that pass the filters
             heads = [r.batch for r in reserves]
             [row] = tx.run("recall/rows_checked", {
-                **_scope(scope), **filters.params(), **ahead.params(), "ids": ids, "lucene": text_lucene,
+                **scope_params(scope), **filters.params(), **ahead.params(), "ids": ids, "lucene": text_lucene,
                 "reserves": [{"batch": r.batch, "need": r.need, "ids": r.ids} for r in reserves],
                 "embedding": [], "k_text": limits.k_text,  # the full-text hits' cosines: from the cache
                 "index_text": plan.index_text, "with_sim": False,
@@ -443,7 +443,7 @@ class RecallRepository:
         batch with its reserve: the next _reserve_size ids, read in the same statement when the batch comes
         back short of k, so most short rankings need no second round)."""
         def rows(ids: list[str]) -> list[Row]:
-            return tx.run("recall/rows", {**_scope(scope), **filters.params(), "ids": ids})
+            return tx.run("recall/rows", {**scope_params(scope), **filters.params(), "ids": ids})
 
         passed: list[list[Row]] = [[] for _ in wanted]
         fetched = [0 for _ in wanted]
@@ -512,7 +512,7 @@ class RecallRepository:
         by_seed: dict[str, list[Row]] = {seed: ahead.get(seed, []) for seed in seeds}
         if missing:
             params = {
-                **_scope(scope),
+                **scope_params(scope),
                 **filters.params(),
                 **expansion.params(),
                 "seeds": missing,
@@ -535,14 +535,15 @@ class RecallRepository:
         (recall/chosen)."""
         if not ids:
             return []
-        return [memory_from_row(r["memory"]) for r in tx.run("recall/chosen", {**_scope(scope), "ids": list(ids)})]
+        rows = tx.run("recall/chosen", {**scope_params(scope), "ids": list(ids)})
+        return [memory_from_row(r["memory"]) for r in rows]
 
     def standing(self, scope: Scope, predicate: str, limit: int) -> list[Memory]:
         """The user's live memories stating `predicate` of the user (how they want to be answered), newest first,
         at most `limit` (recall/reply_styles), in a read of their own."""
         if limit <= 0:
             return []
-        rows = self._store.read("recall/reply_styles", {**_scope(scope), "subject_ids": user_entity_ids(scope),
+        rows = self._store.read("recall/reply_styles", {**scope_params(scope), "subject_ids": user_entity_ids(scope),
                                                        "predicate": predicate, "limit": limit})
         return [memory_from_row(r["memory"]) for r in rows]
 
@@ -557,7 +558,7 @@ class RecallRepository:
         if not ids:
             return {}
         params = {
-            **_scope(scope), "ids": list(ids), "now": now, "boost": boost,
+            **scope_params(scope), "ids": list(ids), "now": now, "boost": boost,
             "passive_share": shares.passive, "active_share": shares.active, "preset_share": shares.preset,
             "pairs": [{"low": min(a, b), "high": max(a, b)} for a, b in pairs if a != b] if delta > 0 else [],
             "delta": delta,
@@ -662,7 +663,3 @@ def _slot_hit(row: Row) -> SlotHit:
 def _found(row: dict[str, Any]) -> Found:
     return Found(id=row["id"], text=row["text"], weight=float(row.get("weight") or 0.0), seen_ms=int(row["seen"]),
                  entities=tuple(row.get("names") or ()))
-
-
-def _scope(scope: Scope) -> dict[str, str]:
-    return {"tenant": scope.tenant, "user_id": scope.user_id}

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from graph.model import Memory, Scope
+from graph.model import Memory, Scope, scope_params
 from graph.records import memory_from_row, time_param
 from graph.store import GraphStore, Tx
 
@@ -50,7 +50,7 @@ class RemainsRepository:
         since) or someone else's is left out."""
         if not items:
             return {}
-        rows = self._store.read("remains/context", {**_scope(scope), "items": [
+        rows = self._store.read("remains/context", {**scope_params(scope), "items": [
             {"loser_id": loser, "winner_id": winner, "remains_id": remains} for loser, winner, remains in items]})
         out: dict[str, RemainsContext] = {}
         for r in rows:
@@ -66,7 +66,7 @@ class RemainsRepository:
         """Tie remains just stored in tx to their losers ((remains id, loser id) pairs; remains/link: REMAINS_OF,
         remains_of, the loser's turns, mentions and place; the losers marked checked): the remains as they are now,
         by id."""
-        rows = tx.run("remains/link", {**_scope(scope), "now": time_param(now),
+        rows = tx.run("remains/link", {**scope_params(scope), "now": time_param(now),
                                        "pairs": [{"id": r, "loser_id": loser} for r, loser in pairs]})
         return {m.id: m for m in (memory_from_row(row["memory"]) for row in rows)}
 
@@ -78,7 +78,7 @@ class RemainsRepository:
     def checked_in(self, tx: Tx, scope: Scope, loser_ids: Sequence[str], *, now: datetime) -> None:
         """checked in the caller's transaction (a correction: nothing of what the user corrected remains)."""
         if loser_ids:
-            tx.run("remains/checked", {**_scope(scope), "loser_ids": list(loser_ids), "now": time_param(now)})
+            tx.run("remains/checked", {**scope_params(scope), "loser_ids": list(loser_ids), "now": time_param(now)})
 
     def unchecked(self, *, tenant: str | None = None, user_id: str | None = None,
                   limit: int = 500) -> list[Unchecked]:
@@ -86,7 +86,3 @@ class RemainsRepository:
         rows = self._store.read("remains/unchecked", {"tenant": tenant, "user_id": user_id, "limit": limit})
         return [Unchecked(Scope(tenant=r["tenant"], user_id=r["user_id"]), r["loser_id"], r["winner_id"])
                 for r in rows]
-
-
-def _scope(scope: Scope) -> dict[str, str]:
-    return {"tenant": scope.tenant, "user_id": scope.user_id}

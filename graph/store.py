@@ -153,10 +153,12 @@ class QueryTimer:
 
 
 
-def _retried(attempt: Callable[[], T], retry_time_s: float, first_pause_s: float = 1.0) -> T:
+def _retried(attempt: Callable[[], T], retry_time_s: float, first_pause_s: float = 1.0, *,
+             monotonic: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> T:
     """attempt() until it succeeds or fails with an error the driver would not retry, or retry_time_s have
     passed since the first failure: the driver's policy for managed transactions (first pause 1 s, doubling,
-    +-20% jitter), for work that runs outside one."""
+    +-20% jitter), for work that runs outside one. monotonic and sleep are the clock (a test's own, so the
+    count of retries does not depend on how busy the machine is)."""
     first_failure: float | None = None
     delay = first_pause_s
     while True:
@@ -165,13 +167,13 @@ def _retried(attempt: Callable[[], T], retry_time_s: float, first_pause_s: float
         except (neo4j_errors.DriverError, neo4j_errors.Neo4jError) as exc:
             if not exc.is_retryable():
                 raise
-            now = time.monotonic()
+            now = monotonic()
             first_failure = now if first_failure is None else first_failure
             if now - first_failure > retry_time_s:
                 raise
             pause = delay * random.uniform(0.8, 1.2)
             log.warning("neo4j read failed, retried in %.1f s: %s", pause, exc)
-            time.sleep(pause)
+            sleep(pause)
             delay *= 2.0
 
 
@@ -293,7 +295,9 @@ class GraphStore:
 
     def run_schema(self, text: str) -> None:
         """Schema statements cannot share a transaction with writes; run one in an auto-commit tx.
-        Only called by graph.migrations with text read from cypher/schema/."""
+        Called with statements of the Cypher library only: graph.migrations (cypher/schema/), graph.maintenance
+        (dropping a FAILED index before the schema re-creates it) and bench/scale_load.py (dropping the vector
+        index for a bulk load)."""
         with self._session() as session:
             session.run(Query(text, timeout=self.config.tx_timeout_s)).consume()
 

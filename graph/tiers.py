@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from graph.memories import WeightShares
-from graph.model import Memory, MemoryType, PresetKind, Scope, Tier, WeightParts
+from graph.model import Memory, MemoryType, PresetKind, Scope, Tier, WeightParts, scope_params
 from graph.records import memory_from_row, time_param, to_datetime
 from graph.store import Tx
 
@@ -57,10 +57,6 @@ class MemoryUpdate:
     moved_at: datetime | None = None  # when a tier move happens (None: at the mention, mentioned_at)
 
 
-def _scope(scope: Scope) -> dict[str, str]:
-    return {"tenant": scope.tenant, "user_id": scope.user_id}
-
-
 def tier_memory_from_row(row: dict[str, Any]) -> TierMemory:
     created = to_datetime(row["created_at"])
     if created is None:
@@ -96,35 +92,35 @@ class TierRepository:
 
     def lock_user(self, tx: Tx, scope: Scope, *, now: datetime) -> None:
         """Hold the user's write lock until the transaction ends (creates the user when missing)."""
-        tx.run("tier/lock_user", {**_scope(scope), "now": now})
+        tx.run("tier/lock_user", {**scope_params(scope), "now": now})
 
     def lock_known_user(self, tx: Tx, scope: Scope) -> bool:
         """Hold the user's write lock until the transaction ends, when the user exists (False: unknown, and
         nothing was created)."""
-        return bool(tx.run("tier/lock_known_user", _scope(scope)))
+        return bool(tx.run("tier/lock_known_user", scope_params(scope)))
 
     def counts(self, tx: Tx, scope: Scope) -> dict[Tier, int]:
-        return tier_counts(tx.run("tier/counts", _scope(scope)))
+        return tier_counts(tx.run("tier/counts", scope_params(scope)))
 
     def memories(self, tx: Tx, scope: Scope, tiers: Sequence[Tier],
                  durable_predicates: Iterable[str] | None = None) -> list[TierMemory]:
         """The tier state of the user's memories in these tiers. With durable_predicates (the sweep) also what only
         staleness looks at: succeeds_kept, and durable (a live triple with one of them); without (capacity), both
         false and not read."""
-        rows = tx.run("tier/memories", {**_scope(scope), "tiers": [t.value for t in tiers],
+        rows = tx.run("tier/memories", {**scope_params(scope), "tiers": [t.value for t in tiers],
                                         "durable_predicates": None if durable_predicates is None
                                         else sorted(durable_predicates)})
         return [tier_memory_from_row(r) for r in rows]
 
     def get(self, tx: Tx, scope: Scope, memory_id: str) -> TierMemory | None:
-        rows = tx.run("tier/get", {**_scope(scope), "id": memory_id})
+        rows = tx.run("tier/get", {**scope_params(scope), "id": memory_id})
         return tier_memory_from_row(rows[0]) if rows else None
 
     def update(self, tx: Tx, scope: Scope, updates: Sequence[MemoryUpdate]) -> dict[str, tuple[Tier, Tier]]:
         """Apply the updates; returns id -> (tier before, tier after) for the memories found."""
         if not updates:
             return {}
-        rows = tx.run("tier/update", {**_scope(scope), **self.update_params(updates)})[0]["rows"]
+        rows = tx.run("tier/update", {**scope_params(scope), **self.update_params(updates)})[0]["rows"]
         return {r["id"]: (Tier(r["before"]), Tier(r["tier"])) for r in rows}
 
     def update_params(self, updates: Sequence[MemoryUpdate]) -> dict[str, Any]:
@@ -145,13 +141,13 @@ class TierRepository:
         """Delete unlocked memories (with their triples and edges); returns the ids deleted."""
         if not ids:
             return []
-        return [r["id"] for r in tx.run("tier/delete", {**_scope(scope), "ids": list(ids)})]
+        return [r["id"] for r in tx.run("tier/delete", {**scope_params(scope), "ids": list(ids)})]
 
     def unlock(self, tx: Tx, scope: Scope, memory_id: str, *, now: datetime) -> bool:
         """core -> mid, unlocked (the user's explicit mutation); its weight decays again from now."""
-        return bool(tx.run("tier/unlock", {**_scope(scope), "id": memory_id, "now": now}))
+        return bool(tx.run("tier/unlock", {**scope_params(scope), "id": memory_id, "now": now}))
 
     def memory(self, tx: Tx, scope: Scope, memory_id: str) -> Memory | None:
         """The memory as stored now (inside the transaction that changed it)."""
-        rows = tx.run("memory/get", {**_scope(scope), "id": memory_id})
+        rows = tx.run("memory/get", {**scope_params(scope), "id": memory_id})
         return memory_from_row(rows[0]["memory"]) if rows else None

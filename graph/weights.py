@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from graph.model import Memory, Scope
+from graph.model import Memory, Scope, scope_params
 from graph.records import memory_from_row, present_props
 from graph.store import GraphStore, Tx
 
@@ -26,13 +26,9 @@ class DecayedMemory:
     weight: float
 
 
-def _scope(scope: Scope) -> dict[str, str]:
-    return {"tenant": scope.tenant, "user_id": scope.user_id}
-
-
 def lock(tx: Tx, scope: Scope, ids: Sequence[str]) -> dict[str, bool]:
     """Write-lock memories of one user for the rest of the transaction; id -> locked flag of those found."""
-    rows = tx.run("weights/lock", {**_scope(scope), "ids": list(ids)})
+    rows = tx.run("weights/lock", {**scope_params(scope), "ids": list(ids)})
     return {r["id"]: bool(r["locked"]) for r in rows}
 
 
@@ -43,8 +39,8 @@ def decay(tx: Tx, scope: Scope, params: Mapping[str, float], now: datetime, *, i
     with_before=False leaves each one's before-image out (empty): recall has no use for it, and reading
     its timestamps back costs ~1.5 ms a recall."""
     if ids is None:
-        ids = [r["id"] for r in tx.run("weights/user_memory_ids", _scope(scope))]
-    rows = tx.run("weights/decay", {**_scope(scope), **params, "ids": list(dict.fromkeys(ids)), "now": now,
+        ids = [r["id"] for r in tx.run("weights/user_memory_ids", scope_params(scope))]
+    rows = tx.run("weights/decay", {**scope_params(scope), **params, "ids": list(dict.fromkeys(ids)), "now": now,
                                      "with_before": with_before})
     return [DecayedMemory(id=r["id"], before=present_props(r["before"] or {}), weight=float(r["weight"])) for r in rows]
 
@@ -61,11 +57,11 @@ class WeightRepository:
         def work(tx: Tx) -> Memory | None:
             if not lock(tx, scope, [memory_id]):
                 return None
-            current = tx.run("memory/get", {**_scope(scope), "id": memory_id})
+            current = tx.run("memory/get", {**scope_params(scope), "id": memory_id})
             if current and (stored := memory_from_row(current[0]["memory"])).valid_to is not None:
                 return stored
             decay(tx, scope, params, now, ids=[memory_id])
-            rows = tx.run("weights/adjust_active", {**_scope(scope), **params, "id": memory_id, "delta": delta,
+            rows = tx.run("weights/adjust_active", {**scope_params(scope), **params, "id": memory_id, "delta": delta,
                                                     "count": count, "now": now})
             return memory_from_row(rows[0]["memory"]) if rows else None
 
@@ -89,7 +85,7 @@ class WeightRepository:
         def work(tx: Tx) -> dict[str, float]:
             lock(tx, scope, ids)
             decay(tx, scope, params, now, ids=ids)
-            rows = tx.run("weights/recalled", {**_scope(scope), **params, "ids": list(ids),
+            rows = tx.run("weights/recalled", {**scope_params(scope), **params, "ids": list(ids),
                                                "recall_boost": recall_boost, "now": now})
             return {r["id"]: float(r["weight"]) for r in rows}
 

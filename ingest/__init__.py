@@ -1,1 +1,1 @@
-"""ingest"""
+"""Conversation turns into candidate memories and triples; embeddings."""

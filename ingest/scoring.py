@@ -30,6 +30,7 @@ from ingest.lexicon import (
     split_clauses,
     word_list,
 )
+from ingest.weights import clamp01
 
 # ----- terms -----------------------------------------------------------------------------------
 
@@ -509,10 +510,6 @@ class GateDecision:
 
 
 # ----- the pieces --------------------------------------------------------------------------------
-
-
-def clamp01(x: float) -> float:
-    return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
 
 
 def freshness(hours: float, lambda_per_hour: float) -> float:

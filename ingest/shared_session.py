@@ -42,7 +42,7 @@ class SharedWorkingMemory(WorkingMemory):
 
     def __init__(self, loader: TurnLoader, *, turns_per_session: int = 5, max_bytes: int = 200 * 1024 * 1024,
                  idle_ttl: timedelta = DEFAULT_IDLE_TTL, evict_to: float = DEFAULT_EVICT_TO,
-                 clock: Callable[[], datetime] | None = None) -> None:
+                 clock: Callable[[], datetime]) -> None:
         # The same arguments as the local kind (the container builds either); expiry and eviction have
         # nothing to act on here, as nothing is held.
         super().__init__(loader, turns_per_session=turns_per_session, max_bytes=max_bytes, idle_ttl=idle_ttl,

@@ -22,7 +22,7 @@ a line without one, which took 0) are a collision the use-case refuses for the l
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -83,7 +83,6 @@ class TurnFormatError(ValueError):
 
 
 REQUIRED_FIELDS: tuple[str, ...] = ("user_id", "session_id", "speaker", "text")
-OPTIONAL_FIELDS: tuple[str, ...] = ("at", "device_id", "turn")
 
 
 def parse_at(value: Any) -> datetime:
@@ -183,13 +182,6 @@ def parse_line(line: str, line_no: int) -> ParsedLine:
 def _readable_turn(value: Any) -> int | None:
     """A JSON `turn` that is an index (a non-negative integer, not a boolean), else None."""
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
-
-
-def parse_lines(lines: Iterable[str]) -> Iterator[ParsedLine]:
-    """Parse JSONL text lines; blank lines are skipped (line numbers still count them)."""
-    for no, line in enumerate(lines, start=1):
-        if line.strip():
-            yield parse_line(line, no)
 
 
 def read_jsonl(path: str | Path) -> list[ParsedLine]:

@@ -104,6 +104,7 @@ class Parts:
 
 
 def clamp01(x: float) -> float:
+    """x held to [0, 1] (a NaN passes through unchanged)."""
     return 1.0 if x > 1.0 else 0.0 if x < 0.0 else x
 
 

@@ -22,7 +22,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from graph.model import Scope
@@ -60,10 +60,6 @@ def eviction_target(min_headroom: float) -> float:
     return max(0.0, 1.0 - min_headroom - _EVICT_MARGIN)
 
 
-def _system_now() -> datetime:
-    return datetime.now(UTC)
-
-
 def turn_bytes(t: Turn) -> int:
     """An estimate of the memory one held turn takes (UTF-8 size of its strings plus overhead)."""
     return _TURN_OVERHEAD + len(t.text.encode("utf-8")) + len(t.speaker) + len(t.episode_id)
@@ -96,8 +92,8 @@ class _Session:
 class WorkingMemory:
     def __init__(self, loader: TurnLoader, *, turns_per_session: int = 5, max_bytes: int = 200 * 1024 * 1024,
                  idle_ttl: timedelta = DEFAULT_IDLE_TTL, evict_to: float = DEFAULT_EVICT_TO,
-                 clock: Callable[[], datetime] | None = None) -> None:
-        """clock: the service's (the container passes its Clock's now), the system's UTC time if None."""
+                 clock: Callable[[], datetime]) -> None:
+        """clock: the service's now (the container passes its Clock's; ingest has no clock of its own)."""
         if turns_per_session < 1 or max_bytes < 1:
             raise ValueError("turns_per_session and max_bytes must be positive")
         if idle_ttl <= timedelta(0):
@@ -109,7 +105,7 @@ class WorkingMemory:
         self.max_bytes = max_bytes
         self.idle_ttl = idle_ttl
         self._evict_to_bytes = int(max_bytes * evict_to)
-        self._now = clock or _system_now
+        self._now = clock
         self._lock = threading.Lock()
         self._sessions: OrderedDict[_Key, _Session] = OrderedDict()
         self._bytes = 0

@@ -1,1 +1,1 @@
-"""resolvers"""
+"""The GraphQL face: Strawberry types, queries, mutations, the ASGI app."""

@@ -38,11 +38,10 @@ from strawberry.types.unset import UNSET, UnsetType
 from bmam.container import Container
 from bmam.metrics import CONTENT_TYPE, Metrics
 from bmam.timing import current_timings
+from bmam.usecases.health import Health
 from bmam.usecases.keys import dev_key
 from bmam.usecases.warm_up import RestartWatch, WarmUpReport
 from graph.errors import StoreUnavailable
-from graph.migrations import index_states, missing_migrations
-from graph.stats import memories_by_tier
 from resolvers.auth import ApiError, authenticate, metrics_token_matches, presented_key
 from resolvers.context import RequestContext
 from resolvers.export import export_routes
@@ -222,7 +221,8 @@ def create_app(
     served = schema._schema
     root_fields = [name for root in (served.query_type, served.mutation_type, served.subscription_type)
                    if root is not None for name in root.fields]
-    metrics = Metrics(tier_counts=lambda: memories_by_tier(container.store),
+    health = Health(container.store)
+    metrics = Metrics(tier_counts=health.memories_by_tier,
                       tier_cache_s=settings.api.tier_count_cache_s, root_fields=root_fields)
     graphql = BmamGraphQL(
         container,
@@ -239,20 +239,10 @@ def create_app(
         wants_dev_key = dev and _is_loopback(host)
 
     async def healthz(_: Request) -> Response:
-        reachable = await asyncio.to_thread(container.store.ping)
-        pending: list[str] = []
-        not_online: list[str] = []
-        if reachable:
-            try:
-                pending = await asyncio.to_thread(missing_migrations, container.store)
-                states = await asyncio.to_thread(index_states, container.store)
-                not_online = sorted(name for name, state in states.items() if state != "ONLINE")
-            except Exception:  # the store went away between the calls
-                reachable = False
-        ok = reachable and not pending and not not_online
-        body = {"status": "ok" if ok else "unavailable", "neo4j": reachable, "pending_migrations": pending,
-                "indexes_not_online": not_online}
-        return JSONResponse(body, status_code=200 if ok else 503)
+        report = await asyncio.to_thread(health.check)
+        body = {"status": "ok" if report.ok else "unavailable", "neo4j": report.neo4j,
+                "pending_migrations": report.pending_migrations, "indexes_not_online": report.indexes_not_online}
+        return JSONResponse(body, status_code=200 if report.ok else 503)
 
     metrics_token = settings.api.metrics_token.get_secret_value() if settings.api.metrics_token else None
     metrics_open = dev and metrics_token is None

@@ -30,6 +30,7 @@ class ApiError(HTTPException):
 
 
 def presented_key(headers: Mapping[str, str]) -> str | None:
+    """The API key of an HTTP request: X-API-Key, else Authorization: Bearer (the API and the MCP face)."""
     key = headers.get("x-api-key")
     if key and key.strip():
         return key.strip()

@@ -4,6 +4,7 @@ server's start) runs them again: a conflict is then found and settled, and a sec
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -13,9 +14,10 @@ from bmam.clock import FakeClock
 from bmam.container import Container
 from bmam.settings import Settings
 from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook
-from graph.errors import StoreUnavailable
+from graph.memories import MemoryRepository, WeightShares
+from graph.store import GraphStore, StoreConfig
 from ingest.turns import TurnInput
-from tests.ops_support import store_rows
+from tests.ops_support import free_port, store_rows
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -127,22 +129,30 @@ def test_a_hook_failing_on_one_part_leaves_only_that_part_pending(c: Container, 
 
 
 def test_neo4j_gone_after_the_commit_leaves_the_answer_and_the_earlier_hooks_pending(
-        c: Container, clock: FakeClock, tenant: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The batch is committed before the user's earlier pending hooks run again: Neo4j gone for that read (the
-    repository's read of the pending memories stands in for it) leaves the batch's answer standing, and those
-    memories still marked for the next ingest; it was an error, and the caller retried what was stored."""
+        c: Container, clock: FakeClock, tenant: str, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The batch is committed before the user's earlier pending hooks run again: Neo4j gone for that read leaves
+    the batch's answer standing, and those memories still marked for the next ingest; it was an error, and the
+    caller retried what was stored. The read goes through the real driver to a port nothing listens on (the
+    ingest's memory repository reads on a store of its own there; its writes run in the batch's transaction)."""
     real = list(c.stored_memory_hooks)
     with_outage(c, failures=10)
     old = c.ingest.ingest_turn(tenant, turn("I don't eat spicy food", 0)).memories[0]
     c.stored_memory_hooks[:] = real
     clock.advance(timedelta(minutes=10))
 
-    def gone(*_args: object, **_kwargs: object) -> None:
-        raise StoreUnavailable("Neo4j went away")
-
-    with monkeypatch.context() as patched:
-        patched.setattr(c.memory_repository, "hooks_pending", gone)
-        report = c.ingest.ingest_turn(tenant, turn("My sister lives in Berlin", 12))
+    w = c.settings.weights
+    gone = GraphStore(StoreConfig(uri=f"bolt://127.0.0.1:{free_port()}", retry_time_s=0.0, connection_timeout_s=1.0))
+    try:
+        with monkeypatch.context() as patched:
+            patched.setattr(c.ingest, "_memories", MemoryRepository(
+                gone, WeightShares(passive=w.passive_share, active=w.active_share, preset=w.preset_share),
+                c.vector_dimensions))
+            with caplog.at_level(logging.WARNING, logger="bmam.usecases.ingest"):
+                report = c.ingest.ingest_turn(tenant, turn("My sister lives in Berlin", 12))
+    finally:
+        gone.close()
+    assert any("Neo4j unavailable after the commit" in r.getMessage() for r in caplog.records)  # the read was tried
     assert report.stored and [m.text for m in report.memories] == ["My sister lives in Berlin"]
     assert pending(c, tenant) == {old.id}  # left for the next ingest, which runs it
     c.ingest.ingest_turn(tenant, turn("I play the piano every day", 13))

@@ -379,6 +379,7 @@ def test_a_predicate_with_a_control_character_is_refused(container: Container) -
     (iri(M1), "classified_by", "oracle", "classified_by"),
     (iri(M1), "confidence", Literal(1.5), "confidence"),
     (iri(M1), "turn", Literal(-1), "turn"),
+    (iri(M1), "turn", Literal(2**31 - 1), "turn"),  # one over graph.model.MAX_TURN, which ingest refuses too
     (iri(M1), "session_id", Literal(7), "session_id"),
     (iri(M1), "merged_ids", Literal('[1, "a"]', datatype=RDF_JSON), "merged_ids"),
     (iri(M1), "merged_ids", Literal('[{"a": 1}]', datatype=RDF_JSON), "merged_ids"),

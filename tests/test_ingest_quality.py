@@ -37,7 +37,7 @@ def rows() -> list[LabeledUtterance]:
 
 
 @pytest.fixture(scope="module")
-def test_rows(rows: list[LabeledUtterance]) -> list[LabeledUtterance]:
+def held_out_rows(rows: list[LabeledUtterance]) -> list[LabeledUtterance]:
     return [r for r in rows if r.split == "test"]
 
 
@@ -89,12 +89,13 @@ def test_dataset_shape_and_fixed_split(rows: list[LabeledUtterance]) -> None:
 
 
 def test_classifier_accuracy_on_test_split(
-    test_rows: list[LabeledUtterance], model: LinearTypeModel, embedder: Embedder, capsys: pytest.CaptureFixture[str]
+    held_out_rows: list[LabeledUtterance], model: LinearTypeModel, embedder: Embedder,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     classifier = TypeClassifier(RuleClassifier(), model, embedder.embed_query)
-    X = embedder.embed_passages([r.text for r in test_rows])
-    results = [classifier.classify(r.text, embedding=X[i]) for i, r in enumerate(test_rows)]
-    hits = [c.type is r.type for c, r in zip(results, test_rows, strict=True)]
+    X = embedder.embed_passages([r.text for r in held_out_rows])
+    results = [classifier.classify(r.text, embedding=X[i]) for i, r in enumerate(held_out_rows)]
+    hits = [c.type is r.type for c, r in zip(results, held_out_rows, strict=True)]
     accuracy = sum(hits) / len(hits)
     by_level = Counter(c.level for c in results)
     level_acc = {
@@ -102,7 +103,7 @@ def test_classifier_accuracy_on_test_split(
         for lvl, n in by_level.items()
     }
     model_only = model.predict_proba_batch(X).argmax(axis=1)
-    model_acc = float(np.mean([model.classes[i] is r.type for i, r in zip(model_only, test_rows, strict=True)]))
+    model_acc = float(np.mean([model.classes[i] is r.type for i, r in zip(model_only, held_out_rows, strict=True)]))
     _show(
         capsys,
         f"classifier accuracy on test: {accuracy:.3f} (n={len(hits)}; "
@@ -113,22 +114,23 @@ def test_classifier_accuracy_on_test_split(
 
 
 def test_salience_precision_recall_on_test_split(
-    test_rows: list[LabeledUtterance], capsys: pytest.CaptureFixture[str]
+    held_out_rows: list[LabeledUtterance], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    verdicts = [assess(r.text, speaker="user").remember for r in test_rows]
-    tp = sum(v and r.remember for v, r in zip(verdicts, test_rows, strict=True))
-    fp = sum(v and not r.remember for v, r in zip(verdicts, test_rows, strict=True))
-    fn = sum(not v and r.remember for v, r in zip(verdicts, test_rows, strict=True))
+    verdicts = [assess(r.text, speaker="user").remember for r in held_out_rows]
+    tp = sum(v and r.remember for v, r in zip(verdicts, held_out_rows, strict=True))
+    fp = sum(v and not r.remember for v, r in zip(verdicts, held_out_rows, strict=True))
+    fn = sum(not v and r.remember for v, r in zip(verdicts, held_out_rows, strict=True))
     precision, recall = tp / max(tp + fp, 1), tp / max(tp + fn, 1)
     _show(capsys, f"salience on test: precision {precision:.3f}, recall {recall:.3f} (tp={tp} fp={fp} fn={fn})")
     assert precision >= 0.85
     assert recall >= 0.85
 
 
-def test_triple_extraction_on_test_split(test_rows: list[LabeledUtterance], capsys: pytest.CaptureFixture[str]) -> None:
+def test_triple_extraction_on_test_split(held_out_rows: list[LabeledUtterance],
+                                         capsys: pytest.CaptureFixture[str]) -> None:
     extractor = RuleTripleExtractor()
     tp = fp = fn = 0
-    for r in test_rows:
+    for r in held_out_rows:
         gold = {(normalize_term(s), p, normalize_term(o), pol) for s, p, o, pol in r.triples}
         found = {t.key() for t in extractor.extract(r.text)}
         tp, fp, fn = tp + len(gold & found), fp + len(found - gold), fn + len(gold - found)
@@ -141,8 +143,8 @@ def test_triple_extraction_on_test_split(test_rows: list[LabeledUtterance], caps
     assert f1 >= 0.8
 
 
-def test_assistant_turns_never_remembered(test_rows: list[LabeledUtterance]) -> None:
-    assert not any(assess(r.text, speaker="assistant").remember for r in test_rows)
+def test_assistant_turns_never_remembered(held_out_rows: list[LabeledUtterance]) -> None:
+    assert not any(assess(r.text, speaker="assistant").remember for r in held_out_rows)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,7 +17,6 @@ from bmam.client import BmamClient, BmamClientError
 from bmam.clock import FakeClock
 from bmam.container import Container
 from bmam.usecases.maintenance import (
-    MaintenancePolicy,
     MaintenanceUseCases,
     cluster_near_duplicates,
     similar_pairs,
@@ -352,7 +351,7 @@ def test_quick_check(living: tuple[Container, FakeClock], scope: Scope) -> None:
 
     tight = MaintenanceUseCases(clock=c.clock, events=c.events, repository=c.maintenance._repo,
                                 changesets=c.maintenance._changesets, weights=c.weight_policy,
-                                policy=MaintenancePolicy(), working_memory_stats=lambda: Full())
+                                policy=c.maintenance.policy, working_memory_stats=lambda: Full())
     other = Scope(scope.tenant, "healthy-user")
     store(c, other, "I like green tea", tier=Tier.CORE)  # a user the tenant has (check answers NOT_FOUND else)
     report = tight.check(other.tenant, other.user_id)

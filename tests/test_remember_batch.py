@@ -105,8 +105,8 @@ def test_a_mixed_batch_is_one_statement_with_one_label_per_memory(container: Con
         assert node["type"] == new.type.value
         assert node["embedding"] == pytest.approx(new.embedding, abs=1e-6)
         # and read back through the repository as the memory it is
-        got = container.memory_repository.require(scope, new.id)
-        assert got.type is new.type and got.text == new.text
+        got = container.memory_repository.get(scope, new.id)
+        assert got is not None and got.type is new.type and got.text == new.text
     # each type's label finds exactly that type's memories
     for t in STORED_TYPES:
         page = container.memory_repository.page(scope, types=[t], limit=50)

@@ -340,7 +340,6 @@ def test_a_team_is_a_liking_and_a_routine_a_procedure(text: str, kind: str) -> N
     # switched in English, what it replaces named beside the switch (a choice in use, a routine)
     ("ok going avalanche. also i started using YNAB, my girlfriend dani swears by it",
      "ok i switched to snowball. avalanche was mathematically right but i was losing motivation", 0.373),
-    ("I drink coffee every morning", "I switched to decaf, coffee was keeping me up at night", 0.5),
     # a choice made at last, naming beside it what an old wish or plan wanted
     ("我自己还是想去大厂 趁年轻多挣点", "想了一个多月 还是决定考公了 大厂今年裁员太狠 我师兄刚被裁", 0.462),
     ("我本来打算毕业后申请PSW签证留在英国找工作", "想了想还是回国吧 英国投行根本不招人", 0.388),
@@ -365,7 +364,6 @@ def test_a_habit_stopped_or_switched_supersedes(old: str, new: str, cosine: floa
     ("I drink coffee every morning", "I might switch to decaf, coffee keeps me up"),  # a thought
     ("My sister drinks coffee every morning", "I switched to decaf, coffee was keeping me up"),  # hers
     ("I drink coffee every morning", "Priya switched to decaf, coffee was keeping her up"),  # hers
-    ("i drink like 4 coffees a day", "also switched to matcha, down to one a day"),  # nothing said replaced
     ("I drink decaf every morning", "I switched to decaf, coffee was keeping me up"),  # the same thing
     ("研二了 纠结死了 去大厂还是考公", "想了一个多月 还是决定考公了 大厂今年裁员太狠"),  # a dilemma, the choice in it
     ("我爸妈肯定希望我考公 家里觉得铁饭碗最好", "还是决定去大厂了 考公太卷"),  # their wish

@@ -110,6 +110,8 @@ def test_one_dose_per_medicine_one_way_to_work_one_diet() -> None:
     ("i drink like 4 coffees a day which probably doesn't help haha",
      "also switched to matcha, down to one a day, migraines a bit better", ConflictKind.SINGLE_VALUED),
     ("I drink coffee every morning.", "Lately I've switched from coffee to tea.", ConflictKind.SINGLE_VALUED),
+    ("I drink coffee every morning", "I switched to decaf, coffee was keeping me up at night",
+     ConflictKind.SINGLE_VALUED),
     ("我每天喝三杯咖啡。", "最近改喝绿茶了，胃舒服多了", ConflictKind.SINGLE_VALUED),
 ])
 def test_the_change_is_found(old: str, new: str, kind: ConflictKind) -> None:

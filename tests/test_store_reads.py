@@ -3,7 +3,7 @@ managed transaction, and retried like one (the policy alone, then against the re
 
 from __future__ import annotations
 
-import time
+import logging
 
 import pytest
 from neo4j import exceptions as neo4j_errors
@@ -42,14 +42,30 @@ def test_an_error_the_driver_would_not_retry_surfaces_at_once() -> None:
     assert flaky.calls == 1
 
 
+class _Clock:
+    """The monotonic clock _retried reads, moved on only by its pauses."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.pauses: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.pauses.append(seconds)
+        self.now += seconds
+
+
 def test_retries_stop_after_the_retry_time_with_the_last_error() -> None:
+    clock = _Clock()
     flaky = _Flaky(10_000, neo4j_errors.SessionExpired("gone"))
-    started = time.monotonic()
     with pytest.raises(neo4j_errors.SessionExpired):
-        _retried(flaky, retry_time_s=0.2, first_pause_s=0.02)
-    # pauses 0.02, 0.04, 0.08, 0.16 (+-20%): the 0.2 s are spent after four or five of them, not thousands
-    assert 3 <= flaky.calls <= 7
-    assert time.monotonic() - started < 2.0
+        _retried(flaky, retry_time_s=0.2, first_pause_s=0.02, monotonic=clock.monotonic, sleep=clock.sleep)
+    # pauses 0.02, 0.04, 0.08, 0.16 (+-20%, doubling): after three 0.112-0.168 s have passed, after four over 0.2
+    assert flaky.calls == 5
+    assert len(clock.pauses) == 4
+    assert all(0.8 * 0.02 * 2**i <= p <= 1.2 * 0.02 * 2**i for i, p in enumerate(clock.pauses))
 
 
 def test_a_read_returns_what_a_managed_transaction_returns(container: Container, scope: Scope) -> None:
@@ -64,11 +80,11 @@ def test_a_read_returns_what_a_managed_transaction_returns(container: Container,
     assert store.timer.by_statement["memory/count_for_user"] > before  # timed like a statement in a transaction
 
 
-def test_a_bad_statement_is_not_retried(container: Container, scope: Scope) -> None:
-    started = time.monotonic()
-    with pytest.raises(neo4j_errors.ClientError):
+def test_a_bad_statement_is_not_retried(container: Container, scope: Scope, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="graph.store"), pytest.raises(neo4j_errors.ClientError):
         container.store.read("memory/count_for_user", {})  # its parameters missing: Neo4j refuses it
-    assert time.monotonic() - started < 1.0  # no back-off (the first pause alone is 1 s)
+    # no back-off: _retried logs each retry before its pause
+    assert [r.getMessage() for r in caplog.records if "retried in" in r.getMessage()] == []
 
 
 def test_a_failed_rolled_back_transaction_leaves_the_store_usable(container: Container, scope: Scope) -> None:

@@ -134,7 +134,7 @@ def test_a_conversation_mixing_numbered_and_unnumbered_turns(c: Container, tenan
 
 
 def test_an_unnumbered_turn_placed_past_the_last_index_says_why(c: Container, tenant: str) -> None:
-    last = 2**31 - 2  # bmam.usecases.ingest.MAX_TURN
+    last = 2**31 - 2  # graph.model.MAX_TURN
     report = c.ingest.ingest_conversation(tenant, [turn("hello", turn=last), turn("and then")])
     assert report.turns[0].stored and not report.turns[1].stored
     [error] = report.turns[1].errors

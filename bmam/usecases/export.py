@@ -107,13 +107,13 @@ class ImportFollowUp:
 class ExportUseCases:
     def __init__(self, *, repository: KnowledgeRepository, settings: ExportSettings,
                  embedder: Callable[[], Embedder], follow_up: ImportFollowUp,
-                 limits: LimitSettings | None = None, clock_skew: timedelta = timedelta(minutes=10)) -> None:
+                 limits: LimitSettings, clock_skew: timedelta) -> None:
         self._repo = repository
         self._settings = settings
         self._embedder = embedder  # loaded only when an import needs it
         self._follow_up = follow_up
         # The API's input limits (text size): an import takes what the API takes, no more.
-        self._limits = limits if limits is not None else LimitSettings()
+        self._limits = limits
         self._clock_skew = clock_skew  # how far ahead of the clock a time may be, as ingest allows a turn's at
 
     def scope(self, tenant: str, user_id: str) -> Scope:

@@ -42,6 +42,7 @@ from graph.episodes import EpisodeRepository, EpisodeRow, SimilarMemory, TurnMat
 from graph.errors import BadInput, BmamError, LimitExceeded, NotFound, StoreUnavailable
 from graph.memories import MemoryRepository, PendingHooks
 from graph.model import (
+    MAX_TURN,
     ClassifierLevel,
     Memory,
     MemoryType,
@@ -83,11 +84,6 @@ from ingest.turns import (
 from ingest.working_memory import Turn, WorkingMemory
 
 log = logging.getLogger(__name__)
-
-# The largest turn index a session holds: every stored turn fits GraphQL's Int (32 bits, at most 2^31 - 1)
-# with one to spare, so neither an explicit index nor an append ever stores one that cannot be answered.
-MAX_TURN = 2**31 - 2
-
 
 # ----- results ------------------------------------------------------------------------------
 

