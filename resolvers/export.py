@@ -18,7 +18,7 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
 from bmam.container import Container
-from bmam.usecases.export import browser_guide_html
+from bmam.usecases.inspect_guide import browser_guide_html
 from graph import knowledge_io
 from graph.errors import BadInput, BmamError
 from graph.graph_export import GraphFormat

@@ -14,15 +14,9 @@ import pytest
 import requests
 
 from bmam.container import Container
-from bmam.usecases.export import (
-    browser_favourites_zip,
-    browser_guide_html,
-    cypher_literal,
-    inspect_queries,
-    params_command,
-    parse_inspect_query,
-)
+from bmam.usecases.inspect_guide import browser_favourites_zip, browser_guide_html
 from graph import cypher_library
+from graph.inspect_queries import cypher_literal, inspect_queries, params_command, parse_inspect_query
 from tests.knowledge_fixture import USER, Conversation, load
 
 QUERIES = inspect_queries()

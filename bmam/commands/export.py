@@ -22,9 +22,10 @@ from bmam.cli_support import (
     tenant_of,
     write_stdout,
 )
-from bmam.usecases.export import browser_favourites_zip, browser_guide_html, inspect_queries
+from bmam.usecases.inspect_guide import browser_favourites_zip, browser_guide_html
 from graph.errors import BadInput
 from graph.graph_export import GraphFormat
+from graph.inspect_queries import inspect_queries
 from graph.rdf_writers import RdfFormat
 
 FORMATS = "ttl, nt, jsonld, rdf (RDF/XML), graphml or gexf"

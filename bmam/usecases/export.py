@@ -1,16 +1,12 @@
 """Knowledge out: a user's (or a whole tenant's) knowledge as RDF (Turtle, N-Triples, JSON-LD, RDF/XML)
 or as a graph for visualisation (GraphML, GEXF); an RDF export imported back into the same or another
-user; and the named Cypher queries of cypher/inspect/ for people in Neo4j Browser (with a Browser guide
-and a favourites file generated from them)."""
+user. (The Cypher queries of cypher/inspect/ for Neo4j Browser: graph/inspect_queries.py, and the guide and
+favourites built from them: bmam/usecases/inspect_guide.py.)"""
 
 from __future__ import annotations
 
-import ast
-import html
 import io
 import logging
-import re
-import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -21,7 +17,6 @@ from bmam.clock import Clock
 from bmam.settings import ExportSettings, LimitSettings
 from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook, marked_done, run_hooks
 from bmam.usecases.tiers import TierUseCases
-from graph import cypher_library
 from graph.errors import BadInput, LimitExceeded, NotFound
 from graph.graph_export import GraphFormat, build_graph, write_graph
 from graph.knowledge_io import IdMap, ImportReport, KnowledgeRepository
@@ -219,110 +214,3 @@ class ExportUseCases:
                 f"the file is {len(raw)} bytes, over the {limit} bytes importRdf takes; upload it to "
                 "POST /import/{userId}.{ext} (ext: ttl, nt, jsonld, rdf) or use `bmam remote import`", field="data")
         return self.import_rdf(tenant, user_id, raw, fmt, source_user=source_user, dry_run=dry_run)
-
-
-# ----- Cypher for people: cypher/inspect/ ---------------------------------------------------------
-
-INSPECT_FOLDER = "inspect"
-_PARAM = re.compile(r"^//\s*:param\s+([A-Za-z_][A-Za-z0-9_]*)\s*=>\s*(.+?)\s*;?\s*$")
-
-
-@dataclass(frozen=True, slots=True)
-class InspectQuery:
-    """One named query of cypher/inspect/: its title and description (its leading comment), the
-    :param lines a person runs first in the Browser, and the query itself."""
-
-    name: str  # e.g. "inspect/core_memories"
-    title: str
-    description: str
-    param_lines: tuple[str, ...]
-    params: dict[str, Any]
-    query: str  # the statement without its leading comment block
-
-    @property
-    def file_name(self) -> str:
-        return self.name.split("/", 1)[1] + ".cypher"
-
-
-def cypher_literal(text: str) -> Any:
-    """The value of a :param line's right side: a Cypher string, number, boolean, null or list of them."""
-    words = {"true": True, "false": False, "null": None}
-    stripped = text.strip()
-    if stripped in words:
-        return words[stripped]
-    return ast.literal_eval(stripped)
-
-
-def cypher_value(value: Any) -> str:
-    """A Python value as a Cypher literal (for the Browser's :params command)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(cypher_value(v) for v in value) + "]"
-    return "'" + str(value).replace("\\", "\\\\").replace("'", "\\'") + "'"
-
-
-def params_command(params: dict[str, Any]) -> str:
-    """One Browser command setting every parameter of a query: `:params {tenant: 'default', ...}`."""
-    return ":params {" + ", ".join(f"{k}: {cypher_value(v)}" for k, v in params.items()) + "}"
-
-
-def parse_inspect_query(name: str, text: str) -> InspectQuery:
-    header: list[str] = []
-    body: list[str] = []
-    for line in text.splitlines():
-        if not body and line.lstrip().startswith("//"):
-            header.append(line.strip())
-        elif body or line.strip():
-            body.append(line)
-    param_lines = tuple(m.group(0)[2:].strip() for line in header if (m := _PARAM.match(line)))
-    params = {m.group(1): cypher_literal(m.group(2)) for line in header if (m := _PARAM.match(line))}
-    prose = [line[2:].strip() for line in header if not _PARAM.match(line)]
-    title = prose[0] if prose else name
-    description = " ".join(p for p in prose[1:] if p)
-    return InspectQuery(name=name, title=title, description=description, param_lines=param_lines,
-                        params=params, query="\n".join(body).strip())
-
-
-def inspect_queries() -> list[InspectQuery]:
-    return [parse_inspect_query(name, cypher_library.statement(name))
-            for name in cypher_library.names(INSPECT_FOLDER)]
-
-
-def browser_guide_html() -> str:
-    """A Neo4j Browser guide (`:guide <url>`): one slide per inspect query, the :param lines and the
-    query as runnable blocks (a click puts them in the editor)."""
-    slides = [
-        "<slide class=\"row-fluid\"><div class=\"col-sm-12\"><h3>bmam: inspect the memory graph</h3>"
-        "<p>Each next slide is one query from <code>cypher/inspect/</code>. Click the <code>:params</code> "
-        "block, change the tenant and user to yours and run it, then click the query and run it.</p>"
-        "<ul>" + "".join(f"<li>{html.escape(q.title)}</li>" for q in inspect_queries()) + "</ul></div></slide>"
-    ]
-    for q in inspect_queries():
-        params = params_command(q.params) if q.params else ""
-        slides.append(
-            "<slide class=\"row-fluid\"><div class=\"col-sm-12\">"
-            f"<h3>{html.escape(q.title)}</h3><p>{html.escape(q.description)}</p>"
-            f"<p><code>{html.escape(q.file_name)}</code></p>"
-            + (f"<pre class=\"pre-scrollable code runnable\">{html.escape(params)}</pre>" if params else "")
-            + f"<pre class=\"pre-scrollable code runnable\">{html.escape(q.query)}</pre>"
-            "</div></slide>"
-        )
-    return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>bmam inspect</title></head><body>"
-            "<article class=\"guide\"><carousel class=\"deck container-fluid\">"
-            + "".join(slides) + "</carousel></article></body></html>\n")
-
-
-def browser_favourites_zip() -> bytes:
-    """A zip of the inspect queries (folder bmam/): dropped on the Neo4j Browser window, each becomes a
-    saved favourite named by its first comment line, in a folder "bmam"."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for q in inspect_queries():
-            text = cypher_library.statement(q.name)
-            archive.writestr(f"bmam/{q.file_name}", f"// {q.title}\n{text}" if not text.startswith("//") else text)
-    return buffer.getvalue()
