@@ -42,6 +42,7 @@ from bmam.usecases.health import Health
 from bmam.usecases.keys import dev_key
 from bmam.usecases.warm_up import RestartWatch, WarmUpReport
 from graph.errors import StoreUnavailable
+from resolvers.access_log import drop_query_strings
 from resolvers.auth import ApiError, authenticate, metrics_token_matches, presented_key
 from resolvers.context import RequestContext
 from resolvers.export import export_routes
@@ -210,6 +211,7 @@ def create_app(
     settings = container.settings
     limits = settings.limits
     dev = settings.api.profile == "dev"
+    drop_query_strings()
     schema = build_schema(
         max_depth=limits.max_query_depth, max_aliases=limits.max_aliases, max_tokens=limits.max_tokens,
         max_selections=limits.max_selections, max_cost=limits.max_query_cost, max_page_size=limits.max_page_size,
