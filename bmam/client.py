@@ -381,10 +381,20 @@ class BmamClient:
 
     def metrics(self, token: str | None = None) -> str:
         """GET /metrics: the Prometheus exposition text. token: the operator's metrics token (the production
-        profile asks for it; it is not an API key)."""
+        profile asks for it; it is not an API key). A refusal raises BmamClientError, as every other call does, with
+        the server's code (UNAUTHENTICATED: no token or a wrong one) and the HTTP status."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         resp = requests.get(self.config.url.rstrip("/") + "/metrics", headers=headers, timeout=self.config.timeout_s)
-        resp.raise_for_status()
+        if not resp.ok:  # raise_for_status gave a bare requests.HTTPError
+            # the statuses as _raise_from maps them; the server's own code (its JSON errors) comes first
+            code = {401: "UNAUTHENTICATED", 413: "LIMIT_EXCEEDED", 503: "UNAVAILABLE",
+                    504: "TIMEOUT"}.get(resp.status_code, f"HTTP_{resp.status_code}")
+            try:
+                body = resp.json()
+            except ValueError:  # not bmam's answer (a proxy's page)
+                raise BmamClientError(code, resp.text[:200] or resp.reason, [], resp.status_code) from None
+            raise _from_errors(body.get("errors") if isinstance(body, dict) else None, message=resp.reason,
+                               code=code, status=resp.status_code)
         return resp.text
 
     def memory_events(self, user_id: str) -> Iterator[dict[str, Any]]:

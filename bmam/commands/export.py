@@ -3,8 +3,12 @@ user) and `bmam inspect` (the Neo4j Browser queries: how to open them, as a favo
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
-from collections.abc import Iterable
+import stat
+import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -33,23 +37,90 @@ RDF_EXTENSIONS = {".ttl": "ttl", ".nt": "nt", ".jsonld": "jsonld", ".json": "jso
                   ".xml": "rdf", ".owl": "rdf"}
 
 
-def write_output(output: Path | None, pieces: bytes | Iterable[bytes]) -> None:
-    """Write pieces (bytes) to a file (through a temporary name, so a failed export leaves no half file)
-    or to standard output."""
-    chunks = pieces if not isinstance(pieces, bytes) else [pieces]
-    if output is None:  # a closed pipe ends quietly, a full disk is one line (cli_support.stdout_failed)
-        write_stdout(chunks)
-        return
-    tmp = output.with_name(f".{output.name}.part")
+def _umask() -> int:
+    """The process's umask, read without changing it where Linux says it (/proc/self/status), else set and put
+    back at once."""
     try:
-        with open(tmp, "wb") as f:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
+
+
+def _write_into(path: Path, chunks: Iterable[bytes]) -> int:
+    """Write into what is there as it is (a device, a FIFO): no temporary file, no rename over it."""
+    written = 0
+    with open(path, "wb") as f:
+        for piece in chunks:
+            written += f.write(piece)
+    return written
+
+
+def _write_replacing(target: Path, existing: os.stat_result | None, chunks: Iterable[bytes]) -> int:
+    """Write a regular file (or a new one) through a temporary file next to it, renamed over it only once whole,
+    so a failed export leaves the good file there and no half file. The temporary file is created 0600 (never
+    readable by others while the export is written) and given, just before the rename, the mode (and owner,
+    where allowed) of the file it replaces, or a new file's mode as open() would give it (0o666 less the umask)."""
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    tmp = Path(tmp_name)
+    written = 0
+    try:
+        with os.fdopen(fd, "wb") as f:
             for piece in chunks:
-                f.write(piece)
-        os.replace(tmp, output)
-    except OSError as exc:  # a full disk, no permission: one line, and no half file left
-        fail(f"cannot write {output}: {exc.strerror or exc}")
+                written += f.write(piece)
+            f.flush()
+            os.fsync(f.fileno())
+            if existing is not None:
+                if (existing.st_uid, existing.st_gid) != (os.getuid(), os.getgid()):
+                    with contextlib.suppress(PermissionError):  # only root (or a group member) may hand it on
+                        os.fchown(f.fileno(), existing.st_uid, existing.st_gid)
+                os.fchmod(f.fileno(), stat.S_IMODE(existing.st_mode))
+            else:
+                os.fchmod(f.fileno(), 0o666 & ~_umask())
+        os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
+    return written
+
+
+def write_output(output: Path | None, pieces: bytes | Iterable[bytes]) -> int:
+    """Write pieces (bytes) to a file, or to standard output (output None); the number of bytes written.
+
+    A regular file, or a path where nothing is yet, is written through a temporary file renamed over it once
+    whole (a failed export leaves no half file, and an older backup stays as it was); the file keeps its
+    permission bits, a new one gets open()'s. A symlink is followed: the file it points to is written (so, the
+    same way), the link stays. Anything else that exists (a character device such as /dev/null, a FIFO) is opened
+    and written into as it is: renaming over it would put a regular file in its place."""
+    chunks = pieces if not isinstance(pieces, bytes) else [pieces]
+    if output is None:  # a closed pipe ends quietly, a full disk is one line (cli_support.stdout_failed)
+        written = 0
+
+        def counted() -> Iterator[bytes]:
+            nonlocal written
+            for piece in chunks:
+                written += len(piece)
+                yield piece
+
+        write_stdout(counted())
+        return written
+    target = Path(os.path.realpath(output))  # a symlink's target (a dangling link: where it points)
+    try:
+        try:
+            existing: os.stat_result | None = os.stat(target)
+        except FileNotFoundError:
+            existing = None
+        if existing is not None and not stat.S_ISREG(existing.st_mode):
+            return _write_into(output, chunks)
+        if existing is not None and not os.access(target, os.W_OK):  # as open() would refuse it
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(output))
+        return _write_replacing(target, existing, chunks)
+    except OSError as exc:  # a full disk, no permission: one line, and no half file left
+        fail(f"cannot write {output}: {exc.strerror or exc}")
 
 
 def rdf_format_of(file: Path, given: str | None) -> RdfFormat:
@@ -106,11 +177,11 @@ def register(app: typer.Typer) -> None:
             if ext in {g.value for g in GraphFormat}:
                 if user is None:
                     raise BadInput("GraphML and GEXF export one user at a time; give --user", field="user")
-                write_output(output, c.export.export_graph(t, user, format))
+                written = write_output(output, c.export.export_graph(t, user, format))
             else:
-                write_output(output, c.export.export_rdf(t, user, format))
-        if output is not None:
-            typer.echo(f"wrote {output} ({output.stat().st_size} bytes)", err=True)
+                written = write_output(output, c.export.export_rdf(t, user, format))
+        if output is not None:  # what went out (a FIFO or /dev/null has no size to stat)
+            typer.echo(f"wrote {output} ({written} bytes)", err=True)
 
     @app.command("import")
     def import_command(

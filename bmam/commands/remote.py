@@ -551,9 +551,9 @@ def register(app: typer.Typer) -> None:
         """Export a user's knowledge through the server (GET /export, streamed: any size), as `bmam export` does."""
         writable(output)
         ext = export_ext(format)
-        _call(server, api_key, lambda c: write_output(output, c.export_file(user, ext)))
-        if output is not None:
-            typer.echo(f"wrote {output} ({output.stat().st_size} bytes)", err=True)
+        written = _call(server, api_key, lambda c: write_output(output, c.export_file(user, ext)))
+        if output is not None:  # the bytes written: a FIFO or a device has no size on disk
+            typer.echo(f"wrote {output} ({written} bytes)", err=True)
 
     @remote.command("ingest-turn")
     def ingest_turn(user: UserOpt, session: SessionOpt, speaker: SpeakerOpt, text: TurnTextArg,

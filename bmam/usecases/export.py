@@ -6,6 +6,7 @@ favourites built from them: bmam/usecases/inspect_guide.py.)"""
 from __future__ import annotations
 
 import io
+import itertools
 import logging
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -117,13 +118,19 @@ class ExportUseCases:
     # ----- export -------------------------------------------------------------------------------
 
     def chunks(self, tenant: str, user_id: str | None) -> Iterator[Chunk]:
-        """One user's pages, or (user_id None) every user of the tenant, one after the other."""
+        """One user's pages, or (user_id None) every user of the tenant, one after the other. Checked now, before
+        anything is read or written: NOT_FOUND for a user with nothing stored, and for a tenant with no users (a
+        mistyped --tenant gave an empty backup and exit 0)."""
         if user_id is not None:
             scope = self.scope(tenant, user_id)
             if not self._repo.has_user(scope):
                 raise NotFound(f"user {scope.user_id} has nothing stored")
             return self._repo.chunks(scope)
-        return (chunk for user in self._repo.users(tenant)
+        users = self._repo.users(tenant)
+        first = next(users, None)
+        if first is None:
+            raise NotFound(f"tenant '{tenant}' has no users")
+        return (chunk for user in itertools.chain([first], users)
                 for chunk in self._repo.chunks(Scope(tenant=tenant, user_id=user)))
 
     def export_rdf(self, tenant: str, user_id: str | None, fmt: str | RdfFormat) -> Iterator[bytes]:
