@@ -107,7 +107,7 @@ def replace_at(variables: dict[str, Any], path: tuple[str, ...], new: Any) -> di
             return node
         return {**node, rest[0]: put(node.get(rest[0]), rest[1:])}
 
-    return put(variables, path)  # type: ignore[no-any-return]
+    return put(variables, path)
 
 
 def strings(value_: Any) -> Iterator[str]:

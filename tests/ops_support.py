@@ -1,7 +1,7 @@
 """Shared by the end-to-end and operations tests (issue 8: faults, concurrency, restarts, workers): free
 ports, an app served by uvicorn in a thread, a client
 that logs every write as ok, failed or unknown, a bmam served by uvicorn in a subprocess, and read-only
-verification queries straight against Neo4j (what is stored, counted exactly)."""
+verification queries straight against Neo4j (what is stored, counted exactly); and closing a subscription."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -270,7 +270,7 @@ class Inspector:
         self._driver.close()
 
     def rows(self, query: str, **params: Any) -> list[dict[str, Any]]:
-        records, _, _ = self._driver.execute_query(query, params)  # type: ignore[call-overload]
+        records, _, _ = self._driver.execute_query(query, params)
         return [r.data() for r in records]
 
     def forget_scope_tokens(self, tenant: str) -> None:
@@ -368,3 +368,11 @@ def poll(predicate: Callable[[], bool], *, timeout_s: float, every_s: float = 0.
 def iter_chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
     for i in range(0, len(items), size):
         yield items[i:i + size]
+
+
+async def unsubscribe(stream: AsyncIterator[Any]) -> None:
+    """Close a subscription's stream (AsyncBmamClient.memory_events, EventBus.subscribe): both are async
+    generators, typed as the AsyncIterator their callers loop over, and closing one runs the cleanup that
+    unsubscribes."""
+    assert isinstance(stream, AsyncGenerator), stream
+    await stream.aclose()

@@ -70,9 +70,13 @@ def _code(c: BmamClient, doc: str, variables: dict[str, Any] | None = None) -> s
 
 
 def test_measure_counts_after_fragment_expansion() -> None:
-    from graphql import get_introspection_query, parse
+    from graphql import GraphQLError, get_introspection_query, parse
 
     from resolvers.limits import Cost, Limits, measure, violations
+
+    def limit(error: GraphQLError) -> Any:
+        assert error.extensions is not None, error
+        return error.extensions["limit"]
 
     assert measure(parse("{ memory { id source { turn } } }")) == Cost(depth=3, aliases=0, selections=4)
     doc = parse("fragment F on Memory { a: id b: text }"
@@ -81,12 +85,12 @@ def test_measure_counts_after_fragment_expansion() -> None:
     assert measure(parse(get_introspection_query())) == Cost()  # introspection is not counted
     many = parse("{ " + " ".join(f"s{i}: __schema {{ types {{ name }} }}" for i in range(16)) + " }")
     assert measure(many).aliases == 16  # but its aliases are
-    assert [e.extensions["limit"] for e in violations(many, Limits())] == ["aliases"]
+    assert [limit(e) for e in violations(many, Limits())] == ["aliases"]
     chain = "\n".join(f"fragment F{i} on Q {{ ...F{i + 1} ...F{i + 1} }}" for i in range(60))
     huge = measure(parse(chain + "\nfragment F60 on Q { a: x }\n{ ...F0 }"))
     assert huge.aliases == huge.selections == 2**40  # 2**60 really: computed in linear time, capped
-    assert [e.extensions["limit"] for e in violations(parse(chain + "\nfragment F60 on Q { a: x }\n{ ...F0 }"),
-                                                        Limits())] == ["aliases", "selections"]
+    assert [limit(e) for e in violations(parse(chain + "\nfragment F60 on Q { a: x }\n{ ...F0 }"),
+                                         Limits())] == ["aliases", "selections"]
     cyclic = parse("fragment A on Q { ...B x } fragment B on Q { ...A y } { ...A }")
     assert measure(cyclic).selections == 2
 
@@ -439,7 +443,8 @@ def test_injection_strings_are_refused_or_stored_verbatim(
     # What remember and addTriple stored reads back verbatim, predicates included.
     for injection in INJECTIONS:
         m = c.remember("mallory", injection, "FACTUAL")
-        assert c.memory("mallory", m["id"])["text"] == injection.strip()
+        got = c.memory("mallory", m["id"])
+        assert got is not None and got["text"] == injection.strip()
         c.add_triple("mallory", m["id"], injection, injection, injection)
         triples = c.triples("mallory", m["id"])
         assert [(x["subject"]["name"], x["predicate"], x["object"]["name"]) for x in triples] == [
@@ -448,7 +453,8 @@ def test_injection_strings_are_refused_or_stored_verbatim(
 
     # Nothing was deleted: the canary app is whole, this app's seed is still there.
     assert container.erasure.tenant_user_nodes(canary_tenant) == canary_nodes
-    assert canary.memory("mallory", canary_memory["id"])["text"] == "canary memory"
+    canary_got = canary.memory("mallory", canary_memory["id"])
+    assert canary_got is not None and canary_got["text"] == "canary memory"
     assert c.memory("mallory", seed["id"]) is not None and c.memory("mallory", other["id"]) is not None
     assert container.erasure.tenant_user_nodes(tenant) >= seed_nodes
     canary.close()

@@ -23,7 +23,8 @@ def test_remember_then_search(client: BmamClient, user: str) -> None:
     client.remember(user, "My sister works as a nurse in Berlin", "FACTUAL")
     hits = client.search(user, "她住在哪个城市?", k=2)
     assert hits[0]["memory"]["id"] == m["id"]
-    assert client.memory(user, m["id"])["text"] == "我住在成都，最喜欢吃火锅"
+    got = client.memory(user, m["id"])
+    assert got is not None and got["text"] == "我住在成都，最喜欢吃火锅"
 
 
 def test_triples_associations_pages_and_forget(client: BmamClient, user: str) -> None:

@@ -32,7 +32,7 @@ def unit(v: np.ndarray) -> list[float]:
 def near(base: Sequence[float], cosine: float, rng: np.random.Generator) -> list[float]:
     """A unit vector at about the given cosine to base."""
     b = np.asarray(base, dtype=np.float64)
-    noise = rng.standard_normal(b.shape[0])
+    noise = rng.standard_normal(len(b))
     noise -= noise.dot(b) * b
     noise /= np.linalg.norm(noise)
     return unit(cosine * b + np.sqrt(max(0.0, 1.0 - cosine**2)) * noise)

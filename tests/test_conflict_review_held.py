@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import pytest
 
@@ -43,7 +43,14 @@ def held_pair(c: Container, clock: FakeClock, scope: Scope, predicate: str, old_
     return old, new, conflict
 
 
-def siemens_then_held_pair(c: Container, clock: FakeClock, scope: Scope, **weights: float
+class Weights(TypedDict, total=False):
+    """The weights store() takes for the older memory (its own defaults otherwise)."""
+
+    passive: float
+    active: float
+
+
+def siemens_then_held_pair(c: Container, clock: FakeClock, scope: Scope, **weights: Unpack[Weights]
                            ) -> tuple[Memory, Memory, Memory, Conflict]:
     """A memory older than a held pair, that a works_at Bosch on either memory of the pair contradicts (a second
     finding beside the held one), stored an hour before it; then the held pair (held_pair)."""

@@ -16,7 +16,7 @@ from bmam.container import Container
 from bmam.settings import Settings
 from bmam.usecases.hooks import StoredMemoryContext
 from graph import conflicts as conflicts_module
-from graph.conflicts import Conflict, ConflictKind, ConflictRepository, ConflictStrategy, conflict_id
+from graph.conflicts import Conflict, ConflictKind, ConflictRepository, ConflictStatus, ConflictStrategy, conflict_id
 from graph.ids import new_memory_id
 from graph.model import Memory, MemoryType, NewMemory, Scope, Tier
 from ingest.turns import TurnInput
@@ -48,8 +48,13 @@ def turns(start: int, stop: int) -> list[TurnInput]:
             for i, (text, offset) in enumerate(SCRIPT[start:stop], start=start)]
 
 
-def summary(conflicts: list[Conflict]) -> list[tuple[object, ...]]:
-    def memory(m: object) -> object:
+# kind, status, strategy, reason, new and old memory ids, winner, loser, resolved by, new and old memory (repr)
+Summary = tuple[ConflictKind, ConflictStatus, ConflictStrategy, str, str, str, str | None, str | None, str | None,
+                str | None, str | None]
+
+
+def summary(conflicts: list[Conflict]) -> list[Summary]:
+    def memory(m: Memory | None) -> str | None:
         return None if m is None else repr(m)
 
     return sorted((c.kind, c.status, c.strategy, c.reason, c.new_memory_id, c.old_memory_id, c.winner_id, c.loser_id,
@@ -89,7 +94,11 @@ def test_batched_settling_is_settling_one_by_one(settings: Settings, tenant: str
     for variant in ("batched", "one by one"):
         c = Container(settings, clock=FakeClock(T0 + timedelta(hours=1)))
         ran: list[str] = []
-        c.store.timer.listeners.append(lambda name, _, ran=ran: ran.append(name))
+
+        def listen(name: str, _: float, ran: list[str] = ran) -> None:
+            ran.append(name)
+
+        c.store.timer.listeners.append(listen)
         if hooks == "a transaction per segment":
             c.stored_memory_hooks[:] = [PerSegmentSegmenting(h) if hasattr(h, "segment") else PerSegment(h)
                                         for h in c.stored_memory_hooks]
@@ -161,7 +170,11 @@ def test_batched_settling_of_chosen_findings_is_settling_one_by_one(settings: Se
     for variant in ("batched", "one by one"):
         c = Container(settings, clock=FakeClock(T0 + timedelta(days=1)))
         ran: list[str] = []
-        c.store.timer.listeners.append(lambda name, _, ran=ran: ran.append(name))
+
+        def listen(name: str, _: float, ran: list[str] = ran) -> None:
+            ran.append(name)
+
+        c.store.timer.listeners.append(listen)
         with monkeypatch.context() as patch:
             if variant == "one by one":
                 patch.setattr(conflicts_module._Settle, "batched", conflicts_module._Settle.one_by_one)

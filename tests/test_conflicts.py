@@ -522,8 +522,7 @@ def test_settling_closes_as_moot_what_involves_a_superseded_memory(living: tuple
     c, clock = living
     policy = c.weight_policy
     repo = ConflictRepository(c.store)
-    params = {"params": policy.cypher_params(), "winner_bonus": policy.winner_bonus,
-              "loser_penalty": policy.loser_penalty}
+    decay = policy.cypher_params()
     core = store(c, scope, "记住：我住在上海", tier=Tier.CORE, hook=False)
     new = store(c, scope, "I live in Berlin", hook=False)
     gone = store(c, scope, "I live in Paris", triples=[("user", "lives_in", "Paris", 1)], hook=False)
@@ -533,7 +532,7 @@ def test_settling_closes_as_moot_what_involves_a_superseded_memory(living: tuple
                            strategy=ConflictStrategy.LATEST, reason="earlier", now=clock.now())
     assert recorded is not None
     assert repo.resolve(scope, recorded[0], choose=lambda n, o: rome.id, resolved_by="LATEST", now=clock.now(),
-                        **params) is not None
+                        params=decay, winner_bonus=policy.winner_bonus, loser_penalty=policy.loser_penalty) is not None
     clock.advance(timedelta(hours=1))
     newer = store(c, scope, "I live in Madrid", hook=False)
     before = snapshot(c, scope, gone.id, rome.id)
@@ -549,7 +548,7 @@ def test_settling_closes_as_moot_what_involves_a_superseded_memory(living: tuple
                 (newer.id, ConflictKind.SINGLE_VALUED, "lost")]
     done = repo.record_and_settle(scope, new.id, findings, strategy=ConflictStrategy.LATEST, choose=choose,
                                   resolved_by="LATEST", now=clock.now(), static_choice=way.endswith("static choice"),
-                                  **params)
+                                  params=decay, winner_bonus=policy.winner_bonus, loser_penalty=policy.loser_penalty)
     expected = [(core.id, ConflictStatus.RESOLVED, None, None, "superseded", clock.now()),
                 (gone.id, ConflictStatus.RESOLVED, None, None, "superseded", clock.now()),
                 (newer.id, ConflictStatus.RESOLVED, newer.id, new.id, "LATEST", clock.now())]

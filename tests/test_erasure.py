@@ -77,8 +77,12 @@ def test_batches_and_hooks(container: Container) -> None:
     for i in range(5):
         container.memories.remember(tenant, _req("carol", f"memory number {i}"))
     heard: list[Scope] = []
+
+    def hear(scope: Scope) -> None:
+        heard.append(scope)
+
     erasure = ErasureUseCases(repository=ErasureRepository(container.store, batch_size=2), clock=container.clock,
-                              hooks=[heard.append])
+                              hooks=[hear])
     with pytest.raises(BadInput):
         erasure.forget_user(tenant, "carol", confirm=False)
     receipt = erasure.forget_user(tenant, "carol", confirm=True)

@@ -52,7 +52,8 @@ def test_a_refused_variable_is_the_callers_error_and_any_other_operation_error_i
     refused = GraphQLError("Variable '$a' has invalid value: Value cannot represent a DateTime: \"x\"",
                            original_error=ValueError("Value cannot represent a DateTime"))
     try:
-        {}["principal"]  # a KeyError of our own, outside any field
+        empty: dict[str, object] = {}
+        empty["principal"]  # a KeyError of our own, outside any field
     except KeyError as ours:
         slip = GraphQLError("'principal'", original_error=ours)
     with caplog.at_level(logging.INFO, logger="bmam.api"):

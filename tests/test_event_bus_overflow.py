@@ -17,6 +17,7 @@ from bmam.client import AsyncBmamClient, BmamClientError, ClientConfig
 from bmam.container import Container
 from bmam.events import EventBus, EventKind, MemoryEvent
 from graph.errors import LimitExceeded
+from tests.ops_support import unsubscribe
 
 
 def _event(tenant: str, memory_id: str) -> MemoryEvent:
@@ -32,7 +33,11 @@ def test_a_subscriber_that_falls_behind_reads_what_was_queued_then_is_told() -> 
         first = asyncio.ensure_future(stream.__anext__())
         await asyncio.sleep(0)  # registered, waiting for its first event
         # published from another thread, as the use-cases do, while this subscriber reads nothing
-        writer = threading.Thread(target=lambda: [bus.publish(_event("t", f"m{i}")) for i in range(6)])
+        def write() -> None:
+            for i in range(6):
+                bus.publish(_event("t", f"m{i}"))
+
+        writer = threading.Thread(target=write)
         writer.start()
         writer.join()
         got = [(await first).memory_id]
@@ -95,7 +100,7 @@ def test_the_client_hears_limit_exceeded_over_the_websocket(
         except TimeoutError:
             return [str(e["memoryId"]) for e in got], None
         finally:
-            await stream.aclose()
+            await unsubscribe(stream)
 
     ids, ended = asyncio.run(run())
     assert ended is not None and ended.code == "LIMIT_EXCEEDED", ids[-5:]

@@ -18,6 +18,7 @@ from bmam.events import EventBus, EventKind, MemoryEvent
 from bmam.usecases.memories import RememberRequest
 from graph.events import EventLog, LoggedEvent
 from graph.scope_token import scope_token
+from tests.ops_support import unsubscribe
 
 AT = datetime(2026, 12, 4, 9, 30, tzinfo=UTC)
 
@@ -79,7 +80,7 @@ def test_a_subscriber_hears_a_change_another_process_published_once_and_in_order
         late_b = asyncio.ensure_future(next_event(heard_b, within_s=0.3))
         with pytest.raises(asyncio.TimeoutError):  # nothing more: no duplicate, no other user
             await late_b
-        await heard_a.aclose()
+        await unsubscribe(heard_a)
         return in_a, in_b
 
     in_a, in_b = asyncio.run(run())

@@ -71,7 +71,7 @@ def test_timings_when_asked(client: BmamClient, api_url: str, api_key: str) -> N
 
 def test_nested_fields_are_batched(client: BmamClient) -> None:
     user = f"u-{uuid.uuid4().hex[:8]}"
-    ids = []
+    ids: list[str] = []
     for i in range(8):
         m = client.remember(user, f"memory {i}", "FACTUAL")
         client.add_triple(user, m["id"], "user", "said", f"thing {i}")
@@ -79,7 +79,7 @@ def test_nested_fields_are_batched(client: BmamClient) -> None:
             client.associate(user, ids[-1], m["id"], 0.5)
         ids.append(m["id"])
 
-    def queries(n: int) -> tuple[int, list[dict[str, object]]]:
+    def queries(n: int) -> tuple[int, list[dict[str, Any]]]:
         answer = client.execute_full(NESTED, {"u": user, "n": n}, timings=True)
         return answer.extensions["timings"]["neo4jQueries"], answer.data["memories"]["edges"]
 

@@ -73,7 +73,10 @@ def test_run_hooks_hands_segments_over_up_to_each_writing_memory() -> None:
 
 def test_run_hooks_with_a_plain_hook_keeps_the_per_memory_order() -> None:
     calls: list[str] = []
-    plain: Callable[[StoredMemoryContext], None] = lambda c: calls.append(f"plain:{c.memory.id}")  # noqa: E731
+
+    def plain(context: StoredMemoryContext) -> None:
+        calls.append(f"plain:{context.memory.id}")
+
     run_hooks([Batch("assoc", calls), plain, Segmenting("conflicts", calls, set())], [ctx(0), ctx(1)], log)
     assert calls == ["assoc:m0", "plain:m0", "conflicts:m0", "assoc:m1", "plain:m1", "conflicts:m1"]
 

@@ -87,7 +87,11 @@ def test_fused_hooks_and_one_look_ahead_leave_the_graph_the_separate_statements_
     for variant in ("fused", "separate"):
         c = Container(settings, clock=FakeClock(T0))
         ran: list[str] = []
-        c.store.timer.listeners.append(lambda name, _, ran=ran: ran.append(name))
+
+        def listen(name: str, _: float, ran: list[str] = ran) -> None:
+            ran.append(name)
+
+        c.store.timer.listeners.append(listen)
         with monkeypatch.context() as patch:
             if variant == "separate":  # association forming runs its own statement; each settlement foresees its own
                 patch.setattr(hooks_module, "TxDeferringHook", _Nothing)

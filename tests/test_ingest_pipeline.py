@@ -218,9 +218,10 @@ def test_a_user_sees_one_set_of_memories_from_two_devices(c: Container, clock: F
     assert spicy.tier is Tier.MID  # repeated: the user keeps coming back to it
 
 
-def test_repetition_promotes_to_mid_then_core_and_locks(c: Container, tenant: str) -> None:
+def test_repetition_promotes_to_mid_then_core_and_locks(c: Container, tenant: str,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     events: list[MemoryEvent] = []
-    c.events.publish = events.append  # type: ignore[method-assign]
+    monkeypatch.setattr(c.events, "publish", events.append)
     texts = ["I love spicy food", "I love spicy food!", "i really love spicy food"]
     reports = [c.ingest.ingest_conversation(tenant, [turn(t, turn=i, minutes=i)]) for i, t in enumerate(texts)]
     m = reports[2].turns[0].mentioned[0]
@@ -304,8 +305,15 @@ def test_chitchat_questions_and_assistant_turns_create_no_memory(c: Container, t
 
 def test_memories_record_type_level_and_confidence_and_hooks_see_them(c: Container, tenant: str) -> None:
     seen: list[StoredMemoryContext] = []
-    c.stored_memory_hooks.append(seen.append)
-    c.stored_memory_hooks.append(lambda ctx: 1 / 0)  # a failing hook does not undo the turn
+
+    def see(context: StoredMemoryContext) -> None:
+        seen.append(context)
+
+    def fail(context: StoredMemoryContext) -> None:
+        raise ZeroDivisionError("division by zero")
+
+    c.stored_memory_hooks.append(see)
+    c.stored_memory_hooks.append(fail)  # a failing hook does not undo the turn
     report = c.ingest.ingest_turn(tenant, turn("我的妻子叫李娜"))
     m = report.memories[0]
     assert m.type in (MemoryType.FACTUAL, MemoryType.SEMANTIC)

@@ -13,7 +13,7 @@ import uuid
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import httpx
 import pytest
@@ -585,6 +585,14 @@ def test_a_correction_with_a_bad_type_is_bad_input_whatever_the_memory(container
         assert err.value.field == "type"
 
 
+class TripleEnds(TypedDict):
+    """The ends add_triple takes, as the test gives them."""
+
+    subject: str
+    object_: str
+    object_kind: NotRequired[str]
+
+
 @pytest.mark.parametrize(("field", "ends"), [
     ("subject", {"subject": "I\u200b", "object_": "tea"}),  # looked like the user, was another entity
     ("object", {"subject": "user", "object_": "te\u202ea"}),  # shown reversed
@@ -592,7 +600,7 @@ def test_a_correction_with_a_bad_type_is_bad_input_whatever_the_memory(container
     ("objectKind", {"subject": "user", "object_": "tea", "object_kind": "dri\u200bnk"}),
 ])
 def test_a_triple_end_refuses_invisible_characters_as_ids_do(container: Container, tenant: str, field: str,
-                                                            ends: dict[str, str]) -> None:
+                                                            ends: TripleEnds) -> None:
     from bmam.usecases.memories import RememberRequest
 
     m = container.memories.remember(tenant, RememberRequest(user_id="ann", text="I like tea", type="FACTUAL"))

@@ -16,7 +16,8 @@ import requests
 from bmam.container import Container
 from bmam.usecases.inspect_guide import browser_favourites_zip, browser_guide_html
 from graph import cypher_library
-from graph.inspect_queries import cypher_literal, inspect_queries, params_command, parse_inspect_query
+from graph.inspect_queries import InspectQuery, cypher_literal, inspect_queries, params_command, parse_inspect_query
+from graph.store import Row
 from tests.knowledge_fixture import USER, Conversation, load
 
 QUERIES = inspect_queries()
@@ -34,7 +35,7 @@ def test_the_named_queries_are_there() -> None:
 
 
 @pytest.mark.parametrize("query", QUERIES, ids=[q.name for q in QUERIES])
-def test_each_file_opens_with_what_it_does_and_its_params(query) -> None:  # type: ignore[no-untyped-def]
+def test_each_file_opens_with_what_it_does_and_its_params(query: InspectQuery) -> None:
     text = cypher_library.statement(query.name)
     assert text.startswith("// ") and query.title and query.description
     assert query.param_lines[0].startswith(":param tenant => ")
@@ -47,7 +48,7 @@ def test_each_file_opens_with_what_it_does_and_its_params(query) -> None:  # typ
 
 @pytest.mark.parametrize("query", QUERIES, ids=[q.name for q in QUERIES])
 def test_each_query_returns_rows_on_the_fixture_conversation(container: Container, conversation: Conversation,
-                                                              query) -> None:  # type: ignore[no-untyped-def]
+                                                              query: InspectQuery) -> None:
     params = {**query.params, "tenant": conversation.tenant, "user_id": conversation.user}
     rows = container.store.read(query.name, params)
     assert rows, f"{query.name} returned nothing with {params}"
@@ -57,7 +58,7 @@ def test_each_query_returns_rows_on_the_fixture_conversation(container: Containe
 
 
 def test_the_rows_say_what_they_should(container: Container, conversation: Conversation) -> None:
-    def run(name: str, **extra: object) -> list[dict]:  # type: ignore[type-arg]
+    def run(name: str, **extra: object) -> list[Row]:
         q = next(q for q in QUERIES if q.name == f"inspect/{name}")
         return container.store.read(q.name, {**q.params, "tenant": conversation.tenant, "user_id": USER, **extra})
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import uuid
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import numpy as np
 from hypothesis import HealthCheck, event, given, settings
@@ -46,7 +47,7 @@ def locked_nodes(graph: Row) -> dict[str, str]:
             for r in graph["nodes"] if "Memory" in r["labels"] and r["props"].get("locked")}
 
 
-def build(c: Container, scope: Scope, graph: dict) -> None:  # type: ignore[type-arg]
+def build(c: Container, scope: Scope, graph: dict[str, Any]) -> None:
     rng = np.random.default_rng(graph["seed"])
     dims = c.vector_dimensions
     vectors: list[np.ndarray] = []
@@ -82,7 +83,8 @@ def build(c: Container, scope: Scope, graph: dict) -> None:  # type: ignore[type
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(graph=graphs)
-def test_locked_memories_are_never_touched_and_undo_restores_exactly(container: Container, graph: dict) -> None:  # type: ignore[type-arg]
+def test_locked_memories_are_never_touched_and_undo_restores_exactly(container: Container,
+                                                                      graph: dict[str, Any]) -> None:
     clock = FakeClock(START)
     c = Container(container.settings, clock=clock)
     c.__dict__["store"] = container.store

@@ -18,6 +18,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.types import CallToolResult, ReadResourceResult, TextContent, TextResourceContents
 
 from bmam.container import Container
 from bmam.mcp_server import http_app
@@ -41,11 +42,25 @@ def _key(container: Container, tenant: str) -> str:
     return container.keys.create(tenant, "mcp-test").secret
 
 
-def _data(result: Any) -> dict[str, Any]:
+def _data(result: CallToolResult) -> dict[str, Any]:
     assert not result.is_error, result.content
     if result.structured_content is not None:
         return dict(result.structured_content)
-    return json.loads(result.content[0].text)
+    return json.loads(_text(result))
+
+
+def _text(result: CallToolResult) -> str:
+    """The text a tool answered (its first content block, text as every tool of bmam's answers)."""
+    block = result.content[0]
+    assert isinstance(block, TextContent), block
+    return block.text
+
+
+def _resource_text(result: ReadResourceResult) -> str:
+    """The text of a resource read (its first contents, text as bmam's resources are)."""
+    contents = result.contents[0]
+    assert isinstance(contents, TextResourceContents), contents
+    return contents.text
 
 
 async def _with_http(url: str, key: str | None, body: Any) -> Any:
@@ -103,7 +118,7 @@ def test_http_tools_remember_recall_and_core_resource(container: Container, tena
         templates = await client.list_resource_templates()
         assert any(t.uri_template == "bmam://users/{user_id}/core" for t in templates.resource_templates)
         core = await client.read_resource("bmam://users/alice/core")
-        payload = json.loads(core.contents[0].text)
+        payload = json.loads(_resource_text(core))
         assert [m["id"] for m in payload["memories"]] == [stored["id"]]
 
         # A wrong memory is corrected: the correction takes its place (core, locked), the old one is history.
@@ -112,12 +127,12 @@ def test_http_tools_remember_recall_and_core_resource(container: Container, tena
         assert fixed["corrects"] == stored["id"] and fixed["text"] == "我住在重庆，最喜欢吃火锅"
         assert fixed["tier"] == "CORE" and fixed["locked"] is True
         again = await client.call_tool("correct", {"user_id": "alice", "memory_id": stored["id"], "text": "x"})
-        assert again.is_error and "CONFLICT" in again.content[0].text
+        assert again.is_error and "CONFLICT" in _text(again)
         stored = fixed
 
         # A locked core memory is forgotten only with confirm.
         refused = await client.call_tool("forget", {"user_id": "alice", "memory_id": stored["id"]})
-        assert refused.is_error and "CONFLICT" in refused.content[0].text
+        assert refused.is_error and "CONFLICT" in _text(refused)
         done = _data(await client.call_tool("forget", {"user_id": "alice", "memory_id": other["id"]}))
         assert done == {"id": other["id"], "forgotten": True}
         return str(other["id"])
@@ -145,7 +160,7 @@ def test_http_lock_unlock_react_and_feedback(container: Container, tenant: str, 
         assert _data(again)["locked"] is True  # idempotent: a retried lock is no error
         assert _data(await call("unlock", memory_id=stored["id"]))["tier"] == "MID"
         missing = await call("react", memory_id="m_00000000000000000000000000000000", signal="IGNORED")
-        assert missing.is_error and missing.content[0].text.startswith("[NOT_FOUND] "), missing.content[0].text
+        assert missing.is_error and _text(missing).startswith("[NOT_FOUND] "), _text(missing)
 
     asyncio.run(_with_http(mcp_url, key, body))
 
@@ -162,7 +177,7 @@ def test_bad_arguments_are_bad_user_input_and_unknown_ones_are_refused(container
         async def refused(tool: str, **args: Any) -> str:
             result = await client.call_tool(tool, {"user_id": "erin", **args})
             assert result.is_error, (tool, args)
-            text = str(result.content[0].text)
+            text = _text(result)
             assert "[BAD_USER_INPUT]" in text and "pydantic" not in text, text
             return text
 
@@ -191,7 +206,7 @@ def test_the_core_resource_lists_every_core_memory_page_by_page(container: Conta
               for text in ("我对花生过敏", "My blood type is O negative", "我的生日是7月20日")]
 
     async def body(client: Client) -> list[str]:
-        core = json.loads((await client.read_resource("bmam://users/bob/core")).contents[0].text)
+        core = json.loads(_resource_text(await client.read_resource("bmam://users/bob/core")))
         return [m["id"] for m in core["memories"]]
 
     with served(http_app(small)) as url:
@@ -215,12 +230,12 @@ def test_http_foreign_key_reads_nothing_of_another_tenant(container: Container, 
         answer = _data(await client.call_tool("recall", {"user_id": "alice", "query": text, "k": 10}))
         assert memory_id not in _recalled_ids(answer)
         assert text not in json.dumps(answer, ensure_ascii=False)
-        core = json.loads((await client.read_resource("bmam://users/alice/core")).contents[0].text)
+        core = json.loads(_resource_text(await client.read_resource("bmam://users/alice/core")))
         assert core["memories"] == []
         related = await client.call_tool("related", {"user_id": "alice", "memory_id": memory_id})
         assert related.is_error or text not in json.dumps(_data(related), ensure_ascii=False)
         forgot = await client.call_tool("forget", {"user_id": "alice", "memory_id": memory_id, "confirm": True})
-        assert forgot.is_error and "NOT_FOUND" in forgot.content[0].text
+        assert forgot.is_error and "NOT_FOUND" in _text(forgot)
 
     asyncio.run(_with_http(mcp_url, key_b, as_b))
     still = container.memories.get(tenant, "alice", memory_id)
@@ -344,7 +359,7 @@ def test_http_ingest_turn_memories_conflicts_and_history(container: Container, t
         async def refused(tool: str, code: str = "BAD_USER_INPUT", **args: Any) -> str:
             result = await call(tool, **args)
             assert result.is_error, (tool, args)
-            text = str(result.content[0].text)
+            text = _text(result)
             assert f"[{code}]" in text and "pydantic" not in text, text
             return text
 

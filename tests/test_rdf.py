@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from rdflib import Graph, Literal, URIRef
 from rdflib import namespace as ns
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
+from rdflib.term import Node
 from typer.testing import CliRunner
 
 from bmam.client import BmamClient, ClientConfig
@@ -57,7 +58,7 @@ OX_FORMATS = {"ttl": ox.RdfFormat.TURTLE, "nt": ox.RdfFormat.N_TRIPLES, "jsonld"
 # ----- helpers ---------------------------------------------------------------------------------
 
 
-def graph_of(triples: Iterator[tuple]) -> Graph:  # type: ignore[type-arg]
+def graph_of(triples: Iterator[tuple[Node, Node, Node]]) -> Graph:
     g = Graph()
     for t in triples:
         g.add(t)
@@ -73,7 +74,7 @@ def by_pyoxigraph(data: bytes, fmt: str) -> Graph:
 
 def mapped(g: Graph, old: str, new: str) -> Graph:
     """g with the user part of every IRI moved from one user's IRI to another's."""
-    def move(term):  # type: ignore[no-untyped-def]
+    def move(term: Node) -> Node:
         if isinstance(term, URIRef) and (str(term) == old or str(term).startswith(old + "/")):
             return URIRef(new + str(term)[len(old):])
         return term
@@ -465,7 +466,7 @@ def test_import_keeps_turns_the_target_has_with_the_same_speaker_and_text(
 
 
 def test_cli_import_refuses_a_clashing_turn(container: Container, conversation: Conversation,
-                                            tmp_path) -> None:  # type: ignore[no-untyped-def]
+                                            tmp_path: Path) -> None:
     from bmam.cli import app
     file = tmp_path / "alice.nt"
     file.write_bytes(export(container, conversation.tenant, USER, "nt"))

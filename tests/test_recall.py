@@ -61,6 +61,7 @@ def test_a_user_without_memories_is_gated(client: BmamClient, user: str) -> None
 def test_recall_answers_with_a_score_breakdown_and_records_the_use(client: BmamClient, user: str) -> None:
     ids = seed(client, user)
     before = client.memory(user, ids["city"])
+    assert before is not None
     r = client.recall(user, "Which city do I live in?", k=3)
     assert r["gated"] is False
     top = r["memories"][0]
@@ -74,6 +75,7 @@ def test_recall_answers_with_a_score_breakdown_and_records_the_use(client: BmamC
     # the memory as returned already carries this recall (same transaction), and so does a later read
     assert top["memory"]["recallCount"] == before["recallCount"] + 1
     after = client.memory(user, ids["city"])
+    assert after is not None
     assert after["recallCount"] == before["recallCount"] + 1
     assert after["lastRecalledAt"] is not None
     assert after["weight"]["passive"] == pytest.approx(min(1.0, before["weight"]["passive"] + 0.1))
@@ -291,7 +293,8 @@ def test_exact_scan_and_vector_index_paths_find_the_same_best_memory(container: 
     """The candidate read chooses the exact scan or the global vector index by cost; both must find the
     user's own nearest memory (and only the user's)."""
     from graph.model import Scope
-    from graph.recall import RecallFilters, RecallRepository, RetrievalLimits
+    from graph.recall import CandidateSet, RecallFilters, RecallRepository, RetrievalLimits
+    from graph.store import Tx
     from ingest.scoring import lucene_query, terms
 
     marker = uuid.uuid4().hex[:6]
@@ -305,8 +308,11 @@ def test_exact_scan_and_vector_index_paths_find_the_same_best_memory(container: 
     found = {}
     for path, limits in (("exact", RetrievalLimits(exact_max=10**6)),
                          ("index", RetrievalLimits(exact_max=0, exact_per_candidate=0))):
-        got = container.store.read_tx(lambda tx, lim=limits: repo.candidates(
-            tx, scope, embedding, terms(query), lucene_query(terms(query)), RecallFilters(), lim))
+        def candidates(tx: Tx, lim: RetrievalLimits = limits) -> CandidateSet:
+            return repo.candidates(tx, scope, embedding, terms(query), lucene_query(terms(query)), RecallFilters(),
+                                   lim)
+
+        got = container.store.read_tx(candidates)
         assert got.user_memories == 3
         assert {d.memory.id for d in got.dense} <= {m.id for m in stored}, path  # never another user's
         found[path] = got.dense[0].memory.id

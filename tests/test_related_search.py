@@ -57,7 +57,7 @@ def build(c: Container, tenant: str, user: str, spec: dict) -> UserGraph:
         g.memories.append(m.id)
     for (i, j), s in spec["assoc"].items():
         c.memories.associate(tenant, user, g.memories[i], g.memories[j], s)
-        g.associations[tuple(sorted((g.memories[i], g.memories[j])))] = s  # type: ignore[index]
+        g.associations[tuple(sorted((g.memories[i], g.memories[j])))] = s
     for i, subj, obj in spec["triples"]:
         add_triple(c, Scope(tenant, user), g.memories[i], subj, obj)
         for name in (subj, obj):

@@ -41,11 +41,12 @@ def test_a_full_core_refuses_remember_and_writes_nothing(settings: Settings, ten
         c.close()
 
 
-def test_a_full_temp_gives_way_by_its_least_useful(settings: Settings, tenant: str) -> None:
+def test_a_full_temp_gives_way_by_its_least_useful(settings: Settings, tenant: str,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     clock = FakeClock(T0)
     c = make_container(settings, clock, temp_capacity=2)
     seen: list[MemoryEvent] = []
-    c.events.publish = seen.append  # type: ignore[method-assign]
+    monkeypatch.setattr(c.events, "publish", seen.append)
     try:
         first = remember(c, tenant, "My sister lives in Berlin")
         clock.advance(timedelta(minutes=1))

@@ -16,6 +16,7 @@ from ingest.reply_style import reply_style, reply_style_axis
 from ingest.salience import assess
 from ingest.slots import REPLY_STYLE, asks_own_fact
 from ingest.turns import TurnInput
+from tests.test_slot_meaning import asked_by
 
 
 @pytest.mark.parametrize(("clause", "style"), [
@@ -95,8 +96,7 @@ def test_a_request_brings_the_reply_style_along_but_never_opens_the_gate(contain
                               "i'm a paralegal so i know the legal side, its the emotional side thats killing me")):
         container.ingest.ingest_turn(tenant, TurnInput(user_id=user, session_id="s1", speaker="user", text=text,
                                                        turn=i))
-    asked = container.recall.asked_slots("i'm so overwhelmed today. any advice?",
-                                         container.embedder.embed_query("i'm so overwhelmed today. any advice?"))
+    asked = asked_by(container, "i'm so overwhelmed today. any advice?")
     assert asked[-1:] == (REPLY_STYLE,)
     result = container.recall.recall(tenant, RecallRequest(user_id=user, query="i'm so overwhelmed today. any advice?"))
     assert not result.gated, result.reason

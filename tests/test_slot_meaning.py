@@ -32,6 +32,11 @@ def toy_slots(threshold: float | None) -> tuple[SlotExamples, list[str]]:
     return SlotExamples(embed, threshold, TOY_EXAMPLES), embedded
 
 
+def asked_by(container: Container, text: str) -> tuple[str, ...]:
+    """RecallUseCases.asked_slots given the input's embedding as recall gives it: a list of floats."""
+    return container.recall.asked_slots(text, [float(x) for x in container.embedder.embed_query(text)])
+
+
 def test_the_closest_example_gives_the_slots_when_close_enough() -> None:
     slots, embedded = toy_slots(0.55)
     assert slots.asked([0.6, 0.8, 0.0]) == ("lives_in",)  # closest to "my home city" (0.96)
@@ -71,7 +76,7 @@ def test_prepared_examples_are_not_embedded_again() -> None:
 def test_a_paraphrase_no_pattern_reads_asks_for_its_slot(container: Container, question: str,
                                                          asked: tuple[str, ...]) -> None:
     assert asked_slots(question) == ()  # the patterns miss it
-    assert container.recall.asked_slots(question, container.embedder.embed_query(question)) == asked
+    assert asked_by(container, question) == asked
 
 
 @pytest.mark.parametrize("question", [
@@ -89,7 +94,7 @@ def test_a_paraphrase_no_pattern_reads_asks_for_its_slot(container: Container, q
     "我想学吉他，应该从哪开始？",
 ])
 def test_other_input_asks_for_no_slot(container: Container, question: str) -> None:
-    assert facts(container.recall.asked_slots(question, container.embedder.embed_query(question))) == ()
+    assert facts(asked_by(container, question)) == ()
 
 
 def facts(asked: tuple[str, ...]) -> tuple[str, ...]:
@@ -103,7 +108,7 @@ def facts(asked: tuple[str, ...]) -> tuple[str, ...]:
     ("Where do I live?", False), ("What is the capital of Australia?", False),
 ])
 def test_a_request_asks_how_the_user_wants_to_be_answered(container: Container, text: str, request_: bool) -> None:
-    asked = container.recall.asked_slots(text, container.embedder.embed_query(text))
+    asked = asked_by(container, text)
     assert (REPLY_STYLE in asked) is request_ and asked[-1:] == ((REPLY_STYLE,) if request_ else asked[-1:])
 
 
@@ -120,7 +125,7 @@ def test_a_request_asks_how_the_user_wants_to_be_answered(container: Container, 
 def test_a_request_the_users_facts_shape_asks_for_them(container: Container, request_: str,
                                                        asked: tuple[str, ...]) -> None:
     assert asked_slots(request_) == ()  # the patterns miss it
-    assert facts(container.recall.asked_slots(request_, container.embedder.embed_query(request_))) == asked
+    assert facts(asked_by(container, request_)) == asked
 
 
 @pytest.mark.parametrize("request_", [
@@ -130,13 +135,13 @@ def test_a_request_the_users_facts_shape_asks_for_them(container: Container, req
     "How do I delete my LinkedIn account?",
 ])
 def test_other_requests_ask_for_no_slot(container: Container, request_: str) -> None:
-    assert facts(container.recall.asked_slots(request_, container.embedder.embed_query(request_))) == ()
+    assert facts(asked_by(container, request_)) == ()
 
 
 def test_the_patterns_come_first(container: Container) -> None:
     # the family is what the patterns read; by meaning alone it was the user's own job (0.68)
     question = "What do my parents do for work?"
-    assert container.recall.asked_slots(question, container.embedder.embed_query(question)) == FAMILY
+    assert asked_by(container, question) == FAMILY
 
 
 @pytest.mark.parametrize(("question", "answer"), [

@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bmam.container import Container
 from bmam.usecases.memories import RememberRequest
 from graph.errors import BadInput, Conflict, LimitExceeded, NotFound
 from graph.migrations import apply_schema, missing_migrations
-from graph.model import ClassifierLevel, MemoryType, PresetKind, Tier
+from graph.model import ClassifierLevel, Memory, MemoryType, PresetKind, Tier
 
 
-def remember(c: Container, tenant: str, user: str, text: str, type: str = "FACTUAL", **kw: object):
-    return c.memories.remember(tenant, RememberRequest(user_id=user, text=text, type=type, **kw))  # type: ignore[arg-type]
+def remember(c: Container, tenant: str, user: str, text: str, type: str = "FACTUAL", **kw: Any) -> Memory:
+    return c.memories.remember(tenant, RememberRequest(user_id=user, text=text, type=type, **kw))
 
 
 def test_remember_round_trip(container: Container, tenant: str) -> None:
     m = remember(container, tenant, "alice", "  我住在成都  ", "FACTUAL", session_id="s1", device_id="phone")
     got = container.memories.get(tenant, "alice", m.id)
+    assert got is not None
     assert got == m
     assert got.text == "我住在成都"
     assert got.type is MemoryType.FACTUAL and got.tier is Tier.TEMP and not got.locked

@@ -14,6 +14,7 @@ import pytest
 from bmam.client import AsyncBmamClient, BmamClientError, ClientConfig
 from bmam.container import Container
 from bmam.events import EventKind, MemoryEvent
+from tests.ops_support import unsubscribe
 
 
 def _event(tenant: str, user: str, memory_id: str, kind: EventKind = EventKind.CREATED) -> MemoryEvent:
@@ -32,7 +33,7 @@ async def _next_after_probes(
         if done:
             event = task.result()
             assert event["memoryId"] == probe
-            return event  # type: ignore[no-any-return]
+            return event
     task.cancel()
     raise AssertionError("the subscription never started")
 
@@ -67,8 +68,8 @@ def test_events_reach_their_own_tenant_only(
         got_a = await _next_event(stream_a)
         bus.publish(_event(tenant_a, "alice", "m_second"))
         got_a2 = await _next_event(stream_a)
-        await stream_a.aclose()
-        await stream_b.aclose()
+        await unsubscribe(stream_a)
+        await unsubscribe(stream_b)
         return got_a, got_a2, got_b
 
     got_a, got_a2, got_b = asyncio.run(run())
@@ -83,9 +84,9 @@ def test_subscription_refuses_without_a_valid_key_and_bad_user(api_url: str, api
         c = AsyncBmamClient(ClientConfig(url=api_url, api_key=key, timeout_s=10))
         stream = c.memory_events(user)
         try:
-            return await asyncio.wait_for(stream.__anext__(), 20)  # type: ignore[no-any-return]
+            return await asyncio.wait_for(stream.__anext__(), 20)
         finally:
-            await stream.aclose()
+            await unsubscribe(stream)
 
     for key in (None, "bmam_" + "1" * 16 + "_" + "B" * 43):
         with pytest.raises(BmamClientError) as err:
@@ -117,7 +118,7 @@ def test_remember_ingest_and_forget_publish_their_events(
         await client.execute("mutation($u: String!, $id: ID!) { forget(userId: $u, id: $id) { forgotten } }",
                              {"u": "alice", "id": stored["id"]})
         forgotten = await _next_event(stream)
-        await stream.aclose()
+        await unsubscribe(stream)
         await client.close()
         return stored["id"], remembered, turn["ingestTurn"]["memories"][0]["id"], ingested, forgotten
 
@@ -150,7 +151,7 @@ def test_a_revoked_key_ends_its_open_subscription(
                 await asyncio.wait_for(stream.__anext__(), 30)
             return ended.value
         finally:
-            await stream.aclose()
+            await unsubscribe(stream)
             await client.close()
 
     ended = asyncio.run(run())
@@ -186,7 +187,7 @@ def test_a_subscription_text_kept_from_a_websocket_is_still_refused_over_http(
         stream = ws.memory_events("alice")
         await _next_after_probes(stream, lambda: container.events.publish(_event(tenant, "alice", "probe")),
                                  probe="probe")
-        await stream.aclose()
+        await unsubscribe(stream)
         await ws.close()
 
     asyncio.run(subscribe_once())
@@ -267,8 +268,8 @@ def test_forget_user_tells_subscribers_every_memory_is_gone(
         forgotten = await _next_event(stream)
         container.events.publish(_event(tenant, "bob", "m_bob"))
         heard_by_bob = await _next_event(other)  # the first thing bob's stream hears after alice was erased
-        await stream.aclose()
-        await other.aclose()
+        await unsubscribe(stream)
+        await unsubscribe(other)
         await client.close()
         return receipt, forgotten, heard_by_bob
 

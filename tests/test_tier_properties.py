@@ -50,7 +50,8 @@ class TierMachine(RuleBasedStateMachine):
         self.scope = Scope(self.tenant, "alice")
         w = base.weights
         self.repo = TierRepository(WeightShares(w.passive_share, w.active_share, w.preset_share))
-        self.rules: TierRules = self.c.tiers.rules
+        # (not self.rules: RuleBasedStateMachine keeps its list of rules there)
+        self.tier_rules: TierRules = self.c.tiers.rules
         self.state: State = self.read()
         self.sessions = 0
 
@@ -68,7 +69,8 @@ class TierMachine(RuleBasedStateMachine):
     def step(self, kind: str, target: str | None = None) -> None:
         """Check every move of the last step against what the rules allow for it."""
         before, after = self.state, self.read()
-        caps = self.rules.capacities
+        rules = self.tier_rules
+        caps = rules.capacities
         counts = {t: sum(1 for m in after.values() if m.tier is t and not m.superseded) for t in Tier}
         now = self.clock.now()
         for mid in set(before) | set(after):
@@ -98,12 +100,12 @@ class TierMachine(RuleBasedStateMachine):
                 continue
             if (b, a) == (Tier.MID, Tier.TEMP):  # mid full, or faded at a sweep
                 assert not held(before[mid]), (kind, move)
-                assert counts[Tier.MID] == caps.mid or (kind == "sweep" and has_faded(before[mid], self.rules, now)), \
+                assert counts[Tier.MID] == caps.mid or (kind == "sweep" and has_faded(before[mid], rules, now)), \
                     (kind, move)
                 continue
             if a is None:  # temp full, or stale at a sweep
                 assert not held(before[mid]), (kind, move)
-                assert counts[Tier.TEMP] == caps.temp or (kind == "sweep" and is_stale(before[mid], self.rules, now)), \
+                assert counts[Tier.TEMP] == caps.temp or (kind == "sweep" and is_stale(before[mid], rules, now)), \
                     (kind, move)
                 continue
             raise AssertionError(f"unexpected move {move} on {kind}")
@@ -159,7 +161,7 @@ class TierMachine(RuleBasedStateMachine):
         except Conflict:  # history, or core full (a locked one is returned as it is)
             state = self.state[target]
             core = sum(1 for m in self.state.values() if m.tier is Tier.CORE and not m.superseded)
-            assert state.superseded or (state.tier is not Tier.CORE and core == self.rules.capacities.core)
+            assert state.superseded or (state.tier is not Tier.CORE and core == self.tier_rules.capacities.core)
         self.step("lock", target)
 
     @precondition(lambda self: any(m.locked for m in self.state.values()))
@@ -189,7 +191,7 @@ class TierMachine(RuleBasedStateMachine):
     def within_capacity_and_core_is_locked(self) -> None:
         if self.c is None:
             return
-        caps = self.rules.capacities
+        caps = self.tier_rules.capacities
         for tier in Tier:
             assert sum(1 for m in self.state.values() if m.tier is tier and not m.superseded) <= caps.of(tier), tier
         assert all(m.locked == (m.tier is Tier.CORE) for m in self.state.values())

@@ -279,10 +279,10 @@ def test_a_large_user_is_read_in_the_background_while_neo4j_answers(container: C
     same(first, candidates(plain))
     held.set()
     cache.wait_for_loads()
-    assert cache.loads == 1 and cache.peek(scope) is not None and cache.peek(scope).n == 40
+    assert cache.loads == 1 and (loaded := cache.peek(scope)) is not None and loaded.n == 40
     newer = store(container, scope, "tea " * 3, query)  # written after the read: caught up, not read anew
     second = candidates(repo)
-    assert cache.loads == 1 and cache.peek(scope).n == 41
+    assert cache.loads == 1 and (caught_up := cache.peek(scope)) is not None and caught_up.n == 41
     assert second.dense[0].memory.id == newer
     same(second, candidates(plain))
     below = VectorCache(container.vector_dimensions, max_bytes=64 * 2**20, store=container.store, background_min=42)

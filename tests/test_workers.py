@@ -38,7 +38,7 @@ from graph.model import Scope
 from ingest.repetition import RepetitionParams, RepetitionTracker, SessionKey, SurfacedTurn
 from ingest.shared_session import SharedRepetitionTracker
 from ingest.turns import TurnInput
-from tests.ops_support import BmamProcess, conversation, start_bmam
+from tests.ops_support import BmamProcess, conversation, start_bmam, unsubscribe
 
 
 @pytest.fixture(scope="module")
@@ -307,7 +307,7 @@ def test_a_subscription_hears_the_changes_every_worker_makes(workers: BmamProces
                 heard.add(event["memoryId"])
         except TimeoutError:
             pass
-        await stream.aclose()
+        await unsubscribe(stream)
         await subscriber.close()
         return stored, heard
 

@@ -33,7 +33,7 @@ class _Socket:
             if msg.get("id") != op:
                 continue
             if msg["type"] == "next":
-                return msg["payload"]  # type: ignore[no-any-return]
+                return msg["payload"]
             if msg["type"] == "error":
                 return {"errors": msg["payload"]}
 
