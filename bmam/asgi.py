@@ -79,8 +79,9 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
     return WorkerHeader(app)
 
 
-def serve_workers(cfg: Settings, *, host: str, port: int, workers: int) -> None:
-    """`bmam serve --workers N` (once Neo4j is up): the schema applied once, the dev key printed, N workers."""
+def serve_workers(cfg: Settings, *, host: str, port: int, workers: int, migrated: bool = False) -> None:
+    """`bmam serve --workers N` (once Neo4j is up): the schema applied once (here unless `migrated`: bmam serve
+    applies it first), the dev key printed, N workers."""
     import uvicorn
 
     from bmam.usecases.keys import dev_key
@@ -90,7 +91,8 @@ def serve_workers(cfg: Settings, *, host: str, port: int, workers: int) -> None:
                          "session state held in each process, a session's turns would be split between workers")
     container = Container(cfg)
     try:
-        migrate(container)
+        if not migrated:
+            migrate(container)
         wants_key = cfg.api.dev_key if cfg.api.dev_key is not None else (
             cfg.api.profile == "dev" and host in ("127.0.0.1", "localhost", "::1"))
         if wants_key:

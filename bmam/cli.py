@@ -34,7 +34,7 @@ from bmam.cli_support import (
 from bmam.container import Container, ensure_neo4j
 from bmam.neo4j_server import LocalNeo4j, Neo4jServerError
 from bmam.usecases.memories import RememberRequest
-from graph.errors import Conflict
+from graph.errors import Conflict, StoreTimeout, StoreUnavailable
 from graph.migrations import DATA_STEPS
 from graph.model import PresetKind, Tier
 
@@ -49,6 +49,31 @@ app = typer.Typer(help="bmam: a knowledge-memory service for conversational AI."
 neo4j_app = typer.Typer(help="The project's local Neo4j server (not used when NEO4J_URI is set).",
                         no_args_is_help=True)
 app.add_typer(neo4j_app, name="neo4j")
+
+
+class _QuietStoreRetries(logging.Filter):
+    """graph.store's warnings (a read retried, Neo4j unavailable) only where logging is set up: in the log of
+    `bmam serve` and `bmam mcp`, and with --verbose. A command that sets none would print each through Python's
+    last-resort handler, several lines of driver text on standard error before its one error line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno >= logging.ERROR or bool(logging.getLogger().handlers)
+
+
+_QUIET_STORE_RETRIES = _QuietStoreRetries()
+
+
+@app.callback()
+def _options(
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show Neo4j's retries and failures as "
+                                                                  "warnings on standard error.")] = False,
+) -> None:
+    store_log = logging.getLogger("graph.store")
+    if verbose:
+        store_log.removeFilter(_QUIET_STORE_RETRIES)
+    else:
+        store_log.addFilter(_QUIET_STORE_RETRIES)
+
 
 # ----- server ---------------------------------------------------------------------------
 
@@ -77,15 +102,40 @@ def serve(
         fail(f"--workers must be between 1 and {MAX_WORKERS} (got {workers})", 2)
     with clear_errors():
         ensure_neo4j(cfg)
+        c = Container(cfg)
+        schema_applied(c)
     if workers > 1:  # issue 8: several worker processes (bmam/asgi.py)
         from bmam.asgi import serve_workers
 
-        return serve_workers(cfg, host=host or cfg.api.host, port=port, workers=workers)
+        c.close()
+        return serve_workers(cfg, host=host or cfg.api.host, port=port, workers=workers, migrated=True)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    c = Container(cfg)
     bind = host or cfg.api.host
-    uvicorn.run(create_app(c, bind_host=bind), host=bind, port=port,
+    uvicorn.run(create_app(c, bind_host=bind, migrate=False), host=bind, port=port,
                 log_level="info", ws_max_size=cfg.limits.max_body_bytes)
+
+
+def schema_applied(c: Container) -> None:
+    """`bmam serve` applies the schema before uvicorn starts, in one process however many workers follow: Neo4j
+    out of reach (after BMAM_NEO4J__RETRY_TIME_S of retries) is one line naming where it was looked for, not
+    uvicorn's pages of start-up traceback and "Application startup failed" (four of them with --workers 2)."""
+    try:
+        c.migrate()
+    except BaseException as exc:
+        c.close()
+        if isinstance(exc, StoreUnavailable) and not isinstance(exc, StoreTimeout):
+            raise StoreUnavailable(f"cannot reach Neo4j at {c.settings.neo4j.bolt_uri}: {_reason(exc)}") from exc
+        raise
+
+
+def _reason(exc: BaseException) -> str:
+    """Why a connection failed, in one line: the deepest cause that says something ("[Errno 111] Connection
+    refused"), not the driver's whole chain."""
+    reason, cause = str(exc), exc.__cause__
+    while cause is not None:
+        reason = str(cause) or reason
+        cause = cause.__cause__
+    return " ".join(reason.split())
 
 
 @app.command()

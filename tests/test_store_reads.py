@@ -62,10 +62,44 @@ def test_retries_stop_after_the_retry_time_with_the_last_error() -> None:
     flaky = _Flaky(10_000, neo4j_errors.SessionExpired("gone"))
     with pytest.raises(neo4j_errors.SessionExpired):
         _retried(flaky, retry_time_s=0.2, first_pause_s=0.02, monotonic=clock.monotonic, sleep=clock.sleep)
-    # pauses 0.02, 0.04, 0.08, 0.16 (+-20%, doubling): after three 0.112-0.168 s have passed, after four over 0.2
+    # pauses 0.02, 0.04, 0.08 (+-20%, doubling): after three 0.112-0.168 s have passed, and the fourth (0.16 +-20%)
+    # is cut to the time left; the attempt after it is the last
     assert flaky.calls == 5
     assert len(clock.pauses) == 4
-    assert all(0.8 * 0.02 * 2**i <= p <= 1.2 * 0.02 * 2**i for i, p in enumerate(clock.pauses))
+    assert all(0.8 * 0.02 * 2**i <= p <= 1.2 * 0.02 * 2**i for i, p in enumerate(clock.pauses[:3]))
+    assert clock.pauses[3] == pytest.approx(0.2 - sum(clock.pauses[:3]))
+    assert sum(clock.pauses) <= 0.2 + 1e-9
+
+
+@pytest.mark.parametrize("attempt_s", [0.0, 0.5, 3.0])
+def test_the_pauses_never_run_past_the_retry_time(attempt_s: float) -> None:
+    """BMAM_NEO4J__RETRY_TIME_S (10 s) is the budget: the time was checked only before each pause, so the 8 s
+    pause began at 7 s and the caller heard UNAVAILABLE after 15 s. Attempts that take time themselves
+    (attempt_s, a connection that times out) leave less to pause; none is taken once the budget is spent."""
+    for round_ in range(20):  # the jitter
+        clock = _Clock()
+        down = _Down(clock, attempt_s)
+        with pytest.raises(neo4j_errors.ServiceUnavailable):
+            _retried(down, retry_time_s=10.0, monotonic=clock.monotonic, sleep=clock.sleep)
+        assert sum(clock.pauses) <= 10.0 + 1e-9, (round_, clock.pauses)
+        assert all(p > 0 for p in clock.pauses)
+        # from the first failure to the last: the budget, and at most one attempt's time past it
+        assert clock.now - attempt_s <= 10.0 + attempt_s + 1e-9
+        assert down.calls == len(clock.pauses) + 1
+
+
+class _Down:
+    """Neo4j out of reach: each attempt fails after attempt_s on the clock."""
+
+    def __init__(self, clock: _Clock, attempt_s: float) -> None:
+        self.clock = clock
+        self.attempt_s = attempt_s
+        self.calls = 0
+
+    def __call__(self) -> int:
+        self.calls += 1
+        self.clock.now += self.attempt_s
+        raise neo4j_errors.ServiceUnavailable("neo4j down")
 
 
 def test_a_read_returns_what_a_managed_transaction_returns(container: Container, scope: Scope) -> None:
