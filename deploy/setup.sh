@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, once: the venv with bmam and its dependencies, Java 17, Maven, and the
-# Neo4j 5.26 jars from Maven Central. Sourced by deploy/serve.sh and deploy/test.sh; safe to re-run.
+# Neo4j 5.26 jars from Maven Central. Sourced by deploy/serve.sh and deploy/test.sh; safe to re-run. What
+# only the tests need (the browser tests' chromium, fonts and npm driver) is deploy/test.sh's, not a server's.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -55,19 +56,4 @@ if [ -z "${NEO4J_URI:-}" ]; then
     say "fetching Neo4j 5.26 and Neo4j Browser from Maven Central"
     mvn -q -B -f deploy/pom.xml dependency:copy-dependencies
   fi
-fi
-
-# The memory inspector's browser tests (tests/test_ui_e2e.py): Debian's chromium, CJK fonts for the
-# screenshots, and playwright-core from npm (tests/ui_driver, pinned by its package-lock.json).
-# (The font check reads fc-list whole: `grep -q` would stop at the first match, fc-list die of SIGPIPE, and
-# pipefail call the fonts missing, an apt-get on most starts.)
-if [ "$(id -u)" = 0 ] && { [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -c "Noto Sans CJK" >/dev/null; }; then
-  apt_install chromium fonts-noto-cjk
-fi
-if [ "$(id -u)" = 0 ] && ! command -v npm >/dev/null; then
-  apt_install nodejs npm
-fi
-if command -v npm >/dev/null && [ ! -d tests/ui_driver/node_modules/playwright-core ]; then
-  say "installing the UI test driver (playwright-core) from npm"
-  (cd tests/ui_driver && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi

@@ -27,7 +27,7 @@ NODE = shutil.which("node")
 
 pytestmark = pytest.mark.skipif(
     NODE is None or not CHROMIUM.exists(),
-    reason="needs node and Debian's chromium (/usr/bin/chromium); deploy/setup.sh installs both",
+    reason="needs node and Debian's chromium (/usr/bin/chromium); deploy/test.sh installs both",
 )
 
 USER = "小明"
@@ -46,7 +46,7 @@ CORRECTED = "I have a meeting with Li Wei on Thursday"
 def _driver_ready() -> None:
     if not (DRIVER / "node_modules" / "playwright-core").is_dir():
         npm = shutil.which("npm")
-        assert npm, "npm is needed to install tests/ui_driver (deploy/setup.sh does it)"
+        assert npm, "npm is needed to install tests/ui_driver (deploy/test.sh does it)"
         subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=DRIVER, check=True, timeout=300)
 
 
