@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from bmam.clock import Clock, SystemClock
 from bmam.events import EventBus
 from bmam.neo4j_server import LocalNeo4j
-from bmam.settings import Settings
+from bmam.settings import ModelCalibration, Settings
 from bmam.usecases.memories import MemoryUseCases
 from graph.associations import AssociationRepository
 from graph.errors import Conflict as ConflictError
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from bmam.event_relay import EventRelay
     from bmam.scheduler import MaintenanceScheduler
     from bmam.usecases.associations import AssociationForming
-    from bmam.usecases.conflicts import ConflictUseCases
+    from bmam.usecases.conflicts import ConflictLines, ConflictUseCases
     from bmam.usecases.corrections import CorrectionUseCases
     from bmam.usecases.erasure import ErasureUseCases
     from bmam.usecases.export import ExportUseCases
@@ -323,38 +323,38 @@ class Container:
 
         return FeedbackUseCases(clock=self.clock, weights=WeightRepository(self.store), policy=self.weight_policy)
 
-    @cached_property
-    def conflict_similarity(self) -> float:
-        """The negation rule's cosine line, shared by ingest's conflict checks and maintenance's."""
-        from bmam.usecases.conflicts import conflict_similarity_for
+    @property
+    def measured_lines(self) -> ModelCalibration | None:
+        """The embedding model's measured cosine lines (settings.recall.calibration), None for a model not listed:
+        the conflict and merge rules then take their own fallbacks, not another model's lines."""
+        return self.settings.recall.calibration.get(self.settings.embedding.model)
 
-        return conflict_similarity_for(self.settings.embedding.model, self.settings.living.conflict_similarity)
+    @cached_property
+    def conflict_lines(self) -> ConflictLines:
+        """The conflict rules' cosine lines, the negation one shared by ingest's conflict checks and maintenance's."""
+        from bmam.usecases.conflicts import conflict_lines
+
+        return conflict_lines(self.measured_lines, self.settings.living)
+
+    @property
+    def conflict_similarity(self) -> float:
+        return self.conflict_lines.negation
 
     @cached_property
     def conflicts(self) -> ConflictUseCases:
-        from bmam.usecases.conflicts import (
-            CANCEL_SIMILARITY_BY_MODEL,
-            FAVOURITE_SIMILARITY_BY_MODEL,
-            TRANSLATED_SIMILARITY_BY_MODEL,
-            ConflictSettings,
-            ConflictUseCases,
-            TranslatedValue,
-        )
+        from bmam.usecases.conflicts import ConflictSettings, ConflictUseCases, TranslatedValue
         from graph.conflicts import ConflictRepository, ConflictStrategy
 
-        lv, model = self.settings.living, self.settings.embedding.model
-        threshold = self.conflict_similarity
-        favourite = lv.favourite_similarity or FAVOURITE_SIMILARITY_BY_MODEL.get(model, threshold)
-        cancel = lv.cancel_similarity or CANCEL_SIMILARITY_BY_MODEL.get(model, threshold)
-        translated = lv.translated_similarity or TRANSLATED_SIMILARITY_BY_MODEL.get(model)
+        lv, lines = self.settings.living, self.conflict_lines
         conflicts = ConflictUseCases(
             clock=self.clock, events=self.events, conflicts=ConflictRepository(self.store, self.vector_cache),
             memories=self.memory_repository, triples=TripleRepository(self.store), policy=self.weight_policy,
-            settings=ConflictSettings(strategy=ConflictStrategy(lv.conflict_strategy), similarity_threshold=threshold,
-                                      favourite_threshold=favourite, cancel_threshold=cancel,
+            settings=ConflictSettings(strategy=ConflictStrategy(lv.conflict_strategy),
+                                      similarity_threshold=lines.negation, favourite_threshold=lines.favourite,
+                                      cancel_threshold=lines.cancel,
                                       revision_threshold=self.settings.ingest.duplicate_similarity,
                                       max_page=self.settings.limits.max_page_size),
-            translated=TranslatedValue(self.embedder, translated) if translated is not None else None,
+            translated=TranslatedValue(self.embedder, lines.translated) if lines.translated is not None else None,
         )
         # a loser's uncontested facts live on (looked up when called: the remains run the hooks, which hold this)
         conflicts.superseded.append(lambda scope, settled: self.remains.on_superseded(scope, settled))
@@ -416,7 +416,7 @@ class Container:
         m = self.settings.maintenance
         policy = MaintenancePolicy(
             purge_below=m.purge_below,
-            merge_similarity=merge_similarity_for(self.settings.embedding.model, m.merge_similarity),
+            merge_similarity=merge_similarity_for(self.measured_lines, m.merge_similarity),
             conflict_similarity=self.conflict_similarity,
             min_headroom=m.min_working_memory_headroom, plan_page=m.plan_page,
             rebalance=RebalancePolicy(

