@@ -13,8 +13,11 @@ triples an ideal extractor would find ("oracle"), and the eval can use the rule 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
+T = TypeVar("T")
 Triple = tuple[str, str, str, str, str, int]  # subject, subject_kind, predicate, object, object_kind, polarity
 
 SESSION_DAYS = (0.0, 5.0, 11.0, 17.0, 23.0, 29.0)  # six sessions over a month
@@ -284,7 +287,7 @@ class _Builder:
                                                    answers=answers, kind=kind, lang=lang, cross_lingual=cross))
 
 
-def _pick(rng: random.Random, pool: list, taken: set) -> object:  # type: ignore[type-arg]
+def _pick(rng: random.Random, pool: Sequence[T], taken: set[object]) -> T:
     options = [x for x in pool if x not in taken]
     choice = rng.choice(options or pool)
     taken.add(choice)
@@ -296,7 +299,7 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int, he
     b = _Builder(rng, u, held)
     zh_main = lang == "zh"
     s = lambda: rng.randrange(len(SESSION_DAYS))  # noqa: E731
-    taken: set = set()
+    taken: set[object] = set()
     # questions naming an entity, third person: zh, en, answers, held-out zh, held-out en
     named: list[tuple[list[str], list[str], list[str], list[str], list[str]]] = []
 
@@ -305,8 +308,8 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int, he
         return zh_main if rng.random() < 0.85 else not zh_main
 
     # residence
-    zh_city, _ = _pick(rng, ZH_CITIES, taken)  # type: ignore[misc]
-    en_city, _ = _pick(rng, EN_CITIES, taken)  # type: ignore[misc]
+    zh_city, _ = _pick(rng, ZH_CITIES, taken)
+    en_city, _ = _pick(rng, EN_CITIES, taken)
     years = rng.randint(2, 9)
     if speak_zh():
         city = zh_city
@@ -350,7 +353,7 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int, he
     if speak_zh():
         rel, pron = rng.choice(ZH_SIBLINGS)
         name = _pick(rng, ZH_NAMES, taken)
-        (scity, sdish) = _pick(rng, ZH_CITIES, taken)  # type: ignore[misc]
+        (scity, sdish) = _pick(rng, ZH_CITIES, taken)
         sjob = rng.choice(ZH_JOBS)
         # the kin predicate as the extractor names it (哥哥 -> brother: ingest/extract_core.py PREDICATES)
         kin = {"姐姐": "sister", "妹妹": "sister", "哥哥": "brother", "弟弟": "brother"}[rel]
@@ -373,7 +376,7 @@ def _user(rng: random.Random, user_id: str, lang: str, fillers_per_user: int, he
     else:
         rel, pron = rng.choice(EN_SIBLINGS)
         name = _pick(rng, EN_NAMES, taken)
-        (scity, sdish) = _pick(rng, EN_CITIES, taken)  # type: ignore[misc]
+        (scity, sdish) = _pick(rng, EN_CITIES, taken)
         sjob = rng.choice(EN_JOBS)
         k_sib = b.mem(f"My {rel} {name} works as a {sjob} in {scity}", "FACTUAL", s(),
                       [("user", "user", rel, name, "person", 1), (name, "person", "lives_in", scity, "place", 1),

@@ -47,9 +47,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     user, real = kept_user(args.tenant, args.size)
     container = Container(load_settings())
     questions = [q.text for q in generate(seed=3, users=2).questions]
-    related_vars = [{"u": user, "m": memory_id, "d": 3} for memory_id in real[:200]]
+    memory_ids = real[:200]
+    related_vars = [{"u": user, "m": memory_id, "d": 3} for memory_id in memory_ids]
     recall_vars = [{"u": user, "q": q, "k": 5} for q in questions]
-    related = {v["m"]: container.recall.related(args.tenant, user, v["m"], depth=3) for v in related_vars}
+    related = {memory_id: container.recall.related(args.tenant, user, memory_id, depth=3) for memory_id in memory_ids}
     recalled = {q: container.recall.recall(args.tenant, RecallRequest(user_id=user, query=q, k=5)) for q in questions}
     # From here the use cases answer from these tables: only completion is timed.
     container.recall.related = lambda tenant, user_id, memory_id, **_kw: related[memory_id]  # type: ignore[method-assign]
@@ -76,9 +77,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             for v in variables:
                 if run(plain, document, v) != run(own, document, v):
                     raise SystemExit(f"{name}: the two schemas answered {v} differently")
-            walls = alternating_rounds(
-                [("plain", lambda v, d=document: run(plain, d, v)), ("own", lambda v, d=document: run(own, d, v))],
-                variables, args.rounds)
+
+            def on_plain(v: dict[str, Any], d: str = document) -> Any:
+                return run(plain, d, v)
+
+            def on_own(v: dict[str, Any], d: str = document) -> Any:
+                return run(own, d, v)
+
+            walls = alternating_rounds([("plain", on_plain), ("own", on_own)], variables, args.rounds)
             a, b = walls["plain"], walls["own"]
             print(f"{name}: plain fields p50 / p95 {pct(a, 0.5):.2f} / {pct(a, 0.95):.2f} ms, Strawberry's own "
                   f"{pct(b, 0.5):.2f} / {pct(b, 0.95):.2f} ms; ratio p50 {pct(a, 0.5) / pct(b, 0.5):.2f}, "

@@ -45,6 +45,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bmam.clock import FakeClock
@@ -129,17 +131,17 @@ def e2e(c: Container, turns: Sequence[TurnInput], *, keep: bool = False) -> tupl
         def __init__(self) -> None:
             self.name, self.dim = inner.name, inner.dim
 
-        def embed_passages(self, texts: Sequence[str]):  # type: ignore[no-untyped-def]
+        def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
             t0 = time.perf_counter()
             try:
                 return inner.embed_passages(texts)
             finally:
                 embed_time[0] += time.perf_counter() - t0
 
-        def embed_query(self, text: str):  # type: ignore[no-untyped-def]
+        def embed_query(self, text: str) -> np.ndarray:
             return inner.embed_query(text)
 
-    c.ingest._embedder = Timed()  # type: ignore[assignment]
+    c.ingest._embedder = Timed()
     try:
         started = time.perf_counter()
         report = c.ingest.ingest_indexed(tenant, list(turns))

@@ -34,7 +34,9 @@ from bmam.container import Container, ensure_neo4j
 from bmam.settings import load_settings
 from graph.associations import AssociationRepository
 from graph.ids import new_memory_id
+from graph.memories import StoredMemory
 from graph.model import MemoryType, NewMemory, PresetKind, Scope, Tier
+from graph.store import Tx
 
 RESULTS = Path(__file__).resolve().parent / "results" / "maintenance.md"
 START = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
@@ -53,8 +55,12 @@ def seed(c: Container, scope: Scope, vectors: np.ndarray, plan: list[tuple[str, 
                                embedding=[float(x) for x in vectors[i]], tier=plan[i][3], preset_kind=plan[i][4],
                                preset=0.3 if plan[i][4] is PresetKind.TEMPORARY else 0.5)
                      for i in members[start:start + 500]]
-            c.store.write_tx(lambda tx, b=batch, p=passive, a=active: c.memory_repository.remember_many_in(
-                tx, scope, b, now=c.clock.now(), passive=p, active=a))
+
+            def remember(tx: Tx, b: list[NewMemory] = batch, p: float = passive,
+                         a: float = active) -> list[StoredMemory]:
+                return c.memory_repository.remember_many_in(tx, scope, b, now=c.clock.now(), passive=p, active=a)
+
+            c.store.write_tx(remember)
     assoc = AssociationRepository(c.store)
     for a, b, strength in links:
         assoc.associate(scope, ids[a], ids[b], strength, now=c.clock.now())

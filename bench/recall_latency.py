@@ -277,7 +277,11 @@ def side_by_side(client: BmamClient, other: BmamClient, items: Sequence[T], call
         batch = items[r * per_round:(r + 1) * per_round]
         first, second = ((client, mine), (other, theirs)) if r % 2 == 0 else ((other, theirs), (client, mine))
         for server, out in (first, second):
-            out.extend(timed_each(lambda item, server=server: call(server, item), batch))
+
+            def on_server(item: T, server: BmamClient = server) -> object:
+                return call(server, item)
+
+            out.extend(timed_each(on_server, batch))
     return (f"{what}: {against}, {rounds} alternating rounds, {len(mine)} requests each: this code "
             f"p50 / p95 {pct(mine, 0.5):.1f} / {pct(mine, 0.95):.1f} ms, the other {pct(theirs, 0.5):.1f} / "
             f"{pct(theirs, 0.95):.1f} ms; ratio p50 {pct(mine, 0.5) / pct(theirs, 0.5):.2f}, "
@@ -382,7 +386,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 client.recall(user, q)
                 container.embedder.embed_query(q)
             floor = timed_each(container.embedder.embed_query, texts)
-            recall = timed_each(lambda q, u=user: client.recall(u, q, k=5), texts)
+
+            def recall_one(q: str, u: str = user) -> object:
+                return client.recall(u, q, k=5)
+
+            recall = timed_each(recall_one, texts)
             # The same recalls again asking the server for its stage timings (X-Bmam-Timings): the query's
             # embedding as it costs inside the server, between requests, beside the tight loop's floor.
             served = [client.execute_full(TIMED_RECALL, {"u": user, "q": q, "k": 5}, timings=True).extensions["timings"]
@@ -392,7 +400,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             for depth in (2, 3):
                 for s in starts[:20]:
                     client.related_search(user, s, depth=depth)
-                related[depth] = timed_each(lambda m, u=user, d=depth: client.related_search(u, m, depth=d), starts)
+
+                def related_one(m: str, u: str = user, d: int = depth) -> object:
+                    return client.related_search(u, m, depth=d)
+
+                related[depth] = timed_each(related_one, starts)
             f50, f95 = pct(floor, 0.5), pct(floor, 0.95)
             r50, r95 = pct(recall, 0.5), pct(recall, 0.95)
             emit(f"| {size} | {f50:.1f} / {f95:.1f} ms | {r50:.1f} / {r95:.1f} ms | {2 * f95 + 10:.1f} ms "
@@ -406,12 +418,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                          f"p50 {pct([t['totalMs'] / 1000 for t in served], 0.5):.1f} ms, of it Neo4j "
                          f"{pct([t['neo4jMs'] / 1000 for t in served], 0.5):.1f} ms")
             if other is not None:
-                comparisons.append(f"- {size}: " + side_by_side(
-                    client, other[1], texts, lambda server, q, u=user: server.recall(u, q, k=5), args.against,
-                    "recall"))
-                comparisons.append(f"- {size}: " + side_by_side(
-                    client, other[1], starts, lambda server, m, u=user: server.related_search(u, m, depth=3),
-                    args.against, "relatedSearch depth 3"))
+
+                def recall_on(server: BmamClient, q: str, u: str = user) -> object:
+                    return server.recall(u, q, k=5)
+
+                def related_on(server: BmamClient, m: str, u: str = user) -> object:
+                    return server.related_search(u, m, depth=3)
+
+                comparisons.append(f"- {size}: " + side_by_side(client, other[1], texts, recall_on, args.against,
+                                                                "recall"))
+                comparisons.append(f"- {size}: " + side_by_side(client, other[1], starts, related_on, args.against,
+                                                                "relatedSearch depth 3"))
             notes.append(f"- {size}: first recall of the user after the server started (cold vector cache) "
                          f"{cold_ms:.0f} ms (the cache read at once, not in the background); "
                          + where_time_goes(container, scope, texts[:100]))

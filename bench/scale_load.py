@@ -184,8 +184,8 @@ class Run:
             "filler": self.filler.__dict__, "big": self.big.__dict__, "index_seconds": self.index_seconds,
             "real_seconds": self.real_seconds, "real_turns": self.real_turns, "total_seconds": self.total_seconds}))
 
-    def write(self, name: str, params: dict[str, Any], **splices: object) -> list[dict[str, Any]]:
-        return self.container.store.write(name, {"tenant": TENANT, "now": NOW, **params}, **splices)
+    def write(self, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        return self.container.store.write(name, {"tenant": TENANT, "now": NOW, **params})
 
     def present(self, ids: Sequence[str]) -> set[str]:
         return {r["id"] for r in self.container.store.read("bench/scale_present", {"tenant": TENANT, "ids": list(ids)})}

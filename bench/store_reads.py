@@ -16,7 +16,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -26,6 +26,12 @@ from bmam.settings import load_settings
 from graph.model import Scope
 from graph.related import search_params
 from graph.store import Row
+
+
+class Splices(TypedDict, total=False):
+    """The statements' splices: related/search's traversal depth."""
+
+    depth: int
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -43,16 +49,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                              min_strength=r.related_min_strength, traversal=container.recall.traversal,
                              width=min(r.related_limit, r.related_width))
 
-    cases: dict[str, list[tuple[str, dict[str, Any], dict[str, object]]]] = {
+    cases: dict[str, list[tuple[str, dict[str, Any], Splices]]] = {
         "meta/ping": [("meta/ping", {}, {})] * args.starts,
         "related/search d2": [("related/search", related(m), {"depth": 2}) for m in real[: args.starts]],
         "related/search d3": [("related/search", related(m), {"depth": 3}) for m in real[: args.starts]],
     }
 
-    def auto(name: str, params: dict[str, Any], splices: dict[str, object]) -> list[Row]:
+    def auto(name: str, params: dict[str, Any], splices: Splices) -> list[Row]:
         return store.read(name, params, **splices)
 
-    def managed(name: str, params: dict[str, Any], splices: dict[str, object]) -> list[Row]:
+    def managed(name: str, params: dict[str, Any], splices: Splices) -> list[Row]:
         return store.read_tx(lambda tx: tx.run(name, params, **splices))
 
     try:

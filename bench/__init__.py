@@ -1,0 +1,1 @@
+"""Benchmarks: scripts run as `.venv/bin/python bench/NAME.py`; tests import a few of their modules."""
