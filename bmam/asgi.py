@@ -79,20 +79,18 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
     return WorkerHeader(app)
 
 
-def serve_workers(cfg: Settings, *, host: str, port: int, workers: int, migrated: bool = False) -> None:
-    """`bmam serve --workers N` (once Neo4j is up): the schema applied once (here unless `migrated`: bmam serve
-    applies it first), the dev key printed, N workers."""
+def serve_workers(container: Container, *, host: str, port: int, workers: int) -> None:
+    """`bmam serve --workers N`, given the parent's container (Neo4j up, the schema applied: bmam serve does both
+    first, once): the dev key printed, the container closed, N workers."""
     import uvicorn
 
     from bmam.usecases.keys import dev_key
 
-    if workers > 1 and cfg.deployment.session_state != "shared":
-        raise SystemExit("--workers > 1 needs BMAM_DEPLOYMENT__SESSION_STATE=shared (the default): with "
-                         "session state held in each process, a session's turns would be split between workers")
-    container = Container(cfg)
+    cfg = container.settings
     try:
-        if not migrated:
-            migrate(container)
+        if workers > 1 and cfg.deployment.session_state != "shared":
+            raise SystemExit("--workers > 1 needs BMAM_DEPLOYMENT__SESSION_STATE=shared (the default): with "
+                             "session state held in each process, a session's turns would be split between workers")
         wants_key = cfg.api.dev_key if cfg.api.dev_key is not None else (
             cfg.api.profile == "dev" and host in ("127.0.0.1", "localhost", "::1"))
         if wants_key:

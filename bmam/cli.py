@@ -107,8 +107,7 @@ def serve(
     if workers > 1:  # issue 8: several worker processes (bmam/asgi.py)
         from bmam.asgi import serve_workers
 
-        c.close()
-        return serve_workers(cfg, host=host or cfg.api.host, port=port, workers=workers, migrated=True)
+        return serve_workers(c, host=host or cfg.api.host, port=port, workers=workers)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     bind = host or cfg.api.host
     uvicorn.run(create_app(c, bind_host=bind, migrate=False), host=bind, port=port,
