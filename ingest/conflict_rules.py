@@ -60,7 +60,6 @@ from ingest.extract_routines import PROVIDER_PREDICATE, ROUTINE_PREDICATE, SUPPO
 from ingest.lexicon import (
     CALENDAR_WORD_RE,
     CANCEL_RE,
-    DRINK_KINDS,
     OTHERS_RE,
     PLAN_RE,
     RELATIONS_ZH,
@@ -71,6 +70,7 @@ from ingest.lexicon import (
     is_question,
     people,
     said_for_some_times,
+    same_drink_kind,
     split_clauses,
 )
 from ingest.scoring import COMMON_EN
@@ -295,8 +295,7 @@ def drink_switch_conflict(new: Fact, old: Fact, new_text: str) -> str | None:
             or normalize_term(new.subject) != normalize_term(old.subject) or not _DRINK_SWITCH_RE.search(new_text):
         return None
     now, before = normalize_term(new.object), normalize_term(old.object)
-    kind = DRINK_KINDS.get(now)
-    if kind is None or now == before or DRINK_KINDS.get(before) != kind:
+    if now == before or not same_drink_kind(now, before):
         return None
     return f"{new.subject} drinks: {old.object!r} -> {new.object!r} (switched)"
 

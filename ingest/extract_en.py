@@ -33,7 +33,6 @@ from ingest.extract_core import (
 from ingest.lexicon import (
     CAPITAL_BESIDE_I,
     CONDITIONS_EN_RE,
-    DRINK_KINDS,
     DRINKS_EN_PATTERN,
     EPISODIC_EN_RE,
     GIVEN_NAMES_EN,
@@ -42,6 +41,7 @@ from ingest.lexicon import (
     PAST_EN_RE,
     RELATIONS_EN,
     people,
+    same_drink_kind,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -639,7 +639,7 @@ def _en_switched(m: re.Match[str], st: _State) -> None:
     old, new = _en_cut(m["old"], _EN_TAIL_THING), _en_cut(m["o"], _EN_TAIL_THING)
     st.add(USER, "likes", old, -1)
     st.add(USER, "likes", new, 1)
-    if (kind := DRINK_KINDS.get(normalize_term(new))) is not None and DRINK_KINDS.get(normalize_term(old)) == kind:
+    if same_drink_kind(normalize_term(new), normalize_term(old)):
         st.add(USER, "drinks", new.lower(), 1)
 
 

@@ -1444,6 +1444,14 @@ DRINK_KINDS: dict[str, str] = {
                      "可乐", "饮料", "碳酸饮料", "果汁", "气泡水", "苏打水"), "soft drink"),
     **dict.fromkeys(("milk", "oat milk", "almond milk", "soy milk", "牛奶", "燕麦奶", "豆奶", "豆浆"), "milk"),
 }
+
+
+def same_drink_kind(a: str, b: str) -> bool:
+    """Whether two drinks (normalised names) are of one kind, so that one switched to replaces the other."""
+    kind = DRINK_KINDS.get(a)
+    return kind is not None and DRINK_KINDS.get(b) == kind
+
+
 # the English names, longest first, for the extractor's switch pattern
 DRINKS_EN_PATTERN = "|".join(sorted((re.escape(d) for d in DRINK_KINDS if d.isascii()), key=len, reverse=True))
 DRINKS_ZH_PATTERN = "|".join(sorted((re.escape(d) for d in DRINK_KINDS if not d.isascii()), key=len, reverse=True))
