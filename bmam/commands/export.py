@@ -10,7 +10,7 @@ import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, BinaryIO
 
 import typer
 
@@ -52,13 +52,15 @@ def _umask() -> int:
     return mask
 
 
+def _write_all(f: BinaryIO, chunks: Iterable[bytes]) -> int:
+    """Write every piece to f; the number of bytes written."""
+    return sum(f.write(piece) for piece in chunks)
+
+
 def _write_into(path: Path, chunks: Iterable[bytes]) -> int:
     """Write into what is there as it is (a device, a FIFO): no temporary file, no rename over it."""
-    written = 0
     with open(path, "wb") as f:
-        for piece in chunks:
-            written += f.write(piece)
-    return written
+        return _write_all(f, chunks)
 
 
 def _write_replacing(target: Path, existing: os.stat_result | None, chunks: Iterable[bytes]) -> int:
@@ -68,11 +70,9 @@ def _write_replacing(target: Path, existing: os.stat_result | None, chunks: Iter
     where allowed) of the file it replaces, or a new file's mode as open() would give it (0o666 less the umask)."""
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     tmp = Path(tmp_name)
-    written = 0
     try:
         with os.fdopen(fd, "wb") as f:
-            for piece in chunks:
-                written += f.write(piece)
+            written = _write_all(f, chunks)
             f.flush()
             os.fsync(f.fileno())
             if existing is not None:
