@@ -22,6 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from bmam.container import Container
 from bmam.settings import Settings, load_settings
 from graph.errors import StoreUnavailable
+from resolvers.loopback import is_loopback
 
 log = logging.getLogger("bmam.asgi")
 
@@ -92,7 +93,7 @@ def serve_workers(container: Container, *, host: str, port: int, workers: int) -
             raise SystemExit("--workers > 1 needs BMAM_DEPLOYMENT__SESSION_STATE=shared (the default): with "
                              "session state held in each process, a session's turns would be split between workers")
         wants_key = cfg.api.dev_key if cfg.api.dev_key is not None else (
-            cfg.api.profile == "dev" and host in ("127.0.0.1", "localhost", "::1"))
+            cfg.api.profile == "dev" and is_loopback(host))
         if wants_key:
             try:
                 key, created = dev_key(container.keys, cfg.data_dir / "dev-api-key", cfg.api.default_tenant)

@@ -196,8 +196,12 @@ class Answer:
 
 MEMORY_EVENTS = ("subscription($u: String!) { memoryEvents(userId: $u) {"
                  " kind userId memoryId at detail { key value } } }")
-ERASURE_FIELDS = ("userId nodesRemoved relationshipsRemoved nodesByLabel { label count }"
-                  " relationshipsByType { label count } remainingNodes remainingRelationships verified erasedAt")
+_ERASURE_COUNTS = ("nodesRemoved relationshipsRemoved nodesByLabel { label count }"
+                   " relationshipsByType { label count } remainingNodes remainingRelationships verified erasedAt")
+ERASURE_FIELDS = f"userId {_ERASURE_COUNTS}"
+TENANT_ERASURE_FIELDS = f"tenant usersErased {_ERASURE_COUNTS}"
+FORGET_TENANT = ("mutation($t: String!, $c: Boolean!) { forgetTenant(tenant: $t, confirm: $c) {"
+                 f" {TENANT_ERASURE_FIELDS} }} }}")
 API_KEY_FIELDS = "id name prefix createdAt revokedAt admin"
 CONFLICT_FIELDS = (f"id kind status strategy reason createdAt resolvedAt resolvedBy winnerId loserId"
                    f" newMemory {{ {MEMORY_FIELDS} }} oldMemory {{ {MEMORY_FIELDS} }}")
@@ -373,6 +377,11 @@ class BmamClient:
         """Erase everything of one user of the caller's app; the receipt proves nothing is left."""
         doc = f"mutation($u: String!, $c: Boolean!) {{ forgetUser(userId: $u, confirm: $c) {{ {ERASURE_FIELDS} }} }}"
         return self.execute(doc, {"u": user_id, "c": confirm})["forgetUser"]
+
+    def forget_tenant(self, tenant: str, *, confirm: bool = False) -> dict[str, Any]:
+        """Erase everything every user of the caller's app stored (an admin key's; tenant: the app's own, typed back);
+        the app's keys stay. The receipt proves nothing of the app's data is left."""
+        return self.execute(FORGET_TENANT, {"t": tenant, "c": confirm})["forgetTenant"]
 
     def health(self) -> dict[str, Any]:
         """GET /healthz: {status, neo4j, pending_migrations, indexes_not_online} (200 ok, 503 not)."""
@@ -626,6 +635,9 @@ class AsyncBmamClient:
     async def forget_user(self, user_id: str, *, confirm: bool = False) -> dict[str, Any]:
         doc = f"mutation($u: String!, $c: Boolean!) {{ forgetUser(userId: $u, confirm: $c) {{ {ERASURE_FIELDS} }} }}"
         return (await self.execute(doc, {"u": user_id, "c": confirm}))["forgetUser"]
+
+    async def forget_tenant(self, tenant: str, *, confirm: bool = False) -> dict[str, Any]:
+        return (await self.execute(FORGET_TENANT, {"t": tenant, "c": confirm}))["forgetTenant"]
 
     async def memory_events(self, user_id: str) -> AsyncIterator[dict[str, Any]]:
         """memoryEvents(userId) over graphql-transport-ws; leave the loop (or cancel) to unsubscribe."""

@@ -540,8 +540,12 @@ class ExportSettings(_Section):
     # body arrives): the whole file is parsed in memory first, about 1.4 KB per RDF triple (README "Import").
     import_max_bytes: int = Field(default=256 * 1024 * 1024, ge=1024, le=16 * 1024**3)
     # Uploads POST /import runs at once per process: each holds its file and parse in memory (a 256 MiB file is
-    # a few GiB parsed), so more wait their turn as a 503 with Retry-After before their body is read.
-    max_concurrent_imports: int = Field(default=1, ge=1, le=64)
+    # a few GiB parsed), so more wait their turn as a 503 with Retry-After before their body is read. Two, so that
+    # one app's import (at most max_concurrent_imports_per_tenant of them) leaves room for another app's.
+    max_concurrent_imports: int = Field(default=2, ge=1, le=64)
+    # ... and of those, at most this many of one tenant (the same 503 past it): a tenant uploading slowly holds
+    # only its own slots, so with max_concurrent_imports above this another tenant's import still goes through.
+    max_concurrent_imports_per_tenant: int = Field(default=1, ge=1, le=64)
     # An upload holds a slot while its body arrives, so a slow sender must not keep it: the longest POST /import
     # waits for the next piece of the file (HTTP 408 past it) ...
     upload_idle_s: float = Field(default=30.0, gt=0, le=3600)
@@ -549,7 +553,7 @@ class ExportSettings(_Section):
     # reading its file first), the least average rate it takes (408 below it; 0 turns the check off). 16 KiB/s
     # is 128 kbit/s, under what even a poor mobile uplink sends, yet a client that trickles a byte at a time is
     # cut when the grace ends; holding the slot costs at least this much bandwidth. A full 256 MiB file at this
-    # rate still takes ~4.5 h: per-tenant fairness is not what this bounds.
+    # rate still takes ~4.5 h: per-tenant fairness is not what this bounds (max_concurrent_imports_per_tenant is).
     upload_grace_s: float = Field(default=10.0, ge=0, le=3600)
     upload_min_bytes_per_s: int = Field(default=16 * 1024, ge=0, le=1024**3)
 

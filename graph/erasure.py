@@ -1,4 +1,5 @@
-"""Erasure of one user inside one tenant: every node and relationship stamped with (tenant, user_id)."""
+"""Erasure of one user inside one tenant: every node and relationship stamped with (tenant, user_id); and of a whole
+tenant: each of its users so, then its nodes of no user (maintenance changesets, their counter; API keys on request)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from graph.cypher_library import ERASURE_LABELS
 from graph.events import EventLog
+from graph.keys import KeyRepository
 from graph.model import Scope
 from graph.scope_token import scope_token
 from graph.store import GraphStore
@@ -32,6 +34,13 @@ class ErasureTally:
         self.types.update(rel_types)
         return nodes + len(rel_types)
 
+    def add(self, other: ErasureTally) -> None:
+        """Count another tally's removals in this one (forgetTenant: each user's into the tenant's)."""
+        self.nodes += other.nodes
+        self.relationships += other.relationships
+        self.labels.update(other.labels)
+        self.types.update(other.types)
+
 
 class ErasureRepository:
     def __init__(self, store: GraphStore, *, batch_size: int = 1000, timeout_s: float | None = None) -> None:
@@ -39,33 +48,44 @@ class ErasureRepository:
         self._batch = batch_size
         self._timeout_s = timeout_s  # of each statement (None: the store's): the proof scans the whole store
 
-    def erase(self, scope: Scope) -> ErasureTally:
+    def erase(self, scope: Scope, *, prove: bool = True) -> ErasureTally:
         """Delete everything of the scope in batches (each its own transaction, so a large user never
         hits the transaction timeout); repeat until a batch finds nothing. The label-free sweeps scan every
         node and relationship of the store (seconds at a million memories), so they run only when the
         re-query after the indexed sweeps finds something left (a label outside ERASURE_LABELS); that
         re-query, or the one after them, is the tally's `remaining`. The shared event log, which names the user by
-        scope token, is swept by forget_events, once whatever could still append to it was told (the caller's)."""
+        scope token, is swept by forget_events, once whatever could still append to it was told (the caller's).
+        prove=False: the indexed sweeps only, no re-query (`remaining` stays (0, 0)): forgetTenant erases each
+        user so and proves the whole tenant once after the last of them (tenant_remaining), where a re-query per
+        user would scan the store once per user."""
         tally = ErasureTally()
         params = {"tenant": scope.tenant, "user_id": scope.user_id, "batch": self._batch}
         for label in ERASURE_LABELS:
-            while tally.add_batch(self._store.write("erasure/batch_label", params, timeout_s=self._timeout_s,
-                                                    label=label)[0]):
-                pass
+            self._sweep_nodes(tally, "erasure/batch_label", params, label=label)
+        if not prove:
+            return tally
         tally.remaining = self.remaining(scope)
         if tally.remaining == (0, 0):
             return tally
-        while tally.add_batch(self._store.write("erasure/batch_any", params, timeout_s=self._timeout_s)[0]):
+        self._sweep_nodes(tally, "erasure/batch_any", params)
+        self._sweep_relationships(tally, "erasure/batch_relationships", params)
+        tally.remaining = self.remaining(scope)
+        return tally
+
+    def _sweep_nodes(self, tally: ErasureTally, name: str, params: dict[str, Any], **splices: object) -> None:
+        """Run one node sweep of erasure/ (erasure/delete_nodes) until a batch finds nothing, counted in the tally."""
+        while tally.add_batch(self._store.write(name, params, timeout_s=self._timeout_s, **splices)[0]):
             pass
+
+    def _sweep_relationships(self, tally: ErasureTally, name: str, params: dict[str, Any]) -> None:
+        """Run one relationship sweep of erasure/ (erasure/delete_relationships) until a batch finds nothing."""
         while True:
-            row = self._store.write("erasure/batch_relationships", params, timeout_s=self._timeout_s)[0]
+            row = self._store.write(name, params, timeout_s=self._timeout_s)[0]
             removed = int(row["relationships"])
             if not removed:
                 break
             tally.relationships += removed
             tally.types.update(str(t) for t in row["rel_types"])
-        tally.remaining = self.remaining(scope)
-        return tally
 
     def forget_events(self, scope: Scope, tally: ErasureTally) -> None:
         """Sweep the user's events from the shared event log, which names the user by scope token, not (tenant,
@@ -79,6 +99,44 @@ class ErasureRepository:
     def remaining(self, scope: Scope) -> tuple[int, int]:
         """(nodes, relationships) still stamped with the scope: the receipt's proof."""
         row = self._store.read("erasure/remaining", {"tenant": scope.tenant, "user_id": scope.user_id},
+                               timeout_s=self._timeout_s)[0]
+        return int(row["nodes"]), int(row["relationships"])
+
+    # ----- forgetTenant: every user of a tenant (each as above), then what the tenant holds of no user ----------
+
+    def tenant_known(self, tenant: str) -> bool:
+        """Whether anything of the tenant is stored (its users' data, its changesets, its API keys)."""
+        return bool(self._store.read("erasure/tenant_known", {"tenant": tenant}, timeout_s=self._timeout_s)[0]["known"])
+
+    def tenant_users(self, tenant: str, *, after: str, limit: int, any_label: bool = False) -> list[str]:
+        """A page of the tenant's user ids after `after`, in id order: those with a User node (an index seek), or
+        with any_label those any node or relationship of the tenant is stamped with (a scan of the store)."""
+        name = "erasure/tenant_users_any" if any_label else "erasure/tenant_users"
+        rows = self._store.read(name, {"tenant": tenant, "after": after, "limit": limit}, timeout_s=self._timeout_s)
+        return [str(r["user_id"]) for r in rows]
+
+    def erase_tenant_nodes(self, tenant: str, tally: ErasureTally, *, any_label: bool, keys: bool) -> None:
+        """Delete the tenant's nodes of no user, counted in the tally: its tenant-wide maintenance changesets and
+        its changeset counter. any_label: then every node and relationship still stamped with the tenant, any label,
+        any user or none (the sweep after a proof found something left), its API keys only when keys."""
+        params = {"tenant": tenant, "batch": self._batch, "keys": keys}
+        self._sweep_nodes(tally, "erasure/batch_tenant", params)
+        if any_label:
+            self._sweep_nodes(tally, "erasure/batch_tenant_any", params)
+            self._sweep_relationships(tally, "erasure/batch_tenant_relationships", params)
+
+    def delete_tenant_keys(self, tenant: str, tally: ErasureTally) -> int:
+        """Delete every API key of the tenant, revoked or not, counted in the tally; how many went."""
+        deleted = KeyRepository(self._store).delete_tenant(tenant, batch=self._batch, timeout_s=self._timeout_s)
+        if deleted:
+            tally.nodes += deleted
+            tally.labels["ApiKey"] += deleted
+        return deleted
+
+    def tenant_remaining(self, tenant: str, *, keys: bool) -> tuple[int, int]:
+        """(nodes, relationships) still stamped with the tenant, any user or none: a tenant receipt's proof. Its API
+        keys count only when keys (an erasure that deletes them)."""
+        row = self._store.read("erasure/tenant_remaining", {"tenant": tenant, "keys": keys},
                                timeout_s=self._timeout_s)[0]
         return int(row["nodes"]), int(row["relationships"])
 

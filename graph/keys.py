@@ -62,3 +62,17 @@ class KeyRepository:
     def revoke(self, key_id: str, *, tenant: str | None, now: datetime) -> ApiKey | None:
         rows = self._store.write("keys/revoke", {"id": key_id, "tenant": tenant, "now": now})
         return _key(rows[0]["key"]) if rows else None
+
+    def delete_revoked(self, key_id: str, *, tenant: str | None) -> ApiKey | None:
+        """Delete a key if it is revoked; the key as it was (None: no such key). A key that is not revoked comes
+        back unrevoked and is kept."""
+        rows = self._store.write("keys/delete", {"id": key_id, "tenant": tenant})
+        return _key(rows[0]["key"]) if rows else None
+
+    def delete_tenant(self, tenant: str, *, batch: int = 1000, timeout_s: float | None = None) -> int:
+        """Delete every key of a tenant, revoked or not, in batches; how many went."""
+        deleted = 0
+        while removed := int(self._store.write("keys/delete_tenant", {"tenant": tenant, "batch": batch},
+                                               timeout_s=timeout_s)[0]["deleted"]):
+            deleted += removed
+        return deleted

@@ -315,12 +315,15 @@ class KnowledgeRepository:
 
     def _renumber_said(self, scope: Scope, nodes: Sequence[NodeRecord], ids: IdMap,
                        written: Mapping[str, Mapping[str, Any]]) -> None:
-        """A created remains' said_seq in the target user's numbers: the seq there of the file's memory holding that
-        seq (its remains stand where it was said). One the file does not hold is left out: the remains then stand
-        where they were stored."""
+        """The remains' said_seq in the target user's numbers: the seq there of the file's memory holding that seq
+        (its remains stand where it was said). One the file does not hold is left out: the remains then stand where
+        they were stored. Written after the memories' batches (their seq is given as they are created), so for every
+        remains of the file, created now or found: import/said_seq sets it only where the memory here has none. An
+        import cut before this step left created remains without it, and importing the file again (which creates
+        nothing) sets it then; a memory that has it keeps it, so a second import changes nothing."""
         new_seq = {n.props["seq"]: written[ids.ids[n.ref]]["seq"] for n in nodes if n.props.get("seq") is not None}
         rows = [{"id": ids.ids[n.ref], "said_seq": new_seq[n.props["said_seq"]]} for n in nodes
-                if written[ids.ids[n.ref]]["created"] and n.props.get("said_seq") in new_seq]
+                if n.props.get("said_seq") in new_seq]
         self._rows("import/said_seq", scope, rows)
 
     def _memory_row(self, scope: Scope, n: NodeRecord, ids: IdMap,

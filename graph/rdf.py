@@ -1,8 +1,8 @@
 """Reading an RDF export back, for import: parse_rdf (a syntax error names the line), and read_export,
 which only parses: it reads the document's structure as the bmam model lays it out (one user, node IRIs,
 statements, literals) into the ImportPlan (one user's nodes, relationships and triples), refusing what it
-cannot read. Whether the plan's values and labels are acceptable is graph/rdf_checks.py check_plan's to
-decide, before any write."""
+cannot read; read_exports reads every user of a tenant-wide export so. Whether the plan's values and labels
+are acceptable is graph/rdf_checks.py check_plan's to decide, before any write."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import json
 import logging
 import re
 import warnings
+from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
 from rdflib import Graph, Literal, URIRef
@@ -175,10 +177,34 @@ def _check_prop_name(name: str, where: str) -> str:
     return name
 
 
+# a subject IRI under a user, with its path below the user's IRI
+_Subject = tuple[URIRef, str]
+
+
+def _subjects_by_user(g: Graph) -> tuple[dict[tuple[str, str], list[_Subject]], list[URIRef]]:
+    """The file's subject IRIs by the (tenant, user) whose IRI they are under, each list in IRI order; and those
+    under no user."""
+    by_user: dict[tuple[str, str], list[_Subject]] = defaultdict(list)
+    stray: list[URIRef] = []
+    for s in sorted({s for s in g.subjects() if isinstance(s, URIRef)}, key=str):
+        parsed = _user_of(str(s))
+        if parsed is None:
+            stray.append(s)
+        else:
+            by_user[(parsed[0], parsed[1])].append((s, parsed[2]))
+    return by_user, stray
+
+
+def _statements_of(g: Graph, subjects: Iterable[URIRef]) -> int:
+    """How many statements of the file these subjects have (what an import passes over, as ignored)."""
+    return sum(1 for s in subjects for _ in g.predicate_objects(s))
+
+
 def read_export(g: Graph, *, source_user: str | None = None) -> ImportPlan:
     """The one user's knowledge in a parsed export, not yet checked: a file that is not a bmam export, or
     that cannot be read as one (an IRI, a statement or a literal the model cannot read, a node described
-    twice, a reference to a node the file does not describe), is BadInput. check_plan decides the rest."""
+    twice, a reference to a node the file does not describe), is BadInput. check_plan decides the rest.
+    What the file holds of other users, or of none, is counted as ignored."""
     users = _users(g)
     if source_user is not None:
         users = [u for u in users if u[1] == source_user]
@@ -189,9 +215,38 @@ def read_export(g: Graph, *, source_user: str | None = None) -> ImportPlan:
     if len(users) > 1:
         names = ", ".join(f"{u}@{t}" for t, u in users[:10])
         raise BadInput(f"the file holds {len(users)} users ({names}); choose one (sourceUserId in the API and "
-                       "POST /import, --source-user on the CLI)",
+                       "POST /import, --source-user on the CLI), or import them all, each into the user of the "
+                       "same id (importRdfAllUsers, POST /import.{ext}, bmam import --all-users)",
                        field="sourceUser")
-    tenant, user = users[0]
+    chosen = users[0]
+    by_user, stray = _subjects_by_user(g)
+    elsewhere = (s for key, subjects in by_user.items() if key != chosen for s, _ in subjects)
+    return _read_user(g, *chosen, by_user.get(chosen, []), ignored=_statements_of(g, [*elsewhere, *stray]))
+
+
+def read_exports(g: Graph) -> tuple[list[ImportPlan], int]:
+    """Every user's knowledge in a parsed export (a tenant-wide one: `bmam export --all-users`), each read as
+    read_export reads one, in user order; and how many statements of the file are under none of its users
+    (ignored). A user id the file holds under two tenants is BadInput: each user is restored into the user of
+    the same id, so the two would land in one."""
+    users = _users(g)
+    if not users:
+        raise BadInput("not a bmam export: no bmam:User in the file", field="file")
+    tenants: dict[str, str] = {}
+    for tenant, user in users:
+        if tenants.setdefault(user, tenant) != tenant:
+            raise BadInput(f"the file holds user {user!r} of two tenants ({tenants[user]!r} and {tenant!r}); each "
+                           "user is imported into the user of the same id: import them one at a time",
+                           field="file")
+    by_user, stray = _subjects_by_user(g)
+    plans = [_read_user(g, tenant, user, by_user.pop((tenant, user), []), ignored=0) for tenant, user in users]
+    # left in by_user: nodes under a user IRI that has no bmam:User node in the file
+    return plans, _statements_of(g, [*stray, *(s for subjects in by_user.values() for s, _ in subjects)])
+
+
+def _read_user(g: Graph, tenant: str, user: str, subjects: list[_Subject], *, ignored: int) -> ImportPlan:
+    """One user's plan from the subjects under the user's IRI (in IRI order); ignored: what was passed over
+    before (the file's other subjects), to which what this user's part holds that bmam does not read is added."""
     base = user_iri(tenant, user)
     nodes: dict[NodeRef, NodeRecord] = {}
     rel_props: dict[tuple[str, NodeRef, NodeRef], dict[str, Any]] = {}
@@ -200,7 +255,6 @@ def read_export(g: Graph, *, source_user: str | None = None) -> ImportPlan:
     triple_keys: set[tuple[NodeRef, NodeRef, str, NodeRef]] = set()
     described: dict[NodeRef, str] = {}  # node -> the IRI that describes it
     user_props: dict[str, Any] = {}
-    ignored = 0
     plain: list[tuple[NodeRef, str, Any]] = []  # plain knowledge statements: the record is the reified triple
 
     def ref_of(term: Any, where: str) -> NodeRef:
@@ -212,13 +266,8 @@ def read_export(g: Graph, *, source_user: str | None = None) -> ImportPlan:
             raise BadInput(f"{where}: {term} is not a node IRI of the bmam model")
         return ref
 
-    subjects = {s for s in g.subjects() if isinstance(s, URIRef)}
-    for s in sorted(subjects, key=str):
-        parsed = _user_of(str(s))
-        if parsed is None or (parsed[0], parsed[1]) != (tenant, user):
-            ignored += sum(1 for _ in g.predicate_objects(s))
-            continue
-        what, ref, _ = _parse_path(str(s), parsed[2])
+    for s, path in subjects:
+        what, ref, _ = _parse_path(str(s), path)
         pairs = list(g.predicate_objects(s))
         where = show(str(s))
         if what == "node" and ref is not None:

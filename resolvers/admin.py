@@ -1,11 +1,14 @@
-"""The caller's own app: who am I, its API keys (create, list, revoke: an admin key's), and forgetUser (erasure)."""
+"""The caller's own app: who am I, its API keys (create, list, revoke: an admin key's), forgetUser (erasure of a
+user) and forgetTenant (of every user of the app: an admin key's)."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 import strawberry
 
+from bmam.usecases.erasure import TenantErasureReceipt as TenantErasure
 from graph import model
 from resolvers.context import Info, call
 
@@ -59,17 +62,42 @@ class ErasureReceipt:
 
     @classmethod
     def of(cls, r: model.ErasureReceipt) -> ErasureReceipt:
-        return cls(
-            user_id=r.user_id,
-            nodes_removed=r.nodes_removed,
-            relationships_removed=r.relationships_removed,
-            nodes_by_label=[LabelCount(label=k, count=v) for k, v in r.nodes_by_label.items()],
-            relationships_by_type=[LabelCount(label=k, count=v) for k, v in r.relationships_by_type.items()],
-            remaining_nodes=r.remaining_nodes,
-            remaining_relationships=r.remaining_relationships,
-            verified=r.verified,
-            erased_at=r.at,
-        )
+        return cls(user_id=r.user_id, **_erasure_counts(r))
+
+
+@strawberry.type(description="What forgetTenant removed of the caller's app, and a re-query proving nothing of its "
+                             "data is left. The app's API keys are not data: they stay.")
+class TenantErasureReceipt:
+    tenant: str
+    users_erased: int = strawberry.field(description="How many users of the app were erased, each as forgetUser "
+                                                     "erases one.")
+    nodes_removed: int
+    relationships_removed: int
+    nodes_by_label: list[LabelCount]
+    relationships_by_type: list[LabelCount]
+    remaining_nodes: int
+    remaining_relationships: int
+    verified: bool = strawberry.field(description="True when the re-query found no node and no relationship of the "
+                                                  "app (its API keys aside).")
+    erased_at: datetime
+
+    @classmethod
+    def of(cls, r: TenantErasure) -> TenantErasureReceipt:
+        return cls(tenant=r.tenant, users_erased=r.users_erased, **_erasure_counts(r))
+
+
+def _erasure_counts(r: model.ErasureReceipt | TenantErasure) -> dict[str, Any]:
+    """The fields an erasure receipt of a user and one of a tenant share: the counts removed and the proof."""
+    return {
+        "nodes_removed": r.nodes_removed,
+        "relationships_removed": r.relationships_removed,
+        "nodes_by_label": [LabelCount(label=k, count=v) for k, v in r.nodes_by_label.items()],
+        "relationships_by_type": [LabelCount(label=k, count=v) for k, v in r.relationships_by_type.items()],
+        "remaining_nodes": r.remaining_nodes,
+        "remaining_relationships": r.remaining_relationships,
+        "verified": r.verified,
+        "erased_at": r.at,
+    }
 
 
 @strawberry.type
@@ -112,3 +140,16 @@ class AdminMutation:
         ctx = info.context
         receipt = await call(ctx.container.erasure.forget_user, ctx.tenant, user_id, confirm=confirm)
         return ErasureReceipt.of(receipt)
+
+    @strawberry.mutation(
+        description="Erase everything every user of the caller's app stored (each user as forgetUser erases one) and "
+        "what the app holds of no user (its maintenance changesets). For an app leaving the service. Needs confirm: "
+        "true and tenant: the app's own tenant typed back exactly (viewer { tenant }); an admin key's only: FORBIDDEN "
+        "for an app key. The app's API keys stay and still work (the operator's `bmam forget-tenant --keys` deletes "
+        "them too). Answers a receipt with the counts removed and a re-query proving none remain; stopped midway "
+        "(a timeout, a restart), running it again finishes it."
+    )
+    async def forget_tenant(self, info: Info, tenant: str, confirm: bool) -> TenantErasureReceipt:
+        ctx = info.context
+        receipt = await call(ctx.container.erasure.forget_tenant_by, ctx.caller, tenant, confirm=confirm)
+        return TenantErasureReceipt.of(receipt)

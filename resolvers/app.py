@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import ipaddress
 import logging
 import threading
 import time
@@ -47,6 +46,7 @@ from resolvers.auth import ApiError, authenticate, metrics_token_matches, presen
 from resolvers.context import RequestContext
 from resolvers.export import export_routes
 from resolvers.http_guard import HttpGuard, error_body
+from resolvers.loopback import is_loopback
 from resolvers.schema import build_schema
 from resolvers.ui_routes import ui_routes
 from resolvers.ws_protocol import PROTOCOLS, CheckedTransportWS, ConnectionCap
@@ -119,15 +119,6 @@ class BmamGraphQL(GraphQL[RequestContext, None]):
         # CheckedTransportWS answers with 4429. Given back in CheckedTransportWS.shutdown.
         context.ws_slot = self.ws_cap.take(context.principal.key_id)
         return UNSET
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 async def _announce_dev_key(container: Container) -> None:
@@ -238,7 +229,7 @@ def create_app(
     host = bind_host or settings.api.host
     wants_dev_key = dev_key_enabled if dev_key_enabled is not None else settings.api.dev_key
     if wants_dev_key is None:
-        wants_dev_key = dev and _is_loopback(host)
+        wants_dev_key = dev and is_loopback(host)
 
     async def healthz(_: Request) -> Response:
         report = await asyncio.to_thread(health.check)

@@ -1,6 +1,7 @@
 """Knowledge out and back in over HTTP: the GraphQL field exportRdf (small exports as one string), the streaming
 route GET /export/{userId}.{ttl|nt|jsonld|rdf|graphml|gexf} (API key as for /graphql); the GraphQL mutation
-importRdf (small files as one string) and the upload POST /import/{userId}.{ttl|nt|jsonld|rdf} (same key); and
+importRdf (small files as one string) and the upload POST /import/{userId}.{ttl|nt|jsonld|rdf} (same key), and
+for a tenant-wide file importRdfAllUsers and POST /import.{ttl|nt|jsonld|rdf} (each user into the same id); and
 the Neo4j Browser guide of the cypher/inspect/ queries at GET /guide/bmam.html (no data in it, so no key)."""
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from resolvers.context import Info, call
 from resolvers.errors import INTERNAL_MESSAGE
 from resolvers.http_guard import Refused, drain_body, error_body
 from resolvers.ingest import TierChange
+from resolvers.ws_protocol import PER_KEY_REASON, ConnectionCap, ConnectionSlot, TooManyConnections
 
 log = logging.getLogger("bmam.api")
 
@@ -102,6 +104,13 @@ class ImportReport:
             hooks_run=r.hooks_run, hooks_left=r.hooks_left)
 
 
+@strawberry.type(description="What importRdfAllUsers (or POST /import.{ext}) wrote, or with dryRun would write: a "
+                             "report per user of the file, each restored into the caller's user of the same id.")
+class TenantImportReport:
+    users: list[ImportReport] = strawberry.field(description="One report per user of the file, in user id order.")
+    ignored: int = strawberry.field(description="Statements of the file under none of its users (not imported).")
+
+
 @strawberry.type
 class ExportMutation:
     @strawberry.mutation(description=(
@@ -118,6 +127,20 @@ class ExportMutation:
         report = await call(ctx.container.export.import_rdf_text, ctx.tenant, user_id, data,
                             RdfFileFormat(format.value), source_user=source_user_id, dry_run=dry_run)
         return ImportReport.of(report)
+
+    @strawberry.mutation(description=(
+        "Import a tenant-wide RDF export (`bmam export --all-users`) into the caller's app: each user of the file "
+        "into the user of the same id, each as importRdf imports one. Every user's part is checked before anything "
+        "is written (BAD_USER_INPUT naming the line, or the node and property; CONFLICT when a user's core "
+        "memories do not fit or turns clash): a file refused for one user imports nothing. Importing the same file "
+        "again creates nothing. dryRun checks and counts, writing nothing. For small files: LIMIT_EXCEEDED above "
+        "the configured size (as importRdf's); upload larger ones to POST /import.{ttl|nt|jsonld|rdf}."))
+    async def import_rdf_all_users(self, info: Info, data: str, format: RdfFormat = RdfFormat.TURTLE,
+                                   dry_run: bool = False) -> TenantImportReport:
+        ctx = info.context
+        whole = await call(ctx.container.export.import_rdf_all_users_text, ctx.tenant, data,
+                           RdfFileFormat(format.value), dry_run=dry_run)
+        return TenantImportReport(users=[ImportReport.of(r) for r in whole.reports], ignored=whole.ignored)
 
 
 _STATUS = {"BAD_USER_INPUT": 400, "LIMIT_EXCEEDED": 413, "NOT_FOUND": 404, "UNAUTHENTICATED": 401, "FORBIDDEN": 403,
@@ -184,6 +207,19 @@ def export_endpoint(container: Container) -> Callable[[Request], Awaitable[Respo
 
 IMPORT_PARAMS = ("dryRun", "sourceUserId")
 _BOOLEAN = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+IMPORT_ALL_USERS = "/import.{ttl|nt|jsonld|rdf}"
+
+
+def _import_target(request: Request) -> tuple[str | None, str]:
+    """The user an upload goes into and the file's extension: {userId}.{ext} of POST /import/{userId}.{ext}, or no
+    user for POST /import.{ext}, a tenant-wide file whose every user goes into the user of the same id (there
+    sourceUserId, which picks one user of such a file, is refused)."""
+    if "ext" not in request.path_params:
+        return _user_and_ext(request, "/import/{userId}.{ttl|nt|jsonld|rdf}")
+    if "sourceUserId" in request.query_params:
+        raise Refused(400, "BAD_USER_INPUT", f"POST {IMPORT_ALL_USERS} imports every user of the file; "
+                                             "sourceUserId picks one, for POST /import/{userId}.{ext}")
+    return None, str(request.path_params["ext"])
 
 
 class _Upload:
@@ -260,13 +296,34 @@ class _Upload:
             await drain_body(self._request.receive)
 
 
+def _import_slot(slots: ConnectionCap, tenant: str) -> ConnectionSlot:
+    """One more import of the tenant under the per-tenant and per-process caps, or 503 naming the full one."""
+    try:
+        return slots.take(tenant)
+    except TooManyConnections as exc:
+        if exc.reason == PER_KEY_REASON:
+            raise Refused(503, "UNAVAILABLE", "another import is running in this server for this app: this app's "
+                                              f"imports in progress are at their limit of {slots.per_key} at once; "
+                                              "send the file again once one of them has ended "
+                                              "(BMAM_EXPORT__MAX_CONCURRENT_IMPORTS_PER_TENANT)",
+                          {"Retry-After": "5"}) from None
+        raise Refused(503, "UNAVAILABLE", "another import is running in this server; send the file again in "
+                                          "a few seconds (BMAM_EXPORT__MAX_CONCURRENT_IMPORTS)",
+                      {"Retry-After": "5"}) from None
+
+
 def import_endpoint(container: Container) -> Callable[[Request], Awaitable[Response]]:
     """POST /import/{userId}.{ext}: the file is the request body, its format the extension (as GET /export
     names them), the tenant the API key's; ?dryRun=true checks and counts only, ?sourceUserId= picks one user
-    of a tenant-wide export. Answers the import's report as JSON, or an error in GET /export's shape."""
+    of a tenant-wide export. POST /import.{ext}: such a file whole, each of its users into the user of the same id
+    (the answer: {"users": [a report per user], "ignored": n}). Answers the import's report as JSON, or an error in
+    GET /export's shape."""
 
-    # Bounds the memory uploads take: a refused upload keeps none of its body (the client retries later).
-    running = asyncio.Semaphore(container.settings.export.max_concurrent_imports)
+    # Bounds the memory uploads take: a refused upload keeps none of its body (the client retries later). Slots
+    # per tenant and in all, so a tenant uploading slowly holds only its own; counted on the event loop, as
+    # websocket connections are per key (the key here is the tenant).
+    cfg = container.settings.export
+    slots = ConnectionCap(per_key=cfg.max_concurrent_imports_per_tenant, total=cfg.max_concurrent_imports)
 
     async def import_route(request: Request) -> Response:
         upload = _Upload(request)
@@ -279,7 +336,7 @@ def import_endpoint(container: Container) -> Callable[[Request], Awaitable[Respo
                 principal = await authenticate(container, presented_key(request.headers))
             except ApiError as exc:
                 raise Refused(exc.status_code, exc.code, exc.reason, exc.headers) from exc
-            user_id, ext = _user_and_ext(request, "/import/{userId}.{ttl|nt|jsonld|rdf}")
+            user_id, ext = _import_target(request)
             # Refused before the body is read: a typo (dry_run=true), or the flag given twice with two values, must
             # not turn a dry run into an import.
             unknown = sorted(set(request.query_params) - set(IMPORT_PARAMS))
@@ -295,13 +352,10 @@ def import_endpoint(container: Container) -> Callable[[Request], Awaitable[Respo
             source_user = request.query_params.get("sourceUserId")
             fmt = RdfFileFormat.parse(ext)
             upload.check_length(limit)
-            if running.locked():
-                raise Refused(503, "UNAVAILABLE", "another import is running in this server; send the file again in "
-                                                  "a few seconds (BMAM_EXPORT__MAX_CONCURRENT_IMPORTS)",
-                              {"Retry-After": "5"})
+            slot = _import_slot(slots, principal.tenant)
         except (Refused, BmamError) as exc:
             return await _refuse(upload, exc)
-        async with running:
+        try:  # the slot is given back however the read and the import end
             try:
                 data = await upload.read(limit, idle_s=settings.upload_idle_s,
                                          grace_s=settings.upload_grace_s,
@@ -311,6 +365,8 @@ def import_endpoint(container: Container) -> Callable[[Request], Awaitable[Respo
             else:
                 return await _import(principal.tenant, user_id, data, fmt, source_user=source_user,
                                      dry_run=dry_run)
+        finally:
+            slot.release()
         # Out of the slot: draining what is left of a refused body (up to seconds) holds no other upload back.
         return await _refuse(upload, refused)
 
@@ -319,17 +375,24 @@ def import_endpoint(container: Container) -> Callable[[Request], Awaitable[Respo
         await upload.drain()
         return _error(refused.status, refused.code, refused.message, refused.headers)
 
-    async def _import(tenant: str, user_id: str, data: bytes, fmt: RdfFileFormat, *, source_user: str | None,
-                      dry_run: bool) -> Response:
+    async def _import(tenant: str, user_id: str | None, data: bytes, fmt: RdfFileFormat, *,
+                      source_user: str | None, dry_run: bool) -> Response:
+        """The import into the user, or (user_id None) of every user of the file into the user of the same id."""
+        export = container.export
         try:
-            report = await asyncio.to_thread(container.export.import_rdf, tenant, user_id, data, fmt,
-                                             source_user=source_user, dry_run=dry_run)
+            if user_id is None:
+                whole = await asyncio.to_thread(export.import_rdf_all_users, tenant, data, fmt, dry_run=dry_run)
+                answer = whole.as_dict()
+            else:
+                report = await asyncio.to_thread(export.import_rdf, tenant, user_id, data, fmt,
+                                                 source_user=source_user, dry_run=dry_run)
+                answer = report.as_dict()
         except BmamError as exc:
             return _error(_STATUS.get(exc.code, 500), exc.code, exc.message)
         except Exception:  # as /graphql does: the detail goes to the log, never to the client
             log.exception("unexpected error in POST /import")
             return _error(500, "INTERNAL_SERVER_ERROR", INTERNAL_MESSAGE)
-        return JSONResponse(report.as_dict())
+        return JSONResponse(answer)
 
     return import_route
 
@@ -367,14 +430,17 @@ class _Only:
 
 
 def export_routes(container: Container) -> list[BaseRoute]:
-    """GET /export/{userId}.{ext}, POST /import/{userId}.{ext} and GET /guide/bmam.html, for resolvers/app.py
-    to mount."""
+    """GET /export/{userId}.{ext}, POST /import/{userId}.{ext}, POST /import.{ext} and GET /guide/bmam.html, for
+    resolvers/app.py to mount."""
+    imports = import_endpoint(container)  # one endpoint for both import routes: they share its import slot
     return [
         # :path, so a user id holding "/" (sent as %2F, which the server decodes before routing) still matches
         Route("/export/{name:path}", export_endpoint(container), methods=["GET"]),
-        Route("/import/{name:path}", import_endpoint(container), methods=["POST"]),
+        Route("/import/{name:path}", imports, methods=["POST"]),
+        Route("/import.{ext}", imports, methods=["POST"]),  # a tenant-wide file, every user of it
         # any other method: a 405 in the routes' JSON error shape (Starlette's own is plain text), as /graphql's
         Route("/export/{name:path}", _Only("GET", "/export/{userId}.{ext}")),
         Route("/import/{name:path}", _Only("POST", "/import/{userId}.{ext}")),
+        Route("/import.{ext}", _Only("POST", "/import.{ext}")),
         Route(GUIDE_PATH, guide_route, methods=["GET", "OPTIONS"]),
     ]

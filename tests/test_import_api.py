@@ -506,8 +506,8 @@ def test_remote_import_of_a_refused_file_exits_non_zero_with_one_line(
 
 def test_a_second_upload_while_one_imports_is_503_and_goes_through_after(
         container: Container, source: Conversation, monkeypatch: pytest.MonkeyPatch) -> None:
-    """One upload at a time per server (BMAM_EXPORT__MAX_CONCURRENT_IMPORTS, 1): each holds its file and parse in
-    memory, so another is refused with Retry-After before its body is kept, and goes through once the first ended."""
+    """One upload at a time per app (BMAM_EXPORT__MAX_CONCURRENT_IMPORTS_PER_TENANT, 1): each holds its file and parse
+    in memory, so another is refused with Retry-After before its body is kept, and goes through once the first ended."""
     import threading
 
     from resolvers.app import create_app

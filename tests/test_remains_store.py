@@ -176,6 +176,38 @@ def test_an_rdf_copy_keeps_the_order_the_user_said_things_in(container: Containe
         assert _stored_and_said(container, tenant, target.user_id) == (stored, said)
 
 
+def test_an_import_cut_before_the_said_seq_gets_it_when_the_file_is_imported_again(container: Container,
+                                                                                   tenant: str) -> None:
+    """The remains' said_seq is written after the memories' batches: an import cut between the two left the
+    remains standing where they were stored, and importing the file again (which creates nothing) did not set it.
+    Now it does, to the value the whole import gives; and a further import changes nothing."""
+    ingest(container, tenant, "liming")
+    exported = b"".join(container.export.export_rdf(tenant, "liming", "turtle"))
+    target = Scope(tenant, "liming-cut")
+    container.export.import_rdf(target.tenant, target.user_id, exported, "turtle")
+    whole = _stored_and_said(container, tenant, target.user_id)
+    said = ("MATCH (m:Memory) WHERE m.tenant = $t AND m.user_id = $u AND m.remains_of IS NOT NULL "
+            "RETURN m.id AS id, m.said_seq AS said_seq, m.seq AS seq ORDER BY id")
+    remains = store_rows(container, said, t=tenant, u=target.user_id)
+    assert remains and all(r["said_seq"] is not None and r["said_seq"] < r["seq"] for r in remains)
+
+    # the cut: the memories written, the said_seq statement never ran
+    store_rows(container, "MATCH (m:Memory) WHERE m.tenant = $t AND m.user_id = $u AND m.remains_of IS NOT NULL "
+                          "REMOVE m.said_seq", t=tenant, u=target.user_id)
+    assert _stored_and_said(container, tenant, target.user_id) != whole
+
+    again = container.export.import_rdf(target.tenant, target.user_id, exported, "turtle")
+    assert sum(again.created.values()) == 0
+    assert store_rows(container, said, t=tenant, u=target.user_id) == remains
+    assert _stored_and_said(container, tenant, target.user_id) == whole
+
+    every = ("MATCH (m:Memory) WHERE m.tenant = $t AND m.user_id = $u "
+             "RETURN m.id AS id, m {.*, embedding: null} AS props ORDER BY id")
+    before = store_rows(container, every, t=tenant, u=target.user_id)
+    container.export.import_rdf(target.tenant, target.user_id, exported, "turtle")
+    assert store_rows(container, every, t=tenant, u=target.user_id) == before
+
+
 def test_a_sweep_keeps_the_remains_a_stopped_process_left_out(container: Container, tenant: str,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     # settled, and the process stopped before the remains (no callback ran)

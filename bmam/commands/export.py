@@ -1,5 +1,6 @@
 """CLI of knowledge out: `bmam export` (RDF or GraphML/GEXF), `bmam import` (an RDF export back into a
-user) and `bmam inspect` (the Neo4j Browser queries: how to open them, as a favourites zip or a guide)."""
+user, or with --all-users a tenant's into each user of the same id) and `bmam inspect` (the Neo4j Browser
+queries: how to open them, as a favourites zip or a guide)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ import typer
 
 from bmam.cli_support import (
     TenantOpt,
-    UserOpt,
     clear_errors,
     container,
     echo,
@@ -26,6 +26,7 @@ from bmam.cli_support import (
     tenant_of,
     write_stdout,
 )
+from bmam.usecases.export import TenantImportReport
 from bmam.usecases.inspect_guide import browser_favourites_zip, browser_guide_html
 from graph.errors import BadInput
 from graph.graph_export import GraphFormat
@@ -187,7 +188,9 @@ def register(app: typer.Typer) -> None:
     def import_command(
         file: Annotated[Path, typer.Argument(help="An export written by `bmam export` (ttl, nt, jsonld, rdf).",
                                              exists=True, dir_okay=False, readable=True)],
-        user: UserOpt,
+        user: Annotated[str | None, typer.Option("--user", "-u", help="The user to import into.")] = None,
+        all_users: Annotated[bool, typer.Option(
+            "--all-users", help="Every user of a tenant-wide export, each into the user of the same id.")] = False,
         format: Annotated[str | None, typer.Option("--format", "-f", help="Default: from the file's extension.")]
         = None,
         source_user: Annotated[str | None, typer.Option(
@@ -195,13 +198,28 @@ def register(app: typer.Typer) -> None:
         dry_run: Annotated[bool, typer.Option("--dry-run", help="Parse, check and count; write nothing.")] = False,
         tenant: TenantOpt = None,
     ) -> None:
-        """Load an RDF export into a user (the same one or another): parsed and checked whole first, so a
-        malformed file imports nothing; importing the same file again changes nothing."""
+        """Load an RDF export into a user (the same one or another), or with --all-users a tenant-wide export
+        (`bmam export --all-users`) into the tenant, each user into the user of the same id: parsed and checked
+        whole first, so a malformed file imports nothing; importing the same file again changes nothing. Prints
+        the report (with --all-users one line per user)."""
+        if (user is None) == (not all_users):
+            fail("give --user U or --all-users", 2)
+        if all_users and source_user is not None:
+            fail("--all-users imports every user of the file; --source-user picks one, for --user", 2)
         fmt = rdf_format_of(file, format)
         with container() as c, clear_errors():
-            report = c.export.import_rdf(tenant_of(c, tenant), user, file.read_bytes(), fmt, source_user=source_user,
-                                         dry_run=dry_run)
-        echo_json(report.as_dict())
+            t = tenant_of(c, tenant)
+            if user is None:  # --all-users
+                whole = c.export.import_rdf_all_users(t, file.read_bytes(), fmt, dry_run=dry_run)
+            else:
+                whole = TenantImportReport([c.export.import_rdf(t, user, file.read_bytes(), fmt,
+                                                                source_user=source_user, dry_run=dry_run)])
+        for receipt in whole.reports:  # a receipt per user, each the report of a one-user import
+            echo_json(receipt.as_dict())
+        if all_users:
+            done = "checked" if dry_run else "imported"
+            ignored = f"; {whole.ignored} statements under none of its users ignored" if whole.ignored else ""
+            typer.echo(f"{done} {len(whole.reports)} users of {file.name} into tenant {t!r}{ignored}", err=True)
 
     @app.command("inspect")
     def inspect_command(

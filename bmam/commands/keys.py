@@ -1,5 +1,6 @@
-"""CLI of the API's tenancy: `bmam keys create | list | revoke` (API keys, straight in Neo4j: the
-operator's tool) and `bmam forget-user` (erase one user of a tenant, with a receipt)."""
+"""CLI of the API's tenancy: `bmam keys create | list | revoke | delete` (API keys, straight in Neo4j: the
+operator's tool), `bmam forget-user` (erase one user of a tenant, with a receipt) and `bmam forget-tenant` (every
+user of a tenant and what it holds of no user; its keys too with --keys)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import typer
 
 from bmam.cli_support import TenantOpt, UserOpt, echo, echo_json, fail, run, tenant_of, tenant_option
 from bmam.container import Container
+from bmam.usecases.erasure import TenantErasureReceipt
 from graph.model import ApiKey, ErasureReceipt
 
 
@@ -19,10 +21,28 @@ def key_json(k: ApiKey) -> dict[str, object]:
 
 
 def receipt_json(r: ErasureReceipt) -> dict[str, object]:
-    return {"tenant": r.tenant, "user_id": r.user_id, "nodes_removed": r.nodes_removed,
-            "relationships_removed": r.relationships_removed, "nodes_by_label": r.nodes_by_label,
-            "relationships_by_type": r.relationships_by_type, "remaining_nodes": r.remaining_nodes,
-            "remaining_relationships": r.remaining_relationships, "verified": r.verified, "at": r.at.isoformat()}
+    return {"tenant": r.tenant, "user_id": r.user_id, **_counts_json(r)}
+
+
+def tenant_receipt_json(r: TenantErasureReceipt) -> dict[str, object]:
+    return {"tenant": r.tenant, "users_erased": r.users_erased, "keys_deleted": r.keys_deleted, **_counts_json(r)}
+
+
+def _counts_json(r: ErasureReceipt | TenantErasureReceipt) -> dict[str, object]:
+    """What a user's erasure receipt and a tenant's share: the counts removed and the proof."""
+    return {"nodes_removed": r.nodes_removed, "relationships_removed": r.relationships_removed,
+            "nodes_by_label": r.nodes_by_label, "relationships_by_type": r.relationships_by_type,
+            "remaining_nodes": r.remaining_nodes, "remaining_relationships": r.remaining_relationships,
+            "verified": r.verified, "at": r.at.isoformat()}
+
+
+def _tenant_argument(value: str) -> str:
+    """TENANT as given, checked like --tenant; blank is refused (an argument names no default tenant)."""
+    if not value.strip():
+        raise typer.BadParameter("the tenant must not be empty")
+    checked = tenant_option(value)
+    assert checked is not None
+    return checked
 
 
 def register(app: typer.Typer) -> None:
@@ -64,6 +84,17 @@ def register(app: typer.Typer) -> None:
         revoked = run(lambda c: c.keys.revoke(key_id, tenant=tenant))
         echo_json(key_json(revoked))
 
+    @keys_app.command("delete")
+    def delete(
+        key_id: Annotated[str, typer.Argument(help="The key's id (see `bmam keys list --revoked`).")],
+        tenant: Annotated[str | None, typer.Option("--tenant", help="Refuse unless the key is this tenant's.",
+                                                   callback=tenant_option)] = None,
+    ) -> None:
+        """Delete a revoked key for good (it no longer lists with --revoked); prints it as it was. A key not revoked
+        is refused: revoke it first."""
+        deleted = run(lambda c: c.keys.delete(key_id, tenant=tenant))
+        echo_json(key_json(deleted))
+
     @app.command("forget-user")
     def forget_user(
         user: UserOpt,
@@ -81,3 +112,21 @@ def register(app: typer.Typer) -> None:
         echo_json(receipt_json(receipt))
         if not receipt.verified:
             fail("the re-query still finds data of this user", 1)
+
+    @app.command("forget-tenant")
+    def forget_tenant(
+        tenant: Annotated[str, typer.Argument(help="The tenant (app) to erase.", callback=_tenant_argument)],
+        yes: Annotated[bool, typer.Option("--yes", help="Confirm: erase everything of this tenant.")] = False,
+        keys: Annotated[bool, typer.Option("--keys", help="Delete the tenant's API keys too, revoked or not, so "
+                                                          "nothing of it is left (default: they stay and still work).")]
+        = False,
+    ) -> None:
+        """Erase every user of a tenant (each as forget-user erases one) and what it holds of no user (maintenance
+        changesets); print the receipt. Stopped midway, running it again finishes it."""
+        if not yes:
+            fail(f"forget-tenant erases everything every user of tenant {tenant!r} stored"
+                 f"{' and its API keys' if keys else ''}; pass --yes to confirm", 2)
+        receipt = run(lambda c: c.erasure.forget_tenant(tenant, confirm=True, delete_keys=keys))
+        echo_json(tenant_receipt_json(receipt))
+        if not receipt.verified:
+            fail("the re-query still finds data of this tenant: run the command again to finish", 1)

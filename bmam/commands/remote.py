@@ -670,6 +670,19 @@ def register(app: typer.Typer) -> None:
             fail("forget-user erases everything of this user; pass --yes to confirm", 2)
         echo_json(_call(server, api_key, lambda c: c.forget_user(user, confirm=True)))
 
+    @remote.command("forget-tenant")
+    def forget_tenant(tenant: Annotated[str, typer.Argument(help="Your app's tenant, typed back (`remote whoami`).")],
+                      yes: Annotated[bool, typer.Option("--yes", help="Confirm.")] = False,
+                      server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Erase everything every user of your app stored (an admin key's); the app's keys stay. Prints the receipt;
+        exits 1 when its re-query still finds data of the app."""
+        if not yes:
+            fail("forget-tenant erases everything of every user of this app; pass --yes to confirm", 2)
+        receipt = _call(server, api_key, lambda c: c.forget_tenant(tenant, confirm=True))
+        echo_json(receipt)
+        if not receipt["verified"]:
+            fail("the re-query still finds data of this app: run the command again to finish", 1)
+
     @remote.command("events")
     def events(user: UserOpt, server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Follow a user's memory events (websocket subscription) until interrupted."""

@@ -1,7 +1,7 @@
 """Knowledge out: a user's (or a whole tenant's) knowledge as RDF (Turtle, N-Triples, JSON-LD, RDF/XML)
 or as a graph for visualisation (GraphML, GEXF); an RDF export imported back into the same or another
-user. (The Cypher queries of cypher/inspect/ for Neo4j Browser: graph/inspect_queries.py, and the guide and
-favourites built from them: bmam/usecases/inspect_guide.py.)"""
+user, or a tenant-wide one into a tenant, user by user. (The Cypher queries of cypher/inspect/ for Neo4j
+Browser: graph/inspect_queries.py, and the guide and favourites built from them: bmam/usecases/inspect_guide.py.)"""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import io
 import itertools
 import logging
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -24,7 +24,7 @@ from graph.knowledge_io import IdMap, ImportReport, KnowledgeRepository
 from graph.memories import MemoryRepository
 from graph.model import Scope, Tier
 from graph.nested import NestedReads
-from graph.rdf import parse_rdf, read_export
+from graph.rdf import parse_rdf, read_export, read_exports
 from graph.rdf_checks import ValueRules, check_plan
 from graph.rdf_records import Chunk, ImportPlan
 from graph.rdf_terms import NodeKind
@@ -100,6 +100,19 @@ class ImportFollowUp:
                 report.hooks_left += left
 
 
+@dataclass
+class TenantImportReport:
+    """What an import of a tenant-wide file wrote (or with dry_run would write): a report per user of the file,
+    each restored into the user of the same id, in user order; and how many of the file's statements are under
+    none of its users (ignored)."""
+
+    reports: list[ImportReport] = field(default_factory=list)
+    ignored: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"users": [r.as_dict() for r in self.reports], "ignored": self.ignored}
+
+
 class ExportUseCases:
     def __init__(self, *, repository: KnowledgeRepository, settings: ExportSettings,
                  embedder: Callable[[], Embedder], follow_up: ImportFollowUp,
@@ -136,7 +149,7 @@ class ExportUseCases:
     def export_rdf(self, tenant: str, user_id: str | None, fmt: str | RdfFormat) -> Iterator[bytes]:
         """The document as UTF-8 pieces, streamed: the user is checked now (NOT_FOUND before anything is
         sent), then one page is read, serialized and handed on at a time."""
-        rdf_format = fmt if isinstance(fmt, RdfFormat) else RdfFormat.parse(fmt)
+        rdf_format = _rdf_format(fmt)
         chunks = self.chunks(tenant, user_id)
         return (piece.encode("utf-8") for piece in serialize(chunks, rdf_format))
 
@@ -177,21 +190,36 @@ class ExportUseCases:
         changes nothing). Afterwards mid and temp are brought within their capacities and the stored-memory
         hooks run for the new memories (ImportFollowUp)."""
         scope = self.scope(tenant, user_id)
-        rdf_format = fmt if isinstance(fmt, RdfFormat) else RdfFormat.parse(fmt)
-        plan = read_export(parse_rdf(data, rdf_format), source_user=source_user)
-        check_plan(plan, self.value_rules())
-        ids = self._repo.resolve(scope, plan)
-        self._follow_up.check_core(scope, plan, ids)
+        plan = read_export(parse_rdf(data, _rdf_format(fmt)), source_user=source_user)
+        [report] = self._import_plans([(scope, plan)], dry_run=dry_run)
+        return report
+
+    def import_rdf_all_users(self, tenant: str, data: bytes, fmt: str | RdfFormat, *,
+                             dry_run: bool = False) -> TenantImportReport:
+        """Load a tenant-wide export (`bmam export --all-users`) into a tenant (the file's or another): each user of
+        the file into the user of the same id, as import_rdf loads one. Every user's part is checked before anything
+        is written (its values, its turns against the user's, the room in the user's core): a file refused for one
+        user imports nothing for any. Then the users are written one after the other, each in idempotent batches:
+        importing the file again changes nothing, and an import cut between two users completes when run again."""
+        plans, ignored = read_exports(parse_rdf(data, _rdf_format(fmt)))
+        targets = [(self.scope(tenant, plan.source.user_id), plan) for plan in plans]
+        return TenantImportReport(reports=self._import_plans(targets, dry_run=dry_run), ignored=ignored)
+
+    def _import_plans(self, targets: Sequence[tuple[Scope, ImportPlan]], *, dry_run: bool) -> list[ImportReport]:
+        """Check every plan, resolve its ids in its target user and check that user's core, all before any write;
+        then (not a dry run) write each plan in turn, with its follow-up."""
+        rules = self.value_rules()
+        for _, plan in targets:
+            check_plan(plan, rules)
+        resolved = [(scope, plan, self._repo.resolve(scope, plan)) for scope, plan in targets]
+        for scope, plan, ids in resolved:
+            self._follow_up.check_core(scope, plan, ids)
         if dry_run:
-            report = ImportReport(source=plan.source, target=scope, ignored=plan.ignored, dry_run=True,
-                                  triples=len(plan.triples), relationships=len(plan.rels))
-            for kind in NodeKind:
-                nodes = plan.of_kind(kind)
-                if nodes:
-                    existing = sum(1 for n in nodes if n.ref in ids.existing)
-                    report.created[kind.value] = len(nodes) - existing
-                    report.existing[kind.value] = existing
-            return report
+            return [_dry_run_report(scope, plan, ids) for scope, plan, ids in resolved]
+        return [self._write(scope, plan, ids) for scope, plan, ids in resolved]
+
+    def _write(self, scope: Scope, plan: ImportPlan, ids: IdMap) -> ImportReport:
+        """A checked plan into its user: the new memories embedded, the writes, then the follow-up."""
         todo = [n for n in plan.of_kind(NodeKind.MEMORY) if n.ref not in ids.existing]
         embeddings: dict[Any, list[float]] = {}
         if todo:
@@ -208,8 +236,23 @@ class ExportUseCases:
     def import_rdf_text(self, tenant: str, user_id: str, data: str, fmt: str | RdfFormat, *,
                         source_user: str | None = None, dry_run: bool = False,
                         max_bytes: int | None = None) -> ImportReport:
-        """A small file given as one string (the GraphQL mutation): LIMIT_EXCEEDED above the configured size,
-        which the HTTP upload does not have, else import_rdf."""
+        """A small file given as one string (the GraphQL mutation importRdf): LIMIT_EXCEEDED above the configured
+        size, which the HTTP upload does not have, else import_rdf."""
+        raw = self._small_file(data, max_bytes, mutation="importRdf", upload="POST /import/{userId}.{ext} (ext: "
+                               "ttl, nt, jsonld, rdf) or use `bmam remote import`")
+        return self.import_rdf(tenant, user_id, raw, fmt, source_user=source_user, dry_run=dry_run)
+
+    def import_rdf_all_users_text(self, tenant: str, data: str, fmt: str | RdfFormat, *, dry_run: bool = False,
+                                  max_bytes: int | None = None) -> TenantImportReport:
+        """A small tenant-wide file given as one string (the GraphQL mutation importRdfAllUsers): LIMIT_EXCEEDED
+        above the configured size, else import_rdf_all_users."""
+        raw = self._small_file(data, max_bytes, mutation="importRdfAllUsers",
+                               upload="POST /import.{ext} (ext: ttl, nt, jsonld, rdf)")
+        return self.import_rdf_all_users(tenant, raw, fmt, dry_run=dry_run)
+
+    def _small_file(self, data: str, max_bytes: int | None, *, mutation: str, upload: str) -> bytes:
+        """A file given as one string, as UTF-8; LIMIT_EXCEEDED above max_bytes (default: the configured size of
+        the GraphQL mutations), pointing to the way to upload it."""
         try:
             raw = data.encode("utf-8")
         except UnicodeEncodeError as exc:  # a lone surrogate (JSON can escape one): no UTF-8 file holds it
@@ -218,6 +261,24 @@ class ExportUseCases:
         limit = max_bytes if max_bytes is not None else self._settings.graphql_import_max_bytes
         if len(raw) > limit:
             raise LimitExceeded(
-                f"the file is {len(raw)} bytes, over the {limit} bytes importRdf takes; upload it to "
-                "POST /import/{userId}.{ext} (ext: ttl, nt, jsonld, rdf) or use `bmam remote import`", field="data")
-        return self.import_rdf(tenant, user_id, raw, fmt, source_user=source_user, dry_run=dry_run)
+                f"the file is {len(raw)} bytes, over the {limit} bytes {mutation} takes; upload it to {upload}",
+                field="data")
+        return raw
+
+
+def _rdf_format(fmt: str | RdfFormat) -> RdfFormat:
+    return fmt if isinstance(fmt, RdfFormat) else RdfFormat.parse(fmt)
+
+
+def _dry_run_report(scope: Scope, plan: ImportPlan, ids: IdMap) -> ImportReport:
+    """What writing a checked plan would do: per node kind, how many nodes it would create and how many the user
+    holds already; its triples and relationships."""
+    report = ImportReport(source=plan.source, target=scope, ignored=plan.ignored, dry_run=True,
+                          triples=len(plan.triples), relationships=len(plan.rels))
+    for kind in NodeKind:
+        nodes = plan.of_kind(kind)
+        if nodes:
+            existing = sum(1 for n in nodes if n.ref in ids.existing)
+            report.created[kind.value] = len(nodes) - existing
+            report.existing[kind.value] = existing
+    return report

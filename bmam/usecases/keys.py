@@ -20,7 +20,7 @@ from pathlib import Path
 
 from bmam import validate
 from bmam.clock import Clock
-from graph.errors import BadInput, Forbidden, NotFound, Unauthenticated
+from graph.errors import BadInput, Conflict, Forbidden, NotFound, Unauthenticated
 from graph.keys import KeyRepository
 from graph.model import ApiKey
 
@@ -96,18 +96,18 @@ class KeyUseCases:
 
     def create_by(self, caller: Principal, name: str | None = None, *, admin: bool = False) -> CreatedKey:
         """createApiKey: an admin key makes another key of its tenant (an app key unless admin)."""
-        _admin_only(caller, "create API keys")
+        require_admin(caller, "create API keys")
         return self.create(caller.tenant, name, admin=admin)
 
     def list_by(self, caller: Principal, *, include_revoked: bool = False) -> list[ApiKey]:
         """apiKeys: an admin key lists its tenant's keys."""
-        _admin_only(caller, "list the app's API keys")
+        require_admin(caller, "list the app's API keys")
         return self.list(caller.tenant, include_revoked=include_revoked)
 
     def revoke_by(self, caller: Principal, key_id: str) -> ApiKey:
         """revokeApiKey: an admin key revokes any key of its tenant; any key may revoke itself (a leak noticed)."""
         if key_id.strip() != caller.key_id:
-            _admin_only(caller, "revoke another API key")
+            require_admin(caller, "revoke another API key")
         return self.revoke(key_id, tenant=caller.tenant)
 
     def list(self, tenant: str | None, *, include_revoked: bool = False) -> list[ApiKey]:
@@ -119,20 +119,33 @@ class KeyUseCases:
         """Revoke a key; with a tenant, only that tenant's key (another tenant's id is NOT_FOUND). An id that
         is not one (16 hex digits) is BAD_USER_INPUT, and the message never repeats what was given: it may be
         the whole key, secret included."""
-        if tenant is not None:
-            tenant = validate.identifier(tenant, field="tenant")
-        key_id = key_id.strip()
-        if not _KEY_ID.match(key_id):
-            what = "a whole API key, secret included" if parse_key(key_id) else "not an API key id"
-            raise BadInput(f"id: that is {what}; give the key's id, the 16 hex digits after 'bmam_' (apiKeys, "
-                           "`bmam keys list`)", field="id")
+        key_id, tenant = _key_of(key_id, tenant)
         revoked = self._repo.revoke(key_id, tenant=tenant, now=self._clock.now())
         if revoked is None:
             raise NotFound(f"API key {key_id} not found")
+        self._invalidate(key_id)
+        return revoked
+
+    def delete(self, key_id: str, *, tenant: str | None) -> ApiKey:
+        """Delete a revoked key for good (`bmam keys delete`): its node goes, so it no longer lists with
+        --revoked. A key not revoked yet is refused (CONFLICT) and kept: revoke it first, so no key still in use
+        vanishes by a mistyped id. With a tenant, only that tenant's key (another tenant's id is NOT_FOUND); the id
+        is checked as revoke checks it. Returns the key as it was."""
+        key_id, tenant = _key_of(key_id, tenant)
+        deleted = self._repo.delete_revoked(key_id, tenant=tenant)
+        if deleted is None:
+            raise NotFound(f"API key {key_id} not found")
+        if deleted.revoked_at is None:
+            raise Conflict(f"API key {key_id} is not revoked: only a revoked key may be deleted (revoke it first: "
+                           f"`bmam keys revoke {key_id}`)", field="id")
+        self._invalidate(key_id)
+        return deleted
+
+    def _invalidate(self, key_id: str) -> None:
+        """A revoked or deleted key: this process trusts it no more, at once (others within cache_s)."""
         with self._lock:
             self._cache = {k: v for k, v in self._cache.items() if v[0].key_id != key_id}
             self._standing[key_id] = (False, float("inf"))  # a revoke is for good
-        return revoked
 
     def still_valid(self, key_id: str) -> bool:
         """Whether a key verified earlier is still unrevoked: an open connection (a subscription) asks before
@@ -186,7 +199,21 @@ class KeyUseCases:
         return principal
 
 
-def _admin_only(caller: Principal, what: str) -> None:
+def _key_of(key_id: str, tenant: str | None) -> tuple[str, str | None]:
+    """(key id, tenant) of a revoke or delete, checked. An id that is not one (16 hex digits) is BAD_USER_INPUT,
+    and the message never repeats what was given: it may be the whole key, secret included."""
+    if tenant is not None:
+        tenant = validate.identifier(tenant, field="tenant")
+    key_id = key_id.strip()
+    if not _KEY_ID.match(key_id):
+        what = "a whole API key, secret included" if parse_key(key_id) else "not an API key id"
+        raise BadInput(f"id: that is {what}; give the key's id, the 16 hex digits after 'bmam_' (apiKeys, "
+                       "`bmam keys list`)", field="id")
+    return key_id, tenant
+
+
+def require_admin(caller: Principal, what: str) -> None:
+    """FORBIDDEN unless the caller's key is an admin key of its app (the key operations, forgetTenant)."""
     if not caller.admin:
         raise Forbidden(f"this API key is an app key: only an admin key may {what} (`bmam keys create` makes "
                         "one; createApiKey(admin: true) from an admin key)")

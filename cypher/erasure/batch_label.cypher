@@ -4,16 +4,4 @@
 MATCH (n:{{label}})
 WHERE n.tenant = $tenant AND n.user_id = $user_id
 WITH n LIMIT $batch
-WITH collect(n) AS nodes
-CALL (nodes) {
-  UNWIND nodes AS n
-  MATCH (n)-[r]-()
-  RETURN collect(DISTINCT r) AS rels
-}
-WITH nodes, rels, [r IN rels | type(r)] AS rel_types,
-     reduce(acc = [], n IN nodes | acc + labels(n)) AS node_labels
-FOREACH (r IN rels | DELETE r)
-// DETACH: a relationship another transaction committed to one of them since they were read (an ingest of the
-// user racing the erasure) goes too (a plain DELETE failed the batch: "still has relationships"); uncounted
-FOREACH (n IN nodes | DETACH DELETE n)
-RETURN size(nodes) AS nodes, node_labels, rel_types
+{{> erasure/delete_nodes}}

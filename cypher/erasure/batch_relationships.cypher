@@ -3,7 +3,4 @@
 MATCH ()-[r]->()
 WHERE r.tenant = $tenant AND r.user_id = $user_id
 WITH r LIMIT $batch
-WITH collect(r) AS rels
-WITH rels, [r IN rels | type(r)] AS rel_types
-FOREACH (r IN rels | DELETE r)
-RETURN size(rels) AS relationships, rel_types
+{{> erasure/delete_relationships}}
