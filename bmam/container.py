@@ -15,6 +15,7 @@ from bmam.settings import ModelCalibration, Settings
 from bmam.usecases.memories import MemoryUseCases
 from graph.associations import AssociationRepository
 from graph.errors import Conflict as ConflictError
+from graph.ids import log_name
 from graph.memories import MemoryRepository, WeightShares
 from graph.migrations import MigrationReport, apply_schema, missing_migrations
 from graph.store import GraphStore, StoreConfig
@@ -374,8 +375,7 @@ class Container:
         try:
             self.tiers.lock(scope.tenant, scope.user_id, winner.id)
         except ConflictError as exc:
-            log.warning("winner %s of %s/%s stays in %s: %s", winner.id, scope.tenant, scope.user_id,
-                        winner.tier.value, exc)
+            log.warning("winner %s of %s stays in %s: %s", winner.id, log_name(scope), winner.tier.value, exc)
 
     @cached_property
     def remains(self) -> RemainsUseCases:

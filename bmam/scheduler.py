@@ -32,6 +32,7 @@ from typing import Any, Protocol
 
 from bmam.clock import Clock
 from graph.changesets import MaintenanceKind
+from graph.ids import log_name
 from graph.model import Scope
 
 log = logging.getLogger(__name__)
@@ -108,7 +109,7 @@ def scheduled_job(maintenance: Maintenance, tiers: TierSweeps,
                 try:
                     tiers.sweep(scope.tenant, scope.user_id)
                 except Exception:
-                    log.exception("tier sweep of %s/%s failed; tried again tomorrow", scope.tenant, scope.user_id)
+                    log.exception("tier sweep of %s failed; tried again tomorrow", log_name(scope))
             if remains is not None:
                 stop_if_asked()
                 try:

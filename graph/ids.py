@@ -14,6 +14,17 @@ def digest(*parts: str) -> str:
     return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:32]
 
 
+def log_name(scope: Scope) -> str:
+    """How logs name a user: the tenant and a digest of the user id, never the id itself (an app may use e-mail
+    addresses as user ids, and logs outlive forgetUser). To find a user's lines: `bmam check --user ID` prints it."""
+    return f"{scope.tenant}/u:{digest(scope.tenant, scope.user_id)[:12]}"
+
+
+def log_session(scope: Scope, session_id: str) -> str:
+    """How logs name a session (its id may hold the user's): a digest, as log_name names the user."""
+    return f"s:{digest(scope.tenant, scope.user_id, session_id)[:12]}"
+
+
 def new_memory_id() -> str:
     return "m_" + uuid.uuid4().hex
 

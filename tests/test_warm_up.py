@@ -10,6 +10,7 @@ from bmam.settings import Settings
 from bmam.usecases.memories import RememberRequest
 from bmam.usecases.recall import RecallRequest
 from bmam.usecases.warm_up import REHEARSED_QUESTIONS, RestartWatch, WarmUpReport
+from graph.ids import log_name
 from graph.model import Memory, Scope
 from graph.recall import plan_size_class
 
@@ -42,7 +43,7 @@ def test_rehearsals_run_the_real_statements_and_leave_no_trace(container: Contai
 
     report = c.plan_warm_up.run([(scope, memories[0].id)])
 
-    assert report.users == (f"{scope.tenant}/{scope.user_id}",)
+    assert report.users == (log_name(scope),)  # as logs name a user: no user id (tests/test_log_names.py)
     assert report.recalls == 2 * len(REHEARSED_QUESTIONS) and report.related_depths == 5
     grown = {name for name, seconds in timer.by_statement.items() if seconds > ran_before.get(name, 0.0)}
     # the cached recall's read, the usage write of what it chose, and the traversal: the statements requests run

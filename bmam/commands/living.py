@@ -14,6 +14,8 @@ from bmam.usecases.maintenance import CheckReport, MaintenanceResult
 from bmam.usecases.remains import SweepReport
 from graph.changesets import Changeset, MaintenanceKind
 from graph.conflicts import Conflict
+from graph.ids import log_name
+from graph.model import Scope
 
 
 def changeset_json(c: Changeset) -> dict[str, object]:
@@ -47,6 +49,8 @@ def check_lines(r: CheckReport) -> list[str]:
     online = sum(1 for n in r.indexes.expected if r.indexes.states.get(n) == "ONLINE")
     lines.append(f"  indexes: {online} of {len(r.indexes.expected)} online")
     lines += [f"  problem: {p}" for p in r.problems]
+    if r.user_id:  # to find the user's lines: logs never hold a user id
+        lines.append(f"  named in logs: {log_name(Scope(r.tenant, r.user_id))}")
     return lines
 
 

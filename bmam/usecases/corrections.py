@@ -25,7 +25,7 @@ from bmam.usecases.tiers import TierUseCases
 from graph.conflicts import Conflict, ConflictRepository
 from graph.errors import BadInput, NotFound
 from graph.errors import Conflict as ConflictError
-from graph.ids import new_memory_id
+from graph.ids import log_name, new_memory_id
 from graph.memories import MemoryRepository
 from graph.model import ClassifierLevel, Memory, MemoryType, NewMemory, Scope, Tier, Triple
 from graph.remains import RemainsRepository
@@ -117,7 +117,7 @@ class CorrectionUseCases:
         if (superseded := MemoryEvent.superseded(scope, conflict)) is not None:
             self._events.publish(superseded)
         self._tiers.publish(scope, changes, now)
-        log.info("memory %s of %s/%s corrected by %s", old.id, scope.tenant, scope.user_id, new.id)
+        log.info("memory %s of %s corrected by %s", old.id, log_name(scope), new.id)
         if hooked:
             run_hooks(list(self._hooks), [StoredMemoryContext(scope=scope, memory=conflict.new_memory,
                                                               triples=triples, embedding=embedding,

@@ -40,6 +40,7 @@ from bmam.usecases.memories import EXACT_SCAN_MAX_MEMORIES
 from bmam.usecases.tiers import TierUseCases, change_event
 from graph.episodes import EpisodeRepository, EpisodeRow, SimilarMemory, TurnMatches, episode_id, memory_id_for
 from graph.errors import BadInput, BmamError, LimitExceeded, NotFound, StoreUnavailable
+from graph.ids import log_name, log_session
 from graph.memories import MemoryRepository, PendingHooks
 from graph.model import (
     MAX_TURN,
@@ -778,8 +779,8 @@ class IngestUseCases:
             except StoreUnavailable:
                 # The batch is committed: its answer stands. The earlier memories stay marked, for the user's
                 # next ingest or the server's start (an error here made the caller retry what was stored).
-                log.warning("stored-memory hooks left pending for %s/%s: Neo4j unavailable after the commit",
-                            scope.tenant, scope.user_id)
+                log.warning("stored-memory hooks left pending for %s: Neo4j unavailable after the commit",
+                            log_name(scope))
         if plan.hooks:  # per memory in order, in segments, in one transaction (bmam/usecases/hooks.py run_hooks)
             run_hooks(list(self._hooks), plan.hooks, log, store=self._store, finish=marked_done(self._memories))
         for v in batch:  # after the hooks: what the turn takes back may have been stored in this batch
@@ -805,9 +806,11 @@ class IngestUseCases:
                 self._events.publish(MemoryEvent.deleted(scope, memory_id, reason="taken back by the user",
                                                          at=self._clock.now()))
         except StoreUnavailable:  # the turn is stored: its answer stands; `forget` removes what is left
-            log.warning("could not take back the turn before %s/%d: Neo4j unavailable", result.session_id, result.turn)
+            log.warning("could not take back the turn before %s %s/%d: Neo4j unavailable", log_name(scope),
+                        log_session(scope, result.session_id), result.turn)
         if result.forgotten:
-            log.info("turn %s/%d took back %d memories", result.session_id, result.turn, len(result.forgotten))
+            log.info("turn %s %s/%d took back %d memories", log_name(scope), log_session(scope, result.session_id),
+                     result.turn, len(result.forgotten))
 
     def resume_hooks(self, tenant: str | None = None, user_id: str | None = None, *,
                      older_than: timedelta | None = None) -> int:
@@ -831,8 +834,8 @@ class IngestUseCases:
                                             triples=self._triples.for_memory(scope, p.memory.id),  # the rare path
                                             embedding=p.embedding, episode_id=p.memory.provenance.episode_id)
                         for p in items]
-            log.warning("running the stored-memory hooks again for %d memories of %s/%s left pending",
-                        len(contexts), scope.tenant, scope.user_id)
+            log.warning("running the stored-memory hooks again for %d memories of %s left pending",
+                        len(contexts), log_name(scope))
             if run_hooks(list(self._hooks), contexts, log, store=self._store, finish=marked_done(self._memories)):
                 resumed += len(contexts)
         return resumed

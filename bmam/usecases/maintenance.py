@@ -40,6 +40,7 @@ from bmam.events import EventBus, EventKind, MemoryEvent
 from bmam.settings import ModelCalibration
 from graph.changesets import Changeset, ChangesetRepository, ChangesetStatus, MaintenanceKind, RunUndone
 from graph.errors import BadInput, Conflict, NotFound
+from graph.ids import log_name
 from graph.maintenance import IndexReport, MaintenanceRepository, PlanFact, PlanMemory, UserPlan, UserResult
 from graph.model import MemoryType, PresetKind, Scope, Tier
 from ingest.conflict_rules import Fact, contradicts
@@ -265,7 +266,7 @@ class MaintenanceUseCases:
                                         dry_run=dry_run, now=now)
             except RunUndone:  # undone while it ran: this user is rolled back, the rest is not started
                 log.info("maintenance run %s was undone while it ran; stopped at user %s (rolled back)", changeset_id,
-                         scope.user_id)
+                         log_name(scope))
                 break
             results.append(result)
             if not dry_run:

@@ -24,7 +24,7 @@ from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook, marked_do
 from bmam.usecases.tiers import TierUseCases
 from graph.conflicts import Conflict
 from graph.errors import Conflict as ConflictError
-from graph.ids import derived_id
+from graph.ids import derived_id, log_name
 from graph.memories import MemoryRepository
 from graph.model import Memory, NewMemory, Scope, Tier, Triple
 from graph.remains import RemainsRepository
@@ -133,8 +133,7 @@ class RemainsUseCases:
                     kept += len(self.keep_many(scope, pairs))
                     done += len(pairs)
                 except Exception:  # one user's failure does not stop the others
-                    log.exception("could not keep the remains of superseded memories of %s/%s", scope.tenant,
-                                  scope.user_id)
+                    log.exception("could not keep the remains of superseded memories of %s", log_name(scope))
             looked += done
             if len(unchecked) < batch or done == 0:
                 return SweepReport(looked=looked, kept=kept)
@@ -180,8 +179,8 @@ class RemainsUseCases:
             self._events.publish(MemoryEvent.created(scope, memory.id, tier=memory.tier, memory_type=memory.type,
                                                      at=now))
         self._tiers.publish(scope, changes, now)
-        for memory, (loser, left) in zip(memories, found, strict=True):
-            log.info("kept the remains %s of superseded memory %s: %r", memory.id, loser.id, left.text)
+        for memory, (loser, _) in zip(memories, found, strict=True):
+            log.info("kept the remains %s of superseded memory %s", memory.id, loser.id)  # no text: a user's words
         if hooked:
             by_memory: dict[str, list[Triple]] = {}
             for t in triples:

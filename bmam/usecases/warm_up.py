@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from bmam.usecases.recall import RecallRequest, RecallUseCases
 from graph.errors import NotFound
+from graph.ids import log_name
 from graph.model import Scope
 from graph.related import MAX_DEPTH, MIN_DEPTH
 
@@ -32,7 +33,7 @@ MAX_SUBJECTS = 4
 
 @dataclass(frozen=True, slots=True)
 class WarmUpReport:
-    users: tuple[str, ...]  # "tenant/user" of each user rehearsed with; none when the store had no memories
+    users: tuple[str, ...]  # each user rehearsed with, as logs name them (graph.ids.log_name); none on an empty store
     recalls: int
     related_depths: int
     seconds: float
@@ -60,7 +61,7 @@ class PlanWarmUp:
                 with contextlib.suppress(NotFound):  # forgotten meanwhile: the plan compiled all the same
                     self._recall.related(scope.tenant, scope.user_id, memory_id, depth=depth)
                 depths += 1
-        return WarmUpReport(users=tuple(f"{scope.tenant}/{scope.user_id}" for scope, _ in chosen), recalls=recalls,
+        return WarmUpReport(users=tuple(log_name(scope) for scope, _ in chosen), recalls=recalls,
                             related_depths=depths, seconds=time.perf_counter() - started)
 
 
