@@ -251,7 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.dump.write_text("".join(json.dumps({
                 "id": o.scenario.id, "split": o.scenario.split, "lang": o.scenario.lang, "kind": o.probe.kind,
                 "ask": o.probe.ask, "passed": o.passed, "first": o.first, "why": o.why,
-                "best_similarity": o.best_similarity}, ensure_ascii=False) + "\n" for o in outcomes), encoding="utf-8")
+                "best_similarity": o.best_similarity, "top": [t for t, _, _ in o.top]},  # the texts recalled
+                ensure_ascii=False) + "\n" for o in outcomes), encoding="utf-8")
     finally:
         if not args.keep:
             for s in scenarios:
