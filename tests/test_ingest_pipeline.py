@@ -18,6 +18,7 @@ from bmam.events import EventKind, MemoryEvent
 from bmam.settings import Settings
 from bmam.usecases.hooks import StoredMemoryContext
 from bmam.usecases.ingest import NameIndex, repeats
+from bmam.usecases.memories import RememberRequest
 from graph.conflicts import ConflictRepository
 from graph.episodes import EpisodeRepository
 from graph.errors import BadInput, LimitExceeded
@@ -256,6 +257,19 @@ def test_a_contradiction_is_a_new_memory_not_a_repeat(c: Container, tenant: str)
     assert all(len(r.memories) == 1 for r in report.turns)
     # both kept (conflict detection, a stored-memory hook, may mark the older one superseded)
     assert len(c.memories.page(tenant, "alice", include_history=True).items) == 2
+
+
+def test_a_turn_saying_what_remember_stored_repeats_it(c: Container, tenant: str) -> None:
+    """README's walkthrough stores 我住在成都，最喜欢吃火锅 with `remember`, then ingests the same words: one memory,
+    mentioned again (the remembered one has no triples of its own, so "every triple of the turn asserted by the
+    memory" could not hold; two copies filled two of recall's k; an app developer's audit, session 50)."""
+    text = "我住在成都，最喜欢吃火锅"
+    kept = c.memories.remember(tenant, RememberRequest(user_id="alice", text=text, type="FACTUAL"))
+    report = c.ingest.ingest_conversation(tenant, [turn(text)])
+    assert [m.id for m in report.turns[0].mentioned] == [kept.id] and report.turns[0].memories == []
+    assert [m.id for m in c.memories.page(tenant, "alice").items] == [kept.id]
+    got = c.memories.get(tenant, "alice", kept.id)
+    assert got is not None and got.mention_count == kept.mention_count + 1
 
 
 def test_a_later_turn_on_the_topic_promotes_a_temp_memory(c: Container, tenant: str) -> None:

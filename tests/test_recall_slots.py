@@ -206,6 +206,23 @@ def test_a_fact_that_ended_is_answered_by_the_memory_that_ended_it(client: BmamC
     assert "I have a golden retriever named Biscuit." in [m["memory"]["text"] for m in past["memories"]]
 
 
+def test_a_winner_answers_no_fact_its_loser_still_holds_in_its_remains(client: BmamClient, user: str) -> None:
+    """The cancelled trip superseded the memory that also said who the sister is; that clause lives on in the
+    remains, so the cancellation ended no sister and is no answer to her name ("states the user's sister (ended)"
+    was). The same for the name said beside an old job the new one ended (an app developer's audit, session 50)."""
+    client.ingest_conversation([
+        {"userId": user, "sessionId": "s1", "speaker": "user",
+         "text": "My sister Lin and I are planning a trip to Japan in May."},
+        {"userId": user, "sessionId": "s2", "speaker": "user", "text": "We cancelled the Japan trip."},
+        {"userId": user, "sessionId": "s3", "speaker": "user", "text": "我叫王伟，在阿里巴巴做产品经理。"},
+        {"userId": user, "sessionId": "s4", "speaker": "user", "text": "我上个月跳槽去了腾讯。"}])
+    for question, ender in (("What's my sister's name?", "We cancelled the Japan trip."),
+                            ("What's my name?", "我上个月跳槽去了腾讯。")):
+        r = client.recall(user, question)
+        assert not any("(ended)" in m["why"] for m in r["memories"]), (question, r)
+        assert ender not in _texts(r), (question, r)
+
+
 def test_a_slot_with_no_memory_stating_it_is_still_gated(client: BmamClient, user: str) -> None:
     client.ingest_conversation(_conversation(user))
     for question in ("How old am I?", "When is my birthday?", "Where is the Eiffel Tower?"):

@@ -426,10 +426,11 @@ class _BatchPlan:
                         turn_keys: set[tuple[str, str, str, int]]) -> str | None:
         """The most similar live memory the turn repeats, stored or created earlier in the batch, if any. A turn
         saying one of its words otherwise ("first run make release" for "... make build") repeats nothing, however
-        close its embedding: it is stored, and the conflict rules read it as a revision."""
+        close its embedding: it is stored, and the conflict rules read it as a revision. The same words (text_key)
+        repeat a memory whatever triples it holds: one `remember` stored has none of its own."""
         best: tuple[float, str] | None = None
         for s in self.similar.get(v.index, []):
-            if (best is None or s.cosine > best[0]) and repeats(turn_keys, s.triples) \
+            if (best is None or s.cosine > best[0]) and (repeats(turn_keys, s.triples) or text_key(s.text) == key) \
                     and not changed_detail(v.text, s.text)[0]:
                 best = (s.cosine, s.id)
         for mid in self.batch_new:
@@ -693,7 +694,7 @@ class IngestUseCases:
         if speaker is None:
             raise BadInput(f"speaker {t.speaker!r} is not one of {SPEAKERS}", field="speaker")
         text = validate.text(t.text, field="text", max_bytes=self._settings.limits.max_text_bytes)
-        device = validate.identifier(t.device_id, field="deviceId") if t.device_id is not None else None
+        device = validate.optional_identifier(t.device_id, field="deviceId")
         if t.turn is not None and not 0 <= t.turn <= MAX_TURN:
             if placed:  # the caller wrote no index: say where this one came from
                 raise BadInput(f"turn {t.turn} is over {MAX_TURN}: this unnumbered turn takes the index after the "

@@ -25,12 +25,20 @@ CALL () {
   // A fact that no longer holds answers through the live memory that ended it ("Do I have a dog?": "Biscuit passed
   // away last week" superseded "I have a golden retriever named Biscuit"), as "pet (ended)"; not a routine or a
   // provider (keyed: the ender of one bedtime is no answer about the gym), and not when the past is asked for.
+  // Nor a fact a live memory still states: the winner ended another clause of the memory it superseded, whose
+  // remains keep this one ("We cancelled the Japan trip" ended the trip, not "My sister Lin", nor 跳槽去了腾讯 the
+  // name said beside the old job).
   UNWIND CASE WHEN $as_of IS NULL AND NOT $include_history THEN $slot_subject_ids ELSE [] END AS subject_id
-  MATCH (:Entity {id: subject_id})-[t:TRIPLE]->(:Entity)
+  MATCH (:Entity {id: subject_id})-[t:TRIPLE]->(value:Entity)
   WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.polarity = 1 AND t.predicate IN $slot_predicates
     AND NOT t.predicate IN ['has_routine', 'has_provider']
   MATCH (ended:Memory {id: t.memory_id})<-[:SUPERSEDES]-(m:Memory)
   WHERE ended.valid_to IS NOT NULL
+    AND NOT EXISTS {
+      MATCH (:Entity {id: subject_id})-[held:TRIPLE {predicate: t.predicate}]->(value)
+      WHERE held.tenant = $tenant AND held.user_id = $user_id AND held.polarity = 1
+        AND EXISTS { MATCH (live:Memory {id: held.memory_id}) WHERE live.valid_to IS NULL }
+    }
   RETURN m, t.predicate + ' (ended)' AS answer, 2 AS via
   UNION ALL
   // One relative asked about and called by a kin word ("my mom", 我妈: $slot_kin, ingest/slots.py kin_words): the
