@@ -482,13 +482,28 @@ class BmamClient:
         doc = "query($u: String!, $f: RdfFormat!) { exportRdf(userId: $u, format: $f) }"
         return str(self.execute(doc, {"u": user_id, "f": format})["exportRdf"])
 
+    def _route(self, path: str, ext: str) -> str:
+        """The URL of an export or import route: path (/export, /import, or one of them with /{userId}) and ext."""
+        return f"{self.config.url.rstrip('/')}{path}.{quote(ext, safe='')}"
+
     def export_file(self, user_id: str, ext: str = "ttl", *, read_timeout_s: float | None = 3600.0,
                     chunk_bytes: int = 64 * 1024) -> Iterator[bytes]:
         """GET /export/{userId}.{ext} (ext: ttl | nt | jsonld | rdf | graphml | gexf): a user's knowledge as the
         server streams it, piece by piece (exportRdf answers LIMIT_EXCEEDED above its size; this route has no
         such limit). The request is sent here: a refusal raises BmamClientError with the server's code and the
         HTTP status before anything is read; a connection lost while reading raises one with code TRANSPORT."""
-        url = f"{self.config.url.rstrip('/')}/export/{quote(user_id, safe='')}.{quote(ext, safe='')}"
+        return self._download(self._route(f"/export/{quote(user_id, safe='')}", ext), read_timeout_s, chunk_bytes)
+
+    def export_rdf_all_users(self, ext: str = "ttl", *, read_timeout_s: float | None = 3600.0,
+                             chunk_bytes: int = 64 * 1024) -> Iterator[bytes]:
+        """GET /export.{ext} (ext: ttl | nt | jsonld | rdf): every user of the caller's app as one RDF document, what
+        `bmam export --all-users` writes, streamed as export_file streams a user. An admin key's: an app key raises
+        BmamClientError FORBIDDEN (403); an app with no users NOT_FOUND (404), both before anything is read."""
+        return self._download(self._route("/export", ext), read_timeout_s, chunk_bytes)
+
+    def _download(self, url: str, read_timeout_s: float | None, chunk_bytes: int) -> Iterator[bytes]:
+        """GET an export route: its pieces as they arrive, or BmamClientError (the server's code and HTTP status;
+        TRANSPORT for a connection lost while reading)."""
         resp = requests.get(url, headers=_headers(self.config), stream=True,
                             timeout=(self.config.timeout_s, read_timeout_s))
         if not resp.ok:
@@ -514,15 +529,29 @@ class BmamClient:
     def import_rdf(self, user_id: str, data: bytes | IO[bytes], ext: str = "ttl", *, source_user: str | None = None,
                    dry_run: bool = False, read_timeout_s: float | None = 3600.0) -> dict[str, Any]:
         """POST /import/{userId}.{ext} (ext: ttl | nt | jsonld | rdf): an RDF export, as bytes or an open binary
-        file (streamed, not read whole), into a user of the caller's app; the report as the server answers it
-        ({source, target, created, existing, triples, relationships, ignored, dry_run, capacity, hooks_run,
-        hooks_left}). read_timeout_s: how long to wait for the answer once the file is sent (a large import
-        embeds every memory: minutes, not the config's timeout_s). A refusal raises BmamClientError with the
-        server's code and the HTTP status."""
-        url = f"{self.config.url.rstrip('/')}/import/{quote(user_id, safe='')}.{quote(ext, safe='')}"
+        file (streamed, not read whole), into a user of the caller's app; the report as the mutation importRdf
+        answers it with every field ({source {tenant userId}, target, counts [{kind created existing}], created
+        (all kinds), triples, relationships, ignored, dryRun, capacity [{memoryId fromTier toTier deleted
+        reason}], hooksRun, hooksLeft}). read_timeout_s: how long to wait for the answer once the file is sent (a
+        large import embeds every memory: minutes, not the config's timeout_s). A refusal raises BmamClientError
+        with the server's code and the HTTP status."""
         params = {"dryRun": "true" if dry_run else "false"}
         if source_user is not None:
             params["sourceUserId"] = source_user
+        return self._upload(self._route(f"/import/{quote(user_id, safe='')}", ext), data, params, read_timeout_s)
+
+    def import_rdf_all_users(self, data: bytes | IO[bytes], ext: str = "ttl", *, dry_run: bool = False,
+                             read_timeout_s: float | None = 3600.0) -> dict[str, Any]:
+        """POST /import.{ext}: a tenant-wide export (`bmam export --all-users`, export_rdf_all_users) into the
+        caller's app, each user of the file into the user of the same id, as import_rdf imports one; the report as
+        the mutation importRdfAllUsers answers it ({users: [an import_rdf report per user], ignored}). Checked
+        whole first: a file refused for one user imports nothing for any."""
+        params = {"dryRun": "true" if dry_run else "false"}
+        return self._upload(self._route("/import", ext), data, params, read_timeout_s)
+
+    def _upload(self, url: str, data: bytes | IO[bytes], params: dict[str, str],
+                read_timeout_s: float | None) -> dict[str, Any]:
+        """POST a file to an import route: the server's JSON report, or BmamClientError (its code and HTTP status)."""
         resp = requests.post(url, data=data, params=params, timeout=(self.config.timeout_s, read_timeout_s),
                              headers={**_headers(self.config), "Content-Type": "application/octet-stream"})
         try:

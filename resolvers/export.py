@@ -1,8 +1,9 @@
 """Knowledge out and back in over HTTP: the GraphQL field exportRdf (small exports as one string), the streaming
-route GET /export/{userId}.{ttl|nt|jsonld|rdf|graphml|gexf} (API key as for /graphql); the GraphQL mutation
-importRdf (small files as one string) and the upload POST /import/{userId}.{ttl|nt|jsonld|rdf} (same key), and
-for a tenant-wide file importRdfAllUsers and POST /import.{ttl|nt|jsonld|rdf} (each user into the same id); and
-the Neo4j Browser guide of the cypher/inspect/ queries at GET /guide/bmam.html (no data in it, so no key)."""
+route GET /export/{userId}.{ttl|nt|jsonld|rdf|graphml|gexf} (API key as for /graphql) and, for an admin key, the
+whole tenant's GET /export.{ttl|nt|jsonld|rdf}; the GraphQL mutation importRdf (small files as one string) and the
+upload POST /import/{userId}.{ttl|nt|jsonld|rdf} (same key, answering importRdf's report as JSON), and for a
+tenant-wide file importRdfAllUsers and POST /import.{ttl|nt|jsonld|rdf} (each user into the same id); and the Neo4j
+Browser guide of the cypher/inspect/ queries at GET /guide/bmam.html (no data in it, so no key)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from enum import Enum
+from typing import Any
 from urllib.parse import quote, unquote_to_bytes
 
 import strawberry
@@ -17,9 +19,14 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
+from strawberry.schema.config import StrawberryConfig
+from strawberry.types.base import StrawberryObjectDefinition
+from strawberry.types.enum import StrawberryEnumDefinition
 
 from bmam.container import Container
+from bmam.usecases.export import TenantImportReport as TenantImports
 from bmam.usecases.inspect_guide import browser_guide_html
+from bmam.usecases.keys import Principal
 from graph import knowledge_io
 from graph.errors import BadInput, BmamError
 from graph.graph_export import GraphFormat
@@ -110,6 +117,28 @@ class TenantImportReport:
     users: list[ImportReport] = strawberry.field(description="One report per user of the file, in user id order.")
     ignored: int = strawberry.field(description="Statements of the file under none of its users (not imported).")
 
+    @classmethod
+    def of(cls, whole: TenantImports) -> TenantImportReport:
+        return cls(users=[ImportReport.of(r) for r in whole.reports], ignored=whole.ignored)
+
+
+_NAMES = StrawberryConfig().name_converter  # the schema's naming (resolvers/schema.py keeps the default: camelCase)
+
+
+def answer_json(value: Any) -> Any:
+    """A Strawberry object as a GraphQL answer selecting every one of its fields holds it: fields under their GraphQL
+    names (camelCase), enums by their GraphQL names, nested objects and lists alike. The uploads answer with it, so
+    POST /import's report is importRdf's (and POST /import.{ext}'s importRdfAllUsers's) to the field and type: code
+    written against one reads the other. Plain fields only (an attribute each): none of the reports has a resolver."""
+    definition = getattr(type(value), "__strawberry_definition__", None)
+    if isinstance(definition, StrawberryObjectDefinition):
+        return {_NAMES.from_field(f): answer_json(getattr(value, f.python_name)) for f in definition.fields}
+    if isinstance(definition, StrawberryEnumDefinition):
+        return next(_NAMES.from_enum_value(definition, v) for v in definition.values if v.value == value.value)
+    if isinstance(value, list):
+        return [answer_json(v) for v in value]
+    return value
+
 
 @strawberry.type
 class ExportMutation:
@@ -140,7 +169,7 @@ class ExportMutation:
         ctx = info.context
         whole = await call(ctx.container.export.import_rdf_all_users_text, ctx.tenant, data,
                            RdfFileFormat(format.value), dry_run=dry_run)
-        return TenantImportReport(users=[ImportReport.of(r) for r in whole.reports], ignored=whole.ignored)
+        return TenantImportReport.of(whole)
 
 
 _STATUS = {"BAD_USER_INPUT": 400, "LIMIT_EXCEEDED": 413, "NOT_FOUND": 404, "UNAUTHENTICATED": 401, "FORBIDDEN": 403,
@@ -166,25 +195,34 @@ def _user_and_ext(request: Request, route: str) -> tuple[str, str]:
     return user_id, ext
 
 
+async def _export_caller(container: Container, request: Request) -> Principal:
+    """Who asks a GET /export route (Refused 401 without a valid key), once its query is known to be empty: GET
+    /export takes no parameter, as POST /import refuses one it does not know (?foo=1 was silently ignored here)."""
+    try:
+        principal = await authenticate(container, presented_key(request.headers))
+    except ApiError as exc:
+        raise Refused(exc.status_code, exc.code, exc.reason, exc.headers) from exc
+    if request.query_params:
+        raise Refused(400, "BAD_USER_INPUT", f"unknown query parameter {sorted(request.query_params)[0]!r}; "
+                                             "GET /export takes none")
+    return principal
+
+
+def _attachment(filename: str) -> dict[str, str]:
+    return {"content-disposition": f"attachment; filename*=UTF-8''{quote(filename, safe='')}"}
+
+
 def export_endpoint(container: Container) -> Callable[[Request], Awaitable[Response]]:
     """GET /export/{userId}.{ext}: the caller's tenant comes from its API key, the format from the
     extension. RDF streams page by page (bounded memory); GraphML and GEXF are built whole."""
 
     async def export_route(request: Request) -> Response:
         try:
-            principal = await authenticate(container, presented_key(request.headers))
-        except ApiError as exc:
-            return _error(exc.status_code, exc.code, exc.reason, exc.headers)
-        try:
+            principal = await _export_caller(container, request)
             user_id, ext = _user_and_ext(request, "/export/{userId}.{ttl|nt|jsonld|rdf|graphml|gexf}")
-            # as POST /import refuses a parameter it does not know: ?foo=1 was silently ignored here
-            if request.query_params:
-                raise Refused(400, "BAD_USER_INPUT", f"unknown query parameter {sorted(request.query_params)[0]!r}; "
-                                                     "GET /export takes none")
         except Refused as refused:
-            return _error(refused.status, refused.code, refused.message)
-        filename = quote(f"{user_id}.{ext}", safe="")
-        disposition = {"content-disposition": f"attachment; filename*=UTF-8''{filename}"}
+            return _error(refused.status, refused.code, refused.message, refused.headers)
+        disposition = _attachment(f"{user_id}.{ext}")
         export = container.export
         try:
             if ext.lower() in {f.value for f in GraphFormat}:
@@ -203,6 +241,28 @@ def export_endpoint(container: Container) -> Callable[[Request], Awaitable[Respo
         return StreamingResponse(pieces, media_type=rdf.media_type, headers=disposition)
 
     return export_route
+
+
+def tenant_export_endpoint(container: Container) -> Callable[[Request], Awaitable[Response]]:
+    """GET /export.{ttl|nt|jsonld|rdf}: every user of the caller's tenant as one RDF document, what `bmam export
+    --all-users` writes, streamed page by page as GET /export/{userId}.{ext} streams a user (bounded memory). An admin
+    key's only (403 FORBIDDEN for an app key: a dump of every user at once is an operator's tool); 404 NOT_FOUND for
+    a tenant with no users; both answered before the first byte is sent."""
+
+    async def tenant_export_route(request: Request) -> Response:
+        try:
+            principal = await _export_caller(container, request)
+        except Refused as refused:
+            return _error(refused.status, refused.code, refused.message, refused.headers)
+        ext = str(request.path_params["ext"])
+        try:
+            pieces = await asyncio.to_thread(container.export.export_tenant_rdf, principal, ext)
+        except BmamError as exc:
+            return _error(_STATUS.get(exc.code, 500), exc.code, exc.message)
+        rdf = RdfFileFormat.parse(ext)  # export_tenant_rdf took it: it is one
+        return StreamingResponse(pieces, media_type=rdf.media_type, headers=_attachment(f"{principal.tenant}.{ext}"))
+
+    return tenant_export_route
 
 
 IMPORT_PARAMS = ("dryRun", "sourceUserId")
@@ -316,8 +376,8 @@ def import_endpoint(container: Container) -> Callable[[Request], Awaitable[Respo
     """POST /import/{userId}.{ext}: the file is the request body, its format the extension (as GET /export
     names them), the tenant the API key's; ?dryRun=true checks and counts only, ?sourceUserId= picks one user
     of a tenant-wide export. POST /import.{ext}: such a file whole, each of its users into the user of the same id
-    (the answer: {"users": [a report per user], "ignored": n}). Answers the import's report as JSON, or an error in
-    GET /export's shape."""
+    (the answer: importRdfAllUsers's {"users": [a report per user], "ignored": n}). Answers the import's report as
+    importRdf answers it (camelCase, every field: answer_json), or an error in GET /export's shape."""
 
     # Bounds the memory uploads take: a refused upload keeps none of its body (the client retries later). Slots
     # per tenant and in all, so a tenant uploading slowly holds only its own; counted on the event loop, as
@@ -380,13 +440,15 @@ def import_endpoint(container: Container) -> Callable[[Request], Awaitable[Respo
         """The import into the user, or (user_id None) of every user of the file into the user of the same id."""
         export = container.export
         try:
+            # the answer is the mutation's report, as GraphQL answers it with every field selected
+            answer: Any
             if user_id is None:
                 whole = await asyncio.to_thread(export.import_rdf_all_users, tenant, data, fmt, dry_run=dry_run)
-                answer = whole.as_dict()
+                answer = answer_json(TenantImportReport.of(whole))
             else:
                 report = await asyncio.to_thread(export.import_rdf, tenant, user_id, data, fmt,
                                                  source_user=source_user, dry_run=dry_run)
-                answer = report.as_dict()
+                answer = answer_json(ImportReport.of(report))
         except BmamError as exc:
             return _error(_STATUS.get(exc.code, 500), exc.code, exc.message)
         except Exception:  # as /graphql does: the detail goes to the log, never to the client
@@ -430,16 +492,18 @@ class _Only:
 
 
 def export_routes(container: Container) -> list[BaseRoute]:
-    """GET /export/{userId}.{ext}, POST /import/{userId}.{ext}, POST /import.{ext} and GET /guide/bmam.html, for
-    resolvers/app.py to mount."""
+    """GET /export/{userId}.{ext}, GET /export.{ext}, POST /import/{userId}.{ext}, POST /import.{ext} and
+    GET /guide/bmam.html, for resolvers/app.py to mount."""
     imports = import_endpoint(container)  # one endpoint for both import routes: they share its import slot
     return [
         # :path, so a user id holding "/" (sent as %2F, which the server decodes before routing) still matches
         Route("/export/{name:path}", export_endpoint(container), methods=["GET"]),
+        Route("/export.{ext}", tenant_export_endpoint(container), methods=["GET"]),  # every user: an admin key's
         Route("/import/{name:path}", imports, methods=["POST"]),
         Route("/import.{ext}", imports, methods=["POST"]),  # a tenant-wide file, every user of it
         # any other method: a 405 in the routes' JSON error shape (Starlette's own is plain text), as /graphql's
         Route("/export/{name:path}", _Only("GET", "/export/{userId}.{ext}")),
+        Route("/export.{ext}", _Only("GET", "/export.{ext}")),
         Route("/import/{name:path}", _Only("POST", "/import/{userId}.{ext}")),
         Route("/import.{ext}", _Only("POST", "/import.{ext}")),
         Route(GUIDE_PATH, guide_route, methods=["GET", "OPTIONS"]),

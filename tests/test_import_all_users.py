@@ -1,7 +1,8 @@
 """A tenant's knowledge back in whole (real Neo4j): a file of `bmam export --all-users` imported with `bmam import
---all-users`, POST /import.{ext} and the mutation importRdfAllUsers restores each of its users into the user of the
-same id, each as the one-user import does (memories, triples, associations: export -> import -> export is the same
-graph); a file refused for one user imports nothing for any; a second import changes nothing."""
+--all-users`, POST /import.{ext}, `bmam remote import --all-users` and the mutation importRdfAllUsers restores each of
+its users into the user of the same id, each as the one-user import does (memories, triples, associations: export ->
+import -> export is the same graph); a file refused for one user imports nothing for any; a second import changes
+nothing; the upload answers the mutation's JSON, to the field and type."""
 
 from __future__ import annotations
 
@@ -27,13 +28,13 @@ from graph.rdf_writers import RdfFormat
 from ingest.turns import TurnInput
 from tests.knowledge_fixture import TURNS, load
 from tests.ops_support import store_rows
+from tests.test_import_api import REPORT_FIELDS
 from tests.test_rdf import assert_isomorphic, export, mapped
 
 runner = CliRunner()
 USERS = ("alice", "碧")  # in the file's (user id) order
 ALL_USERS = ("mutation($d: String!, $f: RdfFormat!, $dry: Boolean!) { importRdfAllUsers(data: $d, format: $f, "
-             "dryRun: $dry) { users { source { tenant userId } target { tenant userId } counts { kind created "
-             "existing } created triples relationships ignored dryRun } ignored } }")
+             f"dryRun: $dry) {{ users {{ {REPORT_FIELDS} }} ignored }} }}")
 
 
 def _fresh() -> str:
@@ -191,17 +192,83 @@ def test_the_upload_restores_every_user_into_the_keys_tenant(container: Containe
     assert done.status_code == 200, done.text
     answer = done.json()
     assert answer["ignored"] == 1
-    assert [r["target"] for r in answer["users"]] == [{"tenant": target, "user_id": u} for u in USERS]
-    assert all(r["created"]["Memory"] >= 8 for r in answer["users"])
+    assert [r["target"] for r in answer["users"]] == [{"tenant": target, "userId": u} for u in USERS]
+    assert all(_counts(r)["Memory"][0] >= 8 and r["dryRun"] is False for r in answer["users"])
     _assert_restored(container, source, target)
 
     before = _snapshot(container, target)
     again = post(tenant_file)
     assert again.status_code == 200, again.text
-    assert all(sum(r["created"].values()) == 0 for r in again.json()["users"])
+    assert all(r["created"] == 0 for r in again.json()["users"])
     assert _snapshot(container, target) == before
     wrong = requests.get(f"{api_url}/import.nt", headers=headers, timeout=30)
     assert (wrong.status_code, wrong.headers["allow"]) == (405, "POST")
+
+
+def _counts(report: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    return {c["kind"]: (c["created"], c["existing"]) for c in report["counts"]}
+
+
+def _as_json(answer: Any) -> str:
+    """An answer as its JSON text: equal only with the same fields, in the same order, of the same types (true is
+    not 1)."""
+    return json.dumps(answer, ensure_ascii=False)
+
+
+def test_the_upload_answers_what_the_mutation_answers(container: Container, tenant_file: bytes, api_url: str,
+                                                      make_api_key: Callable[[str], str]) -> None:
+    """POST /import.{ext} answered each user's report as a dict of created per kind with snake_case names
+    (dry_run, hooks_run, source.user_id) where importRdfAllUsers answers created as an Int beside counts, dryRun,
+    hooksRun, source.userId. The same import through either, and BmamClient.import_rdf_all_users, is now the same
+    JSON."""
+    target = _fresh()
+    c = BmamClient(ClientConfig(url=api_url, api_key=make_api_key(target)))
+    try:
+        def mutation(dry_run: bool) -> dict[str, Any]:
+            answer = c.execute(ALL_USERS, {"d": tenant_file.decode(), "f": "N_TRIPLES", "dry": dry_run})
+            return dict(answer["importRdfAllUsers"])
+
+        dry = mutation(True)
+        assert _as_json(c.import_rdf_all_users(tenant_file, "nt", dry_run=True)) == _as_json(dry)
+        assert all(u["dryRun"] is True and isinstance(u["created"], int) for u in dry["users"])
+        assert all(_held_nothing(container, target, user) for user in USERS)
+        done = c.import_rdf_all_users(tenant_file, "nt")
+        assert [u["created"] for u in done["users"]] == [u["created"] for u in dry["users"]]
+        assert _as_json(c.import_rdf_all_users(tenant_file, "nt")) == _as_json(mutation(False))  # again: nothing
+    finally:
+        c.close()
+
+
+def test_remote_import_all_users_restores_every_user_of_a_remote_export(
+        container: Container, source: str, api_url: str, make_api_key: Callable[[str], str], tmp_path: Path) -> None:
+    """`bmam remote import` took one user: `bmam remote export --all-users` (an admin key's) and `bmam remote import
+    --all-users` carry a tenant to another app as `bmam export` / `bmam import --all-users` do, printing a report a
+    line per user (importRdf's shape) and a summary on stderr."""
+    file = tmp_path / "tenant.nt"
+    out = runner.invoke(app, ["remote", "export", "--all-users", "-f", "nt", "-o", str(file)],
+                        env={"BMAM_SERVER": api_url, "BMAM_API_KEY": make_api_key(source)})
+    assert out.exit_code == 0, out.output
+    assert file.read_bytes() == b"".join(container.export.export_rdf(source, None, "nt"))
+    target = _fresh()
+    env = {"BMAM_SERVER": api_url, "BMAM_API_KEY": make_api_key(target)}
+    for args in ([], ["--all-users", "--user", "alice"], ["--all-users", "--source-user", "alice"]):
+        refused = runner.invoke(app, ["remote", "import", str(file), *args], env=env)
+        assert refused.exit_code == 2 and "--all-users" in refused.output, (args, refused.output)
+
+    dry = runner.invoke(app, ["remote", "import", str(file), "--all-users", "--dry-run"], env=env)
+    assert dry.exit_code == 0, dry.output
+    assert [json.loads(line)["dryRun"] for line in dry.stdout.splitlines()] == [True, True]
+    assert all(_held_nothing(container, target, user) for user in USERS)
+    done = runner.invoke(app, ["remote", "import", str(file), "--all-users"], env=env)
+    assert done.exit_code == 0, done.output
+    receipts = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(r["source"], r["target"]) for r in receipts] == [
+        ({"tenant": source, "userId": u}, {"tenant": target, "userId": u}) for u in USERS]
+    assert all(_counts(r)["Memory"][0] >= 8 and _counts(r)["Memory"][1] == 0 for r in receipts)
+    assert f"imported 2 users of tenant.nt into tenant '{target}'" in done.stderr
+    _assert_restored(container, source, target)
+    again = runner.invoke(app, ["remote", "import", str(file), "--all-users"], env=env)
+    assert again.exit_code == 0 and [json.loads(line)["created"] for line in again.stdout.splitlines()] == [0, 0]
 
 
 def test_the_mutation_restores_every_user_with_coded_errors(container: Container, source: str,

@@ -102,22 +102,24 @@ def test_http_import_of_an_http_export_copies_the_user_and_again_creates_nothing
 
     dry = _post(api_url, key, target, "ttl", data, dryRun="true")
     assert dry.status_code == 200, dry.text
-    assert dry.json()["dry_run"] is True and dry.json()["created"]["Memory"] == len(originals)
+    assert dry.json()["dryRun"] is True and _counts(dry.json())["Memory"] == (len(originals), 0)
     assert _stored_nothing(container, source.tenant, target)
 
     first = _post(api_url, key, target, "ttl", data)
     assert first.status_code == 200, first.text
     report = first.json()
-    assert report["target"] == {"tenant": source.tenant, "user_id": target}
-    assert report["source"] == {"tenant": source.tenant, "user_id": USER}
-    assert report["dry_run"] is False and report["triples"] > 0 and report["relationships"] > 0
-    assert report["created"] == dry.json()["created"]  # the dry run counted what the import then wrote
-    assert report["created"]["Memory"] == len(originals) and report["existing"]["Memory"] == 0
+    assert report["target"] == {"tenant": source.tenant, "userId": target}
+    assert report["source"] == {"tenant": source.tenant, "userId": USER}
+    assert report["dryRun"] is False and report["triples"] > 0 and report["relationships"] > 0
+    # the dry run counted what the import then wrote
+    assert report["counts"] == dry.json()["counts"] and report["created"] == dry.json()["created"] > len(originals)
+    assert _counts(report)["Memory"] == (len(originals), 0)
+    assert report["capacity"] == [] and report["hooksRun"] == 0 and report["hooksLeft"] == 0
     assert _memories(container, source.tenant, target) == originals
 
     again = _post(api_url, key, target, "ttl", data)
     assert again.status_code == 200, again.text
-    assert sum(again.json()["created"].values()) == 0 and again.json()["existing"]["Memory"] == len(originals)
+    assert again.json()["created"] == 0 and _counts(again.json())["Memory"] == (0, len(originals))
     assert _memories(container, source.tenant, target) == originals
 
 
@@ -160,7 +162,7 @@ def test_http_import_refuses_before_reading_what_it_cannot_take(
     assert _post(api_url, "bmam_0123456789abcdef_nope", target, "ttl", data).status_code == 401
     bearer = requests.post(f"{api_url}/import/{target}.ttl", data=data, params={"dryRun": "true"}, timeout=60,
                            headers={"Authorization": f"Bearer {key}"})
-    assert bearer.status_code == 200 and bearer.json()["dry_run"] is True
+    assert bearer.status_code == 200 and bearer.json()["dryRun"] is True
     for ext, why in (("graphml", "unknown RDF format"), ("csv", "unknown RDF format")):
         resp = _post(api_url, key, target, ext, data)
         assert resp.status_code == 400 and why in _message(resp), resp.text
@@ -224,6 +226,46 @@ def test_graphql_import_copies_the_user_and_again_creates_nothing(
         again = _import(c, target, data, "N_TRIPLES")
         assert again["created"] == 0 and _counts(again)["Memory"] == (0, len(originals))
         assert _memories(container, source.tenant, target) == originals
+    finally:
+        c.close()
+
+
+def _as_json(report: dict[str, Any], *, target: str | None = None) -> str:
+    """A report as its JSON text (equal only with the same fields, in the same order, of the same types: true is not
+    1), its target user renamed to `target` when given."""
+    if target is not None:
+        report = {**report, "target": {**report["target"], "userId": target}}
+    return json.dumps(report, ensure_ascii=False)
+
+
+def test_the_upload_and_the_client_answer_the_mutations_report(
+        container: Container, source: Conversation, key: str, api_url: str) -> None:
+    """POST /import (and so BmamClient.import_rdf and `bmam remote import`) answered created as a dict per kind,
+    existing, dry_run, hooks_run, hooks_left and source.user_id, where importRdf answers created as an Int, counts,
+    dryRun, hooksRun, hooksLeft and source.userId: code written against one broke on the other. The same import
+    through either is now the same JSON, a dry run, a first import (hooks run: the users hold a memory of their
+    own) and an import again."""
+    data = _export(api_url, key, "ttl")
+    c = BmamClient(ClientConfig(url=api_url, api_key=key))
+    try:
+        target = _user()
+        dry = _import(c, target, data.decode(), dry_run=True)
+        by_route = _post(api_url, key, target, "ttl", data, dryRun="true")
+        assert by_route.status_code == 200, by_route.text
+        assert _as_json(by_route.json()) == _as_json(c.import_rdf(target, data, dry_run=True)) == _as_json(dry)
+        assert dry["dryRun"] is True and isinstance(dry["created"], int) and dry["created"] > 0
+        assert _stored_nothing(container, source.tenant, target)
+
+        twins = (_user(), _user())  # one imported into through each way
+        for user in twins:
+            container.memories.remember(source.tenant, RememberRequest(user_id=user, text="I keep bees",
+                                                                       type="FACTUAL"))
+        first = c.import_rdf(twins[0], data)
+        assert first["hooksRun"] > 0 and first["capacity"] == [] and first["created"] == dry["created"]
+        assert _as_json(first, target="x") == _as_json(_import(c, twins[1], data.decode()), target="x")
+        again = _post(api_url, key, twins[0], "ttl", data).json()
+        assert again["created"] == 0
+        assert _as_json(again) == _as_json(_import(c, twins[0], data.decode()))
     finally:
         c.close()
 
@@ -367,7 +409,7 @@ def test_uploads_over_the_limit_are_413_and_write_nothing(
     counted = _post(url, key, target, "ttl", pieces)
     assert counted.status_code == 413 and _code(counted) == "LIMIT_EXCEEDED"
     fits = _post(url, key, target, "ttl", data)
-    assert fits.status_code == 200 and fits.json()["created"]["Memory"] == 1
+    assert fits.status_code == 200 and _counts(fits.json())["Memory"] == (1, 0)
     assert len(_memories(container, tenant, target)) == 1
 
 
@@ -419,10 +461,10 @@ def test_another_apps_key_imports_into_its_own_user_and_sees_nothing_of_this_one
 
     # B's dry run into its own "alice" finds nothing there: A's alice (same user id) is not B's.
     dry = _post(api_url, other, USER, "ttl", data, dryRun="true")
-    assert dry.status_code == 200 and sum(dry.json()["existing"].values()) == 0
-    assert dry.json()["target"] == {"tenant": other_tenant, "user_id": USER}
+    assert dry.status_code == 200 and all(c["existing"] == 0 for c in dry.json()["counts"])
+    assert dry.json()["target"] == {"tenant": other_tenant, "userId": USER}
     done = _post(api_url, other, USER, "ttl", data)
-    assert done.status_code == 200 and done.json()["created"]["Memory"] == len(originals)
+    assert done.status_code == 200 and _counts(done.json())["Memory"] == (len(originals), 0)
     b = BmamClient(ClientConfig(url=api_url, api_key=other))
     try:
         report = _import(b, USER, data.decode())
@@ -453,16 +495,16 @@ def test_remote_import_end_to_end(container: Container, source: Conversation, ke
 
     dry = runner.invoke(cli_app, ["remote", "import", str(file), "--user", target, "--dry-run"], env=env)
     assert dry.exit_code == 0, dry.output
-    assert json.loads(dry.stdout)["dry_run"] is True and _stored_nothing(container, api_tenant, target)
+    assert json.loads(dry.stdout)["dryRun"] is True and _stored_nothing(container, api_tenant, target)
 
     first = runner.invoke(cli_app, ["remote", "import", str(file), "-u", target, "--source-user", USER], env=env)
     assert first.exit_code == 0, first.output
     report = json.loads(first.stdout)
-    assert report["target"] == {"tenant": api_tenant, "user_id": target}  # the key's tenant, not the file's
-    assert report["created"]["Memory"] == len(originals)
+    assert report["target"] == {"tenant": api_tenant, "userId": target}  # the key's tenant, not the file's
+    assert _counts(report)["Memory"] == (len(originals), 0)
     assert _memories(container, api_tenant, target) == originals
     again = runner.invoke(cli_app, ["remote", "import", str(file), "-u", target], env=env)
-    assert again.exit_code == 0 and sum(json.loads(again.stdout)["created"].values()) == 0
+    assert again.exit_code == 0 and json.loads(again.stdout)["created"] == 0
 
     renamed = tmp_path / "alice.txt"  # no extension to go by: --format
     renamed.write_bytes(file.read_bytes())
@@ -540,7 +582,7 @@ def test_a_second_upload_while_one_imports_is_503_and_goes_through_after(
         assert first[0].status_code == 200, first[0].text
         monkeypatch.setattr(own.export, "import_rdf", import_rdf)
         again = _post(url, key, "second", "ttl", data)
-        assert again.status_code == 200 and again.json()["created"]["Memory"] > 0, again.text
+        assert again.status_code == 200 and _counts(again.json())["Memory"][0] > 0, again.text
 
 
 def test_a_stalled_upload_without_a_key_or_over_the_limit_never_holds_the_import_slot(
@@ -571,7 +613,7 @@ def test_a_stalled_upload_without_a_key_or_over_the_limit_never_holds_the_import
             stalled.append(s)
         time.sleep(0.5)
         ok = _post(url, key, "dry", "ttl", data, dryRun="true")
-        assert ok.status_code == 200 and ok.json()["dry_run"] is True, ok.text
+        assert ok.status_code == 200 and ok.json()["dryRun"] is True, ok.text
         for s, status in zip(stalled, (b"401", b"413"), strict=True):
             answer = s.recv(4096)
             assert answer.split(b" ")[1] == status, answer[:200]

@@ -149,6 +149,15 @@ def export_ext(format: str) -> str:
         fail(f"unknown format {format!r}; one of {FORMATS}", 2)
 
 
+def one_or_all(user: str | None, all_users: bool, *, source_user: str | None = None) -> None:
+    """--user U or --all-users, one of the two, and --source-user (one user of a tenant-wide file) only with --user;
+    exit 2 otherwise (`bmam export`, `bmam import` and their `bmam remote` forms)."""
+    if (user is None) == (not all_users):
+        fail("give --user U or --all-users", 2)
+    if all_users and source_user is not None:
+        fail("--all-users imports every user of the file; --source-user picks one, for --user", 2)
+
+
 def writable(output: Path | None) -> None:
     """Refuse (exit 2) an --output in no folder before any reading, not after the whole export."""
     if output is not None and not output.parent.is_dir():
@@ -169,8 +178,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Export a user's knowledge (or with --all-users the whole tenant's) as RDF, streamed page by page,
         or as GraphML / GEXF for Gephi, Cytoscape or yEd (embeddings left out)."""
-        if (user is None) == (not all_users):
-            fail("give --user U or --all-users", 2)
+        one_or_all(user, all_users)
         writable(output)
         ext = export_ext(format)  # before the store is opened
         with container() as c, clear_errors():
@@ -202,10 +210,7 @@ def register(app: typer.Typer) -> None:
         (`bmam export --all-users`) into the tenant, each user into the user of the same id: parsed and checked
         whole first, so a malformed file imports nothing; importing the same file again changes nothing. Prints
         the report (with --all-users one line per user)."""
-        if (user is None) == (not all_users):
-            fail("give --user U or --all-users", 2)
-        if all_users and source_user is not None:
-            fail("--all-users imports every user of the file; --source-user picks one, for --user", 2)
+        one_or_all(user, all_users, source_user=source_user)
         fmt = rdf_format_of(file, format)
         with container() as c, clear_errors():
             t = tenant_of(c, tenant)

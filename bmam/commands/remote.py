@@ -36,9 +36,10 @@ from bmam.cli_support import (
 )
 from bmam.client import INGEST_CONVERSATION, BmamClient, BmamClientError, ClientConfig, ClientConfigError
 from bmam.commands.export import FORMATS as EXPORT_FORMATS
-from bmam.commands.export import export_ext, rdf_format_of, writable, write_output
+from bmam.commands.export import export_ext, one_or_all, rdf_format_of, writable, write_output
 from bmam.commands.living import maintenance_kind
 from bmam.http_transport import encode_json
+from graph.graph_export import GraphFormat
 from graph.model import PresetKind, Tier
 from ingest.turns import TurnInput, clashes, numbered, placed_turns, read_jsonl
 
@@ -79,6 +80,9 @@ def _call(server: str, api_key: str | None, fn: Callable[[BmamClient], T]) -> T:
     except _CLIENT_ERRORS as exc:
         fail(*_failure(server, exc))
         raise  # unreachable: fail() exits
+
+
+OneUserOpt = Annotated[str | None, typer.Option("--user", "-u", help="The user id inside the tenant (or --all-users).")]
 
 
 def _found(answer: dict[str, Any] | None, missing: str) -> dict[str, Any]:
@@ -543,15 +547,25 @@ def register(app: typer.Typer) -> None:
             echo_json({"score": r["score"], **r["memory"], "path": r["path"]})
 
     @remote.command("export")
-    def export(user: UserOpt,
+    def export(user: OneUserOpt = None,
+               all_users: Annotated[bool, typer.Option(
+                   "--all-users", help="Every user of your app (RDF only; an admin key's).")] = False,
                format: Annotated[str, typer.Option("--format", "-f", help=EXPORT_FORMATS)] = "ttl",
                output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to FILE (default: stdout).",
                                                            dir_okay=False)] = None,
                server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
-        """Export a user's knowledge through the server (GET /export, streamed: any size), as `bmam export` does."""
+        """Export a user's knowledge (or with --all-users your whole app's, with an admin key) through the server
+        (GET /export/{user}.{ext} or GET /export.{ext}, streamed: any size), as `bmam export` does."""
+        one_or_all(user, all_users)
         writable(output)
         ext = export_ext(format)
-        written = _call(server, api_key, lambda c: write_output(output, c.export_file(user, ext)))
+        if all_users and ext in {g.value for g in GraphFormat}:
+            fail("GraphML and GEXF export one user at a time; give --user", 2)
+
+        def pieces(c: BmamClient) -> Iterator[bytes]:
+            return c.export_file(user, ext) if user is not None else c.export_rdf_all_users(ext)
+
+        written = _call(server, api_key, lambda c: write_output(output, pieces(c)))
         if output is not None:  # the bytes written: a FIFO or a device has no size on disk
             typer.echo(f"wrote {output} ({written} bytes)", err=True)
 
@@ -643,7 +657,10 @@ def register(app: typer.Typer) -> None:
     def import_(file: Annotated[Path, typer.Argument(help="An export written by `bmam export`, GET /export or "
                                                          "exportRdf (ttl, nt, jsonld, rdf).", exists=True,
                                                     dir_okay=False, readable=True)],
-                user: UserOpt,
+                user: OneUserOpt = None,
+                all_users: Annotated[bool, typer.Option(
+                    "--all-users", help="Every user of a tenant-wide export, each into the user of the same id.")]
+                = False,
                 format: Annotated[str | None, typer.Option("--format", "-f", help="Default: from the file's "
                                                                                   "extension.")] = None,
                 source_user: Annotated[str | None, typer.Option(
@@ -652,15 +669,29 @@ def register(app: typer.Typer) -> None:
                 = False,
                 server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Load an RDF export into a user of your app through the server (POST /import/{user}.{ext}, the file
-        streamed as it is): checked whole first, so a refused file imports nothing; importing the same file
-        again creates nothing. Prints the server's report (as `bmam import` does)."""
+        streamed as it is), or with --all-users a tenant-wide export (`bmam export --all-users`) into your app,
+        each user into the user of the same id (POST /import.{ext}): checked whole first, so a refused file imports
+        nothing; importing the same file again creates nothing. Prints the server's report as the mutation
+        importRdf answers it (with --all-users one such report a line per user, and a summary on stderr)."""
+        one_or_all(user, all_users, source_user=source_user)
         ext = rdf_format_of(file, format).value
 
         def send(c: BmamClient) -> dict[str, Any]:
             with file.open("rb") as f:
+                if user is None:
+                    return c.import_rdf_all_users(f, ext, dry_run=dry_run)
                 return c.import_rdf(user, f, ext, source_user=source_user, dry_run=dry_run)
 
-        echo_json(_call(server, api_key, send))
+        answer = _call(server, api_key, send)
+        if user is not None:
+            echo_json(answer)
+            return
+        for receipt in answer["users"]:  # as `bmam import --all-users` prints them
+            echo_json(receipt)
+        done = "checked" if dry_run else "imported"
+        into = f"tenant {answer['users'][0]['target']['tenant']!r}" if answer["users"] else "your app"
+        ignored = f"; {answer['ignored']} statements under none of its users ignored" if answer["ignored"] else ""
+        typer.echo(f"{done} {len(answer['users'])} users of {file.name} into {into}{ignored}", err=True)
 
     @remote.command("forget-user")
     def forget_user(user: UserOpt, yes: Annotated[bool, typer.Option("--yes", help="Confirm.")] = False,

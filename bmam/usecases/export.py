@@ -17,6 +17,7 @@ from bmam import validate
 from bmam.clock import Clock
 from bmam.settings import ExportSettings, LimitSettings
 from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook, marked_done, run_hooks
+from bmam.usecases.keys import Principal, require_admin
 from bmam.usecases.tiers import TierUseCases
 from graph.errors import BadInput, LimitExceeded, NotFound
 from graph.graph_export import GraphFormat, build_graph, write_graph
@@ -109,9 +110,6 @@ class TenantImportReport:
     reports: list[ImportReport] = field(default_factory=list)
     ignored: int = 0
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"users": [r.as_dict() for r in self.reports], "ignored": self.ignored}
-
 
 class ExportUseCases:
     def __init__(self, *, repository: KnowledgeRepository, settings: ExportSettings,
@@ -152,6 +150,17 @@ class ExportUseCases:
         rdf_format = _rdf_format(fmt)
         chunks = self.chunks(tenant, user_id)
         return (piece.encode("utf-8") for piece in serialize(chunks, rdf_format))
+
+    def export_tenant_rdf(self, caller: Principal, fmt: str | RdfFormat) -> Iterator[bytes]:
+        """Every user of the caller's tenant as one RDF document, what `bmam export --all-users` writes, streamed as
+        export_rdf streams a user (GET /export.{ext}): an admin key's only (FORBIDDEN for an app key: a dump of every
+        user at once is an operator's tool), RDF only (BAD_USER_INPUT for GraphML and GEXF, one user at a time),
+        NOT_FOUND for a tenant with no users; all checked before anything is sent."""
+        require_admin(caller, "export the whole app's knowledge at once (GET /export/{userId}.{ext} exports one "
+                              "user)")
+        if isinstance(fmt, str) and fmt.strip().lower().lstrip(".") in {g.value for g in GraphFormat}:
+            raise BadInput("GraphML and GEXF export one user at a time: GET /export/{userId}.{ext}", field="format")
+        return self.export_rdf(caller.tenant, None, fmt)
 
     def export_rdf_text(self, tenant: str, user_id: str, fmt: str | RdfFormat, *,
                         max_bytes: int | None = None) -> str:
