@@ -25,6 +25,8 @@ Three rules, tried in this order for every pair (new memory, old live memory), t
    or moves it to another time ("My dentist appointment moved to Dec 15" / "... on Dec 12 at 3pm", 改到周五);
    or puts another in its place ("soccer on Saturdays instead of piano" / "Maya takes piano lessons on Saturdays");
    or reports it done ("The case study is done" / "Remind me to prepare a case study by Thursday");
+   or decides against it ("We decided not to get a dog after all" / "We're planning to get a dog in spring");
+   or, said bare, switches from the choice in use nearest in meaning ("I switched to VS Code" / "I use Vim");
    or, at a near-duplicate's cosine, restates a procedure with a step changed ("first run make release" / "... make
    build");
    or changes a choice of the user's team saying what it was ("we switched from poetry to uv" / "... and poetry for
@@ -592,6 +594,110 @@ def switched_en_conflict(new_text: str, old: Similar, threshold: float) -> str |
     return f"switched: to {m['x']} for {', '.join(sorted(replaced))} (similarity {old.cosine:.2f})"
 
 
+# A switch said bare, naming nothing it replaces ("I switched to VS Code last week.", 现在改用飞书了): what the switch
+# is to, without the time said after it
+_SWITCH_TIME_TAIL_RE = re.compile(r"(?i)\s+(?:last (?:week|month|year|night)|yesterday|recently|lately|a while ago"
+                                  r"|this (?:week|month|year)|at last|finally|for good)$")
+_SWITCHED_BARE_ZH_RE = re.compile(r"(?:改用|换用|换成用)(?P<x>[\u4e00-\u9fffA-Za-z0-9][\u4e00-\u9fffA-Za-z0-9 ]{0,11}?)"
+                                  r"(?:了|$|[，。！,.!])")
+_USES_ZH_RE = re.compile(r"用|在用")
+_FIRST_PERSON_RE = re.compile(r"(?i)\b(?:i|we|my|our|i'm|we're|i've|we've)\b|我")  # the choice is the user's
+# The line a bare switch's nearest choice must clear above the one next to it: the one it replaces stands out
+# ("I use Vim for coding" 0.49 against "I use Python for work" 0.34 for "I switched to VS Code last week")
+_BARE_SWITCH_MARGIN = 0.05
+
+
+def _bare_switch(new_text: str) -> str | None:
+    """What a switch of the user's own, said bare, is to: nothing it replaces named beside it (then
+    switched_en_conflict / switched_conflict say which), not one time, not a wish."""
+    if _ONE_TIME_RE.search(new_text) or _others(new_text) or people(new_text) or is_question(new_text):
+        return None
+    if (m := _SWITCHED_TO_EN_RE.search(new_text)) is not None:
+        if WISHED_RE.search(new_text[: m.start()]) or _named_beside(new_text, m, content_terms(new_text), shortest=3,
+                                                                      chosen=content_terms(m["x"])):
+            return None
+        return _SWITCH_TIME_TAIL_RE.sub("", m["x"].strip()) or None
+    if (m := _SWITCHED_BARE_ZH_RE.search(new_text)) is not None:
+        rest = content_terms(new_text[: m.start()] + "，" + new_text[m.end():])
+        if WISHED_RE.search(new_text[: m.start()]) or {t for t in rest if not TIME_TERM_RE.search(t)} - {"现在"}:
+            return None
+        return m["x"].strip() or None
+    return None
+
+
+def bare_switch_conflict(new_text: str, similar: Sequence[Similar], threshold: float) -> tuple[str, str] | None:
+    """A switch said bare ("I switched to VS Code last week.") ends the user's choice in use it is nearest to ("I use
+    Vim for coding."): the old memory saying a choice in use or a routine of the user's own, naming neither the
+    thing switched to nor someone else, at the cancellation's cosine line, and nearer than every other such memory
+    by _BARE_SWITCH_MARGIN (no word ties the two: the meaning does, so only a clear nearest is taken). The old
+    memory's id and the reason."""
+    to = _bare_switch(new_text)
+    if to is None:
+        return None
+    said_of_to = content_terms(to)
+    choices = sorted(
+        (c for c in similar
+         if (_CHOICE_SAID_RE.search(c.text) or _ROUTINE_OR_PLAN_RE.search(c.text) or _USES_ZH_RE.search(c.text))
+         and not _SWITCHED_TO_EN_RE.search(c.text) and not _SWITCHED_BARE_ZH_RE.search(c.text)
+         and not is_negated(c.text) and not is_question(c.text)
+         and to.casefold() not in c.text.casefold() and not said_of_to & content_terms(c.text)
+         # someone else's ("My sister drinks coffee", "Priya uses Figma"); a capital inside is a product (Vim)
+         and not _others(c.text) and not people(re.split(r"[.,;!?，。；！？]", c.text, maxsplit=1)[0])
+         and not _SOMEONE_OPENS_RE.match(c.text) and _FIRST_PERSON_RE.search(c.text)),
+        key=lambda c: -c.cosine)
+    if not choices or choices[0].cosine < threshold:
+        return None
+    if len(choices) > 1 and choices[0].cosine - choices[1].cosine < _BARE_SWITCH_MARGIN:
+        return None
+    best = choices[0]
+    return best.memory_id, f"switched: to {to}, the nearest choice in use (similarity {best.cosine:.2f})"
+
+
+# A plan dropped by a decision ("We decided not to get a dog after all" / "We're planning to get a dog in spring",
+# 我决定不考研了 / 我打算明年考研): the verb and a thing of the plan said again under the no
+_PLAN_DROPPED_EN_RE = re.compile(
+    r"(?i)\b(?:i|we)(?:'ve| have)? (?:finally |just )?(?:decided|chose) (?:not to|against) (?P<v>[a-z]+)"
+    r"(?P<what>[^.,;!?]{0,60})"
+    r"|\b(?:i|we)(?:'m| am|'re| are) (?:not|no longer) (?P<v2>[a-z]+?)(?:ing)\b(?P<what2>[^.,;!?]{0,60}?)"
+    r"\s*\b(?:after all|anymore|any more)\b"
+    r"|\b(?:i|we)(?:'m| am|'re| are) no longer (?:planning|going|hoping) to (?P<v3>[a-z]+)(?P<what3>[^.,;!?]{0,60})")
+_PLAN_DROPPED_ZH_RE = re.compile(r"(?:决定不|不打算|不准备|不计划)(?:再)?(?P<what>[\u4e00-\u9fff]{2,8}?)了")
+
+
+def _verb_stem(word: str) -> str:
+    """A verb's form without its ending, for "the same verb" (get / getting / gett-, move / moving / mov-)."""
+    stem = re.sub(r"(?:ing|ed|es|e|s)$", "", word)
+    return stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "aeiou" else stem
+
+
+def plan_dropped_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
+    """The user decided against a plan of theirs: "We decided not to get a dog after all" (decided not to V, not
+    V-ing after all, no longer planning to V) ends "We're planning to get a dog in spring" (a plan or a wish, the
+    same verb, a thing of the new one's said in it), 我决定不考研了 ends 我打算明年考研 (every character of what is
+    dropped in the old one); the same people, for good (not 今天), the cancellation's cosine line."""
+    if old.cosine < threshold or not (PLAN_RE.search(old.text) or _WISH_OR_PLAN_RE.search(old.text)) \
+            or CANCEL_RE.search(old.text) or is_negated(old.text) or _ONE_TIME_RE.search(new_text):
+        return None
+    if _others(new_text) - _others(old.text) or _names(new_text) - _names(old.text):
+        return None
+    if (m := _PLAN_DROPPED_EN_RE.search(new_text)) is not None:
+        said_verb = (m["v"] or m["v2"] or m["v3"] or "").casefold()
+        verb = _verb_stem(said_verb)
+        what = content_terms(m["what"] or m["what2"] or m["what3"] or "") - {"after", "all", "anymore"}
+        if len(verb) < 2 or verb not in {_verb_stem(w) for w in re.findall(r"[a-z]+", old.text.casefold())}:
+            return None
+        shared = what & content_terms(old.text)
+        if not shared:
+            return None
+        dropped = f"{said_verb}{'ing' if m['v2'] else ''} {', '.join(sorted(shared))}"
+        return f"dropped: not {dropped} (similarity {old.cosine:.2f})"
+    if (m := _PLAN_DROPPED_ZH_RE.search(new_text)) is not None:
+        if not all(ch in old.text for ch in m["what"]):
+            return None
+        return f"dropped: 不{m['what']} (similarity {old.cosine:.2f})"
+    return None
+
+
 # A choice made, at last or after all (想了一个多月 还是决定考公了, 想了想还是回国吧, "we decided to stay in Denver"),
 # and the wish or plan of the user's it ends (我自己还是想去大厂, 我本来打算毕业后留在英国, "thinking about Austin")
 _DECIDED_RE = re.compile(
@@ -755,6 +861,11 @@ def detect(
                 for f in new_facts if f.polarity == 1}
     agreeing = {old.memory_id for old in old_facts if old.polarity == 1
                 and (normalize_term(old.subject), old.predicate, normalize_term(old.object)) in affirmed}
+    similar = list(similar)
+    if cancel_threshold is not None and (bare := bare_switch_conflict(
+            new_text, [c for c in similar if c.memory_id != new_memory_id and c.memory_id not in found],
+            cancel_threshold)) is not None:
+        found[bare[0]] = Finding(bare[0], ConflictKind.NEGATION, bare[1])
     for candidate in similar:
         if candidate.memory_id == new_memory_id or candidate.memory_id in found:
             continue
@@ -774,6 +885,7 @@ def detect(
                       or switched_conflict(new_text, candidate, cancel_threshold)
                       or switched_en_conflict(new_text, candidate, cancel_threshold)
                       or decided_conflict(new_text, candidate, cancel_threshold)
+                      or plan_dropped_conflict(new_text, candidate, cancel_threshold)
                       or done_conflict(new_text, candidate, cancel_threshold)
                       or decision_change_conflict(new_text, candidate, cancel_threshold)
                       or handover_conflict(new_text, candidate, cancel_threshold))
