@@ -28,6 +28,7 @@ from bmam.cli_support import (
     more_after,
     run,
     run_for,
+    run_for_user,
     settings,
     with_confirm_flag,
 )
@@ -223,10 +224,34 @@ def list_memories(
     tenant: TenantOpt = None,
 ) -> None:
     """List a user's memories, newest first, one JSON object a line."""
-    page = run_for(tenant, lambda c, t: c.memories.page(t, user, types=type, tiers=tier, first=first, after=after,
-                                                        include_history=include_history))
+    page = run_for_user(tenant, user, lambda c, t: c.memories.page(t, user, types=type, tiers=tier, first=first,
+                                                                   after=after, include_history=include_history),
+                        empty=lambda p: not p.items)
     for m in page.items:
         echo_json(memory_json(m))
+    more_after(page.next_cursor)
+
+
+@app.command("users")
+def list_users(first: int = 20, after: AfterOpt = None, tenant: TenantOpt = None) -> None:
+    """List the tenant's users in id order, one JSON object a line: the memories each holds (superseded history
+    included) and when it was last active (its newest memory or turn)."""
+    page = run_for(tenant, lambda c, t: c.users.users(t, first=first, after=after))
+    for u in page.items:
+        echo_json({"user_id": u.user_id, "memory_count": u.memory_count,
+                   "last_active_at": u.last_active_at.isoformat() if u.last_active_at else None})
+    more_after(page.next_cursor)
+
+
+@app.command("sessions")
+def list_sessions(user: UserOpt, first: int = 20, after: AfterOpt = None, tenant: TenantOpt = None) -> None:
+    """List a user's sessions, the newest started first, one JSON object a line: each one's turns and when its
+    first and last turns were said."""
+    page = run_for(tenant, lambda c, t: c.users.sessions(t, user, first=first, after=after))
+    for s in page.items:
+        echo_json({"session_id": s.session_id, "turn_count": s.turn_count,
+                   "first_turn_at": s.first_turn_at.isoformat() if s.first_turn_at else None,
+                   "last_turn_at": s.last_turn_at.isoformat() if s.last_turn_at else None})
     more_after(page.next_cursor)
 
 
@@ -246,7 +271,7 @@ def search(
     tenant: TenantOpt = None,
 ) -> None:
     """Vector search over a user's memories."""
-    hits = run_for(tenant, lambda c, t: c.memories.search(t, user, query, k=k))
+    hits = run_for_user(tenant, user, lambda c, t: c.memories.search(t, user, query, k=k), empty=lambda h: not h)
     for hit in hits:
         echo_json({"score": round(hit.score, 4), **memory_json(hit.memory)})
 

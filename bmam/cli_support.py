@@ -221,6 +221,25 @@ def run_for(tenant: str | None, fn: Callable[[Container, str], T]) -> T:
     return run(lambda c: fn(c, tenant_of(c, tenant)))
 
 
+def run_for_user(tenant: str | None, user: str, fn: Callable[[Container, str], T], *,
+                 empty: Callable[[T], bool]) -> T:
+    """run_for(tenant, fn) for a command that reads one user's data. Left without --tenant, an answer with nothing
+    in it (`empty`) for a user who has no memories under the default tenant gets one note on standard error naming
+    --tenant (`bmam recall -u mei` answered "no memories to recall" while mei's memories lived under the app's
+    tenant). Standard output and the exit code stay the command's. The user's count (tiers.usage: one read) is read
+    only then: an answer holding anything says the user has memories there."""
+
+    def work(c: Container) -> T:
+        chosen = tenant_of(c, tenant)
+        answer = fn(c, chosen)
+        if tenant is None and empty(answer) and not any(c.tiers.usage(chosen, user).counts.values()):
+            typer.echo(f"note: no memories for user {user!r} under tenant {chosen!r} (the default); pass --tenant",
+                       err=True)
+        return answer
+
+    return run(work)
+
+
 def found(item: T | None, missing: str) -> T:
     """One item a use-case answers None for when the caller has none (a memory, a conflict, a changeset): the API
     answers null, a command says NOT_FOUND (`missing`) and exits 1."""

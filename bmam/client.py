@@ -622,6 +622,42 @@ class BmamClient:
             self._client.close_sync()
             self._session = None
 
+    # ----- paged listings: users, sessions, conflicts and history a page at a time -------------------
+
+    def _connection(self, field: str, declared: str, arguments: str, node: str,
+                    variables: dict[str, Any]) -> dict[str, Any]:
+        """One page of a connection field: {edges: [{cursor, node}], pageInfo: {hasNextPage, endCursor}}; pass
+        pageInfo.endCursor as `after` for the next page."""
+        doc = (f"query({declared}) {{ {field}({arguments}) {{ edges {{ cursor node {{ {node} }} }}"
+               " pageInfo { hasNextPage endCursor } } }")
+        return self.execute(doc, variables)[field]
+
+    def users(self, *, first: int = 20, after: str | None = None) -> dict[str, Any]:
+        """A page of the app's users in id order (users): nodes {userId, memoryCount, lastActiveAt}."""
+        return self._connection("users", "$f: Int!, $a: String", "first: $f, after: $a",
+                                "userId memoryCount lastActiveAt", {"f": first, "a": after})
+
+    def sessions(self, user_id: str, *, first: int = 20, after: str | None = None) -> dict[str, Any]:
+        """A page of a user's sessions, the newest started first (sessions): nodes {sessionId, turnCount,
+        firstTurnAt, lastTurnAt}."""
+        return self._connection("sessions", "$u: String!, $f: Int!, $a: String", "userId: $u, first: $f, after: $a",
+                                "sessionId turnCount firstTurnAt lastTurnAt", {"u": user_id, "f": first, "a": after})
+
+    def conflicts_page(self, user_id: str, *, status: str | None = "OPEN", first: int = 20,
+                       after: str | None = None) -> dict[str, Any]:
+        """A page of a user's conflicts, newest first (conflictsConnection; status None: all)."""
+        return self._connection("conflictsConnection", "$u: String!, $s: ConflictStatus, $f: Int!, $a: String",
+                                "userId: $u, status: $s, first: $f, after: $a", CONFLICT_FIELDS,
+                                {"u": user_id, "s": status, "f": first, "a": after})
+
+    def history_page(self, user_id: str, *, entity: str | None = None, memory_id: str | None = None,
+                     first: int = 50, after: str | None = None) -> dict[str, Any]:
+        """A page of a user's history, oldest first (historyConnection)."""
+        return self._connection("historyConnection", "$u: String!, $e: String, $m: ID, $f: Int!, $a: String",
+                                "userId: $u, entity: $e, memoryId: $m, first: $f, after: $a",
+                                f"current supersedes supersededBy memory {{ {MEMORY_FIELDS} }}",
+                                {"u": user_id, "e": entity, "m": memory_id, "f": first, "a": after})
+
 
 class AsyncBmamClient:
     """Asynchronous client over aiohttp; `execute` mirrors BmamClient.execute."""

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from bmam.usecases.recall import RecallUseCases
     from bmam.usecases.remains import RemainsUseCases
     from bmam.usecases.tiers import TierUseCases
+    from bmam.usecases.users import UserUseCases
     from bmam.usecases.warm_up import PlanWarmUp
     from graph.conflicts import Conflict
     from graph.model import Scope
@@ -172,6 +173,13 @@ class Container:
 
         return ErasureUseCases(repository=ErasureRepository(
             self.store, timeout_s=self.settings.neo4j.erasure_tx_timeout_s), clock=self.clock, events=self.events)
+
+    @cached_property
+    def users(self) -> UserUseCases:
+        from bmam.usecases.users import UserUseCases
+        from graph.users import UserDirectory
+
+        return UserUseCases(UserDirectory(self.store), max_page_size=self.settings.limits.max_page_size)
 
     @cached_property
     def nested(self) -> NestedUseCases:

@@ -234,9 +234,11 @@ def build_server(container: Container, *, api_key: str | None = None) -> MCPServ
         tenant = await keys.tenant(ctx)
         return await _related(container, tenant, user_id, memory_id, depth=depth, limit=limit)
 
-    @mcp.tool(description="Text ready for an LLM prompt: the session's recent turns plus the relevant (gated) "
+    @mcp.tool(description="Text ready for an LLM prompt: the current date and time in the user's time_zone ('Now: "
+              "Monday 2026-12-07 14:05 (Europe/Berlin)'), then the session's recent turns plus the relevant (gated) "
               "memories, each marked with its type and age, within a character budget (left out: the server's "
-              "recall.context_budget, 2000 unless configured; time_zone: as recall's).")
+              "recall.context_budget, 2000 unless configured; time_zone: as recall's, left out the server's "
+              "recall.time_zone).")
     @_tool_errors
     async def context_prompt(user_id: str, session_id: str, input: str, budget: int | None = None,
                              time_zone: str | None = None, ctx: Context | None = None) -> dict[str, Any]:

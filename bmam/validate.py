@@ -59,6 +59,17 @@ def identifier(value: str | None, *, field: str) -> str:
     return value.strip()
 
 
+def optional_identifier(value: str | None, *, field: str) -> str | None:
+    """An id the caller may leave out (a session, a device): None when left out; given, an identifier. Given empty
+    or blank it is refused, not taken as none, and the message says to leave it out ("is required" misled: it is
+    not)."""
+    if value is None:
+        return None
+    if not value.strip():
+        raise BadInput(f"{field} must not be empty; leave it out for none", field=field)
+    return identifier(value, field=field)
+
+
 def name(value: str | None, *, field: str, max_bytes: int) -> str:
     """A name the graph keeps as a node (a triple's subject or object entity): text, and none of the characters an
     id refuses ("te\u202ea" showed reversed, "I\u200b" looked like the user and was another entity)."""

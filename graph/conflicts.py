@@ -31,6 +31,7 @@ import numpy as np
 from graph.cached_scans import scan, scores
 from graph.ids import derived_id
 from graph.model import Memory, Scope, scope_params
+from graph.paging import Paged, encode_cursor, keyset_params, paged
 from graph.records import Floats, memory_from_row, to_datetime
 from graph.related import FormBatch
 from graph.store import GraphStore, Tx
@@ -162,6 +163,16 @@ def _pair_ids(scope: Scope, new_id: str, old_id: str) -> dict[str, str]:
     """The ids a statement recording or settling the pair (new, old) looks up: its conflict's (id) and that of the
     pair the other way round (reverse_id: held for review, it holds this pair too; module docstring)."""
     return {"id": conflict_id(scope, new_id, old_id), "reverse_id": conflict_id(scope, old_id, new_id)}
+
+
+def conflict_cursor(c: Conflict) -> str:
+    """A conflict's place in the listing (conflict/list: created_at, id)."""
+    return encode_cursor(c.created_at, c.id)
+
+
+def history_cursor(h: HistoryEntry) -> str:
+    """A history entry's place in the history (conflict/history: valid_from, id)."""
+    return encode_cursor(h.memory.valid_from, h.memory.id)
 
 
 def _conflict(row: Mapping[str, Any]) -> Conflict:
@@ -364,10 +375,16 @@ class ConflictRepository:
         rows = self._store.read("conflict/get", {**scope_params(scope), "id": conflict_id_})
         return _conflict(rows[0]) if rows else None
 
-    def listing(self, scope: Scope, *, status: ConflictStatus | None, limit: int) -> list[Conflict]:
+    def listing(self, scope: Scope, *, status: ConflictStatus | None, limit: int,
+                after: str | None = None) -> list[Conflict]:
+        """The user's conflicts (of a status, or all), newest first, `limit` of them after the cursor `after`."""
         rows = self._store.read("conflict/list", {**scope_params(scope), "status": status.value if status else None,
-                                                  "limit": limit})
+                                                  **keyset_params(after), "limit": limit})
         return [_conflict(r) for r in rows]
+
+    def listing_page(self, scope: Scope, *, status: ConflictStatus | None, limit: int,
+                     after: str | None = None) -> Paged[Conflict]:
+        return paged(self.listing(scope, status=status, limit=limit + 1, after=after), limit, conflict_cursor)
 
     def resolve(self, scope: Scope, conflict: Conflict, *, choose: Callable[[Memory, Memory], str | None],
                 params: Mapping[str, float], winner_bonus: float, loser_penalty: float, resolved_by: str,
@@ -397,11 +414,18 @@ class ConflictRepository:
         return _resolve_in(tx, scope, recorded[0], choose=lambda new, old: new.id, params=params, winner_bonus=0.0,
                            loser_penalty=0.0, resolved_by="user", now=now, change_locked=True, locked=True)
 
-    def history(self, scope: Scope, *, entity: str | None, memory_id: str | None, limit: int) -> list[HistoryEntry]:
+    def history(self, scope: Scope, *, entity: str | None, memory_id: str | None, limit: int,
+                after: str | None = None) -> list[HistoryEntry]:
+        """The user's history (conflict/history), oldest first, `limit` entries after the cursor `after`."""
         rows = self._store.read("conflict/history", {**scope_params(scope), "entity": entity, "memory_id": memory_id,
-                                                     "limit": limit})
+                                                     **keyset_params(after), "limit": limit})
         return [HistoryEntry(memory=memory_from_row(r["memory"]), supersedes=sorted(r["supersedes"]),
                              superseded_by=sorted(r["superseded_by"])) for r in rows]
+
+    def history_page(self, scope: Scope, *, entity: str | None, memory_id: str | None, limit: int,
+                     after: str | None = None) -> Paged[HistoryEntry]:
+        return paged(self.history(scope, entity=entity, memory_id=memory_id, limit=limit + 1, after=after), limit,
+                     history_cursor)
 
 
 class NewMemoryLost(Exception):

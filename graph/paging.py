@@ -1,18 +1,64 @@
-"""Keyset cursors: an opaque token for the (created_at, id) of the last item of a page."""
+"""Keyset cursors: an opaque token for the sort key of the last item of a page: (created_at, id) of a memory,
+likewise (time, id) of a conflict, a history entry or a session, and the id alone of a user (Paged: a page
+of any of them)."""
 
 from __future__ import annotations
 
 import base64
 import binascii
 import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any, Generic, TypeVar
 
 from graph.errors import BadInput
 
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Paged(Generic[T]):
+    """One page of a keyset-paginated listing: its items, each one's cursor (the `after` that starts the page
+    after it), and `next_cursor`, the last one's when another page follows, else None."""
+
+    items: list[T]
+    cursors: list[str]
+    next_cursor: str | None
+
+
+def paged(rows: Sequence[T], limit: int, cursor_of: Callable[[T], str]) -> Paged[T]:
+    """The page of `limit` items out of `rows`, read with LIMIT limit + 1: one more tells whether a next page
+    exists."""
+    items = list(rows[:limit])
+    cursors = [cursor_of(item) for item in items]
+    return Paged(items=items, cursors=cursors, next_cursor=cursors[-1] if len(rows) > limit and cursors else None)
+
+
+def _encode(parts: list[str]) -> str:
+    raw = json.dumps(parts, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _decode(cursor: str) -> list[Any]:
+    """The JSON array a cursor holds (ValueError, TypeError, binascii.Error, RecursionError when it holds none)."""
+    padded = cursor + "=" * (-len(cursor) % 4)
+    parts = json.loads(base64.urlsafe_b64decode(padded.encode()))
+    if not isinstance(parts, list):
+        raise TypeError("not an array")
+    return parts
+
+
+def _text(value: object) -> str:
+    """An id out of a cursor: Unicode text the driver can send (a lone surrogate is UnicodeEncodeError)."""
+    if not isinstance(value, str):
+        raise TypeError("not an id")
+    value.encode("utf-8")
+    return value
+
 
 def encode_cursor(created_at: datetime, item_id: str) -> str:
-    raw = json.dumps([created_at.isoformat(), item_id], separators=(",", ":")).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    return _encode([created_at.isoformat(), item_id])
 
 
 def decode_cursor(cursor: str) -> tuple[datetime, str]:
@@ -21,15 +67,34 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
     time and an id, a time without zone or outside years 1 to 9999 once in UTC, an id that is not Unicode
     text (a lone surrogate)."""
     try:
-        padded = cursor + "=" * (-len(cursor) % 4)
-        created, item_id = json.loads(base64.urlsafe_b64decode(padded.encode()))
-        if not isinstance(created, str) or not isinstance(item_id, str):
+        created, item_id = _decode(cursor)
+        if not isinstance(created, str):
             raise TypeError("not a (time, id) pair")
         at = datetime.fromisoformat(created)
         if at.tzinfo is None:  # never one of ours: a time without zone compares with no stored time
             raise ValueError("a time without zone")
         at.astimezone(UTC)  # OverflowError outside years 1..9999 in UTC: the store cannot compare with it
-        item_id.encode("utf-8")  # UnicodeEncodeError for a lone surrogate: the driver cannot send it
+        return at, _text(item_id)
     except (ValueError, TypeError, OverflowError, RecursionError, binascii.Error) as exc:
         raise BadInput("invalid cursor", field="after") from exc
-    return at, item_id
+
+
+def keyset_params(after: str | None) -> dict[str, datetime | str | None]:
+    """A (time, id) cursor as the listing statements take it: $after_at and $after_id, both null for the first
+    page (no cursor, or an empty one, as `memories` takes it)."""
+    at, item_id = decode_cursor(after) if after else (None, None)
+    return {"after_at": at, "after_id": item_id}
+
+
+def encode_id_cursor(item_id: str) -> str:
+    """The cursor of a listing ordered by an id alone (a tenant's users)."""
+    return _encode([item_id])
+
+
+def decode_id_cursor(cursor: str) -> str:
+    """The id an id cursor holds; anything else (a (time, id) cursor too) is BAD_USER_INPUT "invalid cursor"."""
+    try:
+        [item_id] = _decode(cursor)
+        return _text(item_id)
+    except (ValueError, TypeError, RecursionError, binascii.Error) as exc:
+        raise BadInput("invalid cursor", field="after") from exc

@@ -834,13 +834,13 @@ def _why(c: Candidate, s: Scores, matched: Sequence[str], names: Sequence[str], 
     if c.dense_rank is not None:
         parts.append(f"similar to the input (cosine {c.cosine:.2f}, rank {c.dense_rank})")
     if names:
-        parts.append("mentions " + ", ".join(names[:3]))
-    if c.answers:
-        parts.append("states the user's " + ", ".join(c.answers[:3]))
+        parts.append("mentions " + _listed(names, 3))
+    if c.answers:  # one slot asked two ways ("lives_in, lives_in") is named once
+        parts.append("states the user's " + _listed(c.answers, 3))
     if c.said_in_period:
         parts.append("said in the period the input asks about")
     if matched:
-        parts.append("shares the words " + ", ".join(matched[:5]))
+        parts.append("shares the words " + _listed(matched, 5))
     if link is not None:
         via = f"entity {link.entity}" if link.via is Via.ENTITY and link.entity else link.via.value.lower()
         parts.append(f"linked to {link.seed_id} via {via} (strength {link.strength:.2f})")
@@ -851,6 +851,11 @@ def _why(c: Candidate, s: Scores, matched: Sequence[str], names: Sequence[str], 
     if note:  # why it was damped, or ranked down as someone else's
         parts.append(note)
     return "; ".join(parts)
+
+
+def _listed(items: Sequence[str], most: int) -> str:
+    """The first `most` distinct items, in their order, comma separated (a why names each thing once)."""
+    return ", ".join(list(dict.fromkeys(items))[:most])
 
 
 def select(scored: Sequence[Scored], *, k: int, min_score: float = 0.0) -> list[Scored]:

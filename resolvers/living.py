@@ -12,6 +12,7 @@ from bmam.usecases.maintenance import MaintenanceResult
 from graph import changesets as cs_model
 from graph import conflicts as conflict_model
 from ingest import weights as weight_model
+from resolvers.connections import Connection, connection
 from resolvers.context import Info, call
 from resolvers.types import Memory, MemoryType
 
@@ -180,15 +181,29 @@ class MaintenanceRun:
 
 @strawberry.type
 class LivingQuery:
-    @strawberry.field(description="A user's conflicts, newest first: OPEN ones are the review queue; null status: all.")
+    @strawberry.field(description="A user's conflicts, newest first: OPEN ones are the review queue; null status: all. "
+                                  "At most 100; `after`: a cursor of conflictsConnection (which pages them).")
     async def conflicts(
         self, info: Info, user_id: str,
         status: ConflictStatus | None = conflict_model.ConflictStatus.OPEN,  # type: ignore[valid-type]
-        first: int = 20,
+        first: int = 20, after: str | None = None,
     ) -> list[Conflict]:
         ctx = info.context
-        found = await call(ctx.container.conflicts.conflicts, ctx.tenant, user_id, status=status, first=first)
+        found = await call(ctx.container.conflicts.conflicts, ctx.tenant, user_id, status=status, first=first,
+                           after=after)
         return [Conflict.of(c) for c in found]
+
+    @strawberry.field(description="conflicts as a Relay connection: a page of at most 100, newest first, and the "
+                                  "cursor of the next (pageInfo.endCursor, as `after`).")
+    async def conflicts_connection(
+        self, info: Info, user_id: str,
+        status: ConflictStatus | None = conflict_model.ConflictStatus.OPEN,  # type: ignore[valid-type]
+        first: int = 20, after: str | None = None,
+    ) -> Connection[Conflict]:
+        ctx = info.context
+        page = await call(ctx.container.conflicts.conflict_page, ctx.tenant, user_id, status=status, first=first,
+                          after=after)
+        return connection(page, Conflict.of)
 
     @strawberry.field(description="One conflict of a user, or null.")
     async def conflict(self, info: Info, user_id: str, id: strawberry.ID) -> Conflict | None:
@@ -198,13 +213,25 @@ class LivingQuery:
 
     @strawberry.field(description="Superseded memories included: the memories about an entity or one memory, with "
                                   "their supersession chains and validity; neither: every superseding chain and "
-                                  "every superseded memory.")
+                                  "every superseded memory. Oldest first, at most 100; `after`: a cursor of "
+                                  "historyConnection (which pages them).")
     async def history(self, info: Info, user_id: str, entity: str | None = None,
-                      memory_id: strawberry.ID | None = None, first: int = 50) -> list[HistoryEntry]:
+                      memory_id: strawberry.ID | None = None, first: int = 50,
+                      after: str | None = None) -> list[HistoryEntry]:
         ctx = info.context
         found = await call(ctx.container.conflicts.history, ctx.tenant, user_id, entity=entity,
-                           memory_id=str(memory_id) if memory_id is not None else None, first=first)
+                           memory_id=str(memory_id) if memory_id is not None else None, first=first, after=after)
         return [HistoryEntry.of(h) for h in found]
+
+    @strawberry.field(description="history as a Relay connection: a page of at most 100, oldest first (by validFrom), "
+                                  "and the cursor of the next (pageInfo.endCursor, as `after`).")
+    async def history_connection(self, info: Info, user_id: str, entity: str | None = None,
+                                 memory_id: strawberry.ID | None = None, first: int = 50,
+                                 after: str | None = None) -> Connection[HistoryEntry]:
+        ctx = info.context
+        page = await call(ctx.container.conflicts.history_page, ctx.tenant, user_id, entity=entity,
+                          memory_id=str(memory_id) if memory_id is not None else None, first=first, after=after)
+        return connection(page, HistoryEntry.of)
 
     @strawberry.field(description="The tenant's maintenance changesets, newest first.")
     async def changesets(self, info: Info, user_id: str | None = None, first: int = 20) -> list[Changeset]:

@@ -115,8 +115,10 @@ class ContextTurn:
     turn: int
 
 
-@strawberry.type(description="Text for an LLM: how the user wants to be answered, the relevant memories ('[FACTUAL, "
-                             "3 days ago] ...') and the recent turns of the session, within the character budget.")
+@strawberry.type(description="Text for an LLM: the current date and time in the user's time zone ('Now: Monday "
+                             "2026-12-07 14:05 (Europe/Berlin)'), how the user wants to be answered, the relevant "
+                             "memories ('[FACTUAL, 3 days ago] ...') and the recent turns of the session, within the "
+                             "character budget.")
 class ContextPrompt:
     text: str
     memories: list[RecalledMemory]
@@ -138,6 +140,9 @@ class ContextPrompt:
 
 _TIME_ZONE = ("The user's IANA time zone (Europe/Berlin): how the days of a question about a past period are counted "
               "('yesterday'); null: the server's recall.time_zone (UTC unless configured).")
+_PROMPT_TIME_ZONE = ("The user's IANA time zone (Europe/Berlin): the date and time the text opens with, and how the "
+                     "days of a question about a past period are counted ('yesterday'); null: the server's "
+                     "recall.time_zone (UTC unless configured).")
 
 
 @strawberry.type
@@ -188,11 +193,12 @@ class RecallQuery:
                            limit=limit, min_strength=min_strength, include_history=include_history)
         return [RelatedMemory.of(r) for r in found]
 
-    @strawberry.field(description="The recent turns of the session and the (gated) relevant memories as text for "
-                                  "an LLM, within budget characters. Counts as a recall turn of the session.")
+    @strawberry.field(description="The current date and time, the recent turns of the session and the (gated) "
+                                  "relevant memories as text for an LLM, within budget characters. Counts as a "
+                                  "recall turn of the session.")
     async def context_prompt(
         self, info: Info, user_id: str, session_id: str, input: str, budget: int | None = None,
-        time_zone: Annotated[str | None, strawberry.argument(description=_TIME_ZONE)] = None,
+        time_zone: Annotated[str | None, strawberry.argument(description=_PROMPT_TIME_ZONE)] = None,
     ) -> ContextPrompt:
         ctx = info.context
         prompt = await call(ctx.container.recall.context_prompt, ctx.tenant, user_id, session_id, input, budget,

@@ -305,7 +305,9 @@ def test_context_prints_the_session_s_recent_turns_and_relevant_memories(module_
     assert prompt["gated"] is False and prompt["memories"] == []
     assert "1 said in the recent turns shown" in prompt["reason"]
     text = prompt["text"]
-    assert text == "Recent conversation:\n" + "\n".join(f"{speaker}: {said}" for speaker, said in turns)
+    date, sections = text.split("\n\n", 1)
+    assert date.startswith("Now: ") and "\n" not in date  # the date and time the prompt opens with
+    assert sections == "Recent conversation:\n" + "\n".join(f"{speaker}: {said}" for speaker, said in turns)
     plain = ok("context", *base, "where does my sister live")
     assert plain == text + "\n"  # without --json: the prompt text alone
 
@@ -332,7 +334,7 @@ def test_context_shows_how_the_user_wants_to_be_answered_on_every_turn(module_te
                              "what's a fun fact about octopuses?", "--json"))
     assert prompt["gated"] is True and prompt["memories"] == []
     assert [m["text"] for m in prompt["replyStyles"]] == ["Please keep your answers short, I read on my phone."]
-    assert prompt["text"].startswith("How the user wants to be answered:\n- [")
+    assert prompt["text"].split("\n\n", 1)[1].startswith("How the user wants to be answered:\n- [")
     assert prompt["text"].endswith("] Please keep your answers short, I read on my phone.")
 
 
@@ -370,5 +372,7 @@ def test_recall_without_tenant_uses_the_default_tenant(container: Container, mod
     [receipt] = json_lines(ok("forget-user", "-u", default_user, "--yes"))
     assert (receipt["tenant"], receipt["user_id"], receipt["verified"]) == (default, default_user, True)
     assert receipt["remaining_nodes"] == 0
-    [after] = json_lines(ok("recall", "-u", default_user, "which tea do I like"))
-    assert after["memories"] == []
+    after = cli("recall", "-u", default_user, "which tea do I like")
+    assert after.exit_code == 0 and json_lines(after.stdout)[0]["memories"] == []
+    assert after.stderr == f"note: no memories for user {default_user!r} under tenant {default!r} (the default); " \
+        "pass --tenant\n"  # nothing left under the default tenant: said, on standard error

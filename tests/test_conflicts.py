@@ -232,7 +232,7 @@ def test_latest_wins_with_exact_weights_supersedes_and_validity(living: tuple[Co
         (other.id, 0.7)]
     assert c.memories.associations(scope.tenant, scope.user_id, old.id) == []
     rows = c.store.read("conflict/history", {"tenant": scope.tenant, "user_id": scope.user_id, "entity": None,
-                                             "memory_id": old.id, "limit": 10})
+                                             "memory_id": old.id, "after_at": None, "after_id": None, "limit": 10})
     assert {r["memory"]["id"]: r["superseded_by"] for r in rows} == {old.id: [new.id], new.id: []}
     # The SUPERSEDED event.
     events = [e for e in c.events.published if e.kind is EventKind.SUPERSEDED]  # type: ignore[attr-defined]

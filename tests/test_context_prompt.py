@@ -3,15 +3,22 @@ turns from working memory plus the gated relevant memories)."""
 
 from __future__ import annotations
 
+import asyncio
+import re
 import uuid
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
+from bmam.cli import app
 from bmam.client import BmamClient, BmamClientError
+from bmam.clock import FakeClock
 from bmam.container import Container
+from bmam.mcp_server import _context_prompt
 from bmam.usecases.memories import RememberRequest
 from bmam.usecases.recall import (
     ContextTurn,
@@ -19,8 +26,10 @@ from bmam.usecases.recall import (
     RecallRequest,
     RecallResult,
     humanize_age,
+    now_line,
     render_context,
 )
+from graph.errors import BadInput
 from graph.model import ClassifierLevel, Memory, MemoryType, PresetKind, Provenance, Tier, WeightParts
 from ingest.scoring import Scores
 from ingest.turns import TurnInput
@@ -42,6 +51,17 @@ def turn(i: int, speaker: str, text: str) -> ContextTurn:
 
 
 TURNS = [turn(0, "user", "我最近在学做川菜"), turn(1, "assistant", "好呀，想学哪道？"), turn(2, "user", "麻婆豆腐吧")]
+
+DATE_LINE = re.compile(r"Now: (Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day \d{4}-\d\d-\d\d \d\d:\d\d \(([^()]+)\)")
+
+
+def under_the_date(text: str, zone: str | None = None) -> str:
+    """A context prompt's text under its date line (now_line), which opens every prompt the use case makes."""
+    first, _, rest = text.partition("\n\n")
+    found = DATE_LINE.fullmatch(first)
+    assert found, text
+    assert zone is None or found.group(2) == zone, first
+    return rest
 
 
 def test_memories_are_marked_with_type_and_age_and_turns_come_oldest_first() -> None:
@@ -317,7 +337,7 @@ def test_reply_styles_stand_in_every_prompt_and_are_not_recalled(container: Cont
 
     chat = container.recall.context_prompt(tenant, user, "s1", "haha what a day, octopuses are so weird")
     assert chat.gated and chat.memories == [] and [m.id for m in chat.reply_styles] == [style.id]
-    assert chat.text.startswith("How the user wants to be answered:\n") and "answers short" in chat.text
+    assert under_the_date(chat.text).startswith("How the user wants to be answered:\n") and "answers short" in chat.text
 
     # recall alone answers a request with the style (it asks for it); the prompt shows it apart, once
     asked = "Can you help me plan my nursing shifts in Leeds next week?"
@@ -341,7 +361,7 @@ def test_context_prompt_over_http_gives_the_reply_styles(client: BmamClient) -> 
     client.ingest_turn(user, "s1", "user", "你说话直接点 别老夸我", turn=0)
     p = client.context_prompt(user, "s2", "今天天气不错")
     assert [m["text"] for m in p["replyStyles"]] == ["你说话直接点 别老夸我"]
-    assert p["text"].startswith("How the user wants to be answered:\n- [")
+    assert under_the_date(p["text"]).startswith("How the user wants to be answered:\n- [")
     assert p["text"].endswith("你说话直接点 别老夸我")
 
 
@@ -378,3 +398,108 @@ def test_a_reply_style_the_budget_cannot_hold_whole_stays_a_memory_recall_may_ch
     tight = container.recall.context_prompt(tenant, user, "s2", asked, budget=120)
     assert tight.reply_styles == [] and "shown apart" not in tight.reason and len(tight.text) <= 120
     assert long_style[:40] in " ".join(m.memory.text for m in tight.memories) or "over the budget" in tight.reason
+
+
+# ----- the date line ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("now", "zone", "expected"), [
+    (datetime(2026, 12, 7, 13, 5, tzinfo=UTC), "Europe/Berlin", "Now: Monday 2026-12-07 14:05 (Europe/Berlin)"),
+    # the user's day, not the server's: Sunday evening in UTC is Monday morning in Shanghai
+    (datetime(2026, 12, 6, 23, 30, tzinfo=UTC), "Asia/Shanghai", "Now: Monday 2026-12-07 07:30 (Asia/Shanghai)"),
+    (datetime(2026, 12, 6, 23, 30, tzinfo=UTC), "UTC", "Now: Sunday 2026-12-06 23:30 (UTC)"),
+    (datetime(2026, 7, 1, 3, 0, tzinfo=UTC), "America/Los_Angeles",
+     "Now: Tuesday 2026-06-30 20:00 (America/Los_Angeles)"),
+])
+def test_the_date_line_names_the_users_weekday_date_time_and_zone(now: datetime, zone: str, expected: str) -> None:
+    assert now_line(now, ZoneInfo(zone)) == expected
+
+
+def test_the_date_line_opens_the_prompt_and_counts_in_the_budget() -> None:
+    """Relative ages ("3 days ago") and the user's "last month" need today's date: the prompt opens with it, before
+    how the user wants to be answered, and the sections share what it leaves of the budget."""
+    header = now_line(NOW, ZoneInfo("Europe/Berlin"))
+    short = memory("Please keep your answers short", MemoryType.SEMANTIC).memory
+    result = RecallResult(gated=False, reason="", memories=[memory("我住在成都")])
+    p = render_context(TURNS, result, budget=2000, now=NOW, styles=[short], header=header)
+    assert p.text.startswith("Now: Monday 2026-11-30 13:00 (Europe/Berlin)\n\nHow the user wants to be answered:")
+    assert under_the_date(p.text) == render_context(TURNS, result, budget=2000, now=NOW, styles=[short]).text
+    gated = render_context([], RecallResult(gated=True, reason="nothing relates", memories=[]), budget=100, now=NOW,
+                           header=header)
+    assert gated.text == header  # nothing else to say: the date alone
+    # half of what the date leaves goes to the newest turn first (the README's rule, under the date)
+    long = render_context([turn(0, "user", "y" * 1200)], RecallResult(gated=True, reason="", memories=[]),
+                          budget=1000, now=NOW, header=header)
+    assert len(long.text) == len(header) + 2 + (1000 - len(header) - 2) // 2
+
+
+@given(
+    turns=st.lists(st.text(min_size=1, max_size=200), max_size=4),
+    mems=st.lists(st.text(min_size=1, max_size=200), max_size=5),
+    styles=st.lists(st.text(min_size=1, max_size=120), max_size=2),
+    zone=st.sampled_from(["UTC", "Europe/Berlin", "America/Argentina/ComodRivadavia", "Asia/Kathmandu"]),
+    budget=st.integers(100, 1200),
+)
+@settings(max_examples=100, deadline=None)
+def test_the_budget_holds_the_date_line_too(turns: list[str], mems: list[str], styles: list[str], zone: str,
+                                            budget: int) -> None:
+    ts = [turn(i, "user", t) for i, t in enumerate(turns)]
+    result = RecallResult(gated=False, reason="", memories=[memory(m) for m in mems])
+    shown = [memory(s, MemoryType.SEMANTIC).memory for s in styles]
+    header = now_line(NOW, ZoneInfo(zone))
+    p = render_context(ts, result, budget=budget, now=NOW, styles=shown, header=header)
+    assert len(p.text) <= budget and p.text.partition("\n\n")[0] == header
+    under_the_date(p.text, zone)
+
+
+@pytest.fixture
+def clocked(container: Container) -> Container:
+    """A container on a fake clock (Sunday 2026-12-06 23:30 UTC) sharing the session's store and embedding model."""
+    c = Container(container.settings, clock=FakeClock(datetime(2026, 12, 6, 23, 30, tzinfo=UTC)))
+    c.__dict__["store"] = container.store
+    c.__dict__["embedder"] = container.embedder
+    return c
+
+
+def test_context_prompt_opens_with_the_date_and_time_in_the_users_zone(clocked: Container, tenant: str) -> None:
+    """The request's timeZone, else the setting recall.time_zone (as recall's periods count days), within the budget
+    whatever the rest holds."""
+    user = "mei"
+    clocked.ingest.ingest_turn(tenant, TurnInput(user_id=user, session_id="s1", speaker="user",
+                                                 text="We moved to Seattle last month, still unpacking boxes."))
+    for i in range(4):
+        clocked.memories.remember(tenant, RememberRequest(
+            user_id=user, text=f"I live in Seattle near the lake, flat {i} " + "with a view " * 10, type="FACTUAL"))
+    p = clocked.recall.context_prompt(tenant, user, "s1", "Where do I live?", time_zone="Asia/Shanghai")
+    assert p.text.startswith("Now: Monday 2026-12-07 07:30 (Asia/Shanghai)\n\n")
+    assert "last month" in p.text and "Seattle near the lake" in p.text
+    setting = clocked.settings.recall.time_zone
+    default = clocked.recall.context_prompt(tenant, user, "s1", "Where do I live?")
+    assert default.text.split("\n")[0] == now_line(clocked.clock.now(), ZoneInfo(setting))
+    tight = clocked.recall.context_prompt(tenant, user, "s2", "Where do I live?", budget=100,
+                                          time_zone="America/Los_Angeles")
+    assert len(tight.text) <= 100 and tight.text.startswith("Now: Sunday 2026-12-06 15:30 (America/Los_Angeles)")
+    with pytest.raises(BadInput) as err:
+        clocked.recall.context_prompt(tenant, user, "s1", "Where do I live?", time_zone="Mars/Olympus")
+    assert err.value.field == "timeZone"
+
+
+def test_every_face_gives_the_date_line(client: BmamClient, container: Container, tenant: str) -> None:
+    """GraphQL (so the Python client and `bmam remote`), the CLI and MCP all read it from the one use case."""
+    user = f"u-{uuid.uuid4().hex[:10]}"
+    client.ingest_turn(user, "s1", "user", "I moved to Seattle last month", turn=0)
+    berlin = ZoneInfo("Europe/Berlin")
+    before = datetime.now(berlin)
+    over_http = client.context_prompt(user, "s1", "Where do I live?", time_zone="Europe/Berlin")
+    after = datetime.now(berlin)
+    assert "I moved to Seattle last month" in under_the_date(over_http["text"], "Europe/Berlin")
+    assert over_http["text"].split(" ")[2] in {before.date().isoformat(), after.date().isoformat()}
+
+    container.memories.remember(tenant, RememberRequest(user_id="kim", text="I live in Seattle", type="FACTUAL"))
+    by_mcp = asyncio.run(_context_prompt(container, tenant, "kim", "s1", "Where do I live?", budget=None,
+                                         time_zone="Asia/Tokyo"))
+    assert "I live in Seattle" in under_the_date(by_mcp["prompt"], "Asia/Tokyo")
+    by_cli = CliRunner().invoke(app, ["context", "-u", "kim", "-s", "s1", "--tenant", tenant, "--time-zone",
+                                      "America/New_York", "Where do I live?"])
+    assert by_cli.exit_code == 0, by_cli.output
+    assert "I live in Seattle" in under_the_date(by_cli.stdout.rstrip("\n"), "America/New_York")

@@ -406,14 +406,16 @@ def test_two_operations_without_a_name_are_refused(api_url: str, api_key: str) -
 def test_an_empty_session_id_is_an_error(client: BmamClient) -> None:
     doc = "query($u: String!, $s: String) { recall(userId: $u, query: \"green tea\", sessionId: $s) { gated } }"
     for session in ("", "  "):
-        code, _, field = _refusal(client, doc, {"u": _user(), "s": session})
+        code, message, field = _refusal(client, doc, {"u": _user(), "s": session})
         assert (code, field) == ("BAD_USER_INPUT", "sessionId")
+        assert message == "sessionId must not be empty; leave it out for none"  # not "is required": it is not
     ingest = ("mutation($u: String!, $d: String) { ingestTurn(userId: $u, sessionId: \"s\", speaker: \"user\","
               " text: \"I like tea\", deviceId: $d) { stored } }")
     user = _user()
     for device in ("", "  "):
-        code, _, field = _refusal(client, ingest, {"u": user, "d": device})
+        code, message, field = _refusal(client, ingest, {"u": user, "d": device})
         assert (code, field) == ("BAD_USER_INPUT", "deviceId")
+        assert message == "deviceId must not be empty; leave it out for none"
     assert client.memories(user)["edges"] == []
 
 
@@ -438,7 +440,7 @@ def test_empty_ids_in_the_first_slice_are_errors(container: Container, tenant: s
 
     for request in (RememberRequest(user_id="alice", text="I like tea", type="FACTUAL", session_id=""),
                     RememberRequest(user_id="alice", text="I like tea", type="FACTUAL", device_id="")):
-        with pytest.raises(BadInput):
+        with pytest.raises(BadInput, match="must not be empty; leave it out for none"):
             container.memories.remember(tenant, request)
     for read in (container.memories.triples, container.memories.associations):
         with pytest.raises(BadInput):
@@ -527,7 +529,7 @@ def test_cli_check_of_an_unknown_user_is_not_found(container: Container, tenant:
     assert unknown.stderr.strip() == "error [NOT_FOUND]: user 'nobody' not found" and unknown.stdout == ""
     empty = runner.invoke(app, ["check", "--tenant", tenant, "--user", ""])
     _clean_exit(empty)
-    assert empty.stderr.strip() == "error [BAD_USER_INPUT]: userId is required"
+    assert empty.stderr.strip() == "error [BAD_USER_INPUT]: userId must not be empty; leave it out for none"
     both = runner.invoke(app, ["check", "--all-tenants", "--user", "alice"])
     _clean_exit(both)
     assert "--all-tenants takes neither --tenant nor --user" in both.stderr

@@ -8,7 +8,20 @@ from typing import Annotated
 import typer
 
 from bmam import validate
-from bmam.cli_support import TenantOpt, UserOpt, echo, echo_json, fail, found, memory_json, run, run_for, tenant_of
+from bmam.cli_support import (
+    AfterOpt,
+    TenantOpt,
+    UserOpt,
+    echo,
+    echo_json,
+    fail,
+    found,
+    memory_json,
+    more_after,
+    run,
+    run_for,
+    tenant_of,
+)
 from bmam.container import Container
 from bmam.usecases.maintenance import CheckReport, MaintenanceResult
 from bmam.usecases.remains import SweepReport
@@ -167,7 +180,7 @@ def register(app: typer.Typer) -> None:
             if all_tenants:
                 return c.remains.sweep()
             return c.remains.sweep(tenant=tenant_of(c, tenant),
-                                   user_id=validate.identifier(user, field="user") if user is not None else None)
+                                   user_id=validate.optional_identifier(user, field="user"))
 
         report = run(work)
         echo(f"{report.looked} superseded memories looked at, remains kept for {report.kept}")
@@ -189,13 +202,15 @@ def register(app: typer.Typer) -> None:
         all_: Annotated[bool, typer.Option("--all", help="Resolved ones too (default: the open review queue).")]
         = False,
         first: int = 20,
+        after: AfterOpt = None,
         tenant: TenantOpt = None,
     ) -> None:
-        """A user's conflicts, one JSON object a line."""
-        found = run_for(tenant, lambda c, t: c.conflicts.conflicts(t, user, status=None if all_ else "OPEN",
-                                                                   first=first))
-        for x in found:
+        """A user's conflicts, newest first, one JSON object a line (the next page's cursor on standard error)."""
+        page = run_for(tenant, lambda c, t: c.conflicts.conflict_page(t, user, status=None if all_ else "OPEN",
+                                                                      first=first, after=after))
+        for x in page.items:
             echo_json(conflict_json(x))
+        more_after(page.next_cursor)
 
     @app.command("conflict")
     def conflict(user: UserOpt, conflict_id: Annotated[str, typer.Argument()], tenant: TenantOpt = None) -> None:
@@ -249,19 +264,21 @@ def register(app: typer.Typer) -> None:
         entity: Annotated[str | None, typer.Option(help="Memories about this entity (by name).")] = None,
         memory: Annotated[str | None, typer.Option(help="This memory and its supersession chain.")] = None,
         first: int = 50,
+        after: AfterOpt = None,
         tenant: TenantOpt = None,
     ) -> None:
         """Superseded memories included, oldest first, with their validity: the memories about --entity, or
         --memory, each with its supersession chain; neither: every memory in a supersession chain and every
         superseded one (also one whose successor was deleted since; one never superseded and superseding nothing
-        is not history: `bmam memories` lists it)."""
-        entries = run_for(tenant, lambda c, t: c.conflicts.history(t, user, entity=entity, memory_id=memory,
-                                                                   first=first))
-        for h in entries:
+        is not history: `bmam memories` lists it). The next page's cursor on standard error."""
+        page = run_for(tenant, lambda c, t: c.conflicts.history_page(t, user, entity=entity, memory_id=memory,
+                                                                     first=first, after=after))
+        for h in page.items:
             m = h.memory
             echo_json({**memory_json(m), "valid_from": m.valid_from.isoformat(),
                        "valid_to": m.valid_to.isoformat() if m.valid_to else None,
                        "supersedes": h.supersedes, "superseded_by": h.superseded_by})
+        more_after(page.next_cursor)
 
     @app.command("changeset")
     def changeset(

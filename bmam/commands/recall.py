@@ -17,12 +17,11 @@ from bmam.cli_support import (
     echo,
     echo_json,
     memory_json,
-    run,
     run_for,
-    tenant_of,
+    run_for_user,
 )
 from bmam.container import Container
-from bmam.usecases.recall import RecalledMemory, RecallRequest
+from bmam.usecases.recall import RecalledMemory, RecallRequest, RecallResult
 from ingest.periods import Period
 
 
@@ -45,7 +44,8 @@ def _period(p: Period | None) -> dict[str, Any] | None:
 
 TimeZoneOpt = Annotated[str | None, typer.Option(
     "--time-zone", help="The user's IANA time zone (Europe/Berlin) for questions about a past period ('What did I "
-                        "do yesterday?'); default: the setting recall.time_zone (UTC).")]
+                        "do yesterday?') and the date and time a context prompt opens with; default: the setting "
+                        "recall.time_zone (UTC).")]
 
 
 def register(app: typer.Typer) -> None:
@@ -68,12 +68,12 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Recall the memories that matter for QUERY: {gated, reason, period, memories: [... scores, why]}."""
 
-        def work(c: Container) -> Any:
-            return c.recall.recall(tenant_of(c, tenant), RecallRequest(
+        def work(c: Container, t: str) -> RecallResult:
+            return c.recall.recall(t, RecallRequest(
                 user_id=user, query=query, session_id=session, k=k, types=type, tiers=tier, min_score=min_score,
                 include_history=include_history, as_of=as_of, time_zone=time_zone))
 
-        result = run(work)
+        result = run_for_user(tenant, user, work, empty=lambda r: not r.memories)
         echo_json({"gated": result.gated, "reason": result.reason, "best_similarity": result.best_similarity,
                    "period": _period(result.period), "memories": [_recalled(m) for m in result.memories]})
 
@@ -110,9 +110,11 @@ def register(app: typer.Typer) -> None:
         time_zone: TimeZoneOpt = None,
         tenant: TenantOpt = None,
     ) -> None:
-        """The context prompt for an LLM: how the user wants to be answered, relevant memories and the recent turns of
-        the session."""
-        prompt = run_for(tenant, lambda c, t: c.recall.context_prompt(t, user, session, text, budget, time_zone))
+        """The context prompt for an LLM: the current date and time, how the user wants to be answered, relevant
+        memories and the recent turns of the session."""
+        prompt = run_for_user(tenant, user, lambda c, t: c.recall.context_prompt(t, user, session, text, budget,
+                                                                                 time_zone),
+                              empty=lambda p: not (p.memories or p.reply_styles))
         if not as_json:
             echo(prompt.text)
             return

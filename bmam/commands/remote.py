@@ -398,11 +398,11 @@ def register(app: typer.Typer) -> None:
     def conflicts(user: UserOpt,
                   all_: Annotated[bool, typer.Option("--all", help="Resolved ones too (default: the review "
                                                                   "queue).")] = False,
-                  first: int = 20, server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
-        """A user's conflicts, one JSON object a line."""
-        for conflict in _call(server, api_key, lambda c: c.conflicts(user, status=None if all_ else "OPEN",
-                                                                     first=first)):
-            echo_json(conflict)
+                  first: int = 20, after: AfterOpt = None,
+                  server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """A user's conflicts, newest first, one JSON object a line (the next page's cursor on standard error)."""
+        _echo_page(_call(server, api_key, lambda c: c.conflicts_page(user, status=None if all_ else "OPEN",
+                                                                     first=first, after=after)))
 
     @remote.command("conflict")
     def conflict(user: UserOpt, conflict_id: Annotated[str, typer.Argument()],
@@ -433,10 +433,12 @@ def register(app: typer.Typer) -> None:
     def history(user: UserOpt,
                 entity: Annotated[str | None, typer.Option("--entity", help="Memories about this entity.")] = None,
                 memory: Annotated[str | None, typer.Option("--memory", help="One memory's chain.")] = None,
-                first: int = 50, server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
-        """Memories with their supersession chains, one JSON object a line."""
-        for entry in _call(server, api_key, lambda c: c.history(user, entity=entity, memory_id=memory, first=first)):
-            echo_json(entry)
+                first: int = 50, after: AfterOpt = None,
+                server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Memories with their supersession chains, oldest first, one JSON object a line (the next page's cursor on
+        standard error)."""
+        _echo_page(_call(server, api_key, lambda c: c.history_page(user, entity=entity, memory_id=memory,
+                                                                   first=first, after=after)))
 
     @remote.command("maintain")
     def maintain(full: Annotated[bool, typer.Option("--full", help="Monthly: decay, merge, purge, rebuild "
@@ -721,3 +723,24 @@ def register(app: typer.Typer) -> None:
             for event in c.memory_events(user):
                 echo_json(event)
         _call(server, api_key, follow)
+
+    @remote.command("users")
+    def users(first: int = 20, after: AfterOpt = None,
+              server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Your app's users in id order, one JSON object a line (the next page's cursor on standard error)."""
+        _echo_page(_call(server, api_key, lambda c: c.users(first=first, after=after)))
+
+    @remote.command("sessions")
+    def sessions(user: UserOpt, first: int = 20, after: AfterOpt = None,
+                 server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """A user's sessions, the newest started first, one JSON object a line (the next page's cursor on standard
+        error)."""
+        _echo_page(_call(server, api_key, lambda c: c.sessions(user, first=first, after=after)))
+
+
+def _echo_page(page: dict[str, Any]) -> None:
+    """A connection's nodes, one JSON object a line, and the next page's cursor on standard error, as `bmam
+    memories` prints a page."""
+    for edge in page["edges"]:
+        echo_json(edge["node"])
+    more_after(page["pageInfo"]["endCursor"] if page["pageInfo"]["hasNextPage"] else None)

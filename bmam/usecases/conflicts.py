@@ -37,6 +37,7 @@ from graph.errors import BadInput, NotFound
 from graph.errors import Conflict as ConflictError
 from graph.memories import MemoryRepository
 from graph.model import Memory, Scope, Triple
+from graph.paging import Paged
 from graph.related import FormBatch
 from graph.store import Tx
 from graph.triples import TripleRepository
@@ -546,7 +547,15 @@ class ConflictUseCases:
     # ----- the review queue -------------------------------------------------------------------
 
     def conflicts(self, tenant: str, user_id: str, *, status: str | ConflictStatus | None = ConflictStatus.OPEN,
-                  first: int = 20) -> list[Conflict]:
+                  first: int = 20, after: str | None = None) -> list[Conflict]:
+        """The user's conflicts, newest first: a page of conflict_page."""
+        return self.conflict_page(tenant, user_id, status=status, first=first, after=after).items
+
+    def conflict_page(self, tenant: str, user_id: str, *,
+                      status: str | ConflictStatus | None = ConflictStatus.OPEN, first: int = 20,
+                      after: str | None = None) -> Paged[Conflict]:
+        """`first` of the user's conflicts (of a status; None: all), newest first, after the cursor `after` (a
+        page's next_cursor, or any item's cursor)."""
         scope = Scope(tenant=tenant, user_id=validate.identifier(user_id, field="userId"))
         limit = validate.page_size(first, maximum=self.settings.max_page)
         parsed: ConflictStatus | None = None
@@ -555,7 +564,7 @@ class ConflictUseCases:
                 parsed = ConflictStatus(str(status).upper())
             except ValueError as exc:
                 raise BadInput(f"unknown conflict status {status!r}; OPEN or RESOLVED", field="status") from exc
-        return self._conflicts.listing(scope, status=parsed, limit=limit)
+        return self._conflicts.listing_page(scope, status=parsed, limit=limit, after=after)
 
     def get(self, tenant: str, user_id: str, conflict_id: str) -> Conflict | None:
         scope = Scope(tenant=tenant, user_id=validate.identifier(user_id, field="userId"))
@@ -616,13 +625,19 @@ class ConflictUseCases:
     # ----- history ---------------------------------------------------------------------------------
 
     def history(self, tenant: str, user_id: str, *, entity: str | None = None, memory_id: str | None = None,
-                first: int = 50) -> list[HistoryEntry]:
+                first: int = 50, after: str | None = None) -> list[HistoryEntry]:
+        """Memories about an entity, or one memory, with their supersession chains: a page of history_page."""
+        return self.history_page(tenant, user_id, entity=entity, memory_id=memory_id, first=first, after=after).items
+
+    def history_page(self, tenant: str, user_id: str, *, entity: str | None = None, memory_id: str | None = None,
+                     first: int = 50, after: str | None = None) -> Paged[HistoryEntry]:
         """Memories about an entity, or one memory, with their supersession chains (valid_from / valid_to
-        on each); neither given: every memory that superseded or was superseded."""
+        on each); neither given: every memory that superseded or was superseded. Oldest first, `first` of them
+        after the cursor `after`."""
         scope = Scope(tenant=tenant, user_id=validate.identifier(user_id, field="userId"))
         limit = validate.page_size(first, maximum=self.settings.max_page)
         ent = validate.text(entity, field="entity", max_bytes=1024) if entity is not None else None
-        mid = validate.identifier(memory_id, field="memoryId") if memory_id is not None else None
+        mid = validate.optional_identifier(memory_id, field="memoryId")
         if mid is not None and self._memories.get(scope, mid) is None:
             raise NotFound(f"memory {mid} not found")
-        return self._conflicts.history(scope, entity=ent, memory_id=mid, limit=limit)
+        return self._conflicts.history_page(scope, entity=ent, memory_id=mid, limit=limit, after=after)

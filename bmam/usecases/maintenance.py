@@ -354,7 +354,7 @@ class MaintenanceUseCases:
         return self._changesets.get(tenant, validate.identifier(changeset_id, field="id"))
 
     def changesets(self, tenant: str, *, user_id: str | None = None, first: int = 20) -> list[Changeset]:
-        uid = validate.identifier(user_id, field="userId") if user_id is not None else None
+        uid = validate.optional_identifier(user_id, field="userId")
         limit = validate.page_size(first, maximum=self._max_page)
         return self._changesets.recent(tenant, user_id=uid, limit=limit)
 
@@ -378,9 +378,9 @@ class MaintenanceUseCases:
 
     def _known_user(self, tenant: str, user_id: str | None) -> str | None:
         """The user id checked (None: the whole tenant); NOT_FOUND for a user the tenant does not have."""
-        if user_id is None:
+        uid = validate.optional_identifier(user_id, field="userId")
+        if uid is None:
             return None
-        uid = validate.identifier(user_id, field="userId")
         if not self._repo.users(tenant, uid):
             raise NotFound(f"user {uid!r} not found")
         return uid

@@ -125,10 +125,8 @@ class MemoryUseCases:
         memory_type = validate.memory_type(request.type)
         provenance = Provenance(
             # "" is no id (as "  " is not): an error, as for recall and ingest
-            session_id=(validate.identifier(request.session_id, field="sessionId")
-                        if request.session_id is not None else None),
-            device_id=(validate.identifier(request.device_id, field="deviceId")
-                       if request.device_id is not None else None),
+            session_id=validate.optional_identifier(request.session_id, field="sessionId"),
+            device_id=validate.optional_identifier(request.device_id, field="deviceId"),
         )
         embedding = self._embedder.embed_passages([text])[0]
         new = NewMemory(

@@ -277,6 +277,10 @@ class RecallUseCases:
             return ()  # a question about the user is no request ("Which dish do I like most?" is no meal to plan)
         return self.request_examples.asked(embedding)
 
+    def user_zone(self, time_zone: str | None) -> tzinfo:
+        """The user's time zone: the one given (an IANA name), else the setting recall.time_zone."""
+        return validate.time_zone(time_zone, field="timeZone") if time_zone is not None else self._zone
+
     def rehearsal_subjects(self, limit: int) -> list[tuple[Scope, str]]:
         """Users to rehearse on, one per plan size class of (tenant, user id), the biggest of each, with one of
         their live memories (graph/recall.py rehearsal_subjects); none on an empty store."""
@@ -296,7 +300,7 @@ class RecallUseCases:
         k = validate.page_size(request.k if request.k is not None else s.recall.default_k,
                                maximum=s.limits.max_page_size, field="k")
         # "" is no session id (as "  " is not): an error, not a recall without anti-repetition
-        session = validate.identifier(request.session_id, field="sessionId") if request.session_id is not None else None
+        session = validate.optional_identifier(request.session_id, field="sessionId")
         min_score = validate.unit_interval(request.min_score, field="minScore")
         as_of = None
         if request.as_of is not None:
@@ -326,8 +330,7 @@ class RecallUseCases:
         own_fact = asks_own_fact(slots, query)
         advice_or_task = wants_advice(query) or asks_a_task(query)
         reference = as_of or now
-        zone = validate.time_zone(request.time_zone, field="timeZone") if request.time_zone is not None \
-            else self._zone
+        zone = self.user_zone(request.time_zone)
         period = asked_period(query, reference, zone)
         key = (scope.tenant, scope.user_id, session) if session else None
 
@@ -520,10 +523,12 @@ class RecallUseCases:
 
     def context_prompt(self, tenant: str, user_id: str, session_id: str, text: str,
                        budget: int | None = None, time_zone: str | None = None) -> ContextPrompt:
-        """The session's recent turns plus the gated relevant memories, as text within `budget` chars."""
+        """The current date and time in the user's zone (time_zone, else the setting recall.time_zone), then the
+        session's recent turns plus the gated relevant memories, as text within `budget` chars."""
         scope = self.scope(tenant, user_id)
         session = validate.identifier(session_id, field="sessionId")
         validate.text(text, field="input", max_bytes=self._settings.limits.max_text_bytes)  # named as asked
+        zone = self.user_zone(time_zone)
         r = self._settings.recall
         budget = r.context_budget if budget is None else budget
         if budget < 100:
@@ -533,19 +538,21 @@ class RecallUseCases:
         turns = self.recent_turns(scope, session, r.context_turns)
         # How the user wants to be answered holds on every turn ("keep it short"), chit-chat included: its own
         # section, whatever recall lets through; not recalled (no use of it is recorded, no relevance shown).
-        now = self._clock.now()  # one "now" for the ages fitted and the ages shown
+        now = self._clock.now()  # one "now" for the date line, the ages fitted and the ages shown
+        header = now_line(now, zone)  # the sections share what the date line leaves of the budget
+        room = section_room(budget, header)
         styles = self._repo.standing(scope, REPLY_STYLE, r.context_reply_styles)
         # those the budget holds (they go before any memory): one it leaves out stays a memory recall may choose
-        styles = [styles[i] for i in _pack([], turns, budget=budget, now=now, styles=styles).styles]
+        styles = [styles[i] for i in _pack([], turns, budget=room, now=now, styles=styles).styles]
 
         def fit(chosen: Sequence[Memory]) -> list[str]:  # the repeats were left out before the choice (said)
-            return [chosen[i].id for i in _pack(chosen, turns, budget=budget, now=now, styles=styles).memories]
+            return [chosen[i].id for i in _pack(chosen, turns, budget=room, now=now, styles=styles).memories]
 
         result = self._recall(tenant, RecallRequest(user_id=user_id, query=text, session_id=session,
                                                     time_zone=time_zone),
-                              rehearsal=False, fit=fit, said=said_in_turns(turns, budget),
+                              rehearsal=False, fit=fit, said=said_in_turns(turns, room),
                               apart={m.id for m in styles})
-        return render_context(turns, result, budget=budget, now=now, styles=styles)
+        return render_context(turns, result, budget=budget, now=now, styles=styles, header=header)
 
     def recent_turns(self, scope: Scope, session_id: str, n: int) -> list[ContextTurn]:
         if n <= 0:
@@ -601,6 +608,27 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")  # not the locale's
+SECTION_GAP = "\n\n"
+
+
+def now_line(now: datetime, zone: tzinfo) -> str:
+    """The line a context prompt opens with: the current date and time in the user's zone, "Now: Monday 2026-12-07
+    14:05 (Europe/Berlin)", so an LLM can place what the ages ("3 days ago") and the user ("last month") say."""
+    local = now.astimezone(zone)
+    name = getattr(zone, "key", None) or local.tzname() or "UTC"
+    return f"Now: {_WEEKDAYS[local.weekday()]} {local:%Y-%m-%d %H:%M} ({name})"
+
+
+def section_room(budget: int, header: str) -> int:
+    """What a budget leaves the sections under a header line (and the blank line after it)."""
+    return max(0, budget - len(header) - len(SECTION_GAP)) if header else budget
+
+
+def _headed(header: str, body: str) -> str:
+    return SECTION_GAP.join(part for part in (header, body) if part)
+
+
 STYLE_HEADER = "How the user wants to be answered:"
 MEMORY_HEADER = "Relevant memories:"
 TURN_HEADER = "Recent conversation:"
@@ -615,7 +643,7 @@ def _compose(memory_lines: Sequence[str], turn_lines_newest_first: Sequence[str]
         sections.append("\n".join([MEMORY_HEADER, *memory_lines]))
     if turn_lines_newest_first:
         sections.append("\n".join([TURN_HEADER, *reversed(turn_lines_newest_first)]))
-    return "\n\n".join(sections)
+    return SECTION_GAP.join(sections)
 
 
 def _memory_line(memory: Memory, now: datetime) -> str:
@@ -732,13 +760,15 @@ def said_in_turns(turns: Sequence[ContextTurn], budget: int) -> list[str]:
 
 
 def render_context(turns: Sequence[ContextTurn], result: RecallResult, *, budget: int,
-                   now: datetime, styles: Sequence[Memory] = ()) -> ContextPrompt:
-    """How the user wants to be answered (styles, newest first), the memories (best first) and the recent turns
-    (oldest first), within `budget` characters, as pack_context fits them."""
-    packed = _pack([m.memory for m in result.memories], turns, budget=budget, now=now, styles=styles)
+                   now: datetime, styles: Sequence[Memory] = (), header: str = "") -> ContextPrompt:
+    """The header (now_line: contextPrompt's opens every prompt; "" none), then how the user wants to be answered
+    (styles, newest first), the memories (best first) and the recent turns (oldest first), within `budget`
+    characters, the header's included: the sections get what it leaves (section_room), as pack_context fits them."""
+    packed = _pack([m.memory for m in result.memories], turns, budget=section_room(budget, header), now=now,
+                   styles=styles)
     kept_turns = list(reversed(turns))[: len(packed.turn_lines)]
     return ContextPrompt(
-        text=_compose(packed.memory_lines, packed.turn_lines, packed.style_lines),
+        text=_headed(header, _compose(packed.memory_lines, packed.turn_lines, packed.style_lines)),
         memories=[result.memories[i] for i in packed.memories],
         turns=list(reversed(kept_turns)),
         gated=result.gated,
