@@ -338,6 +338,14 @@ class RecallSettings(_Section):
     term_link_scan_max: int = Field(default=2000, ge=0)
     term_link_index_limit: int = Field(default=500, ge=10)
     term_link_min_memories: int = Field(default=20, ge=0)  # below, every word is rare: no term links
+    # ... and memories sharing an entity one of them only names (ingest/names_said.py: a person, a pet, a place, an
+    # organization the user's graph knows, said as a word): a stored memory MENTIONS the entities of the user's its
+    # text names (the newest mention_names_limit entities are looked for; 0: none), and an entity its own triples
+    # bring in is mentioned by the newest mention_backfill older memories whose text names it (found among the
+    # user's best mention_backfill_hits full-text hits for the name; 0: none), at any size of the user.
+    mention_names_limit: int = Field(default=2000, ge=0, le=100_000)
+    mention_backfill: int = Field(default=10, ge=0, le=1000)
+    mention_backfill_hits: int = Field(default=100, ge=1, le=10_000)
     # Anti-repetition per session: a memory surfaced in the last repeat_window_turns recalls scores
     # * repeat_damping; a term dominating the last term_run recalls damps its memories by term_damping.
     repeat_window_turns: int = Field(default=3, ge=0, le=100)

@@ -1,9 +1,10 @@
 """Related search and association forming (cypher/related/*): the depth-bounded best-path traversal over
-ASSOCIATED edges and shared entities, and the edges a newly stored memory gets by itself."""
+ASSOCIATED edges and shared entities, and the edges (and the mentions of entities named without a triple) a newly
+stored memory gets by itself."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -12,7 +13,7 @@ from typing import Any
 from graph.errors import NotFound
 from graph.model import Association, Memory, Scope
 from graph.records import memory_from_row, time_param
-from graph.scope_token import scoped_query
+from graph.scope_token import scope_token, scoped_query
 from graph.store import GraphStore, Tx
 
 MIN_DEPTH = 1
@@ -71,6 +72,8 @@ class FormSettings:
     sequence_pattern: str = "(?!)"
     person_word_pattern: str = "(?!)"  # a text speaking of someone unnamed (a follow-up's "she" may be them)
     asking_pattern: str = "(?!)"  # a user turn asking for something (a refinement's liking is its answer's terms)
+    # how many older memories (at most) come to mention an entity a memory's triples brought in (FormRequest.named_by)
+    mention_backfill: int = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +94,46 @@ class FormRequest:
     # rare-term links form however few memories the user has, so the older word on the same thing is one hop
     # away (association/form_many)
     change_terms: Sequence[str] = ()
+    # The entities of the user's its text names without a triple (ids): it MENTIONS them (association/form_many)
+    names: Sequence[str] = ()
+    # (entity id, memory ids newest first): an entity its own triples brought in and the other memories whose text
+    # names it, the first mention_backfill of them still live MENTION it from now on (before this memory's
+    # associations form, so the shared entity links them)
+    named_by: Sequence[tuple[str, Sequence[str]]] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FreshEntity:
+    """An entity of a named kind that stored memories' own triples brought in (association/names), with the user's
+    live memories whose text may say its name, newest first (full-text hits, to be checked: ingest/names_said.py)."""
+
+    entity_id: str
+    name: str
+    memory_ids: tuple[str, ...]  # the memories whose triples brought it in
+    hits: tuple[tuple[str, str], ...]  # (memory id, text)
+
+
+@dataclass(frozen=True, slots=True)
+class KnownNames:
+    """What association forming looks for in stored memories' texts (association/names): the user's named entities
+    as (id, name), newest first, and the entities the memories' own triples brought in."""
+
+    names: tuple[tuple[str, str], ...]
+    fresh: tuple[FreshEntity, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NamesQuery:
+    """association/names' bounds: the entity kinds that are names, how many of the user's entities are looked for
+    (0: none) and how many full-text hits are read per entity brought in (0: none)."""
+
+    kinds: Sequence[str]
+    name_limit: int
+    hit_limit: int
+
+    @property
+    def reads(self) -> bool:
+        return self.name_limit > 0 or self.hit_limit > 0
 
 
 def _associations(rows: Sequence[Mapping[str, Any]]) -> list[Association]:
@@ -117,6 +160,8 @@ class FormBatch:
                 "now": time_param(r.now), "terms": bool(r.han_terms or r.latin_terms),
                 "han_terms": list(r.han_terms), "latin_terms": list(r.latin_terms),
                 "lucene": scoped_query(self.scope, r.lucene), "change_terms": list(r.change_terms),
+                "names": list(r.names),
+                "named_by": [{"entity_id": e, "memory_ids": list(ids)} for e, ids in r.named_by],
             } for r in self.requests],
             "same_episode": settings.same_episode,
             "sequence_pattern": settings.sequence_pattern, "person_word_pattern": settings.person_word_pattern,
@@ -129,6 +174,7 @@ class FormBatch:
             "scan_max": settings.scan_max,
             "limit": settings.limit,
             "min_memories": settings.min_memories,
+            "mention_backfill": settings.mention_backfill,
         }
 
     def run_in(self, tx: Tx) -> list[list[Association]]:
@@ -204,3 +250,30 @@ class RelatedRepository:
                      requests: Sequence[FormRequest]) -> list[list[Association]]:
         """form_many inside the caller's transaction (the stored-memory hooks of an ingest batch share one)."""
         return FormBatch(scope, settings, requests).run_in(tx)
+
+    def form_named_many(self, scope: Scope, settings: FormSettings, query: NamesQuery, memory_ids: Sequence[str],
+                        requests_for: Callable[[KnownNames], Sequence[FormRequest]]) -> list[list[Association]]:
+        """form_many of the requests built from what the memories may name (known_names_in, read in the same write
+        transaction: the triples just stored are seen on any member of a cluster)."""
+
+        def work(tx: Tx) -> list[list[Association]]:
+            requests = requests_for(self.known_names_in(tx, scope, memory_ids, query))
+            return self.form_many_in(tx, scope, settings, requests)
+
+        return self._store.write_tx(work)
+
+    def known_names_in(self, tx: Tx, scope: Scope, memory_ids: Sequence[str], query: NamesQuery) -> KnownNames:
+        """The names stored memories may say (association/names): the user's entities of query.kinds, and those the
+        memories' own triples brought in with the memories whose text may name them."""
+        if not query.reads or not memory_ids:
+            return KnownNames(names=(), fresh=())
+        [row] = tx.run("association/names", {
+            "tenant": scope.tenant, "user_id": scope.user_id, "ids": list(memory_ids), "kinds": list(query.kinds),
+            "name_limit": query.name_limit, "hit_limit": query.hit_limit,
+            "token": scope_token(scope.tenant, scope.user_id)})
+        return KnownNames(
+            names=tuple((str(n["id"]), str(n["name"])) for n in row["names"]),
+            fresh=tuple(FreshEntity(entity_id=str(f["entity_id"]), name=str(f["name"]),
+                                    memory_ids=tuple(str(i) for i in f["memory_ids"]),
+                                    hits=tuple((str(h["id"]), str(h["text"])) for h in f["hits"]))
+                        for f in row["fresh"]))

@@ -145,8 +145,10 @@ def test_run_hooks_with_a_hook_that_cannot_take_a_transaction_does_not_use_one(
 
 
 def turns(texts: Sequence[str], start: int) -> list[TurnInput]:
+    # seconds apart: the clock stands at T0, and a turn more than 10 minutes ahead of it is refused (a minute apart,
+    # the 11th turn on was)
     return [TurnInput(user_id="alice", session_id="s1", speaker="user", text=t, turn=start + i,
-                      at=T0 + timedelta(minutes=start + i)) for i, t in enumerate(texts)]
+                      at=T0 + timedelta(seconds=start + i)) for i, t in enumerate(texts)]
 
 
 FIRST = ["I live in Berlin", "My sister's name is Anna", "I work at Siemens as an engineer", "I love sushi",
@@ -154,7 +156,10 @@ FIRST = ["I live in Berlin", "My sister's name is Anna", "I work at Siemens as a
 SECOND = ["I live in London now", "I don't love sushi", "Anna works at Siemens too", "我住在北京",
           "I live in Paris", "My sister Anna loves sushi", "我在腾讯工作", "我在阿里巴巴工作",
           "Last summer I went to Tokyo with Anna", "I play the piano every day with Anna",
-          "I photographed a quokka on Rottnest last year", "My favourite animal is the quokka from Rottnest"]
+          "I photographed a quokka on Rottnest last year", "My favourite animal is the quokka from Rottnest",
+          # rare words that name nothing the graph knows (Anna, Siemens and Berlin are entities: their memories are
+          # linked through them, mentioned by name where no triple says them)
+          "I started learning the theremin", "The theremin sounds spooky", "我最近在学尤克里里", "尤克里里的弦断了"]
 
 
 def canonical(c: Container, scope: Scope) -> tuple[list[str], list[str]]:

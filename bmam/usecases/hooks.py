@@ -43,6 +43,9 @@ class HookBatch:
 
     memories: Sequence[Memory]
     position: Mapping[str, int]
+    # What a hook read once for the whole batch and reads again in each of its segments (association forming's
+    # names, association/names), by a key of the hook's: one run_hooks call's, so no other request ever sees it.
+    kept: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, memories: Sequence[Memory]) -> HookBatch:

@@ -1,12 +1,17 @@
 // Associations formed when memories are stored, for several stored memories of one user, memory after
 // memory in the order of $items (each {memory_id, episode_id, episode_mates, now, terms, han_terms,
-// latin_terms, lucene}; the per-memory subqueries run row after row, so each memory's MERGE sees the edges
-// of those before it). An existing edge keeps the stronger of its strength and the new one; one edge per
+// latin_terms, lucene, names, named_by}; the per-memory subqueries run row after row, so each memory's MERGE sees
+// the edges of those before it). An existing edge keeps the stronger of its strength and the new one; one edge per
 // pair, both memories of the one user; an edge the user set (association/associate, formed_by 'user') is left
 // as the user set it. Returns per memory (in $items order) the edges each part touched.
 // Superseded memories (valid_to set) are history: a conflict's settlement moved their associations to the
 // winner, so none forms again, from one (its hooks run again by addTriple) or to one (an episode mate: the
 // remains of a loser derive from the loser's own turn).
+// 0. A memory naming an entity of the user's without a triple ("Tom is getting married in June." once the graph knows
+//    Tom: item.names, the entity ids ingest/names_said.py found in its text, association/names) MENTIONS it, and the
+//    older memories that named an entity its own triples brought in (item.named_by: [{entity_id, memory_ids}], the
+//    memories whose text names it newest first: the first $mention_backfill of them still live) MENTION it: so the
+//    shared-entity part below links them as it links memories whose triples name the same entity.
 // 1. formed_by 'stored': with the other memories derived from the same episode (strength $same_episode), and
 //    for a follow-up opening with a pronoun (item.follows_up) those of the user's turn before it in the session,
 //    for a liking said right after the user asked for something (item.refines) those of the asking turn,
@@ -43,6 +48,27 @@ WITH pool, mine, raw {.*, now: datetime(raw.now)} AS item
 CALL (item) {
   MATCH (m:Memory {id: item.memory_id})
   WHERE m.tenant = $tenant AND m.user_id = $user_id AND m.valid_to IS NULL
+  // 0. the entities it names without a triple (item.names), and those its triples brought in, by the older memories
+  //    that named them (item.named_by, each entity's candidates newest first: the first $mention_backfill still
+  //    live): mentioned before the shared entities are read below
+  CALL (m, item) {
+    UNWIND item.names AS entity_id
+    MATCH (e:Entity {id: entity_id})
+    WHERE e.tenant = $tenant AND e.user_id = $user_id
+    MERGE (m)-[:MENTIONS]->(e)
+  }
+  CALL (item) {
+    UNWIND item.named_by AS named
+    MATCH (e:Entity {id: named.entity_id})
+    WHERE e.tenant = $tenant AND e.user_id = $user_id
+    CALL (named) {
+      UNWIND range(0, size(named.memory_ids) - 1) AS i
+      MATCH (o:Memory {id: named.memory_ids[i]})
+      WHERE o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
+      RETURN o ORDER BY i LIMIT $mention_backfill
+    }
+    MERGE (o)-[:MENTIONS]->(e)
+  }
   CALL (m, item) {
     MATCH (m)-[:DERIVED_FROM]->(ep:Episode)<-[:DERIVED_FROM]-(o:Memory)
     WHERE ep.tenant = $tenant AND ep.user_id = $user_id AND o <> m
