@@ -70,7 +70,9 @@ def _assert_restored(container: Container, source: str, target: str) -> None:
         before = parse_rdf(export(container, source, user, "nt"), RdfFormat.NTRIPLES)
         after = parse_rdf(export(container, target, user, "nt"), RdfFormat.NTRIPLES)
         assert_isomorphic(mapped(before, user_iri(source, user), user_iri(target, user)), after)
-        assert len(list(after.triples((None, BMAM.ASSOCIATED, None)))) == 2
+        # (isomorphic above: the same associations; the fixture forms some, by episode, entity and name)
+        assert len(list(after.triples((None, BMAM.ASSOCIATED, None)))) \
+            == len(list(before.triples((None, BMAM.ASSOCIATED, None)))) >= 2
         assert len(list(after.subjects(ns.RDF.type, ns.RDF.Statement))) > 4
         page = container.memories.page(target, user, first=100, include_history=True)
         assert {"我不吃辣。", "记住：我对花生过敏 (peanut allergy)"} <= {m.text for m in page.items}

@@ -24,9 +24,11 @@ CALL () {
     AND EXISTS { MATCH (e)-[t:TRIPLE]-(:Entity) WHERE t.memory_id = m.id AND t.created_at = e.created_at }
   WITH e, collect(m.id) AS memory_ids
   CALL (e) {
-    WITH '"' + replace(replace(e.name, '\\', '\\\\'), '"', '\\"') AS phrase
+    // the scope token is graph/scope_token.py's digest of (tenant, user), never text a caller sent; the name is
+    // quoted as a phrase, its backslashes and quotes escaped
+    WITH '"' + replace(replace(e.name, '\\', '\\\\'), '"', '\\"') AS phrase, '+scope_token:' + $token AS scoped
     CALL db.index.fulltext.queryNodes('memory_text_scoped',
-                                      '+scope_token:' + $token + '^0 +text:(' + phrase + '" OR ' + phrase + '\'s" OR '
+                                      scoped + '^0 +text:(' + phrase + '" OR ' + phrase + '\'s" OR '
                                       + phrase + '’s")', {limit: $hit_limit})
     YIELD node AS o
     WHERE o.tenant = $tenant AND o.user_id = $user_id AND o.valid_to IS NULL
