@@ -237,23 +237,17 @@ class RelatedRepository:
             for r in rows[0]["results"]
         ]
 
-    def form_many(self, scope: Scope, settings: FormSettings,
-                  requests: Sequence[FormRequest]) -> list[list[Association]]:
-        """Form the associations of several stored memories in one statement (association/form_many), memory
-        after memory in the order given, so each sees the edges of those before it: the edges formed or
-        strengthened for each request. An existing edge keeps the stronger strength."""
-        if not requests:
-            return []
-        return self._store.write_tx(lambda tx: self.form_many_in(tx, scope, settings, requests))
-
     def form_many_in(self, tx: Tx, scope: Scope, settings: FormSettings,
                      requests: Sequence[FormRequest]) -> list[list[Association]]:
-        """form_many inside the caller's transaction (the stored-memory hooks of an ingest batch share one)."""
+        """Form the associations of several stored memories in one statement (association/form_many), memory
+        after memory in the order given, so each sees the edges of those before it: the edges formed or
+        strengthened for each request (an existing edge keeps the stronger strength); inside the caller's
+        transaction (the stored-memory hooks of an ingest batch share one)."""
         return FormBatch(scope, settings, requests).run_in(tx)
 
     def form_named_many(self, scope: Scope, settings: FormSettings, query: NamesQuery, memory_ids: Sequence[str],
                         requests_for: Callable[[KnownNames], Sequence[FormRequest]]) -> list[list[Association]]:
-        """form_many of the requests built from what the memories may name (known_names_in, read in the same write
+        """form_many_in of the requests built from what the memories may name (known_names_in, read in the same write
         transaction: the triples just stored are seen on any member of a cluster)."""
 
         def work(tx: Tx) -> list[list[Association]]:
