@@ -14,6 +14,7 @@ from bmam.cli_support import (
     DeviceOpt,
     HistoryOpt,
     PresetOpt,
+    RequestIdOpt,
     TenantOpt,
     TierOpt,
     TiersOpt,
@@ -204,12 +205,13 @@ def remember(
     preset: PresetOpt = PresetKind.DEFAULT,
     session: Annotated[str | None, typer.Option("--session", "-s", help="The session it was said in.")] = None,
     device: DeviceOpt = None,
+    request_id: RequestIdOpt = None,
     tenant: TenantOpt = None,
 ) -> None:
     """Store a memory for a user and print it as JSON."""
     memory = run_for(tenant, lambda c, t: c.memories.remember(
         t, RememberRequest(user_id=user, text=text, type=type, tier=tier, preset_kind=preset, session_id=session,
-                           device_id=device)))
+                           device_id=device, request_id=request_id)))
     echo_json(memory_json(memory))
 
 

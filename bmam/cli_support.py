@@ -175,6 +175,9 @@ TurnTextArg = Annotated[str, typer.Argument(help="What was said.")]
 AtOpt = Annotated[datetime | None, typer.Option("--at", help="When it was said (ISO; no zone: UTC; default: now).")]
 TurnOpt = Annotated[int | None, typer.Option("--turn", help="Its index in the session (default: after the last).")]
 DeviceOpt = Annotated[str | None, typer.Option("--device", help="The device it came from (provenance).")]
+RequestIdOpt = Annotated[str | None, typer.Option("--request-id", help=(
+    "Your name for this remember: sent again (a retry), it prints the memory the first one stored instead of "
+    "storing it twice."))]
 AfterOpt = Annotated[str | None, typer.Option("--after", help="The page after this cursor (printed on standard error "
                                                                "when there are more).")]
 HistoryOpt = Annotated[bool, typer.Option("--include-history", help="Superseded memories too.")]

@@ -205,13 +205,16 @@ def build_server(container: Container, *, api_key: str | None = None) -> MCPServ
                 "errors": plain(done.errors)}
 
     @mcp.tool(description="Store a memory for a user: text (Chinese or English), its type, the tier it starts in "
-              "(temp by default; core is locked) and where it came from. Returns the stored memory.")
+              "(temp by default; core is locked) and where it came from. Returns the stored memory. request_id: "
+              "your name for this call; sent again (a retry), it returns the memory the first call stored instead "
+              "of storing it twice.")
     @_tool_errors
     async def remember(user_id: str, text: str, type: MemoryTypeName = "FACTUAL", tier: TierName = "TEMP",
-                       session_id: str | None = None, ctx: Context | None = None) -> dict[str, Any]:
+                       session_id: str | None = None, request_id: str | None = None,
+                       ctx: Context | None = None) -> dict[str, Any]:
         tenant = await keys.tenant(ctx)
         request = RememberRequest(user_id=user_id, text=text, type=MemoryType[type], tier=Tier[tier],
-                                  session_id=session_id)
+                                  session_id=session_id, request_id=request_id)
         return memory_dict(await _call(container.memories.remember, tenant, request))
 
     @mcp.tool(description="Recall what the user's memory holds about the input: the few memories that relate, "

@@ -33,6 +33,10 @@ class RememberInput:
     preset_kind: PresetKind = model.PresetKind.DEFAULT  # type: ignore[valid-type]
     session_id: str | None = None
     device_id: str | None = None
+    request_id: str | None = strawberry.field(default=None, description=(
+        "The client's name for this remember (an identifier): sent again, as a retry after a timeout is, it answers "
+        "the memory the first call stored instead of storing it twice. CONFLICT when it was sent before with "
+        "another text."))
 
 
 @strawberry.input(description="A triple (subject, predicate, object) asserted by a memory.")
@@ -104,6 +108,7 @@ class MemoryMutation:
         request = RememberRequest(
             user_id=input.user_id, text=input.text, type=input.type, tier=input.tier,
             preset_kind=input.preset_kind, session_id=input.session_id, device_id=input.device_id,
+            request_id=input.request_id,
         )
         return Memory.of(await call(ctx.container.memories.remember, ctx.tenant, request))
 

@@ -20,6 +20,7 @@ from bmam.cli_support import (
     HistoryOpt,
     PresetOpt,
     ReactionArg,
+    RequestIdOpt,
     SessionOpt,
     SpeakerOpt,
     TierOpt,
@@ -294,12 +295,12 @@ def register(app: typer.Typer) -> None:
                  preset: PresetOpt = PresetKind.DEFAULT,  # and its preset kind, session and device (RememberInput)
                  session: Annotated[str | None, typer.Option("--session", "-s", help="The session it was said in.")]
                  = None,
-                 device: DeviceOpt = None,
+                 device: DeviceOpt = None, request_id: RequestIdOpt = None,
                  server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Store a memory for a user (no salience filter, no extraction: `remote ingest` is the pipeline)."""
         echo_json(_call(server, api_key, lambda c: c.remember(user, text, type.upper(), tier=tier.name,
                                                               presetKind=preset.name, sessionId=session,
-                                                              deviceId=device)))
+                                                              deviceId=device, requestId=request_id)))
 
     @remote.command("correct")
     def correct(user: UserOpt, memory_id: Annotated[str, typer.Argument(help="The live memory to correct.")],

@@ -23,7 +23,7 @@ from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook, marked_do
 from bmam.usecases.tiers import TierUseCases
 from graph.associations import AssociationRepository
 from graph.errors import BadInput, Conflict, NotFound, StoreUnavailable
-from graph.ids import new_memory_id
+from graph.ids import derived_id, new_memory_id
 from graph.memories import MemoryRepository
 from graph.model import (
     Association,
@@ -60,6 +60,10 @@ class RememberRequest:
     preset_kind: PresetKind = PresetKind.DEFAULT
     session_id: str | None = None
     device_id: str | None = None
+    # The client's name for this one remember: sent again (a retry after a timeout), it answers the memory the
+    # first call stored instead of storing a second copy (the memory's id is derived from it, as ingest's are from
+    # the turn).
+    request_id: str | None = None
 
 
 # Names in addTriple that are the user themself: "I" / 我 made entities of their own, beside the user's, and a
@@ -128,9 +132,13 @@ class MemoryUseCases:
             session_id=validate.optional_identifier(request.session_id, field="sessionId"),
             device_id=validate.optional_identifier(request.device_id, field="deviceId"),
         )
+        request_id = validate.optional_identifier(request.request_id, field="requestId")
+        memory_id = derived_id("m", scope, "remember", request_id) if request_id is not None else new_memory_id()
+        if request_id is not None and (done := self._remembered(scope, memory_id, text, request_id)) is not None:
+            return done
         embedding = self._embedder.embed_passages([text])[0]
         new = NewMemory(
-            id=new_memory_id(),
+            id=memory_id,
             text=text,
             type=memory_type,
             embedding=[float(x) for x in embedding],
@@ -149,6 +157,9 @@ class MemoryUseCases:
             write=lambda tx: self._memories.remember_in(tx, scope, new, now=now, passive=w.initial_passive,
                                                         active=w.initial_active,
                                                         hooks_pending_at=now if hooked else None))
+        if not stored.created and request_id is not None and stored.memory.text != text:
+            raise Conflict(f"requestId {request_id!r} was sent at the same time with another text (memory "
+                           f"{memory_id}); use a new requestId for a new memory", field="requestId")
         if stored.created and self._events is not None:  # after the commit: subscribers see what is stored
             self._events.publish(MemoryEvent.created(scope, stored.memory.id, tier=stored.memory.tier,
                                                      memory_type=stored.memory.type, at=now))
@@ -159,12 +170,22 @@ class MemoryUseCases:
         self._run_hooks(StoredMemoryContext(scope=scope, memory=stored.memory, triples=[], embedding=new.embedding))
         # As the hooks left it (a conflict settled: the winner's weight, or this memory superseded). The memory
         # is committed: a failed read-back answers with it as stored, never with an error a client would retry
-        # (remember's ids are new each time: the retry would store it twice).
+        # (without a requestId remember's ids are new each time: the retry would store it twice).
         try:
             return self._memories.get(scope, stored.memory.id) or stored.memory
         except StoreUnavailable:
             log.warning("remember: memory %s stored, its read-back after the hooks failed", stored.memory.id)
             return stored.memory
+
+    def _remembered(self, scope: Scope, memory_id: str, text: str, request_id: str) -> Memory | None:
+        """The memory an earlier remember with this requestId stored, as it stands now (superseded, moved between
+        tiers); None when there is none (never sent, or forgotten since). CONFLICT when it was sent with other
+        words: a requestId names one remember, and a client reusing it for another would lose that one."""
+        done = self._memories.get(scope, memory_id)
+        if done is not None and done.text != text:
+            raise Conflict(f"requestId {request_id!r} was sent before with another text (memory {memory_id}); "
+                           "use a new requestId for a new memory", field="requestId")
+        return done
 
     def _run_hooks(self, context: StoredMemoryContext) -> None:
         """The stored-memory hooks on a memory written marked pending, after the commit, as ingest runs them: a
