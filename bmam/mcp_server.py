@@ -322,14 +322,15 @@ def build_server(container: Container, *, api_key: str | None = None) -> MCPServ
 
     @mcp.tool(description="A user's conflicts between a new and an old memory, newest first: OPEN ones (the "
               "default) are held for the user's word (strategy REVIEW): ask the user which is right and settle it "
-              "with resolve_conflict. status RESOLVED or ALL for the settled ones too.")
+              "with resolve_conflict. status RESOLVED or ALL for the settled ones too. At most `first` (1..100); "
+              "next_cursor, when not null, is the `after` of the next page.")
     @_tool_errors
-    async def conflicts(user_id: str, status: ConflictStatusName = "OPEN", first: int = 20,
+    async def conflicts(user_id: str, status: ConflictStatusName = "OPEN", first: int = 20, after: str | None = None,
                         ctx: Context | None = None) -> dict[str, Any]:
         tenant = await keys.tenant(ctx)
-        found = await _call(container.conflicts.conflicts, tenant, user_id, status=None if status == "ALL" else status,
-                            first=first)
-        return {"conflicts": [plain(c) for c in found]}
+        page = await _call(container.conflicts.conflict_page, tenant, user_id,
+                           status=None if status == "ALL" else status, first=first, after=after)
+        return {"conflicts": [plain(c) for c in page.items], "next_cursor": page.next_cursor}
 
     @mcp.tool(description="Settle a conflict held for review: winner is the id of the one of its two memories the "
               "user says is right; the other becomes history. CONFLICT when it is settled already.")
@@ -342,14 +343,15 @@ def build_server(container: Container, *, api_key: str | None = None) -> MCPServ
 
     @mcp.tool(description="How the user's knowledge changed: the memories about an entity (by name) or one memory, "
               "superseded ones included, each with valid_from / valid_to and what it supersedes or was superseded "
-              "by; neither given: every change of mind. For 'Where did I live before?'.")
+              "by; neither given: every change of mind. For 'Where did I live before?'. Oldest first, at most `first` "
+              "(1..100); next_cursor, when not null, is the `after` of the next page.")
     @_tool_errors
     async def history(user_id: str, entity: str | None = None, memory_id: str | None = None, first: int = 50,
-                      ctx: Context | None = None) -> dict[str, Any]:
+                      after: str | None = None, ctx: Context | None = None) -> dict[str, Any]:
         tenant = await keys.tenant(ctx)
-        found = await _call(container.conflicts.history, tenant, user_id, entity=entity, memory_id=memory_id,
-                            first=first)
-        return {"history": [plain(h) for h in found]}
+        page = await _call(container.conflicts.history_page, tenant, user_id, entity=entity, memory_id=memory_id,
+                           first=first, after=after)
+        return {"history": [plain(h) for h in page.items], "next_cursor": page.next_cursor}
 
     @mcp.resource("bmam://users/{user_id}/core", name="core-memories", mime_type="application/json",
                   description="A user's core memories (locked, never evicted by the system), as JSON.")

@@ -383,7 +383,8 @@ def test_http_ingest_turn_memories_conflicts_and_history(container: Container, t
         assert (settled["status"], settled["winner_id"], settled["resolved_by"]) == ("RESOLVED", porto["id"], "user")
         await refused("resolve_conflict", "CONFLICT", conflict_id=held["id"], winner=porto["id"])
         assert _data(await call("conflicts"))["conflicts"] == []
-        assert [c["id"] for c in _data(await call("conflicts", status="all"))["conflicts"]] == [held["id"]]
+        every = _data(await call("conflicts", status="all", first=1))
+        assert ([c["id"] for c in every["conflicts"]], every["next_cursor"]) == ([held["id"]], None)
 
         live = _data(await call("memories"))
         assert ([m["id"] for m in live["memories"]], live["next_cursor"]) == ([porto["id"]], None)
@@ -395,7 +396,14 @@ def test_http_ingest_turn_memories_conflicts_and_history(container: Container, t
         assert "first must be" in await refused("memories", first=0)
         assert "tiers" in await refused("memories", tiers=["attic"])
 
-        chain = {h["memory"]["id"]: h for h in _data(await call("history", memory_id=porto["id"]))["history"]}
+        whole = _data(await call("history", memory_id=porto["id"]))
+        assert whole["next_cursor"] is None
+        chain = {h["memory"]["id"]: h for h in whole["history"]}
+        # a page at a time (the tool stopped at `first`, at most 100, with no way past it)
+        first = _data(await call("history", memory_id=porto["id"], first=1))
+        rest = _data(await call("history", memory_id=porto["id"], after=first["next_cursor"]))
+        assert [h["memory"]["id"] for h in first["history"] + rest["history"]] == \
+            [h["memory"]["id"] for h in whole["history"]] and len(whole["history"]) == 2
         assert chain[porto["id"]]["supersedes"] == [lisbon["id"]]
         assert chain[lisbon["id"]]["superseded_by"] == [porto["id"]]
         await refused("history", "NOT_FOUND", memory_id="no-such-memory")
