@@ -270,13 +270,13 @@ def list_turns(user: UserOpt, session: SessionOpt, first: int = 50, after: After
     """List a session's stored turns in turn order, a line each (with --json one JSON object a line), with the
     memories derived from each. NOT_FOUND (exit 1) for a session the user does not have."""
     page = run_for(tenant, lambda c, t: c.sessions.turns(t, user, session, first=first, after=after))
-    for item in page.items:
-        e = item.episode
+    for t in page.items:
+        at = t.at.isoformat() if t.at else None
         if as_json:
-            echo_json({"turn": e.turn, "speaker": e.speaker, "text": e.text, "at": e.at.isoformat(),
-                       "device_id": e.device_id, "episode_id": e.id, "memory_ids": list(item.memory_ids)})
+            echo_json({"turn": t.turn, "speaker": t.speaker, "text": t.text, "at": at, "device_id": t.device_id,
+                       "episode_id": t.episode_id, "memory_ids": list(t.memory_ids)})
         else:
-            echo(turn_line(e.turn, e.at.isoformat(), e.speaker, e.text, e.device_id, item.memory_ids))
+            echo(turn_line(t.turn, at, t.speaker, t.text, t.device_id, t.memory_ids))
     more_after(page.next_cursor)
 
 

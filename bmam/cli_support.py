@@ -188,12 +188,13 @@ FORGET_SESSION_UNCONFIRMED = "forget-session erases this conversation's turns; p
 SESSION_LEFT = "the re-query still finds turns or nodes of this session: run the command again to finish"
 
 
-def turn_line(turn: int, at: str, speaker: str, text: str, device_id: str | None, memory_ids: Sequence[str]) -> str:
-    """A stored turn as `bmam turns` prints it without --json: its index, time, speaker (and device), text, and the
-    memories derived from it."""
+def turn_line(turn: int, at: str | None, speaker: str, text: str, device_id: str | None,
+              memory_ids: Sequence[str]) -> str:
+    """A stored turn as `bmam turns` prints it without --json: its index, time ("-" for none), speaker (and device),
+    text, and the memories derived from it."""
     device = f" ({device_id})" if device_id else ""
     memories = f"  [memories: {' '.join(memory_ids)}]" if memory_ids else ""
-    return f"{turn}\t{at}\t{speaker}{device}: {text}{memories}"
+    return f"{turn}\t{at or '-'}\t{speaker}{device}: {text}{memories}"
 
 
 def session_receipt_line(session_id: str, *, turns: int, forgotten: int, kept: int, shared: int, locked: int,

@@ -47,15 +47,20 @@ class Episode:
 
 @dataclass(frozen=True, slots=True)
 class SessionTurn:
-    """A stored turn of a session with the ids of the live memories derived from it (DERIVED_FROM: the memories
-    it made, and those it mentioned again), sorted."""
+    """A stored turn of a session (its episode) with the ids of the live memories derived from it (DERIVED_FROM: the
+    memories it made, and those it mentioned again), sorted. `at` is None for a turn imported without its time."""
 
-    episode: Episode
+    episode_id: str
+    turn: int
+    speaker: str
+    text: str
+    at: datetime | None
+    device_id: str | None
     memory_ids: tuple[str, ...]
 
 
 def turn_cursor(t: SessionTurn) -> str:
-    return encode_turn_cursor(t.episode.turn)
+    return encode_turn_cursor(t.turn)
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,7 +365,8 @@ class EpisodeRepository:
             "after_turn": decode_turn_cursor(after) if after else None, "limit": limit + 1})
         if not row["known"]:
             return None
-        found = [SessionTurn(episode=episode_from_row(t["episode"]), memory_ids=tuple(sorted(t["memories"])))
+        found = [SessionTurn(episode_id=t["id"], turn=int(t["turn"]), speaker=t["speaker"], text=t["text"],
+                             at=to_datetime(t["at"]), device_id=t["device_id"], memory_ids=tuple(sorted(t["memories"])))
                  for t in row["turns"]]
         return paged(found, limit, turn_cursor)
 

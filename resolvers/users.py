@@ -54,7 +54,7 @@ class Turn:
     turn: int = strawberry.field(description="Its index in the session.")
     speaker: str
     text: str
-    at: datetime
+    at: datetime | None = strawberry.field(description="When it was said; null for a turn imported without it.")
     device_id: str | None = strawberry.field(description="The device it came from (provenance).")
     episode_id: strawberry.ID
     memory_ids: list[strawberry.ID] = strawberry.field(description=(
@@ -62,9 +62,8 @@ class Turn:
 
     @classmethod
     def of(cls, t: SessionTurn) -> Turn:
-        e = t.episode
-        return cls(turn=e.turn, speaker=e.speaker, text=e.text, at=e.at, device_id=e.device_id,
-                   episode_id=strawberry.ID(e.id), memory_ids=[strawberry.ID(m) for m in t.memory_ids])
+        return cls(turn=t.turn, speaker=t.speaker, text=t.text, at=t.at, device_id=t.device_id,
+                   episode_id=strawberry.ID(t.episode_id), memory_ids=[strawberry.ID(m) for m in t.memory_ids])
 
 
 @strawberry.type(description="What forgetSession removed of one session, and a re-query proving none of its turns "

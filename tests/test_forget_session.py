@@ -171,7 +171,7 @@ def test_a_stopped_erasure_finishes_when_run_again(container: Container, tenant:
     c.store.write("erasure/batch_session_turns", {
         "tenant": tenant, "user_id": "bob", "session_id": "s1", "session_node": session_node_id(scope, "s1"),
         "recall_node": session_recall_id(scope, "s1"), "batch": 2})
-    assert [t.episode.turn for t in c.sessions.turns(tenant, "bob", "s1").items] == [2, 3, 4]
+    assert [t.turn for t in c.sessions.turns(tenant, "bob", "s1").items] == [2, 3, 4]
     r = c.sessions.forget_session(tenant, "bob", "s1", confirm=True)
     assert (r.turns_removed, r.nodes_removed, r.verified) == (3, 4, True)
 
@@ -187,7 +187,7 @@ def test_the_same_turns_ingested_again_are_stored_anew(container: Container, ten
     assert again.stored == 5 and again.duplicates == 0 and not any(t.errors for t in again.turns)
     second = c.sessions.turns(tenant, "alice", "s1").items
     # the ids derive from user, session and turn: the same episodes and memories, made anew
-    assert [(t.episode.id, t.memory_ids) for t in second] == [(t.episode.id, t.memory_ids) for t in first]
+    assert [(t.episode_id, t.memory_ids) for t in second] == [(t.episode_id, t.memory_ids) for t in first]
     lives = first[0].memory_ids[0]
     found = c.recall.recall(tenant, RecallRequest(user_id="alice", query="Where do I live?"))
     assert lives in [m.memory.id for m in found.memories]
