@@ -10,16 +10,22 @@ from typing import Annotated
 import typer
 
 from bmam.cli_support import (
+    FORGET_SESSION_UNCONFIRMED,
+    SESSION_LEFT,
     AfterOpt,
     DeviceOpt,
+    ForgetSessionYes,
     HistoryOpt,
+    JsonOpt,
     PresetOpt,
     RequestIdOpt,
+    SessionOpt,
     TenantOpt,
     TierOpt,
     TiersOpt,
     TypesOpt,
     UserOpt,
+    WithMemoriesOpt,
     clear_errors,
     echo,
     echo_json,
@@ -30,12 +36,15 @@ from bmam.cli_support import (
     run,
     run_for,
     run_for_user,
+    session_receipt_line,
     settings,
+    turn_line,
     with_confirm_flag,
 )
 from bmam.container import Container, ensure_neo4j
 from bmam.neo4j_server import LocalNeo4j, Neo4jServerError
 from bmam.usecases.memories import RememberRequest
+from bmam.usecases.sessions import SessionErasureReceipt, SessionMemories
 from graph.errors import Conflict, StoreTimeout, StoreUnavailable
 from graph.migrations import DATA_STEPS
 from graph.model import PresetKind, Tier
@@ -255,6 +264,50 @@ def list_sessions(user: UserOpt, first: int = 20, after: AfterOpt = None, tenant
                    "first_turn_at": s.first_turn_at.isoformat() if s.first_turn_at else None,
                    "last_turn_at": s.last_turn_at.isoformat() if s.last_turn_at else None})
     more_after(page.next_cursor)
+
+
+@app.command("turns")
+def list_turns(user: UserOpt, session: SessionOpt, first: int = 50, after: AfterOpt = None, as_json: JsonOpt = False,
+               tenant: TenantOpt = None) -> None:
+    """List a session's stored turns in turn order, a line each (with --json one JSON object a line), with the
+    memories derived from each. NOT_FOUND (exit 1) for a session the user does not have."""
+    page = run_for(tenant, lambda c, t: c.sessions.turns(t, user, session, first=first, after=after))
+    for t in page.items:
+        at = t.at.isoformat() if t.at else None
+        if as_json:
+            echo_json({"turn": t.turn, "speaker": t.speaker, "text": t.text, "at": at, "device_id": t.device_id,
+                       "episode_id": t.episode_id, "memory_ids": list(t.memory_ids)})
+        else:
+            echo(turn_line(t.turn, at, t.speaker, t.text, t.device_id, t.memory_ids))
+    more_after(page.next_cursor)
+
+
+def session_receipt_json(r: SessionErasureReceipt) -> dict[str, object]:
+    return {"tenant": r.tenant, "user_id": r.user_id, "session_id": r.session_id, "memories": r.memories.value,
+            "turns_removed": r.turns_removed, "nodes_removed": r.nodes_removed,
+            "relationships_removed": r.relationships_removed, "memories_forgotten": r.memories_forgotten,
+            "forgotten_memory_ids": list(r.forgotten_memory_ids), "memories_kept": r.memories_kept,
+            "shared_kept": r.shared_kept, "locked_kept": r.locked_kept, "remaining_turns": r.remaining_turns,
+            "remaining_nodes": r.remaining_nodes, "verified": r.verified, "at": r.at.isoformat()}
+
+
+@app.command("forget-session")
+def forget_session(user: UserOpt, session: SessionOpt, yes: ForgetSessionYes = False,
+                   with_memories: WithMemoriesOpt = False, as_json: JsonOpt = False, tenant: TenantOpt = None) -> None:
+    """Erase one session of a user: its turns, its session node and its anti-repetition state (the memories derived
+    from it stay unless --with-memories); print the receipt. Stopped midway, running it again finishes it."""
+    if not yes:
+        fail(FORGET_SESSION_UNCONFIRMED, 2)
+    memories = SessionMemories.FORGET if with_memories else SessionMemories.KEEP
+    r = run_for(tenant, lambda c, t: c.sessions.forget_session(t, user, session, confirm=True, memories=memories))
+    if as_json:
+        echo_json(session_receipt_json(r))
+    else:
+        echo(session_receipt_line(r.session_id, turns=r.turns_removed, forgotten=r.memories_forgotten,
+                                  kept=r.memories_kept, shared=r.shared_kept, locked=r.locked_kept,
+                                  verified=r.verified))
+    if not r.verified:
+        fail(SESSION_LEFT, 1)
 
 
 @app.command("memory")

@@ -7,7 +7,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Annotated, NoReturn, TypeVar
@@ -181,6 +181,32 @@ RequestIdOpt = Annotated[str | None, typer.Option("--request-id", help=(
 AfterOpt = Annotated[str | None, typer.Option("--after", help="The page after this cursor (printed on standard error "
                                                                "when there are more).")]
 HistoryOpt = Annotated[bool, typer.Option("--include-history", help="Superseded memories too.")]
+# `bmam turns` / `forget-session` and their `bmam remote` twins
+JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object a line.")]
+WithMemoriesOpt = Annotated[bool, typer.Option("--with-memories", help=(
+    "Also forget the memories derived from this session's turns alone (memories: FORGET); one also derived from "
+    "another session's turns, or a locked core memory, is kept and counted."))]
+ForgetSessionYes = Annotated[bool, typer.Option("--yes", help="Confirm: erase this conversation's turns.")]
+FORGET_SESSION_UNCONFIRMED = "forget-session erases this conversation's turns; pass --yes to confirm"
+SESSION_LEFT = "the re-query still finds turns or nodes of this session: run the command again to finish"
+
+
+def turn_line(turn: int, at: str | None, speaker: str, text: str, device_id: str | None,
+              memory_ids: Sequence[str]) -> str:
+    """A stored turn as `bmam turns` prints it without --json: its index, time ("-" for none), speaker (and device),
+    text, and the memories derived from it."""
+    device = f" ({device_id})" if device_id else ""
+    memories = f"  [memories: {' '.join(memory_ids)}]" if memory_ids else ""
+    return f"{turn}\t{at or '-'}\t{speaker}{device}: {text}{memories}"
+
+
+def session_receipt_line(session_id: str, *, turns: int, forgotten: int, kept: int, shared: int, locked: int,
+                         verified: bool) -> str:
+    """A forgetSession receipt as `bmam forget-session` prints it without --json."""
+    why = f" ({shared} also from other sessions, {locked} locked core)" if shared or locked else ""
+    proof = "verified: none of it is left" if verified else "NOT verified"
+    return (f"forgot session {session_id!r}: {turns} turns removed, {forgotten} memories forgotten, {kept} kept{why}; "
+            f"{proof}")
 
 
 def more_after(cursor: str | None) -> None:

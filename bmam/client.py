@@ -202,6 +202,12 @@ ERASURE_FIELDS = f"userId {_ERASURE_COUNTS}"
 TENANT_ERASURE_FIELDS = f"tenant usersErased {_ERASURE_COUNTS}"
 FORGET_TENANT = ("mutation($t: String!, $c: Boolean!) { forgetTenant(tenant: $t, confirm: $c) {"
                  f" {TENANT_ERASURE_FIELDS} }} }}")
+FORGET_SESSION = (
+    "mutation($u: String!, $s: String!, $c: Boolean!, $m: SessionMemories!) {"
+    " forgetSession(userId: $u, sessionId: $s, confirm: $c, memories: $m) { userId sessionId memories turnsRemoved"
+    " nodesRemoved relationshipsRemoved memoriesForgotten forgottenMemoryIds memoriesKept sharedKept lockedKept"
+    " remainingTurns remainingNodes verified erasedAt } }")
+TURN_FIELDS = "turn speaker text at deviceId episodeId memoryIds"
 API_KEY_FIELDS = "id name prefix createdAt revokedAt admin"
 CONFLICT_FIELDS = (f"id kind status strategy reason createdAt resolvedAt resolvedBy winnerId loserId"
                    f" newMemory {{ {MEMORY_FIELDS} }} oldMemory {{ {MEMORY_FIELDS} }}")
@@ -377,6 +383,13 @@ class BmamClient:
         """Erase everything of one user of the caller's app; the receipt proves nothing is left."""
         doc = f"mutation($u: String!, $c: Boolean!) {{ forgetUser(userId: $u, confirm: $c) {{ {ERASURE_FIELDS} }} }}"
         return self.execute(doc, {"u": user_id, "c": confirm})["forgetUser"]
+
+    def forget_session(self, user_id: str, session_id: str, *, confirm: bool = False,
+                       memories: str = "KEEP") -> dict[str, Any]:
+        """Erase one session of a user (memories: KEEP, or FORGET those derived from it alone); the receipt proves
+        none of its turns or nodes is left."""
+        variables = {"u": user_id, "s": session_id, "c": confirm, "m": memories}
+        return self.execute(FORGET_SESSION, variables)["forgetSession"]
 
     def forget_tenant(self, tenant: str, *, confirm: bool = False) -> dict[str, Any]:
         """Erase everything every user of the caller's app stored (an admin key's; tenant: the app's own, typed back);
@@ -643,6 +656,13 @@ class BmamClient:
         return self._connection("sessions", "$u: String!, $f: Int!, $a: String", "userId: $u, first: $f, after: $a",
                                 "sessionId turnCount firstTurnAt lastTurnAt", {"u": user_id, "f": first, "a": after})
 
+    def turns(self, user_id: str, session_id: str, *, first: int = 50, after: str | None = None) -> dict[str, Any]:
+        """A page of a session's stored turns in turn order (turns): nodes {turn, speaker, text, at, deviceId,
+        episodeId, memoryIds}; NOT_FOUND for a session the user does not have."""
+        return self._connection("turns", "$u: String!, $s: String!, $f: Int!, $a: String",
+                                "userId: $u, sessionId: $s, first: $f, after: $a", TURN_FIELDS,
+                                {"u": user_id, "s": session_id, "f": first, "a": after})
+
     def conflicts_page(self, user_id: str, *, status: str | None = "OPEN", first: int = 20,
                        after: str | None = None) -> dict[str, Any]:
         """A page of a user's conflicts, newest first (conflictsConnection; status None: all)."""
@@ -700,6 +720,11 @@ class AsyncBmamClient:
     async def forget_user(self, user_id: str, *, confirm: bool = False) -> dict[str, Any]:
         doc = f"mutation($u: String!, $c: Boolean!) {{ forgetUser(userId: $u, confirm: $c) {{ {ERASURE_FIELDS} }} }}"
         return (await self.execute(doc, {"u": user_id, "c": confirm}))["forgetUser"]
+
+    async def forget_session(self, user_id: str, session_id: str, *, confirm: bool = False,
+                             memories: str = "KEEP") -> dict[str, Any]:
+        variables = {"u": user_id, "s": session_id, "c": confirm, "m": memories}
+        return (await self.execute(FORGET_SESSION, variables))["forgetSession"]
 
     async def forget_tenant(self, tenant: str, *, confirm: bool = False) -> dict[str, Any]:
         return (await self.execute(FORGET_TENANT, {"t": tenant, "c": confirm}))["forgetTenant"]

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from bmam.usecases.nested import NestedUseCases
     from bmam.usecases.recall import RecallUseCases
     from bmam.usecases.remains import RemainsUseCases
+    from bmam.usecases.sessions import SessionUseCases
     from bmam.usecases.tiers import TierUseCases
     from bmam.usecases.users import UserUseCases
     from bmam.usecases.warm_up import PlanWarmUp
@@ -182,6 +183,21 @@ class Container:
         return UserUseCases(UserDirectory(self.store), max_page_size=self.settings.limits.max_page_size)
 
     @cached_property
+    def sessions(self) -> SessionUseCases:
+        """One session of a user: its turns, and forgetSession. Its hooks are added by what holds per-session state in
+        the process (working memory, anti-repetition, ingest's extractor cache), when that is built."""
+        from bmam.usecases.sessions import SessionUseCases
+        from graph.episodes import EpisodeRepository
+        from graph.erasure import ErasureRepository
+
+        return SessionUseCases(
+            episodes=EpisodeRepository(self.store, self.vector_dimensions),
+            erasure=ErasureRepository(self.store, timeout_s=self.settings.neo4j.erasure_tx_timeout_s),
+            # looked up when called: the memory use-cases are built only for a FORGET, never for a hook
+            forget_memory=lambda tenant, user_id, memory_id: self.memories.forget(tenant, user_id, memory_id),
+            clock=self.clock, max_page_size=self.settings.limits.max_page_size)
+
+    @cached_property
     def nested(self) -> NestedUseCases:
         from bmam.usecases.nested import NestedUseCases
         from graph.nested import NestedReads
@@ -214,6 +230,7 @@ class Container:
                       # an eviction frees enough for the daily check's headroom line to hold afterwards
                       evict_to=eviction_target(self.settings.maintenance.min_working_memory_headroom))
         self.erasure.add_hook(memory.forget_user)  # forgetUser: the turns held here go with the episodes
+        self.sessions.add_hook(memory.drop)  # forgetSession: the session's turns held here too
         return memory
 
     @cached_property
@@ -248,6 +265,8 @@ class Container:
 
         extractor = CachingExtractor(RuleTripleExtractor())
         self.erasure.add_hook(extractor.forget_user)  # forgetUser: the raw turns it keeps go with the episodes
+        # forgetSession: it keys turn texts by user, not session, so the user's go (a cache: re-extracted when met)
+        self.sessions.add_hook(lambda scope, _session: extractor.forget_user(scope))
         model = load_type_model(self.settings.ingest.type_model_path, embedder=self.settings.embedding.model)
         classifier = TypeClassifier(RuleClassifier(extractor), model, None)
         w = self.settings.weights
@@ -295,7 +314,12 @@ class Container:
         def forget_sessions(scope: Scope) -> None:  # forgetUser drops the user's anti-repetition state too
             repetition.forget_user(scope.tenant, scope.user_id)
 
+        def forget_session(scope: Scope, session_id: str) -> None:
+            # forgetSession: what recall surfaced in it (the shared kind's stored history goes with its nodes)
+            repetition.forget_session((scope.tenant, scope.user_id, session_id))
+
         self.erasure.add_hook(forget_sessions)
+        self.sessions.add_hook(forget_session)
         return RecallUseCases(
             settings=self.settings, clock=self.clock, embedder=self.embedder,
             repository=RecallRepository(self.store, self.vector_dimensions, self.vector_cache),

@@ -1,5 +1,6 @@
 """Episodes and sessions: one (:Episode) per conversation turn, chained by NEXT inside its (:Session),
-and the reads ingest needs inside its transaction (existing turns, similar memories, temp topics).
+the reads ingest needs inside its transaction (existing turns, similar memories, temp topics), and a session's
+stored turns a page at a time (turns).
 
 The similar memories and temp topics of a batch's turns are exact cosine scans of the user's memories:
 with the in-process vector cache (graph/vector_cache.py) they run in numpy and only the memories found
@@ -19,6 +20,7 @@ import numpy as np
 from graph.cached_scans import CachedScan, scan, scores
 from graph.ids import derived_id
 from graph.model import Memory, Scope, Tier, scope_params
+from graph.paging import Paged, decode_turn_cursor, encode_turn_cursor, paged
 from graph.records import Floats, memory_from_row, time_param, to_datetime
 from graph.store import GraphStore, Tx
 from graph.text_key import text_key
@@ -41,6 +43,24 @@ class Episode:
     text: str
     at: datetime
     device_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionTurn:
+    """A stored turn of a session (its episode) with the ids of the live memories derived from it (DERIVED_FROM: the
+    memories it made, and those it mentioned again), sorted. `at` is None for a turn imported without its time."""
+
+    episode_id: str
+    turn: int
+    speaker: str
+    text: str
+    at: datetime | None
+    device_id: str | None
+    memory_ids: tuple[str, ...]
+
+
+def turn_cursor(t: SessionTurn) -> str:
+    return encode_turn_cursor(t.turn)
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,6 +355,20 @@ class EpisodeRepository:
         rows = self._store.read("episode/recent", {**scope_params(scope), "session": session_node_id(scope, session_id),
                                                    "n": n})
         return [episode_from_row(r["episode"]) for r in reversed(rows)]
+
+    def turns(self, scope: Scope, session_id: str, *, limit: int,
+              after: str | None = None) -> Paged[SessionTurn] | None:
+        """`limit` of the session's stored turns in turn order after the cursor `after` (episode/turns); None when
+        the user has no such session."""
+        [row] = self._store.read("episode/turns", {
+            **scope_params(scope), "session": session_node_id(scope, session_id),
+            "after_turn": decode_turn_cursor(after) if after else None, "limit": limit + 1})
+        if not row["known"]:
+            return None
+        found = [SessionTurn(episode_id=t["id"], turn=int(t["turn"]), speaker=t["speaker"], text=t["text"],
+                             at=to_datetime(t["at"]), device_id=t["device_id"], memory_ids=tuple(sorted(t["memories"])))
+                 for t in row["turns"]]
+        return paged(found, limit, turn_cursor)
 
     def dump(self, scope: Scope) -> tuple[list[str], list[str]]:
         """A canonical dump of everything the user has: sorted JSON lines of nodes and of edges."""

@@ -1,5 +1,7 @@
-"""Erasure of one user inside one tenant: every node and relationship stamped with (tenant, user_id); and of a whole
-tenant: each of its users so, then its nodes of no user (maintenance changesets, their counter; API keys on request)."""
+"""Erasure of one user inside one tenant: every node and relationship stamped with (tenant, user_id); of a whole
+tenant: each of its users so, then its nodes of no user (maintenance changesets, their counter; API keys on request);
+and of one session of a user: its turns, its Session node and its anti-repetition state (the memories derived from
+it are the use-case's: bmam/usecases/sessions.py)."""
 
 from __future__ import annotations
 
@@ -8,10 +10,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graph.cypher_library import ERASURE_LABELS
+from graph.episodes import session_node_id
 from graph.events import EventLog
 from graph.keys import KeyRepository
 from graph.model import Scope
 from graph.scope_token import scope_token
+from graph.session_state import session_recall_id
 from graph.store import GraphStore
 
 
@@ -40,6 +44,28 @@ class ErasureTally:
         self.relationships += other.relationships
         self.labels.update(other.labels)
         self.types.update(other.types)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionHeld:
+    """What is stored of one session: its turns (Episode nodes) and its other nodes (Session, SessionRecall)."""
+
+    turns: int
+    nodes: int
+
+    @property
+    def empty(self) -> bool:
+        return self.turns == 0 and self.nodes == 0
+
+
+@dataclass(frozen=True, slots=True)
+class DerivedMemory:
+    """A memory derived from a session's turns: whether it is locked, and whether it is derived from a turn of
+    another session as well (`shared`)."""
+
+    id: str
+    locked: bool
+    shared: bool
 
 
 class ErasureRepository:
@@ -101,6 +127,34 @@ class ErasureRepository:
         row = self._store.read("erasure/remaining", {"tenant": scope.tenant, "user_id": scope.user_id},
                                timeout_s=self._timeout_s)[0]
         return int(row["nodes"]), int(row["relationships"])
+
+    # ----- forgetSession: one session of a user ---------------------------------------------------------------
+
+    def _session_params(self, scope: Scope, session_id: str) -> dict[str, Any]:
+        return {"tenant": scope.tenant, "user_id": scope.user_id, "session_id": session_id,
+                "session_node": session_node_id(scope, session_id),
+                "recall_node": session_recall_id(scope, session_id), "batch": self._batch}
+
+    def session_held(self, scope: Scope, session_id: str) -> SessionHeld:
+        """What is stored of the session (session/held): before an erasure, whether there is one; after, its proof."""
+        row = self._store.read("session/held", self._session_params(scope, session_id), timeout_s=self._timeout_s)[0]
+        return SessionHeld(turns=int(row["turns"]), nodes=int(row["nodes"]))
+
+    def derived_memories(self, scope: Scope, session_id: str) -> list[DerivedMemory]:
+        """The user's memories derived from the session's turns, in id order (session/derived_memories)."""
+        rows = self._store.read("session/derived_memories", self._session_params(scope, session_id),
+                                timeout_s=self._timeout_s)
+        return [DerivedMemory(id=str(r["id"]), locked=bool(r["locked"]), shared=bool(r["shared"])) for r in rows]
+
+    def erase_session(self, scope: Scope, session_id: str) -> ErasureTally:
+        """Delete the session's turns in batches (each its own transaction), then its Session node and its
+        anti-repetition state: the Session node last, so an erasure stopped midway still finds the session and a
+        second run finishes it. Counted in the tally; its proof is session_held's re-query."""
+        tally = ErasureTally()
+        params = self._session_params(scope, session_id)
+        self._sweep_nodes(tally, "erasure/batch_session_turns", params)
+        self._sweep_nodes(tally, "erasure/batch_session_nodes", params)
+        return tally
 
     # ----- forgetTenant: every user of a tenant (each as above), then what the tenant holds of no user ----------
 

@@ -1,6 +1,6 @@
 """Keyset cursors: an opaque token for the sort key of the last item of a page: (created_at, id) of a memory,
-likewise (time, id) of a conflict, a history entry or a session, and the id alone of a user (Paged: a page
-of any of them)."""
+likewise (time, id) of a conflict, a history entry or a session, the id alone of a user, and the turn number
+of a session's turn (Paged: a page of any of them)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def paged(rows: Sequence[T], limit: int, cursor_of: Callable[[T], str]) -> Paged
     return Paged(items=items, cursors=cursors, next_cursor=cursors[-1] if len(rows) > limit and cursors else None)
 
 
-def _encode(parts: list[str]) -> str:
+def _encode(parts: list[str | int]) -> str:
     raw = json.dumps(parts, separators=(",", ":")).encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
@@ -96,5 +96,26 @@ def decode_id_cursor(cursor: str) -> str:
     try:
         [item_id] = _decode(cursor)
         return _text(item_id)
+    except (ValueError, TypeError, RecursionError, binascii.Error) as exc:
+        raise BadInput("invalid cursor", field="after") from exc
+
+
+# Turn numbers the store can compare: Neo4j's integers are 64-bit (a larger one fails the statement, not the cursor).
+_INT64 = range(-(2**63), 2**63)
+
+
+def encode_turn_cursor(turn: int) -> str:
+    """The cursor of a listing ordered by turn number (a session's turns)."""
+    return _encode([turn])
+
+
+def decode_turn_cursor(cursor: str) -> int:
+    """The turn number a turn cursor holds; anything else (an id or a (time, id) cursor too) is BAD_USER_INPUT
+    "invalid cursor"."""
+    try:
+        [turn] = _decode(cursor)
+        if not isinstance(turn, int) or isinstance(turn, bool) or turn not in _INT64:
+            raise TypeError("not a turn number")
+        return turn
     except (ValueError, TypeError, RecursionError, binascii.Error) as exc:
         raise BadInput("invalid cursor", field="after") from exc

@@ -149,6 +149,11 @@ class RepetitionTracker:
                 self._sessions.popitem(last=False)
         return turn
 
+    def forget_session(self, key: SessionKey) -> bool:
+        """Drop one session (forgetSession); whether it was held."""
+        with self._lock:
+            return self._sessions.pop(key, None) is not None
+
     def forget_user(self, tenant: str, user_id: str) -> int:
         """Drop every session of one user (erasure); how many were dropped."""
         with self._lock:

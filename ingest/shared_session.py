@@ -116,6 +116,13 @@ class SharedRepetitionTracker(RepetitionTracker):
                 self._recorded.popitem(last=False)
         return turn
 
+    def forget_session(self, key: SessionKey) -> bool:
+        """forgetSession erases the stored history with the session's other nodes; here only its key goes."""
+        with self._keys_lock:
+            held = key in self._recorded
+            self._recorded.pop(key, None)
+        return held
+
     def forget_user(self, tenant: str, user_id: str) -> int:
         """forgetUser erases the stored history with the user's other nodes; here only the keys go."""
         with self._keys_lock:

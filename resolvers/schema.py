@@ -25,11 +25,12 @@ from resolvers.plain_fields import PlainFieldsExecutionContext
 from resolvers.recall import RecallQuery
 from resolvers.rules import OperationNameRequired, SelectionSetsNotEmpty, SubscriptionsOverWebsocket
 from resolvers.subscriptions import EventsSubscription
-from resolvers.users import UsersQuery
+from resolvers.users import SessionsMutation, UsersQuery
 
 Query = merge_types("Query", (MemoryQuery, AdminQuery, IngestQuery, LivingQuery, ExportQuery, RecallQuery,
                               UsersQuery))
-Mutation = merge_types("Mutation", (MemoryMutation, AdminMutation, IngestMutation, LivingMutation, ExportMutation))
+Mutation = merge_types("Mutation", (MemoryMutation, AdminMutation, IngestMutation, LivingMutation, ExportMutation,
+                                    SessionsMutation))
 Subscription = merge_types("Subscription", (EventsSubscription,))
 
 

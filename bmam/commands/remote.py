@@ -14,10 +14,14 @@ import typer
 from gql.transport.exceptions import TransportConnectionFailed, TransportError
 
 from bmam.cli_support import (
+    FORGET_SESSION_UNCONFIRMED,
+    SESSION_LEFT,
     AfterOpt,
     AtOpt,
     DeviceOpt,
+    ForgetSessionYes,
     HistoryOpt,
+    JsonOpt,
     PresetOpt,
     ReactionArg,
     RequestIdOpt,
@@ -29,10 +33,13 @@ from bmam.cli_support import (
     TurnTextArg,
     TypesOpt,
     UserOpt,
+    WithMemoriesOpt,
     echo,
     echo_json,
     fail,
     more_after,
+    session_receipt_line,
+    turn_line,
     with_confirm_flag,
 )
 from bmam.client import INGEST_CONVERSATION, BmamClient, BmamClientError, ClientConfig, ClientConfigError
@@ -737,6 +744,39 @@ def register(app: typer.Typer) -> None:
         """A user's sessions, the newest started first, one JSON object a line (the next page's cursor on standard
         error)."""
         _echo_page(_call(server, api_key, lambda c: c.sessions(user, first=first, after=after)))
+
+    @remote.command("turns")
+    def turns(user: UserOpt, session: SessionOpt, first: int = 50, after: AfterOpt = None, as_json: JsonOpt = False,
+              server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """A session's stored turns in turn order, a line each (with --json one JSON object a line; the next page's
+        cursor on standard error)."""
+        page = _call(server, api_key, lambda c: c.turns(user, session, first=first, after=after))
+        if as_json:
+            _echo_page(page)
+            return
+        for edge in page["edges"]:
+            t = edge["node"]
+            echo(turn_line(t["turn"], t["at"], t["speaker"], t["text"], t["deviceId"], t["memoryIds"]))
+        more_after(page["pageInfo"]["endCursor"] if page["pageInfo"]["hasNextPage"] else None)
+
+    @remote.command("forget-session")
+    def forget_session(user: UserOpt, session: SessionOpt, yes: ForgetSessionYes = False,
+                       with_memories: WithMemoriesOpt = False, as_json: JsonOpt = False,
+                       server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+        """Erase one session of a user (its memories too with --with-memories, those derived from it alone); prints
+        the receipt, exits 1 when its re-query still finds some of the session."""
+        if not yes:
+            fail(FORGET_SESSION_UNCONFIRMED, 2)
+        memories = "FORGET" if with_memories else "KEEP"
+        r = _call(server, api_key, lambda c: c.forget_session(user, session, confirm=True, memories=memories))
+        if as_json:
+            echo_json(r)
+        else:
+            echo(session_receipt_line(r["sessionId"], turns=r["turnsRemoved"], forgotten=r["memoriesForgotten"],
+                                      kept=r["memoriesKept"], shared=r["sharedKept"], locked=r["lockedKept"],
+                                      verified=r["verified"]))
+        if not r["verified"]:
+            fail(SESSION_LEFT, 1)
 
 
 def _echo_page(page: dict[str, Any]) -> None:
