@@ -157,6 +157,7 @@ class Container:
             store=self.store,
             hooks=self.stored_memory_hooks,
             embedding_of=ConflictRepository(self.store).embedding,  # addTriple's hooks: the stored embedding
+            drop_cached=self.vector_cache.forget,  # forget: no copy of the memory's text left in the recall cache
         )
 
     @cached_property

@@ -16,7 +16,8 @@ How it stays right without being told of every write:
   more memories than cached rows: the user is read anew.
 Entries are evicted least recently used first, to stay within max_bytes.
 
-Erased users: forgetUser's hook (forget) drops the user's entry in the process that served it. Another
+Erased users: forgetUser's hook (forget) drops the user's entry in the process that served it; so does the
+forget of one memory (bmam/usecases/memories.py), so that no copy of its text stays here. Another
 worker is not told: its entry goes as soon as the store says the user has no memories or another epoch
 (user() and current(), at the user's next recall or cached scan). A read that began before the erasure
 committed (a catch-up, a full read, a background load) may still hold the erased rows: forget and those

@@ -828,3 +828,23 @@ def test_an_inline_read_that_ends_after_the_erasure_keeps_nothing(container: Con
     state = container.store.read_tx(lambda tx: user_state(tx, scope))
     assert container.store.read_tx(lambda tx: cache.user(tx, scope, state)) is None  # the erased rows not used
     assert cache.peek(scope) is None
+
+
+def test_a_memory_the_user_forgets_leaves_no_copy_in_the_recall_cache(container: Container, scope: Scope) -> None:
+    """The cache holds every cached memory's text; a deleted row was harmless to ranking (never read back) but its
+    text stayed in the process until the user was read anew. forget (and forgetSession, through it) drops the
+    user's entry, so nothing of the forgotten memory is left here, and the next recall reads the user anew."""
+    from bmam.usecases.recall import RecallRequest
+
+    fill(container, scope, 12, seed=11)
+    pin = unit(np.random.default_rng(12), container.vector_dimensions)
+    secret = store(container, scope, "my bank pin is 4921", pin)
+    container.recall.recall(scope.tenant, RecallRequest(user_id=scope.user_id, query="bank pin"))
+    cached = container.vector_cache.peek(scope)
+    assert cached is not None and "my bank pin is 4921" in cached.lowered[:cached.n]
+
+    container.memories.forget(scope.tenant, scope.user_id, secret)
+    assert container.vector_cache.peek(scope) is None
+    container.recall.recall(scope.tenant, RecallRequest(user_id=scope.user_id, query="bank pin"))
+    again = container.vector_cache.peek(scope)
+    assert again is not None and again.n == 12 and "my bank pin is 4921" not in again.lowered[:again.n]

@@ -98,6 +98,7 @@ class MemoryUseCases:
         store: GraphStore | None = None,
         hooks: Sequence[StoredMemoryHook] = (),
         embedding_of: Callable[[Scope, str], Sequence[float]] | None = None,
+        drop_cached: Callable[[Scope], None] | None = None,
     ) -> None:
         self._settings = settings
         # A memory remembered straight into a tier keeps its capacity (DESIGN.md "Tiers").
@@ -113,6 +114,9 @@ class MemoryUseCases:
         self._store = store
         # a stored memory's embedding (add_triple runs its hooks again with it: not embedded a second time)
         self._embedding_of = embedding_of
+        # the user's entry in this process's recall cache (graph/vector_cache.py), which holds every memory's text:
+        # a memory the user forgets leaves no copy in the process (it is read anew at the user's next recall)
+        self._drop_cached = drop_cached
 
     def scope(self, tenant: str, user_id: str | None) -> Scope:
         return Scope(tenant=tenant, user_id=validate.identifier(user_id, field="userId"))
@@ -222,6 +226,8 @@ class MemoryUseCases:
             # every surface)
             raise Conflict(f"memory {memory_id} is a locked core memory; forgetting it needs confirm: true",
                            field="confirm")
+        if self._drop_cached is not None:
+            self._drop_cached(scope)
         if self._events is not None:  # after the commit, as the tier rules' and maintenance's deletions
             self._events.publish(MemoryEvent.deleted(scope, memory_id, reason="forgotten by the user",
                                                      at=self._clock.now()))
