@@ -447,6 +447,25 @@ def test_what_the_user_engaged_with_or_unlocked_is_not_swept_back_at_once(c: Con
     assert tier_of(c, tenant, a) is Tier.TEMP and tier_of(c, tenant, b) is Tier.TEMP
 
 
+def test_a_memory_a_later_turn_engages_is_not_swept_back_at_once(c: Container, tenant: str,
+                                                                  clock: FakeClock) -> None:
+    """A later turn picking up a temp memory's topic moves it to mid; that move set no tier_since, so the next sweep
+    counted it unmentioned since it was said (past mid's 30 days: faded) and sent it back to temp (session 51's
+    audit)."""
+    said = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user",
+                                                  text="My sister Lily is allergic to cats.", turn=0))
+    [sister] = said.memories
+    clock.advance(timedelta(days=17))
+    later = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s2", speaker="user",
+                                                   text="Lily is coming to visit me in Hamburg next month.", turn=0))
+    assert [(x.memory_id, x.to_tier) for x in later.changes] == [(sister.id, Tier.MID)]
+    moved = c.memories.get(tenant, "alice", sister.id)
+    assert moved is not None and moved.tier is Tier.MID
+    clock.advance(timedelta(days=14))  # 31 days since it was said, 14 since the user came back to it
+    assert [x for x in c.tiers.sweep(tenant, "alice") if x.memory_id == sister.id] == []
+    assert tier_of(c, tenant, sister.id) is Tier.MID
+
+
 def test_remember_this_refused_by_a_full_core_stays_in_a_full_temp(c: Container, tenant: str,
                                                                    clock: FakeClock) -> None:
     """README: a memory said with emphasis when core is full stays in temp (lock it once core has room). With temp

@@ -417,7 +417,9 @@ class _BatchPlan:
             st.tier = dst
             st.locked = dst is Tier.CORE
             prev = self.updates.get(mid)
-            self.update(mid, tier=dst, active_delta=(prev.active_delta if prev else 0.0) + active)
+            # moved_at: the tier's clock starts at this turn (tier_since), so the next sweep does not count the
+            # user's engagement as "unmentioned" since the memory was said (a just-promoted memory sent back)
+            self.update(mid, tier=dst, moved_at=at, active_delta=(prev.active_delta if prev else 0.0) + active)
             active = 0.0
             r.changes.append(change)
             self.events.append(change_event(self.scope, change, at))
