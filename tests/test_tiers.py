@@ -466,6 +466,21 @@ def test_a_memory_a_later_turn_engages_is_not_swept_back_at_once(c: Container, t
     assert tier_of(c, tenant, sister.id) is Tier.MID
 
 
+def test_a_conversation_ingested_late_charges_no_decay_to_what_it_locked(c: Container, tenant: str,
+                                                                         clock: FakeClock) -> None:
+    """"Remember this: ..." said 36 days before its conversation was ingested went into core locked from its turn,
+    yet entering core brought its weight to the ingest's now: an emotional liking lost 36 days at 0.9 a day (active
+    0.5 -> 0.01). Locked time is never charged (README "Weights"): it is brought to its turn's time."""
+    said_at = clock.now() - timedelta(days=36)
+    r = c.ingest.ingest_turn(tenant, TurnInput(user_id="alice", session_id="s1", speaker="user", at=said_at,
+                                               text="Remember this: I absolutely love the colour teal.", turn=0))
+    [teal] = r.memories
+    stored = c.memories.get(tenant, "alice", teal.id)
+    assert stored is not None and stored.tier is Tier.CORE and stored.locked
+    w = c.settings.weights
+    assert (stored.weight.passive, stored.weight.active) == pytest.approx((w.initial_passive, w.initial_active))
+
+
 def test_remember_this_refused_by_a_full_core_stays_in_a_full_temp(c: Container, tenant: str,
                                                                    clock: FakeClock) -> None:
     """README: a memory said with emphasis when core is full stays in temp (lock it once core has room). With temp

@@ -22,7 +22,7 @@ import re
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -313,6 +313,18 @@ class _BatchOutcome:
     hooks: list[StoredMemoryContext]
     recorded: dict[str, list[Turn]]
     hooks_left: bool = False  # memories of the user whose hooks were left pending earlier (resume_hooks)
+
+
+def _decay_groups(updates: Iterable[MemoryUpdate], now: datetime) -> dict[datetime, list[str]]:
+    """The memories to bring up to a time before their updates land, by that time: into core, the time of the turn
+    that moved them (they are locked from then on); with engagement's active weight only, now."""
+    groups: dict[datetime, list[str]] = {}
+    for u in updates:
+        if u.tier is Tier.CORE:
+            groups.setdefault(min(u.moved_at or now, now), []).append(u.id)
+        elif u.active_delta:
+            groups.setdefault(now, []).append(u.id)
+    return groups
 
 
 @dataclass
@@ -948,10 +960,12 @@ class IngestUseCases:
         # provenance (DERIVED_FROM), the counts capacity enforcement starts from and the memories to answer with, in
         # one statement; read again after the rare enforcement that moves or evicts something
         wanted = plan.wanted()
-        # engagement's active +0.2 lands on weights brought to now, and a memory entering core is brought to now
-        # before it locks (a locked memory no longer decays); a statement only when some turn did either
-        self._tier_cases.decay_in(tx, scope, [u.id for u in plan.updates.values()
-                                              if u.active_delta or u.tier is Tier.CORE], now=now)
+        # engagement's active +0.2 lands on weights brought to now, and a memory entering core is brought to the
+        # turn that moved it before it locks (a locked memory no longer decays: a conversation ingested weeks after
+        # it was said charged "Remember this: ..." those weeks, locked from its turn); a statement only when some
+        # turn did either, one more for each other time a turn moved a memory into core
+        for at, ids in _decay_groups(plan.updates.values(), now).items():
+            self._tier_cases.decay_in(tx, scope, ids, now=at)
         counts, final = self._episodes.batch_end(tx, scope, wanted, plan.derived,
                                                  tier_updates=self._tiers.update_params(list(plan.updates.values())),
                                                  episodes=plan.episode_rows())
