@@ -278,8 +278,16 @@ def found(item: T | None, missing: str) -> T:
 
 
 def memory_json(m: Memory) -> dict[str, object]:
+    """A memory as the commands print it. valid_to is set on superseded history (a memory listed with
+    --include-history is told from a live one by it, as the API's validTo tells it)."""
+    w, src = m.weight, m.provenance
     return {
-        "id": m.id, "text": m.text, "type": m.type.value, "tier": m.tier.value, "weight": round(m.weight.final, 4),
+        "id": m.id, "text": m.text, "type": m.type.value, "tier": m.tier.value, "weight": round(w.final, 4),
         "locked": m.locked, "created_at": m.created_at.isoformat(),
+        "valid_from": m.valid_from.isoformat(), "valid_to": m.valid_to.isoformat() if m.valid_to else None,
+        "weight_parts": {"passive": round(w.passive, 4), "active": round(w.active, 4), "preset": round(w.preset, 4)},
+        "recall_count": m.recall_count, "mention_count": m.mention_count,
+        "last_recalled_at": m.last_recalled_at.isoformat() if m.last_recalled_at else None,
+        "source": {"session_id": src.session_id, "turn": src.turn, "device_id": src.device_id},
         **({"remains_of": m.remains_of} if m.remains_of is not None else {}),
     }

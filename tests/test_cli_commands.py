@@ -219,6 +219,12 @@ def test_a_conflict_held_for_review_is_listed_resolved_and_shown_in_history(modu
     assert winner["weight"] > chengdu["weight"] > loser["weight"]  # the winner's bonus, the loser's penalty
     assert refused(1, "history", *base, "--memory", "no-such-memory") == \
         "error [NOT_FOUND]: memory no-such-memory not found"
+    # a listing with history tells the superseded memory by its valid_to, as the API's validTo does (it printed a
+    # superseded memory in the shape of a live one)
+    listed = {m["id"]: m for m in json_lines(ok("memories", *base, "--include-history"))}
+    assert listed[beijing["id"]]["valid_to"] == loser["valid_to"] and listed[chengdu["id"]]["valid_to"] is None
+    shown = json.loads(ok("memory", *base, beijing["id"]))
+    assert shown["valid_to"] == loser["valid_to"] and shown["weight_parts"]["preset"] > 0
     assert refused(2, "conflicts", *base, "--first", "0") == "error [BAD_USER_INPUT]: first must be at least 1"
 
 
