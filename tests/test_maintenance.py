@@ -371,6 +371,10 @@ def test_cli_check_and_maintain(container: Container, scope: Scope) -> None:
     dry = runner.invoke(app, ["maintain", "--full", "--dry-run", "--tenant", scope.tenant, "--json"])
     assert dry.exit_code == 0, dry.output
     assert json.loads(dry.output.strip().splitlines()[-1])["dry_run"] is True
+    plain = runner.invoke(app, ["maintain", "--full", "--dry-run", "--tenant", scope.tenant])
+    # no id to look up: the dry run's changeset was rolled back (`bmam changeset ID` said NOT_FOUND)
+    assert plain.exit_code == 0 and "nothing kept (a dry run stores no changeset)" in plain.output
+    assert "cs_" not in plain.output
     real = runner.invoke(app, ["maintain", "--rebalance", "--tenant", scope.tenant, "--json"])
     assert real.exit_code == 0, real.output
     changeset_id = json.loads(real.output.strip().splitlines()[-1])["id"]

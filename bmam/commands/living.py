@@ -45,8 +45,11 @@ def changeset_summary(c: Changeset) -> str:
     merged = sum(len(m.merged_ids) for m in c.merged)
     what = "dry run of " if c.dry_run else ""
     rebuilt = ", ".join(c.indexes_rebuilt) or "none"
+    # a dry run's changeset is rolled back with its transaction: its id names nothing `bmam changeset` can show
+    kept = "nothing kept (a dry run stores no changeset)" if c.dry_run else \
+        f"changeset {c.id} ({c.status.value.lower()}{', undone' if c.undone else ''})"
     return (f"{what}{c.kind.value.lower()} of tenant {c.tenant}{' user ' + c.user_id if c.user_id else ''}: "
-            f"changeset {c.id} ({c.status.value.lower()}{', undone' if c.undone else ''}): {c.users_done} users, "
+            f"{kept}: {c.users_done} users, "
             f"{c.decayed} decayed, {merged} merged into {len(c.merged)}, {len(c.purged)} purged, "
             f"{len(c.damped)} damped, {len(c.lifted)} lifted, indexes rebuilt: {rebuilt}")
 
