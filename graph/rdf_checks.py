@@ -35,6 +35,8 @@ class ValueRules:
     text: Callable[[str, str], object]
     identifier: Callable[[str, str], object]
     when: Callable[[datetime, str], object] | None = None
+    # The deployment's final weight from a memory's parts (passive, active, preset: ingest/weights.py final_weight).
+    weight_of: Callable[[float, float, float], float] | None = None
 
 
 class Refused(Exception):
@@ -306,6 +308,12 @@ def _check_node(node: NodeRecord, where: str, rules: ValueRules) -> None:
     except Refused as why:
         raise _refusal(where, why) from None
     _check_props(where, kind.value, props, NODE_PROPS[kind], NODE_REQUIRED[kind], rules)
+    if kind is NodeKind.MEMORY and rules.weight_of is not None:
+        # The weight is its parts' (DESIGN.md "Weights"): a file saying another (0.95 beside parts giving 0.31) was
+        # ranked on until a decay recomputed it. Within rounding the file's own value stays (a round trip is exact).
+        computed = rules.weight_of(props["passive"], props["active"], props["preset"])
+        if abs(props["weight"] - computed) > 1e-6:
+            props["weight"] = computed
     # Labels: a memory carries exactly the label of its type, the other kinds none but their own.
     wanted = [MemoryType(props["type"]).label] if kind is NodeKind.MEMORY else []
     for label in wanted:

@@ -567,3 +567,14 @@ def test_a_text_over_the_size_limit_is_limit_exceeded_as_in_remember(container: 
     assert stored(container, target) == 0
     # a control character in the same text is still bad input
     refused(container, broken(replaced(iri(M1), "text", "bad\x01text")), match="control characters")
+
+
+def test_a_weight_its_parts_do_not_give_is_recomputed_from_them(container: Container) -> None:
+    """bmam:weight 0.95 beside parts that give 0.32 was stored as written and ranked on until a decay recomputed it
+    (audit of session 51): the weight is its parts' (DESIGN.md "Weights")."""
+    target = _fresh()
+    container.export.import_rdf(target.tenant, target.user_id,
+                                broken(replaced(iri(M1), "weight", Literal(0.95, datatype=XSD.double))), "nt")
+    [m] = [m for m in memories(container, target) if m.text == "我住在成都。"]
+    assert (m.weight.passive, m.weight.active, m.weight.preset) == (0.2, 0.5, 0.5)
+    assert m.weight.final == pytest.approx(0.6 * 0.2 + 0.3 * 0.5 + 0.1 * 0.5)

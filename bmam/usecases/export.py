@@ -32,6 +32,7 @@ from graph.rdf_terms import NodeKind
 from graph.rdf_writers import RdfFormat, serialize
 from graph.store import GraphStore
 from ingest.embedding import Embedder
+from ingest.weights import Parts, final_weight
 
 EMBED_BATCH = 256  # memory texts embedded per call during an import
 HOOKS_BATCH = 256  # imported memories handed to the stored-memory hooks at once (ingest's batches are of this size)
@@ -186,9 +187,11 @@ class ExportUseCases:
         """The API's validation of text, ids and times, which every imported value goes through too."""
         max_bytes = self._limits.max_text_bytes
         now, skew = self._follow_up.clock.now(), self._clock_skew
+        weights = self._follow_up.tiers.rules.weights
         return ValueRules(text=lambda value, field: validate.text(value, field=field, max_bytes=max_bytes),
                           identifier=lambda value, field: validate.identifier(value, field=field),
-                          when=lambda value, field: validate.past_moment(value, field=field, now=now, skew=skew))
+                          when=lambda value, field: validate.past_moment(value, field=field, now=now, skew=skew),
+                          weight_of=lambda p, a, s: final_weight(Parts(passive=p, active=a, preset=s), weights))
 
     def import_rdf(self, tenant: str, user_id: str, data: bytes, fmt: str | RdfFormat, *,
                    source_user: str | None = None, dry_run: bool = False) -> ImportReport:
