@@ -284,16 +284,18 @@ def activity_name(term: str) -> str:
 
 
 class _KindNames(NamedTuple):
-    """The names of one kind (sports, music), each matched whole: an English one alone or last ("indoor climbing",
-    "smooth jazz"); a Chinese one last, or with its noun (爵士乐, 古典音乐, 流行歌曲, 瑜伽课), not 乡村生活, 流行病."""
+    """The names of one kind (sports, music, food), each matched whole: an English one alone or last ("indoor
+    climbing", "smooth jazz", "fish tacos": with the kind's tail, a plural's), a Chinese one last, or with its noun
+    (爵士乐, 古典音乐, 流行歌曲, 瑜伽课), not 乡村生活, 流行病."""
 
     en: re.Pattern[str]
     zh: re.Pattern[str]
 
     @classmethod
-    def of(cls, en: tuple[str, ...], zh: tuple[str, ...]) -> _KindNames:
-        return cls(re.compile(rf"(?:.* )?(?:{'|'.join(map(re.escape, en))})"),
-                   re.compile(rf".*(?:{'|'.join(map(re.escape, zh))})(?:乐|音乐|歌曲?|曲|风|运动|课)?"))
+    def of(cls, en: tuple[str, ...], zh: tuple[str, ...], *, en_tail: str = "",
+           zh_tail: str = "(?:乐|音乐|歌曲?|曲|风|运动|课)?") -> _KindNames:
+        return cls(re.compile(rf"(?:.* )?(?:{'|'.join(map(re.escape, en))}){en_tail}"),
+                   re.compile(rf".*(?:{'|'.join(map(re.escape, zh))}){zh_tail}"))
 
     def named_in(self, term: str) -> bool:
         t = activity_name(term)
@@ -315,6 +317,54 @@ def is_music(term: str) -> bool:
     """Whether a liked thing names a kind of music: jazz, k-pop, 听爵士乐, 古典 (_MUSIC_EN, _MUSIC_ZH); a singer or
     a band is no kind (the memory naming one names its kind too, or is answered by what it says)."""
     return _MUSIC.named_in(term)
+
+
+# Food by name, for a request for food advice asking what the user likes to eat or drink (ingest/slots.py
+# FOOD_LIKING): cuisines, dishes, foods, desserts and drinks. The cuisines and foods name a place to eat out too
+# (ingest/slots.py: "a thai place", "a taco joint"), the drinks do not ("a coffee spot" to work from).
+CUISINES_EN = ("thai", "indian", "chinese", "mexican", "italian", "japanese", "korean", "vietnamese", "greek",
+               "french", "spanish", "ethiopian", "turkish", "lebanese", "middle eastern", "sichuan", "szechuan",
+               "cantonese", "taiwanese", "malaysian", "indonesian", "filipino", "peruvian", "brazilian", "caribbean",
+               "moroccan", "persian", "mediterranean", "tex-mex", "cajun", "nepalese", "pakistani", "sri lankan")
+FOODS_EN = ("sushi", "sashimi", "ramen", "udon", "pizza", "pasta", "burger", "taco", "burrito", "bbq", "barbecue",
+            "curry", "curries", "steak", "seafood", "dim sum", "brunch", "noodle", "pho", "tapas", "hotpot", "hot pot",
+            "dumpling", "bao", "kimchi", "bibimbap", "pad thai", "tom yum", "biryani", "naan", "samosa", "falafel",
+            "hummus", "kebab", "shawarma", "gyro", "paella", "risotto", "lasagna", "lasagne", "spaghetti",
+            "carbonara", "gnocchi", "salad", "soup", "stew", "sandwich", "bagel", "croissant", "pancake", "waffle",
+            "fries", "fried chicken", "chicken wing", "wings", "bacon", "cheese", "bread", "sourdough", "rice",
+            "fish", "chicken", "beef", "pork", "lamb", "tofu", "lobster", "crab", "shrimp", "prawn", "oyster",
+            "mussel", "scallop", "salmon", "tuna", "egg", "avocado", "mushroom", "nut", "peanut", "fruit",
+            "mango", "strawberry", "strawberries", "berry", "berries", "peach", "durian", "dessert", "cake",
+            "cheesecake", "tiramisu", "ice cream", "gelato", "chocolate", "cookie", "brownie", "pie", "pastry",
+            "pastries", "macaron", "donut", "doughnut", "cupcake", "pudding", "mochi", "candy", "sweets", "custard",
+            "crepe", "tart", "mousse", "churro", "pastel de nata", "pastéis de nata", "food", "cuisine", "dish",
+            "snack", "meal", "takeout", "takeaway", "street food", "spicy")
+DRINKS_EN = ("coffee", "espresso", "latte", "cappuccino", "flat white", "tea", "matcha", "bubble tea", "boba",
+             "milk tea", "wine", "beer", "cocktail", "whisky", "whiskey", "sake", "smoothie", "juice", "lemonade",
+             "kombucha", "hot chocolate")
+_FOODS_ZH = ("菜", "料理", "日料", "韩料", "西餐", "中餐", "快餐", "火锅", "烧烤", "串", "小吃", "甜品", "甜点", "甜食",
+             "点心", "早茶", "零食", "美食", "夜宵", "宵夜", "外卖", "面条", "拉面", "面食", "米线", "米粉", "粉", "饭",
+             "粥", "汤", "饺子", "包子", "馄饨", "煎饼", "烤鸭", "肉", "鱼", "虾", "蟹", "鸡", "鸡丁", "鸭", "排骨",
+             "豆腐", "海鲜", "寿司", "披萨", "汉堡", "牛排", "沙拉", "蛋糕", "蛋挞", "冰淇淋", "雪糕", "巧克力",
+             "提拉米苏", "面包", "饼干", "水果", "榴莲", "芒果", "西瓜", "草莓", "辣", "麻辣烫", "卤味", "凉皮",
+             "肉夹馍", "月饼", "粽子", "汤圆", "糕", "饼", "酥", "馍", "千层", "班戟", "布丁", "慕斯", "泡芙", "马卡龙",
+             "双皮奶", "糖水", "牛奶", "酸奶", "奶酪", "芝士", "春卷", "煲", "干锅", "香锅", "奶茶", "咖啡", "茶", "酒",
+             "果汁", "饮料")
+_FOOD = _KindNames.of((*CUISINES_EN, *FOODS_EN, *DRINKS_EN), _FOODS_ZH, en_tail="(?:e?s)?", zh_tail="")
+# Doing, not eating: cooking or growing it ("baking bread", 做饭), a pastime (钓鱼), the body's muscles, a game (吃鸡),
+# a promise (画饼).
+_NOT_EATEN_RE = re.compile(r"(?:cooking|baking|making|brewing|growing|grilling|roasting|frying|selling|reviewing"
+                           r"|photographing|watching) .*|cooking|baking|吃鸡.*"
+                           r"|.*(?:做饭|做菜|烧菜|煮饭|下厨|买菜|钓鱼|养鱼|金鱼|斗鱼|鲸鱼|鲨鱼|肌肉|画饼)")
+_EATING_RE = re.compile(r"^(?:eating|drinking|having|trying) |^[吃喝](?=[\u4e00-\u9fff])")
+
+
+def is_food(term: str) -> bool:
+    """Whether a liked thing names something eaten or drunk: a cuisine (Thai food, 川菜, "Italian"), a dish (green
+    curry, 水煮鱼), a food, a dessert (tiramisu), a drink (milk tea, 奶茶); not cooking it ("baking bread", 做饭) nor
+    a pastime (钓鱼)."""
+    t = _EATING_RE.sub("", normalize_term(term))
+    return not _NOT_EATEN_RE.fullmatch(t) and _FOOD.named_in(t)
 
 
 def is_occupation(term: str) -> bool:

@@ -406,7 +406,11 @@ class Candidate:
     links: tuple[GraphLink, ...] = ()
     entities: tuple[str, ...] = ()  # names of the entities the memory mentions
     answers: tuple[str, ...] = ()  # the user's facts the input asks for that it states (ingest/slots.py)
-    constrains: bool = False  # those facts constrain the answer (an allergy for food advice), not give it
+    # those facts constrain the answer (an allergy for food advice), not give it: they set no bar for the rest
+    constrains: bool = False
+    # they are a liking asked after what constrains the answer (a liked cuisine for food advice): they shape it, rank
+    # after the constraints and, constraining too, set no bar
+    shapes: bool = False
     # said in the past period the input asks about (ingest/periods.py); an answer when the input asks only what
     # happened then
     said_in_period: bool = False
@@ -583,6 +587,10 @@ def gate(candidates: Sequence[Candidate], query: str, query_terms: Sequence[str]
 # A reply style's part of slot_share: above the weakest memories that relate by meaning, below the facts asked and
 # the close ones (blind 3: at the full share it pushed a recipe's steps out of the first five).
 _REPLY_STYLE_SHARE = 0.5
+# A liking's part of slot_share when it shapes the answer (Candidate.shapes), as a reply style's: below the constraints
+# asked with it (five liked dishes never push the peanut allergy out of the first five) and the close memories (the
+# eval's 去他那边玩应该吃点什么: at 0.75, "I really love sushi" pushed 青岛的辣炒蛤蜊 down to sixth).
+_LIKING_SHARE = 0.5
 
 
 def direct_relevance(c: Candidate, query_terms: Sequence[str], p: ScoringParams,
@@ -599,8 +607,8 @@ def direct_relevance(c: Candidate, query_terms: Sequence[str], p: ScoringParams,
     entity_part = p.entity_share if named and any(_normalize(n) in named for n in c.entities) else 0.0
     # a stated fact the input asks for counts as an entity the input names: the better of the two; how the user wants
     # to be answered (a reply style, asked by every request) at half that: it comes along, after the answers
-    slot_part = (p.slot_share * _REPLY_STYLE_SHARE if c.answers == (REPLY_STYLE_PREDICATE,) else p.slot_share) \
-        if c.answers else 0.0
+    share = _REPLY_STYLE_SHARE if c.answers == (REPLY_STYLE_PREDICATE,) else _LIKING_SHARE if c.shapes else 1.0
+    slot_part = p.slot_share * share if c.answers else 0.0
     entity_part = max(entity_part, slot_part, p.period_share if c.period_answer else 0.0)
     if p.fusion is Fusion.RRF:
         best = 2.0 / (p.rrf_k + 1)
@@ -664,7 +672,7 @@ def score_candidates(
         others = stated and not c.answers and about_someone_else(c.text)
         if others:
             final *= p.others_factor
-        liking = advice_or_task and says_a_liking(c.text)
+        liking = advice_or_task and not c.shapes and says_a_liking(c.text)  # one asked ranks on its share alone
         if liking:
             final = clamp01(final * (1.0 + p.liking_bonus))
         # where the user stands now, said in their own words: not a stated fact asked for (the slot answers rank on

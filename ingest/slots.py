@@ -22,7 +22,17 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 
-from ingest.extract_core import REPLY_STYLE_PREDICATE, is_diet, is_music, is_occupation, is_sport, normalize_term
+from ingest.extract_core import (
+    CUISINES_EN,
+    FOODS_EN,
+    REPLY_STYLE_PREDICATE,
+    is_diet,
+    is_food,
+    is_music,
+    is_occupation,
+    is_sport,
+    normalize_term,
+)
 from ingest.extract_routines import PROVIDER_PREDICATE, ROUTINE_PREDICATE, routine_of
 from ingest.lexicon import RELATIONS_EN, RELATIONS_ZH, people, simplified
 
@@ -46,6 +56,9 @@ DIET = "is_a (diet)"
 # answer only by a memory naming a sport or a kind of music (ingest/extract_core.py is_sport, is_music).
 SPORT = "likes (sport)"
 MUSIC = "likes (music)"
+# What the user likes to eat or drink (Thai food, 水煮鱼, tiramisu: ingest/extract_core.py is_food), asked by a request
+# for food advice after what constrains it: "suggest a restaurant" needs both.
+FOOD_LIKING = "likes (food)"
 # A pet by its kind as the extraction knows it (ingest/lexicon.py RELATIONS_*: hamster, 仓鼠, 柯基), longest first
 _PET_EN = "|".join(sorted((re.escape(w) for w, r in RELATIONS_EN.items() if r == "pet"), key=len, reverse=True))
 _PET_ZH = "|".join(sorted((w for w, r in RELATIONS_ZH.items() if r == "pet"), key=len, reverse=True))
@@ -65,8 +78,11 @@ def _is_animal_allergen(name: str) -> bool:
 _OF_A_KIND: dict[str, tuple[str, Callable[[str], bool]]] = {
     OCCUPATION: ("is_a", is_occupation), NOT_OCCUPATION: ("not is_a", is_occupation), DIET: ("is_a", is_diet),
     SPORT: ("likes", is_sport), ANIMAL_ALLERGY: ("allergic_to", _is_animal_allergen),
-    MUSIC: ("likes", is_music),
+    MUSIC: ("likes", is_music), FOOD_LIKING: ("likes", is_food),
 }
+# Slots whose liking no longer held answers nothing: the memory that ended a liked food ("I don't like sushi anymore"
+# after "I love sushi") says what to leave out now, no taste to suggest by; one that ended a sport names the new one.
+_LIVE_ONLY = (FOOD_LIKING,)
 # A routine or a provider asked for by what it is ("When do I go to bed?": bedtime; "Which bank do I use?": bank):
 # read as has_routine / has_provider (stored_predicates), kept as an answer only by a memory naming that routine or
 # kind (answered), not the gym's days for a bedtime.
@@ -92,6 +108,9 @@ _FOOD_SAFETY = ("allergic_to", "has_condition")
 # The safety first: "What don't I eat?" asks the same slots, the refused foods first (they are its answer, not a
 # constraint on one: is_food_advice tells the two apart by that order).
 _FOOD_ADVICE = (*_FOOD_SAFETY, REFUSED_FOOD, DIET)
+# What a request for food advice asks: what constrains the answer, then what the user likes to eat (a liked cuisine
+# shapes "suggest a restaurant" as the allergy does; "What don't I eat?" and "Can I eat sushi?" ask no liking).
+_FOOD_ADVICE_ASKED = (*_FOOD_ADVICE, FOOD_LIKING)
 # "Can I eat / drink X?", 我能喝西柚汁吗: one thing, whose safety the medicines taken decide too (grapefruit and
 # amlodipine, alcohol and many): food advice and the doses.
 _EAT_OR_DRINK = (*_FOOD_ADVICE, "takes_dose")
@@ -100,9 +119,7 @@ _COMMUTE = ("commutes_by", "lives_in", "works_at", "studies_at")
 # "my older brother", "my little sister": the sibling asked for all the same
 _SIBLING_AGE = r"(?:older|younger|big|little|elder|baby|twin|kid) "
 _FOOD = r"(?:dessert|dinner|lunch|breakfast|meal|recipe|snack|food|dish|restaurant|cake|cookie|takeout|takeaway)s?"
-_CUISINE = (r"(?:thai|indian|chinese|mexican|italian|japanese|korean|vietnamese|greek|french|spanish|ethiopian"
-            r"|turkish|lebanese|middle eastern|sushi|ramen|pizza|burger|taco|bbq|barbecue|curry|steak|seafood|dim sum"
-            r"|brunch|noodle|pho|tapas|hotpot|hot pot)")
+_CUISINE = rf"(?:{'|'.join(map(re.escape, (*CUISINES_EN, *FOODS_EN)))})"
 
 # (pattern, predicates): English on the lower-cased question, Chinese on its characters.
 _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -210,7 +227,7 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      # eating out: "going to a thai place with friends tonight, anything i should watch out for?"
      rf"|\b{_CUISINE} (?:place|restaurant|spot|joint|buffet|night)\b|\b(?:at|to) (?:a|an|the|this) (?:new )?"
      r"(?:restaurant|buffet|steakhouse|diner|food court)\b",
-     _FOOD_ADVICE),
+     _FOOD_ADVICE_ASKED),
     # "Is it safe for me to eat sushi?", "Can I drink wine tonight?": food advice and the doses
     (r"\b(?:should|can|could|may) (?:i|we) (?:not |safely )?(?:eat|drink)\b"
      r"(?! the loss| into| at \d| out\b| in\b| later)|\b(?:safe|ok|okay) (?:for me )?to (?:eat|drink)\b(?! into)"
@@ -377,7 +394,7 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|点(?:个|份|一份)?外卖|(?:想|要)吃点[^，。？]{0,4}(?:的|东西)|吃点[^，。？]{0,6}推荐"
      r"|(?:晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|宵夜)(?:整|来)点?什么"
      # 朋友请吃饭 点菜要注意啥: ordering at a meal out, with a seafood allergy stored
-     r"|点菜[^，。？]{0,4}注意|(?:吃饭|聚餐|下馆子)[^，。？]{0,4}(?:要|该|得)?(?:注意什么|忌口)$", _FOOD_ADVICE),
+     r"|点菜[^，。？]{0,4}注意|(?:吃饭|聚餐|下馆子)[^，。？]{0,4}(?:要|该|得)?(?:注意什么|忌口)$", _FOOD_ADVICE_ASKED),
     (r"我(?:能不能|能|可以)(?:吃|喝)(?!完)[^，。？]{0,8}(?:吗|不|$)", _EAT_OR_DRINK),
     (r"我(?:每天|平时)?(?:怎么|如何)(?:去)?上班|我的通勤|我(?:每天|平时)?(?:坐|乘)什么(?:车)?上班", ("commutes_by",)),
     (r"(?:上班|去公司|去单位|去学校|上学|去上课)[^，。？]{0,6}(?:要多久|多久|多长时间|走哪条路|怎么走|怎么去|咋去)"
@@ -445,9 +462,9 @@ SLOT_EXAMPLES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
 # (0.56-0.60) as to a bio. "Near me" is a pattern (_EN / _ZH), not an example: by meaning "What's the weather like
 # where I live?" lay at 0.76 from "What's the weather like in Paris?".
 REQUEST_EXAMPLES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
-    (_FOOD_ADVICE, ("Can you suggest something for dinner tonight?", "Order me some lunch",
-                    "What should I cook this weekend?", "Recommend a restaurant for tonight", "帮我点个外卖",
-                    "晚饭吃什么好？", "推荐个餐厅", "中午吃什么？")),
+    (_FOOD_ADVICE_ASKED, ("Can you suggest something for dinner tonight?", "Order me some lunch",
+                          "What should I cook this weekend?", "Recommend a restaurant for tonight", "帮我点个外卖",
+                          "晚饭吃什么好？", "推荐个餐厅", "中午吃什么？")),
     # a bio or a CV says the team too ("I just moved over to the paediatric pharmacy team")
     (("works_at", OCCUPATION, "on_team"), ("Help me write a short bio about my work", "Write my CV summary",
                                 "Write my LinkedIn headline", "Update my resume with my current job",
@@ -496,11 +513,14 @@ def asked_slots(question: str) -> tuple[str, ...]:
     for pattern, predicates in (*_EN_RE, *_ZH_RE):
         if pattern.search(text):
             found.extend(p for p in predicates if p not in found)
+    if FOOD_LIKING in found and not is_food_advice(found):
+        found.remove(FOOD_LIKING)  # 我不吃什么 reads as food advice too (吃什么), yet asks what is refused, not liked
     return tuple(found)
 
 
 def stored_predicates(asked: Sequence[str]) -> tuple[str, ...]:
-    """The predicates of the triples that may answer: OCCUPATION and DIET are is_a, SPORT and MUSIC likes."""
+    """The predicates of the triples that may answer: OCCUPATION and DIET are is_a, SPORT, MUSIC and FOOD_LIKING
+    likes."""
     out: list[str] = []
     for p in asked:
         stored = _OF_A_KIND[p][0] if p in _OF_A_KIND else m["p"] if (m := _KEYED_ASKED_RE.match(p)) else p
@@ -520,8 +540,16 @@ _NOT_FOOD_ALLERGEN_RE = re.compile(
 
 def is_food_advice(asked: Sequence[str]) -> bool:
     """The slots asked are those of a request for food advice: the allergies, conditions and foods refused that
-    constrain the answer (recall lets them set no bar for what relates by meaning), not the answer."""
+    constrain the answer (recall lets them set no bar for what relates by meaning), not the answer; and what the
+    user likes to eat (FOOD_LIKING), which shapes it and sets no bar either."""
     return tuple(asked[:len(_FOOD_ADVICE)]) == _FOOD_ADVICE  # with the doses, for one thing to eat or drink
+
+
+def shapes_answer(asked: Sequence[str], stated: Sequence[str]) -> bool:
+    """Whether a memory stating `stated` (as answered() gives it) answers a request for food advice with a liking
+    only (Thai food, 水煮鱼): it shapes the answer, after the allergies and foods refused that constrain it."""
+    return FOOD_LIKING in asked and is_food_advice(asked) and "likes" in stated \
+        and all(p in ("likes", REPLY_STYLE) for p in stated)
 
 
 def constrains_answer(asked: Sequence[str]) -> bool:
@@ -575,8 +603,9 @@ def without_stand_ins(asked: Sequence[str], stated: Sequence[tuple[str, ...]]) -
 def answered(asked: Sequence[str], answers: Sequence[str], names: Sequence[str]) -> tuple[str, ...]:
     """What a memory stating `answers` (stored predicates) answers of `asked`: an is_a asked only as OCCUPATION
     counts when the memory names an occupation (`names`: the entities it mentions), one asked as DIET when it names
-    a diet, a likes asked as SPORT or MUSIC when it names a sport or a kind of music; an allergy asked by a request
-    for food advice counts when the memory names an allergen a meal may hold."""
+    a diet, a likes asked as SPORT, MUSIC or FOOD_LIKING when it names a sport, a kind of music or a food (a food's
+    only while liked); an allergy asked by a request for food advice counts when the memory names an allergen a meal
+    may hold."""
     if is_food_advice(asked) and "allergic_to" in answers:
         named = [n for n in names if n != "user"]
         if named and all(_NOT_FOOD_ALLERGEN_RE.fullmatch(n.strip()) for n in named):
@@ -591,6 +620,8 @@ def answered(asked: Sequence[str], answers: Sequence[str], names: Sequence[str])
         said = (predicate, f"{predicate} (ended)")
         if not set(said) & set(answers) or predicate in asked:  # asked as such too ("What do you know about me?")
             continue
+        if all(p in _LIVE_ONLY for p in asked if p in _OF_A_KIND and _OF_A_KIND[p][0] == predicate):
+            answers = tuple(a for a in answers if a != said[1])
         if not any(kind(n) for p, (stored, kind) in _OF_A_KIND.items() if p in asked and stored == predicate
                    for n in names):
             answers = tuple(a for a in answers if a not in said)

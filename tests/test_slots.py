@@ -13,6 +13,7 @@ from ingest.slots import (
     ANIMAL_ALLERGY,
     DIET,
     FAMILY,
+    FOOD_LIKING,
     OCCUPATION,
     answered,
     asked_slots,
@@ -23,10 +24,13 @@ from ingest.slots import (
     stored_predicates,
 )
 
-# a request for food advice asks what constrains the answer: allergies, conditions, the foods refused, a diet
-FOOD_ADVICE = ("allergic_to", "has_condition", "not eats", DIET)
-# one thing to eat or drink: its safety depends on the medicines taken too (grapefruit and amlodipine)
-EAT_OR_DRINK = (*FOOD_ADVICE, "takes_dose")
+# a request for food advice asks what constrains the answer: allergies, conditions, the foods refused, a diet; then
+# what the user likes to eat, which shapes it
+FOOD_ADVICE = ("allergic_to", "has_condition", "not eats", DIET, FOOD_LIKING)
+# one thing to eat or drink: its safety depends on the medicines taken too (grapefruit and amlodipine); no liking
+EAT_OR_DRINK = (*FOOD_ADVICE[:-1], "takes_dose")
+# one thing, asked in words a request for food advice reads too (我能吃海鲜吗, "what should I eat"): the liking as well
+ADVICE_AND_DOSES = (*FOOD_ADVICE, "takes_dose")
 
 COMMUTE = ("commutes_by", "lives_in", "works_at", "studies_at")
 # a former job: the employer and occupation, affirmed and held no longer (their denied triples)
@@ -118,7 +122,7 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
          FOOD_ADVICE),
         ("Can you suggest something for dinner tonight?", FOOD_ADVICE),
         ("Is it safe for me to eat sushi?", EAT_OR_DRINK),
-        ("我能吃海鲜吗？", EAT_OR_DRINK),
+        ("我能吃海鲜吗？", ADVICE_AND_DOSES),
         ("Is it ok if I have a slice of cake at the family barbecue?", FOOD_ADVICE),
         ("朋友请吃饭 点菜要注意啥", FOOD_ADVICE),
         # takeout, a sweet treat, the late-night snack: the foods refused (我一点葱都不吃) were left unread
@@ -220,7 +224,8 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("帮我给家里的仓鼠买点零食，写上它的名字", ("pet",)), ("我家柯基最近不爱吃饭", ("pet",)),
         ("Is my hamster too fat?", ("pet",)), ("What do hamsters eat?", ()), ("仓鼠能活几年", ()),
         # the youngest of the family, unnamed: a child's or a grandchild's
-        ("I want to bake something for the little one's birthday", ("child", "grandchild", *FOOD_ADVICE)),
+        # (asked for a relative first, no request for food advice as is_food_advice reads it: no liking either)
+        ("I want to bake something for the little one's birthday", ("child", "grandchild", *FOOD_ADVICE[:-1])),
         ("something sweet that I can eat", FOOD_ADVICE), ("Can you bake bread without yeast?", ()),
         ("我家娃最近不爱吃饭", ("child",)), ("How do little ones learn to talk?", ()),
     ],

@@ -58,6 +58,7 @@ from ingest.scoring import (
 )
 from ingest.slot_meaning import SlotExamples
 from ingest.slots import (
+    FOOD_LIKING,
     REPLY_STYLE,
     REQUEST_EXAMPLES,
     answered,
@@ -67,6 +68,7 @@ from ingest.slots import (
     constrains_answer,
     kin_words,
     people_asked,
+    shapes_answer,
     stored_predicates,
     without_stand_ins,
 )
@@ -324,7 +326,10 @@ class RecallUseCases:
         # agreed to pay")
         people = people_asked(slots)
         words = kin_words(people[0]) if len(people) == 1 else ()  # "my mom": one relative, by the words for them
-        asked = SlotQuestion(stored_predicates(slots), s.recall.slot_candidates, asked=slots, people=people,
+        # the likings read beside the constraints take rows of their own: as many again, so that no allergy is left
+        # out for them (nor a liked food for the user's many other likings, dropped by answered())
+        limit = s.recall.slot_candidates * (2 if FOOD_LIKING in slots else 1)
+        asked = SlotQuestion(stored_predicates(slots), limit, asked=slots, people=people,
                              kin=people[0] if words else None, kin_words=words,
                              **_LOWER_CASE_NAMES if people else {}) if slots else None
         own_fact = asks_own_fact(slots, query)
@@ -433,8 +438,10 @@ class RecallUseCases:
                 continue  # "I'm a vegetarian" asked for a job
             existing = pool.items.get(a.memory.id)
             constrains = constraint or stated == (REPLY_STYLE,)  # how to answer, not the answer: no bar for the rest
-            pool.items[a.memory.id] = _candidate(a.memory, a.cosine, reference, answers=stated, constrains=constrains) \
-                if existing is None else _replace(existing, answers=stated, constrains=constrains)
+            shapes = shapes_answer(asked.asked, stated) if asked is not None else False
+            pool.items[a.memory.id] = \
+                _candidate(a.memory, a.cosine, reference, answers=stated, constrains=constrains, shapes=shapes) \
+                if existing is None else _replace(existing, answers=stated, constrains=constrains, shapes=shapes)
         return pool, found.prefetched
 
     def _keep_period(self, tx: Tx, scope: Scope, embedding: list[float], filters: RecallFilters,
