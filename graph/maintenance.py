@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -48,6 +48,7 @@ class PlanMemory:
     created_at: datetime
     mention_count: int
     in_open_conflict: bool
+    durable: bool = False  # it states a live triple with one of the durable predicates asked for
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,12 +157,15 @@ class MaintenanceRepository:
 
     # ----- planning reads -------------------------------------------------------------------------
 
-    def plan_memories(self, scope: Scope, *, page: int = 1000) -> Iterator[tuple[list[PlanMemory], np.ndarray]]:
-        """Pages of live unlocked memories with their embeddings as float32 rows (memory stays bounded)."""
+    def plan_memories(self, scope: Scope, *, page: int = 1000,
+                      durable_predicates: Iterable[str] = ()) -> Iterator[tuple[list[PlanMemory], np.ndarray]]:
+        """Pages of live unlocked memories with their embeddings as float32 rows (memory stays bounded), each
+        marked durable when it states a live triple with one of durable_predicates."""
         after: str | None = None
         while True:
             rows = self._store.read("maintenance/plan_memories",
-                                    {**scope_params(scope), "after_id": after, "limit": page})
+                                    {**scope_params(scope), "after_id": after, "limit": page,
+                                     "durable_predicates": sorted(durable_predicates)})
             if not rows:
                 return
             items: list[PlanMemory] = []
@@ -175,7 +179,8 @@ class MaintenanceRepository:
                     preset_kind=r["preset_kind"] or "default",
                     passive=float(r["passive"]), active=float(r["active"]), preset=float(r["preset"]),
                     weight=float(r["weight"]), decayed_at=decayed_at, created_at=created_at,
-                    mention_count=int(r["mention_count"]), in_open_conflict=bool(r["in_open_conflict"])))
+                    mention_count=int(r["mention_count"]), in_open_conflict=bool(r["in_open_conflict"]),
+                    durable=bool(r["durable"])))
                 emb = r["embedding"]
                 vectors.append(np.asarray(emb, dtype=np.float32) if emb is not None else np.zeros(0, np.float32))
             width = max((v.shape[0] for v in vectors), default=0)

@@ -787,3 +787,24 @@ def test_changesets_of_one_instant_list_newest_first_by_seq(living: tuple[Contai
     listed = c.maintenance.changesets(scope.tenant, user_id=scope.user_id, first=10)
     assert [x.id for x in listed] == [r.id for r in reversed(runs) if r is not None]
     assert [x.seq for x in listed] == sorted((x.seq for x in listed), reverse=True)
+
+
+def test_full_never_purges_the_users_lasting_knowledge(living: tuple[Container, FakeClock], scope: Scope) -> None:
+    """A liking is an emotional memory: it fades by the day and, never recalled, fell under the purge line ~10 days
+    after it was said, while the tier sweep keeps it as the user's lasting knowledge (audit of session 51). A
+    memory stating a live triple of a durable predicate is never purged; an emotional state still is."""
+    c, clock = living
+
+    def said(text: str) -> Memory:
+        [m] = c.ingest.ingest_turn(scope.tenant, TurnInput(user_id=scope.user_id, session_id="s1", speaker="user",
+                                                           text=text, at=clock.now())).memories
+        return m
+
+    liking = said("I absolutely love spicy Sichuan food.")
+    mood = said("I feel so miserable and lonely tonight.")
+    assert liking.type is MemoryType.EMOTIONAL and mood.type is MemoryType.EMOTIONAL
+    assert [t.predicate for t in c.memories.triples(scope.tenant, scope.user_id, liking.id)] == ["likes"]
+    clock.advance(timedelta(days=20))
+    result = c.maintenance.run(scope.tenant, MaintenanceKind.FULL, dry_run=True, user_id=scope.user_id)
+    assert result.changeset is not None
+    assert mood.id in result.changeset.purged and liking.id not in result.changeset.purged

@@ -45,6 +45,7 @@ from graph.maintenance import IndexReport, MaintenanceRepository, PlanFact, Plan
 from graph.model import MemoryType, PresetKind, Scope, Tier
 from ingest.conflict_rules import Fact, contradicts
 from ingest.conflict_text import is_negated
+from ingest.tier_policy import DURABLE_PREDICATES
 from ingest.weights import Parts, RebalancePolicy, WeightPolicy, decayed, elapsed_ms, final_weight
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,10 @@ class MaintenancePolicy:
     min_headroom: float
     plan_page: int
     rebalance: RebalancePolicy = field(default_factory=RebalancePolicy)
+    # A memory stating a live triple with one of these (the user's lasting knowledge: their home, work, family,
+    # likes, ...) is never purged, as the tier sweep never deletes it as stale (ingest/tier_policy.py): an emotional
+    # liking nobody recalled fell under the purge line ~10 days after it was said.
+    durable_predicates: frozenset[str] = DURABLE_PREDICATES
 
 
 class WorkingMemoryStatsLike(Protocol):
@@ -204,7 +209,7 @@ def plan_full(memories: Sequence[PlanMemory], vectors: np.ndarray, facts: Sequen
     weights = predicted_weights(memories, now, policy)
     purge = sorted(m.id for m, w in zip(memories, weights, strict=True)
                    if w < maintenance.purge_below and m.preset_kind != PresetKind.SAFETY.value
-                   and not m.in_open_conflict)
+                   and not m.in_open_conflict and not m.durable)
     merges = cluster_near_duplicates(memories, vectors, weights, facts, threshold=maintenance.merge_similarity,
                                      conflict_similarity=maintenance.conflict_similarity, exclude=purge)
     return UserPlan(merges=merges, purge=purge)
@@ -324,7 +329,8 @@ class MaintenanceUseCases:
         """What a full run would merge and purge for one user (reads only)."""
         memories: list[PlanMemory] = []
         blocks: list[np.ndarray] = []
-        for items, matrix in self._repo.plan_memories(scope, page=self.policy.plan_page):
+        for items, matrix in self._repo.plan_memories(scope, page=self.policy.plan_page,
+                                                      durable_predicates=self.policy.durable_predicates):
             memories += items
             blocks.append(matrix)
         if not memories:
