@@ -175,6 +175,7 @@ TurnTextArg = Annotated[str, typer.Argument(help="What was said.")]
 AtOpt = Annotated[datetime | None, typer.Option("--at", help="When it was said (ISO; no zone: UTC; default: now).")]
 TurnOpt = Annotated[int | None, typer.Option("--turn", help="Its index in the session (default: after the last).")]
 DeviceOpt = Annotated[str | None, typer.Option("--device", help="The device it came from (provenance).")]
+DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Report what would change; change nothing.")]
 RequestIdOpt = Annotated[str | None, typer.Option("--request-id", help=(
     "Your name for this remember: sent again (a retry), it prints the memory the first one stored instead of "
     "storing it twice."))]

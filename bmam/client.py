@@ -344,9 +344,10 @@ class BmamClient:
         doc = f"mutation($u: String!, $m: ID!) {{ unlock(userId: $u, memoryId: $m) {{ {MEMORY_FIELDS} }} }}"
         return self.execute(doc, {"u": user_id, "m": memory_id})["unlock"]
 
-    def sweep_tiers(self, user_id: str) -> list[dict[str, Any]]:
-        doc = ("mutation($u: String!) { sweepTiers(userId: $u) { memoryId fromTier toTier deleted reason } }")
-        return self.execute(doc, {"u": user_id})["sweepTiers"]
+    def sweep_tiers(self, user_id: str, *, dry_run: bool = False) -> list[dict[str, Any]]:
+        doc = ("mutation($u: String!, $dry: Boolean!) { sweepTiers(userId: $u, dryRun: $dry) {"
+               " memoryId fromTier toTier deleted reason } }")
+        return self.execute(doc, {"u": user_id, "dry": dry_run})["sweepTiers"]
 
     def working_memory(self, user_id: str, session_id: str, n: int | None = None) -> dict[str, Any]:
         doc = (

@@ -231,7 +231,9 @@ class IngestMutation:
         return Memory.of(await call(ctx.container.tiers.unlock, ctx.tenant, user_id, str(memory_id)))
 
     @strawberry.mutation(description="Delete a user's stale temp memories, let faded mid ones fall back to temp, "
-                                     "and restore the capacities.")
-    async def sweep_tiers(self, info: Info, user_id: str) -> list[TierChange]:
+                                     "and restore the capacities. dryRun: the moves a sweep now would make, nothing "
+                                     "changed (a deletion has no undo).")
+    async def sweep_tiers(self, info: Info, user_id: str, dry_run: bool = False) -> list[TierChange]:
         ctx = info.context
-        return [TierChange.of(c) for c in await call(ctx.container.tiers.sweep, ctx.tenant, user_id)]
+        return [TierChange.of(c) for c in await call(ctx.container.tiers.sweep, ctx.tenant, user_id,
+                                                     dry_run=dry_run)]

@@ -740,3 +740,18 @@ def test_engagement_lands_on_weights_brought_to_now(c: Container, tenant: str, c
                   preset=t.weight.preset)
     expected = decayed(start, t.type, seven_days, policy)
     assert t.weight.active == pytest.approx(min(1.0, expected.active + c.settings.tiers.implicit_feedback), abs=1e-9)
+
+
+def test_a_dry_run_sweep_tells_the_moves_and_changes_nothing(c: Container, scope: Scope, clock: FakeClock,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sweep deletes (no changeset, no undo): its dry run is the same transaction rolled back, nothing published
+    (audit of session 51: a user could not preview it)."""
+    trivia = store(c, scope, "I had toast for breakfast", passive=0.0, active=0.0)
+    clock.advance(timedelta(days=8))
+    published: list[object] = []
+    monkeypatch.setattr(c.events, "publish", published.append)
+    preview = c.tiers.sweep(scope.tenant, scope.user_id, dry_run=True)
+    assert [(x.memory_id, x.reason) for x in preview] == [(trivia.id, Reason.STALE)]
+    assert tier_of(c, scope.tenant, trivia.id) is Tier.TEMP and published == []
+    done = c.tiers.sweep(scope.tenant, scope.user_id)
+    assert done == preview and tier_of(c, scope.tenant, trivia.id) is None and len(published) == 1

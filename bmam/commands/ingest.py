@@ -13,6 +13,7 @@ import typer
 from bmam.cli_support import (
     AtOpt,
     DeviceOpt,
+    DryRunOpt,
     ReactionArg,
     SessionOpt,
     SpeakerOpt,
@@ -172,12 +173,12 @@ def register(app: typer.Typer) -> None:
         echo_json(memory_json(m))
 
     @tiers_app.command("sweep")
-    def sweep_command(user: UserOpt, tenant: TenantOpt = None) -> None:
+    def sweep_command(user: UserOpt, tenant: TenantOpt = None, dry_run: DryRunOpt = False) -> None:
         """Delete stale temp memories, let faded mid ones fall back to temp, restore the capacities."""
-        changes = run_for(tenant, lambda c, t: c.tiers.sweep(t, user))
+        changes = run_for(tenant, lambda c, t: c.tiers.sweep(t, user, dry_run=dry_run))
         for change in changes:
             echo_json(_change_json(change))
-        typer.echo(f"{len(changes)} changes", err=True)
+        typer.echo(f"{len(changes)} changes{' (dry run: nothing changed)' if dry_run else ''}", err=True)
 
     @tiers_app.command("usage")
     def usage_command(user: UserOpt, tenant: TenantOpt = None) -> None:

@@ -10,6 +10,7 @@ import typer
 from bmam import validate
 from bmam.cli_support import (
     AfterOpt,
+    DryRunOpt,
     TenantOpt,
     UserOpt,
     echo,
@@ -110,7 +111,7 @@ def register(app: typer.Typer) -> None:
                                                                     "valuable low-frequency memories.")] = False,
         decay: Annotated[bool, typer.Option("--decay", help="Bring every weight up to now.")] = False,
         undo: Annotated[str | None, typer.Option("--undo", metavar="ID", help="Undo the changeset ID.")] = None,
-        dry_run: Annotated[bool, typer.Option("--dry-run", help="Report what would change; change nothing.")] = False,
+        dry_run: DryRunOpt = False,
         user: Annotated[str | None, typer.Option("--user", "-u", help="Only this user.")] = None,
         tenant: TenantOpt = None,
         all_tenants: Annotated[bool, typer.Option("--all-tenants", help="Every tenant (operator).")] = False,

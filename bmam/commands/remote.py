@@ -19,6 +19,7 @@ from bmam.cli_support import (
     AfterOpt,
     AtOpt,
     DeviceOpt,
+    DryRunOpt,
     ForgetSessionYes,
     HistoryOpt,
     JsonOpt,
@@ -219,13 +220,14 @@ def register(app: typer.Typer) -> None:
         echo_json(_call(server, api_key, lambda c: c.tier_usage(user)))
 
     @tiers.command("sweep")
-    def sweep(user: UserOpt, server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
+    def sweep(user: UserOpt, dry_run: DryRunOpt = False, server: ServerOpt = "http://127.0.0.1:8000",
+              api_key: KeyOpt = None) -> None:
         """Delete stale temp memories, let faded mid ones fall back to temp, restore the capacities (sweepTiers):
         the moves, one JSON object a line."""
-        changes = _call(server, api_key, lambda c: c.sweep_tiers(user))
+        changes = _call(server, api_key, lambda c: c.sweep_tiers(user, dry_run=dry_run))
         for change in changes:
             echo_json(change)
-        typer.echo(f"{len(changes)} changes", err=True)
+        typer.echo(f"{len(changes)} changes{' (dry run: nothing changed)' if dry_run else ''}", err=True)
 
     @keys.command("list")
     def list_keys(include_revoked: Annotated[bool, typer.Option("--revoked", help="Include revoked keys.")] = False,
@@ -455,8 +457,7 @@ def register(app: typer.Typer) -> None:
                  decay: Annotated[bool, typer.Option("--decay", help="Bring every weight up to now.")] = False,
                  undo: Annotated[str | None, typer.Option("--undo", metavar="ID", help="Undo the changeset ID.")]
                  = None,
-                 dry_run: Annotated[bool, typer.Option("--dry-run", help="Report what would change; change "
-                                                                         "nothing.")] = False,
+                 dry_run: DryRunOpt = False,
                  user: Annotated[str | None, typer.Option("--user", "-u", help="Only this user.")] = None,
                  server: ServerOpt = "http://127.0.0.1:8000", api_key: KeyOpt = None) -> None:
         """Run maintenance over your app (runMaintenance) or undo a run (undoMaintenance); prints the changeset."""

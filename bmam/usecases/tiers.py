@@ -284,8 +284,10 @@ class TierUseCases:
         self.publish(scope, changes, now)
         return memory
 
-    def sweep(self, tenant: str, user_id: str, *, now: datetime | None = None) -> list[TierChange]:
-        """Delete stale temp memories, let faded mid ones fall back to temp, restore capacities."""
+    def sweep(self, tenant: str, user_id: str, *, now: datetime | None = None,
+              dry_run: bool = False) -> list[TierChange]:
+        """Delete stale temp memories, let faded mid ones fall back to temp, restore capacities. dry_run: the same
+        transaction rolled back, nothing published: what a sweep now would do (a deletion has no undo)."""
         scope = self.scope(tenant, user_id)
         at = now or self._clock.now()
 
@@ -295,6 +297,8 @@ class TierUseCases:
             candidates = self._tiers.memories(tx, scope, [Tier.TEMP, Tier.MID], self.rules.durable_predicates)
             return self.apply(tx, scope, sweep(candidates, self.rules, at), now=at)
 
+        if dry_run:
+            return self._store.rolled_back_tx(work)
         changes = self._store.write_tx(work)
         self.publish(scope, changes, at)
         return changes
