@@ -5,18 +5,24 @@ the Browser guide and the favourites file carry every query."""
 from __future__ import annotations
 
 import io
+import random
 import re
 import uuid
 import zipfile
+from datetime import UTC, datetime
 from html.parser import HTMLParser
 
+import numpy as np
 import pytest
 import requests
 
 from bmam.container import Container
 from bmam.usecases.inspect_guide import browser_favourites_zip, browser_guide_html
 from graph import cypher_library
+from graph.bench_load import BenchLoader
+from graph.ids import entity_id
 from graph.inspect_queries import InspectQuery, cypher_literal, inspect_queries, params_command, parse_inspect_query
+from graph.model import Scope
 from graph.store import Row
 from tests.knowledge_fixture import USER, Conversation, load
 
@@ -158,3 +164,58 @@ def test_the_guide_is_served_for_the_browser(api_url: str) -> None:
         "Access-Control-Request-Headers": "pragma,cache-control"})
     assert pre.status_code in (200, 204) and pre.headers["access-control-allow-origin"] == "*"
     assert {"pragma", "cache-control"} <= {h.strip() for h in pre.headers["access-control-allow-headers"].split(",")}
+
+
+def _query(name: str) -> InspectQuery:
+    return next(q for q in QUERIES if q.name == f"inspect/{name}")
+
+
+def _dense_user(container: Container, scope: Scope, *, memories: int = 30) -> tuple[list[str], dict[str, set[str]],
+                                                                                     set[tuple[str, str]]]:
+    """A user whose every memory mentions the entity 'user' and two of ten others and has about five
+    associations (graph/bench_load.py): its memory ids, the entities each mentions and the associated pairs."""
+    rng = np.random.default_rng(5)
+    draw = random.Random(5)
+    now = datetime.now(UTC)
+    ids = [f"insp-{scope.tenant}-{i:02d}" for i in range(memories)]
+    vectors = rng.standard_normal((memories, container.vector_dimensions))
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    loader = BenchLoader(container.store)
+    loader.memories(scope, [{"id": m, "text": f"dense memory {i}", "created_at": now, "session_id": None,
+                             "embedding": vectors[i].tolist()} for i, m in enumerate(ids)], now=now)
+    mentions = {m: {"user", *draw.sample([f"thing{j}" for j in range(10)], 2)} for m in ids}
+    pairs: set[tuple[str, str]] = set()
+    while len(pairs) < memories * 5 // 2:
+        a, b = sorted(draw.sample(ids, 2))
+        pairs.add((a, b))
+    loader.links(scope, [{"memory_id": m, "entity_id": entity_id(scope, "thing", name), "name": name}
+                         for m, names in mentions.items() for name in names],
+                 [{"low": a, "high": b, "strength": 0.5} for a, b in pairs], now=now)
+    return ids, mentions, pairs
+
+
+def test_the_memory_graph_returns_each_node_and_relationship_once(container: Container, tenant: str) -> None:
+    """One row of lists: a row per (mention x association) of each memory repeated the memory, its embedding
+    included (26,100 rows for 400 memories, most past the Browser's 1000-row cap)."""
+    scope = Scope(tenant, USER)
+    ids, mentions, pairs = _dense_user(container, scope)
+    rows = container.store.read("inspect/memory_graph", {"tenant": tenant, "user_id": USER})
+    assert len(rows) == 1
+    row = rows[0]
+    assert row["user"]["user_id"] == USER
+    assert sorted(m["id"] for m in row["memories"]) == sorted(ids)
+    assert len(row["has_memory"]) == len(ids)
+    assert sorted(e["name"] for e in row["entities"]) == sorted(set().union(*mentions.values()))
+    drawn_mentions = [(start["id"], end["name"]) for start, _, end in row["mentions"]]
+    assert sorted(drawn_mentions) == sorted((m, name) for m, names in mentions.items() for name in names)
+    drawn_pairs = [tuple(sorted((start["id"], end["id"]))) for start, _, end in row["associations"]]
+    assert sorted(drawn_pairs) == sorted(pairs)
+
+
+def test_the_memory_graph_leaves_out_history(container: Container, conversation: Conversation) -> None:
+    row = container.store.read("inspect/memory_graph", {"tenant": conversation.tenant, "user_id": USER})[0]
+    live = container.memories.page(conversation.tenant, USER, first=100).items
+    assert sorted(m["id"] for m in row["memories"]) == sorted(m.id for m in live)
+    assert (conversation.core_id, conversation.pork_no_id) in {
+        (a["id"], b["id"]) for a, _, b in row["associations"]} | {(b["id"], a["id"]) for a, _, b in row["associations"]}
+    assert "我不吃辣。" not in {m["text"] for m in row["memories"]}
