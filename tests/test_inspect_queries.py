@@ -9,7 +9,7 @@ import random
 import re
 import uuid
 import zipfile
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 
 import numpy as np
@@ -24,7 +24,8 @@ from graph.ids import entity_id
 from graph.inspect_queries import InspectQuery, cypher_literal, inspect_queries, params_command, parse_inspect_query
 from graph.model import Scope
 from graph.store import Row
-from tests.knowledge_fixture import USER, Conversation, load
+from ingest.turns import TurnInput
+from tests.knowledge_fixture import START, USER, Conversation, load
 
 QUERIES = inspect_queries()
 
@@ -219,3 +220,51 @@ def test_the_memory_graph_leaves_out_history(container: Container, conversation:
     assert (conversation.core_id, conversation.pork_no_id) in {
         (a["id"], b["id"]) for a, _, b in row["associations"]} | {(b["id"], a["id"]) for a, _, b in row["associations"]}
     assert "我不吃辣。" not in {m["text"] for m in row["memories"]}
+
+
+def _reached(path: list[object]) -> list[dict[str, object]]:
+    return [n for n in path if isinstance(n, dict)]  # a path's data: node, type, node, type, node
+
+
+def test_the_neighbourhood_goes_not_through_the_user_nor_a_hub(container: Container, tenant: str) -> None:
+    """Through the user's own entity every memory of the user was a neighbour: only associations and shared
+    entities of at most max_degree mentions are walked, as related search walks them."""
+    scope = Scope(tenant, USER)
+    ids, mentions, pairs = _dense_user(container, scope)
+    q = _query("neighbourhood")
+    for max_degree in (50, 3):
+        counts = {name: sum(name in names for names in mentions.values()) for name in set().union(*mentions.values())}
+        walkable = {name for name, n in counts.items() if name != "user" and n <= max_degree}
+        graph: dict[str, set[str]] = {}
+        for a, b in pairs:
+            graph.setdefault(a, set()).add(b)
+            graph.setdefault(b, set()).add(a)
+        for m, names in mentions.items():
+            for name in names & walkable:
+                graph.setdefault(m, set()).add(name)
+                graph.setdefault(name, set()).add(m)
+        near = graph.get(ids[0], set())
+        expected = near | set().union(*(graph[x] for x in near)) - {ids[0]}
+        rows = container.store.read(q.name, {**q.params, "tenant": tenant, "user_id": USER, "memory": ids[0],
+                                             "max_degree": max_degree})
+        assert len(rows) < 300
+        got = {str(n.get("id") if "embedding" in n else n["name"]) for r in rows for n in _reached(r["path"])[1:]}
+        assert got == expected
+        assert all(r["history"] == [] for r in rows)
+
+
+def test_the_neighbourhood_leaves_out_history_but_what_was_superseded(container: Container, tenant: str) -> None:
+    """A memory superseded (and its expired triple) is no neighbour through the entities it shared; one
+    SUPERSEDES hop away it is shown, named in `history`."""
+    turns = [TurnInput(user_id=USER, session_id="s", speaker="user", text=text, at=START + timedelta(days=i))
+             for i, text in enumerate(("My sister lives in Hangzhou.", "My sister lives in Denver now."))]
+    assert container.ingest.ingest_conversation(tenant, turns).failed == 0
+    q = _query("neighbourhood")
+    rows = container.store.read(q.name, {**q.params, "tenant": tenant, "user_id": USER, "memory": "Denver"})
+    texts = [[n.get("text") or n.get("name") for n in _reached(r["path"])] for r in rows]
+    assert not any(t[-1] == "Hangzhou" for t in texts), texts  # the expired triple, not walked
+    old = [r for r in rows
+           if any("tier" in n and n["text"] == "My sister lives in Hangzhou." for n in _reached(r["path"]))]
+    assert [r["path"][1] for r in old] == ["SUPERSEDES"], texts
+    assert [r["history"] for r in old] == [["My sister lives in Hangzhou."]]
+    assert all(r["history"] == [] for r in rows if r not in old)
