@@ -75,6 +75,9 @@ def test_the_rows_say_what_they_should(container: Container, conversation: Conve
     superseded = run("superseded")
     assert [(r["winner"], r["loser"]) for r in superseded] == [("我现在很喜欢吃辣的川菜。", "我不吃辣。")]
     assert superseded[0]["loser_valid_to"] is not None
+    # when the loser lost (the winner's turn, 2026-11-01), not when bmam settled it (the ingest, today): the
+    # header said the first and the query gave the second, ordering by it
+    assert superseded[0]["superseded_at"] == superseded[0]["loser_valid_to"] < superseded[0]["settled_at"]
     strongest = run("strongest_associations")
     assert [r["strength"] for r in strongest] == sorted((r["strength"] for r in strongest), reverse=True)
     assert (0.8, {conversation.core_id, conversation.pork_no_id}) in [
@@ -268,3 +271,17 @@ def test_the_neighbourhood_leaves_out_history_but_what_was_superseded(container:
     assert [r["path"][1] for r in old] == ["SUPERSEDES"], texts
     assert [r["history"] for r in old] == [["My sister lives in Hangzhou."]]
     assert all(r["history"] == [] for r in rows if r not in old)
+
+
+def test_the_superseded_are_ordered_by_when_they_lost(container: Container, tenant: str) -> None:
+    """Two changes ingested in one run lose in the order they were said, whatever the settle times."""
+    said = ("My sister lives in Hangzhou.", "My sister lives in Denver now.", "My brother lives in Paris.",
+            "My brother lives in Rome now.")
+    turns = [TurnInput(user_id=USER, session_id="s", speaker="user", text=text, at=START + timedelta(days=i))
+             for i, text in enumerate(said)]
+    assert container.ingest.ingest_conversation(tenant, turns).failed == 0
+    q = _query("superseded")
+    rows = container.store.read(q.name, {**q.params, "tenant": tenant, "user_id": USER})
+    assert [r["loser"] for r in rows] == ["My brother lives in Paris.", "My sister lives in Hangzhou."]
+    assert [r["superseded_at"] for r in rows] == [r["loser_valid_to"] for r in rows]
+    assert all(r["settled_at"] is not None for r in rows)
