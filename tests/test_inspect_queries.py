@@ -11,11 +11,14 @@ import uuid
 import zipfile
 from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
+from pathlib import Path
 
 import numpy as np
 import pytest
 import requests
+from typer.testing import CliRunner
 
+from bmam.cli import app
 from bmam.container import Container
 from bmam.usecases.inspect_guide import browser_favourites_zip, browser_guide_html
 from graph import cypher_library
@@ -285,3 +288,25 @@ def test_the_superseded_are_ordered_by_when_they_lost(container: Container, tena
     assert [r["loser"] for r in rows] == ["My brother lives in Paris.", "My sister lives in Hangzhou."]
     assert [r["superseded_at"] for r in rows] == [r["loser_valid_to"] for r in rows]
     assert all(r["settled_at"] is not None for r in rows)
+
+
+def test_the_guide_and_favourites_are_set_to_the_tenant_and_user_given(tmp_path: Path) -> None:
+    """`bmam inspect --tenant T --user U`: every :params block of the guide and every `// :param` line of the
+    favourites carries them (the other parameters as their files give them); left out, the files' own."""
+    given = {"tenant": "acme", "user_id": "o'neil"}
+    guide = _Slides()
+    guide.feed(browser_guide_html(given))
+    with zipfile.ZipFile(io.BytesIO(browser_favourites_zip(given))) as archive:
+        files = {name: archive.read(name).decode("utf-8") for name in archive.namelist()}
+    for q in QUERIES:
+        assert params_command({**q.params, **given}) in guide.runnable
+        assert parse_inspect_query(q.name, files[f"bmam/{q.file_name}"]).params == {**q.params, **given}
+        assert q.query in files[f"bmam/{q.file_name}"]
+    assert "tenant: &#x27;default&#x27;, user_id: &#x27;alice&#x27;" in browser_guide_html()
+
+    out = tmp_path / "guide.html"
+    result = CliRunner().invoke(app, ["inspect", "--tenant", "acme", "--user", "bob", "--guide", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "tenant: &#x27;acme&#x27;, user_id: &#x27;bob&#x27;" in out.read_text(encoding="utf-8")
+    result = CliRunner().invoke(app, ["inspect", "-u", "bob\nMATCH (n) DETACH DELETE n", "--guide", str(out)])
+    assert result.exit_code != 0  # a newline in a favourite's `// :param` line would start a statement
