@@ -42,6 +42,17 @@ def tenant_option(value: str | None) -> str | None:
         raise typer.BadParameter(exc.message) from exc
 
 
+def user_option(value: str | None) -> str | None:
+    """An optional --user checked as every user id (None when left out): where it is written into a text (the Browser
+    guide's :params, a favourite's `// :param` line), a newline would have started a statement of its own."""
+    if value is None:
+        return None
+    try:
+        return validate.identifier(value, field="user")
+    except BmamError as exc:
+        raise typer.BadParameter(exc.message) from exc
+
+
 UserOpt = Annotated[str, typer.Option("--user", "-u", help="The user id inside the tenant.")]
 TenantOpt = Annotated[str | None, typer.Option("--tenant", help="Tenant (app); default from settings.",
                                                callback=tenant_option)]

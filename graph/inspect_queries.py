@@ -31,6 +31,19 @@ class InspectQuery:
     def file_name(self) -> str:
         return self.name.split("/", 1)[1] + ".cypher"
 
+    def with_params(self, values: dict[str, Any]) -> InspectQuery:
+        """This query with the :param lines of the given names set to the given values (in its text too, which a
+        favourite keeps; a name it has no :param line for is left out), e.g. the tenant and user of `bmam inspect`."""
+        if not set(values) & set(self.params):
+            return self
+        lines = []
+        for line in self.text.splitlines():
+            m = _PARAM.match(line.strip())
+            if m and m.group(1) in values:
+                line = f"// :param {m.group(1)} => {cypher_value(values[m.group(1)])}"
+            lines.append(line)
+        return parse_inspect_query(self.name, "\n".join(lines) + ("\n" if self.text.endswith("\n") else ""))
+
 
 def cypher_literal(text: str) -> Any:
     """The value of a :param line's right side: a Cypher string, number, boolean, null or list of them."""
@@ -78,7 +91,9 @@ def parse_inspect_query(name: str, text: str) -> InspectQuery:
                         params=params, query="\n".join(body).strip(), text=text)
 
 
-def inspect_queries() -> list[InspectQuery]:
-    """Every query of cypher/inspect/, in name order."""
-    return [parse_inspect_query(name, cypher_library.statement(name))
-            for name in cypher_library.names(INSPECT_FOLDER)]
+def inspect_queries(params: dict[str, Any] | None = None) -> list[InspectQuery]:
+    """Every query of cypher/inspect/, in name order, its :param values as written or, for the names in params,
+    those (`bmam inspect --tenant T --user U`)."""
+    queries = [parse_inspect_query(name, cypher_library.statement(name))
+               for name in cypher_library.names(INSPECT_FOLDER)]
+    return [q.with_params(params) for q in queries] if params else queries

@@ -5,20 +5,30 @@ the Browser guide and the favourites file carry every query."""
 from __future__ import annotations
 
 import io
+import random
 import re
 import uuid
 import zipfile
+from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
+from pathlib import Path
 
+import numpy as np
 import pytest
 import requests
+from typer.testing import CliRunner
 
+from bmam.cli import app
 from bmam.container import Container
 from bmam.usecases.inspect_guide import browser_favourites_zip, browser_guide_html
 from graph import cypher_library
+from graph.bench_load import BenchLoader
+from graph.ids import entity_id
 from graph.inspect_queries import InspectQuery, cypher_literal, inspect_queries, params_command, parse_inspect_query
+from graph.model import Scope
 from graph.store import Row
-from tests.knowledge_fixture import USER, Conversation, load
+from ingest.turns import TurnInput
+from tests.knowledge_fixture import START, USER, Conversation, load
 
 QUERIES = inspect_queries()
 
@@ -68,6 +78,9 @@ def test_the_rows_say_what_they_should(container: Container, conversation: Conve
     superseded = run("superseded")
     assert [(r["winner"], r["loser"]) for r in superseded] == [("我现在很喜欢吃辣的川菜。", "我不吃辣。")]
     assert superseded[0]["loser_valid_to"] is not None
+    # when the loser lost (the winner's turn, 2026-11-01), not when bmam settled it (the ingest, today): the
+    # header said the first and the query gave the second, ordering by it
+    assert superseded[0]["superseded_at"] == superseded[0]["loser_valid_to"] < superseded[0]["settled_at"]
     strongest = run("strongest_associations")
     assert [r["strength"] for r in strongest] == sorted((r["strength"] for r in strongest), reverse=True)
     assert (0.8, {conversation.core_id, conversation.pork_no_id}) in [
@@ -158,3 +171,142 @@ def test_the_guide_is_served_for_the_browser(api_url: str) -> None:
         "Access-Control-Request-Headers": "pragma,cache-control"})
     assert pre.status_code in (200, 204) and pre.headers["access-control-allow-origin"] == "*"
     assert {"pragma", "cache-control"} <= {h.strip() for h in pre.headers["access-control-allow-headers"].split(",")}
+
+
+def _query(name: str) -> InspectQuery:
+    return next(q for q in QUERIES if q.name == f"inspect/{name}")
+
+
+def _dense_user(container: Container, scope: Scope, *, memories: int = 30) -> tuple[list[str], dict[str, set[str]],
+                                                                                     set[tuple[str, str]]]:
+    """A user whose every memory mentions the entity 'user' and two of ten others and has about five
+    associations (graph/bench_load.py): its memory ids, the entities each mentions and the associated pairs."""
+    rng = np.random.default_rng(5)
+    draw = random.Random(5)
+    now = datetime.now(UTC)
+    ids = [f"insp-{scope.tenant}-{i:02d}" for i in range(memories)]
+    vectors = rng.standard_normal((memories, container.vector_dimensions))
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    loader = BenchLoader(container.store)
+    loader.memories(scope, [{"id": m, "text": f"dense memory {i}", "created_at": now, "session_id": None,
+                             "embedding": vectors[i].tolist()} for i, m in enumerate(ids)], now=now)
+    mentions = {m: {"user", *draw.sample([f"thing{j}" for j in range(10)], 2)} for m in ids}
+    pairs: set[tuple[str, str]] = set()
+    while len(pairs) < memories * 5 // 2:
+        a, b = sorted(draw.sample(ids, 2))
+        pairs.add((a, b))
+    loader.links(scope, [{"memory_id": m, "entity_id": entity_id(scope, "thing", name), "name": name}
+                         for m, names in mentions.items() for name in names],
+                 [{"low": a, "high": b, "strength": 0.5} for a, b in pairs], now=now)
+    return ids, mentions, pairs
+
+
+def test_the_memory_graph_returns_each_node_and_relationship_once(container: Container, tenant: str) -> None:
+    """One row of lists: a row per (mention x association) of each memory repeated the memory, its embedding
+    included (26,100 rows for 400 memories, most past the Browser's 1000-row cap)."""
+    scope = Scope(tenant, USER)
+    ids, mentions, pairs = _dense_user(container, scope)
+    rows = container.store.read("inspect/memory_graph", {"tenant": tenant, "user_id": USER})
+    assert len(rows) == 1
+    row = rows[0]
+    assert row["user"]["user_id"] == USER
+    assert sorted(m["id"] for m in row["memories"]) == sorted(ids)
+    assert len(row["has_memory"]) == len(ids)
+    assert sorted(e["name"] for e in row["entities"]) == sorted(set().union(*mentions.values()))
+    drawn_mentions = [(start["id"], end["name"]) for start, _, end in row["mentions"]]
+    assert sorted(drawn_mentions) == sorted((m, name) for m, names in mentions.items() for name in names)
+    drawn_pairs = [tuple(sorted((start["id"], end["id"]))) for start, _, end in row["associations"]]
+    assert sorted(drawn_pairs) == sorted(pairs)
+
+
+def test_the_memory_graph_leaves_out_history(container: Container, conversation: Conversation) -> None:
+    row = container.store.read("inspect/memory_graph", {"tenant": conversation.tenant, "user_id": USER})[0]
+    live = container.memories.page(conversation.tenant, USER, first=100).items
+    assert sorted(m["id"] for m in row["memories"]) == sorted(m.id for m in live)
+    assert (conversation.core_id, conversation.pork_no_id) in {
+        (a["id"], b["id"]) for a, _, b in row["associations"]} | {(b["id"], a["id"]) for a, _, b in row["associations"]}
+    assert "我不吃辣。" not in {m["text"] for m in row["memories"]}
+
+
+def _reached(path: list[object]) -> list[dict[str, object]]:
+    return [n for n in path if isinstance(n, dict)]  # a path's data: node, type, node, type, node
+
+
+def test_the_neighbourhood_goes_not_through_the_user_nor_a_hub(container: Container, tenant: str) -> None:
+    """Through the user's own entity every memory of the user was a neighbour: only associations and shared
+    entities of at most max_degree mentions are walked, as related search walks them."""
+    scope = Scope(tenant, USER)
+    ids, mentions, pairs = _dense_user(container, scope)
+    q = _query("neighbourhood")
+    for max_degree in (50, 3):
+        counts = {name: sum(name in names for names in mentions.values()) for name in set().union(*mentions.values())}
+        walkable = {name for name, n in counts.items() if name != "user" and n <= max_degree}
+        graph: dict[str, set[str]] = {}
+        for a, b in pairs:
+            graph.setdefault(a, set()).add(b)
+            graph.setdefault(b, set()).add(a)
+        for m, names in mentions.items():
+            for name in names & walkable:
+                graph.setdefault(m, set()).add(name)
+                graph.setdefault(name, set()).add(m)
+        near = graph.get(ids[0], set())
+        expected = near | set().union(*(graph[x] for x in near)) - {ids[0]}
+        rows = container.store.read(q.name, {**q.params, "tenant": tenant, "user_id": USER, "memory": ids[0],
+                                             "max_degree": max_degree})
+        assert len(rows) < 300
+        got = {str(n.get("id") if "embedding" in n else n["name"]) for r in rows for n in _reached(r["path"])[1:]}
+        assert got == expected
+        assert all(r["history"] == [] for r in rows)
+
+
+def test_the_neighbourhood_leaves_out_history_but_what_was_superseded(container: Container, tenant: str) -> None:
+    """A memory superseded (and its expired triple) is no neighbour through the entities it shared; one
+    SUPERSEDES hop away it is shown, named in `history`."""
+    turns = [TurnInput(user_id=USER, session_id="s", speaker="user", text=text, at=START + timedelta(days=i))
+             for i, text in enumerate(("My sister lives in Hangzhou.", "My sister lives in Denver now."))]
+    assert container.ingest.ingest_conversation(tenant, turns).failed == 0
+    q = _query("neighbourhood")
+    rows = container.store.read(q.name, {**q.params, "tenant": tenant, "user_id": USER, "memory": "Denver"})
+    texts = [[n.get("text") or n.get("name") for n in _reached(r["path"])] for r in rows]
+    assert not any(t[-1] == "Hangzhou" for t in texts), texts  # the expired triple, not walked
+    old = [r for r in rows
+           if any("tier" in n and n["text"] == "My sister lives in Hangzhou." for n in _reached(r["path"]))]
+    assert [r["path"][1] for r in old] == ["SUPERSEDES"], texts
+    assert [r["history"] for r in old] == [["My sister lives in Hangzhou."]]
+    assert all(r["history"] == [] for r in rows if r not in old)
+
+
+def test_the_superseded_are_ordered_by_when_they_lost(container: Container, tenant: str) -> None:
+    """Two changes ingested in one run lose in the order they were said, whatever the settle times."""
+    said = ("My sister lives in Hangzhou.", "My sister lives in Denver now.", "My brother lives in Paris.",
+            "My brother lives in Rome now.")
+    turns = [TurnInput(user_id=USER, session_id="s", speaker="user", text=text, at=START + timedelta(days=i))
+             for i, text in enumerate(said)]
+    assert container.ingest.ingest_conversation(tenant, turns).failed == 0
+    q = _query("superseded")
+    rows = container.store.read(q.name, {**q.params, "tenant": tenant, "user_id": USER})
+    assert [r["loser"] for r in rows] == ["My brother lives in Paris.", "My sister lives in Hangzhou."]
+    assert [r["superseded_at"] for r in rows] == [r["loser_valid_to"] for r in rows]
+    assert all(r["settled_at"] is not None for r in rows)
+
+
+def test_the_guide_and_favourites_are_set_to_the_tenant_and_user_given(tmp_path: Path) -> None:
+    """`bmam inspect --tenant T --user U`: every :params block of the guide and every `// :param` line of the
+    favourites carries them (the other parameters as their files give them); left out, the files' own."""
+    given = {"tenant": "acme", "user_id": "o'neil"}
+    guide = _Slides()
+    guide.feed(browser_guide_html(given))
+    with zipfile.ZipFile(io.BytesIO(browser_favourites_zip(given))) as archive:
+        files = {name: archive.read(name).decode("utf-8") for name in archive.namelist()}
+    for q in QUERIES:
+        assert params_command({**q.params, **given}) in guide.runnable
+        assert parse_inspect_query(q.name, files[f"bmam/{q.file_name}"]).params == {**q.params, **given}
+        assert q.query in files[f"bmam/{q.file_name}"]
+    assert "tenant: &#x27;default&#x27;, user_id: &#x27;alice&#x27;" in browser_guide_html()
+
+    out = tmp_path / "guide.html"
+    result = CliRunner().invoke(app, ["inspect", "--tenant", "acme", "--user", "bob", "--guide", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "tenant: &#x27;acme&#x27;, user_id: &#x27;bob&#x27;" in out.read_text(encoding="utf-8")
+    result = CliRunner().invoke(app, ["inspect", "-u", "bob\nMATCH (n) DETACH DELETE n", "--guide", str(out)])
+    assert result.exit_code != 0  # a newline in a favourite's `// :param` line would start a statement

@@ -24,13 +24,15 @@ from bmam.cli_support import (
     fail,
     settings,
     tenant_of,
+    tenant_option,
+    user_option,
     write_stdout,
 )
 from bmam.usecases.export import TenantImportReport
 from bmam.usecases.inspect_guide import browser_favourites_zip, browser_guide_html
 from graph.errors import BadInput
 from graph.graph_export import GraphFormat
-from graph.inspect_queries import inspect_queries
+from graph.inspect_queries import inspect_queries, params_command
 from graph.rdf_writers import RdfFormat
 
 FORMATS = "ttl, nt, jsonld, rdf (RDF/XML), graphml or gexf"
@@ -233,15 +235,23 @@ def register(app: typer.Typer) -> None:
             dir_okay=False)] = None,
         guide: Annotated[Path | None, typer.Option("--guide", help="Write the Browser guide (HTML) to FILE.",
                                                    dir_okay=False)] = None,
+        tenant: Annotated[str | None, typer.Option(
+            "--tenant", help="The tenant the guide's and favourites' :param lines are set to (default: 'default', "
+                             "the files' own).", callback=tenant_option)] = None,
+        user: Annotated[str | None, typer.Option(
+            "--user", "-u", help="The user id the guide's and favourites' :param lines are set to (default: "
+                                 "'alice', the files' own).", callback=user_option)] = None,
     ) -> None:
         """The Cypher queries of cypher/inspect/ for people in Neo4j Browser, and how to open them."""
         cfg = settings()
+        # Left out, a parameter keeps the value its file's :param line gives (tenant 'default', user 'alice').
+        params = {k: v for k, v in (("tenant", tenant), ("user_id", user)) if v is not None}
         if favourites is not None:
-            write_output(favourites, browser_favourites_zip())
+            write_output(favourites, browser_favourites_zip(params))
             echo(f"wrote {favourites}: drag it onto the Neo4j Browser window; the queries appear under "
                  "Favorites (star icon) in the folder bmam")
         if guide is not None:
-            write_output(guide, browser_guide_html().encode("utf-8"))
+            write_output(guide, browser_guide_html(params).encode("utf-8"))
             echo(f"wrote {guide}")
         if favourites is not None or guide is not None:
             return
@@ -253,5 +263,8 @@ def register(app: typer.Typer) -> None:
             echo(f"Neo4j Browser: open your server's Browser and connect to {n.uri}")
         echo(f"Guide (while `bmam serve` runs): :guide http://localhost:{cfg.api.port}/guide/bmam.html")
         echo("Favourites: bmam inspect --favourites bmam-inspect.zip, then drop the zip on the Browser\n")
-        for q in inspect_queries():
+        queries = inspect_queries(params)
+        for q in queries:
             echo(f"  cypher/inspect/{q.file_name:<32} {q.title}")
+        shared = {k: v for k, v in queries[0].params.items() if k in ("tenant", "user_id")}
+        echo(f"\nIn the Browser, first: {params_command(shared)}")
