@@ -104,7 +104,8 @@ class SessionUseCases:
         limit = validate.page_size(first, maximum=self._max_page)
         page = self._episodes.turns(scope, session_id, limit=limit, after=after)
         if page is None:
-            raise NotFound(f"user {scope.user_id!r} has no session {session_id!r}")
+            # the id is not echoed: a caller probing for another app's session ids learns nothing back from it
+            raise NotFound(f"user {scope.user_id!r} has no such session")
         return page
 
     def forget_session(self, tenant: str, user_id: str, session_id: str, *, confirm: bool,
@@ -119,7 +120,8 @@ class SessionUseCases:
         if confirm is not True:
             raise BadInput("forgetSession erases this conversation's turns; pass confirm: true", field="confirm")
         if self._erasure.session_held(scope, session_id).empty:
-            raise NotFound(f"user {scope.user_id!r} has no session {session_id!r}")
+            # the id is not echoed: a caller probing for another app's session ids learns nothing back from it
+            raise NotFound(f"user {scope.user_id!r} has no such session")
         derived = self._erasure.derived_memories(scope, session_id)
         forgotten: list[str] = []
         locked_kept = 0
