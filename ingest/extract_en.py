@@ -29,6 +29,7 @@ from ingest.extract_core import (
     is_sport,
     normalize_term,
     phone_ok,
+    unquoted,
 )
 from ingest.lexicon import (
     CAPITAL_BESIDE_I,
@@ -77,6 +78,7 @@ _EN_TAIL_SPORT = _EN_TAIL_THING + (r"|last|this|next|yesterday|today|twice|once|
 
 
 def _en_cut(obj: str, tails: str) -> str:
+    obj = unquoted(obj)  # '"teal" really': the quoted word, before the tails are looked for
     m = re.search(rf"\s+(?:{tails})(?![A-Za-z]).*$", obj, re.IGNORECASE)
     if m:
         obj = obj[: m.start()]

@@ -64,6 +64,20 @@ def _zh_clean(obj: str, *, tails: str = "") -> str:
     return obj
 
 
+# An adverb between a topic and its verb (火锅还是我的最爱, 蓝色也是我最喜欢的颜色, 故宫也在北京): a lazy object
+# that stops at 是 or 在 takes it along (火锅还); words whose last character is one (成都, 天才) keep it.
+_ZH_ADVERB_AFTER_TOPIC = frozenset("还也都就才又却")
+_ZH_WORDS_ENDING_LIKE_AN_ADVERB = ("成都", "首都", "京都", "古都", "帝都", "魔都", "天才", "人才", "口才", "成就",
+                                   "刚才")
+
+
+def _zh_topic(obj: str) -> str:
+    """A topicalised object without the adverbs said after it: 火锅还 -> 火锅, 成都也 -> 成都 (成都 stays)."""
+    while len(obj) > 1 and obj[-1] in _ZH_ADVERB_AFTER_TOPIC and not obj.endswith(_ZH_WORDS_ENDING_LIKE_AN_ADVERB):
+        obj = obj[:-1]
+    return obj
+
+
 # A second verb phrase in one zh clause, with the subject left out: 我不吃香菜也不吃葱 / 我喜欢猫也喜欢狗.
 _ZH_SECOND_VP_RE = re.compile(
     r"(?<=[\u4e00-\u9fffA-Za-z])(?=(?:也|还|又)(?:不太|不|没有?|从不|很|挺|特别|超)?"
@@ -276,7 +290,7 @@ def _zh_whole_clause(c: str, st: _State) -> bool:
         st.add(USER, "nickname", _zh_clean(m["o"]))
         return True
     if m := re.fullmatch(r"(?P<o>[^我你他她]{1,12}?)是我的?(?:最爱|心头好|命根子|命|本命|最喜欢的\S*)", c):
-        st.add(USER, "likes", _zh_clean(m["o"]))
+        st.add(USER, "likes", _zh_topic(_zh_clean(m["o"])))
         return True
     if (m := re.fullmatch(
         r"(?P<o>[^我你他她]{1,12}?)我(?:是)?"
@@ -310,7 +324,7 @@ def _zh_whole_clause(c: str, st: _State) -> bool:
             st.add(USER, predicate, _zh_clean(part), -1)
         return True
     if (m := _ZH_TOPIC_EATS_RE.fullmatch(c)) and _zh_topic_ok(o := _zh_clean(m["o"])):
-        for part in _split_coord(o):  # 鸡蛋和牛奶还是吃的: a topicalised food the speaker does eat
+        for part in _split_coord(_zh_topic(o)):  # 鸡蛋和牛奶还是吃的: a topicalised food the speaker does eat
             st.add(USER, "eats" if m["v"] == "吃" else "drinks", _zh_clean(part))
         return True
     if st.pending_rel and re.fullmatch(rf"(?:{_ZH_WHICH_ONE}?叫[^，]{{1,8}}?)+", c):
@@ -331,7 +345,7 @@ def _zh_whole_clause(c: str, st: _State) -> bool:
     if re.search(r"我|你|您|咱|俺|他|她", c) is None and not _CONTINUATION_RE.match(c):
         for pattern, predicate in _ZH_KNOWLEDGE:
             if m := pattern.fullmatch(c):
-                subj, obj = _zh_clean(m["s"]), _zh_clean(m["o"])
+                subj, obj = _zh_topic(_zh_clean(m["s"])), _zh_clean(m["o"])  # 故宫也在北京: 故宫
                 if (
                     predicate == "located_in"
                     and "位于" not in pattern.pattern
@@ -615,7 +629,8 @@ def zh_favourites(c: str) -> list[Favourite]:
     if not category or category in {"东西", "事", "事情"}:
         return []  # 我最喜欢的是…: no kind; 最喜欢的事情: not one kind of thing
     out: list[Favourite] = []
-    for part in _split_coord(_zh_clean(m["o"] or m["o2"], tails=r"，|了|啦|吧|呀|啊")):
+    said = _zh_clean(m["o"] or m["o2"], tails=r"，|了|啦|吧|呀|啊")
+    for part in _split_coord(said if m["o"] else _zh_topic(said)):  # 蓝色也是我最喜欢的颜色: 蓝色
         if value := normalize_term(_zh_clean(part)):
             out.append(Favourite(category, value, c))
     return out
