@@ -78,6 +78,18 @@ def _zh_topic(obj: str) -> str:
     return obj
 
 
+# 都, 就 and 才 as the adverb, not as the last character of a word (成都, 成就, 天才): for a split at the adverb
+_ZH_ADVERB = r"(?:也|还|又|却|(?<![成首京古帝魔])都|(?<![成造])就|(?<![天人口刚])才)"
+# The adverb opening another predicate after an object (北京也挺好, 程序员也是作家): where the object ends.
+_ZH_ADVERB_THEN_MORE_RE = re.compile(_ZH_ADVERB + r"(?=是|要|在|挺|很|蛮|真|太|特别|非常|比较|不|没|会|能|可以)")
+
+
+def _zh_object_ends(obj: str) -> str:
+    """An object up to an adverb that says more of the subject (北京也挺好 -> 北京), without one left at its end
+    (花生也 of 我对花生也过敏 -> 花生)."""
+    return _zh_topic(_ZH_ADVERB_THEN_MORE_RE.split(obj, maxsplit=1)[0])
+
+
 # A second verb phrase in one zh clause, with the subject left out: 我不吃香菜也不吃葱 / 我喜欢猫也喜欢狗.
 _ZH_SECOND_VP_RE = re.compile(
     r"(?<=[\u4e00-\u9fffA-Za-z])(?=(?:也|还|又)(?:不太|不|没有?|从不|很|挺|特别|超)?"
@@ -794,6 +806,8 @@ def _zh(
 ) -> _ZhHandler:
     def handle(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
         obj = _zh_clean(m["o"], tails=tails)
+        if predicate not in ("name", "nickname"):  # (小才, 阿才 are names)
+            obj = _zh_object_ends(obj)
         if strip_verb:
             obj = re.sub(r"^(?:吃|喝|去(?=[爬跑游看打逛玩唱骑滑钓听徒露蹦泡]))", "", obj)  # 爱去爬山 -> 爬山
             obj = _ZH_QUANTITY_RE.sub("", obj)
@@ -813,7 +827,7 @@ def _zh(
 
 def _zh_is_a(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
     raw = m["o"].split("，")[0].strip()
-    obj = _zh_clean(m["o"], tails=r"，|主要|平时|已经")
+    obj = _zh_object_ends(_zh_clean(m["o"], tails=r"，|主要|平时|已经"))  # 程序员也是作家: 程序员
     obj = re.sub(r"^(?:一名|一个|一位|个|名|位|土生土长的|地道的|正宗的|纯正的)", "", obj)
     if not obj or re.search(r"我|你|的员工$", obj):
         return
@@ -1006,9 +1020,10 @@ def _zh_emergency(m: re.Match[str], subject: str, st: _State, polarity: int) -> 
 # The conditions a speaker names bare after the subject (我痛风 / 我高血压): the explicit ones only.
 _ZH_NAMED_CONDITIONS = CONDITIONS_ZH_RE.pattern.split("|[")[0].removeprefix("(?:")
 
-# How long, closing the clause (跳槽到字节三个月了, 搬到上海快一年了): not part of the place
-_ZH_HOW_LONG_TAIL = (r"(?:快|才|都|刚|差不多|将近|已经)?(?:[一两二三四五六七八九十半几\d]+|好几)(?:个多?|多个?)?"
-                     r"(?:月|年|周|星期|礼拜|天)多?(?=了?$)")
+# How long, closing the clause (跳槽到字节三个月了, 搬到上海快一年了, 搬到杭州也三年了): not part of the place (nor
+# is the 都 of 成都: 搬到成都三年了)
+_ZH_HOW_LONG_TAIL = (rf"(?:快|{_ZH_ADVERB}|刚|差不多|将近|已经)?(?:[一两二三四五六七八九十半几\d]+|好几)"
+                     r"(?:个多?|多个?)?(?:月|年|周|星期|礼拜|天)多?(?=了?$)")
 _STOP_TAIL_ZH = r"，|已经|了|工作|上班|生活|的时候|这个|一定|每天|吃了|不能|" + _ZH_HOW_LONG_TAIL
 
 _P = _ZH_ADV

@@ -1102,6 +1102,23 @@ def test_fur_allergies_how_long_how_much_and_a_job_before_retiring(text: str,
     ("我喜欢“三体”", {(USER, "likes", "三体", 1)}), ("我最喜欢的电影是《霸王别姬》", {(USER, "likes", "霸王别姬", 1)}),
     # a reply style is kept as said
     ("also pls dont tell me to do 'self care' lol", {(USER, "reply_style", "don't tell me to do 'self care'", 1)}),
+    # the speaker starting again inside a clause that did not open with them, an aside in brackets
+    ("honestly I love teal and my lucky number is 7", {(USER, "likes", "teal", 1)}),
+    ("so I'm allergic to shellfish and my daughter is allergic to eggs", {(USER, "allergic_to", "shellfish", 1)}),
+    ("lol I love sushi & honestly ramen too", {(USER, "likes", "sushi", 1)}),
+    ("I love sushi (especially salmon)", {(USER, "likes", "sushi", 1)}),
+    ("I'm allergic to peanuts (severe)", {(USER, "allergic_to", "peanuts", 1)}),
+    ("I live in Denver (for now)", {(USER, "lives_in", "Denver", 1)}),
+    ("I work at Procter & Gamble", {(USER, "works_at", "Procter & Gamble", 1)}),
+    # a Chinese object ends at an adverb opening more of the subject, and keeps no adverb at its end
+    ("我住在北京也挺好", {(USER, "lives_in", "北京", 1)}), ("我住在成都也挺好", {(USER, "lives_in", "成都", 1)}),
+    ("我是程序员也是作家", {(USER, "is_a", "程序员", 1)}),
+    ("我对花生也过敏", {(USER, "allergic_to", "花生", 1)}), ("我对猫毛都过敏", {(USER, "allergic_to", "猫毛", 1)}),
+    ("我在杭州都住了五年了", {(USER, "lives_in", "杭州", 1)}),
+    ("我搬到杭州也三年了", {(USER, "lives_in", "杭州", 1)}),
+    ("我搬到成都三年了", {(USER, "lives_in", "成都", 1)}),  # the 都 of 成都 is no adverb (it read 成)
+    ("我对花粉和尘螨都过敏", {(USER, "allergic_to", "花粉", 1), (USER, "allergic_to", "尘螨", 1)}),
+    ("我叫阿才", {(USER, "name", "阿才", 1)}),
 ])
 def test_an_object_ends_at_a_clause_boundary_a_quote_or_an_adverb(text: str,
                                                                     expected: set[tuple[str, str, str, int]]) -> None:
@@ -1115,3 +1132,4 @@ def test_an_object_ends_at_a_clause_boundary_a_quote_or_an_adverb(text: str,
 ])
 def test_a_favourite_ends_where_its_object_does(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(f.category, f.value) for f in favourite_statements(text)] == expected
+
