@@ -443,6 +443,22 @@ _SYMBOLS_EDGE_RE = re.compile(
     r"|[\s\u2190-\u2bff\u2600-\u27bf\ufe0f\u200d\U0001f000-\U0001faff]+$"
 )
 
+# Quotes around an object ("teal", “三体”, 《霸王别姬》) mark it and are no part of it; what follows the closing quote
+# is something else ('"teal" & my lucky number is 7'). Quote marks inside one ('the show "Severance"') are the same
+# decoration. < and > are markup or an emoticon ("<ok>", "hiking <3"): what starts there is never the thing.
+_QUOTE_CLOSES = {'"': '"', "“": "”", "'": "'", "‘": "’", "《": "》", "「": "」", "『": "』"}
+_INNER_QUOTES_RE = re.compile(r'["“”]')
+_MARKUP_TAIL_RE = re.compile(r"\s*[<>].*$", re.DOTALL)
+
+
+def unquoted(obj: str) -> str:
+    """An object without its quotes and without a markup tail: '"teal" & my ...' -> teal, 'hiking <3' -> hiking."""
+    obj = _MARKUP_TAIL_RE.sub("", obj).strip()
+    if obj and (close := _QUOTE_CLOSES.get(obj[0])) and (end := obj.find(close, 1)) > 1:
+        return obj[1:end].strip()
+    return _INNER_QUOTES_RE.sub("", obj).strip()
+
+
 # A Latin proper name, and capitalised words that are not one (read by both rule sets: my sister Maria, 同事Mike).
 # (Each word at most 31 letters: an unbounded one, tried from every capital of a long run joined by apostrophes or
 # hyphens, "NYU'NYU'..." over 32,000 characters, cost the rules minutes: quadratic. No name is longer.)
@@ -483,6 +499,8 @@ class _State:
         object_kind: str | None = None,
     ) -> None:
         obj = _SYMBOLS_EDGE_RE.sub("", obj).strip()
+        if predicate != REPLY_STYLE_PREDICATE:  # a reply style is kept as said, its quotes too
+            obj = unquoted(obj)
         if not _valid_object(obj) or predicate not in PREDICATES:
             return
         if subject_kind is None:

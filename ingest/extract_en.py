@@ -29,6 +29,7 @@ from ingest.extract_core import (
     is_sport,
     normalize_term,
     phone_ok,
+    unquoted,
 )
 from ingest.lexicon import (
     CAPITAL_BESIDE_I,
@@ -76,11 +77,20 @@ _EN_TAIL_SPORT = _EN_TAIL_THING + (r"|last|this|next|yesterday|today|twice|once|
                                    r"|before")
 
 
+# Where a clause goes on past its object whatever the rule: the speaker starting again where the clause did not open
+# with them ("honestly I love teal and my lucky number is 7", "so I'm allergic to shellfish and my daughter is ..."),
+# an aside in brackets ("sushi (especially salmon)", "Denver (for now)").
+_EN_OBJECT_GOES_ON_RE = re.compile(r"\s+(?:(?:and|&)\s+(?:my|our|i|i'm|i've|we|we're)\s|\()", re.IGNORECASE)
+
+
 def _en_cut(obj: str, tails: str) -> str:
+    obj = unquoted(obj)  # '"teal" really': the quoted word, before the tails are looked for
+    if goes_on := _EN_OBJECT_GOES_ON_RE.search(obj):
+        obj = obj[: goes_on.start()]
     m = re.search(rf"\s+(?:{tails})(?![A-Za-z]).*$", obj, re.IGNORECASE)
     if m:
         obj = obj[: m.start()]
-    return obj.strip(" .,!?;:'\"")
+    return obj.strip(" .,!?;:'\"&")  # "sushi & honestly ramen": the "&" before the tail cut off
 
 
 # ---------------------------------------------------------------------------------------------

@@ -64,6 +64,32 @@ def _zh_clean(obj: str, *, tails: str = "") -> str:
     return obj
 
 
+# An adverb between a topic and its verb (火锅还是我的最爱, 蓝色也是我最喜欢的颜色, 故宫也在北京): a lazy object
+# that stops at 是 or 在 takes it along (火锅还); words whose last character is one (成都, 天才) keep it.
+_ZH_ADVERB_AFTER_TOPIC = frozenset("还也都就才又却")
+_ZH_WORDS_ENDING_LIKE_AN_ADVERB = ("成都", "首都", "京都", "古都", "帝都", "魔都", "天才", "人才", "口才", "成就",
+                                   "刚才")
+
+
+def _zh_topic(obj: str) -> str:
+    """A topicalised object without the adverbs said after it: 火锅还 -> 火锅, 成都也 -> 成都 (成都 stays)."""
+    while len(obj) > 1 and obj[-1] in _ZH_ADVERB_AFTER_TOPIC and not obj.endswith(_ZH_WORDS_ENDING_LIKE_AN_ADVERB):
+        obj = obj[:-1]
+    return obj
+
+
+# 都, 就 and 才 as the adverb, not as the last character of a word (成都, 成就, 天才): for a split at the adverb
+_ZH_ADVERB = r"(?:也|还|又|却|(?<![成首京古帝魔])都|(?<![成造])就|(?<![天人口刚])才)"
+# The adverb opening another predicate after an object (北京也挺好, 程序员也是作家): where the object ends.
+_ZH_ADVERB_THEN_MORE_RE = re.compile(_ZH_ADVERB + r"(?=是|要|在|挺|很|蛮|真|太|特别|非常|比较|不|没|会|能|可以)")
+
+
+def _zh_object_ends(obj: str) -> str:
+    """An object up to an adverb that says more of the subject (北京也挺好 -> 北京), without one left at its end
+    (花生也 of 我对花生也过敏 -> 花生)."""
+    return _zh_topic(_ZH_ADVERB_THEN_MORE_RE.split(obj, maxsplit=1)[0])
+
+
 # A second verb phrase in one zh clause, with the subject left out: 我不吃香菜也不吃葱 / 我喜欢猫也喜欢狗.
 _ZH_SECOND_VP_RE = re.compile(
     r"(?<=[\u4e00-\u9fffA-Za-z])(?=(?:也|还|又)(?:不太|不|没有?|从不|很|挺|特别|超)?"
@@ -276,7 +302,7 @@ def _zh_whole_clause(c: str, st: _State) -> bool:
         st.add(USER, "nickname", _zh_clean(m["o"]))
         return True
     if m := re.fullmatch(r"(?P<o>[^我你他她]{1,12}?)是我的?(?:最爱|心头好|命根子|命|本命|最喜欢的\S*)", c):
-        st.add(USER, "likes", _zh_clean(m["o"]))
+        st.add(USER, "likes", _zh_topic(_zh_clean(m["o"])))
         return True
     if (m := re.fullmatch(
         r"(?P<o>[^我你他她]{1,12}?)我(?:是)?"
@@ -310,7 +336,7 @@ def _zh_whole_clause(c: str, st: _State) -> bool:
             st.add(USER, predicate, _zh_clean(part), -1)
         return True
     if (m := _ZH_TOPIC_EATS_RE.fullmatch(c)) and _zh_topic_ok(o := _zh_clean(m["o"])):
-        for part in _split_coord(o):  # 鸡蛋和牛奶还是吃的: a topicalised food the speaker does eat
+        for part in _split_coord(_zh_topic(o)):  # 鸡蛋和牛奶还是吃的: a topicalised food the speaker does eat
             st.add(USER, "eats" if m["v"] == "吃" else "drinks", _zh_clean(part))
         return True
     if st.pending_rel and re.fullmatch(rf"(?:{_ZH_WHICH_ONE}?叫[^，]{{1,8}}?)+", c):
@@ -331,7 +357,7 @@ def _zh_whole_clause(c: str, st: _State) -> bool:
     if re.search(r"我|你|您|咱|俺|他|她", c) is None and not _CONTINUATION_RE.match(c):
         for pattern, predicate in _ZH_KNOWLEDGE:
             if m := pattern.fullmatch(c):
-                subj, obj = _zh_clean(m["s"]), _zh_clean(m["o"])
+                subj, obj = _zh_topic(_zh_clean(m["s"])), _zh_clean(m["o"])  # 故宫也在北京: 故宫
                 if (
                     predicate == "located_in"
                     and "位于" not in pattern.pattern
@@ -615,7 +641,8 @@ def zh_favourites(c: str) -> list[Favourite]:
     if not category or category in {"东西", "事", "事情"}:
         return []  # 我最喜欢的是…: no kind; 最喜欢的事情: not one kind of thing
     out: list[Favourite] = []
-    for part in _split_coord(_zh_clean(m["o"] or m["o2"], tails=r"，|了|啦|吧|呀|啊")):
+    said = _zh_clean(m["o"] or m["o2"], tails=r"，|了|啦|吧|呀|啊")
+    for part in _split_coord(said if m["o"] else _zh_topic(said)):  # 蓝色也是我最喜欢的颜色: 蓝色
         if value := normalize_term(_zh_clean(part)):
             out.append(Favourite(category, value, c))
     return out
@@ -779,6 +806,8 @@ def _zh(
 ) -> _ZhHandler:
     def handle(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
         obj = _zh_clean(m["o"], tails=tails)
+        if predicate not in ("name", "nickname"):  # (小才, 阿才 are names)
+            obj = _zh_object_ends(obj)
         if strip_verb:
             obj = re.sub(r"^(?:吃|喝|去(?=[爬跑游看打逛玩唱骑滑钓听徒露蹦泡]))", "", obj)  # 爱去爬山 -> 爬山
             obj = _ZH_QUANTITY_RE.sub("", obj)
@@ -798,7 +827,7 @@ def _zh(
 
 def _zh_is_a(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
     raw = m["o"].split("，")[0].strip()
-    obj = _zh_clean(m["o"], tails=r"，|主要|平时|已经")
+    obj = _zh_object_ends(_zh_clean(m["o"], tails=r"，|主要|平时|已经"))  # 程序员也是作家: 程序员
     obj = re.sub(r"^(?:一名|一个|一位|个|名|位|土生土长的|地道的|正宗的|纯正的)", "", obj)
     if not obj or re.search(r"我|你|的员工$", obj):
         return
@@ -991,9 +1020,10 @@ def _zh_emergency(m: re.Match[str], subject: str, st: _State, polarity: int) -> 
 # The conditions a speaker names bare after the subject (我痛风 / 我高血压): the explicit ones only.
 _ZH_NAMED_CONDITIONS = CONDITIONS_ZH_RE.pattern.split("|[")[0].removeprefix("(?:")
 
-# How long, closing the clause (跳槽到字节三个月了, 搬到上海快一年了): not part of the place
-_ZH_HOW_LONG_TAIL = (r"(?:快|才|都|刚|差不多|将近|已经)?(?:[一两二三四五六七八九十半几\d]+|好几)(?:个多?|多个?)?"
-                     r"(?:月|年|周|星期|礼拜|天)多?(?=了?$)")
+# How long, closing the clause (跳槽到字节三个月了, 搬到上海快一年了, 搬到杭州也三年了): not part of the place (nor
+# is the 都 of 成都: 搬到成都三年了)
+_ZH_HOW_LONG_TAIL = (rf"(?:快|{_ZH_ADVERB}|刚|差不多|将近|已经)?(?:[一两二三四五六七八九十半几\d]+|好几)"
+                     r"(?:个多?|多个?)?(?:月|年|周|星期|礼拜|天)多?(?=了?$)")
 _STOP_TAIL_ZH = r"，|已经|了|工作|上班|生活|的时候|这个|一定|每天|吃了|不能|" + _ZH_HOW_LONG_TAIL
 
 _P = _ZH_ADV

@@ -72,9 +72,10 @@ _CLAUSE_SPLIT_RE = re.compile(
 
 # "I live in Boston and I work at Moderna": a clause whose subject is the speaker, joined by "and" to another
 # the speaker starts again, is two statements. Only when the first one starts with the speaker as subject:
-# "My sister and I live in Paris" is one statement with two subjects.
+# "My sister and I live in Paris" is one statement with two subjects. Chat writes the "and" as "&" too ('my favorite
+# color is "teal" & my lucky number is 7': no colour "teal" & my lucky number...).
 _SPEAKER_SUBJECT_RE = re.compile(r"(?i)^(?:i|i'm|i've|i'd|i'll|i am|we|we're|we've|we'd|we'll)\b")
-_AND_SPEAKER_AGAIN_RE = re.compile(r"(?i)\s+and\s+(?=(?:i|i'm|i've|i'd|i'll|i am|my|we|we're|we've|we'll)\s)")
+_AND_SPEAKER_AGAIN_RE = re.compile(r"(?i)\s+(?:and|&)\s+(?=(?:i|i'm|i've|i'd|i'll|i am|my|we|we're|we've|we'll)\s)")
 
 
 # A clause about someone of the speaker's ("My wife Anna is a doctor and I live in Boston") is split the same way

@@ -11,6 +11,7 @@ from ingest.extract import (
     ExtractedTriple,
     RuleTripleExtractor,
     TripleExtractor,
+    favourite_statements,
     normalize_term,
 )
 from ingest.lexicon import simplified
@@ -1070,3 +1071,65 @@ def test_the_phone_a_home_said_with_up_and_a_new_job(text: str, expected: set[tu
 def test_fur_allergies_how_long_how_much_and_a_job_before_retiring(text: str,
                                                                    expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # an English object ends where the speaker starts again ("&" as "and"), at a quote closing it and at markup
+    ('Remember this: my favorite color is "teal" & my lucky number is 7 <ok>.', {(USER, "likes", "teal", 1)}),
+    ('I love "Dune" & I am reading it again', {(USER, "likes", "Dune", 1)}),
+    ("I live in Denver & I work at Google", {(USER, "lives_in", "Denver", 1), (USER, "works_at", "Google", 1)}),
+    ("my favorite food is ramen & my favorite drink is tea", {(USER, "likes", "ramen", 1), (USER, "likes", "tea", 1)}),
+    ('my favorite color is "teal" really', {(USER, "likes", "teal", 1)}),
+    ('I love "The Office"', {(USER, "likes", "The Office", 1)}),
+    ("I love “Friends” and my wife likes it too", {(USER, "likes", "Friends", 1)}),
+    ('I love the show "Severance" so much', {(USER, "likes", "the show Severance", 1)}),
+    ("I love hiking <3", {(USER, "likes", "hiking", 1)}),
+    # an "&" inside a name is the name's
+    ("I work at Johnson & Johnson", {(USER, "works_at", "Johnson & Johnson", 1)}),
+    ("I love Ben & Jerry's", {(USER, "likes", "Ben & Jerry's", 1)}),
+    ("I like R&B", {(USER, "likes", "R&B", 1)}),
+    # a Chinese topic ends before the adverb said after it (火锅还是我的最爱 = 火锅 + 还是我的最爱)
+    ("火锅还是我的最爱，周末又去吃了火锅", {(USER, "likes", "火锅", 1)}),
+    ("火锅也是我的最爱", {(USER, "likes", "火锅", 1)}), ("奶茶才是我的最爱", {(USER, "likes", "奶茶", 1)}),
+    ("火锅就是我的最爱", {(USER, "likes", "火锅", 1)}), ("猫也是我的心头好", {(USER, "likes", "猫", 1)}),
+    ("周杰伦还是我最喜欢的歌手", {(USER, "likes", "周杰伦", 1)}),
+    ("鸡蛋都还是吃的", {(USER, "eats", "鸡蛋", 1)}),
+    ("故宫也在北京", {("故宫", "located_in", "北京", 1)}),
+    # ... and a word whose last character looks like one keeps it
+    ("成都是我的最爱", {(USER, "likes", "成都", 1)}), ("成都还是我的最爱", {(USER, "likes", "成都", 1)}),
+    ("天才是我的最爱", {(USER, "likes", "天才", 1)}),
+    # quotes and title marks around a Chinese object are no part of it
+    ("我喜欢“三体”", {(USER, "likes", "三体", 1)}), ("我最喜欢的电影是《霸王别姬》", {(USER, "likes", "霸王别姬", 1)}),
+    # a reply style is kept as said
+    ("also pls dont tell me to do 'self care' lol", {(USER, "reply_style", "don't tell me to do 'self care'", 1)}),
+    # the speaker starting again inside a clause that did not open with them, an aside in brackets
+    ("honestly I love teal and my lucky number is 7", {(USER, "likes", "teal", 1)}),
+    ("so I'm allergic to shellfish and my daughter is allergic to eggs", {(USER, "allergic_to", "shellfish", 1)}),
+    ("lol I love sushi & honestly ramen too", {(USER, "likes", "sushi", 1)}),
+    ("I love sushi (especially salmon)", {(USER, "likes", "sushi", 1)}),
+    ("I'm allergic to peanuts (severe)", {(USER, "allergic_to", "peanuts", 1)}),
+    ("I live in Denver (for now)", {(USER, "lives_in", "Denver", 1)}),
+    ("I work at Procter & Gamble", {(USER, "works_at", "Procter & Gamble", 1)}),
+    # a Chinese object ends at an adverb opening more of the subject, and keeps no adverb at its end
+    ("我住在北京也挺好", {(USER, "lives_in", "北京", 1)}), ("我住在成都也挺好", {(USER, "lives_in", "成都", 1)}),
+    ("我是程序员也是作家", {(USER, "is_a", "程序员", 1)}),
+    ("我对花生也过敏", {(USER, "allergic_to", "花生", 1)}), ("我对猫毛都过敏", {(USER, "allergic_to", "猫毛", 1)}),
+    ("我在杭州都住了五年了", {(USER, "lives_in", "杭州", 1)}),
+    ("我搬到杭州也三年了", {(USER, "lives_in", "杭州", 1)}),
+    ("我搬到成都三年了", {(USER, "lives_in", "成都", 1)}),  # the 都 of 成都 is no adverb (it read 成)
+    ("我对花粉和尘螨都过敏", {(USER, "allergic_to", "花粉", 1), (USER, "allergic_to", "尘螨", 1)}),
+    ("我叫阿才", {(USER, "name", "阿才", 1)}),
+])
+def test_an_object_ends_at_a_clause_boundary_a_quote_or_an_adverb(text: str,
+                                                                    expected: set[tuple[str, str, str, int]]) -> None:
+    assert spo(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ('my favorite color is "teal" & my lucky number is 7 <ok>', [("colour", "teal")]),
+    ("my favorite food is ramen & my favorite drink is tea", [("food", "ramen"), ("drink", "tea")]),
+    ("蓝色也是我最喜欢的颜色", [("colour", "蓝色")]), ("周杰伦还是我最喜欢的歌手", [("singer", "周杰伦")]),
+])
+def test_a_favourite_ends_where_its_object_does(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(f.category, f.value) for f in favourite_statements(text)] == expected
+

@@ -591,3 +591,16 @@ def test_a_new_favourite_does_not_lift_the_old_one(settings: Settings, clock: Fa
         assert (conflict.winner_id, conflict.loser_id) == (new.memories[0].id, old.id)
     finally:
         c.close()
+
+
+def test_two_memories_of_one_topic_share_its_entity_and_are_associated(c: Container, tenant: str) -> None:
+    """火锅还是我的最爱 read likes 火锅还 (the adverb taken along): the user's two hot-pot memories shared no entity,
+    and no ASSOCIATED edge formed (audit of session 51)."""
+    c.ingest.ingest_conversation(tenant, [turn("火锅还是我的最爱，周末又去吃了火锅"),
+                                          turn("我特别喜欢吃火锅，一周能吃三次", session="s2")])
+    mentions = store_rows(c, "MATCH (m:Memory)-[:MENTIONS]->(e:Entity) WHERE m.tenant = $t AND e.name <> 'user' "
+                             "RETURN m.text AS text, e.name AS name ORDER BY text", t=tenant)
+    assert [r["name"] for r in mentions] == ["火锅", "火锅"]
+    edges = store_rows(c, "MATCH (a:Memory)-[:ASSOCIATED]-(b:Memory) WHERE a.tenant = $t RETURN a.text AS text",
+                       t=tenant)
+    assert len(edges) == 2  # the one edge, seen from either end
