@@ -338,7 +338,13 @@ FOODS_EN = ("sushi", "sashimi", "ramen", "udon", "pizza", "pasta", "burger", "ta
             "cheesecake", "tiramisu", "ice cream", "gelato", "chocolate", "cookie", "brownie", "pie", "pastry",
             "pastries", "macaron", "donut", "doughnut", "cupcake", "pudding", "mochi", "candy", "sweets", "custard",
             "crepe", "tart", "mousse", "churro", "pastel de nata", "pastéis de nata", "food", "cuisine", "dish",
-            "snack", "meal", "takeout", "takeaway", "street food", "spicy")
+            "snack", "meal", "takeout", "takeaway", "street food", "spicy",
+            # what is liked or disliked as an ingredient ("I can't stand cilantro": a dislike food advice respects)
+            "cilantro", "coriander", "olive", "onion", "garlic", "tomato", "tomatoes", "eggplant", "aubergine",
+            "celery", "bell pepper", "anchovy", "anchovies", "liver", "okra", "broccoli", "brussels sprout",
+            "cauliflower", "beet", "pickle", "mayo", "mayonnaise", "raisin", "coconut", "kale", "spinach",
+            "cucumber", "carrot", "bean", "lentil", "pineapple", "banana", "meat", "vegetable", "veggies", "offal",
+            "blue cheese", "goat cheese")
 DRINKS_EN = ("coffee", "espresso", "latte", "cappuccino", "flat white", "tea", "matcha", "bubble tea", "boba",
              "milk tea", "wine", "beer", "cocktail", "whisky", "whiskey", "sake", "smoothie", "juice", "lemonade",
              "kombucha", "hot chocolate")
@@ -349,7 +355,10 @@ _FOODS_ZH = ("菜", "料理", "日料", "韩料", "西餐", "中餐", "快餐", 
              "提拉米苏", "面包", "饼干", "水果", "榴莲", "芒果", "西瓜", "草莓", "辣", "麻辣烫", "卤味", "凉皮",
              "肉夹馍", "月饼", "粽子", "汤圆", "糕", "饼", "酥", "馍", "千层", "班戟", "布丁", "慕斯", "泡芙", "马卡龙",
              "双皮奶", "糖水", "牛奶", "酸奶", "奶酪", "芝士", "春卷", "煲", "干锅", "香锅", "奶茶", "咖啡", "茶", "酒",
-             "果汁", "饮料")
+             "果汁", "饮料",
+             # ingredients said liked or not (我讨厌吃苦瓜, 不吃香菜: 菜 ends it already)
+             "苦瓜", "黄瓜", "冬瓜", "南瓜", "茄子", "葱", "蒜", "椒", "萝卜", "蘑菇", "香菇", "木耳", "西兰花", "番茄",
+             "西红柿", "土豆", "豆芽", "毛豆", "鸡蛋", "皮蛋", "内脏", "折耳根", "蔬菜")
 _FOOD = _KindNames.of((*CUISINES_EN, *FOODS_EN, *DRINKS_EN), _FOODS_ZH, en_tail="(?:e?s)?", zh_tail="")
 # Doing, not eating: cooking or growing it ("baking bread", 做饭), a pastime (钓鱼), the body's muscles, a game (吃鸡),
 # a promise (画饼).

@@ -59,6 +59,10 @@ MUSIC = "likes (music)"
 # What the user likes to eat or drink (Thai food, 水煮鱼, tiramisu: ingest/extract_core.py is_food), asked by a request
 # for food advice after what constrains it: "suggest a restaurant" needs both.
 FOOD_LIKING = "likes (food)"
+# What the user dislikes eating ("I hate mushrooms", 我讨厌吃苦瓜: a denied likes naming a food), asked by a request for
+# food advice with the foods refused: it constrains the answer as they do ("What should I cook tonight?" must not
+# bring mushrooms back).
+FOOD_DISLIKE = "not likes (food)"
 # A pet by its kind as the extraction knows it (ingest/lexicon.py RELATIONS_*: hamster, 仓鼠, 柯基), longest first
 _PET_EN = "|".join(sorted((re.escape(w) for w, r in RELATIONS_EN.items() if r == "pet"), key=len, reverse=True))
 _PET_ZH = "|".join(sorted((w for w, r in RELATIONS_ZH.items() if r == "pet"), key=len, reverse=True))
@@ -78,7 +82,7 @@ def _is_animal_allergen(name: str) -> bool:
 _OF_A_KIND: dict[str, tuple[str, Callable[[str], bool]]] = {
     OCCUPATION: ("is_a", is_occupation), NOT_OCCUPATION: ("not is_a", is_occupation), DIET: ("is_a", is_diet),
     SPORT: ("likes", is_sport), ANIMAL_ALLERGY: ("allergic_to", _is_animal_allergen),
-    MUSIC: ("likes", is_music), FOOD_LIKING: ("likes", is_food),
+    MUSIC: ("likes", is_music), FOOD_LIKING: ("likes", is_food), FOOD_DISLIKE: ("not likes", is_food),
 }
 # Slots whose liking no longer held answers nothing: the memory that ended a liked food ("I don't like sushi anymore"
 # after "I love sushi") says what to leave out now, no taste to suggest by; one that ended a sport names the new one.
@@ -110,7 +114,7 @@ _FOOD_SAFETY = ("allergic_to", "has_condition")
 _FOOD_ADVICE = (*_FOOD_SAFETY, REFUSED_FOOD, DIET)
 # What a request for food advice asks: what constrains the answer, then what the user likes to eat (a liked cuisine
 # shapes "suggest a restaurant" as the allergy does; "What don't I eat?" and "Can I eat sushi?" ask no liking).
-_FOOD_ADVICE_ASKED = (*_FOOD_ADVICE, FOOD_LIKING)
+_FOOD_ADVICE_ASKED = (*_FOOD_ADVICE, FOOD_DISLIKE, FOOD_LIKING)
 # "Can I eat / drink X?", 我能喝西柚汁吗: one thing, whose safety the medicines taken decide too (grapefruit and
 # amlodipine, alcohol and many): food advice and the doses.
 _EAT_OR_DRINK = (*_FOOD_ADVICE, "takes_dose")
@@ -513,8 +517,8 @@ def asked_slots(question: str) -> tuple[str, ...]:
     for pattern, predicates in (*_EN_RE, *_ZH_RE):
         if pattern.search(text):
             found.extend(p for p in predicates if p not in found)
-    if FOOD_LIKING in found and not is_food_advice(found):
-        found.remove(FOOD_LIKING)  # 我不吃什么 reads as food advice too (吃什么), yet asks what is refused, not liked
+    if not is_food_advice(found):  # 我不吃什么 reads as food advice too (吃什么), yet asks what is refused, not liked
+        found = [p for p in found if p not in (FOOD_LIKING, FOOD_DISLIKE)]
     return tuple(found)
 
 

@@ -17,6 +17,7 @@ from ingest.extract_core import is_food, is_music, is_sport
 from ingest.scoring import Candidate, ScoringParams, score_candidates, terms
 from ingest.slots import (
     DIET,
+    FOOD_DISLIKE,
     FOOD_LIKING,
     SPORT,
     answered,
@@ -28,7 +29,7 @@ from ingest.slots import (
 )
 from ingest.turns import TurnInput
 
-FOOD_ADVICE = ("allergic_to", "has_condition", "not eats", DIET, FOOD_LIKING)
+FOOD_ADVICE = ("allergic_to", "has_condition", "not eats", DIET, FOOD_DISLIKE, FOOD_LIKING)
 
 
 @pytest.mark.parametrize("question", [
@@ -41,7 +42,7 @@ def test_a_request_for_food_advice_asks_the_liking_after_the_constraints(questio
     asked = asked_slots(question)
     assert asked[:len(FOOD_ADVICE)] == FOOD_ADVICE, asked
     assert is_food_advice(asked) and constrains_answer(asked)
-    assert stored_predicates((FOOD_LIKING,)) == ("likes",)
+    assert stored_predicates((FOOD_LIKING,)) == ("likes",) and stored_predicates((FOOD_DISLIKE,)) == ("not likes",)
 
 
 @pytest.mark.parametrize(("question", "asked"), [
@@ -141,3 +142,17 @@ def test_a_restaurant_request_recalls_what_the_user_likes_and_cannot_eat(contain
             not in texts, (question, texts)
     # (a liking may still come by its meaning, as before; none as an answer)
     assert not [text for text, why in recalled("What don't I eat?") if "states the user's likes" in why]
+
+
+def test_a_food_the_user_dislikes_constrains_food_advice(container: Container, tenant: str) -> None:
+    """"I can't stand cilantro" is a denied likes naming a food: a request for food advice reads it with the foods
+    refused (FOOD_DISLIKE), as a constraint, so the dinner suggested leaves it out; a disliked sport answers nothing."""
+    said = ("I can't stand cilantro.", "I love Thai food, especially green curry.", "I hate jogging.",
+            "我讨厌吃苦瓜。")
+    for i, text in enumerate(said):
+        container.ingest.ingest_turn(tenant, TurnInput(user_id="dan", session_id=f"s{i}", speaker="user", text=text))
+    for question in ("What should I cook for dinner tonight?", "晚饭吃什么好？"):
+        result = container.recall.recall(tenant, RecallRequest(user_id="dan", query=question, k=5))
+        texts = [m.memory.text for m in result.memories]
+        assert {"I can't stand cilantro.", "我讨厌吃苦瓜。"} <= set(texts), (question, texts)
+        assert "I hate jogging." not in texts, (question, texts)

@@ -14,7 +14,7 @@ import pytest
 from bmam.container import Container
 from bmam.usecases.recall import RecallRequest
 from ingest.slot_meaning import SlotExamples
-from ingest.slots import DIET, FAMILY, FOOD_LIKING, MUSIC, OCCUPATION, REPLY_STYLE, asked_slots
+from ingest.slots import DIET, FAMILY, FOOD_DISLIKE, FOOD_LIKING, MUSIC, OCCUPATION, REPLY_STYLE, asked_slots
 from ingest.turns import TurnInput
 from tests.test_routine_conflicts import START
 
@@ -114,9 +114,9 @@ def test_a_request_asks_how_the_user_wants_to_be_answered(container: Container, 
 
 @pytest.mark.parametrize(("request_", "asked"), [
     # a meal must respect an allergy, a condition, the foods refused, a diet; what the user likes shapes it
-    ("晚上叫个外卖吧，你帮我选", ("allergic_to", "has_condition", "not eats", DIET, FOOD_LIKING)),
+    ("晚上叫个外卖吧，你帮我选", ("allergic_to", "has_condition", "not eats", DIET, FOOD_DISLIKE, FOOD_LIKING)),
     ("Could you suggest something for me to cook tonight?",
-     ("allergic_to", "has_condition", "not eats", DIET, FOOD_LIKING)),
+     ("allergic_to", "has_condition", "not eats", DIET, FOOD_DISLIKE, FOOD_LIKING)),
     # a CV or a cover letter is about the job, the team included
     ("帮我写份简历，突出一下工作经历", ("works_at", OCCUPATION, "on_team")),
     ("Help me polish my CV", ("works_at", OCCUPATION, "on_team")),

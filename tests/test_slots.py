@@ -13,6 +13,7 @@ from ingest.slots import (
     ANIMAL_ALLERGY,
     DIET,
     FAMILY,
+    FOOD_DISLIKE,
     FOOD_LIKING,
     OCCUPATION,
     answered,
@@ -26,9 +27,9 @@ from ingest.slots import (
 
 # a request for food advice asks what constrains the answer: allergies, conditions, the foods refused, a diet; then
 # what the user likes to eat, which shapes it
-FOOD_ADVICE = ("allergic_to", "has_condition", "not eats", DIET, FOOD_LIKING)
+FOOD_ADVICE = ("allergic_to", "has_condition", "not eats", DIET, FOOD_DISLIKE, FOOD_LIKING)
 # one thing to eat or drink: its safety depends on the medicines taken too (grapefruit and amlodipine); no liking
-EAT_OR_DRINK = (*FOOD_ADVICE[:-1], "takes_dose")
+EAT_OR_DRINK = (*FOOD_ADVICE[:-2], "takes_dose")
 # one thing, asked in words a request for food advice reads too (我能吃海鲜吗, "what should I eat"): the liking as well
 ADVICE_AND_DOSES = (*FOOD_ADVICE, "takes_dose")
 
@@ -225,7 +226,7 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("Is my hamster too fat?", ("pet",)), ("What do hamsters eat?", ()), ("仓鼠能活几年", ()),
         # the youngest of the family, unnamed: a child's or a grandchild's
         # (asked for a relative first, no request for food advice as is_food_advice reads it: no liking either)
-        ("I want to bake something for the little one's birthday", ("child", "grandchild", *FOOD_ADVICE[:-1])),
+        ("I want to bake something for the little one's birthday", ("child", "grandchild", *FOOD_ADVICE[:-2])),
         ("something sweet that I can eat", FOOD_ADVICE), ("Can you bake bread without yeast?", ()),
         ("我家娃最近不爱吃饭", ("child",)), ("How do little ones learn to talk?", ()),
     ],
