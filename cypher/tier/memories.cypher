@@ -3,8 +3,8 @@
 // (ingest/tier_policy.py); superseded (valid_to set: history) and in_open_conflict (held for review) mark
 // the memories the system never removes. For the sweep ($durable_predicates not null; capacity enforcement on
 // ingest's path reads none of it): succeeds_kept, the winners of conflicts with mid or core memories, and
-// durable, the memories stating a live triple with one of $durable_predicates (the user's lasting knowledge;
-// through the triple_memory index): never stale. The open conflicts are read once through the conflict_scope
+// durable, the memories stating a live triple with one of $durable_predicates (tier/durable: the user's lasting
+// knowledge): never stale. The open conflicts are read once through the conflict_scope
 // index instead of a pattern test per memory. Times as ISO text (graph/records.py parses them).
 CALL () {
   OPTIONAL MATCH (c:Conflict)-[:BETWEEN]->(x:Memory)
@@ -21,7 +21,4 @@ RETURN m.id AS id, m.tier AS tier, m.locked AS locked, m.weight AS weight, m.typ
        m.valid_to IS NOT NULL AS superseded, m.id IN held AS in_open_conflict,
        CASE WHEN $durable_predicates IS NULL THEN false
             ELSE EXISTS { MATCH (m)-[:SUPERSEDES]->(l:Memory) WHERE l.tier IN ['mid', 'core'] } END AS succeeds_kept,
-       CASE WHEN $durable_predicates IS NULL THEN false
-            ELSE EXISTS { MATCH ()-[t:TRIPLE {memory_id: m.id}]->()
-                          WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.valid_to IS NULL
-                            AND t.predicate IN $durable_predicates } END AS durable
+       CASE WHEN $durable_predicates IS NULL THEN false ELSE {{> tier/durable}} END AS durable
