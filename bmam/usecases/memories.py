@@ -83,6 +83,15 @@ def _vocabulary_form(predicate: str) -> str:
     return snake if snake in PREDICATES else predicate
 
 
+def _same_request(done: Memory, text: str, request_id: str) -> Memory:
+    """The memory an earlier remember with this requestId stored, when it was sent with the same words; CONFLICT
+    otherwise: a requestId names one remember, and a client reusing it for another would lose that one."""
+    if done.text != text:
+        raise Conflict(f"requestId {request_id!r} was sent before with another text (memory {done.id}); "
+                       "use a new requestId for a new memory", field="requestId")
+    return done
+
+
 class MemoryUseCases:
     def __init__(
         self,
@@ -138,8 +147,8 @@ class MemoryUseCases:
         )
         request_id = validate.optional_identifier(request.request_id, field="requestId")
         memory_id = derived_id("m", scope, "remember", request_id) if request_id is not None else new_memory_id()
-        if request_id is not None and (done := self._remembered(scope, memory_id, text, request_id)) is not None:
-            return done
+        if request_id is not None and (done := self._memories.get(scope, memory_id)) is not None:
+            return _same_request(done, text, request_id)  # as it stands now (superseded, moved between tiers)
         embedding = self._embedder.embed_passages([text])[0]
         new = NewMemory(
             id=memory_id,
@@ -161,9 +170,8 @@ class MemoryUseCases:
             write=lambda tx: self._memories.remember_in(tx, scope, new, now=now, passive=w.initial_passive,
                                                         active=w.initial_active,
                                                         hooks_pending_at=now if hooked else None))
-        if not stored.created and request_id is not None and stored.memory.text != text:
-            raise Conflict(f"requestId {request_id!r} was sent at the same time with another text (memory "
-                           f"{memory_id}); use a new requestId for a new memory", field="requestId")
+        if not stored.created and request_id is not None:
+            _same_request(stored.memory, text, request_id)  # one with this requestId stored it meanwhile
         if stored.created and self._events is not None:  # after the commit: subscribers see what is stored
             self._events.publish(MemoryEvent.created(scope, stored.memory.id, tier=stored.memory.tier,
                                                      memory_type=stored.memory.type, at=now))
@@ -180,16 +188,6 @@ class MemoryUseCases:
         except StoreUnavailable:
             log.warning("remember: memory %s stored, its read-back after the hooks failed", stored.memory.id)
             return stored.memory
-
-    def _remembered(self, scope: Scope, memory_id: str, text: str, request_id: str) -> Memory | None:
-        """The memory an earlier remember with this requestId stored, as it stands now (superseded, moved between
-        tiers); None when there is none (never sent, or forgotten since). CONFLICT when it was sent with other
-        words: a requestId names one remember, and a client reusing it for another would lose that one."""
-        done = self._memories.get(scope, memory_id)
-        if done is not None and done.text != text:
-            raise Conflict(f"requestId {request_id!r} was sent before with another text (memory {memory_id}); "
-                           "use a new requestId for a new memory", field="requestId")
-        return done
 
     def _run_hooks(self, context: StoredMemoryContext) -> None:
         """The stored-memory hooks on a memory written marked pending, after the commit, as ingest runs them: a
