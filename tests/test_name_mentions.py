@@ -96,17 +96,20 @@ def test_related_search_over_graphql_finds_the_memory_that_only_names_tom(client
     client.forget_user(user, confirm=True)
 
 
+# Memories naming Tom before a triple brings him in (the backfill mentions the newest of them).
+OLDER_TOM = ["Tom fixed my bike on Sunday.", "Tom and I went bouldering.", "Tom sent me a funny video."]
+
+
 def test_an_entity_brought_in_is_mentioned_by_at_most_mention_backfill_older_memories(settings: Settings,
                                                                                         tenant: str) -> None:
     c = fresh(settings, mention_backfill=2)
     try:
-        older = ["Tom fixed my bike on Sunday.", "Tom and I went bouldering.", "Tom sent me a funny video."]
-        said(c, tenant, "alice", [*older, EN["brother"]])
+        said(c, tenant, "alice", [*OLDER_TOM, EN["brother"]])
         # the newest two of the three, and the brother's memory by its triple
-        assert mentioning(c, tenant, "alice", "Tom") == {*older[1:], EN["brother"]}
+        assert mentioning(c, tenant, "alice", "Tom") == {*OLDER_TOM[1:], EN["brother"]}
         # a memory said later names him whatever the bound: the graph knows him now
         said(c, tenant, "alice", [EN["wedding"]])
-        assert mentioning(c, tenant, "alice", "Tom") == {*older[1:], EN["brother"], EN["wedding"]}
+        assert mentioning(c, tenant, "alice", "Tom") == {*OLDER_TOM[1:], EN["brother"], EN["wedding"]}
         c.erasure.forget_user(tenant, "alice", confirm=True)
     finally:
         c.close()
@@ -116,10 +119,9 @@ def test_forming_again_mentions_nothing_more(settings: Settings, tenant: str) ->
     """A hook run again (a resumed ingest, addTriple) leaves the graph as it was."""
     c = fresh(settings, mention_backfill=2)
     try:
-        older = ["Tom fixed my bike on Sunday.", "Tom and I went bouldering.", "Tom sent me a funny video."]
-        ids = said(c, tenant, "alice", [*older, EN["brother"]])
+        ids = said(c, tenant, "alice", [*OLDER_TOM, EN["brother"]])
         before = mentioning(c, tenant, "alice", "Tom")
-        for text in [EN["brother"], *older[1:]]:  # (the oldest one's hooks would find Tom in its text now)
+        for text in [EN["brother"], *OLDER_TOM[1:]]:  # (the oldest one's hooks would find Tom in its text now)
             c.association_forming.form(c.memories.scope(tenant, "alice"), ids[text], text=text)
         assert mentioning(c, tenant, "alice", "Tom") == before
         c.erasure.forget_user(tenant, "alice", confirm=True)

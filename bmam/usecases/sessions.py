@@ -79,6 +79,11 @@ class ForgetMemory(Protocol):
     def __call__(self, tenant: str, user_id: str, memory_id: str) -> str: ...
 
 
+def _no_such_session(scope: Scope) -> NotFound:
+    # the id is not echoed: a caller probing for another app's session ids learns nothing back from it
+    return NotFound(f"user {scope.user_id!r} has no such session")
+
+
 class SessionUseCases:
     def __init__(self, *, episodes: EpisodeRepository, erasure: ErasureRepository, forget_memory: ForgetMemory,
                  clock: Clock, max_page_size: int, hooks: Sequence[SessionHook] = ()) -> None:
@@ -104,8 +109,7 @@ class SessionUseCases:
         limit = validate.page_size(first, maximum=self._max_page)
         page = self._episodes.turns(scope, session_id, limit=limit, after=after)
         if page is None:
-            # the id is not echoed: a caller probing for another app's session ids learns nothing back from it
-            raise NotFound(f"user {scope.user_id!r} has no such session")
+            raise _no_such_session(scope)
         return page
 
     def forget_session(self, tenant: str, user_id: str, session_id: str, *, confirm: bool,
@@ -120,8 +124,7 @@ class SessionUseCases:
         if confirm is not True:
             raise BadInput("forgetSession erases this conversation's turns; pass confirm: true", field="confirm")
         if self._erasure.session_held(scope, session_id).empty:
-            # the id is not echoed: a caller probing for another app's session ids learns nothing back from it
-            raise NotFound(f"user {scope.user_id!r} has no such session")
+            raise _no_such_session(scope)
         derived = self._erasure.derived_memories(scope, session_id)
         forgotten: list[str] = []
         locked_kept = 0
