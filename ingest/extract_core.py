@@ -369,9 +369,9 @@ _EATING_RE = re.compile(r"^(?:eating|drinking|having|trying) |^[吃喝](?=[\u4e0
 
 
 def is_food(term: str) -> bool:
-    """Whether a liked thing names something eaten or drunk: a cuisine (Thai food, 川菜, "Italian"), a dish (green
-    curry, 水煮鱼), a food, a dessert (tiramisu), a drink (milk tea, 奶茶); not cooking it ("baking bread", 做饭) nor
-    a pastime (钓鱼)."""
+    """Whether a liked (or disliked) thing names something eaten or drunk: a cuisine (Thai food, 川菜, "Italian"), a
+    dish (green curry, 水煮鱼), a food or an ingredient (cilantro, 苦瓜), a dessert (tiramisu), a drink (milk tea,
+    奶茶); not cooking it ("baking bread", 做饭) nor a pastime (钓鱼)."""
     t = _EATING_RE.sub("", normalize_term(term))
     return not _NOT_EATEN_RE.fullmatch(t) and _FOOD.named_in(t)
 

@@ -112,8 +112,9 @@ _FOOD_SAFETY = ("allergic_to", "has_condition")
 # The safety first: "What don't I eat?" asks the same slots, the refused foods first (they are its answer, not a
 # constraint on one: is_food_advice tells the two apart by that order).
 _FOOD_ADVICE = (*_FOOD_SAFETY, REFUSED_FOOD, DIET)
-# What a request for food advice asks: what constrains the answer, then what the user likes to eat (a liked cuisine
-# shapes "suggest a restaurant" as the allergy does; "What don't I eat?" and "Can I eat sushi?" ask no liking).
+# What a request for food advice asks: what constrains the answer (the foods disliked too), then what the user likes
+# to eat (a liked cuisine shapes "suggest a restaurant" as the allergy does; "What don't I eat?" and "Can I eat
+# sushi?" ask neither).
 _FOOD_ADVICE_ASKED = (*_FOOD_ADVICE, FOOD_DISLIKE, FOOD_LIKING)
 # "Can I eat / drink X?", 我能喝西柚汁吗: one thing, whose safety the medicines taken decide too (grapefruit and
 # amlodipine, alcohol and many): food advice and the doses.
@@ -517,7 +518,7 @@ def asked_slots(question: str) -> tuple[str, ...]:
     for pattern, predicates in (*_EN_RE, *_ZH_RE):
         if pattern.search(text):
             found.extend(p for p in predicates if p not in found)
-    if not is_food_advice(found):  # 我不吃什么 reads as food advice too (吃什么), yet asks what is refused, not liked
+    if not is_food_advice(found):  # 我不吃什么 reads as food advice too (吃什么), yet asks what is refused, no taste
         found = [p for p in found if p not in (FOOD_LIKING, FOOD_DISLIKE)]
     return tuple(found)
 
