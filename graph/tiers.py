@@ -43,6 +43,7 @@ class TierMemory:
     succeeds_kept: bool = False
     tier_since: datetime | None = None  # when it entered its tier (None: not recorded, read as ever)
     durable: bool = False  # it states a live triple with one of the durable predicates asked for (tier/memories)
+    last_recalled_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +84,7 @@ def tier_memory_from_row(row: dict[str, Any]) -> TierMemory:
         succeeds_kept=bool(row.get("succeeds_kept")),
         tier_since=to_datetime(row.get("tier_since")),
         durable=bool(row.get("durable")),
+        last_recalled_at=to_datetime(row.get("last_recalled_at")),
     )
 
 

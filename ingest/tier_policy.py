@@ -13,13 +13,15 @@ The rules:
   unmentioned longer than `mid_fallback_after` with its weight below `mid_fallback_max_weight`;
 - temp -> deleted: temp over capacity (its least useful; never a safety memory), react DISMISSED, or the
   sweep finds it unmentioned longer than `temp_stale_after` with its weight below `temp_stale_max_weight`
-  (safety-critical memories are never stale, nor one stating the user's lasting knowledge, DURABLE_PREDICATES,
-  nor the winner of a conflict with a mid or core memory: "We cancelled the Japan trip" ending a plan kept in
-  mid is what the user now says of a thing kept);
+  (safety-critical memories are never stale, nor the user's lasting knowledge: one stating a triple of
+  DURABLE_PREDICATES, or a routine or how-to of theirs, LASTING_TYPES; nor the winner of a conflict with a mid
+  or core memory: "We cancelled the Japan trip" ending a plan kept in mid is what the user now says of a thing
+  kept);
 - core -> mid: only the user's unlock; a locked memory is never moved or removed by the system.
 "Least useful" is: unlocked only, lowest weight first, then longest unmentioned, then oldest, then id.
-"Unmentioned" for the stale and fade rules counts from the last mention or from the memory's move into its tier,
-whichever is later (quiet_since): the user's ENGAGED or unlock, or a fall back to temp, starts the clock again.
+"Unmentioned" for the stale and fade rules counts from the last mention, the last recall or the memory's move into
+its tier, whichever is latest (quiet_since): a recall, the user's ENGAGED or unlock, or a fall back to temp, starts the
+clock again.
 
 Two kinds of memory that sweeps and capacities never demote or delete (the user's forget removes them):
 - superseded history (valid_to set: the loser of a resolved conflict, kept per DESIGN "Conflicts") is
@@ -42,17 +44,25 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from graph.model import PresetKind, Tier
+from graph.model import MemoryType, PresetKind, Tier
 from graph.tiers import TierMemory
-from ingest.extract import PERSONAL_FACT_PREDICATES
+from ingest.extract import PERSONAL_FACT_PREDICATES, REPLY_STYLE_PREDICATE
 from ingest.weights import Parts, WeightPolicy, decayed, elapsed_ms, final_weight
 
 # What a memory states that makes it the user's lasting knowledge, never stale (DESIGN "Two filters": keep what is
 # specific to the user, their preferences and the facts about them): a live triple with one of these predicates,
-# either polarity ("I don't eat pork" is diet too): their home, work, family, pets, health, contact; likes and diet.
+# either polarity ("I don't eat pork" is diet too): their home, work, family, pets, health, contact; likes and diet;
+# their routines, way to work, team and plans, and how they want to be answered.
 # Unmentioned for a week it is not unimportant: "I started a new job at Microsoft" was deleted 8 days after it was
-# said, and "What's my job?" answered "我有点饿了". Trivia and one-offs still go stale; capacity may still evict any.
-DURABLE_PREDICATES: frozenset[str] = PERSONAL_FACT_PREDICATES | {"likes", "eats", "drinks"}
+# said, and "What's my job?" answered "我有点饿了"; a 90-day life lost its gym days, commute and a trip planned five
+# weeks ahead a week after each was said. Trivia and one-offs still go stale; capacity may still evict any.
+DURABLE_PREDICATES: frozenset[str] = PERSONAL_FACT_PREDICATES | {
+    "likes", "eats", "drinks", "has_routine", "commutes_by", "supports_team", "going_to", REPLY_STYLE_PREDICATE}
+
+# The kinds of memory that are the user's ways, lasting with no triple to say so: a routine or a how-to of theirs
+# (我每天早上都要喝一杯美式咖啡 states no triple, and went a week after it was said). Said as temporary (a preset),
+# they go stale as any one-off.
+LASTING_TYPES: frozenset[MemoryType] = frozenset({MemoryType.PROCEDURAL})
 
 
 class Signal(StrEnum):
@@ -147,10 +157,17 @@ def last_mentioned(m: TierMemory) -> datetime:
 
 
 def quiet_since(m: TierMemory) -> datetime:
-    """Where the stale and fade clocks start: the last mention, or the move into its tier when later (a memory
-    the user just engaged with, unlocked, or that just fell back to temp is not judged on the time before)."""
-    mentioned = last_mentioned(m)
-    return m.tier_since if m.tier_since is not None and m.tier_since > mentioned else mentioned
+    """Where the stale and fade clocks start: the latest of the last mention, the last recall and the move into its
+    tier (a memory the user just engaged with, unlocked, or that just fell back to temp is not judged on the time
+    before; one recall just returned is in use: "Yesterday I ran a 10K" answered "What did I do last week?" and the
+    sweep minutes later deleted it as stale)."""
+    return max(t for t in (last_mentioned(m), m.tier_since, m.last_recalled_at) if t is not None)
+
+
+def lasting(m: TierMemory) -> bool:
+    """The user's lasting knowledge, which no sweep calls stale: a live triple of a durable predicate (the rows read
+    it), or a routine or how-to of theirs not said as temporary."""
+    return m.durable or (m.memory_type in LASTING_TYPES and m.preset_kind is PresetKind.DEFAULT)
 
 
 def held(m: TierMemory) -> bool:
@@ -221,7 +238,7 @@ def is_stale(m: TierMemory, rules: TierRules, now: datetime) -> bool:
         and evictable(m)
         and m.preset_kind is not PresetKind.SAFETY
         and not m.succeeds_kept
-        and not m.durable
+        and not lasting(m)
         and now - quiet_since(m) > rules.temp_stale_after
         and current_weight(m, rules.weights, now) < rules.temp_stale_max_weight
     )

@@ -144,6 +144,28 @@ def test_the_stale_and_fade_clocks_start_again_on_a_move() -> None:
                                                       TierChange("engaged", Tier.MID, Tier.TEMP, Reason.FADED)]
 
 
+def test_the_users_routines_and_how_tos_are_never_stale_and_a_recall_restarts_the_clock() -> None:
+    """A routine said with no triple (我每天早上都要喝一杯美式咖啡) is the user's lasting way, not a one-off; said as
+    temporary it is one. A memory a recall just returned is in use: judged from that recall."""
+    rules = TierRules(capacities=Capacities(core=5, mid=5, temp=9))
+    routine = replace(mem("routine", days_ago=30), memory_type=MemoryType.PROCEDURAL)
+    tonight = replace(mem("tonight", days_ago=8, preset=PresetKind.TEMPORARY), memory_type=MemoryType.PROCEDURAL)
+    episode = replace(mem("episode", days_ago=8), memory_type=MemoryType.EPISODIC)
+    recalled = replace(mem("recalled", days_ago=8), memory_type=MemoryType.EPISODIC,
+                       last_recalled_at=T0 - timedelta(days=2))
+    recalled_long_ago = replace(mem("recalled_long_ago", days_ago=20), memory_type=MemoryType.EPISODIC,
+                                last_recalled_at=T0 - timedelta(days=9))
+    ms = [routine, tonight, episode, recalled, recalled_long_ago]
+    assert sweep(ms, rules, T0) == [TierChange(i, Tier.TEMP, None, Reason.STALE)
+                                    for i in ("tonight", "episode", "recalled_long_ago")]
+    assert sweep([routine, recalled], rules, T0 + timedelta(days=6)) == [  # 8 days after its recall
+        TierChange("recalled", Tier.TEMP, None, Reason.STALE)]
+    # the fade of mid counts from the recall too
+    in_use = replace(mem("in_use", Tier.MID, 0.35, days_ago=40), last_recalled_at=T0 - timedelta(days=3))
+    assert sweep([in_use], rules, T0) == []
+    assert sweep([in_use], rules, T0 + timedelta(days=28)) == [TierChange("in_use", Tier.MID, Tier.TEMP, Reason.FADED)]
+
+
 def test_history_and_memories_held_for_review_are_never_swept_or_evicted() -> None:
     ms = [mem("old", Tier.TEMP, 0.0, days_ago=90, superseded=True), mem("older", Tier.MID, 0.0, 90, superseded=True),
           mem("held", Tier.TEMP, 0.0, days_ago=90, held=True), mem("held_mid", Tier.MID, 0.0, 90, held=True),
@@ -684,6 +706,34 @@ def test_superseded_history_is_kept_and_takes_no_room(c: Container, scope: Scope
             refused()
     assert tier_of(c, scope.tenant, old.id) == Tier.TEMP
     assert [t.object.name for t in c.memories.triples(scope.tenant, "alice", old.id)] == ["Siemens"]
+
+
+def test_a_routine_a_commute_a_plan_and_a_reply_style_outlive_the_sweep_a_one_off_does_not(
+        settings: Settings, tenant: str, clock: FakeClock, container: Container) -> None:
+    """A 90-day life (session 52's audit) lost its gym days, commute, morning coffee and a trip planned five weeks
+    ahead a week after each was said: each weighs 0.2, under the stale line, and stated nothing the sweep kept."""
+    c = small(settings, clock, temp_capacity=16)
+    lasting = ["I go to the gym every Monday and Thursday evening.", "I bike to work every day, it takes 20 minutes.",
+               "我每天早上都要喝一杯美式咖啡。", "We're flying to Lisbon in March for a week.",
+               "Please keep your answers short."]
+    said = remember_facts(c, tenant, [*lasting, "Yesterday I ran a 10K in 55 minutes!"], clock)
+    assert len(said) == len(lasting) + 1
+    clock.advance(timedelta(days=8))
+    assert [(x.memory_id, x.reason) for x in c.tiers.sweep(tenant, "alice")] == [(said[-1], Reason.STALE)]
+    assert all(tier_of(c, tenant, m) is not None for m in said[:-1])  # kept (a later turn may have lifted one)
+    c.close()
+
+
+def test_a_memory_recalled_is_judged_stale_from_its_recall(c: Container, tenant: str, clock: FakeClock) -> None:
+    """"What did I do last week?" returned the 10K, and the sweep minutes later deleted it as stale."""
+    [run] = remember_facts(c, tenant, ["Yesterday I ran a 10K in 55 minutes!"], clock)
+    clock.advance(timedelta(days=6))
+    recalled = c.recall.recall(tenant, RecallRequest(user_id="alice", query="How fast did I run the 10K?"))
+    assert run in [r.memory.id for r in recalled.memories]
+    clock.advance(timedelta(days=3))  # 9 days after it was said, 3 after its recall
+    assert c.tiers.sweep(tenant, "alice") == []
+    clock.advance(timedelta(days=5))  # 8 after its recall
+    assert [(x.memory_id, x.reason) for x in c.tiers.sweep(tenant, "alice")] == [(run, Reason.STALE)]
 
 
 def test_sweep_and_eviction_weigh_memories_decayed_to_now(c: Container, tenant: str, clock: FakeClock) -> None:

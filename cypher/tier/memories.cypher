@@ -17,7 +17,7 @@ RETURN m.id AS id, m.tier AS tier, m.locked AS locked, m.weight AS weight, m.typ
        m.passive AS passive, m.active AS active, m.preset AS preset, m.preset_kind AS preset_kind,
        m.mention_count AS mention_count, toString(m.last_mentioned_at) AS last_mentioned_at,
        toString(m.created_at) AS created_at, toString(coalesce(m.decayed_at, m.created_at)) AS decayed_at,
-       toString(m.tier_since) AS tier_since,
+       toString(m.tier_since) AS tier_since, toString(m.last_recalled_at) AS last_recalled_at,
        m.valid_to IS NOT NULL AS superseded, m.id IN held AS in_open_conflict,
        CASE WHEN $durable_predicates IS NULL THEN false
             ELSE EXISTS { MATCH (m)-[:SUPERSEDES]->(l:Memory) WHERE l.tier IN ['mid', 'core'] } END AS succeeds_kept,
