@@ -301,7 +301,8 @@ def _zh_whole_clause(c: str, st: _State) -> bool:
             and not re.match(r"(?:去|来|做|帮|别|不要|回|给|早|快|多|少|把|在|跟|和|陪|带|写|改|加|开)", m["o"]):
         st.add(USER, "nickname", _zh_clean(m["o"]))
         return True
-    if m := re.fullmatch(r"(?P<o>[^我你他她]{1,12}?)是我的?(?:最爱|心头好|命根子|命|本命|最喜欢的\S*)", c):
+    # (a particle ending the sentence says nothing more: 北京烤鸭又是我的最爱了)
+    if m := re.fullmatch(r"(?P<o>[^我你他她]{1,12}?)是我的?(?:最爱|心头好|命根子|命|本命|最喜欢的\S*)[了啊呀啦]*", c):
         st.add(USER, "likes", _zh_topic(_zh_clean(m["o"])))
         return True
     if (m := re.fullmatch(

@@ -1093,6 +1093,8 @@ def test_fur_allergies_how_long_how_much_and_a_job_before_retiring(text: str,
     ("火锅也是我的最爱", {(USER, "likes", "火锅", 1)}), ("奶茶才是我的最爱", {(USER, "likes", "奶茶", 1)}),
     ("火锅就是我的最爱", {(USER, "likes", "火锅", 1)}), ("猫也是我的心头好", {(USER, "likes", "猫", 1)}),
     ("周杰伦还是我最喜欢的歌手", {(USER, "likes", "周杰伦", 1)}),
+    # ... and the particle that ends the sentence is no part of the phrase (又是我的最爱了 = 是我的最爱)
+    ("北京烤鸭又是我的最爱了", {(USER, "likes", "北京烤鸭", 1)}), ("火锅是我的最爱啊", {(USER, "likes", "火锅", 1)}),
     ("鸡蛋都还是吃的", {(USER, "eats", "鸡蛋", 1)}),
     ("故宫也在北京", {("故宫", "located_in", "北京", 1)}),
     # ... and a word whose last character looks like one keeps it
