@@ -119,6 +119,11 @@ _FOOD_ADVICE_ASKED = (*_FOOD_ADVICE, FOOD_DISLIKE, FOOD_LIKING)
 # "Can I eat / drink X?", 我能喝西柚汁吗: one thing, whose safety the medicines taken decide too (grapefruit and
 # amlodipine, alcohol and many): food advice and the doses.
 _EAT_OR_DRINK = (*_FOOD_ADVICE, "takes_dose")
+# "What should I take for the pain?", 腰又疼了 吃点啥药好: a medicine asked for, which the user's allergies (a drug
+# allergy), conditions and the medicines they take (warfarin and ibuprofen) decide; no food slot, though it says 吃什么.
+_MEDICINE_ADVICE = (*_FOOD_SAFETY, "takes_dose")
+# A medicine as what is eaten (吃什么药, 吃点止痛药): no food asked for
+_NO_MEDICINE = r"(?![^，。？！\s]{0,6}药)"
 # How long or which way to work or school: the way there, from home, to the work or the school.
 _COMMUTE = ("commutes_by", "lives_in", "works_at", "studies_at")
 # "my older brother", "my little sister": the sibling asked for all the same
@@ -266,6 +271,8 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\bwhat (?:[a-z-]+ ){0,3}(?:meds|medications?|medicines?|pills) (?:do i take|am i on)\b"
      r"|\bmy (?:meds|medications?|medicines?)\b",
      ("takes_dose",)),
+    (r"\bwhat (?:[a-z-]+ ){0,2}(?:medicines?|medications?|meds|pills|painkillers|tablets) (?:should|can|could|shall) i"
+     r" (?:take|use|try)\b", _MEDICINE_ADVICE),
     (r"\bwhere (?:did|have) (?:i|we) (?:go|gone|been|fl[oy]w?n?) (?:on|for) (?:(?:a|my|our) )?"
      r"(?:holiday|vacation|trip)s?\b|\bwhere (?:did|have) (?:i|we) travel(?:l?ed)?\b|\bwhere have (?:i|we) been\b"
      r"|\b(?:which|what) (?:places|cities|countries) have (?:i|we) (?:visited|been to)\b"
@@ -388,19 +395,24 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我的?(?:身体|健康)(?:有)?(?:什么|哪些)(?:问题|毛病)|体检[^，。？]{0,12}(?:注意|关注|留意|重点|看什么|查什么)"
      r"|(?:注意|关注|留意)[^，。？]{0,6}体检", ("has_condition",)),
     (r"我(?:还)?(?:吃素|是素食者?|是素食主义者)吗|我(?:还)?吃肉吗|我的饮食(?:习惯)?是什么", (DIET,)),
-    (r"(?<!喜欢)(?<!爱)吃(?:点)?什么|做(?:点)?什么(?:菜|吃的|饭)|点(?:点)?什么(?:菜|吃的|外卖)|推荐[^，。？]{0,6}(?:餐厅|饭店|菜|吃的|甜点|零食|馆子|饭馆)"
+    (r"(?<!喜欢)(?<!爱)吃(?:点)?什么" + _NO_MEDICINE
+     + r"|做(?:点)?什么(?:菜|吃的|饭)|点(?:点)?什么(?:菜|吃的|外卖)"
+     r"|推荐[^，。？]{0,6}(?:餐厅|饭店|菜|吃的|甜点|零食|馆子|饭馆)"
      r"|推荐[^，。？]{0,4}(?:饭|菜|餐|面|小吃|甜品|火锅|烧烤)店"
      r"|(?:晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|甜点)(?:有什么推荐|怎么安排)"
      # a meal said in English inside Chinese: 学校附近有什么 lunch 推荐
      r"|(?:lunch|dinner|breakfast|brunch|snack|dessert)s?\s*(?:有什么|有啥)?\s*推荐|推荐[^，。？]{0,6}(?:lunch|dinner|brunch)"
-     r"|我(?:能不能|能|可以)吃(?!完)[^，。？]{0,8}吗?"
+     r"|我(?:能不能|能|可以)吃(?!完)" + _NO_MEDICINE + r"[^，。？]{0,8}吗?"
      r"|我不能吃什么|我要忌口"
      # 中午点个外卖 帮我挑挑, 想吃点甜的 推荐下, 夜宵整点啥 (were no request for food: the refused 葱 not read)
      r"|点(?:个|份|一份)?外卖|(?:想|要)吃点[^，。？]{0,4}(?:的|东西)|吃点[^，。？]{0,6}推荐"
      r"|(?:晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|宵夜)(?:整|来)点?什么"
      # 朋友请吃饭 点菜要注意啥: ordering at a meal out, with a seafood allergy stored
      r"|点菜[^，。？]{0,4}注意|(?:吃饭|聚餐|下馆子)[^，。？]{0,4}(?:要|该|得)?(?:注意什么|忌口)$", _FOOD_ADVICE_ASKED),
-    (r"我(?:能不能|能|可以)(?:吃|喝)(?!完)[^，。？]{0,8}(?:吗|不|$)", _EAT_OR_DRINK),
+    (r"我(?:能不能|能|可以)(?:吃|喝)(?!完)" + _NO_MEDICINE + r"[^，。？]{0,8}(?:吗|不|$)", _EAT_OR_DRINK),
+    # (not 我在吃什么药: the medicines taken, below)
+    (r"(?<!在)(?:吃|服用?|用)(?:点|些)?(?:什么|哪种|哪个|哪些)[^，。？！\s]{0,4}药|我(?:能不能|能|可以)(?:吃|服用?|用)[^，。？！\s]{0,6}药",
+     _MEDICINE_ADVICE),
     (r"我(?:每天|平时)?(?:怎么|如何)(?:去)?上班|我的通勤|我(?:每天|平时)?(?:坐|乘)什么(?:车)?上班", ("commutes_by",)),
     (r"(?:上班|去公司|去单位|去学校|上学|去上课)[^，。？]{0,6}(?:要多久|多久|多长时间|走哪条路|怎么走|怎么去|咋去)"
      # (not someone else's: 他几点出门)
@@ -559,8 +571,9 @@ def shapes_answer(asked: Sequence[str], stated: Sequence[str]) -> bool:
 
 def constrains_answer(asked: Sequence[str]) -> bool:
     """The slots asked hold facts that constrain the answer rather than give it: a request for food advice (the
-    allergies and foods refused), an animal met or taken in (the allergy to it: "Should we adopt a puppy?")."""
-    return is_food_advice(asked) or ANIMAL_ALLERGY in asked
+    allergies and foods refused), an animal met or taken in (the allergy to it: "Should we adopt a puppy?"), a medicine
+    asked for (the allergies, conditions and medicines taken)."""
+    return is_food_advice(asked) or ANIMAL_ALLERGY in asked or tuple(asked[:len(_MEDICINE_ADVICE)]) == _MEDICINE_ADVICE
 
 
 def asks_own_fact(asked: Sequence[str], question: str) -> bool:

@@ -371,6 +371,34 @@ def test_an_animal_allergy_answers_an_animal_question_and_constrains_it() -> Non
     assert not constrains_answer(asked_slots("What's my job?"))
 
 
+# a medicine asked for: what the user is allergic to, their conditions and the medicines they take decide it (a drug
+# allergy, warfarin and ibuprofen), no food slot though it says 吃什么 (the back pain's 吃点啥药好 read as food advice)
+MEDICINE_ADVICE = ("allergic_to", "has_condition", "takes_dose")
+
+
+@pytest.mark.parametrize(("question", "slots"), [
+    ("腰又疼了 吃点啥药好", MEDICINE_ADVICE), ("头疼吃什么药", MEDICINE_ADVICE),
+    ("感冒了吃哪种感冒药好", MEDICINE_ADVICE),
+    ("我能吃点止痛药吗", MEDICINE_ADVICE), ("What medicine should I take for my back?", MEDICINE_ADVICE),
+    ("what painkillers can I take", MEDICINE_ADVICE),
+    # the medicines the user takes: their own fact, as before
+    ("我在吃什么药", ("takes_dose",)), ("What meds am I on?", ("takes_dose",)),
+    # food still
+    ("感冒了吃点什么好", FOOD_ADVICE), ("晚饭吃什么", FOOD_ADVICE), ("要吃点药吗", ()),
+])
+def test_a_medicine_asked_for_is_no_food_advice(question: str, slots: tuple[str, ...]) -> None:
+    assert asked_slots(question) == slots
+
+
+def test_a_medicine_asked_for_is_constrained_by_every_allergy() -> None:
+    """The allergies, conditions and medicines taken constrain the medicine (no bar for the rest, no own fact asked);
+    a drug allergy answers it, which food advice leaves out."""
+    asked = asked_slots("腰又疼了 吃点啥药好")
+    assert constrains_answer(asked) and not asks_own_fact(asked, "腰又疼了 吃点啥药好")
+    assert answered(asked, ("allergic_to",), ("user", "青霉素")) == ("allergic_to",)
+    assert answered(asked, ("takes_dose",), ("user", "takes_dose:华法林")) == ("takes_dose",)
+
+
 def test_a_diet_question_asks_for_a_diet_not_any_is_a() -> None:
     """"What's my diet?" was gated after "so I guess I'm pescatarian now" (cosine under the gate, no slot)."""
     diet = asked_slots("What's my diet?")
