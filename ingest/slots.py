@@ -61,7 +61,7 @@ MUSIC = "likes (music)"
 FOOD_LIKING = "likes (food)"
 # What the user dislikes eating ("I hate mushrooms", 我讨厌吃苦瓜: a denied likes naming a food), asked by a request for
 # food advice with the foods refused: it constrains the answer as they do ("What should I cook tonight?" must not
-# bring mushrooms back).
+# bring mushrooms back); "What don't I eat?" asks it after the foods refused, as its answer.
 FOOD_DISLIKE = "not likes (food)"
 # A pet by its kind as the extraction knows it (ingest/lexicon.py RELATIONS_*: hamster, 仓鼠, 柯基), longest first
 _PET_EN = "|".join(sorted((re.escape(w) for w, r in RELATIONS_EN.items() if r == "pet"), key=len, reverse=True))
@@ -106,15 +106,18 @@ REPLY_STYLE = REPLY_STYLE_PREDICATE
 # "not P" reads P's denied triples (cypher/recall/slot_match.cypher), every other slot the affirmed ones.
 REFUSED_FOOD = "not eats"
 _FOOD_SAFETY = ("allergic_to", "has_condition")
+# "What don't I eat?", 我不吃什么: the foods refused and the foods disliked ("I can't stand cilantro" is as much an
+# answer as "I don't eat cilantro"), then the allergies and conditions that rule foods out.
+_REFUSED_ASKED = (REFUSED_FOOD, FOOD_DISLIKE, *_FOOD_SAFETY)
 # What the user must not, cannot or will not eat: asked by any request for food advice ("Any dessert ideas for
 # tonight?", 晚饭吃什么), whose answer must respect an allergy, a condition, a food refused (我一点葱都不吃) or a diet
 # (vegetarian: "学校附近有什么 lunch 推荐？" was gated beside 我是 vegetarian) however far the words are from it.
-# The safety first: "What don't I eat?" asks the same slots, the refused foods first (they are its answer, not a
+# The safety first: "What don't I eat?" asks these too, the refused foods first (they are its answer, not a
 # constraint on one: is_food_advice tells the two apart by that order).
 _FOOD_ADVICE = (*_FOOD_SAFETY, REFUSED_FOOD, DIET)
 # What a request for food advice asks: what constrains the answer (the foods disliked too), then what the user likes
-# to eat (a liked cuisine shapes "suggest a restaurant" as the allergy does; "What don't I eat?" and "Can I eat
-# sushi?" ask neither).
+# to eat (a liked cuisine shapes "suggest a restaurant" as the allergy does; "What don't I eat?" asks the dislikes as
+# its answer and no liking, "Can I eat sushi?" neither).
 _FOOD_ADVICE_ASKED = (*_FOOD_ADVICE, FOOD_DISLIKE, FOOD_LIKING)
 # "Can I eat / drink X?", 我能喝西柚汁吗: one thing, whose safety the medicines taken decide too (grapefruit and
 # amlodipine, alcohol and many): food advice and the doses.
@@ -290,7 +293,7 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\bwhen do (?:i|we) (?:leave|fly out)\b", ("going_to",)),
     (r"\b(?:what|which) (?:foods? )?(?:do|don't|can't) i (?:avoid|not eat|never eat|refuse to eat)\b"
      r"|\b(?:what|which) foods? do i (?:avoid|not eat|never eat|refuse)\b|\bwhat (?:don't|can't|won't) i eat\b"
-     r"|\b(?:is there )?anything i (?:refuse to|don't|can't|won't|never) eat\b", (REFUSED_FOOD, *_FOOD_SAFETY)),
+     r"|\b(?:is there )?anything i (?:refuse to|don't|can't|won't|never) eat\b", _REFUSED_ASKED),
     (r"\b(?:when|what time) do i (?:usually |normally )?(?:go to bed|go to sleep|sleep)\b|\bmy bedtime\b", (BEDTIME,)),
     (r"\b(?:when|what time) do i (?:usually |normally )?(?:wake up|get up)\b", (WAKE_UP,)),
     (r"\bwhat shifts? do i (?:work|have)\b|\bmy (?:work )?shifts?\b", (SHIFT,)),
@@ -366,7 +369,7 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|这次(?:的)?(?:旅行|旅游|出差|行程)|我(?:们)?(?:什么时候|哪天|几号)(?:出发|动身|飞)",
      ("going_to",)),
     (r"我(?:有)?(?:什么|哪些)忌口|我忌口(?:什么|哪些)|(?:有)?什么(?:东西|食物)?是我不(?:吃|能吃)的|我不吃(?:什么|哪些)",
-     (REFUSED_FOOD, *_FOOD_SAFETY)),
+     _REFUSED_ASKED),
     (rf"我(?:的)?(?:姐姐|妹妹|姐|妹)|{_CLAUSE_START}(?:姐姐|妹妹)", ("sister",)),
     (rf"我(?:的)?(?:哥哥|弟弟|哥|弟)|{_CLAUSE_START}(?:哥哥|弟弟)", ("brother",)),
     (rf"我(?:的|家的?)?(?:儿子|女儿|孩子|小孩|娃)|{_CLAUSE_START}(?:儿子|女儿)", ("child",)),
@@ -463,7 +466,7 @@ SLOT_EXAMPLES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
                     "我去过哪些地方？")),
     (("going_to",), ("Where am I going next month?", "Where are we headed this summer?", "我下个月要去哪？",
                      "我们这次旅行去哪？")),
-    ((REFUSED_FOOD, *_FOOD_SAFETY), ("What food don't I eat?", "Is there anything I refuse to eat?", "我不吃什么？",
+    (_REFUSED_ASKED, ("What food don't I eat?", "Is there anything I refuse to eat?", "我不吃什么？",
                                       "我忌口什么？")),
     (("drives",), ("What car do I drive?", "我开什么车？")),
     # An open preference asks for no slot (left to the other stages, as by the patterns): "What's my favourite
@@ -530,8 +533,10 @@ def asked_slots(question: str) -> tuple[str, ...]:
     for pattern, predicates in (*_EN_RE, *_ZH_RE):
         if pattern.search(text):
             found.extend(p for p in predicates if p not in found)
-    if not is_food_advice(found):  # 我不吃什么 reads as food advice too (吃什么), yet asks what is refused, no taste
-        found = [p for p in found if p not in (FOOD_LIKING, FOOD_DISLIKE)]
+    if not is_food_advice(found):
+        # 我不吃什么 reads as food advice too (吃什么), yet asks what is refused or disliked (its answer), no taste
+        dropped = (FOOD_LIKING,) if tuple(found[:2]) == _REFUSED_ASKED[:2] else (FOOD_LIKING, FOOD_DISLIKE)
+        found = [p for p in found if p not in dropped]
     return tuple(found)
 
 

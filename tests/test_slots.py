@@ -33,6 +33,9 @@ EAT_OR_DRINK = (*FOOD_ADVICE[:-2], "takes_dose")
 # one thing, asked in words a request for food advice reads too (我能吃海鲜吗, "what should I eat"): the liking as well
 ADVICE_AND_DOSES = (*FOOD_ADVICE, "takes_dose")
 
+# what the user does not eat: the foods refused and disliked, then what constrains any meal
+REFUSED = ("not eats", FOOD_DISLIKE, "allergic_to", "has_condition")
+
 COMMUTE = ("commutes_by", "lives_in", "works_at", "studies_at")
 # a former job: the employer and occupation, affirmed and held no longer (their denied triples)
 FORMER_JOB = ("works_at", OCCUPATION, "not works_at", "not is_a (occupation)")
@@ -162,12 +165,11 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("Where is my next trip?", ("going_to",)), ("Where should we go on vacation?", ()),
         ("Where did I go for lunch?", ()),
         ("我去哪里玩比较好？", ()), ("我明天去哪里玩？", ()),
-        # the food the user refuses: the denied triples of eats, with the allergies and conditions
-        ("Which food do I avoid?", ("not eats", "allergic_to", "has_condition")),
-        ("Is there anything I refuse to eat?", ("not eats", "allergic_to", "has_condition")),
-        ("What don't I eat?", ("not eats", "allergic_to", "has_condition")),
-        ("我忌口什么？", ("not eats", "allergic_to", "has_condition")),
-        ("有什么东西是我不吃的？", ("not eats", "allergic_to", "has_condition")),
+        # the food the user refuses: the denied triples of eats, the foods disliked (a denied likes naming a food),
+        # with the allergies and conditions
+        ("Which food do I avoid?", REFUSED), ("Is there anything I refuse to eat?", REFUSED),
+        ("What don't I eat?", REFUSED), ("我忌口什么？", REFUSED), ("有什么东西是我不吃的？", REFUSED),
+        ("我不吃什么？", (*REFUSED, DIET)),
         # a diet: the is_a naming one (vegetarian, 素食者), not any is_a
         ("What's my diet?", (DIET,)), ("Am I still vegetarian?", (DIET,)), ("Do I eat meat?", (DIET,)),
         ("我吃素吗？", (DIET,)), ("我还吃肉吗？", (DIET,)), ("What do I eat for breakfast?", ()),
