@@ -27,6 +27,7 @@ from ingest.extract_core import (
     is_occupation,
     is_sport,
     normalize_term,
+    own_people,
     phone_ok,
 )
 from ingest.extract_routines import is_medicine_zh
@@ -817,6 +818,8 @@ def _zh(
         if coord and _ZH_COORD_RE.search(obj):
             obj = re.sub(r"都$", "", obj)  # 对花粉和尘螨都过敏: 都 closes the list
         if predicate == "likes":
+            if own_people(obj):
+                return  # 我爱我老婆和孩子: the user's people, no liking (read whole: 孩子 alone is people in general)
             obj = re.sub(r"^太(?=[甜辣咸油酸苦腻淡]$)", "", obj)  # 不喜欢太甜的 -> 甜: a taste without its degree
         for part in _split_coord(obj) if coord else [obj]:
             st.add(subject, predicate, _zh_clean(_ZH_PART_DEGREE_RE.sub("", part.strip())), polarity)
