@@ -19,7 +19,7 @@ from ingest.extract_routines import (
     medicine_of,
     routine_of,
 )
-from ingest.lexicon import PLACES_ZH, has_han
+from ingest.lexicon import PLACES_ZH, RELATIONS_EN, RELATIONS_ZH, has_han
 from ingest.reply_style import reply_style_axis
 
 USER = "user"
@@ -446,6 +446,23 @@ def _valid_object(obj: str) -> bool:
     return len(o) <= 40
 
 
+# The user's own people, one or a list (my wife and my kids, my two little sisters, our boss, 我老婆和孩子, 我妈): whom
+# the user loves or can't stand is no liking of a thing. A relative named is a kin triple (my wife Anna: spouse), one
+# unnamed is found by the words for them (ingest/slots.py kin_words); a pet, a thing of theirs (my mom's cooking) and
+# people in general (kids) are likings as before.
+_PERSON_EN = "|".join(sorted((re.escape(w) for w, r in RELATIONS_EN.items() if r != "pet"), key=len, reverse=True))
+_PERSON_ZH = "|".join(sorted((w for w, r in RELATIONS_ZH.items() if r != "pet"), key=len, reverse=True))
+_ONE_OF_MINE_EN = rf"(?:[a-z-]+ ){{0,2}}?(?:{_PERSON_EN})s?"
+_OWN_PEOPLE_RE = re.compile(
+    rf"(?i)(?:my|our) {_ONE_OF_MINE_EN}(?:(?:,|,? and|,? &) (?:(?:my|our) )?{_ONE_OF_MINE_EN})*"
+    rf"|(?:我|我们|咱)(?:的|家的?)?(?:{_PERSON_ZH})(?:(?:和|、|跟|还有)(?:我的?)?(?:{_PERSON_ZH}))*")
+
+
+def own_people(obj: str) -> bool:
+    """Whether an object names only people of the user's own: "my wife and kids", 我老婆和孩子 (not "my job")."""
+    return _OWN_PEOPLE_RE.fullmatch(obj.strip()) is not None
+
+
 # Emoji and pictographs at the edge of an object ("rainy days ☔", 下雪天❄️) are decoration, not the thing.
 _SYMBOLS_EDGE_RE = re.compile(
     r"^[\s\u2190-\u2bff\u2600-\u27bf\ufe0f\u200d\U0001f000-\U0001faff]+"
@@ -512,6 +529,8 @@ class _State:
             obj = unquoted(obj)
         if not _valid_object(obj) or predicate not in PREDICATES:
             return
+        if predicate == "likes" and own_people(obj):
+            return  # "I love my wife": a person of the user's, no liking (own_people)
         if subject_kind is None:
             subject_kind = "user" if subject == USER else "person"
         if object_kind is None:

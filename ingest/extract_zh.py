@@ -27,6 +27,7 @@ from ingest.extract_core import (
     is_occupation,
     is_sport,
     normalize_term,
+    own_people,
     phone_ok,
 )
 from ingest.extract_routines import is_medicine_zh
@@ -301,7 +302,8 @@ def _zh_whole_clause(c: str, st: _State) -> bool:
             and not re.match(r"(?:去|来|做|帮|别|不要|回|给|早|快|多|少|把|在|跟|和|陪|带|写|改|加|开)", m["o"]):
         st.add(USER, "nickname", _zh_clean(m["o"]))
         return True
-    if m := re.fullmatch(r"(?P<o>[^我你他她]{1,12}?)是我的?(?:最爱|心头好|命根子|命|本命|最喜欢的\S*)", c):
+    # (a particle ending the sentence says nothing more: 北京烤鸭又是我的最爱了)
+    if m := re.fullmatch(r"(?P<o>[^我你他她]{1,12}?)是我的?(?:最爱|心头好|命根子|命|本命|最喜欢的\S*)[了啊呀啦]*", c):
         st.add(USER, "likes", _zh_topic(_zh_clean(m["o"])))
         return True
     if (m := re.fullmatch(
@@ -816,6 +818,8 @@ def _zh(
         if coord and _ZH_COORD_RE.search(obj):
             obj = re.sub(r"都$", "", obj)  # 对花粉和尘螨都过敏: 都 closes the list
         if predicate == "likes":
+            if own_people(obj):
+                return  # 我爱我老婆和孩子: the user's people, no liking (read whole: 孩子 alone is people in general)
             obj = re.sub(r"^太(?=[甜辣咸油酸苦腻淡]$)", "", obj)  # 不喜欢太甜的 -> 甜: a taste without its degree
         for part in _split_coord(obj) if coord else [obj]:
             st.add(subject, predicate, _zh_clean(_ZH_PART_DEGREE_RE.sub("", part.strip())), polarity)

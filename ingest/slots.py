@@ -61,7 +61,7 @@ MUSIC = "likes (music)"
 FOOD_LIKING = "likes (food)"
 # What the user dislikes eating ("I hate mushrooms", 我讨厌吃苦瓜: a denied likes naming a food), asked by a request for
 # food advice with the foods refused: it constrains the answer as they do ("What should I cook tonight?" must not
-# bring mushrooms back).
+# bring mushrooms back); "What don't I eat?" asks it after the foods refused, as its answer.
 FOOD_DISLIKE = "not likes (food)"
 # A pet by its kind as the extraction knows it (ingest/lexicon.py RELATIONS_*: hamster, 仓鼠, 柯基), longest first
 _PET_EN = "|".join(sorted((re.escape(w) for w, r in RELATIONS_EN.items() if r == "pet"), key=len, reverse=True))
@@ -106,19 +106,27 @@ REPLY_STYLE = REPLY_STYLE_PREDICATE
 # "not P" reads P's denied triples (cypher/recall/slot_match.cypher), every other slot the affirmed ones.
 REFUSED_FOOD = "not eats"
 _FOOD_SAFETY = ("allergic_to", "has_condition")
+# "What don't I eat?", 我不吃什么: the foods refused and the foods disliked ("I can't stand cilantro" is as much an
+# answer as "I don't eat cilantro"), then the allergies and conditions that rule foods out.
+_REFUSED_ASKED = (REFUSED_FOOD, FOOD_DISLIKE, *_FOOD_SAFETY)
 # What the user must not, cannot or will not eat: asked by any request for food advice ("Any dessert ideas for
 # tonight?", 晚饭吃什么), whose answer must respect an allergy, a condition, a food refused (我一点葱都不吃) or a diet
 # (vegetarian: "学校附近有什么 lunch 推荐？" was gated beside 我是 vegetarian) however far the words are from it.
-# The safety first: "What don't I eat?" asks the same slots, the refused foods first (they are its answer, not a
+# The safety first: "What don't I eat?" asks these too, the refused foods first (they are its answer, not a
 # constraint on one: is_food_advice tells the two apart by that order).
 _FOOD_ADVICE = (*_FOOD_SAFETY, REFUSED_FOOD, DIET)
 # What a request for food advice asks: what constrains the answer (the foods disliked too), then what the user likes
-# to eat (a liked cuisine shapes "suggest a restaurant" as the allergy does; "What don't I eat?" and "Can I eat
-# sushi?" ask neither).
+# to eat (a liked cuisine shapes "suggest a restaurant" as the allergy does; "What don't I eat?" asks the dislikes as
+# its answer and no liking, "Can I eat sushi?" neither).
 _FOOD_ADVICE_ASKED = (*_FOOD_ADVICE, FOOD_DISLIKE, FOOD_LIKING)
 # "Can I eat / drink X?", 我能喝西柚汁吗: one thing, whose safety the medicines taken decide too (grapefruit and
 # amlodipine, alcohol and many): food advice and the doses.
 _EAT_OR_DRINK = (*_FOOD_ADVICE, "takes_dose")
+# "What should I take for the pain?", 腰又疼了 吃点啥药好: a medicine asked for, which the user's allergies (a drug
+# allergy), conditions and the medicines they take (warfarin and ibuprofen) decide; no food slot, though it says 吃什么.
+_MEDICINE_ADVICE = (*_FOOD_SAFETY, "takes_dose")
+# A medicine as what is eaten (吃什么药, 吃点止痛药): no food asked for
+_NO_MEDICINE = r"(?![^，。？！\s]{0,6}药)"
 # How long or which way to work or school: the way there, from home, to the work or the school.
 _COMMUTE = ("commutes_by", "lives_in", "works_at", "studies_at")
 # "my older brother", "my little sister": the sibling asked for all the same
@@ -266,6 +274,8 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\bwhat (?:[a-z-]+ ){0,3}(?:meds|medications?|medicines?|pills) (?:do i take|am i on)\b"
      r"|\bmy (?:meds|medications?|medicines?)\b",
      ("takes_dose",)),
+    (r"\bwhat (?:[a-z-]+ ){0,2}(?:medicines?|medications?|meds|pills|painkillers|tablets) (?:should|can|could|shall) i"
+     r" (?:take|use|try)\b", _MEDICINE_ADVICE),
     (r"\bwhere (?:did|have) (?:i|we) (?:go|gone|been|fl[oy]w?n?) (?:on|for) (?:(?:a|my|our) )?"
      r"(?:holiday|vacation|trip)s?\b|\bwhere (?:did|have) (?:i|we) travel(?:l?ed)?\b|\bwhere have (?:i|we) been\b"
      r"|\b(?:which|what) (?:places|cities|countries) have (?:i|we) (?:visited|been to)\b"
@@ -283,7 +293,7 @@ _EN: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|\bwhen do (?:i|we) (?:leave|fly out)\b", ("going_to",)),
     (r"\b(?:what|which) (?:foods? )?(?:do|don't|can't) i (?:avoid|not eat|never eat|refuse to eat)\b"
      r"|\b(?:what|which) foods? do i (?:avoid|not eat|never eat|refuse)\b|\bwhat (?:don't|can't|won't) i eat\b"
-     r"|\b(?:is there )?anything i (?:refuse to|don't|can't|won't|never) eat\b", (REFUSED_FOOD, *_FOOD_SAFETY)),
+     r"|\b(?:is there )?anything i (?:refuse to|don't|can't|won't|never) eat\b", _REFUSED_ASKED),
     (r"\b(?:when|what time) do i (?:usually |normally )?(?:go to bed|go to sleep|sleep)\b|\bmy bedtime\b", (BEDTIME,)),
     (r"\b(?:when|what time) do i (?:usually |normally )?(?:wake up|get up)\b", (WAKE_UP,)),
     (r"\bwhat shifts? do i (?:work|have)\b|\bmy (?:work )?shifts?\b", (SHIFT,)),
@@ -359,7 +369,7 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
      r"|这次(?:的)?(?:旅行|旅游|出差|行程)|我(?:们)?(?:什么时候|哪天|几号)(?:出发|动身|飞)",
      ("going_to",)),
     (r"我(?:有)?(?:什么|哪些)忌口|我忌口(?:什么|哪些)|(?:有)?什么(?:东西|食物)?是我不(?:吃|能吃)的|我不吃(?:什么|哪些)",
-     (REFUSED_FOOD, *_FOOD_SAFETY)),
+     _REFUSED_ASKED),
     (rf"我(?:的)?(?:姐姐|妹妹|姐|妹)|{_CLAUSE_START}(?:姐姐|妹妹)", ("sister",)),
     (rf"我(?:的)?(?:哥哥|弟弟|哥|弟)|{_CLAUSE_START}(?:哥哥|弟弟)", ("brother",)),
     (rf"我(?:的|家的?)?(?:儿子|女儿|孩子|小孩|娃)|{_CLAUSE_START}(?:儿子|女儿)", ("child",)),
@@ -388,19 +398,24 @@ _ZH: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"我的?(?:身体|健康)(?:有)?(?:什么|哪些)(?:问题|毛病)|体检[^，。？]{0,12}(?:注意|关注|留意|重点|看什么|查什么)"
      r"|(?:注意|关注|留意)[^，。？]{0,6}体检", ("has_condition",)),
     (r"我(?:还)?(?:吃素|是素食者?|是素食主义者)吗|我(?:还)?吃肉吗|我的饮食(?:习惯)?是什么", (DIET,)),
-    (r"(?<!喜欢)(?<!爱)吃(?:点)?什么|做(?:点)?什么(?:菜|吃的|饭)|点(?:点)?什么(?:菜|吃的|外卖)|推荐[^，。？]{0,6}(?:餐厅|饭店|菜|吃的|甜点|零食|馆子|饭馆)"
+    (r"(?<!喜欢)(?<!爱)吃(?:点)?什么" + _NO_MEDICINE
+     + r"|做(?:点)?什么(?:菜|吃的|饭)|点(?:点)?什么(?:菜|吃的|外卖)"
+     r"|推荐[^，。？]{0,6}(?:餐厅|饭店|菜|吃的|甜点|零食|馆子|饭馆)"
      r"|推荐[^，。？]{0,4}(?:饭|菜|餐|面|小吃|甜品|火锅|烧烤)店"
      r"|(?:晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|甜点)(?:有什么推荐|怎么安排)"
      # a meal said in English inside Chinese: 学校附近有什么 lunch 推荐
      r"|(?:lunch|dinner|breakfast|brunch|snack|dessert)s?\s*(?:有什么|有啥)?\s*推荐|推荐[^，。？]{0,6}(?:lunch|dinner|brunch)"
-     r"|我(?:能不能|能|可以)吃(?!完)[^，。？]{0,8}吗?"
+     r"|我(?:能不能|能|可以)吃(?!完)" + _NO_MEDICINE + r"[^，。？]{0,8}吗?"
      r"|我不能吃什么|我要忌口"
      # 中午点个外卖 帮我挑挑, 想吃点甜的 推荐下, 夜宵整点啥 (were no request for food: the refused 葱 not read)
      r"|点(?:个|份|一份)?外卖|(?:想|要)吃点[^，。？]{0,4}(?:的|东西)|吃点[^，。？]{0,6}推荐"
      r"|(?:晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|宵夜)(?:整|来)点?什么"
      # 朋友请吃饭 点菜要注意啥: ordering at a meal out, with a seafood allergy stored
      r"|点菜[^，。？]{0,4}注意|(?:吃饭|聚餐|下馆子)[^，。？]{0,4}(?:要|该|得)?(?:注意什么|忌口)$", _FOOD_ADVICE_ASKED),
-    (r"我(?:能不能|能|可以)(?:吃|喝)(?!完)[^，。？]{0,8}(?:吗|不|$)", _EAT_OR_DRINK),
+    (r"我(?:能不能|能|可以)(?:吃|喝)(?!完)" + _NO_MEDICINE + r"[^，。？]{0,8}(?:吗|不|$)", _EAT_OR_DRINK),
+    # (not 我在吃什么药: the medicines taken, below)
+    (r"(?<!在)(?:吃|服用?|用)(?:点|些)?(?:什么|哪种|哪个|哪些)[^，。？！\s]{0,4}药|我(?:能不能|能|可以)(?:吃|服用?|用)[^，。？！\s]{0,6}药",
+     _MEDICINE_ADVICE),
     (r"我(?:每天|平时)?(?:怎么|如何)(?:去)?上班|我的通勤|我(?:每天|平时)?(?:坐|乘)什么(?:车)?上班", ("commutes_by",)),
     (r"(?:上班|去公司|去单位|去学校|上学|去上课)[^，。？]{0,6}(?:要多久|多久|多长时间|走哪条路|怎么走|怎么去|咋去)"
      # (not someone else's: 他几点出门)
@@ -451,7 +466,7 @@ SLOT_EXAMPLES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
                     "我去过哪些地方？")),
     (("going_to",), ("Where am I going next month?", "Where are we headed this summer?", "我下个月要去哪？",
                      "我们这次旅行去哪？")),
-    ((REFUSED_FOOD, *_FOOD_SAFETY), ("What food don't I eat?", "Is there anything I refuse to eat?", "我不吃什么？",
+    (_REFUSED_ASKED, ("What food don't I eat?", "Is there anything I refuse to eat?", "我不吃什么？",
                                       "我忌口什么？")),
     (("drives",), ("What car do I drive?", "我开什么车？")),
     # An open preference asks for no slot (left to the other stages, as by the patterns): "What's my favourite
@@ -518,8 +533,10 @@ def asked_slots(question: str) -> tuple[str, ...]:
     for pattern, predicates in (*_EN_RE, *_ZH_RE):
         if pattern.search(text):
             found.extend(p for p in predicates if p not in found)
-    if not is_food_advice(found):  # 我不吃什么 reads as food advice too (吃什么), yet asks what is refused, no taste
-        found = [p for p in found if p not in (FOOD_LIKING, FOOD_DISLIKE)]
+    if not is_food_advice(found):
+        # 我不吃什么 reads as food advice too (吃什么), yet asks what is refused or disliked (its answer), no taste
+        dropped = (FOOD_LIKING,) if tuple(found[:2]) == _REFUSED_ASKED[:2] else (FOOD_LIKING, FOOD_DISLIKE)
+        found = [p for p in found if p not in dropped]
     return tuple(found)
 
 
@@ -559,8 +576,9 @@ def shapes_answer(asked: Sequence[str], stated: Sequence[str]) -> bool:
 
 def constrains_answer(asked: Sequence[str]) -> bool:
     """The slots asked hold facts that constrain the answer rather than give it: a request for food advice (the
-    allergies and foods refused), an animal met or taken in (the allergy to it: "Should we adopt a puppy?")."""
-    return is_food_advice(asked) or ANIMAL_ALLERGY in asked
+    allergies and foods refused), an animal met or taken in (the allergy to it: "Should we adopt a puppy?"), a medicine
+    asked for (the allergies, conditions and medicines taken)."""
+    return is_food_advice(asked) or ANIMAL_ALLERGY in asked or tuple(asked[:len(_MEDICINE_ADVICE)]) == _MEDICINE_ADVICE
 
 
 def asks_own_fact(asked: Sequence[str], question: str) -> bool:

@@ -1093,6 +1093,17 @@ def test_fur_allergies_how_long_how_much_and_a_job_before_retiring(text: str,
     ("火锅也是我的最爱", {(USER, "likes", "火锅", 1)}), ("奶茶才是我的最爱", {(USER, "likes", "奶茶", 1)}),
     ("火锅就是我的最爱", {(USER, "likes", "火锅", 1)}), ("猫也是我的心头好", {(USER, "likes", "猫", 1)}),
     ("周杰伦还是我最喜欢的歌手", {(USER, "likes", "周杰伦", 1)}),
+    # the user's own people are loved, not liked as things are: no likes triple, for one of them or a list (the
+    # memory is kept all the same, and found for "my wife" by the words for her); a thing of theirs, a pet, people in
+    # general and a thing said beside them still are
+    ("I love my wife and my kids", set()), ("I love my wife and kids", set()), ("I love my husband so much", set()),
+    ("I hate my boss", set()), ("I love my two little sisters", set()), ("我爱我老婆和孩子", set()),
+    ("我很爱我妈", set()), ("I love my mom's cooking", {(USER, "likes", "my mom's cooking", 1)}),
+    ("I love my job", {(USER, "likes", "my job", 1)}),
+    ("I love my dog", {(USER, "likes", "my dog", 1)}), ("我喜欢孩子", {(USER, "likes", "孩子", 1)}),
+    ("I love pizza and my kids", {(USER, "likes", "pizza", 1)}),
+    # ... and the particle that ends the sentence is no part of the phrase (又是我的最爱了 = 是我的最爱)
+    ("北京烤鸭又是我的最爱了", {(USER, "likes", "北京烤鸭", 1)}), ("火锅是我的最爱啊", {(USER, "likes", "火锅", 1)}),
     ("鸡蛋都还是吃的", {(USER, "eats", "鸡蛋", 1)}),
     ("故宫也在北京", {("故宫", "located_in", "北京", 1)}),
     # ... and a word whose last character looks like one keeps it

@@ -46,10 +46,10 @@ def test_a_request_for_food_advice_asks_the_liking_after_the_constraints(questio
 
 
 @pytest.mark.parametrize(("question", "asked"), [
-    # what is refused is the answer, no liking ("我不吃什么" reads 吃什么, a request, as well)
-    ("What don't I eat?", ("not eats", "allergic_to", "has_condition")),
-    ("我不吃什么？", ("not eats", "allergic_to", "has_condition", DIET)),
-    ("我忌口什么", ("not eats", "allergic_to", "has_condition")),
+    # what is refused, and what is disliked, is the answer, no liking ("我不吃什么" reads 吃什么, a request, as well)
+    ("What don't I eat?", ("not eats", FOOD_DISLIKE, "allergic_to", "has_condition")),
+    ("我不吃什么？", ("not eats", FOOD_DISLIKE, "allergic_to", "has_condition", DIET)),
+    ("我忌口什么", ("not eats", FOOD_DISLIKE, "allergic_to", "has_condition")),
     # one thing to eat: its safety, no taste to suggest by
     ("Can I eat sushi?", ("allergic_to", "has_condition", "not eats", DIET, "takes_dose")),
     ("Which sport do I play?", (SPORT,)),
@@ -146,7 +146,8 @@ def test_a_restaurant_request_recalls_what_the_user_likes_and_cannot_eat(contain
 
 def test_a_food_the_user_dislikes_constrains_food_advice(container: Container, tenant: str) -> None:
     """"I can't stand cilantro" is a denied likes naming a food: a request for food advice reads it with the foods
-    refused (FOOD_DISLIKE), as a constraint, so the dinner suggested leaves it out; a disliked sport answers nothing."""
+    refused (FOOD_DISLIKE), as a constraint, so the dinner suggested leaves it out; "What don't I eat?" reads it as
+    its answer; a disliked sport answers nothing."""
     said = ("I can't stand cilantro.", "I love Thai food, especially green curry.", "I hate jogging.",
             "我讨厌吃苦瓜。")
     for i, text in enumerate(said):
@@ -156,3 +157,9 @@ def test_a_food_the_user_dislikes_constrains_food_advice(container: Container, t
         texts = [m.memory.text for m in result.memories]
         assert {"I can't stand cilantro.", "我讨厌吃苦瓜。"} <= set(texts), (question, texts)
         assert "I hate jogging." not in texts, (question, texts)
+    for question in ("What don't I eat?", "我不吃什么？"):
+        result = container.recall.recall(tenant, RecallRequest(user_id="dan", query=question, k=5))
+        why = {m.memory.text: m.why for m in result.memories}
+        assert "states the user's not likes" in why.get("I can't stand cilantro.", ""), (question, why)
+        assert "states the user's not likes" in why.get("我讨厌吃苦瓜。", ""), (question, why)
+        assert "I hate jogging." not in why, (question, why)

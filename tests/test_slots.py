@@ -33,6 +33,9 @@ EAT_OR_DRINK = (*FOOD_ADVICE[:-2], "takes_dose")
 # one thing, asked in words a request for food advice reads too (我能吃海鲜吗, "what should I eat"): the liking as well
 ADVICE_AND_DOSES = (*FOOD_ADVICE, "takes_dose")
 
+# what the user does not eat: the foods refused and disliked, then what constrains any meal
+REFUSED = ("not eats", FOOD_DISLIKE, "allergic_to", "has_condition")
+
 COMMUTE = ("commutes_by", "lives_in", "works_at", "studies_at")
 # a former job: the employer and occupation, affirmed and held no longer (their denied triples)
 FORMER_JOB = ("works_at", OCCUPATION, "not works_at", "not is_a (occupation)")
@@ -162,12 +165,11 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
         ("Where is my next trip?", ("going_to",)), ("Where should we go on vacation?", ()),
         ("Where did I go for lunch?", ()),
         ("我去哪里玩比较好？", ()), ("我明天去哪里玩？", ()),
-        # the food the user refuses: the denied triples of eats, with the allergies and conditions
-        ("Which food do I avoid?", ("not eats", "allergic_to", "has_condition")),
-        ("Is there anything I refuse to eat?", ("not eats", "allergic_to", "has_condition")),
-        ("What don't I eat?", ("not eats", "allergic_to", "has_condition")),
-        ("我忌口什么？", ("not eats", "allergic_to", "has_condition")),
-        ("有什么东西是我不吃的？", ("not eats", "allergic_to", "has_condition")),
+        # the food the user refuses: the denied triples of eats, the foods disliked (a denied likes naming a food),
+        # with the allergies and conditions
+        ("Which food do I avoid?", REFUSED), ("Is there anything I refuse to eat?", REFUSED),
+        ("What don't I eat?", REFUSED), ("我忌口什么？", REFUSED), ("有什么东西是我不吃的？", REFUSED),
+        ("我不吃什么？", (*REFUSED, DIET)),
         # a diet: the is_a naming one (vegetarian, 素食者), not any is_a
         ("What's my diet?", (DIET,)), ("Am I still vegetarian?", (DIET,)), ("Do I eat meat?", (DIET,)),
         ("我吃素吗？", (DIET,)), ("我还吃肉吗？", (DIET,)), ("What do I eat for breakfast?", ()),
@@ -369,6 +371,34 @@ def test_an_animal_allergy_answers_an_animal_question_and_constrains_it() -> Non
     assert constrains_answer(asked) and not asks_own_fact(asked, "我想养只猫")
     assert constrains_answer(asked_slots("Any dinner ideas?"))
     assert not constrains_answer(asked_slots("What's my job?"))
+
+
+# a medicine asked for: what the user is allergic to, their conditions and the medicines they take decide it (a drug
+# allergy, warfarin and ibuprofen), no food slot though it says 吃什么 (the back pain's 吃点啥药好 read as food advice)
+MEDICINE_ADVICE = ("allergic_to", "has_condition", "takes_dose")
+
+
+@pytest.mark.parametrize(("question", "slots"), [
+    ("腰又疼了 吃点啥药好", MEDICINE_ADVICE), ("头疼吃什么药", MEDICINE_ADVICE),
+    ("感冒了吃哪种感冒药好", MEDICINE_ADVICE),
+    ("我能吃点止痛药吗", MEDICINE_ADVICE), ("What medicine should I take for my back?", MEDICINE_ADVICE),
+    ("what painkillers can I take", MEDICINE_ADVICE),
+    # the medicines the user takes: their own fact, as before
+    ("我在吃什么药", ("takes_dose",)), ("What meds am I on?", ("takes_dose",)),
+    # food still
+    ("感冒了吃点什么好", FOOD_ADVICE), ("晚饭吃什么", FOOD_ADVICE), ("要吃点药吗", ()),
+])
+def test_a_medicine_asked_for_is_no_food_advice(question: str, slots: tuple[str, ...]) -> None:
+    assert asked_slots(question) == slots
+
+
+def test_a_medicine_asked_for_is_constrained_by_every_allergy() -> None:
+    """The allergies, conditions and medicines taken constrain the medicine (no bar for the rest, no own fact asked);
+    a drug allergy answers it, which food advice leaves out."""
+    asked = asked_slots("腰又疼了 吃点啥药好")
+    assert constrains_answer(asked) and not asks_own_fact(asked, "腰又疼了 吃点啥药好")
+    assert answered(asked, ("allergic_to",), ("user", "青霉素")) == ("allergic_to",)
+    assert answered(asked, ("takes_dose",), ("user", "takes_dose:华法林")) == ("takes_dose",)
 
 
 def test_a_diet_question_asks_for_a_diet_not_any_is_a() -> None:
