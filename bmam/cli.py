@@ -245,11 +245,11 @@ def list_memories(
 
 @app.command("users")
 def list_users(first: int = 20, after: AfterOpt = None, tenant: TenantOpt = None) -> None:
-    """List the tenant's users in id order, one JSON object a line: the memories each holds (superseded history
-    included) and when it was last active (its newest memory or turn)."""
+    """List the tenant's users in id order, one JSON object a line: the live memories each holds, the superseded
+    ones it keeps as history, and when it was last active (its newest memory or turn)."""
     page = run_for(tenant, lambda c, t: c.users.users(t, first=first, after=after))
     for u in page.items:
-        echo_json({"user_id": u.user_id, "memory_count": u.memory_count,
+        echo_json({"user_id": u.user_id, "memory_count": u.memory_count, "history_count": u.history_count,
                    "last_active_at": u.last_active_at.isoformat() if u.last_active_at else None})
     more_after(page.next_cursor)
 

@@ -647,9 +647,9 @@ class BmamClient:
         return self.execute(doc, variables)[field]
 
     def users(self, *, first: int = 20, after: str | None = None) -> dict[str, Any]:
-        """A page of the app's users in id order (users): nodes {userId, memoryCount, lastActiveAt}."""
+        """A page of the app's users in id order (users): nodes {userId, memoryCount, historyCount, lastActiveAt}."""
         return self._connection("users", "$f: Int!, $a: String", "first: $f, after: $a",
-                                "userId memoryCount lastActiveAt", {"f": first, "a": after})
+                                "userId memoryCount historyCount lastActiveAt", {"f": first, "a": after})
 
     def sessions(self, user_id: str, *, first: int = 20, after: str | None = None) -> dict[str, Any]:
         """A page of a user's sessions, the newest started first (sessions): nodes {sessionId, turnCount,

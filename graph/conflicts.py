@@ -13,7 +13,8 @@ A conflict recorded by REVIEW (checkConflicts(strategy: REVIEW)) is held for rev
 it (resolve). The system's settlements (record_and_settle, record_and_settle_in) that find its pair again, by
 whatever strategy, leave it OPEN and touch neither memory (held_for_review); one recorded OPEN by another strategy
 (choose named nobody: a locked memory) is tried again whenever found. The pair is held either way round: found
-again the other way (detection run for its old memory takes that one as new), nothing is recorded under the
+again the other way (detection records a pair as its later memory's, bmam/usecases/conflicts.py, but one stored
+before it weighed that, or two memories of one time, may stand the other way), nothing is recorded under the
 reversed id (reverse_id) and the held conflict is the pair's answer, as recorded (conflict/record,
 conflict/settle_many and conflict/foresee look the reversed id up too).
 """
@@ -206,6 +207,15 @@ class ConflictRepository:
     def embedding(self, scope: Scope, memory_id: str) -> list[float]:
         rows = self._store.read("conflict/embedding", {**scope_params(scope), "id": memory_id})
         return [float(x) for x in rows[0]["embedding"]] if rows and rows[0]["embedding"] is not None else []
+
+    def said(self, tx: Tx | None, scope: Scope, ids: Sequence[str]) -> dict[str, Memory]:
+        """The memories of these ids (in tx, else in a read of its own), by id, for telling which of a
+        pair was said later (conflict/said); a missing one is left out."""
+        if not ids:
+            return {}
+        params = {**scope_params(scope), "ids": list(dict.fromkeys(ids))}
+        rows = tx.run("conflict/said", params) if tx is not None else self._store.read("conflict/said", params)
+        return {r["memory"]["id"]: memory_from_row(r["memory"]) for r in rows}
 
     def screen(self, scope: Scope, items: Sequence[ScreenItem], *, threshold: float, fact_limit: int = FACT_LIMIT,
                similar_limit: int = SIMILAR_LIMIT) -> dict[str, Screening]:

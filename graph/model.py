@@ -30,6 +30,12 @@ STORED_TYPES: tuple[MemoryType, ...] = tuple(t for t in MemoryType if t is not M
 # cannot be answered.
 MAX_TURN = 2**31 - 2
 
+# The user's own entity: named "user", of one of the kinds a triple's subject "user" may carry (ingest's "user";
+# addTriple's default "thing"; "person"). Recall reads it as the user (graph/recall.py), an RDF export links it to
+# the user's IRI (graph/rdf_records.py).
+USER_ENTITY_NAME = "user"
+USER_ENTITY_KINDS = ("user", "person", "thing")
+
 
 class Tier(StrEnum):
     """The three stores of the three-tier growth seed. core is locked."""

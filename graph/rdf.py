@@ -29,12 +29,14 @@ from graph.rdf_terms import (
     REF_PROPS,
     REL_INVERSES,
     REL_TYPE,
+    SAME_AS,
     TERM_PROPS,
     TERM_RELS,
     NodeKind,
     NodeRef,
     decode_segment,
     from_literal,
+    is_user_entity,
     parse_path,
     predicate_from_local,
     predicate_local,
@@ -274,7 +276,7 @@ def _read_user(g: Graph, tenant: str, user: str, subjects: list[_Subject], *, ig
             if ref in described:  # e.g. .../turn/00 and .../turn/0: one node, which would replace the other
                 raise BadInput(f"{where}: names the same node as {show(described[ref])}", field="file")
             described[ref] = str(s)
-            props, node_rels, skipped = _node_body(ref, pairs, ref_of, where)
+            props, node_rels, skipped = _node_body(ref, pairs, ref_of, where, URIRef(base))
             plain += [(ref, str(p), o) for p, o in pairs if str(p).startswith(str(PRED))]
             if ref.kind is NodeKind.USER:
                 user_props = props
@@ -354,15 +356,15 @@ def _value(o: Literal, name: str, where: str) -> Any:
         raise BadInput(f"{where}: {name}: {show(exc.message)}", field="file") from exc
 
 
-def _node_body(ref: NodeRef, pairs: list[tuple[Any, Any]], ref_of: Any, where: str,
+def _node_body(ref: NodeRef, pairs: list[tuple[Any, Any]], ref_of: Any, where: str, user: URIRef,
                ) -> tuple[dict[str, Any], list[RelRecord], int]:
     props: dict[str, Any] = {}
     rels: list[RelRecord] = []
     ignored = 0
     owner = ref.kind.value
     for p, o in pairs:
-        if p == RDF.type:
-            continue
+        if p == RDF.type or (p == SAME_AS and o == user and is_user_entity(ref)):
+            continue  # the type is the node's kind and labels; the user's own entity's link to the user is derived
         if p in TERM_PROPS or (str(p).startswith(str(BMAM)) and _PROP_NAME.match(str(p)[len(str(BMAM)):])):
             name = TERM_PROPS.get(p) or _check_prop_name(str(p)[len(str(BMAM)):], where)
             _one_value(props, name, where)

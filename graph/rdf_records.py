@@ -22,11 +22,14 @@ from graph.rdf_terms import (
     REL_INVERSES,
     REL_SKIPPED,
     REL_TERMS,
+    SAME_AS,
     TRIPLE_SKIPPED,
     UNDIRECTED,
+    USER_REF,
     NodeKind,
     NodeRef,
     UnsupportedValue,
+    is_user_entity,
     predicate_iri,
     rel_statement_iri,
     to_literal,
@@ -117,6 +120,8 @@ def node_triples(base: str, node: NodeRecord) -> Iterator[Triple3]:
     subject = node.ref.iri(base)
     for label in sorted(set(node.labels)):
         yield subject, RDF.type, _class(label)
+    if is_user_entity(node.ref):
+        yield subject, SAME_AS, USER_REF.iri(base)
     yield from _props(base, subject, node.props, NODE_SKIPPED, f"{node.ref.kind} {subject}")
 
 

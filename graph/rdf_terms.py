@@ -33,10 +33,11 @@ from urllib.parse import unquote
 import neo4j.time
 import rdflib
 from rdflib import Literal, Namespace, URIRef
-from rdflib.namespace import DCTERMS, PROV, RDFS, SDO, XSD
+from rdflib.namespace import DCTERMS, OWL, PROV, RDFS, SDO, XSD
 
 from graph.errors import BadInput
 from graph.ids import digest
+from graph.model import USER_ENTITY_KINDS, USER_ENTITY_NAME
 
 # Literals are kept exactly as written: rdflib's default normalisation would cut an xsd:dateTime to
 # microseconds (Neo4j keeps nanoseconds) and rewrite lexical forms, so an import would not be exact.
@@ -85,6 +86,9 @@ TERM_RELS: dict[URIRef, str] = {v: k for k, v in REL_TERMS.items()}
 REL_INVERSES: dict[str, URIRef] = {"SUPERSEDES": DCTERMS.isReplacedBy}
 # A knowledge triple's statement points at the memory that asserts it.
 ASSERTED_BY = PROV.wasDerivedFrom
+# The user's own entity (the subject of "I live in ...") is the user: it is owl:sameAs the user's IRI. Written for
+# readers, derived on import from the entity's kind and name (is_user_entity).
+SAME_AS = OWL.sameAs
 
 # Undirected relationships: written in one canonical direction (by node path), so an export does not
 # depend on which internal id happened to be smaller.
@@ -264,6 +268,11 @@ class NodeRef:
 
 
 USER_REF = NodeRef(NodeKind.USER)
+
+
+def is_user_entity(ref: NodeRef) -> bool:
+    """Whether the node is the user's own entity (graph/model.py USER_ENTITY_KINDS): linked to the user (SAME_AS)."""
+    return ref.kind is NodeKind.ENTITY and ref.parts[1] == USER_ENTITY_NAME and ref.parts[0] in USER_ENTITY_KINDS
 
 
 def node_ref(labels: Sequence[str], props: Mapping[str, Any]) -> NodeRef | None:

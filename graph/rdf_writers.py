@@ -10,7 +10,7 @@ from enum import StrEnum
 from typing import Any
 
 from rdflib import Literal, URIRef
-from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SDO, XSD
+from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SDO, XSD
 
 from graph.errors import BadInput
 from graph.graph_export import xml_safe
@@ -27,6 +27,7 @@ PREFIXES: dict[str, str] = {
     "dcterms": str(DCTERMS),
     "prov": str(PROV),
     "schema": str(SDO),
+    "owl": str(OWL),
 }
 
 

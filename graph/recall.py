@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from graph.ids import entity_id
 from graph.memories import WeightShares
-from graph.model import Memory, MemoryType, Scope, Tier, scope_params
+from graph.model import USER_ENTITY_KINDS, USER_ENTITY_NAME, Memory, MemoryType, Scope, Tier, scope_params
 from graph.records import Floats, memory_from_row
 from graph.related import TraversalParams
 from graph.scope_token import scoped_query
@@ -153,13 +153,9 @@ class PeriodHit:
     cosine: float | None  # None: a vector of another size (an earlier model's)
 
 
-# The kinds a triple's subject "user" may carry: ingest's "user"; addTriple's default "thing"; "person".
-USER_ENTITY_KINDS = ("user", "person", "thing")
-
-
 def user_entity_ids(scope: Scope) -> list[str]:
     """The ids of the user's own entity, one per kind it may carry (USER_ENTITY_KINDS)."""
-    return [entity_id(scope, kind, "user") for kind in USER_ENTITY_KINDS]
+    return [entity_id(scope, kind, USER_ENTITY_NAME) for kind in USER_ENTITY_KINDS]
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,11 +18,13 @@ OLDEST = datetime(1, 1, 1, tzinfo=UTC)
 
 @dataclass(frozen=True, slots=True)
 class UserSummary:
-    """A user of a tenant: how many memories it holds (live ones and superseded history: the HAS_MEMORY edges of
-    its User node) and when it was last active (its newest memory or turn; None when it has neither)."""
+    """A user of a tenant: how many live memories it holds (what `memories` lists without history), how many
+    superseded ones it keeps as history, and when it was last active (its newest memory or turn; None when it has
+    neither)."""
 
     user_id: str
     memory_count: int
+    history_count: int
     last_active_at: datetime | None
 
 
@@ -59,7 +61,7 @@ class UserDirectory:
         """The tenant's users in id order, `limit` of them after the cursor `after`."""
         rows = self._store.read("user/list", {"tenant": tenant, "after": decode_id_cursor(after) if after else "",
                                               "limit": limit + 1})
-        found = [UserSummary(user_id=r["user_id"], memory_count=int(r["memories"]),
+        found = [UserSummary(user_id=r["user_id"], memory_count=int(r["memories"]), history_count=int(r["history"]),
                              last_active_at=_latest(to_datetime(r["memory_at"]), to_datetime(r["episode_at"])))
                  for r in rows]
         return paged(found, limit, user_cursor)

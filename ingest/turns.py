@@ -200,6 +200,24 @@ def read_jsonl(path: str | Path) -> list[ParsedLine]:
     return out
 
 
+def mixed_times(lines: Sequence[ParsedLine]) -> str | None:
+    """Why a file cannot go in when some of its lines give `at` and others do not (None when all or none do; a line
+    that does not parse as a turn is not counted, one bad otherwise is: fixed, it would go in without). A turn without
+    `at` is stamped with the time it is ingested: beside turns said at their own times, a file replayed later would
+    have it said after all of them, fresher than it is and out of its session's order. Without any `at`, every turn
+    of the file gets one time and the turn index orders them."""
+    timed = [p.line_no for p in lines if p.turn is not None and p.turn.at is not None]
+    untimed = [p.line_no for p in lines if p.turn is not None and p.turn.at is None]
+    if not timed or not untimed:
+        return None
+    shown = untimed[:5]
+    named = (f"line {shown[0]} gives" if len(untimed) == 1 else
+             "lines " + ", ".join(map(str, shown[:-1])) + f" and {shown[-1]} give" if len(untimed) <= 5 else
+             "lines " + ", ".join(map(str, shown)) + f" and {len(untimed) - 5} more give")
+    return (f"{named} no `at` while line {timed[0]} gives one: a line without `at` is stamped with the time it is "
+            "ingested, after every time the file gives; give every line an `at`, or none; nothing was ingested")
+
+
 def positions(keys: Sequence[tuple[str, str] | None], given: Sequence[int | None]) -> list[int | None]:
     """The turn index of each item of a request or file: the given one, else the one after the item before
     it of the same (user, session) (its given index or the one it took), 0 for the session's first item.

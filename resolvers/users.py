@@ -24,14 +24,18 @@ SessionMemories = strawberry.enum(session_cases.SessionMemories, description=(
 class User:
     user_id: str
     memory_count: int = strawberry.field(description=(
-        "The memories the user holds: live ones and superseded history (memories(includeHistory: true) lists "
-        "them all; tierUsage counts the live ones). Read from the user's node, never by counting memories."))
+        "The user's live memories: those memories lists without includeHistory (tierUsage counts them by tier). "
+        "Superseded ones are historyCount."))
+    history_count: int = strawberry.field(description=(
+        "The user's superseded memories, kept as history (memories(includeHistory: true) lists them with the live "
+        "ones; history shows what superseded them)."))
     last_active_at: datetime | None = strawberry.field(description=(
         "When the user's newest memory was stored or newest turn was said; null when it has neither."))
 
     @classmethod
     def of(cls, u: user_model.UserSummary) -> User:
-        return cls(user_id=u.user_id, memory_count=u.memory_count, last_active_at=u.last_active_at)
+        return cls(user_id=u.user_id, memory_count=u.memory_count, history_count=u.history_count,
+                   last_active_at=u.last_active_at)
 
 
 @strawberry.type(description="A conversation of a user: its turns (episodes) and when they were said.")

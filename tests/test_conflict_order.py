@@ -1,10 +1,17 @@
 """Which of two memories is the newer when they were said at the same time: a conversation sent at once
 without times (an ingestConversation, a JSONL file) stamps every turn with one time. The later turn wins
 across sessions too: the memories are stored in the order they were said, and their hooks run after all
-of them were stored, so the memory being checked may be the older of the two."""
+of them were stored, so the memory being checked may be the older of the two. And the pair's roles when the memory
+checked is the older one by its times: an import, or a turn said earlier and ingested later."""
 
 from __future__ import annotations
 
+import json
+from datetime import UTC, datetime
+
+from typer.testing import CliRunner
+
+from bmam.cli import app as cli_app
 from bmam.container import Container
 from graph.conflicts import ConflictStatus
 from ingest.turns import TurnInput
@@ -109,3 +116,43 @@ def test_a_procedure_restated_with_a_step_changed_replaces_the_old_one(container
         "user takes_dose: 'levothyroxine 50 mcg' -> 'levothyroxine 75 mcg'"
     answer = container.recall.recall(tenant, RecallRequest(user_id="zoe", query="How do I deploy the blog?"))
     assert [m.memory.id for m in answer.memories if "deploy" in m.memory.text] == [release.memories[0].id]
+
+
+def _live_in(container: Container, tenant: str, user: str, text: str, at: datetime, session: str) -> str:
+    report = container.ingest.ingest_conversation(tenant, [
+        TurnInput(user_id=user, session_id=session, speaker="user", text=text, at=at)])
+    [memory] = report.turns[0].memories
+    return memory.id
+
+
+def test_an_import_into_a_user_with_a_newer_memory_records_the_pair_the_way_it_was_said(
+        container: Container, tenant: str) -> None:
+    """Carol said "I live in Munich" on 11-25; a file that says "I live in Hamburg" (11-20) is imported into her.
+    Munich wins (LATEST), and the conflict reads so: new = Munich (the later), old = Hamburg, the reason from
+    Hamburg to Munich. The imported memory's detection found Munich and recorded itself as the new one."""
+    _live_in(container, tenant, "alice", "I live in Hamburg.", datetime(2026, 11, 20, 10, tzinfo=UTC), "a1")
+    munich = _live_in(container, tenant, "carol", "I live in Munich.", datetime(2026, 11, 25, 10, tzinfo=UTC), "c1")
+    data = b"".join(container.export.export_rdf(tenant, "alice", "nt"))
+    container.export.import_rdf(tenant, "carol", data, "nt")
+    [settled] = container.conflicts.conflicts(tenant, "carol", status=None)
+    assert settled.old_memory is not None and settled.old_memory.text == "I live in Hamburg."
+    assert (settled.new_memory_id, settled.winner_id, settled.loser_id) == (munich, munich, settled.old_memory_id)
+    assert settled.reason == "user lives_in: 'Hamburg' -> 'Munich'"
+    live = {m.text for m in container.memories.page(tenant, "carol").items}
+    assert live == {"I live in Munich."}
+    # the CLI lists it so (bmam/commands/living.py, the GraphQL field's roles)
+    listed = CliRunner().invoke(cli_app, ["conflicts", "-u", "carol", "--tenant", tenant, "--all"])
+    assert listed.exit_code == 0, listed.output
+    [shown] = [json.loads(line) for line in listed.stdout.splitlines()]
+    assert (shown["new"]["text"], shown["old"]["text"]) == ("I live in Munich.", "I live in Hamburg.")
+
+
+def test_a_turn_said_earlier_and_ingested_later_is_recorded_as_the_old_side(container: Container, tenant: str) -> None:
+    """The same through ingest: a turn with an earlier `at` (a conversation replayed later, or a concurrent upload
+    whose hooks ran after the other's) meets a newer memory outside its own upload."""
+    munich = _live_in(container, tenant, "zoe", "I live in Munich.", datetime(2026, 11, 25, 10, tzinfo=UTC), "s2")
+    hamburg = _live_in(container, tenant, "zoe", "I live in Hamburg.", datetime(2026, 11, 20, 10, tzinfo=UTC), "s1")
+    [settled] = container.conflicts.conflicts(tenant, "zoe", status=None)
+    assert (settled.new_memory_id, settled.old_memory_id) == (munich, hamburg)
+    assert (settled.winner_id, settled.loser_id) == (munich, hamburg)
+    assert settled.reason == "user lives_in: 'Hamburg' -> 'Munich'"

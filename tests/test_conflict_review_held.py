@@ -3,8 +3,10 @@ and the system's later settlements that find the same pair again (the stored-mem
 memory runs, with the deployment's strategy; resume_hooks over several memories; the hook one memory at a time)
 leave it OPEN and both memories as they were. Only the user settles it (resolve). A conflict found for the first
 time alongside it is still settled by the deployment's strategy, and an OPEN conflict recorded by another strategy
-(held because a memory is locked) is tried again as before. The pair is held either way round: the hooks of its OLD
-memory (which then counts as the new one) record nothing under the reversed id and settle nothing."""
+(held because a memory is locked) is tried again as before. The hooks of the pair's OLD memory find the newer one and
+record the pair the way it was said, under the held conflict's own id: nothing settles. And the pair is held either
+way round: one recorded with its older memory as the new one (stored so before detection weighed which was said
+later; or two memories of one time) is the pair's answer too, nothing recorded under the reversed id."""
 
 from __future__ import annotations
 
@@ -301,10 +303,11 @@ def test_a_conflict_held_by_a_locked_memory_is_settled_once_it_is_unlocked(livin
     assert superseded(c) == [(core.id, new.id)]
 
 
-# ----- the pair found again the other way round: the hooks of the OLD memory ------------------------------------
-# Detection run for the old memory of a held pair takes it as the new one and finds the other as old: the reversed
-# pair. Held in either direction, the pair is held: nothing is recorded under the reversed id, the held conflict is
-# the pair's answer, OPEN, and neither memory changes.
+# ----- the pair found again from its OLD memory, and a pair held the other way round ----------------------------
+# Detection run for the old memory of a held pair finds the newer one and records the pair as that one's (new = the
+# later): the held conflict's own id, held. A pair held the other way round (its older memory recorded as the new
+# one, as detection did before it weighed which was said later) is held too: nothing is recorded under the reversed
+# id, the held conflict is the pair's answer, OPEN, and neither memory changes.
 
 
 def only_the_held_conflict(c: Container, scope: Scope, held: Conflict) -> None:
@@ -328,7 +331,7 @@ def test_add_triple_on_the_old_memory_leaves_the_held_pair_alone(living: tuple[C
     clock.advance(timedelta(days=2))
     with statements(c) as ran:
         added = c.memories.add_triple(t, u, memory_id=old.id, subject="Beijing", predicate="climate", object_="dry")
-    assert calls == ["record_and_settle_in"]  # the hooks found the pair again, the other way round
+    assert calls == ["record_and_settle_in"]  # the hooks found the pair again (the newer memory's, held)
     # (in the hooks' transaction conflict/settle_many goes with the association forming: conflict/form_settle_many)
     assert ("conflict/form_settle_many" in ran) == (strategy is ConflictStrategy.LATEST)
     assert added.valid_to is None and pending(c, t) == []
@@ -351,9 +354,9 @@ def test_add_triple_on_the_old_memory_leaves_the_held_pair_alone(living: tuple[C
 def test_add_triple_on_the_old_memory_still_settles_a_new_conflict(living: tuple[Container, FakeClock],
                                                                    scope: Scope, strategy: ConflictStrategy,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    """addTriple gives the OLD memory a conflict of its own, with a memory older and lighter than it: two findings
-    (batched; LATEST looks ahead and would see the old memory lose the held pair, cutting the settlement there). The
-    new conflict is settled by the deployment's strategy, the held pair left alone."""
+    """addTriple gives the OLD memory a conflict of its own, with a memory older and lighter than it: two findings, the
+    older memory's settled as the old memory's, then the held pair as the newer memory's. The new conflict is settled
+    by the deployment's strategy, the held pair left alone."""
     c, clock = living
     c.conflicts.settings = replace(c.conflicts.settings, strategy=strategy)
     t, u = scope.tenant, scope.user_id
@@ -362,7 +365,7 @@ def test_add_triple_on_the_old_memory_still_settles_a_new_conflict(living: tuple
     calls = spy(monkeypatch)
     clock.advance(timedelta(days=2))
     c.memories.add_triple(t, u, memory_id=old.id, subject="user", predicate="works_at", object_="Bosch")
-    assert calls == ["record_and_settle_in"]
+    assert calls == ["record_and_settle_in", "record_and_settle_in"]
     found = {x.id: x for x in c.conflicts.conflicts(t, u, status=None)}
     [settled] = [x for x in found.values() if x.id != held.id]
     assert (settled.new_memory_id, settled.old_memory_id, settled.status, settled.strategy, settled.winner_id,
@@ -380,8 +383,9 @@ def test_add_triple_on_the_old_memory_still_settles_a_new_conflict(living: tuple
 @pytest.mark.parametrize("findings", ["one", "two"])
 def test_the_hook_of_the_old_memory_outside_a_transaction_leaves_the_held_pair_alone(
         living: tuple[Container, FakeClock], scope: Scope, findings: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The stored-memory hook on its own for the OLD memory (record_and_settle): one finding one by one
-    (conflict/record), two in a batch (conflict/settle_many); either way the held pair stays as it was."""
+    """The stored-memory hook on its own for the OLD memory (record_and_settle): the held pair found as the newer
+    memory's, and with two findings the older memory's first, as the old memory's; each one by one (conflict/record);
+    either way the held pair stays as it was."""
     c, clock = living
     t, u = scope.tenant, scope.user_id
     siemens = None
@@ -399,8 +403,8 @@ def test_the_hook_of_the_old_memory_outside_a_transaction_leaves_the_held_pair_a
     with statements(c) as ran:
         c.conflicts.on_memory_stored(StoredMemoryContext(scope=scope, memory=get(c, scope, old.id), triples=triples,
                                                          embedding=embedding))
-    assert calls == ["record_and_settle"]
-    assert ("conflict/settle_many" in ran) == (siemens is not None)
+    assert calls == ["record_and_settle"] * (1 if siemens is None else 2)
+    assert "conflict/record" in ran and "conflict/settle_many" not in ran
     again = c.conflicts.get(t, u, held.id)
     assert again is not None and (again.status, again.strategy) == (ConflictStatus.OPEN, ConflictStrategy.REVIEW)
     assert get(c, scope, new.id).valid_to is None and get(c, scope, old.id).valid_to is None
@@ -423,8 +427,9 @@ def test_resumed_hooks_of_the_old_memory_leave_the_held_pair_alone(living: tuple
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The OLD memory (or both memories of the pair) left pending by an addTriple whose hooks failed: resume_hooks runs
     the hooks in one transaction, the settlements looked ahead at for the batch at once (conflict/foresee, then
-    record_and_settle_in with those rows). The pair is found again the other way round (with both, only the way it
-    was said: the old memory's detection leaves the newer memory of its batch to its own) and stays held."""
+    record_and_settle_in with those rows). The pair is found again the way it was said (from the old memory, as the
+    newer memory's; with both, the old memory's detection leaves the newer memory of its batch to its own) and stays
+    held."""
     c, clock = living
     t, u = scope.tenant, scope.user_id
     old, new, held = held_pair(c, clock, scope, "lives_in", "Beijing", "Shanghai")
@@ -455,9 +460,11 @@ def test_resumed_hooks_of_the_old_memory_leave_the_held_pair_alone(living: tuple
 
 def held_over_a_locked_conflict(c: Container, clock: FakeClock, scope: Scope
                                 ) -> tuple[Memory, Memory, Conflict, Conflict]:
-    """The hooks recorded a pair OPEN by LATEST (its old memory locked: nobody chosen); checkConflicts(strategy:
-    REVIEW) on the locked memory then holds the pair for review, the other way round; then the memory is unlocked.
-    (the formerly locked memory, the other, the conflict recorded by LATEST, the one held for review)"""
+    """The hooks recorded a pair OPEN by LATEST (its old memory locked: nobody chosen); the pair is then held for
+    review the other way round, as checkConflicts(strategy: REVIEW) on the locked memory recorded it before detection
+    weighed which memory was said later (now it answers the pair's own conflict; a store keeps what was recorded);
+    then the memory is unlocked. (the formerly locked memory, the other, the conflict recorded by LATEST, the one held
+    for review)"""
     t, u = scope.tenant, scope.user_id
     core = store(c, scope, "My name is Li Lei", triples=[("user", "name", "Li Lei", 1)], tier=Tier.CORE, hook=False)
     clock.advance(timedelta(days=1))
@@ -465,7 +472,13 @@ def held_over_a_locked_conflict(c: Container, clock: FakeClock, scope: Scope
     [locked] = c.conflicts.conflicts(t, u)
     assert (locked.status, locked.strategy, locked.new_memory_id) == (ConflictStatus.OPEN, ConflictStrategy.LATEST,
                                                                       new.id)
-    [held] = c.conflicts.check(t, u, core.id, strategy="REVIEW")
+    [answered] = c.conflicts.check(t, u, core.id, strategy="REVIEW")
+    assert answered.id == locked.id
+    policy = c.weight_policy
+    [(held, _)] = ConflictRepository(c.store).record_and_settle(
+        scope, core.id, [(new.id, locked.kind, locked.reason)], strategy=ConflictStrategy.REVIEW, choose=None,
+        params=policy.cypher_params(), winner_bonus=policy.winner_bonus, loser_penalty=policy.loser_penalty,
+        resolved_by=ConflictStrategy.REVIEW.value, now=clock.now())
     assert (held.status, held.strategy, held.new_memory_id, held.old_memory_id) == (
         ConflictStatus.OPEN, ConflictStrategy.REVIEW, core.id, new.id)
     c.tiers.unlock(t, u, core.id)

@@ -58,8 +58,8 @@ def test_good_lines_go_in_and_bad_ones_are_reported(container: Container, tenant
         '{"user_id": "alice", "session_id": "s1", "speaker": "user", "text": "oops"',            # 3 malformed
         json.dumps({"user_id": "alice", "session_id": "s1", "speaker": "user"}),                 # 4 no text
         "",                                                                                     # 5 blank
-        line("x" * (32 * 1024 + 1)),                                                            # 6 too long
-        line("hello", speaker="narrator"),                                                      # 7 bad speaker
+        line("x" * (32 * 1024 + 1), at="2026-11-30T09:00:30Z"),                                 # 6 too long
+        line("hello", speaker="narrator", at="2026-11-30T09:00:40Z"),                           # 7 bad speaker
         line("I work at Google", at="not a time"),                                              # 8 bad time
         line("My sister lives in Berlin", at="2026-11-30T09:01:00Z"),                           # 9
     ])
@@ -213,9 +213,9 @@ def test_a_byte_order_mark_and_an_out_of_range_time(container: Container, tenant
     calendar once in UTC (0001-01-01T00:00:00+01:00) is that line's error, the other lines go in."""
     file = tmp_path / "bom.jsonl"
     file.write_bytes("\ufeff".encode() + "\n".join([
-        line("My sister lives in Berlin"),
+        line("My sister lives in Berlin", at="2026-11-30T09:00:00Z"),
         line("I work at Google", at="0001-01-01T00:00:00+01:00"),
-        line("I play the piano every day"),
+        line("I play the piano every day", at="2026-11-30T09:02:00Z"),
     ]).encode() + b"\n")
     result = runner.invoke(app, ["ingest", str(file), "--tenant", tenant, "--no-progress"])
     assert result.exit_code == 2, result.output
@@ -223,6 +223,35 @@ def test_a_byte_order_mark_and_an_out_of_range_time(container: Container, tenant
     assert bad == ["line 2: [BAD_USER_INPUT] at is out of range: years 1 to 9999 in UTC"]
     texts = {m.text for m in container.memories.page(tenant, "alice").items}
     assert texts == {"My sister lives in Berlin", "I play the piano every day"}
+
+
+def test_a_file_mixing_lines_with_and_without_at_is_refused_whole(container: Container, tenant: str,
+                                                                  tmp_path: Path) -> None:
+    """A line without `at` is stamped with the time it is ingested: beside lines said at their own times, replayed
+    later, it would come after all of them, fresher than it is and out of its session's order. So a file gives every
+    line an `at`, or none (then every turn is stamped with one time, and the turn index orders them): a mix is
+    refused before anything is written, naming the lines without (a bad line too), exit 2. A file without any `at`
+    goes in, and `bmam remote ingest` refuses the mix alike, before it sends anything."""
+    rows = [line("I live in Boston", at="2026-11-01T09:00:00Z"), line("I moved to Seattle"),
+            line("I work at Moderna", at="2026-11-02T09:00:00Z"), line("My dog is named Rex"),
+            "{broken", line("hello", speaker="narrator")]
+    file = write(tmp_path / "mixed.jsonl", rows)
+    said = ("error [BAD_USER_INPUT]: lines 2, 4 and 6 give no `at` while line 1 gives one: a line without `at` is "
+            "stamped with the time it is ingested, after every time the file gives; give every line an `at`, or "
+            "none; nothing was ingested")
+    result = runner.invoke(app, ["ingest", str(file), "--tenant", tenant, "--no-progress"])
+    assert (result.exit_code, result.stdout, result.stderr.splitlines()) == (2, "", [said]), result.output
+    episodes = EpisodeRepository(container.store, container.vector_dimensions)
+    assert episodes.recent(Scope(tenant, "alice"), "s1", 9) == []
+    assert container.memories.page(tenant, "alice").items == []
+    remote = runner.invoke(app, ["remote", "ingest", str(file), "--server", "http://127.0.0.1:9"])  # no server there
+    assert (remote.exit_code, remote.stdout, remote.stderr.splitlines()) == (2, "", [said]), remote.output
+
+    untimed = write(tmp_path / "untimed.jsonl", [line("I live in Boston"), line("I moved to Seattle")])
+    result = runner.invoke(app, ["ingest", str(untimed), "--tenant", tenant, "--no-progress"])
+    assert result.exit_code == 0 and "2 turns stored" in result.stdout, result.output
+    first, second = episodes.recent(Scope(tenant, "alice"), "s1", 9)
+    assert first.at == second.at  # one time for the file: the turns' order is their index
 
 
 def test_a_bad_line_holds_its_index_against_a_later_line_giving_it(container: Container, tenant: str,

@@ -17,6 +17,7 @@ from bmam.client import BmamClient, BmamClientError
 from bmam.clock import FakeClock
 from bmam.container import Container
 from bmam.usecases.maintenance import (
+    CheckReport,
     MaintenanceUseCases,
     cluster_near_duplicates,
     similar_pairs,
@@ -358,6 +359,27 @@ def test_quick_check(living: tuple[Container, FakeClock], scope: Scope) -> None:
     assert not report.healthy and [p for p in report.problems if "working memory" in p]
 
 
+def test_check_lines_name_the_pending_migrations() -> None:
+    """`bmam check` says what it checked of the schema: the indexes online and the migrations not applied (a line
+    of its own, "none pending" when healthy; a problem line each otherwise, which exits 1)."""
+    from bmam.commands.living import check_lines
+    from graph.maintenance import IndexReport
+
+    def report(pending: list[str]) -> CheckReport:
+        indexes = IndexReport(states={"memory_id": "ONLINE"}, expected=["memory_id"], missing=[], not_online=[],
+                              pending_migrations=pending)
+        return CheckReport(tenant="t", user_id=None, core_memories=0, unreachable_core=[], working_memory=None,
+                           min_headroom=0.2, indexes=indexes,
+                           problems=[f"schema migration {n} is not applied" for n in pending])
+
+    assert check_lines(report([])) == ["healthy: tenant t", "  core memories: 0, unreachable: 0",
+                                       "  indexes: 1 of 1 online", "  migrations: none pending"]
+    lines = check_lines(report(["011_tiers.cypher", "data/history_unlocked"]))
+    assert lines[0] == "UNHEALTHY: tenant t"
+    assert "  migrations: 2 pending (011_tiers.cypher, data/history_unlocked): run `bmam migrate`" in lines
+    assert "  problem: schema migration data/history_unlocked is not applied" in lines
+
+
 def test_cli_check_and_maintain(container: Container, scope: Scope) -> None:
     from bmam.cli import app
 
@@ -368,6 +390,7 @@ def test_cli_check_and_maintain(container: Container, scope: Scope) -> None:
     ok = runner.invoke(app, ["check", "--quick", "--tenant", scope.tenant])
     assert ok.exit_code == 0, ok.output
     assert "healthy" in ok.output
+    assert "  migrations: none pending" in ok.output.splitlines()  # what README's CHECK row says it checks
     dry = runner.invoke(app, ["maintain", "--full", "--dry-run", "--tenant", scope.tenant, "--json"])
     assert dry.exit_code == 0, dry.output
     assert json.loads(dry.output.strip().splitlines()[-1])["dry_run"] is True

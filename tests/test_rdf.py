@@ -264,6 +264,25 @@ def test_reader_gives_back_what_was_written() -> None:
     assert {key(t): t.props for t in plan.triples} == {key(t): t.props for t in chunk.triples}
 
 
+def test_the_users_own_entity_is_linked_to_the_user_and_the_link_reads_back() -> None:
+    """"I live in Chengdu" is a triple of the entity user/user: owl:sameAs ties it to the user's IRI, the bmam:User
+    that holds the memories (a reader could not join the two). Written for readers, derived on import (it is no
+    statement the import passes over); an owl:sameAs of another node, added by hand, is one it passes over."""
+    chunk = _chunk()
+    me = NodeRecord(NodeRef.entity("user", "user"), ["Entity"], {"kind": "user", "name": "user"})
+    chunk.nodes.append(me)
+    for fmt in FORMATS:
+        g = parse_rdf("".join(serialize([chunk], RdfFormat(fmt))).encode(), RdfFormat(fmt))
+        assert list(g.triples((None, ns.OWL.sameAs, None))) == [(me.ref.iri(chunk.base), ns.OWL.sameAs,
+                                                                   URIRef(chunk.base))], fmt
+        plan = read_export(g)
+        assert plan.ignored == 0 and me.ref in {n.ref for n in plan.nodes}
+    place = chunk.nodes[3].ref.iri(chunk.base)  # an entity not the user's own
+    g.add((place, ns.OWL.sameAs, URIRef(chunk.base)))
+    g.add((me.ref.iri(chunk.base), ns.OWL.sameAs, URIRef("https://www.wikidata.org/wiki/Q42")))
+    assert read_export(g).ignored == 2
+
+
 def test_rdfxml_writes_what_xml_cannot_hold_as_the_replacement_character() -> None:
     """A control character kept from before input refused it: U+FFFD in RDF/XML (refused, it broke a streamed
     download already under way), exactly in N-Triples."""
@@ -389,6 +408,7 @@ def test_export_carries_provenance_supersession_and_conflicts(container: Contain
     assert "OPEN" in statuses
     allergic = URIRef(str(PRED) + predicate_local("is allergic to"))
     assert (URIRef(f"{base}/entity/user/user"), allergic, URIRef(f"{base}/entity/food/花生")) in g
+    assert (URIRef(f"{base}/entity/user/user"), ns.OWL.sameAs, URIRef(base)) in g  # that entity is the user
 
 
 def test_import_again_changes_nothing(container: Container, conversation: Conversation) -> None:

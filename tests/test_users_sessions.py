@@ -7,6 +7,7 @@ index ends, never a scan). Malformed cursors are BAD_USER_INPUT, first over 100 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -25,6 +26,7 @@ from graph.errors import BadInput, LimitExceeded
 from graph.model import Scope
 from graph.paging import encode_cursor, encode_id_cursor
 from ingest.turns import TurnInput
+from tests.ops_support import store_rows
 from tests.test_conflicts_paging import cli_walk, refusal, tenant_client, walk_api
 
 __all__ = ["tenant_client"]  # the fixture (a client with a key of the test's tenant), used by name
@@ -63,8 +65,10 @@ def test_users_pages_every_user_of_the_app_once_in_id_order(container: Container
     assert tenant_client.users(after=whole["edges"][-1]["cursor"])["edges"] == []
 
 
-def test_a_user_s_count_holds_its_history_and_its_last_activity_is_its_newest_memory_or_turn(
-        container: Container, tenant: str) -> None:
+def test_a_user_s_count_is_its_live_memories_its_history_apart_and_its_last_activity_its_newest_memory_or_turn(
+        container: Container, tenant: str, tenant_client: BmamClient) -> None:
+    """memoryCount counts what `memories` lists without includeHistory (superseded memories counted it too: a user who
+    changed their mind had more memories than they hold); historyCount the superseded ones."""
     c = container
     old = c.memories.remember(tenant, RememberRequest(user_id="ann", text="I live in Lyon", type="FACTUAL"))
     c.memories.add_triple(tenant, "ann", memory_id=old.id, subject="user", predicate="lives_in", object_="Lyon")
@@ -78,9 +82,20 @@ def test_a_user_s_count_holds_its_history_and_its_last_activity_is_its_newest_me
     c.ingest.ingest_conversation(tenant, [_turn("cy", "s9", later)])
 
     users = {u.user_id: u for u in c.users.users(tenant).items}
-    assert (users["ann"].memory_count, users["ann"].last_active_at) == (2, new.created_at)
-    assert (users["bo"].memory_count, users["bo"].last_active_at) == (0, DAY0 + timedelta(hours=1))
-    assert (users["cy"].memory_count, users["cy"].last_active_at) == (1, later)
+    assert (users["ann"].memory_count, users["ann"].history_count, users["ann"].last_active_at) == (
+        1, 1, new.created_at)
+    assert len(c.memories.page(tenant, "ann").items) == 1 and len(c.memories.page(
+        tenant, "ann", include_history=True).items) == 2
+    assert (users["bo"].memory_count, users["bo"].history_count, users["bo"].last_active_at) == (
+        0, 0, DAY0 + timedelta(hours=1))
+    assert (users["cy"].memory_count, users["cy"].history_count, users["cy"].last_active_at) == (1, 0, later)
+    # the API and the CLI say the same
+    [ann] = [e["node"] for e in tenant_client.users(first=1)["edges"]]
+    assert (ann["userId"], ann["memoryCount"], ann["historyCount"]) == ("ann", 1, 1)
+    listed = runner.invoke(cli_app, ["users", "--tenant", tenant, "--first", "1"])
+    assert listed.exit_code == 0, listed.output
+    assert json.loads(listed.stdout.splitlines()[0])["memory_count"] == 1
+    assert json.loads(listed.stdout.splitlines()[0])["history_count"] == 1
 
 
 def _turn(user: str, session: str, at: datetime) -> TurnInput:
@@ -115,12 +130,17 @@ def test_a_user_of_ten_thousand_memories_is_not_scanned(container: Container, te
                     {"id": f"{tenant}-{user}-{i}", "text": f"filler {i}", "created_at": start + timedelta(seconds=i),
                      "session_id": "s", "embedding": [0.1] * container.vector_dimensions}
                     for i in range(first + 1, min(n, first + 2500) + 1)], now=start)
+        # two of the big user's memories are history (superseded): counted apart, from the index that holds history
+        store_rows(container, "MATCH (m:Memory) WHERE m.tenant = $t AND m.user_id = 'big' AND m.id IN $ids "
+                              "SET m.valid_to = $at", t=tenant, ids=[f"{tenant}-big-1", f"{tenant}-big-2"],
+                   at=start + timedelta(days=1))
         for user in ("big", "small"):  # the same reads, whatever the user holds
             rows, hits = profiled_hits(container, "user/list", {"tenant": tenant, "after": user[:-1], "limit": 1})
-            assert [(r["user_id"], r["memories"]) for r in rows] == [(user, 10_000 if user == "big" else 3)]
+            assert [(r["user_id"], r["memories"], r["history"]) for r in rows] == [
+                (user, 9_998, 2) if user == "big" else (user, 3, 0)]
             assert hits < 20, (user, hits)  # counting the big user's live memories instead: 20,000
         users = {u.user_id: u for u in container.users.users(tenant).items}
-        assert users["big"].memory_count == 10_000
+        assert (users["big"].memory_count, users["big"].history_count) == (9_998, 2)
         assert users["big"].last_active_at == start + timedelta(seconds=10_000)
     finally:  # 10,000 nodes less in the shared store
         for user in ("big", "small"):
@@ -195,7 +215,7 @@ def test_the_cli_and_remote_page_users_and_sessions(container: Container, tenant
 
     lines, sizes = cli_walk(["users", "--first", "2", "--tenant", tenant])
     assert [x["user_id"] for x in lines] == users and sizes == [2, 2, 1]
-    assert lines[0] == {"user_id": "u1", "memory_count": 0,
+    assert lines[0] == {"user_id": "u1", "memory_count": 0, "history_count": 0,
                         "last_active_at": (DAY0 + timedelta(days=2)).isoformat()}
     lines, sizes = cli_walk(["sessions", "-u", "u3", "--first", "2", "--tenant", tenant])
     assert [x["session_id"] for x in lines] == ["s2", "s1", "s0"] and sizes == [2, 1]

@@ -36,7 +36,7 @@ from graph.errors import BadInput
 from graph.model import Tier
 from ingest.classify import LabeledUtterance
 from ingest.tier_policy import TierChange
-from ingest.turns import ParsedLine, TurnInput, numbered, placed_turns, read_jsonl
+from ingest.turns import ParsedLine, TurnInput, mixed_times, numbered, placed_turns, read_jsonl
 
 DEFAULT_UTTERANCES = PROJECT_ROOT / "tests" / "data" / "utterances.jsonl"
 
@@ -46,14 +46,13 @@ def _change_json(c: TierChange) -> dict[str, object]:
             "reason": c.reason.value}
 
 
-def ingest_file(c: Container, tenant: str, path: Path, *, progress: bool = True
-                ) -> tuple[list[str], list[str], IngestReport, list[ParsedLine]]:
-    """Ingest the good lines of a JSONL file; returns the problems (bad lines: not stored; one line each, with line
-    numbers), the notes (what went wrong for a line that was stored: a core promotion refused), the report of the
-    good lines and the parsed lines."""
+def ingest_file(c: Container, tenant: str, lines: list[ParsedLine], *, progress: bool = True
+                ) -> tuple[list[str], list[str], IngestReport]:
+    """Ingest the good lines of a JSONL file (read_jsonl); returns the problems (bad lines: not stored; one line each,
+    with line numbers), the notes (what went wrong for a line that was stored: a core promotion refused) and the
+    report of the good lines."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    lines = read_jsonl(path)
     good = placed_turns(lines)
     turns = [t for _, t in good]
     problems = [f"line {p.line_no}: {p.error}" for p in lines if p.error]
@@ -68,7 +67,7 @@ def ingest_file(c: Container, tenant: str, path: Path, *, progress: bool = True
         for e in result.errors:
             (notes if result.stored else problems).append(f"line {p.line_no}: [{e.code}] {e.message}")
     problems.sort(key=lambda s: int(s.split(":")[0].split()[1]))
-    return problems, notes, report, lines
+    return problems, notes, report
 
 
 def read_utterances(path: Path) -> list[LabeledUtterance]:
@@ -113,8 +112,12 @@ def register(app: typer.Typer) -> None:
         progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
     ) -> None:
         """Ingest a conversation file. Bad lines are reported with their line numbers and the good ones kept;
-        exits 2 when any line was bad. Ingesting the same file again changes nothing."""
-        problems, notes, report, lines = run_for(tenant, lambda c, t: ingest_file(c, t, file, progress=progress))
+        exits 2 when any line was bad. Ingesting the same file again changes nothing. A file whose lines give `at`
+        must give it on every line (or on none): a mix is refused whole, exit 2."""
+        lines = read_jsonl(file)
+        if (why := mixed_times(lines)) is not None:  # before anything is written, Neo4j not even asked
+            fail(f"error [BAD_USER_INPUT]: {why}", 2)
+        problems, notes, report = run_for(tenant, lambda c, t: ingest_file(c, t, lines, progress=progress))
         created = sum(len(t.memories) for t in report.turns)
         mentions = sum(len(t.mentioned) for t in report.turns)
         taken_back = sum(len(t.forgotten) for t in report.turns)

@@ -65,6 +65,9 @@ def check_lines(r: CheckReport) -> list[str]:
                      f"(must be above {r.min_headroom:.0%})")
     online = sum(1 for n in r.indexes.expected if r.indexes.states.get(n) == "ONLINE")
     lines.append(f"  indexes: {online} of {len(r.indexes.expected)} online")
+    pending = r.indexes.pending_migrations  # README's CHECK row: what was checked, said when healthy too
+    lines.append(f"  migrations: {len(pending)} pending ({', '.join(pending)}): run `bmam migrate`" if pending
+                 else "  migrations: none pending")
     lines += [f"  problem: {p}" for p in r.problems]
     if r.user_id:  # to find the user's lines: logs never hold a user id
         lines.append(f"  named in logs: {log_name(Scope(r.tenant, r.user_id))}")

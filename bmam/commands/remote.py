@@ -50,7 +50,7 @@ from bmam.commands.living import maintenance_kind
 from bmam.http_transport import encode_json
 from graph.graph_export import GraphFormat
 from graph.model import PresetKind, Tier
-from ingest.turns import TurnInput, clashes, numbered, placed_turns, read_jsonl
+from ingest.turns import TurnInput, clashes, mixed_times, numbered, placed_turns, read_jsonl
 
 T = TypeVar("T")
 
@@ -608,6 +608,8 @@ def register(app: typer.Typer) -> None:
         Requests hold at most --batch turns and --batch-bytes bytes. The last line says what was sent and
         stored; when the server fails or cannot be reached, it also says from which line nothing was sent."""
         lines = read_jsonl(file)
+        if (why := mixed_times(lines)) is not None:  # as `bmam ingest`: refused whole, nothing sent
+            fail(f"error [BAD_USER_INPUT]: {why}", 2)
         tally = _Tally(problems=[(p.line_no, str(p.error)) for p in lines if p.error])
         good: list[_Line] = []
         placed = placed_turns(lines)

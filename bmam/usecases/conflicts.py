@@ -160,10 +160,25 @@ def _key(context: StoredMemoryContext) -> _Key:
 
 @dataclass(slots=True)
 class _Pending:
-    """The screening of the batch in progress (per thread), read outside any transaction (tx None) or in tx."""
+    """The screening of the batch in progress (per thread), read outside any transaction (tx None) or in tx, and
+    the memories read to tell which of a pair was said later (their times and texts: no settlement changes them)."""
 
     tx: Tx | None
     cached: list[tuple[_Key, Screening | None]] = field(default_factory=list)
+    said: dict[_Key, Memory] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class _Oriented:
+    """A stored memory's findings the way each pair was said: those with memories said before it (it is the new
+    side), and, per memory said after it that contradicts it, that memory's finding of it (the rules run from the
+    later one, as its own detection would have run had they been said in this order), the earliest first."""
+
+    mine: list[Finding]
+    later: list[tuple[str, Finding]] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.mine or self.later)
 
 
 @dataclass(slots=True)
@@ -253,10 +268,10 @@ class ConflictUseCases:
     def _segment(self, tx: Tx | None, contexts: Sequence[StoredMemoryContext]) -> int:
         screened = self._screened(contexts, tx)
         for i, (context, screening) in enumerate(zip(contexts, screened, strict=True)):
-            findings = self._findings(context, screening)
+            findings = self._findings(context, screening, tx)
             if findings:
                 if tx is not None:
-                    self._foresee(tx, contexts[i:], screened[i:], findings)
+                    self._foresee(tx, contexts[i:], screened[i:], findings.mine)
                 return i + 1
         return len(contexts)
 
@@ -273,12 +288,12 @@ class ConflictUseCases:
         foresight: _Foresight | None = getattr(self._local, "foresight", None)
         if foresight is None or foresight.tx is not tx:
             foresight = self._local.foresight = _Foresight(tx=tx)
-        if all(conflict_id(contexts[0].scope, contexts[0].memory.id, f.old_memory_id) in foresight.rows
-               for f in first):
+        if first and all(conflict_id(contexts[0].scope, contexts[0].memory.id, f.old_memory_id) in foresight.rows
+                         for f in first):
             return
         pairs: dict[Scope, dict[tuple[str, str], None]] = {}
         for i, (context, screening) in enumerate(zip(contexts, screened, strict=True)):
-            for f in first if i == 0 else self._findings(context, screening):
+            for f in first if i == 0 else self._findings(context, screening, tx).mine:
                 if conflict_id(context.scope, context.memory.id, f.old_memory_id) not in foresight.rows:
                     pairs.setdefault(context.scope, {})[(context.memory.id, f.old_memory_id)] = None
         for scope, wanted in pairs.items():
@@ -330,7 +345,7 @@ class ConflictUseCases:
             screened = self._screened(contexts, tx)
             chosen = parse_strategy(None, self.settings.strategy)
             for i, context in enumerate(contexts):
-                findings = self._findings(context, screened[i])
+                findings = self._findings(context, screened[i], tx)
                 if not findings:
                     continue  # its own reads would find nothing: detect would write nothing
                 forming = pending[0] if len(pending) == 1 and isinstance(pending[0], FormBatch) \
@@ -339,11 +354,11 @@ class ConflictUseCases:
                     write_pending()
                 pending.clear()
                 # the screening is what detect's own reads would read now: settle what it found
-                found = self._record_and_settle(context.scope, context.memory.id, findings, chosen, tx=tx,
-                                                said_now=context.correction,
-                                                after=after, foreseen=self._foreseen(
-                                                    tx, context.scope, context.memory.id, findings),
-                                                forming=forming, settled=settled)
+                found = self._settle_oriented(context.scope, context.memory.id, findings, chosen, tx=tx,
+                                              said_now=context.correction,
+                                              after=after, foreseen=self._foreseen(
+                                                  tx, context.scope, context.memory.id, findings.mine),
+                                              forming=forming, settled=settled)
                 losers = {c.loser_id for c in found if c.status is ConflictStatus.RESOLVED and c.loser_id}
                 self._forget_losers(context.scope, losers, after=[_key(c) for c in contexts[:i + 1]], tx=tx)
                 screened = self._screened(contexts, tx)  # the rest as it stands now (losers dropped, cut lists re-read)
@@ -358,21 +373,61 @@ class ConflictUseCases:
             else:
                 self._then_after_commit(tx, after, settled)
 
-    def _findings(self, context: StoredMemoryContext, screening: Screening) -> list[Finding]:
-        """What ingest/conflict_rules.detect finds for the stored memory on the screened reads (pure)."""
+    def _findings(self, context: StoredMemoryContext, screening: Screening, tx: Tx | None) -> _Oriented:
+        """What ingest/conflict_rules.detect finds for the stored memory on the screened reads, each pair the way
+        it was said (_Oriented). A memory found that was said later than this one (an import or a turn with an
+        earlier `at` into a user who said something newer since; a concurrent upload's hooks run after the
+        other's) is read (its times and text, in tx) and the rules are run from it, as its own detection would
+        have run had they come in the order they were said: new = the later memory, the reason from old to new.
+        Not for the user's correction, their word as of now (said_now)."""
         if not screening.exists or not screening.live:
-            return []
+            return _Oriented([])
         memory = context.memory
         new_facts, _ = _new_facts(memory.id, context.triples)
         old_facts = [Fact(c.memory_id, c.subject, c.predicate, c.object, c.polarity) for c in screening.facts
                      if not _said_later_in_batch(context, c.memory_id)]
         similar = [Similar(s.memory_id, s.text, s.cosine) for s in screening.similar
                    if not _said_later_in_batch(context, s.memory_id)] if context.embedding else []
-        return detect(new_memory_id=memory.id, new_text=screening.text, new_facts=new_facts, old_facts=old_facts,
+        found = self._detect_rules(memory.id, screening.text, new_facts, old_facts, similar)
+        if not found or context.correction:
+            return _Oriented(found)
+        said = self._said(context.scope, [f.old_memory_id for f in found], tx)
+        mine: list[Finding] = []
+        later: list[tuple[Memory, Finding]] = []
+        for f in found:
+            other = said.get(f.old_memory_id)
+            if other is None or _newer(memory, other):
+                mine.append(f)
+                continue
+            # the later memory's facts among those screened (the ones about this memory's subjects and predicates:
+            # the only ones a rule compares with this memory's), its text, and this memory as it is old to it
+            back = self._detect_rules(
+                other.id, other.text,
+                [Fact(c.memory_id, c.subject, c.predicate, c.object, c.polarity) for c in screening.facts
+                 if c.memory_id == other.id],
+                [replace(fact, memory_id=memory.id) for fact in new_facts],
+                [Similar(memory.id, screening.text, s.cosine) for s in similar if s.memory_id == other.id])
+            if back:  # else that memory's detection would not have called them a conflict: as if said in order
+                later.append((other, back[0]))
+        later.sort(key=lambda pair: (pair[0].valid_from, pair[0].created_at, pair[0].id))
+        return _Oriented(mine, [(other.id, f) for other, f in later])
+
+    def _detect_rules(self, memory_id: str, text: str, facts: Sequence[Fact], old_facts: Sequence[Fact],
+                      similar: Sequence[Similar]) -> list[Finding]:
+        return detect(new_memory_id=memory_id, new_text=text, new_facts=facts, old_facts=old_facts,
                       similar=similar, similarity_threshold=self.settings.similarity_threshold,
                       favourite_threshold=self.settings.favourite_threshold,
                       cancel_threshold=self.settings.cancel_threshold, translated=self._translated,
                       revision_threshold=self.settings.revision_threshold)
+
+    def _said(self, scope: Scope, ids: Sequence[str], tx: Tx | None) -> dict[str, Memory]:
+        """The memories of these ids (ConflictRepository.said), those of the batch in progress read once."""
+        pending: _Pending | None = getattr(self._local, "screening", None)
+        kept = pending.said if pending is not None and pending.tx is tx else {}
+        missing = [i for i in ids if (scope, i) not in kept]
+        if missing:
+            kept.update({(scope, mid): m for mid, m in self._conflicts.said(tx, scope, missing).items()})
+        return {i: kept[(scope, i)] for i in ids if (scope, i) in kept}
 
     def _cache(self, tx: Tx | None) -> list[tuple[_Key, Screening | None]]:
         """This thread's screening in progress, if it was read the same way (outside any transaction, or in tx)."""
@@ -380,7 +435,9 @@ class ConflictUseCases:
         return pending.cached if pending is not None and pending.tx is tx else []
 
     def _keep(self, tx: Tx | None, cached: list[tuple[_Key, Screening | None]]) -> None:
-        self._local.screening = _Pending(tx=tx, cached=cached) if cached else None
+        pending: _Pending | None = getattr(self._local, "screening", None)
+        said = pending.said if pending is not None and pending.tx is tx else {}
+        self._local.screening = _Pending(tx=tx, cached=cached, said=said) if cached else None
 
     def _screened(self, contexts: Sequence[StoredMemoryContext], tx: Tx | None) -> list[Screening]:
         """The screening of the contexts: from this thread's batch in progress when it starts with them,
@@ -449,11 +506,32 @@ class ConflictUseCases:
         scope, memory = context.scope, context.memory
         screening = self._conflicts.screen(scope, [self._screen_item(context)],
                                            threshold=self.settings.screen_threshold)[memory.id]
-        findings = self._findings(context, screening)  # none when the memory is gone or already superseded
+        findings = self._findings(context, screening, None)  # none when the memory is gone or already superseded
         settled: list[tuple[Scope, Conflict]] = []
-        found = self._record_and_settle(scope, memory.id, findings, chosen, settled=settled,
-                                        said_now=context.correction)
+        found = self._settle_oriented(scope, memory.id, findings, chosen, settled=settled,
+                                      said_now=context.correction)
         self._then(settled)
+        return found
+
+    def _settle_oriented(self, scope: Scope, memory_id: str, findings: _Oriented, chosen: ConflictStrategy, *,
+                         tx: Tx | None = None, after: list[Callable[[], None]] | None = None,
+                         foreseen: Sequence[Mapping[str, Any]] | None = None, forming: FormBatch | None = None,
+                         settled: list[tuple[Scope, Conflict]] | None = None,
+                         said_now: bool = False) -> list[Conflict]:
+        """_record_and_settle the memory's findings as the new side (foreseen: theirs), then each pair with a memory
+        said later as that memory's, in the order said, while the memory is not superseded (one that lost
+        contradicts nothing else, as one by one stops); forming goes with the first settlement."""
+        found: list[Conflict] = []
+        if findings.mine:
+            found = self._record_and_settle(scope, memory_id, findings.mine, chosen, tx=tx, after=after,
+                                            foreseen=foreseen, forming=forming, settled=settled, said_now=said_now)
+            forming = None
+        for newer_id, finding in findings.later:
+            if any(c.status is ConflictStatus.RESOLVED and c.loser_id == memory_id for c in found):
+                break
+            found += self._record_and_settle(scope, newer_id, [finding], chosen, tx=tx, after=after,
+                                             forming=forming, settled=settled)
+            forming = None
         return found
 
     def _record_and_settle(self, scope: Scope, memory_id: str, findings: Sequence[Finding],

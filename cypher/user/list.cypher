@@ -2,8 +2,11 @@
 // how many memories it holds and when it was last active, without reading any user's memories one by one:
 // - the users through the User key constraint's index, read in its order (the ORDER BY names the whole key, so
 //   the index gives the order and LIMIT stops the read: no sort of all the tenant's users);
-// - memories: the degree of the user's HAS_MEMORY edges (every memory hangs off its User node, live ones and
-//   superseded history), read from the node's relationship counts;
+// - history: the user's superseded memories (valid_to set), counted from the (tenant, user_id, valid_to) index
+//   (schema 130), which holds history alone: as many entries read as the user has history, none for live ones;
+// - memories: the live ones (what memory/list lists without $include_history): the degree of the user's
+//   HAS_MEMORY edges (every memory hangs off its User node, live ones and history), read from the node's
+//   relationship counts, less the history;
 // - memory_at / episode_at: the newest memory's created_at and the newest turn's at, each the last entry of
 //   the (tenant, user_id, time) index (schema 120), read from its end (the ORDER BY again names the index's
 //   whole key: ordering by the time alone made Neo4j read and sort every entry of the user).
@@ -30,6 +33,12 @@ OPTIONAL CALL (u) {
   LIMIT 1
   RETURN e.at AS episode_at
 }
-RETURN u.user_id AS user_id, COUNT { (u)-[:HAS_MEMORY]->() } AS memories,
+CALL (u) {
+  MATCH (m:Memory)
+  USING INDEX m:Memory(tenant, user_id, valid_to)
+  WHERE m.tenant = $tenant AND m.user_id = u.user_id AND m.valid_to IS NOT NULL
+  RETURN count(m) AS history
+}
+RETURN u.user_id AS user_id, COUNT { (u)-[:HAS_MEMORY]->() } - history AS memories, history,
        toString(memory_at) AS memory_at, toString(episode_at) AS episode_at
 ORDER BY user_id
