@@ -210,7 +210,8 @@ class Container:
     @cached_property
     def stored_memory_hooks(self) -> list[StoredMemoryHook]:
         """Run after ingest stores a memory (conflict detection, association forming append here)."""
-        # Associations form first, so a conflict settled next carries the loser's new ones to the winner.
+        # Associations form first, so a conflict settled next takes the loser's new ones off it (a correction's to
+        # the winner: cypher/conflict/settle_pair).
         return [self.association_forming, self.conflicts]  # both batch-aware (bmam/usecases/hooks.py run_hooks)
 
     @cached_property

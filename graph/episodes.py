@@ -18,7 +18,7 @@ from typing import Any, cast
 import numpy as np
 
 from graph.cached_scans import CachedScan, scan, scores
-from graph.ids import derived_id
+from graph.ids import derived_id, entity_id
 from graph.model import Memory, Scope, Tier, scope_params
 from graph.paging import Paged, decode_turn_cursor, encode_turn_cursor, paged
 from graph.records import Floats, memory_from_row, time_param, to_datetime
@@ -98,6 +98,12 @@ class SimilarMemory:
     mention_count: int
     cosine: float
     triples: tuple[tuple[str, str, str, int], ...] = ()  # (subject, predicate, object, polarity) names
+    preset_kind: str = ""  # read by episode/asserting only
+
+
+# A fact a candidate turn states, as the extractor gives it: (subject kind, subject, predicate, object kind, object,
+# polarity)
+StatedFact = tuple[str, str, str, str, str, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,6 +329,25 @@ class EpisodeRepository:
                               cosine=_cosine(r["score"]),
                               triples=_triples(r["triples"]))
                 for r in rows]
+
+    def asserting(self, tx: Tx, scope: Scope, candidates: Sequence[tuple[int, Vector, Sequence[StatedFact]]], *,
+                  k: int = 3) -> list[SimilarMemory]:
+        """For each (index, embedding, facts) with facts: the live memories asserting every one of them (the same
+        entities, as triple/add names them, predicate and polarity), oldest first, at most k each, with their
+        preset kind."""
+        rows = [{"i": i, "embedding": Floats(map(float, emb)),
+                 "facts": [{"subject_id": entity_id(scope, sk, subject), "predicate": predicate,
+                            "object_id": entity_id(scope, ok, obj), "polarity": polarity}
+                           for sk, subject, predicate, ok, obj, polarity in facts]}
+                for i, emb, facts in candidates if facts]
+        if not rows:
+            return []
+        found = tx.run("episode/asserting", {**scope_params(scope), "candidates": rows, "k": k})
+        return [SimilarMemory(candidate=int(r["i"]), id=r["id"], text=r["text"], tier=Tier(r["tier"]),
+                              locked=bool(r["locked"]), mention_count=int(r["mention_count"] or 0),
+                              cosine=_cosine(r["score"]), triples=_triples(r["triples"]),
+                              preset_kind=str(r["preset_kind"] or ""))
+                for r in found]
 
     def temp_topics(
         self, tx: Tx, scope: Scope, candidates: Sequence[tuple[int, Vector]], *, min_cosine: float

@@ -108,9 +108,26 @@ def restated(fact: ExtractedTriple, chinese: bool) -> str | None:
     if words := _PEOPLE_WORDS.get(fact.predicate):
         return f"{fact.object}是我的{words[1]}" if chinese else f"{fact.object} is my {words[0]}"
     if fact.predicate == "is_a":
-        article = "an" if fact.object[:1].lower() in "aeiou" else "a"
-        return f"我是{fact.object}" if chinese else f"I'm {article} {fact.object}"
+        return f"我是{fact.object}" if chinese else f"I'm {indefinite_article(fact.object)} {fact.object}"
     return None
+
+
+# Said with a vowel sound though written with a consonant (an hour, an honest ...) and the other way round (a user,
+# a university, a European, a one-off); letters said by name whose name opens with a vowel sound (an HR manager, an
+# MBA student, an SRE; a UX designer, a CTO)
+_AN_BEFORE_CONSONANT_RE = re.compile(r"(?i)^(?:hour|honest|honou?r|heir)")
+_A_BEFORE_VOWEL_RE = re.compile(r"(?i)^(?:uni|u[cfklstv][aeiou]|ur[aeiou]|eu|ewe|one\b|once)")
+_INITIALISM_RE = re.compile(r"^[A-Z][A-Z0-9]+\b")
+
+
+def indefinite_article(noun: str) -> str:
+    """'a' or 'an' before an English noun phrase, by the sound it opens with, as near as the spelling tells:
+    "an engineer", "a UX designer" ("an UX designer" was: ingest/remains.py said 'an' before any vowel letter)."""
+    if _INITIALISM_RE.match(noun):
+        return "an" if noun[0] in "AEFHILMNORSX" else "a"
+    if _AN_BEFORE_CONSONANT_RE.match(noun):
+        return "an"
+    return "an" if noun[:1].lower() in "aeiou" and not _A_BEFORE_VOWEL_RE.match(noun) else "a"
 
 
 def remains(clauses: Sequence[tuple[str, Sequence[ExtractedTriple]]], winner: Sequence[Fact],

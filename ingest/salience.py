@@ -11,10 +11,11 @@ one-off plans: PresetKind.TEMPORARY, starting weight 0.3).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from graph.model import PresetKind
-from ingest.extract import PERSONAL_FACT_PREDICATES, USER, RuleTripleExtractor, TripleExtractor
+from ingest.extract import PERSONAL_FACT_PREDICATES, USER, ExtractedTriple, RuleTripleExtractor, TripleExtractor
 from ingest.extract_routines import ROUTINE_PREDICATE
 from ingest.lexicon import (
     CALENDAR_WORDS,
@@ -55,6 +56,7 @@ from ingest.lexicon import (
 )
 from ingest.pastes import introduces_paste, is_code_only, prose, unsplittable
 from ingest.reply_style import reply_style
+from ingest.tier_policy import DURABLE_PREDICATES
 
 USER_SPEAKERS = frozenset({"user", "human"})
 
@@ -417,3 +419,25 @@ def _no_memory_reason(norm: str, clauses: list[str], pasted: bool = False) -> st
     if pasted:
         return "paste"  # a paste handed over with no question: what it is for comes in the next turn
     return "chitchat"
+
+
+# The facts said again in other words that repeat the memory asserting them: the user's that last (tier_policy's
+# DURABLE_PREDICATES: home, work, people, health, likes, diet, routines ...), not a plan ("I'm going to the dentist
+# tomorrow" said twice is two visits).
+RESTATED_PREDICATES: frozenset[str] = DURABLE_PREDICATES - {"going_to"}
+
+
+def restates(text: str, facts: Sequence[ExtractedTriple], extractor: TripleExtractor | None = None) -> bool:
+    """Whether a turn says facts that last again and nothing besides (bmam/usecases/ingest.py makes it a mention of the
+    memory asserting them all, however it is worded: 我对花生过敏，这个一定要记住 after 我对花生过敏，很严重, whose
+    cosine is 0.73). It states a fact, each of RESTATED_PREDICATES, and what is left once its clauses stating one are
+    taken out would be no memory of its own (assess), emphasis aside: 这个一定要记住 asks to keep the facts, which the
+    mention does ("..., my sister took me to the new place on 5th street" says more: a memory of its own)."""
+    if not facts or any(f.predicate not in RESTATED_PREDICATES for f in facts):
+        return False
+    ex = extractor or _EXTRACTOR
+    rest = [c for c in split_clauses(text) if not ex.extract(c)]
+    if not rest:
+        return True
+    said = assess(", ".join(rest), speaker="user", extractor=ex)
+    return not said.remember or said.reason == "emphasis"

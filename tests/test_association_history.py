@@ -1,5 +1,6 @@
 """Associations never lead into history, and a strength the user set stays theirs (real Neo4j). A superseded
-memory loses its associations to the winner when its conflict is settled (DESIGN.md "Conflicts"), and none forms
+memory loses its associations when its conflict is settled, to the winner when that is a correction (DESIGN.md
+"Conflicts"; a change's winner has its own: cypher/conflict/settle_pair), and none forms
 again afterwards, by the stored-memory hook (the remains share the loser's turn), by memories recalled together
 with includeHistory, or by a user's link; the listings (`associations`, `Memory.associated`) show live memories
 only, as relatedSearch does. Forming again never overrides a strength the user set with `associate`."""
@@ -131,37 +132,49 @@ def test_a_strength_the_user_set_is_kept_when_the_hooks_run_again(container: Con
     assert edge["formed_by"] == "user"
 
 
-def test_a_settled_conflict_carries_the_losers_associations_as_they_formed(container: Container,
-                                                                          tenant: str) -> None:
-    """The loser's associations go to the winner (DESIGN.md "Conflicts") with how they formed: every ASSOCIATED
-    edge names it (README "Graph shape"), and a carried one named nothing."""
-    c = container
-    mems = {}
-    for key, text, predicate, place in (("berlin", "I live in Berlin", "lives_in", "Berlin"),
-                                        ("visit", "Anna visited me in Berlin", "visited", "Berlin"),
-                                        ("paris", "I live in Paris", "lives_in", "Paris")):
-        mems[key] = c.memories.remember(tenant, RememberRequest(user_id=USER, text=text, type="FACTUAL")).id
-        c.memories.add_triple(tenant, USER, memory_id=mems[key], subject="user", predicate=predicate, object_=place)
-    assert edges_of(c, tenant, mems["berlin"]) == []  # superseded by Paris
-    rows = store_rows(c, "MATCH (a:Memory {id: $a})-[r:ASSOCIATED]-(b:Memory {id: $b}) WHERE a.tenant = $t "
-                         "RETURN r.formed_by AS formed_by, r.strength AS strength", a=mems["paris"], b=mems["visit"],
-                      t=tenant)
-    assert rows == [{"formed_by": "stored", "strength": pytest.approx(0.5)}]  # Berlin's entity link, carried
-
-
-def _berlin_then_paris(c: Container, tenant: str, *, before_paris: Callable[[str, str, str], None]) -> dict[str, str]:
-    """Berlin (then visit, linked to it) stored; Paris stored without its triple, before_paris(berlin, visit, paris)
-    run, then Paris's triple added: the conflict settles with Paris the winner, carrying Berlin's edges."""
+def _berlin_and_visit(c: Container, tenant: str) -> dict[str, str]:
+    """"I live in Berlin" and "Anna visited me in Berlin", linked by the shared entity (0.5, formed_by 'stored')."""
     mems = {}
     for key, text, predicate, place in (("berlin", "I live in Berlin", "lives_in", "Berlin"),
                                         ("visit", "Anna visited me in Berlin", "visited", "Berlin")):
         mems[key] = c.memories.remember(tenant, RememberRequest(user_id=USER, text=text, type="FACTUAL")).id
         c.memories.add_triple(tenant, USER, memory_id=mems[key], subject="user", predicate=predicate, object_=place)
+    return mems
+
+
+def test_a_correction_carries_the_losers_associations_as_they_formed(container: Container, tenant: str) -> None:
+    """A correction is the old memory said right, in its place: the old memory's associations go to it (DESIGN.md
+    "Conflicts") with how they formed: every ASSOCIATED edge names it (README "Graph shape"), and a carried one named
+    nothing."""
+    c = container
+    mems = _berlin_and_visit(c, tenant)
+    paris = c.corrections.correct(tenant, USER, mems["berlin"], "I live in Paris").memory.id
+    assert edges_of(c, tenant, mems["berlin"]) == []  # history is linked to nothing
+    assert _edge(c, tenant, paris, mems["visit"]) == [{"formed_by": "stored", "strength": pytest.approx(0.5)}]
+
+
+def test_a_change_hands_the_old_values_associations_to_nobody(container: Container, tenant: str) -> None:
+    """A move is a new state, not the old home said right: the visit to Berlin is no association of "I live in Paris"
+    (the ex's job went to the new partner's memory: a long-horizon audit, session 52). The loser keeps none either."""
+    c = container
+    mems = _berlin_and_visit(c, tenant)
+    paris = c.memories.remember(tenant, RememberRequest(user_id=USER, text="I live in Paris", type="FACTUAL")).id
+    c.memories.add_triple(tenant, USER, memory_id=paris, subject="user", predicate="lives_in", object_="Paris")
+    [conflict] = c.conflicts.conflicts(tenant, USER, status=ConflictStatus.RESOLVED)
+    assert (conflict.winner_id, conflict.loser_id) == (paris, mems["berlin"])
+    assert edges_of(c, tenant, mems["berlin"]) == []
+    assert _edge(c, tenant, paris, mems["visit"]) == []
+
+
+def _berlin_then_paris(c: Container, tenant: str, *, before_paris: Callable[[str, str, str], None]) -> dict[str, str]:
+    """Berlin (then visit, linked to it) stored; Paris stored without its triple, before_paris(berlin, visit, paris)
+    run, then Paris's triple added: the conflict settles with Paris the winner, Berlin's edges taken off it."""
+    mems = _berlin_and_visit(c, tenant)
     mems["paris"] = c.memories.remember(tenant, RememberRequest(user_id=USER, text="I live in Paris",
                                                                 type="FACTUAL")).id
     before_paris(mems["berlin"], mems["visit"], mems["paris"])
     c.memories.add_triple(tenant, USER, memory_id=mems["paris"], subject="user", predicate="lives_in", object_="Paris")
-    assert edges_of(c, tenant, mems["berlin"]) == []  # superseded by Paris, its edges carried
+    assert edges_of(c, tenant, mems["berlin"]) == []  # superseded by Paris, its edges gone with it
     return mems
 
 
@@ -170,10 +183,9 @@ def _edge(c: Container, tenant: str, a: str, b: str) -> list[dict[str, object]]:
                          "RETURN r.formed_by AS formed_by, r.strength AS strength", a=a, b=b, t=tenant)
 
 
-def test_a_carried_association_leaves_the_strength_the_user_set_on_the_winner_s_pair(container: Container,
-                                                                                    tenant: str) -> None:
-    """The loser's edge to x lands on the winner's own edge to x: the stronger stood, even over a strength the user
-    set on the winner's pair (0.1 -> 0.8). The user's word on that pair stands."""
+def test_a_change_leaves_the_strength_the_user_set_on_the_winner_s_pair(container: Container, tenant: str) -> None:
+    """The loser's edge to x (the user's 0.8) is not carried onto the winner's own edge to x: the user's word on the
+    winner's pair (0.1) stands."""
     c = container
 
     def links(berlin: str, visit: str, paris: str) -> None:
@@ -184,10 +196,9 @@ def test_a_carried_association_leaves_the_strength_the_user_set_on_the_winner_s_
     assert _edge(c, tenant, mems["paris"], mems["visit"]) == [{"formed_by": "user", "strength": pytest.approx(0.1)}]
 
 
-def test_a_carried_association_stronger_than_the_winner_s_names_who_formed_it(container: Container,
-                                                                             tenant: str) -> None:
-    """The loser's user-set 0.8 replaces the winner's 0.2 formed by shared terms: the edge then says the user set
-    it (it said 'terms' with the user's strength)."""
+def test_a_change_leaves_the_winner_s_own_edge_as_it_formed(container: Container, tenant: str) -> None:
+    """The loser's user-set 0.8 is the old home's: the winner's 0.2 formed by shared terms stays as it formed (it
+    became the user's 0.8 while every settlement carried the loser's edges)."""
     c = container
 
     def links(berlin: str, visit: str, paris: str) -> None:
@@ -197,4 +208,4 @@ def test_a_carried_association_stronger_than_the_winner_s_names_who_formed_it(co
                       "r.user_id = $u", a=min(paris, visit), b=max(paris, visit), t=tenant, u=USER)
 
     mems = _berlin_then_paris(c, tenant, before_paris=links)
-    assert _edge(c, tenant, mems["paris"], mems["visit"]) == [{"formed_by": "user", "strength": pytest.approx(0.8)}]
+    assert _edge(c, tenant, mems["paris"], mems["visit"]) == [{"formed_by": "terms", "strength": pytest.approx(0.2)}]

@@ -227,9 +227,8 @@ def test_latest_wins_with_exact_weights_supersedes_and_validity(living: tuple[Co
     # each asserted one triple: the loser's is closed now, the winner's stays open (an empty list would pass all())
     assert [t.valid_to for t in c.memories.triples(scope.tenant, scope.user_id, old.id)] == [clock.now()]
     assert [t.valid_to for t in c.memories.triples(scope.tenant, scope.user_id, new.id)] == [None]
-    # The association moved to the winner.
-    assert [(a.memory_b, a.strength) for a in c.memories.associations(scope.tenant, scope.user_id, new.id)] == [
-        (other.id, 0.7)]
+    # The association went with the loser: the old home's, not the new one's (a correction carries it)
+    assert c.memories.associations(scope.tenant, scope.user_id, new.id) == []
     assert c.memories.associations(scope.tenant, scope.user_id, old.id) == []
     rows = c.store.read("conflict/history", {"tenant": scope.tenant, "user_id": scope.user_id, "entity": None,
                                              "memory_id": old.id, "after_at": None, "after_id": None, "limit": 10})

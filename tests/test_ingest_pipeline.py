@@ -272,6 +272,52 @@ def test_a_turn_saying_what_remember_stored_repeats_it(c: Container, tenant: str
     assert got is not None and got.mention_count == kept.mention_count + 1
 
 
+@pytest.mark.parametrize("one_request", [False, True])
+def test_a_fact_said_again_in_other_words_is_a_mention_of_the_memory_asserting_it(c: Container, tenant: str,
+                                                                                   one_request: bool) -> None:
+    """The allergy said three times, as a long-horizon audit said it (session 52): cosines 0.69-0.74, under the
+    repeat line, made three memories asserting (user, allergic_to, 花生), three copies in every food answer, and
+    repetition never promoted the first. Each restatement is a mention of the first, the emphasised one promotes
+    it to core; in one request or in three. What the turns said stays in their episodes, tied to it (DERIVED_FROM)."""
+    texts = ["我对花生过敏，很严重，吃了会休克。", "对了，我对花生过敏，你推荐菜的时候要注意。",
+             "我对花生过敏，这个一定要记住。"]
+    turns = [turn(text, turn=i, minutes=i) for i, text in enumerate(texts)]
+    reports = [c.ingest.ingest_conversation(tenant, turns)] if one_request \
+        else [c.ingest.ingest_conversation(tenant, [t]) for t in turns]
+    [kept] = c.memories.page(tenant, "alice").items
+    assert kept.text == texts[0] and kept.mention_count == 3 and kept.tier is Tier.CORE and kept.locked
+    said = [r for report in reports for r in report.turns]
+    assert [[m.id for m in r.mentioned] for r in said] == [[], [kept.id], [kept.id]]
+    derived = store_rows(c, "MATCH (m:Memory {id: $id})-[:DERIVED_FROM]->(e:Episode) RETURN e.text AS text",
+                         id=kept.id)
+    assert sorted(r["text"] for r in derived) == sorted(texts)
+
+
+@pytest.mark.parametrize(("first", "again"), [
+    # more than the fact: a memory of its own
+    ("I love sushi.", "I love sushi, my sister took me to the new place on 5th street"),
+    # a plan said twice is two visits
+    ("I'm going to Tokyo next week.", "I'm going to Tokyo."),
+])
+def test_a_fact_said_again_with_something_besides_is_a_memory_of_its_own(c: Container, tenant: str, first: str,
+                                                                          again: str) -> None:
+    c.ingest.ingest_conversation(tenant, [turn(first, turn=0)])
+    report = c.ingest.ingest_conversation(tenant, [turn(again, turn=1)])
+    assert report.turns[0].mentioned == [] and len(report.turns[0].memories) == 1
+
+
+def test_a_safety_critical_restatement_is_no_mention_of_a_memory_that_is_not(c: Container, tenant: str) -> None:
+    """The allergy kept by `remember` as an everyday fact (preset default): the turn the filter calls safety-critical
+    is a memory of its own, with the safety preset, not a mention of one that has none."""
+    kept = c.memories.remember(tenant, RememberRequest(user_id="alice", text="Peanuts and me do not mix",
+                                                       type="FACTUAL"))
+    c.memories.add_triple(tenant, "alice", memory_id=kept.id, subject="user", predicate="allergic_to", object_="花生",
+                          subject_kind="user", object_kind="allergen")  # the entities the extractor names
+    assert kept.preset_kind is not PresetKind.SAFETY
+    report = c.ingest.ingest_conversation(tenant, [turn("我对花生过敏。")])
+    assert report.turns[0].mentioned == [] and [m.preset_kind for m in report.turns[0].memories] == [PresetKind.SAFETY]
+
+
 def test_a_later_turn_on_the_topic_promotes_a_temp_memory(c: Container, tenant: str) -> None:
     first = c.ingest.ingest_conversation(tenant, [turn("我最喜欢吃火锅", turn=0)])
     mid = first.turns[0].memories[0].id

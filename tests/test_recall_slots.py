@@ -223,6 +223,21 @@ def test_a_winner_answers_no_fact_its_loser_still_holds_in_its_remains(client: B
         assert ender not in _texts(r), (question, r)
 
 
+def test_a_winner_answers_no_fact_it_left_to_the_remains_a_later_winner_ended(client: BmamClient, user: str) -> None:
+    """The new job superseded "I live in Hangzhou and I work at NetEase ..." and left the home to its remains; the move
+    then ended the remains. The move answers "Where do I live?" for the old home too, the new job not at all ("states
+    the user's lives_in (ended)" was, at rank 2: a long-horizon audit, session 52)."""
+    client.ingest_conversation([
+        {"userId": user, "sessionId": f"s{i}", "speaker": "user", "text": text} for i, text in enumerate((
+            "I live in Hangzhou and I work at NetEase as a UX designer.",
+            "Big news: I left NetEase and started a new job at Alibaba this week, as a senior product designer.",
+            "I moved to Shanghai last weekend, I live in Shanghai now, close to my sister."))])
+    for question in ("Where do I live now?", "我现在住在哪个城市？"):
+        r = client.recall(user, question)
+        assert _texts(r)[:1] == ["I moved to Shanghai last weekend, I live in Shanghai now, close to my sister."], r
+        assert not any(text.startswith("Big news") for text in _texts(r)), (question, r)
+
+
 def test_a_slot_with_no_memory_stating_it_is_still_gated(client: BmamClient, user: str) -> None:
     client.ingest_conversation(_conversation(user))
     for question in ("How old am I?", "When is my birthday?", "Where is the Eiffel Tower?"):

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from ingest.extract import RuleTripleExtractor
 from ingest.extract_core import ExtractedTriple, normalize_term, single_valued_slot
-from ingest.remains import Fact, remains
+from ingest.remains import Fact, indefinite_article, remains
 
 EXTRACT = RuleTripleExtractor()
 
@@ -133,6 +133,7 @@ def test_the_remains_are_the_clauses_stating_facts_the_winner_does_not_speak_of(
     # and so does the speaker's occupation, said with the employer
     ("I work at ByteDance as a data scientist.", "I now work at Alibaba", "I'm a data scientist"),
     ("I work at Amazon as an engineer.", "I work at Google now", "I'm an engineer"),
+    ("I work at NetEase as a UX designer.", "I work at Alibaba now", "I'm a UX designer"),  # not "an UX designer"
     # a clause extending a contested one goes with it; a pronoun opening a later sentence is mid-sentence now
     ("I love Italian food, especially carbonara. I live in Rome", "I don't really like Italian food anymore",
      "I live in Rome"),
@@ -145,3 +146,13 @@ def test_the_remains_are_the_clauses_stating_facts_the_winner_does_not_speak_of(
 def test_a_fact_that_stands_on_its_own_is_restated_from_a_contested_clause(loser: str, winner: str,
                                                                           left: str | None) -> None:
     assert remains_text(loser, winner) == left
+
+
+@pytest.mark.parametrize(("noun", "article"), [
+    ("engineer", "an"), ("teacher", "a"), ("UX designer", "a"), ("HR manager", "an"), ("MBA student", "an"),
+    ("CTO", "a"), ("SRE", "an"), ("user researcher", "a"), ("university lecturer", "a"), ("urologist", "a"),
+    ("European historian", "a"), ("honest broker", "an"), ("hourly worker", "an"), ("unemployed actor", "an"),
+    ("Uber driver", "an"), ("usher", "an"), ("office manager", "an"), ("one-man band", "a"),
+])
+def test_a_restated_occupation_takes_the_article_its_sound_asks_for(noun: str, article: str) -> None:
+    assert indefinite_article(noun) == article

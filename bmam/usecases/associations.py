@@ -37,7 +37,7 @@ from ingest.lexicon import (
     simplified,
 )
 from ingest.names_said import NAMED_KINDS, NameFinder
-from ingest.scoring import COMMON_EN, change_said, link_term, link_text, lucene_query, says_own_change, terms
+from ingest.scoring import change_said, link_term, link_text, link_word, lucene_query, says_own_change, terms
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 # A turn opening with a pronoun is about someone the turn before named ("she lives in Denver. she's a nurse
@@ -124,7 +124,7 @@ class AssociationForming:
         if text and s.term_link_max_df > 0:
             found = terms(link_text(text), limit=s.term_link_terms)
             han = [t for t in found if _CJK.match(t) and link_term(t)]
-            latin = [t for t in found if not _CJK.match(t) and len(t) >= 3 and not t.isdigit() and t not in COMMON_EN]
+            latin = [t for t in found if not _CJK.match(t) and link_word(t, text)]
             if says_own_change(text):
                 # the clauses are read in simplified characters; the terms match the text as written
                 where = set(terms(link_text(change_said(text))))

@@ -2,7 +2,8 @@
 resolution by strategy (LATEST default, STRONGER, REVIEW), the review queue and the history query.
 
 Resolution: winner active +0.2, loser active -0.3 (clamped, weights recomputed), (winner)-[:SUPERSEDES]->
-(loser), loser.valid_to and its triples' valid_to set, the loser's associations carried to the winner,
+(loser), loser.valid_to and its triples' valid_to set, the loser's associations taken off it (a correction's
+carried to the winner: cypher/conflict/settle_pair),
 a SUPERSEDED event. A conflict that involves a locked (core) memory is always held for review: the system
 never changes a locked memory on its own; the user settles it with resolveConflict.
 """
@@ -324,7 +325,7 @@ class ConflictUseCases:
                       ) -> list[Callable[[], None]]:
         """many_in, the previous hook's deferred writes first (bmam/usecases/hooks.py TxCarryingHook): association
         forming of one user goes in the statement that settles the first memory with findings (nothing read before
-        it reads associations; the settlement carries a loser's associations to its winner), anything else, or
+        it reads associations; the settlement takes a loser's associations off it), anything else, or
         all of it when nothing is settled, on its own."""
         after: list[Callable[[], None]] = []
         self._many(tx, contexts, after, before=list(before))

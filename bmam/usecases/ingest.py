@@ -6,7 +6,8 @@ For each user, turns are processed in batches (settings.ingest.batch_turns):
    the three-level classifier and the triple extractor run on it (pure, no store);
 2. one write transaction holding the user's lock: which turns exist already (an idempotent repeat
    changes nothing), which memories each turn repeats (cosine >= duplicate_similarity or the same
-   normalised text: mention_count + 1 instead of a new memory) and which temp memories it picks up
+   normalised text, or one asserting every fact of a turn that says nothing besides, ingest/salience.py restates:
+   mention_count + 1 instead of a new memory) and which temp memories it picks up
    (cosine >= engagement_similarity or one of their entities named: temp -> mid), both ranked in the
    in-process vector cache when it can answer (graph/episodes.py matches); then the episodes,
    memories, triples, DERIVED_FROM edges, mentions and promotions are written with UNWIND statements
@@ -38,7 +39,15 @@ from bmam.settings import IngestSettings, Settings
 from bmam.usecases.hooks import StoredMemoryContext, StoredMemoryHook, marked_done, run_hooks
 from bmam.usecases.memories import EXACT_SCAN_MAX_MEMORIES
 from bmam.usecases.tiers import TierUseCases, change_event
-from graph.episodes import EpisodeRepository, EpisodeRow, SimilarMemory, TurnMatches, episode_id, memory_id_for
+from graph.episodes import (
+    EpisodeRepository,
+    EpisodeRow,
+    SimilarMemory,
+    StatedFact,
+    TurnMatches,
+    episode_id,
+    memory_id_for,
+)
 from graph.errors import BadInput, BmamError, LimitExceeded, NotFound, StoreUnavailable
 from graph.ids import log_name, log_session
 from graph.memories import MemoryRepository, PendingHooks
@@ -71,7 +80,7 @@ from ingest.conflict_text import changed_detail
 from ingest.decision_rules import decision_changed, handover_conflict
 from ingest.embedding import Embedder
 from ingest.extract import USER, ExtractedTriple, TripleExtractor, normalize_term
-from ingest.salience import Salience, assess
+from ingest.salience import RESTATED_PREDICATES, Salience, assess, restates
 from ingest.scoring import changes_what_was_said
 from ingest.tier_policy import Reason, TierChange, TierRules, core_has_room, on_mention, on_new_memory, on_topic
 from ingest.turns import (
@@ -301,6 +310,7 @@ class _State:
     name_index: NameIndex | None = None  # NameIndex of names, built once (memories created in this batch)
     keys: set[tuple[str, str, str, int]] = field(default_factory=set)  # its triples, normalised
     text: str | None = None  # memories created in this batch
+    preset_kind: PresetKind | None = None  # memories created in this batch
 
 
 @dataclass
@@ -344,6 +354,7 @@ class _BatchPlan:
     results: dict[int, TurnResult] = field(default_factory=dict)  # in batch order
     fresh: list[_Valid] = field(default_factory=list)  # the turns not stored yet, in batch order
     similar: dict[int, list[SimilarMemory]] = field(default_factory=dict)  # stored memories a user turn may repeat
+    asserting: dict[int, list[SimilarMemory]] = field(default_factory=dict)  # those asserting all its facts
     topics: dict[int, list[str]] = field(default_factory=dict)  # stored temp memories whose topic it picks up
     topic_triples: dict[str, tuple[tuple[str, str, str, int], ...]] = field(default_factory=dict)  # theirs
     topic_texts: dict[str, str] = field(default_factory=dict)
@@ -398,6 +409,12 @@ class _BatchPlan:
         for mids in self.topics.values():
             for mid in mids:
                 self.states.setdefault(mid, _State(tier=Tier.TEMP, mention_count=1))
+
+    def read_asserting(self, found: Sequence[SimilarMemory]) -> None:
+        """The stored memories asserting every fact a fresh user turn states (what a restatement repeats)."""
+        for a in found:
+            self.asserting.setdefault(a.candidate, []).append(a)
+            self.states.setdefault(a.id, _State(tier=a.tier, mention_count=a.mention_count, locked=a.locked))
 
     def episode_rows(self) -> list[EpisodeRow]:
         return [EpisodeRow(id=self.ids[v.index], session_id=v.session_id, turn=self.turn_index[v.index],
@@ -456,6 +473,25 @@ class _BatchPlan:
                 best = (cos, mid)
         return best[1] if best else None
 
+    def restated_memory(self, v: _Valid, turn_keys: set[tuple[str, str, str, int]],
+                        preset_kind: PresetKind) -> str | None:
+        """The live memory a turn saying facts again in other words repeats (ingest/salience.py restates decides
+        whether it says nothing besides): one asserting every fact the turn states, stored or created earlier in the
+        batch, not told apart by a detail (changed_detail) nor holding a safety fact as any other (a turn the filter
+        calls safety-critical is a memory of its own beside one that is not); the one in the highest tier, then the
+        most mentioned, then the first said."""
+        def apart(kind: str | None, text: str | None) -> bool:
+            return (preset_kind is PresetKind.SAFETY and kind != preset_kind) or bool(
+                text and changed_detail(v.text, text)[0])
+
+        found = [a.id for a in self.asserting.get(v.index, [])
+                 if repeats(turn_keys, a.triples) and not apart(a.preset_kind, a.text)]
+        found += [mid for mid, st in ((m, self.states[m]) for m in self.batch_new)
+                  if turn_keys <= st.keys and not apart(st.preset_kind, st.text)]
+        rank = {Tier.CORE: 0, Tier.MID: 1, Tier.TEMP: 2}
+        return min(found, key=lambda mid: (rank[self.states[mid].tier], -self.states[mid].mention_count,
+                                           found.index(mid)), default=None) if turn_keys else None
+
     def mention(self, match: str, v: _Valid, *, emphasis: bool) -> None:
         """A user turn that repeats a memory: mention_count + 1, DERIVED_FROM the turn, and the tier move the
         mention earns (out of temp with implicit feedback)."""
@@ -490,7 +526,7 @@ class _BatchPlan:
         self.new_times.append(v.at)
         names = sorted({n for t in a.triples for n in (t.subject, t.object) if n != USER})
         self.states[mid] = _State(tier=Tier.TEMP, mention_count=1, embedding=a.embedding, key=key, names=names,
-                                  keys=turn_keys, text=v.text)
+                                  keys=turn_keys, text=v.text, preset_kind=sal.preset_kind)
         self.new_specs[mid] = [TripleSpec(memory_id=mid, subject=t.subject, subject_kind=t.subject_kind,
                                           predicate=t.predicate, object=t.object, object_kind=t.object_kind,
                                           polarity=t.polarity, now=v.at) for t in a.triples]
@@ -776,6 +812,16 @@ class IngestUseCases:
             a.triples = self._extractor.extract(v.text)
         return a.triples
 
+    def _restated_facts(self, v: _Valid, a: _Analysis) -> list[StatedFact]:
+        """The facts a kept user turn states, when it may say them again (each of RESTATED_PREDICATES): what the
+        memories asserting them all are read for (episode/asserting); none otherwise."""
+        if not a.salience.remember:
+            return []
+        facts = self._triples_of(v, a)
+        if any(t.predicate not in RESTATED_PREDICATES for t in facts):
+            return []
+        return [(t.subject_kind, t.subject, t.predicate, t.object_kind, t.object, t.polarity) for t in facts]
+
     def _classify(self, v: _Valid, a: _Analysis) -> None:
         if a.classification is None:
             a.classification = self._classifier.classify(v.text, a.embedding)
@@ -882,6 +928,8 @@ class IngestUseCases:
             duplicate=s_ingest.duplicate_similarity, engagement=s_ingest.engagement_similarity,
             exact_max=EXACT_SCAN_MAX_MEMORIES)
         plan.read_matches(matches, start.temp_entities if user_fresh else {})
+        plan.read_asserting(self._episodes.asserting(tx, scope, [
+            (v.index, analysis[v.index].embedding, self._restated_facts(v, analysis[v.index])) for v in user_fresh]))
         for v in plan.fresh:
             self._plan_fresh_turn(plan, v, analysis)
 
@@ -932,6 +980,9 @@ class IngestUseCases:
         turn_keys = {t.key() for t in self._triples_of(v, a)}
         match = plan.repeated_memory(v, a.embedding, key, turn_keys)
         sal = a.salience
+        if match is None and sal.remember and (restated := plan.restated_memory(v, turn_keys, sal.preset_kind)) \
+                and restates(v.text, self._triples_of(v, a), self._extractor):
+            match = restated  # the facts said again in other words: a mention, not a memory beside it
         if not sal.remember and match is not None:
             # local: the transaction may run again, and must start from the analysis as it was
             sal = assess(v.text, speaker=v.speaker.value, repeated=True, extractor=self._extractor)

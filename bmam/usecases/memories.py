@@ -292,7 +292,7 @@ class MemoryUseCases:
             return triple
         if memory.valid_to is not None:
             # Superseded: nothing of it to settle (detection passes over a memory that is history), and forming
-            # its associations again would undo the settlement that carried them to its winner.
+            # its associations again would undo the settlement that took them off it.
             self._store.write_tx(lambda tx: self._memories.hooks_done_in(tx, scope, [memory.id]))
             return triple
         self._run_hooks(StoredMemoryContext(scope=scope, memory=memory,

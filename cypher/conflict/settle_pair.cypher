@@ -7,9 +7,12 @@
 // penalty took from the loser's active part (less than $loser_penalty when clamped at 0: the remains get back only
 // that, bmam/usecases/remains.py), the loser's valid_to and its triples' set to when the winner was said (valid
 // time: a conversation ingested later keeps its history; a winner said before the loser leaves the loser an empty
-// validity, its valid_from), the loser's other OPEN conflicts closed as moot, its associations carried to the
-// winner (one edge per pair from the smaller id; onto an edge the winner already has, the stronger stands, with
-// who formed it, unless the user set the winner's: the user's word on that pair stands). Returns conflict, new_memory,
+// validity, its valid_from), the loser's other OPEN conflicts closed as moot, its associations taken off it (history
+// is linked to nothing) and, for a CORRECTION only, carried to the winner (one edge per pair from the smaller id; onto
+// an edge the winner already has, the stronger stands, with who formed it, unless the user set the winner's: the
+// user's word on that pair stands). A correction is the old memory said right, in its place; any other winner is a
+// change, a new memory about a new state with the associations it formed when stored: the old partner's, job's or
+// home's links are the old value's ("Jake is a chef" went to "I've been seeing Chen Hao"). Returns conflict, new_memory,
 // old_memory as conflict/get reads them (timestamps as ISO strings: graph/records.py parses them; the driver's
 // DateTime hydration is slow).
 CALL (c, w, l) {
@@ -53,13 +56,13 @@ CALL (c, w, l) {
     WHERE x.tenant = $tenant AND x.user_id = $user_id AND x.status = 'OPEN'
     SET x.status = 'RESOLVED', x.resolved_at = $now, x.resolved_by = 'superseded'
   }
-  CALL (w, l) {
+  CALL (c, w, l) {
     MATCH (l)-[r:ASSOCIATED]-(x:Memory)
     WHERE x.tenant = $tenant AND x.user_id = $user_id
     // how each formed goes with it (formed_by: stored, terms, recalled, user), as every edge names it
-    WITH w, x, r, r.strength AS strength, r.formed_by AS formed_by
+    WITH c, w, x, r, r.strength AS strength, r.formed_by AS formed_by
     DELETE r
-    WITH w, x, strength, formed_by WHERE x <> w
+    WITH w, x, strength, formed_by WHERE x <> w AND c.kind = 'CORRECTION'
     CALL (w, x, strength, formed_by) {
       WITH w, x, strength, formed_by WHERE w.id < x.id
       MERGE (w)-[n:ASSOCIATED]->(x)

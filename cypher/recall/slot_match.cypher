@@ -25,9 +25,11 @@ CALL () {
   // A fact that no longer holds answers through the live memory that ended it ("Do I have a dog?": "Biscuit passed
   // away last week" superseded "I have a golden retriever named Biscuit"), as "pet (ended)"; not a routine or a
   // provider (keyed: the ender of one bedtime is no answer about the gym), and not when the past is asked for.
-  // Nor a fact a live memory still states: the winner ended another clause of the memory it superseded, whose
-  // remains keep this one ("We cancelled the Japan trip" ended the trip, not "My sister Lin", nor 跳槽去了腾讯 the
-  // name said beside the old job).
+  // Nor a fact a live memory still states, or the loser's remains carried (live or not): the winner ended another
+  // clause of the memory it superseded, whose remains keep this one ("We cancelled the Japan trip" ended the trip,
+  // not "My sister Lin", nor 跳槽去了腾讯 the name said beside the old job); the remains are what the winner did not
+  // contest (ingest/remains.py), and a later winner that ended the fact in them answers for it (the new job is no
+  // answer to "Where do I live?" once the move superseded the remains "I live in Hangzhou, I'm a UX designer").
   UNWIND CASE WHEN $as_of IS NULL AND NOT $include_history THEN $slot_subject_ids ELSE [] END AS subject_id
   MATCH (:Entity {id: subject_id})-[t:TRIPLE]->(value:Entity)
   WHERE t.tenant = $tenant AND t.user_id = $user_id AND t.polarity = 1 AND t.predicate IN $slot_predicates
@@ -37,7 +39,8 @@ CALL () {
     AND NOT EXISTS {
       MATCH (:Entity {id: subject_id})-[held:TRIPLE {predicate: t.predicate}]->(value)
       WHERE held.tenant = $tenant AND held.user_id = $user_id AND held.polarity = 1
-        AND EXISTS { MATCH (live:Memory {id: held.memory_id}) WHERE live.valid_to IS NULL }
+        AND EXISTS { MATCH (kept:Memory {id: held.memory_id})
+                     WHERE kept.valid_to IS NULL OR kept.remains_of = ended.id }
     }
   RETURN m, t.predicate + ' (ended)' AS answer, 2 AS via
   UNION ALL
