@@ -69,6 +69,7 @@ from ingest.lexicon import (
     RESCHEDULE_RE,
     SOMETIMES_RE,
     TIME_SAID_RE,
+    has_han,
     is_question,
     people,
     said_for_some_times,
@@ -285,6 +286,8 @@ def diet_conflict(new: Fact, old: Fact) -> str | None:
     return None
 
 
+# A change said from a time on ("从这周开始", "starting today"): a time _ONE_TIME_RE reads as once is when it began
+_FROM_THEN_ON_RE = re.compile(r"(?i)\b(?:starting|since|from now on|onwards?|from then on)\b|开始|起")
 # The new text says a switch ("also switched to matcha", 改喝抹茶了): what the extractor read as drunk now replaces
 _DRINK_SWITCH_RE = re.compile(r"(?i)\b(?:switched|swapped|changed)\b|改喝|换喝|改成|换成")
 
@@ -294,8 +297,9 @@ def drink_switch_conflict(new: Fact, old: Fact, new_text: str) -> str | None:
     like 4 coffees a day", 改喝绿茶了 after 我每天喝三杯咖啡); one of another kind stays (tea for coffee ends no beer),
     and a drink said without a switch is one more ("I drink matcha too")."""
     if new.predicate != "drinks" or old.predicate != "drinks" or new.polarity != 1 or old.polarity != 1 \
-            or normalize_term(new.subject) != normalize_term(old.subject) or not _DRINK_SWITCH_RE.search(new_text):
-        return None
+            or normalize_term(new.subject) != normalize_term(old.subject) or not _DRINK_SWITCH_RE.search(new_text) \
+            or (_ONE_TIME_RE.search(new_text) and not _FROM_THEN_ON_RE.search(new_text)):
+        return None  # 今天改喝茶了: once (not 从今天开始改喝茶了)
     now, before = normalize_term(new.object), normalize_term(old.object)
     if now == before or not same_drink_kind(now, before):
         return None
@@ -574,11 +578,13 @@ def _named_beside(new_text: str, m: re.Match[str], old_terms: set[str], *, short
             and t not in (chosen or set())}
 
 
-def switched_en_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
+def switched_en_conflict(new_text: str, old: Similar, threshold: float,
+                         translated: Translated | None = None) -> str | None:
     """switched_conflict in English: "ok i switched to snowball. avalanche was mathematically right but i was losing
     motivation" / "ok going avalanche. also i started using YNAB": the old one a routine, a plan or a choice in use
     naming a thing the new text names beside the switch (avalanche), not the thing switched to; no name or person
-    the old one does not say; the cancellation's cosine line."""
+    the old one does not say; the cancellation's cosine line. The old one said in Chinese names the thing in its
+    words ("coffee was keeping me up" / 我每天早上都要喝一杯美式咖啡: coffee / 咖啡, translated)."""
     m = _SWITCHED_TO_EN_RE.search(new_text)
     if m is None or old.cosine < threshold or _SWITCHED_TO_EN_RE.search(old.text) or _ONE_TIME_RE.search(new_text) \
             or is_negated(old.text) or not (_ROUTINE_OR_PLAN_RE.search(old.text) or PLAN_RE.search(old.text)
@@ -589,9 +595,19 @@ def switched_en_conflict(new_text: str, old: Similar, threshold: float) -> str |
             or _names(first_clause):
         return None  # "My sister drinks coffee every morning" is hers
     replaced = _named_beside(new_text, m, content_terms(old.text), shortest=3, chosen=content_terms(m["x"]))
+    if not replaced and translated is not None and has_han(old.text) and not has_han(new_text):
+        replaced = _named_beside_translated(new_text, m, old.text, translated)
     if not replaced or m["x"].casefold() in old.text.casefold():
         return None
     return f"switched: to {m['x']} for {', '.join(sorted(replaced))} (similarity {old.cosine:.2f})"
+
+
+def _named_beside_translated(new_text: str, m: re.Match[str], old_text: str, translated: Translated) -> set[str]:
+    """What the English new text names beside the switch m that the Chinese old text names in its words (coffee /
+    咖啡): each word of the one (as _named_beside takes them) against each Han term of the other, no time word."""
+    beside = _named_beside(new_text, m, content_terms(new_text), shortest=3, chosen=content_terms(m["x"]))
+    said = {t for t in content_terms(old_text) if has_han(t) and len(t) > 1 and not TIME_TERM_RE.search(t)}
+    return {f"{word} / {term}" for word in sorted(beside) for term in sorted(said) if translated(word, term)}
 
 
 # A switch said bare, naming nothing it replaces ("I switched to VS Code last week.", 现在改用飞书了): what the switch
@@ -883,7 +899,7 @@ def detect(
                       or reschedule_conflict(new_text, candidate, cancel_threshold)
                       or replacement_conflict(new_text, candidate, cancel_threshold)
                       or switched_conflict(new_text, candidate, cancel_threshold)
-                      or switched_en_conflict(new_text, candidate, cancel_threshold)
+                      or switched_en_conflict(new_text, candidate, cancel_threshold, translated)
                       or decided_conflict(new_text, candidate, cancel_threshold)
                       or plan_dropped_conflict(new_text, candidate, cancel_threshold)
                       or done_conflict(new_text, candidate, cancel_threshold)

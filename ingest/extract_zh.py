@@ -968,6 +968,21 @@ def _zh_job_change(m: re.Match[str], subject: str, st: _State, polarity: int) ->
         st.add(subject, "is_a", job, 1)
 
 
+# 要 / 会 / 得 before what is drunk says a habit after a word of one (我每天早上都要喝一杯美式咖啡, 我平时不会喝酒), a
+# wish or a plan otherwise (我要喝一杯咖啡); not read before 吃 (我每天早上要吃一片优甲乐: a medicine by brand)
+_ZH_HABIT_MODAL = r"(?P<must>要|会|得)?"
+_ZH_HABIT_RE = re.compile(r"每天|天天|每[周晚早日]|每个(?:早上|晚上|周末)|平时|一般|通常|总是|经常|习惯|向来|一向")
+
+
+def _zh_habit(handler: _ZhHandler) -> _ZhHandler:
+    """handler, for a match whose 要 / 会 / 得 (group must) follows a word of a habit; a match without one as is."""
+    def handle(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+        if m["must"] and not _ZH_HABIT_RE.search(m["pre"] or ""):
+            return
+        handler(m, subject, st, polarity)
+    return handle
+
+
 # A job left in the turn: what one goes to take next is the job now (我从网易离职了，下周去阿里当设计师)
 _ZH_JOB_LEFT_RE = re.compile(r"离职|辞职|辞了职|裸辞|跳槽|(?:工作|公司)不干了|(?i:\b(?:quit|left)\b)")
 
@@ -1402,8 +1417,8 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         _zh("eats", strip_verb=True, tails=_ZH_FOOD_TAILS, check=lambda o: not is_medicine_zh(o)),
     ),
     (
-        re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + r"喝过?" + _ZH_DIET_OBJECT),
-        _zh("drinks", strip_verb=True, tails=r"，|已经|了|也|的|啊"),
+        re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + _ZH_HABIT_MODAL + r"喝过?" + _ZH_DIET_OBJECT),
+        _zh_habit(_zh("drinks", strip_verb=True, tails=r"，|已经|了|也|的|啊")),
     ),
     # 改喝抹茶了, 咖啡戒了，换成绿茶: a drink switched to, drunk now; the one of its kind it replaced ends
     # (conflict_rules.drink_switch_conflict)

@@ -1442,15 +1442,28 @@ DRINK_KINDS: dict[str, str] = {
     **dict.fromkeys(("alcohol", "booze", "beer", "wine", "red wine", "white wine", "whiskey", "whisky", "sake",
                      "spirits", "cider", "酒", "白酒", "啤酒", "红酒", "黄酒", "米酒"), "alcohol"),
     **dict.fromkeys(("soda", "coke", "diet coke", "pop", "juice", "sparkling water", "seltzer", "kombucha",
+                     "root beer", "ginger beer", "ginger ale",  # (no beer: the name ends with one's)
                      "可乐", "饮料", "碳酸饮料", "果汁", "气泡水", "苏打水"), "soft drink"),
     **dict.fromkeys(("milk", "oat milk", "almond milk", "soy milk", "牛奶", "燕麦奶", "豆奶", "豆浆"), "milk"),
 }
 
 
+def drink_kind(name: str) -> str | None:
+    """The kind of a drink by its normalised name: its own, else that of the drink the name ends with (美式咖啡 as
+    咖啡, "iced oat latte" as latte), else None."""
+    if (kind := DRINK_KINDS.get(name)) is not None:
+        return kind
+    if has_han(name):
+        ends = [d for d in DRINK_KINDS if has_han(d) and name.endswith(d)]
+        return DRINK_KINDS[max(ends, key=len)] if ends else None
+    words = name.split()
+    return next((k for i in range(1, len(words)) if (k := DRINK_KINDS.get(" ".join(words[i:]))) is not None), None)
+
+
 def same_drink_kind(a: str, b: str) -> bool:
     """Whether two drinks (normalised names) are of one kind, so that one switched to replaces the other."""
-    kind = DRINK_KINDS.get(a)
-    return kind is not None and DRINK_KINDS.get(b) == kind
+    kind = drink_kind(a)
+    return kind is not None and drink_kind(b) == kind
 
 
 # the English names, longest first, for the extractor's switch pattern
