@@ -69,6 +69,7 @@ from ingest.lexicon import (
     RESCHEDULE_RE,
     SOMETIMES_RE,
     TIME_SAID_RE,
+    animal_foods,
     has_han,
     is_question,
     people,
@@ -80,8 +81,8 @@ from ingest.scoring import COMMON_EN
 
 # Predicates that state the user's attitude to an object; polarity is for (+1) or against (-1).
 ATTITUDE_PREDICATES: frozenset[str] = frozenset({"likes", "eats", "drinks"})
-# A diet (is_a vegetarian) and what is eaten: diet_conflict compares the two.
-DIET_PREDICATES: frozenset[str] = frozenset({"is_a", "eats"})
+# A diet (is_a vegetarian) and what is eaten or liked: diet_conflict compares them.
+DIET_PREDICATES: frozenset[str] = frozenset({"is_a", "eats", "likes"})
 # Being single, a partner and a spouse: relationship_conflict compares them.
 RELATIONSHIP_PREDICATES: frozenset[str] = frozenset({"is_a", "partner", "spouse"})
 
@@ -254,34 +255,58 @@ def polarity_conflict(new: Fact, old: Fact) -> str | None:
             f"{sign.get(new.polarity, '?')}{new.predicate} {new.object!r}")
 
 
-# Meat and fish, as what a vegetarian diet rules out ("我现在吃肉了" ends "我是素食者"; a pescatarian eats fish).
+# Meat, as a word a no to eating it says ("我现在吃肉了" ends "我是素食者"; 我以前吃素 ends 我不吃肉).
 _MEAT_RE = re.compile(r"(?i)(?:red )?meat|chicken|beef|pork|steaks?|bacon|lamb|turkey|ham|sausages?|burgers?"
                       r"|肉|猪肉|牛肉|鸡肉|羊肉|荤菜?|大鱼大肉")
-_FISH_RE = re.compile(r"(?i)fish|seafood|salmon|tuna|shrimps?|鱼|海鲜")
 _MEATLESS_DIETS = DIETS - {"flexitarian", "carnivore"}
 # What eating meatless is called: no longer eating it (我以前吃素, 我不再吃素了) ends a meatless diet
 _MEATLESS_FOOD = frozenset({"素", "素食", "斋"})
 _FISHLESS_DIETS = _MEATLESS_DIETS - {"pescatarian", "pescetarian"}
+_DAIRYLESS_DIETS = frozenset({"vegan", "纯素食者", "纯素主义者", "ovo-vegetarian"})
+_EGGLESS_DIETS = frozenset({"vegan", "纯素食者", "纯素主义者", "lacto-vegetarian"})
+# A no to a whole kind of food ("I don't eat meat anymore", 不吃海鲜了): what it ends of the dishes liked
+_FOOD_KIND_WORDS = {**dict.fromkeys(("meat", "meats", "肉", "荤", "荤菜", "大鱼大肉"), "meat"),
+                    **dict.fromkeys(("fish", "seafood", "鱼", "海鲜"), "fish"),
+                    **dict.fromkeys(("dairy", "奶制品", "乳制品"), "dairy"),
+                    **dict.fromkeys(("eggs", "egg", "鸡蛋", "蛋"), "egg")}
+
+
+def ruled_out(diet: str) -> frozenset[str]:
+    """What of meat, fish, dairy and egg (ingest/lexicon.py animal_foods) a diet the user is_a leaves out: a vegetarian
+    meat and fish, a pescatarian meat, a vegan all four."""
+    d = normalize_term(diet)
+    return frozenset(kind for kind, diets in (("meat", _MEATLESS_DIETS), ("fish", _FISHLESS_DIETS),
+                                              ("dairy", _DAIRYLESS_DIETS), ("egg", _EGGLESS_DIETS)) if d in diets)
 
 
 def diet_conflict(new: Fact, old: Fact) -> str | None:
-    """A meatless diet and eating meat (or fish, but for a pescatarian), the user's both, one said after the other:
-    "我现在吃肉了" after "我是素食者", "I'm a vegetarian now" after "I eat chicken every day"."""
+    """A meatless diet and eating meat (or fish, but for a pescatarian; dairy or egg for a vegan), the user's both, one
+    said after the other: "我现在吃肉了" after "我是素食者", "I'm a vegetarian now" after "I eat chicken every day".
+    A diet said after a liking of a dish it leaves out ends the liking ("I'm a vegetarian now" after "I love
+    steak", 从这周开始我吃素了，我现在是素食者 after 我最喜欢吃红烧肉: it is one of the past), as a no to its kind does
+    ("I don't eat meat anymore"); a liking said after the diet ends no diet (a taste is no change of what one eats:
+    eating it is, above)."""
+    if normalize_term(new.subject) != normalize_term(old.subject):
+        return None
     if new.predicate == "eats" and new.polarity == -1 and normalize_term(new.object) in _MEATLESS_FOOD \
-            and normalize_term(new.subject) == normalize_term(old.subject) \
             and ((old.predicate == "is_a" and old.polarity == 1 and normalize_term(old.object) in _MEATLESS_DIETS)
                  or (old.predicate == "eats" and old.polarity == -1
                      and _MEAT_RE.fullmatch(normalize_term(old.object)))):
         # 我以前吃素 after 我是素食者 and its 不吃肉 (no remains of the old may say no to meat still)
         return f"{new.subject} -eats {new.object!r} ends {old.predicate} {old.object!r}"
+    if old.predicate == "likes" and old.polarity == 1 and (
+            (new.predicate == "is_a" and new.polarity == 1 and animal_foods(old.object) & ruled_out(new.object))
+            or (new.predicate == "eats" and new.polarity == -1
+                and _FOOD_KIND_WORDS.get(normalize_term(new.object)) in animal_foods(old.object))):
+        sign = "" if new.polarity == 1 else "-"
+        return f"{new.subject} {sign}{new.predicate} {new.object!r} ends likes {old.object!r}"
     facts = {new.predicate: new, old.predicate: old}
     diet, eaten = facts.get("is_a"), facts.get("eats")
     if diet is None or eaten is None or new.predicate == old.predicate:
         return None
-    if diet.polarity != 1 or eaten.polarity != 1 or normalize_term(new.subject) != normalize_term(old.subject):
+    if diet.polarity != 1 or eaten.polarity != 1:
         return None
-    kind, food = normalize_term(diet.object), normalize_term(eaten.object)
-    if (kind in _MEATLESS_DIETS and _MEAT_RE.fullmatch(food)) or (kind in _FISHLESS_DIETS and _FISH_RE.fullmatch(food)):
+    if animal_foods(eaten.object) & ruled_out(diet.object):
         return f"{new.subject} {new.predicate} {new.object!r} ends {old.predicate} {old.object!r}"
     return None
 
