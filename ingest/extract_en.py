@@ -1674,6 +1674,15 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         ),
         _en_going,
     ),
+    # "I'm planning a trip to Japan in late December", "we're organising a holiday in Crete": a trip being planned
+    (
+        re.compile(
+            r"(?i:\b(?:planning|plan|plans|organi[sz]ing|organi[sz]e|arranging|booking) (?:a |an |our |my |the |this )?"
+            r"(?:\w+ ){0,2}?(?P<trip>trip|vacation|holiday|getaway|honeymoon|visit|tour|road trip) (?:to|in)) "
+            rf"{_EN_PLACE}"
+        ),
+        _en_going,
+    ),
     # "booked the Mexico City flights!", "just booked flights to Lisbon"
     (
         re.compile(rf"(?i:\bbooked (?:the |my |our |some )?){_EN_PLACE}"
