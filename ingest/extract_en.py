@@ -121,21 +121,28 @@ def names_capitalized(clause: str, turn: str) -> str:
     return _EN_GIVEN_NAME_RE.sub(lambda m: m[0].capitalize(), clause)
 
 
-def en_clause(c: str, st: _State) -> None:
+# How many verb phrases of one clause are read with a carried subject, and up to what length of clause (a list of
+# "and love X" pasted thousands of times was read again from each "and": deep and quadratic)
+_CARRIED_AT_MOST = 3
+_CARRIED_CLAUSE_CHARS = 400
+
+
+def en_clause(c: str, st: _State, *, carried: int = 0) -> None:
     c = _en_without_adverbs(_en_restore_subject(names_capitalized(c, st.turn)))
     if _en_follow_up(c, st):
         return
     read_from = len(st.out)
     _en_clause_rules(c, st)
-    if (second := second_verb_phrase(c)) is not None:
+    if len(c) <= _CARRIED_CLAUSE_CHARS and (second := second_verb_phrase(c)) is not None:
         # "I left NetEase and started a new job at Alibaba": the second verb phrase is the user's too, read as its own
         # clause (its words are no part of the first one's object: "I eat chicken and drink coffee")
-        joined, carried = second
+        joined, phrase = second
         st.out[read_from:] = [replace(t, object=t.object[: at].strip(" ,"))
                               if (at := t.object.lower().find(joined)) > 0 else t for t in st.out[read_from:]]
-        spans, st.spans = st.spans, []
-        en_clause(carried, st)
-        st.spans = spans
+        if carried < _CARRIED_AT_MOST - 1:
+            spans, st.spans = st.spans, []
+            en_clause(phrase, st, carried=carried + 1)
+            st.spans = spans
 
 
 def _en_clause_rules(c: str, st: _State) -> None:

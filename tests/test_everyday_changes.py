@@ -274,3 +274,12 @@ def test_a_job_change_not_the_users_or_not_done_is_not_read(text: str, not_read:
 ])
 def test_a_job_change_in_one_sentence_supersedes_the_old_job(old: str, new: str, reason: str) -> None:
     assert found(old, new) == [(ConflictKind.SINGLE_VALUED, reason)]
+
+
+def test_a_carried_subject_is_read_a_bounded_number_of_times() -> None:
+    # three verb phrases at most; a paste of thousands of "and love X" is no chain of thousands of clauses (it
+    # recursed past Python's limit)
+    assert triples("I love tea and love coffee and love milk.") == {
+        ("user", "likes", "tea", 1), ("user", "likes", "coffee", 1), ("user", "likes", "milk", 1)}
+    assert len(triples("I love tea and love coffee and love milk and love beer.")) <= 3
+    assert EXTRACTOR.extract("I " + "and love cats " * 3000) == []
