@@ -69,6 +69,8 @@ from ingest.lexicon import (
     RESCHEDULE_RE,
     SOMETIMES_RE,
     TIME_SAID_RE,
+    animal_foods,
+    has_han,
     is_question,
     people,
     said_for_some_times,
@@ -79,8 +81,8 @@ from ingest.scoring import COMMON_EN
 
 # Predicates that state the user's attitude to an object; polarity is for (+1) or against (-1).
 ATTITUDE_PREDICATES: frozenset[str] = frozenset({"likes", "eats", "drinks"})
-# A diet (is_a vegetarian) and what is eaten: diet_conflict compares the two.
-DIET_PREDICATES: frozenset[str] = frozenset({"is_a", "eats"})
+# A diet (is_a vegetarian) and what is eaten or liked: diet_conflict compares them.
+DIET_PREDICATES: frozenset[str] = frozenset({"is_a", "eats", "likes"})
 # Being single, a partner and a spouse: relationship_conflict compares them.
 RELATIONSHIP_PREDICATES: frozenset[str] = frozenset({"is_a", "partner", "spouse"})
 
@@ -253,38 +255,64 @@ def polarity_conflict(new: Fact, old: Fact) -> str | None:
             f"{sign.get(new.polarity, '?')}{new.predicate} {new.object!r}")
 
 
-# Meat and fish, as what a vegetarian diet rules out ("我现在吃肉了" ends "我是素食者"; a pescatarian eats fish).
+# Meat, as a word a no to eating it says ("我现在吃肉了" ends "我是素食者"; 我以前吃素 ends 我不吃肉).
 _MEAT_RE = re.compile(r"(?i)(?:red )?meat|chicken|beef|pork|steaks?|bacon|lamb|turkey|ham|sausages?|burgers?"
                       r"|肉|猪肉|牛肉|鸡肉|羊肉|荤菜?|大鱼大肉")
-_FISH_RE = re.compile(r"(?i)fish|seafood|salmon|tuna|shrimps?|鱼|海鲜")
 _MEATLESS_DIETS = DIETS - {"flexitarian", "carnivore"}
 # What eating meatless is called: no longer eating it (我以前吃素, 我不再吃素了) ends a meatless diet
 _MEATLESS_FOOD = frozenset({"素", "素食", "斋"})
 _FISHLESS_DIETS = _MEATLESS_DIETS - {"pescatarian", "pescetarian"}
+_DAIRYLESS_DIETS = frozenset({"vegan", "纯素食者", "纯素主义者", "ovo-vegetarian"})
+_EGGLESS_DIETS = frozenset({"vegan", "纯素食者", "纯素主义者", "lacto-vegetarian"})
+# A no to a whole kind of food ("I don't eat meat anymore", 不吃海鲜了): what it ends of the dishes liked
+_FOOD_KIND_WORDS = {**dict.fromkeys(("meat", "meats", "肉", "荤", "荤菜", "大鱼大肉"), "meat"),
+                    **dict.fromkeys(("fish", "seafood", "鱼", "海鲜"), "fish"),
+                    **dict.fromkeys(("dairy", "奶制品", "乳制品"), "dairy"),
+                    **dict.fromkeys(("eggs", "egg", "鸡蛋", "蛋"), "egg")}
+
+
+def ruled_out(diet: str) -> frozenset[str]:
+    """What of meat, fish, dairy and egg (ingest/lexicon.py animal_foods) a diet the user is_a leaves out: a vegetarian
+    meat and fish, a pescatarian meat, a vegan all four."""
+    d = normalize_term(diet)
+    return frozenset(kind for kind, diets in (("meat", _MEATLESS_DIETS), ("fish", _FISHLESS_DIETS),
+                                              ("dairy", _DAIRYLESS_DIETS), ("egg", _EGGLESS_DIETS)) if d in diets)
 
 
 def diet_conflict(new: Fact, old: Fact) -> str | None:
-    """A meatless diet and eating meat (or fish, but for a pescatarian), the user's both, one said after the other:
-    "我现在吃肉了" after "我是素食者", "I'm a vegetarian now" after "I eat chicken every day"."""
+    """A meatless diet and eating meat (or fish, but for a pescatarian; dairy or egg for a vegan), the user's both, one
+    said after the other: "我现在吃肉了" after "我是素食者", "I'm a vegetarian now" after "I eat chicken every day".
+    A diet said after a liking of a dish it leaves out ends the liking ("I'm a vegetarian now" after "I love
+    steak", 从这周开始我吃素了，我现在是素食者 after 我最喜欢吃红烧肉: it is one of the past), as a no to its kind does
+    ("I don't eat meat anymore"); a liking said after the diet ends no diet (a taste is no change of what one eats:
+    eating it is, above)."""
+    if normalize_term(new.subject) != normalize_term(old.subject):
+        return None
     if new.predicate == "eats" and new.polarity == -1 and normalize_term(new.object) in _MEATLESS_FOOD \
-            and normalize_term(new.subject) == normalize_term(old.subject) \
             and ((old.predicate == "is_a" and old.polarity == 1 and normalize_term(old.object) in _MEATLESS_DIETS)
                  or (old.predicate == "eats" and old.polarity == -1
                      and _MEAT_RE.fullmatch(normalize_term(old.object)))):
         # 我以前吃素 after 我是素食者 and its 不吃肉 (no remains of the old may say no to meat still)
         return f"{new.subject} -eats {new.object!r} ends {old.predicate} {old.object!r}"
+    if old.predicate == "likes" and old.polarity == 1 and (
+            (new.predicate == "is_a" and new.polarity == 1 and animal_foods(old.object) & ruled_out(new.object))
+            or (new.predicate == "eats" and new.polarity == -1
+                and _FOOD_KIND_WORDS.get(normalize_term(new.object)) in animal_foods(old.object))):
+        sign = "" if new.polarity == 1 else "-"
+        return f"{new.subject} {sign}{new.predicate} {new.object!r} ends likes {old.object!r}"
     facts = {new.predicate: new, old.predicate: old}
     diet, eaten = facts.get("is_a"), facts.get("eats")
     if diet is None or eaten is None or new.predicate == old.predicate:
         return None
-    if diet.polarity != 1 or eaten.polarity != 1 or normalize_term(new.subject) != normalize_term(old.subject):
+    if diet.polarity != 1 or eaten.polarity != 1:
         return None
-    kind, food = normalize_term(diet.object), normalize_term(eaten.object)
-    if (kind in _MEATLESS_DIETS and _MEAT_RE.fullmatch(food)) or (kind in _FISHLESS_DIETS and _FISH_RE.fullmatch(food)):
+    if animal_foods(eaten.object) & ruled_out(diet.object):
         return f"{new.subject} {new.predicate} {new.object!r} ends {old.predicate} {old.object!r}"
     return None
 
 
+# A change said from a time on ("从这周开始", "starting today"): a time _ONE_TIME_RE reads as once is when it began
+_FROM_THEN_ON_RE = re.compile(r"(?i)\b(?:starting|since|from now on|onwards?|from then on)\b|开始|起")
 # The new text says a switch ("also switched to matcha", 改喝抹茶了): what the extractor read as drunk now replaces
 _DRINK_SWITCH_RE = re.compile(r"(?i)\b(?:switched|swapped|changed)\b|改喝|换喝|改成|换成")
 
@@ -294,8 +322,9 @@ def drink_switch_conflict(new: Fact, old: Fact, new_text: str) -> str | None:
     like 4 coffees a day", 改喝绿茶了 after 我每天喝三杯咖啡); one of another kind stays (tea for coffee ends no beer),
     and a drink said without a switch is one more ("I drink matcha too")."""
     if new.predicate != "drinks" or old.predicate != "drinks" or new.polarity != 1 or old.polarity != 1 \
-            or normalize_term(new.subject) != normalize_term(old.subject) or not _DRINK_SWITCH_RE.search(new_text):
-        return None
+            or normalize_term(new.subject) != normalize_term(old.subject) or not _DRINK_SWITCH_RE.search(new_text) \
+            or (_ONE_TIME_RE.search(new_text) and not _FROM_THEN_ON_RE.search(new_text)):
+        return None  # 今天改喝茶了: once (not 从今天开始改喝茶了)
     now, before = normalize_term(new.object), normalize_term(old.object)
     if now == before or not same_drink_kind(now, before):
         return None
@@ -574,11 +603,13 @@ def _named_beside(new_text: str, m: re.Match[str], old_terms: set[str], *, short
             and t not in (chosen or set())}
 
 
-def switched_en_conflict(new_text: str, old: Similar, threshold: float) -> str | None:
+def switched_en_conflict(new_text: str, old: Similar, threshold: float,
+                         translated: Translated | None = None) -> str | None:
     """switched_conflict in English: "ok i switched to snowball. avalanche was mathematically right but i was losing
     motivation" / "ok going avalanche. also i started using YNAB": the old one a routine, a plan or a choice in use
     naming a thing the new text names beside the switch (avalanche), not the thing switched to; no name or person
-    the old one does not say; the cancellation's cosine line."""
+    the old one does not say; the cancellation's cosine line. The old one said in Chinese names the thing in its
+    words ("coffee was keeping me up" / 我每天早上都要喝一杯美式咖啡: coffee / 咖啡, translated)."""
     m = _SWITCHED_TO_EN_RE.search(new_text)
     if m is None or old.cosine < threshold or _SWITCHED_TO_EN_RE.search(old.text) or _ONE_TIME_RE.search(new_text) \
             or is_negated(old.text) or not (_ROUTINE_OR_PLAN_RE.search(old.text) or PLAN_RE.search(old.text)
@@ -589,9 +620,19 @@ def switched_en_conflict(new_text: str, old: Similar, threshold: float) -> str |
             or _names(first_clause):
         return None  # "My sister drinks coffee every morning" is hers
     replaced = _named_beside(new_text, m, content_terms(old.text), shortest=3, chosen=content_terms(m["x"]))
+    if not replaced and translated is not None and has_han(old.text) and not has_han(new_text):
+        replaced = _named_beside_translated(new_text, m, old.text, translated)
     if not replaced or m["x"].casefold() in old.text.casefold():
         return None
     return f"switched: to {m['x']} for {', '.join(sorted(replaced))} (similarity {old.cosine:.2f})"
+
+
+def _named_beside_translated(new_text: str, m: re.Match[str], old_text: str, translated: Translated) -> set[str]:
+    """What the English new text names beside the switch m that the Chinese old text names in its words (coffee /
+    咖啡): each word of the one (as _named_beside takes them) against each Han term of the other, no time word."""
+    beside = _named_beside(new_text, m, content_terms(new_text), shortest=3, chosen=content_terms(m["x"]))
+    said = {t for t in content_terms(old_text) if has_han(t) and len(t) > 1 and not TIME_TERM_RE.search(t)}
+    return {f"{word} / {term}" for word in sorted(beside) for term in sorted(said) if translated(word, term)}
 
 
 # A switch said bare, naming nothing it replaces ("I switched to VS Code last week.", 现在改用飞书了): what the switch
@@ -883,7 +924,7 @@ def detect(
                       or reschedule_conflict(new_text, candidate, cancel_threshold)
                       or replacement_conflict(new_text, candidate, cancel_threshold)
                       or switched_conflict(new_text, candidate, cancel_threshold)
-                      or switched_en_conflict(new_text, candidate, cancel_threshold)
+                      or switched_en_conflict(new_text, candidate, cancel_threshold, translated)
                       or decided_conflict(new_text, candidate, cancel_threshold)
                       or plan_dropped_conflict(new_text, candidate, cancel_threshold)
                       or done_conflict(new_text, candidate, cancel_threshold)

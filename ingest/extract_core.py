@@ -210,7 +210,7 @@ _EN_OCCUPATIONS = frozenset(
         "hr", "pm", "teller", "trader", "broker", "underwriter", "dispatcher", "inspector", "ranger", "operator",
         "sommelier", "curator", "planner", "strategist", "specialist", "advisor", "adviser", "attendant", "concierge",
         "influencer", "streamer", "animator", "doula", "caretaker", "housekeeper", "chauffeur", "roofer", "handyman",
-        "agent", "dev", "trainer", "nutritionist",
+        "agent", "dev", "trainer", "nutritionist", "lead",  # a team lead, a design lead
     }
 )
 # Lines of work said as what one does ("I'm in sales", "I work in product", 我做 product 的): a job as people name it.

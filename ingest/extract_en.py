@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from ingest.extract_core import (
     _EN_NAME,
@@ -43,6 +44,7 @@ from ingest.lexicon import (
     RELATIONS_EN,
     people,
     same_drink_kind,
+    word_list,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -119,10 +121,31 @@ def names_capitalized(clause: str, turn: str) -> str:
     return _EN_GIVEN_NAME_RE.sub(lambda m: m[0].capitalize(), clause)
 
 
-def en_clause(c: str, st: _State) -> None:
+# How many verb phrases of one clause are read with a carried subject, and up to what length of clause (a list of
+# "and love X" pasted thousands of times was read again from each "and": deep and quadratic)
+_CARRIED_AT_MOST = 3
+_CARRIED_CLAUSE_CHARS = 400
+
+
+def en_clause(c: str, st: _State, *, carried: int = 0) -> None:
     c = _en_without_adverbs(_en_restore_subject(names_capitalized(c, st.turn)))
     if _en_follow_up(c, st):
         return
+    read_from = len(st.out)
+    _en_clause_rules(c, st)
+    if len(c) <= _CARRIED_CLAUSE_CHARS and (second := second_verb_phrase(c)) is not None:
+        # "I left NetEase and started a new job at Alibaba": the second verb phrase is the user's too, read as its own
+        # clause (its words are no part of the first one's object: "I eat chicken and drink coffee")
+        joined, phrase = second
+        st.out[read_from:] = [replace(t, object=t.object[: at].strip(" ,"))
+                              if (at := t.object.lower().find(joined)) > 0 else t for t in st.out[read_from:]]
+        if carried < _CARRIED_AT_MOST - 1:
+            spans, st.spans = st.spans, []
+            en_clause(phrase, st, carried=carried + 1)
+            st.spans = spans
+
+
+def _en_clause_rules(c: str, st: _State) -> None:
     if st.last_person and not st.spans and re.match(
             rf"(?i)(?:and )?(?:he|she)(?:'s| is|(?: {_EN_PERSON_ADVERBS})? (?:lives|works|moved))\b", c):
         _en_person_attributes(c, st.last_person, st)  # "My sister Maria lives in Denver, she's a teacher"
@@ -178,6 +201,9 @@ def _en_follow_up(c: str, st: _State) -> bool:
         if m["org"]:
             st.add(USER, "works_at", m["org"])
         return True
+    if last.predicate == "works_at" and last.subject == USER and last.polarity == 1 \
+            and re.match(r"(?i)(?:and |now )?as ", c.strip()) and _en_role_said(c, st):
+        return True  # "I started a new job at Alibaba this week, as a senior product designer"
     if last.predicate == "works_at" and (
         m := re.fullmatch(rf"(?i:i'm|i am|im) (?i:now )?(?i:at|with) (?P<o>{_EN_NAME})(?i: now)?", c.strip(" .!"))
     ):
@@ -511,6 +537,84 @@ def _en_restore_subject(c: str) -> str:
     return c
 
 
+# A second verb phrase whose subject is the user's, carried over "and" ("I left NetEase and started a new job at
+# Alibaba", "I live in London and work at Google", "I don't eat meat and drink alcohol"): the verbs the rules read
+# after "I", in each form (a noun or an adjective after "and" is no verb: "I love fried rice and baked beans").
+_EN_VERBS_IRREGULAR = {
+    "eat": "ate eaten", "drink": "drank drunk", "leave": "left", "take": "took taken", "get": "got gotten",
+    "become": "became", "go": "went gone", "teach": "taught", "speak": "spoke spoken", "ride": "rode ridden",
+    "run": "ran", "do": "did done", "grow": "grew grown", "buy": "bought", "begin": "began begun", "quit": "quit",
+    "swim": "swam swum", "fly": "flew flown", "drive": "drove driven", "meet": "met", "find": "found",
+    "make": "made", "pay": "paid", "spend": "spent", "keep": "kept", "have": "had", "sell": "sold", "read": "read",
+    "lose": "lost", "wake": "woke", "sleep": "slept", "feel": "felt", "fall": "fell fallen", "lead": "led",
+    "prefer": "preferred",
+}
+_EN_VERBS_REGULAR = word_list(
+    "love like enjoy adore prefer hate dislike work live move start join study play use own bike cycle visit travel "
+    "retire raise marry date adopt rent volunteer support cook watch listen practice practise train land accept "
+    "transfer relocate settle graduate finish stop walk commute hike ski surf need want plan hope try miss switch "
+    "pick drop call help manage"
+)
+
+
+def _en_verb_forms() -> tuple[frozenset[str], frozenset[str]]:
+    """(base and present forms, past forms) of the verbs a carried subject is read before."""
+    present: set[str] = set()
+    past: set[str] = set()
+    for base in (*_EN_VERBS_REGULAR, *_EN_VERBS_IRREGULAR):
+        present |= {base, base + "es" if base.endswith(("sh", "ch", "o")) else base + "s"}
+        if base in _EN_VERBS_IRREGULAR:
+            past |= set(_EN_VERBS_IRREGULAR[base].split())
+        elif base.endswith("e"):
+            past.add(base + "d")
+        elif base.endswith("y") and base[-2] not in "aeiou":
+            past.add(base[:-1] + "ied")
+        elif re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", base):
+            past.add(base + base[-1] + "ed")  # stop -> stopped, plan -> planned
+        else:
+            past.add(base + "ed")
+    return frozenset(present), frozenset(past - present)
+
+
+_EN_VERB_PRESENT, _EN_VERB_PAST = _en_verb_forms()
+_EN_ANY_VERB = "|".join(sorted(_EN_VERB_PRESENT | _EN_VERB_PAST, key=len, reverse=True))
+# "I" and what opens the first verb phrase: a helping verb or a wish whose scope the second verb shares when said
+# bare ("I don't eat meat and drink alcohol": no alcohol either; "I want to quit and join a startup": a wish too)
+_EN_CARRY_HELPER = (r"(?:don't|do not|didn't|did not|never|can't|cannot|can not|won't|will not|will|'ll|would|'d"
+                    r"|should|could|might|may|must|no longer|'m not|am not|'m going to|am going to|'m gonna|wanna"
+                    r"|want to|need to|have to|plan to|'m planning to|am planning to|hope to|'m hoping to|try to"
+                    r"|'m trying to|used to|'d like to|'m about to|'ve|have|'m|am)")
+_EN_SECOND_VP_RE = re.compile(
+    r"(?i)^(?:(?:so|and|well|oh|ok|okay|also|honestly|actually|btw|yeah|anyway|then|lol|haha|update|big news)"
+    r"[,!:]?\s+)*"
+    rf"i(?P<helper>\s*{_EN_CARRY_HELPER})?\s+(?P<first>[^,;]*?)"
+    rf",?\s+(?P<joined>and(?:\s+(?:then|now|also|just|recently|finally|since|later|eventually|soon))?\s+"
+    rf"(?P<verb>{_EN_ANY_VERB}))\b(?P<rest>[^,;]*)$")
+# Whose the first verb phrase's words are not: a thought or words said ("I think my sister left Google and joined
+# Meta"), or a clause that does not state ("if", "when", "because")
+_EN_NOT_CARRIED_RE = re.compile(
+    r"(?i)^(?:think|thought|guess|believe|feel|felt|hope|wish|heard|hear|know|knew|said|say|told|tell|mean|meant"
+    r"|suppose|bet|realized|realised|noticed|learned|remember|wonder|doubt|reckon)\b"
+    r"|\b(?:that|who|which|because|since|when|while|where|if|whether|unless|although|though|but|so)\b")
+
+
+def second_verb_phrase(c: str) -> tuple[str, str] | None:
+    """A clause of the user's joining two verb phrases with "and": ("and <verb>" as written, lower case; the second
+    phrase with the subject carried: "I started a new job at Alibaba this week"), or None. A helping verb or a wish
+    before the first verb goes with a second verb said bare ("I don't eat meat and drink alcohol": "I don't drink
+    alcohol"), not with one in the past ("I used to work at IBM and then moved to Oracle": "I moved to Oracle")."""
+    m = _EN_SECOND_VP_RE.match(c.strip().rstrip(".!"))
+    if m is None or _EN_NOT_CARRIED_RE.search(m["first"]) or re.match(r"(?i)(?:if|when|whether|unless)\b", c.strip()):
+        return None
+    verb, helper = m["verb"].lower(), (m["helper"] or "").strip()
+    said = m["verb"] + m["rest"]
+    if verb in _EN_VERB_PAST or not helper or helper.lower() in ("'m", "am", "'ve", "have"):
+        carried = f"I {said}"  # "'m" / "'ve" before a bare verb is no helper of it ("I'm from Ohio and live in Boston")
+    else:
+        carried = f"I {helper} {said}" if not helper.startswith("'") else f"I{helper} {said}"
+    return m["joined"].lower(), carried
+
+
 # Adverbs a speaker puts between "I" and the verb that change no fact: "I'm also allergic to shellfish", "I actually
 # don't drink coffee anymore" read as the same clause without them (the rules list a few such words each, never
 # all). Negations, "used to" and times stay: they change the fact; so do hedges and hyperbole ("I'm basically a chef
@@ -629,6 +733,41 @@ def _en_works_at(m: re.Match[str], st: _State) -> None:
     st.add(USER, "works_at", org, -1 if _en_past_job(m, st) else 1)
     if role := re.search(r"(?i)\bas (?:a|an) (?P<r>[\w -]+)$", m["o"]):
         st.add(USER, "is_a", _en_cut(role["r"], _EN_TAIL_PLACE))  # "I work at Google as a data scientist"
+
+
+# The job said after where it is ("... at Alibaba this week as a senior product designer"), or as its own clause after
+# it ("I started a new job at Alibaba this week, as a senior product designer")
+_EN_AS_A_ROLE_RE = re.compile(r"(?i)(?:,?\s*(?:this|last|next) (?:week|month)|,?\s*(?:today|recently|now))?,?\s*"
+                              r"(?:and |now )?as (?:a|an|the|our|their) (?P<role>[\w -]+)")
+
+
+def _en_role_said(text: str, st: _State) -> bool:
+    """The job a text after an employer names ("as a senior product designer"): the user's is_a, when it is one."""
+    if (m := _EN_AS_A_ROLE_RE.fullmatch(text.strip(" .!")) or _EN_AS_A_ROLE_RE.match(text.strip(" .!"))) is None:
+        return False
+    role = _en_cut(m["role"], _EN_TAIL_PLACE)
+    if not is_occupation(role):
+        return False
+    st.add(USER, "is_a", role)
+    return True
+
+
+def _en_new_job(m: re.Match[str], st: _State) -> None:
+    """I got / started a new job at Google (as a data scientist), I joined Meta as a product manager."""
+    org = _en_cut(m["o"] or m["o2"], _EN_TAIL_PLACE)
+    st.add(USER, "works_at", org)
+    _en_role_said(m.string[m.end():], st)
+
+
+def _en_promoted(m: re.Match[str], st: _State) -> bool:
+    """I got promoted to senior engineer / to design lead at Alibaba: the job now, the employer it is at."""
+    role = _en_cut(m["o"], _EN_TAIL_PLACE)
+    if not is_occupation(role):
+        return False
+    st.add(USER, "is_a", role)
+    if at := re.match(rf"\s+(?i:at|with) (?P<org>{_EN_NAME})", m["o"][len(role):]):
+        st.add(USER, "works_at", at["org"])
+    return True
 
 
 def _en_former_job(m: re.Match[str], st: _State) -> bool:
@@ -1100,11 +1239,12 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
                      r"|\b(?:i'm|i am) (?:leaving|quitting)\b|\b(?:resign(?:ed|ing)?|two weeks' notice|last day)\b",
                      f"{m.string} {st.turn}") else False,
     ),
-    # "I got promoted to senior engineer": the job now (a role that is no job, "promoted to the fraud team", is none)
+    # "I got promoted to senior engineer", "... to design lead at Alibaba": the job now, and where (a role that is no
+    # job, "promoted to the fraud team", is none)
     (
         re.compile(rf"{_I}(?i: (?:just |finally |recently )?(?:got |was |have been |'ve been )?promoted to)"
                    r" (?:(?i:a|an|the) )?(?P<o>[\w -]+)"),
-        lambda m, st: st.add(USER, "is_a", o) if is_occupation(o := _en_cut(m["o"], _EN_TAIL_PLACE)) else False,
+        _en_promoted,
     ),
     # "I used to be a nurse", "I was an engineer at Boeing before I retired": a job held no longer (only with
     # "used to", or in a retired person's turn: "I was a nurse" alone may tell a story)
@@ -1117,11 +1257,12 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         re.compile(rf"{_I}(?i: (?:just |finally |recently )?retired from) (?P<o>{_EN_NAME})"),
         lambda m, st: st.add(USER, "works_at", _en_cut(m["o"], _EN_TAIL_PLACE), -1),
     ),
-    # "I got a new job at Google": the employer
+    # "I got a new job at Google", "I joined Meta as a product manager": the employer (and the job, said with "as")
     (
         re.compile(rf"{_I}(?i: (?:just |finally )?(?:got|landed|accepted|started|took) (?:a |my )?(?:new )?job"
-                   rf" (?:at|with)) (?P<o>{_EN_NAME})"),
-        lambda m, st: st.add(USER, "works_at", _en_cut(m["o"], _EN_TAIL_PLACE)),
+                   rf" (?:at|with)) (?P<o>{_EN_NAME})"
+                   rf"|{_I}(?i: (?:just |finally |recently )?joined) (?P<o2>{_EN_NAME})(?= (?i:as (?:a|an)) )"),
+        _en_new_job,
     ),
     (
         re.compile(
@@ -1537,6 +1678,15 @@ _EN_RULES: list[tuple[re.Pattern[str], _EnHandler]] = [
         re.compile(
             r"(?i:\b(?:my|our) (?:upcoming |next |big |summer |winter |spring |fall |autumn |first |long )?"
             rf"(?P<trip>trip|vacation|holiday|honeymoon|move|flights?) (?:to|in)) {_EN_PLACE}"
+        ),
+        _en_going,
+    ),
+    # "I'm planning a trip to Japan in late December", "we're organising a holiday in Crete": a trip being planned
+    (
+        re.compile(
+            r"(?i:\b(?:planning|plan|plans|organi[sz]ing|organi[sz]e|arranging|booking) (?:a |an |our |my |the |this )?"
+            r"(?:\w+ ){0,2}?(?P<trip>trip|vacation|holiday|getaway|honeymoon|visit|tour|road trip) (?:to|in)) "
+            rf"{_EN_PLACE}"
         ),
         _en_going,
     ),

@@ -726,6 +726,7 @@ _ZH_DROPPED_SUBJECT_RE = re.compile(
     r"|(?=(?:" + _ZH_HEALTH_MARKERS + r")[^，我你他她]{0,6}?(?:高|低|超标))"  # 血糖有点低: a reading of the user's
     r"|在[^，]{1,16}?(?:工作|上班|实习|任职|读研|读博|读书|上学"
     r"|做|当|干)|base在?|搬到|搬去|老家|回老家|学的是|读的是|专业是|租在|入职|跳槽(?=到|去)"
+    r"|(?:下周|下个?星期|下个?月|明天|这周|本周|月底|年后)?(?:就|要|会)?去[^，]{1,12}?(?:当|担任)"  # 下周去阿里当设计师
     r"|(?:过年|春节)(?:要|准备|打算|得|就)?回|升(?=职?(?:成|为|到|做|当)?了?\s*[A-Za-z\u4e00-\u9fff])"
     r"|(?:被)?(?:调到|调去|调往|派到)(?=了?[^，]{1,10}?(?:分公司|子公司|分部|分行|分店|办事处|分院|总部))"
     r"|(?=(?:改喝|换喝|改成喝?|换成喝?)(?:" + DRINKS_ZH_PATTERN + ")))"  # 改喝茶了, 换成绿茶: a drink switched to
@@ -855,7 +856,7 @@ def _zh_is_a(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
         if _looks_like_zh_place(obj):
             st.add(subject, "hometown", obj, polarity)  # 俺是东北的 -> hometown 东北
         return  # 我是认真的 / 我是坐地铁来的: a 是…的 statement, not an identity
-    if subject == USER and _looks_like_zh_name(obj) and not ROLE_SUFFIX_ZH_RE.search(obj):
+    if subject == USER and _looks_like_zh_name(obj) and not ROLE_SUFFIX_ZH_RE.search(obj) and not is_occupation(obj):
         st.add(subject, "name", obj, polarity)  # 我是小明
         return
     st.add(subject, "is_a", obj, polarity)
@@ -900,7 +901,8 @@ def _zh_job_at(m: re.Match[str], subject: str, st: _State, polarity: int) -> Non
         st.add(subject, "works_at", org, polarity)
     # 在阿里做产品经理 / 在南宁做会计 as 在南宁当会计 when 做 names a job (not 做项目; 不在美团做开发了 ends the
     # employer, not the trade)
-    if m["v"] in {"当", "担任"} or (m["v"] == "做" and polarity == 1 and _zh_role_like(job)):
+    if m["v"] in {"当", "担任"} or (m["v"] == "做" and polarity == 1 and _zh_role_like(job)) \
+            or (m.groupdict().get("up") and _zh_role_like(job)):  # 在阿里升职为设计主管
         st.add(subject, "is_a", re.sub("^" + _ZH_JOB_MEASURE, "", job), polarity)
 
 
@@ -964,6 +966,38 @@ def _zh_job_change(m: re.Match[str], subject: str, st: _State, polarity: int) ->
         st.add(subject, "works_at", new, 1)
     if job and _zh_role_like(job):
         st.add(subject, "is_a", job, 1)
+
+
+# 要 / 会 / 得 before what is drunk says a habit after a word of one (我每天早上都要喝一杯美式咖啡, 我平时不会喝酒), a
+# wish or a plan otherwise (我要喝一杯咖啡); not read before 吃 (我每天早上要吃一片优甲乐: a medicine by brand)
+_ZH_HABIT_MODAL = r"(?P<must>要|会|得)?"
+_ZH_HABIT_RE = re.compile(r"每天|天天|每[周晚早日]|每个(?:早上|晚上|周末)|平时|一般|通常|总是|经常|习惯|向来|一向")
+
+
+def _zh_habit(handler: _ZhHandler) -> _ZhHandler:
+    """handler, for a match whose 要 / 会 / 得 (group must) follows a word of a habit; a match without one as is."""
+    def handle(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+        if m["must"] and not _ZH_HABIT_RE.search(m["pre"] or ""):
+            return
+        handler(m, subject, st, polarity)
+    return handle
+
+
+# A job left in the turn: what one goes to take next is the job now (我从网易离职了，下周去阿里当设计师)
+_ZH_JOB_LEFT_RE = re.compile(r"离职|辞职|辞了职|裸辞|跳槽|(?:工作|公司)不干了|(?i:\b(?:quit|left)\b)")
+
+
+def _zh_go_work_as(m: re.Match[str], subject: str, st: _State, polarity: int) -> None:
+    """去阿里当高级产品设计师: the employer (not a city) and the role, when said as done (了) or with the old job left
+    in the same turn; no wish, maybe or plan word before it."""
+    org, job = _zh_clean(m["o"]), re.sub("^" + _ZH_JOB_MEASURE, "", _zh_clean(m["job"]))
+    if subject != USER or polarity != 1 or not _zh_role_like(job) \
+            or re.search(r"想|可能|也许|打算|准备|考虑|希望|计划", m["pre"]) \
+            or not ((m["done"] and not m["when"]) or _ZH_JOB_LEFT_RE.search(st.turn)):
+        return
+    if _zh_employer(org):
+        st.add(subject, "works_at", org)
+    st.add(subject, "is_a", job)
 
 
 # What one gives up (戒酒, 戒了咖啡, 戒糖): drinks, else foods; 戒烟 has no predicate.
@@ -1131,7 +1165,8 @@ _ZH_KIN_SCHOOL_RULE: tuple[re.Pattern[str], _ZhHandler] = (
 )
 # 在X当律师 / 在腾讯做后端开发 (the speaker's job and a relative's: _zh_job_at, _zh_kin_job_at); a job title in
 # English is longer as written (在一家外企做 brand marketing manager)
-_ZH_JOB_AT_RE = re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,16}?)(?P<v>当|做|干|担任)"
+_ZH_JOB_AT_RE = re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + r"在(?P<o>[^，]{1,16}?)"
+                           r"(?P<up>升职|晋升|被提拔|被提升|升)?(?P<v>当|做|干|担任|(?<=[职升拔])(?:成|为|到))"
                            r"(?P<job>[^，]{1,12}|\s*[A-Za-z][A-Za-z &/-]{1,40})$")
 # Job words that also name a task (我在做测试: testing today): no job read from 在做 / 做了
 _ZH_WORK_OF_THE_DAY = frozenset({"测试", "开发", "设计", "运营", "产品", "销售", "翻译", "编辑", "前端", "后端"})
@@ -1175,7 +1210,7 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
                 r"|初[一二三])"),
      lambda m, s, st, p: st.add(s, "is_a", "老师", p)),
     # 我升 branch manager 了 / 升主管了 / 升成了店长: the role promoted to (a role, not 升级 or 升学)
-    (re.compile(r"^(?:刚|已经|终于|总算)?升(?:职)?(?:成|为|到|做|当)?了?\s*(?P<o>[^，了]{1,20}?)\s*了?$"),
+    (re.compile(r"^(?:刚|已经|终于|总算)?(?:升|被提拔|被提升|晋升)(?:职)?(?:成|为|到|做|当)?了?\s*(?P<o>[^，了]{1,20}?)\s*了?$"),
      lambda m, s, st, p: st.add(s, "is_a", job, p) if _zh_role_like(job := _zh_clean(m["o"])) else None),
     (re.compile(rf"^(?:已经)?(?:和|跟)(?P<o>[{HAN}A-Za-z]{{2,4}}?)(?:已经|上个月|前段时间|最近)?(?P<how>分手|离婚)"),
      _zh_parted),
@@ -1243,6 +1278,14 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         lambda m, s, st, p: st.add(s, "works_at", o)
         if _zh_org_ok(o := _zh_clean(m["o"])) and not _ZH_FUTURE_RE.search(m.string)
         and re.search(r"要|会|想|可能|打算|准备", m["pre"]) is None else None,
+    ),
+    # 下周去阿里当高级产品设计师 after 我从网易离职了, 去字节当产品经理了: the employer and the job one goes to take,
+    # said as done or with the old job left in the turn (not a wish or a plan alone: 想去腾讯当产品经理,
+    # 下个月去腾讯上班)
+    (
+        re.compile(r"^(?P<pre>" + _P + r")(?P<when>下周|下个?星期|下个?月|明天|这周|本周|月底|年后)?(?:就|要|会)?"
+                   r"去(?P<o>[^，]{1,12}?)(?:当|担任)(?P<job>[^，]{1,12}?)(?P<done>了)?$"),
+        _zh_go_work_as,
     ),
     # 现在调到深圳分公司了: the branch one works at now (not a move still to come: 明年要调到...)
     (
@@ -1374,8 +1417,8 @@ _ZH_RULES: list[tuple[re.Pattern[str], _ZhHandler]] = [
         _zh("eats", strip_verb=True, tails=_ZH_FOOD_TAILS, check=lambda o: not is_medicine_zh(o)),
     ),
     (
-        re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + r"喝过?" + _ZH_DIET_OBJECT),
-        _zh("drinks", strip_verb=True, tails=r"，|已经|了|也|的|啊"),
+        re.compile(r"^(?P<pre>" + _P + ")" + _ZH_NEG + _P + _ZH_HABIT_MODAL + r"喝过?" + _ZH_DIET_OBJECT),
+        _zh_habit(_zh("drinks", strip_verb=True, tails=r"，|已经|了|也|的|啊")),
     ),
     # 改喝抹茶了, 咖啡戒了，换成绿茶: a drink switched to, drunk now; the one of its kind it replaced ends
     # (conflict_rules.drink_switch_conflict)

@@ -1442,17 +1442,77 @@ DRINK_KINDS: dict[str, str] = {
     **dict.fromkeys(("alcohol", "booze", "beer", "wine", "red wine", "white wine", "whiskey", "whisky", "sake",
                      "spirits", "cider", "酒", "白酒", "啤酒", "红酒", "黄酒", "米酒"), "alcohol"),
     **dict.fromkeys(("soda", "coke", "diet coke", "pop", "juice", "sparkling water", "seltzer", "kombucha",
+                     "root beer", "ginger beer", "ginger ale",  # (no beer: the name ends with one's)
                      "可乐", "饮料", "碳酸饮料", "果汁", "气泡水", "苏打水"), "soft drink"),
     **dict.fromkeys(("milk", "oat milk", "almond milk", "soy milk", "牛奶", "燕麦奶", "豆奶", "豆浆"), "milk"),
 }
 
 
+def drink_kind(name: str) -> str | None:
+    """The kind of a drink by its normalised name: its own, else that of the drink the name ends with (美式咖啡 as
+    咖啡, "iced oat latte" as latte), else None."""
+    if (kind := DRINK_KINDS.get(name)) is not None:
+        return kind
+    if has_han(name):
+        ends = [d for d in DRINK_KINDS if has_han(d) and name.endswith(d)]
+        return DRINK_KINDS[max(ends, key=len)] if ends else None
+    words = name.split()
+    return next((k for i in range(1, len(words)) if (k := DRINK_KINDS.get(" ".join(words[i:]))) is not None), None)
+
+
 def same_drink_kind(a: str, b: str) -> bool:
     """Whether two drinks (normalised names) are of one kind, so that one switched to replaces the other."""
-    kind = DRINK_KINDS.get(a)
-    return kind is not None and DRINK_KINDS.get(b) == kind
+    kind = drink_kind(a)
+    return kind is not None and drink_kind(b) == kind
 
 
 # the English names, longest first, for the extractor's switch pattern
 DRINKS_EN_PATTERN = "|".join(sorted((re.escape(d) for d in DRINK_KINDS if d.isascii()), key=len, reverse=True))
 DRINKS_ZH_PATTERN = "|".join(sorted((re.escape(d) for d in DRINK_KINDS if not d.isascii()), key=len, reverse=True))
+
+
+# What a food is made of, as a diet rules it out (ingest/conflict_rules.py diet_conflict): meat, fish (seafood too),
+# dairy, egg, read from the words of a dish's name rather than a list of dishes (steak frites, beef noodles, chicken
+# tikka, 红烧肉, 宫保鸡丁, 水煮鱼, 芝士蛋糕). A dish said meatless is none (veggie burger, vegan cheese, 素鸡, 素汉堡);
+# animals kept or seen are no food (chickens, ducks, 小猪佩奇: an animal's character is read only beside a part or
+# a way of cooking, 鸡翅, 牛排, 炸鸡, 烤鸭), nor is Turkey, the country.
+_MEATLESS_DISH_RE = re.compile(r"(?i)\b(?:veggie|vegetarian|vegan|plant[- ]based|meatless|meat[- ]free|fake|mock|faux"
+                               r"|impossible|beyond|tofu|soy|seitan|tempeh|jackfruit|dairy[- ]free|non[- ]dairy"
+                               r"|egg[- ]free)\b|^素|人造")
+_ANIMAL_FOOD_EN: dict[str, re.Pattern[str]] = {
+    "meat": re.compile(r"(?i)\b(?:meats?|beef|pork|steaks?|bacon|ham|hams|lamb|mutton|veal|venison|chicken|turkey"
+                       r"|duck|goose|sausages?|hot ?dogs?|(?:ham|cheese)?burgers?|meatballs?|meatloaf|ribs|brisket"
+                       r"|pepperoni|salami|prosciutto|chorizo|pastrami|jerky|bulgogi|carnitas|kebabs?|shawarma|gyros?"
+                       r"|foie gras|oxtail|wings|nuggets|schnitzel|bolognese|carbonara|pulled pork)\b"),
+    "fish": re.compile(r"(?i)\b(?:fish|seafood|salmon|tuna|cod|trout|halibut|tilapia|mackerel|sardines?|anchov(?:y|ies)"
+                       r"|shrimps?|prawns?|crabs?|lobsters?|oysters?|mussels?|clams?|scallops?|squid|calamari"
+                       r"|octopus|sashimi|eel|caviar|poke)\b"),
+    "dairy": re.compile(r"(?i)\b(?:cheese\w*|(?<!oat )(?<!soy )(?<!rice )(?<!almond )(?<!coconut )(?<!cashew )"
+                        r"(?<!hemp )(?<!plant )milk|milkshakes?|(?<!peanut )(?<!almond )(?<!cashew )(?<!nut )"
+                        r"(?<!apple )(?<!cocoa )(?<!shea )butter|buttermilk|cream|yogh?urts?|gelato|custard|paneer|ghee"
+                        r"|mozzarella|parmesan|brie|feta|cheddar|ricotta|mascarpone|tiramisu)\b"),
+    "egg": re.compile(r"(?i)\b(?:eggs?|omelet(?:te)?s?|frittatas?|quiches?|egg tarts?)\b"),
+}
+# An animal kept or seen, said alone: no food
+_ANIMALS_EN_RE = re.compile(r"(?i)(?:chickens|ducks|lambs|turkeys|geese|cows|pigs|ducklings|chicks)")
+_ANIMAL_FOOD_ZH: dict[str, re.Pattern[str]] = {
+    "meat": re.compile(r"(?<![果椰素鱼虾蟹贝蚌])肉(?!桂|豆蔻)"
+                       r"|[牛猪羊驴兔鸡鸭鹅](?=[肉排扒柳腩杂丁块翅腿脚爪蹄肝肚胗脖血皮煲锅肠丸骨架舌心片汤]|尾(?!酒)|头(?!发))"
+                       r"|[烤炸卤烧熏酱焖炖切撕盘子花火板][鸡鸭鹅]|排骨|培根|火腿|香肠|腊肠|叉烧|汉堡|热狗|荤"),
+    "fish": re.compile(r"(?<![金斗鲸钓养])鱼(?!香|缸)|虾|蟹|(?<![宝])贝(?![斯壳])|蚝|海鲜|刺身|海参|海胆|鳗"),
+    "dairy": re.compile(r"(?<![豆椰麦仁米桃奶])奶(?!奶)|芝士|起司|黄油|冰淇淋|雪糕|乳酪|乳制品"),
+    "egg": re.compile(r"(?<![笨坏混滚完捣])蛋(?!白质)"),
+}
+
+
+def animal_foods(food: str) -> frozenset[str]:
+    """What of meat, fish, dairy and egg a food's name says it is made of (a set: a cheeseburger is meat and dairy;
+    _ANIMAL_FOOD_EN, _ANIMAL_FOOD_ZH); none for a dish said meatless or an animal kept."""
+    t = food.strip()
+    if not t or t == "Turkey" or _MEATLESS_DISH_RE.search(t) or _ANIMALS_EN_RE.fullmatch(t):
+        return frozenset()  # (Turkey: the country)
+    said = _ANIMAL_FOOD_ZH if has_han(t) else _ANIMAL_FOOD_EN
+    found = {kind for kind, pattern in said.items() if pattern.search(t)}
+    if has_han(t):  # a dish named in English inside a Chinese one (芝士burger)
+        found |= {kind for kind, pattern in _ANIMAL_FOOD_EN.items() if pattern.search(t)}
+    return frozenset(found)

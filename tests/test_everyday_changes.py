@@ -220,3 +220,66 @@ def test_a_relationship_not_changed_in_chinese(old: str, new: str) -> None:
 
 def test_not_single_is_no_name() -> None:
     assert triples("我不是单身。") == {("user", "is_a", "单身", -1)}  # it read name 单身
+
+
+# A job change said in one sentence, and a promotion said with where (the audit of session 52: only "works_at
+# NetEase -1" was read, so "I'm an UX designer" kept answering "What's my job title?")
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Big news: I left NetEase and started a new job at Alibaba this week, as a senior product designer.",
+     {("user", "works_at", "NetEase", -1), ("user", "works_at", "Alibaba", 1),
+      ("user", "is_a", "senior product designer", 1)}),
+    ("I left Google and joined Meta as a product manager.",
+     {("user", "works_at", "Google", -1), ("user", "works_at", "Meta", 1), ("user", "is_a", "product manager", 1)}),
+    ("I got promoted to design lead at Alibaba!",
+     {("user", "is_a", "design lead", 1), ("user", "works_at", "Alibaba", 1)}),
+    ("I got promoted to team lead last month.", {("user", "is_a", "team lead", 1)}),
+    ("我从网易离职了，下周去阿里当高级产品设计师", {("user", "works_at", "网易", -1), ("user", "works_at", "阿里", 1),
+                                        ("user", "is_a", "高级产品设计师", 1)}),
+    ("我去阿里当设计师了", {("user", "works_at", "阿里", 1), ("user", "is_a", "设计师", 1)}),
+    ("我在阿里升职当设计主管了", {("user", "works_at", "阿里", 1), ("user", "is_a", "设计主管", 1)}),  # not 阿里升职
+    ("我升职了，现在是设计主管", {("user", "is_a", "设计主管", 1)}),  # a job's name, no person's name
+    ("我被提拔为设计主管", {("user", "is_a", "设计主管", 1)}),
+    # the subject carried to a second verb phrase, with the helping verb it shares
+    ("I live in London and work at Google.", {("user", "lives_in", "London", 1), ("user", "works_at", "Google", 1)}),
+    ("I eat chicken and drink coffee every day.", {("user", "eats", "chicken", 1), ("user", "drinks", "coffee", 1)}),
+    ("I don't eat meat and drink alcohol.", {("user", "eats", "meat", -1), ("user", "drinks", "alcohol", -1)}),
+])
+def test_a_job_change_in_one_sentence_is_read(text: str, expected: set[tuple[str, str, str, int]]) -> None:
+    assert triples(text) == expected
+
+
+@pytest.mark.parametrize(("text", "not_read"), [
+    ("I think my sister left Google and joined Meta.", ("user", "works_at", "Meta", 1)),  # hers
+    ("I want to quit my job and join a startup.", ("user", "works_at", "startup", 1)),
+    ("I'm planning to move to Berlin and work at Siemens.", ("user", "works_at", "Siemens", 1)),  # a plan
+    ("I love fried rice and baked beans.", ("user", "likes", "fried rice", 1)),  # no verb after "and": one liking
+    ("我想去腾讯当产品经理", ("user", "works_at", "腾讯", 1)),  # a wish
+    ("下个月去腾讯当产品经理", ("user", "works_at", "腾讯", 1)),  # a plan, with no job left
+    ("My wife got promoted to design lead at Alibaba.", ("user", "works_at", "Alibaba", 1)),
+])
+def test_a_job_change_not_the_users_or_not_done_is_not_read(text: str, not_read: tuple[str, str, str, int]) -> None:
+    assert not_read not in triples(text)
+
+
+@pytest.mark.parametrize(("old", "new", "reason"), [
+    ("I live in Hangzhou and I work at NetEase as a UX designer.",
+     "Big news: I left NetEase and started a new job at Alibaba this week, as a senior product designer.",
+     "user works_at: 'NetEase' -> 'Alibaba'"),
+    ("I'm an UX designer", "Big news: I left NetEase and started a new job at Alibaba this week, as a senior product "
+     "designer.", "user occupation (is_a): 'UX designer' -> 'senior product designer'"),
+    ("I'm an UX designer", "I got promoted to design lead at Alibaba!",
+     "user occupation (is_a): 'UX designer' -> 'design lead'"),
+    ("我在网易当UX设计师", "我从网易离职了，下周去阿里当高级产品设计师", "user works_at: '网易' -> '阿里'"),
+    ("我是高级产品设计师", "我在阿里升职当设计主管了", "user occupation (is_a): '高级产品设计师' -> '设计主管'"),
+])
+def test_a_job_change_in_one_sentence_supersedes_the_old_job(old: str, new: str, reason: str) -> None:
+    assert found(old, new) == [(ConflictKind.SINGLE_VALUED, reason)]
+
+
+def test_a_carried_subject_is_read_a_bounded_number_of_times() -> None:
+    # three verb phrases at most; a paste of thousands of "and love X" is no chain of thousands of clauses (it
+    # recursed past Python's limit)
+    assert triples("I love tea and love coffee and love milk.") == {
+        ("user", "likes", "tea", 1), ("user", "likes", "coffee", 1), ("user", "likes", "milk", 1)}
+    assert len(triples("I love tea and love coffee and love milk and love beer.")) <= 3
+    assert EXTRACTOR.extract("I " + "and love cats " * 3000) == []

@@ -749,6 +749,8 @@ def test_a_stay_or_a_move_to_come_is_no_home(text: str, expected: set[tuple[str,
     ("I'll be in Tokyo next week", {(USER, "going_to", "Tokyo", 1)}),
     ("We've decided to spend summers in Flagstaff from now on", {(USER, "going_to", "Flagstaff", 1)}),
     ("We're planning to visit Portugal in May", {(USER, "going_to", "Portugal", 1)}),
+    ("I'm planning a trip to Japan in late December with Xue.", {(USER, "going_to", "Japan", 1)}),
+    ("I'm organizing a vacation to Thailand with my friends.", {(USER, "going_to", "Thailand", 1)}),  # no visit yet
     ("trying to learn spanish before my trip to Mexico City in november", {(USER, "going_to", "Mexico City", 1)}),
     ("I'm not going to Cancun anymore", {(USER, "going_to", "Cancun", -1)}),
     ("今年不去那了，太贵，改去广西北海", {(USER, "going_to", "广西北海", 1)}),
@@ -856,8 +858,9 @@ def test_a_new_job_or_partner_said_plainly(text: str, expected: set[tuple[str, s
     ("I accepted an offer from Carvana for my old car", set()), ("I accepted a job offer from Stripe",
                                                                  {(USER, "works_at", "Stripe", 1)}),
     ("I'm just allergic to stupid people lol", set()), ("I've gone vegan before and it didn't stick", set()),
-    # a trip planned is no visit yet
-    ("We're planning a family trip to Denver over Christmas to see my sister Emma.", {(USER, "sister", "Emma", 1)}),
+    # a trip planned is no visit yet: where the user is headed
+    ("We're planning a family trip to Denver over Christmas to see my sister Emma.",
+     {(USER, "sister", "Emma", 1), (USER, "going_to", "Denver", 1)}),
 ])
 def test_said_conversationally(text: str, expected: set[tuple[str, str, str, int]]) -> None:
     assert spo(text) == expected

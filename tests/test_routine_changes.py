@@ -337,7 +337,7 @@ def test_a_team_is_a_liking_and_a_routine_a_procedure(text: str, kind: str) -> N
     ("I drink three cups of coffee a day.", "I've cut out coffee completely, I only drink green tea these days.",
      0.638),
     ("I smoke about half a pack a day.", "I haven't had a cigarette in six months, I quit for good.", 0.526),
-    ("我每天早上都要喝一杯咖啡。", "最近改喝茶了，咖啡喝多了心慌。", 0.65),
+    ("我每天晚上都要看一集美剧。", "最近改看书了，美剧看多了眼睛疼。", 0.6),
     # switched in English, what it replaces named beside the switch (a choice in use, a routine)
     ("ok going avalanche. also i started using YNAB, my girlfriend dani swears by it",
      "ok i switched to snowball. avalanche was mathematically right but i was losing motivation", 0.373),
@@ -361,7 +361,7 @@ def test_a_habit_stopped_or_switched_supersedes(old: str, new: str, cosine: floa
     ("我每天早上都要喝一杯咖啡。", "今天改喝茶了，咖啡喝多了心慌。"),  # today
     ("我每天早上都要喝一杯咖啡。", "我想改喝茶，咖啡喝多了心慌。"),  # a thought
     ("我每天早上都要喝一杯咖啡。", "要不要改喝茶？咖啡喝多了心慌。"),  # a question
-    ("我每天早上都要喝一杯咖啡。", "最近改喝茶了。"),  # nothing said replaced
+    ("我每天晚上都要看一集美剧。", "最近改看书了。"),  # nothing said replaced
     ("I drink coffee every morning", "I might switch to decaf, coffee keeps me up"),  # a thought
     ("My sister drinks coffee every morning", "I switched to decaf, coffee was keeping me up"),  # hers
     ("I drink coffee every morning", "Priya switched to decaf, coffee was keeping her up"),  # hers
