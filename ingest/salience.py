@@ -213,6 +213,37 @@ _TASK_ON_THIS_RE = re.compile(
     r"(?:\s+(?:up|please|for me|too|again))*",
     re.IGNORECASE,
 )
+# A clause that only names what the question after it asks about ("Ok and for tomorrow's lunch, what should I
+# order?", "Speaking of Mochi, how often should I feed her?", 明天的午饭，点什么好？): split from its question at the
+# comma, it is part of it, no statement (stored, the question became an EPISODIC memory that led every later food
+# request). A subject or a verb in it makes it one ("For my birthday I went to Paris, ...", 明天去上海，...).
+_TOPIC_LEAD_EN = r"(?:(?:ok|okay|so|and|also|well|oh|hmm+|alright|right|now|but|anyway|btw|by the way)\W+)*"
+_TOPIC_LEAD_EN_RE = re.compile(_TOPIC_LEAD_EN, re.IGNORECASE)
+_TOPIC_EN_RE = re.compile(
+    r"(?i)(?:(?:as for|as to|speaking of|talking of|regarding|concerning|about(?! to\b)|for|on|with|at|in|after"
+    r"|before|during|over)\s+\S.*|(?:today|tomorrow|tonight|this \w+|next \w+|the \w+|\w+day)'s\s+\S.*)")
+_STATES_EN_RE = re.compile(
+    r"(?i)\b(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'll|he|he's|she|she's|they|they're|you|you're|it|it's|there"
+    r"|that's|is|are|was|were|am|be|been|being|have|has|had|do|does|did|will|would|can|could|should|must|may|might"
+    r"|got|get|went|go|goes|going|made|make|took|take|said|told|\w{3,}ed)\b")
+_TIME_ZH = (r"(?:今天|明天|后天|今晚|明晚|明早|周末|这周末|下周末?|这周|本周|下个?月|下个?星期|周[一二三四五六日天]"
+            r"|星期[一二三四五六日天])")
+_TOPIC_ZH_RE = re.compile(
+    r"(?:那|那么|还有|另外|对了|好的?|嗯|所以)?(?:(?:关于|至于|说到|对于)(?:(?![我你他她])[^，。！？]){1,15}"
+    rf"|{_TIME_ZH}的?(?:早饭|午饭|晚饭|早餐|午餐|晚餐|夜宵|饭|聚餐|会议|会|安排|行程|计划)"
+    rf"|{_TIME_ZH}的(?:(?![去要是有在了过我你他她])[\u4e00-\u9fff]){{1,4}})(?:呢|的话)?")
+
+
+def _question_topic(clause: str) -> bool:
+    """The clause only names what a question asks about: a topic said before it, with no subject and no verb."""
+    c = normalize_text(clause).strip().rstrip("?.!")
+    if HAN_RE.search(c):
+        return _TOPIC_ZH_RE.fullmatch(c) is not None
+    lead = _TOPIC_LEAD_EN_RE.match(c)  # "Ok and", "so": no part of the topic
+    topic = c[lead.end():] if lead else c
+    return _TOPIC_EN_RE.fullmatch(topic) is not None and _STATES_EN_RE.search(topic) is None
+
+
 # What a task goes on to ask for after a comma ("Write me a function that ..., with tests"): part of the task.
 _TASK_TAIL_RE = re.compile(r"(?:with|without|using|plus|including|in)\s+\S.*", re.IGNORECASE)
 # The time the user asks at ("It's almost 5pm, should I ship the hotfix now?", 现在快五点了，...): it sets up the
@@ -330,7 +361,10 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
     if asking:
         statements = [c for c in statements if not _TIME_NOW_RE.fullmatch(c.strip().rstrip(".!"))]
     tails = {c for i, c in enumerate(clauses) if _continues_task(clauses, i)}
-    statements = [c for c in statements if c not in tails]
+    # what the question after it asks about ("Ok and for tomorrow's lunch, what should I order?")
+    topics = {c for i, c in enumerate(clauses)
+              if _question_topic(c) and any(is_question(d) or _is_task(d) for d in clauses[i + 1:])}
+    statements = [c for c in statements if c not in tails and c not in topics]
     if statements and not emphasis and all(_session_remark(c) for c in statements) and (
             any(_RESOLVED_RE.fullmatch(c.strip().rstrip("?.!")) for c in clauses)  # "..., works now"
             or (_REALISING_RE.fullmatch(clauses[0].strip()) and any(
