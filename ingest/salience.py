@@ -31,6 +31,8 @@ from ingest.lexicon import (
     EMPHASIS_RE,
     EPISODIC_EN_RE,
     EPISODIC_ZH_RE,
+    FEELING_EN_RE,
+    FEELING_ZH_RE,
     HAN_RE,
     NOT_TO_REMEMBER_RE,
     PROCEDURAL_EN_RE,
@@ -284,6 +286,43 @@ def _session_remark(clause: str) -> bool:
             and not SAFETY_RE.search(clause) and len(clause.split()) <= _SESSION_REMARK_MAX_WORDS)
 
 
+# A feeling with nothing it is about (好开心！, 累死了😩, 我好烦啊, "ugh, so tired"): the mood of the moment. Kept, as
+# what carries emotion is (DESIGN "Two filters"; tests/data labels 累死了😩 and 好想家啊 memories), but temporary, as
+# the weather is: lighter, and no turn on its topic promotes it (at the default preset 好开心！ came back for
+# chit-chat: "haha ok", cosine 0.36). Said with what it is about (好开心！终于拿到驾照了, "I'm so stressed about the
+# exam") it is no passing mood.
+_DEGREE_ZH_RE = re.compile(r"我|好|太|真的?|超级?|特别|非常|有点儿?|挺|很|简直|死了|极了|坏了|透了|爆了|了|啊|呀|啦"
+                           r"|哦|呢|吧|哈|嘛|的|哇|耶|呜|唉|哎|嘿|嗯|诶")
+_DEGREE_EN_RE = re.compile(r"(?i)\b(?:i'm|i am|im|i|me|so+|really|very|super|too|kinda|kind of|pretty|totally"
+                           r"|extremely|just|such|omg|oh+|ah+|ugh+|yay+|wow|aw+|argh+|sigh|hmm+|lol|haha+|feeling|feel"
+                           r"|a bit|bit|af)\b")
+
+
+def _bare_feeling(clause: str) -> bool:
+    """The clause says a feeling, or only a sound ("ugh"), and nothing else: nothing the feeling is about."""
+    c = normalize_text(clause).lower().translate(_APOSTROPHES)
+    rest = _DEGREE_EN_RE.sub(" ", FEELING_EN_RE.sub(" ", _DEGREE_ZH_RE.sub(" ", FEELING_ZH_RE.sub(" ", c))))
+    return _WORD_RE.search(rest) is None
+
+
+def _passing_mood(statements: list[str]) -> bool:
+    """The statements say a feeling and nothing it is about (好开心！, "ugh, so tired", 我好烦啊)."""
+    return all(_bare_feeling(c) for c in statements) and any(has_feeling(c) for c in statements)
+
+
+def is_small_talk(text: str) -> bool:
+    """The input is only small talk: greetings, thanks, laughter, acknowledgements, talk about the talk, love sent
+    to the assistant ("lol", "haha ok", "thanks, bye", "Sure, go ahead", 爱你么么哒): nothing in it a memory could
+    answer (recall gates it: bmam/usecases/recall.py). A feeling said is no small talk (我好难过 may recall why), nor
+    a question or a request in the talk's words: "What do you know about me?" is no memory, yet asks for them all."""
+    norm = normalize_text(text)
+    if not _WORD_RE.search(norm):
+        return False
+    return is_greeting(norm) or is_chitchat(norm) or all(
+        is_chitchat(c) or is_greeting(c) or is_affection(c)
+        or (is_discourse_only(c) and not is_question(c) and not is_request(c)) for c in split_clauses(norm))
+
+
 # A decision that lasts, though said with the day it was taken ("Big decision today: we're moving tidectl from
 # Postgres to SQLite", 从今天起我们改用 uv): no temporary memory.
 _LASTING_DECISION_RE = re.compile(
@@ -385,7 +424,8 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
     durable = any(t.predicate in _DURABLE_PREDICATES for t in triples) or (
         _LASTING_DECISION_RE.search(body) is not None and _FOR_A_TIME_RE.search(body) is None)
     reminder = bool(for_later)  # a plan for some time: temporary
-    temporary = not safety and not durable and (reminder or TEMPORARY_RE.search(body) is not None)
+    temporary = not safety and not durable and (reminder or TEMPORARY_RE.search(body) is not None
+                                                or (emotional and not emphasis and _passing_mood(statements)))
     preset = PresetKind.SAFETY if safety else PresetKind.TEMPORARY if temporary else PresetKind.DEFAULT
 
     def keep(reason: str) -> Salience:
