@@ -32,6 +32,8 @@ from ingest.lexicon import (
     EMPHASIS_RE,
     EPISODIC_EN_RE,
     EPISODIC_ZH_RE,
+    FEELING_EN_RE,
+    FEELING_ZH_RE,
     HAN_RE,
     NOT_TO_REMEMBER_RE,
     PROCEDURAL_EN_RE,
@@ -215,6 +217,37 @@ _TASK_ON_THIS_RE = re.compile(
     r"(?:\s+(?:up|please|for me|too|again))*",
     re.IGNORECASE,
 )
+# A clause that only names what the question after it asks about ("Ok and for tomorrow's lunch, what should I
+# order?", "Speaking of Mochi, how often should I feed her?", 明天的午饭，点什么好？): split from its question at the
+# comma, it is part of it, no statement (stored, the question became an EPISODIC memory that led every later food
+# request). A subject or a verb in it makes it one ("For my birthday I went to Paris, ...", 明天去上海，...).
+_TOPIC_LEAD_EN = r"(?:(?:ok|okay|so|and|also|well|oh|hmm+|alright|right|now|but|anyway|btw|by the way)\W+)*"
+_TOPIC_LEAD_EN_RE = re.compile(_TOPIC_LEAD_EN, re.IGNORECASE)
+_TOPIC_EN_RE = re.compile(
+    r"(?i)(?:(?:as for|as to|speaking of|talking of|regarding|concerning|about(?! to\b)|for|on|with|at|in|after"
+    r"|before|during|over)\s+\S.*|(?:today|tomorrow|tonight|this \w+|next \w+|the \w+|\w+day)'s\s+\S.*)")
+_STATES_EN_RE = re.compile(
+    r"(?i)\b(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'll|he|he's|she|she's|they|they're|you|you're|it|it's|there"
+    r"|that's|is|are|was|were|am|be|been|being|have|has|had|do|does|did|will|would|can|could|should|must|may|might"
+    r"|got|get|went|go|goes|going|made|make|took|take|said|told|\w{3,}ed)\b")
+_TIME_ZH = (r"(?:今天|明天|后天|今晚|明晚|明早|周末|这周末|下周末?|这周|本周|下个?月|下个?星期|周[一二三四五六日天]"
+            r"|星期[一二三四五六日天])")
+_TOPIC_ZH_RE = re.compile(
+    r"(?:那|那么|还有|另外|对了|好的?|嗯|所以)?(?:(?:关于|至于|说到|对于)(?:(?![我你他她])[^，。！？]){1,15}"
+    rf"|{_TIME_ZH}的?(?:早饭|午饭|晚饭|早餐|午餐|晚餐|夜宵|饭|聚餐|会议|会|安排|行程|计划)"
+    rf"|{_TIME_ZH}的(?:(?![去要是有在了过我你他她])[\u4e00-\u9fff]){{1,4}})(?:呢|的话)?")
+
+
+def _question_topic(clause: str) -> bool:
+    """The clause only names what a question asks about: a topic said before it, with no subject and no verb."""
+    c = normalize_text(clause).strip().rstrip("?.!")
+    if HAN_RE.search(c):
+        return _TOPIC_ZH_RE.fullmatch(c) is not None
+    lead = _TOPIC_LEAD_EN_RE.match(c)  # "Ok and", "so": no part of the topic
+    topic = c[lead.end():] if lead else c
+    return _TOPIC_EN_RE.fullmatch(topic) is not None and _STATES_EN_RE.search(topic) is None
+
+
 # What a task goes on to ask for after a comma ("Write me a function that ..., with tests"): part of the task.
 _TASK_TAIL_RE = re.compile(r"(?:with|without|using|plus|including|in)\s+\S.*", re.IGNORECASE)
 # The time the user asks at ("It's almost 5pm, should I ship the hotfix now?", 现在快五点了，...): it sets up the
@@ -253,6 +286,43 @@ def _session_remark(clause: str) -> bool:
     return (not has_first_person(clause) and not HAN_RE.search(clause) and not re.search(r"\d", clause)
             and not _CAPITAL_AFTER_START_RE.search(clause) and not has_feeling(clause)
             and not SAFETY_RE.search(clause) and len(clause.split()) <= _SESSION_REMARK_MAX_WORDS)
+
+
+# A feeling with nothing it is about (好开心！, 累死了😩, 我好烦啊, "ugh, so tired"): the mood of the moment. Kept, as
+# what carries emotion is (DESIGN "Two filters"; tests/data labels 累死了😩 and 好想家啊 memories), but temporary, as
+# the weather is: lighter, and no turn on its topic promotes it (at the default preset 好开心！ came back for
+# chit-chat: "haha ok", cosine 0.36). Said with what it is about (好开心！终于拿到驾照了, "I'm so stressed about the
+# exam") it is no passing mood.
+_DEGREE_ZH_RE = re.compile(r"我|好|太|真的?|超级?|特别|非常|有点儿?|挺|很|简直|死了|极了|坏了|透了|爆了|了|啊|呀|啦"
+                           r"|哦|呢|吧|哈|嘛|的|哇|耶|呜|唉|哎|嘿|嗯|诶")
+_DEGREE_EN_RE = re.compile(r"(?i)\b(?:i'm|i am|im|i|me|so+|really|very|super|too|kinda|kind of|pretty|totally"
+                           r"|extremely|just|such|omg|oh+|ah+|ugh+|yay+|wow|aw+|argh+|sigh|hmm+|lol|haha+|feeling|feel"
+                           r"|a bit|bit|af)\b")
+
+
+def _bare_feeling(clause: str) -> bool:
+    """The clause says a feeling, or only a sound ("ugh"), and nothing else: nothing the feeling is about."""
+    c = normalize_text(clause).lower().translate(_APOSTROPHES)
+    rest = _DEGREE_EN_RE.sub(" ", FEELING_EN_RE.sub(" ", _DEGREE_ZH_RE.sub(" ", FEELING_ZH_RE.sub(" ", c))))
+    return _WORD_RE.search(rest) is None
+
+
+def _passing_mood(statements: list[str]) -> bool:
+    """The statements say a feeling and nothing it is about (好开心！, "ugh, so tired", 我好烦啊)."""
+    return all(_bare_feeling(c) for c in statements) and any(has_feeling(c) for c in statements)
+
+
+def is_small_talk(text: str) -> bool:
+    """The input is only small talk: greetings, thanks, laughter, acknowledgements, talk about the talk, love sent
+    to the assistant ("lol", "haha ok", "thanks, bye", "Sure, go ahead", 爱你么么哒): nothing in it a memory could
+    answer (recall gates it: bmam/usecases/recall.py). A feeling said is no small talk (我好难过 may recall why), nor
+    a question or a request in the talk's words: "What do you know about me?" is no memory, yet asks for them all."""
+    norm = normalize_text(text)
+    if not _WORD_RE.search(norm):
+        return False
+    return is_greeting(norm) or is_chitchat(norm) or all(
+        is_chitchat(c) or is_greeting(c) or is_affection(c)
+        or (is_discourse_only(c) and not is_question(c) and not is_request(c)) for c in split_clauses(norm))
 
 
 # A decision that lasts, though said with the day it was taken ("Big decision today: we're moving tidectl from
@@ -332,7 +402,10 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
     if asking:
         statements = [c for c in statements if not _TIME_NOW_RE.fullmatch(c.strip().rstrip(".!"))]
     tails = {c for i, c in enumerate(clauses) if _continues_task(clauses, i)}
-    statements = [c for c in statements if c not in tails]
+    # what the question after it asks about ("Ok and for tomorrow's lunch, what should I order?")
+    topics = {c for i, c in enumerate(clauses)
+              if _question_topic(c) and any(is_question(d) or _is_task(d) for d in clauses[i + 1:])}
+    statements = [c for c in statements if c not in tails and c not in topics]
     if statements and not emphasis and all(_session_remark(c) for c in statements) and (
             any(_RESOLVED_RE.fullmatch(c.strip().rstrip("?.!")) for c in clauses)  # "..., works now"
             or (_REALISING_RE.fullmatch(clauses[0].strip()) and any(
@@ -353,7 +426,8 @@ def assess(text: str, *, speaker: str, repeated: bool = False, extractor: Triple
     durable = any(t.predicate in _DURABLE_PREDICATES for t in triples) or (
         _LASTING_DECISION_RE.search(body) is not None and _FOR_A_TIME_RE.search(body) is None)
     reminder = bool(for_later)  # a plan for some time: temporary
-    temporary = not safety and not durable and (reminder or TEMPORARY_RE.search(body) is not None)
+    temporary = not safety and not durable and (reminder or TEMPORARY_RE.search(body) is not None
+                                                or (emotional and not emphasis and _passing_mood(statements)))
     preset = PresetKind.SAFETY if safety else PresetKind.TEMPORARY if temporary else PresetKind.DEFAULT
 
     def keep(reason: str) -> Salience:

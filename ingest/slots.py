@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 
 from ingest.extract_core import (
     CUISINES_EN,
+    DRINKS_EN,
     FOODS_EN,
     REPLY_STYLE_PREDICATE,
     is_diet,
@@ -34,7 +35,8 @@ from ingest.extract_core import (
     normalize_term,
 )
 from ingest.extract_routines import PROVIDER_PREDICATE, ROUTINE_PREDICATE, routine_of
-from ingest.lexicon import RELATIONS_EN, RELATIONS_ZH, people, simplified
+from ingest.lexicon import RELATIONS_EN, RELATIONS_ZH, has_han, is_request, people, simplified
+from ingest.scoring import asks_a_task, asks_how_things_are, wants_advice
 
 # The kin predicates ("Tell me about my family" asks for them all).
 FAMILY = ("spouse", "partner", "mother", "father", "sister", "brother", "child", "grandparent", "grandchild")
@@ -525,14 +527,169 @@ def _folded(question: str) -> str:
     return text
 
 
+# ----- food advice asked in any words -------------------------------------------------------------------------
+# The patterns above read the requests they were written for; with a severe peanut allergy stored, "Should I try the
+# satay at the party?", 周末想去吃泰国菜，有什么推荐？ or "Make me a grocery list for the week" were gated (an allergy
+# lies at cosine ~0.2 from any food request). Read generally: a request, a question asking what to choose or whether
+# to eat, or a plan to eat (asks_for_food) that names something eaten (names_food) asks what food advice asks.
+
+# Dishes a request names that the extraction's food words (ingest/extract_core.py FOODS_EN) lack, and the meals, the
+# shopping and the places of eating a request names beside them.
+_MORE_FOODS_EN = (
+    "satay", "skewer", "laksa", "rendang", "nasi goreng", "spring roll", "tempura", "teriyaki", "katsu", "gyoza",
+    "bulgogi", "banh mi", "ceviche", "poke bowl", "nacho", "quesadilla", "enchilada", "mac and cheese", "meatball",
+    "omelette", "omelet", "porridge", "oatmeal", "granola", "cereal", "yogurt", "yoghurt", "muffin", "scone",
+    "stir-fry", "stir fry", "casserole", "sausage", "hot dog", "dal", "dhal", "paneer", "tikka", "masala", "korma",
+    "baklava", "peanut butter", "trail mix", "fondue", "s'mores", "popcorn", "crisps")
+_MEALS_EN = ("breakfast", "lunch", "dinner", "supper", "dessert", "appetizer", "groceries", "grocery", "restaurant",
+             "cafe", "café", "bakery", "recipe", "menu", "meal plan", "meal prep", "picnic", "potluck", "buffet",
+             "cookout", "lunchbox")
+_FOOD_WORDS_EN = sorted((*FOODS_EN, *DRINKS_EN, *_MORE_FOODS_EN, *_MEALS_EN), key=len, reverse=True)
+_CUISINES_EN = "|".join(map(re.escape, sorted(CUISINES_EN, key=len, reverse=True)))
+_FOOD_WORD_EN_RE = re.compile(rf"(?i)\b(?P<food>{'|'.join(map(re.escape, _FOOD_WORDS_EN))})(?:e?s)?\b")
+# a cuisine is a language and a people too ("Translate 'good luck' into French"): one eaten, or with its food
+_CUISINE_EATEN_RE = re.compile(
+    rf"\b(?:{_CUISINES_EN}) (?:food|cuisine|dish|place|restaurant|takeout|takeaway)"
+    rf"|\b(?:eat|eating|get|getting|grab|grabbing|order|ordering|have|having|try|trying|cook|cooking|fancy|craving"
+    rf"|for) (?:some )?(?:{_CUISINES_EN})\b")
+_SENTENCE_START_RE = re.compile(r"(?:^|[.?!:;]\s*|[\"'(]\s*)$")
+# A food word naming no food: a pie chart, the browser's cookies, an Easter egg, Python's pickle, the dishes washed,
+# "driving me nuts", a wine stain
+_NOT_EATEN_EN_RE = re.compile(
+    r"\b(?:pie|bar|donut|doughnut) (?:charts?|graphs?)\b|\bcookies?\b(?= (?:banners?|consent|polic(?:y|ies)|settings?"
+    r"|files?))|\b(?:clear|delete|block|accept|enable|disable|reject|allow) (?:\w+ )?cookies\b"
+    r"|\b(?:browser|tracking|third-party|session) cookies\b|\beaster eggs?\b|\bpickle (?:modules?|files?)\b"
+    r"|\b(?:tea|coffee|lunch|dinner) (?:breaks?|tables?|meetings?)\b|\b(?:computer|silicon|memory) chips?\b"
+    r"|\b(?:the|do|did|doing|wash|washing|washed|dirty|leaves?|left) dishes\b|\b(?:drives?|driving) (?:me|us) nuts\b"
+    r"|\bgo(?:ing|es)? nuts\b|\b\w+ stains?\b")
+# Not a request for food advice though it names a food: how something is done ("How long should I boil an egg?",
+# "What's the best way to boil an egg?": a how-to, the same for anyone), a translation, a poem or a joke, a
+# stain, the user's food business (a supplier, a permit, prices, a caption), what the user did ("what did I plant in
+# Ruby's strawberry pot?").
+_NOT_FOOD_ADVICE_RE = re.compile(
+    r"(?:^|[.?!]\s*)(?:how (?:do|does|can|could|should|would|long|much|many|often|deep|hot)\b|how to\b"
+    r"|what(?:'s| is) the (?:best|easiest|quickest|fastest|right|proper) way\b)"
+    r"|\btranslat\w*|\b(?:haikus?|poems?|jokes?|limericks?|riddles?|sonnets?|songs?|stories|story)\b|翻译|诗|笑话|谜语|段子"
+    r"|\bstains?\b|\bsuppliers?\b|\bpermits?\b|\blicen[cs]es?\b|\blease\b|\bpric(?:e|es|ing)\b|\bcaptions?\b"
+    r"|\binstagram\b|\bcustomers?\b|\bvendors?\b|\bwholesale\b|\binvoices?\b|\bdeliveroo\b|\bname ideas?\b"
+    r"|定价|价目|选品|进货|供应商|顾客|开店|店里|(?:送|跑)外卖"
+    r"|\b(?:what|where|when|who) (?:did|was|were|have) (?:i|we)\b|^\W*(?:did|was|were|have) (?:i|we)\b"
+    r"|\bremind me,? (?:what|where|when|who|which|how)\b"
+    # something else recommended or written about a meal ("recommend a good book for breakfast reading", "What movie
+    # should we watch over dinner?", "help me write a review of the restaurant")
+    r"|\b(?:books?|novels?|movies?|films?|podcasts?|songs?|albums?|playlists?|hotels?|reviews?)\b|(?:一本|几本)书|电影"
+    r"|电视剧|酒店"
+    # what the user can't stand or does not eat, what they eat or drink as a rule: their facts asked, no advice
+    r"|\b(?:can't|cannot|don't|won't|didn't|do|does) (?:i|we) (?:\w+ )?(?:stand|eat|drink|like|love|hate|avoid)\b"
+    r"|我(?:现在|平时|一般|每天|通常|经常|最近|都)(?:(?!想|该|应该|可以|能)[^，。？]){0,8}(?:吃|喝)什么")
+# A medicine taken with or without food ("Can I take ibuprofen with food?", 吃什么药) asks no food advice
+_MEDICINE_EN_RE = re.compile(
+    r"\b(?:medicines?|medications?|meds|pills?|tablets?|painkillers?|supplements?|vitamins?|antibiotics?|doses?"
+    r"|dosage|ibuprofen|paracetamol|acetaminophen|aspirin|tylenol|advil|codeine|penicillin|amoxicillin|metformin"
+    r"|warfarin|insulin|statins?)\b|\b(?:take|taking|took) (?:\w+ ){0,3}(?:with|without|on an empty) (?:food|meals?"
+    r"|stomach)\b")
+# The meals, what is eaten with a verb of eating before it (吃泰国菜, 点杯咖啡: the extraction's words, is_food), and
+# a food asked about (泰国菜有什么推荐, 西瓜能吃吗). 菜, 鱼, 粉, 串 are parts of other words too (菜单栏, 鱼缸, 粉丝,
+# 字符串): a food word counts where the word ends, before a particle, a request or a pause.
+_MEALS_ZH_RE = re.compile(r"三餐|早餐|午餐|晚餐|早饭|午饭|晚饭|中饭|夜宵|宵夜|甜点|甜品|零食|外卖|餐厅|饭店|饭馆"
+                          r"|馆子|菜谱|食谱|买菜|聚餐|自助餐|便当|下午茶|年夜饭|吃的|喝的")
+# Hunger asks for food though it names none ("I'm starving, any ideas?", 肚子饿了，给我出出主意)
+_HUNGRY_RE = re.compile(r"\b(?:hungry|starving|starved|peckish)\b|饿")
+_EATING_ZH_RE = re.compile(r"吃|喝|尝|点(?!儿|击|开)|做|烤|煮|炒|炖|订|带")
+_ASKED_ABOUT_ZH_RE = re.compile(r"(?:有什么|有啥|有没有)?(?:推荐|好吃|安全|能吃|可以吃|能不能吃|怎么做)")
+_WORD_END_ZH = frozenset("有吗呢了的吧啊呀好怎去还和或跟配加要可能就也都是在给")
+_SPAN = 8  # the characters a food word may lie after its verb (吃点什么清淡的菜)
+
+
+def _food_ends_zh(text: str, end: int) -> bool:
+    """Whether a food word of the extraction's (is_food) ends at `end`, where a word ends (not 鱼 of 鱼缸)."""
+    after = text[end:end + 1]
+    return (not after or not has_han(after) or after in _WORD_END_ZH) and is_food(text[max(0, end - _SPAN):end])
+
+
+def _food_word_en(question: str) -> bool:
+    """Whether an English food word names a food: not a name ("What does Waffles like to play with?": a capital
+    inside a sentence) nor a word of something else (_NOT_EATEN_EN_RE)."""
+    said = unicodedata.normalize("NFKC", question).translate(_APOSTROPHES)
+    for m in _FOOD_WORD_EN_RE.finditer(said):
+        name = m.group("food")[0].isupper() and not _SENTENCE_START_RE.search(said[:m.start()])
+        if not name and not _NOT_EATEN_EN_RE.search(said.casefold(), max(0, m.start() - 24), m.end() + 24):
+            return True
+    return False
+
+
+def names_food(question: str) -> bool:
+    """Whether the input names something eaten or drunk, a meal, the groceries or a place to eat: "the satay",
+    "pad thai", "a grocery list", 泰国菜 after 吃, 三餐; not a medicine (吃什么药: the medicine slots' question)."""
+    text = _folded(question)
+    if "药" in text or _MEDICINE_EN_RE.search(text):
+        return False
+    if _CUISINE_EATEN_RE.search(text) or _MEALS_ZH_RE.search(text) or _HUNGRY_RE.search(text) \
+            or _food_word_en(question):
+        return True
+    if any(_food_ends_zh(text, m.start()) for m in _ASKED_ABOUT_ZH_RE.finditer(text)):
+        return True
+    return any(_food_ends_zh(text, end) for m in _EATING_ZH_RE.finditer(text)
+               for end in range(m.end() + 1, min(len(text), m.end() + _SPAN) + 1))
+
+
+# Asking what to eat in other words than the patterns': whether one thing may be eaten ("Should I try the satay?",
+# "Is satay safe for me?", 西瓜能吃吗), which one ("What dessert could go with it?", "what snack should I grab?"), a
+# thing proposed in a chat ("Maybe something with tofu?", "How about sushi?"), a plan to eat ("Thinking of getting pad
+# thai tonight", 周末想去吃泰国菜); requests, advice and tasks are read by scoring's tests (recommend, 帮我规划一下,
+# "Make me a ...").
+_EATING_EN = r"(?:eat|have|get|order|try|make|cook|bake|grab|drink|bring)"
+_EATING_ING_EN = r"(?:eating|having|getting|ordering|trying|making|cooking|baking|grabbing|drinking|bringing)"
+_ONE_THING_RE = re.compile(
+    rf"^\W*(?:(?:ok|okay|so|and|hmm|also)\W+)*(?:should|shall|can|could|may|might) (?:i|we) (?:\w+ )?{_EATING_EN}\b"
+    r"|\b(?:safe|ok|okay|alright|fine|good|bad|healthy|dangerous|risky) (?:for (?:me|us)|to (?:eat|drink|have|try))\b"
+    r"|(?:安全|没问题|能吃|可以吃|能喝|可以喝)(?:吗|么|不)|(?:能不能|可不可以)(?:吃|喝)")
+_ASKS_FOOD_RE = re.compile(
+    r"\b(?:should|shall|can|could|may|might) (?:i|we)\b"
+    rf"|(?:^|[.?!]\s*)(?:(?:ok|okay|so|and|also|then|hmm)\W+)*(?:what|which)\b[^.?!]{{0,40}}\b(?:should|could|would|can"
+    rf"|shall|goes|go|pairs?|to {_EATING_EN}|to serve)\b"
+    r"|\b(?:something|anything) (?:with|like|for|light|sweet|savou?ry|spicy|healthy)\b[^.!?]{0,40}\?"
+    r"|\b(?:how|what) about\b[^.!?]{0,40}\?|(?:^|[.?!]\s*)maybe\b[^.!?]{0,40}\?"
+    rf"|\b(?:thinking|thought) (?:of|about) (?:\w+ )?{_EATING_ING_EN}\b"
+    rf"|\bplanning (?:on {_EATING_ING_EN}|to {_EATING_EN})\b"
+    rf"|\b(?:going to|gonna|want to|wanna|would like to|'d like to) (?:\w+ )?{_EATING_EN}\b"
+    rf"|\b(?:want|would like|'d like) (?:a|an|some|something)\b|\bfeel like {_EATING_ING_EN}\b"
+    r"|\b(?:craving|in the mood for)\b"
+    r"|(?:想|打算|准备|计划|要不要|考虑|一起)(?:去|来)?(?:吃|喝|点|尝|试|做|烤|煮|买|订)|什么好|怎么样[?？]?$")
+
+
+def asks_for_food(question: str) -> bool:
+    """Whether the input asks for food advice in words no pattern was written for: a request, a question asking what
+    to choose or whether to eat, or a plan to eat (not a statement: "I ate pad thai yesterday"; not how the world is:
+    "Which city has the best food?", "What's the capital of Thailand?"; not how a thing is done) naming something
+    eaten (names_food)."""
+    text = _folded(question)
+    if _NOT_FOOD_ADVICE_RE.search(text) and not _ONE_THING_RE.search(text):
+        return False
+    asking = wants_advice(question) or asks_a_task(question) or is_request(question) \
+        or _ASKS_FOOD_RE.search(text) is not None or _ONE_THING_RE.search(text) is not None
+    return asking and not asks_how_things_are(question) and names_food(question)
+
+
+def _food_asked(question: str) -> tuple[str, ...]:
+    """What a request for food advice that no pattern read asks (asks_for_food): one thing's safety and the doses
+    ("Is satay safe for me?", as "Can I eat satay?"), else the constraints and the likings; () for other input."""
+    if not asks_for_food(question):
+        return ()
+    return _EAT_OR_DRINK if _ONE_THING_RE.search(_folded(question)) else _FOOD_ADVICE_ASKED
+
+
 def asked_slots(question: str) -> tuple[str, ...]:
     """The predicates of the user's own facts the question asks for, in pattern order, without repeats;
-    () when it asks for none (or is not about the speaker)."""
+    () when it asks for none (or is not about the speaker). A request for food advice no pattern reads asks what
+    food advice asks (_food_asked)."""
     text = _folded(question)
     found: list[str] = []
     for pattern, predicates in (*_EN_RE, *_ZH_RE):
         if pattern.search(text):
             found.extend(p for p in predicates if p not in found)
+    if not found:
+        found = list(_food_asked(question))
     if not is_food_advice(found):
         # 我不吃什么 reads as food advice too (吃什么), yet asks what is refused or disliked (its answer), no taste
         dropped = (FOOD_LIKING,) if tuple(found[:2]) == _REFUSED_ASKED[:2] else (FOOD_LIKING, FOOD_DISLIKE)

@@ -216,7 +216,8 @@ ABOUT_ME = ("name", "age", "lives_in", "hometown", "works_at", "is_a", "studies_
                                                                               ("lives_in",)),
         ("find me a daycare near home", ("lives_in",)), ("我家附近有没有好的牙医", ("lives_in",)),
         ("周末附近有什么好玩的", ("lives_in",)), ("What's the weather like in Paris?", ()),
-        ("故宫附近有什么好吃的", ()), ("公司附近有健身房吗", ()), ("我这边网络不好", ()), ("周边游推荐", ()),
+        # (what is good to eat near the Forbidden City asks food advice, not where the user lives)
+        ("故宫附近有什么好吃的", FOOD_ADVICE), ("公司附近有健身房吗", ()), ("我这边网络不好", ()), ("周边游推荐", ()),
         ("Which city has the best food?", ()),
         # the 我 chat leaves out before a partner or a spouse, not someone else's
         ("去看男朋友要带啥衣服 那边天气怎么样", ("partner",)), ("老公生日送什么好", ("spouse",)),

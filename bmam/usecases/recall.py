@@ -39,6 +39,7 @@ from ingest.embedding import Embedder
 from ingest.lexicon import CAPITAL_BESIDE_I, GIVEN_NAMES_EN, has_han, is_request
 from ingest.periods import Period, asked_period
 from ingest.repetition import RepetitionParams, RepetitionTracker
+from ingest.salience import is_small_talk
 from ingest.scoring import (
     Candidate,
     Fusion,
@@ -466,6 +467,10 @@ class RecallUseCases:
               zone: tzinfo) -> GateDecision:
         candidates = list(pool.items.values())
         decision = gate(candidates, query, query_terms, self.scoring)
+        if not decision.gated and is_small_talk(query):
+            # "lol" held all of its one term in "... this morning lol", "haha ok" lay at 0.36 from 好开心！
+            decision = replace(decision, gated=True, reason="the input is small talk only (greetings, thanks, "
+                                                            "laughter, acknowledgements): nothing to recall")
         if period is None:
             return decision
         when = f"{period.words} ({period_dates(period, zone)})"
