@@ -518,6 +518,21 @@ def asks_what_to_do(question: str) -> bool:
     return _WHAT_TO_DO_RE.search(_folded(question)) is not None
 
 
+# What the user did, asked in the past ("What did I do?", "What have I been up to?", 我做了什么): the days' doings, no
+# fact of theirs. By its meaning alone "What did I do?" lay closest to 我是做什么工作的 (0.59) and asked for the job,
+# which a week's memories then answered, the nurse of "I live in Portland and work as a nurse", though nothing related.
+# "for a living", "for work", "before I retired" keep the job's reading; 我是做什么的 (no 了) is the job too.
+_WHAT_WAS_DONE_RE = re.compile(
+    r"\bwhat (?:did (?:i|we) (?:do|get up to)|have (?:i|we) (?:done|been doing|been up to))\b"
+    r"(?! (?:for (?:a )?(?:living|work|job)|as (?:a|my) job|before|when i (?:was|retired)|after i))"
+    r"|我(?:们)?(?:都|最近|这几天|昨天|今天|上周)*(?:干|做)了(?:些)?什么")
+
+
+def asks_what_was_done(question: str) -> bool:
+    """Whether the input asks what the user did (their doings, not their job): no slot question by meaning."""
+    return _WHAT_WAS_DONE_RE.search(_folded(question)) is not None
+
+
 def _folded(question: str) -> str:
     """The question as the patterns read it: NFKC, case-folded, curly apostrophes straight, traditional characters
     simplified, spoken 啥 / 咋 as 什么 / 怎么."""

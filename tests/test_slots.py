@@ -20,6 +20,7 @@ from ingest.slots import (
     asked_slots,
     asks_own_fact,
     asks_what_to_do,
+    asks_what_was_done,
     constrains_answer,
     people_asked,
     stored_predicates,
@@ -448,3 +449,15 @@ def test_terms_keep_the_characters_written() -> None:
 ])
 def test_people_asked(asked: tuple[str, ...], people: tuple[str, ...]) -> None:
     assert people_asked(asked) == people
+
+
+@pytest.mark.parametrize(("question", "done"), [
+    ("What did I do?", True), ("What did I do yesterday?", True), ("What have I been up to?", True),
+    ("What did we do last weekend?", True), ("我做了什么？", True), ("我最近都干了些什么", True),
+    ("What did I do for a living?", False), ("What did I do before I retired?", False), ("What do I do?", False),
+    ("我是做什么的？", False), ("我以前是做什么的？", False),
+])
+def test_what_the_user_did_is_no_fact_of_theirs(question: str, done: bool) -> None:
+    """"What did I do?" lay closest by meaning to 我是做什么工作的 and asked for the job; the job's past and present
+    questions stay the job's."""
+    assert asks_what_was_done(question) is done

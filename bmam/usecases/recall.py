@@ -66,6 +66,7 @@ from ingest.slots import (
     asked_slots,
     asks_own_fact,
     asks_what_to_do,
+    asks_what_was_done,
     constrains_answer,
     kin_words,
     people_asked,
@@ -273,6 +274,8 @@ class RecallUseCases:
     def _asked_facts(self, query: str, embedding: Sequence[float], *, request: bool, advice: bool) -> tuple[str, ...]:
         if found := asked_slots(query):
             return found
+        if asks_what_was_done(query):
+            return ()  # the user's doings ("What did I do?"): no fact of theirs, by meaning or as a request
         personal = is_personal(query)
         if personal and not request and (by_meaning := self.slot_examples.nearest(embedding)) is not None:
             return by_meaning  # () for an open preference: no slot, by requests either
