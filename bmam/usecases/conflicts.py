@@ -25,6 +25,7 @@ from bmam.usecases.hooks import Deferred, StoredMemoryContext
 from graph.conflicts import (
     FACT_LIMIT,
     SIMILAR_LIMIT,
+    CandidateFact,
     Conflict,
     ConflictRepository,
     ConflictStatus,
@@ -150,6 +151,11 @@ def _new_facts(memory_id: str, triples: Sequence[Triple]) -> tuple[list[Fact], l
     predicates &= (SINGLE_VALUED_PREDICATES | ATTITUDE_PREDICATES | DIET_PREDICATES | RELATIONSHIP_PREDICATES
                    | {f.predicate for f in new_facts})
     return new_facts, sorted(predicates)
+
+
+def _fact(c: CandidateFact) -> Fact:
+    """A screened triple as the conflict rules compare it."""
+    return Fact(c.memory_id, c.subject, c.predicate, c.object, c.polarity)
 
 
 _Key = tuple[Scope, str]
@@ -385,8 +391,7 @@ class ConflictUseCases:
             return _Oriented([])
         memory = context.memory
         new_facts, _ = _new_facts(memory.id, context.triples)
-        old_facts = [Fact(c.memory_id, c.subject, c.predicate, c.object, c.polarity) for c in screening.facts
-                     if not _said_later_in_batch(context, c.memory_id)]
+        old_facts = [_fact(c) for c in screening.facts if not _said_later_in_batch(context, c.memory_id)]
         similar = [Similar(s.memory_id, s.text, s.cosine) for s in screening.similar
                    if not _said_later_in_batch(context, s.memory_id)] if context.embedding else []
         found = self._detect_rules(memory.id, screening.text, new_facts, old_facts, similar)
@@ -404,8 +409,7 @@ class ConflictUseCases:
             # the only ones a rule compares with this memory's), its text, and this memory as it is old to it
             back = self._detect_rules(
                 other.id, other.text,
-                [Fact(c.memory_id, c.subject, c.predicate, c.object, c.polarity) for c in screening.facts
-                 if c.memory_id == other.id],
+                [_fact(c) for c in screening.facts if c.memory_id == other.id],
                 [replace(fact, memory_id=memory.id) for fact in new_facts],
                 [Similar(memory.id, screening.text, s.cosine) for s in similar if s.memory_id == other.id])
             if back:  # else that memory's detection would not have called them a conflict: as if said in order
