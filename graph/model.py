@@ -44,6 +44,14 @@ class Tier(StrEnum):
     MID = "mid"
     CORE = "core"
 
+    @property
+    def rank(self) -> int:
+        """The tier's place in growth: temp 0, mid 1, core 2 (a move up is a promotion)."""
+        return _TIER_RANK[self]
+
+
+_TIER_RANK = {Tier.TEMP: 0, Tier.MID: 1, Tier.CORE: 2}
+
 
 class PresetKind(StrEnum):
     """What the preset weight part is derived from (DESIGN.md "Weights")."""

@@ -488,8 +488,7 @@ class _BatchPlan:
                  if repeats(turn_keys, a.triples) and not apart(a.preset_kind, a.text)]
         found += [mid for mid, st in ((m, self.states[m]) for m in self.batch_new)
                   if turn_keys <= st.keys and not apart(st.preset_kind, st.text)]
-        rank = {Tier.CORE: 0, Tier.MID: 1, Tier.TEMP: 2}
-        return min(found, key=lambda mid: (rank[self.states[mid].tier], -self.states[mid].mention_count,
+        return min(found, key=lambda mid: (-self.states[mid].tier.rank, -self.states[mid].mention_count,
                                            found.index(mid)), default=None) if turn_keys else None
 
     def mention(self, match: str, v: _Valid, *, emphasis: bool) -> None:

@@ -29,8 +29,6 @@ from ingest.tier_policy import (
     sweep,
 )
 
-_RANK = {Tier.TEMP: 0, Tier.MID: 1, Tier.CORE: 2}
-
 T = TypeVar("T")
 
 
@@ -44,7 +42,7 @@ def parse_signal(value: str | Signal) -> Signal:
 def event_kind(change: TierChange) -> EventKind:
     if change.to_tier is None:
         return EventKind.EVICTED if change.reason in (Reason.TEMP_FULL, Reason.MID_FULL) else EventKind.DELETED
-    return EventKind.PROMOTED if _RANK[change.to_tier] > _RANK[change.from_tier] else EventKind.DEMOTED
+    return EventKind.PROMOTED if change.to_tier.rank > change.from_tier.rank else EventKind.DEMOTED
 
 
 def change_event(scope: Scope, change: TierChange, at: datetime) -> MemoryEvent:
